@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/validate"
+	"github.com/spf13/cobra"
+)
+
+func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "check [--format text|json|github] [paths...]",
+		Short: "Parse and validate .jh files without running them",
+		Long: `Parse and validate Jaiph files and report every diagnostic.
+
+Paths are files or directories (searched recursively for *.jh, *.jph and test
+files); the default is the current directory. Modules reached by import are
+checked too, with their problems attributed to the imported file.
+
+Output formats:
+  text    path:line:col: CODE message   (default)
+  json    {"version":1,"files":[...],"diagnostics":[...]}
+  github  ::error annotations for GitHub Actions
+
+Exit status: 0 when clean, 1 when there are diagnostics, 2 on usage errors.`,
+		Example: "  jaiph check\n  jaiph check flows/ --format json\n  jaiph check deploy.jh --format github",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(args, format, stdout, stderr)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or github")
+	return cmd
+}
+
+func runCheck(args []string, format string, stdout, stderr io.Writer) error {
+	switch format {
+	case "text", "json", "github":
+	default:
+		return &usageError{fmt.Sprintf("check: unknown --format %q (want text, json or github)", format)}
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var files []string
+	for _, a := range args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return &usageError{fmt.Sprintf("check: no such file or directory: %s", a)}
+		}
+		if st.IsDir() {
+			found, err := validate.FindSources(abs, true)
+			if err != nil {
+				return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
+			}
+			files = append(files, found...)
+			continue
+		}
+		if !parser.IsSourceFile(abs) {
+			return &usageError{fmt.Sprintf("check: not a .jh or .jph file: %s", a)}
+		}
+		files = append(files, abs)
+	}
+	files = uniqueStrings(files)
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "no .jh or .jph files found")
+	}
+	diags := validate.Check(files)
+	cwd, _ := os.Getwd()
+	for _, d := range diags {
+		d.File = displayPath(cwd, d.File)
+	}
+	switch format {
+	case "json":
+		shown := make([]string, len(files))
+		for i, f := range files {
+			shown[i] = displayPath(cwd, f)
+		}
+		writeCheckJSON(stdout, shown, diags)
+	case "github":
+		for _, d := range diags {
+			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
+				ghProperty(d.File), d.Line, d.Col, d.Code, ghMessage(d.Code+" "+d.Message))
+		}
+	default:
+		for _, d := range diags {
+			fmt.Fprintf(stdout, "%s:%d:%d: %s %s\n", d.File, d.Line, d.Col, d.Code, d.OneLine())
+		}
+	}
+	if len(diags) > 0 {
+		return &exitError{exitFailure}
+	}
+	return nil
+}
+
+func writeCheckJSON(w io.Writer, files []string, diags []*diag.Diagnostic) {
+	if diags == nil {
+		diags = []*diag.Diagnostic{}
+	}
+	out := struct {
+		Version     int                `json:"version"`
+		Files       []string           `json:"files"`
+		Diagnostics []*diag.Diagnostic `json:"diagnostics"`
+	}{1, files, diags}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(out)
+}
+
+// displayPath shows path relative to cwd when it is inside it.
+func displayPath(cwd, path string) string {
+	if cwd == "" {
+		return path
+	}
+	rel, err := filepath.Rel(cwd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return path
+	}
+	return rel
+}
+
+func uniqueStrings(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ghMessage escapes a workflow-command message (GitHub Actions).
+func ghMessage(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow-command property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,111 @@
+// Command jaiph compiles and runs Jaiph workflows (.jh files).
+//
+// The command layer is thin: it parses arguments, calls the compiler stages
+// and maps their results to output and exit codes.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the Jaiph language version this implementation is compatible with.
+const Version = "0.5.0"
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError marks a command-line mistake (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitError carries a specific exit code whose message was already printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches like the reference (cli.md §1): only the first argument is
+// inspected for global options and the file shorthand; everything else goes
+// to the named command.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-v" || a == "--version":
+			fmt.Fprintf(stdout, "jaiph %s\n", Version)
+			return exitOK
+		case a == "-h" || a == "--help":
+			root.SetArgs([]string{"--help"})
+			return execute(root, stderr)
+		case !strings.HasPrefix(a, "-") && !isCommand(root, a):
+			fmt.Fprintf(stderr, "Unknown command: %s\n", a)
+			fmt.Fprint(stdout, root.UsageString())
+			return exitFailure
+		}
+	}
+	root.SetArgs(args)
+	return execute(root, stderr)
+}
+
+func isCommand(root *cobra.Command, name string) bool {
+	for _, c := range root.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return true
+		}
+	}
+	return name == "help"
+}
+
+func execute(root *cobra.Command, stderr io.Writer) int {
+	err := root.Execute()
+	var ue *usageError
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "jaiph: %s\n", ue.msg)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "jaiph: %s\n", err)
+		return exitFailure
+	}
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "jaiph",
+		Short: "Compile, check and run Jaiph workflows (.jh files)",
+		Long: `Jaiph runs AI-agent workflows written as a few keywords around ordinary Bash.
+
+Run "jaiph <command> --help" for the flags of a command.`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprint(stdout, cmd.UsageString())
+			return nil
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.AddCommand(newCheckCmd(stdout, stderr))
+	return root
+}

@@ -1,0 +1,180 @@
+package parser
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
+
+// ConfigKeys lists the allowed config keys in the reference's order.
+var ConfigKeys = []string{
+	"agent.default_model", "agent.command", "agent.backend", "agent.trusted_workspace",
+	"agent.cursor_flags", "agent.claude_flags", "run.logs_dir", "run.debug", "run.inbox_parallel",
+	"runtime.docker_enabled", "runtime.docker_image", "runtime.docker_network",
+	"runtime.docker_timeout", "runtime.workspace",
+}
+
+// configKeyKind is the value type each key requires.
+var configKeyKind = map[string]ast.ConfigKind{
+	"agent.default_model": ast.ConfigString, "agent.command": ast.ConfigString,
+	"agent.backend": ast.ConfigString, "agent.trusted_workspace": ast.ConfigString,
+	"agent.cursor_flags": ast.ConfigString, "agent.claude_flags": ast.ConfigString,
+	"run.logs_dir": ast.ConfigString, "run.debug": ast.ConfigBool, "run.inbox_parallel": ast.ConfigBool,
+	"runtime.docker_enabled": ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
+	"runtime.docker_network": ast.ConfigString, "runtime.docker_timeout": ast.ConfigInt,
+	"runtime.workspace": ast.ConfigArray,
+}
+
+var intValue = regexp.MustCompile(`^[0-9]+$`)
+
+// parseConfigBlock parses `config {` … `}` starting at line i and returns the
+// block and the index of the line after it. In a workflow only agent.* and
+// run.* keys are allowed.
+func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
+	open := p.lines[i]
+	cfg := &ast.Config{Pos: p.pos(i, indentCol(open))}
+	if trim(open) != "config {" {
+		p.errorAt(i+1, indentCol(open), "config block must be exactly 'config {' on its own line")
+		return nil, p.skipConfig(i + 1)
+	}
+	bad := false
+	for j := i + 1; j < len(p.lines); j++ {
+		raw := p.lines[j]
+		t := trim(raw)
+		col := indentCol(raw)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if t == "}" {
+			if bad {
+				return nil, j + 1
+			}
+			return cfg, j + 1
+		}
+		if bad {
+			continue
+		}
+		key, value, ok := strings.Cut(t, "=")
+		if !ok {
+			p.errorAt(j+1, col, "config line must be key = value: "+t)
+			bad = true
+			continue
+		}
+		key, value = trim(key), trim(value)
+		want, known := configKeyKind[key]
+		if !known {
+			p.errorAt(j+1, col, "unknown config key: "+key+". Allowed: "+strings.Join(ConfigKeys, ", "))
+			bad = true
+			continue
+		}
+		if inWorkflow && strings.HasPrefix(key, "runtime.") {
+			p.errorAt(j+1, col, "runtime.* keys are not allowed in workflow-level config (only agent.* and run.* keys)")
+			bad = true
+			continue
+		}
+		e := &ast.ConfigEntry{Pos: p.pos(j, col), Key: key}
+		next, msg := p.parseConfigValue(e, value, j)
+		if msg == "" {
+			msg = checkConfigType(e, want)
+		}
+		if msg != "" {
+			p.errorAt(j+1, col, msg)
+			bad = true
+		}
+		cfg.Entries = append(cfg.Entries, e)
+		j = next - 1
+	}
+	p.errorAt(i+1, indentCol(open), "config block not closed with '}'")
+	return nil, len(p.lines)
+}
+
+// skipConfig skips to the line after the closing `}` of a rejected block.
+func (p *parser) skipConfig(i int) int {
+	for ; i < len(p.lines); i++ {
+		if trim(p.lines[i]) == "}" {
+			return i + 1
+		}
+	}
+	return i
+}
+
+// parseConfigValue fills e from the text after `=` on line j; arrays may
+// continue over following lines. It returns the next line index and an error
+// message ("" when fine).
+func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, string) {
+	switch {
+	case v == "true" || v == "false":
+		e.Kind, e.Bool = ast.ConfigBool, v == "true"
+	case intValue.MatchString(v):
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return j + 1, "config value must be a quoted string or true/false: " + v
+		}
+		e.Kind, e.Int = ast.ConfigInt, n
+	case v == "[]":
+		e.Kind, e.Array = ast.ConfigArray, []string{}
+	case v == "[":
+		e.Kind, e.Array = ast.ConfigArray, []string{}
+		for k := j + 1; k < len(p.lines); k++ {
+			t := trim(p.lines[k])
+			if t == "]" || t == "]," {
+				return k + 1, ""
+			}
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			if c := strings.Index(t, " #"); c >= 0 {
+				t = trim(t[:c])
+			}
+			t = strings.TrimSuffix(t, ",")
+			s, ok := quotedConfigString(t)
+			if !ok {
+				return k + 1, "array elements must be quoted strings: " + t
+			}
+			e.Array = append(e.Array, s)
+		}
+		return len(p.lines), "array not closed with ']'"
+	default:
+		s, ok := quotedConfigString(v)
+		if !ok {
+			return j + 1, "config value must be a quoted string or true/false: " + v
+		}
+		e.Kind, e.Str = ast.ConfigString, s
+	}
+	return j + 1, ""
+}
+
+// quotedConfigString unquotes `"…"`/`'…'` and applies the reference's
+// sequential escape replacements (\n, \t, \", \\).
+func quotedConfigString(v string) (string, bool) {
+	if len(v) < 2 || (v[0] != '"' && v[0] != '\'') || v[len(v)-1] != v[0] {
+		return "", false
+	}
+	s := v[1 : len(v)-1]
+	s = strings.ReplaceAll(s, `\n`, "\n")
+	s = strings.ReplaceAll(s, `\t`, "\t")
+	s = strings.ReplaceAll(s, `\"`, `"`)
+	s = strings.ReplaceAll(s, `\\`, `\`)
+	return s, true
+}
+
+func checkConfigType(e *ast.ConfigEntry, want ast.ConfigKind) string {
+	if e.Kind != want {
+		switch want {
+		case ast.ConfigBool:
+			return e.Key + " must be true or false"
+		case ast.ConfigInt:
+			return e.Key + " must be an integer"
+		case ast.ConfigArray:
+			return e.Key + " must be an array of strings"
+		default:
+			return e.Key + " must be a string"
+		}
+	}
+	if e.Key == "agent.backend" && e.Str != "cursor" && e.Str != "claude" {
+		return `agent.backend must be "cursor" or "claude"`
+	}
+	return ""
+}

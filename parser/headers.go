@@ -1,0 +1,121 @@
+package parser
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The declaration header lines (`rule x {`, `import "p" as a`, `test "…" {`, …)
+// have a real little grammar, so they are parsed with participle. White space
+// is a token because the reference's patterns require it in some places
+// (`rule\s+name`) and forbid it in others (`name()`).
+var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
+	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+	{Name: "Space", Pattern: `[ \t]+`},
+	{Name: "Punct", Pattern: `[{}().]`},
+	{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
+})
+
+// declHeader is `[export] rule|workflow name {`.
+type declHeader struct {
+	Export bool   `parser:"(@'export' Space)?"`
+	Kind   string `parser:"@('rule' | 'workflow') Space"`
+	Name   string `parser:"@Ident Space? '{'"`
+}
+
+// funcHeader is `function name[()] {`.
+type funcHeader struct {
+	Name string `parser:"'function' Space @Ident ('(' ')')? Space? '{'"`
+}
+
+// importHeader is `import "path" as alias` (quotes optional).
+type importHeader struct {
+	Path  string `parser:"'import' Space (@String | @(Ident | Punct | Other)+)"`
+	Alias string `parser:"Space 'as' Space @Ident"`
+}
+
+// channelHeader is `channel name`.
+type channelHeader struct {
+	Name string `parser:"'channel' Space @Ident"`
+}
+
+// testHeader is `test "description" {`.
+type testHeader struct {
+	Description string `parser:"'test' Space @String Space? '{'"`
+}
+
+// mockHeader is `mock workflow|rule|function REF {`.
+type mockHeader struct {
+	Kind  string `parser:"'mock' Space @('workflow' | 'rule' | 'function') Space"`
+	Alias string `parser:"@Ident"`
+	Name  string `parser:"('.' @Ident)? Space? '{'"`
+}
+
+type headerParsers struct {
+	decl    *participle.Parser[declHeader]
+	fn      *participle.Parser[funcHeader]
+	imp     *participle.Parser[importHeader]
+	channel *participle.Parser[channelHeader]
+	test    *participle.Parser[testHeader]
+	mock    *participle.Parser[mockHeader]
+}
+
+// headers builds the grammars once, on first use, so that commands that never
+// parse (`--version`) do not pay for it.
+var headers = sync.OnceValue(func() *headerParsers {
+	opts := []participle.Option{participle.Lexer(headerLexer), participle.UseLookahead(2)}
+	return &headerParsers{
+		decl:    participle.MustBuild[declHeader](opts...),
+		fn:      participle.MustBuild[funcHeader](opts...),
+		imp:     participle.MustBuild[importHeader](opts...),
+		channel: participle.MustBuild[channelHeader](opts...),
+		test:    participle.MustBuild[testHeader](opts...),
+		mock:    participle.MustBuild[mockHeader](opts...),
+	}
+})
+
+func parseDeclHeader(line string) (*declHeader, bool) {
+	h, err := headers().decl.ParseString("", line)
+	return h, err == nil
+}
+
+func parseFuncHeader(line string) (*funcHeader, bool) {
+	h, err := headers().fn.ParseString("", line)
+	return h, err == nil
+}
+
+func parseImportHeader(line string) (*importHeader, bool) {
+	h, err := headers().imp.ParseString("", line)
+	if err != nil {
+		return nil, false
+	}
+	if n := len(h.Path); n >= 2 && (h.Path[0] == '"' || h.Path[0] == '\'') {
+		h.Path = h.Path[1 : n-1]
+	}
+	return h, h.Path != ""
+}
+
+func parseChannelHeader(line string) (*channelHeader, bool) {
+	h, err := headers().channel.ParseString("", line)
+	return h, err == nil
+}
+
+func parseTestHeader(line string) (string, bool) {
+	h, err := headers().test.ParseString("", line)
+	if err != nil || !strings.HasPrefix(h.Description, `"`) {
+		return "", false
+	}
+	return unescapeQuotes(h.Description[1 : len(h.Description)-1]), true
+}
+
+func parseMockHeader(line string) (*mockHeader, bool) {
+	h, err := headers().mock.ParseString("", line)
+	return h, err == nil
+}
+
+// unescapeQuotes turns `'` into `"` and leaves every other byte alone.
+func unescapeQuotes(s string) string { return strings.ReplaceAll(s, `'`, `"`) }

@@ -1,0 +1,310 @@
+package parser
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/diag"
+)
+
+// Parse parses one module or test file. path must be absolute; it is used in
+// positions and to resolve imports. Parsing recovers after an error and goes on
+// with the next declaration, so every parse error of the file is returned, in
+// source order; the first one is what the reference reports.
+func Parse(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
+	p := &parser{
+		path:  path,
+		lines: splitLines(string(src)),
+		file:  &ast.File{Path: path, IsTest: IsTestFile(path)},
+	}
+	p.parseTopLevel()
+	if !p.failed {
+		p.checkNamespace()
+	}
+	if p.file.IsTest && len(p.file.Tests) == 0 && !p.failed {
+		p.errorAt(1, 1, "test file must contain at least one test block")
+	}
+	return p.file, p.diags
+}
+
+// IsTestFile reports whether path names a test file (*.test.jh, *.test.jph).
+func IsTestFile(path string) bool {
+	return strings.HasSuffix(path, ".test.jh") || strings.HasSuffix(path, ".test.jph")
+}
+
+// IsSourceFile reports whether path has a Jaiph extension (.jh, .jph).
+func IsSourceFile(path string) bool {
+	return strings.HasSuffix(path, ".jh") || strings.HasSuffix(path, ".jph")
+}
+
+// ResolveImport applies the reference's import resolution: relative to the
+// importing file's directory; a path ending in .jh/.jph is used as is,
+// otherwise `<p>.jh` then `<p>.jph`; when neither exists the `.jph` candidate.
+func ResolveImport(importer, path string, exists func(string) bool) string {
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(importer), p)
+	}
+	if IsSourceFile(p) {
+		return p
+	}
+	if exists(p + ".jh") {
+		return p + ".jh"
+	}
+	return p + ".jph"
+}
+
+type parser struct {
+	path   string
+	lines  []string
+	file   *ast.File
+	diags  []*diag.Diagnostic
+	failed bool // a parse error was reported
+}
+
+func (p *parser) errorAt(line, col int, msg string) {
+	p.diags = append(p.diags, diag.New(p.path, line, col, diag.Parse, msg))
+	p.failed = true
+}
+
+func (p *parser) pos(i, col int) ast.Pos { return ast.Pos{File: p.path, Line: i + 1, Col: col} }
+
+// parseTopLevel classifies each top-level line in the reference's order
+// (language §3).
+func (p *parser) parseTopLevel() {
+	for i := 0; i < len(p.lines); {
+		raw := p.lines[i]
+		t := trim(raw)
+		switch {
+		case t == "" || i == 0 && strings.HasPrefix(raw, "#!") || strings.HasPrefix(t, "#"):
+			i++
+		case strings.HasPrefix(t, "config") && strings.HasPrefix(trim(t[6:]), "{"):
+			i = p.parseModuleConfig(i)
+		case strings.HasPrefix(t, "import "):
+			p.parseImport(i, t)
+			i++
+		case strings.HasPrefix(t, "channel "):
+			if h, ok := parseChannelHeader(t); ok {
+				p.file.Channels = append(p.file.Channels, &ast.Channel{Pos: p.pos(i, 1), Name: h.Name})
+			} else {
+				p.errorAt(i+1, 1, "invalid channel declaration; expected exactly: channel <name>")
+			}
+			i++
+		case p.file.IsTest && strings.HasPrefix(t, "test "):
+			i = p.parseTest(i, t)
+		case strings.HasPrefix(t, "local") && len(t) > 5 && isSpace(t[5]) && isIdentStart(trim(t[5:])[0]):
+			i = p.parseLocal(i, t)
+		case strings.Contains(t, "rule "):
+			i = p.parseRuleOrWorkflow(i, t, "rule")
+		case strings.Contains(t, "function "):
+			i = p.parseFunction(i, t)
+		case strings.Contains(t, "workflow "):
+			i = p.parseRuleOrWorkflow(i, t, "workflow")
+		default:
+			p.errorAt(i+1, 1, "unsupported top-level statement: "+t)
+			i = p.skipToNextDecl(i + 1)
+		}
+	}
+}
+
+// skipToNextDecl is error recovery: it returns the index of the next line that
+// starts a top-level declaration in column 1, so one bad line does not turn the
+// rest of the file into noise.
+func (p *parser) skipToNextDecl(i int) int {
+	for ; i < len(p.lines); i++ {
+		l := p.lines[i]
+		if l == "" || isSpace(l[0]) {
+			continue
+		}
+		w, _ := firstWord(l)
+		switch w {
+		case "rule", "workflow", "function", "export", "import", "channel", "local", "config", "test", "config{":
+			return i
+		}
+		if strings.HasPrefix(w, "config") {
+			return i
+		}
+	}
+	return i
+}
+
+func (p *parser) parseImport(i int, t string) {
+	h, ok := parseImportHeader(t)
+	if !ok {
+		p.errorAt(i+1, 1, `import must match: import "<path>" as <alias>`)
+		return
+	}
+	p.file.Imports = append(p.file.Imports, &ast.Import{Pos: p.pos(i, 1), Path: h.Path, Alias: h.Alias})
+}
+
+// parseLocal parses `local NAME = VALUE` whose value may be a multi-line
+// double-quoted string (language §3). It returns the next line index.
+func (p *parser) parseLocal(i int, t string) int {
+	rest := trim(t[5:])
+	name, after := leadingIdent(rest)
+	after = strings.TrimLeft(after, " \t")
+	if name == "" || !strings.HasPrefix(after, "=") || trim(after[1:]) == "" {
+		p.errorAt(i+1, 1, "invalid local declaration — expected: local NAME = VALUE")
+		return i + 1
+	}
+	value := trim(after[1:])
+	loc := &ast.Local{Pos: p.pos(i, 1), Name: name}
+	next := i + 1
+	switch value[0] {
+	case '"':
+		text := value[1:]
+		end := closingDQ(text)
+		for end < 0 && next < len(p.lines) {
+			text += "\n" + p.lines[next]
+			next++
+			end = closingDQ(text)
+		}
+		if end < 0 {
+			p.errorAt(i+1, 1, "unterminated string in local declaration")
+			return next
+		}
+		if trim(text[end+1:]) != "" {
+			p.errorAt(i+1, 1, "unexpected content after closing quote in local declaration")
+			return next
+		}
+		loc.Value, loc.Quote = text[:end], ast.LocalDouble
+	case '\'':
+		end := strings.IndexByte(value[1:], '\'')
+		if end < 0 {
+			p.errorAt(i+1, 1, "unterminated string in local declaration")
+			return next
+		}
+		if trim(value[end+2:]) != "" {
+			p.errorAt(i+1, 1, "unexpected content after closing quote in local declaration")
+			return next
+		}
+		loc.Value, loc.Quote = value[1:end+1], ast.LocalSingle
+	default:
+		loc.Value = value
+	}
+	p.file.Locals = append(p.file.Locals, loc)
+	return next
+}
+
+// parseModuleConfig parses the module-level config block starting at line i.
+func (p *parser) parseModuleConfig(i int) int {
+	if p.file.Config != nil {
+		p.errorAt(i+1, 1, "duplicate config block (only one allowed per file)")
+		_, next := p.parseConfigBlock(i, false)
+		return next
+	}
+	cfg, next := p.parseConfigBlock(i, false)
+	p.file.Config = cfg
+	return next
+}
+
+// parseRuleOrWorkflow parses a rule or workflow declaration and its body.
+func (p *parser) parseRuleOrWorkflow(i int, t, kind string) int {
+	h, ok := parseDeclHeader(t)
+	if !ok || h.Kind != kind {
+		p.errorAt(i+1, 1, "invalid "+kind+" declaration")
+		return p.skipToNextDecl(i + 1)
+	}
+	if kind == "rule" {
+		r := &ast.Rule{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
+		body, next := p.parseBody(i, "rule", h.Name)
+		r.Body = body
+		p.file.Rules = append(p.file.Rules, r)
+		return next
+	}
+	w := &ast.Workflow{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
+	next := p.parseWorkflowBody(w, i)
+	p.file.Workflows = append(p.file.Workflows, w)
+	return next
+}
+
+func (p *parser) parseFunction(i int, t string) int {
+	h, ok := parseFuncHeader(t)
+	if !ok {
+		p.errorAt(i+1, 1, "invalid function declaration")
+		return p.skipToNextDecl(i + 1)
+	}
+	fn := &ast.Function{Pos: p.pos(i, 1), Name: h.Name}
+	body, next := p.parseBody(i, "function", h.Name)
+	fn.Body = body
+	p.file.Functions = append(p.file.Functions, fn)
+	return next
+}
+
+// parseBody parses a rule or function body (language §4): raw shell lines,
+// brace-accumulated multi-line commands, comments, `ensure` calls (rules),
+// value returns. decl is the declaration line index.
+func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
+	var cmds []*ast.BodyCmd
+	var block []string
+	depth, blockLine := 0, 0
+	flush := func(text string, line int) {
+		cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, 1), Kind: ast.BodyShell, Text: stripQuotePair(text)})
+	}
+	for i := decl + 1; i < len(p.lines); i++ {
+		raw := p.lines[i]
+		t := trim(raw)
+		if depth > 0 {
+			block = append(block, raw)
+			depth += braceDelta(raw)
+			if depth <= 0 {
+				depth = 0
+				flush(strings.Join(block, "\n"), blockLine)
+				block = nil
+			}
+			continue
+		}
+		switch {
+		case t == "":
+		case t == "}":
+			return cmds, i + 1
+		case strings.HasPrefix(t, "#"):
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, 1), Kind: ast.BodyComment, Text: t})
+		case kind == "rule" && strings.HasPrefix(t, "run "):
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "run", 1)), Kind: ast.BodyRun, Text: t})
+		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
+			p.errorAt(i+1, indentCol(raw), "function body cannot use run or ensure (move orchestration to a workflow)")
+		case kind == "rule" && strings.HasPrefix(t, "ensure "):
+			ref, args := firstWord(trim(t[7:]))
+			r, ok := ast.ParseRef(ref)
+			if !ok {
+				p.errorAt(i+1, colOf(raw, "ensure", 1), "invalid ensure statement")
+				continue
+			}
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
+		case isValueReturn(t):
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
+		default:
+			if d := braceDelta(raw); d > 0 {
+				depth, blockLine, block = d, i, []string{t}
+				continue
+			}
+			flush(t, i)
+		}
+	}
+	p.errorAt(decl+1, 1, "unterminated "+kind+" block: "+name)
+	return cmds, len(p.lines)
+}
+
+// startsWithKeyword matches `^kw\s`.
+func startsWithKeyword(t, kw string) bool { return hasWordPrefix(t, kw) }
+
+// isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`, `'`
+// or `$` and is not `$?`.
+func isValueReturn(t string) bool {
+	if !hasWordPrefix(t, "return") {
+		return false
+	}
+	arg := trim(t[6:])
+	return arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
+}
+
+// stripQuotePair drops a quote pair around a whole command (quirk, §4).
+func stripQuotePair(text string) string {
+	t := trim(text)
+	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		return t[1 : len(t)-1]
+	}
+	return text
+}

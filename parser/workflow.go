@@ -1,0 +1,614 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
+
+// parseWorkflowBody parses the body of w whose header is line decl, classifying
+// each depth-0 line in the normative order of language §5.1.
+func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
+	var block []string
+	depth, blockLine := 0, 0
+	for i := decl + 1; i < len(p.lines); {
+		raw := p.lines[i]
+		t := trim(raw)
+		if depth > 0 {
+			block = append(block, raw)
+			depth += braceDelta(raw)
+			i++
+			if depth <= 0 {
+				depth = 0
+				w.Steps = append(w.Steps, p.blockStep(strings.Join(block, "\n"), blockLine))
+				block = nil
+			}
+			continue
+		}
+		switch {
+		case t == "":
+			i++
+			continue
+		case t == "}":
+			return i + 1
+		case strings.HasPrefix(t, "#"):
+			w.Steps = append(w.Steps, &ast.Comment{Pos: p.pos(i, 1), Text: t})
+			i++
+			continue
+		case strings.HasPrefix(t, "config") && strings.HasPrefix(trim(t[6:]), "{"):
+			i = p.parseWorkflowConfig(w, i)
+			continue
+		}
+		steps, next, open := p.parseStep(i, w)
+		if open > 0 {
+			depth, blockLine, block = open, i, []string{t}
+			i++
+			continue
+		}
+		w.Steps = append(w.Steps, steps...)
+		i = next
+	}
+	p.errorAt(decl+1, 1, "unterminated workflow block: "+w.Name)
+	return len(p.lines)
+}
+
+func (p *parser) parseWorkflowConfig(w *ast.Workflow, i int) int {
+	hasSteps := false
+	for _, s := range w.Steps {
+		if _, ok := s.(*ast.Comment); !ok {
+			hasSteps = true
+		}
+	}
+	cfg, next := p.parseConfigBlock(i, true)
+	switch {
+	case w.Config != nil:
+		p.errorAt(i+1, indentCol(p.lines[i]), "duplicate config block inside workflow (only one allowed per workflow)")
+	case hasSteps:
+		p.errorAt(i+1, indentCol(p.lines[i]), "config block inside workflow must appear before any steps")
+	case cfg != nil:
+		w.Config = cfg
+	}
+	return next
+}
+
+// blockStep turns a finished brace block into a step: a send when the whole
+// text has the send form, else one shell step.
+func (p *parser) blockStep(text string, line int) ast.Step {
+	if ref, cmd, ok := SplitSend(text); ok {
+		r, _ := ast.ParseRef(ref)
+		return &ast.Send{Pos: p.pos(line, 1), Channel: r, Cmd: cmd}
+	}
+	return &ast.Shell{Pos: p.pos(line, 1), Text: text, GuardCol: 1}
+}
+
+func startsWithAny(s string, prefixes ...string) bool {
+	for _, pre := range prefixes {
+		if strings.HasPrefix(s, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchRoute matches `^REF\s+->\s+(.+)$`.
+func matchRoute(t string) (string, string, bool) {
+	ref, rest := firstWord(t)
+	if !isRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
+		return "", "", false
+	}
+	if len(ref) == len(t) || !isSpace(t[len(ref)]) {
+		return "", "", false
+	}
+	targets := trim(rest[2:])
+	if targets == "" {
+		return "", "", false
+	}
+	return ref, targets, true
+}
+
+// parseStep classifies the depth-0 workflow line i (items 1–15 of §5.1) and
+// returns its step(s) and the next line index. A positive open is the brace
+// depth of a multi-line shell block that starts on this line (item 14).
+func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
+	raw := p.lines[i]
+	t := trim(raw)
+	one := func(s ast.Step) ([]ast.Step, int, int) { return []ast.Step{s}, i + 1, 0 }
+	none := func() ([]ast.Step, int, int) { return nil, i + 1, 0 }
+	more := func(s ast.Step, next int) ([]ast.Step, int, int) { return stepsOf(s), next, 0 }
+
+	// 1–3: the managed if forms.
+	for _, form := range []struct {
+		kind    ast.IfKind
+		negated bool
+		kw      string
+	}{{ast.IfEnsure, true, "ensure"}, {ast.IfEnsure, false, "ensure"}, {ast.IfRun, true, "run"}, {ast.IfRun, false, "run"}, {ast.IfNotShell, true, ""}} {
+		if body, ok := matchIfHeader(t, form.negated, form.kw); ok {
+			steps, next := p.parseIf(i, form.kind, form.negated, body)
+			return steps, next, 0
+		}
+	}
+	// 4: prompt capture.
+	if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+		return more(p.parsePrompt(i, name, trim(rhs[6:]), indentCol(raw)+off))
+	}
+	// 5: prompt.
+	if hasWordPrefix(t, "prompt") {
+		return more(p.parsePrompt(i, "", trim(t[6:]), indentCol(raw)))
+	}
+	// 6: assignment.
+	if name, rhs, off, ok := matchAssign(t, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+		return more(p.parseAssignment(i, name, rhs, indentCol(raw)+off))
+	}
+	// 7–8: ensure and run.
+	if hasWordPrefix(t, "ensure") {
+		return more(p.parseEnsure(i, "", trim(t[6:]), false))
+	}
+	if hasWordPrefix(t, "run") {
+		if s := p.parseRun(i, "", trim(t[3:]), false); s != nil {
+			return one(s)
+		}
+		return none()
+	}
+	// 9: log / logerr.
+	if t == "log" || hasWordPrefix(t, "log") {
+		if s := p.parseLog(i, false, trim(t[3:])); s != nil {
+			return one(s)
+		}
+		return none()
+	}
+	if t == "logerr" || hasWordPrefix(t, "logerr") {
+		if s := p.parseLog(i, true, trim(t[6:])); s != nil {
+			return one(s)
+		}
+		return none()
+	}
+	// 10: value return.
+	if isValueReturn(t) {
+		return one(&ast.Return{Pos: p.pos(i, indentCol(raw)), Value: trim(t[6:])})
+	}
+	// 11: malformed if-ensure.
+	if isMalformedIfEnsure(t) {
+		p.errorAt(i+1, indentCol(raw), `malformed if-ensure statement; expected "if [!] ensure <rule_ref> [args]; then"`)
+		return none()
+	}
+	// 12: route.
+	if ref, targets, ok := matchRoute(t); ok {
+		p.parseRoute(i, w, ref, targets)
+		return none()
+	}
+	// 13: send.
+	if ref, cmd, ok := SplitSend(t); ok {
+		r, _ := ast.ParseRef(ref)
+		return one(&ast.Send{Pos: p.pos(i, 1), Channel: r, Cmd: cmd})
+	}
+	// 14: a line that opens braces starts a multi-line shell block.
+	if d := braceDelta(raw); d > 0 {
+		return nil, i + 1, d
+	}
+	// 15: shell step.
+	return one(&ast.Shell{Pos: p.pos(i, 1), Text: t, GuardCol: 1})
+}
+
+func stepsOf(s ast.Step) []ast.Step {
+	if s == nil {
+		return nil
+	}
+	return []ast.Step{s}
+}
+
+// isMalformedIfEnsure matches `^if\s+(!\s*)?ensure\b`.
+func isMalformedIfEnsure(t string) bool {
+	if !hasWordPrefix(t, "if") {
+		return false
+	}
+	rest := strings.TrimLeft(t[2:], " \t")
+	if strings.HasPrefix(rest, "!") {
+		rest = strings.TrimLeft(rest[1:], " \t")
+	}
+	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !isIdentChar(rest[6]))
+}
+
+func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
+	raw := p.lines[i]
+	ch, _ := ast.ParseRef(ref)
+	route := &ast.Route{Pos: p.pos(i, 1), Channel: ch}
+	for _, target := range strings.Split(targets, ",") {
+		target = trim(target)
+		r, ok := ast.ParseRef(target)
+		if !ok {
+			p.errorAt(i+1, colOf(raw, target, 1), `invalid workflow reference in route: "`+target+`"`)
+			return
+		}
+		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1)})
+	}
+	w.Routes = append(w.Routes, route)
+}
+
+// parseAssignment handles `IDENT WS = RHS` (§5.3). col is the RHS column.
+func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, int) {
+	if _, _, ok := SplitSend(rhs); ok {
+		p.errorAt(i+1, col, "E_PARSE capture and send cannot be combined; use separate steps")
+		return nil, i + 1
+	}
+	if hasRouteOperator(rhs) {
+		p.errorAt(i+1, col, "capture cannot contain a route (->); declare routes on their own line")
+		return nil, i + 1
+	}
+	switch {
+	case hasWordPrefix(rhs, "ensure"):
+		return p.parseEnsure(i, name, trim(rhs[6:]), false)
+	case hasWordPrefix(rhs, "run"):
+		return p.parseRun(i, name, trim(rhs[3:]), false), i + 1
+	case strings.HasPrefix(rhs, "("):
+		return &ast.Shell{Pos: p.pos(i, 1), Text: trim(p.lines[i]), GuardCol: 1}, i + 1
+	}
+	return &ast.Capture{Pos: p.pos(i, col), Var: name, Cmd: rhs}, i + 1
+}
+
+// parseRun parses `REF [args]` after `run`; nil after a reported error.
+func (p *parser) parseRun(i int, capture, rest string, inRecover bool) ast.Step {
+	ref, args := firstWord(rest)
+	r, ok := ast.ParseRef(ref)
+	col := colOf(p.lines[i], "run", 1)
+	if !ok {
+		p.errorAt(i+1, col, "run must target a workflow or function reference")
+		return nil
+	}
+	return &ast.Run{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args, InRecover: inRecover}
+}
+
+// parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
+func (p *parser) parseEnsure(i int, capture, rest string, inRecover bool) (ast.Step, int) {
+	raw := p.lines[i]
+	col := colOf(raw, "ensure", 1)
+	left, right, hasRecover := splitRecover(rest)
+	ref, args := firstWord(trim(left))
+	r, ok := ast.ParseRef(ref)
+	if !ok {
+		p.errorAt(i+1, col, "invalid ensure statement")
+		return nil, i + 1
+	}
+	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args, InRecover: inRecover}
+	if !hasRecover {
+		return e, i + 1
+	}
+	right = trim(right)
+	next := i + 1
+	var text string
+	switch {
+	case right == "{" && !inRecover:
+		e.RecoverBlock = true
+		var lines []string
+		for ; next < len(p.lines) && trim(p.lines[next]) != "}"; next++ {
+			lines = append(lines, p.lines[next])
+		}
+		if next >= len(p.lines) {
+			p.errorAt(i+1, col, `unterminated recover block, expected "}"`)
+			return nil, next
+		}
+		next++
+		text = strings.Join(lines, "\n")
+	case strings.HasPrefix(right, "{"):
+		e.RecoverBlock = true
+		end := strings.IndexByte(right, '}')
+		if end < 0 {
+			p.errorAt(i+1, col, `unterminated recover block, expected "}"`)
+			return nil, next
+		}
+		text = right[1:end]
+	default:
+		text = right
+	}
+	stmts := splitStatements(text)
+	if len(stmts) == 0 {
+		p.errorAt(i+1, col, "recover block must contain at least one statement")
+		return nil, next
+	}
+	e.Recover = []ast.Step{}
+	for _, s := range stmts {
+		if st := p.parseRecoverStmt(i, s); st != nil {
+			e.Recover = append(e.Recover, st)
+		}
+	}
+	return e, next
+}
+
+// splitRecover splits at the first ` recover ` outside quotes (D17).
+func splitRecover(s string) (string, string, bool) {
+	const kw = " recover "
+	for off := 0; off < len(s); {
+		j := indexOutsideQuotes(s[off:], kw)
+		if j < 0 {
+			return s, "", false
+		}
+		return s[:off+j], s[off+j+len(kw):], true
+	}
+	return s, "", false
+}
+
+// splitStatements splits recover text on `;` and newlines outside double
+// quotes (single quotes are not tracked, as in the reference).
+func splitStatements(text string) []string {
+	var out []string
+	inDouble := false
+	start := 0
+	add := func(s string) {
+		if s = trim(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\\' && inDouble:
+			i++
+		case c == '"':
+			inDouble = !inDouble
+		case !inDouble && (c == ';' || c == '\n'):
+			add(text[start:i])
+			start = i + 1
+		}
+	}
+	add(text[start:])
+	return out
+}
+
+// parseRecoverStmt parses one recover statement; it carries the ensure line's
+// location.
+func (p *parser) parseRecoverStmt(i int, s string) ast.Step {
+	col := indentCol(p.lines[i])
+	if name, rhs, off, ok := matchAssign(s, false); ok {
+		switch {
+		case hasWordPrefix(rhs, "run"):
+			return p.parseRun(i, name, trim(rhs[3:]), true)
+		case hasWordPrefix(rhs, "ensure"):
+			st, _ := p.parseEnsure(i, name, trim(rhs[6:]), true)
+			return st
+		case hasWordPrefix(rhs, "prompt"):
+			st, _ := p.parsePromptText(i, name, trim(rhs[6:]), colOf(p.lines[i], "prompt", col), nil)
+			return st
+		}
+		_ = off
+		return &ast.Capture{Pos: p.pos(i, col), Var: name, Cmd: rhs}
+	}
+	switch {
+	case hasWordPrefix(s, "run"):
+		return p.parseRun(i, "", trim(s[3:]), true)
+	case hasWordPrefix(s, "ensure"):
+		st, _ := p.parseEnsure(i, "", trim(s[6:]), true)
+		return st
+	case hasWordPrefix(s, "prompt"):
+		st, _ := p.parsePromptText(i, "", trim(s[6:]), colOf(p.lines[i], "prompt", col), nil)
+		return st
+	}
+	return &ast.Shell{Pos: p.pos(i, 1), Text: s, GuardCol: 1}
+}
+
+// parseLog parses the argument of log/logerr: it must start with `"`; the
+// message runs to the first unescaped `"`, the rest of the line is ignored.
+func (p *parser) parseLog(i int, isErr bool, arg string) ast.Step {
+	kw := "log"
+	if isErr {
+		kw = "logerr"
+	}
+	col := indentCol(p.lines[i])
+	if !strings.HasPrefix(arg, `"`) {
+		p.errorAt(i+1, col, kw+` must match: `+kw+` "<message>"`)
+		return nil
+	}
+	end := closingDQ(arg[1:])
+	if end < 0 {
+		p.errorAt(i+1, col, "unterminated "+kw+" string")
+		return nil
+	}
+	return &ast.Log{Pos: p.pos(i, col), Err: isErr, Message: arg[1 : end+1]}
+}
+
+// parsePrompt parses a prompt step at line i; rest starts at the opening quote.
+func (p *parser) parsePrompt(i int, capture, rest string, col int) (ast.Step, int) {
+	return p.parsePromptText(i, capture, rest, colOf(p.lines[i], "prompt", col), p.lines)
+}
+
+// parsePromptText parses `"text" [\ NL] [returns '…']` (§5.6). When lines is
+// nil the prompt must fit on the given text (recover statements).
+func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []string) (ast.Step, int) {
+	next := i + 1
+	if !strings.HasPrefix(rest, `"`) {
+		if capture != "" {
+			p.errorAt(i+1, col, `prompt must match: name = prompt "<text>"`)
+		} else {
+			p.errorAt(i+1, col, `prompt must match: prompt "<text>"`)
+		}
+		return nil, next
+	}
+	text := rest[1:]
+	end := closingDQ(text)
+	for end < 0 && lines != nil && next < len(lines) {
+		text += "\n" + lines[next]
+		next++
+		end = closingDQ(text)
+	}
+	if end < 0 {
+		p.errorAt(i+1, col, "unterminated prompt string")
+		return nil, next
+	}
+	pr := &ast.Prompt{Pos: p.pos(i, col), Capture: capture, Raw: text[:end], Text: promptCompileText(text[:end])}
+	remainder := trim(text[end+1:])
+	for strings.HasSuffix(remainder, `\`) && lines != nil && next < len(lines) {
+		remainder = trim(strings.TrimSuffix(remainder, `\`) + strings.TrimLeft(lines[next], " \t"))
+		next++
+	}
+	if remainder == "" {
+		return pr, next
+	}
+	if !hasWordPrefix(remainder, "returns") {
+		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
+		return nil, next
+	}
+	schema := trim(remainder[7:])
+	if schema == "" || (schema[0] != '\'' && schema[0] != '"') {
+		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
+		return nil, next
+	}
+	q := schema[0]
+	body := schema[1:]
+	send := closingQuote(body, q)
+	for send < 0 && lines != nil && next < len(lines) {
+		body += "\n" + lines[next]
+		next++
+		send = closingQuote(body, q)
+	}
+	if send < 0 {
+		p.errorAt(i+1, col, "unterminated returns schema string")
+		return nil, next
+	}
+	if trim(body[send+1:]) != "" {
+		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
+		return nil, next
+	}
+	s := body[:send]
+	s = strings.ReplaceAll(s, `\'`, `'`)
+	s = strings.ReplaceAll(s, `\"`, `"`)
+	pr.Returns, pr.HasReturns = s, true
+	return pr, next
+}
+
+// promptCompileText applies the compile-time escape processing of prompt
+// text: `\`+newline removed; `\$`, "\`", `\"`, `\\` become the character;
+// other backslashes are kept.
+func promptCompileText(raw string) string {
+	if !strings.Contains(raw, `\`) {
+		return raw
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '\\' && i+1 < len(raw) {
+			switch n := raw[i+1]; n {
+			case '\n':
+				i++
+				continue
+			case '$', '`', '"', '\\':
+				b.WriteByte(n)
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// parseIf parses a managed if block whose header is line i (§5.8).
+func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]ast.Step, int) {
+	raw := p.lines[i]
+	st := &ast.If{Pos: p.pos(i, 1), Kind: kind, Negated: negated}
+	formName := map[ast.IfKind]string{ast.IfEnsure: "if-ensure", ast.IfRun: "if-run"}[kind]
+	switch kind {
+	case ast.IfEnsure, ast.IfRun:
+		ref, args := firstWord(body)
+		r, ok := ast.ParseRef(ref)
+		if kind == ast.IfEnsure {
+			st.Col = colOf(raw, "ensure", 1)
+		} else {
+			st.Col = colOf(raw, "run", 1)
+		}
+		if !ok {
+			if kind == ast.IfEnsure {
+				p.errorAt(i+1, st.Col, "invalid ensure reference in if-ensure statement")
+			} else {
+				p.errorAt(i+1, st.Col, "invalid workflow reference in if-run statement")
+			}
+			return nil, p.skipToFi(i + 1)
+		}
+		st.Ref, st.Args = r, args
+	default:
+		st.Cond = body
+	}
+	inElse := false
+	for j := i + 1; j < len(p.lines); {
+		lraw := p.lines[j]
+		t := trim(lraw)
+		switch {
+		case t == "fi":
+			if len(st.Then) == 0 {
+				if kind == ast.IfNotShell {
+					p.errorAt(i+1, 1, "if-block then-branch must contain at least one command or run")
+				} else {
+					p.errorAt(i+1, 1, "if-block then-branch must contain at least one run or shell command")
+				}
+				return nil, j + 1
+			}
+			return []ast.Step{st}, j + 1
+		case t == "" || strings.HasPrefix(t, "#"):
+			j++
+			continue
+		case t == "else" && kind != ast.IfNotShell:
+			if inElse {
+				p.errorAt(j+1, indentCol(lraw), "duplicate else in "+formName+" block")
+				return nil, p.skipToFi(j + 1)
+			}
+			inElse, st.HasElse = true, true
+			j++
+			continue
+		}
+		s, next := p.parseBranchLine(j, kind)
+		if s != nil {
+			if inElse {
+				st.Else = append(st.Else, s)
+			} else {
+				st.Then = append(st.Then, s)
+			}
+		}
+		j = next
+	}
+	p.errorAt(i+1, 1, `unterminated if-block, expected "fi"`)
+	return nil, len(p.lines)
+}
+
+// skipToFi is error recovery inside a broken if block.
+func (p *parser) skipToFi(j int) int {
+	for ; j < len(p.lines); j++ {
+		if trim(p.lines[j]) == "fi" {
+			return j + 1
+		}
+	}
+	return j
+}
+
+// parseBranchLine classifies one if-branch line (table in §5.8).
+func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
+	raw := p.lines[j]
+	t := trim(raw)
+	col := indentCol(raw)
+	shell := func() (ast.Step, int) {
+		return &ast.Shell{Pos: p.pos(j, col), Text: t, GuardCol: col}, j + 1
+	}
+	if name, rhs, off, ok := matchAssign(t, false); ok {
+		switch {
+		case hasWordPrefix(rhs, "prompt") && kind != ast.IfNotShell:
+			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
+		case kind == ast.IfEnsure && hasWordPrefix(rhs, "run"):
+			return p.parseRun(j, name, trim(rhs[3:]), false), j + 1
+		case kind == ast.IfEnsure && isBranchCapture(t):
+			return &ast.Capture{Pos: p.pos(j, col+off), Var: name, Cmd: rhs}, j + 1
+		}
+		return shell()
+	}
+	switch {
+	case hasWordPrefix(t, "run"):
+		return p.parseRun(j, "", trim(t[3:]), false), j + 1
+	case hasWordPrefix(t, "prompt") && kind != ast.IfNotShell:
+		return p.parsePrompt(j, "", trim(t[6:]), col)
+	case hasWordPrefix(t, "ensure") && kind == ast.IfEnsure:
+		p.errorAt(j+1, colOf(raw, "ensure", col), `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
+		return nil, j + 1
+	}
+	return shell()
+}
+
+// isBranchCapture reports whether an if-ensure branch line is a shell capture
+// `IDENT WS = RHS` with an RHS that is not a quoted string or `$…`.
+func isBranchCapture(t string) bool {
+	_, rhs, _, ok := matchAssign(t, true)
+	return ok && !startsWithAny(rhs, `"`, `'`, "$")
+}

@@ -1,0 +1,467 @@
+package validate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/diag"
+)
+
+// checker validates one parsed module against the modules it imports
+// (validation.md §1 steps 2–4), collecting every diagnostic in the
+// reference's order.
+type checker struct {
+	file    *ast.File
+	loader  *Loader
+	imports map[string]*ast.File // alias → imported module (nil when it failed to load)
+	diags   []*diag.Diagnostic
+}
+
+func (c *checker) report(line, col int, code, msg string) {
+	c.diags = append(c.diags, diag.New(c.file.Path, line, col, code, msg))
+}
+
+// checkModule runs steps 2–4 on f. Imported modules are loaded through l.
+func checkModule(f *ast.File, l *Loader) []*diag.Diagnostic {
+	c := &checker{file: f, loader: l, imports: map[string]*ast.File{}}
+	c.checkImports()
+	if f.IsTest {
+		c.checkTests()
+		return c.diags
+	}
+	for _, fn := range f.Functions {
+		c.checkFunction(fn)
+	}
+	for _, r := range f.Rules {
+		c.checkRule(r)
+	}
+	for _, w := range f.Workflows {
+		c.checkWorkflow(w)
+	}
+	c.checkLocalCycles()
+	c.checkRuleRunLines()
+	for _, w := range f.Workflows {
+		c.checkPrompts(w.Steps)
+	}
+	return c.diags
+}
+
+// checkImports: duplicate alias → file exists → imported file parses.
+func (c *checker) checkImports() {
+	seen := map[string]bool{}
+	for _, im := range c.file.Imports {
+		if seen[im.Alias] {
+			c.report(im.Line, im.Col, diag.Validate, fmt.Sprintf("duplicate import alias %q", im.Alias))
+			continue
+		}
+		seen[im.Alias] = true
+		im.Resolved = c.loader.Resolve(c.file.Path, im.Path)
+		mod := c.loader.Load(im.Resolved)
+		if mod.missing {
+			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+im.Resolved+`"`)
+			c.imports[im.Alias] = nil
+			continue
+		}
+		if len(mod.diags) > 0 {
+			c.diags = append(c.diags, mod.diags[0])
+		}
+		c.imports[im.Alias] = mod.file
+	}
+}
+
+// lookup resolves ref to the module that should declare it. ok is false when
+// the alias is unknown; mod is nil when the alias names a module that failed
+// to load (already reported), in which case callers stay silent.
+func (c *checker) lookup(ref ast.Ref) (mod *ast.File, ok bool) {
+	if ref.Alias == "" {
+		return c.file, true
+	}
+	mod, ok = c.imports[ref.Alias]
+	return mod, ok
+}
+
+// kindIn names what name is in module m: "rule", "workflow", "function" or "".
+func kindIn(m *ast.File, name string) string {
+	switch {
+	case m.Rule(name) != nil:
+		return "rule"
+	case m.Workflow(name) != nil:
+		return "workflow"
+	case m.Function(name) != nil:
+		return "function"
+	}
+	return ""
+}
+
+// checkEnsureRef validates an ensure target (must be a rule).
+func (c *checker) checkEnsureRef(ref ast.Ref, line, col int) {
+	mod, ok := c.lookup(ref)
+	if !ok {
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for rule reference %q", ref.Alias, ref.String()))
+		return
+	}
+	if mod == nil {
+		return
+	}
+	n := ref.String()
+	switch kindIn(mod, ref.Name) {
+	case "rule":
+	case "workflow":
+		c.report(line, col, diag.Validate, fmt.Sprintf("workflow %q must be called with run", n))
+	case "function":
+		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with ensure", n))
+	default:
+		if ref.Alias == "" {
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local rule reference %q", n))
+		} else {
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported rule %q does not exist", n))
+		}
+	}
+}
+
+// checkRunRef validates a run target (workflow or function).
+func (c *checker) checkRunRef(ref ast.Ref, line, col int) {
+	mod, ok := c.lookup(ref)
+	if !ok {
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for run target %q", ref.Alias, ref.String()))
+		return
+	}
+	if mod == nil {
+		return
+	}
+	n := ref.String()
+	switch kindIn(mod, ref.Name) {
+	case "workflow", "function":
+	case "rule":
+		c.report(line, col, diag.Validate, fmt.Sprintf("rule %q must be called with ensure, not run", n))
+	default:
+		if ref.Alias == "" {
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow or function reference %q", n))
+		} else {
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow or function %q does not exist", n))
+		}
+	}
+}
+
+// checkRouteTarget validates a route target (workflows only).
+func (c *checker) checkRouteTarget(ref ast.Ref, line, col int) {
+	mod, ok := c.lookup(ref)
+	if !ok {
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for workflow reference %q", ref.Alias, ref.String()))
+		return
+	}
+	if mod == nil {
+		return
+	}
+	n := ref.String()
+	switch kindIn(mod, ref.Name) {
+	case "workflow":
+	case "rule":
+		c.report(line, col, diag.Validate, fmt.Sprintf("rule %q must be called with ensure", n))
+	case "function":
+		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with run", n))
+	default:
+		if ref.Alias == "" {
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow reference %q", n))
+		} else {
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow %q does not exist", n))
+		}
+	}
+}
+
+// checkChannel validates a send or route channel reference.
+func (c *checker) checkChannel(ref ast.Ref, line int) {
+	mod, ok := c.lookup(ref)
+	if ok && mod == nil {
+		return
+	}
+	if !ok || mod.Channel(ref.Name) == nil {
+		c.report(line, 1, diag.Validate, fmt.Sprintf("Channel %q is not defined", ref.String()))
+	}
+}
+
+// symbolKindOf is the guard's view of a command word in this module.
+func (c *checker) symbolKindOf(word string) fragmentKind {
+	alias, name, dotted := strings.Cut(word, ".")
+	mod := c.file
+	if dotted {
+		m, ok := c.imports[alias]
+		if !ok {
+			return fragOK // not an alias: `a.b` is ordinary shell
+		}
+		if m == nil {
+			return fragOK // missing module, reported at the import
+		}
+		mod = m
+	} else {
+		name = word
+	}
+	switch kindIn(mod, name) {
+	case "rule":
+		return fragRule
+	case "workflow":
+		return fragWorkflow
+	case "function":
+		return fragFunction
+	}
+	if dotted {
+		return fragUnknown
+	}
+	return fragOK
+}
+
+// checkShellText reports the first guard problem of text at line:col.
+func (c *checker) checkShellText(text string, lines bool, line, col int) {
+	if msg := checkShell(text, lines, c.symbolKindOf); msg != "" {
+		c.report(line, col, diag.Validate, msg)
+	}
+}
+
+// Function-body command tests, in the reference's order.
+var functionBodyTests = []struct {
+	re  *regexp.Regexp
+	msg string
+}{
+	{regexp.MustCompile(`^(run|ensure)\s`), "function body cannot use run or ensure (move orchestration to a workflow)"},
+	{regexp.MustCompile(`^\s*config\s*\{`), "function body cannot contain config blocks"},
+	{regexp.MustCompile(`^\s*(export\s+)?workflow\s`), "function body cannot declare workflows"},
+	{regexp.MustCompile(`^\s*(export\s+)?rule\s`), "function body cannot declare rules"},
+	{regexp.MustCompile(`^\s*function\s`), "function body cannot declare nested functions"},
+	{regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\s+->\s+`), "function body cannot declare channel routes (->)"},
+}
+
+func (c *checker) checkFunction(fn *ast.Function) {
+	for _, cmd := range fn.Body {
+		if cmd.Kind == ast.BodyComment {
+			continue
+		}
+		text := cmd.Text
+		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+		reported := false
+		for _, t := range functionBodyTests {
+			if t.re.MatchString(first) {
+				c.report(fn.Line, 1, diag.Validate, t.msg)
+				reported = true
+				break
+			}
+		}
+		if !reported {
+			c.checkShellText(text, false, fn.Line, 1)
+		}
+	}
+}
+
+func (c *checker) checkRule(r *ast.Rule) {
+	for _, cmd := range r.Body {
+		switch cmd.Kind {
+		case ast.BodyEnsure:
+			c.checkEnsureRef(cmd.Ref, cmd.Line, cmd.Col)
+		case ast.BodyShell, ast.BodyReturn:
+			c.checkShellText(cmd.Text, false, r.Line, 1)
+		}
+	}
+}
+
+func (c *checker) checkWorkflow(w *ast.Workflow) {
+	for _, rt := range w.Routes {
+		c.checkChannel(rt.Channel, rt.Line)
+		for _, t := range rt.Targets {
+			c.checkRouteTarget(t.Ref, rt.Line, t.Col)
+		}
+	}
+	c.checkSteps(w, w.Steps)
+}
+
+func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *ast.Shell:
+			c.checkShellText(s.Text, true, s.Line, s.GuardCol)
+		case *ast.Capture:
+			c.checkShellText(s.Cmd, true, s.Line, s.Col)
+		case *ast.Ensure:
+			c.checkEnsureRef(s.Ref, s.Line, s.Col)
+			c.checkSteps(w, s.Recover)
+		case *ast.Run:
+			c.checkRunRef(s.Ref, s.Line, s.Col)
+		case *ast.If:
+			switch s.Kind {
+			case ast.IfEnsure:
+				c.checkEnsureRef(s.Ref, s.Line, s.Col)
+			case ast.IfRun:
+				c.checkRunRef(s.Ref, s.Line, s.Col)
+			default:
+				c.checkShellText(s.Cond, true, w.Line, 1)
+			}
+			c.checkSteps(w, s.Then)
+			c.checkSteps(w, s.Else)
+		case *ast.Send:
+			c.checkChannel(s.Channel, s.Line)
+			if s.Cmd != "" {
+				c.checkShellText(s.Cmd, true, s.Line, 1)
+			}
+		}
+	}
+}
+
+// checkRuleRunLines reports `run` at depth 0 inside rules (a compile check).
+func (c *checker) checkRuleRunLines() {
+	for _, r := range c.file.Rules {
+		for _, cmd := range r.Body {
+			if cmd.Kind == ast.BodyRun {
+				c.report(cmd.Line, cmd.Col, diag.Parse, "`run` is not allowed inside a `rule` block.\nUse `ensure` to call another rule, or move this call to a `workflow`.")
+			}
+		}
+	}
+}
+
+// checkPrompts applies the compile checks of prompt steps: text safety,
+// returns without capture, and the schema.
+func (c *checker) checkPrompts(steps []ast.Step) {
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *ast.Prompt:
+			switch {
+			case strings.Contains(s.Text, "`"):
+				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain backticks (`...`); use variable expansion only")
+			case strings.Contains(s.Text, "$("):
+				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain command substitution ($( ... )); use variable expansion only")
+			case s.HasReturns && s.Capture == "":
+				c.report(s.Line, s.Col, diag.Parse, `prompt with "returns" schema must capture to a variable (e.g. result = prompt "..." returns '{ ... }')`)
+			case s.HasReturns:
+				if _, msg := ParseSchema(s.Returns); msg != "" {
+					c.report(s.Line, s.Col, diag.Schema, msg)
+				}
+			}
+		case *ast.Ensure:
+			c.checkPrompts(s.Recover)
+		case *ast.If:
+			c.checkPrompts(s.Then)
+			c.checkPrompts(s.Else)
+		}
+	}
+}
+
+// SchemaField is one field of a typed prompt's `returns` schema.
+type SchemaField struct {
+	Name string
+	Type string // string, number or boolean
+}
+
+var schemaEntry = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S+)\s*$`)
+
+// ParseSchema parses a flat `{ name: type, … }` schema; msg is the E_SCHEMA
+// text when it is invalid.
+func ParseSchema(schema string) (fields []SchemaField, msg string) {
+	t := strings.TrimSpace(schema)
+	if t == "" {
+		return nil, "returns schema cannot be empty"
+	}
+	if strings.ContainsAny(t, "[]|") {
+		return nil, "returns schema must be flat (no arrays or union types); only string, number, boolean allowed"
+	}
+	inner := strings.TrimLeft(t, " \t\n\r")
+	inner = strings.TrimPrefix(inner, "{")
+	inner = strings.TrimRight(inner, " \t\n\r")
+	inner = strings.TrimSuffix(inner, "}")
+	inner = strings.TrimSpace(inner)
+	if inner == "" {
+		return nil, ""
+	}
+	for _, part := range strings.Split(inner, ",") {
+		p := strings.TrimSpace(part)
+		m := schemaEntry.FindStringSubmatch(p)
+		if m == nil {
+			if len(p) > 40 {
+				p = p[:40]
+			}
+			return nil, fmt.Sprintf(`invalid returns schema entry: expected "fieldName: type" (got %s...)`, p)
+		}
+		typ := strings.ToLower(m[2])
+		if typ != "string" && typ != "number" && typ != "boolean" {
+			return nil, fmt.Sprintf(`unsupported type in returns schema: "%s" (only string, number, boolean allowed)`, m[2])
+		}
+		fields = append(fields, SchemaField{Name: m[1], Type: typ})
+	}
+	return fields, ""
+}
+
+// localRef matches `$NAME` and `${NAME}` references.
+var localRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+
+// LocalRefs returns the names a local's raw value refers to.
+func LocalRefs(value string) []string {
+	var out []string
+	for _, m := range localRef.FindAllStringSubmatch(value, -1) {
+		if m[1] != "" {
+			out = append(out, m[1])
+		} else {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// checkLocalCycles reports a cycle among the module's locals at 1:1.
+func (c *checker) checkLocalCycles() {
+	byName := map[string]*ast.Local{}
+	for _, l := range c.file.Locals {
+		byName[l.Name] = l
+	}
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	state := map[string]int{}
+	var visit func(name string) string
+	visit = func(name string) string {
+		switch state[name] {
+		case visiting:
+			return name
+		case done:
+			return ""
+		}
+		state[name] = visiting
+		for _, ref := range LocalRefs(byName[name].Value) {
+			if _, isLocal := byName[ref]; isLocal && ref != "" {
+				if cyc := visit(ref); cyc != "" {
+					return cyc
+				}
+			}
+		}
+		state[name] = done
+		return ""
+	}
+	for _, l := range c.file.Locals {
+		if cyc := visit(l.Name); cyc != "" {
+			c.report(1, 1, diag.Parse, fmt.Sprintf("circular reference among top-level local declarations involving %q", cyc))
+			return
+		}
+	}
+}
+
+// checkTests validates the workflow runs of a test file (testing.md §5).
+func (c *checker) checkTests() {
+	for _, t := range c.file.Tests {
+		for _, st := range t.Stmts {
+			run, ok := st.(*ast.TestRun)
+			if !ok {
+				continue
+			}
+			if run.Ref.Alias == "" {
+				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("test workflow reference must be <alias>.<workflow>, got %q", run.Ref.String()))
+				continue
+			}
+			mod, known := c.imports[run.Ref.Alias]
+			switch {
+			case !known:
+				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("unknown import alias %q in test", run.Ref.Alias))
+			case mod != nil && mod.Workflow(run.Ref.Name) == nil:
+				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("imported module %q has no workflow %q", run.Ref.Alias, run.Ref.Name))
+			}
+		}
+	}
+}
