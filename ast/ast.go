@@ -431,3 +431,15 @@ type TestShell struct {
 	Pos
 	Text string
 }
+
+func (k ConfigKind) String() string {
+	return [...]string{"string", "bool", "int", "array"}[k]
+}
+
+func (q LocalQuote) String() string { return [...]string{"bare", "double", "single"}[q] }
+
+func (k BodyKind) String() string {
+	return [...]string{"shell", "comment", "ensure", "return", "run"}[k]
+}
+
+func (k IfKind) String() string { return [...]string{"if-ensure", "if-run", "if-not-shell"}[k] }

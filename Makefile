@@ -1,0 +1,44 @@
+# jaiph-go. `make` builds the binary and checks the examples; `make test` runs
+# every test. See README.md.
+
+GO       ?= go
+BIN      := bin/jaiph
+FUZZTIME ?= 60s
+
+.PHONY: all build examples test unit conformance bench fuzz lint clean
+
+all: build examples
+
+build:
+	$(GO) build -o $(BIN) ./cmd/jaiph
+
+examples: build
+	./$(BIN) check examples/
+
+# Conformance cases (../shared/conformance) that pass and run in CI.
+CONFORMANCE_CASES :=
+CONFORMANCE := ../shared/conformance/run.sh
+
+test: lint unit conformance
+
+unit:
+	$(GO) test -race -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./parser
+
+conformance: build
+	@if [ -z "$(CONFORMANCE_CASES)" ]; then echo "no conformance cases enabled yet"; \
+	elif [ -x $(CONFORMANCE) ]; then $(CONFORMANCE) ./$(BIN) $(CONFORMANCE_CASES); \
+	else echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin
