@@ -12,5 +12,6 @@ require (
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
