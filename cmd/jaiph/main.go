@@ -49,16 +49,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "jaiph %s\n", Version)
 			return exitOK
 		case a == "-h" || a == "--help":
-			root.SetArgs([]string{"--help"})
-			return execute(root, stderr)
+			fmt.Fprint(stdout, usage(root))
+			return exitOK
 		case !strings.HasPrefix(a, "-") && !isCommand(root, a):
 			fmt.Fprintf(stderr, "Unknown command: %s\n", a)
-			fmt.Fprint(stdout, root.UsageString())
+			fmt.Fprint(stdout, usage(root))
 			return exitFailure
 		}
 	}
 	root.SetArgs(args)
 	return execute(root, stderr)
+}
+
+// usage returns the root usage text (first line "Usage:") as `jaiph` with no
+// arguments prints it, including the help command and flag cobra adds lazily.
+func usage(root *cobra.Command) string {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultHelpFlag()
+	return root.UsageString()
 }
 
 func isCommand(root *cobra.Command, name string) bool {
@@ -99,7 +107,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprint(stdout, cmd.UsageString())
+			fmt.Fprint(stdout, usage(cmd))
 			return nil
 		},
 	}
