@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 // scripts can tell diagnostics (1) from usage errors (2).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": cmdExits,
 		},
