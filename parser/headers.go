@@ -109,13 +109,10 @@ func parseTestHeader(line string) (string, bool) {
 	if err != nil || !strings.HasPrefix(h.Description, `"`) {
 		return "", false
 	}
-	return unescapeQuotes(h.Description[1 : len(h.Description)-1]), true
+	return strings.ReplaceAll(h.Description[1:len(h.Description)-1], `\"`, `"`), true
 }
 
 func parseMockHeader(line string) (*mockHeader, bool) {
 	h, err := headers().mock.ParseString("", line)
 	return h, err == nil
 }
-
-// unescapeQuotes turns `'` into `"` and leaves every other byte alone.
-func unescapeQuotes(s string) string { return strings.ReplaceAll(s, `'`, `"`) }

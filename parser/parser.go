@@ -135,7 +135,7 @@ func (p *parser) parseImport(i int, t string) {
 		p.errorAt(i+1, 1, `import must match: import "<path>" as <alias>`)
 		return
 	}
-	p.file.Imports = append(p.file.Imports, &ast.Import{Pos: p.pos(i, 1), Path: h.Path, Alias: h.Alias})
+	p.file.Imports = append(p.file.Imports, &ast.Import{Pos: p.pos(i, colOf(p.lines[i], "import", 1)), Path: h.Path, Alias: h.Alias})
 }
 
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
@@ -263,8 +263,13 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, 1), Kind: ast.BodyComment, Text: t})
 		case kind == "rule" && strings.HasPrefix(t, "run "):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "run", 1)), Kind: ast.BodyRun, Text: t})
+		case kind == "function" && braceDelta(raw) > 0:
+			// A function line that opens braces starts a block before the
+			// run/ensure test, so `run x {` reaches the validator's
+			// function-body checks (validation §3).
+			depth, blockLine, block = braceDelta(raw), i, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
-			p.errorAt(i+1, indentCol(raw), "function body cannot use run or ensure (move orchestration to a workflow)")
+			p.errorAt(i+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
 		case kind == "rule" && strings.HasPrefix(t, "ensure "):
 			ref, args := firstWord(trim(t[7:]))
 			r, ok := ast.ParseRef(ref)

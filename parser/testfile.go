@@ -13,6 +13,8 @@ var (
 	reTestAssign    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
 	reTestRun       = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
 	reSingleQuoted  = regexp.MustCompile(`^'(?:[^'\\]|\\.)*'$`)
+	reAssignLike    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\s+=\s*|\s*=\s+)[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?(?:\s|$)`)
+	reRunLike       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*(?:\s|$)`)
 	reMockIf        = regexp.MustCompile(`^(if|elif)\s+\$1\s+contains\s+"((?:[^"\\]|\\.)*)"\s*;\s*then\s*$`)
 	reRespond       = regexp.MustCompile(`^respond\s+"((?:[^"\\]|\\.)*)"\s*$`)
 )
@@ -55,8 +57,8 @@ func (p *parser) parseTest(i int, t string) int {
 // parseTestStmt classifies one test-block line; it returns the statement (nil
 // after an error) and the index of the next line.
 func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, int) {
-	if strings.HasPrefix(inner, "mock prompt") && (len(inner) == 11 || isSpace(inner[11]) || inner[11] == '{') {
-		arg := trim(inner[11:])
+	if strings.HasPrefix(inner, "mock prompt ") {
+		arg := trim(inner[len("mock prompt "):])
 		if arg == "{" {
 			return p.parseMockDispatcher(j, pos)
 		}
@@ -64,7 +66,8 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		case strings.HasPrefix(arg, `"`) && closingDQ(arg[1:]) >= 0:
 		case reSingleQuoted.MatchString(arg):
 		default:
-			p.errorAt(j+1, pos.Col, `mock prompt must be: mock prompt "<response>" or mock prompt { if $1 contains "..." ; then respond "..." ; fi }`)
+			// Quirk: the reference reports the 0-based index of `mock`.
+			p.errorAt(j+1, strings.Index(p.lines[j], "mock"), `mock prompt must be: mock prompt "<response>" or mock prompt { if $1 contains "..." ; then respond "..." ; fi }`)
 			return nil, j + 1
 		}
 		resp := arg
@@ -125,6 +128,16 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		}
 		return run, j + 1
 	}
+	// A line shaped like a capture or run whose tail does not fit the
+	// grammar would run as a broken shell command; report it instead.
+	if reAssignLike.MatchString(inner) {
+		p.errorAt(j+1, pos.Col, `assignment in test must be: name = <workflow_ref> or name = <workflow_ref> "arg" or name = <workflow_ref> allow_failure`)
+		return nil, j + 1
+	}
+	if reRunLike.MatchString(inner) {
+		p.errorAt(j+1, pos.Col, "workflow run in test must be <alias>.<workflow>")
+		return nil, j + 1
+	}
 	return &ast.TestShell{Pos: pos, Text: p.lines[j]}, j + 1
 }
 
@@ -142,9 +155,9 @@ func (p *parser) skipMockBody(k int) int {
 func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 	d := &ast.MockDispatcher{Pos: pos}
 	var pending *string
-	inElse, seenFi, haveElse := false, false, false
+	inElse, seenFi := false, false
 	fail := func(k int, msg string) (ast.TestStmt, int) {
-		p.errorAt(k+1, indentCol(p.lines[k]), msg)
+		p.errorAt(k+1, 1, msg)
 		return nil, p.skipMockBody(k + 1)
 	}
 	for k := j + 1; k < len(p.lines); k++ {
@@ -154,13 +167,13 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 		}
 		if line == "}" {
 			if !seenFi {
-				p.errorAt(k+1, indentCol(p.lines[k]), "mock prompt block must end with fi then }")
+				p.errorAt(k+1, 1, "mock prompt block must end with fi then }")
 				return nil, k + 1
 			}
 			return d, k + 1
 		}
 		if m := reMockIf.FindStringSubmatch(line); m != nil {
-			if haveElse {
+			if inElse {
 				return fail(k, "elif after else not allowed in mock prompt block")
 			}
 			if m[1] == "elif" && pending != nil {
@@ -172,19 +185,23 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 		}
 		switch {
 		case line == "else":
-			if inElse || haveElse {
+			if inElse {
 				return fail(k, "duplicate else in mock prompt block")
 			}
 			if pending != nil {
 				return fail(k, `respond "..." required after if/elif ... then before else`)
 			}
-			inElse, haveElse = true, true
+			inElse = true
 		case reRespond.MatchString(line):
 			resp := decodeTestString(reRespond.FindStringSubmatch(line)[1])
 			switch {
 			case inElse:
-				d.Branches = append(d.Branches, ast.MockBranch{Else: true, Response: resp})
-				inElse = false
+				// A repeated respond in else replaces the response.
+				if n := len(d.Branches); n > 0 && d.Branches[n-1].Else {
+					d.Branches[n-1].Response = resp
+				} else {
+					d.Branches = append(d.Branches, ast.MockBranch{Else: true, Response: resp})
+				}
 			case pending != nil:
 				d.Branches = append(d.Branches, ast.MockBranch{Pattern: *pending, Response: resp})
 				pending = nil
@@ -200,6 +217,6 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 			return fail(k, `mock prompt block allows only: if $1 contains "..." ; then, elif ..., else, respond "...", fi, }`)
 		}
 	}
-	p.errorAt(j+1, pos.Col, "unterminated mock prompt block")
+	p.errorAt(j+1, 1, "unterminated mock prompt block")
 	return nil, len(p.lines)
 }

@@ -141,10 +141,10 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 	}
 	// 7–8: ensure and run.
 	if hasWordPrefix(t, "ensure") {
-		return more(p.parseEnsure(i, "", trim(t[6:]), false))
+		return more(p.parseEnsure(i, "", trim(t[6:])))
 	}
 	if hasWordPrefix(t, "run") {
-		if s := p.parseRun(i, "", trim(t[3:]), false); s != nil {
+		if s := p.parseRun(i, "", trim(t[3:])); s != nil {
 			return one(s)
 		}
 		return none()
@@ -168,7 +168,7 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 	}
 	// 11: malformed if-ensure.
 	if isMalformedIfEnsure(t) {
-		p.errorAt(i+1, indentCol(raw), `malformed if-ensure statement; expected "if [!] ensure <rule_ref> [args]; then"`)
+		p.errorAt(i+1, 1, `malformed if-ensure statement; expected "if [!] ensure <rule_ref> [args]; then"`)
 		return none()
 	}
 	// 12: route.
@@ -176,8 +176,13 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 		p.parseRoute(i, w, ref, targets)
 		return none()
 	}
-	// 13: send.
+	// 13: send. A send whose command opens braces (`ch <- {`) accumulates
+	// like item 14 and the finished block becomes the send; the reference
+	// would send `{` alone and end the workflow at the block's `}`.
 	if ref, cmd, ok := SplitSend(t); ok {
+		if d := braceDelta(raw); d > 0 {
+			return nil, i + 1, d
+		}
 		r, _ := ast.ParseRef(ref)
 		return one(&ast.Send{Pos: p.pos(i, 1), Channel: r, Cmd: cmd})
 	}
@@ -216,7 +221,7 @@ func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
 		target = trim(target)
 		r, ok := ast.ParseRef(target)
 		if !ok {
-			p.errorAt(i+1, colOf(raw, target, 1), `invalid workflow reference in route: "`+target+`"`)
+			p.errorAt(i+1, 1, `invalid workflow reference in route: "`+target+`"`)
 			return
 		}
 		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1)})
@@ -226,64 +231,92 @@ func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
 
 // parseAssignment handles `IDENT WS = RHS` (§5.3). col is the RHS column.
 func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, int) {
-	if _, _, ok := SplitSend(rhs); ok {
-		p.errorAt(i+1, col, "E_PARSE capture and send cannot be combined; use separate steps")
-		return nil, i + 1
-	}
-	if hasRouteOperator(rhs) {
-		p.errorAt(i+1, col, "capture cannot contain a route (->); declare routes on their own line")
+	if !p.checkCaptureRHS(i, rhs) {
 		return nil, i + 1
 	}
 	switch {
 	case hasWordPrefix(rhs, "ensure"):
-		return p.parseEnsure(i, name, trim(rhs[6:]), false)
+		return p.parseEnsure(i, name, trim(rhs[6:]))
 	case hasWordPrefix(rhs, "run"):
-		return p.parseRun(i, name, trim(rhs[3:]), false), i + 1
+		return p.parseRun(i, name, trim(rhs[3:])), i + 1
 	case strings.HasPrefix(rhs, "("):
-		return &ast.Shell{Pos: p.pos(i, 1), Text: trim(p.lines[i]), GuardCol: 1}, i + 1
+		// Quirk: the whole line is an uncaptured shell line, located at
+		// the right-hand side.
+		return &ast.Shell{Pos: p.pos(i, col), Text: trim(p.lines[i]), GuardCol: col}, i + 1
 	}
 	return &ast.Capture{Pos: p.pos(i, col), Var: name, Cmd: rhs}, i + 1
 }
 
-// parseRun parses `REF [args]` after `run`; nil after a reported error.
-func (p *parser) parseRun(i int, capture, rest string, inRecover bool) ast.Step {
-	ref, args := firstWord(rest)
+// checkCaptureRHS rejects a capture whose right-hand side holds a send or a
+// route operator; it reports the error and returns false.
+func (p *parser) checkCaptureRHS(i int, rhs string) bool {
+	if _, _, ok := SplitSend(rhs); ok {
+		p.errorAt(i+1, 1, "E_PARSE capture and send cannot be combined; use separate steps")
+		return false
+	}
+	// Our fix of a reference bug: `x = echo "a" -> b` would run
+	// `echo "a" -` into a file `b`; a route never belongs in a capture.
+	if indexOutsideQuotes(rhs, "->") >= 0 {
+		p.errorAt(i+1, 1, "capture cannot contain a route (->); declare routes on their own line")
+		return false
+	}
+	return true
+}
+
+// splitCall splits `REF [args]`; ok is false when the first word is not a
+// REF.
+func splitCall(rest string) (ast.Ref, string, bool) {
+	ref, args := firstWord(trim(rest))
 	r, ok := ast.ParseRef(ref)
-	col := colOf(p.lines[i], "run", 1)
+	return r, args, ok
+}
+
+// parseRun parses `REF [args]` after `run`; nil after a reported error.
+func (p *parser) parseRun(i int, capture, rest string) ast.Step {
+	r, args, ok := splitCall(rest)
 	if !ok {
-		p.errorAt(i+1, col, "run must target a workflow or function reference")
+		p.errorAt(i+1, 1, "run must target a workflow or function reference")
 		return nil
 	}
-	return &ast.Run{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args, InRecover: inRecover}
+	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, Args: args}
 }
 
 // parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
-func (p *parser) parseEnsure(i int, capture, rest string, inRecover bool) (ast.Step, int) {
+func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 	raw := p.lines[i]
 	col := colOf(raw, "ensure", 1)
 	left, right, hasRecover := splitRecover(rest)
-	ref, args := firstWord(trim(left))
-	r, ok := ast.ParseRef(ref)
+	r, args, ok := splitCall(left)
 	if !ok {
-		p.errorAt(i+1, col, "invalid ensure statement")
+		p.errorAt(i+1, 1, "invalid ensure statement")
 		return nil, i + 1
 	}
-	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args, InRecover: inRecover}
+	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args}
 	if !hasRecover {
 		return e, i + 1
 	}
+	// The keyword D17 split at (the reference takes the first `recover`
+	// anywhere in the line, which is the same one outside quotes).
+	recoverCol := col
+	if k := indexOutsideQuotes(raw, " recover "); k >= 0 {
+		recoverCol = k + 2
+	}
 	right = trim(right)
 	next := i + 1
+	// Recover statements carry the ensure line and the column of `recover`
+	// (column 1 for the multi-line block form).
+	stmtCol := recoverCol
 	var text string
 	switch {
-	case right == "{" && !inRecover:
+	case right == "{":
 		e.RecoverBlock = true
+		stmtCol = 1
 		var lines []string
 		for ; next < len(p.lines) && trim(p.lines[next]) != "}"; next++ {
-			lines = append(lines, p.lines[next])
+			lines = append(lines, trim(p.lines[next]))
 		}
 		if next >= len(p.lines) {
-			p.errorAt(i+1, col, `unterminated recover block, expected "}"`)
+			p.errorAt(i+1, recoverCol, `unterminated recover block, expected "}"`)
 			return nil, next
 		}
 		next++
@@ -292,7 +325,7 @@ func (p *parser) parseEnsure(i int, capture, rest string, inRecover bool) (ast.S
 		e.RecoverBlock = true
 		end := strings.IndexByte(right, '}')
 		if end < 0 {
-			p.errorAt(i+1, col, `unterminated recover block, expected "}"`)
+			p.errorAt(i+1, recoverCol, `unterminated recover block, expected "}"`)
 			return nil, next
 		}
 		text = right[1:end]
@@ -301,12 +334,12 @@ func (p *parser) parseEnsure(i int, capture, rest string, inRecover bool) (ast.S
 	}
 	stmts := splitStatements(text)
 	if len(stmts) == 0 {
-		p.errorAt(i+1, col, "recover block must contain at least one statement")
+		p.errorAt(i+1, recoverCol, "recover block must contain at least one statement")
 		return nil, next
 	}
 	e.Recover = []ast.Step{}
 	for _, s := range stmts {
-		if st := p.parseRecoverStmt(i, s); st != nil {
+		if st := p.parseRecoverStmt(i, stmtCol, s); st != nil {
 			e.Recover = append(e.Recover, st)
 		}
 	}
@@ -316,14 +349,11 @@ func (p *parser) parseEnsure(i int, capture, rest string, inRecover bool) (ast.S
 // splitRecover splits at the first ` recover ` outside quotes (D17).
 func splitRecover(s string) (string, string, bool) {
 	const kw = " recover "
-	for off := 0; off < len(s); {
-		j := indexOutsideQuotes(s[off:], kw)
-		if j < 0 {
-			return s, "", false
-		}
-		return s[:off+j], s[off+j+len(kw):], true
+	j := indexOutsideQuotes(s, kw)
+	if j < 0 {
+		return s, "", false
 	}
-	return s, "", false
+	return s[:j], s[j+len(kw):], true
 }
 
 // splitStatements splits recover text on `;` and newlines outside double
@@ -352,35 +382,47 @@ func splitStatements(text string) []string {
 	return out
 }
 
-// parseRecoverStmt parses one recover statement; it carries the ensure line's
-// location.
-func (p *parser) parseRecoverStmt(i int, s string) ast.Step {
-	col := indentCol(p.lines[i])
-	if name, rhs, off, ok := matchAssign(s, false); ok {
-		switch {
-		case hasWordPrefix(rhs, "run"):
-			return p.parseRun(i, name, trim(rhs[3:]), true)
-		case hasWordPrefix(rhs, "ensure"):
-			st, _ := p.parseEnsure(i, name, trim(rhs[6:]), true)
-			return st
-		case hasWordPrefix(rhs, "prompt"):
-			st, _ := p.parsePromptText(i, name, trim(rhs[6:]), colOf(p.lines[i], "prompt", col), nil)
-			return st
+// matchCall matches `kw REF [args]` with a valid REF.
+func matchCall(s, kw string) (ast.Ref, string, bool) {
+	if !hasWordPrefix(s, kw) {
+		return ast.Ref{}, "", false
+	}
+	return splitCall(s[len(kw):])
+}
+
+// parseRecoverStmt parses one recover statement (§5.4). Every statement
+// carries the ensure line i and column col. A `run`/`ensure` whose target is
+// not a REF is a shell statement, and there is no nested recover.
+func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
+	at := p.pos(i, col)
+	if name, rhs, _, ok := matchAssign(s, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+		if !p.checkCaptureRHS(i, rhs) {
+			return nil
 		}
-		_ = off
-		return &ast.Capture{Pos: p.pos(i, col), Var: name, Cmd: rhs}
+		if r, args, ok := matchCall(rhs, "run"); ok {
+			return &ast.Run{Pos: at, Capture: name, Ref: r, Args: args, InRecover: true}
+		}
+		if r, args, ok := matchCall(rhs, "ensure"); ok {
+			return &ast.Ensure{Pos: at, Capture: name, Ref: r, Args: args, InRecover: true}
+		}
+		return &ast.Capture{Pos: at, Var: name, Cmd: rhs}
 	}
-	switch {
-	case hasWordPrefix(s, "run"):
-		return p.parseRun(i, "", trim(s[3:]), true)
-	case hasWordPrefix(s, "ensure"):
-		st, _ := p.parseEnsure(i, "", trim(s[6:]), true)
-		return st
-	case hasWordPrefix(s, "prompt"):
-		st, _ := p.parsePromptText(i, "", trim(s[6:]), colOf(p.lines[i], "prompt", col), nil)
+	if r, args, ok := matchCall(s, "run"); ok {
+		return &ast.Run{Pos: at, Ref: r, Args: args, InRecover: true}
+	}
+	if r, args, ok := matchCall(s, "ensure"); ok {
+		return &ast.Ensure{Pos: at, Ref: r, Args: args, InRecover: true}
+	}
+	promptCol := col + strings.Index(s, "prompt")
+	if name, rhs, _, ok := matchAssign(s, false); ok && hasWordPrefix(rhs, "prompt") {
+		st, _ := p.parsePromptText(i, name, trim(rhs[6:]), promptCol, nil)
 		return st
 	}
-	return &ast.Shell{Pos: p.pos(i, 1), Text: s, GuardCol: 1}
+	if hasWordPrefix(s, "prompt") {
+		st, _ := p.parsePromptText(i, "", trim(s[6:]), promptCol, nil)
+		return st
+	}
+	return &ast.Shell{Pos: at, Text: s, GuardCol: col}
 }
 
 // parseLog parses the argument of log/logerr: it must start with `"`; the
@@ -434,7 +476,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 	pr := &ast.Prompt{Pos: p.pos(i, col), Capture: capture, Raw: text[:end], Text: promptCompileText(text[:end])}
 	remainder := trim(text[end+1:])
 	for strings.HasSuffix(remainder, `\`) && lines != nil && next < len(lines) {
-		remainder = trim(strings.TrimSuffix(remainder, `\`) + strings.TrimLeft(lines[next], " \t"))
+		remainder = trim(strings.TrimSuffix(remainder, `\`) + "\n" + strings.TrimLeft(lines[next], " \t"))
 		next++
 	}
 	if remainder == "" {
@@ -505,8 +547,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 	formName := map[ast.IfKind]string{ast.IfEnsure: "if-ensure", ast.IfRun: "if-run"}[kind]
 	switch kind {
 	case ast.IfEnsure, ast.IfRun:
-		ref, args := firstWord(body)
-		r, ok := ast.ParseRef(ref)
+		r, args, ok := splitCall(body)
 		if kind == ast.IfEnsure {
 			st.Col = colOf(raw, "ensure", 1)
 		} else {
@@ -514,9 +555,9 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 		}
 		if !ok {
 			if kind == ast.IfEnsure {
-				p.errorAt(i+1, st.Col, "invalid ensure reference in if-ensure statement")
+				p.errorAt(i+1, 1, "invalid ensure reference in if-ensure statement")
 			} else {
-				p.errorAt(i+1, st.Col, "invalid workflow reference in if-run statement")
+				p.errorAt(i+1, 1, "invalid workflow reference in if-run statement")
 			}
 			return nil, p.skipToFi(i + 1)
 		}
@@ -526,8 +567,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 	}
 	inElse := false
 	for j := i + 1; j < len(p.lines); {
-		lraw := p.lines[j]
-		t := trim(lraw)
+		t := trim(p.lines[j])
 		switch {
 		case t == "fi":
 			if len(st.Then) == 0 {
@@ -544,7 +584,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 			continue
 		case t == "else" && kind != ast.IfNotShell:
 			if inElse {
-				p.errorAt(j+1, indentCol(lraw), "duplicate else in "+formName+" block")
+				p.errorAt(j+1, 1, "duplicate else in "+formName+" block")
 				return nil, p.skipToFi(j + 1)
 			}
 			inElse, st.HasElse = true, true
@@ -575,7 +615,9 @@ func (p *parser) skipToFi(j int) int {
 	return j
 }
 
-// parseBranchLine classifies one if-branch line (table in §5.8).
+// parseBranchLine classifies one if-branch line (table in §5.8). Branch
+// steps are located at the line's first non-space column, except that `run`
+// targets use the first occurrence of `run` and prompts that of `prompt`.
 func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	raw := p.lines[j]
 	t := trim(raw)
@@ -583,32 +625,32 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	shell := func() (ast.Step, int) {
 		return &ast.Shell{Pos: p.pos(j, col), Text: t, GuardCol: col}, j + 1
 	}
-	if name, rhs, off, ok := matchAssign(t, false); ok {
-		switch {
-		case hasWordPrefix(rhs, "prompt") && kind != ast.IfNotShell:
-			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
-		case kind == ast.IfEnsure && hasWordPrefix(rhs, "run"):
-			return p.parseRun(j, name, trim(rhs[3:]), false), j + 1
-		case kind == ast.IfEnsure && isBranchCapture(t):
-			return &ast.Capture{Pos: p.pos(j, col+off), Var: name, Cmd: rhs}, j + 1
+	runAt := p.pos(j, colOf(raw, "run", col))
+	if kind == ast.IfEnsure {
+		if name, rhs, _, ok := matchAssign(t, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+			if !p.checkCaptureRHS(j, rhs) {
+				return nil, j + 1
+			}
+			if r, args, ok := matchCall(rhs, "run"); ok {
+				return &ast.Run{Pos: runAt, Capture: name, Ref: r, Args: args}, j + 1
+			}
+			return &ast.Capture{Pos: p.pos(j, col), Var: name, Cmd: rhs}, j + 1
 		}
-		return shell()
 	}
-	switch {
-	case hasWordPrefix(t, "run"):
-		return p.parseRun(j, "", trim(t[3:]), false), j + 1
-	case hasWordPrefix(t, "prompt") && kind != ast.IfNotShell:
-		return p.parsePrompt(j, "", trim(t[6:]), col)
-	case hasWordPrefix(t, "ensure") && kind == ast.IfEnsure:
-		p.errorAt(j+1, colOf(raw, "ensure", col), `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
+	if r, args, ok := matchCall(t, "run"); ok {
+		return &ast.Run{Pos: runAt, Ref: r, Args: args}, j + 1
+	}
+	if kind != ast.IfNotShell {
+		if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
+		}
+		if hasWordPrefix(t, "prompt") {
+			return p.parsePrompt(j, "", trim(t[6:]), col)
+		}
+	}
+	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !isIdentChar(t[6])) {
+		p.errorAt(j+1, 1, `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
 		return nil, j + 1
 	}
 	return shell()
-}
-
-// isBranchCapture reports whether an if-ensure branch line is a shell capture
-// `IDENT WS = RHS` with an RHS that is not a quoted string or `$…`.
-func isBranchCapture(t string) bool {
-	_, rhs, _, ok := matchAssign(t, true)
-	return ok && !startsWithAny(rhs, `"`, `'`, "$")
 }
