@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -18,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // validator. A case is NAME.jh (or NAME.test.jh), or a directory NAME/ whose
 // entry is main.jh or main.test.jh next to the modules it imports. The
 // expected output is NAME.golden: the diagnostics `jaiph check` reports
-// (paths relative to the case) followed, for a file that parses, by its AST.
+// (paths relative to the case), then the single problem `jaiph run` (or
+// `jaiph test` for a test file) stops at, which shows the reference's
+// ordering, followed, for a file that parses, by its AST.
 func TestGolden(t *testing.T) {
 	root, _ := filepath.Abs("../testdata/golden")
 	entries, err := os.ReadDir(root)
@@ -74,6 +78,23 @@ func goldenOutput(t *testing.T, entry string) string {
 	for _, d := range diags {
 		rel, _ := filepath.Rel(dir, d.File)
 		b.WriteString(rel + ":" + itoa(d.Line) + ":" + itoa(d.Col) + " " + d.Code + " " + strings.ReplaceAll(d.Message, dir, "<dir>") + "\n")
+	}
+	b.WriteString("== first\n")
+	var err error
+	if parser.IsTestFile(entry) {
+		_, err = validate.LoadTestFile(entry)
+	} else {
+		_, err = validate.LoadEntry(entry)
+	}
+	var d *diag.Diagnostic
+	switch {
+	case err == nil:
+		b.WriteString("ok\n")
+	case errors.As(err, &d):
+		rel, _ := filepath.Rel(dir, d.File)
+		b.WriteString(rel + ":" + itoa(d.Line) + ":" + itoa(d.Col) + " " + d.Code + " " + strings.ReplaceAll(d.Message, dir, "<dir>") + "\n")
+	default:
+		b.WriteString(strings.ReplaceAll(err.Error(), dir, "<dir>") + "\n")
 	}
 	src, err := os.ReadFile(entry)
 	if err != nil {
