@@ -42,7 +42,8 @@ func TestGolden(t *testing.T) {
 			golden = filepath.Join(root, name+".golden")
 		case strings.HasSuffix(name, ".jh") || strings.HasSuffix(name, ".jph"):
 			entry = filepath.Join(root, name)
-			golden = filepath.Join(root, strings.TrimSuffix(strings.TrimSuffix(name, ".jh"), ".jph")+".golden")
+			base := strings.TrimSuffix(strings.TrimSuffix(name, ".jh"), ".jph")
+			golden = filepath.Join(root, strings.TrimSuffix(base, ".test")+".golden")
 		default:
 			continue
 		}
