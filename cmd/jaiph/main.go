@@ -51,6 +51,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
+		case isSourceShorthand(a):
+			root.SetArgs(append([]string{"run"}, args...))
+			return execute(root, stderr)
 		case !strings.HasPrefix(a, "-") && !isCommand(root, a):
 			fmt.Fprintf(stderr, "Unknown command: %s\n", a)
 			fmt.Fprint(stdout, usage(root))
@@ -114,6 +117,19 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newCheckCmd(stdout, stderr))
+	root.AddCommand(newCheckCmd(stdout, stderr), newRunCmd(stdout, stderr))
 	return root
+}
+
+// isSourceShorthand reports whether the first argument is an existing .jh/.jph
+// file, which `jaiph FILE …` runs (shebang scripts).
+func isSourceShorthand(a string) bool {
+	if !strings.HasSuffix(a, ".jh") && !strings.HasSuffix(a, ".jph") {
+		return false
+	}
+	if strings.HasSuffix(a, ".test.jh") || strings.HasSuffix(a, ".test.jph") {
+		return false
+	}
+	st, err := os.Stat(a)
+	return err == nil && st.Mode().IsRegular()
 }

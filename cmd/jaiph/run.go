@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "run [--target DIR] FILE [--] [ARGS...]",
+		Short: "Run the default workflow of a .jh file",
+		Long: `Run the workflow named "default" in FILE with ARGS as $1, $2, ….
+
+Steps write their output to .jaiph/runs/<date>/<time>-<file>/ under the
+workspace root; the progress tree goes to stdout, failures to stderr.
+Exit status: 0 on success, 1 on failure or a compile error.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+				return cmd.Help()
+			}
+			code := runFile(args, stdout, stderr)
+			if code != 0 {
+				return &exitError{code}
+			}
+			return nil
+		},
+	}
+}
+
+// splitRunArgs separates `--target DIR` (anywhere before `--`) from the
+// positional arguments.
+func splitRunArgs(args []string) (target string, pos []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			return target, pos, nil
+		case a == "--target":
+			if i+1 >= len(args) {
+				return "", nil, errors.New("--target requires a directory path")
+			}
+			target = args[i+1]
+			i++
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return target, pos, nil
+}
+
+func runFile(args []string, stdout, stderr io.Writer) int {
+	_, pos, err := splitRunArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(stderr, "jaiph run requires a .jh or .jph file path")
+		return 1
+	}
+	file, wfArgs := pos[0], pos[1:]
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs) {
+		if err != nil && os.IsNotExist(err) && parser.IsSourceFile(abs) {
+			fmt.Fprintf(stderr, "jaiph run: no such file: %s\n", file)
+			return 1
+		}
+		fmt.Fprintln(stderr, "jaiph run expects a single .jh or .jph file")
+		return 1
+	}
+	if strings.HasSuffix(abs, ".jph") && isTerminal(stderr) {
+		fmt.Fprintln(stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
+	}
+	prog, err := validate.LoadEntry(abs)
+	if err != nil {
+		printLoadError(stderr, err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	workspace := runtime.WorkspaceRoot(filepath.Dir(abs))
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
+	var entry *codegen.Module
+	for _, m := range mods {
+		if m.File == prog.Entry {
+			entry = m
+		}
+	}
+	source := filepath.Base(abs)
+	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source)
+	if err != nil {
+		fmt.Fprintf(stderr, "jaiph: %v\n", err)
+		return 1
+	}
+	colour := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	style := progress.NewStyle(colour)
+	stray := &strayStderr{w: stderr}
+	tree := progress.NewTree(stdout, style)
+	rt := runtime.New(runtime.Options{
+		Modules: mods, Entry: entry, Workspace: workspace, SourceFile: source,
+		Env: env.List(), Stdin: os.Stdin, StrayStderr: stray, Observer: tree, Locals: locals,
+	})
+	defer rt.Close()
+
+	started := time.Now()
+	rootParams := make([][2]string, len(wfArgs))
+	for i, a := range wfArgs {
+		rootParams[i] = [2]string{fmt.Sprint(i + 1), a}
+	}
+	fmt.Fprintf(stdout, "\nJaiph: Running %s\n\n", source)
+	fmt.Fprintf(stdout, "%s default%s\n", style.Bold("workflow"), style.Dim(progress.FormatParams(rootParams, 0)))
+	if err := os.Chdir(workspace); err != nil {
+		fmt.Fprintf(stderr, "jaiph: %v\n", err)
+		return 1
+	}
+	status, runErr := rt.Run(ctx, wfArgs)
+	if errors.Is(runErr, runtime.ErrNoDefault) {
+		fmt.Fprintln(stray, runErr.Error())
+	} else if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		fmt.Fprintf(stray, "jaiph: %v\n", runErr)
+	}
+	resolved := 0
+	if status != 0 || (stray.len() > 0 && env.Get("JAIPH_DEBUG") != "true") {
+		resolved = 1
+	}
+	dur := progress.Duration(time.Since(started))
+	if resolved == 0 {
+		fmt.Fprintf(stdout, "%s %s\n", style.Green("✓ PASS"), style.Dim("workflow default ("+dur+")"))
+		return 0
+	}
+	printFailBlock(stderr, style, rt, stray, dur)
+	if ctx.Err() != nil {
+		return 130
+	}
+	return 1
+}
+
+// printFailBlock writes the FAIL block of cli.md §6.
+func printFailBlock(w io.Writer, style *progress.Style, rt *runtime.Runtime, stray *strayStderr, dur string) {
+	fmt.Fprintf(w, "\n%s workflow default (%s)\n", style.Red("✗ FAIL"), dur)
+	failed := failedOutput(rt.FirstFailure())
+	if failed == "" {
+		summary := "Workflow execution failed."
+		if last := stray.lastLine(); last != "" {
+			summary = last
+		}
+		fmt.Fprintf(w, "  %s\n", summary)
+	}
+	if dir := rt.RunDir(); dir != "" {
+		fmt.Fprintf(w, "  Logs: %s\n", dir)
+		fmt.Fprintf(w, "  Summary: %s\n", filepath.Join(dir, "run_summary.jsonl"))
+		out, errf := lastArtifacts(dir)
+		if out != "" {
+			fmt.Fprintf(w, "    out: %s\n", out)
+		}
+		if errf != "" {
+			fmt.Fprintf(w, "    err: %s\n", errf)
+		}
+	}
+	if failed != "" {
+		fmt.Fprintf(w, "\n  Output of failed step:\n")
+		for _, l := range strings.Split(failed, "\n") {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+}
+
+// failedOutput is the output of the first failed step: out and err contents,
+// each right-trimmed and cut to its last 30 lines.
+func failedOutput(e *runtime.Event) string {
+	if e == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range []*string{e.OutContent, e.ErrContent} {
+		if c == nil {
+			continue
+		}
+		s := strings.TrimRight(*c, " \t\r\n")
+		if s == "" {
+			continue
+		}
+		lines := strings.Split(s, "\n")
+		if len(lines) > 30 {
+			lines = lines[len(lines)-30:]
+		}
+		parts = append(parts, strings.Join(lines, "\n"))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// lastArtifacts returns the lexicographically last *.out and *.err files.
+func lastArtifacts(dir string) (string, string) {
+	entries, _ := os.ReadDir(dir)
+	var outs, errs []string
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".out"):
+			outs = append(outs, e.Name())
+		case strings.HasSuffix(e.Name(), ".err"):
+			errs = append(errs, e.Name())
+		}
+	}
+	sort.Strings(outs)
+	sort.Strings(errs)
+	last := func(l []string) string {
+		if len(l) == 0 {
+			return ""
+		}
+		return filepath.Join(dir, l[len(l)-1])
+	}
+	return last(outs), last(errs)
+}
+
+// strayStderr copies what reaches the run's stderr outside step artifacts to
+// the terminal and remembers it for the FAIL summary.
+type strayStderr struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+func (s *strayStderr) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf.Write(p)
+	return s.w.Write(p)
+}
+
+func (s *strayStderr) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Len()
+}
+
+// lastLine is the last non-blank line, trimmed.
+func (s *strayStderr) lastLine() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lines := strings.Split(s.buf.String(), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// printLoadError prints a compile error the way run/build/test do.
+func printLoadError(w io.Writer, err error) {
+	var d *diag.Diagnostic
+	if errors.As(err, &d) {
+		fmt.Fprintln(w, d.Error())
+		return
+	}
+	fmt.Fprintln(w, err.Error())
+}
+
+// isTerminal reports whether w is a character device.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,21 @@
+package codegen
+
+import (
+	"path/filepath"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
+
+// LowerProgram lowers every module of a validated program. Module symbols are
+// relative to root (the entry file's directory for run).
+func LowerProgram(files []*ast.File, root string) []*Module {
+	sym := func(path string) string { return ModuleSymbol(root, path) }
+	out := make([]*Module, 0, len(files))
+	for _, f := range files {
+		out = append(out, Lower(f, sym(f.Path), func(im *ast.Import) string { return sym(im.Resolved) }))
+	}
+	return out
+}
+
+// RootOf returns the directory module symbols are relative to for an entry.
+func RootOf(entry string) string { return filepath.Dir(entry) }

@@ -1,0 +1,165 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/codegen"
+)
+
+// builtin implements one `jaiph::…` command; it returns the exit status.
+type builtin func(ctx context.Context, f *frame, args []string) int
+
+var builtins map[string]builtin
+
+func init() {
+	builtins = map[string]builtin{
+		"jaiph::run":           builtinRun,
+		"jaiph::ensure":        builtinEnsure,
+		"jaiph::return":        builtinReturn,
+		"jaiph::log":           builtinLog,
+		"jaiph::logerr":        builtinLogErr,
+		"jaiph::retries":       builtinRetries,
+		"jaiph::ensure_failed": builtinEnsureFailed,
+		"jaiph::status":        builtinStatus,
+		"jaiph::send":          builtinSend,
+		"jaiph::prompt":        builtinPrompt,
+	}
+}
+
+// parseCallFlags splits leading --capture/--always/--noerrexit flags from a
+// managed call's arguments.
+func parseCallFlags(args []string) (callFlags, []string) {
+	var fl callFlags
+	for len(args) > 0 {
+		switch args[0] {
+		case "--capture":
+			fl.capture = true
+		case "--always":
+			fl.always = true
+		case "--noerrexit":
+			fl.noErrExit = true
+		default:
+			return fl, args
+		}
+		args = args[1:]
+	}
+	return fl, args
+}
+
+func managedBuiltin(ctx context.Context, f *frame, args []string) int {
+	fl, args := parseCallFlags(args)
+	hc := interp.HandlerCtx(ctx)
+	if len(args) == 0 {
+		fmt.Fprintln(hc.Stderr, "jaiph: internal error: managed call without a target")
+		return 1
+	}
+	b := f.rt.bodies[args[0]]
+	if b == nil {
+		fmt.Fprintf(hc.Stderr, "jaiph: unknown symbol %s\n", args[0])
+		return 127
+	}
+	return f.rt.managedFromShell(ctx, f, b, args[1:], fl)
+}
+
+func builtinRun(ctx context.Context, f *frame, args []string) int {
+	return managedBuiltin(ctx, f, args)
+}
+func builtinEnsure(ctx context.Context, f *frame, args []string) int {
+	return managedBuiltin(ctx, f, args)
+}
+
+// builtinReturn writes the value return of the current body; the lowered
+// code follows it with `return 0`.
+func builtinReturn(ctx context.Context, f *frame, args []string) int {
+	v := ""
+	if len(args) > 0 {
+		v = args[0]
+	}
+	path := interp.HandlerCtx(ctx).Env.Get("JAIPH_RETURN_VALUE_FILE").String()
+	if path == "" {
+		path = f.rvPath
+	}
+	if err := os.WriteFile(path, []byte(v), 0o644); err != nil {
+		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "jaiph: cannot write return value: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func builtinLog(ctx context.Context, f *frame, args []string) int {
+	return logMessage(ctx, f, args, false)
+}
+func builtinLogErr(ctx context.Context, f *frame, args []string) int {
+	return logMessage(ctx, f, args, true)
+}
+
+func logMessage(ctx context.Context, f *frame, args []string, isErr bool) int {
+	msg := strings.Join(args, " ")
+	typ := Log
+	hc := interp.HandlerCtx(ctx)
+	var w io.Writer = hc.Stdout
+	if isErr {
+		typ, w = LogErr, hc.Stderr
+	}
+	f.rt.emit(&Event{Type: typ, Message: msg, Depth: f.stackLen, Time: time.Now()})
+	_, _ = io.WriteString(w, msg+"\n")
+	return 0
+}
+
+// builtinRetries prints the ensure retry limit.
+func builtinRetries(ctx context.Context, f *frame, args []string) int {
+	hc := interp.HandlerCtx(ctx)
+	fmt.Fprintln(hc.Stdout, retryLimit(hc.Env.Get("JAIPH_ENSURE_MAX_RETRIES").String()))
+	return 0
+}
+
+func retryLimit(v string) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
+		return n
+	}
+	return 10
+}
+
+func builtinEnsureFailed(ctx context.Context, f *frame, args []string) int {
+	hc := interp.HandlerCtx(ctx)
+	fmt.Fprintf(hc.Stderr, "jaiph: ensure condition did not pass after %d retries\n", retryLimit(hc.Env.Get("JAIPH_ENSURE_MAX_RETRIES").String()))
+	return 1
+}
+
+// builtinStatus exits with the given status (used to fail a send whose
+// command failed, D18).
+func builtinStatus(ctx context.Context, f *frame, args []string) int {
+	if len(args) > 0 {
+		if n, err := strconv.Atoi(args[0]); err == nil {
+			return n
+		}
+	}
+	return 1
+}
+
+// builtinSend delivers a message to the active inbox; without one it fails
+// and writes nothing (D3).
+func builtinSend(ctx context.Context, f *frame, args []string) int {
+	hc := interp.HandlerCtx(ctx)
+	ch := ""
+	if len(args) > 0 {
+		ch = args[0][strings.LastIndex(args[0], "::")+2:]
+	}
+	fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", ch)
+	return 1
+}
+
+func builtinPrompt(ctx context.Context, f *frame, args []string) int {
+	fmt.Fprintln(interp.HandlerCtx(ctx).Stderr, "jaiph: prompt steps are not supported by this build yet")
+	return 1
+}
+
+var _ = codegen.Rule

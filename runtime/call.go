@@ -1,0 +1,416 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
+)
+
+// frame is the state of one executing managed call, carried in the context
+// of its interpreter runner so builtins know who is calling.
+type frame struct {
+	rt        *Runtime
+	body      *codegen.Body // nil for the virtual caller of the root step
+	id        string
+	stackLen  int      // open steps including this one
+	out       *os.File // the step's own .out artifact
+	rvPath    string   // JAIPH_RETURN_VALUE_FILE of this call
+	noErrExit bool
+
+	// Only for the virtual root caller.
+	env    mapEnviron
+	dir    string
+	stdin  io.Reader
+	stderr io.Writer
+}
+
+type frameKey struct{}
+
+func frameOf(ctx context.Context) *frame {
+	f, _ := ctx.Value(frameKey{}).(*frame)
+	return f
+}
+
+// callSpec describes one managed call from the caller's side.
+type callSpec struct {
+	body      *codegen.Body
+	args      []string
+	stdin     io.Reader
+	stdout    io.Writer // the statement's stdout in the caller
+	stderr    io.Writer
+	env       mapEnviron // caller's variables
+	dir       string
+	capture   bool // x = run …: never forward stdout
+	noErrExit bool
+	// forward is set when the caller redirected the statement's stdout.
+	forward bool
+}
+
+// Scoped config variables and the keys that feed them (runtime.md §8).
+var scopedVars = map[string]string{
+	"agent.default_model":     "JAIPH_AGENT_MODEL",
+	"agent.command":           "JAIPH_AGENT_COMMAND",
+	"agent.backend":           "JAIPH_AGENT_BACKEND",
+	"agent.trusted_workspace": "JAIPH_AGENT_TRUSTED_WORKSPACE",
+	"agent.cursor_flags":      "JAIPH_AGENT_CURSOR_FLAGS",
+	"agent.claude_flags":      "JAIPH_AGENT_CLAUDE_FLAGS",
+	"run.logs_dir":            "JAIPH_RUNS_DIR",
+	"run.debug":               "JAIPH_DEBUG",
+	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
+}
+
+// ConfigValue renders a config entry as its environment value.
+func ConfigValue(e *ast.ConfigEntry) string {
+	switch e.Kind {
+	case ast.ConfigBool:
+		if e.Bool {
+			return "true"
+		}
+		return "false"
+	case ast.ConfigInt:
+		return fmt.Sprint(e.Int)
+	case ast.ConfigArray:
+		return strings.Join(e.Array, "\n")
+	}
+	return e.Str
+}
+
+// applyScope applies the config scope of a call (runtime.md §8): a workflow
+// with its own config sets and locks its keys; otherwise the callee module's
+// config sets its keys; locked variables are never touched.
+func (rt *Runtime) applyScope(env mapEnviron, b *codegen.Body) {
+	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
+	var cfg *ast.Config
+	lock := false
+	if b.Workflow != nil && b.Workflow.Config != nil {
+		cfg, lock = b.Workflow.Config, true
+	} else if mod != nil {
+		cfg = mod.File.Config
+	}
+	if cfg == nil {
+		return
+	}
+	for _, e := range cfg.Entries {
+		v, ok := scopedVars[e.Key]
+		if !ok || env.get(v+"_LOCKED") == "1" {
+			continue
+		}
+		env.setExported(v, ConfigValue(e))
+		if lock {
+			env.setExported(v+"_LOCKED", "1")
+		}
+	}
+}
+
+// call runs one managed call and returns its exit status (runtime.md §4).
+func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (status int, value string, err error) {
+	b := spec.body
+	if err := rt.ensureRunDir(); err != nil {
+		return 1, "", fmt.Errorf("cannot create run directory: %w", err)
+	}
+	env := spec.env
+	if env == nil {
+		env = caller.env
+	}
+	env = env.clone(b.Kind == codegen.Rule)
+	rt.applyScope(env, b)
+
+	seq := rt.nextSeq()
+	f := &frame{
+		rt:        rt,
+		body:      b,
+		id:        fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq),
+		stackLen:  caller.stackLen + 1,
+		noErrExit: b.Kind != codegen.Rule && (spec.noErrExit || caller.noErrExit),
+		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
+	}
+	env.setExported("JAIPH_RETURN_VALUE_FILE", f.rvPath)
+	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
+	if mod != nil {
+		for _, l := range rt.opts.Locals[mod.Symbol] {
+			env.setLocal(l.Name, l.Value)
+		}
+	}
+
+	start := time.Now()
+	parentID := ""
+	if caller.body != nil {
+		parentID = caller.id
+	}
+	rt.emit(&Event{Type: StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
+		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen, Params: positionalParams(spec.args)})
+	if b.Kind == codegen.Workflow {
+		rt.emit(&Event{Type: WorkflowStart, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now()})
+	}
+
+	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-%s", seq, codegen.SafeName(b.Symbol)))
+	outPath, errPath := base+".out", base+".err"
+	status, runErr := rt.runBody(ctx, f, spec, env, outPath, errPath)
+	if rv, err := os.ReadFile(f.rvPath); err == nil {
+		value = string(rv)
+		os.Remove(f.rvPath)
+	}
+
+	outContent, outKept := readAndPrune(outPath)
+	errContent, errKept := readAndPrune(errPath)
+	end := &Event{Type: StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
+		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
+	elapsed := time.Since(start).Milliseconds()
+	end.Status, end.ElapsedMS = &status, &elapsed
+	if outKept {
+		end.OutFile = outPath
+		c := trimContent(outContent)
+		end.OutContent = &c
+	}
+	if errKept {
+		end.ErrFile = errPath
+		if status != 0 {
+			c := trimContent(errContent)
+			end.ErrContent = &c
+		}
+	}
+	if b.Kind == codegen.Workflow {
+		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
+	}
+	rt.emit(end)
+	if status != 0 && errKept && !rt.opts.TestMode {
+		_, _ = io.WriteString(spec.stderr, errContent)
+	}
+	return status, value, runErr
+}
+
+// runBody executes the callee's lowered source in a fresh runner whose
+// stdout/stderr are the step's artifacts, written live (D1).
+func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
+	out, err := os.Create(outPath)
+	if err != nil {
+		return 1, err
+	}
+	defer out.Close()
+	errFile, err := os.Create(errPath)
+	if err != nil {
+		return 1, err
+	}
+	defer errFile.Close()
+	f.out = out
+	var stdout io.Writer = out
+	if spec.forward && !spec.capture && !rt.opts.TestMode {
+		stdout = io.MultiWriter(out, spec.stdout)
+	}
+	file, err := rt.body(f.body)
+	if err != nil {
+		fmt.Fprintf(errFile, "jaiph: internal error lowering %s: %v\n", f.body.Symbol, err)
+		return 1, nil
+	}
+	params := []string{}
+	if !f.noErrExit {
+		params = append(params, "-e", "-o", "pipefail")
+	}
+	if env.get("JAIPH_DEBUG") == "true" {
+		params = append(params, "-x")
+	}
+	params = append(params, "--")
+	params = append(params, spec.args...)
+	r, err := interp.New(
+		interp.Env(env),
+		interp.Dir(spec.dir),
+		interp.Params(params...),
+		interp.StdIO(spec.stdin, stdout, errFile),
+		interp.ExecHandlers(rt.execMiddleware),
+	)
+	if err != nil {
+		return 1, err
+	}
+	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
+	return exitStatus(err), contextErr(ctx)
+}
+
+func contextErr(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// exitStatus maps a runner error to a shell status.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	if st, ok := interp.IsExitStatus(err); ok {
+		return int(st)
+	}
+	return 1
+}
+
+// readAndPrune reads an artifact and deletes it when empty.
+func readAndPrune(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	if len(data) == 0 {
+		os.Remove(path)
+		return "", false
+	}
+	return string(data), true
+}
+
+// positionalParams pairs call arguments as positional parameters (D16).
+func positionalParams(args []string) [][2]string {
+	out := make([][2]string, len(args))
+	for i, a := range args {
+		out[i] = [2]string{fmt.Sprintf("arg%d", i+1), a}
+	}
+	return out
+}
+
+// execMiddleware dispatches the Jaiph builtins and managed calls; every other
+// command goes to the default handler (external programs).
+func (rt *Runtime) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		f := frameOf(ctx)
+		if f == nil {
+			return next(ctx, args)
+		}
+		name := args[0]
+		if strings.HasPrefix(name, "jaiph::") {
+			if bi, ok := builtins[name]; ok {
+				return statusErr(bi(ctx, f, args[1:]))
+			}
+		}
+		switch name {
+		case "log":
+			return statusErr(builtinLog(ctx, f, []string{strings.Join(args[1:], " ")}))
+		case "logerr":
+			return statusErr(builtinLogErr(ctx, f, []string{strings.Join(args[1:], " ")}))
+		}
+		if b := rt.lookupCommand(f, name); b != nil {
+			return statusErr(rt.managedFromShell(ctx, f, b, args[1:], callFlags{}))
+		}
+		return next(ctx, args)
+	}
+}
+
+// lookupCommand resolves a command word to a managed body: `<module>::<name>`
+// symbols and bare names of functions of the caller's module.
+func (rt *Runtime) lookupCommand(f *frame, name string) *codegen.Body {
+	if strings.Contains(name, "::") {
+		return rt.bodies[name]
+	}
+	if f.body == nil {
+		return nil
+	}
+	modSym := strings.TrimSuffix(f.body.Symbol, "::"+f.body.Name)
+	if b := rt.bodies[modSym+"::"+name]; b != nil && b.Kind == codegen.Function {
+		return b
+	}
+	return nil
+}
+
+type callFlags struct {
+	capture   bool
+	always    bool // print the captured value even when the call failed
+	noErrExit bool
+}
+
+// managedFromShell performs a managed call requested by a running body.
+func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *codegen.Body, args []string, fl callFlags) int {
+	hc := interp.HandlerCtx(ctx)
+	spec := callSpec{
+		body: b, args: args, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,
+		env: snapshotEnv(hc.Env), dir: hc.Dir, capture: fl.capture, noErrExit: fl.noErrExit,
+		forward: hc.Stdout != io.Writer(f.out),
+	}
+	status, value, err := rt.call(ctx, f, spec)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
+	}
+	if fl.capture && (status == 0 || fl.always) {
+		_, _ = io.WriteString(hc.Stdout, value)
+	}
+	return status
+}
+
+// statusErr turns a status into the error an exec handler returns.
+func statusErr(status int) error {
+	if status == 0 {
+		return nil
+	}
+	if status > 255 {
+		status = 255
+	}
+	return interp.ExitStatus(uint8(status))
+}
+
+// mapEnviron is a snapshot of shell variables handed to a callee runner.
+type mapEnviron map[string]expand.Variable
+
+func (m mapEnviron) Get(name string) expand.Variable { return m[name] }
+
+func (m mapEnviron) Each(fn func(string, expand.Variable) bool) {
+	for k, v := range m {
+		if !fn(k, v) {
+			return
+		}
+	}
+}
+
+func (m mapEnviron) get(name string) string { return m[name].String() }
+
+func (m mapEnviron) setExported(name, value string) {
+	m[name] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: value}
+}
+
+func (m mapEnviron) setLocal(name, value string) {
+	m[name] = expand.Variable{Set: true, Kind: expand.String, Str: value}
+}
+
+// clone copies the variables; exportedOnly keeps what a fresh shell would
+// inherit (rules).
+func (m mapEnviron) clone(exportedOnly bool) mapEnviron {
+	out := make(mapEnviron, len(m))
+	for k, v := range m {
+		if exportedOnly && !v.Exported {
+			continue
+		}
+		v.Local = false
+		out[k] = v
+	}
+	return out
+}
+
+// snapshotEnv copies the caller's variables (exported or not).
+func snapshotEnv(env expand.Environ) mapEnviron {
+	out := mapEnviron{}
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.IsSet() || vr.Exported {
+			vr.Local = false
+			out[name] = vr
+		}
+		return true
+	})
+	return out
+}
+
+// envFromList builds an environment of exported variables.
+func envFromList(list []string) mapEnviron {
+	out := mapEnviron{}
+	for _, kv := range list {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out.setExported(k, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+// Package runtime executes lowered Jaiph bodies in-process with
+// mvdan.cc/sh/v3/interp. Each managed call (rule, function, workflow, prompt)
+// runs in its own interpreter runner whose Jaiph builtins are exec handlers;
+// the runtime owns the run directory, step artifacts, run_summary.jsonl and
+// the event stream that the progress tree and hooks observe. It never
+// formats terminal output itself.
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/codegen"
+)
+
+// Observer receives every event as it happens (progress tree, hooks). Calls
+// may come from several goroutines; the runtime serialises them.
+type Observer interface {
+	Event(e *Event)
+}
+
+// Options configure one run.
+type Options struct {
+	Modules    []*codegen.Module // every module of the program
+	Entry      *codegen.Module
+	Workspace  string   // workspace root W (also the working directory)
+	SourceFile string   // JAIPH_SOURCE_FILE (basename of the entry)
+	Env        []string // KEY=VALUE environment of the run
+	Stdin      io.Reader
+	// StrayStderr receives what reaches the run's stderr outside any step
+	// artifact (the root step's bubbled stderr).
+	StrayStderr io.Writer
+	Observer    Observer
+	// TestMode enables test-runner semantics (testing.md §4).
+	TestMode bool
+	// Locals are the evaluated module locals (env name → value).
+	Locals map[string][]Local
+}
+
+// Local is an evaluated module-level local: its shell name and value.
+type Local struct {
+	Name, EnvName, Value string
+}
+
+// Runtime is the state of one run.
+type Runtime struct {
+	opts    Options
+	bodies  map[string]*codegen.Body   // by symbol
+	modules map[string]*codegen.Module // by module symbol
+	pid     int
+
+	parseMu sync.Mutex
+	parsed  map[string]*syntax.File
+
+	dirOnce sync.Once
+	dirErr  error
+	runDir  string
+	runID   string
+	seq     atomic.Int64
+	summary summaryWriter
+	rvDir   string
+	rvSeq   atomic.Int64
+
+	obsMu sync.Mutex
+	// FirstFailure is the first STEP_END with a non-zero status.
+	firstFailure *Event
+}
+
+// New prepares a run.
+func New(opts Options) *Runtime {
+	rt := &Runtime{
+		opts:    opts,
+		bodies:  map[string]*codegen.Body{},
+		modules: map[string]*codegen.Module{},
+		parsed:  map[string]*syntax.File{},
+		pid:     os.Getpid(),
+	}
+	for _, m := range opts.Modules {
+		rt.modules[m.Symbol] = m
+		for _, b := range m.Order {
+			rt.bodies[b.Symbol] = b
+		}
+	}
+	if opts.StrayStderr == nil {
+		rt.opts.StrayStderr = io.Discard
+	}
+	return rt
+}
+
+// RunDir returns the run directory ("" before the first managed call).
+func (rt *Runtime) RunDir() string { return rt.runDir }
+
+// RunID returns the run's UUID ("" before the first managed call).
+func (rt *Runtime) RunID() string { return rt.runID }
+
+// FirstFailure returns the first failed STEP_END event, or nil.
+func (rt *Runtime) FirstFailure() *Event {
+	rt.obsMu.Lock()
+	defer rt.obsMu.Unlock()
+	return rt.firstFailure
+}
+
+// Close removes the run's private temporary files.
+func (rt *Runtime) Close() {
+	if rt.rvDir != "" {
+		os.RemoveAll(rt.rvDir)
+	}
+	rt.summary.mu.Lock()
+	if rt.summary.f != nil {
+		rt.summary.f.Close()
+		rt.summary.f = nil
+	}
+	rt.summary.mu.Unlock()
+}
+
+func (rt *Runtime) env(key string) string {
+	for i := len(rt.opts.Env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(rt.opts.Env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// ensureRunDir creates the run directory on the first managed call
+// (runtime.md §9).
+func (rt *Runtime) ensureRunDir() error {
+	rt.dirOnce.Do(func() {
+		root := rt.env("JAIPH_RUNS_DIR")
+		switch {
+		case root == "":
+			root = filepath.Join(rt.opts.Workspace, ".jaiph", "runs")
+		case !filepath.IsAbs(root):
+			root = filepath.Join(rt.opts.Workspace, root)
+		}
+		now := time.Now()
+		src := rt.opts.SourceFile
+		if src == "" {
+			src = "run"
+		}
+		base := filepath.Join(root, now.Format("2006-01-02"), now.Format("15-04-05")+"-"+src)
+		if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+			rt.dirErr = err
+			return
+		}
+		dir := base
+		for n := 2; ; n++ {
+			err := os.Mkdir(dir, 0o755)
+			if err == nil {
+				break
+			}
+			if !os.IsExist(err) {
+				rt.dirErr = err
+				return
+			}
+			dir = fmt.Sprintf("%s-%d", base, n)
+		}
+		rt.runDir = dir
+		rt.runID = newUUID()
+		if err := os.WriteFile(filepath.Join(dir, ".seq"), []byte("0"), 0o644); err != nil {
+			rt.dirErr = err
+			return
+		}
+		f, err := os.OpenFile(filepath.Join(dir, "run_summary.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			rt.dirErr = err
+			return
+		}
+		rt.summary.f = f
+		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
+	})
+	return rt.dirErr
+}
+
+// emit appends an event to the summary and tells the observer.
+func (rt *Runtime) emit(e *Event) {
+	e.RunID = rt.runID
+	rt.summary.write(e)
+	rt.obsMu.Lock()
+	defer rt.obsMu.Unlock()
+	if e.Type == StepEnd && *e.Status != 0 && rt.firstFailure == nil {
+		rt.firstFailure = e
+	}
+	if rt.opts.Observer != nil {
+		rt.opts.Observer.Event(e)
+	}
+}
+
+// nextSeq allocates the next step number and persists it in .seq (D21:
+// unique even for concurrent calls).
+func (rt *Runtime) nextSeq() int {
+	n := rt.seq.Add(1)
+	_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(n)), 0o644)
+	return int(n)
+}
+
+// body returns the parsed source of a body (parsed once).
+func (rt *Runtime) body(b *codegen.Body) (*syntax.File, error) {
+	rt.parseMu.Lock()
+	defer rt.parseMu.Unlock()
+	if f, ok := rt.parsed[b.Symbol]; ok {
+		return f, nil
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(b.Source), b.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	rt.parsed[b.Symbol] = f
+	return f, nil
+}
+
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// Run calls the entry module's `default` workflow with args as the root step
+// and returns its exit status.
+func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
+	b := rt.opts.Entry.Bodies["default"]
+	if b == nil || b.Kind != codegen.Workflow {
+		return 1, ErrNoDefault
+	}
+	root := &frame{rt: rt, env: envFromList(rt.opts.Env), dir: rt.opts.Workspace,
+		stdin: rt.opts.Stdin, stderr: rt.opts.StrayStderr}
+	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
+		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
+	return status, err
+}
+
+// ErrNoDefault is returned when the entry module has no default workflow.
+var ErrNoDefault = fmt.Errorf("jaiph run requires workflow 'default' in the input file")

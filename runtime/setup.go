@@ -1,0 +1,207 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// WorkspaceRoot returns the nearest ancestor of dir (itself included) that
+// contains `.jaiph` or `.git`, else dir.
+func WorkspaceRoot(dir string) string {
+	for d := dir; ; {
+		for _, marker := range []string{".jaiph", ".git"} {
+			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// Env is an ordered KEY=VALUE environment with last-wins lookups.
+type Env struct{ vars map[string]string }
+
+// NewEnv copies a KEY=VALUE list.
+func NewEnv(list []string) *Env {
+	e := &Env{vars: map[string]string{}}
+	for _, kv := range list {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			e.vars[k] = v
+		}
+	}
+	return e
+}
+
+// Get returns a variable's value.
+func (e *Env) Get(k string) string { return e.vars[k] }
+
+// Has reports whether a variable is set.
+func (e *Env) Has(k string) bool { _, ok := e.vars[k]; return ok }
+
+// Set sets a variable.
+func (e *Env) Set(k, v string) { e.vars[k] = v }
+
+// Unset removes a variable.
+func (e *Env) Unset(k string) { delete(e.vars, k) }
+
+// List returns KEY=VALUE pairs.
+func (e *Env) List() []string {
+	out := make([]string, 0, len(e.vars))
+	for k, v := range e.vars {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// PrepareEnv builds the run environment (runtime.md §1 and §3): workspace and
+// source variables, locks for scoped variables the caller set, load-time
+// config defaults of every module, the trusted workspace default, and the
+// evaluated module locals (returned per module symbol).
+func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods []*codegen.Module, workspace, source string) (*Env, map[string][]Local, error) {
+	env := NewEnv(base)
+	for _, k := range []string{"BASH_ENV", "JAIPH_RUN_DIR", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_PRECEDING_FILES"} {
+		env.Unset(k)
+	}
+	env.Set("JAIPH_WORKSPACE", workspace)
+	env.Set("JAIPH_SOURCE_FILE", source)
+	for _, v := range scopedVars {
+		if env.Get(v) != "" {
+			env.Set(v+"_LOCKED", "1")
+		}
+	}
+	bySym := map[string]*codegen.Module{}
+	byPath := map[string]*codegen.Module{}
+	for _, m := range mods {
+		bySym[m.Symbol] = m
+		byPath[m.File.Path] = m
+	}
+	locals := map[string][]Local{}
+	visited := map[string]bool{}
+	var load func(m *codegen.Module) error
+	load = func(m *codegen.Module) error {
+		if visited[m.Symbol] {
+			return nil
+		}
+		visited[m.Symbol] = true
+		if cfg := m.File.Config; cfg != nil {
+			for _, e := range cfg.Entries {
+				v, ok := scopedVars[e.Key]
+				if !ok || env.Get(v) != "" {
+					continue
+				}
+				val := ConfigValue(e)
+				if e.Kind == ast.ConfigBool && val != "true" { // booleans only when true
+					continue
+				}
+				env.Set(v, val)
+			}
+		}
+		for _, im := range m.File.Imports {
+			if dep := byPath[im.Resolved]; dep != nil {
+				if err := load(dep); err != nil {
+					return err
+				}
+			}
+		}
+		ls, err := evalLocals(ctx, m, env, workspace)
+		if err != nil {
+			return err
+		}
+		locals[m.Symbol] = ls
+		return nil
+	}
+	entry := byPath[prog.Entry.Path]
+	if err := load(entry); err != nil {
+		return nil, nil, err
+	}
+	if env.Get("JAIPH_AGENT_TRUSTED_WORKSPACE") == "" {
+		tw := workspace
+		if e := entry.File.Config.Get("agent.trusted_workspace"); e != nil && e.Str != "" {
+			tw = e.Str
+			if !filepath.IsAbs(tw) {
+				tw = filepath.Join(workspace, tw)
+			}
+		}
+		env.Set("JAIPH_AGENT_TRUSTED_WORKSPACE", tw)
+	}
+	return env, locals, nil
+}
+
+// EnvName is the exported variable of a module local: the module symbol with
+// `::` replaced by `__`, then `__<name>`.
+func EnvName(modSym, name string) string {
+	return strings.ReplaceAll(modSym, "::", "__") + "__" + name
+}
+
+// evalLocals evaluates a module's locals in order (runtime.md §3): references
+// to other locals are substituted with their raw values, the result is
+// escaped and expanded as a double-quoted shell word, and exported.
+func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string) ([]Local, error) {
+	raw := map[string]string{}
+	for _, l := range m.File.Locals {
+		raw[l.Name] = l.Value
+	}
+	var subst func(v string, depth int) string
+	subst = func(v string, depth int) string {
+		if depth > 64 {
+			return v
+		}
+		return localRef.ReplaceAllStringFunc(v, func(ref string) string {
+			name := strings.Trim(strings.TrimPrefix(ref, "$"), "{}")
+			if val, ok := raw[name]; ok {
+				return subst(val, depth+1)
+			}
+			return ref
+		})
+	}
+	var out []Local
+	for _, l := range m.File.Locals {
+		v := subst(l.Value, 0)
+		v = strings.ReplaceAll(v, `\`, `\\`)
+		v = strings.ReplaceAll(v, `"`, `\"`)
+		val, err := expandWord(ctx, `"`+v+`"`, env, dir)
+		if err != nil {
+			return nil, fmt.Errorf("local %s: %w", l.Name, err)
+		}
+		name := EnvName(m.Symbol, l.Name)
+		env.Set(name, val)
+		out = append(out, Local{Name: l.Name, EnvName: name, Value: val})
+	}
+	return out, nil
+}
+
+// expandWord expands one shell word (with command substitution) in env.
+func expandWord(ctx context.Context, word string, env *Env, dir string) (string, error) {
+	f, err := syntax.NewParser().Parse(strings.NewReader("__jaiph_v="+word+"\n"), "local")
+	if err != nil {
+		return "", err
+	}
+	r, err := interp.New(interp.Env(envFromList(env.List())), interp.Dir(dir), interp.StdIO(nil, nil, os.Stderr))
+	if err != nil {
+		return "", err
+	}
+	if err := r.Run(ctx, f); err != nil {
+		if _, ok := interp.IsExitStatus(err); !ok {
+			return "", err
+		}
+	}
+	return r.Vars["__jaiph_v"].String(), nil
+}
+
+// localRef matches `$NAME` and `${NAME}` references in a local's raw value.
+var localRef = regexp.MustCompile(`\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
