@@ -76,17 +76,21 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		}
 		e := &ast.ConfigEntry{Pos: p.pos(j, col), Key: key}
 		next, msg := p.parseConfigValue(e, value, j)
-		if msg == "" {
-			msg = checkConfigType(e, want)
+		if msg.text == "" {
+			msg = configError{line: j + 1, col: col, text: checkConfigType(e, want)}
 		}
-		if msg != "" {
-			p.errorAt(j+1, col, msg)
+		if msg.text != "" {
+			p.errorAt(msg.line, msg.col, msg.text)
+			if msg.fatal {
+				p.eof = true
+				return nil, next
+			}
 			bad = true
 		}
 		cfg.Entries = append(cfg.Entries, e)
 		j = next - 1
 	}
-	p.errorAt(i+1, indentCol(open), "config block not closed with '}'")
+	p.errorAtEOF(i+1, 1, "config block not closed with '}'")
 	return nil, len(p.lines)
 }
 
@@ -97,20 +101,32 @@ func (p *parser) skipConfig(i int) int {
 			return i + 1
 		}
 	}
+	p.eof = true
 	return i
 }
 
+// configError is a config value problem at a position; fatal errors (an
+// unclosed array) end the block.
+type configError struct {
+	line, col int
+	text      string
+	fatal     bool
+}
+
 // parseConfigValue fills e from the text after `=` on line j; arrays may
-// continue over following lines. It returns the next line index and an error
-// message ("" when fine).
-func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, string) {
+// continue over following lines. It returns the next line index and the
+// problem, if any (text "" when fine).
+func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, configError) {
+	at := func(text string) configError {
+		return configError{line: j + 1, col: indentCol(p.lines[j]), text: text}
+	}
 	switch {
 	case v == "true" || v == "false":
 		e.Kind, e.Bool = ast.ConfigBool, v == "true"
 	case intValue.MatchString(v):
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return j + 1, "config value must be a quoted string or true/false: " + v
+			return j + 1, at("config value must be a quoted string or true/false: " + v)
 		}
 		e.Kind, e.Int = ast.ConfigInt, n
 	case v == "[]":
@@ -120,39 +136,45 @@ func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, str
 		for k := j + 1; k < len(p.lines); k++ {
 			t := trim(p.lines[k])
 			if t == "]" || t == "]," {
-				return k + 1, ""
+				return k + 1, configError{}
 			}
 			if t == "" || strings.HasPrefix(t, "#") {
 				continue
 			}
 			if c := strings.Index(t, " #"); c >= 0 {
-				t = trim(t[:c])
+				t = strings.TrimRight(t[:c], " \t")
 			}
-			t = strings.TrimSuffix(t, ",")
+			if strings.HasSuffix(t, ",") {
+				t = strings.TrimRight(t[:len(t)-1], " \t")
+			}
 			s, ok := quotedConfigString(t)
 			if !ok {
-				return k + 1, "array elements must be quoted strings: " + t
+				return k + 1, configError{line: k + 1, col: indentCol(p.lines[k]), text: "array elements must be quoted strings: " + t}
 			}
 			e.Array = append(e.Array, s)
 		}
-		return len(p.lines), "array not closed with ']'"
+		return len(p.lines), configError{line: j + 1, col: 1, text: "array not closed with ']'", fatal: true}
 	default:
 		s, ok := quotedConfigString(v)
 		if !ok {
-			return j + 1, "config value must be a quoted string or true/false: " + v
+			return j + 1, at("config value must be a quoted string or true/false: " + v)
 		}
 		e.Kind, e.Str = ast.ConfigString, s
 	}
-	return j + 1, ""
+	return j + 1, configError{}
 }
 
 // quotedConfigString unquotes `"…"`/`'…'` and applies the reference's
 // sequential escape replacements (\n, \t, \", \\).
 func quotedConfigString(v string) (string, bool) {
-	if len(v) < 2 || (v[0] != '"' && v[0] != '\'') || v[len(v)-1] != v[0] {
+	// Quirk: a lone `"` starts and ends with a quote and is the empty string.
+	if len(v) < 1 || (v[0] != '"' && v[0] != '\'') || v[len(v)-1] != v[0] {
 		return "", false
 	}
-	s := v[1 : len(v)-1]
+	s := ""
+	if len(v) >= 2 {
+		s = v[1 : len(v)-1]
+	}
 	s = strings.ReplaceAll(s, `\n`, "\n")
 	s = strings.ReplaceAll(s, `\t`, "\t")
 	s = strings.ReplaceAll(s, `\"`, `"`)

@@ -61,11 +61,29 @@ type parser struct {
 	file   *ast.File
 	diags  []*diag.Diagnostic
 	failed bool // a parse error was reported
+	// eof is set when a construct ran to the end of the file with an
+	// error, so the enclosing bodies do not add "unterminated" noise.
+	eof bool
 }
 
 func (p *parser) errorAt(line, col int, msg string) {
 	p.diags = append(p.diags, diag.New(p.path, line, col, diag.Parse, msg))
 	p.failed = true
+}
+
+// errorAtEOF reports an error of a construct that consumed the rest of the
+// file.
+func (p *parser) errorAtEOF(line, col int, msg string) {
+	p.errorAt(line, col, msg)
+	p.eof = true
+}
+
+// unterminated reports an unterminated body unless an inner construct
+// already ran to the end of the file with an error.
+func (p *parser) unterminated(line int, msg string) {
+	if !p.eof {
+		p.errorAtEOF(line, 1, msg)
+	}
 }
 
 func (p *parser) pos(i, col int) ast.Pos { return ast.Pos{File: p.path, Line: i + 1, Col: col} }
@@ -288,7 +306,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			flush(t, i)
 		}
 	}
-	p.errorAt(decl+1, 1, "unterminated "+kind+" block: "+name)
+	p.unterminated(decl+1, "unterminated "+kind+" block: "+name)
 	return cmds, len(p.lines)
 }
 

@@ -50,7 +50,7 @@ func (p *parser) parseTest(i int, t string) int {
 		}
 		j = next - 1
 	}
-	p.errorAt(i+1, 1, "unterminated test block: "+desc)
+	p.unterminated(i+1, "unterminated test block: "+desc)
 	return len(p.lines)
 }
 
@@ -101,7 +101,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 					}
 					body = append(body, p.lines[k])
 				}
-				p.errorAt(j+2, 1, "unterminated mock block")
+				p.errorAtEOF(j+2, 1, "unterminated mock block")
 				return nil, len(p.lines)
 			}
 		}
@@ -147,6 +147,7 @@ func (p *parser) skipMockBody(k int) int {
 			return k + 1
 		}
 	}
+	p.eof = true
 	return k
 }
 
@@ -217,6 +218,6 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 			return fail(k, `mock prompt block allows only: if $1 contains "..." ; then, elif ..., else, respond "...", fi, }`)
 		}
 	}
-	p.errorAt(j+1, 1, "unterminated mock prompt block")
+	p.errorAtEOF(j+1, 1, "unterminated mock prompt block")
 	return nil, len(p.lines)
 }

@@ -48,7 +48,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		w.Steps = append(w.Steps, steps...)
 		i = next
 	}
-	p.errorAt(decl+1, 1, "unterminated workflow block: "+w.Name)
+	p.unterminated(decl+1, "unterminated workflow block: "+w.Name)
 	return len(p.lines)
 }
 
@@ -316,7 +316,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 			lines = append(lines, trim(p.lines[next]))
 		}
 		if next >= len(p.lines) {
-			p.errorAt(i+1, recoverCol, `unterminated recover block, expected "}"`)
+			p.errorAtEOF(i+1, recoverCol, `unterminated recover block, expected "}"`)
 			return nil, next
 		}
 		next++
@@ -470,6 +470,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 		end = closingDQ(text)
 	}
 	if end < 0 {
+		p.eof = p.eof || lines != nil
 		p.errorAt(i+1, col, "unterminated prompt string")
 		return nil, next
 	}
@@ -500,6 +501,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 		send = closingQuote(body, q)
 	}
 	if send < 0 {
+		p.eof = p.eof || lines != nil
 		p.errorAt(i+1, col, "unterminated returns schema string")
 		return nil, next
 	}
@@ -601,7 +603,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 		}
 		j = next
 	}
-	p.errorAt(i+1, 1, `unterminated if-block, expected "fi"`)
+	p.errorAtEOF(i+1, 1, `unterminated if-block, expected "fi"`)
 	return nil, len(p.lines)
 }
 
@@ -612,6 +614,7 @@ func (p *parser) skipToFi(j int) int {
 			return j + 1
 		}
 	}
+	p.eof = true
 	return j
 }
 
