@@ -118,12 +118,54 @@ func LoadEntry(entry string) (*Program, error) {
 }
 
 // LoadTestFile loads a test file and the modules it imports (D19: nothing
-// else under the workspace is compiled) and returns the first diagnostic.
+// else under the workspace is compiled) and returns the first diagnostic in
+// the reference's order: the non-test modules first, in lexicographic path
+// order (each parsed, then validated, with a missing import reported as
+// E_IMPORT_NOT_FOUND as directory builds do), then the test file.
 func LoadTestFile(path string) (*Program, error) {
 	l := NewLoader()
 	m := l.Load(path)
 	if m.missing {
 		return nil, diag.MissingFile(path)
+	}
+	// The import closure, walked from the test file's imports (also when the
+	// test file itself has parse errors: its import lines still parse).
+	visited := map[string]bool{path: true}
+	var stack []string
+	push := func(importer string, imports []*ast.Import) {
+		for _, im := range imports {
+			im.Resolved = l.Resolve(importer, im.Path)
+			if !visited[im.Resolved] {
+				stack = append(stack, im.Resolved)
+			}
+		}
+	}
+	push(path, m.file.Imports)
+	var closure []*loaded
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if visited[p] || parser.IsTestFile(p) {
+			continue
+		}
+		visited[p] = true
+		dep := l.Load(p)
+		if dep.missing {
+			continue // reported by its importer
+		}
+		closure = append(closure, dep)
+		push(p, dep.file.Imports)
+	}
+	sort.Slice(closure, func(i, j int) bool { return closure[i].file.Path < closure[j].file.Path })
+	prog := &Program{Entry: m.file, Loader: l}
+	for _, dep := range closure {
+		if len(dep.diags) > 0 {
+			return nil, dep.diags[0]
+		}
+		if ds := checkModule(dep.file, l); len(ds) > 0 {
+			return nil, ds[0]
+		}
+		prog.Modules = append(prog.Modules, dep.file)
 	}
 	if len(m.diags) > 0 {
 		return nil, m.diags[0]
@@ -131,21 +173,14 @@ func LoadTestFile(path string) (*Program, error) {
 	if ds := checkModule(m.file, l); len(ds) > 0 {
 		return nil, ds[0]
 	}
-	prog := &Program{Entry: m.file, Loader: l}
-	for _, im := range m.file.Imports {
-		dep, err := LoadEntry(im.Resolved)
-		if err != nil {
-			return nil, err
-		}
-		prog.Modules = append(prog.Modules, dep.Modules...)
-	}
 	return prog, nil
 }
 
 // Check parses and validates every given file and every module they import,
 // recovering after errors, and returns all diagnostics sorted by file, line
 // and column. A file with parse errors is not validated further, so its
-// diagnostics are not drowned in follow-on noise.
+// diagnostics are not drowned in follow-on noise; the modules it imports are
+// still checked.
 func Check(files []string) []*diag.Diagnostic {
 	l := NewLoader()
 	var all []*diag.Diagnostic
@@ -165,9 +200,13 @@ func Check(files []string) []*diag.Diagnostic {
 		}
 		all = append(all, m.diags...)
 		if len(m.diags) > 0 {
-			continue
+			// Not validated further, but the modules it imports still are.
+			for _, im := range m.file.Imports {
+				im.Resolved = l.Resolve(path, im.Path)
+			}
+		} else {
+			all = append(all, checkModule(m.file, l)...)
 		}
-		all = append(all, checkModule(m.file, l)...)
 		for _, im := range m.file.Imports {
 			if im.Resolved != "" && !l.Load(im.Resolved).missing {
 				queue = append(queue, im.Resolved)
