@@ -66,8 +66,9 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		case strings.HasPrefix(arg, `"`) && closingDQ(arg[1:]) >= 0:
 		case reSingleQuoted.MatchString(arg):
 		default:
-			// Quirk: the reference reports the 0-based index of `mock`.
-			p.errorAt(j+1, strings.Index(p.lines[j], "mock"), `mock prompt must be: mock prompt "<response>" or mock prompt { if $1 contains "..." ; then respond "..." ; fi }`)
+			// Quirk: the reference reports the 0-based index of `mock`
+			// (so one column to the left); we keep it but never go below 1.
+			p.errorAt(j+1, max(1, strings.Index(p.lines[j], "mock")), `mock prompt must be: mock prompt "<response>" or mock prompt { if $1 contains "..." ; then respond "..." ; fi }`)
 			return nil, j + 1
 		}
 		resp := arg
