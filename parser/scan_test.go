@@ -1,0 +1,205 @@
+package parser
+
+import "testing"
+
+// Table tests for the line-level scanners. D13 (quote-aware brace depth and
+// string ends) and D17 (recover split outside quotes) are deliberate
+// deviations from the reference, so their edge cases are pinned here.
+
+func TestBraceDelta(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int
+	}{
+		{"{", 1},
+		{"}", -1},
+		{"}}", -2},
+		{"cleanup() {", 1},
+		{"{ echo a; }", 0},
+		{"for f in a b; do { echo $f; }; done", 0},
+		{"echo ${HOME}", 0},
+		// D13: braces inside quotes, $'…', after a backslash or in a
+		// comment do not count.
+		{`echo "{"`, 0},
+		{`echo "}" '{'`, 0},
+		{`echo "a\"{"`, 0},
+		{`echo $'\'{'`, 0},
+		{`echo \{`, 0},
+		{`echo x # a comment {`, 0},
+		{`# {`, 0},
+		{`echo x;# {`, 0},
+		{`echo x#{`, 1}, // `#` inside a word is not a comment
+		{`json='{"a": {"b": 1}}'`, 0},
+		{`echo "${x}" {`, 1},
+		// Quote state does not carry over to the next line.
+		{`echo "unterminated {`, 0},
+		{`echo 'unterminated {`, 0},
+	} {
+		if got := braceDelta(tc.line); got != tc.want {
+			t.Errorf("braceDelta(%q) = %d, want %d", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestClosingDQ(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{``, -1},
+		{`"`, 0},
+		{`abc"`, 3},
+		{`abc`, -1},
+		{`a\"b"`, 4},
+		{`a\\"`, 3},     // D13: an even run of backslashes does not escape
+		{`a\\\"`, -1},   // an odd run does
+		{`a\\\\"x"`, 5}, // four backslashes, then the closing quote
+		{`\"\"`, -1},
+		{`say \"hi\" now" rest`, 14},
+	} {
+		if got := closingDQ(tc.s); got != tc.want {
+			t.Errorf("closingDQ(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestIndexOutsideQuotes(t *testing.T) {
+	for _, tc := range []struct {
+		s, op string
+		want  int
+	}{
+		{`a <- b`, "<-", 2},
+		{`"a <- b"`, "<-", -1},
+		{`'a <- b'`, "<-", -1},
+		{`'a <- b' <- c`, "<-", 9},
+		{`"a \" <- " <- x`, "<-", 11},
+		{`a\<- b`, "<-", 2},     // backslashes count only inside quotes
+		{`'a\' <- b`, "<-", -1}, // the reference honours \ inside '…' too
+		{`echo "x" -> y`, "->", 9},
+		{`x " recover " recover y`, " recover ", 13},
+		{``, "<-", -1},
+	} {
+		if got := indexOutsideQuotes(tc.s, tc.op); got != tc.want {
+			t.Errorf("indexOutsideQuotes(%q, %q) = %d, want %d", tc.s, tc.op, got, tc.want)
+		}
+	}
+}
+
+func TestSplitSend(t *testing.T) {
+	for _, tc := range []struct {
+		s        string
+		ref, cmd string
+		ok       bool
+	}{
+		{`ch <- echo hi`, "ch", "echo hi", true},
+		{`ch <-`, "ch", "", true},
+		{`ch<-x`, "ch", "x", true},
+		{`  ch   <-   x y`, "ch", "x y", true},
+		{`lib.ch <- cat`, "lib.ch", "cat", true},
+		{`ch <- echo "<- inner"`, "ch", `echo "<- inner"`, true},
+		{"ch <- {\n  echo a\n}", "ch", "{\n  echo a\n}", true},
+		{`echo "a <- b"`, "", "", false},
+		{`x = ch <- a`, "", "", false},
+		{`a.b.c <- x`, "", "", false},
+		{`1ch <- x`, "", "", false},
+		{`echo a | ch <- x`, "", "", false},
+		{`echo hi`, "", "", false},
+	} {
+		ref, cmd, ok := SplitSend(tc.s)
+		if ref != tc.ref || cmd != tc.cmd || ok != tc.ok {
+			t.Errorf("SplitSend(%q) = %q, %q, %v; want %q, %q, %v", tc.s, ref, cmd, ok, tc.ref, tc.cmd, tc.ok)
+		}
+	}
+}
+
+func TestSplitRecover(t *testing.T) {
+	for _, tc := range []struct {
+		s           string
+		left, right string
+		ok          bool
+	}{
+		{`dep recover run x`, "dep", "run x", true},
+		{`dep arg recover { a; b }`, "dep arg", "{ a; b }", true},
+		// D17: the first " recover " outside quotes.
+		{`dep "a recover b" recover run x`, `dep "a recover b"`, "run x", true},
+		{`dep 'a recover b' recover run x`, `dep 'a recover b'`, "run x", true},
+		{`dep "a \" recover \" b" recover y`, `dep "a \" recover \" b"`, "y", true},
+		{`dep "a recover b"`, `dep "a recover b"`, "", false},
+		{`dep recovery`, "dep recovery", "", false},
+		{`dep recover`, "dep recover", "", false},
+		{`dep recover a recover b`, "dep", "a recover b", true},
+		{`dep  recover  run`, "dep ", " run", true},
+	} {
+		left, right, ok := splitRecover(tc.s)
+		if left != tc.left || right != tc.right || ok != tc.ok {
+			t.Errorf("splitRecover(%q) = %q, %q, %v; want %q, %q, %v", tc.s, left, right, ok, tc.left, tc.right, tc.ok)
+		}
+	}
+}
+
+func TestMatchIfHeader(t *testing.T) {
+	for _, tc := range []struct {
+		t       string
+		negated bool
+		kw      string
+		want    string
+		ok      bool
+	}{
+		{`if ensure r; then`, false, "ensure", "r", true},
+		{`if ensure r "a b" 2>/dev/null; then`, false, "ensure", `r "a b" 2>/dev/null`, true},
+		{`if ensure r "a;b" ;then`, false, "ensure", `r "a;b"`, true},
+		{`if ! ensure r; then`, true, "ensure", "r", true},
+		{`if !ensure r;then`, true, "ensure", "r", true},
+		{`if   !   ensure   r   ;   then`, true, "ensure", "r", true},
+		{`if ensure r; then`, true, "ensure", "", false},
+		{`if ! ensure r; then`, false, "ensure", "", false},
+		{`if ensure r then`, false, "ensure", "", false},
+		{`if ensure ; then`, false, "ensure", "", false},
+		{`if ensurex r; then`, false, "ensure", "", false},
+		{`if ensure r; then # comment`, false, "ensure", "", false},
+		{`if run w; then`, false, "run", "w", true},
+		{`if ! run lib.w "$1"; then`, true, "run", `lib.w "$1"`, true},
+		{`if runner; then`, false, "run", "", false},
+		// The shell form needs white space after `!`.
+		{`if ! test -f x; then`, true, "", "test -f x", true},
+		{`if ! [ -f x ]  ;  then`, true, "", "[ -f x ]", true},
+		{`if !test; then`, true, "", "", false},
+		{`if test -f x; then`, true, "", "", false},
+	} {
+		got, ok := matchIfHeader(tc.t, tc.negated, tc.kw)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("matchIfHeader(%q, %v, %q) = %q, %v; want %q, %v", tc.t, tc.negated, tc.kw, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMatchAssign(t *testing.T) {
+	for _, tc := range []struct {
+		s           string
+		spaceBefore bool
+		name, rhs   string
+		off         int
+		ok          bool
+	}{
+		{`x = y`, true, "x", "y", 4, true},
+		{`x = y`, false, "x", "y", 4, true},
+		{`x=y`, false, "x", "y", 2, true},
+		{`x=y`, true, "", "", 0, false},
+		{`x =y`, true, "x", "y", 3, true},
+		{"x\t=\ty z", true, "x", "y z", 4, true},
+		{`files =   git diff`, true, "files", "git diff", 10, true},
+		{`x = `, true, "", "", 0, false},
+		{`x =`, false, "", "", 0, false},
+		{`1x = y`, true, "", "", 0, false},
+		{`x.y = z`, true, "", "", 0, false},
+		{`x == y`, true, "x", "= y", 3, true},
+		{`x = run w "a"`, true, "x", `run w "a"`, 4, true},
+		{`echo x = y`, true, "", "", 0, false},
+	} {
+		name, rhs, off, ok := matchAssign(tc.s, tc.spaceBefore)
+		if name != tc.name || rhs != tc.rhs || off != tc.off || ok != tc.ok {
+			t.Errorf("matchAssign(%q, %v) = %q, %q, %d, %v; want %q, %q, %d, %v",
+				tc.s, tc.spaceBefore, name, rhs, off, ok, tc.name, tc.rhs, tc.off, tc.ok)
+		}
+	}
+}
