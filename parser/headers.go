@@ -93,7 +93,7 @@ func parseImportHeader(line string) (*importHeader, bool) {
 	if err != nil {
 		return nil, false
 	}
-	if n := len(h.Path); n >= 2 && (h.Path[0] == '"' || h.Path[0] == '\'') {
+	if n := len(h.Path); n >= 2 && (h.Path[0] == '"' || h.Path[0] == '\'') && h.Path[n-1] == h.Path[0] {
 		h.Path = h.Path[1 : n-1]
 	}
 	return h, h.Path != ""
