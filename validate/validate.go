@@ -404,39 +404,40 @@ func LocalRefs(value string) []string {
 	return out
 }
 
-// checkLocalCycles reports a cycle among the module's locals at 1:1.
+// checkLocalCycles reports a cycle among the module's locals at 1:1. Like
+// the reference, each local's value is expanded in declaration order with an
+// empty set of names being expanded; the name reported is the first
+// reference met while it is already being expanded.
 func (c *checker) checkLocalCycles() {
 	byName := map[string]*ast.Local{}
 	for _, l := range c.file.Locals {
 		byName[l.Name] = l
 	}
-	const (
-		unvisited = iota
-		visiting
-		done
-	)
-	state := map[string]int{}
-	var visit func(name string) string
-	visit = func(name string) string {
-		switch state[name] {
-		case visiting:
-			return name
-		case done:
-			return ""
-		}
-		state[name] = visiting
-		for _, ref := range LocalRefs(byName[name].Value) {
-			if _, isLocal := byName[ref]; isLocal && ref != "" {
-				if cyc := visit(ref); cyc != "" {
-					return cyc
-				}
+	// safe memoises locals whose expansion finished without a cycle: a cycle
+	// through one of them would have been met inside that expansion.
+	expanding, safe := map[string]bool{}, map[string]bool{}
+	var expand func(value string) string
+	expand = func(value string) string {
+		for _, ref := range LocalRefs(value) {
+			l, isLocal := byName[ref]
+			if !isLocal || safe[ref] {
+				continue
 			}
+			if expanding[ref] {
+				return ref
+			}
+			expanding[ref] = true
+			cyc := expand(l.Value)
+			delete(expanding, ref)
+			if cyc != "" {
+				return cyc
+			}
+			safe[ref] = true
 		}
-		state[name] = done
 		return ""
 	}
 	for _, l := range c.file.Locals {
-		if cyc := visit(l.Name); cyc != "" {
+		if cyc := expand(l.Value); cyc != "" {
 			c.report(1, 1, diag.Parse, fmt.Sprintf("circular reference among top-level local declarations involving %q", cyc))
 			return
 		}
