@@ -288,13 +288,10 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			depth, blockLine, block = braceDelta(raw), i, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
 			p.errorAt(i+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
-		case kind == "rule" && strings.HasPrefix(t, "ensure "):
-			ref, args := firstWord(trim(t[7:]))
-			r, ok := ast.ParseRef(ref)
-			if !ok {
-				p.errorAt(i+1, colOf(raw, "ensure", 1), "invalid ensure statement")
-				continue
-			}
+		case kind == "rule" && isRuleEnsure(t):
+			// `ensure REF [args]` is a managed call; with a target that is
+			// not a REF the line stays raw shell, as in the reference.
+			r, args, _ := matchCall(t, "ensure")
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
 		case isValueReturn(t):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
@@ -308,6 +305,12 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 	}
 	p.unterminated(decl+1, "unterminated "+kind+" block: "+name)
 	return cmds, len(p.lines)
+}
+
+// isRuleEnsure matches a rule line `ensure REF [args]`.
+func isRuleEnsure(t string) bool {
+	_, _, ok := matchCall(t, "ensure")
+	return ok && strings.HasPrefix(t, "ensure ")
 }
 
 // startsWithKeyword matches `^kw\s`.
