@@ -264,7 +264,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		raw := p.lines[i]
 		t := trim(raw)
 		if depth > 0 {
-			block = append(block, raw)
+			block = append(block, t) // the reference trims every line of a block
 			depth += braceDelta(raw)
 			if depth <= 0 {
 				depth = 0

@@ -15,7 +15,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		raw := p.lines[i]
 		t := trim(raw)
 		if depth > 0 {
-			block = append(block, raw)
+			block = append(block, t) // the reference trims every line of a block
 			depth += braceDelta(raw)
 			i++
 			if depth <= 0 {
