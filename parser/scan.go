@@ -168,23 +168,6 @@ func SplitSend(s string) (ref, cmd string, ok bool) {
 // HasSendOperator reports whether s contains `<-` outside quotes.
 func HasSendOperator(s string) bool { return indexOutsideQuotes(s, "<-") >= 0 }
 
-// hasRouteOperator reports whether s contains ` -> ` (white space on both
-// sides) outside quotes.
-func hasRouteOperator(s string) bool {
-	for off := 0; off < len(s); {
-		i := indexOutsideQuotes(s[off:], "->")
-		if i < 0 {
-			return false
-		}
-		j := off + i
-		if j > 0 && isSpace(s[j-1]) && j+2 < len(s) && isSpace(s[j+2]) {
-			return true
-		}
-		off = j + 2
-	}
-	return false
-}
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 func isIdentStart(c byte) bool {
