@@ -14,6 +14,7 @@ build:
 
 examples: build
 	./$(BIN) check examples/
+	./$(BIN) run examples/hello.jh world
 
 # Conformance cases (../shared/conformance) that pass and run in CI.
 CONFORMANCE_CASES := 001 002 003 004 005 006 007 008 009 010 011 012 013 014 015 016 017 018 019 020 021 022 023 \
