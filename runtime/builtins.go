@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
-
-	"github.com/jaiph-go/jaiph/codegen"
 )
 
 // builtin implements one `jaiph::…` command; it returns the exit status.
@@ -161,5 +159,3 @@ func builtinPrompt(ctx context.Context, f *frame, args []string) int {
 	fmt.Fprintln(interp.HandlerCtx(ctx).Stderr, "jaiph: prompt steps are not supported by this build yet")
 	return 1
 }
-
-var _ = codegen.Rule

@@ -28,11 +28,8 @@ type frame struct {
 	rvPath    string   // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
 
-	// Only for the virtual root caller.
-	env    mapEnviron
-	dir    string
-	stdin  io.Reader
-	stderr io.Writer
+	// env is the environment of the run, set only on the virtual root caller.
+	env mapEnviron
 }
 
 type frameKey struct{}

@@ -234,8 +234,7 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 	if b == nil || b.Kind != codegen.Workflow {
 		return 1, ErrNoDefault
 	}
-	root := &frame{rt: rt, env: envFromList(rt.opts.Env), dir: rt.opts.Workspace,
-		stdin: rt.opts.Stdin, stderr: rt.opts.StrayStderr}
+	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
 	return status, err
