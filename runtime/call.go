@@ -224,12 +224,15 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		interp.Dir(spec.dir),
 		interp.Params(params...),
 		interp.StdIO(spec.stdin, stdout, errFile),
-		interp.ExecHandlers(rt.execMiddleware),
+		interp.ExecHandlers(rt.execMiddleware, execExternal),
 	)
 	if err != nil {
 		return 1, err
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
+	if in := interruption(ctx); in != nil {
+		return in.Status(), ctx.Err()
+	}
 	return exitStatus(err), contextErr(ctx)
 }
 

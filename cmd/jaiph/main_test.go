@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -23,12 +26,22 @@ func TestMain(m *testing.M) {
 //	exits N cmd [args...]
 //
 // which runs cmd like exec and fails unless it exits with status N, so
-// scripts can tell diagnostics (1) from usage errors (2).
+// scripts can tell diagnostics (1) from usage errors (2);
+//
+//	waitfile PATH
+//
+// which waits up to 10 s for PATH to exist and be non-empty; and
+//
+//	signal INT|TERM PIDFILE
+//
+// which sends the signal to the process whose pid PIDFILE holds.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":    cmdExits,
+			"waitfile": cmdWaitFile,
+			"signal":   cmdSignal,
 		},
 	})
 }
@@ -55,4 +68,32 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+			return
+		}
+	}
+	ts.Fatalf("waitfile: %s did not appear within 10s", args[0])
+}
+
+func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: signal INT|TERM PIDFILE")
+	}
+	sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[args[0]]
+	if sig == 0 {
+		ts.Fatalf("signal: unknown signal %s", args[0])
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
+	if err != nil {
+		ts.Fatalf("signal: bad pid file: %v", err)
+	}
+	ts.Check(syscall.Kill(pid, sig))
 }

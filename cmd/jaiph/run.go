@@ -102,7 +102,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 
 	workspace := runtime.WorkspaceRoot(filepath.Dir(abs))
@@ -155,19 +155,61 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s %s\n", style.Green("✓ PASS"), style.Dim("workflow default ("+dur+")"))
 		return 0
 	}
-	printFailBlock(stderr, style, rt, stray, dur)
-	if ctx.Err() != nil {
-		return 130
+	summary := "Workflow execution failed."
+	in := interruption(ctx)
+	if in != nil {
+		summary = "Process terminated by signal " + in.SignalName()
+	}
+	printFailBlock(stderr, style, rt, stray, dur, summary)
+	if in != nil {
+		return in.Status()
 	}
 	return 1
 }
 
+// interruptible returns a context cancelled by SIGINT or SIGTERM with a
+// *runtime.Interrupted cause (D22). A second signal exits at once.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigc:
+			in := &runtime.Interrupted{Signal: s.(syscall.Signal)}
+			cancel(in)
+			select {
+			case <-sigc:
+				os.Exit(in.Status())
+			case <-done:
+			}
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigc)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// interruption returns the signal that stopped the run, if any.
+func interruption(ctx context.Context) *runtime.Interrupted {
+	var in *runtime.Interrupted
+	if errors.As(context.Cause(ctx), &in) {
+		return in
+	}
+	return nil
+}
+
 // printFailBlock writes the FAIL block of cli.md §6.
-func printFailBlock(w io.Writer, style *progress.Style, rt *runtime.Runtime, stray *strayStderr, dur string) {
+// summary is shown when there is neither failed-step output nor stray
+// stderr.
+func printFailBlock(w io.Writer, style *progress.Style, rt *runtime.Runtime, stray *strayStderr, dur, summary string) {
 	fmt.Fprintf(w, "\n%s workflow default (%s)\n", style.Red("✗ FAIL"), dur)
 	failed := failedOutput(rt.FirstFailure())
 	if failed == "" {
-		summary := "Workflow execution failed."
 		if last := stray.lastLine(); last != "" {
 			summary = last
 		}
