@@ -132,6 +132,11 @@ func (l *lowerer) body(cmds []*ast.BodyCmd) string {
 func (l *lowerer) workflow(w *ast.Workflow) string {
 	l.b.Reset()
 	l.steps(w, w.Steps)
+	if len(w.Routes) > 0 {
+		// An orchestrator drains its inbox once its body completes, also
+		// after a value return (D12), but not after a failure.
+		return strings.TrimSuffix(wrap(l.b.String()), "\n") + " && jaiph::drain\n"
+	}
 	return wrap(l.b.String())
 }
 

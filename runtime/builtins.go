@@ -28,6 +28,7 @@ func init() {
 		"jaiph::ensure_failed": builtinEnsureFailed,
 		"jaiph::status":        builtinStatus,
 		"jaiph::send":          builtinSend,
+		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
 	}
 }
@@ -140,18 +141,6 @@ func builtinStatus(ctx context.Context, f *frame, args []string) int {
 			return n
 		}
 	}
-	return 1
-}
-
-// builtinSend delivers a message to the active inbox; without one it fails
-// and writes nothing (D3).
-func builtinSend(ctx context.Context, f *frame, args []string) int {
-	hc := interp.HandlerCtx(ctx)
-	ch := ""
-	if len(args) > 0 {
-		ch = args[0][strings.LastIndex(args[0], "::")+2:]
-	}
-	fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", ch)
 	return 1
 }
 

@@ -27,6 +27,10 @@ type frame struct {
 	out       *os.File // the step's own .out artifact
 	rvPath    string   // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
+	// inbox is the nearest orchestrator's queue (nil outside any);
+	// ownsInbox marks the orchestrator itself.
+	inbox     *inbox
+	ownsInbox bool
 
 	// env is the environment of the run, set only on the virtual root caller.
 	env mapEnviron
@@ -131,6 +135,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		stackLen:  caller.stackLen + 1,
 		noErrExit: b.Kind != codegen.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
+		inbox:     caller.inbox,
 	}
 	env.setExported("JAIPH_RETURN_VALUE_FILE", f.rvPath)
 	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
@@ -145,15 +150,37 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if caller.body != nil {
 		parentID = caller.id
 	}
-	rt.emit(&Event{Type: StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
+	dispatchCh, dispatched := env["JAIPH_DISPATCH_CHANNEL"]
+	stepEvent := func(e *Event) *Event {
+		if dispatched && dispatchCh.IsSet() {
+			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), env.get("JAIPH_DISPATCH_SENDER")
+		}
+		rt.emit(e)
+		return e
+	}
+	stepEvent(&Event{Type: StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen, Params: positionalParams(spec.args)})
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowStart, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now()})
 	}
+	var inboxErr error
+	if b.Workflow != nil && len(b.Workflow.Routes) > 0 {
+		ib, err := rt.openInbox(b, seq)
+		if err != nil {
+			inboxErr = fmt.Errorf("cannot create inbox: %w", err)
+		} else {
+			defer ib.close()
+			f.inbox, f.ownsInbox = ib, true
+			env.setExported("JAIPH_INBOX_DIR", rt.inboxes.dir)
+		}
+	}
 
 	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-%s", seq, codegen.SafeName(b.Symbol)))
 	outPath, errPath := base+".out", base+".err"
-	status, runErr := rt.runBody(ctx, f, spec, env, outPath, errPath)
+	status, runErr := 1, inboxErr
+	if inboxErr == nil {
+		status, runErr = rt.runBody(ctx, f, spec, env, outPath, errPath)
+	}
 	if rv, err := os.ReadFile(f.rvPath); err == nil {
 		value = string(rv)
 		os.Remove(f.rvPath)
@@ -180,7 +207,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
-	rt.emit(end)
+	stepEvent(end)
 	if status != 0 && errKept && !rt.opts.TestMode {
 		_, _ = io.WriteString(spec.stderr, errContent)
 	}

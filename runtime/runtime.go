@@ -70,6 +70,7 @@ type Runtime struct {
 	summary summaryWriter
 	rvDir   string
 	rvSeq   atomic.Int64
+	inboxes runInbox
 
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
