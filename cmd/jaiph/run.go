@@ -19,6 +19,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/hooks"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -86,6 +87,10 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	workspace := runtime.WorkspaceRoot(filepath.Dir(abs))
+	home, _ := os.UserHomeDir()
+	hk := hooks.Load(home, workspace, stderr)
+	defer hk.Wait(hookWait)
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs) {
 		if err != nil && os.IsNotExist(err) && parser.IsSourceFile(abs) {
 			fmt.Fprintf(stderr, "jaiph run: no such file: %s\n", file)
@@ -105,7 +110,6 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible()
 	defer stop()
 
-	workspace := runtime.WorkspaceRoot(filepath.Dir(abs))
 	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
 	var entry *codegen.Module
 	for _, m := range mods {
@@ -125,7 +129,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	tree := progress.NewTree(stdout, style)
 	rt := runtime.New(runtime.Options{
 		Modules: mods, Entry: entry, Workspace: workspace, SourceFile: source,
-		Env: env.List(), Stdin: os.Stdin, StrayStderr: stray, Observer: tree, Locals: locals,
+		Env: env.List(), Stdin: os.Stdin, StrayStderr: stray, Observer: observers{tree, hk}, Locals: locals,
 	})
 	defer rt.Close()
 
@@ -134,6 +138,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	for i, a := range wfArgs {
 		rootParams[i] = [2]string{fmt.Sprint(i + 1), a}
 	}
+	hk.WorkflowStart(abs, workspace)
 	fmt.Fprintf(stdout, "\nJaiph: Running %s\n\n", source)
 	fmt.Fprintf(stdout, "%s default%s\n", style.Bold("workflow"), style.Dim(progress.FormatParams(rootParams, 0)))
 	if err := os.Chdir(workspace); err != nil {
@@ -150,6 +155,11 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	if status != 0 || (stray.len() > 0 && env.Get("JAIPH_DEBUG") != "true") {
 		resolved = 1
 	}
+	runDir, summaryFile := rt.RunDir(), ""
+	if runDir != "" {
+		summaryFile = filepath.Join(runDir, "run_summary.jsonl")
+	}
+	hk.WorkflowEnd(rt.RunID(), resolved, time.Since(started), runDir, summaryFile)
 	dur := progress.Duration(time.Since(started))
 	if resolved == 0 {
 		fmt.Fprintf(stdout, "%s %s\n", style.Green("✓ PASS"), style.Dim("workflow default ("+dur+")"))
@@ -333,4 +343,17 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// hookWait bounds how long `jaiph run` waits, just before exiting, for hook
+// commands that are still running (docs/differences.md).
+const hookWait = 5 * time.Second
+
+// observers fans the runtime's events out to the progress tree and the hooks.
+type observers []runtime.Observer
+
+func (o observers) Event(e *runtime.Event) {
+	for _, x := range o {
+		x.Event(e)
+	}
 }
