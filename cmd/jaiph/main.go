@@ -117,7 +117,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newCheckCmd(stdout, stderr), newRunCmd(stdout, stderr))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr))
 	return root
 }
 
