@@ -1,7 +1,8 @@
 // Package progress renders the run's event stream as the reference's progress
 // tree (cli.md §3–§6): step start/end lines, log lines, parameter display,
-// the PASS line and the FAIL block. It only formats; the runtime decides what
-// happens.
+// the PASS line and the FAIL block, and the live parts of §5 (the TTY RUNNING
+// line, non-TTY heartbeats; live.go). It only formats; the runtime decides
+// what happens.
 package progress
 
 import (
@@ -17,44 +18,63 @@ import (
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
-// Style applies the reference's SGR pieces, or nothing without colour.
+// Style applies the reference's SGR pieces, or nothing without colour. A
+// piece is the attribute's SGR, the text and a full reset `\e[0m` (cli.md
+// §5) — not fatih/color's attribute-specific resets such as `\e[22m`.
 type Style struct {
-	dim, bold, green, red, yellow *color.Color
+	enabled bool
 }
 
 // NewStyle returns a style; colour is on only when enabled (stdout is a TTY
 // and NO_COLOR is unset — the caller decides).
 func NewStyle(enabled bool) *Style {
-	mk := func(a color.Attribute) *color.Color {
-		c := color.New(a)
-		if enabled {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
+	return &Style{enabled: enabled}
+}
+
+func (s *Style) piece(a color.Attribute, t string) string {
+	if !s.enabled {
+		return t
 	}
-	return &Style{dim: mk(color.Faint), bold: mk(color.Bold), green: mk(color.FgGreen), red: mk(color.FgRed), yellow: mk(color.FgYellow)}
+	return fmt.Sprintf("\x1b[%dm%s\x1b[0m", a, t)
 }
 
 // Dim, Bold, Green, Red and Yellow wrap text in one SGR piece.
-func (s *Style) Dim(t string) string    { return s.dim.Sprint(t) }
-func (s *Style) Bold(t string) string   { return s.bold.Sprint(t) }
-func (s *Style) Green(t string) string  { return s.green.Sprint(t) }
-func (s *Style) Red(t string) string    { return s.red.Sprint(t) }
-func (s *Style) Yellow(t string) string { return s.yellow.Sprint(t) }
+func (s *Style) Dim(t string) string    { return s.piece(color.Faint, t) }
+func (s *Style) Bold(t string) string   { return s.piece(color.Bold, t) }
+func (s *Style) Green(t string) string  { return s.piece(color.FgGreen, t) }
+func (s *Style) Red(t string) string    { return s.piece(color.FgRed, t) }
+func (s *Style) Yellow(t string) string { return s.piece(color.FgYellow, t) }
 
-// Tree writes progress lines for events (non-TTY mode: one line each).
+// Tree writes progress lines for events. By default (non-TTY) each line
+// ends with a newline and long steps get heartbeat lines once Start is
+// called; with TTY(true) the lines are inserted above a live RUNNING line
+// (live.go).
 type Tree struct {
 	mu     sync.Mutex
 	w      io.Writer
 	s      *Style
 	prefix map[string]string // step id → prefix of its start line
+	open   []*openStep       // non-root steps not yet ended, in start order
+
+	tty   bool
+	hb    Heartbeat
+	clock Clock
+
+	// Live state, set by Start and Stop.
+	started    time.Time
+	live       bool // TTY: the RUNNING line is on screen
+	partial    bool // TTY: stray stderr ended without a newline
+	stopped    bool
+	stop, done chan struct{}
 }
 
 // NewTree returns a renderer writing to w.
-func NewTree(w io.Writer, s *Style) *Tree {
-	return &Tree{w: w, s: s, prefix: map[string]string{}}
+func NewTree(w io.Writer, s *Style, opts ...Option) *Tree {
+	t := &Tree{w: w, s: s, prefix: map[string]string{}, hb: DefaultHeartbeat(), clock: realClock{}}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
 
 // Prefix returns P for depth d: I = "  · " × max(1,d) minus its last two
@@ -89,7 +109,8 @@ func (t *Tree) Event(e *runtime.Event) {
 		}
 		p := Prefix(e.Depth)
 		t.prefix[e.ID] = p
-		fmt.Fprintf(t.w, "%s%s %s %s%s\n", t.s.Dim(p), t.s.Dim("▸"), t.s.Bold(e.Kind), e.Name, t.s.Dim(FormatParams(e.Params, 0)))
+		t.open = append(t.open, &openStep{id: e.ID, kind: e.Kind, name: e.Name, prefix: p, started: t.clock.Now()})
+		t.line(fmt.Sprintf("%s%s %s %s%s", t.s.Dim(p), t.s.Dim("▸"), t.s.Bold(e.Kind), e.Name, t.s.Dim(FormatParams(e.Params, 0))))
 	case runtime.StepEnd:
 		if isRoot(e) {
 			return
@@ -99,16 +120,27 @@ func (t *Tree) Event(e *runtime.Event) {
 			p = Prefix(e.Depth)
 		}
 		delete(t.prefix, e.ID)
+		t.closeStep(e.ID)
 		text := fmt.Sprintf("%s (%ds)", label(e.Kind, e.Name), *e.ElapsedMS/1000)
 		if *e.Status == 0 {
-			fmt.Fprintf(t.w, "%s%s %s\n", t.s.Dim(p), t.s.Green("✓"), t.s.Dim(text))
+			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Green("✓"), t.s.Dim(text)))
 		} else {
-			fmt.Fprintf(t.w, "%s%s\n", t.s.Dim(p), t.s.Red("✗ "+text))
+			t.line(fmt.Sprintf("%s%s", t.s.Dim(p), t.s.Red("✗ "+text)))
 		}
 	case runtime.Log:
-		fmt.Fprintf(t.w, "%s%s %s\n", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), strings.TrimLeft(e.Message, "\n"))
+		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), strings.TrimLeft(e.Message, "\n")))
 	case runtime.LogErr:
-		fmt.Fprintf(t.w, "%s%s\n", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+strings.TrimLeft(e.Message, "\n")))
+		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+strings.TrimLeft(e.Message, "\n"))))
+	}
+}
+
+// closeStep forgets an ended step for the heartbeat.
+func (t *Tree) closeStep(id string) {
+	for i, st := range t.open {
+		if st.id == id {
+			t.open = append(t.open[:i], t.open[i+1:]...)
+			return
+		}
 	}
 }
 
@@ -187,8 +219,7 @@ func displayValue(v string) string {
 // ".0" dropped, else "<m>m <s>s".
 func Duration(d time.Duration) string {
 	if d < time.Minute {
-		s := fmt.Sprintf("%.1f", d.Seconds())
-		return strings.TrimSuffix(s, ".0") + "s"
+		return strings.TrimSuffix(fixed1(d), ".0") + "s"
 	}
 	secs := int(d.Seconds())
 	return fmt.Sprintf("%dm %ds", secs/60, secs%60)

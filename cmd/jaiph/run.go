@@ -125,8 +125,11 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	}
 	colour := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	style := progress.NewStyle(colour)
-	stray := &strayStderr{w: stderr}
-	tree := progress.NewTree(stdout, style)
+	// TTY: a live RUNNING line and stray stderr kept off the screen; else
+	// heartbeats for long steps (cli.md §5).
+	tree := progress.NewTree(stdout, style, progress.TTY(isTerminal(stdout)),
+		progress.WithHeartbeat(progress.HeartbeatFromEnv(os.LookupEnv)))
+	stray := &strayStderr{w: tree.StrayWriter(stderr)}
 	rt := runtime.New(runtime.Options{
 		Modules: mods, Entry: entry, Workspace: workspace, SourceFile: source,
 		Env: env.List(), Stdin: os.Stdin, StrayStderr: stray, Observer: observers{tree, hk}, Locals: locals,
@@ -140,7 +143,13 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	}
 	hk.WorkflowStart(abs, workspace)
 	fmt.Fprintf(stdout, "\nJaiph: Running %s\n\n", source)
-	fmt.Fprintf(stdout, "%s default%s\n", style.Bold("workflow"), style.Dim(progress.FormatParams(rootParams, 0)))
+	rootSuffix := "" // dim params only when args are given (cli.md §5)
+	if len(wfArgs) > 0 {
+		rootSuffix = style.Dim(progress.FormatParams(rootParams, 0))
+	}
+	fmt.Fprintf(stdout, "%s default%s\n", style.Bold("workflow"), rootSuffix)
+	tree.Start(started)
+	defer tree.Stop()
 	if err := os.Chdir(workspace); err != nil {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
@@ -151,6 +160,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	} else if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		fmt.Fprintf(stray, "jaiph: %v\n", runErr)
 	}
+	tree.Stop() // the RUNNING line goes and the ticker ends before the result
 	resolved := 0
 	if status != 0 || (stray.len() > 0 && env.Get("JAIPH_DEBUG") != "true") {
 		resolved = 1
