@@ -134,8 +134,10 @@ func (l *lowerer) workflow(w *ast.Workflow) string {
 	l.steps(w, w.Steps)
 	if len(w.Routes) > 0 {
 		// An orchestrator drains its inbox once its body completes, also
-		// after a value return (D12), but not after a failure.
-		return strings.TrimSuffix(wrap(l.b.String()), "\n") + " && jaiph::drain\n"
+		// after a value return (D12), but not after a failure. The body's
+		// status is an argument: `body && drain` would switch off errexit
+		// inside the body.
+		return wrap(l.b.String()) + "jaiph::drain $?\n"
 	}
 	return wrap(l.b.String())
 }

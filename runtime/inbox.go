@@ -186,8 +186,13 @@ func envInt(v string, def int) int {
 // memory; the rest start as soon as slots free up.
 const maxParallelDispatch = 64
 
-// builtinDrain dispatches the orchestrator's queue (inbox.md §4).
+// builtinDrain is `jaiph::drain STATUS`: after a body that ended with STATUS
+// 0 it dispatches the orchestrator's queue (inbox.md §4); otherwise it
+// returns STATUS and leaves the queue alone.
 func builtinDrain(ctx context.Context, f *frame, args []string) int {
+	if len(args) > 0 && args[0] != "0" {
+		return builtinStatus(ctx, f, args)
+	}
 	hc := interp.HandlerCtx(ctx)
 	ib := f.inbox
 	if ib == nil || !f.ownsInbox {
