@@ -75,16 +75,18 @@ func builtinEnsure(ctx context.Context, f *frame, args []string) int {
 	return managedBuiltin(ctx, f, args)
 }
 
-// builtinReturn writes the value return of the current body; the lowered
-// code follows it with `return 0`.
+// builtinReturn records the value return of the current body; the lowered
+// code follows it with `return 0`. The value stays in memory unless the
+// script pointed JAIPH_RETURN_VALUE_FILE elsewhere.
 func builtinReturn(ctx context.Context, f *frame, args []string) int {
 	v := ""
 	if len(args) > 0 {
 		v = args[0]
 	}
 	path := interp.HandlerCtx(ctx).Env.Get("JAIPH_RETURN_VALUE_FILE").String()
-	if path == "" {
-		path = f.rvPath
+	if path == "" || path == f.rvPath {
+		f.setReturn(v)
+		return 0
 	}
 	if err := os.WriteFile(path, []byte(v), 0o644); err != nil {
 		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "jaiph: cannot write return value: %v\n", err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -23,10 +24,15 @@ type frame struct {
 	rt        *Runtime
 	body      *codegen.Body // nil for the virtual caller of the root step
 	id        string
-	stackLen  int      // open steps including this one
-	out       *os.File // the step's own .out artifact
-	rvPath    string   // JAIPH_RETURN_VALUE_FILE of this call
+	stackLen  int       // open steps including this one
+	out       *artifact // the step's own .out artifact
+	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
+	// retValue is the value return, when retSet (the script may also write
+	// JAIPH_RETURN_VALUE_FILE itself; that file is the fallback).
+	retMu    sync.Mutex
+	retValue string
+	retSet   bool
 	// inbox is the nearest orchestrator's queue (nil outside any);
 	// ownsInbox marks the orchestrator itself.
 	inbox     *inbox
@@ -37,6 +43,18 @@ type frame struct {
 }
 
 type frameKey struct{}
+
+func (f *frame) setReturn(v string) {
+	f.retMu.Lock()
+	f.retValue, f.retSet = v, true
+	f.retMu.Unlock()
+}
+
+func (f *frame) returned() (string, bool) {
+	f.retMu.Lock()
+	defer f.retMu.Unlock()
+	return f.retValue, f.retSet
+}
 
 func frameOf(ctx context.Context) *frame {
 	f, _ := ctx.Value(frameKey{}).(*frame)
@@ -181,7 +199,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if inboxErr == nil {
 		status, runErr = rt.runBody(ctx, f, spec, env, outPath, errPath)
 	}
-	if rv, err := os.ReadFile(f.rvPath); err == nil {
+	if v, ok := f.returned(); ok {
+		value = v
+	} else if rv, err := os.ReadFile(f.rvPath); err == nil {
 		value = string(rv)
 		os.Remove(f.rvPath)
 	}
@@ -217,16 +237,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 // runBody executes the callee's lowered source in a fresh runner whose
 // stdout/stderr are the step's artifacts, written live (D1).
 func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
-	out, err := os.Create(outPath)
-	if err != nil {
-		return 1, err
-	}
-	defer out.Close()
-	errFile, err := os.Create(errPath)
-	if err != nil {
-		return 1, err
-	}
-	defer errFile.Close()
+	out, errFile := newArtifact(outPath), newArtifact(errPath)
+	defer out.close()
+	defer errFile.close()
 	f.out = out
 	var stdout io.Writer = out
 	if spec.forward && !spec.capture && !rt.opts.TestMode {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -67,7 +68,7 @@ func execExternal(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			cmd.Args = args
 			cmd.Env = exportedList(hc.Env)
 			cmd.Dir = hc.Dir
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = hc.Stdin, hc.Stdout, hc.Stderr
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = hc.Stdin, direct(hc.Stdout), direct(hc.Stderr)
 			cmd.Cancel = func() error {
 				sig := os.Signal(os.Interrupt)
 				if in := interruption(ctx); in != nil {
@@ -119,4 +120,15 @@ func exportedList(env expand.Environ) []string {
 		return true
 	})
 	return list
+}
+
+// direct hands a child process the artifact's file itself rather than a
+// pipe, so its output lands without a copying goroutine.
+func direct(w io.Writer) io.Writer {
+	if a, ok := w.(*artifact); ok {
+		if f, err := a.file(); err == nil {
+			return f
+		}
+	}
+	return w
 }

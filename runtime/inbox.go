@@ -92,6 +92,16 @@ func (rt *Runtime) openInbox(b *codegen.Body, stepSeq int) (*inbox, error) {
 
 func (ib *inbox) close() { ib.journal.Close() }
 
+// saveSeq records the last message number in inbox/.seq (once, when the run
+// closes, rather than per message).
+func (ri *runInbox) saveSeq() {
+	ri.mu.Lock()
+	defer ri.mu.Unlock()
+	if ri.dir != "" && ri.err == nil {
+		_ = writeFileAtomic(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)), false)
+	}
+}
+
 // channelName is the declared name of a channel symbol.
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
@@ -107,9 +117,6 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 	seq := fmt.Sprintf("%03d", n)
 	file := seq + "-" + name + ".txt"
 	if err := writeFileAtomic(filepath.Join(ri.dir, file), []byte(content), true); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(n)), false); err != nil {
 		return err
 	}
 	ri.seq = n

@@ -111,8 +111,13 @@ func (rt *Runtime) FirstFailure() *Event {
 	return rt.firstFailure
 }
 
-// Close removes the run's private temporary files.
+// Close records the last step number in .seq and removes the run's private
+// temporary files.
 func (rt *Runtime) Close() {
+	if rt.runDir != "" {
+		_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
+		rt.inboxes.saveSeq()
+	}
 	if rt.rvDir != "" {
 		os.RemoveAll(rt.rvDir)
 	}
@@ -197,12 +202,11 @@ func (rt *Runtime) emit(e *Event) {
 	}
 }
 
-// nextSeq allocates the next step number and persists it in .seq (D21:
-// unique even for concurrent calls).
+// nextSeq allocates the next step number (D21: unique even for concurrent
+// calls). The counter lives in memory; .seq gets its final value when the
+// run closes, which saves a file write per step.
 func (rt *Runtime) nextSeq() int {
-	n := rt.seq.Add(1)
-	_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(n)), 0o644)
-	return int(n)
+	return int(rt.seq.Add(1))
 }
 
 // body returns the parsed source of a body (parsed once).

@@ -1,0 +1,58 @@
+package runtime
+
+import (
+	"os"
+	"sync"
+)
+
+// artifact is a step's .out or .err file, created on the first write so
+// that the many steps that print nothing cost no file system work (their
+// empty artifacts would be removed at the end anyway). Once created it is
+// written live under its final name (D1).
+type artifact struct {
+	path string
+
+	mu   sync.Mutex
+	f    *os.File
+	err  error
+	done bool
+}
+
+func newArtifact(path string) *artifact { return &artifact{path: path} }
+
+// file returns the open file, creating it if needed (external commands get
+// the *os.File itself, so their output needs no copying goroutine).
+func (a *artifact) file() (*os.File, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openLocked()
+}
+
+func (a *artifact) openLocked() (*os.File, error) {
+	if a.f == nil && a.err == nil {
+		a.f, a.err = os.OpenFile(a.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	}
+	return a.f, a.err
+}
+
+func (a *artifact) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.openLocked()
+	if err != nil {
+		return 0, err
+	}
+	return f.Write(p)
+}
+
+// close closes the file if it was created.
+func (a *artifact) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.f != nil {
+		a.f.Close()
+	}
+}
