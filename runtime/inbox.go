@@ -3,12 +3,12 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
@@ -39,12 +39,16 @@ type message struct {
 // message counter.
 type runInbox struct {
 	once sync.Once
-	err  error
 	dir  string
 
 	mu       sync.Mutex
+	err      error // creating the directory or storing messages failed
 	seq      int
 	journals int
+	pending  []*pendingMessage
+	npending atomic.Int32 // len(pending), read without the lock by emit
+
+	commitMu sync.Mutex // one group commit at a time
 }
 
 // inboxDir creates <run_dir>/inbox once.
@@ -52,9 +56,11 @@ func (rt *Runtime) inboxDir() (string, error) {
 	ri := &rt.inboxes
 	ri.once.Do(func() {
 		ri.dir = filepath.Join(rt.runDir, "inbox")
-		ri.err = os.MkdirAll(ri.dir, 0o755)
+		if err := os.MkdirAll(ri.dir, 0o755); err != nil {
+			ri.fail(err)
+		}
 	})
-	return ri.dir, ri.err
+	return ri.dir, ri.failed()
 }
 
 // openInbox registers the routes of orchestrator b (inbox.md §2). The first
@@ -97,68 +103,161 @@ func (ib *inbox) close() { ib.journal.Close() }
 func (ri *runInbox) saveSeq() {
 	ri.mu.Lock()
 	defer ri.mu.Unlock()
-	if ri.dir != "" && ri.err == nil {
-		_ = writeFileAtomic(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)), false)
+	if ri.dir != "" {
+		_ = writeFileAtomic(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)))
 	}
 }
 
 // channelName is the declared name of a channel symbol.
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
-// enqueue stores a message (inbox.md §3). The message file is complete on
-// disk (written to a temporary name, synced, renamed) before its journal
-// line exists, so no reader ever sees a torn message.
-func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
-	ri := &rt.inboxes
-	name := channelName(channel)
-	ri.mu.Lock()
-	defer ri.mu.Unlock()
-	n := ri.seq + 1
-	seq := fmt.Sprintf("%03d", n)
-	file := seq + "-" + name + ".txt"
-	if err := writeFileAtomic(filepath.Join(ri.dir, file), []byte(content), true); err != nil {
-		return err
-	}
-	ri.seq = n
-	if _, err := io.WriteString(ib.journal, name+":"+seq+":"+sender+"\n"); err != nil {
-		return err
-	}
-	ib.mu.Lock()
-	ib.entries = append(ib.entries, message{seq: seq, channel: channel, name: name, sender: sender})
-	ib.mu.Unlock()
-
-	e := &Event{Type: InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, Time: time.Now()}
-	e.PayloadPreview = content
-	if r := []rune(content); len(r) > 4096 {
-		e.PayloadPreview = string(r[:4096]) + "..."
-		ref := "inbox/" + file
-		e.PayloadRef = &ref
-	}
-	rt.emit(e)
-	return nil
+// pendingMessage is a message whose file is written under a temporary name
+// but not yet synced, renamed and journalled.
+type pendingMessage struct {
+	ib       *inbox
+	m        message
+	tmp      string
+	file     string // NNN-<channel>.txt
+	preview  string
+	ref      *string
+	queuedAt time.Time
 }
 
-// writeFileAtomic writes data under a temporary name in the same directory
-// and renames it into place; sync also flushes it to disk first.
-func writeFileAtomic(path string, data []byte, sync bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+// maxPendingMessages bounds the messages waiting for a group commit, which
+// keeps memory flat however many a workflow sends.
+const maxPendingMessages = 1024
+
+// enqueue stores a message (inbox.md §3). Its content goes to a temporary
+// file at once (so write errors reach the sender); the message joins the
+// queue in a group commit (commitMessages) that syncs the files, renames
+// them to their final names and only then appends their journal lines and
+// INBOX_ENQUEUE events. So no reader ever sees a torn message and a crash
+// never leaves a half one, at one sync per batch instead of per message.
+func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
+	ri := &rt.inboxes
+	if err := ri.failed(); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(ri.dir, ".tmp-*")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
-	if err == nil && sync {
-		err = tmp.Sync()
-	}
+	_, err = tmp.WriteString(content)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	name := channelName(channel)
+	p := &pendingMessage{ib: ib, tmp: tmp.Name(), preview: content, queuedAt: time.Now()}
+	if r := []rune(content); len(r) > 4096 {
+		p.preview = string(r[:4096]) + "..."
+	}
+	ri.mu.Lock()
+	ri.seq++
+	p.m = message{seq: fmt.Sprintf("%03d", ri.seq), channel: channel, name: name, sender: sender}
+	p.file = p.m.seq + "-" + name + ".txt"
+	if p.preview != content {
+		ref := "inbox/" + p.file
+		p.ref = &ref
+	}
+	ri.pending = append(ri.pending, p)
+	n := len(ri.pending)
+	ri.npending.Store(int32(n))
+	ri.mu.Unlock()
+	if n >= maxPendingMessages {
+		return rt.commitMessages()
+	}
+	return nil
+}
+
+// commitMessages completes the pending messages in sequence order. It runs
+// before any other event is emitted, before each drain snapshot and when
+// the run closes, so the summary order is the one of synchronous sends.
+func (rt *Runtime) commitMessages() error {
+	ri := &rt.inboxes
+	ri.commitMu.Lock()
+	defer ri.commitMu.Unlock()
+	ri.mu.Lock()
+	batch := ri.pending
+	ri.pending = nil
+	ri.npending.Store(0)
+	ri.mu.Unlock()
+	if len(batch) == 0 {
+		return ri.failed()
+	}
+	tmps := make([]string, len(batch))
+	for i, p := range batch {
+		tmps[i] = p.tmp
+	}
+	err := syncFiles(ri.dir, tmps)
+	for _, p := range batch {
+		if err != nil {
+			os.Remove(p.tmp)
+			continue
+		}
+		err = os.Rename(p.tmp, filepath.Join(ri.dir, p.file))
+		if err != nil {
+			os.Remove(p.tmp)
+		}
+	}
+	if err != nil {
+		ri.fail(fmt.Errorf("cannot store messages: %w", err))
+		return ri.failed()
+	}
+	lines := map[*inbox][]byte{}
+	var order []*inbox
+	for _, p := range batch {
+		if _, ok := lines[p.ib]; !ok {
+			order = append(order, p.ib)
+		}
+		lines[p.ib] = append(lines[p.ib], p.m.name+":"+p.m.seq+":"+p.m.sender+"\n"...)
+	}
+	for _, ib := range order {
+		if _, err := ib.journal.Write(lines[ib]); err != nil {
+			ri.fail(fmt.Errorf("cannot append to the inbox journal: %w", err))
+		}
+	}
+	for _, p := range batch {
+		p.ib.mu.Lock()
+		p.ib.entries = append(p.ib.entries, p.m)
+		p.ib.mu.Unlock()
+		rt.emitEvent(&Event{Type: InboxEnqueue, InboxSeq: p.m.seq, Channel: p.m.name, Sender: p.m.sender,
+			PayloadPreview: p.preview, PayloadRef: p.ref, Time: p.queuedAt})
+	}
+	return ri.failed()
+}
+
+func (ri *runInbox) fail(err error) {
+	ri.mu.Lock()
+	if ri.err == nil {
+		ri.err = err
+	}
+	ri.mu.Unlock()
+}
+
+func (ri *runInbox) failed() error {
+	ri.mu.Lock()
+	defer ri.mu.Unlock()
+	return ri.err
+}
+
+// fsyncEach fsyncs each file.
+func fsyncEach(paths []string) error {
+	for _, p := range paths {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // builtinSend is `jaiph::send CHANNEL SENDER CONTENT`: it queues a message in
@@ -210,6 +309,10 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	env := snapshotEnv(hc.Env)
 	depth, cursor := 0, 0
 	for {
+		if err := f.rt.commitMessages(); err != nil {
+			fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
+			return 1
+		}
 		ib.mu.Lock()
 		snapshot := append([]message(nil), ib.entries[cursor:]...)
 		ib.mu.Unlock()
@@ -290,4 +393,24 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 	rt.emit(&Event{Type: DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
 	return status
+}
+
+// writeFileAtomic writes data under a temporary name in the same directory
+// and renames it into place.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
