@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/validate"
 )
 
 // Kind is the kind of a managed body.
@@ -283,8 +285,9 @@ func (l *lowerer) send(w *ast.Workflow, s *ast.Send) {
 // so the shell expands it exactly as the reference does (parameters and
 // arithmetic; validation rejects command substitution).
 func (l *lowerer) prompt(s *ast.Prompt) {
+	text := PromptText(s)
 	delim := "__JAIPH_PROMPT__"
-	for strings.Contains(s.Text, delim) {
+	for strings.Contains(text, delim) {
 		delim += "_"
 	}
 	args := []string{"jaiph::prompt"}
@@ -298,10 +301,14 @@ func (l *lowerer) prompt(s *ast.Prompt) {
 	for _, ref := range PromptVarRefs(s.Text) {
 		args = append(args, "--var", `"`+ref+`=${`+ref+`}"`)
 	}
-	cmd := strings.Join(args, " ") + " <<" + delim + "\n" + s.Text + "\n" + delim
+	cmd := strings.Join(args, " ") + " <<" + delim + "\n" + text + "\n" + delim
 	switch {
 	case s.HasReturns:
-		l.line(`eval "$(` + cmd + "\n)\"")
+		// The builtin prints assignments to eval; `eval "$(…)"` alone would
+		// drop its failure status (1/2/3), so test the substitution first.
+		l.n++
+		v := fmt.Sprintf("__jaiph_typed%d", l.n)
+		l.line("if " + v + "=$(" + cmd + "\n); then eval \"$" + v + "\"; else jaiph::status $?; fi")
 	case s.Capture != "":
 		l.line(s.Capture + "=$(" + cmd + "\n)")
 	default:
@@ -309,10 +316,24 @@ func (l *lowerer) prompt(s *ast.Prompt) {
 	}
 }
 
+// PromptText is the compile-time text a prompt sends: typed prompts append
+// the schema suffix (runtime.md §7).
+func PromptText(s *ast.Prompt) string {
+	if !s.HasReturns {
+		return s.Text
+	}
+	schema, _ := validate.ParseSchema(s.Returns)
+	fields := make([]agent.Field, len(schema))
+	for i, f := range schema {
+		fields[i] = agent.Field{Name: f.Name, Type: f.Type}
+	}
+	return s.Text + agent.SchemaSuffix(fields)
+}
+
 // PromptPreview is the first 24 characters of the compile-time text (typed
 // prompts include the schema suffix the agent sees).
 func PromptPreview(s *ast.Prompt) string {
-	t := s.Text
+	t := PromptText(s)
 	r := []rune(t)
 	if len(r) > 24 {
 		r = r[:24]

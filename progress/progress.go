@@ -91,11 +91,13 @@ func isRoot(e *runtime.Event) bool {
 	return e.Kind == "workflow" && e.Name == "default" && e.ParentID == "" && e.Depth == 0
 }
 
-func label(kind, name string) string {
+// startLabel is `<kind> <name>` on a start line, just the kind when the
+// name equals it (end lines always show both).
+func startLabel(s *Style, kind, name string) string {
 	if kind == name {
-		return kind
+		return s.Bold(kind)
 	}
-	return kind + " " + name
+	return s.Bold(kind) + " " + name
 }
 
 // Event implements runtime.Observer.
@@ -110,7 +112,11 @@ func (t *Tree) Event(e *runtime.Event) {
 		p := Prefix(e.Depth)
 		t.prefix[e.ID] = p
 		t.open = append(t.open, &openStep{id: e.ID, kind: e.Kind, name: e.Name, prefix: p, started: t.clock.Now()})
-		t.line(fmt.Sprintf("%s%s %s %s%s", t.s.Dim(p), t.s.Dim("▸"), t.s.Bold(e.Kind), e.Name, t.s.Dim(FormatParams(e.Params, 0))))
+		if e.Kind == "prompt" {
+			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Dim("▸"), promptStart(t.s, e.Params)))
+		} else {
+			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(FormatParams(e.Params, 0))))
+		}
 	case runtime.StepEnd:
 		if isRoot(e) {
 			return
@@ -121,7 +127,7 @@ func (t *Tree) Event(e *runtime.Event) {
 		}
 		delete(t.prefix, e.ID)
 		t.closeStep(e.ID)
-		text := fmt.Sprintf("%s (%ds)", label(e.Kind, e.Name), *e.ElapsedMS/1000)
+		text := fmt.Sprintf("%s %s (%ds)", e.Kind, e.Name, *e.ElapsedMS/1000)
 		if *e.Status == 0 {
 			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Green("✓"), t.s.Dim(text)))
 		} else {

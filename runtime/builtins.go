@@ -147,6 +147,5 @@ func builtinStatus(ctx context.Context, f *frame, args []string) int {
 }
 
 func builtinPrompt(ctx context.Context, f *frame, args []string) int {
-	fmt.Fprintln(interp.HandlerCtx(ctx).Stderr, "jaiph: prompt steps are not supported by this build yet")
-	return 1
+	return builtinPromptStep(ctx, f, args)
 }

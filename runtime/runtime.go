@@ -45,6 +45,9 @@ type Options struct {
 	TestMode bool
 	// Locals are the evaluated module locals (env name → value).
 	Locals map[string][]Local
+	// PromptMock, when set (test mode), may answer prompts instead of the
+	// agent (runtime/prompt.go).
+	PromptMock PromptMock
 }
 
 // Local is an evaluated module-level local: its shell name and value.

@@ -1,0 +1,40 @@
+package progress
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// promptStart renders what follows `▸ ` on a prompt step's start line
+// (cli.md §4): `prompt "<preview>"` plus the other parameters capped at 96
+// characters, or `prompt prompt` when the preview is blank.
+func promptStart(s *Style, params [][2]string) string {
+	var rest [][2]string
+	for _, p := range params {
+		if !internalValue(p[1]) {
+			rest = append(rest, p)
+		}
+	}
+	preview := ""
+	if len(rest) > 0 {
+		preview = rest[0][1]
+		rest = rest[1:]
+	}
+	shown := strings.Join(strings.Fields(preview), " ")
+	if utf8.RuneCountInString(shown) > 24 {
+		shown = string([]rune(shown)[:24]) + "..."
+	}
+	label := s.Bold("prompt") + " prompt"
+	if shown != "" {
+		shown = strings.ReplaceAll(shown, `\`, `\\`)
+		label = s.Bold("prompt") + ` "` + strings.ReplaceAll(shown, `"`, `\"`) + `"`
+	}
+	if len(rest) == 0 {
+		return label
+	}
+	return label + s.Dim(FormatParams(rest, 96))
+}
+
+func internalValue(v string) bool {
+	return strings.HasSuffix(v, "::impl") || v == "jaiph::execute_readonly" || v == "jaiph::prompt_impl"
+}

@@ -1,0 +1,314 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/agent"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// PromptMock answers prompts in test mode instead of an agent
+// (testing.md §3): text is the prompt as the agent would see it (expanded,
+// schema suffix included). handled=false runs the real backend; a non-nil
+// error fails the prompt step (status 1) with the error's text as its
+// stderr.
+type PromptMock func(text string) (answer string, handled bool, err error)
+
+// promptCall is one `jaiph::prompt` invocation as lowered by codegen:
+//
+//	jaiph::prompt [--capture] [--returns SCHEMA --name CAPTURE] --preview P [--var NAME=VALUE]… <<EOF
+//	text (schema suffix included)
+//	EOF
+type promptCall struct {
+	capture bool
+	returns string // schema as written; "" for untyped prompts
+	typed   bool
+	name    string // capture variable of a typed prompt
+	preview string
+	vars    [][2]string
+}
+
+func parsePromptArgs(args []string) (*promptCall, error) {
+	pc := &promptCall{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--capture" {
+			pc.capture = true
+			continue
+		}
+		if i+1 >= len(args) {
+			return nil, fmt.Errorf("%s needs a value", a)
+		}
+		v := args[i+1]
+		i++
+		switch a {
+		case "--returns":
+			pc.returns, pc.typed = v, true
+		case "--name":
+			pc.name = v
+		case "--preview":
+			pc.preview = v
+		case "--var":
+			name, value, _ := strings.Cut(v, "=")
+			pc.vars = append(pc.vars, [2]string{name, value})
+		default:
+			return nil, fmt.Errorf("unknown option %s", a)
+		}
+	}
+	return pc, nil
+}
+
+// builtinPromptStep runs a prompt as a managed step (runtime.md §4, §7):
+// its own seq and `NNNNNN-jaiph__prompt.out/.err` artifacts, STEP_START and
+// STEP_END, the agent as a real process. Plain prompts also copy the
+// transcript to the statement's stdout; `x = prompt` prints the answer (for
+// the command substitution); typed prompts print shell assignments for
+// `eval` and fail the statement (1/2/3) when the answer does not fit the
+// schema, after the step itself ended 0.
+func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
+	hc := interp.HandlerCtx(ctx)
+	rt := f.rt
+	pc, err := parsePromptArgs(args)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "jaiph: internal error: prompt: %v\n", err)
+		return 1
+	}
+	var fields []agent.Field
+	if pc.typed {
+		sf, msg := validate.ParseSchema(pc.returns)
+		if msg != "" {
+			fmt.Fprintf(hc.Stderr, "jaiph: %s\n", msg)
+			return 1
+		}
+		for _, x := range sf {
+			fields = append(fields, agent.Field{Name: x.Name, Type: x.Type})
+		}
+	}
+	stdin, err := io.ReadAll(hc.Stdin)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "jaiph: cannot read prompt text: %v\n", err)
+		return 1
+	}
+	// The reference reads the text with $(cat): trailing newlines go.
+	text := strings.TrimRight(string(stdin), "\n")
+	if err := rt.ensureRunDir(); err != nil {
+		fmt.Fprintf(hc.Stderr, "jaiph: cannot create run directory: %v\n", err)
+		return 1
+	}
+
+	// Where the transcript goes besides the prompt's .out: the statement's
+	// stdout for a plain prompt (not a pipe); for a typed prompt, whose
+	// stdout is the `eval` input, the enclosing step's own output.
+	var stmtOut io.Writer
+	switch {
+	case pc.typed:
+		if f.out != nil {
+			stmtOut = f.out
+		}
+	case pc.capture:
+	case isPipe(hc.Stdout):
+	default:
+		stmtOut = hc.Stdout
+	}
+
+	seq := rt.nextSeq()
+	id := fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq)
+	parentID := ""
+	if f.body != nil {
+		parentID = f.id
+	}
+	params := append([][2]string{{"__preview", pc.preview}}, pc.vars...)
+	dispatchCh := hc.Env.Get("JAIPH_DISPATCH_CHANNEL")
+	stepEvent := func(e *Event) {
+		if dispatchCh.IsSet() {
+			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), hc.Env.Get("JAIPH_DISPATCH_SENDER").String()
+		}
+		rt.emit(e)
+	}
+	start := time.Now()
+	stepEvent(&Event{Type: StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: start,
+		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Params: params})
+
+	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-jaiph__prompt", seq))
+	outPath, errPath := base+".out", base+".err"
+	status, answer := rt.runPrompt(ctx, hc, text, stmtOut, outPath, errPath)
+
+	outContent, outKept := readAndPrune(outPath)
+	errContent, errKept := readAndPrune(errPath)
+	elapsed := time.Since(start).Milliseconds()
+	end := &Event{Type: StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
+		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
+	if outKept {
+		end.OutFile = outPath
+		c := trimContent(outContent)
+		end.OutContent = &c
+	}
+	if errKept {
+		end.ErrFile = errPath
+		if status != 0 {
+			c := trimContent(errContent)
+			end.ErrContent = &c
+		}
+	}
+	stepEvent(end)
+	if status != 0 {
+		if errKept {
+			if rt.opts.TestMode {
+				// Test mode: a failed step's stderr goes to the statement's
+				// output (never into a capture or an eval).
+				if stmtOut != nil {
+					_, _ = io.WriteString(stmtOut, errContent)
+				}
+			} else {
+				_, _ = io.WriteString(hc.Stderr, errContent)
+			}
+		}
+		return status
+	}
+
+	value := strings.TrimRight(answer, "\n")
+	switch {
+	case pc.typed:
+		res, terr := agent.ParseTyped(value, fields)
+		if terr != nil {
+			_, _ = io.WriteString(hc.Stderr, terr.Message)
+			return terr.Code
+		}
+		code, err := res.Assignments(pc.name, fields)
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "jaiph: internal error: prompt: %v\n", err)
+			return 1
+		}
+		_, _ = io.WriteString(hc.Stdout, code)
+	case pc.capture:
+		_, _ = io.WriteString(hc.Stdout, value)
+	}
+	return 0
+}
+
+// runPrompt produces the prompt step's artifacts: the transcript (to .out
+// and stmtOut) and the agent's stderr (.err). It returns the step status
+// and the answer.
+func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text string, stmtOut io.Writer, outPath, errPath string) (int, string) {
+	// Artifacts appear on their first byte, as for other steps.
+	out := newArtifact(outPath)
+	defer out.close()
+	errFile := newArtifact(errPath)
+	defer errFile.close()
+	var transcript io.Writer = out
+	if stmtOut != nil {
+		transcript = io.MultiWriter(out, stmtOut)
+	}
+	if in := interruption(ctx); in != nil {
+		return in.Status(), ""
+	}
+
+	if mock := rt.opts.PromptMock; mock != nil {
+		answer, handled, err := mock(text)
+		if err != nil {
+			fmt.Fprintln(errFile, err.Error())
+			return 1, ""
+		}
+		if handled {
+			_, _ = io.WriteString(transcript, answer)
+			return 0, answer
+		}
+	}
+
+	get := func(name string) string { return hc.Env.Get(name).String() }
+	settings := agent.SettingsFrom(get, WorkspaceRoot(hc.Dir))
+	inv, err := agent.Build(settings, text, get)
+	if err != nil {
+		fmt.Fprintln(errFile, err.Error())
+		return 1, ""
+	}
+	if text != "" {
+		fmt.Fprintf(transcript, "Command:\n%s\n\nPrompt:\n%s\n\n", inv.Display, text)
+	}
+	path, err := interp.LookPathDir(hc.Dir, hc.Env, inv.Argv[0])
+	if err != nil {
+		if inv.Backend == agent.Claude {
+			fmt.Fprintln(errFile, agent.ClaudeNotFound.Error())
+			return 1, ""
+		}
+		fmt.Fprintf(errFile, "jaiph: %s: command not found\n", inv.Argv[0])
+		return 127, ""
+	}
+
+	parser := agent.NewParser(transcript)
+	newCmd := func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, path, inv.Argv[1:]...)
+		cmd.Args[0] = inv.Argv[0]
+		cmd.Env = exportedList(hc.Env)
+		cmd.Dir = hc.Dir
+		cmd.Stdout = parser
+		cmd.Stderr = errFile
+		if inv.MergeStderr {
+			cmd.Stderr = parser
+		}
+		if inv.Backend == agent.Claude {
+			cmd.Stdin = strings.NewReader(inv.Stdin)
+		}
+		cmd.Cancel = func() error {
+			sig := os.Signal(os.Interrupt)
+			if in := interruption(ctx); in != nil {
+				sig = in.Signal
+			}
+			return cmd.Process.Signal(sig)
+		}
+		// Also bounds how long a child that outlives the agent may keep
+		// its output pipe open.
+		cmd.WaitDelay = KillDelay
+		return cmd
+	}
+	cmd := newCmd()
+	err = cmd.Start()
+	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
+		time.Sleep(delay)
+		cmd = newCmd()
+		err = cmd.Start()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
+	_ = parser.Close()
+	if in := interruption(ctx); in != nil {
+		return in.Status(), parser.Answer()
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+		return 0, parser.Answer()
+	case errors.As(err, &exitErr):
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			fmt.Fprintf(errFile, "jaiph: agent %s terminated by signal %d (%s)\n", inv.Argv[0], int(ws.Signal()), ws.Signal())
+			return 128 + int(ws.Signal()), parser.Answer()
+		}
+		return exitErr.ExitCode(), parser.Answer()
+	default:
+		fmt.Fprintf(errFile, "jaiph: cannot run agent %s: %v\n", inv.Argv[0], err)
+		return 126, parser.Answer()
+	}
+}
+
+// isPipe reports whether w is a pipe (the reference does not copy a
+// prompt's transcript into a pipe).
+func isPipe(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeNamedPipe != 0
+}
