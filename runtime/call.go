@@ -28,6 +28,8 @@ type frame struct {
 	out       *artifact // the step's own .out artifact
 	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
+	// readOnly is set for rules and everything they call (readonly.go).
+	readOnly bool
 	// retValue is the value return, when retSet (the script may also write
 	// JAIPH_RETURN_VALUE_FILE itself; that file is the fallback).
 	retMu    sync.Mutex
@@ -154,6 +156,12 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		noErrExit: b.Kind != codegen.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
 		inbox:     caller.inbox,
+		readOnly:  caller.readOnly || b.Kind == codegen.Rule,
+	}
+	if f.readOnly {
+		if dir := rt.ruleTempDir(); dir != "" {
+			env.setExported("TMPDIR", dir)
+		}
 	}
 	env.setExported("JAIPH_RETURN_VALUE_FILE", f.rvPath)
 	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
@@ -259,13 +267,17 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	}
 	params = append(params, "--")
 	params = append(params, spec.args...)
-	r, err := interp.New(
+	opts := []interp.RunnerOption{
 		interp.Env(env),
 		interp.Dir(spec.dir),
 		interp.Params(params...),
 		interp.StdIO(spec.stdin, stdout, errFile),
 		interp.ExecHandlers(rt.execMiddleware, execExternal),
-	)
+	}
+	if f.readOnly {
+		opts = append(opts, interp.OpenHandler(readOnlyOpen(rt.rvDir)))
+	}
+	r, err := interp.New(opts...)
 	if err != nil {
 		return 1, err
 	}

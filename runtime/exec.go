@@ -63,6 +63,9 @@ func execExternal(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			fmt.Fprintln(hc.Stderr, err)
 			return interp.ExitStatus(127)
 		}
+		if f := frameOf(ctx); f != nil && f.readOnly {
+			path, args = readOnlyCommand(path, args, f.rt.rvDir)
+		}
 		newCmd := func() *exec.Cmd {
 			cmd := exec.CommandContext(ctx, path)
 			cmd.Args = args

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // Version is the Jaiph language version this implementation is compatible with.
@@ -42,6 +44,9 @@ func main() {
 // inspected for global options and the file shorthand; everything else goes
 // to the named command.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == runtime.ReadOnlyExecArg {
+		return runtime.ReadOnlyExecMain(args[1:])
+	}
 	root := newRootCmd(stdout, stderr)
 	if len(args) > 0 {
 		switch a := args[0]; {

@@ -17,11 +17,13 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // TestMain lets the test binary act as the jaiph command inside scripts.
 func TestMain(m *testing.M) {
-	if os.Getenv("JAIPH_TEST_AS_JAIPH") == "1" {
+	if os.Getenv("JAIPH_TEST_AS_JAIPH") == "1" || (len(os.Args) > 1 && os.Args[1] == runtime.ReadOnlyExecArg) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{
@@ -60,6 +62,12 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Condition: func(cond string) (bool, error) {
+			if cond == "landlock" {
+				return runtime.LandlockAvailable(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"waitfile": cmdWaitFile,
