@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
@@ -345,14 +346,11 @@ func printLoadError(w io.Writer, err error) {
 	fmt.Fprintln(w, err.Error())
 }
 
-// isTerminal reports whether w is a character device.
+// isTerminal reports whether w is a terminal (not merely a character
+// device: /dev/null is one too).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // hookWait bounds how long `jaiph run` waits, just before exiting, for hook
