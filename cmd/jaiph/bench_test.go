@@ -85,6 +85,7 @@ func BenchmarkInbox10000(b *testing.B)  { benchProcess(b, inboxFlow(10000)) }
 // The in-process benchmarks run a flow inside the test process, for CPU
 // profiles of the runtime itself (-cpuprofile).
 func benchInProcess(b *testing.B, src string) {
+	b.Setenv("JAIPH_INBOX_MAX_DISPATCH_DEPTH", "100000")
 	dir := benchDir(b)
 	os.WriteFile(dir+"/flow.jh", []byte(src), 0o644)
 	wd, _ := os.Getwd()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,8 +41,14 @@ func countTypes(events []map[string]any) map[string]int {
 // channel with 3 targets in parallel mode: every message must reach every
 // target exactly once, message numbers must be 001…1000 without gaps, and
 // the summary must stay valid JSONL.
+//
+// JAIPH_STRESS_PER_SENDER scales it up (`make stress`: 1,000 per sender).
 func TestInboxStress(t *testing.T) {
-	const senders, perSender, targets = 10, 100, 3
+	const senders, targets = 10, 3
+	perSender := 100
+	if n, err := strconv.Atoi(os.Getenv("JAIPH_STRESS_PER_SENDER")); err == nil && n > 0 {
+		perSender = n
+	}
 	var src strings.Builder
 	src.WriteString("config {\n  run.inbox_parallel = true\n}\n\nchannel work\n\n")
 	for s := 0; s < senders; s++ {
@@ -58,7 +65,7 @@ func TestInboxStress(t *testing.T) {
 	src.WriteString("  wait\n}\n")
 	dir := workspace(t, map[string]string{"stress.jh": src.String()})
 
-	res := runProcess(t, dir, []string{"JAIPH_INBOX_MAX_DISPATCH_DEPTH=5000"}, "run", "stress.jh")
+	res := runProcess(t, dir, []string{"JAIPH_INBOX_MAX_DISPATCH_DEPTH=1000000"}, "run", "stress.jh")
 	if res.code != 0 {
 		t.Fatalf("exit %d\n%s", res.code, res.stderr)
 	}
@@ -92,7 +99,8 @@ func TestInboxStress(t *testing.T) {
 		t.Errorf(".queue has %d lines, want %d", n, senders*perSender)
 	}
 	n := countTypes(summaryEvents(t, res.runDir))
-	if n["INBOX_ENQUEUE"] != 1000 || n["INBOX_DISPATCH_START"] != 3000 || n["INBOX_DISPATCH_COMPLETE"] != 3000 {
+	total := senders * perSender
+	if n["INBOX_ENQUEUE"] != total || n["INBOX_DISPATCH_START"] != total*targets || n["INBOX_DISPATCH_COMPLETE"] != total*targets {
 		t.Errorf("summary counts: %v", n)
 	}
 }
