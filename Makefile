@@ -15,15 +15,17 @@ build:
 examples: build
 	./$(BIN) check examples/
 	./$(BIN) run examples/hello.jh world
+	./$(BIN) test examples/
 
 # Conformance cases (../shared/conformance) that pass and run in CI.
 CONFORMANCE_CASES := 001 002 003 004 005 006 007 008 009 010 011 012 013 014 015 016 017 018 019 020 021 022 023 \
 	025 026 027 028 029 \
 	030 031 032 033 034 035 \
+	036 037 038 039 046 \
                      040 041 042 043 044 045 047 048 049 050 051 052 053 054 055
 CONFORMANCE := ../shared/conformance/run.sh
 
-test: lint unit conformance
+test: lint unit conformance examples
 
 unit:
 	$(GO) test -race -count=1 ./...

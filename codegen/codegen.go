@@ -34,6 +34,9 @@ type Body struct {
 	Source string // shell source; run with the call's arguments as $@
 	// Workflow is the declaration, for workflows (config, routes).
 	Workflow *ast.Workflow
+	// Script marks a test mock (MockBody): it runs like a separate script,
+	// in a fresh shell that sees only the exported environment.
+	Script bool
 }
 
 // Module is the lowered form of one module.

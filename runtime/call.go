@@ -144,7 +144,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if env == nil {
 		env = caller.env
 	}
-	env = env.clone(b.Kind == codegen.Rule)
+	env = env.clone(b.Kind == codegen.Rule || b.Script)
 	rt.applyScope(env, b)
 
 	seq := rt.nextSeq()
@@ -236,7 +236,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
-	if status != 0 && errKept && !rt.opts.TestMode {
+	if rt.opts.TestMode {
+		testModeOutput(caller, spec, outContent, errContent, status)
+	} else if status != 0 && errKept {
 		_, _ = io.WriteString(spec.stderr, errContent)
 	}
 	return status, value, runErr

@@ -48,6 +48,9 @@ type Options struct {
 	// PromptMock, when set (test mode), may answer prompts instead of the
 	// agent (runtime/prompt.go).
 	PromptMock PromptMock
+	// Overrides replace bodies by symbol for this run (test mocks,
+	// codegen.MockBody).
+	Overrides map[string]*codegen.Body
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -94,6 +97,9 @@ func New(opts Options) *Runtime {
 		for _, b := range m.Order {
 			rt.bodies[b.Symbol] = b
 		}
+	}
+	for sym, b := range opts.Overrides {
+		rt.bodies[sym] = b
 	}
 	if opts.StrayStderr == nil {
 		rt.opts.StrayStderr = io.Discard

@@ -56,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
+		case isTestShorthand(a):
+			root.SetArgs(append([]string{"test"}, args...))
+			return execute(root, stderr)
 		case isSourceShorthand(a):
 			root.SetArgs(append([]string{"run"}, args...))
 			return execute(root, stderr)
@@ -122,8 +125,18 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr))
 	return root
+}
+
+// isTestShorthand reports whether the first argument is an existing test
+// file, which `jaiph FILE` tests.
+func isTestShorthand(a string) bool {
+	if !strings.HasSuffix(a, ".test.jh") && !strings.HasSuffix(a, ".test.jph") {
+		return false
+	}
+	st, err := os.Stat(a)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // isSourceShorthand reports whether the first argument is an existing .jh/.jph

@@ -50,7 +50,8 @@ func TestMain(m *testing.M) {
 //	cmpnorm stdout|stderr|FILE WANT
 //
 // which compares like cmp after masking what changes between runs in the
-// first: durations become (<time>), run directory dates/times
+// first: durations become (<time>) (the time ending a `jaiph test`
+// result line <time>), run directory dates/times
 // /<date>/<time>-, UUIDs <uuid>, pids in step ids <pid>, $WORK <dir>;
 //
 //	summary OUT
@@ -138,6 +139,8 @@ var (
 	stepIDRE   = regexp.MustCompile(`<uuid>:\d+:`)
 	tsRE       = regexp.MustCompile(`"ts":"[^"]*"`)
 	elapsedRE  = regexp.MustCompile(`"elapsed_ms":\d+`)
+	// testTimeRE is the trailing `<n>s` of a `jaiph test` result line.
+	testTimeRE = regexp.MustCompile(`(?m)^(  [✓✗] (?:.* )?)\d+s$`)
 )
 
 // normalise masks the parts of jaiph output that differ between runs.
@@ -148,6 +151,7 @@ func normalise(ts *testscript.TestScript, s string) string {
 	s = uuidRE.ReplaceAllString(s, "<uuid>")
 	s = stepIDRE.ReplaceAllString(s, "<uuid>:<pid>:")
 	s = tsRE.ReplaceAllString(s, `"ts":"<ts>"`)
+	s = testTimeRE.ReplaceAllString(s, "${1}<time>")
 	return elapsedRE.ReplaceAllString(s, `"elapsed_ms":<ms>`)
 }
 

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/testrun"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+func newTestCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "test [FILE|DIR]",
+		Short: "Run the tests of *.test.jh files",
+		Long: `Run the test blocks of *.test.jh (or *.test.jph) files.
+
+With no path, every test file under the workspace root is run; with a
+directory, every test file below it; with a test file, that file. Each test
+block runs in isolation with its own mocks; only the test file and the
+modules it imports are compiled.
+Exit status: 0 when every test passed, 1 otherwise.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+				return cmd.Help()
+			}
+			if code := runTests(args, stdout, stderr); code != 0 {
+				return &exitError{code}
+			}
+			return nil
+		},
+	}
+}
+
+// runTests implements `jaiph test [path]` (testing.md §6). Extra arguments
+// are ignored.
+func runTests(args []string, stdout, stderr io.Writer) int {
+	files, workspace, msg := testFiles(args)
+	if msg != "" {
+		fmt.Fprintln(stderr, msg)
+		return 1
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	if err := os.Chdir(workspace); err != nil {
+		fmt.Fprintf(stderr, "jaiph: %v\n", err)
+		return 1
+	}
+	style := progress.NewStyle(isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
+	report := progress.NewTestReport(stdout, style)
+	code := 0
+	for _, file := range files {
+		// D19: only the test file and what it imports are compiled.
+		prog, err := validate.LoadTestFile(file)
+		if err != nil {
+			printLoadError(stderr, err)
+			return 1
+		}
+		tf, err := testrun.Prepare(ctx, testrun.Options{Program: prog, Workspace: workspace,
+			Env: os.Environ(), Stdin: os.Stdin, Stdout: stdout, Style: style})
+		if err != nil {
+			fmt.Fprintf(stderr, "jaiph: %v\n", err)
+			return 1
+		}
+		report.StartFile(filepath.Base(file))
+		for _, t := range tf.Tests() {
+			res := tf.Run(ctx, t)
+			if in := interruption(ctx); in != nil {
+				return in.Status()
+			}
+			report.Test(res.Description, res.Failed, res.Stderr, res.Elapsed)
+		}
+		if report.EndFile() {
+			code = 1
+		}
+	}
+	return code
+}
+
+// testFiles resolves the command's path argument to the test files to run
+// and the workspace root they run in; msg is the error to print instead.
+func testFiles(args []string) (files []string, workspace, msg string) {
+	if len(args) == 0 {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, "", "jaiph test: " + err.Error()
+		}
+		workspace = runtime.WorkspaceRoot(cwd)
+		files, err = findTestFiles(workspace)
+		if err != nil {
+			return nil, "", "jaiph test: " + err.Error()
+		}
+		if len(files) == 0 {
+			return nil, "", "jaiph test: no *.test.jh or *.test.jph files found"
+		}
+		return files, workspace, ""
+	}
+	path := args[0]
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", "jaiph test: " + err.Error()
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case err == nil && st.IsDir():
+		files, err = findTestFiles(abs)
+		if err != nil {
+			return nil, "", "jaiph test: " + err.Error()
+		}
+		if len(files) == 0 {
+			return nil, "", "jaiph test: no *.test.jh or *.test.jph files in " + path
+		}
+		return files, runtime.WorkspaceRoot(abs), ""
+	case !parser.IsSourceFile(abs):
+		return nil, "", "jaiph test expects a .jh, .jph, *.test.jh, *.test.jph file or directory"
+	case err != nil:
+		return nil, "", "jaiph test: no such file: " + path
+	case !st.Mode().IsRegular():
+		return nil, "", "jaiph test expects a .jh, .jph, *.test.jh, *.test.jph file or directory"
+	case !parser.IsTestFile(abs):
+		return nil, "", "jaiph test requires a *.test.jh or *.test.jph file with inline mock prompt steps. Example:\n" +
+			`  test "..." { mock prompt "response"; response = w.default; expectContain response "..."; }`
+	}
+	return []string{abs}, runtime.WorkspaceRoot(filepath.Dir(abs)), ""
+}
+
+// findTestFiles returns the test files below dir, sorted.
+func findTestFiles(dir string) ([]string, error) {
+	all, err := validate.FindSources(dir, true)
+	var out []string
+	for _, p := range all {
+		if parser.IsTestFile(p) {
+			out = append(out, p)
+		}
+	}
+	return out, err
+}

@@ -1,0 +1,70 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
+
+// TestCommand is the command a lowered test block uses for each statement
+// that is not a shell line: `jaiph::test <index>`, index into Test.Stmts.
+// The test runner executes the statement from the AST, so nothing a test
+// file contains (responses, expected strings, mock bodies) becomes shell
+// source here.
+const TestCommand = "jaiph::test"
+
+// TestStopCommand halts a test block after a captured run failed without
+// allow_failure: inside the command substitution the run itself can only
+// fail, not stop the block.
+const TestStopCommand = "jaiph::test_stop"
+
+// LowerTest lowers one `test "…" { … }` block to the source of the shell it
+// runs in (testing.md §2, D15): shell lines stay as written, in order, so
+// multi-line shell constructs work; every other statement becomes
+// `jaiph::test <index>`, a captured run
+// `name=$(jaiph::test <index>) || jaiph::test_stop`. Each statement stays on
+// its line of the test file, so shell errors point there.
+func LowerTest(t *ast.Test) string {
+	var b strings.Builder
+	line := 1
+	for i, s := range t.Stmts {
+		for ; line < s.StmtPos().Line; line++ {
+			b.WriteByte('\n')
+		}
+		switch s := s.(type) {
+		case *ast.TestShell:
+			b.WriteString(s.Text)
+		case *ast.TestRun:
+			if s.Capture != "" {
+				fmt.Fprintf(&b, "%s=$(%s %d) || %s", s.Capture, TestCommand, i, TestStopCommand)
+				break
+			}
+			fmt.Fprintf(&b, "%s %d", TestCommand, i)
+		default:
+			fmt.Fprintf(&b, "%s %d", TestCommand, i)
+		}
+		b.WriteByte('\n')
+		line++
+	}
+	return b.String()
+}
+
+// MockBody lowers the body of a `mock workflow|rule|function REF { … }` to a
+// body that replaces symbol for one test (testing.md §3.4). The reference
+// runs the lines as a separate bash script: a fresh shell with the exported
+// environment (Script), errexit and pipefail off, and the internal prefix
+// arguments before the call's own *(quirk)*: `<symbol>::impl` for workflows
+// and functions, `jaiph::execute_readonly <symbol>::impl` for rules.
+func MockBody(kind Kind, symbol, text string) *Body {
+	prefix := ShellQuote(symbol + "::impl")
+	if kind == Rule {
+		prefix = ShellQuote("jaiph::execute_readonly") + " " + prefix
+	}
+	name := symbol
+	if i := strings.LastIndex(symbol, "::"); i >= 0 {
+		name = symbol[i+2:]
+	}
+	src := "set +e +o pipefail\nset -- " + prefix + " \"$@\"\n" + text + "\n"
+	return &Body{Kind: kind, Name: name, Symbol: symbol, Source: src, Script: true}
+}

@@ -1,0 +1,48 @@
+package codegen
+
+import (
+	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
+
+func TestLowerTestKeepsLinesAndNeverInlinesData(t *testing.T) {
+	at := func(line int) ast.Pos { return ast.Pos{Line: line, Col: 3} }
+	tb := &ast.Test{Pos: ast.Pos{Line: 2, Col: 1}, Description: "d", Stmts: []ast.TestStmt{
+		&ast.MockPrompt{Pos: at(3), Response: `$(rm -rf /) '"`},
+		&ast.TestShell{Pos: at(4), Text: `  for i in 1 2; do`},
+		&ast.TestShell{Pos: at(5), Text: `    echo "$i"`},
+		&ast.TestShell{Pos: at(6), Text: `  done`},
+		&ast.TestRun{Pos: at(8), Capture: "out", Ref: ast.Ref{Alias: "w", Name: "x"}, Arg: "$HOME", HasArg: true},
+		&ast.TestRun{Pos: at(9), Ref: ast.Ref{Alias: "w", Name: "x"}},
+		&ast.Expect{Pos: at(10), Kind: "expectEqual", Var: "out", Expected: "`id`"},
+	}}
+	want := "\n\njaiph::test 0\n" +
+		"  for i in 1 2; do\n    echo \"$i\"\n  done\n\n" +
+		"out=$(jaiph::test 4) || jaiph::test_stop\n" +
+		"jaiph::test 5\n" +
+		"jaiph::test 6\n"
+	if got := LowerTest(tb); got != want {
+		t.Errorf("LowerTest:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestMockBody(t *testing.T) {
+	for _, tc := range []struct {
+		kind   Kind
+		symbol string
+		want   string
+	}{
+		{Workflow, "lib::tools::deploy", "set +e +o pipefail\nset -- 'lib::tools::deploy::impl' \"$@\"\necho hi\n"},
+		{Function, "main::f", "set +e +o pipefail\nset -- 'main::f::impl' \"$@\"\necho hi\n"},
+		{Rule, "main::ok", "set +e +o pipefail\nset -- 'jaiph::execute_readonly' 'main::ok::impl' \"$@\"\necho hi\n"},
+	} {
+		b := MockBody(tc.kind, tc.symbol, "echo hi")
+		if b.Source != tc.want || b.Symbol != tc.symbol || b.Kind != tc.kind || !b.Script {
+			t.Errorf("MockBody(%s, %s) = %+v", tc.kind, tc.symbol, b)
+		}
+	}
+	if b := MockBody(Workflow, "lib::tools::deploy", ""); b.Name != "deploy" {
+		t.Errorf("name = %q, want deploy", b.Name)
+	}
+}
