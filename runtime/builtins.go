@@ -30,6 +30,7 @@ func init() {
 		"jaiph::send":          builtinSend,
 		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
+		"jaiph::printf":        builtinPrintf,
 	}
 }
 
