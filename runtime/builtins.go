@@ -31,6 +31,7 @@ func init() {
 		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
 		"jaiph::printf":        builtinPrintf,
+		"jaiph::echo":          builtinEcho,
 	}
 }
 

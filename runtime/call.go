@@ -275,7 +275,7 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		interp.Params(params...),
 		interp.StdIO(spec.stdin, stdout, errFile),
 		interp.ExecHandlers(rt.execMiddleware, execExternal),
-		interp.CallHandler(routePrintf),
+		interp.CallHandler(routeBuiltins),
 	}
 	if f.readOnly {
 		opts = append(opts, interp.OpenHandler(readOnlyOpen(rt.rvDir)))

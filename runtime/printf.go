@@ -1527,12 +1527,18 @@ const printfHelp = `printf: printf [-v var] format [arguments]
     error occurs.
 `
 
-// routePrintf is the runners' call handler: it sends `printf` to the
+// routeBuiltins is the runners' call handler. It sends `printf` to the
 // jaiph::printf builtin, except `printf -v`, which assigns a shell variable
-// and so stays with the interpreter.
-func routePrintf(_ context.Context, args []string) ([]string, error) {
-	if args[0] == "printf" && (len(args) < 2 || !strings.HasPrefix(args[1], "-v")) {
+// and so stays with the interpreter; and `echo` to jaiph::echo, because the
+// interpreter's echo writes each argument separately, so lines that
+// parallel steps append to one file (`echo "$1" >> log`) could interleave,
+// where bash writes each line at once.
+func routeBuiltins(_ context.Context, args []string) ([]string, error) {
+	switch {
+	case args[0] == "printf" && (len(args) < 2 || !strings.HasPrefix(args[1], "-v")):
 		args = append([]string{"jaiph::printf"}, args[1:]...)
+	case args[0] == "echo":
+		args = append([]string{"jaiph::echo"}, args[1:]...)
 	}
 	return args, nil
 }

@@ -306,19 +306,19 @@ func TestShellQuoteQ(t *testing.T) {
 	}
 }
 
-func TestRoutePrintf(t *testing.T) {
+func TestRouteBuiltins(t *testing.T) {
 	tests := []struct{ in, want []string }{
 		{[]string{"printf", "%s", "a"}, []string{"jaiph::printf", "%s", "a"}},
 		{[]string{"printf"}, []string{"jaiph::printf"}},
 		{[]string{"printf", "--", "-v"}, []string{"jaiph::printf", "--", "-v"}},
 		{[]string{"printf", "-v", "x", "%s", "a"}, []string{"printf", "-v", "x", "%s", "a"}},
 		{[]string{"printf", "-vx", "%s", "a"}, []string{"printf", "-vx", "%s", "a"}},
-		{[]string{"echo", "printf"}, []string{"echo", "printf"}},
+		{[]string{"echo", "printf"}, []string{"jaiph::echo", "printf"}},
 	}
 	for _, tc := range tests {
-		got, err := routePrintf(context.Background(), tc.in)
+		got, err := routeBuiltins(context.Background(), tc.in)
 		if err != nil || strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
-			t.Errorf("routePrintf(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("routeBuiltins(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 }

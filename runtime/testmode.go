@@ -61,6 +61,9 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 	}
 	builtins := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		return func(ctx context.Context, args []string) error {
+			if status, ok := runTextBuiltin(ctx, args); ok {
+				return statusErr(status)
+			}
 			bi, ok := opts.Builtins[args[0]]
 			if !ok {
 				return next(ctx, args)
@@ -77,6 +80,7 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 		interp.Dir(opts.Dir),
 		interp.StdIO(opts.Stdin, opts.Stdout, opts.Stderr),
 		interp.ExecHandlers(builtins, execExternal),
+		interp.CallHandler(routeBuiltins),
 	)
 	if err != nil {
 		return 1, err

@@ -191,3 +191,35 @@ func TestInboxHostilePayloads(t *testing.T) {
 		t.Errorf("preview of the long payload has %d bytes", len(prev))
 	}
 }
+
+// TestParallelEchoLinesStayWhole appends many multi-word lines to one file
+// from parallel dispatch targets: like bash, echo writes each line at once,
+// so no line is torn or interleaved with another.
+func TestParallelEchoLinesStayWhole(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("config {\n  run.inbox_parallel = true\n}\n\nchannel c\n\n")
+	src.WriteString("workflow w {\n  for i in 1 2 3 4 5 6 7 8 9 10; do\n    echo begin \"$1\" a b c d e f g h i j k l m n o p end >> lines.txt\n  done\n}\n\n")
+	src.WriteString("workflow default {\n  c -> w\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&src, "  c <- echo m%d\n", i)
+	}
+	src.WriteString("}\n")
+	dir := workspace(t, map[string]string{"echo.jh": src.String()})
+	if res := runProcess(t, dir, nil, "run", "echo.jh"); res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "lines.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 400 {
+		t.Errorf("%d lines, want 400", len(lines))
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 19 || f[0] != "begin" || f[18] != "end" {
+			t.Fatalf("torn line %q", l)
+		}
+	}
+}

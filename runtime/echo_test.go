@@ -1,0 +1,32 @@
+package runtime
+
+import "testing"
+
+// Expected values are what bash 5.2's echo prints.
+func TestBashEcho(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "\n"},
+		{[]string{"a", "b  c"}, "a b  c\n"},
+		{[]string{"-n", "x"}, "x"},
+		{[]string{"-n"}, ""},
+		{[]string{"-e", `a\tb\nc`}, "a\tb\nc\n"},
+		{[]string{`a\tb`}, "a\\tb\n"},
+		{[]string{"-ne", `x\c`, "y"}, "x"},
+		{[]string{"-eE", `a\n`}, "a\\n\n"},
+		{[]string{"-x", "y"}, "-x y\n"},
+		{[]string{"--", "y"}, "-- y\n"},
+		{[]string{"-", "y"}, "- y\n"},
+		{[]string{"y", "-n"}, "y -n\n"},
+		{[]string{"-e", `\0101\x41\u00e9\e[0m\\\q`}, "AA\u00e9\x1b[0m\\\\q\n"},
+		{[]string{"-e", `\x`}, "\\x\n"},
+		{[]string{"-e", `trailing\`}, "trailing\\\n"},
+		{[]string{"$(touch x)", "`id`"}, "$(touch x) `id`\n"},
+	} {
+		if got := bashEcho(tc.args); got != tc.want {
+			t.Errorf("echo %q = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
