@@ -14,7 +14,11 @@ build:
 
 examples: build
 	./$(BIN) check examples/
-	./$(BIN) run examples/hello.jh world
+	@# every example with a default workflow; each gets "world" as $$1 (hello.jh needs a name)
+	@for f in examples/*.jh; do \
+		grep -q '^workflow default' "$$f" || continue; \
+		./$(BIN) run "$$f" world || { echo "example $$f failed" >&2; exit 1; }; \
+	done
 	./$(BIN) test examples/
 
 # Conformance cases (../shared/conformance) that pass and run in CI.
