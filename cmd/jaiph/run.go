@@ -73,7 +73,7 @@ func splitRunArgs(args []string) (target string, pos []string, err error) {
 }
 
 func runFile(args []string, stdout, stderr io.Writer) int {
-	_, pos, err := splitRunArgs(args)
+	target, pos, err := splitRunArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -107,6 +107,22 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		printLoadError(stderr, err)
 		return 1
+	}
+	if target != "" {
+		// D5: keep the lowered shell of the entry and its imports, as
+		// `jaiph build --target` writes it.
+		outRoot, err := filepath.Abs(target)
+		if err == nil {
+			for _, o := range planBuild(prog.Modules, filepath.Dir(abs), outRoot, abs) {
+				if err = writeFileAtomic(o.path, o.content, 0o644); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "jaiph run: --target: %v\n", err)
+			return 1
+		}
 	}
 	ctx, stop := interruptible()
 	defer stop()
