@@ -12,10 +12,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/agent"
 )
 
 // This file implements the printf builtin of GNU bash 5.2 as it behaves on
@@ -1145,103 +1146,9 @@ func abs64(n int64) int64 {
 
 // Quoting.
 
-// shellQuoteQ quotes s like bash's printf %q: a pair of single quotes for
-// the empty string, $'…' when s holds a non-printable character or invalid
-// UTF-8, otherwise backslashes before the characters special to the shell.
-func shellQuoteQ(s string) string {
-	switch {
-	case s == "":
-		return "''"
-	case ansicShouldQuote(s):
-		return ansicQuote(s)
-	}
-	return backslashQuote(s)
-}
-
-// isPrintRune is glibc's iswprint in C.UTF-8: assigned characters except
-// controls and the line and paragraph separators.
-func isPrintRune(r rune) bool {
-	if r < 0x80 {
-		return r >= 0x20 && r != 0x7f
-	}
-	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs, unicode.Cf, unicode.Co)
-}
-
-func ansicShouldQuote(s string) bool {
-	if !utf8.ValidString(s) {
-		return true
-	}
-	for _, r := range s {
-		if !isPrintRune(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// ansicQuote is bash's ansic_quote: $'…' with C escapes, and octal for
-// every byte of a non-printable or invalid character.
-func ansicQuote(s string) string {
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch c {
-		case 0x1b:
-			b.WriteString(`\E`)
-		case '\a':
-			b.WriteString(`\a`)
-		case '\v':
-			b.WriteString(`\v`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\\', '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && size <= 1) || !isPrintRune(r) {
-				fmt.Fprintf(&b, "\\%03o", c)
-				i++
-				continue
-			}
-			b.WriteString(s[i : i+size])
-			i += size
-			continue
-		}
-		i++
-	}
-	b.WriteByte('\'')
-	return b.String()
-}
-
-// backslashQuote is bash's sh_backslash_quote with tilde quoting: a
-// backslash before the shell's special characters, a leading '#', and a
-// '~' at the start or after ':' or '='.
-func backslashQuote(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case strings.IndexByte("\t\n !\"$&'()*,;<>?[\\]^`{|}", c) >= 0:
-			b.WriteByte('\\')
-		case c == '#' && i == 0:
-			b.WriteByte('\\')
-		case c == '~' && (i == 0 || s[i-1] == ':' || s[i-1] == '='):
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
+// shellQuoteQ quotes s like bash's printf %q (the quoting of prompt
+// transcripts, agent.Quote).
+func shellQuoteQ(s string) string { return agent.Quote(s) }
 
 func isIdentifier(s string) bool {
 	for i := 0; i < len(s); i++ {
