@@ -76,6 +76,8 @@ type callSpec struct {
 	noErrExit bool
 	// forward is set when the caller redirected the statement's stdout.
 	forward bool
+	// setEnv are exported into the callee's environment (dispatch).
+	setEnv [][2]string
 }
 
 // Scoped config variables and the keys that feed them (runtime.md §8).
@@ -145,6 +147,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		env = caller.env
 	}
 	env = env.clone(b.Kind == codegen.Rule || b.Script)
+	for _, kv := range spec.setEnv {
+		env.setExported(kv[0], kv[1])
+	}
 	rt.applyScope(env, b)
 
 	seq := rt.nextSeq()

@@ -33,6 +33,10 @@ type message struct {
 	channel string // channel symbol (D9: declaring module + name)
 	name    string // declared channel name: $2, file name
 	sender  string
+	// content is kept for messages up to the preview size; longer ones are
+	// read back from their file when dispatched.
+	content string
+	small   bool
 }
 
 // runInbox holds what the whole run's inboxes share: the directory and the
@@ -158,6 +162,9 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 	ri.mu.Lock()
 	ri.seq++
 	p.m = message{seq: fmt.Sprintf("%03d", ri.seq), channel: channel, name: name, sender: sender}
+	if p.preview == content {
+		p.m.content, p.m.small = content, true
+	}
 	p.file = p.m.seq + "-" + name + ".txt"
 	if p.preview != content {
 		ref := "inbox/" + p.file
@@ -307,14 +314,17 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 100)
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
 	env := snapshotEnv(hc.Env)
-	depth, cursor := 0, 0
+	depth := 0
 	for {
 		if err := f.rt.commitMessages(); err != nil {
 			fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
 			return 1
 		}
+		// Take the unprocessed entries and drop the processed ones, so a
+		// long-running orchestrator's memory stays flat.
 		ib.mu.Lock()
-		snapshot := append([]message(nil), ib.entries[cursor:]...)
+		snapshot := ib.entries
+		ib.entries = nil
 		ib.mu.Unlock()
 		if len(snapshot) == 0 {
 			return 0
@@ -325,7 +335,6 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		failed := false
 		for _, m := range snapshot {
 			depth++
-			cursor++
 			if depth > max {
 				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)\n", max)
 				wg.Wait()
@@ -335,11 +344,14 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 			if len(targets) == 0 {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt"))
-			if err != nil {
-				fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
-				wg.Wait()
-				return 1
+			data := []byte(m.content)
+			if !m.small {
+				var err error
+				if data, err = os.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt")); err != nil {
+					fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
+					wg.Wait()
+					return 1
+				}
 			}
 			for _, t := range targets {
 				if !parallel {
@@ -378,11 +390,9 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 	hc := interp.HandlerCtx(ctx)
 	rt.emit(&Event{Type: DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
 	start := time.Now()
-	callEnv := env.clone(false)
-	callEnv.setExported("JAIPH_DISPATCH_CHANNEL", m.name)
-	callEnv.setExported("JAIPH_DISPATCH_SENDER", m.sender)
 	status, _, err := rt.call(ctx, f, callSpec{body: t, args: []string{content, m.name, m.sender},
-		stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, env: callEnv, dir: hc.Dir})
+		stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, env: env, dir: hc.Dir,
+		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", m.name}, {"JAIPH_DISPATCH_SENDER", m.sender}}})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
 		if status == 0 {
