@@ -222,24 +222,11 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		os.Remove(f.rvPath)
 	}
 
-	outContent, outKept := readAndPrune(outPath)
-	errContent, errKept := readAndPrune(errPath)
 	end := &Event{Type: StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
-	if outKept {
-		end.OutFile = outPath
-		c := trimContent(outContent)
-		end.OutContent = &c
-	}
-	if errKept {
-		end.ErrFile = errPath
-		if status != 0 {
-			c := trimContent(errContent)
-			end.ErrContent = &c
-		}
-	}
+	outContent, errContent, errKept := end.attachArtifacts(outPath, errPath)
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
@@ -315,6 +302,26 @@ func exitStatus(err error) int {
 		return int(st)
 	}
 	return 1
+}
+
+// attachArtifacts fills a STEP_END's out/err fields from the step's
+// artifacts (removing empty ones) and returns their contents.
+func (end *Event) attachArtifacts(outPath, errPath string) (out, errOut string, errKept bool) {
+	out, outKept := readAndPrune(outPath)
+	errOut, errKept = readAndPrune(errPath)
+	if outKept {
+		end.OutFile = outPath
+		c := trimContent(out)
+		end.OutContent = &c
+	}
+	if errKept {
+		end.ErrFile = errPath
+		if *end.Status != 0 {
+			c := trimContent(errOut)
+			end.ErrContent = &c
+		}
+	}
+	return out, errOut, errKept
 }
 
 // readAndPrune reads an artifact and deletes it when empty.

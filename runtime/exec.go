@@ -72,25 +72,9 @@ func execExternal(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			cmd.Env = exportedList(hc.Env)
 			cmd.Dir = hc.Dir
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = hc.Stdin, direct(hc.Stdout), direct(hc.Stderr)
-			cmd.Cancel = func() error {
-				sig := os.Signal(os.Interrupt)
-				if in := interruption(ctx); in != nil {
-					sig = in.Signal
-				}
-				return cmd.Process.Signal(sig)
-			}
-			cmd.WaitDelay = KillDelay
 			return cmd
 		}
-		cmd := newCmd()
-		err = cmd.Start()
-		// A concurrently forked process may briefly hold a just-written
-		// executable open (go.dev/issue/22315); retry for a short while.
-		for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
-			time.Sleep(delay)
-			cmd = newCmd()
-			err = cmd.Start()
-		}
+		cmd, err := startInterruptible(ctx, newCmd)
 		if errors.Is(err, syscall.ENOEXEC) {
 			return next(ctx, args)
 		}
@@ -134,4 +118,33 @@ func direct(w io.Writer) io.Writer {
 		}
 	}
 	return w
+}
+
+// startInterruptible starts the command newCmd builds so that an
+// interrupted run sends it the run's signal (SIGTERM stays SIGTERM; else
+// SIGINT) and kills it KillDelay later, which also bounds how long a child
+// that outlives it may keep its output pipes open. A concurrently forked
+// process may briefly hold a just-written executable open
+// (go.dev/issue/22315), so ETXTBSY is retried for a short while.
+func startInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	build := func() *exec.Cmd {
+		cmd := newCmd()
+		cmd.Cancel = func() error {
+			sig := os.Signal(os.Interrupt)
+			if in := interruption(ctx); in != nil {
+				sig = in.Signal
+			}
+			return cmd.Process.Signal(sig)
+		}
+		cmd.WaitDelay = KillDelay
+		return cmd
+	}
+	cmd := build()
+	err := cmd.Start()
+	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
+		time.Sleep(delay)
+		cmd = build()
+		err = cmd.Start()
+	}
+	return cmd, err
 }

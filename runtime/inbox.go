@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,
@@ -108,7 +109,7 @@ func (ri *runInbox) saveSeq() {
 	ri.mu.Lock()
 	defer ri.mu.Unlock()
 	if ri.dir != "" {
-		_ = writeFileAtomic(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)))
+		_ = atomicfile.Write(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)), 0o644)
 	}
 }
 
@@ -403,24 +404,4 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 	rt.emit(&Event{Type: DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
 	return status
-}
-
-// writeFileAtomic writes data under a temporary name in the same directory
-// and renames it into place.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -144,23 +144,10 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	outPath, errPath := base+".out", base+".err"
 	status, answer := rt.runPrompt(ctx, hc, text, stmtOut, outPath, errPath)
 
-	outContent, outKept := readAndPrune(outPath)
-	errContent, errKept := readAndPrune(errPath)
 	elapsed := time.Since(start).Milliseconds()
 	end := &Event{Type: StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
-	if outKept {
-		end.OutFile = outPath
-		c := trimContent(outContent)
-		end.OutContent = &c
-	}
-	if errKept {
-		end.ErrFile = errPath
-		if status != 0 {
-			c := trimContent(errContent)
-			end.ErrContent = &c
-		}
-	}
+	_, errContent, errKept := end.attachArtifacts(outPath, errPath)
 	stepEvent(end)
 	if status != 0 {
 		if errKept {
@@ -260,25 +247,9 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 		if inv.Backend == agent.Claude {
 			cmd.Stdin = strings.NewReader(inv.Stdin)
 		}
-		cmd.Cancel = func() error {
-			sig := os.Signal(os.Interrupt)
-			if in := interruption(ctx); in != nil {
-				sig = in.Signal
-			}
-			return cmd.Process.Signal(sig)
-		}
-		// Also bounds how long a child that outlives the agent may keep
-		// its output pipe open.
-		cmd.WaitDelay = KillDelay
 		return cmd
 	}
-	cmd := newCmd()
-	err = cmd.Start()
-	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
-		time.Sleep(delay)
-		cmd = newCmd()
-		err = cmd.Start()
-	}
+	cmd, err := startInterruptible(ctx, newCmd)
 	if err == nil {
 		err = cmd.Wait()
 	}

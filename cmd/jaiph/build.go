@@ -12,6 +12,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -115,7 +116,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	}
 	outputs := planBuild(prog.Modules, root, outRoot, entry)
 	for _, o := range outputs {
-		if err := writeFileAtomic(o.path, o.content, 0o644); err != nil {
+		if err := atomicfile.Write(o.path, o.content, 0o644); err != nil {
 			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
 			return exitFailure
 		}
@@ -180,31 +181,4 @@ func declarationOrder(m *codegen.Module) []*codegen.Body {
 	out := append([]*codegen.Body(nil), m.Order...)
 	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
 	return out
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so path never holds a partial file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), perm)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/hooks"
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -114,7 +115,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		outRoot, err := filepath.Abs(target)
 		if err == nil {
 			for _, o := range planBuild(prog.Modules, filepath.Dir(abs), outRoot, abs) {
-				if err = writeFileAtomic(o.path, o.content, 0o644); err != nil {
+				if err = atomicfile.Write(o.path, o.content, 0o644); err != nil {
 					break
 				}
 			}
