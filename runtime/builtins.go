@@ -30,8 +30,6 @@ func init() {
 		"jaiph::send":          builtinSend,
 		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
-		"jaiph::printf":        builtinPrintf,
-		"jaiph::echo":          builtinEcho,
 	}
 }
 

@@ -356,6 +356,9 @@ func (rt *Runtime) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandle
 		}
 		name := args[0]
 		if strings.HasPrefix(name, "jaiph::") {
+			if status, ok := runTextBuiltin(ctx, args); ok {
+				return statusErr(status)
+			}
 			if bi, ok := builtins[name]; ok {
 				return statusErr(bi(ctx, f, args[1:]))
 			}

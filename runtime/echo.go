@@ -9,11 +9,6 @@ import (
 	"mvdan.cc/sh/v3/interp"
 )
 
-func builtinEcho(ctx context.Context, f *frame, args []string) int {
-	status, _ := runTextBuiltin(ctx, append([]string{"jaiph::echo"}, args...))
-	return status
-}
-
 // bashEcho formats like bash's echo builtin (xpg_echo off): leading options
 // made only of n, e and E; -e expands backslash escapes, where \c ends the
 // output.
@@ -143,8 +138,8 @@ func digits(s string, i, max, base int) (int, int) {
 	return int(n), j
 }
 
-// runTextBuiltin runs jaiph::echo and jaiph::printf for interpreters
-// outside managed calls (test shells); ok is false for other commands.
+// runTextBuiltin runs jaiph::echo and jaiph::printf (for managed calls and
+// test shells alike); ok is false for other commands.
 func runTextBuiltin(ctx context.Context, args []string) (status int, ok bool) {
 	hc := interp.HandlerCtx(ctx)
 	switch args[0] {

@@ -14,8 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/jaiph-go/jaiph/agent"
 )
 
@@ -1435,11 +1433,12 @@ const printfHelp = `printf: printf [-v var] format [arguments]
 `
 
 // routeBuiltins is the runners' call handler. It sends `printf` to the
-// jaiph::printf builtin, except `printf -v`, which assigns a shell variable
-// and so stays with the interpreter; and `echo` to jaiph::echo, because the
-// interpreter's echo writes each argument separately, so lines that
-// parallel steps append to one file (`echo "$1" >> log`) could interleave,
-// where bash writes each line at once.
+// jaiph::printf builtin and `echo` to jaiph::echo: the interpreter's printf
+// lacks most of bash's formats, and its echo writes each argument
+// separately, so lines that parallel steps append to one file
+// (`echo "$1" >> log`) could interleave where bash writes each line at once.
+// `printf -v`, which assigns a variable, stays with the interpreter (a
+// call handler cannot assign).
 func routeBuiltins(_ context.Context, args []string) ([]string, error) {
 	switch {
 	case args[0] == "printf" && (len(args) < 2 || !strings.HasPrefix(args[1], "-v")):
@@ -1448,9 +1447,4 @@ func routeBuiltins(_ context.Context, args []string) ([]string, error) {
 		args = append([]string{"jaiph::echo"}, args[1:]...)
 	}
 	return args, nil
-}
-
-func builtinPrintf(ctx context.Context, f *frame, args []string) int {
-	hc := interp.HandlerCtx(ctx)
-	return bashPrintf(hc.Stdout, hc.Stderr, args)
 }
