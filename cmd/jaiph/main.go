@@ -66,6 +66,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "Unknown command: %s\n", a)
 			fmt.Fprint(stdout, usage(root))
 			return exitFailure
+		case a == "help" && len(args) > 1 && !isCommand(root, args[1]):
+			fmt.Fprintf(stderr, "Unknown help topic: %s\n", args[1])
+			fmt.Fprint(stdout, usage(root))
+			return exitFailure
 		}
 	}
 	root.SetArgs(args)
