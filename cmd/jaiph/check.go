@@ -81,6 +81,8 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	for _, d := range diags {
 		d.File = displayPath(cwd, d.File)
 	}
+	// Sorted as shown: relative paths of files in the cwd, absolute others.
+	diags = diag.SortAndDedupe(diags)
 	switch format {
 	case "json":
 		shown := make([]string, len(files))
