@@ -260,7 +260,14 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil, errors.Is(err, exec.ErrWaitDelay):
-		return 0, parser.Answer()
+		answer := parser.Answer()
+		if answer == "" {
+			// Beyond the reference (docs/differences.md): an agent that
+			// ends successfully without any answer has failed its prompt.
+			fmt.Fprintf(errFile, "jaiph: agent %s exited 0 without an answer (no final text in its output)\n", inv.Argv[0])
+			return 1, ""
+		}
+		return 0, answer
 	case errors.As(err, &exitErr):
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			fmt.Fprintf(errFile, "jaiph: agent %s terminated by signal %d (%s)\n", inv.Argv[0], int(ws.Signal()), ws.Signal())
