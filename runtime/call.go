@@ -136,9 +136,16 @@ func (rt *Runtime) applyScope(env mapEnviron, b *codegen.Body) {
 	}
 }
 
+// MaxCallDepth bounds nested managed calls, so endless recursion ends with
+// a clear error instead of exhausting file descriptors and memory.
+const MaxCallDepth = 1000
+
 // call runs one managed call and returns its exit status (runtime.md §4).
 func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (status int, value string, err error) {
 	b := spec.body
+	if caller.stackLen >= MaxCallDepth {
+		return 1, "", fmt.Errorf("%s: more than %d nested managed calls (endless recursion?)", b.Symbol, MaxCallDepth)
+	}
 	if err := rt.ensureRunDir(); err != nil {
 		return 1, "", fmt.Errorf("cannot create run directory: %w", err)
 	}
