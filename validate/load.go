@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -239,6 +240,11 @@ func FindSources(dir string, withTests bool) ([]string, error) {
 		}
 		if !parser.IsSourceFile(p) || (!withTests && parser.IsTestFile(p)) {
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if _, err := os.Stat(p); err != nil {
+				return fmt.Errorf("%s: broken symbolic link", p)
+			}
 		}
 		out = append(out, p)
 		return nil
