@@ -14,10 +14,11 @@ build:
 
 examples: build
 	./$(BIN) check examples/
-	@# every example with a default workflow; each gets "world" as $$1 (hello.jh needs a name)
+	@# every example with a default workflow; each gets "world" as $$1 (hello.jh needs a name);
+	@# prompts are answered by the stub agents in testdata/agents
 	@for f in examples/*.jh; do \
 		grep -q '^workflow default' "$$f" || continue; \
-		./$(BIN) run "$$f" world || { echo "example $$f failed" >&2; exit 1; }; \
+		PATH="$(CURDIR)/testdata/agents:$$PATH" ./$(BIN) run "$$f" world || { echo "example $$f failed" >&2; exit 1; }; \
 	done
 	./$(BIN) test examples/
 
