@@ -91,9 +91,9 @@ func (e *Event) JSON() []byte {
 					w.b = append(w.b, ',')
 				}
 				w.b = append(w.b, '[')
-				w.b = appendJSONString(w.b, p[0])
+				w.b = AppendJSONString(w.b, p[0])
 				w.b = append(w.b, ',')
-				w.b = appendJSONString(w.b, p[1])
+				w.b = AppendJSONString(w.b, p[1])
 				w.b = append(w.b, ']')
 			}
 			w.b = append(w.b, ']')
@@ -165,13 +165,13 @@ func (w *jsonWriter) key(k string) {
 		w.b = append(w.b, ',')
 	}
 	w.comma = true
-	w.b = appendJSONString(w.b, k)
+	w.b = AppendJSONString(w.b, k)
 	w.b = append(w.b, ':')
 }
 
 func (w *jsonWriter) str(k, v string) {
 	w.key(k)
-	w.b = appendJSONString(w.b, v)
+	w.b = AppendJSONString(w.b, v)
 }
 
 func (w *jsonWriter) raw(k, v string) {
@@ -179,10 +179,10 @@ func (w *jsonWriter) raw(k, v string) {
 	w.b = append(w.b, v...)
 }
 
-// appendJSONString escapes like JSON.stringify: `"`, `\`, the short escapes
+// AppendJSONString appends s as a JSON string, escaped like JSON.stringify: `"`, `\`, the short escapes
 // \b \f \n \r \t, other control characters as \u00xx; no HTML escaping and
 // non-ASCII kept as UTF-8 (invalid bytes become U+FFFD).
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
