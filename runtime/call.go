@@ -71,6 +71,7 @@ type callSpec struct {
 	stdout    io.Writer // the statement's stdout in the caller
 	stderr    io.Writer
 	env       mapEnviron // caller's variables
+	ownEnv    bool       // env is a fresh copy the callee may keep
 	dir       string
 	capture   bool // x = run …: never forward stdout
 	noErrExit bool
@@ -153,7 +154,11 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if env == nil {
 		env = caller.env
 	}
-	env = env.clone(b.Kind == codegen.Rule || b.Script)
+	if spec.ownEnv {
+		env.keepExported(b.Kind == codegen.Rule || b.Script)
+	} else {
+		env = env.clone(b.Kind == codegen.Rule || b.Script)
+	}
 	for _, kv := range spec.setEnv {
 		env.setExported(kv[0], kv[1])
 	}
@@ -410,7 +415,7 @@ func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *codegen.Bo
 	hc := interp.HandlerCtx(ctx)
 	spec := callSpec{
 		body: b, args: args, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,
-		env: snapshotEnv(hc.Env), dir: hc.Dir, capture: fl.capture, noErrExit: fl.noErrExit,
+		env: snapshotEnv(hc.Env), ownEnv: true, dir: hc.Dir, capture: fl.capture, noErrExit: fl.noErrExit,
 		forward: hc.Stdout != io.Writer(f.out),
 	}
 	status, value, err := rt.call(ctx, f, spec)
@@ -469,6 +474,15 @@ func (m mapEnviron) clone(exportedOnly bool) mapEnviron {
 		out[k] = v
 	}
 	return out
+}
+
+// keepExported drops, in place, what clone(exportedOnly) would leave out.
+func (m mapEnviron) keepExported(exportedOnly bool) {
+	for k, v := range m {
+		if exportedOnly && !v.Exported {
+			delete(m, k)
+		}
+	}
 }
 
 // snapshotEnv copies the caller's variables (exported or not).
