@@ -35,6 +35,7 @@ test: lint unit conformance examples
 unit:
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./parser
+	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 10s ./codegen
 
 conformance: build
 	@if [ -z "$(CONFORMANCE_CASES)" ]; then echo "no conformance cases enabled yet"; \
@@ -54,6 +55,7 @@ stress:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
+	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) ./codegen
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
