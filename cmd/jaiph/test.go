@@ -73,6 +73,10 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 		for _, t := range tf.Tests() {
 			res := tf.Run(ctx, t)
 			if in := interruption(ctx); in != nil {
+				// The interrupted test counts as failed; the file's summary
+				// still shows what ran.
+				report.Test(res.Description, true, "Process terminated by signal "+in.SignalName(), res.Elapsed)
+				report.EndFile()
 				return in.Status()
 			}
 			report.Test(res.Description, res.Failed, res.Stderr, res.Elapsed)
