@@ -82,7 +82,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jaiph init expects a directory path, got: %s\n", arg)
 		return exitFailure
 	}
-	style := progress.NewStyle(isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
+	style := progress.NewStyle(colourWanted(stdout))
 	bootstrapRel := filepath.Join(".jaiph", "bootstrap.jh")
 	skillRel := filepath.Join(".jaiph", "jaiph-skill.md")
 

@@ -141,7 +141,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
 	}
-	colour := isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	colour := colourWanted(stdout)
 	style := progress.NewStyle(colour)
 	// TTY: a live RUNNING line and stray stderr kept off the screen; else
 	// heartbeats for long steps (cli.md §5).
@@ -361,6 +361,14 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, err.Error())
+}
+
+// colourWanted reports whether output to w gets colours: only on a terminal
+// and only while NO_COLOR is unset (an empty NO_COLOR counts as set, as for
+// the heartbeat lines; cli.md §5).
+func colourWanted(w io.Writer) bool {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return isTerminal(w) && !noColor
 }
 
 // isTerminal reports whether w is a terminal (not merely a character

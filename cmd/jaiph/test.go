@@ -53,7 +53,7 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
 	}
-	style := progress.NewStyle(isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
+	style := progress.NewStyle(colourWanted(stdout))
 	report := progress.NewTestReport(stdout, style)
 	code := 0
 	for _, file := range files {
