@@ -26,7 +26,6 @@ func init() {
 		"jaiph::logerr":        builtinLogErr,
 		"jaiph::retries":       builtinRetries,
 		"jaiph::ensure_failed": builtinEnsureFailed,
-		"jaiph::status":        builtinStatus,
 		"jaiph::send":          builtinSend,
 		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
@@ -135,9 +134,9 @@ func builtinEnsureFailed(ctx context.Context, f *frame, args []string) int {
 	return 1
 }
 
-// builtinStatus exits with the given status (used to fail a send whose
-// command failed, D18).
-func builtinStatus(ctx context.Context, f *frame, args []string) int {
+// statusArg is the status `jaiph::status N` exits with (used to fail a send
+// whose command failed, D18, and a printf -v whose printf failed).
+func statusArg(args []string) int {
 	if len(args) > 0 {
 		if n, err := strconv.Atoi(args[0]); err == nil {
 			return n

@@ -138,8 +138,9 @@ func digits(s string, i, max, base int) (int, int) {
 	return int(n), j
 }
 
-// runTextBuiltin runs jaiph::echo and jaiph::printf (for managed calls and
-// test shells alike); ok is false for other commands.
+// runTextBuiltin runs the builtins that need no managed call (echo, printf,
+// status), for managed calls and test shells alike; ok is false for other
+// commands.
 func runTextBuiltin(ctx context.Context, args []string) (status int, ok bool) {
 	hc := interp.HandlerCtx(ctx)
 	switch args[0] {
@@ -150,6 +151,13 @@ func runTextBuiltin(ctx context.Context, args []string) (status int, ok bool) {
 		return 0, true
 	case "jaiph::printf":
 		return bashPrintf(hc.Stdout, hc.Stderr, args[1:]), true
+	case "jaiph::printf_error": // a refused printf -v (routeBuiltins)
+		if len(args) > 1 && args[1] != "" {
+			_, _ = io.WriteString(hc.Stderr, args[1]+"\n")
+		}
+		return 2, true
+	case "jaiph::status":
+		return statusArg(args[1:]), true
 	}
 	return 0, false
 }

@@ -305,7 +305,7 @@ const maxParallelDispatch = 64
 // returns STATUS and leaves the queue alone.
 func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if len(args) > 0 && args[0] != "0" {
-		return builtinStatus(ctx, f, args)
+		return statusArg(args)
 	}
 	hc := interp.HandlerCtx(ctx)
 	ib := f.inbox

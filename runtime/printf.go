@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/interp"
+
 	"github.com/jaiph-go/jaiph/agent"
 )
 
@@ -1437,14 +1439,52 @@ const printfHelp = `printf: printf [-v var] format [arguments]
 // lacks most of bash's formats, and its echo writes each argument
 // separately, so lines that parallel steps append to one file
 // (`echo "$1" >> log`) could interleave where bash writes each line at once.
-// `printf -v`, which assigns a variable, stays with the interpreter (a
-// call handler cannot assign).
-func routeBuiltins(_ context.Context, args []string) ([]string, error) {
+// `printf -v NAME …` is formatted here and becomes `eval NAME='<value>'`:
+// a plain assignment (so it sets the variable visible at the call, local
+// or global, as bash does) of a single-quoted value, which is never code.
+func routeBuiltins(ctx context.Context, args []string) ([]string, error) {
 	switch {
-	case args[0] == "printf" && (len(args) < 2 || !strings.HasPrefix(args[1], "-v")):
+	case args[0] == "printf" && len(args) > 1 && strings.HasPrefix(args[1], "-v"):
+		return printfToVar(ctx, args), nil
+	case args[0] == "printf":
 		args = append([]string{"jaiph::printf"}, args[1:]...)
 	case args[0] == "echo":
 		args = append([]string{"jaiph::echo"}, args[1:]...)
 	}
 	return args, nil
+}
+
+// printfToVar rewrites `printf -v NAME FORMAT [ARGS…]` (also `-vNAME`).
+func printfToVar(ctx context.Context, args []string) []string {
+	name, rest := strings.TrimPrefix(args[1], "-v"), args[2:]
+	if name == "" && len(rest) > 0 {
+		name, rest = rest[0], rest[1:]
+	}
+	if !isIdentifier(name) {
+		return []string{"jaiph::printf_error", "printf: `" + name + "': not a valid identifier"}
+	}
+	var out strings.Builder
+	status := bashPrintf(&out, handlerStderr(ctx), rest)
+	if status == 2 {
+		return []string{"jaiph::printf_error", ""}
+	}
+	script := name + "=" + agent.SingleQuote(out.String())
+	if status != 0 {
+		script += "; jaiph::status " + strconv.Itoa(status)
+	}
+	return []string{"eval", script}
+}
+
+// handlerStderr is the interpreter's stderr for a call handler, or nowhere
+// outside a runner.
+func handlerStderr(ctx context.Context) (w io.Writer) {
+	defer func() {
+		if recover() != nil {
+			w = io.Discard
+		}
+	}()
+	if w = interp.HandlerCtx(ctx).Stderr; w == nil {
+		w = io.Discard
+	}
+	return w
 }

@@ -311,8 +311,12 @@ func TestRouteBuiltins(t *testing.T) {
 		{[]string{"printf", "%s", "a"}, []string{"jaiph::printf", "%s", "a"}},
 		{[]string{"printf"}, []string{"jaiph::printf"}},
 		{[]string{"printf", "--", "-v"}, []string{"jaiph::printf", "--", "-v"}},
-		{[]string{"printf", "-v", "x", "%s", "a"}, []string{"printf", "-v", "x", "%s", "a"}},
-		{[]string{"printf", "-vx", "%s", "a"}, []string{"printf", "-vx", "%s", "a"}},
+		{[]string{"printf", "-v", "x", "%s-%s", "a", "$(b)'c"}, []string{"eval", `x='a-$(b)'"'"'c'`}},
+		{[]string{"printf", "-vx", "%05.1f\n", "3.14159"}, []string{"eval", "x='003.1\n'"}},
+		{[]string{"printf", "-v", "x", "%d", "abc"}, []string{"eval", "x='0'; jaiph::status 1"}},
+		{[]string{"printf", "-v", "1x", "%s", "a"}, []string{"jaiph::printf_error", "printf: `1x': not a valid identifier"}},
+		{[]string{"printf", "-v", "x=y", "%s", "a"}, []string{"jaiph::printf_error", "printf: `x=y': not a valid identifier"}},
+		{[]string{"printf", "-v", "x"}, []string{"jaiph::printf_error", ""}},
 		{[]string{"echo", "printf"}, []string{"jaiph::echo", "printf"}},
 	}
 	for _, tc := range tests {
