@@ -28,7 +28,9 @@ type frame struct {
 	out       *artifact // the step's own .out artifact
 	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
-	// readOnly is set for rules and everything they call (readonly.go).
+	// readOnly is set for rules and everything they call (readonly.go);
+	// test mocks of rules run unrestricted, like the reference's mock
+	// scripts.
 	readOnly bool
 	// retValue is the value return, when retSet (the script may also write
 	// JAIPH_RETURN_VALUE_FILE itself; that file is the fallback).
@@ -173,7 +175,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		noErrExit: b.Kind != codegen.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
 		inbox:     caller.inbox,
-		readOnly:  caller.readOnly || b.Kind == codegen.Rule,
+		readOnly:  caller.readOnly || (b.Kind == codegen.Rule && !b.Script),
 	}
 	if f.readOnly {
 		if dir := rt.ruleTempDir(); dir != "" {
