@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,6 +21,11 @@ import (
 
 	"github.com/jaiph-go/jaiph/runtime"
 )
+
+// update rewrites the expected files that `cmp` compares against in the
+// scripts (go test ./cmd/jaiph -run TestScripts -update); cmpnorm
+// expectations are edited by hand from the diff it prints.
+var update = flag.Bool("update", false, "rewrite cmp expectations in testdata/script/*.txtar")
 
 // TestMain lets the test binary act as the jaiph command inside scripts.
 func TestMain(m *testing.M) {
@@ -62,7 +68,8 @@ func TestMain(m *testing.M) {
 // event_version 1) or the sorted list of files in its run directory.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
 		Condition: func(cond string) (bool, error) {
 			if cond == "landlock" {
 				return runtime.LandlockAvailable(), nil
