@@ -269,6 +269,35 @@ func (t *Tree) StrayWriter(w io.Writer) io.Writer {
 	return strayTTY{t}
 }
 
+// NoticeWriter returns where jaiph's own messages during a run go (hook
+// failures): w itself, but in TTY mode each write first clears the RUNNING
+// area and is followed by the RUNNING line again, as tree lines are, so the
+// message does not land inside the RUNNING line.
+func (t *Tree) NoticeWriter(w io.Writer) io.Writer {
+	if !t.tty {
+		return w
+	}
+	return noticeTTY{t, w}
+}
+
+type noticeTTY struct {
+	t *Tree
+	w io.Writer
+}
+
+func (n noticeTTY) Write(p []byte) (int, error) {
+	t := n.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.live {
+		return n.w.Write(p)
+	}
+	io.WriteString(t.w, clearArea)
+	k, err := n.w.Write(p)
+	io.WriteString(t.w, "\n"+t.running())
+	return k, err
+}
+
 type strayTTY struct{ t *Tree }
 
 func (s strayTTY) Write(p []byte) (int, error) {
