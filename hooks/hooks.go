@@ -18,7 +18,7 @@ import (
 // time to finish before it exits.
 type Hooks struct {
 	cfg    Config
-	stderr io.Writer // serialised; jaiph's own "jaiph hooks: …" messages
+	stderr *lockedWriter // jaiph's own "jaiph hooks: …" messages
 	// childStderr is where hook commands write their stderr: jaiph's stderr
 	// file itself when it is one, else the serialised writer.
 	childStderr io.Writer
@@ -269,6 +269,19 @@ func (h *Hooks) done() {
 
 // isoMillis formats like JavaScript's Date.prototype.toISOString.
 func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// SetMessageWriter sends jaiph's own "jaiph hooks: …" messages to w from
+// now on (the CLI draws them above its live RUNNING line). When jaiph's
+// stderr is a file the commands keep writing to it; otherwise their stderr
+// follows the messages.
+func (h *Hooks) SetMessageWriter(w io.Writer) {
+	if h == nil {
+		return
+	}
+	h.stderr.mu.Lock()
+	h.stderr.w = w
+	h.stderr.mu.Unlock()
+}
 
 // lockedWriter serialises writes from concurrent hook goroutines.
 type lockedWriter struct {

@@ -364,3 +364,26 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestSetMessageWriter(t *testing.T) {
+	// As in the CLI, jaiph's stderr is a file, which the commands inherit.
+	before, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.Close()
+	var after syncBuffer
+	h := New(Config{WorkflowStartEvent: {"echo child-err >&2; exit 3"}}, before)
+	h.SetMessageWriter(&after)
+	h.WorkflowStart("/w/main.jh", "/w")
+	if !h.Wait(10 * time.Second) {
+		t.Fatal("hooks did not finish")
+	}
+	if got := after.String(); got != "jaiph hooks: command exited with 3: echo child-err >&2; exit 3\n" {
+		t.Errorf("message writer got %q", got)
+	}
+	// The command's own stderr still goes where it went before.
+	if got, _ := os.ReadFile(before.Name()); string(got) != "child-err\n" {
+		t.Errorf("original stderr got %q", got)
+	}
+}

@@ -91,8 +91,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	}
 	workspace := runtime.WorkspaceRoot(filepath.Dir(abs))
 	home, _ := os.UserHomeDir()
-	hookErr := &switchWriter{w: stderr} // above the RUNNING line once the tree is live
-	hk := hooks.Load(home, workspace, hookErr)
+	hk := hooks.Load(home, workspace, stderr)
 	defer hk.Wait(hookWait)
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs) {
 		if err != nil && os.IsNotExist(err) && parser.IsSourceFile(abs) {
@@ -149,7 +148,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	tree := progress.NewTree(stdout, style, progress.TTY(isTerminal(stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(os.LookupEnv)))
 	stray := &strayStderr{w: tree.StrayWriter(stderr)}
-	hookErr.set(tree.NoticeWriter(stderr))
+	hk.SetMessageWriter(tree.NoticeWriter(stderr)) // above the RUNNING line once live
 	rt := runtime.New(runtime.Options{
 		Modules: mods, Entry: entry, Workspace: workspace, SourceFile: source,
 		Env: env.List(), Stdin: os.Stdin, StrayStderr: stray, Observer: observers{tree, hk}, Locals: locals,
@@ -319,25 +318,6 @@ func lastArtifacts(dir string) (string, string) {
 		return filepath.Join(dir, l[len(l)-1])
 	}
 	return last(outs), last(errs)
-}
-
-// switchWriter is a writer whose destination can change while others write
-// to it.
-type switchWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *switchWriter) set(w io.Writer) {
-	s.mu.Lock()
-	s.w = w
-	s.mu.Unlock()
-}
-
-func (s *switchWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // strayStderr copies what reaches the run's stderr outside step artifacts to
