@@ -19,3 +19,5 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/tools v0.38.0 // indirect
 )
+
+replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
