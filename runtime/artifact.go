@@ -20,9 +20,10 @@ type artifact struct {
 
 func newArtifact(path string) *artifact { return &artifact{path: path} }
 
-// file returns the open file, creating it if needed (external commands get
-// the *os.File itself, so their output needs no copying goroutine).
-func (a *artifact) file() (*os.File, error) {
+// OSFile returns the open file, creating it if needed (external commands get
+// the *os.File itself, so their output needs no copying goroutine;
+// shellbuiltin.FileWriter).
+func (a *artifact) OSFile() (*os.File, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.openLocked()

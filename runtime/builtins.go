@@ -134,17 +134,6 @@ func builtinEnsureFailed(ctx context.Context, f *frame, args []string) int {
 	return 1
 }
 
-// statusArg is the status `jaiph::status N` exits with (used to fail a send
-// whose command failed, D18, and a printf -v whose printf failed).
-func statusArg(args []string) int {
-	if len(args) > 0 {
-		if n, err := strconv.Atoi(args[0]); err == nil {
-			return n
-		}
-	}
-	return 1
-}
-
 func builtinPrompt(ctx context.Context, f *frame, args []string) int {
 	return builtinPromptStep(ctx, f, args)
 }

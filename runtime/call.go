@@ -16,6 +16,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // frame is the state of one executing managed call, carried in the context
@@ -278,18 +279,12 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	}
 	params = append(params, "--")
 	params = append(params, spec.args...)
-	opts := []interp.RunnerOption{
-		interp.Env(env),
-		interp.Dir(spec.dir),
-		interp.Params(params...),
-		interp.StdIO(spec.stdin, stdout, errFile),
-		interp.ExecHandlers(rt.execMiddleware, execExternal),
-		interp.CallHandler(routeBuiltins),
-	}
-	if f.readOnly {
-		opts = append(opts, interp.OpenHandler(readOnlyOpen(rt.rvDir)))
-	}
-	r, err := interp.New(opts...)
+	r, err := newRunner(runnerConfig{
+		env: env, dir: spec.dir, params: params,
+		stdin: spec.stdin, stdout: stdout, stderr: errFile,
+		jaiph:    rt.execMiddleware,
+		readOnly: f.readOnly, readOnlyTmp: rt.rvDir,
+	})
 	if err != nil {
 		return 1, err
 	}
@@ -369,13 +364,8 @@ func (rt *Runtime) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandle
 			return next(ctx, args)
 		}
 		name := args[0]
-		if strings.HasPrefix(name, "jaiph::") {
-			if status, ok := runTextBuiltin(ctx, args); ok {
-				return statusErr(status)
-			}
-			if bi, ok := builtins[name]; ok {
-				return statusErr(bi(ctx, f, args[1:]))
-			}
+		if bi, ok := builtins[name]; ok {
+			return statusErr(bi(ctx, f, args[1:]))
 		}
 		switch name {
 		case "log":
@@ -431,15 +421,7 @@ func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *codegen.Bo
 }
 
 // statusErr turns a status into the error an exec handler returns.
-func statusErr(status int) error {
-	if status == 0 {
-		return nil
-	}
-	if status > 255 {
-		status = 255
-	}
-	return interp.ExitStatus(uint8(status))
-}
+func statusErr(status int) error { return shellbuiltin.Status(status) }
 
 // mapEnviron is a snapshot of shell variables handed to a callee runner.
 type mapEnviron map[string]expand.Variable

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,
@@ -305,7 +306,7 @@ const maxParallelDispatch = 64
 // returns STATUS and leaves the queue alone.
 func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if len(args) > 0 && args[0] != "0" {
-		return statusArg(args)
+		return shellbuiltin.StatusArg(args)
 	}
 	hc := interp.HandlerCtx(ctx)
 	ib := f.inbox

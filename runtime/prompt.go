@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/agent"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -237,7 +238,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	newCmd := func() *exec.Cmd {
 		cmd := exec.CommandContext(ctx, path, inv.Argv[1:]...)
 		cmd.Args[0] = inv.Argv[0]
-		cmd.Env = exportedList(hc.Env)
+		cmd.Env = shellbuiltin.ExportedList(hc.Env)
 		cmd.Dir = hc.Dir
 		cmd.Stdout = parser
 		cmd.Stderr = errFile
@@ -249,7 +250,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 		}
 		return cmd
 	}
-	cmd, err := startInterruptible(ctx, newCmd)
+	cmd, err := shellbuiltin.StartInterruptible(ctx, newCmd)
 	if err == nil {
 		err = cmd.Wait()
 	}

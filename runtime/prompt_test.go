@@ -36,7 +36,7 @@ func runSource(t *testing.T, src string, mock PromptMock, extraEnv ...string) (i
 		}
 	}
 	base := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + ws}, extraEnv...)
-	env, locals, err := PrepareEnv(context.Background(), base, prog, mods, ws, "main.jh")
+	env, locals, err := PrepareEnv(context.Background(), base, prog, mods, ws, "main.jh", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,8 +71,10 @@ func (e *Env) List() []string {
 // PrepareEnv builds the run environment (runtime.md §1 and §3): workspace and
 // source variables, locks for scoped variables the caller set, load-time
 // config defaults of every module, the trusted workspace default, and the
-// evaluated module locals (returned per module symbol).
-func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods []*codegen.Module, workspace, source string) (*Env, map[string][]Local, error) {
+// evaluated module locals (returned per module symbol). Locals see args as
+// their positional parameters, as the reference's script-level variables
+// see the run's arguments.
+func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods []*codegen.Module, workspace, source string, args []string) (*Env, map[string][]Local, error) {
 	env := NewEnv(base)
 	for _, k := range []string{"BASH_ENV", "JAIPH_RUN_DIR", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_PRECEDING_FILES"} {
 		env.Unset(k)
@@ -118,7 +120,7 @@ func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods
 				}
 			}
 		}
-		ls, err := evalLocals(ctx, m, env, workspace)
+		ls, err := evalLocals(ctx, m, env, workspace, args)
 		if err != nil {
 			return err
 		}
@@ -151,7 +153,7 @@ func EnvName(modSym, name string) string {
 // evalLocals evaluates a module's locals in order (runtime.md §3): references
 // to other locals are substituted with their raw values, the result is
 // escaped and expanded as a double-quoted shell word, and exported.
-func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string) ([]Local, error) {
+func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string, args []string) ([]Local, error) {
 	raw := map[string]string{}
 	for _, l := range m.File.Locals {
 		raw[l.Name] = l.Value
@@ -174,7 +176,7 @@ func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string) ([
 		v := subst(l.Value, 0)
 		v = strings.ReplaceAll(v, `\`, `\\`)
 		v = strings.ReplaceAll(v, `"`, `\"`)
-		val, err := expandWord(ctx, `"`+v+`"`, env, dir)
+		val, err := expandWord(ctx, `"`+v+`"`, env, dir, args)
 		if err != nil {
 			return nil, fmt.Errorf("local %s: %w", l.Name, err)
 		}
@@ -185,13 +187,15 @@ func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string) ([
 	return out, nil
 }
 
-// expandWord expands one shell word (with command substitution) in env.
-func expandWord(ctx context.Context, word string, env *Env, dir string) (string, error) {
-	f, err := syntax.NewParser().Parse(strings.NewReader("__jaiph_v="+word+"\n"), "local")
+// expandWord expands one shell word (with command substitution) in env,
+// with args as the positional parameters.
+func expandWord(ctx context.Context, word string, env *Env, dir string, args []string) (string, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("__jaiph_v="+word+"\n"), "local")
 	if err != nil {
 		return "", err
 	}
-	r, err := interp.New(interp.Env(envFromList(env.List())), interp.Dir(dir), interp.StdIO(nil, nil, os.Stderr))
+	r, err := newRunner(runnerConfig{env: envFromList(env.List()), dir: dir, stderr: os.Stderr,
+		params: append([]string{"--"}, args...)})
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // This file holds what `jaiph test` needs from the runtime (testing.md):
@@ -29,7 +31,7 @@ func (s Shell) Stdout() io.Writer { return s.hc.Stdout }
 func (s Shell) Stderr() io.Writer { return s.hc.Stderr }
 
 // Environ returns the exported variables as KEY=VALUE pairs.
-func (s Shell) Environ() []string { return exportedList(s.hc.Env) }
+func (s Shell) Environ() []string { return shellbuiltin.ExportedList(s.hc.Env) }
 
 // ShellBuiltin implements one command of a test shell. It returns the
 // command's status; stop halts the whole shell at once (also from inside a
@@ -61,9 +63,6 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 	}
 	builtins := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		return func(ctx context.Context, args []string) error {
-			if status, ok := runTextBuiltin(ctx, args); ok {
-				return statusErr(status)
-			}
 			bi, ok := opts.Builtins[args[0]]
 			if !ok {
 				return next(ctx, args)
@@ -75,13 +74,11 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 			return statusErr(status)
 		}
 	}
-	r, err := interp.New(
-		interp.Env(envFromList(opts.Env)),
-		interp.Dir(opts.Dir),
-		interp.StdIO(opts.Stdin, opts.Stdout, opts.Stderr),
-		interp.ExecHandlers(builtins, execExternal),
-		interp.CallHandler(routeBuiltins),
-	)
+	r, err := newRunner(runnerConfig{
+		env: envFromList(opts.Env), dir: opts.Dir,
+		stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr,
+		jaiph: builtins,
+	})
 	if err != nil {
 		return 1, err
 	}

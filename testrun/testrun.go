@@ -66,7 +66,7 @@ func Prepare(ctx context.Context, opts Options) (*File, error) {
 	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace)[0]
 	base := filepath.Base(prog.Entry.Path)
 	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, &validate.Program{Entry: shell, Modules: prog.Modules},
-		append([]*codegen.Module{entry}, mods...), opts.Workspace, base)
+		append([]*codegen.Module{entry}, mods...), opts.Workspace, base, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -136,7 +136,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	source := filepath.Base(abs)
-	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source)
+	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source, wfArgs)
 	if err != nil {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1

@@ -1,4 +1,4 @@
-package runtime
+package shellbuiltin
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ import (
 // x86-64 glibc under LANG=C.UTF-8: bytes for %s widths and precisions, UTF-8
 // for \u escapes, 'c character codes and %q, 80-bit long doubles for the
 // floating conversions. mvdan.cc/sh's own printf lacks most of this, so
-// runBody routes `printf` (except `printf -v`, which must assign a shell
+// every runner routes `printf` (except `printf -v`, which must assign a shell
 // variable) to the jaiph::printf builtin, which calls bashPrintf.
 
 const printfUsage = "printf: usage: printf [-v var] format [arguments]"
@@ -1434,7 +1434,7 @@ const printfHelp = `printf: printf [-v var] format [arguments]
     error occurs.
 `
 
-// routeBuiltins is the runners' call handler. It sends `printf` to the
+// CallHandler is the runners' call handler. It sends `printf` to the
 // jaiph::printf builtin and `echo` to jaiph::echo: the interpreter's printf
 // lacks most of bash's formats, and its echo writes each argument
 // separately, so lines that parallel steps append to one file
@@ -1442,7 +1442,7 @@ const printfHelp = `printf: printf [-v var] format [arguments]
 // `printf -v NAME …` is formatted here and becomes `eval NAME='<value>'`:
 // a plain assignment (so it sets the variable visible at the call, local
 // or global, as bash does) of a single-quoted value, which is never code.
-func routeBuiltins(ctx context.Context, args []string) ([]string, error) {
+func CallHandler(ctx context.Context, args []string) ([]string, error) {
 	switch {
 	case args[0] == "printf" && len(args) > 1 && strings.HasPrefix(args[1], "-v"):
 		return printfToVar(ctx, args), nil

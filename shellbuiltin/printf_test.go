@@ -1,4 +1,4 @@
-package runtime
+package shellbuiltin
 
 import (
 	"bytes"
@@ -320,9 +320,9 @@ func TestRouteBuiltins(t *testing.T) {
 		{[]string{"echo", "printf"}, []string{"jaiph::echo", "printf"}},
 	}
 	for _, tc := range tests {
-		got, err := routeBuiltins(context.Background(), tc.in)
+		got, err := CallHandler(context.Background(), tc.in)
 		if err != nil || strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
-			t.Errorf("routeBuiltins(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("CallHandler(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 }

@@ -1,12 +1,8 @@
-package runtime
+package shellbuiltin
 
 import (
-	"context"
-	"io"
 	"strconv"
 	"strings"
-
-	"mvdan.cc/sh/v3/interp"
 )
 
 // bashEcho formats like bash's echo builtin (xpg_echo off): leading options
@@ -136,28 +132,4 @@ func digits(s string, i, max, base int) (int, int) {
 	}
 	n, _ := strconv.ParseUint(s[i:j], base, 32)
 	return int(n), j
-}
-
-// runTextBuiltin runs the builtins that need no managed call (echo, printf,
-// status), for managed calls and test shells alike; ok is false for other
-// commands.
-func runTextBuiltin(ctx context.Context, args []string) (status int, ok bool) {
-	hc := interp.HandlerCtx(ctx)
-	switch args[0] {
-	case "jaiph::echo":
-		if _, err := io.WriteString(hc.Stdout, bashEcho(args[1:])); err != nil {
-			return 1, true
-		}
-		return 0, true
-	case "jaiph::printf":
-		return bashPrintf(hc.Stdout, hc.Stderr, args[1:]), true
-	case "jaiph::printf_error": // a refused printf -v (routeBuiltins)
-		if len(args) > 1 && args[1] != "" {
-			_, _ = io.WriteString(hc.Stderr, args[1]+"\n")
-		}
-		return 2, true
-	case "jaiph::status":
-		return statusArg(args[1:]), true
-	}
-	return 0, false
 }

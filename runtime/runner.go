@@ -1,0 +1,105 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/shellbuiltin"
+)
+
+// This file is the one place that builds interpreter runners: bodies, test
+// blocks and module locals all get theirs from newRunner, so a builtin or
+// handler added here works everywhere.
+
+// runnerConfig is what differs between the runners of a run.
+type runnerConfig struct {
+	env            expand.Environ
+	dir            string
+	params         []string // shell options and positional parameters (interp.Params)
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// jaiph handles the Jaiph commands (managed calls, log, send, test
+	// statements) before the shell builtins and external programs; nil for
+	// plain shell (module locals).
+	jaiph func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc
+	// readOnlyTmp, when set, isolates a rule: writes are refused except
+	// below this directory (readonly.go).
+	readOnlyTmp string
+	readOnly    bool
+}
+
+// newRunner builds a runner: jaiph's handlers, then bash's printf and echo
+// (shellbuiltin), then external programs.
+func newRunner(c runnerConfig) (*interp.Runner, error) {
+	handlers := []func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc{}
+	if c.jaiph != nil {
+		handlers = append(handlers, c.jaiph)
+	}
+	var rewrite shellbuiltin.Rewrite
+	if c.readOnly {
+		tmp := c.readOnlyTmp
+		rewrite = func(_ context.Context, path string, args []string) (string, []string) {
+			return readOnlyCommand(path, args, tmp)
+		}
+	}
+	handlers = append(handlers, shellbuiltin.Middleware, shellbuiltin.External(rewrite))
+	opts := []interp.RunnerOption{
+		interp.Env(c.env),
+		interp.Dir(c.dir),
+		interp.StdIO(c.stdin, c.stdout, c.stderr),
+		interp.ExecHandlers(handlers...),
+		interp.CallHandler(shellbuiltin.CallHandler),
+	}
+	if c.params != nil {
+		opts = append(opts, interp.Params(c.params...))
+	}
+	if c.readOnly {
+		opts = append(opts, interp.OpenHandler(readOnlyOpen(c.readOnlyTmp)))
+	}
+	return interp.New(opts...)
+}
+
+// KillDelay is how long an external command may run after it was signalled
+// because the run was interrupted, before it is killed (D22).
+const KillDelay = shellbuiltin.KillDelay
+
+// Interrupted is the cancellation cause of a run stopped by a signal.
+type Interrupted struct{ Signal syscall.Signal }
+
+func (i *Interrupted) Error() string { return "interrupted by " + signalName(i.Signal) }
+
+// ShellSignal is the signal external commands get (shellbuiltin.SignalCause).
+func (i *Interrupted) ShellSignal() syscall.Signal { return i.Signal }
+
+// Status is the shell exit status of a process killed by the signal.
+func (i *Interrupted) Status() int { return 128 + int(i.Signal) }
+
+// SignalName is the name the FAIL summary uses ("SIGINT").
+func (i *Interrupted) SignalName() string { return signalName(i.Signal) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// interruption returns the signal that cancelled ctx, if any.
+func interruption(ctx context.Context) *Interrupted {
+	var in *Interrupted
+	if errors.As(context.Cause(ctx), &in) {
+		return in
+	}
+	return nil
+}
