@@ -136,6 +136,12 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	source := filepath.Base(abs)
+	// A requested sandbox never becomes a run on the host: checked before
+	// module locals run anything.
+	if err := runtime.Sandbox(ctx, runtime.NewEnv(os.Environ()), prog.Entry); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source, wfArgs)
 	if err != nil {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
