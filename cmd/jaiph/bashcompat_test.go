@@ -183,13 +183,18 @@ func runBashCompatSnippet(t *testing.T, s bashCompatSnippet) bashCompatOutcome {
 	jdir := bashCompatTempDir(t)
 	bdir := bashCompatTempDir(t)
 
+	// Both dirs hold the workspace marker and main.jh, so globs and `ls` in
+	// a snippet see the same entries on both sides.
+	for _, dir := range []string{jdir, bdir} {
+		if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.jh"), []byte(bashCompatJaiphSource(s.body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// Jaiph side.
-	if err := os.Mkdir(filepath.Join(jdir, ".jaiph"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(jdir, "main.jh"), []byte(bashCompatJaiphSource(s.body)), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	check, err := bashCompatExec(jdir, os.Args[0], []string{"check", "main.jh"}, true)
 	if err != nil {
 		t.Errorf("jaiph check: %v\nstdout:\n%s\nstderr:\n%s", err, check.stdout, check.stderr)
