@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,10 +287,12 @@ func bashCompatEnv(dir string) []string {
 }
 
 // bashCompatExec runs a command in dir with the compat environment, stdin
-// /dev/null and the timeout (the whole process group is killed on expiry).
-// asJaiph makes the test binary act as the jaiph command (TestMain drops
-// the marker variable before running, so snippets never see it). A timeout
-// or a failure to start is an error.
+// /dev/null, stdout and stderr on pipes, and the timeout (the whole process
+// group is killed on expiry). asJaiph makes the test binary act as the jaiph
+// command (TestMain drops the marker variable before running, so snippets
+// never see it). Once the command has exited, background processes it left
+// in its group are killed, so they cannot hold the pipes open. A timeout or
+// a failure to start is an error.
 func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSide, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), bashCompatTimeout)
 	defer cancel()
@@ -302,11 +304,52 @@ func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSi
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	res := bashCompatSide{stdout: out.String(), stderr: errb.String()}
+	type readResult struct {
+		i    int
+		data []byte
+	}
+	results := make(chan readResult, 2)
+	var readers [2]*os.File
+	for i := range readers {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return bashCompatSide{}, err
+		}
+		defer r.Close()
+		defer w.Close()
+		readers[i] = r
+		if i == 0 {
+			cmd.Stdout = w
+		} else {
+			cmd.Stderr = w
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return bashCompatSide{}, err
+	}
+	// Only the child keeps the write ends.
+	cmd.Stdout.(*os.File).Close()
+	cmd.Stderr.(*os.File).Close()
+	for i, r := range readers {
+		go func() {
+			data, _ := io.ReadAll(r)
+			results <- readResult{i, data}
+		}()
+	}
+	err := cmd.Wait()
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	var out [2][]byte
+	deadline := time.After(2 * time.Second)
+	for range readers {
+		select {
+		case r := <-results:
+			out[r.i] = r.data
+		case <-deadline:
+			// A process outside the group still holds a pipe.
+			return bashCompatSide{}, fmt.Errorf("output still open 2s after exit")
+		}
+	}
+	res := bashCompatSide{stdout: string(out[0]), stderr: string(out[1])}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("timed out after %s", bashCompatTimeout)
 	}
@@ -317,8 +360,6 @@ func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSi
 	case err != nil:
 		return res, err
 	}
-	// Leftover background processes of the snippet holding the output open.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	return res, nil
 }
 
