@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build examples test unit conformance bench stress fuzz lint clean
+.PHONY: all build examples test unit conformance bench stress fuzz lint clean bashcompat
 
 all: build examples
 
@@ -63,3 +63,16 @@ lint:
 
 clean:
 	rm -rf bin .bench
+
+# The bash differential test (testdata/bashcompat): every snippet runs as a
+# Jaiph function body and under /usr/bin/bash. Shows each divergence (under
+# the name of its subtest) and ends with the per-group summary lines.
+bashcompat:
+	@out=$$(mktemp); status=0; \
+	$(GO) test -count=1 -run '^TestBashCompat$$' -v ./cmd/jaiph >$$out 2>&1 || status=$$?; \
+	awk '/^bashcompat: /{s[++n]=$$0; next} \
+		/^=== (NAME|CONT) /{h=$$0; next} /^[ ]*--- FAIL: /{h=""; print; next} \
+		/^(=== (RUN|PAUSE) |[ ]*--- PASS: |[ ]*bashcompat_test.go:[0-9]+: bashcompat: )/{next} \
+		{if(h!=""){print h; h=""} print} \
+		END{for(i=1;i<=n;i++) print s[i]}' $$out; \
+	rm -f $$out; exit $$status

@@ -30,6 +30,9 @@ var update = flag.Bool("update", false, "rewrite cmp expectations in testdata/sc
 // TestMain lets the test binary act as the jaiph command inside scripts.
 func TestMain(m *testing.M) {
 	if os.Getenv("JAIPH_TEST_AS_JAIPH") == "1" || (len(os.Args) > 1 && os.Args[1] == runtime.ReadOnlyExecArg) {
+		// The marker is not for the bodies this process runs (they see the
+		// environment a real jaiph would give them).
+		os.Unsetenv("JAIPH_TEST_AS_JAIPH")
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{
