@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	goruntime "runtime"
 	"sort"
 	"strings"
@@ -26,7 +27,10 @@ import (
 // runs once as the body of a Jaiph function (`jaiph run`) and once as the
 // body of a bash function (/usr/bin/bash -c), and the two must agree on
 // stdout, stderr (normalised, see normaliseBashCompat) and exit status, or
-// `jaiph check` must refuse the snippet as an unsupported shell feature.
+// `jaiph check` must refuse the snippet with a located diagnostic inside
+// it: `E_VALIDATE unsupported shell feature: …` for what the interpreter
+// cannot run as bash, or a Jaiph language rule (e.g. no nested function
+// declarations with the `function` keyword).
 //
 // Corpus format: one txtar file per feature group; its comment is a one-line
 // description, each file `-- NAME.sh --` is one snippet (shell lines).
@@ -201,11 +205,11 @@ func runBashCompatSnippet(t *testing.T, s bashCompatSnippet) bashCompatOutcome {
 		return bcDiffer
 	}
 	if check.status != 0 {
-		if check.status == 1 && strings.Contains(check.stdout+check.stderr, "unsupported shell feature") {
+		if check.status == 1 && refusedInSnippet(check.stdout+check.stderr, strings.Count(s.body, "\n")+1) {
 			t.Logf("refused by jaiph check:\n%s%s", check.stdout, check.stderr)
 			return bcRefused
 		}
-		t.Errorf("jaiph check failed (status %d) without refusing an unsupported shell feature:\nstdout:\n%s\nstderr:\n%s\nsnippet:\n%s",
+		t.Errorf("jaiph check failed (status %d) without a located refusal inside the snippet:\nstdout:\n%s\nstderr:\n%s\nsnippet:\n%s",
 			check.status, check.stdout, check.stderr, s.body)
 		return bcDiffer
 	}
@@ -519,4 +523,19 @@ func TestLintBashCompatSnippet(t *testing.T) {
 			t.Errorf("lintBashCompatSnippet(%q) accepts = %v, want %v", tc.body, got, tc.ok)
 		}
 	}
+}
+
+// refusalLine matches a text-format diagnostic of main.jh.
+var refusalLine = regexp.MustCompile(`(?m)^main\.jh:(\d+):\d+: (E_VALIDATE|E_PARSE) `)
+
+// refusedInSnippet reports whether check output holds a diagnostic located
+// in the snippet's function (main.jh lines 1 … n+2: some Jaiph rules point
+// at the declaration, as the reference does).
+func refusedInSnippet(out string, n int) bool {
+	for _, m := range refusalLine.FindAllStringSubmatch(out, -1) {
+		if line, _ := strconv.Atoi(m[1]); line >= 1 && line <= n+2 {
+			return true
+		}
+	}
+	return false
 }
