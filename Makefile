@@ -30,10 +30,12 @@ CONFORMANCE_CASES := 001 002 003 004 005 006 007 008 009 010 011 012 013 014 015
                      040 041 042 043 044 045 047 048 049 050 051 052 053 054 055
 CONFORMANCE := ../shared/conformance/run.sh
 
-test: lint unit conformance examples
+test: lint unit bashcompat conformance examples
 
 unit:
-	$(GO) test -race -count=1 ./...
+	@# TestBashCompat runs in its own target (below), which prints its per-group counts
+	$(GO) test -race -count=1 -skip '^TestBashCompat$$' ./...
+	cd third_party/mvdan-sh && $(GO) test -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 10s ./codegen
 
