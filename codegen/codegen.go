@@ -40,6 +40,10 @@ type Body struct {
 	// Lines maps the lines of Source back to the .jh file: Lines[i] is the
 	// origin of line i+1 (see Origin and Position).
 	Lines []Origin
+	// Blocks are the line ranges of Source that hold only user statements
+	// nested in generated code (recover bodies, if branches), inner blocks
+	// first, for diagnostics that name the user's construct.
+	Blocks []Block
 	// Workflow is the declaration, for workflows (config, routes).
 	Workflow *ast.Workflow
 	// Script marks a test mock (MockBody): it runs like a separate script,
@@ -56,6 +60,9 @@ type Origin struct {
 	Line int // 1-based .jh line
 	Col  int // .jh column = lowered column + Col
 }
+
+// Block is a range of lowered lines: From up to, not including, To.
+type Block struct{ From, To int }
 
 // Position maps a 1-based line and column of b.Source to the .jh file.
 // Positions past the map (the wrapper's closing lines) are returned as is.
@@ -122,7 +129,7 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 	}
 	l := &lowerer{mod: m, src: readLines(f.Path)}
 	add := func(b *Body) {
-		b.Source, b.Lines = l.b.String(), l.lines
+		b.Source, b.Lines, b.Blocks = l.b.String(), l.lines, l.blocks
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
 	}
@@ -158,11 +165,12 @@ func readLines(path string) []string {
 }
 
 type lowerer struct {
-	mod   *Module
-	src   []string // the module's source lines, if readable
-	b     strings.Builder
-	lines []Origin // origin of each line written to b
-	n     int      // counter for unique helper variable names
+	mod    *Module
+	src    []string // the module's source lines, if readable
+	b      strings.Builder
+	lines  []Origin // origin of each line written to b
+	blocks []Block
+	n      int // counter for unique helper variable names
 	// recFrom > 0 while lowering the statements of a multi-line recover
 	// block: the source line the next statement is searched from (the AST
 	// gives recover statements the ensure line).
@@ -180,6 +188,7 @@ func (m *Module) Ref(r ast.Ref) string {
 func (l *lowerer) reset() {
 	l.b.Reset()
 	l.lines = nil
+	l.blocks = nil
 	l.recFrom = 0
 }
 
@@ -379,6 +388,15 @@ func (l *lowerer) steps(w *ast.Workflow, steps []ast.Step) {
 	}
 }
 
+// block lowers nested statements and records their line range.
+func (l *lowerer) block(w *ast.Workflow, steps []ast.Step) {
+	from := l.next()
+	l.steps(w, steps)
+	if l.next() > from {
+		l.blocks = append(l.blocks, Block{From: from, To: l.next()})
+	}
+}
+
 // stepKey is text of a step that appears on its source line.
 func stepKey(s ast.Step) string {
 	switch s := s.(type) {
@@ -498,7 +516,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	if block && l.recFrom == 0 {
 		l.recFrom = line + 1
 	}
-	l.steps(w, s.Recover)
+	l.block(w, s.Recover)
 	l.recFrom = 0
 	end := `set -- "${` + saved + `[@]}"; done; [ "$` + ok + `" = 1 ] || jaiph::ensure_failed`
 	if s.Capture != "" {
@@ -526,11 +544,11 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
 	}
-	l.steps(w, s.Then)
+	l.block(w, s.Then)
 	ind := l.indentOf(line)
 	if s.HasElse {
 		l.put(ind+"else", Origin{Line: l.next()})
-		l.steps(w, s.Else)
+		l.block(w, s.Else)
 	}
 	l.put(ind+"fi", Origin{Line: l.next()})
 }
