@@ -17,7 +17,6 @@ const (
 	kShopt               // `shopt … Arg` naming the option Arg
 	kParamOp             // `${name@Arg}`
 	kReplace             // `${name/Arg…/…}` (an anchored pattern)
-	kPrintf              // a literal printf format containing Arg
 	kParam               // the special parameter `$Arg`
 )
 
@@ -36,8 +35,8 @@ type refusal struct {
 // work is making the interpreter run (trap signals, kill, wait -n, disown,
 // extglob, `exec 3>file`, read -t, let).
 var table = []refusal{
-	{"coproc", kNode, "coproc", "", "coproc cat; echo started"},                   // no coprocesses: "unhandled command node"
-	{"set -C", kFlag, "set", "C", "set -C; echo a > f; echo b > f; echo st=$?"},   // noclobber is not implemented
+	{"coproc", kNode, "coproc", "", "coproc cat; echo started"},                 // no coprocesses: "unhandled command node"
+	{"set -C", kFlag, "set", "C", "set -C; echo a > f; echo b > f; echo st=$?"}, // noclobber is not implemented
 	{"set -o noclobber", kSetOpt, "set", "noclobber", "set -o noclobber; echo a > f; echo b > f; echo st=$?"},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
@@ -88,9 +87,6 @@ var table = []refusal{
 	{"type -a", kFlag, "type", "a", "type -a echo"},                                         // NOT IMPLEMENTED
 	{"type -f", kFlag, "type", "f", "type -f echo"},                                         // NOT IMPLEMENTED
 	{"command -V", kFlag, "command", "V", "command -V echo"},                                // invalid option
-	{"printf -v", kFlag, "printf", "v", "printf -v v '%s' hi; echo $v"},                     // prints "-v" instead of assigning
-	{"printf %q", kPrintf, "printf", "%q", "printf '%q\\n' 'a b'"},                          // invalid format char
-	{"printf %(…)T", kPrintf, "printf", "%(", "printf '%(%Y)T\\n' 0"},                       // invalid format char
 	{"read -N", kFlag, "read", "N", "read -N 2 x <<< abcd; echo $x"},                        // invalid option
 	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                            // invalid option
 	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                          // invalid option
@@ -138,7 +134,7 @@ func init() {
 // optArgs lists, per command, the short options that take an argument, so
 // that scanning for options skips it.
 var optArgs = map[string]string{
-	"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "exec": "a", "printf": "v", "set": "o",
+	"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "exec": "a", "set": "o",
 }
 
 // found is one refused construct at a position of the lowered source.
@@ -178,9 +174,6 @@ func refusals(f *syntax.File) []found {
 			}
 			hit(kCommand, name, "", words[0].Pos())
 			options(name, words[1:], hit)
-			if name == "printf" {
-				printfFormat(words[1:], hit)
-			}
 		case *syntax.DeclClause:
 			var words []*syntax.Word
 			for _, a := range n.Args {
@@ -243,45 +236,4 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
-}
-
-// printfFormat reports refused conversions in a literal printf format.
-func printfFormat(words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
-	i := 0
-	for i < len(words) && strings.HasPrefix(words[i].Lit(), "-") {
-		if words[i].Lit() == "--" {
-			i++
-			break
-		}
-		i += 2 // -v NAME (the only option)
-	}
-	if i >= len(words) {
-		return
-	}
-	format := literal(words[i])
-	for _, conv := range []string{"%q", "%("} {
-		if strings.Contains(format, conv) {
-			hit(kPrintf, "printf", conv, words[i].Pos())
-		}
-	}
-}
-
-// literal is the text of a word made of literals and quoted literals.
-func literal(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(l.Value)
-				}
-			}
-		}
-	}
-	return b.String()
 }

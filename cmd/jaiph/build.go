@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/parser"
@@ -113,6 +114,10 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
 			return exitFailure
 		}
+	}
+	if ds := bashcheck.Program(prog, root); len(ds) > 0 {
+		printLoadError(stderr, ds[0]) // like the first validation problem
+		return exitFailure
 	}
 	outputs := planBuild(prog.Modules, root, outRoot, entry)
 	for _, o := range outputs {
