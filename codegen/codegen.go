@@ -348,16 +348,20 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 	l.close(symbol, empty)
 }
 
-func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
-	l.open(symbol, w.Line)
-	empty := true
-	for _, s := range w.Steps {
+// hasCommand reports whether steps hold more than comments.
+func hasCommand(steps []ast.Step) bool {
+	for _, s := range steps {
 		if _, ok := s.(*ast.Comment); !ok {
-			empty = false
+			return true
 		}
 	}
+	return false
+}
+
+func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
+	l.open(symbol, w.Line)
 	l.steps(w, w.Steps)
-	l.close(symbol, empty)
+	l.close(symbol, !hasCommand(w.Steps))
 	if len(w.Routes) > 0 {
 		// An orchestrator drains its inbox once its body completes, also
 		// after a value return (D12), but not after a failure. The body's
@@ -544,9 +548,14 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
 	}
+	// An empty branch (comments at most) gets a no-op: bash rejects an
+	// empty statement list, and an empty else is left out.
 	l.block(w, s.Then)
+	if !hasCommand(s.Then) {
+		l.gen(":")
+	}
 	ind := l.indentOf(line)
-	if s.HasElse {
+	if s.HasElse && hasCommand(s.Else) {
 		l.put(ind+"else", Origin{Line: l.next()})
 		l.block(w, s.Else)
 	}
@@ -573,6 +582,11 @@ func (l *lowerer) send(w *ast.Workflow, s *ast.Send, line int) {
 // lines map to the prompt's own lines.
 func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	text := PromptText(s)
+	if n := len(text) - len(strings.TrimRight(text, `\`)); n%2 == 1 {
+		// A last backslash would join the delimiter line and leave the
+		// here-document unclosed: it stands for itself.
+		text += `\`
+	}
 	delim := "__JAIPH_PROMPT__"
 	for strings.Contains(text, delim) {
 		delim += "_"
