@@ -517,21 +517,55 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	tail := "); then " + ok + "=1; break; fi; " + saved + `=("$@"); set -- "$` + v + `"`
 	l.callAt(line, l.colOr(line, "ensure", col, col), "", head, s.Args, tail)
 	block := line <= len(l.src) && strings.HasSuffix(strings.TrimRight(l.src[line-1], " \t\r"), "{")
+	end := `set -- "${` + saved + `[@]}"; done; [ "$` + ok + `" = 1 ] || jaiph::ensure_failed`
+	if s.Capture != "" {
+		end += "; " + s.Capture + `="$` + v + `"`
+	}
+	if !block {
+		if joined, ok := l.oneLine(w, s.Recover); ok {
+			// A one-line recover stays on the ensure's line.
+			last := len(l.b.String()) - 1 // the head's newline
+			src := l.b.String()[:last] + "; " + joined + "; " + end + "\n"
+			l.b.Reset()
+			l.b.WriteString(src)
+			return
+		}
+	}
 	if block && l.recFrom == 0 {
 		l.recFrom = line + 1
 	}
 	l.block(w, s.Recover)
 	l.recFrom = 0
-	end := `set -- "${` + saved + `[@]}"; done; [ "$` + ok + `" = 1 ] || jaiph::ensure_failed`
-	if s.Capture != "" {
-		end += "; " + s.Capture + `="$` + v + `"`
-	}
 	end = l.indentOf(line) + end
 	if block {
 		l.put(end, Origin{Line: l.next()})
 	} else {
 		l.gen(end)
 	}
+}
+
+// oneLine lowers steps into one line joined by `;`, when each lowers to a
+// single line that can be joined (no here-document, comment or trailing
+// `&`).
+func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
+	sub := &lowerer{mod: l.mod, n: l.n}
+	sub.steps(w, steps)
+	var parts []string
+	for _, line := range strings.Split(strings.TrimSuffix(sub.b.String(), "\n"), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "#") || strings.HasSuffix(t, "&") && !strings.HasSuffix(t, "&&") || strings.Contains(t, "<<") {
+			return "", false
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	l.n = sub.n
+	return strings.Join(parts, "; "), true
 }
 
 func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
