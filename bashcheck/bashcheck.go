@@ -20,23 +20,13 @@ func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
 	at := func(p syntax.Pos) (int, int) {
 		return codegen.MapPosition(lines, int(p.Line()), int(p.Col()))
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		var pe syntax.ParseError
-		var le syntax.LangError
-		pos, msg := syntax.Pos{}, err.Error()
-		switch {
-		case errors.As(err, &pe):
-			pos, msg = pe.Pos, pe.Text
-		case errors.As(err, &le):
-			pos = le.Pos
-			msg = strings.TrimPrefix(msg, le.Pos.String()+": ")
-		}
+	f, perr := parse(src)
+	if perr != nil {
 		line, col := 1, 1
-		if pos.IsValid() {
-			line, col = at(pos)
+		if perr.pos.IsValid() {
+			line, col = at(perr.pos)
 		}
-		return []*diag.Diagnostic{diag.New(file, line, col, diag.Parse, msg)}
+		return []*diag.Diagnostic{diag.New(file, line, col, diag.Parse, perr.msg)}
 	}
 	var out []*diag.Diagnostic
 	for _, r := range refusals(f) {
@@ -46,34 +36,70 @@ func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
 	return out
 }
 
+// parseError is a syntax error at a position of the lowered source.
+type parseError struct {
+	pos syntax.Pos
+	msg string
+}
+
+func parse(src string) (*syntax.File, *parseError) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err == nil {
+		return f, nil
+	}
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return nil, &parseError{pe.Pos, pe.Text}
+	case errors.As(err, &le):
+		return nil, &parseError{le.Pos, strings.TrimPrefix(err.Error(), le.Pos.String()+": ")}
+	}
+	return nil, &parseError{msg: err.Error()}
+}
+
 // Body checks one lowered rule, function or workflow of a module in file.
 func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 	if b.Script {
 		return nil // test mocks are checked with their test file (TestFile)
 	}
-	ds := Source(file, b.Source, b.Lines)
-	if len(ds) == 1 && ds[0].Code == diag.Parse {
-		// A construct left open in a recover body or an if branch runs
-		// into generated code; the block alone names the construct.
-		src := strings.Split(b.Source, "\n")
-		for _, blk := range b.Blocks {
-			only := make([]string, len(src))
-			for n := blk.From; n < blk.To && n <= len(src); n++ {
-				only[n-1] = src[n-1]
-			}
-			if d := Source(file, strings.Join(only, "\n"), b.Lines); len(d) == 1 && d[0].Code == diag.Parse {
-				return d
-			}
+	_, perr := parse(b.Source)
+	if perr == nil || !perr.pos.IsValid() {
+		return Source(file, b.Source, b.Lines)
+	}
+	errLine := int(perr.pos.Line())
+	src := strings.Split(b.Source, "\n")
+	// A construct left open in a recover body or an if branch runs into
+	// the generated code after it. A block is broken when it does not
+	// parse as the body of an `if` (an if-not-shell branch may hold its
+	// `else`); the block alone then names the construct. Only blocks that
+	// start before the error qualify, so the first error is reported.
+	for _, blk := range b.Blocks {
+		if blk.From > errLine || blk.From < 2 || blk.To > len(src) {
+			continue
 		}
-		// An unclosed construct runs into the wrapper's closing brace;
-		// the body alone names the construct itself.
-		if inner, ok := unwrap(b); ok {
-			if d := Source(file, inner, b.Lines); len(d) == 1 && d[0].Code == diag.Parse {
-				return d
+		bare := make([]string, len(src))
+		copy(bare[blk.From-1:blk.To-1], src[blk.From-1:blk.To-1])
+		wrapped := append([]string(nil), bare...)
+		wrapped[blk.From-2], wrapped[blk.To-1] = "if :; then", "fi"
+		if _, e := parse(strings.Join(wrapped, "\n")); e == nil {
+			continue
+		}
+		for _, try := range [][]string{bare, wrapped} {
+			text := strings.Join(try, "\n")
+			if _, e := parse(text); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
+				return Source(file, text, b.Lines)
 			}
 		}
 	}
-	return ds
+	// An unclosed construct runs into the wrapper's closing brace; the body
+	// alone names the construct itself.
+	if inner, ok := unwrap(b); ok {
+		if _, e := parse(inner); e != nil {
+			return Source(file, inner, b.Lines)
+		}
+	}
+	return Source(file, b.Source, b.Lines)
 }
 
 // unwrap returns a body's lowered source without the wrapper function
