@@ -8,6 +8,7 @@ package codegen
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,13 +32,59 @@ type Body struct {
 	Kind   Kind
 	Name   string
 	Symbol string // <module symbol>::<name>
-	Source string // shell source; run with the call's arguments as $@
+	// Source is the shell source; run with the call's arguments as $@. The
+	// body is the function <Symbol>::impl, defined on the declaration's line
+	// (preceded by blank lines) with every step on its own .jh line where
+	// the lowering allows, so $LINENO in a body is the .jh line.
+	Source string
+	// Lines maps the lines of Source back to the .jh file: Lines[i] is the
+	// origin of line i+1 (see Origin and Position).
+	Lines []Origin
+	// Blocks are the line ranges of Source that hold only user statements
+	// nested in generated code (recover bodies, if branches), inner blocks
+	// first, for diagnostics that name the user's construct.
+	Blocks []Block
 	// Workflow is the declaration, for workflows (config, routes).
 	Workflow *ast.Workflow
 	// Script marks a test mock (MockBody): it runs like a separate script,
 	// in a fresh shell that sees only the exported environment.
 	Script bool
 }
+
+// Origin is where one line of lowered source comes from: a .jh line and the
+// column offset to add to a lowered column to get the .jh column. Lines that
+// are pure padding map to the same line number with offset 0; lines the
+// lowering generates (loop heads, here-document delimiters) map to the .jh
+// line of the step they implement.
+type Origin struct {
+	Line int // 1-based .jh line
+	Col  int // .jh column = lowered column + Col
+}
+
+// Block is a range of lowered lines: From up to, not including, To.
+type Block struct{ From, To int }
+
+// Position maps a 1-based line and column of b.Source to the .jh file.
+// Positions past the map (the wrapper's closing lines) are returned as is.
+func (b *Body) Position(line, col int) (int, int) {
+	return MapPosition(b.Lines, line, col)
+}
+
+// MapPosition maps a 1-based position of lowered source through a line map.
+func MapPosition(lines []Origin, line, col int) (int, int) {
+	if line < 1 || line > len(lines) {
+		return line, col
+	}
+	o := lines[line-1]
+	if c := col + o.Col; c >= 1 {
+		col = c
+	}
+	return o.Line, col
+}
+
+// ImplName is the name of the shell function a body is lowered to, as the
+// reference names it (`${FUNCNAME[0]}` inside a body).
+func ImplName(symbol string) string { return symbol + "::impl" }
 
 // Module is the lowered form of one module.
 type Module struct {
@@ -80,27 +127,54 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 	for _, im := range f.Imports {
 		m.Imports[im.Alias] = symbolOf(im)
 	}
-	l := &lowerer{mod: m}
+	l := &lowerer{mod: m, src: readLines(f.Path)}
 	add := func(b *Body) {
+		b.Source, b.Lines, b.Blocks = l.b.String(), l.lines, l.blocks
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
 	}
 	for _, r := range f.Rules {
-		add(&Body{Kind: Rule, Name: r.Name, Symbol: symbol + "::" + r.Name, Source: l.body(r.Body)})
+		sym := symbol + "::" + r.Name
+		l.body(sym, r.Line, r.Body)
+		add(&Body{Kind: Rule, Name: r.Name, Symbol: sym})
 	}
 	for _, fn := range f.Functions {
-		add(&Body{Kind: Function, Name: fn.Name, Symbol: symbol + "::" + fn.Name, Source: l.body(fn.Body)})
+		sym := symbol + "::" + fn.Name
+		l.body(sym, fn.Line, fn.Body)
+		add(&Body{Kind: Function, Name: fn.Name, Symbol: sym})
 	}
 	for _, w := range f.Workflows {
-		add(&Body{Kind: Workflow, Name: w.Name, Symbol: symbol + "::" + w.Name, Source: l.workflow(w), Workflow: w})
+		sym := symbol + "::" + w.Name
+		l.workflow(sym, w)
+		add(&Body{Kind: Workflow, Name: w.Name, Symbol: sym, Workflow: w})
 	}
 	return m
 }
 
+// readLines returns the lines of the source file at path, or nil: columns
+// of trimmed step text are then taken from the AST positions alone.
+func readLines(path string) []string {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(data), "\n")
+}
+
 type lowerer struct {
-	mod *Module
-	b   strings.Builder
-	n   int // counter for unique helper variable names
+	mod    *Module
+	src    []string // the module's source lines, if readable
+	b      strings.Builder
+	lines  []Origin // origin of each line written to b
+	blocks []Block
+	n      int // counter for unique helper variable names
+	// recFrom > 0 while lowering the statements of a multi-line recover
+	// block: the source line the next statement is searched from (the AST
+	// gives recover statements the ensure line).
+	recFrom int
 }
 
 // Ref resolves a reference to its symbol.
@@ -111,57 +185,205 @@ func (m *Module) Ref(r ast.Ref) string {
 	return m.Imports[r.Alias] + "::" + r.Name
 }
 
-// wrap puts the body into a shell function so that `return` and `local`
-// behave as in the reference, whose bodies are bash functions.
-func wrap(inner string) string {
-	return "jaiph::body() {\n" + inner + ":\n}\njaiph::body \"$@\"\n"
+func (l *lowerer) reset() {
+	l.b.Reset()
+	l.lines = nil
+	l.blocks = nil
+	l.recFrom = 0
 }
 
-func (l *lowerer) body(cmds []*ast.BodyCmd) string {
-	l.b.Reset()
+// next is the number of the next line written.
+func (l *lowerer) next() int { return len(l.lines) + 1 }
+
+// padTo writes empty lines until the next line is line.
+func (l *lowerer) padTo(line int) {
+	for l.next() < line {
+		l.b.WriteByte('\n')
+		l.lines = append(l.lines, Origin{Line: l.next()})
+	}
+}
+
+// put writes one line with its origin.
+func (l *lowerer) put(s string, o Origin) {
+	l.b.WriteString(s)
+	l.b.WriteByte('\n')
+	l.lines = append(l.lines, o)
+}
+
+// lastLine is the .jh line of the last line written.
+func (l *lowerer) lastLine() int {
+	if len(l.lines) == 0 {
+		return 1
+	}
+	return l.lines[len(l.lines)-1].Line
+}
+
+// gen writes generated lines that stand for the last step written.
+func (l *lowerer) gen(s string) {
+	line := l.lastLine()
+	for _, part := range strings.Split(s, "\n") {
+		l.put(part, Origin{Line: line})
+	}
+}
+
+// at writes prefix+text+suffix as the lowering of a step on .jh line line,
+// where text (the user's words) starts at .jh column col (0: unknown). The
+// line is indented so that text keeps its column when the prefix leaves
+// room; otherwise the offset is recorded. Lines of a multi-line text map to
+// the following .jh lines with their own columns.
+func (l *lowerer) at(line, col int, prefix, text, suffix string) {
+	if line <= 0 {
+		line = l.lastLine()
+	}
+	l.padTo(line)
+	off := 0
+	if col > 0 {
+		pad := col - 1 - len(prefix)
+		if pad < 0 {
+			pad = min(len(l.indentOf(line)), col-1)
+		}
+		prefix = strings.Repeat(" ", pad) + prefix
+		off = col - 1 - len(prefix)
+	}
+	parts := strings.Split(prefix+text+suffix, "\n")
+	for k, part := range parts {
+		o := Origin{Line: line + k, Col: off}
+		if k > 0 {
+			o.Col = l.contOffset(line+k, part)
+		}
+		l.put(part, o)
+	}
+}
+
+// indentOf is the leading white space of source line line.
+func (l *lowerer) indentOf(line int) string {
+	if line < 1 || line > len(l.src) {
+		return ""
+	}
+	s := l.src[line-1]
+	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
+}
+
+// contOffset is the column offset of a continuation line of a multi-line
+// step whose text may have been trimmed.
+func (l *lowerer) contOffset(line int, text string) int {
+	t := strings.TrimLeft(text, " \t")
+	if t == "" {
+		return 0
+	}
+	if c := l.colIn(line, t, 1); c > 0 {
+		return c - 1 - (len(text) - len(t))
+	}
+	return 0
+}
+
+// colIn is the 1-based column of the first line of text on source line
+// line, searched from column from; 0 when unknown.
+func (l *lowerer) colIn(line int, text string, from int) int {
+	if text == "" || line < 1 || line > len(l.src) {
+		return 0
+	}
+	first, _, _ := strings.Cut(text, "\n")
+	src := l.src[line-1]
+	if from < 1 || from > len(src) {
+		from = 1
+	}
+	if i := strings.Index(src[from-1:], first); i >= 0 {
+		return from + i
+	}
+	if i := strings.Index(src, first); i >= 0 {
+		return i + 1
+	}
+	return 0
+}
+
+// colOr is colIn, or fallback when the text is not found.
+func (l *lowerer) colOr(line int, text string, from, fallback int) int {
+	if c := l.colIn(line, text, from); c > 0 {
+		return c
+	}
+	return fallback
+}
+
+// open writes the wrapper line on the declaration's line. The body is a
+// shell function so that `return`, `local`, `$FUNCNAME` and the body's exit
+// status behave as in the reference, whose bodies are bash functions.
+func (l *lowerer) open(symbol string, line int) {
+	l.reset()
+	if line < 1 {
+		line = 1
+	}
+	l.padTo(line)
+	l.put(ImplName(symbol)+"() {", Origin{Line: line})
+}
+
+// close ends the wrapper and calls it. A body with no command gets a no-op
+// (bash rejects an empty function); otherwise the body's status is its last
+// command's, as for a bash function.
+func (l *lowerer) close(symbol string, empty bool) {
+	if empty {
+		l.gen(":")
+	}
+	l.put("}", Origin{Line: l.next()})
+	l.put(ImplName(symbol)+` "$@"`, Origin{Line: l.next()})
+}
+
+func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
+	l.open(symbol, declLine)
+	empty := true
 	for _, c := range cmds {
 		switch c.Kind {
 		case ast.BodyComment:
-			l.line(c.Text)
+			l.at(c.Line, l.colIn(c.Line, c.Text, 1), "", c.Text, "")
+			continue
 		case ast.BodyEnsure:
-			l.line("jaiph::ensure " + l.mod.Ref(c.Ref) + sp(c.Args))
+			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+l.mod.Ref(c.Ref)+" ", c.Args, "")
 		case ast.BodyReturn:
-			l.returnValue(c.Value)
+			l.returnValue(c.Line, c.Col, c.Value)
 		default:
-			l.line(l.rewrite(c.Text))
+			l.at(c.Line, l.colOr(c.Line, c.Text, 1, c.Col), "", l.rewrite(c.Text), "")
 		}
+		empty = false
 	}
-	return wrap(l.b.String())
+	l.close(symbol, empty)
 }
 
-func (l *lowerer) workflow(w *ast.Workflow) string {
-	l.b.Reset()
+// hasCommand reports whether steps hold more than comments.
+func hasCommand(steps []ast.Step) bool {
+	for _, s := range steps {
+		if _, ok := s.(*ast.Comment); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
+	l.open(symbol, w.Line)
 	l.steps(w, w.Steps)
+	l.close(symbol, !hasCommand(w.Steps))
 	if len(w.Routes) > 0 {
 		// An orchestrator drains its inbox once its body completes, also
 		// after a value return (D12), but not after a failure. The body's
 		// status is an argument: `body && drain` would switch off errexit
 		// inside the body.
-		return wrap(l.b.String()) + "jaiph::drain $?\n"
+		l.put("jaiph::drain $?", Origin{Line: l.next()})
 	}
-	return wrap(l.b.String())
 }
 
-func (l *lowerer) line(s string) {
-	l.b.WriteString(s)
-	l.b.WriteByte('\n')
-}
-
-func sp(args string) string {
+// callAt writes a managed call whose arguments (the user's words) are
+// located on the .jh line: prefix is the lowered text before them, kwCol
+// the column of the step's keyword.
+func (l *lowerer) callAt(line, kwCol int, capture, prefix, args, suffix string) {
 	if args == "" {
-		return ""
+		l.at(line, kwCol, capture, strings.TrimSuffix(prefix, " "), suffix)
+		return
 	}
-	return " " + args
+	l.at(line, l.colIn(line, args, kwCol), capture+prefix, args, suffix)
 }
 
-func (l *lowerer) returnValue(v string) {
-	l.line("jaiph::return " + v)
-	l.line("return 0")
+func (l *lowerer) returnValue(line, col int, v string) {
+	l.at(line, l.colIn(line, v, col), "jaiph::return ", v, "; return 0")
 }
 
 func (l *lowerer) steps(w *ast.Workflow, steps []ast.Step) {
@@ -170,8 +392,59 @@ func (l *lowerer) steps(w *ast.Workflow, steps []ast.Step) {
 	}
 }
 
-// call renders a managed run/ensure call, captured or not.
-func (l *lowerer) call(builtin string, flags []string, ref ast.Ref, args, capture string, inRecover bool) string {
+// block lowers nested statements and records their line range.
+func (l *lowerer) block(w *ast.Workflow, steps []ast.Step) {
+	from := l.next()
+	l.steps(w, steps)
+	if l.next() > from {
+		l.blocks = append(l.blocks, Block{From: from, To: l.next()})
+	}
+}
+
+// stepKey is text of a step that appears on its source line.
+func stepKey(s ast.Step) string {
+	switch s := s.(type) {
+	case *ast.Shell:
+		return s.Text
+	case *ast.Capture:
+		return s.Cmd
+	case *ast.Run:
+		return s.Ref.String()
+	case *ast.Ensure:
+		return s.Ref.String()
+	case *ast.Log:
+		return s.Message
+	case *ast.Return:
+		return s.Value
+	case *ast.Prompt:
+		return "prompt"
+	case *ast.Comment:
+		return s.Text
+	}
+	return ""
+}
+
+// where returns the .jh line of a step and the column its text is searched
+// from: the AST position, or for a statement of a multi-line recover block
+// the line found below the ensure.
+func (l *lowerer) where(s ast.Step) (int, int) {
+	p := s.StepPos()
+	if l.recFrom == 0 {
+		return p.Line, p.Col
+	}
+	key := stepKey(s)
+	for i := l.recFrom; key != "" && i <= len(l.src); i++ {
+		if strings.Contains(l.src[i-1], key) {
+			l.recFrom = i
+			return i, 1
+		}
+	}
+	return p.Line, 1
+}
+
+// call renders a managed run/ensure call, captured or not, as the capture
+// assignment, the command up to the arguments, the arguments, and the rest.
+func (l *lowerer) call(builtin string, flags []string, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
 	if inRecover && args == "" {
 		args = `"$@"`
 	}
@@ -182,113 +455,172 @@ func (l *lowerer) call(builtin string, flags []string, ref ast.Ref, args, captur
 	for _, f := range flags {
 		cmd += " " + f
 	}
-	cmd += " " + l.mod.Ref(ref) + sp(args)
+	cmd += " " + l.mod.Ref(ref) + " "
 	if capture != "" {
-		return capture + "=$(" + cmd + ")"
+		return capture + "=$(", cmd, args, ")"
 	}
-	return cmd
+	return "", cmd, args, ""
 }
 
 func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
+	line, col := l.where(s)
 	switch s := s.(type) {
 	case *ast.Comment:
-		l.line(s.Text)
+		l.at(line, l.colIn(line, s.Text, 1), "", s.Text, "")
 	case *ast.Shell:
-		l.line(l.rewrite(s.Text))
+		l.at(line, l.colOr(line, s.Text, 1, s.GuardCol), "", l.rewrite(s.Text), "")
 	case *ast.Capture:
-		l.line(s.Var + "=$(" + l.rewrite(s.Cmd) + ")")
+		l.at(line, l.colOr(line, s.Cmd, col, col), s.Var+"=$(", l.rewrite(s.Cmd), ")")
 	case *ast.Run:
 		var flags []string
 		if HasListOperator(s.Args) {
 			flags = append(flags, "--noerrexit")
 		}
-		l.line(l.call("jaiph::run", flags, s.Ref, s.Args, s.Capture, s.InRecover))
+		c, p, a, x := l.call("jaiph::run", flags, s.Ref, s.Args, s.Capture, s.InRecover)
+		l.callAt(line, l.colOr(line, "run", col, col), c, p, a, x)
 	case *ast.Ensure:
 		if s.Recover == nil {
-			l.line(l.call("jaiph::ensure", nil, s.Ref, s.Args, s.Capture, s.InRecover))
+			c, p, a, x := l.call("jaiph::ensure", nil, s.Ref, s.Args, s.Capture, s.InRecover)
+			l.callAt(line, l.colOr(line, "ensure", col, col), c, p, a, x)
 			return
 		}
-		l.ensureRecover(w, s)
+		l.ensureRecover(w, s, line, col)
 	case *ast.Prompt:
-		l.prompt(s)
+		l.prompt(s, line, col)
 	case *ast.Log:
-		name := "jaiph::log"
+		name := "jaiph::log "
 		if s.Err {
-			name = "jaiph::logerr"
+			name = "jaiph::logerr "
 		}
-		l.line(name + ` "` + s.Message + `"`)
+		l.at(line, l.colIn(line, `"`+s.Message+`"`, col), name, `"`+s.Message+`"`, "")
 	case *ast.Return:
-		l.returnValue(s.Value)
+		l.returnValue(line, col, s.Value)
 	case *ast.If:
-		l.ifStep(w, s)
+		l.ifStep(w, s, line, col)
 	case *ast.Send:
-		l.send(w, s)
+		l.send(w, s, line)
 	}
 }
 
 // ensureRecover lowers `ensure R args recover …` to a bounded retry loop in
-// the caller's shell, so recover statements see and change its state.
-func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure) {
+// the caller's shell, so recover statements see and change its state. The
+// loop head is one line, on the ensure's line, so the statements of a
+// multi-line recover block keep their lines.
+func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	l.n++
 	v := fmt.Sprintf("__jaiph_rv%d", l.n)
 	ok := fmt.Sprintf("__jaiph_ok%d", l.n)
 	saved := fmt.Sprintf("__jaiph_args%d", l.n)
 	i := fmt.Sprintf("__jaiph_try%d", l.n)
-	call := "jaiph::ensure --capture --always " + l.mod.Ref(s.Ref) + sp(s.Args)
-	l.line(v + `=""; ` + ok + "=0")
-	l.line("for ((" + i + "=1; " + i + "<=$(jaiph::retries); " + i + "++)); do")
-	l.line("if " + v + "=$(" + call + "); then " + ok + "=1; break; fi")
-	l.line(saved + `=("$@")`)
-	l.line(`set -- "$` + v + `"`)
-	l.steps(w, s.Recover)
-	l.line(`set -- "${` + saved + `[@]}"`)
-	l.line("done")
-	l.line(`[ "$` + ok + `" = 1 ] || jaiph::ensure_failed`)
+	head := v + `=""; ` + ok + "=0; for ((" + i + "=1; " + i + "<=$(jaiph::retries); " + i + "++)); do " +
+		"if " + v + "=$(jaiph::ensure --capture --always " + l.mod.Ref(s.Ref) + " "
+	tail := "); then " + ok + "=1; break; fi; " + saved + `=("$@"); set -- "$` + v + `"`
+	l.callAt(line, l.colOr(line, "ensure", col, col), "", head, s.Args, tail)
+	block := line <= len(l.src) && strings.HasSuffix(strings.TrimRight(l.src[line-1], " \t\r"), "{")
+	end := `set -- "${` + saved + `[@]}"; done; [ "$` + ok + `" = 1 ] || jaiph::ensure_failed`
 	if s.Capture != "" {
-		l.line(s.Capture + `="$` + v + `"`)
+		end += "; " + s.Capture + `="$` + v + `"`
+	}
+	if !block {
+		if joined, ok := l.oneLine(w, s.Recover); ok {
+			// A one-line recover stays on the ensure's line.
+			last := len(l.b.String()) - 1 // the head's newline
+			src := l.b.String()[:last] + "; " + joined + "; " + end + "\n"
+			l.b.Reset()
+			l.b.WriteString(src)
+			return
+		}
+	}
+	if block && l.recFrom == 0 {
+		l.recFrom = line + 1
+	}
+	l.block(w, s.Recover)
+	l.recFrom = 0
+	end = l.indentOf(line) + end
+	if block {
+		l.put(end, Origin{Line: l.next()})
+	} else {
+		l.gen(end)
 	}
 }
 
-func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If) {
+// oneLine lowers steps into one line joined by `;`, when each lowers to a
+// single line that can be joined (no here-document, comment or trailing
+// `&`).
+func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
+	sub := &lowerer{mod: l.mod, n: l.n}
+	sub.steps(w, steps)
+	var parts []string
+	for _, line := range strings.Split(strings.TrimSuffix(sub.b.String(), "\n"), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "#") || strings.HasSuffix(t, "&") && !strings.HasSuffix(t, "&&") || strings.Contains(t, "<<") {
+			return "", false
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	l.n = sub.n
+	return strings.Join(parts, "; "), true
+}
+
+func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	neg := ""
 	if s.Negated {
 		neg = "! "
 	}
+	ifCol := l.colIn(line, "if", 1)
 	switch s.Kind {
 	case ast.IfEnsure:
-		l.line("if " + neg + "jaiph::ensure " + l.mod.Ref(s.Ref) + sp(s.Args) + "; then")
+		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
 	case ast.IfRun:
-		l.line("if " + neg + "jaiph::run --noerrexit " + l.mod.Ref(s.Ref) + sp(s.Args) + "; then")
+		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run --noerrexit "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
 	default:
-		l.line("if ! " + l.rewrite(s.Cond) + "; then")
+		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
 	}
-	l.steps(w, s.Then)
-	if s.HasElse {
-		l.line("else")
-		l.steps(w, s.Else)
+	// An empty branch (comments at most) gets a no-op: bash rejects an
+	// empty statement list, and an empty else is left out.
+	l.block(w, s.Then)
+	if !hasCommand(s.Then) {
+		l.gen(":")
 	}
-	l.line("fi")
+	ind := l.indentOf(line)
+	if s.HasElse && hasCommand(s.Else) {
+		l.put(ind+"else", Origin{Line: l.next()})
+		l.block(w, s.Else)
+	}
+	l.put(ind+"fi", Origin{Line: l.next()})
 }
 
 // send lowers `ch <- cmd`: the command's stdout is the message; a failing
 // command sends nothing and fails the step with its status (D18).
-func (l *lowerer) send(w *ast.Workflow, s *ast.Send) {
+func (l *lowerer) send(w *ast.Workflow, s *ast.Send, line int) {
 	ch := l.mod.Ref(s.Channel)
 	if s.Cmd == "" {
-		l.line("jaiph::send " + ch + " " + w.Name + ` "$1"`)
+		l.at(line, l.colIn(line, s.Channel.String(), 1), "", "jaiph::send "+ch+" "+w.Name+` "$1"`, "")
 		return
 	}
 	l.n++
 	v := fmt.Sprintf("__jaiph_msg%d", l.n)
-	l.line(v + "=$(" + l.rewrite(s.Cmd) + ") || jaiph::status $?")
-	l.line("jaiph::send " + ch + " " + w.Name + ` "$` + v + `"`)
+	l.at(line, l.colIn(line, s.Cmd, 1), v+"=$(", l.rewrite(s.Cmd),
+		") || jaiph::status $?; jaiph::send "+ch+" "+w.Name+` "$`+v+`"`)
 }
 
 // prompt lowers a prompt step. The text is passed as an unquoted here-document
 // so the shell expands it exactly as the reference does (parameters and
-// arithmetic; validation rejects command substitution).
-func (l *lowerer) prompt(s *ast.Prompt) {
+// arithmetic; validation rejects command substitution). The here-document
+// lines map to the prompt's own lines.
+func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	text := PromptText(s)
+	if n := len(text) - len(strings.TrimRight(text, `\`)); n%2 == 1 {
+		// A last backslash would join the delimiter line and leave the
+		// here-document unclosed: it stands for itself.
+		text += `\`
+	}
 	delim := "__JAIPH_PROMPT__"
 	for strings.Contains(text, delim) {
 		delim += "_"
@@ -304,18 +636,32 @@ func (l *lowerer) prompt(s *ast.Prompt) {
 	for _, ref := range PromptVarRefs(s.Text) {
 		args = append(args, "--var", `"`+ref+`=${`+ref+`}"`)
 	}
-	cmd := strings.Join(args, " ") + " <<" + delim + "\n" + text + "\n" + delim
+	cmd := strings.Join(args, " ") + " <<" + delim
+	var capture, after string
 	switch {
 	case s.HasReturns:
 		// The builtin prints assignments to eval; `eval "$(…)"` alone would
 		// drop its failure status (1/2/3), so test the substitution first.
 		l.n++
 		v := fmt.Sprintf("__jaiph_typed%d", l.n)
-		l.line("if " + v + "=$(" + cmd + "\n); then eval \"$" + v + "\"; else jaiph::status $?; fi")
+		capture = "if " + v + "=$("
+		after = "); then eval \"$" + v + "\"; else jaiph::status $?; fi"
 	case s.Capture != "":
-		l.line(s.Capture + "=$(" + cmd + "\n)")
-	default:
-		l.line(cmd)
+		capture = s.Capture + "=$("
+		after = ")"
+	}
+	l.at(line, l.colOr(line, "prompt", col, col), capture, cmd, "")
+	for k, t := range strings.Split(text, "\n") {
+		o := Origin{Line: line + k}
+		if k == 0 {
+			o.Col = l.colOr(line, "prompt", col, col) // the text follows the keyword
+			o.Col = max(l.colIn(line, t, o.Col)-1, 0)
+		}
+		l.put(t, o)
+	}
+	l.gen(delim)
+	if after != "" {
+		l.gen(after)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
@@ -77,6 +78,13 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "no .jh or .jph files found")
 	}
 	diags := validate.Check(files)
+	// Bodies of files without other problems are lowered and their shell
+	// checked the way run, build and test check it before running.
+	withProblems := map[string]bool{}
+	for _, d := range diags {
+		withProblems[d.File] = true
+	}
+	diags = append(diags, bashcheck.Files(files, withProblems)...)
 	cwd, _ := os.Getwd()
 	for _, d := range diags {
 		d.File = displayPath(cwd, d.File)

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/hooks"
@@ -109,6 +110,11 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return 1
 	}
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
+	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
+		printLoadError(stderr, ds[0]) // like the first validation problem
+		return 1
+	}
 	if target != "" {
 		// D5: keep the lowered shell of the entry and its imports, as
 		// `jaiph build --target` writes it.
@@ -128,7 +134,6 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible()
 	defer stop()
 
-	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
 	var entry *codegen.Module
 	for _, m := range mods {
 		if m.File == prog.Entry {

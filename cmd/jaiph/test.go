@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -61,6 +62,10 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 		prog, err := validate.LoadTestFile(file)
 		if err != nil {
 			printLoadError(stderr, err)
+			return 1
+		}
+		if ds := bashcheck.Program(prog, workspace); len(ds) > 0 {
+			printLoadError(stderr, ds[0]) // like the first validation problem
 			return 1
 		}
 		tf, err := testrun.Prepare(ctx, testrun.Options{Program: prog, Workspace: workspace,

@@ -1,0 +1,225 @@
+package bashcheck
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// Source checks one piece of lowered shell. file is the .jh path the
+// diagnostics name; lines maps lowered lines back to it (nil: the source is
+// already line- and column-aligned with the file).
+func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
+	at := func(p syntax.Pos) (int, int) {
+		return codegen.MapPosition(lines, int(p.Line()), int(p.Col()))
+	}
+	f, perr := parse(src)
+	if perr != nil {
+		line, col := 1, 1
+		if perr.pos.IsValid() {
+			line, col = at(perr.pos)
+		}
+		return []*diag.Diagnostic{diag.New(file, line, col, diag.Parse, perr.msg)}
+	}
+	var out []*diag.Diagnostic
+	for _, r := range refusals(f) {
+		line, col := at(r.pos)
+		out = append(out, diag.New(file, line, col, diag.Validate, "unsupported shell feature: "+r.name))
+	}
+	return out
+}
+
+// parseError is a syntax error at a position of the lowered source.
+type parseError struct {
+	pos syntax.Pos
+	msg string
+}
+
+func parse(src string) (*syntax.File, *parseError) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err == nil {
+		return f, nil
+	}
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return nil, &parseError{pe.Pos, pe.Text}
+	case errors.As(err, &le):
+		return nil, &parseError{le.Pos, strings.TrimPrefix(err.Error(), le.Pos.String()+": ")}
+	}
+	return nil, &parseError{msg: err.Error()}
+}
+
+// Body checks one lowered rule, function or workflow of a module in file.
+func Body(file string, b *codegen.Body) []*diag.Diagnostic {
+	if b.Script {
+		return nil // test mocks are checked with their test file (TestFile)
+	}
+	_, perr := parse(b.Source)
+	if perr == nil || !perr.pos.IsValid() {
+		return Source(file, b.Source, b.Lines)
+	}
+	errLine := int(perr.pos.Line())
+	src := strings.Split(b.Source, "\n")
+	// A construct left open in a recover body or an if branch runs into
+	// the generated code after it. A block is broken when it does not
+	// parse as the body of an `if` (an if-not-shell branch may hold its
+	// `else`); the block alone then names the construct. Only blocks that
+	// start before the error qualify, so the first error is reported.
+	for _, blk := range b.Blocks {
+		if blk.From > errLine || blk.From < 2 || blk.To > len(src) {
+			continue
+		}
+		bare := make([]string, len(src))
+		copy(bare[blk.From-1:blk.To-1], src[blk.From-1:blk.To-1])
+		wrapped := append([]string(nil), bare...)
+		wrapped[blk.From-2], wrapped[blk.To-1] = "if :; then", "fi"
+		if _, e := parse(strings.Join(wrapped, "\n")); e == nil {
+			continue
+		}
+		for _, try := range [][]string{bare, wrapped} {
+			text := strings.Join(try, "\n")
+			if _, e := parse(text); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
+				return Source(file, text, b.Lines)
+			}
+		}
+	}
+	// An unclosed construct runs into the wrapper's closing brace; the body
+	// alone names the construct itself.
+	if inner, ok := unwrap(b); ok {
+		if _, e := parse(inner); e != nil {
+			return Source(file, inner, b.Lines)
+		}
+	}
+	return Source(file, b.Source, b.Lines)
+}
+
+// unwrap returns a body's lowered source without the wrapper function
+// (its lines kept as blank lines, so positions do not move).
+func unwrap(b *codegen.Body) (string, bool) {
+	impl := codegen.ImplName(b.Symbol)
+	open := impl + "() {\n"
+	i := strings.Index(b.Source, open)
+	j := strings.LastIndex(b.Source, "\n}\n"+impl+` "$@"`)
+	if i < 0 || j < i+len(open)-1 {
+		return "", false
+	}
+	return b.Source[:i] + "\n" + b.Source[i+len(open):j+1], true
+}
+
+// Module checks every body of a lowered module.
+func Module(m *codegen.Module) []*diag.Diagnostic {
+	var out []*diag.Diagnostic
+	for _, b := range m.Order {
+		out = append(out, Body(m.File.Path, b)...)
+	}
+	return out
+}
+
+// Modules checks every body of the lowered modules, sorted.
+func Modules(ms []*codegen.Module) []*diag.Diagnostic {
+	var out []*diag.Diagnostic
+	for _, m := range ms {
+		out = append(out, Module(m)...)
+	}
+	return diag.SortAndDedupe(out)
+}
+
+// TestFile checks the test blocks of a test file as the test runner lowers
+// them (codegen.LowerTest; each statement on its own line) and the bodies of
+// its `mock workflow|rule|function` statements.
+func TestFile(f *ast.File) []*diag.Diagnostic {
+	var out []*diag.Diagnostic
+	for _, t := range f.Tests {
+		out = append(out, Source(f.Path, codegen.LowerTest(t), nil)...)
+		for _, s := range t.Stmts {
+			m, ok := s.(*ast.MockSymbol)
+			if !ok {
+				continue
+			}
+			b := codegen.MockBody(codegen.Kind(m.Kind), "mock", m.Body)
+			// MockBody puts two lines before the body's, which start on
+			// the line after `mock … {`.
+			n := strings.Count(b.Source, "\n") + 1
+			lines := make([]codegen.Origin, n)
+			for i := range lines {
+				lines[i] = codegen.Origin{Line: max(m.Line, m.Line+i-1)}
+			}
+			out = append(out, Source(f.Path, b.Source, lines)...)
+		}
+	}
+	return out
+}
+
+// Program checks a loaded program as `jaiph run`, `jaiph build` and `jaiph
+// test` lower it: every module (module symbols relative to root) and, for a
+// test file entry, its test blocks. The result is sorted.
+func Program(prog *validate.Program, root string) []*diag.Diagnostic {
+	return Lowered(prog, codegen.LowerProgram(prog.Modules, root))
+}
+
+// Lowered is Program for modules already lowered.
+func Lowered(prog *validate.Program, mods []*codegen.Module) []*diag.Diagnostic {
+	out := Modules(mods)
+	if prog.Entry != nil && prog.Entry.IsTest {
+		out = append(out, TestFile(prog.Entry)...)
+	}
+	return diag.SortAndDedupe(out)
+}
+
+// Files checks the given .jh/.jph/test files and the modules they import, the
+// way `jaiph check` walks them. Files in skip (with other diagnostics) are
+// not lowered; their imports still are checked.
+func Files(files []string, skip map[string]bool) []*diag.Diagnostic {
+	l := validate.NewLoader()
+	seen := map[string]bool{}
+	queue := append([]string(nil), files...)
+	var out []*diag.Diagnostic
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		l.Load(path)
+		f := l.File(path)
+		if f == nil {
+			continue
+		}
+		for _, im := range f.Imports {
+			im.Resolved = l.Resolve(path, im.Path)
+			if im.Resolved != "" {
+				queue = append(queue, im.Resolved)
+			}
+		}
+		if skip[path] {
+			continue
+		}
+		if parser.IsTestFile(path) {
+			out = append(out, TestFile(f)...)
+			continue
+		}
+		root := dirOf(path)
+		m := codegen.Lower(f, codegen.ModuleSymbol(root, path), func(im *ast.Import) string {
+			return codegen.ModuleSymbol(root, im.Resolved)
+		})
+		out = append(out, Module(m)...)
+	}
+	return diag.SortAndDedupe(out)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexAny(path, "/\\"); i >= 0 {
+		return path[:i]
+	}
+	return "."
+}

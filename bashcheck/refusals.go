@@ -1,0 +1,239 @@
+package bashcheck
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// kind is what a refusal looks for in the syntax tree.
+type kind int
+
+const (
+	kNode    kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
+	kCommand             // any simple command named Cmd
+	kFlag                // Cmd with the short option Arg (`set` also matches +Arg)
+	kSetOpt              // `set -o Arg` / `set +o Arg`
+	kShopt               // `shopt … Arg` naming the option Arg
+	kParamOp             // `${name@Arg}`
+	kReplace             // `${name/Arg…/…}` (an anchored pattern)
+	kParam               // the special parameter `$Arg`
+)
+
+// refusal is one construct the interpreter cannot run as bash does. Example
+// is a snippet on which bash and the interpreter differ; the tests run it in
+// both and fail once they agree, so the entry can be dropped.
+type refusal struct {
+	name    string // as shown: "unsupported shell feature: <name>"
+	kind    kind
+	cmd     string
+	arg     string
+	example string
+}
+
+// table is the refusal list, one construct per line. Do not list what other
+// work is making the interpreter run (trap signals, kill, wait -n, disown,
+// extglob, `exec 3>file`, read -t, let).
+var table = []refusal{
+	{"coproc", kNode, "coproc", "", "coproc cat; echo started"},                 // no coprocesses: "unhandled command node"
+	{"set -C", kFlag, "set", "C", "set -C; echo a > f; echo b > f; echo st=$?"}, // noclobber is not implemented
+	{"set -o noclobber", kSetOpt, "set", "noclobber", "set -o noclobber; echo a > f; echo b > f; echo st=$?"},
+	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
+	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
+	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
+	{"set -o errtrace", kSetOpt, "set", "errtrace", "set -o errtrace; echo st=$?"},
+	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
+	{"set -o functrace", kSetOpt, "set", "functrace", "set -o functrace; echo st=$?"},
+	{"set -h", kFlag, "set", "h", "set -h; echo st=$?"}, // hashall: invalid option
+	{"set -o hashall", kSetOpt, "set", "hashall", "set -o hashall; echo st=$?"},
+	{"set -H", kFlag, "set", "H", "set -H; echo st=$?"}, // histexpand: invalid option
+	{"set -o histexpand", kSetOpt, "set", "histexpand", "set -o histexpand; echo st=$?"},
+	{"set -k", kFlag, "set", "k", "set -k; echo a x=1"}, // keyword: assignments anywhere are not implemented
+	{"set -o keyword", kSetOpt, "set", "keyword", "set -o keyword; echo a x=1"},
+	{"set -m", kFlag, "set", "m", "set -m; echo st=$?"}, // monitor (job control): invalid option
+	{"set -o monitor", kSetOpt, "set", "monitor", "set -o monitor; echo st=$?"},
+	{"set -b", kFlag, "set", "b", "set -b; echo st=$?"}, // notify: invalid option
+	{"set -o notify", kSetOpt, "set", "notify", "set -o notify; echo st=$?"},
+	{"set -p", kFlag, "set", "p", "set -p; echo st=$?"}, // privileged: invalid option
+	{"set -o privileged", kSetOpt, "set", "privileged", "set -o privileged; echo st=$?"},
+	{"set -P", kFlag, "set", "P", "set -P; echo st=$?"}, // physical: invalid option
+	{"set -o physical", kSetOpt, "set", "physical", "set -o physical; echo st=$?"},
+	{"set -t", kFlag, "set", "t", "set -t; echo st=$?"}, // onecmd: invalid option
+	{"set -o onecmd", kSetOpt, "set", "onecmd", "set -o onecmd; echo st=$?"},
+	{"set -v", kFlag, "set", "v", "set -v; echo st=$?"}, // verbose: invalid option
+	{"set -o verbose", kSetOpt, "set", "verbose", "set -o verbose; echo st=$?"},
+	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                   // invalid option
+	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},             // invalid option
+	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},       // invalid option
+	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                   // invalid option
+	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                            // invalid option
+	{"shopt -p", kFlag, "shopt", "p", "shopt -p nullglob"},                                  // invalid option
+	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                        // unsupported builtin
+	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                    // unsupported builtin
+	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                              // unsupported builtin
+	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                   // unsupported builtin
+	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                             // unsupported builtin
+	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                  // unsupported builtin
+	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                               // unsupported builtin
+	{"jobs", kCommand, "jobs", "", "jobs; echo st=$?"},                                      // unsupported builtin
+	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                            // unsupported builtin
+	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                            // unsupported builtin
+	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                             // unsupported builtin
+	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                // unsupported builtin
+	{"history", kCommand, "history", "", "history; echo st=$?"},                             // unsupported builtin
+	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                         // unsupported builtin
+	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},             // unsupported builtin
+	{"trap -l", kFlag, "trap", "l", "trap -l | head -1"},                                    // NOT IMPLEMENTED flag
+	{"type -a", kFlag, "type", "a", "type -a echo"},                                         // NOT IMPLEMENTED
+	{"type -f", kFlag, "type", "f", "type -f echo"},                                         // NOT IMPLEMENTED
+	{"command -V", kFlag, "command", "V", "command -V echo"},                                // invalid option
+	{"read -N", kFlag, "read", "N", "read -N 2 x <<< abcd; echo $x"},                        // invalid option
+	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                            // invalid option
+	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                          // invalid option
+	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},       // invalid option
+	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"}, // invalid option
+	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                       // runs "-a" as the command
+	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                             // usage error
+	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                             // usage error
+	{"declare -i", kFlag, "declare", "i", "declare -i i=1+2; echo $i"},                      // invalid option
+	{"declare -l", kFlag, "declare", "l", "declare -l l=ABC; echo $l"},                      // invalid option
+	{"declare -u", kFlag, "declare", "u", "declare -u u=abc; echo $u"},                      // invalid option
+	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                       // invalid option
+	{"typeset -i", kFlag, "typeset", "i", "typeset -i i=1+2; echo $i"},                      // invalid option
+	{"local -i", kFlag, "local", "i", "f() { local -i i=1+2; echo $i; }; f"},                // invalid option
+	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                    // prints nothing
+	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},              // prints the function
+	{"${name@Q}", kParamOp, "", "Q", "x=abc; echo ${x@Q}"},                                  // not quoted
+	{"${name@A}", kParamOp, "", "A", "x=abc; echo ${x@A}"},                                  // not quoted
+	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                // keys missing
+	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                // keys missing
+	{"${name/#pattern/…}", kReplace, "", "#", "x=abc; echo ${x/#a/z}"},                      // anchor taken literally
+	{"${name/%pattern/…}", kReplace, "", "%", "x=abc; echo ${x/%c/z}"},                      // anchor taken literally
+	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // empty
+}
+
+// unsupportedShopt are the bash options the interpreter's shopt rejects
+// ("unsupported option"); extglob and the glob options are supported.
+var unsupportedShopt = []string{
+	"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize",
+	"cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
+	"complete_fullquote", "direxpand", "dirspell", "execfail", "extdebug", "extquote", "failglob",
+	"force_fignore", "globasciiranges", "gnu_errfmt", "histappend", "histreedit", "histverify",
+	"hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe", "lithist",
+	"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
+	"nocasematch", "progcomp", "progcomp_alias", "promptvars", "restricted_shell", "shift_verbose",
+	"sourcepath", "xpg_echo",
+}
+
+func init() {
+	for _, o := range unsupportedShopt {
+		table = append(table, refusal{"shopt " + o, kShopt, "shopt", o, "shopt -s " + o + "; echo st=$?"})
+	}
+}
+
+// optArgs lists, per command, the short options that take an argument, so
+// that scanning for options skips it.
+var optArgs = map[string]string{
+	"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "exec": "a", "set": "o",
+}
+
+// found is one refused construct at a position of the lowered source.
+type found struct {
+	name string
+	pos  syntax.Pos
+}
+
+// refusals walks f and returns the refused constructs in source order.
+func refusals(f *syntax.File) []found {
+	var out []found
+	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
+		for _, r := range table {
+			if r.kind == k && r.cmd == cmd && r.arg == arg {
+				out = append(out, found{r.name, pos})
+				return
+			}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CoprocClause:
+			hit(kNode, "coproc", "", n.Pos())
+		case *syntax.ProcSubst:
+			if n.Op == syntax.CmdOut {
+				hit(kNode, ">(", "", n.Pos())
+			}
+		case *syntax.CallExpr:
+			words := n.Args
+			if len(words) == 0 {
+				return true
+			}
+			name := words[0].Lit()
+			if name == "builtin" && len(words) > 1 {
+				words = words[1:]
+				name = words[0].Lit()
+			}
+			hit(kCommand, name, "", words[0].Pos())
+			options(name, words[1:], hit)
+		case *syntax.DeclClause:
+			var words []*syntax.Word
+			for _, a := range n.Args {
+				if a.Naked && a.Name == nil && a.Value != nil {
+					words = append(words, a.Value)
+				} else if a.Naked && a.Name != nil && strings.HasPrefix(a.Name.Value, "-") {
+					words = append(words, &syntax.Word{Parts: []syntax.WordPart{a.Name}})
+				} else {
+					break
+				}
+			}
+			options(n.Variant.Value, words, hit)
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Param.Value == "-" {
+				hit(kParam, "", "-", n.Pos())
+			}
+			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil {
+				hit(kParamOp, "", n.Exp.Word.Lit(), n.Pos())
+			}
+			if n.Repl != nil && n.Repl.Orig != nil && len(n.Repl.Orig.Parts) > 0 {
+				if l, ok := n.Repl.Orig.Parts[0].(*syntax.Lit); ok && l.Value != "" {
+					hit(kReplace, "", l.Value[:1], n.Pos())
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// options reports the refused short options, `set -o` names and shopt
+// names among the leading option words of a command.
+func options(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
+	takes := optArgs[name]
+	for i := 0; i < len(words); i++ {
+		w := words[i].Lit()
+		if name == "shopt" {
+			if strings.HasPrefix(w, "-") {
+				for _, c := range w[1:] {
+					hit(kFlag, name, string(c), words[i].Pos())
+				}
+			} else if w != "" {
+				hit(kShopt, name, w, words[i].Pos())
+			}
+			continue
+		}
+		if w == "--" || len(w) < 2 || !(w[0] == '-' || w[0] == '+' && name == "set") {
+			return
+		}
+		for j, c := range w[1:] {
+			hit(kFlag, name, string(c), words[i].Pos())
+			if strings.ContainsRune(takes, c) {
+				if j == len(w)-2 && i+1 < len(words) {
+					i++
+					if name == "set" && c == 'o' {
+						hit(kSetOpt, name, words[i].Lit(), words[i].Pos())
+					}
+				}
+				break
+			}
+		}
+	}
+}

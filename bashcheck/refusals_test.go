@@ -1,0 +1,92 @@
+package bashcheck
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// runInterp runs src the way the runtime runs shell: its interpreter with
+// jaiph's builtins (echo, printf, …) routed in.
+func runInterp(t *testing.T, src string) string {
+	t.Helper()
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := runtime.RunTestShell(ctx, src, runtime.ShellOptions{
+		Env: os.Environ(), Dir: t.TempDir(), Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
+	})
+	if err != nil {
+		out.WriteString("[" + err.Error() + "]")
+	}
+	return strings.TrimSpace(out.String())
+}
+
+// runBash runs src with bash 5.2, its `bash: line N: ` prefixes removed.
+func runBash(t *testing.T, src string) string {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/bash", "-c", src)
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	s := strings.ReplaceAll(string(out), "bash: line 1: ", "")
+	return strings.TrimSpace(s)
+}
+
+// TestRefusalsReallyDiffer keeps the table honest: every refused construct
+// runs differently in the interpreter and in bash, and is refused at its
+// position. When the interpreter learns a construct, this test fails and the
+// entry is to be removed.
+func TestRefusalsReallyDiffer(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/bash"); err != nil {
+		t.Fatalf("bash is needed to compare: %v", err)
+	}
+	for _, r := range table {
+		t.Run(r.name, func(t *testing.T) {
+			got, want := runInterp(t, r.example), runBash(t, r.example)
+			if got == want {
+				t.Errorf("%q runs the same in the interpreter and bash (%q): drop the refusal", r.example, got)
+			}
+			diags := Source("x.jh", r.example, nil)
+			ok := false
+			for _, d := range diags {
+				if d.Code == "E_VALIDATE" && d.Message == "unsupported shell feature: "+r.name {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%q not refused as %s: %v", r.example, r.name, diags)
+			}
+		})
+	}
+}
+
+// TestAllowed are constructs that run as in bash and must not be refused,
+// including the ones other work makes the interpreter run.
+func TestAllowed(t *testing.T) {
+	for _, src := range []string{
+		"set -euo pipefail; set +x; set -- a b",
+		"set -o errexit -o nounset; set +o pipefail",
+		"shopt -s extglob nullglob globstar",
+		"printf -v v '%q' x; printf '%(%Y)T' 0",
+		"printf -- '%d\\n' 3",
+		"echo ${x@U} ${x/a/b} ${x//a/b} ${x:-d} $1 $@ $#",
+		"cat <(echo hi)",
+		"trap 'echo bye' EXIT; kill -0 $$; wait -n 2>/dev/null; disown 2>/dev/null",
+		"exec 3>file; read -t 1 x <<< a; let x=1",
+		"declare -a a=(1); declare -A m; local -r; export X=1; readonly Y=2",
+		"read -r -p 'x' -a arr <<< 'a b'",
+		"cd /tmp; type echo; command -v echo",
+		"select x in a; do break; done",
+	} {
+		if d := Source("x.jh", src, nil); len(d) > 0 {
+			t.Errorf("%q refused: %v", src, d)
+		}
+	}
+}
