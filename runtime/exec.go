@@ -26,6 +26,10 @@ func (i *Interrupted) Error() string { return "interrupted by " + signalName(i.S
 // Status is the shell exit status of a process killed by the signal.
 func (i *Interrupted) Status() int { return 128 + int(i.Signal) }
 
+// CauseSignal makes an interrupted run's signal reach the body's traps
+// (interp.SignalCause).
+func (i *Interrupted) CauseSignal() os.Signal { return i.Signal }
+
 // SignalName is the name the FAIL summary uses ("SIGINT").
 func (i *Interrupted) SignalName() string { return signalName(i.Signal) }
 
@@ -130,11 +134,8 @@ func startInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd
 	build := func() *exec.Cmd {
 		cmd := newCmd()
 		cmd.Cancel = func() error {
-			sig := os.Signal(os.Interrupt)
-			if in := interruption(ctx); in != nil {
-				sig = in.Signal
-			}
-			return cmd.Process.Signal(sig)
+			// the run's signal, or kill's to a background job
+			return cmd.Process.Signal(interp.ContextSignal(ctx, os.Interrupt))
 		}
 		cmd.WaitDelay = KillDelay
 		return cmd
