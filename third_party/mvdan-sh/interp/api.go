@@ -269,7 +269,8 @@ type bgProc struct {
 	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
-	reaped   bool // reported by wait -n
+	reaped   bool // reported by wait
+	gone     bool // finished before a later foreground process ended
 }
 
 type alias struct {

@@ -171,7 +171,9 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 	}
 	if job {
 		for _, j := range r.bgProcs {
-			bg.job = max(bg.job, j.job)
+			if j.inTable() {
+				bg.job = max(bg.job, j.job)
+			}
 		}
 		bg.job++
 	}
@@ -179,6 +181,28 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 	r.bgProcs = append(r.bgProcs, bg)
 	jobsByPid.Store(bg.pid, bg)
 	return bg, ctx
+}
+
+// inTable reports whether a job is still in the job table that job specs,
+// wait -n and jobs -p see: bash drops a job once wait reported it, or once a
+// foreground process ended after it finished (pruneJobs).
+func (bg *bgProc) inTable() bool {
+	return bg.job > 0 && !bg.disowned && !bg.reaped && !bg.gone
+}
+
+// pruneJobs runs after each external command: finished jobs leave the job
+// table, as bash's notification after a foreground process removes them.
+// wait ID still finds them.
+func (r *Runner) pruneJobs() {
+	for _, bg := range r.bgProcs {
+		if bg.job > 0 && !bg.gone {
+			select {
+			case <-bg.done:
+				bg.gone = true
+			default:
+			}
+		}
+	}
 }
 
 // finish records a finished job's status.
@@ -216,7 +240,7 @@ func (bg *bgProc) signal(sig int) error {
 func (r *Runner) findJob(spec string) *bgProc {
 	var jobs []*bgProc
 	for _, bg := range r.bgProcs {
-		if bg.job > 0 && !bg.disowned {
+		if bg.inTable() {
 			jobs = append(jobs, bg)
 		}
 	}
@@ -614,7 +638,7 @@ func (r *Runner) disownBuiltin(args []string) exitStatus {
 	}
 	if len(args) == 0 && (all || running) {
 		for _, bg := range r.bgProcs {
-			if bg.job == 0 {
+			if !bg.inTable() {
 				continue
 			}
 			if running {
@@ -719,6 +743,11 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 			continue
 		}
+		if !bg.inTable() {
+			r.errf("wait: %s: no such job\n", arg)
+			exit.code = 127
+			continue
+		}
 		targets = append(targets, bg)
 	}
 	if !next {
@@ -737,12 +766,12 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 	}
 	if len(args) == 0 {
 		for _, bg := range r.bgProcs {
-			if bg.job > 0 && !bg.disowned && !bg.reaped {
+			if bg.inTable() {
 				targets = append(targets, bg)
 			}
 		}
 	} else {
-		targets = slices.DeleteFunc(targets, func(bg *bgProc) bool { return bg.reaped })
+		targets = slices.DeleteFunc(targets, func(bg *bgProc) bool { return bg.reaped || bg.gone })
 	}
 	if len(targets) == 0 {
 		exit.code = 127
@@ -795,17 +824,9 @@ func (r *Runner) jobsBuiltin(args []string) exitStatus {
 	args = args[1:]
 	if len(args) == 0 {
 		for _, bg := range r.bgProcs {
-			if bg.job == 0 || bg.disowned {
-				continue
+			if bg.inTable() {
+				r.outf("%d\n", bg.pid)
 			}
-			select {
-			case <-bg.done:
-				if bg.reaped {
-					continue
-				}
-			default:
-			}
-			r.outf("%d\n", bg.pid)
 		}
 		return exit
 	}

@@ -1194,6 +1194,11 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
 	r.exit.fromHandlerError(r.execHandler(r.handlerCtx(ctx, handlerKindExec, pos), args))
+	if len(r.bgProcs) > 0 {
+		// jaiph-go patch: like bash after a foreground process, drop
+		// finished jobs from the job table (jaiph_jobs.go)
+		r.pruneJobs()
+	}
 }
 
 func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileMode, print bool) (io.ReadWriteCloser, error) {
