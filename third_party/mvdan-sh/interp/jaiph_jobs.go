@@ -446,6 +446,11 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 	}
 	for _, arg := range args {
 		sig, ok := parseSignal(arg, true)
+		if up := strings.ToUpper(arg); up == "DEBUG" || up == "RETURN" {
+			r.errf("trap: %s: jaiph does not support DEBUG and RETURN traps\n", arg)
+			exit.code = 2
+			continue
+		}
 		if !ok {
 			r.errf("trap: %s: invalid signal specification\n", arg)
 			exit.code = 1
@@ -484,6 +489,10 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 			for _, arg := range args {
 				if n, err := strconv.Atoi(arg); err == nil {
+					if n == 0 {
+						r.outf("EXIT\n")
+						continue
+					}
 					if n > 128 {
 						n -= 128
 					}
@@ -598,7 +607,7 @@ func (r *Runner) signalSelf(ctx context.Context, sig int, exit *exitStatus) {
 		old := r.exit
 		r.exit = *exit
 		r.trapCallback(ctx, cb, "SIG"+signalNames[sig])
-		if r.exit.exiting {
+		if r.exit.exiting || r.exit.returning {
 			*exit = r.exit
 		}
 		r.exit = old

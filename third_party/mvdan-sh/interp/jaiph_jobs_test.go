@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -135,6 +136,14 @@ var jobSnippets = []string{
 	`trap 'echo e; exit 5' TERM; kill $$; echo no`,
 	`trap '' USR2; kill -USR2 $$; echo ignored`,
 	`trap 'echo t' 0; trap -p`,
+	`trap 'echo t' INT TERM; trap 2; trap -p; trap 15 INT; trap -p`,
+	`trap -- 'echo a' EXIT; trap -p; trap -- - EXIT; trap -p`,
+	`trap 'echo x' EXIT; trap 'echo y' EXIT; exit 2`,
+	`f() { trap 'echo in trap; return 3' USR1; kill -USR1 $$; echo after $?; }; f; echo $?`,
+	`trap 'echo e' ERR; set -e; false; echo no`,
+	`kill -l 0; kill -l 64 65; echo $?`,
+	`trap - CHLD; echo $?; trap -p PIPE; echo $?`,
+	`kill -0; echo $?; kill -- ; echo $?`,
 	// kill
 	`kill -l`,
 	`kill -l 15; kill -l 143; kill -l TERM; kill -l SIGterm; kill -l 99; echo $?`,
@@ -286,4 +295,24 @@ func parseTxtar(s string) []txtarFile {
 		}
 	}
 	return files
+}
+
+// TestJaiphRefusals checks what jaiph refuses rather than running
+// differently from bash (docs/differences.md).
+func TestJaiphRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want result
+	}{
+		{`trap 'echo t' DEBUG; echo $?`, result{"2\n", "trap: DEBUG: jaiph does not support DEBUG and RETURN traps\n", 0}},
+		{`trap 'echo t' CHLD; echo $?`, result{"2\n", "trap: CHLD: jaiph traps only EXIT, ERR, HUP, INT, QUIT, TERM, USR1 and USR2\n", 0}},
+		{`(trap 'echo sub' TERM; kill $$; echo $?)`, result{"1\n", "kill: (PID) - jaiph cannot signal the main shell from a subshell or background job\n", 0}},
+		{`kill 0; echo $?; kill -TERM -- -1; echo $?`, result{"1\n1\n", "kill: (0) - jaiph does not signal process groups\nkill: (-1) - jaiph does not signal process groups\n", 0}},
+		{`kill -STOP $$; echo $?`, result{"1\n", "kill: SIGSTOP: jaiph does not stop the shell\n", 0}},
+		{`jobs; echo $?`, result{"2\n", "jobs: jaiph supports only jobs -p\n", 0}},
+	} {
+		got := runInterp(t, context.Background(), tc.src, nil, t.TempDir())
+		got.stderr = strings.ReplaceAll(got.stderr, strconv.Itoa(os.Getpid()), "PID")
+		compare(t, tc.src, got, tc.want)
+	}
 }

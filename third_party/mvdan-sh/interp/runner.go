@@ -110,7 +110,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			stdout := r.origStdout
 			// TODO: note that `man bash` mentions that `wait` only waits for the last
 			// process substitution as long as it is $!; the logic here would mean we wait for all of them.
-			bg, _ := r.newBgProc(ctx, false) // jaiph-go patch: numeric $!
+			bg, pctx := r.newBgProc(ctx, false) // jaiph-go patch: numeric $!, kill
 			go func() {
 				defer func() {
 					bg.finish(r2.exit)
@@ -146,7 +146,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					// Should only happen if we forgot a case above.
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
-				r2.stmts(ctx, ps.Stmts)
+				r2.stmts(pctx, ps.Stmts)
 				r2.exit.exiting = false // subshells don't exit the parent shell
 			}()
 			return path, nil
@@ -864,8 +864,8 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	// it end the shell with its status, as bash does.
 	r.exit = exitStatus{}
 	r.stmts(ctx, file.Stmts)
-	if r.exit.exiting {
-		return
+	if r.exit.exiting || r.exit.returning && r.inFunc {
+		return // and `return` in a trap run inside a function returns from it
 	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }
