@@ -730,15 +730,12 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				r.errf("wait: %s: no such job\n", arg)
 			} else if _, err := strconv.Atoi(arg); err != nil {
 				r.errf("wait: `%s': not a pid or valid job spec\n", arg)
-				exit.code = 2
+				exit.code = 1
 				continue
 			} else {
 				r.errf("wait: pid %s is not a child of this shell\n", arg)
 			}
 			exit.code = 127
-			if !next {
-				continue
-			}
 			continue
 		}
 		if !next {

@@ -166,7 +166,7 @@ var jobSnippets = []string{
 	`sleep 0.5 & (sleep 0.1; exit 3) & wait -n; echo $?; wait -n; echo $?; wait -n; echo $?`,
 	`(exit 6) & p=$!; sleep 0.3 & wait -n $p; echo $?`,
 	`sleep 0.1 & wait -n -p v; echo $? $(( v == $! ))`, `{ trap -p; } & wait`,
-	`wait -x; echo $?`,
+	`wait -x; echo $?; wait abc; echo $?`,
 	`(exit 3) & sleep 0.1; wait %1; echo $?; kill %1; echo $?; jobs -p | wc -l; wait -n; echo $?`,
 	`(exit 3) & wait %1; echo $?`,
 	`true & wait $!; sleep 0.3 & kill %1; wait $!; echo $?`,
