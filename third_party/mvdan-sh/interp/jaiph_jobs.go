@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -333,11 +334,7 @@ func (r *Runner) runExitTrap(ctx context.Context) {
 // inheritTraps sets up a subshell's traps: bash resets caught signals and
 // keeps ignored ones; trap -p still shows the parent's until one is set.
 func (r2 *Runner) inheritTraps(r *Runner) {
-	shown := r.traps
-	if len(shown) == 0 {
-		shown = r.shownTraps
-	}
-	r2.shownTraps = shown
+	r2.shownTraps = r.trapView() // a copy: a background job reads it concurrently
 	for sig, cb := range r.traps {
 		if cb == "" && sig != trapExit && sig != trapErr {
 			r2.setTrap(sig, "", true)
@@ -350,6 +347,20 @@ func (r2 *Runner) inheritTraps(r *Runner) {
 func (r *Runner) ignoreJobSignals() {
 	r.setTrap(2, "", true)
 	r.sigIgnored.Store(r.sigIgnored.Load() | 1<<3)
+}
+
+// trapView is what trap -p shows: the runner's traps over those inherited
+// for display (shownTraps).
+func (r *Runner) trapView() map[int]string {
+	if len(r.shownTraps) == 0 && len(r.traps) == 0 {
+		return nil
+	}
+	view := maps.Clone(r.shownTraps)
+	if view == nil {
+		view = map[int]string{}
+	}
+	maps.Copy(view, r.traps)
+	return view
 }
 
 func (r *Runner) setTrap(sig int, cb string, set bool) {
@@ -402,10 +413,7 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 		return exit
 	}
 	if print || len(args) == 0 {
-		shown := r.traps
-		if len(shown) == 0 {
-			shown = r.shownTraps
-		}
+		shown := r.trapView()
 		if len(args) == 0 {
 			keys := slices.Sorted(func(yield func(int) bool) {
 				for k := range shown {
