@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
@@ -74,8 +75,9 @@ type Interrupted struct{ Signal syscall.Signal }
 
 func (i *Interrupted) Error() string { return "interrupted by " + signalName(i.Signal) }
 
-// ShellSignal is the signal external commands get (shellbuiltin.SignalCause).
-func (i *Interrupted) ShellSignal() syscall.Signal { return i.Signal }
+// CauseSignal makes an interrupted run's signal reach the body's traps and
+// the programs it runs (interp.SignalCause).
+func (i *Interrupted) CauseSignal() os.Signal { return i.Signal }
 
 // Status is the shell exit status of a process killed by the signal.
 func (i *Interrupted) Status() int { return 128 + int(i.Signal) }

@@ -19,23 +19,6 @@ import (
 // because its context was cancelled, before it is killed (D22).
 const KillDelay = 2 * time.Second
 
-// SignalCause is implemented by a context cancellation cause that stands
-// for a signal (a run interrupted by SIGTERM): external commands get that
-// signal instead of SIGINT.
-type SignalCause interface {
-	error
-	ShellSignal() syscall.Signal
-}
-
-// CauseSignal returns the signal a cancelled ctx stands for, if any.
-func CauseSignal(ctx context.Context) (syscall.Signal, bool) {
-	var sc SignalCause
-	if errors.As(context.Cause(ctx), &sc) {
-		return sc.ShellSignal(), true
-	}
-	return 0, false
-}
-
 // Rewrite may replace an external command's program and argv just before
 // it starts (rules run theirs under Landlock).
 type Rewrite func(ctx context.Context, path string, args []string) (string, []string)
@@ -147,7 +130,7 @@ func direct(w io.Writer) io.Writer {
 }
 
 // StartInterruptible starts the command newCmd builds so that a cancelled
-// ctx sends it the cause's signal (else SIGINT) and kills it KillDelay
+// ctx sends it the cause's signal (interp.SignalCause; else SIGINT) and kills it KillDelay
 // later, which also bounds how long a child that outlives it may keep its
 // output pipes open. A concurrently forked process may briefly hold a
 // just-written executable open (go.dev/issue/22315), so ETXTBSY is retried
@@ -156,11 +139,10 @@ func StartInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd
 	build := func() *exec.Cmd {
 		cmd := newCmd()
 		cmd.Cancel = func() error {
-			sig := os.Signal(os.Interrupt)
-			if s, ok := CauseSignal(ctx); ok {
-				sig = s
-			}
-			return cmd.Process.Signal(sig)
+			// A run interrupted by SIGTERM, or `kill -USR1 %1` of a
+			// background job, carries its signal in the cancellation cause
+			// (interp.SignalCause).
+			return cmd.Process.Signal(interp.ContextSignal(ctx, os.Interrupt))
 		}
 		cmd.WaitDelay = KillDelay
 		return cmd

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -145,12 +146,13 @@ type Runner struct {
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
 
 	// bgProcs holds all background shells spawned by this runner.
-	// Their PIDs are 1-indexed, from 1 to len(bgProcs), with a "g" prefix
-	// to distinguish them from real PIDs on the host operating system.
+	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT
+	// (see jaiph_jobs.go), so that $! is a number as in bash yet never
+	// names a real process.
 	//
 	// Note that each shell only tracks its direct children;
 	// subshells do not share nor inherit the background PIDs they can wait for.
-	bgProcs []bgProc
+	bgProcs []*bgProc
 
 	opts runnerOpts
 
@@ -173,9 +175,14 @@ type Runner struct {
 	// It is consumed by the enclosing statement once it finishes.
 	keepRedirs bool
 
-	// Fake signal callbacks
-	callbackErr  string
-	callbackExit string
+	// jaiph-go patch: traps by signal number (0 is EXIT, trapErr is ERR; ""
+	// ignores the signal), the parent's traps that trap -p shows in a
+	// subshell until it sets one, and the ignored and trapped signals as bit
+	// masks that kill reads from other goroutines. See jaiph_jobs.go.
+	traps                  map[int]string
+	shownTraps             map[int]string
+	sigIgnored, sigTrapped atomic.Uint64
+	inSubshell             bool
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -255,6 +262,15 @@ type bgProc struct {
 	done chan struct{}
 
 	exit *exitStatus
+
+	// jaiph-go patch: job control (see jaiph_jobs.go).
+	pid      int                     // what $! expands to
+	job      int                     // job number for %N; 0 for a process substitution
+	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
+	runner   *Runner                 // the job's shell, for its ignored signals
+	disowned bool
+	reaped   bool // reported by wait
+	gone     bool // finished before a later foreground process ended
 }
 
 type alias struct {
@@ -1017,9 +1033,10 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	r.lastExit = r.exit
 	// Running an entire file implies an exit; a statement or command
 	// only exits the shell via the exit builtin, errexit, and so on.
-	if _, ok := node.(*syntax.File); ok || r.exit.exiting {
-		r.trapCallback(ctx, r.callbackExit, "exit")
-	}
+	// jaiph-go patch: a context cancelled with a signal runs that signal's
+	// trap and the EXIT trap, and ends with 128+signal (jaiph_jobs.go).
+	_, isFile := node.(*syntax.File)
+	r.exitTraps(ctx, isFile)
 	maps.Insert(r.Vars, r.writeEnv.Each)
 	// Return the first of: a fatal error, a non-fatal handler error, or the exit code.
 	if err := r.exit.err; err != nil {
@@ -1087,6 +1104,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		usedNew:        r.usedNew,
 		exit:           r.exit,
 		lastExit:       r.lastExit,
+		inSubshell:     true, // jaiph-go patch: kill $$ refuses in subshells
 
 		origStdout: r.origStdout, // used for process substitutions
 	}
@@ -1097,6 +1115,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.alias = maps.Clone(r.alias)
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
+	r2.inheritTraps(r) // jaiph-go patch: bash's trap inheritance
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2

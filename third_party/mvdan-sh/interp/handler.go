@@ -158,7 +158,9 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 				// On cancellation, send an interrupt signal first, and let
 				// WaitDelay escalate to a kill signal if the process does not
 				// exit in time. Otherwise, keep the default of killing right away.
-				cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+				// jaiph-go patch: forward the signal of the context's
+				// cancellation cause (e.g. kill to a job), else Interrupt.
+				cmd.Cancel = func() error { return cmd.Process.Signal(ContextSignal(ctx, os.Interrupt)) }
 				cmd.WaitDelay = killTimeout
 			}
 			return cmd

@@ -67,6 +67,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.stmts(ctx, cs.Stmts)
+			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
@@ -109,15 +110,10 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			stdout := r.origStdout
 			// TODO: note that `man bash` mentions that `wait` only waits for the last
 			// process substitution as long as it is $!; the logic here would mean we wait for all of them.
-			bg := bgProc{
-				done: make(chan struct{}),
-				exit: new(exitStatus),
-			}
-			r.bgProcs = append(r.bgProcs, bg)
+			bg, pctx := r.newBgProc(ctx, false) // jaiph-go patch: numeric $!, kill
 			go func() {
 				defer func() {
-					*bg.exit = r2.exit
-					close(bg.done)
+					bg.finish(r2.exit)
 				}()
 				switch ps.Op {
 				case syntax.CmdIn:
@@ -150,7 +146,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					// Should only happen if we forgot a case above.
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
-				r2.stmts(ctx, ps.Stmts)
+				r2.stmts(pctx, ps.Stmts)
 				r2.exit.exiting = false // subshells don't exit the parent shell
 			}()
 			return path, nil
@@ -292,8 +288,9 @@ func (r *Runner) errf(format string, a ...any) {
 }
 
 func (r *Runner) stop(ctx context.Context) bool {
-	// Some traps trigger on exit, so we do want those to run.
-	if !r.handlingTrap && (r.exit.returning || r.exit.exiting) {
+	// jaiph-go patch: trapCallback clears the exit status before running a
+	// trap, so that exit inside a trap ends it (as in bash).
+	if r.exit.returning || r.exit.exiting {
 		return true
 	}
 	if err := ctx.Err(); err != nil {
@@ -316,16 +313,17 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		st2 := *st
 		st2.Background = false
 		st2.Disown = false
-		bg := bgProc{
-			done: make(chan struct{}),
-			exit: new(exitStatus),
-		}
-		r.bgProcs = append(r.bgProcs, bg)
+		// jaiph-go patch: the job gets a numeric $! and its own context,
+		// which kill cancels with the signal as cause (jaiph_jobs.go).
+		bg, jctx := r.newBgProc(ctx, true)
+		bg.runner = r2
+		r2.ignoreJobSignals()
+		r2.fillExpandConfig(jctx)
 		go func() {
-			r2.Run(ctx, &st2)
+			r2.stmt(jctx, &st2)
+			r2.exitTraps(jctx, true)
 			r2.exit.exiting = false // subshells don't exit the parent shell
-			*bg.exit = r2.exit
-			close(bg.done)
+			bg.finish(r2.exit)
 		}()
 	} else {
 		r.stmtSync(ctx, st)
@@ -361,7 +359,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 	} else if !r.exit.ok() && !r.noErrExit {
-		r.trapCallback(ctx, r.callbackErr, "error")
+		r.trapCallback(ctx, r.traps[trapErr], "error")
 		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
 		//
 		//   conditions (if <cond>, while <cond>, etc)
@@ -397,6 +395,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
 		r2.stmts(ctx, cm.Stmts)
+		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.exiting = false // subshells don't exit the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
@@ -861,7 +860,13 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	}
 	oldExit, oldLastExit := r.exit, r.lastExit
 	r.lastExit = r.exit
+	// jaiph-go patch: run the trap with a clear status, and let `exit` in
+	// it end the shell with its status, as bash does.
+	r.exit = exitStatus{}
 	r.stmts(ctx, file.Stmts)
+	if r.exit.exiting || r.exit.returning && r.inFunc {
+		return // and `return` in a trap run inside a function returns from it
+	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }
 
@@ -1189,6 +1194,11 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
 	r.exit.fromHandlerError(r.execHandler(r.handlerCtx(ctx, handlerKindExec, pos), args))
+	if len(r.bgProcs) > 0 {
+		// jaiph-go patch: like bash after a foreground process, drop
+		// finished jobs from the job table (jaiph_jobs.go)
+		r.pruneJobs()
+	}
 }
 
 func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileMode, print bool) (io.ReadWriteCloser, error) {

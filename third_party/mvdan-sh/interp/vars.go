@@ -169,7 +169,8 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		}
 	case "!":
 		if n := len(r.bgProcs); n > 0 {
-			vr.Kind, vr.Str = expand.String, "g"+strconv.Itoa(n)
+			// jaiph-go patch: a number, as in bash (jaiph_jobs.go)
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(r.bgProcs[n-1].pid)
 		}
 	case "?":
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(int(r.lastExit.code))

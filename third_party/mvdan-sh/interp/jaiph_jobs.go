@@ -1,0 +1,857 @@
+// jaiph-go patch (see PATCHES.md): traps for real signals, signal delivery
+// through the context's cancellation cause, numeric job ids, and the kill,
+// disown and jobs -p builtins, all following bash 5.2.
+
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// SignalCause is implemented by a context cancellation cause that carries a
+// signal, such as jaiph's runtime.Interrupted or the cause kill gives a
+// background job. A runner whose context is cancelled with such a cause runs
+// the trap for that signal and then the EXIT trap, and ends with status
+// 128+signal; an exec handler should forward the signal to its process.
+type SignalCause interface{ CauseSignal() os.Signal }
+
+// ContextSignal returns the signal carried by ctx's cancellation cause, or
+// def if it carries none.
+func ContextSignal(ctx context.Context, def os.Signal) os.Signal {
+	if s, ok := contextSignal(ctx); ok {
+		return syscall.Signal(s)
+	}
+	return def
+}
+
+func contextSignal(ctx context.Context) (int, bool) {
+	var sc SignalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		if s, ok := sc.CauseSignal().(syscall.Signal); ok {
+			return int(s), true
+		}
+	}
+	return 0, false
+}
+
+// killCause is the cancellation cause with which kill signals a background job.
+type killCause struct{ sig int }
+
+func (c *killCause) Error() string { return "killed by SIG" + signalNames[c.sig] }
+
+func (c *killCause) CauseSignal() os.Signal { return syscall.Signal(c.sig) }
+
+// TrapTimeout bounds how long the traps run once a signal ended a runner.
+const TrapTimeout = 2 * time.Second
+
+// Trap keys besides the signal numbers 1..64.
+const (
+	trapExit = 0
+	trapErr  = 66 // after all signals, as bash's trap -p orders it
+)
+
+// signalNames are Linux's signal names without "SIG", as bash prints them.
+var signalNames = func() map[int]string {
+	m := map[int]string{}
+	for i, n := range strings.Fields("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS") {
+		m[i+1] = n
+	}
+	for i := 34; i <= 64; i++ {
+		switch {
+		case i == 34:
+			m[i] = "RTMIN"
+		case i <= 49:
+			m[i] = "RTMIN+" + strconv.Itoa(i-34)
+		case i < 64:
+			m[i] = "RTMAX-" + strconv.Itoa(64-i)
+		default:
+			m[i] = "RTMAX"
+		}
+	}
+	return m
+}()
+
+// trappable are the signals a trap may be set for: those that reach a jaiph
+// body (the run's interruption, kill to a job or to $$).
+var trappable = map[int]bool{1: true, 2: true, 3: true, 10: true, 12: true, 15: true}
+
+// defaultIgnored are the signals whose default action is to do nothing.
+var defaultIgnored = map[int]bool{17: true, 18: true, 23: true, 28: true}
+
+// parseSignal decodes a signal name (any case, with or without SIG) or number.
+// EXIT and ERR are accepted only when traps is set.
+func parseSignal(spec string, traps bool) (int, bool) {
+	if n, err := strconv.Atoi(spec); err == nil {
+		if n == 0 && traps || signalNames[n] != "" {
+			return n, true
+		}
+		return 0, false
+	}
+	up := strings.ToUpper(spec)
+	if traps {
+		switch up {
+		case "EXIT":
+			return trapExit, true
+		case "ERR":
+			return trapErr, true
+		}
+	}
+	up = strings.TrimPrefix(up, "SIG")
+	for n, name := range signalNames {
+		if name == up {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+func trapName(n int) string {
+	switch n {
+	case trapExit:
+		return "EXIT"
+	case trapErr:
+		return "ERR"
+	}
+	return "SIG" + signalNames[n]
+}
+
+// signalList prints the table of kill -l and trap -l.
+func (r *Runner) signalList() {
+	var b strings.Builder
+	count := 0
+	for n := 1; n <= 64; n++ {
+		if signalNames[n] == "" {
+			continue
+		}
+		count++
+		fmt.Fprintf(&b, "%2d) SIG%s", n, signalNames[n])
+		if count%5 == 0 {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte('\t')
+		}
+	}
+	if count%5 != 0 {
+		b.WriteByte('\n')
+	}
+	r.out(b.String())
+}
+
+// shellQuote quotes s with single quotes, as bash's trap -p does.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// jobPidBase is Linux's PID_MAX_LIMIT: numbers above it never name a real
+// process, so $! and kill can tell interp's jobs from real pids.
+const jobPidBase = 4194304
+
+var (
+	lastJobPid atomic.Int64
+	jobsByPid  sync.Map // int → *bgProc, while the job runs
+)
+
+// newBgProc registers a background job (or process substitution) of r.
+func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Context) {
+	bg := &bgProc{
+		done: make(chan struct{}),
+		exit: new(exitStatus),
+		pid:  jobPidBase + int(lastJobPid.Add(1)),
+	}
+	if job {
+		for _, j := range r.bgProcs {
+			if j.inTable() {
+				bg.job = max(bg.job, j.job)
+			}
+		}
+		bg.job++
+	}
+	ctx, bg.cancel = context.WithCancelCause(ctx)
+	r.bgProcs = append(r.bgProcs, bg)
+	jobsByPid.Store(bg.pid, bg)
+	return bg, ctx
+}
+
+// inTable reports whether a job is still in the job table that job specs,
+// wait -n and jobs -p see: bash drops a job once wait reported it, or once a
+// foreground process ended after it finished (pruneJobs).
+func (bg *bgProc) inTable() bool {
+	return bg.job > 0 && !bg.disowned && !bg.reaped && !bg.gone
+}
+
+// pruneJobs runs after each external command: finished jobs leave the job
+// table, as bash's notification after a foreground process removes them.
+// wait ID still finds them.
+func (r *Runner) pruneJobs() {
+	for _, bg := range r.bgProcs {
+		if bg.job > 0 && !bg.gone {
+			select {
+			case <-bg.done:
+				bg.gone = true
+			default:
+			}
+		}
+	}
+}
+
+// finish records a finished job's status.
+func (bg *bgProc) finish(exit exitStatus) {
+	*bg.exit = exit
+	jobsByPid.Delete(bg.pid)
+	bg.cancel(nil)
+	close(bg.done)
+}
+
+// signal delivers sig to a running job: its runner's context is cancelled
+// with the signal as cause, so its traps run and the external commands it
+// runs receive the signal from the exec handler.
+func (bg *bgProc) signal(sig int) error {
+	select {
+	case <-bg.done:
+		return syscall.ESRCH
+	default:
+	}
+	if sig == 0 {
+		return nil
+	}
+	var mask uint64
+	if bg.runner != nil {
+		mask = bg.runner.sigIgnored.Load()
+	}
+	if mask&(1<<sig) != 0 || defaultIgnored[sig] && (bg.runner == nil || bg.runner.sigTrapped.Load()&(1<<sig) == 0) {
+		return nil
+	}
+	bg.cancel(&killCause{sig})
+	return nil
+}
+
+// findJob resolves a job spec (%N, %%, %+, %-) or a $! number among r's jobs.
+func (r *Runner) findJob(spec string) *bgProc {
+	var jobs []*bgProc
+	for _, bg := range r.bgProcs {
+		if bg.inTable() {
+			jobs = append(jobs, bg)
+		}
+	}
+	if rest, ok := strings.CutPrefix(spec, "%"); ok {
+		switch rest {
+		case "%", "+", "":
+			if len(jobs) > 0 {
+				return jobs[len(jobs)-1]
+			}
+		case "-":
+			if len(jobs) > 1 {
+				return jobs[len(jobs)-2]
+			} else if len(jobs) == 1 {
+				return jobs[0]
+			}
+		default:
+			n, err := strconv.Atoi(rest)
+			if err != nil {
+				return nil
+			}
+			for _, bg := range jobs {
+				if bg.job == n {
+					return bg
+				}
+			}
+		}
+		return nil
+	}
+	n, err := strconv.Atoi(spec)
+	if err != nil {
+		return nil
+	}
+	for _, bg := range r.bgProcs {
+		if bg.pid == n && !bg.disowned {
+			return bg
+		}
+	}
+	return nil
+}
+
+// disownedJob finds a disowned job by its $! number.
+func (r *Runner) disownedJob(spec string) *bgProc {
+	n, err := strconv.Atoi(spec)
+	if err != nil {
+		return nil
+	}
+	for _, bg := range r.bgProcs {
+		if bg.pid == n && bg.disowned {
+			return bg
+		}
+	}
+	return nil
+}
+
+// exitTraps runs when a shell or subshell ends. If ctx was cancelled with a
+// signal, the trap for that signal and then the EXIT trap run on a fresh
+// context bounded by TrapTimeout, and the status is 128+signal unless a trap
+// ran exit. Otherwise the EXIT trap runs if the shell exits (always, or via
+// the exit builtin, errexit and so on).
+func (r *Runner) exitTraps(ctx context.Context, always bool) {
+	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), TrapTimeout)
+		defer cancel()
+		r.fillExpandConfig(tctx)
+		defer r.fillExpandConfig(ctx)
+		r.exit = exitStatus{code: uint8(128 + sig), exiting: true}
+		r.lastExit = r.exit
+		if cb := r.traps[sig]; cb != "" {
+			r.trapCallback(tctx, cb, "SIG"+signalNames[sig])
+		}
+		r.runExitTrap(tctx)
+		if r.exit.fatalExit {
+			r.exit = exitStatus{code: uint8(128 + sig), exiting: true}
+		}
+		return
+	}
+	if always || r.exit.exiting {
+		r.runExitTrap(ctx)
+	}
+}
+
+// runExitTrap runs the EXIT trap once, as bash does.
+func (r *Runner) runExitTrap(ctx context.Context) {
+	if cb, ok := r.traps[trapExit]; ok {
+		delete(r.traps, trapExit)
+		r.trapCallback(ctx, cb, "exit")
+	}
+}
+
+// inheritTraps sets up a subshell's traps: bash resets caught signals and
+// keeps ignored ones; trap -p still shows the parent's until one is set.
+func (r2 *Runner) inheritTraps(r *Runner) {
+	r2.shownTraps = r.trapView() // a copy: a background job reads it concurrently
+	for sig, cb := range r.traps {
+		if cb == "" && sig != trapExit && sig != trapErr {
+			r2.setTrap(sig, "", true)
+		}
+	}
+}
+
+// ignoreJobSignals makes a background job ignore SIGINT and SIGQUIT, as bash
+// does without job control; trap -p shows only the former, as in bash.
+func (r *Runner) ignoreJobSignals() {
+	r.setTrap(2, "", true)
+	r.sigIgnored.Store(r.sigIgnored.Load() | 1<<3)
+}
+
+// trapView is what trap -p shows: the runner's traps over those inherited
+// for display (shownTraps).
+func (r *Runner) trapView() map[int]string {
+	if len(r.shownTraps) == 0 && len(r.traps) == 0 {
+		return nil
+	}
+	view := maps.Clone(r.shownTraps)
+	if view == nil {
+		view = map[int]string{}
+	}
+	maps.Copy(view, r.traps)
+	return view
+}
+
+func (r *Runner) setTrap(sig int, cb string, set bool) {
+	if r.traps == nil {
+		r.traps = map[int]string{}
+	}
+	if set {
+		r.traps[sig] = cb
+	} else {
+		delete(r.traps, sig)
+	}
+	if sig >= 1 && sig <= 64 {
+		bit := uint64(1) << sig
+		ign, trp := r.sigIgnored.Load()&^bit, r.sigTrapped.Load()&^bit
+		if set && cb == "" {
+			ign |= bit
+		} else if set {
+			trp |= bit
+		}
+		r.sigIgnored.Store(ign)
+		r.sigTrapped.Store(trp)
+	}
+}
+
+func (r *Runner) trapBuiltin(args []string) exitStatus {
+	var exit exitStatus
+	list, print := false, false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		flag := args[0]
+		args = args[1:]
+		if flag == "--" {
+			break
+		}
+		for _, c := range flag[1:] {
+			switch c {
+			case 'l':
+				list = true
+			case 'p':
+				print = true
+			default:
+				r.errf("trap: %s: invalid option\n", flag)
+				r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+				exit.code = 2
+				return exit
+			}
+		}
+	}
+	if list {
+		r.signalList()
+		return exit
+	}
+	if print || len(args) == 0 {
+		shown := r.trapView()
+		if len(args) == 0 {
+			keys := slices.Sorted(func(yield func(int) bool) {
+				for k := range shown {
+					if !yield(k) {
+						return
+					}
+				}
+			})
+			for _, k := range keys {
+				r.outf("trap -- %s %s\n", shellQuote(shown[k]), trapName(k))
+			}
+			return exit
+		}
+		for _, arg := range args {
+			sig, ok := parseSignal(arg, true)
+			if !ok {
+				r.errf("trap: %s: invalid signal specification\n", arg)
+				exit.code = 1
+				continue
+			}
+			if cb, ok := shown[sig]; ok {
+				r.outf("trap -- %s %s\n", shellQuote(cb), trapName(sig))
+			}
+		}
+		return exit
+	}
+	cb, reset := args[0], false
+	if len(args) == 1 {
+		reset = true // trap SIG: restore the default
+	} else {
+		args = args[1:]
+		reset = cb == "-"
+		if _, err := strconv.Atoi(cb); err == nil {
+			// bash: a first argument that is a number is a signal to reset
+			reset = true
+			args = append([]string{cb}, args...)
+		}
+	}
+	for _, arg := range args {
+		sig, ok := parseSignal(arg, true)
+		if up := strings.ToUpper(arg); up == "DEBUG" || up == "RETURN" {
+			r.errf("trap: %s: jaiph does not support DEBUG and RETURN traps\n", arg)
+			exit.code = 2
+			continue
+		}
+		if !ok {
+			r.errf("trap: %s: invalid signal specification\n", arg)
+			exit.code = 1
+			continue
+		}
+		if !reset && sig != trapExit && sig != trapErr && !trappable[sig] {
+			r.errf("trap: %s: jaiph traps only EXIT, ERR, HUP, INT, QUIT, TERM, USR1 and USR2\n", arg)
+			exit.code = 2
+			continue
+		}
+		r.setTrap(sig, cb, !reset)
+		r.shownTraps = nil
+	}
+	return exit
+}
+
+const killUsage = "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n"
+
+func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
+	var exit exitStatus
+	fail := func(format string, a ...any) {
+		r.errf(format, a...)
+		exit.code = 1
+	}
+	sig := 15
+	sigSet := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		flag := args[0]
+		args = args[1:]
+		switch flag {
+		case "--":
+		case "-l", "-L":
+			if len(args) == 0 {
+				r.signalList()
+				return exit
+			}
+			for _, arg := range args {
+				if n, err := strconv.Atoi(arg); err == nil {
+					if n == 0 {
+						r.outf("EXIT\n")
+						continue
+					}
+					if n > 128 {
+						n -= 128
+					}
+					if name := signalNames[n]; name != "" {
+						r.outf("%s\n", name)
+						continue
+					}
+				} else if n, ok := parseSignal(arg, false); ok {
+					r.outf("%d\n", n)
+					continue
+				}
+				fail("kill: %s: invalid signal specification\n", arg)
+			}
+			return exit
+		case "-s", "-n":
+			if len(args) == 0 {
+				fail("kill: %s: option requires an argument\n", flag)
+				return exit
+			}
+			spec := args[0]
+			args = args[1:]
+			n, ok := parseSignal(spec, false)
+			if _, err := strconv.Atoi(spec); flag == "-n" && err != nil {
+				ok = false
+			}
+			if !ok && spec != "0" {
+				fail("kill: %s: invalid signal specification\n", spec)
+				return exit
+			}
+			sig, sigSet = n, true
+			continue
+		default:
+			if sigSet {
+				// a negative number after the signal: a process group
+				args = append([]string{flag}, args...)
+				break
+			}
+			spec := flag[1:]
+			n, ok := parseSignal(spec, false)
+			if !ok && spec != "0" {
+				fail("kill: %s: invalid signal specification\n", spec)
+				return exit
+			}
+			sig, sigSet = n, true
+			continue
+		}
+		break
+	}
+	if len(args) == 0 {
+		r.errf(killUsage)
+		exit.code = 2
+		return exit
+	}
+	selfSig := -1
+	for _, arg := range args {
+		if strings.HasPrefix(arg, "%") {
+			bg := r.findJob(arg)
+			if bg == nil {
+				fail("kill: %s: no such job\n", arg)
+				continue
+			}
+			if bg.signal(sig) != nil {
+				fail("kill: %s: no such job\n", arg)
+			}
+			continue
+		}
+		pid, err := strconv.Atoi(arg)
+		if err != nil {
+			fail("kill: %s: arguments must be process or job IDs\n", arg)
+			continue
+		}
+		switch {
+		case pid > jobPidBase:
+			v, ok := jobsByPid.Load(pid)
+			if !ok || v.(*bgProc).signal(sig) != nil {
+				fail("kill: (%d) - No such process\n", pid)
+			}
+		case pid == os.Getpid():
+			if r.inSubshell && sig != 0 {
+				fail("kill: (%d) - jaiph cannot signal the main shell from a subshell or background job\n", pid)
+				continue
+			}
+			if sig != 0 {
+				selfSig = sig
+			}
+		case pid <= 0 && sig != 0:
+			fail("kill: (%d) - jaiph does not signal process groups\n", pid)
+		default:
+			if err := killPid(pid, sig); err != nil {
+				msg := "No such process"
+				if errors.Is(err, syscall.EPERM) {
+					msg = "Operation not permitted"
+				}
+				fail("kill: (%d) - %s\n", pid, msg)
+			}
+		}
+	}
+	if selfSig > 0 {
+		r.signalSelf(ctx, selfSig, &exit)
+	}
+	return exit
+}
+
+// signalSelf handles kill to the shell's own pid ($$) as bash does: a trapped
+// signal runs its trap and the shell goes on, an ignored or harmless one does
+// nothing, any other ends the shell with status 128+signal.
+func (r *Runner) signalSelf(ctx context.Context, sig int, exit *exitStatus) {
+	cb, trapped := r.traps[sig]
+	switch {
+	case trapped && cb == "":
+	case trapped:
+		old := r.exit
+		r.exit = *exit
+		r.trapCallback(ctx, cb, "SIG"+signalNames[sig])
+		if r.exit.exiting || r.exit.returning {
+			*exit = r.exit
+		}
+		r.exit = old
+	case defaultIgnored[sig]:
+	case sig == 19 || sig == 20 || sig == 21 || sig == 22:
+		r.errf("kill: SIG%s: jaiph does not stop the shell\n", signalNames[sig])
+		exit.code = 1
+	default:
+		*exit = exitStatus{code: uint8(128 + sig), exiting: true}
+	}
+}
+
+func (r *Runner) disownBuiltin(args []string) exitStatus {
+	var exit exitStatus
+	all, running := false, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		flag := args[0]
+		args = args[1:]
+		if flag == "--" {
+			break
+		}
+		for _, c := range flag[1:] {
+			switch c {
+			case 'a':
+				all = true
+			case 'r':
+				running = true
+			case 'h':
+				// SIGHUP is never sent to jobs at exit; nothing to mark
+			default:
+				r.errf("disown: %s: invalid option\n", flag)
+				r.errf("disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n")
+				exit.code = 2
+				return exit
+			}
+		}
+	}
+	if len(args) == 0 && (all || running) {
+		for _, bg := range r.bgProcs {
+			if !bg.inTable() {
+				continue
+			}
+			if running {
+				select {
+				case <-bg.done:
+					continue
+				default:
+				}
+			}
+			bg.disowned = true
+		}
+		return exit
+	}
+	if len(args) == 0 {
+		bg := r.findJob("%+")
+		if bg == nil {
+			r.errf("disown: current: no such job\n")
+			exit.code = 1
+			return exit
+		}
+		bg.disowned = true
+		return exit
+	}
+	for _, arg := range args {
+		bg := r.findJob(arg)
+		if bg == nil || bg.job == 0 {
+			r.errf("disown: %s: no such job\n", arg)
+			exit.code = 1
+			continue
+		}
+		bg.disowned = true
+	}
+	return exit
+}
+
+// waitBuiltin implements wait [-n] [-p var] [id ...].
+func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
+	var exit exitStatus
+	next, pvar := false, ""
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		flag := args[0]
+		args = args[1:]
+		if flag == "--" {
+			break
+		}
+		switch flag {
+		case "-n":
+			next = true
+		case "-f":
+		case "-p":
+			if len(args) == 0 {
+				r.errf("wait: -p: option requires an argument\n")
+				exit.code = 2
+				return exit
+			}
+			pvar, args = args[0], args[1:]
+		default:
+			r.errf("wait: %s: invalid option\n", flag)
+			r.errf("wait: usage: wait [-fn] [-p var] [id ...]\n")
+			exit.code = 2
+			return exit
+		}
+	}
+	var targets []*bgProc
+	for _, arg := range args {
+		bg := r.findJob(arg)
+		if bg == nil && !next {
+			if bg := r.disownedJob(arg); bg != nil {
+				// bash: a disowned job is no longer in the table; waiting
+				// for its pid returns 0
+				if !r.waitFor(ctx, bg) {
+					return r.exit
+				}
+				exit = exitStatus{}
+				continue
+			}
+		}
+		if bg == nil {
+			if strings.HasPrefix(arg, "%") {
+				r.errf("wait: %s: no such job\n", arg)
+			} else if _, err := strconv.Atoi(arg); err != nil {
+				r.errf("wait: `%s': not a pid or valid job spec\n", arg)
+				exit.code = 1
+				continue
+			} else {
+				r.errf("wait: pid %s is not a child of this shell\n", arg)
+			}
+			exit.code = 127
+			continue
+		}
+		if !next {
+			if !r.waitFor(ctx, bg) {
+				return r.exit
+			}
+			exit = exitStatus{code: bg.exit.code}
+			bg.reaped = true
+			if pvar != "" {
+				r.setVarString(pvar, strconv.Itoa(bg.pid))
+			}
+			continue
+		}
+		if !bg.inTable() {
+			r.errf("wait: %s: no such job\n", arg)
+			exit.code = 127
+			continue
+		}
+		targets = append(targets, bg)
+	}
+	if !next {
+		if len(args) == 0 {
+			for _, bg := range r.bgProcs {
+				if bg.disowned {
+					continue
+				}
+				if !r.waitFor(ctx, bg) {
+					return r.exit
+				}
+				bg.reaped = true
+			}
+		}
+		return exit
+	}
+	if len(args) == 0 {
+		for _, bg := range r.bgProcs {
+			if bg.inTable() {
+				targets = append(targets, bg)
+			}
+		}
+	} else {
+		targets = slices.DeleteFunc(targets, func(bg *bgProc) bool { return bg.reaped || bg.gone })
+	}
+	if len(targets) == 0 {
+		exit.code = 127
+		return exit
+	}
+	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
+	for _, bg := range targets {
+		select {
+		case <-bg.done:
+			return r.reap(bg, pvar)
+		default:
+		}
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(bg.done)})
+	}
+	chosen, _, _ := reflect.Select(cases)
+	if chosen == 0 {
+		r.exit.fatal(ctx.Err())
+		return r.exit
+	}
+	return r.reap(targets[chosen-1], pvar)
+}
+
+func (r *Runner) reap(bg *bgProc, pvar string) exitStatus {
+	bg.reaped = true
+	if pvar != "" {
+		r.setVarString(pvar, strconv.Itoa(bg.pid))
+	}
+	return exitStatus{code: bg.exit.code}
+}
+
+// waitFor waits for a job, reporting false if ctx was cancelled first.
+func (r *Runner) waitFor(ctx context.Context, bg *bgProc) bool {
+	select {
+	case <-bg.done:
+		return true
+	case <-ctx.Done():
+		r.exit.fatal(ctx.Err())
+		return false
+	}
+}
+
+// jobsBuiltin implements jobs -p; the listing without -p is not supported.
+func (r *Runner) jobsBuiltin(args []string) exitStatus {
+	var exit exitStatus
+	if len(args) == 0 || args[0] != "-p" {
+		r.errf("jobs: jaiph supports only jobs -p\n")
+		exit.code = 2
+		return exit
+	}
+	args = args[1:]
+	if len(args) == 0 {
+		for _, bg := range r.bgProcs {
+			if bg.inTable() {
+				r.outf("%d\n", bg.pid)
+			}
+		}
+		return exit
+	}
+	for _, arg := range args {
+		bg := r.findJob(arg)
+		if bg == nil {
+			r.errf("jobs: %s: no such job\n", arg)
+			exit.code = 1
+			continue
+		}
+		r.outf("%d\n", bg.pid)
+	}
+	return exit
+}
