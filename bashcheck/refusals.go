@@ -18,6 +18,8 @@ const (
 	kParamOp             // `${name@Arg}`
 	kReplace             // `${name/Arg…/…}` (an anchored pattern)
 	kParam               // the special parameter `$Arg`
+	kBare                // Cmd without its option Arg (`jobs` but not `jobs -p`)
+	kTrapSig             // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -75,7 +77,7 @@ var table = []refusal{
 	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                             // unsupported builtin
 	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                  // unsupported builtin
 	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                               // unsupported builtin
-	{"jobs", kCommand, "jobs", "", "jobs; echo st=$?"},                                      // unsupported builtin
+	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},             // only jobs -p is implemented
 	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                            // unsupported builtin
 	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                            // unsupported builtin
 	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                             // unsupported builtin
@@ -83,7 +85,6 @@ var table = []refusal{
 	{"history", kCommand, "history", "", "history; echo st=$?"},                             // unsupported builtin
 	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                         // unsupported builtin
 	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},             // unsupported builtin
-	{"trap -l", kFlag, "trap", "l", "trap -l | head -1"},                                    // NOT IMPLEMENTED flag
 	{"type -a", kFlag, "type", "a", "type -a echo"},                                         // NOT IMPLEMENTED
 	{"type -f", kFlag, "type", "f", "type -f echo"},                                         // NOT IMPLEMENTED
 	{"command -V", kFlag, "command", "V", "command -V echo"},                                // invalid option
@@ -110,6 +111,20 @@ var table = []refusal{
 	{"${name/#pattern/…}", kReplace, "", "#", "x=abc; echo ${x/#a/z}"},                      // anchor taken literally
 	{"${name/%pattern/…}", kReplace, "", "%", "x=abc; echo ${x/%c/z}"},                      // anchor taken literally
 	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // empty
+	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                // no DEBUG traps
+	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},    // no RETURN traps
+}
+
+// trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
+// the pseudo-signals refused above); others are refused by name.
+var trappable = map[string]bool{"EXIT": true, "ERR": true, "HUP": true, "INT": true, "QUIT": true,
+	"TERM": true, "USR1": true, "USR2": true, "0": true, "1": true, "2": true, "3": true, "10": true,
+	"12": true, "15": true}
+
+// signalWord normalises a literal signal spec: `sigterm` → `TERM`.
+func signalWord(w string) string {
+	w = strings.ToUpper(w)
+	return strings.TrimPrefix(w, "SIG")
 }
 
 // unsupportedShopt are the bash options the interpreter's shopt rejects
@@ -126,6 +141,11 @@ var unsupportedShopt = []string{
 }
 
 func init() {
+	for sig, num := range signalNumbers {
+		if !trappable[sig] && !trappable[num] && sig != "KILL" && sig != "STOP" {
+			table = append(table, refusal{"trap " + sig, kTrapSig, "trap", sig, "trap 'echo caught' " + sig + "; echo st=$?"})
+		}
+	}
 	for _, o := range unsupportedShopt {
 		table = append(table, refusal{"shopt " + o, kShopt, "shopt", o, "shopt -s " + o + "; echo st=$?"})
 	}
@@ -174,6 +194,7 @@ func refusals(f *syntax.File) []found {
 			}
 			hit(kCommand, name, "", words[0].Pos())
 			options(name, words[1:], hit)
+			special(name, words, hit)
 		case *syntax.DeclClause:
 			var words []*syntax.Word
 			for _, a := range n.Args {
@@ -237,3 +258,67 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 		}
 	}
 }
+
+// special finds the refusals that depend on a command's arguments: jobs
+// without -p and traps of signals jaiph cannot catch. Only literal words are
+// judged; a computed signal that jaiph cannot trap fails at run time with a
+// jaiph error, as do `kill` of a process group and a stop signal sent to
+// the shell itself (no example of those can run safely under a test's bash).
+func special(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
+	args := words[1:]
+	switch name {
+	case "jobs":
+		for _, w := range args {
+			if l := w.Lit(); strings.HasPrefix(l, "-") && strings.Contains(l, "p") {
+				return
+			}
+		}
+		hit(kBare, name, "p", words[0].Pos())
+	case "trap":
+		if len(args) > 0 && args[0].Lit() == "--" {
+			args = args[1:]
+		}
+		if len(args) < 2 || strings.HasPrefix(args[0].Lit(), "-") && args[0].Lit() != "-" {
+			return
+		}
+		for _, w := range args[1:] {
+			sig := signalWord(w.Lit())
+			if sig == "" || trappable[sig] {
+				continue
+			}
+			if sig == "DEBUG" || sig == "RETURN" {
+				hit(kTrapSig, name, sig, w.Pos())
+				continue
+			}
+			if n, ok := signalNumbers[sig]; ok && !trappable[n] {
+				hit(kTrapSig, name, sig, w.Pos())
+			} else if isDigits(sig) {
+				for nm, num := range signalNumbers {
+					if num == sig && !trappable[sig] {
+						hit(kTrapSig, name, nm, w.Pos())
+					}
+				}
+			}
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// signalNumbers are the Linux signal names jaiph knows, by name; only
+// their existence matters here (a trap of a name outside trappable).
+var signalNumbers = map[string]string{"HUP": "1", "INT": "2", "QUIT": "3", "ILL": "4", "TRAP": "5",
+	"ABRT": "6", "BUS": "7", "FPE": "8", "KILL": "9", "USR1": "10", "SEGV": "11", "USR2": "12",
+	"PIPE": "13", "ALRM": "14", "TERM": "15", "STKFLT": "16", "CHLD": "17", "CONT": "18", "STOP": "19",
+	"TSTP": "20", "TTIN": "21", "TTOU": "22", "URG": "23", "XCPU": "24", "XFSZ": "25", "VTALRM": "26",
+	"PROF": "27", "WINCH": "28", "IO": "29", "PWR": "30", "SYS": "31"}
