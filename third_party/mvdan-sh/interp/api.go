@@ -399,10 +399,13 @@ func Params(args ...string) RunnerOption {
 				return nil
 			}
 			enable := flag[0] == '-'
+			if flag == "+m" {
+				continue // jaiph-go patch: job control is always off
+			}
 			if flag[1] != 'o' {
 				opt := r.posixOptByFlag(flag[1])
 				if opt == nil {
-					return fmt.Errorf("invalid option: %q", flag)
+					return fmt.Errorf("%s: invalid option", flag)
 				}
 				*opt = enable
 				continue
@@ -426,7 +429,7 @@ func Params(args ...string) RunnerOption {
 			}
 			opt := r.posixOptByName(value)
 			if opt == nil {
-				return fmt.Errorf("invalid option: %q", value)
+				return fmt.Errorf("%s: invalid option name", value) // jaiph-go patch: bash's text
 			}
 			*opt = enable
 		}
@@ -732,6 +735,13 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: false,
 		supported:    true,
 	},
+	// jaiph-go patch: options implemented for bash parity; the
+	// const block below lists them in this same order.
+	{name: "failglob", supported: true},
+	{name: "inherit_errexit", supported: true},
+	{name: "lastpipe", supported: true},
+	{name: "nocasematch", supported: true},
+	{name: "xpg_echo", supported: true},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -766,12 +776,12 @@ var bashOptsTable = [...]bashOpt{
 		name:         "extquote",
 		defaultState: true,
 	},
-	{name: "failglob"},
 	{
 		name:         "force_fignore",
 		defaultState: true,
 	},
-	{name: "globasciiranges"},
+	{name: "globasciiranges", defaultState: true}, // jaiph-go patch: bash 5.2's default
+	{name: "globskipdots", defaultState: true},    // jaiph-go patch: listed by bash 5.2
 	{name: "gnu_errfmt"},
 	{name: "histappend"},
 	{name: "histreedit"},
@@ -782,21 +792,17 @@ var bashOptsTable = [...]bashOpt{
 	},
 	{name: "huponexit"},
 	{
-		name:         "inherit_errexit",
-		defaultState: true,
-	},
-	{
 		name:         "interactive_comments",
 		defaultState: true,
 	},
-	{name: "lastpipe"},
 	{name: "lithist"},
 	{name: "localvar_inherit"},
 	{name: "localvar_unset"},
 	{name: "login_shell"},
 	{name: "mailwarn"},
 	{name: "no_empty_cmd_completion"},
-	{name: "nocasematch"},
+	{name: "noexpand_translation"},                   // jaiph-go patch: listed by bash 5.2
+	{name: "patsub_replacement", defaultState: true}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "progcomp",
 		defaultState: true,
@@ -808,11 +814,11 @@ var bashOptsTable = [...]bashOpt{
 	},
 	{name: "restricted_shell"},
 	{name: "shift_verbose"},
+	{name: "varredir_close"}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "sourcepath",
 		defaultState: true,
 	},
-	{name: "xpg_echo"},
 }
 
 // To access the shell options arrays without a linear search when we
@@ -836,6 +842,11 @@ const (
 	optGlobStar
 	optNoCaseGlob
 	optNullGlob
+	optFailGlob       // jaiph-go patch
+	optInheritErrExit // jaiph-go patch
+	optLastPipe       // jaiph-go patch
+	optNoCaseMatch    // jaiph-go patch
+	optXpgEcho        // jaiph-go patch
 )
 
 // Reset returns a runner to its initial state, right before the first call to
@@ -1087,6 +1098,9 @@ func (r *Runner) subshell(background bool) *Runner {
 		usedNew:        r.usedNew,
 		exit:           r.exit,
 		lastExit:       r.lastExit,
+		// jaiph-go patch: as in bash, errexit stays ignored inside a
+		// subshell run as part of an && or || list or a condition.
+		noErrExit: r.noErrExit,
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

@@ -817,8 +817,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.oneIf(done)
 
 	case "shopt":
+		// jaiph-go patch: bash's -p and -q, its listing formats, its
+		// error texts, and a status of 1 when a queried option is off.
 		mode := ""
-		posixOpts := false
+		posixOpts, printCmd, quiet := false, false, false
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -826,21 +828,45 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				mode = flag
 			case "-o":
 				posixOpts = true
-			case "-p", "-q":
-				return failf(2, "shopt: unsupported option %q\n", flag)
+			case "-p":
+				printCmd = true
+			case "-q":
+				quiet = true
 			default:
-				return failf(2, "shopt: invalid option %q\n", flag)
+				return failf(2, "shopt: %s: invalid option\nshopt: usage: shopt [-pqsu] [-o] [optname ...]\n", flag)
+			}
+		}
+		show := func(name string, on bool) {
+			switch {
+			case quiet:
+			case printCmd && posixOpts:
+				r.outf("set %so %s\n", map[bool]string{true: "-", false: "+"}[on], name)
+			case printCmd:
+				r.outf("shopt %s %s\n", map[bool]string{true: "-s", false: "-u"}[on], name)
+			default:
+				r.printOptLine(name, on, true)
 			}
 		}
 		args := fp.args()
 		if len(args) == 0 {
+			type optState struct {
+				name string
+				on   bool
+			}
+			var all []optState
 			if posixOpts {
 				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+					all = append(all, optState{opt.name, r.opts[i]})
 				}
 			} else {
 				for i, opt := range bashOptsTable {
-					r.printOptLine(opt.name, r.opts[len(posixOptsTable)+i], opt.supported)
+					all = append(all, optState{opt.name, r.opts[len(posixOptsTable)+i]})
+				}
+			}
+			slices.SortFunc(all, func(a, b optState) int { return strings.Compare(a.name, b.name) })
+			for _, o := range all {
+				if mode == "" || o.on == (mode == "-s") {
+					show(o.name, o.on)
 				}
 			}
 			break
@@ -853,7 +879,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				opt, supported = r.bashOptByName(arg)
 			}
 			if opt == nil {
-				return failf(1, "shopt: invalid option name %q\n", arg)
+				if posixOpts {
+					r.errf("shopt: %s: invalid option name\n", arg)
+				} else {
+					r.errf("shopt: %s: invalid shell option name\n", arg)
+				}
+				exit.code = 1
+				continue
 			}
 
 			switch mode {
@@ -863,7 +895,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				*opt = mode == "-s"
 			default: // ""
-				r.printOptLine(arg, *opt, supported)
+				show(arg, *opt)
+				if !*opt {
+					exit.code = 1
+				}
 			}
 		}
 		r.updateExpandOpts()
@@ -1054,12 +1089,8 @@ func mapfileSplit(delim byte, dropDelim bool) bufio.SplitFunc {
 }
 
 func (r *Runner) printOptLine(name string, enabled, supported bool) {
-	state := r.optStatusText(enabled)
-	if supported {
-		r.outf("%s\t%s\n", name, state)
-		return
-	}
-	r.outf("%s\t%s\t(%q not supported)\n", name, state, r.optStatusText(!enabled))
+	// jaiph-go patch: bash's layout, with no note on unsupported options.
+	r.outf("%-15s\t%s\n", name, r.optStatusText(enabled))
 }
 
 func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {

@@ -66,6 +66,11 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			// jaiph-go patch: as in bash, a command substitution does not
+			// inherit errexit unless "shopt -s inherit_errexit" is set.
+			if !r.opts[optInheritErrExit] {
+				r2.opts[optErrExit] = false
+			}
 			r2.stmts(ctx, cs.Stmts)
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
@@ -187,6 +192,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.DotGlob = r.opts[optDotGlob]
 	r.ecfg.NoCaseGlob = r.opts[optNoCaseGlob]
 	r.ecfg.NullGlob = r.opts[optNullGlob]
+	r.ecfg.FailGlob = r.opts[optFailGlob] // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 }
@@ -199,7 +205,8 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion":
+	case unsetParam, errMsg == "invalid indirect expansion",
+		strings.HasPrefix(errMsg, "no match: "): // jaiph-go patch: failglob aborts the shell as in bash
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -352,6 +359,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	}
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
+		r.setPipeStatus(st.Cmd)
 	}
 	if st.Negated {
 		if r.exit.ok() {
@@ -498,36 +506,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.stmt(ctx, cm.Y)
 			}
 		case syntax.Pipe, syntax.PipeAll:
-			pr, pw, err := newPipe()
-			if err != nil {
-				r.exit.fatal(err) // not being able to create a pipe is rare but critical
-				return
-			}
-			r2 := r.subshell(true)
-			r2.stdout = pw
-			if cm.Op == syntax.PipeAll {
-				r2.stderr = pw
-			} else {
-				r2.stderr = r.stderr
-			}
-			oldIn := r.stdin
-			r.stdin = pr
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				r2.stmt(ctx, cm.X)
-				r2.exit.exiting = false // subshells don't exit the parent shell
-				pw.Close()
-			})
-			r.stmt(ctx, cm.Y)
-			pr.Close()
-			wg.Wait()
-			r.stdin = oldIn
-			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
-				r.exit = r2.exit
-			}
-			if r2.exit.fatalExit {
-				r.exit.fatal(r2.exit.err) // surface fatal errors immediately
-			}
+			r.pipeline(ctx, cm)
 		}
 	case *syntax.IfClause:
 		oldNoErrExit := r.noErrExit
@@ -918,7 +897,11 @@ func (r *Runner) letArgString(printer *syntax.Printer, expr syntax.ArithmExpr) s
 }
 
 func (r *Runner) match(pat, name string) bool {
-	matcher, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+	mode := pattern.EntireString | pattern.ExtendedOperators
+	if r.opts[optNoCaseMatch] {
+		mode |= pattern.NoGlobCase // jaiph-go patch: "shopt -s nocasematch" for case and [[ ]]
+	}
+	matcher, err := internal.ExtendedPatternMatcher(pat, mode)
 	if err != nil {
 		// A malformed pattern simply does not match, like in bash.
 		// Any other error, such as an unsupported extended pattern, is reported.
@@ -1233,4 +1216,106 @@ func (r *Runner) lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error {
 	path := absPath(r.Dir, name)
 	return r.accessHandler(r.handlerCtx(ctx, handlerKindAccess, todoPos), path, mode)
+}
+
+// jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
+// own subshell (the last one in the current shell under "shopt -s lastpipe"),
+// recording each element's status in PIPESTATUS.
+func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
+	// "a | b | c" parses as ((a | b) | c); flatten it.
+	var elems []*syntax.Stmt
+	var ops []syntax.BinCmdOperator
+	var walk func(b *syntax.BinaryCmd)
+	walk = func(b *syntax.BinaryCmd) {
+		x, ok := b.X.Cmd.(*syntax.BinaryCmd)
+		if ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) &&
+			!b.X.Negated && !b.X.Background && !b.X.Coprocess && len(b.X.Redirs) == 0 {
+			walk(x)
+		} else {
+			elems = append(elems, b.X)
+		}
+		ops = append(ops, b.Op)
+		elems = append(elems, b.Y)
+	}
+	walk(cm)
+	n := len(elems)
+	statuses := make([]exitStatus, n)
+	in := r.stdin
+	var wg sync.WaitGroup
+	for i, st := range elems[:n-1] {
+		pr, pw, err := newPipe()
+		if err != nil {
+			r.exit.fatal(err) // not being able to create a pipe is rare but critical
+			return
+		}
+		r2 := r.subshell(true)
+		r2.stdin = in
+		r2.stdout = pw
+		if ops[i] == syntax.PipeAll {
+			r2.stderr = pw
+		}
+		ownIn := in
+		if i == 0 {
+			ownIn = nil // the pipeline's own stdin is not ours to close
+		}
+		wg.Go(func() {
+			r2.stmt(ctx, st)
+			r2.exit.exiting = false // subshells don't exit the parent shell
+			pw.Close()
+			if ownIn != nil {
+				ownIn.Close()
+			}
+			statuses[i] = r2.exit
+		})
+		in = pr
+	}
+	last := elems[n-1]
+	if r.opts[optLastPipe] {
+		oldIn := r.stdin
+		r.stdin = in
+		r.stmt(ctx, last)
+		r.stdin = oldIn
+		statuses[n-1] = r.exit
+	} else {
+		r2 := r.subshell(false)
+		r2.stdin = in
+		r2.stmt(ctx, last)
+		r2.exit.exiting = false // subshells don't exit the parent shell
+		statuses[n-1] = r2.exit
+	}
+	in.Close()
+	wg.Wait()
+	r.exit = statuses[n-1]
+	if r.opts[optPipeFail] && r.exit.ok() {
+		for i := n - 2; i >= 0; i-- {
+			if !statuses[i].ok() {
+				r.exit = statuses[i]
+				break
+			}
+		}
+	}
+	for _, st := range statuses {
+		if st.fatalExit {
+			r.exit.fatal(st.err) // surface fatal errors immediately
+		}
+	}
+	list := make([]string, n)
+	for i, st := range statuses {
+		list[i] = strconv.Itoa(int(st.code))
+	}
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+}
+
+// jaiph-go patch: setPipeStatus sets PIPESTATUS after a command that bash
+// counts as a pipeline of its own: a simple command, a subshell, or a
+// test/arithmetic command; compound commands keep that of their last pipeline.
+func (r *Runner) setPipeStatus(cm syntax.Command) {
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause:
+	case *syntax.BinaryCmd:
+		return // pipelines set it themselves; && and || lists are compound
+	default:
+		return
+	}
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(r.exit.code))}})
 }
