@@ -198,6 +198,41 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	return cfg.fieldJoin(field), nil
 }
 
+// AssignLiteral is like [Literal] for the value of an assignment, where, as in
+// bash, a tilde prefix after an unquoted ':' is expanded too, as in
+// PATH=~/bin:~/.local/bin (jaiph-go patch).
+func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	parts, cloned := word.Parts, false
+	for i, wp := range parts {
+		lit, ok := wp.(*syntax.Lit)
+		if !ok || !strings.Contains(lit.Value, ":~") {
+			continue
+		}
+		segs := strings.Split(lit.Value, ":")
+		for j := 1; j < len(segs); j++ {
+			if strings.HasSuffix(segs[j-1], "\\") {
+				continue // an escaped ':'
+			}
+			if prefix, rest := cfg.expandUser(segs[j], j == len(segs)-1 && i < len(parts)-1); prefix != "" {
+				segs[j] = prefix + rest
+			}
+		}
+		if !cloned { // don't modify the caller's AST
+			parts, cloned = slices.Clone(parts), true
+		}
+		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
+	}
+	field, err := cfg.wordField(parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	return cfg.fieldJoin(field), nil
+}
+
 // Document expands a single shell word as if it were a here-document body.
 // It is similar to [Literal], but without brace expansion, tilde expansion, and
 // globbing.
@@ -736,6 +771,36 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				}
 			}
 			allowEmpty = true
+			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, isListParamExp) {
+				// jaiph-go patch: as in bash, "pre $@ post" gives one field
+				// per element, the first and last joined to the text around.
+				for _, part := range wp.Parts {
+					if pe, ok := part.(*syntax.ParamExp); ok && isListParamExp(part) {
+						elems, err := cfg.quotedElemFields(pe)
+						if err != nil {
+							return nil, err
+						}
+						if elems != nil {
+							for i, elem := range elems {
+								if i > 0 {
+									flush()
+								}
+								curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
+							}
+							continue
+						}
+					}
+					wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+					if err != nil {
+						return nil, err
+					}
+					for _, fp := range wfield {
+						fp.quote = quoteDouble
+						curField = append(curField, fp)
+					}
+				}
+				continue
+			}
 			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
 			if err != nil {
 				return nil, err
@@ -1248,4 +1313,18 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 		fields[i] = string(runes[p.start:p.end])
 	}
 	return fields
+}
+
+// isListParamExp reports whether a word part is an "@" list expansion such as
+// $@ or ${a[@]}, which expands to several fields even inside double quotes
+// (jaiph-go patch).
+func isListParamExp(wp syntax.WordPart) bool {
+	pe, ok := wp.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
+		return false
+	}
+	if pe.Excl {
+		return pe.Names == syntax.NamesPrefixWords || nodeLit(pe.Index) == "@"
+	}
+	return (pe.Param.Value == "@" && pe.Index == nil) || nodeLit(pe.Index) == "@"
 }
