@@ -79,6 +79,9 @@ type Runner struct {
 	// arguments. It may be nil.
 	callHandler CallHandlerFunc
 
+	// builtinHandlers replace builtins' implementations (jaiph-go patch).
+	builtinHandlers map[string]ExecHandlerFunc
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -507,6 +510,25 @@ func CallHandler(f CallHandlerFunc) RunnerOption {
 	}
 }
 
+// BuiltinHandler replaces the implementation of the builtin name with f
+// (jaiph-go patch). Unlike an [ExecHandlerFunc] or a [CallHandlerFunc]
+// rewrite, f runs only where the builtin would: after shell functions, and
+// for "builtin name" and "command name". f gets the builtin's name as
+// args[0]; its context includes a [HandlerContext], whose [HandlerContext.SetVar]
+// and [HandlerContext.BashOpt] serve builtins like "printf -v" and "echo".
+func BuiltinHandler(name string, f ExecHandlerFunc) RunnerOption {
+	return func(r *Runner) error {
+		if !IsBuiltin(name) {
+			return fmt.Errorf("%s is not a builtin", name)
+		}
+		if r.builtinHandlers == nil {
+			r.builtinHandlers = make(map[string]ExecHandlerFunc)
+		}
+		r.builtinHandlers[name] = f
+		return nil
+	}
+}
+
 // ExecHandler sets one command execution handler,
 // which replaces [DefaultExecHandler](2 * time.Second).
 //
@@ -890,14 +912,15 @@ func (r *Runner) Reset() {
 	}
 	// reset the internal state
 	*r = Runner{
-		Env:            r.Env,
-		tempDir:        r.tempDir,
-		callHandler:    r.callHandler,
-		execHandler:    r.execHandler,
-		openHandler:    r.openHandler,
-		readDirHandler: r.readDirHandler,
-		statHandler:    r.statHandler,
-		accessHandler:  r.accessHandler,
+		Env:             r.Env,
+		tempDir:         r.tempDir,
+		callHandler:     r.callHandler,
+		builtinHandlers: r.builtinHandlers, // jaiph-go patch
+		execHandler:     r.execHandler,
+		openHandler:     r.openHandler,
+		readDirHandler:  r.readDirHandler,
+		statHandler:     r.statHandler,
+		accessHandler:   r.accessHandler,
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the

@@ -156,6 +156,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.code = code
 		return exit
 	}
+	if h := r.builtinHandlers[name]; h != nil { // jaiph-go patch: see [BuiltinHandler]
+		exit.fromHandlerError(h(r.handlerCtx(ctx, handlerKindExec, pos), append([]string{name}, args...)))
+		return exit
+	}
 	switch name {
 	case ":", "true":
 	case "false":
@@ -282,7 +286,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "break", "continue":
 		if !r.inLoop {
-			return failf(0, "%s is only useful in a loop\n", name)
+			// jaiph-go patch: bash's text
+			return failf(0, "%s: only meaningful in a `for', `while', or `until' loop\n", name)
 		}
 		enclosing := &r.breakEnclosing
 		if name == "continue" {
@@ -672,10 +677,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		switch len(args) {
 		case 0:
+			// jaiph-go patch: as in bash, the status of the last command.
+			exit.code = r.lastExit.code
 		case 1:
 			n, err := strconv.Atoi(args[0])
 			if err != nil {
-				return failf(2, "invalid return status code: %q\n", args[0])
+				return failf(2, "return: %s: numeric argument required\n", args[0]) // jaiph-go patch: bash's text
 			}
 			exit.code = uint8(n)
 		default:

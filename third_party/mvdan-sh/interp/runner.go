@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"maps"
 	"math"
 	mathrand "math/rand/v2"
 	"os"
@@ -667,6 +668,20 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
+		if cm.Variant.Value == "declare" || cm.Variant.Value == "typeset" {
+			// jaiph-go patch: "declare -f" and "declare -F" alone list
+			// every function, as bash does.
+			if q := declFuncQuery(cm.Args); q != "" {
+				for _, name := range slices.Sorted(maps.Keys(r.Funcs)) {
+					if q == "-F" {
+						r.outf("declare -f %s\n", name)
+					} else {
+						r.out(funcDefinition(name, r.Funcs[name]))
+					}
+				}
+				break
+			}
+		}
 		local, global := false, false
 		var modes []string
 		valType := ""
@@ -701,7 +716,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					valType = flag
 				case "-g":
 					global = true
-				case "-f", "-p":
+				case "-f", "-p", "-F": // jaiph-go patch: -F
 					declQuery = flag
 				default:
 					r.errf("declare: invalid option %q\n", flag)
@@ -716,17 +731,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 				return
 			}
-			if declQuery == "-f" {
-				// declare -f name: print function definition.
+			if declQuery == "-f" || declQuery == "-F" {
+				// declare -f name: print function definition;
+				// declare -F name: its name only.
 				// Bash silently returns exit 1 for missing functions.
-				if body := r.Funcs[name]; body != nil {
-					r.outf("%s()\n", name)
-					printer := syntax.NewPrinter()
-					var buf bytes.Buffer
-					printer.Print(&buf, body)
-					r.outf("%s\n", buf.String())
-				} else {
+				if body := r.Funcs[name]; body == nil {
 					r.exit.code = 1
+				} else if declQuery == "-F" {
+					r.outf("%s\n", name)
+				} else {
+					r.out(funcDefinition(name, body))
 				}
 				continue
 			}
@@ -773,7 +787,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			vr := r.lookupVar(name)
-			if as.Naked {
+			if as.Naked && local && !global && valType == "" && !r.localInScope(name) {
+				// jaiph-go patch: as in bash, a naked "local x" makes
+				// a new local x without a value, not a copy of the outer x.
+				vr = expand.Variable{}
+			} else if as.Naked {
 				if valType == "-A" {
 					vr.Kind = expand.Associative
 				} else {
@@ -1318,4 +1336,59 @@ func (r *Runner) setPipeStatus(cm syntax.Command) {
 		return
 	}
 	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(r.exit.code))}})
+}
+
+// jaiph-go patch: declFuncQuery reports "-f" or "-F" for a declare command
+// whose only arguments are that flag.
+func declFuncQuery(args []*syntax.Assign) string {
+	if len(args) != 1 {
+		return ""
+	}
+	v := ""
+	if as := args[0]; as.Name != nil && as.Naked {
+		v = as.Name.Value
+	} else if as.Name == nil && as.Value != nil {
+		v = as.Value.Lit()
+	}
+	if v == "-f" || v == "-F" {
+		return v
+	}
+	return ""
+}
+
+// jaiph-go patch: funcDefinition prints a function as "declare -f" does in
+// bash: "name () ", the body's statements in braces, indented by four spaces,
+// each but the last ending with ";". Compound commands inside keep the
+// printer's layout, which differs from bash's in places.
+func funcDefinition(name string, body *syntax.Stmt) string {
+	var sb strings.Builder
+	sb.WriteString(name + " () \n{ \n")
+	stmts := []*syntax.Stmt{body}
+	if b, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 {
+		stmts = b.Stmts
+	}
+	printer := syntax.NewPrinter(syntax.Indent(4))
+	for i, st := range stmts {
+		var buf bytes.Buffer
+		printer.Print(&buf, st)
+		text := strings.TrimRight(buf.String(), "\n")
+		sb.WriteString("    " + strings.ReplaceAll(text, "\n", "\n    "))
+		if i < len(stmts)-1 {
+			sb.WriteString(";")
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("}\n")
+	return sb.String()
+}
+
+// jaiph-go patch: localInScope reports whether name is already a local
+// variable of the current function's own scope.
+func (r *Runner) localInScope(name string) bool {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	if !ok || !o.funcScope {
+		return false
+	}
+	_, ok = o.values[o.normalize(name)]
+	return ok
 }
