@@ -810,13 +810,24 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		opt, optarg, done := r.optState.next(optstr, args)
 
-		r.setVarString(name, string(opt))
+		// jaiph-go patch: bash's texts, OPTERR=0 silences them, and a
+		// missing argument gives "?" unless optstring starts with ":".
+		printErrs := diagnostics && r.envGet("OPTERR") != "0"
+		if opt == ':' && diagnostics {
+			r.setVarString(name, "?")
+		} else {
+			r.setVarString(name, string(opt))
+		}
 		r.delVar("OPTARG")
 		switch {
 		case opt == '?' && diagnostics && !done:
-			r.errf("getopts: illegal option -- %q\n", optarg)
+			if printErrs {
+				r.errf("illegal option -- %s\n", optarg)
+			}
 		case opt == ':' && diagnostics:
-			r.errf("getopts: option requires an argument -- %q\n", optarg)
+			if printErrs {
+				r.errf("option requires an argument -- %s\n", optarg)
+			}
 		default:
 			if optarg != "" {
 				r.setVarString("OPTARG", optarg)
@@ -1261,6 +1272,10 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 		return '?', "", true
 	}
 	arg := []rune(args[g.argidx])
+	if string(arg) == "--" && g.runeidx == 0 {
+		g.argidx++ // jaiph-go patch: as in bash, "--" ends the options and is skipped
+		return '?', "", true
+	}
 	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
 		return '?', "", true
 	}
