@@ -526,28 +526,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		exit = r.exit
 		exit.returning = false
-	case "[":
-		if len(args) == 0 || args[len(args)-1] != "]" {
-			return failf(2, "%v: [: missing matching ]\n", pos)
+	case "[", "test":
+		// jaiph-go patch: bash's algorithm and texts (test_bash.go).
+		if name == "[" {
+			if len(args) == 0 || args[len(args)-1] != "]" {
+				return failf(2, "[: missing `]'\n")
+			}
+			args = args[:len(args)-1]
 		}
-		args = args[:len(args)-1]
-		fallthrough
-	case "test":
-		parseErr := false
-		p := testParser{
-			rem: args,
-			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
-				parseErr = true
-			},
-		}
-		p.next()
-		expr := p.classicTest("[", false)
-		if parseErr {
-			exit.code = 2
-			return exit
-		}
-		exit.oneIf(r.bashTest(ctx, expr, true) == "")
+		exit.code = r.runClassicTest(ctx, name, args)
 	case "exec":
 		// TODO: Consider unix.Exec, i.e. actually replacing
 		// the process. It's in theory what a shell should do,
