@@ -203,3 +203,45 @@ func TestMatchAssign(t *testing.T) {
 		}
 	}
 }
+
+func TestHeredocs(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []heredoc
+	}{
+		{"cat <<END", []heredoc{{"END", false}}},
+		{"cat <<-'E O'", []heredoc{{"E O", true}}},
+		{`cat <<"X" >f; cat << \Y`, []heredoc{{"X", false}, {"Y", false}}},
+		{"cat <<<word", nil},
+		{"echo $((1<<2))", nil},
+		{"echo '<<A' \"<<B\" # <<C", nil},
+	} {
+		got := heredocs(tc.line)
+		if len(got) != len(tc.want) {
+			t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
+			}
+		}
+	}
+}
+
+// A here-document body keeps its lines exactly (indentation, blank lines,
+// a lone "}"), inside the command that opens it.
+func TestHeredocBodyVerbatim(t *testing.T) {
+	src := "function f() {\n  cat <<EOF\n    indented\n\n}\n  EOF\n  echo after\n}\n"
+	file, diags := Parse("main.jh", []byte(src))
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags[0])
+	}
+	body := file.Functions[0].Body
+	if len(body) != 2 || body[0].Text != "cat <<EOF\n    indented\n\n}\nEOF" || body[1].Text != "echo after" {
+		for _, c := range body {
+			t.Logf("%q", c.Text)
+		}
+		t.Fatalf("body not kept verbatim")
+	}
+}

@@ -323,13 +323,14 @@ printf -v x; echo "s=$?"
 readonly r; printf -v r x; echo "s=$?"
 echo() { builtin echo "wrapped: $*"; }; echo hi; command echo plain
 shopt -s xpg_echo; builtin echo 'a\tb'
+builtin echo "$(printf 'x%.0s' 1 2)" | cat; ( printf 'y%.0s' 1 2 )
 `
 	want := "a-$(b)'c\n003.1\nz\nin loc\nout [unset]\n" +
 		"printf: `1x': not a valid identifier\ns=2\n" +
 		"printf: abc: invalid number\ns=1 [0]\n" +
 		"printf: usage: printf [-v var] format [arguments]\ns=2\n" +
 		"r: readonly variable\ns=1\n" +
-		"wrapped: hi\nplain\na\tb\n"
+		"wrapped: hi\nplain\na\tb\nxx\nyy"
 	file, err := syntax.NewParser().Parse(strings.NewReader(script), "")
 	if err != nil {
 		t.Fatal(err)
