@@ -697,21 +697,41 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		curField = nil
 	}
 	splitAdd := func(val string) {
-		fieldStart := -1
-		for i, r := range val {
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
-				}
-				flush()
-			} else {
-				if fieldStart < 0 { // starting a new field
-					fieldStart = i
-				}
+		// jaiph-go patch: as in bash, a non-whitespace IFS character with
+		// the IFS whitespace around it is one delimiter, so "a::c" with
+		// IFS=: has an empty middle field; IFS whitespace runs are one
+		// delimiter and make no empty fields.
+		fieldStart := 0
+		for i := 0; i < len(val); {
+			r, size := utf8.DecodeRuneInString(val[i:])
+			if !cfg.ifsRune(r) {
+				i += size
+				continue
 			}
+			if i > fieldStart {
+				curField = append(curField, fieldPart{val: val[fieldStart:i]})
+			}
+			j, nonWS := i, false
+			for j < len(val) {
+				r, size := utf8.DecodeRuneInString(val[j:])
+				if !cfg.ifsRune(r) {
+					break
+				}
+				if !cfg.ifsWhitespace(r) {
+					if nonWS {
+						break // the next delimiter
+					}
+					nonWS = true
+				}
+				j += size
+			}
+			if nonWS && len(curField) == 0 {
+				curField = append(curField, fieldPart{}) // an empty field
+			}
+			flush()
+			fieldStart, i = j, j
 		}
-		if fieldStart >= 0 { // ending a field without IFS
+		if fieldStart < len(val) {
 			curField = append(curField, fieldPart{val: val[fieldStart:]})
 		}
 	}
@@ -1251,66 +1271,64 @@ func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir 
 // The config specifies shell expansion options; nil behaves the same as an
 // empty config.
 func ReadFields(cfg *Config, s string, n int, raw bool) []string {
+	// jaiph-go patch: bash's field splitting. A delimiter is a run of IFS
+	// whitespace, or one other IFS character with the IFS whitespace
+	// around it, so "a,,b" has an empty middle field; a trailing delimiter
+	// makes no empty field. With n variables, the last one gets the rest of
+	// the line without trailing IFS whitespace, or just its one word when
+	// that word and a delimiter are all that remain.
 	cfg = prepareConfig(cfg)
-	type pos struct {
-		start, end int
-	}
-	var fpos []pos
-
-	runes := make([]rune, 0, len(s))
-	infield := false
+	var runes []rune
+	var lit []bool // escaped runes are never IFS
 	esc := false
 	for _, r := range s {
-		if infield {
-			if cfg.ifsRune(r) && (raw || !esc) {
-				fpos[len(fpos)-1].end = len(runes)
-				infield = false
-			}
-		} else {
-			if !cfg.ifsRune(r) && (raw || !esc) {
-				fpos = append(fpos, pos{start: len(runes), end: -1})
-				infield = true
-			}
-		}
-		if r == '\\' {
-			if raw || esc {
-				runes = append(runes, r)
-			}
-			esc = !esc
+		if !raw && !esc && r == '\\' {
+			esc = true
 			continue
 		}
 		runes = append(runes, r)
+		lit = append(lit, esc)
 		esc = false
 	}
-	if len(fpos) == 0 {
-		return nil
-	}
-	if infield {
-		fpos[len(fpos)-1].end = len(runes)
-	}
-
-	switch {
-	case n == 1:
-		// The single field spans the whole line minus leading and trailing
-		// IFS whitespace; anything outside the fields is already IFS.
-		lo, hi := 0, len(runes)
-		for lo < fpos[0].start && cfg.ifsWhitespace(runes[lo]) {
-			lo++
+	isIFS := func(i int) bool { return !lit[i] && cfg.ifsRune(runes[i]) }
+	isWS := func(i int) bool { return !lit[i] && cfg.ifsWhitespace(runes[i]) }
+	skipWS := func(i int) int {
+		for i < len(runes) && isWS(i) {
+			i++
 		}
-		for hi > fpos[len(fpos)-1].end && cfg.ifsWhitespace(runes[hi-1]) {
-			hi--
-		}
-		fpos[0].start, fpos[0].end = lo, hi
-		fpos = fpos[:1]
-	case n != -1 && n < len(fpos):
-		// combine to max n fields
-		fpos[n-1].end = fpos[len(fpos)-1].end
-		fpos = fpos[:n]
+		return i
 	}
-
-	fields := make([]string, len(fpos))
-	for i, p := range fpos {
-		fields[i] = string(runes[p.start:p.end])
+	delim := func(i int) int {
+		i = skipWS(i)
+		if i < len(runes) && isIFS(i) && !isWS(i) {
+			return skipWS(i + 1)
+		}
+		return i
+	}
+	wordEnd := func(i int) int {
+		for i < len(runes) && !isIFS(i) {
+			i++
+		}
+		return i
+	}
+	var fields []string
+	for i := skipWS(0); i < len(runes); {
+		j := wordEnd(i)
+		if n > 0 && len(fields) == n-1 {
+			if delim(j) >= len(runes) {
+				return append(fields, string(runes[i:j]))
+			}
+			end := len(runes)
+			for end > i && isWS(end-1) {
+				end--
+			}
+			return append(fields, string(runes[i:end]))
+		}
+		fields = append(fields, string(runes[i:j]))
+		if j >= len(runes) {
+			break
+		}
+		i = delim(j)
 	}
 	return fields
 }

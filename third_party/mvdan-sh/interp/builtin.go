@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -703,12 +704,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args := fp.args()
 		for _, name := range args {
 			if !syntax.ValidName(name) {
-				return failf(2, "read: invalid identifier %q\n", name)
+				return failf(1, "read: `%s': not a valid identifier\n", name) // jaiph-go patch: bash's text and status
 			}
 		}
 
-		if prompt != "" {
-			r.out(prompt)
+		// jaiph-go patch: as in bash, the prompt goes to stderr, and only
+		// when reading from a terminal.
+		if _, terminal := stdinTerminal(r.stdin); prompt != "" && terminal {
+			r.errf("%s", prompt)
 		}
 
 		var line []byte
@@ -1156,13 +1159,22 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	apath := r.absPath(path)
+	// jaiph-go patch: bash's texts.
 	info, err := r.stat(ctx, apath)
-	if err != nil || !info.IsDir() {
-		r.errf("%s: no such file or directory: %q\n", cmd, path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		r.errf("%s: %s: %s\n", cmd, path, strerror(err))
+		return 1
+	}
+	if !info.IsDir() {
+		r.errf("%s: %s: Not a directory\n", cmd, path)
 		return 1
 	}
 	if r.access(ctx, apath, AccessExec) != nil {
-		r.errf("%s: permission denied: %q\n", cmd, path)
+		r.errf("%s: %s: Permission denied\n", cmd, path)
 		return 1
 	}
 	r.Dir = apath

@@ -1057,7 +1057,13 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
 		}
 	}
-	arg := r.literal(rd.Word)
+	arg, err := r.redirWord(rd) // jaiph-go patch: bash's "ambiguous redirect"
+	if err != nil {
+		return nil, err
+	}
+	if done, ok := r.redirStdFile(rd, orig, arg); ok { // jaiph-go patch
+		return done, nil
+	}
 	switch rd.Op {
 	case syntax.WordHdoc:
 		pr, pw, err := newPipe()
@@ -1108,7 +1114,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 	}
 	f, err := r.open(ctx, arg, mode, 0o644, false)
 	if err != nil {
-		return nil, err
+		return nil, redirOpenError(arg, err) // jaiph-go patch: bash's text
 	}
 	switch rd.Op {
 	case syntax.RdrIn:
@@ -1391,4 +1397,66 @@ func (r *Runner) localInScope(name string) bool {
 	}
 	_, ok = o.values[o.normalize(name)]
 	return ok
+}
+
+// jaiph-go patch: redirWord expands a redirection's word as bash does: with
+// word splitting and globbing, where anything but one field is an
+// "ambiguous redirect" named by the word as written. A here-string's word
+// is not split.
+func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
+	switch rd.Op {
+	case syntax.WordHdoc, syntax.DplIn, syntax.DplOut:
+		return r.literal(rd.Word), nil
+	}
+	fields := r.fields(rd.Word)
+	if len(fields) != 1 {
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, rd.Word)
+		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
+	}
+	return fields[0], nil
+}
+
+// jaiph-go patch: redirStdFile makes /dev/stdout, /dev/stderr and /dev/stdin
+// (and /dev/fd/0-2) name the shell's current standard streams, as bash
+// does, rather than those of the Go process.
+func (r *Runner) redirStdFile(rd *syntax.Redirect, orig *io.Writer, arg string) (io.Closer, bool) {
+	var w io.Writer
+	switch arg {
+	case "/dev/stdout", "/dev/fd/1":
+		w = r.stdout
+	case "/dev/stderr", "/dev/fd/2":
+		w = r.stderr
+	case "/dev/stdin", "/dev/fd/0":
+		return nil, rd.Op == syntax.RdrIn
+	default:
+		return nil, false
+	}
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		*orig = w
+	case syntax.RdrAll, syntax.AppAll:
+		r.stdout, r.stderr = w, w
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// jaiph-go patch: redirOpenError is bash's "FILE: Strerror text".
+func redirOpenError(arg string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %s", arg, strerror(pe.Err))
+	}
+	return err
+}
+
+// strerror capitalises Go's errno text like C's strerror.
+func strerror(err error) string {
+	s := err.Error()
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
