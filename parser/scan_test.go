@@ -1,6 +1,11 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
 
 // Table tests for the line-level scanners. D13 (quote-aware brace depth and
 // string ends) and D17 (recover split outside quotes) are deliberate
@@ -243,5 +248,24 @@ func TestHeredocBodyVerbatim(t *testing.T) {
 			t.Logf("%q", c.Text)
 		}
 		t.Fatalf("body not kept verbatim")
+	}
+}
+
+// The same holds for a shell step of a workflow, alone or in a brace block.
+func TestHeredocBodyVerbatimInWorkflow(t *testing.T) {
+	src := "workflow default {\n  cat <<EOF\n    a\n  }\nEOF\n  {\n    cat <<-X\n  b\n\tX\n  }\n  echo after\n}\n"
+	file, diags := Parse("main.jh", []byte(src))
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags[0])
+	}
+	var texts []string
+	for _, s := range file.Workflows[0].Steps {
+		if sh, ok := s.(*ast.Shell); ok {
+			texts = append(texts, sh.Text)
+		}
+	}
+	want := []string{"cat <<EOF\n    a\n  }\nEOF", "{\ncat <<-X\n  b\nX\n}", "echo after"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("shell steps %q, want %q", texts, want)
 	}
 }
