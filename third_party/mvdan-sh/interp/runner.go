@@ -1363,29 +1363,176 @@ func declFuncQuery(args []*syntax.Assign) string {
 }
 
 // jaiph-go patch: funcDefinition prints a function as "declare -f" does in
-// bash: "name () ", the body's statements in braces, indented by four spaces,
-// each but the last ending with ";". Compound commands inside keep the
-// printer's layout, which differs from bash's in places.
+// bash: "name () ", then the body as a brace group, its statements indented
+// by four spaces and laid out as bash's print_cmd.c does for the common
+// compound commands. Simple commands are printed by the syntax printer, so
+// their spacing may differ from bash's in places (e.g. "> file").
 func funcDefinition(name string, body *syntax.Stmt) string {
-	var sb strings.Builder
-	sb.WriteString(name + " () \n{ \n")
-	stmts := []*syntax.Stmt{body}
-	if b, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 {
-		stmts = b.Stmts
+	fp := &funcPrinter{printer: syntax.NewPrinter(syntax.Indent(4))}
+	fp.sb.WriteString(name + " () \n")
+	if _, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 && !body.Negated {
+		fp.stmt(body, 0)
+	} else {
+		fp.sb.WriteString("{ \n")
+		fp.list([]*syntax.Stmt{body}, 1, false)
+		fp.sb.WriteString("}")
 	}
-	printer := syntax.NewPrinter(syntax.Indent(4))
+	fp.sb.WriteString("\n")
+	return fp.sb.String()
+}
+
+type funcPrinter struct {
+	sb      strings.Builder
+	printer *syntax.Printer
+}
+
+func (fp *funcPrinter) indent(n int) { fp.sb.WriteString(strings.Repeat("    ", n)) }
+
+// list prints statements one per line; bash ends each with ";" inside
+// if/while/for bodies (semi), and all but the last elsewhere.
+func (fp *funcPrinter) list(stmts []*syntax.Stmt, ind int, semi bool) {
 	for i, st := range stmts {
-		var buf bytes.Buffer
-		printer.Print(&buf, st)
-		text := strings.TrimRight(buf.String(), "\n")
-		sb.WriteString("    " + strings.ReplaceAll(text, "\n", "\n    "))
-		if i < len(stmts)-1 {
-			sb.WriteString(";")
+		fp.indent(ind)
+		fp.stmt(st, ind)
+		if semi || i < len(stmts)-1 {
+			fp.sb.WriteString(";")
 		}
-		sb.WriteString("\n")
+		fp.sb.WriteString("\n")
 	}
-	sb.WriteString("}\n")
-	return sb.String()
+}
+
+// inline prints statements on one line, separated by "; ".
+func (fp *funcPrinter) inline(stmts []*syntax.Stmt) string {
+	parts := make([]string, len(stmts))
+	for i, st := range stmts {
+		parts[i] = fp.plain(st)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (fp *funcPrinter) plain(n syntax.Node) string {
+	var buf bytes.Buffer
+	fp.printer.Print(&buf, n)
+	return strings.TrimRight(buf.String(), "\n")
+}
+
+func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
+	pad := strings.Repeat("    ", ind)
+	if st.Negated {
+		fp.sb.WriteString("! ")
+	}
+	switch cm := st.Cmd.(type) {
+	case *syntax.Block:
+		fp.sb.WriteString("{ \n")
+		fp.list(cm.Stmts, ind+1, false)
+		fp.sb.WriteString(pad + "}")
+	case *syntax.Subshell:
+		parts := make([]string, len(cm.Stmts))
+		for i, s := range cm.Stmts {
+			parts[i] = fp.plain(s)
+		}
+		fp.sb.WriteString("( " + strings.Join(parts, ";\n"+pad) + " )")
+	case *syntax.IfClause:
+		fp.ifClause(cm, ind)
+	case *syntax.WhileClause:
+		kw := "while "
+		if cm.Until {
+			kw = "until "
+		}
+		fp.sb.WriteString(kw + fp.inline(cm.Cond) + "; do\n")
+		fp.list(cm.Do, ind+1, true)
+		fp.sb.WriteString(pad + "done")
+	case *syntax.ForClause:
+		switch loop := cm.Loop.(type) {
+		case *syntax.WordIter:
+			words := []string{`"$@"`}
+			if loop.InPos.IsValid() {
+				words = words[:0]
+				for _, w := range loop.Items {
+					words = append(words, fp.plain(w))
+				}
+			}
+			fp.sb.WriteString("for " + loop.Name.Value + " in " + strings.Join(words, " ") + ";")
+		case *syntax.CStyleLoop:
+			// The minified header "for((i=0;i<3;i++))" becomes bash's
+			// "for ((i=0; i<3; i++))".
+			var buf bytes.Buffer
+			syntax.NewPrinter(syntax.Minify(true)).Print(&buf, &syntax.ForClause{Loop: loop})
+			head := strings.ReplaceAll(buf.String(), "\\\n", "")
+			if i, j := strings.Index(head, "(("), strings.Index(head, "))"); i >= 0 && j > i {
+				parts := strings.Split(head[i+2:j], ";")
+				for k := range parts {
+					parts[k] = strings.TrimSpace(parts[k])
+				}
+				head = strings.Join(parts, "; ")
+			}
+			fp.sb.WriteString("for ((" + head + "))")
+		}
+		fp.sb.WriteString("\n" + pad + "do\n")
+		fp.list(cm.Do, ind+1, true)
+		fp.sb.WriteString(pad + "done")
+	case *syntax.CaseClause:
+		fp.sb.WriteString("case " + fp.plain(cm.Word) + " in \n")
+		for _, ci := range cm.Items {
+			pats := make([]string, len(ci.Patterns))
+			for i, w := range ci.Patterns {
+				pats[i] = fp.plain(w)
+			}
+			fp.indent(ind + 1)
+			fp.sb.WriteString(strings.Join(pats, " | ") + ")\n")
+			fp.list(ci.Stmts, ind+2, false)
+			fp.indent(ind + 1)
+			fp.sb.WriteString(ci.Op.String() + "\n")
+		}
+		fp.sb.WriteString(pad + "esac")
+	case *syntax.ArithmCmd:
+		x := strings.ReplaceAll(fp.plain(&syntax.ArithmCmd{X: cm.X}), "\\\n", "")
+		x = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "(("), "))"))
+		fp.sb.WriteString("(( " + x + " ))")
+	default:
+		st2 := *st
+		st2.Negated, st2.Background = false, false
+		fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
+		if st.Background {
+			fp.sb.WriteString(" &")
+		}
+		return
+	}
+	for _, rd := range st.Redirs {
+		fp.sb.WriteString(" ")
+		if rd.N != nil {
+			fp.sb.WriteString(rd.N.Value)
+		}
+		fp.sb.WriteString(rd.Op.String())
+		switch rd.Op {
+		case syntax.DplIn, syntax.DplOut, syntax.Hdoc, syntax.DashHdoc:
+		default:
+			fp.sb.WriteString(" ")
+		}
+		fp.sb.WriteString(fp.plain(rd.Word))
+	}
+	if st.Background {
+		fp.sb.WriteString(" &")
+	}
+}
+
+// ifClause prints "if ...; then", its body, and "elif" as bash does: as an
+// "else" holding a nested if.
+func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
+	pad := strings.Repeat("    ", ind)
+	fp.sb.WriteString("if " + fp.inline(ic.Cond) + "; then\n")
+	fp.list(ic.Then, ind+1, true)
+	if el := ic.Else; el != nil {
+		fp.sb.WriteString(pad + "else\n")
+		if len(el.Cond) > 0 { // elif
+			fp.indent(ind + 1)
+			fp.ifClause(el, ind+1)
+			fp.sb.WriteString(";\n")
+		} else {
+			fp.list(el.Then, ind+1, true)
+		}
+	}
+	fp.sb.WriteString(pad + "fi")
 }
 
 // jaiph-go patch: localInScope reports whether name is already a local
