@@ -524,7 +524,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 				if doGlob && cfg.ReadDir2 != nil {
 					// Note that globbing requires keeping a slice state, so it doesn't
 					// really benefit from using an iterator.
-					matches, err := cfg.glob(dir, path)
+					matches, err := cfg.globIgnore(dir, path)
 					if err != nil {
 						// We avoid [errors.As] as it allocates,
 						// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
@@ -1345,4 +1345,42 @@ func isListParamExp(wp syntax.WordPart) bool {
 		return pe.Names == syntax.NamesPrefixWords || nodeLit(pe.Index) == "@"
 	}
 	return (pe.Param.Value == "@" && pe.Index == nil) || nodeLit(pe.Index) == "@"
+}
+
+// jaiph-go patch: globIgnore globs as bash does with GLOBIGNORE: when it is
+// set and not empty, dot files match too (except "." and ".."), and matches
+// of any of its colon-separated patterns are left out.
+func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
+	ignore := cfg.envGet("GLOBIGNORE")
+	if ignore == "" {
+		return cfg.glob(dir, path)
+	}
+	saved := cfg.DotGlob
+	cfg.DotGlob = true
+	matches, err := cfg.glob(dir, path)
+	cfg.DotGlob = saved
+	if err != nil {
+		return nil, err
+	}
+	var res []*regexp.Regexp
+	for _, pat := range strings.Split(ignore, ":") {
+		if pat == "" {
+			continue
+		}
+		if expr, err := pattern.Regexp(pat, pattern.EntireString); err == nil {
+			if re, err := regexp.Compile(expr); err == nil {
+				res = append(res, re)
+			}
+		}
+	}
+	kept := matches[:0]
+	for _, m := range matches {
+		if base := filepath.Base(m); base == "." || base == ".." {
+			continue
+		}
+		if !slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(m) }) {
+			kept = append(kept, m)
+		}
+	}
+	return kept, nil
 }

@@ -457,6 +457,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				trace.newLineFlush()
 			}
+			// jaiph-go patch: an assignment alone empties "$_", as in bash.
+			r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String})
 			// If interpreting the last expansion like $(foo) failed,
 			// and the expansion and assignments otherwise succeeded,
 			// we need to surface that last exit code.
@@ -496,6 +498,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
+		// jaiph-go patch: "$_" is the last argument of the previous
+		// simple command, as in bash.
+		r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: fields[len(fields)-1]})
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
