@@ -263,6 +263,14 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 	for i := decl + 1; i < len(p.lines); i++ {
 		raw := p.lines[i]
 		t := trim(raw)
+		line := i
+		// Here-document bodies stay verbatim, within their command.
+		if !strings.HasPrefix(t, "#") {
+			if body, last := heredocBodies(p.lines, i); len(body) > 0 {
+				t += "\n" + strings.Join(body, "\n")
+				i = last
+			}
+		}
 		if depth > 0 {
 			block = append(block, t) // the reference trims every line of a block
 			depth += braceDelta(raw)
@@ -278,29 +286,29 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		case t == "}":
 			return cmds, i + 1
 		case strings.HasPrefix(t, "#"):
-			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, 1), Kind: ast.BodyComment, Text: t})
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, 1), Kind: ast.BodyComment, Text: t})
 		case kind == "rule" && strings.HasPrefix(t, "run "):
-			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "run", 1)), Kind: ast.BodyRun, Text: t})
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "run", 1)), Kind: ast.BodyRun, Text: t})
 		case kind == "function" && braceDelta(raw) > 0:
 			// A function line that opens braces starts a block before the
 			// run/ensure test, so `run x {` reaches the validator's
 			// function-body checks (validation §3).
-			depth, blockLine, block = braceDelta(raw), i, []string{t}
+			depth, blockLine, block = braceDelta(raw), line, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
-			p.errorAt(i+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
+			p.errorAt(line+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
 		case kind == "rule" && isRuleEnsure(t):
 			// `ensure REF [args]` is a managed call; with a target that is
 			// not a REF the line stays raw shell, as in the reference.
 			r, args, _ := matchCall(t, "ensure")
-			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
 		case isValueReturn(t):
-			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(i, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
 		default:
 			if d := braceDelta(raw); d > 0 {
-				depth, blockLine, block = d, i, []string{t}
+				depth, blockLine, block = d, line, []string{t}
 				continue
 			}
-			flush(t, i)
+			flush(t, line)
 		}
 	}
 	p.unterminated(decl+1, "unterminated "+kind+" block: "+name)

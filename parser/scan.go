@@ -277,3 +277,122 @@ func matchIfHeader(t string, negated bool, kw string) (string, bool) {
 	}
 	return body, true
 }
+
+// heredoc is a here-document operator found on a shell line.
+type heredoc struct {
+	delim string // the delimiter word with its quotes removed
+	dash  bool   // <<- (leading tabs are stripped from body and delimiter)
+}
+
+// heredocs returns the here-documents a shell line opens, in order: `<<`
+// (or `<<-`) outside quotes, comments and `(( ))`, not `<<<`.
+func heredocs(line string) []heredoc {
+	var out []heredoc
+	inSingle, inDouble, arith := false, false, 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inSingle:
+			if c == '\'' {
+				inSingle = false
+			}
+			continue
+		case inDouble:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inDouble = false
+			}
+			continue
+		}
+		switch c {
+		case '\\':
+			i++
+		case '\'':
+			inSingle = true
+		case '"':
+			inDouble = true
+		case '#':
+			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == ';' {
+				return out
+			}
+		case '(':
+			if i+1 < len(line) && line[i+1] == '(' {
+				arith++
+				i++
+			}
+		case ')':
+			if arith > 0 && i+1 < len(line) && line[i+1] == ')' {
+				arith--
+				i++
+			}
+		case '<':
+			if arith > 0 || i+1 >= len(line) || line[i+1] != '<' {
+				continue
+			}
+			if i+2 < len(line) && line[i+2] == '<' {
+				i += 2 // a here-string
+				continue
+			}
+			j := i + 2
+			h := heredoc{}
+			if j < len(line) && line[j] == '-' {
+				h.dash = true
+				j++
+			}
+			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+				j++
+			}
+			var word strings.Builder
+			q := byte(0)
+		word:
+			for ; j < len(line); j++ {
+				d := line[j]
+				switch {
+				case q != 0:
+					if d == q {
+						q = 0
+					} else {
+						word.WriteByte(d)
+					}
+				case d == '\'' || d == '"':
+					q = d
+				case d == '\\' && j+1 < len(line):
+					j++
+					word.WriteByte(line[j])
+				case strings.IndexByte(" \t;&|<>()", d) >= 0:
+					break word
+				default:
+					word.WriteByte(d)
+				}
+			}
+			if word.Len() > 0 {
+				h.delim = word.String()
+				out = append(out, h)
+			}
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// heredocBodies returns the lines after line i that are the bodies of the
+// here-documents line i opens, kept verbatim (a here-document's text is
+// data, not indentation), each ended by its delimiter line, and the index
+// of the last line used. A delimiter line matches once trimmed, as the
+// reference trims body lines; it is emitted without the indentation so that
+// the shell sees it.
+func heredocBodies(lines []string, i int) ([]string, int) {
+	var body []string
+	for _, h := range heredocs(lines[i]) {
+		for i+1 < len(lines) {
+			i++
+			if trim(lines[i]) == h.delim {
+				body = append(body, h.delim)
+				break
+			}
+			body = append(body, lines[i])
+		}
+	}
+	return body, i
+}

@@ -1,6 +1,11 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
 
 // Table tests for the line-level scanners. D13 (quote-aware brace depth and
 // string ends) and D17 (recover split outside quotes) are deliberate
@@ -201,5 +206,66 @@ func TestMatchAssign(t *testing.T) {
 			t.Errorf("matchAssign(%q, %v) = %q, %q, %d, %v; want %q, %q, %d, %v",
 				tc.s, tc.spaceBefore, name, rhs, off, ok, tc.name, tc.rhs, tc.off, tc.ok)
 		}
+	}
+}
+
+func TestHeredocs(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []heredoc
+	}{
+		{"cat <<END", []heredoc{{"END", false}}},
+		{"cat <<-'E O'", []heredoc{{"E O", true}}},
+		{`cat <<"X" >f; cat << \Y`, []heredoc{{"X", false}, {"Y", false}}},
+		{"cat <<<word", nil},
+		{"echo $((1<<2))", nil},
+		{"echo '<<A' \"<<B\" # <<C", nil},
+	} {
+		got := heredocs(tc.line)
+		if len(got) != len(tc.want) {
+			t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
+			}
+		}
+	}
+}
+
+// A here-document body keeps its lines exactly (indentation, blank lines,
+// a lone "}"), inside the command that opens it.
+func TestHeredocBodyVerbatim(t *testing.T) {
+	src := "function f() {\n  cat <<EOF\n    indented\n\n}\n  EOF\n  echo after\n}\n"
+	file, diags := Parse("main.jh", []byte(src))
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags[0])
+	}
+	body := file.Functions[0].Body
+	if len(body) != 2 || body[0].Text != "cat <<EOF\n    indented\n\n}\nEOF" || body[1].Text != "echo after" {
+		for _, c := range body {
+			t.Logf("%q", c.Text)
+		}
+		t.Fatalf("body not kept verbatim")
+	}
+}
+
+// The same holds for a shell step of a workflow, alone or in a brace block.
+func TestHeredocBodyVerbatimInWorkflow(t *testing.T) {
+	src := "workflow default {\n  cat <<EOF\n    a\n  }\nEOF\n  {\n    cat <<-X\n  b\n\tX\n  }\n  echo after\n}\n"
+	file, diags := Parse("main.jh", []byte(src))
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags[0])
+	}
+	var texts []string
+	for _, s := range file.Workflows[0].Steps {
+		if sh, ok := s.(*ast.Shell); ok {
+			texts = append(texts, sh.Text)
+		}
+	}
+	want := []string{"cat <<EOF\n    a\n  }\nEOF", "{\ncat <<-X\n  b\nX\n}", "echo after"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("shell steps %q, want %q", texts, want)
 	}
 }

@@ -14,7 +14,17 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 	for i := decl + 1; i < len(p.lines); {
 		raw := p.lines[i]
 		t := trim(raw)
+		// Here-document bodies stay verbatim, within their shell step.
+		var hdoc []string
+		hdocLast := i
+		if !strings.HasPrefix(t, "#") {
+			hdoc, hdocLast = heredocBodies(p.lines, i)
+		}
 		if depth > 0 {
+			if len(hdoc) > 0 {
+				t += "\n" + strings.Join(hdoc, "\n")
+				i = hdocLast
+			}
 			block = append(block, t) // the reference trims every line of a block
 			depth += braceDelta(raw)
 			i++
@@ -41,9 +51,16 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		}
 		steps, next, open := p.parseStep(i, w)
 		if open > 0 {
+			if len(hdoc) > 0 {
+				t += "\n" + strings.Join(hdoc, "\n")
+			}
 			depth, blockLine, block = open, i, []string{t}
-			i++
+			i = hdocLast + 1
 			continue
+		}
+		if sh, ok := oneShell(steps); ok && len(hdoc) > 0 && next == i+1 && sh.Text == t {
+			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
+			next = hdocLast + 1
 		}
 		w.Steps = append(w.Steps, steps...)
 		i = next
@@ -656,4 +673,13 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 		return nil, j + 1
 	}
 	return shell()
+}
+
+// oneShell returns the step when steps is a single shell step.
+func oneShell(steps []ast.Step) (*ast.Shell, bool) {
+	if len(steps) != 1 {
+		return nil, false
+	}
+	sh, ok := steps[0].(*ast.Shell)
+	return sh, ok
 }

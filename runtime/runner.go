@@ -35,8 +35,8 @@ type runnerConfig struct {
 	readOnly    bool
 }
 
-// newRunner builds a runner: jaiph's handlers, then bash's printf and echo
-// (shellbuiltin), then external programs.
+// newRunner builds a runner: bash's printf and echo (shellbuiltin) as the
+// builtins; for other commands jaiph's handlers, then external programs.
 func newRunner(c runnerConfig) (*interp.Runner, error) {
 	handlers := []func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc{}
 	if c.jaiph != nil {
@@ -55,7 +55,10 @@ func newRunner(c runnerConfig) (*interp.Runner, error) {
 		interp.Dir(c.dir),
 		interp.StdIO(c.stdin, c.stdout, c.stderr),
 		interp.ExecHandlers(handlers...),
-		interp.CallHandler(shellbuiltin.CallHandler),
+		// bash's echo and printf replace the interpreter's builtins; shell
+		// functions named echo or printf still take precedence.
+		interp.BuiltinHandler("echo", shellbuiltin.Echo),
+		interp.BuiltinHandler("printf", shellbuiltin.Printf),
 	}
 	if c.params != nil {
 		opts = append(opts, interp.Params(c.params...))

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// bashEcho formats like bash's echo builtin (xpg_echo off): leading options
-// made only of n, e and E; -e expands backslash escapes, where \c ends the
-// output.
-func bashEcho(args []string) string {
-	newline, escapes := true, false
+// bashEcho formats like bash's echo builtin: leading options made only of
+// n, e and E; -e (the default when xpg is set, as by `shopt -s xpg_echo`)
+// expands backslash escapes, where \c ends the output.
+func bashEcho(args []string, xpg bool) string {
+	newline, escapes := true, xpg
 	for len(args) > 0 && isEchoOptions(args[0]) {
 		for _, c := range args[0][1:] {
 			switch c {

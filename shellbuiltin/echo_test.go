@@ -25,7 +25,7 @@ func TestBashEcho(t *testing.T) {
 		{[]string{"-e", `trailing\`}, "trailing\\\n"},
 		{[]string{"$(touch x)", "`id`"}, "$(touch x) `id`\n"},
 	} {
-		if got := bashEcho(tc.args); got != tc.want {
+		if got := bashEcho(tc.args, false); got != tc.want {
 			t.Errorf("echo %q = %q, want %q", tc.args, got, tc.want)
 		}
 	}

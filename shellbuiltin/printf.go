@@ -23,8 +23,7 @@ import (
 // x86-64 glibc under LANG=C.UTF-8: bytes for %s widths and precisions, UTF-8
 // for \u escapes, 'c character codes and %q, 80-bit long doubles for the
 // floating conversions. mvdan.cc/sh's own printf lacks most of this, so
-// every runner routes `printf` (except `printf -v`, which must assign a shell
-// variable) to the jaiph::printf builtin, which calls bashPrintf.
+// every runner replaces the printf builtin with Printf, which calls bashPrintf.
 
 const printfUsage = "printf: usage: printf [-v var] format [arguments]"
 
@@ -1434,45 +1433,65 @@ const printfHelp = `printf: printf [-v var] format [arguments]
     error occurs.
 `
 
-// CallHandler is the runners' call handler. It sends `printf` to the
-// jaiph::printf builtin and `echo` to jaiph::echo: the interpreter's printf
-// lacks most of bash's formats, and its echo writes each argument
-// separately, so lines that parallel steps append to one file
+// Echo and Printf implement bash's echo and printf builtins; runners install
+// them with interp.BuiltinHandler, so a shell function named echo or printf
+// still wins, and `builtin printf`/`command echo` reach them too. The
+// interpreter's printf lacks most of bash's formats, and its echo writes each
+// argument separately, so lines that parallel steps append to one file
 // (`echo "$1" >> log`) could interleave where bash writes each line at once.
-// `printf -v NAME …` is formatted here and becomes `eval NAME='<value>'`:
-// a plain assignment (so it sets the variable visible at the call, local
-// or global, as bash does) of a single-quoted value, which is never code.
-func CallHandler(ctx context.Context, args []string) ([]string, error) {
-	switch {
-	case args[0] == "printf" && len(args) > 1 && strings.HasPrefix(args[1], "-v"):
-		return printfToVar(ctx, args), nil
-	case args[0] == "printf":
-		args = append([]string{"jaiph::printf"}, args[1:]...)
-	case args[0] == "echo":
-		args = append([]string{"jaiph::echo"}, args[1:]...)
+
+// Echo is bash's echo; `shopt -s xpg_echo` makes -e the default.
+func Echo(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	if _, err := io.WriteString(hc.Stdout, bashEcho(args[1:], hc.BashOpt("xpg_echo"))); err != nil {
+		return interp.ExitStatus(1)
 	}
-	return args, nil
+	return nil
 }
 
-// printfToVar rewrites `printf -v NAME FORMAT [ARGS…]` (also `-vNAME`).
-func printfToVar(ctx context.Context, args []string) []string {
-	name, rest := strings.TrimPrefix(args[1], "-v"), args[2:]
-	if name == "" && len(rest) > 0 {
+// Printf is bash's printf. `printf -v NAME FORMAT [ARGS…]` (also `-vNAME`)
+// assigns the output to NAME, which may be an array element (`a[1]`), as
+// an assignment at the call would (local or global, as bash does).
+func Printf(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	args = args[1:]
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-v") {
+		return Status(bashPrintf(hc.Stdout, hc.Stderr, args))
+	}
+	name, rest := strings.TrimPrefix(args[0], "-v"), args[1:]
+	if name == "" {
+		if len(rest) == 0 {
+			fmt.Fprintf(hc.Stderr, "printf: -v: option requires an argument\n%s\n", printfUsage)
+			return interp.ExitStatus(2)
+		}
 		name, rest = rest[0], rest[1:]
 	}
-	if !isIdentifier(name) {
-		return []string{"jaiph::printf_error", "printf: `" + name + "': not a valid identifier"}
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	if !isVarRef(name) {
+		fmt.Fprintf(hc.Stderr, "printf: `%s': not a valid identifier\n", name)
+		return interp.ExitStatus(2)
 	}
 	var out strings.Builder
-	status := bashPrintf(&out, handlerStderr(ctx), rest)
+	status := bashPrintf(&out, hc.Stderr, rest)
 	if status == 2 {
-		return []string{"jaiph::printf_error", ""}
+		return interp.ExitStatus(2)
 	}
-	script := name + "=" + agent.SingleQuote(out.String())
-	if status != 0 {
-		script += "; jaiph::status " + strconv.Itoa(status)
+	if err := hc.SetVar(name, out.String()); err != nil {
+		fmt.Fprintln(hc.Stderr, err)
+		return interp.ExitStatus(1)
 	}
-	return []string{"eval", script}
+	return Status(status)
+}
+
+// isVarRef reports whether s is a variable name or an array element
+// reference NAME[SUBSCRIPT], as `printf -v` and `read` accept.
+func isVarRef(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") && len(s) > i+2 {
+		return isIdentifier(s[:i])
+	}
+	return isIdentifier(s)
 }
 
 // handlerStderr is the interpreter's stderr for a call handler, or nowhere

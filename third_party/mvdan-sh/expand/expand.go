@@ -81,6 +81,10 @@ type Config struct {
 	// patterns which match nothing to result in zero fields.
 	NullGlob bool
 
+	// FailGlob corresponds to the shell option "failglob": a pattern that
+	// matches no file is an error (jaiph-go patch).
+	FailGlob bool
+
 	// NoUnset corresponds to the shell option which treats unset variables
 	// as errors.
 	NoUnset bool
@@ -188,6 +192,41 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	}
 	cfg = prepareConfig(cfg)
 	field, err := cfg.wordField(word.Parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	return cfg.fieldJoin(field), nil
+}
+
+// AssignLiteral is like [Literal] for the value of an assignment, where, as in
+// bash, a tilde prefix after an unquoted ':' is expanded too, as in
+// PATH=~/bin:~/.local/bin (jaiph-go patch).
+func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	parts, cloned := word.Parts, false
+	for i, wp := range parts {
+		lit, ok := wp.(*syntax.Lit)
+		if !ok || !strings.Contains(lit.Value, ":~") {
+			continue
+		}
+		segs := strings.Split(lit.Value, ":")
+		for j := 1; j < len(segs); j++ {
+			if strings.HasSuffix(segs[j-1], "\\") {
+				continue // an escaped ':'
+			}
+			if prefix, rest := cfg.expandUser(segs[j], j == len(segs)-1 && i < len(parts)-1); prefix != "" {
+				segs[j] = prefix + rest
+			}
+		}
+		if !cloned { // don't modify the caller's AST
+			parts, cloned = slices.Clone(parts), true
+		}
+		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
+	}
+	field, err := cfg.wordField(parts, quoteNone)
 	if err != nil {
 		return "", err
 	}
@@ -485,7 +524,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 				if doGlob && cfg.ReadDir2 != nil {
 					// Note that globbing requires keeping a slice state, so it doesn't
 					// really benefit from using an iterator.
-					matches, err := cfg.glob(dir, path)
+					matches, err := cfg.globIgnore(dir, path)
 					if err != nil {
 						// We avoid [errors.As] as it allocates,
 						// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
@@ -493,6 +532,9 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 							yield("", err)
 							return true
 						}
+					} else if len(matches) == 0 && cfg.FailGlob {
+						yield("", fmt.Errorf("no match: %s", cfg.fieldJoin(field))) // jaiph-go patch: bash's failglob
+						return true
 					} else if len(matches) > 0 || cfg.NullGlob {
 						for _, m := range matches {
 							if !yield(m, nil) {
@@ -655,21 +697,41 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		curField = nil
 	}
 	splitAdd := func(val string) {
-		fieldStart := -1
-		for i, r := range val {
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
-				}
-				flush()
-			} else {
-				if fieldStart < 0 { // starting a new field
-					fieldStart = i
-				}
+		// jaiph-go patch: as in bash, a non-whitespace IFS character with
+		// the IFS whitespace around it is one delimiter, so "a::c" with
+		// IFS=: has an empty middle field; IFS whitespace runs are one
+		// delimiter and make no empty fields.
+		fieldStart := 0
+		for i := 0; i < len(val); {
+			r, size := utf8.DecodeRuneInString(val[i:])
+			if !cfg.ifsRune(r) {
+				i += size
+				continue
 			}
+			if i > fieldStart {
+				curField = append(curField, fieldPart{val: val[fieldStart:i]})
+			}
+			j, nonWS := i, false
+			for j < len(val) {
+				r, size := utf8.DecodeRuneInString(val[j:])
+				if !cfg.ifsRune(r) {
+					break
+				}
+				if !cfg.ifsWhitespace(r) {
+					if nonWS {
+						break // the next delimiter
+					}
+					nonWS = true
+				}
+				j += size
+			}
+			if nonWS && len(curField) == 0 {
+				curField = append(curField, fieldPart{}) // an empty field
+			}
+			flush()
+			fieldStart, i = j, j
 		}
-		if fieldStart >= 0 { // ending a field without IFS
+		if fieldStart < len(val) {
 			curField = append(curField, fieldPart{val: val[fieldStart:]})
 		}
 	}
@@ -729,6 +791,36 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				}
 			}
 			allowEmpty = true
+			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, isListParamExp) {
+				// jaiph-go patch: as in bash, "pre $@ post" gives one field
+				// per element, the first and last joined to the text around.
+				for _, part := range wp.Parts {
+					if pe, ok := part.(*syntax.ParamExp); ok && isListParamExp(part) {
+						elems, err := cfg.quotedElemFields(pe)
+						if err != nil {
+							return nil, err
+						}
+						if elems != nil {
+							for i, elem := range elems {
+								if i > 0 {
+									flush()
+								}
+								curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
+							}
+							continue
+						}
+					}
+					wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+					if err != nil {
+						return nil, err
+					}
+					for _, fp := range wfield {
+						fp.quote = quoteDouble
+						curField = append(curField, fp)
+					}
+				}
+				continue
+			}
 			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
 			if err != nil {
 				return nil, err
@@ -1179,66 +1271,116 @@ func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir 
 // The config specifies shell expansion options; nil behaves the same as an
 // empty config.
 func ReadFields(cfg *Config, s string, n int, raw bool) []string {
+	// jaiph-go patch: bash's field splitting. A delimiter is a run of IFS
+	// whitespace, or one other IFS character with the IFS whitespace
+	// around it, so "a,,b" has an empty middle field; a trailing delimiter
+	// makes no empty field. With n variables, the last one gets the rest of
+	// the line without trailing IFS whitespace, or just its one word when
+	// that word and a delimiter are all that remain.
 	cfg = prepareConfig(cfg)
-	type pos struct {
-		start, end int
-	}
-	var fpos []pos
-
-	runes := make([]rune, 0, len(s))
-	infield := false
+	var runes []rune
+	var lit []bool // escaped runes are never IFS
 	esc := false
 	for _, r := range s {
-		if infield {
-			if cfg.ifsRune(r) && (raw || !esc) {
-				fpos[len(fpos)-1].end = len(runes)
-				infield = false
-			}
-		} else {
-			if !cfg.ifsRune(r) && (raw || !esc) {
-				fpos = append(fpos, pos{start: len(runes), end: -1})
-				infield = true
-			}
-		}
-		if r == '\\' {
-			if raw || esc {
-				runes = append(runes, r)
-			}
-			esc = !esc
+		if !raw && !esc && r == '\\' {
+			esc = true
 			continue
 		}
 		runes = append(runes, r)
+		lit = append(lit, esc)
 		esc = false
 	}
-	if len(fpos) == 0 {
-		return nil
-	}
-	if infield {
-		fpos[len(fpos)-1].end = len(runes)
-	}
-
-	switch {
-	case n == 1:
-		// The single field spans the whole line minus leading and trailing
-		// IFS whitespace; anything outside the fields is already IFS.
-		lo, hi := 0, len(runes)
-		for lo < fpos[0].start && cfg.ifsWhitespace(runes[lo]) {
-			lo++
+	isIFS := func(i int) bool { return !lit[i] && cfg.ifsRune(runes[i]) }
+	isWS := func(i int) bool { return !lit[i] && cfg.ifsWhitespace(runes[i]) }
+	skipWS := func(i int) int {
+		for i < len(runes) && isWS(i) {
+			i++
 		}
-		for hi > fpos[len(fpos)-1].end && cfg.ifsWhitespace(runes[hi-1]) {
-			hi--
-		}
-		fpos[0].start, fpos[0].end = lo, hi
-		fpos = fpos[:1]
-	case n != -1 && n < len(fpos):
-		// combine to max n fields
-		fpos[n-1].end = fpos[len(fpos)-1].end
-		fpos = fpos[:n]
+		return i
 	}
-
-	fields := make([]string, len(fpos))
-	for i, p := range fpos {
-		fields[i] = string(runes[p.start:p.end])
+	delim := func(i int) int {
+		i = skipWS(i)
+		if i < len(runes) && isIFS(i) && !isWS(i) {
+			return skipWS(i + 1)
+		}
+		return i
+	}
+	wordEnd := func(i int) int {
+		for i < len(runes) && !isIFS(i) {
+			i++
+		}
+		return i
+	}
+	var fields []string
+	for i := skipWS(0); i < len(runes); {
+		j := wordEnd(i)
+		if n > 0 && len(fields) == n-1 {
+			if delim(j) >= len(runes) {
+				return append(fields, string(runes[i:j]))
+			}
+			end := len(runes)
+			for end > i && isWS(end-1) {
+				end--
+			}
+			return append(fields, string(runes[i:end]))
+		}
+		fields = append(fields, string(runes[i:j]))
+		if j >= len(runes) {
+			break
+		}
+		i = delim(j)
 	}
 	return fields
+}
+
+// isListParamExp reports whether a word part is an "@" list expansion such as
+// $@ or ${a[@]}, which expands to several fields even inside double quotes
+// (jaiph-go patch).
+func isListParamExp(wp syntax.WordPart) bool {
+	pe, ok := wp.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
+		return false
+	}
+	if pe.Excl {
+		return pe.Names == syntax.NamesPrefixWords || nodeLit(pe.Index) == "@"
+	}
+	return (pe.Param.Value == "@" && pe.Index == nil) || nodeLit(pe.Index) == "@"
+}
+
+// jaiph-go patch: globIgnore globs as bash does with GLOBIGNORE: when it is
+// set and not empty, dot files match too (except "." and ".."), and matches
+// of any of its colon-separated patterns are left out.
+func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
+	ignore := cfg.envGet("GLOBIGNORE")
+	if ignore == "" {
+		return cfg.glob(dir, path)
+	}
+	saved := cfg.DotGlob
+	cfg.DotGlob = true
+	matches, err := cfg.glob(dir, path)
+	cfg.DotGlob = saved
+	if err != nil {
+		return nil, err
+	}
+	var res []*regexp.Regexp
+	for _, pat := range strings.Split(ignore, ":") {
+		if pat == "" {
+			continue
+		}
+		if expr, err := pattern.Regexp(pat, pattern.EntireString); err == nil {
+			if re, err := regexp.Compile(expr); err == nil {
+				res = append(res, re)
+			}
+		}
+	}
+	kept := matches[:0]
+	for _, m := range matches {
+		if base := filepath.Base(m); base == "." || base == ".." {
+			continue
+		}
+		if !slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(m) }) {
+			kept = append(kept, m)
+		}
+	}
+	return kept, nil
 }

@@ -80,6 +80,9 @@ type Runner struct {
 	// arguments. It may be nil.
 	callHandler CallHandlerFunc
 
+	// builtinHandlers replace builtins' implementations (jaiph-go patch).
+	builtinHandlers map[string]ExecHandlerFunc
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -415,10 +418,13 @@ func Params(args ...string) RunnerOption {
 				return nil
 			}
 			enable := flag[0] == '-'
+			if flag == "+m" {
+				continue // jaiph-go patch: job control is always off
+			}
 			if flag[1] != 'o' {
 				opt := r.posixOptByFlag(flag[1])
 				if opt == nil {
-					return fmt.Errorf("invalid option: %q", flag)
+					return fmt.Errorf("%s: invalid option", flag)
 				}
 				*opt = enable
 				continue
@@ -442,7 +448,7 @@ func Params(args ...string) RunnerOption {
 			}
 			opt := r.posixOptByName(value)
 			if opt == nil {
-				return fmt.Errorf("invalid option: %q", value)
+				return fmt.Errorf("%s: invalid option name", value) // jaiph-go patch: bash's text
 			}
 			*opt = enable
 		}
@@ -516,6 +522,25 @@ func BashOpts(args ...string) RunnerOption {
 func CallHandler(f CallHandlerFunc) RunnerOption {
 	return func(r *Runner) error {
 		r.callHandler = f
+		return nil
+	}
+}
+
+// BuiltinHandler replaces the implementation of the builtin name with f
+// (jaiph-go patch). Unlike an [ExecHandlerFunc] or a [CallHandlerFunc]
+// rewrite, f runs only where the builtin would: after shell functions, and
+// for "builtin name" and "command name". f gets the builtin's name as
+// args[0]; its context includes a [HandlerContext], whose [HandlerContext.SetVar]
+// and [HandlerContext.BashOpt] serve builtins like "printf -v" and "echo".
+func BuiltinHandler(name string, f ExecHandlerFunc) RunnerOption {
+	return func(r *Runner) error {
+		if !IsBuiltin(name) {
+			return fmt.Errorf("%s is not a builtin", name)
+		}
+		if r.builtinHandlers == nil {
+			r.builtinHandlers = make(map[string]ExecHandlerFunc)
+		}
+		r.builtinHandlers[name] = f
 		return nil
 	}
 }
@@ -748,6 +773,13 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: false,
 		supported:    true,
 	},
+	// jaiph-go patch: options implemented for bash parity; the
+	// const block below lists them in this same order.
+	{name: "failglob", supported: true},
+	{name: "inherit_errexit", supported: true},
+	{name: "lastpipe", supported: true},
+	{name: "nocasematch", supported: true},
+	{name: "xpg_echo", supported: true},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -782,12 +814,12 @@ var bashOptsTable = [...]bashOpt{
 		name:         "extquote",
 		defaultState: true,
 	},
-	{name: "failglob"},
 	{
 		name:         "force_fignore",
 		defaultState: true,
 	},
-	{name: "globasciiranges"},
+	{name: "globasciiranges", defaultState: true}, // jaiph-go patch: bash 5.2's default
+	{name: "globskipdots", defaultState: true},    // jaiph-go patch: listed by bash 5.2
 	{name: "gnu_errfmt"},
 	{name: "histappend"},
 	{name: "histreedit"},
@@ -798,21 +830,17 @@ var bashOptsTable = [...]bashOpt{
 	},
 	{name: "huponexit"},
 	{
-		name:         "inherit_errexit",
-		defaultState: true,
-	},
-	{
 		name:         "interactive_comments",
 		defaultState: true,
 	},
-	{name: "lastpipe"},
 	{name: "lithist"},
 	{name: "localvar_inherit"},
 	{name: "localvar_unset"},
 	{name: "login_shell"},
 	{name: "mailwarn"},
 	{name: "no_empty_cmd_completion"},
-	{name: "nocasematch"},
+	{name: "noexpand_translation"},                   // jaiph-go patch: listed by bash 5.2
+	{name: "patsub_replacement", defaultState: true}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "progcomp",
 		defaultState: true,
@@ -824,11 +852,11 @@ var bashOptsTable = [...]bashOpt{
 	},
 	{name: "restricted_shell"},
 	{name: "shift_verbose"},
+	{name: "varredir_close"}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "sourcepath",
 		defaultState: true,
 	},
-	{name: "xpg_echo"},
 }
 
 // To access the shell options arrays without a linear search when we
@@ -852,6 +880,11 @@ const (
 	optGlobStar
 	optNoCaseGlob
 	optNullGlob
+	optFailGlob       // jaiph-go patch
+	optInheritErrExit // jaiph-go patch
+	optLastPipe       // jaiph-go patch
+	optNoCaseMatch    // jaiph-go patch
+	optXpgEcho        // jaiph-go patch
 )
 
 // Reset returns a runner to its initial state, right before the first call to
@@ -895,14 +928,15 @@ func (r *Runner) Reset() {
 	}
 	// reset the internal state
 	*r = Runner{
-		Env:            r.Env,
-		tempDir:        r.tempDir,
-		callHandler:    r.callHandler,
-		execHandler:    r.execHandler,
-		openHandler:    r.openHandler,
-		readDirHandler: r.readDirHandler,
-		statHandler:    r.statHandler,
-		accessHandler:  r.accessHandler,
+		Env:             r.Env,
+		tempDir:         r.tempDir,
+		callHandler:     r.callHandler,
+		builtinHandlers: r.builtinHandlers, // jaiph-go patch
+		execHandler:     r.execHandler,
+		openHandler:     r.openHandler,
+		readDirHandler:  r.readDirHandler,
+		statHandler:     r.statHandler,
+		accessHandler:   r.accessHandler,
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the
@@ -1087,24 +1121,29 @@ func (r *Runner) subshell(background bool) *Runner {
 	// Keep in sync with the Runner type. Manually copy fields, to not copy
 	// sensitive ones like [errgroup.Group], and to do deep copies of slices.
 	r2 := &Runner{
-		Dir:            r.Dir,
-		tempDir:        r.tempDir,
-		Params:         r.Params,
-		callHandler:    r.callHandler,
-		execHandler:    r.execHandler,
-		openHandler:    r.openHandler,
-		readDirHandler: r.readDirHandler,
-		statHandler:    r.statHandler,
-		accessHandler:  r.accessHandler,
-		stdin:          r.stdin,
-		stdout:         r.stdout,
-		stderr:         r.stderr,
-		filename:       r.filename,
-		opts:           r.opts,
-		usedNew:        r.usedNew,
-		exit:           r.exit,
-		lastExit:       r.lastExit,
-		inSubshell:     true, // jaiph-go patch: kill $$ refuses in subshells
+		Dir:         r.Dir,
+		tempDir:     r.tempDir,
+		Params:      r.Params,
+		callHandler: r.callHandler,
+		execHandler: r.execHandler,
+		openHandler: r.openHandler,
+		// jaiph-go patch: replaced builtins apply in subshells too.
+		builtinHandlers: r.builtinHandlers,
+		readDirHandler:  r.readDirHandler,
+		statHandler:     r.statHandler,
+		accessHandler:   r.accessHandler,
+		stdin:           r.stdin,
+		stdout:          r.stdout,
+		stderr:          r.stderr,
+		filename:        r.filename,
+		opts:            r.opts,
+		usedNew:         r.usedNew,
+		exit:            r.exit,
+		lastExit:        r.lastExit,
+		// jaiph-go patch: as in bash, errexit stays ignored inside a
+		// subshell run as part of an && or || list or a condition.
+		noErrExit:  r.noErrExit,
+		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

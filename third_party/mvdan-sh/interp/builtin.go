@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,6 +157,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.code = code
 		return exit
 	}
+	if h := r.builtinHandlers[name]; h != nil { // jaiph-go patch: see [BuiltinHandler]
+		exit.fromHandlerError(h(r.handlerCtx(ctx, handlerKindExec, pos), append([]string{name}, args...)))
+		return exit
+	}
 	switch name {
 	case ":", "true":
 	case "false":
@@ -190,23 +195,28 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.updateExpandOpts()
 	case "shift":
+		// jaiph-go patch: bash's statuses and texts; shifting past $# fails
+		// with status 1 and leaves the parameters unchanged.
 		n := 1
 		switch len(args) {
 		case 0:
 		case 1:
-			if n2, err := strconv.Atoi(args[0]); err == nil {
-				n = n2
-				break
+			n2, err := strconv.Atoi(args[0])
+			if err != nil {
+				return failf(1, "shift: %s: numeric argument required\n", args[0])
 			}
-			fallthrough
+			if n2 < 0 {
+				return failf(1, "shift: %s: shift count out of range\n", args[0])
+			}
+			n = n2
 		default:
-			return failf(2, "usage: shift [n]\n")
+			return failf(1, "shift: too many arguments\n")
 		}
-		if n >= len(r.Params) {
-			r.Params = nil
-		} else {
-			r.Params = r.Params[n:]
+		if n > len(r.Params) {
+			exit.code = 1
+			break
 		}
+		r.Params = r.Params[n:]
 	case "unset":
 		vars := true
 		funcs := true
@@ -277,7 +287,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "break", "continue":
 		if !r.inLoop {
-			return failf(0, "%s is only useful in a loop\n", name)
+			// jaiph-go patch: bash's text
+			return failf(0, "%s: only meaningful in a `for', `while', or `until' loop\n", name)
 		}
 		enclosing := &r.breakEnclosing
 		if name == "continue" {
@@ -492,28 +503,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		exit = r.exit
 		exit.returning = false
-	case "[":
-		if len(args) == 0 || args[len(args)-1] != "]" {
-			return failf(2, "%v: [: missing matching ]\n", pos)
+	case "[", "test":
+		// jaiph-go patch: bash's algorithm and texts (test_bash.go).
+		if name == "[" {
+			if len(args) == 0 || args[len(args)-1] != "]" {
+				return failf(2, "[: missing `]'\n")
+			}
+			args = args[:len(args)-1]
 		}
-		args = args[:len(args)-1]
-		fallthrough
-	case "test":
-		parseErr := false
-		p := testParser{
-			rem: args,
-			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
-				parseErr = true
-			},
-		}
-		p.next()
-		expr := p.classicTest("[", false)
-		if parseErr {
-			exit.code = 2
-			return exit
-		}
-		exit.oneIf(r.bashTest(ctx, expr, true) == "")
+		exit.code = r.runClassicTest(ctx, name, args)
 	case "exec":
 		// TODO: Consider unix.Exec, i.e. actually replacing
 		// the process. It's in theory what a shell should do,
@@ -643,10 +641,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		switch len(args) {
 		case 0:
+			// jaiph-go patch: as in bash, the status of the last command.
+			exit.code = r.lastExit.code
 		case 1:
 			n, err := strconv.Atoi(args[0])
 			if err != nil {
-				return failf(2, "invalid return status code: %q\n", args[0])
+				return failf(2, "return: %s: numeric argument required\n", args[0]) // jaiph-go patch: bash's text
 			}
 			exit.code = uint8(n)
 		default:
@@ -680,12 +680,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args := fp.args()
 		for _, name := range args {
 			if !syntax.ValidName(name) {
-				return failf(2, "read: invalid identifier %q\n", name)
+				return failf(1, "read: `%s': not a valid identifier\n", name) // jaiph-go patch: bash's text and status
 			}
 		}
 
-		if prompt != "" {
-			r.out(prompt)
+		// jaiph-go patch: as in bash, the prompt goes to stderr, and only
+		// when reading from a terminal.
+		if _, terminal := stdinTerminal(r.stdin); prompt != "" && terminal {
+			r.errf("%s", prompt)
 		}
 
 		var line []byte
@@ -774,13 +776,24 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		opt, optarg, done := r.optState.next(optstr, args)
 
-		r.setVarString(name, string(opt))
+		// jaiph-go patch: bash's texts, OPTERR=0 silences them, and a
+		// missing argument gives "?" unless optstring starts with ":".
+		printErrs := diagnostics && r.envGet("OPTERR") != "0"
+		if opt == ':' && diagnostics {
+			r.setVarString(name, "?")
+		} else {
+			r.setVarString(name, string(opt))
+		}
 		r.delVar("OPTARG")
 		switch {
 		case opt == '?' && diagnostics && !done:
-			r.errf("getopts: illegal option -- %q\n", optarg)
+			if printErrs {
+				r.errf("illegal option -- %s\n", optarg)
+			}
 		case opt == ':' && diagnostics:
-			r.errf("getopts: option requires an argument -- %q\n", optarg)
+			if printErrs {
+				r.errf("option requires an argument -- %s\n", optarg)
+			}
 		default:
 			if optarg != "" {
 				r.setVarString("OPTARG", optarg)
@@ -793,8 +806,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.oneIf(done)
 
 	case "shopt":
+		// jaiph-go patch: bash's -p and -q, its listing formats, its
+		// error texts, and a status of 1 when a queried option is off.
 		mode := ""
-		posixOpts := false
+		posixOpts, printCmd, quiet := false, false, false
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -802,21 +817,45 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				mode = flag
 			case "-o":
 				posixOpts = true
-			case "-p", "-q":
-				return failf(2, "shopt: unsupported option %q\n", flag)
+			case "-p":
+				printCmd = true
+			case "-q":
+				quiet = true
 			default:
-				return failf(2, "shopt: invalid option %q\n", flag)
+				return failf(2, "shopt: %s: invalid option\nshopt: usage: shopt [-pqsu] [-o] [optname ...]\n", flag)
+			}
+		}
+		show := func(name string, on bool) {
+			switch {
+			case quiet:
+			case printCmd && posixOpts:
+				r.outf("set %so %s\n", map[bool]string{true: "-", false: "+"}[on], name)
+			case printCmd:
+				r.outf("shopt %s %s\n", map[bool]string{true: "-s", false: "-u"}[on], name)
+			default:
+				r.printOptLine(name, on, true)
 			}
 		}
 		args := fp.args()
 		if len(args) == 0 {
+			type optState struct {
+				name string
+				on   bool
+			}
+			var all []optState
 			if posixOpts {
 				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+					all = append(all, optState{opt.name, r.opts[i]})
 				}
 			} else {
 				for i, opt := range bashOptsTable {
-					r.printOptLine(opt.name, r.opts[len(posixOptsTable)+i], opt.supported)
+					all = append(all, optState{opt.name, r.opts[len(posixOptsTable)+i]})
+				}
+			}
+			slices.SortFunc(all, func(a, b optState) int { return strings.Compare(a.name, b.name) })
+			for _, o := range all {
+				if mode == "" || o.on == (mode == "-s") {
+					show(o.name, o.on)
 				}
 			}
 			break
@@ -829,7 +868,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				opt, supported = r.bashOptByName(arg)
 			}
 			if opt == nil {
-				return failf(1, "shopt: invalid option name %q\n", arg)
+				if posixOpts {
+					r.errf("shopt: %s: invalid option name\n", arg)
+				} else {
+					r.errf("shopt: %s: invalid shell option name\n", arg)
+				}
+				exit.code = 1
+				continue
 			}
 
 			switch mode {
@@ -839,7 +884,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				*opt = mode == "-s"
 			default: // ""
-				r.printOptLine(arg, *opt, supported)
+				show(arg, *opt)
+				if !*opt {
+					exit.code = 1
+				}
 			}
 		}
 		r.updateExpandOpts()
@@ -992,12 +1040,8 @@ func mapfileSplit(delim byte, dropDelim bool) bufio.SplitFunc {
 }
 
 func (r *Runner) printOptLine(name string, enabled, supported bool) {
-	state := r.optStatusText(enabled)
-	if supported {
-		r.outf("%s\t%s\n", name, state)
-		return
-	}
-	r.outf("%s\t%s\t(%q not supported)\n", name, state, r.optStatusText(!enabled))
+	// jaiph-go patch: bash's layout, with no note on unsupported options.
+	r.outf("%-15s\t%s\n", name, r.optStatusText(enabled))
 }
 
 func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
@@ -1053,13 +1097,22 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	apath := r.absPath(path)
+	// jaiph-go patch: bash's texts.
 	info, err := r.stat(ctx, apath)
-	if err != nil || !info.IsDir() {
-		r.errf("%s: no such file or directory: %q\n", cmd, path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		r.errf("%s: %s: %s\n", cmd, path, strerror(err))
+		return 1
+	}
+	if !info.IsDir() {
+		r.errf("%s: %s: Not a directory\n", cmd, path)
 		return 1
 	}
 	if r.access(ctx, apath, AccessExec) != nil {
-		r.errf("%s: permission denied: %q\n", cmd, path)
+		r.errf("%s: %s: Permission denied\n", cmd, path)
 		return 1
 	}
 	r.Dir = apath
@@ -1156,6 +1209,10 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 		return '?', "", true
 	}
 	arg := []rune(args[g.argidx])
+	if string(arg) == "--" && g.runeidx == 0 {
+		g.argidx++ // jaiph-go patch: as in bash, "--" ends the options and is skipped
+		return '?', "", true
+	}
 	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
 		return '?', "", true
 	}

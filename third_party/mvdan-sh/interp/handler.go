@@ -86,6 +86,51 @@ type HandlerContext struct {
 	LastExitStatus int
 }
 
+// SetVar assigns value to the shell variable name, which may name an array
+// element as in "a[1]" or "m[key]", as the assignment name=value would
+// (jaiph-go patch, for builtins such as "printf -v" set with
+// [BuiltinHandler]). An invalid name or a read-only variable is an error
+// whose text is bash's.
+func (hc HandlerContext) SetVar(name, value string) error {
+	r := hc.runner
+	f, err := syntax.NewParser().Parse(strings.NewReader(name+"=''"), "")
+	var as *syntax.Assign
+	if err == nil && len(f.Stmts) == 1 {
+		if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && !ce.Assigns[0].Append {
+			as = ce.Assigns[0]
+		}
+	}
+	if as == nil || f.Stmts[0].Negated || len(f.Stmts[0].Redirs) > 0 {
+		return fmt.Errorf("`%s': not a valid identifier", name)
+	}
+	as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: value}}}
+	oldExit, oldErr := r.exit, r.stderr
+	var msg strings.Builder
+	r.exit, r.stderr = exitStatus{}, &msg
+	prev := r.lookupVar(as.Name.Value)
+	prev.Local = false
+	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
+	r.setVarWithIndex(prev, vname, as.Index, vr)
+	failed := !r.exit.ok()
+	r.exit, r.stderr = oldExit, oldErr
+	if failed {
+		return errors.New(strings.TrimSuffix(msg.String(), "\n"))
+	}
+	return nil
+}
+
+// BashOpt reports whether the shell option name ("xpg_echo", "errexit", …)
+// is on (jaiph-go patch, for builtins set with [BuiltinHandler]).
+func (hc HandlerContext) BashOpt(name string) bool {
+	if opt, _ := hc.runner.bashOptByName(name); opt != nil {
+		return *opt
+	}
+	if opt := hc.runner.posixOptByName(name); opt != nil {
+		return *opt
+	}
+	return false
+}
+
 // CallHandlerFunc is a handler which runs on every [syntax.CallExpr].
 // It is called once variable assignments and field expansion have occurred.
 // The context includes a [HandlerContext] value.

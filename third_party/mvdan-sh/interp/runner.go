@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"maps"
 	"math"
 	mathrand "math/rand/v2"
 	"os"
@@ -66,6 +67,11 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			// jaiph-go patch: as in bash, a command substitution does not
+			// inherit errexit unless "shopt -s inherit_errexit" is set.
+			if !r.opts[optInheritErrExit] {
+				r2.opts[optErrExit] = false
+			}
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.exiting = false // subshells don't exit the parent shell
@@ -183,6 +189,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.DotGlob = r.opts[optDotGlob]
 	r.ecfg.NoCaseGlob = r.opts[optNoCaseGlob]
 	r.ecfg.NullGlob = r.opts[optNullGlob]
+	r.ecfg.FailGlob = r.opts[optFailGlob] // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 }
@@ -195,7 +202,8 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion":
+	case unsetParam, errMsg == "invalid indirect expansion",
+		strings.HasPrefix(errMsg, "no match: "): // jaiph-go patch: failglob aborts the shell as in bash
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -350,6 +358,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	}
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
+		r.setPipeStatus(st.Cmd)
 	}
 	if st.Negated {
 		if r.exit.ok() {
@@ -447,6 +456,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				trace.newLineFlush()
 			}
+			// jaiph-go patch: an assignment alone empties "$_", as in bash.
+			r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String})
 			// If interpreting the last expansion like $(foo) failed,
 			// and the expansion and assignments otherwise succeeded,
 			// we need to surface that last exit code.
@@ -486,6 +497,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
+		// jaiph-go patch: "$_" is the last argument of the previous
+		// simple command, as in bash.
+		r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: fields[len(fields)-1]})
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
@@ -497,36 +511,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.stmt(ctx, cm.Y)
 			}
 		case syntax.Pipe, syntax.PipeAll:
-			pr, pw, err := newPipe()
-			if err != nil {
-				r.exit.fatal(err) // not being able to create a pipe is rare but critical
-				return
-			}
-			r2 := r.subshell(true)
-			r2.stdout = pw
-			if cm.Op == syntax.PipeAll {
-				r2.stderr = pw
-			} else {
-				r2.stderr = r.stderr
-			}
-			oldIn := r.stdin
-			r.stdin = pr
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				r2.stmt(ctx, cm.X)
-				r2.exit.exiting = false // subshells don't exit the parent shell
-				pw.Close()
-			})
-			r.stmt(ctx, cm.Y)
-			pr.Close()
-			wg.Wait()
-			r.stdin = oldIn
-			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
-				r.exit = r2.exit
-			}
-			if r2.exit.fatalExit {
-				r.exit.fatal(r2.exit.err) // surface fatal errors immediately
-			}
+			r.pipeline(ctx, cm)
 		}
 	case *syntax.IfClause:
 		oldNoErrExit := r.noErrExit
@@ -687,6 +672,20 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
+		if cm.Variant.Value == "declare" || cm.Variant.Value == "typeset" {
+			// jaiph-go patch: "declare -f" and "declare -F" alone list
+			// every function, as bash does.
+			if q := declFuncQuery(cm.Args); q != "" {
+				for _, name := range slices.Sorted(maps.Keys(r.Funcs)) {
+					if q == "-F" {
+						r.outf("declare -f %s\n", name)
+					} else {
+						r.out(funcDefinition(name, r.Funcs[name]))
+					}
+				}
+				break
+			}
+		}
 		local, global := false, false
 		var modes []string
 		valType := ""
@@ -721,7 +720,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					valType = flag
 				case "-g":
 					global = true
-				case "-f", "-p":
+				case "-f", "-p", "-F": // jaiph-go patch: -F
 					declQuery = flag
 				default:
 					r.errf("declare: invalid option %q\n", flag)
@@ -736,17 +735,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 				return
 			}
-			if declQuery == "-f" {
-				// declare -f name: print function definition.
+			if declQuery == "-f" || declQuery == "-F" {
+				// declare -f name: print function definition;
+				// declare -F name: its name only.
 				// Bash silently returns exit 1 for missing functions.
-				if body := r.Funcs[name]; body != nil {
-					r.outf("%s()\n", name)
-					printer := syntax.NewPrinter()
-					var buf bytes.Buffer
-					printer.Print(&buf, body)
-					r.outf("%s\n", buf.String())
-				} else {
+				if body := r.Funcs[name]; body == nil {
 					r.exit.code = 1
+				} else if declQuery == "-F" {
+					r.outf("%s\n", name)
+				} else {
+					r.out(funcDefinition(name, body))
 				}
 				continue
 			}
@@ -793,7 +791,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			vr := r.lookupVar(name)
-			if as.Naked {
+			if as.Naked && local && !global && valType == "" && !r.localInScope(name) {
+				// jaiph-go patch: as in bash, a naked "local x" makes
+				// a new local x without a value, not a copy of the outer x.
+				vr = expand.Variable{}
+			} else if as.Naked {
 				if valType == "-A" {
 					vr.Kind = expand.Associative
 				} else {
@@ -923,7 +925,11 @@ func (r *Runner) letArgString(printer *syntax.Printer, expr syntax.ArithmExpr) s
 }
 
 func (r *Runner) match(pat, name string) bool {
-	matcher, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+	mode := pattern.EntireString | pattern.ExtendedOperators
+	if r.opts[optNoCaseMatch] {
+		mode |= pattern.NoGlobCase // jaiph-go patch: "shopt -s nocasematch" for case and [[ ]]
+	}
+	matcher, err := internal.ExtendedPatternMatcher(pat, mode)
 	if err != nil {
 		// A malformed pattern simply does not match, like in bash.
 		// Any other error, such as an unsupported extended pattern, is reported.
@@ -1061,7 +1067,13 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
 		}
 	}
-	arg := r.literal(rd.Word)
+	arg, err := r.redirWord(rd) // jaiph-go patch: bash's "ambiguous redirect"
+	if err != nil {
+		return nil, err
+	}
+	if done, ok := r.redirStdFile(rd, orig, arg); ok { // jaiph-go patch
+		return done, nil
+	}
 	switch rd.Op {
 	case syntax.WordHdoc:
 		pr, pw, err := newPipe()
@@ -1112,7 +1124,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 	}
 	f, err := r.open(ctx, arg, mode, 0o644, false)
 	if err != nil {
-		return nil, err
+		return nil, redirOpenError(arg, err) // jaiph-go patch: bash's text
 	}
 	switch rd.Op {
 	case syntax.RdrIn:
@@ -1243,4 +1255,370 @@ func (r *Runner) lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error {
 	path := absPath(r.Dir, name)
 	return r.accessHandler(r.handlerCtx(ctx, handlerKindAccess, todoPos), path, mode)
+}
+
+// jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
+// own subshell (the last one in the current shell under "shopt -s lastpipe"),
+// recording each element's status in PIPESTATUS.
+func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
+	// "a | b | c" parses as ((a | b) | c); flatten it.
+	var elems []*syntax.Stmt
+	var ops []syntax.BinCmdOperator
+	var walk func(b *syntax.BinaryCmd)
+	walk = func(b *syntax.BinaryCmd) {
+		x, ok := b.X.Cmd.(*syntax.BinaryCmd)
+		if ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) &&
+			!b.X.Negated && !b.X.Background && !b.X.Coprocess && len(b.X.Redirs) == 0 {
+			walk(x)
+		} else {
+			elems = append(elems, b.X)
+		}
+		ops = append(ops, b.Op)
+		elems = append(elems, b.Y)
+	}
+	walk(cm)
+	n := len(elems)
+	statuses := make([]exitStatus, n)
+	in := r.stdin
+	var wg sync.WaitGroup
+	for i, st := range elems[:n-1] {
+		pr, pw, err := newPipe()
+		if err != nil {
+			r.exit.fatal(err) // not being able to create a pipe is rare but critical
+			return
+		}
+		r2 := r.subshell(true)
+		r2.stdin = in
+		r2.stdout = pw
+		if ops[i] == syntax.PipeAll {
+			r2.stderr = pw
+		}
+		ownIn := in
+		if i == 0 {
+			ownIn = nil // the pipeline's own stdin is not ours to close
+		}
+		wg.Go(func() {
+			r2.stmt(ctx, st)
+			r2.exit.exiting = false // subshells don't exit the parent shell
+			pw.Close()
+			if ownIn != nil {
+				ownIn.Close()
+			}
+			statuses[i] = r2.exit
+		})
+		in = pr
+	}
+	last := elems[n-1]
+	if r.opts[optLastPipe] {
+		oldIn := r.stdin
+		r.stdin = in
+		r.stmt(ctx, last)
+		r.stdin = oldIn
+		statuses[n-1] = r.exit
+	} else {
+		r2 := r.subshell(false)
+		r2.stdin = in
+		r2.stmt(ctx, last)
+		r2.exit.exiting = false // subshells don't exit the parent shell
+		statuses[n-1] = r2.exit
+	}
+	in.Close()
+	wg.Wait()
+	r.exit = statuses[n-1]
+	if r.opts[optPipeFail] && r.exit.ok() {
+		for i := n - 2; i >= 0; i-- {
+			if !statuses[i].ok() {
+				r.exit = statuses[i]
+				break
+			}
+		}
+	}
+	for _, st := range statuses {
+		if st.fatalExit {
+			r.exit.fatal(st.err) // surface fatal errors immediately
+		}
+	}
+	list := make([]string, n)
+	for i, st := range statuses {
+		list[i] = strconv.Itoa(int(st.code))
+	}
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+}
+
+// jaiph-go patch: setPipeStatus sets PIPESTATUS after a command that bash
+// counts as a pipeline of its own: a simple command, a subshell, or a
+// test/arithmetic command; compound commands keep that of their last pipeline.
+func (r *Runner) setPipeStatus(cm syntax.Command) {
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause:
+	case *syntax.BinaryCmd:
+		return // pipelines set it themselves; && and || lists are compound
+	default:
+		return
+	}
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(r.exit.code))}})
+}
+
+// jaiph-go patch: declFuncQuery reports "-f" or "-F" for a declare command
+// whose only arguments are that flag.
+func declFuncQuery(args []*syntax.Assign) string {
+	if len(args) != 1 {
+		return ""
+	}
+	v := ""
+	if as := args[0]; as.Name != nil && as.Naked {
+		v = as.Name.Value
+	} else if as.Name == nil && as.Value != nil {
+		v = as.Value.Lit()
+	}
+	if v == "-f" || v == "-F" {
+		return v
+	}
+	return ""
+}
+
+// jaiph-go patch: funcDefinition prints a function as "declare -f" does in
+// bash: "name () ", then the body as a brace group, its statements indented
+// by four spaces and laid out as bash's print_cmd.c does for the common
+// compound commands. Simple commands are printed by the syntax printer, so
+// their spacing may differ from bash's in places (e.g. "> file").
+func funcDefinition(name string, body *syntax.Stmt) string {
+	fp := &funcPrinter{printer: syntax.NewPrinter(syntax.Indent(4))}
+	fp.sb.WriteString(name + " () \n")
+	if _, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 && !body.Negated {
+		fp.stmt(body, 0)
+	} else {
+		fp.sb.WriteString("{ \n")
+		fp.list([]*syntax.Stmt{body}, 1, false)
+		fp.sb.WriteString("}")
+	}
+	fp.sb.WriteString("\n")
+	return fp.sb.String()
+}
+
+type funcPrinter struct {
+	sb      strings.Builder
+	printer *syntax.Printer
+}
+
+func (fp *funcPrinter) indent(n int) { fp.sb.WriteString(strings.Repeat("    ", n)) }
+
+// list prints statements one per line; bash ends each with ";" inside
+// if/while/for bodies (semi), and all but the last elsewhere.
+func (fp *funcPrinter) list(stmts []*syntax.Stmt, ind int, semi bool) {
+	for i, st := range stmts {
+		fp.indent(ind)
+		fp.stmt(st, ind)
+		if semi || i < len(stmts)-1 {
+			fp.sb.WriteString(";")
+		}
+		fp.sb.WriteString("\n")
+	}
+}
+
+// inline prints statements on one line, separated by "; ".
+func (fp *funcPrinter) inline(stmts []*syntax.Stmt) string {
+	parts := make([]string, len(stmts))
+	for i, st := range stmts {
+		parts[i] = fp.plain(st)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (fp *funcPrinter) plain(n syntax.Node) string {
+	var buf bytes.Buffer
+	fp.printer.Print(&buf, n)
+	return strings.TrimRight(buf.String(), "\n")
+}
+
+func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
+	pad := strings.Repeat("    ", ind)
+	if st.Negated {
+		fp.sb.WriteString("! ")
+	}
+	switch cm := st.Cmd.(type) {
+	case *syntax.Block:
+		fp.sb.WriteString("{ \n")
+		fp.list(cm.Stmts, ind+1, false)
+		fp.sb.WriteString(pad + "}")
+	case *syntax.Subshell:
+		parts := make([]string, len(cm.Stmts))
+		for i, s := range cm.Stmts {
+			parts[i] = fp.plain(s)
+		}
+		fp.sb.WriteString("( " + strings.Join(parts, ";\n"+pad) + " )")
+	case *syntax.IfClause:
+		fp.ifClause(cm, ind)
+	case *syntax.WhileClause:
+		kw := "while "
+		if cm.Until {
+			kw = "until "
+		}
+		fp.sb.WriteString(kw + fp.inline(cm.Cond) + "; do\n")
+		fp.list(cm.Do, ind+1, true)
+		fp.sb.WriteString(pad + "done")
+	case *syntax.ForClause:
+		switch loop := cm.Loop.(type) {
+		case *syntax.WordIter:
+			words := []string{`"$@"`}
+			if loop.InPos.IsValid() {
+				words = words[:0]
+				for _, w := range loop.Items {
+					words = append(words, fp.plain(w))
+				}
+			}
+			fp.sb.WriteString("for " + loop.Name.Value + " in " + strings.Join(words, " ") + ";")
+		case *syntax.CStyleLoop:
+			// The minified header "for((i=0;i<3;i++))" becomes bash's
+			// "for ((i=0; i<3; i++))".
+			var buf bytes.Buffer
+			syntax.NewPrinter(syntax.Minify(true)).Print(&buf, &syntax.ForClause{Loop: loop})
+			head := strings.ReplaceAll(buf.String(), "\\\n", "")
+			if i, j := strings.Index(head, "(("), strings.Index(head, "))"); i >= 0 && j > i {
+				parts := strings.Split(head[i+2:j], ";")
+				for k := range parts {
+					parts[k] = strings.TrimSpace(parts[k])
+				}
+				head = strings.Join(parts, "; ")
+			}
+			fp.sb.WriteString("for ((" + head + "))")
+		}
+		fp.sb.WriteString("\n" + pad + "do\n")
+		fp.list(cm.Do, ind+1, true)
+		fp.sb.WriteString(pad + "done")
+	case *syntax.CaseClause:
+		fp.sb.WriteString("case " + fp.plain(cm.Word) + " in \n")
+		for _, ci := range cm.Items {
+			pats := make([]string, len(ci.Patterns))
+			for i, w := range ci.Patterns {
+				pats[i] = fp.plain(w)
+			}
+			fp.indent(ind + 1)
+			fp.sb.WriteString(strings.Join(pats, " | ") + ")\n")
+			fp.list(ci.Stmts, ind+2, false)
+			fp.indent(ind + 1)
+			fp.sb.WriteString(ci.Op.String() + "\n")
+		}
+		fp.sb.WriteString(pad + "esac")
+	case *syntax.ArithmCmd:
+		x := strings.ReplaceAll(fp.plain(&syntax.ArithmCmd{X: cm.X}), "\\\n", "")
+		x = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "(("), "))"))
+		fp.sb.WriteString("(( " + x + " ))")
+	default:
+		st2 := *st
+		st2.Negated, st2.Background = false, false
+		fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
+		if st.Background {
+			fp.sb.WriteString(" &")
+		}
+		return
+	}
+	for _, rd := range st.Redirs {
+		fp.sb.WriteString(" ")
+		if rd.N != nil {
+			fp.sb.WriteString(rd.N.Value)
+		}
+		fp.sb.WriteString(rd.Op.String())
+		switch rd.Op {
+		case syntax.DplIn, syntax.DplOut, syntax.Hdoc, syntax.DashHdoc:
+		default:
+			fp.sb.WriteString(" ")
+		}
+		fp.sb.WriteString(fp.plain(rd.Word))
+	}
+	if st.Background {
+		fp.sb.WriteString(" &")
+	}
+}
+
+// ifClause prints "if ...; then", its body, and "elif" as bash does: as an
+// "else" holding a nested if.
+func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
+	pad := strings.Repeat("    ", ind)
+	fp.sb.WriteString("if " + fp.inline(ic.Cond) + "; then\n")
+	fp.list(ic.Then, ind+1, true)
+	if el := ic.Else; el != nil {
+		fp.sb.WriteString(pad + "else\n")
+		if len(el.Cond) > 0 { // elif
+			fp.indent(ind + 1)
+			fp.ifClause(el, ind+1)
+			fp.sb.WriteString(";\n")
+		} else {
+			fp.list(el.Then, ind+1, true)
+		}
+	}
+	fp.sb.WriteString(pad + "fi")
+}
+
+// jaiph-go patch: localInScope reports whether name is already a local
+// variable of the current function's own scope.
+func (r *Runner) localInScope(name string) bool {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	if !ok || !o.funcScope {
+		return false
+	}
+	_, ok = o.values[o.normalize(name)]
+	return ok
+}
+
+// jaiph-go patch: redirWord expands a redirection's word as bash does: with
+// word splitting and globbing, where anything but one field is an
+// "ambiguous redirect" named by the word as written. A here-string's word
+// is not split.
+func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
+	switch rd.Op {
+	case syntax.WordHdoc, syntax.DplIn, syntax.DplOut:
+		return r.literal(rd.Word), nil
+	}
+	fields := r.fields(rd.Word)
+	if len(fields) != 1 {
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, rd.Word)
+		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
+	}
+	return fields[0], nil
+}
+
+// jaiph-go patch: redirStdFile makes /dev/stdout, /dev/stderr and /dev/stdin
+// (and /dev/fd/0-2) name the shell's current standard streams, as bash
+// does, rather than those of the Go process.
+func (r *Runner) redirStdFile(rd *syntax.Redirect, orig *io.Writer, arg string) (io.Closer, bool) {
+	var w io.Writer
+	switch arg {
+	case "/dev/stdout", "/dev/fd/1":
+		w = r.stdout
+	case "/dev/stderr", "/dev/fd/2":
+		w = r.stderr
+	case "/dev/stdin", "/dev/fd/0":
+		return nil, rd.Op == syntax.RdrIn
+	default:
+		return nil, false
+	}
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		*orig = w
+	case syntax.RdrAll, syntax.AppAll:
+		r.stdout, r.stderr = w, w
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// jaiph-go patch: redirOpenError is bash's "FILE: Strerror text".
+func redirOpenError(arg string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %s", arg, strerror(pe.Err))
+	}
+	return err
+}
+
+// strerror capitalises Go's errno text like C's strerror.
+func strerror(err error) string {
+	s := err.Error()
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -45,6 +47,15 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			}
 			return ""
 		}
+		if !classic && x.Op >= syntax.TsEql && x.Op <= syntax.TsGtr {
+			// jaiph-go patch: in [[ ]], the operands of -eq and the
+			// like are arithmetic expressions, as in bash.
+			a, b := r.testArithm(r.bashTest(ctx, x.X, classic)), r.testArithm(r.bashTest(ctx, x.Y, classic))
+			if r.binTest(ctx, x.Op, strconv.Itoa(a), strconv.Itoa(b)) {
+				return "1"
+			}
+			return ""
+		}
 		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
 			return "1"
 		}
@@ -61,6 +72,9 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y string) bool {
 	switch op {
 	case syntax.TsReMatch:
+		if r.opts[optNoCaseMatch] {
+			y = "(?i)" + y // jaiph-go patch: "shopt -s nocasematch"
+		}
 		re, err := regexp.Compile(y)
 		if err != nil {
 			r.exit.code = 2
@@ -68,6 +82,8 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 		}
 		m := re.FindStringSubmatch(x)
 		if m == nil {
+			// jaiph-go patch: as in bash, a failed match empties BASH_REMATCH.
+			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed})
 			return false
 		}
 		vr := expand.Variable{
@@ -214,4 +230,24 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		// Should only happen if we forgot a case above.
 		panic(fmt.Sprintf("unexpected unary test op: %v", op))
 	}
+}
+
+// jaiph-go patch: testArithm evaluates an operand of [[ a -eq b ]] as an
+// arithmetic expression; an error is reported and fails the test.
+func (r *Runner) testArithm(s string) int {
+	if strings.TrimSpace(s) == "" {
+		return 0
+	}
+	expr, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if err != nil {
+		r.errf("%s: syntax error in expression\n", s)
+		r.exit.code = 1
+		return 0
+	}
+	n, err := expand.Arithm(r.ecfg, expr)
+	if err != nil {
+		r.errf("%v\n", err)
+		r.exit.code = 1
+	}
+	return n
 }

@@ -433,7 +433,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	}
 	prev.Set = true
 	if as.Value != nil {
-		s := r.literal(as.Value)
+		// jaiph-go patch: tilde expansion after ':' as in bash assignments.
+		s, err := expand.AssignLiteral(r.ecfg, as.Value)
+		r.expandErr(err)
 		if !as.Append {
 			prev.Kind = expand.String
 			if valType == "-n" {

@@ -1528,6 +1528,11 @@ zshPrefixLoop:
 				pe.Width = true
 			}
 		case '!':
+			// jaiph-go patch: in ${!-word}, "!" is the parameter $!
+			// followed by the "-" operator, as in bash.
+			if next, after := p.peekTwo(); next == '-' && after != '}' {
+				break
+			}
 			if !pe.Short && p.paramNameStart(pe) {
 				p.checkLang(pe.Pos(), langBashLike|LangMirBSDKorn, "`${!foo}`")
 				pe.Excl = true
