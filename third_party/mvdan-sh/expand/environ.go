@@ -330,3 +330,45 @@ func (l listEnviron) Each(fn func(name string, vr Variable) bool) {
 		}
 	}
 }
+
+// bashAssocBucket is the bucket of key in bash's associative array hash table
+// (FNV-1 hash, 1024 buckets). jaiph-go patch: bash lists an associative
+// array's keys and values bucket by bucket, so that order is reproduced.
+func bashAssocBucket(key string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h *= 16777619
+		h ^= uint32(key[i])
+	}
+	return h & 1023
+}
+
+// AssocKeys returns the keys of an associative array in the order bash lists
+// them for ${!a[@]}, ${a[@]} and declare -p: by hash bucket. jaiph-go patch
+// (upstream sorted keys and values separately, so ${!a[@]} and ${a[@]} did not
+// pair up and neither matched bash). Keys sharing a bucket are ordered by key,
+// since insertion order (bash lists the newest first) is not recorded.
+func (v Variable) AssocKeys() []string {
+	keys := make([]string, 0, len(v.Map))
+	for k := range v.Map {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(bashAssocBucket(a), bashAssocBucket(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+// AssocValues returns the values of an associative array in the order of
+// [Variable.AssocKeys].
+func (v Variable) AssocValues() []string {
+	keys := v.AssocKeys()
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = v.Map[k]
+	}
+	return vals
+}

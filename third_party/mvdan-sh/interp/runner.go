@@ -763,33 +763,36 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if flags == "" {
 					flags = "-"
 				}
-				switch vr.Kind {
-				case expand.Indexed:
+				// jaiph-go patch: quote values like bash's declare -p
+				// (upstream used Go's %q and listed map keys randomly).
+				switch {
+				case !vr.IsSet():
+					r.outf("declare -%s %s\n", flags, name)
+				case vr.Kind == expand.Indexed:
 					r.outf("declare -%s %s=(", flags, name)
 					for i, v := range vr.List {
-						if i > 0 {
-							r.out(" ")
-						}
 						idx := i
 						if vr.Indexes != nil {
 							idx = vr.Indexes[i]
 						}
-						r.outf("[%d]=%q", idx, v)
-					}
-					r.out(")\n")
-				case expand.Associative:
-					r.outf("declare -%s %s=(", flags, name)
-					first := true
-					for k, v := range vr.Map {
-						if !first {
+						if i > 0 {
 							r.out(" ")
 						}
-						r.outf("[%s]=%q", k, v)
-						first = false
+						r.outf("[%d]=%s", idx, bashDeclQuote(v, true))
+					}
+					r.out(")\n")
+				case vr.Kind == expand.Associative:
+					r.outf("declare -%s %s=(", flags, name)
+					for _, k := range vr.AssocKeys() {
+						key := k
+						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+							key = bashDeclQuote(k, false)
+						}
+						r.outf("[%s]=%s ", key, bashDeclQuote(vr.Map[k], true))
 					}
 					r.out(")\n")
 				default:
-					r.outf("declare -%s %s=%q\n", flags, name, vr.Str)
+					r.outf("declare -%s %s=%s\n", flags, name, bashDeclQuote(vr.Str, true))
 				}
 				continue
 			}
@@ -1233,4 +1236,57 @@ func (r *Runner) lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error {
 	path := absPath(r.Dir, name)
 	return r.accessHandler(r.handlerCtx(ctx, handlerKindAccess, todoPos), path, mode)
+}
+
+// bashDeclQuote quotes s as bash's declare -p does: $'…' when s holds a
+// control character (if ansic), else double quotes escaping " $ ` and \.
+// jaiph-go patch.
+func bashDeclQuote(s string, ansic bool) string {
+	var b strings.Builder
+	if ansic && strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		b.WriteString("$'")
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; c {
+			case '\a':
+				b.WriteString(`\a`)
+			case '\b':
+				b.WriteString(`\b`)
+			case 0x1b:
+				b.WriteString(`\E`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\v':
+				b.WriteString(`\v`)
+			case '\\', '\'':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			default:
+				if c < 0x20 || c == 0x7f {
+					fmt.Fprintf(&b, "\\%03o", c)
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		b.WriteByte('\'')
+		return b.String()
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '$', '`', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -431,6 +431,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
+	if as.Value != nil && as.Append && as.Index != nil {
+		// jaiph-go patch: a[i]+=x appends to that element (upstream
+		// appended to element 0 or, for maps, dropped the value).
+		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
+			&syntax.ParamExp{Param: as.Name, Index: as.Index},
+		}})
+		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + r.literal(as.Value)}
+	}
 	if as.Value != nil {
 		s := r.literal(as.Value)
 		if !as.Append {
@@ -470,7 +478,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	elems := as.Array.Elems
 	if valType == "" {
 		valType = "-a" // indexed
-		if len(elems) > 0 && stringIndex(elems[0].Index) {
+		// jaiph-go patch: an existing associative array stays one
+		// (a+=([k]=v), a=([k]=v) with unquoted keys).
+		if prev.Kind == expand.Associative || len(elems) > 0 && stringIndex(elems[0].Index) {
 			valType = "-A" // associative
 		}
 	}
@@ -480,12 +490,21 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			k := r.literal(elem.Index.(*syntax.Word))
 			amap[k] = r.literal(elem.Value)
 		}
-		if !as.Append {
+		if !as.Append || prev.Kind != expand.Associative {
 			prev.Kind = expand.Associative
 			prev.Map = amap
 			return name, prev
 		}
-		// TODO
+		// jaiph-go patch: a+=([k]=v) adds to an associative array
+		// (upstream ignored the assignment).
+		merged := maps.Clone(prev.Map)
+		if merged == nil {
+			merged = make(map[string]string, len(amap))
+		}
+		for k, v := range amap {
+			merged[k] = v
+		}
+		prev.Map = merged
 		return name, prev
 	}
 	// The base array which the new elements are set on; empty unless

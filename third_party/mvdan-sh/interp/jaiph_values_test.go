@@ -1,0 +1,101 @@
+// Differential tests for jaiph-go's patches to the interpreter: each snippet
+// runs under interp and under /usr/bin/bash -c, and stdout, stderr (bash's
+// "bash: line N: " / "bash: " prefix stripped) and the exit status must match.
+package interp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+var bashPrefix = regexp.MustCompile(`(?m)^(/usr/bin/)?bash: (-c: )?(line \d+: )?`)
+
+type shResult struct {
+	stdout, stderr string
+	status         int
+}
+
+func runBash(t *testing.T, dir, src string) shResult {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/bash", "-c", src)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "LC_ALL=C"}
+	err := cmd.Run()
+	status := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		status = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return shResult{out.String(), bashPrefix.ReplaceAllString(errb.String(), ""), status}
+}
+
+func runInterp(t *testing.T, dir, src string) shResult {
+	t.Helper()
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return shResult{"", err.Error() + "\n", 2}
+	}
+	var out, errb bytes.Buffer
+	r, err := interp.New(
+		interp.StdIO(nil, &out, &errb),
+		interp.Dir(dir),
+		interp.Env(expand.ListEnviron("PATH="+os.Getenv("PATH"), "HOME="+os.Getenv("HOME"), "LC_ALL=C")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run(context.Background(), file)
+	status := 0
+	var es interp.ExitStatus
+	if errors.As(err, &es) {
+		status = int(es)
+	} else if err != nil {
+		errb.WriteString(err.Error() + "\n")
+		status = 1
+	}
+	return shResult{out.String(), errb.String(), status}
+}
+
+func compareWithBash(t *testing.T, src string) {
+	t.Helper()
+	dirB, dirI := t.TempDir(), t.TempDir()
+	want := runBash(t, dirB, src)
+	got := runInterp(t, dirI, src)
+	if got != want {
+		t.Errorf("snippet:\n%s\nbash:   %q %q %d\ninterp: %q %q %d", src, want.stdout, want.stderr, want.status, got.stdout, got.stderr, got.status)
+	}
+}
+
+func runCases(t *testing.T, cases []string) {
+	for _, src := range cases {
+		t.Run("", func(t *testing.T) { compareWithBash(t, src) })
+	}
+}
+
+func TestJaiphArrays(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m=([a]=1 [b]=2); echo ${#m[@]} ${#m[*]}; echo ${!m[@]}; echo ${m[@]}; echo "${m[*]}"`,
+		`declare -A m=([x1]=1 [hello]=2 [c]=3 [b]=4 [a]=5 [zz]=6); for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done`,
+		`declare -A m; m[x]=1; m[y]=2; m[z]=3; echo ${#m[@]}; unset 'm[y]'; echo ${#m[@]} ${!m[@]}`,
+		`declare -A m=([a]=1); m+=([b]=2 [a]=3); echo ${#m[@]} ${m[a]} ${m[b]}; m[a]+=x; echo ${m[a]}`,
+		`declare -A m=(["a b"]=1 [c]=$'x\ny' [d]='q"$'); declare -p m; declare -A e; declare -p e`,
+		`a=(1 2 3); echo ${#a[@]}; unset 'a[1]'; echo ${#a[@]} ${!a[@]} ${a[@]}; declare -p a`,
+		`a=(1 2 3); echo ${a[-1]} ${a[-2]}; a[-1]=9; echo ${a[@]}; a[1]+=x; echo ${a[@]}`,
+		`a=(1 2); a+=(3 4); echo ${#a[@]} ${a[@]}; a[10]=x; echo ${#a[@]} ${!a[@]}; a+=(y); echo ${!a[@]}`,
+		"x=$'a\\nb'; declare -p x; y='q\"$`'; declare -p y",
+	})
+}
