@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -125,6 +126,12 @@ type Runner struct {
 
 	inLoop       bool
 	inFunc       bool
+
+	// jaiph-go patch: funcStack holds the names of the running shell
+	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
+	// subshell (0 in the main shell, where it is the process id).
+	funcStack []string
+	bashPID   int
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
 
@@ -1063,6 +1070,15 @@ func (r *Runner) Subshell() *Runner {
 // subshell is like [Runner.subshell], but allows skipping some allocations and copies
 // when creating subshells which will not be used concurrently with the parent shell.
 // TODO(v4): we should expose this, e.g. SubshellForeground and SubshellBackground.
+// fakeSubshellPID numbers subshells for BASHPID (jaiph-go patch): Go cannot
+// fork, so a subshell has no process id of its own; bash's BASHPID there is
+// a number different from $$, which is all scripts can rely on.
+var fakeSubshellPID = func() *atomic.Int64 {
+	var n atomic.Int64
+	n.Store(int64(os.Getpid()) + 100000)
+	return &n
+}()
+
 func (r *Runner) subshell(background bool) *Runner {
 	if !r.didReset {
 		r.Reset()
@@ -1097,6 +1113,9 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.alias = maps.Clone(r.alias)
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
+	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
+	r2.funcStack = slices.Clone(r.funcStack)
+	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2

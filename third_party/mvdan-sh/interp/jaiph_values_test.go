@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,8 +19,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-var bashPrefix = regexp.MustCompile(`(?m)^(/usr/bin/)?bash: (-c: )?(line \d+: )?`)
-
 type shResult struct {
 	stdout, stderr string
 	status         int
@@ -27,7 +26,13 @@ type shResult struct {
 
 func runBash(t *testing.T, dir, src string) shResult {
 	t.Helper()
-	cmd := exec.Command("/usr/bin/bash", "-c", src)
+	// Run as a script file, as jaiph-go's bodies are (FUNCNAME ends in
+	// "main"; expansion errors exit with 1, not -c's 127).
+	script := filepath.Join(t.TempDir(), "s.sh")
+	if err := os.WriteFile(script, []byte(src+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/usr/bin/bash", script)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -40,7 +45,8 @@ func runBash(t *testing.T, dir, src string) shResult {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return shResult{out.String(), bashPrefix.ReplaceAllString(errb.String(), ""), status}
+	prefix := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(script) + `: (line \d+: )?`)
+	return shResult{out.String(), prefix.ReplaceAllString(errb.String(), ""), status}
 }
 
 func runInterp(t *testing.T, dir, src string) shResult {
@@ -97,5 +103,15 @@ func TestJaiphArrays(t *testing.T) {
 		`a=(1 2 3); echo ${a[-1]} ${a[-2]}; a[-1]=9; echo ${a[@]}; a[1]+=x; echo ${a[@]}`,
 		`a=(1 2); a+=(3 4); echo ${#a[@]} ${a[@]}; a[10]=x; echo ${#a[@]} ${!a[@]}; a+=(y); echo ${!a[@]}`,
 		"x=$'a\\nb'; declare -p x; y='q\"$`'; declare -p y",
+	})
+}
+
+func TestJaiphSpecialVars(t *testing.T) {
+	runCases(t, []string{
+		`f() { echo ${FUNCNAME[0]} ${#FUNCNAME[@]}; g; }; g() { echo ${FUNCNAME[@]} $FUNCNAME; ( echo ${FUNCNAME[1]} ); }; f; echo "[${FUNCNAME[@]}]" ${#FUNCNAME[@]}`,
+		`main::f::impl() { set -eo pipefail; echo "$FUNCNAME"; }; main::f::impl`,
+		`echo $BASH_VERSION; echo ${BASH_VERSINFO[@]}; echo ${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}`,
+		`( [[ $BASHPID != $$ ]] && echo differs ); [[ $BASHPID == $$ ]] && echo same; p=$$; ( [[ $$ == $p ]] && echo parent ); a=$(echo $BASHPID); [[ $a != $$ ]] && echo cmdsubst`,
+		`( echo $BASHPID ) > f; ( echo $BASHPID ) > g; cmp -s f g || echo two`,
 	})
 }

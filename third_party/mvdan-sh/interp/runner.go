@@ -1168,6 +1168,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.Params = args[1:]
 		oldInFunc := r.inFunc
 		r.inFunc = true
+		// jaiph-go patch: FUNCNAME is the call stack.
+		oldStack := r.funcStack
+		r.funcStack = append([]string{name}, r.funcStack...)
+		defer func() { r.funcStack = oldStack }()
 
 		// Functions run in a nested scope.
 		// Note that [Runner.exec] below does something similar.

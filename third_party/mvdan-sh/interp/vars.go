@@ -198,6 +198,22 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
+	// jaiph-go patch: bash's FUNCNAME, BASHPID, BASH_VERSION and
+	// BASH_VERSINFO, reporting the bash 5.2.15 that jaiph-go follows.
+	case "FUNCNAME":
+		if len(r.funcStack) > 0 {
+			vr.Kind, vr.List = expand.Indexed, append(slices.Clone(r.funcStack), "main")
+		}
+	case "BASHPID":
+		pid := r.bashPID
+		if pid == 0 {
+			pid = os.Getpid()
+		}
+		vr.Kind, vr.Str = expand.String, strconv.Itoa(pid)
+	case "BASH_VERSION":
+		vr.Kind, vr.Str = expand.String, "5.2.15(1)-release"
+	case "BASH_VERSINFO":
+		vr.Kind, vr.List = expand.Indexed, []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}
 	case "0":
 		vr.Kind = expand.String
 		if r.filename != "" {
