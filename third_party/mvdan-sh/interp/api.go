@@ -124,14 +124,14 @@ type Runner struct {
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
 
-	inLoop       bool
-	inFunc       bool
+	inLoop bool
+	inFunc bool
 
 	// jaiph-go patch: funcStack holds the names of the running shell
 	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
 	// subshell (0 in the main shell, where it is the process id).
-	funcStack []string
-	bashPID   int
+	funcStack    []string
+	bashPID      int
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
 
