@@ -124,14 +124,8 @@ type Runner struct {
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
 
-	inLoop bool
-	inFunc bool
-
-	// jaiph-go patch: funcStack holds the names of the running shell
-	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
-	// subshell (0 in the main shell, where it is the process id).
-	funcStack    []string
-	bashPID      int
+	inLoop       bool
+	inFunc       bool
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
 
@@ -183,6 +177,12 @@ type Runner struct {
 	// Fake signal callbacks
 	callbackErr  string
 	callbackExit string
+
+	// jaiph-go patch: funcStack holds the names of the running shell
+	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
+	// subshell (0 in the main shell, where it is the process id).
+	funcStack []string
+	bashPID   int
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -1067,9 +1067,6 @@ func (r *Runner) Subshell() *Runner {
 	return r.subshell(true)
 }
 
-// subshell is like [Runner.subshell], but allows skipping some allocations and copies
-// when creating subshells which will not be used concurrently with the parent shell.
-// TODO(v4): we should expose this, e.g. SubshellForeground and SubshellBackground.
 // fakeSubshellPID numbers subshells for BASHPID (jaiph-go patch): Go cannot
 // fork, so a subshell has no process id of its own; bash's BASHPID there is
 // a number different from $$, which is all scripts can rely on.
@@ -1079,6 +1076,9 @@ var fakeSubshellPID = func() *atomic.Int64 {
 	return &n
 }()
 
+// subshell is like [Runner.subshell], but allows skipping some allocations and copies
+// when creating subshells which will not be used concurrently with the parent shell.
+// TODO(v4): we should expose this, e.g. SubshellForeground and SubshellBackground.
 func (r *Runner) subshell(background bool) *Runner {
 	if !r.didReset {
 		r.Reset()
