@@ -14,6 +14,115 @@ import (
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
 // even if Bash only supports native int sizes.
 
+// ArithmError is an arithmetic evaluation error, worded like bash's
+// "EXPR: MESSAGE (error token is "TOKEN")". jaiph-go patch: bash treats
+// these as fatal in $((…)) and as status 1 in ((…)) and let; upstream
+// printed a bare message and went on with 0.
+type ArithmError struct {
+	Expr, Msg, Token string
+}
+
+func (e ArithmError) Error() string {
+	return fmt.Sprintf("%s: %s (error token is \"%s\")", e.Expr, e.Msg, e.Token)
+}
+
+// arithmText is a best-effort rendering of an arithmetic expression for
+// error messages; the interpreter does not keep the source text.
+func arithmText(expr syntax.ArithmExpr) string {
+	var b strings.Builder
+	syntax.NewPrinter(syntax.Minify(true)).Print(&b, &syntax.ArithmExp{X: expr})
+	s := strings.ReplaceAll(b.String(), "\\\n", "")
+	s = strings.TrimPrefix(s, "$((")
+	s = strings.TrimSuffix(s, "))")
+	return s
+}
+
+// ArithmString evaluates str as bash evaluates a variable's value or a let
+// argument inside arithmetic: a number in bash's notation, a variable name
+// (evaluated in turn), or a whole expression. jaiph-go patch: upstream
+// read only numbers, so x="1+2"; $((x*2)) gave 0 and let "n = 6 * 7" failed.
+func ArithmString(cfg *Config, str string) (int, error) {
+	return cfg.arithmString(str, 0)
+}
+
+func (cfg *Config) arithmString(str string, depth int) (int, error) {
+	s := strings.TrimSpace(str)
+	switch {
+	case s == "":
+		return 0, nil
+	case depth >= 1024:
+		return 0, ArithmError{Expr: s, Msg: "expression recursion level exceeded", Token: s}
+	case s[0] >= '0' && s[0] <= '9' && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '#' || r == '@' || r == '_')
+	}):
+		n, err := bashNumber(s)
+		return int(n), err
+	case syntax.ValidName(s):
+		val := cfg.envGet(s)
+		if val == "" {
+			return 0, nil
+		}
+		return cfg.arithmString(val, depth+1)
+	}
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if err != nil || x == nil {
+		return 0, ArithmError{Expr: s, Msg: "syntax error in expression", Token: s}
+	}
+	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
+		return 0, ArithmError{Expr: s, Msg: "syntax error: operand expected", Token: s}
+	}
+	return Arithm(cfg, x)
+}
+
+// bashNumber parses an integer constant as bash does: 0x hex, 0 octal,
+// BASE#DIGITS with bases 2 to 64, wrapping on overflow, and failing with
+// bash's "value too great for base" on a bad digit.
+func bashNumber(s string) (int64, error) {
+	base := int64(10)
+	digits := s
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, digits = 16, s[2:]
+	case strings.Contains(s, "#"):
+		b, d, _ := strings.Cut(s, "#")
+		n, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || n < 2 || n > 64 {
+			return 0, ArithmError{Expr: s, Msg: "invalid arithmetic base", Token: s}
+		}
+		base, digits = n, d
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	var n int64
+	for i := range len(digits) {
+		var d int64
+		switch c := digits[i]; {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int64(c - 'A')
+			if base > 36 {
+				d += 36
+			} else {
+				d += 10
+			}
+		case c == '@':
+			d = 62
+		case c == '_':
+			d = 63
+		default:
+			d = 64
+		}
+		if d >= base {
+			return 0, ArithmError{Expr: s, Msg: "value too great for base", Token: s}
+		}
+		n = n*base + d
+	}
+	return n, nil
+}
+
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
@@ -21,27 +130,18 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		// recursively fetch vars
-		i := 0
-		for syntax.ValidName(str) {
-			val := cfg.envGet(str)
-			if val == "" {
-				break
-			}
-			if i++; i >= maxNameRefDepth {
-				break
-			}
-			str = val
-		}
-		// default to 0
-		return int(atoi(str)), nil
+		return cfg.arithmString(str, 0)
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
 			name := expr.X.(*syntax.Word).Lit()
-			old := atoi(cfg.envGet(name))
+			old_, err := cfg.arithmString(cfg.envGet(name), 0)
+			if err != nil {
+				return 0, err
+			}
+			old := int64(old_)
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
@@ -115,7 +215,12 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return binArit(expr.Op, left, right)
+		n, err := binArit(expr.Op, left, right)
+		if err != nil {
+			// jaiph-go patch: bash's wording and error token.
+			return 0, ArithmError{Expr: arithmText(expr), Msg: err.Error(), Token: arithmText(expr.Y)}
+		}
+		return n, nil
 	case *syntax.FlagsArithm: // e.g. zsh's ${a[(r)b]}
 		return 0, fmt.Errorf("unsupported")
 	default:
@@ -208,7 +313,11 @@ func atoiLargeBase(s string, base int64) int64 {
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	name := b.X.(*syntax.Word).Lit()
-	val := atoi(cfg.envGet(name))
+	val_, err := cfg.arithmString(cfg.envGet(name), 0)
+	if err != nil {
+		return 0, err
+	}
+	val := int64(val_)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -225,12 +334,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, ArithmError{Expr: arithmText(b), Msg: "division by 0", Token: arithmText(b.Y)}
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, ArithmError{Expr: arithmText(b), Msg: "division by 0", Token: arithmText(b.Y)}
 		}
 		val %= arg
 	case syntax.AndAssgn:
@@ -272,12 +381,12 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 		return x * y, nil
 	case syntax.Quo:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x / y, nil
 	case syntax.Rem:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x % y, nil
 	case syntax.Pow:
@@ -304,9 +413,9 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	case syntax.Xor:
 		return x ^ y, nil
 	case syntax.Shr:
-		return x >> uint(y), nil
+		return x >> (uint(y) & 63), nil // jaiph-go patch: as x86-64 C, like bash
 	case syntax.Shl:
-		return x << uint(y), nil
+		return x << (uint(y) & 63), nil
 	case syntax.Comma:
 		// x is executed but its result discarded
 		return y, nil

@@ -115,3 +115,20 @@ func TestJaiphSpecialVars(t *testing.T) {
 		`( echo $BASHPID ) > f; ( echo $BASHPID ) > g; cmp -s f g || echo two`,
 	})
 }
+
+func TestJaiphArithmetic(t *testing.T) {
+	runCases(t, []string{
+		`let "n = 6 * 7"; echo $? $n; let n=0; echo $?; let a=1 b=2; echo $? $a $b; let 'c = a + b' 'd = c * 2'; echo $c $d`,
+		`let 1/0; echo "after $?"`,
+		`((1/0)); echo "after $?"`,
+		`echo $((1/0)); echo after`,
+		`f() { x=$((5%0)); echo in; }; f; echo after`,
+		`x="1+2"; echo $((x*2)); y=x; echo $((y+1)); z=abc; abc=5; echo $((z+1)); ((z += 1)); echo $z`,
+		`x=08; echo $((x)); echo after`,
+		`echo $((08 + 1)); echo after`,
+		`echo $((2**10)) $((0x1f)) $((0X1F)) $((8#17)) $((-7/2)) $((-7%2)) $((10#08)) $((2#101)) $((36#z)) $((64#_)) $((0x))`,
+		`echo $(( 1 << 70 )) $((2**63)) $(( -9223372036854775807 - 1 ))`,
+		`echo $((1e3)); echo after`,
+		`v=7; ((v++)); ((v--)); ((v++)); echo $v; i=0; while ((i<3)); do ((i++)); done; echo $i; ((0)); echo $?`,
+	})
+}

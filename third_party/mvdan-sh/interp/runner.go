@@ -199,7 +199,7 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion":
+	case unsetParam, errMsg == "invalid indirect expansion", isArithmErr(err):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -213,6 +213,20 @@ func (r *Runner) expandErr(err error) {
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
+	r.expandErr(err)
+	return n
+}
+
+// arithmCmd evaluates the expression of a ((…)) or let command. jaiph-go
+// patch: as in bash, an arithmetic error there prints "((: …" or "let: …"
+// and sets status 1 without exiting the shell.
+func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr) int {
+	n, err := expand.Arithm(r.ecfg, expr)
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
+		r.errf("%s%s\n", prefix, ae.Error())
+		r.exit.code = 1
+		return 0
+	}
 	r.expandErr(err)
 	return n
 }
@@ -645,7 +659,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
 	case *syntax.ArithmCmd:
-		r.exit.oneIf(r.arithm(cm.X) == 0)
+		r.exit.oneIf(r.arithmCmd("((: ", cm.X) == 0)
 	case *syntax.LetClause:
 		if tracingEnabled {
 			trace.string("let")
@@ -656,9 +670,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var val int
 		for _, expr := range cm.Exprs {
-			val = r.arithm(expr)
+			val = r.arithmCmd("let: ", expr)
+			if r.exit.code != 0 || r.exit.exiting {
+				break
+			}
 		}
-		r.exit.oneIf(val == 0)
+		if r.exit.code == 0 && !r.exit.exiting {
+			r.exit.oneIf(val == 0)
+		}
 	case *syntax.CaseClause:
 		trace.string("case ")
 		trace.expr(cm.Word)
@@ -1293,4 +1312,11 @@ func bashDeclQuote(s string, ansic bool) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// isArithmErr reports an arithmetic error, which bash treats as fatal in an
+// expansion like $((1/0)) (jaiph-go patch).
+func isArithmErr(err error) bool {
+	_, ok := errors.AsType[expand.ArithmError](err)
+	return ok
 }
