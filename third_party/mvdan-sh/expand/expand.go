@@ -237,6 +237,28 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	return sb.String(), nil
 }
 
+// Regexp expands the right operand of [[ =~ ]]: quoted parts match
+// literally, as in bash. jaiph-go patch.
+func Regexp(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	field, err := cfg.wordField(word.Parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	sb := cfg.strBuilder()
+	for _, part := range field {
+		if part.quote > quoteNone {
+			sb.WriteString(regexp.QuoteMeta(part.val))
+		} else {
+			sb.WriteString(part.val)
+		}
+	}
+	return sb.String(), nil
+}
+
 // Format expands a format string with a number of arguments, following the
 // shell's format specifications. These include printf(1), among others.
 //
@@ -576,6 +598,23 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 				s = sb.String()
 			}
 			s, _, _ = strings.Cut(s, "\x00") // TODO: why is this needed?
+			if ql == quoteNone {
+				// jaiph-go patch: an unquoted backslash quotes the next
+				// character and is removed, as in [Config.wordFields]
+				// (upstream kept it, so x=a\'b gave a\'b).
+				for {
+					i := strings.IndexByte(s, '\\')
+					if i < 0 || i == len(s)-1 {
+						break // a trailing backslash is kept as-is
+					}
+					_, size := utf8.DecodeRuneInString(s[i+1:])
+					field = append(field,
+						fieldPart{val: s[:i]},
+						fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
+					)
+					s = s[i+1+size:]
+				}
+			}
 			field = append(field, fieldPart{val: s})
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}

@@ -132,3 +132,13 @@ func TestJaiphArithmetic(t *testing.T) {
 		`v=7; ((v++)); ((v--)); ((v++)); echo $v; i=0; while ((i<3)); do ((i++)); done; echo $i; ((0)); echo $?`,
 	})
 }
+
+func TestJaiphQuoting(t *testing.T) {
+	runCases(t, []string{
+		`x=a\'b; echo "$x"; y=a\$b; echo "$y"; z=a\"b; echo "$z"; w=a\\b; echo "$w"; v=a\ b; echo "$v"; u=a\b; echo "$u"`,
+		`declare -A m; m[a\ b]=1; echo "${!m[@]}"; case a\*b in 'a*b') echo lit;; esac; case axb in a\*b) echo bad;; *) echo ok;; esac`,
+		`[[ a.b =~ a\.b ]] && echo 1; [[ axb =~ a\.b ]] || echo 2; [[ axb =~ a.b ]] && echo 3; [[ a.b =~ "a.b" ]] && echo 4; [[ axb =~ "a.b" ]] || echo 5`,
+		`[[ abc123 =~ ([a-z]+)([0-9]+) ]] && echo ${BASH_REMATCH[0]} ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${#BASH_REMATCH[@]}; re='^(x+)$'; [[ xxx =~ $re ]] && echo ${BASH_REMATCH[1]}`,
+		`cat <<< a\'b; echo a\'b > f\ g; cat 'f g'; x=${u:-a\'b}; echo "$x"`,
+	})
+}

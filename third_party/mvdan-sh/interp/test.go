@@ -44,6 +44,17 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 				}
 			}
 			return ""
+		case syntax.TsReMatch:
+			if yw, ok := x.Y.(*syntax.Word); ok && !classic {
+				// jaiph-go patch: quoted parts of the regex match
+				// literally, as in bash.
+				re, err := expand.Regexp(r.ecfg, yw)
+				r.expandErr(err)
+				if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), re) {
+					return "1"
+				}
+				return ""
+			}
 		}
 		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
 			return "1"
