@@ -229,7 +229,9 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	sb := cfg.strBuilder()
 	for _, part := range field {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			// jaiph-go patch: quote extglob groups too, so that
+			// "$p" with p='@(a|b)' matches literally.
+			sb.WriteString(pattern.QuoteMeta(part.val, pattern.ExtendedOperators))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -462,7 +464,9 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	sb := cfg.strBuilder()
 	for _, part := range parts {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			// jaiph-go patch: quote extglob groups too, so that
+			// "$p" with p='@(a|b)' matches literally.
+			sb.WriteString(pattern.QuoteMeta(part.val, pattern.ExtendedOperators))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -1015,8 +1019,12 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return u.HomeDir, rest
 }
 
-func findAllIndex(pat, name string, n int) [][]int {
-	expr, err := pattern.Regexp(pat, 0)
+func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
+	var mode pattern.Mode
+	if extGlob { // jaiph-go patch: shopt -s extglob applies here too
+		mode |= pattern.ExtendedOperators
+	}
+	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
 		return nil
 	}

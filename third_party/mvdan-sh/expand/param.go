@@ -264,7 +264,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			str = join(cfg.removePatternElems(op, arg, elems))
+			// jaiph-go patch: the operand is a pattern whose quoted
+			// parts match literally (upstream expanded it as a literal).
+			pat, err := Pattern(cfg, pe.Exp.Word)
+			if err != nil {
+				return "", err
+			}
+			str = join(cfg.removePatternElems(op, pat, elems))
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
@@ -324,8 +330,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	return str, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest bool) string {
+func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
 	var mode pattern.Mode
+	if extGlob { // jaiph-go patch: shopt -s extglob applies here too
+		mode |= pattern.ExtendedOperators
+	}
 	if shortest {
 		mode |= pattern.Shortest
 	}
@@ -381,9 +390,49 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
 func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
-	orig, err := Pattern(cfg, repl.Orig)
+	// jaiph-go patch: ${x/#pat/s} and ${x/%pat/s} anchor the pattern at
+	// the start or end (upstream took # and % literally).
+	origWord, anchor := repl.Orig, byte(0)
+	if origWord != nil && len(origWord.Parts) > 0 {
+		if lit, ok := origWord.Parts[0].(*syntax.Lit); ok && lit.Value != "" && (lit.Value[0] == '#' || lit.Value[0] == '%') {
+			anchor = lit.Value[0]
+			parts := slices.Clone(origWord.Parts)
+			parts[0] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: lit.Value[1:]}
+			origWord = &syntax.Word{Parts: parts}
+		}
+	}
+	orig, err := Pattern(cfg, origWord)
 	if err != nil {
 		return nil, err
+	}
+	if anchor != 0 {
+		with, err := Literal(cfg, repl.With)
+		if err != nil {
+			return nil, err
+		}
+		var mode pattern.Mode
+		if cfg.ExtGlob {
+			mode |= pattern.ExtendedOperators
+		}
+		expr, err := pattern.Regexp(orig, mode)
+		if err != nil {
+			return elems, nil
+		}
+		if anchor == '#' {
+			expr = "^(?:" + expr + ")"
+		} else {
+			expr = "(?:" + expr + ")$"
+		}
+		rx := regexp.MustCompile(expr)
+		rx.Longest()
+		out := make([]string, len(elems))
+		for i, elem := range elems {
+			out[i] = elem
+			if loc := rx.FindStringIndex(elem); loc != nil {
+				out[i] = elem[:loc[0]] + with + elem[loc[1]:]
+			}
+		}
+		return out, nil
 	}
 	if orig == "" {
 		return elems, nil // nothing to replace
@@ -398,7 +447,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n)
+		locs := findAllIndex(orig, elem, n, cfg.ExtGlob)
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
@@ -418,7 +467,7 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small)
+		out[i] = removePattern(elem, arg, suffix, small, cfg.ExtGlob)
 	}
 	return out
 }

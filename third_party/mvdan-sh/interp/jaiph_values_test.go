@@ -142,3 +142,27 @@ func TestJaiphQuoting(t *testing.T) {
 		`cat <<< a\'b; echo a\'b > f\ g; cat 'f g'; x=${u:-a\'b}; echo "$x"`,
 	})
 }
+
+func TestJaiphExtglob(t *testing.T) {
+	runCases(t, []string{
+		`[[ x == @(x|y) ]] && echo yes; [[ foo == +(f|o) ]] && echo plus; [[ foo == !(bar) ]] && echo neg; [[ bar == !(bar) ]] || echo neg2; [[ "" == ?(a) ]] && echo opt; [[ aaa == *(a) ]] && echo star`,
+		"shopt -s extglob\n[[ foo == +(f|o) ]] && echo yes; [[ foo == !(bar) ]] && echo no",
+		"shopt -s extglob\ncase foo.c in *.@(c|h)) echo src;; esac; case foo.o in !(*.c)) echo notc;; esac",
+		"shopt -s extglob\nx=aaabbb; echo ${x##+(a)} ${x//@(a|b)/-} ${x%%*(b)} ${x#?(a)}",
+		"shopt -s extglob\ntouch a.c b.h c.o; echo *.@(c|h); echo !(*.o); echo +([a-c]).?",
+		"shopt -s extglob\nx=' hi '; echo \"[${x##*( )}]\" \"[${x%%+( )}]\"",
+		"shopt -s extglob\np='@(a|b)'; [[ a == $p ]] && echo var; [[ a == \"$p\" ]] || echo quoted",
+	})
+}
+
+func TestJaiphParamOps(t *testing.T) {
+	runCases(t, []string{
+		`x=abc; echo ${x/#/X} ${x/%/Y} ${x/#a/-} ${x/%c/-} ${x/#b/-} ${x/b/} ${x//[ac]/-} ${x/#*/all}`,
+		`a=(ab cb); echo ${a[@]/#?/Z} ${a[@]/%b/Z}`,
+		`x='a*b'; echo ${x#"a*"} ${x#a\*} ${x%\*b} ${x/\*/-}; y=aXXb; echo ${y#a*}`,
+		`x=path/to/file.txt; echo ${x%.*} ${x%%/*} ${x#*/} ${x##*/}`,
+		`echo ${u:-def} ${u:=set}; echo $u; unset x; echo ${x-unset} ${x+set}; x=; echo ${x-unset} ${x+set} ${x:-empty}`,
+		`x=abcdef; echo ${x:1:2} ${x: -2} ${x:1:-1} ${x: -3:2} ${x:10}; a=(x y z); echo "${a[@]:1}" "${a[@]: -1}"`,
+		`x=hello; echo ${x^^} ${x,,} ${x^}; pa=1 pb=2; echo ${!p*}; echo ${!p@}`,
+	})
+}
