@@ -183,6 +183,10 @@ type Runner struct {
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
 	bashPID   int
+
+	// fds holds the open file descriptors 3 and up (jaiph-go patch).
+	// It is replaced, never modified, so that it can be restored.
+	fds map[int]*fdEntry
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -659,7 +663,18 @@ func (r *Runner) posixOptFlags() string {
 			flags = append(flags, opt.flag)
 		}
 	}
-	slices.Sort(flags) // posixOptsTable is sorted by name rather than by flag
+	// jaiph-go patch: like bash, list hashall (h) and braceexpand (B),
+	// which are always on here, and order lowercase before uppercase.
+	flags = append(flags, 'h', 'B')
+	slices.SortFunc(flags, func(a, b byte) int {
+		if (a >= 'a') != (b >= 'a') {
+			if a >= 'a' {
+				return -1
+			}
+			return 1
+		}
+		return int(a) - int(b)
+	})
 	return string(flags)
 }
 
@@ -705,6 +720,7 @@ var posixOptsTable = [...]posixOpt{
 	{'u', "nounset"},
 	{'x', "xtrace"},
 	{' ', "pipefail"},
+	{'C', "noclobber"}, // jaiph-go patch; kept last so indexes above stay
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -834,8 +850,9 @@ const (
 	optNoUnset
 	optXTrace
 	optPipeFail
+	optNoClobber
 
-	// These correspond to indexes (offset by the above seven items) of
+	// These correspond to indexes (offset by the above eight items) of
 	// supported options in [bashOptsTable]
 	optDotGlob
 	optExpandAliases
@@ -1115,6 +1132,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
+	r2.fds = r.fds
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -678,10 +679,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit.returning = true
 	case "read":
+		// jaiph-go patch: -t, -n, -N, -d and -u as in bash.
 		var prompt string
 		raw := false
 		silent := false
 		readArray := false
+		ropts := readOpts{delim: '\n', nchars: -1}
+		var timeout time.Duration
+		hasTimeout := false
+		in := r.stdin
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -696,6 +702,41 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if prompt == "" {
 					return failf(2, "read: -p: option requires an argument\n")
 				}
+			case "-d":
+				d := fp.value()
+				ropts.delim = 0
+				if d != "" {
+					ropts.delim = d[0]
+				}
+			case "-n", "-N":
+				v := fp.value()
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return failf(1, "read: %s: invalid number\n", v)
+				}
+				ropts.nchars = n
+				ropts.exact = flag == "-N"
+			case "-t":
+				v := fp.value()
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 0 {
+					return failf(1, "read: %s: invalid timeout specification\n", v)
+				}
+				if f == 0 {
+					return failf(2, "read: -t 0 is not supported\n")
+				}
+				timeout, hasTimeout = time.Duration(f*float64(time.Second)), true
+			case "-u":
+				v := fp.value()
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return failf(1, "read: %s: invalid file descriptor specification\n", v)
+				}
+				e := r.getFd(n)
+				if e == nil || e.r == nil {
+					return failf(1, "read: %s: invalid file descriptor: Bad file descriptor\n", v)
+				}
+				in = e.r
 			default:
 				return failf(2, "read: invalid option %q\n", flag)
 			}
@@ -704,28 +745,40 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args := fp.args()
 		for _, name := range args {
 			if !syntax.ValidName(name) {
-				return failf(2, "read: invalid identifier %q\n", name)
+				return failf(1, "read: `%s': not a valid identifier\n", name)
 			}
 		}
 
 		if prompt != "" {
 			r.out(prompt)
 		}
+		ropts.raw = raw || ropts.exact
+		if hasTimeout {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
 
 		var line []byte
 		var err error
 		fd, terminal := -1, false
 		if silent {
-			fd, terminal = stdinTerminal(r.stdin)
+			fd, terminal = stdinTerminal(in)
 		}
 		if terminal {
 			// Only a terminal echoes what we read, so it is the only case
 			// where we need to read without echoing.
 			line, err = term.ReadPassword(fd)
 		} else {
-			line, err = r.readLine(ctx, raw)
+			line, err = r.readInput(ctx, in, ropts)
 		}
-		if readArray {
+		if ropts.exact && len(args) > 0 {
+			// -N assigns what it read as is to the first name.
+			r.setVarString(args[0], string(line))
+			for _, name := range args[1:] {
+				r.setVarString(name, "")
+			}
+		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
 			arrayName := shellReplyVar
 			if len(args) > 0 {
@@ -771,6 +824,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// check err after we process the data.
 		if err != nil {
 			exit.code = 1
+			if hasTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				exit.code = 142 // 128 + SIGALRM, as bash
+			}
 			return exit
 		}
 
@@ -1062,17 +1118,38 @@ func (r *Runner) printOptLine(name string, enabled, supported bool) {
 	r.outf("%s\t%s\t(%q not supported)\n", name, state, r.optStatusText(!enabled))
 }
 
+// readOpts are the options of the read builtin that change where input
+// stops (jaiph-go patch).
+type readOpts struct {
+	raw    bool
+	delim  byte // -d; 0 for NUL
+	nchars int  // -n/-N; -1 when unset
+	exact  bool // -N: ignore the delimiter
+}
+
 func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
-	if r.stdin == nil {
+	return r.readInput(ctx, r.stdin, readOpts{raw: raw, delim: '\n', nchars: -1})
+}
+
+// readInput reads from in up to the delimiter, or nchars characters, the
+// end of input or ctx's end (jaiph-go patch generalising readLine).
+func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byte, error) {
+	if in == nil {
 		return nil, errors.New("interp: can't read, there's no stdin")
 	}
+	raw := o.raw
+	if o.nchars == 0 {
+		return nil, nil
+	}
+	chars := 0
+	var pending []byte // bytes of an incomplete UTF-8 character
 
 	var line []byte
 	esc := false
 
 	stopc := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		r.stdin.SetReadDeadline(time.Now())
+		in.SetReadDeadline(time.Now())
 		close(stopc)
 	})
 	defer func() {
@@ -1080,27 +1157,38 @@ func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
 			// The AfterFunc was started.
 			// Wait for it to complete, and reset the file's deadline.
 			<-stopc
-			r.stdin.SetReadDeadline(time.Time{})
+			in.SetReadDeadline(time.Time{})
 		}
 	}()
 	for {
 		var buf [1]byte
-		n, err := r.stdin.Read(buf[:])
+		n, err := in.Read(buf[:])
 		if n > 0 {
 			b := buf[0]
 			switch {
-			case !raw && b == '\\':
+			case !raw && b == '\\' && !esc:
 				line = append(line, b)
-				esc = !esc
-			case !raw && b == '\n' && esc:
+				esc = true
+				continue // the escaped character counts, not the backslash
+			case !raw && b == o.delim && b == '\n' && esc:
 				// line continuation; drop the trailing backslash
 				line = line[:len(line)-1]
 				esc = false
-			case b == '\n':
+				continue
+			case b == o.delim && !o.exact && !esc:
 				return line, nil
 			default:
 				line = append(line, b)
 				esc = false
+			}
+			if o.nchars > 0 {
+				pending = append(pending, b)
+				if utf8.FullRune(pending) {
+					pending = pending[:0]
+					if chars++; chars >= o.nchars {
+						return line, nil
+					}
+				}
 			}
 		}
 		if err != nil {

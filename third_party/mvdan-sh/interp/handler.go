@@ -79,6 +79,11 @@ type HandlerContext struct {
 	// Stderr is the interpreter's current standard error writer.
 	Stderr io.Writer
 
+	// ExtraFiles holds the shell's open file descriptors 3 and up: entry i
+	// is descriptor 3+i, nil where closed, ready for [exec.Cmd.ExtraFiles].
+	// jaiph-go patch, so that `cat <&3` sees what `exec 3<file` opened.
+	ExtraFiles []*os.File
+
 	// LastExitStatus is the value that "$?" would hold when the handler is called.
 	// A [CallHandlerFunc] or [ExecHandlerFunc] runs as part of its own command,
 	// so this refers to the command before it.
@@ -154,6 +159,7 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 			cmd.Stdin = hc.Stdin
 			cmd.Stdout = hc.Stdout
 			cmd.Stderr = hc.Stderr
+			cmd.ExtraFiles = hc.ExtraFiles // jaiph-go patch
 			if killTimeout > 0 && runtime.GOOS != "windows" {
 				// On cancellation, send an interrupt signal first, and let
 				// WaitDelay escalate to a kill signal if the process does not

@@ -166,3 +166,23 @@ func TestJaiphParamOps(t *testing.T) {
 		`x=hello; echo ${x^^} ${x,,} ${x^}; pa=1 pb=2; echo ${!p*}; echo ${!p@}`,
 	})
 }
+
+func TestJaiphReadAndFds(t *testing.T) {
+	runCases(t, []string{
+		`read -t 0.2 x < <(sleep 1); echo $? "[$x]"; read -t 0.2 y < <(printf ab; sleep 1); echo $? "[$y]"; read -t 1 z < <(echo ok); echo $? $z`,
+		`echo abcdef | { read -n 3 x; echo $x; }; printf 'ab\ncd' | { read -n 3 x; echo "[$x]"; }; printf 'ab\ncd' | { read -N 4 x; echo "[$x]"; }`,
+		`printf 'a:b;c' | { read -d ';' x; echo $x; read -d ';' y; echo "$? $y"; }; printf 'p\0q\0' | { read -r -d '' a; read -r -d '' b; echo $a $b; }`,
+		`echo "1 2 3" | { read -a arr; echo ${#arr[@]} ${arr[1]}; }; echo secret | { read -s x; echo $x; }`,
+		`exec 3>f; echo hi >&3; echo there 1>&3; exec 3>&-; cat f; echo x >&3; echo "status $?"`,
+		`echo a > f; exec 3>>f; echo b >&3; exec 3>&-; cat f`,
+		`printf 'l1\nl2\nl3\n' > f; exec 3<f; read -u 3 x; echo $x; read line <&3; echo $line; cat <&3; exec 3<&-`,
+		`exec {fd}>f; echo x >&$fd; [[ $fd -ge 10 ]] && echo high; exec {fd}>&-; cat f`,
+		`echo in > f; exec 4<f; exec 3<&4; exec 4<&-; read -u 3 v; echo $v`,
+		`exec 3>&1; { echo to3 >&3; } > /dev/null; exec 3>&-`,
+		`{ echo a; echo b >&2; } 2>&1 | cat; ls nofile 2>/dev/null || echo miss; echo x > /nonexistent/dir/f; echo $?; cat < nofile; echo $?`,
+		`f() { echo body >&3; }; f 3>g; cat g; f 3>&1`,
+		`set -C; echo a > f; echo b > f; echo $?; echo c >| f; cat f; echo d >> f; cat f; set +C; echo e > f; cat f`,
+		`set -o noclobber; echo a > f; echo b > f; echo $?; echo $-; set -eu; echo $-`,
+		`echo x > f; sh -c 'cat <&3' 3<f; exec 5<f; sh -c 'cat <&5'`,
+	})
+}

@@ -290,6 +290,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
 	}
+	hc.ExtraFiles = r.extraFiles()
 	return context.WithValue(ctx, handlerCtxKey{}, hc)
 }
 
@@ -349,6 +350,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
+	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	var closers []io.Closer
 	for _, rd := range st.Redirs {
 		cls, err := r.redir(ctx, rd)
@@ -389,8 +391,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
+		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		r.fds = oldFds
 		for _, cls := range closers {
 			cls.Close()
 		}
@@ -1064,18 +1068,39 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		return pr, nil
 	}
 
-	orig := &r.stdout
+	// jaiph-go patch: redirections work on any file descriptor number, as
+	// in bash: 3>file, 3<file, 3>>file, 3<>file, {var}>file, N>&M, N<&M,
+	// N>&- and N<&-; descriptors 3 and up live in r.fds, which external
+	// commands receive through [HandlerContext.ExtraFiles]. Upstream only
+	// knew 0, 1 and 2, with M limited to 1, 2 and "-".
+	n := 1
+	switch rd.Op {
+	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc:
+		n = 0
+	}
+	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
 	if rd.N != nil {
-		switch rd.N.Value {
-		case "0":
-			// Note that the input redirects below always use stdin (0)
-			// because we don't support anything else right now.
-		case "1":
-			// The default for the output redirects below.
-		case "2":
-			orig = &r.stderr
-		default:
-			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
+		if name, ok := strings.CutPrefix(rd.N.Value, "{"); ok {
+			name = strings.TrimSuffix(name, "}")
+			if closing {
+				fd, err := strconv.Atoi(r.envGet(name))
+				if err != nil {
+					return nil, fmt.Errorf("%s: ambiguous redirect", r.envGet(name))
+				}
+				n = fd
+			} else {
+				n = 10
+				for r.fds[n] != nil {
+					n++
+				}
+				r.setVarString(name, strconv.Itoa(n))
+			}
+		} else {
+			fd, err := strconv.Atoi(rd.N.Value)
+			if err != nil {
+				return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
+			}
+			n = fd
 		}
 	}
 	arg := r.literal(rd.Word)
@@ -1085,7 +1110,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = pr
+		r.setFd(n, &fdEntry{r: pr})
 		// We write to the pipe in a new goroutine,
 		// as pipe writes may block once the buffer gets full.
 		go func() {
@@ -1094,29 +1119,31 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			pw.Close()
 		}()
 		return pr, nil
-	case syntax.DplOut:
-		switch arg {
-		case "1":
-			*orig = r.stdout
-		case "2":
-			*orig = r.stderr
-		case "-":
-			*orig = io.Discard // closing the output writer
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+	case syntax.DplOut, syntax.DplIn:
+		if arg == "-" {
+			r.setFd(n, nil)
+			return nil, nil
 		}
+		m, err := strconv.Atoi(arg)
+		if err != nil || m < 0 {
+			if rd.Op == syntax.DplOut && n == 1 && rd.N == nil {
+				// >&file is &>file
+				break
+			}
+			return nil, fmt.Errorf("%s: ambiguous redirect", arg)
+		}
+		e := r.getFd(m)
+		if e == nil || (rd.Op == syntax.DplOut && e.w == nil) || (rd.Op == syntax.DplIn && e.r == nil) {
+			return nil, fmt.Errorf("%d: Bad file descriptor", m)
+		}
+		if rd.Op == syntax.DplIn {
+			e = &fdEntry{r: e.r, w: e.w, own: e.own}
+		}
+		r.setFd(n, e)
 		return nil, nil
-	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut,
+	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrInOut,
 		syntax.RdrAll, syntax.AppAll:
 		// done further below
-	case syntax.DplIn:
-		switch arg {
-		case "-":
-			r.stdin = nil // closing the input file
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
-		}
-		return nil, nil
 	default:
 		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
 	}
@@ -1124,11 +1151,25 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 	switch rd.Op {
 	case syntax.AppOut, syntax.AppAll:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case syntax.RdrOut, syntax.RdrAll:
+	case syntax.RdrOut, syntax.RdrAll, syntax.DplOut, syntax.ClbOut:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if r.opts[optNoClobber] && rd.Op != syntax.ClbOut {
+			// jaiph-go patch: set -C refuses to truncate an
+			// existing regular file; >| overrides it.
+			if info, err := r.stat(ctx, arg); err == nil && info.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: cannot overwrite existing file", arg)
+			}
+		}
+	case syntax.RdrInOut:
+		mode = os.O_RDWR | os.O_CREATE
 	}
 	f, err := r.open(ctx, arg, mode, 0o644, false)
 	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			// bash names the file as written, without "open" and the
+			// absolute path.
+			return nil, fmt.Errorf("%s: %s", arg, bashErrnoText(pe.Err))
+		}
 		return nil, err
 	}
 	switch rd.Op {
@@ -1137,16 +1178,137 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = stdin
-	case syntax.RdrOut, syntax.AppOut:
-		*orig = f
-	case syntax.RdrAll, syntax.AppAll:
+		r.setFd(n, &fdEntry{r: stdin, own: f})
+	case syntax.RdrInOut:
+		stdin, err := newStdinFile(f)
+		if err != nil {
+			return nil, err
+		}
+		r.setFd(n, &fdEntry{r: stdin, w: f, own: f})
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		r.setFd(n, &fdEntry{w: f, own: f})
+	case syntax.RdrAll, syntax.AppAll, syntax.DplOut:
 		r.stdout = f
 		r.stderr = f
-	default:
-		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
 	}
 	return f, nil
+}
+
+// fdEntry is an open file descriptor of the shell (jaiph-go patch): r is
+// set when it can be read, w when it can be written, and own is the file
+// the shell opened for it, if any.
+type fdEntry struct {
+	r   stdinFile
+	w   io.Writer
+	own io.Closer
+}
+
+// getFd returns file descriptor n, or nil if it is not open.
+func (r *Runner) getFd(n int) *fdEntry {
+	switch n {
+	case 0:
+		if r.stdin == nil {
+			return nil
+		}
+		return &fdEntry{r: r.stdin}
+	case 1:
+		return &fdEntry{w: r.stdout}
+	case 2:
+		return &fdEntry{w: r.stderr}
+	}
+	return r.fds[n]
+}
+
+// setFd points file descriptor n at e, closing it if e is nil. r.fds is
+// copied first, as [Runner.stmtSync] restores the previous table.
+func (r *Runner) setFd(n int, e *fdEntry) {
+	switch n {
+	case 0:
+		if e == nil {
+			r.stdin = nil
+		} else {
+			r.stdin = e.r
+		}
+		return
+	case 1, 2:
+		w := io.Discard
+		if e != nil && e.w != nil {
+			w = e.w
+		}
+		if n == 1 {
+			r.stdout = w
+		} else {
+			r.stderr = w
+		}
+		return
+	}
+	fds := make(map[int]*fdEntry, len(r.fds)+1)
+	for k, v := range r.fds {
+		fds[k] = v
+	}
+	if e == nil {
+		delete(fds, n)
+	} else {
+		fds[n] = e
+	}
+	r.fds = fds
+}
+
+// extraFiles lists the files of descriptors 3 and up for external commands.
+func (r *Runner) extraFiles() []*os.File {
+	max := 0
+	for n := range r.fds {
+		max = maxInt(max, n)
+	}
+	if max < 3 {
+		return nil
+	}
+	files := make([]*os.File, max-2)
+	for n, e := range r.fds {
+		if f, ok := e.w.(*os.File); ok {
+			files[n-3] = f
+		} else if f, ok := any(e.r).(*os.File); ok && f != nil {
+			files[n-3] = f
+		}
+	}
+	return files
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// closeDroppedFds closes the files the shell opened for descriptors that
+// an exec redirection like "exec 3>&-" dropped from the table.
+func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
+	if r.bashPID != 0 {
+		return // a subshell shares its parent's files
+	}
+	inUse := func(c io.Closer) bool {
+		for _, e := range r.fds {
+			if e.own == c {
+				return true
+			}
+		}
+		return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
+	}
+	for _, e := range old {
+		if e.own != nil && !inUse(e.own) {
+			e.own.Close()
+		}
+	}
+}
+
+// bashErrnoText words an error like bash's strerror messages.
+func bashErrnoText(err error) string {
+	s := err.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func (r *Runner) loopStmtsBroken(ctx context.Context, stmts []*syntax.Stmt) bool {
