@@ -245,6 +245,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
+				// jaiph-go patch: bash's default messages.
+				if arg == "" && op == syntax.ErrorUnset {
+					arg = "parameter not set"
+				} else if arg == "" {
+					arg = "parameter null or not set"
+				}
 				return "", UnsetParameterError{
 					Node:    pe,
 					Message: arg,
@@ -277,12 +283,8 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case syntax.OtherParamOps:
 			switch arg {
 			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
-				}
+				// jaiph-go patch: bash's own quoting style.
+				str = bashQuoteQ(str)
 			case "E":
 				tail := str
 				var rns []rune
@@ -299,11 +301,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			case "A":
 				// ${var@A} returns a declare statement that recreates the variable.
 				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
+				quoted := bashQuoteQ(str) // jaiph-go patch
+				if !set {
+					str = ""
+				} else if flags == "" {
 					str = fmt.Sprintf("%s=%s", name, quoted)
 				} else {
 					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
@@ -632,4 +633,45 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// bashQuoteQ quotes s as bash's ${x@Q}: '…' with '\'' for quotes, or $'…'
+// when s holds control characters (jaiph-go patch).
+func bashQuoteQ(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case 0x1b:
+			b.WriteString(`\E`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }

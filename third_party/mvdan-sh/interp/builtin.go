@@ -858,9 +858,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.delVar("OPTARG")
 		switch {
 		case opt == '?' && diagnostics && !done:
-			r.errf("getopts: illegal option -- %q\n", optarg)
+			r.errf("%s: illegal option -- %s\n", r.envGet("0"), optarg) // jaiph-go patch: bash's text
 		case opt == ':' && diagnostics:
-			r.errf("getopts: option requires an argument -- %q\n", optarg)
+			r.errf("%s: option requires an argument -- %s\n", r.envGet("0"), optarg)
+			r.setVarString(name, "?") // as bash, unless in silent mode
 		default:
 			if optarg != "" {
 				r.setVarString("OPTARG", optarg)

@@ -186,3 +186,24 @@ func TestJaiphReadAndFds(t *testing.T) {
 		`echo x > f; sh -c 'cat <&3' 3<f; exec 5<f; sh -c 'cat <&5'`,
 	})
 }
+
+func TestJaiphMisc(t *testing.T) {
+	runCases(t, []string{
+		`echo ${u?}; echo after`,
+		`x=; echo ${x:?}; echo after`,
+		`echo ${u:?custom text}; echo after`,
+		`x=hello; echo ${x@Q}; x="a b'c"; echo ${x@Q}; x=$'t\tn\n'; echo ${x@Q}; x=; echo ${x@Q}`,
+		`echo "[${x@A}]"; x=1; echo ${x@A}; export y="a b"; echo ${y@A}`,
+		`[[ -v x ]] || echo unset; x=1; [[ -v x ]] && echo set; a=(1); [[ -v a[0] ]] && echo el; [[ -v a[1] ]] || echo noel; declare -A m=([k]=1); [[ -v m[k] ]] && echo key; [[ -v m[z] ]] || echo nokey`,
+		`declare -a a; declare -p a; a[3]=x; echo ${!a[@]}; declare -p a; declare -A m; m[k]=v; declare -p m`,
+		`set -eo pipefail; echo $-`,
+	})
+}
+
+func TestJaiphGetopts(t *testing.T) {
+	runCases(t, []string{
+		`set -- -a -b val c; while getopts ab: o; do echo "$o ${OPTARG-}"; done; echo $OPTIND`,
+		`set -- -x -b; { getopts ab: o; echo "$? $o"; getopts ab: o; echo "$? $o"; } 2>&1 | sed "s|^$0|ZERO|"`,
+		`set -- -x; getopts :ab o; echo "$? $o $OPTARG"`,
+	})
+}

@@ -823,6 +823,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if as.Naked {
 				if valType == "-A" {
 					vr.Kind = expand.Associative
+				} else if valType == "-a" && !vr.Declared() {
+					// jaiph-go patch: declare -a x declares an
+					// (unset) indexed array, as declare -p shows.
+					vr.Kind = expand.Indexed
 				} else {
 					vr.Kind = expand.KeepValue
 				}

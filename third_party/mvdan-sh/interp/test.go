@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -214,6 +215,14 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		}
 		return false
 	case syntax.TsVarSet:
+		if _, _, ok := cutElemSubscript(x); ok {
+			// jaiph-go patch: -v a[i] tests an array element.
+			w, err := syntax.NewParser().Document(strings.NewReader("${" + x + "+1}"))
+			if err != nil {
+				return false
+			}
+			return r.literal(w) == "1"
+		}
 		return r.lookupVar(x).IsSet()
 	case syntax.TsRefVar:
 		return r.lookupVar(x).Kind == expand.NameRef

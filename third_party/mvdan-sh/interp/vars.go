@@ -336,6 +336,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			prev.Map = make(map[string]string)
 		}
 		prev.Map[k] = valStr
+		prev.Set = true // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
 		return
 	}
@@ -352,6 +353,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
+	prev.Set = true // jaiph-go patch: declare -a a; a[3]=x sets a
 	r.setVar(name, prev)
 }
 
