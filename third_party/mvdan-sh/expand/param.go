@@ -635,7 +635,8 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 	return names
 }
 
-// bashQuoteQ quotes s as bash's ${x@Q}: '…' with '\” for quotes, or $'…'
+// bashQuoteQ quotes s as bash's ${x@Q}: in single quotes (each quote closed,
+// escaped and reopened), or $'…'
 // when s holds control characters (jaiph-go patch).
 func bashQuoteQ(s string) string {
 	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
