@@ -187,6 +187,10 @@ type Runner struct {
 	// fds holds the open file descriptors 3 and up (jaiph-go patch).
 	// It is replaced, never modified, so that it can be restored.
 	fds map[int]*fdEntry
+
+	// pipeStatus is PIPESTATUS after a pipeline; nil means the status of
+	// the last command alone (jaiph-go patch).
+	pipeStatus []int
 }
 
 // exitStatus holds the state of the shell after running one command.

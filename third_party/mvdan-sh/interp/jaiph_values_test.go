@@ -207,3 +207,17 @@ func TestJaiphGetopts(t *testing.T) {
 		`set -- -x; getopts :ab o; echo "$? $o $OPTARG"`,
 	})
 }
+
+func TestJaiphPipesAndReadonly(t *testing.T) {
+	runCases(t, []string{
+		`true | false | true; echo ${PIPESTATUS[@]}; false; echo ${PIPESTATUS[0]} ${#PIPESTATUS[@]}; { true | false; }; echo ${PIPESTATUS[@]}`,
+		`x=1; echo 5 | read x; echo $x; echo 6 | { read x; echo in $x; }; echo $x; echo y | while read l; do x=$l; done; echo $x`,
+		`set -o pipefail; false | true; echo $?; true | (exit 3) | true; echo $? ${PIPESTATUS[@]}`,
+		`echo a | exit 3; echo "after $?"`,
+		`set -e; echo a | { false; echo no; }; echo unreached`,
+		`readonly r=1; r=2; echo "after $?"`,
+		`readonly r=1; r=2 true; echo "after $?"`,
+		`readonly r=1; (r=2; echo in); echo "after $?"`,
+		`[[ 1+1 -eq 2 ]] && echo arith; x=3; [[ x -gt 2 ]] && echo name; [[ 08 -eq 8 ]]; echo $?; [[ 0x10 -eq 16 ]] && echo hex`,
+	})
+}

@@ -409,6 +409,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	tracingEnabled := r.opts[optXTrace]
 	trace := r.tracer()
 
+	// jaiph-go patch: PIPESTATUS follows the last simple command or
+	// pipeline; compound commands leave what their last command set.
+	switch cm := cm.(type) {
+	case *syntax.BinaryCmd:
+		if cm.Op != syntax.Pipe && cm.Op != syntax.PipeAll {
+			break
+		}
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.FuncDecl, *syntax.TimeClause:
+	default:
+		defer func() { r.pipeStatus = nil }()
+	}
+
 	switch cm := cm.(type) {
 	case *syntax.Block:
 		r.stmts(ctx, cm.Stmts)
@@ -442,6 +455,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				name := as.Name.Value
 
 				prev := r.lookupVar(name)
+				if prev.ReadOnly {
+					// jaiph-go patch: as in bash, assigning to a
+					// readonly variable in a bare assignment exits a
+					// non-interactive shell.
+					r.errf("%s: readonly variable\n", name)
+					r.exit.code = 1
+					r.exit.exiting = true
+					break
+				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
 				// function we want to signal that we are modifying the parent var rather than
 				// creating a new local var via "local foo=bar".
@@ -489,6 +511,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				name, prev = n, v
 			}
 
+			if prev.ReadOnly {
+				// jaiph-go patch: bash reports it once and still
+				// runs the command with the variable unchanged.
+				r.errf("%s: readonly variable\n", name)
+				continue
+			}
 			name, vr := r.assignVal(name, prev, as, "")
 			// Inline command vars are always exported.
 			vr.Exported = true
@@ -536,15 +564,34 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r2.exit.exiting = false // subshells don't exit the parent shell
 				pw.Close()
 			})
-			r.stmt(ctx, cm.Y)
+			// jaiph-go patch: like bash (without lastpipe), the last
+			// command of a pipeline runs in a subshell too, so that
+			// `echo x | read v` leaves v alone in the shell.
+			r3 := r.subshell(false)
+			r3.stmt(ctx, cm.Y)
+			r3.exit.exiting = false
+			r.exit = r3.exit
 			pr.Close()
 			wg.Wait()
 			r.stdin = oldIn
+			statuses := r2.pipeStatus
+			if statuses == nil {
+				statuses = []int{int(r2.exit.code)}
+			}
+			if r3.pipeStatus != nil {
+				statuses = append(slices.Clone(statuses), r3.pipeStatus...)
+			} else {
+				statuses = append(slices.Clone(statuses), int(r3.exit.code))
+			}
+			r.pipeStatus = statuses
 			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
 				r.exit = r2.exit
 			}
 			if r2.exit.fatalExit {
 				r.exit.fatal(r2.exit.err) // surface fatal errors immediately
+			}
+			if r.exit.fatalExit {
+				r.exit.exiting = true // fatal errors of the last command too
 			}
 		}
 	case *syntax.IfClause:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/term"
@@ -43,6 +44,26 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 				if r.match(pattern, str) == (x.Op != syntax.TsNoMatch) {
 					return "1"
 				}
+			}
+			return ""
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			if classic {
+				break
+			}
+			// jaiph-go patch: in [[ ]], both operands of a numeric
+			// comparison are arithmetic expressions, as in bash.
+			var nums [2]int
+			for i, side := range [2]string{r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)} {
+				n, err := expand.ArithmString(r.ecfg, side)
+				if err != nil {
+					r.errf("[[: %v\n", err)
+					r.exit.code = 1
+					return ""
+				}
+				nums[i] = n
+			}
+			if r.binTest(ctx, x.Op, strconv.Itoa(nums[0]), strconv.Itoa(nums[1])) {
+				return "1"
 			}
 			return ""
 		case syntax.TsReMatch:

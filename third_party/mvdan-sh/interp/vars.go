@@ -204,6 +204,14 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		if len(r.funcStack) > 0 {
 			vr.Kind, vr.List = expand.Indexed, append(slices.Clone(r.funcStack), "main")
 		}
+	case "PIPESTATUS":
+		vr.Kind = expand.Indexed
+		if r.pipeStatus == nil {
+			vr.List = []string{strconv.Itoa(int(r.lastExit.code))}
+		}
+		for _, st := range r.pipeStatus {
+			vr.List = append(vr.List, strconv.Itoa(st))
+		}
 	case "BASHPID":
 		pid := r.bashPID
 		if pid == 0 {
