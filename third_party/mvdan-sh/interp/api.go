@@ -759,6 +759,13 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: false,
 		supported:    true,
 	},
+	{
+		// jaiph-go patch: kept after the upstream supported options so
+		// that their indexes stay.
+		name:         "nocasematch",
+		defaultState: false,
+		supported:    true,
+	},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -823,7 +830,6 @@ var bashOptsTable = [...]bashOpt{
 	{name: "login_shell"},
 	{name: "mailwarn"},
 	{name: "no_empty_cmd_completion"},
-	{name: "nocasematch"},
 	{
 		name:         "progcomp",
 		defaultState: true,
@@ -864,6 +870,7 @@ const (
 	optGlobStar
 	optNoCaseGlob
 	optNullGlob
+	optNoCaseMatch
 )
 
 // Reset returns a runner to its initial state, right before the first call to

@@ -221,3 +221,9 @@ func TestJaiphPipesAndReadonly(t *testing.T) {
 		`[[ 1+1 -eq 2 ]] && echo arith; x=3; [[ x -gt 2 ]] && echo name; [[ 08 -eq 8 ]]; echo $?; [[ 0x10 -eq 16 ]] && echo hex`,
 	})
 }
+
+func TestJaiphNocasematch(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s nocasematch; [[ ABC == abc ]] && echo yes; case ABC in abc) echo case;; esac; [[ ABC =~ ^abc$ ]] && echo re; shopt -u nocasematch; [[ ABC == abc ]] || echo off`,
+	})
+}

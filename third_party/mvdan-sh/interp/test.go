@@ -94,6 +94,9 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y string) bool {
 	switch op {
 	case syntax.TsReMatch:
+		if r.opts[optNoCaseMatch] { // jaiph-go patch: shopt -s nocasematch
+			y = "(?i)" + y
+		}
 		re, err := regexp.Compile(y)
 		if err != nil {
 			r.exit.code = 2
