@@ -96,6 +96,11 @@ type Variable struct {
 	Exported bool
 	ReadOnly bool
 
+	// Integer, Lower and Upper are bash's declare -i, -l and -u
+	// attributes (jaiph-go patch); the interpreter applies them when
+	// the variable is assigned.
+	Integer, Lower, Upper bool
+
 	// Kind defines which of the value fields below should be used.
 	Kind ValueKind
 
@@ -120,7 +125,7 @@ func (v Variable) IsSet() bool {
 // Declared variables may not be set; `export foo` is exported but not set to a value,
 // and `declare -a foo` is an indexed array but not set to a value.
 func (v Variable) Declared() bool {
-	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown
+	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown || v.Integer || v.Lower || v.Upper // jaiph-go patch: -i -l -u
 }
 
 // Flags returns the variable's attribute flags in the order used by bash's
@@ -132,7 +137,11 @@ func (v Variable) Flags() string {
 		flags = append(flags, 'a')
 	case Associative:
 		flags = append(flags, 'A')
-	case NameRef:
+	}
+	if v.Integer {
+		flags = append(flags, 'i')
+	}
+	if v.Kind == NameRef {
 		flags = append(flags, 'n')
 	}
 	if v.ReadOnly {
@@ -140,6 +149,12 @@ func (v Variable) Flags() string {
 	}
 	if v.Exported {
 		flags = append(flags, 'x')
+	}
+	if v.Lower {
+		flags = append(flags, 'l')
+	}
+	if v.Upper {
+		flags = append(flags, 'u')
 	}
 	return string(flags)
 }

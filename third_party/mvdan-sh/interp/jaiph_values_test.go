@@ -227,3 +227,13 @@ func TestJaiphNocasematch(t *testing.T) {
 		`shopt -s nocasematch; [[ ABC == abc ]] && echo yes; case ABC in abc) echo case;; esac; [[ ABC =~ ^abc$ ]] && echo re; shopt -u nocasematch; [[ ABC == abc ]] || echo off`,
 	})
 }
+
+func TestJaiphDeclareAttrs(t *testing.T) {
+	runCases(t, []string{
+		`declare -i i=3; i+=2; echo $i; i="2*3"; echo $i; i=abc; echo $i; declare -p i`,
+		`declare -u U=abc; echo $U; U+=de; echo $U; declare -l L=ABC; echo $L; declare -p U L`,
+		`declare -rxi v=1; declare -p v; declare -xu u=a; declare -p u; declare -il w=1; declare -p w`,
+		`declare -i z; declare -p z; z=4+4; echo $z; f() { local -i n=2*3; echo $n; }; f`,
+		`declare -u -l B=aB; declare -p B; declare -ia arr=(1+1 2*2); echo ${arr[@]}`,
+	})
+}

@@ -784,9 +784,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
 			fp := flagParser{remaining: []string{as.Name.Value}}
+			// jaiph-go patch: every flag of a combined "-rxi" counts
+			// (upstream stopped after the first).
+			sawFlag := false
 			for fp.more() {
+				sawFlag = true
 				switch flag := fp.flag(); flag {
-				case "-x", "-r":
+				case "-x", "-r", "-i", "-l", "-u": // jaiph-go patch: -i -l -u
 					modes = append(modes, flag)
 				case "-a", "-A", "-n":
 					valType = flag
@@ -799,6 +803,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.exit.code = 2
 					return
 				}
+			}
+			if sawFlag {
 				continue assignLoop
 			}
 			name := as.Name.Value
@@ -885,13 +891,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			} else if local {
 				vr.Local = true
 			}
+			lower, upper := false, false
 			for _, mode := range modes {
 				switch mode {
 				case "-x":
 					vr.Exported = true
 				case "-r":
 					vr.ReadOnly = true
+				case "-i":
+					vr.Integer = true
+				case "-l":
+					lower = true
+				case "-u":
+					upper = true
 				}
+			}
+			if lower || upper {
+				// as bash, -l and -u together cancel out
+				vr.Lower, vr.Upper = lower && !upper, upper && !lower
 			}
 			r.setVar(name, vr)
 		}

@@ -4,6 +4,7 @@
 package interp
 
 import (
+	"cmp"
 	cryptorand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -280,6 +281,42 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if r.opts[optAllExport] {
 		vr.Exported = true
 	}
+	if vr.Integer || vr.Lower || vr.Upper {
+		// jaiph-go patch: declare -i/-l/-u transform assigned values.
+		conv := func(s string) (string, error) {
+			if vr.Integer {
+				n, err := expand.ArithmString(r.ecfg, s)
+				if err != nil {
+					return "", err
+				}
+				s = strconv.Itoa(n)
+			}
+			if vr.Lower {
+				s = strings.ToLower(s)
+			} else if vr.Upper {
+				s = strings.ToUpper(s)
+			}
+			return s, nil
+		}
+		var err error
+		switch vr.Kind {
+		case expand.String:
+			if vr.Set {
+				vr.Str, err = conv(vr.Str)
+			}
+		case expand.Indexed:
+			list := make([]string, len(vr.List))
+			for i, s := range vr.List {
+				if list[i], err = conv(s); err != nil {
+					break
+				}
+			}
+			vr.List = list
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -478,6 +515,17 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		switch prev.Kind {
 		case expand.String, expand.Unknown:
 			prev.Kind = expand.String
+			if prev.Integer {
+				// jaiph-go patch: += adds on declare -i variables.
+				a, err1 := expand.ArithmString(r.ecfg, prev.Str)
+				b, err2 := expand.ArithmString(r.ecfg, s)
+				if err := cmp.Or(err1, err2); err != nil {
+					r.expandErr(err)
+					return name, prev
+				}
+				prev.Str = strconv.Itoa(a + b)
+				return name, prev
+			}
 			prev.Str += s
 		case expand.Indexed:
 			// Appends to the element at index 0, creating it if unset.
