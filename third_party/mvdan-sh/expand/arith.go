@@ -58,6 +58,13 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		n, err := bashNumber(s)
 		return int(n), err
 	case syntax.ValidName(s):
+		if cfg.NoUnset && !cfg.Env.Get(s).IsSet() {
+			// set -u applies to names in arithmetic too.
+			return 0, UnsetParameterError{
+				Node:    &syntax.ParamExp{Param: &syntax.Lit{Value: s}},
+				Message: "unbound variable",
+			}
+		}
 		val := cfg.envGet(s)
 		if val == "" {
 			return 0, nil

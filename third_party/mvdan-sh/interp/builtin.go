@@ -664,7 +664,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "return":
 		if !r.inFunc && !r.inSource {
-			return failf(1, "return: can only be done from a func or sourced script\n")
+			return failf(2, "return: can only `return' from a function or sourced script\n") // jaiph-go patch: bash's text and status
 		}
 		switch len(args) {
 		case 0:
@@ -1205,12 +1205,17 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	}
 	apath := r.absPath(path)
 	info, err := r.stat(ctx, apath)
-	if err != nil || !info.IsDir() {
-		r.errf("%s: no such file or directory: %q\n", cmd, path)
+	// jaiph-go patch: bash's wording.
+	if err != nil {
+		r.errf("%s: %s: No such file or directory\n", cmd, path)
+		return 1
+	}
+	if !info.IsDir() {
+		r.errf("%s: %s: Not a directory\n", cmd, path)
 		return 1
 	}
 	if r.access(ctx, apath, AccessExec) != nil {
-		r.errf("%s: permission denied: %q\n", cmd, path)
+		r.errf("%s: %s: Permission denied\n", cmd, path)
 		return 1
 	}
 	r.Dir = apath

@@ -335,7 +335,20 @@ func lookPathDir(cwd string, env expand.Environ, file string, find findAny) (str
 	}
 	exts := pathExts(env)
 	if strings.ContainsAny(file, chars) {
-		return find(cwd, file, exts)
+		f, err := find(cwd, file, exts)
+		if err != nil {
+			// jaiph-go patch: bash's wording, naming the file as written.
+			var pe *os.PathError
+			switch {
+			case errors.As(err, &pe):
+				err = fmt.Errorf("%s: No such file or directory", file)
+			case err.Error() == "is a directory":
+				err = fmt.Errorf("%s: Is a directory", file)
+			case err.Error() == "permission denied":
+				err = fmt.Errorf("%s: Permission denied", file)
+			}
+		}
+		return f, err
 	}
 	for _, elem := range pathList {
 		var path string
@@ -350,7 +363,7 @@ func lookPathDir(cwd string, env expand.Environ, file string, find findAny) (str
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("%q: executable file not found in $PATH", file)
+	return "", fmt.Errorf("%s: command not found", file) // jaiph-go patch: bash's text
 }
 
 // scriptFromPathDir is similar to [LookPathDir], with the difference that it looks

@@ -237,3 +237,14 @@ func TestJaiphDeclareAttrs(t *testing.T) {
 		`declare -u -l B=aB; declare -p B; declare -ia arr=(1+1 2*2); echo ${arr[@]}`,
 	})
 }
+
+func TestJaiphErrorTexts(t *testing.T) {
+	runCases(t, []string{
+		`nosuchcmd_x; echo $?`,
+		`./nofile; echo $?`,
+		`cd /nonexistent; echo $?; cd /etc/passwd; echo $?`,
+		`return 2; echo $?`,
+		`set -u; a=(); echo "${a[@]}" ok; echo $((nope + 1)); echo after`,
+		`set -u; echo $((RANDOM >= 0)) $((BASHPID > 0)) $((PPID > 0)) $(($$ > 0)); x=1; echo $((x+1))`,
+	})
+}
