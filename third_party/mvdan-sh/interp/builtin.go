@@ -203,7 +203,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		default:
 			return failf(2, "usage: shift [n]\n")
 		}
-		if n >= len(r.Params) {
+		if n > len(r.Params) {
+			// jaiph-go patch: as bash, shifting past the end fails
+			// and leaves the parameters alone.
+			return exitStatus{code: 1}
+		} else if n == len(r.Params) {
 			r.Params = nil
 		} else {
 			r.Params = r.Params[n:]

@@ -248,3 +248,11 @@ func TestJaiphErrorTexts(t *testing.T) {
 		`set -u; echo $((RANDOM >= 0)) $((BASHPID > 0)) $((PPID > 0)) $(($$ > 0)); x=1; echo $((x+1))`,
 	})
 }
+
+func TestJaiphLocalShift(t *testing.T) {
+	runCases(t, []string{
+		`x=10; f() { local x; x=2; echo $x; }; f; echo $x; g() { local x; echo "[${x-unset}]"; x=3; }; g; echo $x`,
+		`f() { local y=1; g; echo "f:$y"; }; g() { local y; echo "g:[${y-unset}]"; y=2; }; f; h() { local z=1; local z; echo "h:$z"; }; h`,
+		`set -- a b c d; shift 2; echo $@; shift 5; echo $? $#; shift 2; echo $? $#`,
+	})
+}

@@ -96,6 +96,14 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	if o.values == nil {
 		o.values = make(map[string]namedVariable)
 	}
+	if vr.Kind == expand.KeepValue && vr.Local && o.funcScope && !inOverlay {
+		// jaiph-go patch: as in bash, a bare `local x` starts unset
+		// rather than with the caller's value.
+		vr = expand.Variable{Local: true, Exported: vr.Exported, ReadOnly: vr.ReadOnly,
+			Integer: vr.Integer, Lower: vr.Lower, Upper: vr.Upper}
+		o.values[normalized] = namedVariable{name, vr}
+		return nil
+	}
 	if vr.Kind == expand.KeepValue {
 		vr.Kind = prev.Kind
 		vr.Str = prev.Str
