@@ -143,8 +143,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name := expr.X.(*syntax.Word).Lit()
-			old_, err := cfg.arithmString(cfg.envGet(name), 0)
+			cur, set, err := cfg.arithmLvalue(expr.X)
+			if err != nil {
+				return 0, err
+			}
+			old_, err := cfg.arithmString(cur, 0)
 			if err != nil {
 				return 0, err
 			}
@@ -155,7 +158,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			} else {
 				val--
 			}
-			if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+			if err := set(strconv.FormatInt(val, 10)); err != nil {
 				return 0, err
 			}
 			if expr.Post {
@@ -319,10 +322,15 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name := b.X.(*syntax.Word).Lit()
-	val_, err := cfg.arithmString(cfg.envGet(name), 0)
+	cur, set, err := cfg.arithmLvalue(b.X)
 	if err != nil {
 		return 0, err
+	}
+	val_ := 0
+	if b.Op != syntax.Assgn {
+		if val_, err = cfg.arithmString(cur, 0); err != nil {
+			return 0, err
+		}
 	}
 	val := int64(val_)
 	arg_, err := Arithm(cfg, b.Y)
@@ -356,11 +364,11 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.XorAssgn:
 		val ^= arg
 	case syntax.ShlAssgn:
-		val <<= uint(arg)
+		val <<= uint(arg) & 63
 	case syntax.ShrAssgn:
-		val >>= uint(arg)
+		val >>= uint(arg) & 63
 	}
-	if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+	if err := set(strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
 	}
 	return int(val), nil
@@ -429,4 +437,54 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	default:
 		return 0, fmt.Errorf("unsupported binary arithmetic operator: %q", op)
 	}
+}
+
+// arithmLvalue returns the value of an assignable arithmetic operand, a
+// name or an array element like a[i], and a function that sets it. jaiph-go
+// patch: upstream only knew plain names (((a[0]++)) panicked) and replaced
+// the whole variable, dropping attributes such as export.
+func (cfg *Config) arithmLvalue(x syntax.ArithmExpr) (string, func(string) error, error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return "", nil, fmt.Errorf("attempted assignment to non-variable")
+	}
+	wenv, ok := cfg.Env.(WriteEnviron)
+	if !ok {
+		return "", nil, fmt.Errorf("environment is read-only")
+	}
+	if name := w.Lit(); syntax.ValidName(name) {
+		vr := cfg.Env.Get(name)
+		if n, v := vr.Resolve(cfg.Env); n != "" {
+			name, vr = n, v
+		}
+		set := func(val string) error {
+			if vr.Kind == Indexed || vr.Kind == Associative {
+				return cfg.assignElem(name, vr, nil, val)
+			}
+			nv := vr
+			nv.Set, nv.Kind, nv.Str = true, String, val
+			return wenv.Set(name, nv)
+		}
+		cur, _, _ := cfg.varInd(vr, nil)
+		return cur, set, nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil && !pe.Length && !pe.Excl && pe.Exp == nil {
+			name := pe.Param.Value
+			cur, err := Literal(cfg, w)
+			if err != nil {
+				return "", nil, err
+			}
+			set := func(val string) error {
+				vr := cfg.Env.Get(name)
+				if n, v := vr.Resolve(cfg.Env); n != "" {
+					name, vr = n, v
+				}
+				return cfg.assignElem(name, vr, pe.Index, val)
+			}
+			return cur, set, nil
+		}
+	}
+	str, _ := Literal(cfg, w)
+	return "", nil, ArithmError{Expr: str, Msg: "attempted assignment to non-variable", Token: str}
 }

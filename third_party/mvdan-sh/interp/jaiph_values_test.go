@@ -256,3 +256,13 @@ func TestJaiphLocalShift(t *testing.T) {
 		`set -- a b c d; shift 2; echo $@; shift 5; echo $? $#; shift 2; echo $? $#`,
 	})
 }
+
+func TestJaiphArithmLvalues(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2 3); i=1; echo ${a[i+1]} $(( a[1] + a[2] )); ((a[0]++)); echo ${a[0]}; (( a[5] = 7 )); echo ${a[@]}; ((a[1] *= 10)); echo ${a[1]}`,
+		`declare -A m=([k]=4); echo $(( m[k] * 2 )); m[n]=$(( m[k] + 1 )); echo ${m[n]}; (( m[k]++ )); echo ${m[k]}`,
+		`export n=1; ((n++)); env | grep '^n='; declare -i j=1; ((j += 2)); declare -p j`,
+		`x=1; let x++; echo $x; let "x += 4"; echo $x; let x=x*x; echo $x; echo $(( y = 5, y + 1 )) $y`,
+		`f() { local c=1; ((c++)); echo $c; }; c=9; f; echo $c`,
+	})
+}
