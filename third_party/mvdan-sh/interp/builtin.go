@@ -689,6 +689,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		silent := false
 		readArray := false
 		ropts := readOpts{delim: '\n', nchars: -1}
+		pollOnly := false // read -t 0: only report whether input is ready
 		var timeout time.Duration
 		hasTimeout := false
 		in := r.stdin
@@ -727,7 +728,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					return failf(1, "read: %s: invalid timeout specification\n", v)
 				}
 				if f == 0 {
-					return failf(2, "read: -t 0 is not supported\n")
+					pollOnly = true
 				}
 				timeout, hasTimeout = time.Duration(f*float64(time.Second)), true
 			case "-u":
@@ -753,6 +754,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 
+		if pollOnly {
+			if !inputReady(in) {
+				exit.code = 1
+			}
+			return exit
+		}
 		if prompt != "" {
 			r.out(prompt)
 		}

@@ -266,3 +266,9 @@ func TestJaiphArithmLvalues(t *testing.T) {
 		`f() { local c=1; ((c++)); echo $c; }; c=9; f; echo $c`,
 	})
 }
+
+func TestJaiphReadPoll(t *testing.T) {
+	runCases(t, []string{
+		`echo x > f; read -t 0 < f; echo $?; read -t 0 < <(sleep 0.5); echo $?; read -t 0 <<< x; echo $?; read -t 0 v <<< x; echo "$? [$v]"`,
+	})
+}

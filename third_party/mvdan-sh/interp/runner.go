@@ -1053,6 +1053,14 @@ func (r *Runner) hdocReader(rd *syntax.Redirect) (stdinFile, error) {
 	// as pipe writes may block once the buffer gets full.
 	// We still construct and buffer the entire heredoc first,
 	// as doing it concurrently would lead to different semantics and be racy.
+	if len(hdoc) <= 4096 {
+		// jaiph-go patch: a small document fits in the pipe buffer, so
+		// write it now, as bash has it ready before the command starts
+		// (read -t 0 sees it).
+		io.WriteString(pw, hdoc)
+		pw.Close()
+		return pr, nil
+	}
 	go func() {
 		io.WriteString(pw, hdoc)
 		pw.Close()
@@ -1183,6 +1191,13 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			return nil, err
 		}
 		r.setFd(n, &fdEntry{r: pr})
+		if len(arg) < 4096 {
+			// jaiph-go patch: small enough for the pipe buffer, so
+			// ready before the command starts, as in bash.
+			io.WriteString(pw, arg+"\n")
+			pw.Close()
+			return pr, nil
+		}
 		// We write to the pipe in a new goroutine,
 		// as pipe writes may block once the buffer gets full.
 		go func() {
