@@ -407,7 +407,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		return nil, err
 	}
 	if anchor != 0 {
-		with, err := Literal(cfg, repl.With)
+		with, err := cfg.replWith(repl.With)
 		if err != nil {
 			return nil, err
 		}
@@ -430,7 +430,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		for i, elem := range elems {
 			out[i] = elem
 			if loc := rx.FindStringIndex(elem); loc != nil {
-				out[i] = elem[:loc[0]] + with + elem[loc[1]:]
+				out[i] = elem[:loc[0]] + with(elem[loc[0]:loc[1]]) + elem[loc[1]:]
 			}
 		}
 		return out, nil
@@ -438,7 +438,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	if orig == "" {
 		return elems, nil // nothing to replace
 	}
-	with, err := Literal(cfg, repl.With)
+	with, err := cfg.replWith(repl.With)
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +453,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		last := 0
 		for _, loc := range locs {
 			sb.WriteString(elem[last:loc[0]])
-			sb.WriteString(with)
+			sb.WriteString(with(elem[loc[0]:loc[1]]))
 			last = loc[1]
 		}
 		sb.WriteString(elem[last:])
@@ -675,4 +675,29 @@ func bashQuoteQ(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// replWith expands the replacement of ${x/pat/repl}. jaiph-go patch: as
+// with bash 5.2's default patsub_replacement, an unquoted & in it stands for
+// the matched text; a quoted or backslash-escaped & is literal.
+func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
+	if w == nil {
+		return func(string) string { return "" }, nil
+	}
+	parts, err := cfg.wordField(w.Parts, quoteNone)
+	if err != nil {
+		return nil, err
+	}
+	parts = slices.Clone(parts) // wordField may reuse its buffers
+	return func(match string) string {
+		var sb strings.Builder
+		for _, part := range parts {
+			if part.quote == quoteNone {
+				sb.WriteString(strings.ReplaceAll(part.val, "&", match))
+			} else {
+				sb.WriteString(part.val)
+			}
+		}
+		return sb.String()
+	}, nil
 }

@@ -272,3 +272,10 @@ func TestJaiphReadPoll(t *testing.T) {
 		`echo x > f; read -t 0 < f; echo $?; read -t 0 < <(sleep 0.5); echo $?; read -t 0 <<< x; echo $?; read -t 0 v <<< x; echo "$? [$v]"`,
 	})
 }
+
+func TestJaiphPatsubReplacement(t *testing.T) {
+	runCases(t, []string{
+		`x=abc; echo ${x/b/[&]} "${x/b/[&]}" ${x/b/\&} "${x/b/\&}" "${x/b/"&"}" "${x//[ac]/<&>}"; y='&&'; echo ${x/b/$y} "${x/b/"$y"}"`,
+		`a=(ab cb); echo "${a[@]/b/(&)}" ${a[@]/#?/&&}`,
+	})
+}
