@@ -766,6 +766,11 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: false,
 		supported:    true,
 	},
+	{
+		name:         "inherit_errexit", // jaiph-go patch
+		defaultState: false,
+		supported:    true,
+	},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -815,10 +820,6 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: true,
 	},
 	{name: "huponexit"},
-	{
-		name:         "inherit_errexit",
-		defaultState: true,
-	},
 	{
 		name:         "interactive_comments",
 		defaultState: true,
@@ -871,6 +872,7 @@ const (
 	optNoCaseGlob
 	optNullGlob
 	optNoCaseMatch
+	optInheritErrexit
 )
 
 // Reset returns a runner to its initial state, right before the first call to

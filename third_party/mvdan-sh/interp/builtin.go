@@ -887,6 +887,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "shopt":
 		mode := ""
 		posixOpts := false
+		quiet := false
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -894,7 +895,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				mode = flag
 			case "-o":
 				posixOpts = true
-			case "-p", "-q":
+			case "-q": // jaiph-go patch
+				quiet = true
+			case "-p":
 				return failf(2, "shopt: unsupported option %q\n", flag)
 			default:
 				return failf(2, "shopt: invalid option %q\n", flag)
@@ -921,7 +924,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				opt, supported = r.bashOptByName(arg)
 			}
 			if opt == nil {
-				return failf(1, "shopt: invalid option name %q\n", arg)
+				return failf(1, "shopt: %s: invalid shell option name\n", arg) // jaiph-go patch: bash's text
 			}
 
 			switch mode {
@@ -931,7 +934,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				*opt = mode == "-s"
 			default: // ""
-				r.printOptLine(arg, *opt, supported)
+				// jaiph-go patch: as bash, -q prints nothing and the
+				// status is 1 if any queried option is off.
+				if !quiet {
+					r.printOptLine(arg, *opt, supported)
+				}
+				if !*opt {
+					exit.code = 1
+				}
 			}
 		}
 		r.updateExpandOpts()
@@ -1124,7 +1134,7 @@ func mapfileSplit(delim byte, dropDelim bool) bufio.SplitFunc {
 func (r *Runner) printOptLine(name string, enabled, supported bool) {
 	state := r.optStatusText(enabled)
 	if supported {
-		r.outf("%s\t%s\n", name, state)
+		r.outf("%-15s\t%s\n", name, state) // jaiph-go patch: bash's padding
 		return
 	}
 	r.outf("%s\t%s\t(%q not supported)\n", name, state, r.optStatusText(!enabled))

@@ -279,3 +279,20 @@ func TestJaiphPatsubReplacement(t *testing.T) {
 		`a=(ab cb); echo "${a[@]/b/(&)}" ${a[@]/#?/&&}`,
 	})
 }
+
+func TestJaiphErrexitCmdSubst(t *testing.T) {
+	runCases(t, []string{
+		`set -e; echo $(false; echo printed); echo after; x=$(false; echo v); echo $x`,
+		`shopt -s inherit_errexit; set -e; echo $(false; echo printed); echo after`,
+		`set -e; echo $(echo $-); (echo sub $-); shopt inherit_errexit`,
+		`set -e; cat <(false; echo ps); echo after`,
+		`main::f::impl() { set -eo pipefail; local out; out=$(false); echo no; }; main::f::impl; echo "st $?"`,
+	})
+}
+
+func TestJaiphShopt(t *testing.T) {
+	runCases(t, []string{
+		`shopt -q extglob; echo $?; shopt -s extglob; shopt -q extglob; echo $?; shopt extglob nullglob; echo $?; shopt -u nosuch; echo $?`,
+		`set -o errexit -o nounset -o pipefail; echo $-; set +o pipefail; set -o | grep -E '^(errexit|pipefail)'; shopt -o errexit`,
+	})
+}

@@ -66,6 +66,11 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			if !r.opts[optInheritErrexit] {
+				// jaiph-go patch: as in bash, command substitutions
+				// run without errexit unless inherit_errexit is set.
+				r2.opts[optErrExit] = false
+			}
 			r2.stmts(ctx, cs.Stmts)
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
