@@ -1146,6 +1146,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
 	r2.fds = r.fds
+	r2.pipeStatus = r.pipeStatus
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true

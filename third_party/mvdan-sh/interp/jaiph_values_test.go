@@ -296,3 +296,9 @@ func TestJaiphShopt(t *testing.T) {
 		`set -o errexit -o nounset -o pipefail; echo $-; set +o pipefail; set -o | grep -E '^(errexit|pipefail)'; shopt -o errexit`,
 	})
 }
+
+func TestJaiphPipestatusSubshell(t *testing.T) {
+	runCases(t, []string{
+		`true | false; ( echo ${PIPESTATUS[@]} ); false | true | false; echo "$(echo ${PIPESTATUS[@]})"`,
+	})
+}
