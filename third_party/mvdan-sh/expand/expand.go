@@ -1225,66 +1225,74 @@ func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir 
 // The config specifies shell expansion options; nil behaves the same as an
 // empty config.
 func ReadFields(cfg *Config, s string, n int, raw bool) []string {
+	// jaiph-go patch: bash's read splitting. A non-whitespace IFS
+	// character delimits a field by itself, so "a::b" has an empty field;
+	// the last name gets the rest of the line, minus trailing IFS
+	// whitespace, or just the last field if one delimiter ends the line.
+	// Upstream merged adjacent delimiters of any kind.
 	cfg = prepareConfig(cfg)
-	type pos struct {
-		start, end int
-	}
-	var fpos []pos
-
-	runes := make([]rune, 0, len(s))
-	infield := false
+	var rs []rune
+	var escaped []bool
 	esc := false
 	for _, r := range s {
-		if infield {
-			if cfg.ifsRune(r) && (raw || !esc) {
-				fpos[len(fpos)-1].end = len(runes)
-				infield = false
-			}
-		} else {
-			if !cfg.ifsRune(r) && (raw || !esc) {
-				fpos = append(fpos, pos{start: len(runes), end: -1})
-				infield = true
-			}
-		}
-		if r == '\\' {
-			if raw || esc {
-				runes = append(runes, r)
-			}
-			esc = !esc
+		if !raw && !esc && r == '\\' {
+			esc = true
 			continue
 		}
-		runes = append(runes, r)
+		rs = append(rs, r)
+		escaped = append(escaped, esc)
 		esc = false
 	}
-	if len(fpos) == 0 {
-		return nil
-	}
-	if infield {
-		fpos[len(fpos)-1].end = len(runes)
-	}
-
-	switch {
-	case n == 1:
-		// The single field spans the whole line minus leading and trailing
-		// IFS whitespace; anything outside the fields is already IFS.
-		lo, hi := 0, len(runes)
-		for lo < fpos[0].start && cfg.ifsWhitespace(runes[lo]) {
-			lo++
+	isIFS := func(i int) bool { return !escaped[i] && cfg.ifsRune(rs[i]) }
+	isWS := func(i int) bool { return isIFS(i) && cfg.ifsWhitespace(rs[i]) }
+	// word returns the field starting at i and the index after the
+	// delimiter that ends it: IFS whitespace around at most one other
+	// IFS character.
+	word := func(i int) (string, int) {
+		start := i
+		for i < len(rs) && !isIFS(i) {
+			i++
 		}
-		for hi > fpos[len(fpos)-1].end && cfg.ifsWhitespace(runes[hi-1]) {
-			hi--
+		w := string(rs[start:i])
+		for i < len(rs) && isWS(i) {
+			i++
 		}
-		fpos[0].start, fpos[0].end = lo, hi
-		fpos = fpos[:1]
-	case n != -1 && n < len(fpos):
-		// combine to max n fields
-		fpos[n-1].end = fpos[len(fpos)-1].end
-		fpos = fpos[:n]
+		if i < len(rs) && isIFS(i) {
+			i++
+			for i < len(rs) && isWS(i) {
+				i++
+			}
+		}
+		return w, i
 	}
-
-	fields := make([]string, len(fpos))
-	for i, p := range fpos {
-		fields[i] = string(runes[p.start:p.end])
+	i := 0
+	for i < len(rs) && isWS(i) {
+		i++
+	}
+	var fields []string
+	if n == -1 {
+		for i < len(rs) {
+			var w string
+			w, i = word(i)
+			fields = append(fields, w)
+		}
+		return fields
+	}
+	for len(fields) < n-1 && i < len(rs) {
+		var w string
+		w, i = word(i)
+		fields = append(fields, w)
+	}
+	if i < len(rs) {
+		if w, j := word(i); j >= len(rs) {
+			fields = append(fields, w)
+		} else {
+			end := len(rs)
+			for end > i && isWS(end-1) {
+				end--
+			}
+			fields = append(fields, string(rs[i:end]))
+		}
 	}
 	return fields
 }

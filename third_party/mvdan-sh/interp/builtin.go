@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/internal"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -760,8 +761,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			return exit
 		}
-		if prompt != "" {
-			r.out(prompt)
+		if _, term := stdinTerminal(in); prompt != "" && term {
+			// jaiph-go patch: as bash, the prompt goes to stderr and
+			// only when reading from a terminal.
+			r.errf("%s", prompt)
 		}
 		ropts.raw = raw || ropts.exact
 		if hasTimeout {
@@ -1052,8 +1055,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 	case "readarray", "mapfile":
+		// jaiph-go patch: -n, -s, -u and -O, reading no further than
+		// needed, so that later reads of the same input go on from there.
 		dropDelim := false
 		delim := "\n"
+		count, skip, origin := 0, 0, -1
+		in := r.stdin
+		num := func(flag, v string) (int, bool) {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				r.errf("%s: %s: invalid %s\n", name, v, map[string]string{"-n": "line count", "-s": "line count", "-O": "array index", "-u": "file descriptor specification"}[flag])
+				return 0, false
+			}
+			return n, true
+		}
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -1069,6 +1084,25 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					// Bash sets the delim to an ASCII NUL if provided with an empty
 					// string.
 					delim = "\x00"
+				}
+			case "-n", "-s", "-O", "-u":
+				n, ok := num(flag, fp.value())
+				if !ok {
+					return exitStatus{code: 1}
+				}
+				switch flag {
+				case "-n":
+					count = n
+				case "-s":
+					skip = n
+				case "-O":
+					origin = n
+				case "-u":
+					e := r.getFd(n)
+					if e == nil || e.r == nil {
+						return failf(1, "%s: %d: invalid file descriptor: Bad file descriptor\n", name, n)
+					}
+					in = e.r
 				}
 			default:
 				return failf(2, "%s: invalid option %q\n", name, flag)
@@ -1089,15 +1123,29 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(2, "%s: Only one array name may be specified, %v\n", name, args)
 		}
 
-		var vr expand.Variable
-		vr.Kind = expand.Indexed
-		scanner := bufio.NewScanner(r.stdin)
-		scanner.Split(mapfileSplit(delim[0], dropDelim))
-		for scanner.Scan() {
-			vr.List = append(vr.List, scanner.Text())
+		vr := expand.Variable{Set: true, Kind: expand.Indexed}
+		index := 0
+		if origin >= 0 {
+			if prev := r.lookupVar(arrayName); prev.Kind == expand.Indexed {
+				vr.List, vr.Indexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+			}
+			index = origin
 		}
-		if err := scanner.Err(); err != nil {
-			return failf(2, "%s: unable to read, %v\n", name, err)
+		for read := 0; count == 0 || read < count+skip; read++ {
+			line, err := r.readInput(ctx, in, readOpts{raw: true, delim: delim[0], nchars: -1})
+			if err == nil && !dropDelim {
+				line = append(line, delim[0])
+			}
+			if err != nil && len(line) == 0 {
+				break
+			}
+			if read >= skip {
+				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, string(line))
+				index++
+			}
+			if err != nil {
+				break
+			}
 		}
 		r.setVar(arrayName, vr)
 

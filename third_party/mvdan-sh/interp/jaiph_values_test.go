@@ -302,3 +302,21 @@ func TestJaiphPipestatusSubshell(t *testing.T) {
 		`true | false; ( echo ${PIPESTATUS[@]} ); false | true | false; echo "$(echo ${PIPESTATUS[@]})"`,
 	})
 }
+
+func TestJaiphReadSplit(t *testing.T) {
+	var cases []string
+	for _, in := range []string{`1:2:`, `1:2::`, `1::3`, `:1:2`, `1:2:3:`, ` 1 : 2 `, `1 :: 2`, `a  b  `, `a\:b:c`, ``, `   `} {
+		cases = append(cases, `inp='`+in+`'; IFS=: read a b <<< "$inp"; printf '[%s][%s] ' "$a" "$b"; IFS=': ' read a b <<< "$inp"; printf '[%s][%s] ' "$a" "$b"; IFS=: read -ra arr <<< "$inp"; printf '%d' ${#arr[@]}; printf '[%s]' "${arr[@]}"; IFS=': ' read -a arr <<< "$inp"; printf ' %d' ${#arr[@]}; printf '[%s]' "${arr[@]}"; read x <<< "$inp"; echo "[$x]"`)
+	}
+	runCases(t, cases)
+}
+
+func TestJaiphMapfile(t *testing.T) {
+	runCases(t, []string{
+		`mapfile -t -n 2 arr < <(printf '1\n2\n3\n'); echo ${arr[@]}; mapfile -s 1 -t arr2 < <(printf '1\n2\n'); echo ${arr2[@]}`,
+		`printf 'a\nb\nc\n' > f; { mapfile -n 1 -t x; read y; echo "$x $y"; } < f; mapfile m < f; printf '[%s]' "${m[@]}"; echo`,
+		`a=(p q r); mapfile -O 1 -t a <<< "z"; echo ${a[@]}; printf 'x' | mapfile -t b; mapfile -t c < /dev/null; echo ${#c[@]}; declare -p c`,
+		`printf 'l1\nl2\n' > f; exec 3<f; mapfile -u 3 -t d; echo ${d[1]}; readarray -d , -t parts <<< "a,b,c"; echo ${#parts[@]} "${parts[2]}"`,
+		`read -p 'prompt> ' x <<< val; echo "[$x]"`,
+	})
+}
