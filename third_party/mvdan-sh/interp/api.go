@@ -963,6 +963,15 @@ func (r *Runner) Reset() {
 		home, _ := os.UserHomeDir()
 		r.setVarString("HOME", home)
 	}
+	{
+		// jaiph-go patch: like bash starting up, SHLVL is the inherited
+		// level plus one (1 when unset or not a number), exported.
+		lvl, err := strconv.Atoi(r.writeEnv.Get("SHLVL").String())
+		if err != nil || lvl < 0 {
+			lvl = 0
+		}
+		r.setVar("SHLVL", expand.Variable{Set: true, Kind: expand.String, Exported: true, Str: strconv.Itoa(lvl + 1)})
+	}
 	if !r.writeEnv.Get("UID").IsSet() {
 		r.setVar("UID", expand.Variable{
 			Set:      true,

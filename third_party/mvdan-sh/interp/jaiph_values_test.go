@@ -320,3 +320,9 @@ func TestJaiphMapfile(t *testing.T) {
 		`read -p 'prompt> ' x <<< val; echo "[$x]"`,
 	})
 }
+
+func TestJaiphShlvl(t *testing.T) {
+	runCases(t, []string{
+		`echo $SHLVL; env | grep '^SHLVL='; (echo $SHLVL); echo $(echo $SHLVL)`,
+	})
+}
