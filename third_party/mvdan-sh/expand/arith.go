@@ -20,21 +20,14 @@ import (
 // printed a bare message and went on with 0.
 type ArithmError struct {
 	Expr, Msg, Token string
+
+	// Operand is where the error token starts when Expr and Token are
+	// still to be filled in from the whole expression's source spacing.
+	Operand syntax.ArithmExpr
 }
 
 func (e ArithmError) Error() string {
 	return fmt.Sprintf("%s: %s (error token is \"%s\")", e.Expr, e.Msg, e.Token)
-}
-
-// arithmText is a best-effort rendering of an arithmetic expression for
-// error messages; the interpreter does not keep the source text.
-func arithmText(expr syntax.ArithmExpr) string {
-	var b strings.Builder
-	syntax.NewPrinter(syntax.Minify(true)).Print(&b, &syntax.ArithmExp{X: expr})
-	s := strings.ReplaceAll(b.String(), "\\\n", "")
-	s = strings.TrimPrefix(s, "$((")
-	s = strings.TrimSuffix(s, "))")
-	return s
 }
 
 // ArithmString evaluates str as bash evaluates a variable's value or a let
@@ -78,7 +71,83 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
 		return 0, ArithmError{Expr: s, Msg: "syntax error: operand expected", Token: s}
 	}
-	return Arithm(cfg, x)
+	trimmed := strings.TrimRight(str, " \t\n")
+	return ArithmTop(cfg, x, str[len(trimmed):])
+}
+
+// ArithmTop evaluates a whole arithmetic expression, as in $((…)), ((…)) or
+// a let argument; trailing is the whitespace between its end and the
+// closing parentheses. An error from an operator is worded as bash's,
+// quoting the expression with its source spacing and the error token from
+// the failing operand to the end.
+func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
+	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
+		var r arithRender
+		r.node(expr)
+		text := r.sb.String()
+		ae.Expr = text + trailing
+		ae.Token = ae.Expr
+		if start, ok := r.starts[ae.Operand]; ok {
+			ae.Token = text[start:] + trailing
+		}
+		ae.Operand = nil
+		return 0, ae
+	}
+	return n, err
+}
+
+// arithRender renders an arithmetic expression with its source spacing,
+// from the nodes' positions, recording where each node starts.
+type arithRender struct {
+	sb     strings.Builder
+	starts map[syntax.ArithmExpr]int
+}
+
+func (r *arithRender) gap(line, col uint, to syntax.Pos) {
+	switch {
+	case to.Line() != line:
+		r.sb.WriteByte(' ')
+	case to.Col() > col:
+		r.sb.WriteString(strings.Repeat(" ", int(to.Col()-col)))
+	}
+}
+
+func (r *arithRender) node(x syntax.ArithmExpr) {
+	if r.starts == nil {
+		r.starts = make(map[syntax.ArithmExpr]int)
+	}
+	r.starts[x] = r.sb.Len()
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		r.node(x.X)
+		op := x.Op.String()
+		r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+		r.sb.WriteString(op)
+		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.Y.Pos())
+		r.node(x.Y)
+	case *syntax.UnaryArithm:
+		op := x.Op.String()
+		if x.Post {
+			r.node(x.X)
+			r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+			r.sb.WriteString(op)
+			return
+		}
+		r.sb.WriteString(op)
+		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.X.Pos())
+		r.node(x.X)
+	case *syntax.ParenArithm:
+		r.sb.WriteByte('(')
+		r.gap(x.Lparen.Line(), x.Lparen.Col()+1, x.X.Pos())
+		r.node(x.X)
+		r.gap(x.X.End().Line(), x.X.End().Col(), x.Rparen)
+		r.sb.WriteByte(')')
+	case *syntax.Word:
+		var b strings.Builder
+		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
+		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
+	}
 }
 
 // bashNumber parses an integer constant as bash does: 0x hex, 0 octal,
@@ -228,7 +297,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		n, err := binArit(expr.Op, left, right)
 		if err != nil {
 			// jaiph-go patch: bash's wording and error token.
-			return 0, ArithmError{Expr: arithmText(expr), Msg: err.Error(), Token: arithmText(expr.Y)}
+			operand := expr.Y
+			if u, ok := operand.(*syntax.UnaryArithm); ok && expr.Op == syntax.Pow && !u.Post {
+				operand = u.X // bash reports the number after the sign
+			}
+			return 0, ArithmError{Msg: err.Error(), Operand: operand}
 		}
 		return n, nil
 	case *syntax.FlagsArithm: // e.g. zsh's ${a[(r)b]}
@@ -349,12 +422,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, ArithmError{Expr: arithmText(b), Msg: "division by 0", Token: arithmText(b.Y)}
+			return 0, ArithmError{Msg: "division by 0", Operand: b.Y}
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, ArithmError{Expr: arithmText(b), Msg: "division by 0", Token: arithmText(b.Y)}
+			return 0, ArithmError{Msg: "division by 0", Operand: b.Y}
 		}
 		val %= arg
 	case syntax.AndAssgn:

@@ -649,7 +649,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 			field = append(field, fieldPart{val: val})
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
 			if err != nil {
 				return nil, err
 			}
@@ -804,7 +804,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
 			if err != nil {
 				return nil, err
 			}
@@ -1296,3 +1296,15 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 	}
 	return fields
 }
+
+// arithTrailing is the whitespace between an arithmetic expression and the
+// closing position, for bash-worded error messages (jaiph-go patch).
+func arithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string {
+	if x == nil || x.End().Line() != closing.Line() || closing.Col() <= x.End().Col() {
+		return ""
+	}
+	return strings.Repeat(" ", int(closing.Col()-x.End().Col()))
+}
+
+// ArithTrailing is [arithTrailing] for the interpreter's ((…)) command.
+func ArithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string { return arithTrailing(x, closing) }

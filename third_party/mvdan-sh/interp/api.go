@@ -191,6 +191,10 @@ type Runner struct {
 	// pipeStatus is PIPESTATUS after a pipeline; nil means the status of
 	// the last command alone (jaiph-go patch).
 	pipeStatus []int
+
+	// traceDepth counts nested command substitutions, for xtrace's
+	// "++" prefixes (jaiph-go patch).
+	traceDepth int
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -1156,6 +1160,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.funcStack = slices.Clone(r.funcStack)
 	r2.fds = r.fds
 	r2.pipeStatus = r.pipeStatus
+	r2.traceDepth = r.traceDepth
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true

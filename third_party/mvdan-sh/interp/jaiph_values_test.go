@@ -326,3 +326,15 @@ func TestJaiphShlvl(t *testing.T) {
 		`echo $SHLVL; env | grep '^SHLVL='; (echo $SHLVL); echo $(echo $SHLVL)`,
 	})
 }
+
+func TestJaiphArithmErrorTexts(t *testing.T) {
+	var cases []string
+	for _, e := range []string{`1/0`, ` 1 / 0 `, `5 / (2-2) `, `( 3 % 0 )`, `2**-1`, `x = 7 / 0`, `y /= 0`, `1 + 2 * (4 / 0) - 1`, `x++ / 0`} {
+		cases = append(cases,
+			`echo $((`+e+`)); echo after`,
+			`((`+e+`)); echo "st $?"`,
+			`let '`+e+`'; echo "st $?"`)
+	}
+	cases = append(cases, `v='4 / 0'; echo $((v + 1)); echo after`, `let x=1/0 y=2; echo "$? $y"`)
+	runCases(t, cases)
+}

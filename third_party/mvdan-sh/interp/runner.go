@@ -66,6 +66,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			r2.traceDepth++
 			if !r.opts[optInheritErrexit] {
 				// jaiph-go patch: as in bash, command substitutions
 				// run without errexit unless inherit_errexit is set.
@@ -225,8 +226,8 @@ func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 // arithmCmd evaluates the expression of a ((…)) or let command. jaiph-go
 // patch: as in bash, an arithmetic error there prints "((: …" or "let: …"
 // and sets status 1 without exiting the shell.
-func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr) int {
-	n, err := expand.Arithm(r.ecfg, expr)
+func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing string) int {
+	n, err := expand.ArithmTop(r.ecfg, expr, trailing)
 	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
@@ -715,7 +716,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
 	case *syntax.ArithmCmd:
-		r.exit.oneIf(r.arithmCmd("((: ", cm.X) == 0)
+		r.exit.oneIf(r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)) == 0)
 	case *syntax.LetClause:
 		if tracingEnabled {
 			trace.string("let")
@@ -726,7 +727,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var val int
 		for _, expr := range cm.Exprs {
-			val = r.arithmCmd("let: ", expr)
+			val = r.arithmCmd("let: ", expr, "")
 			if r.exit.code != 0 || r.exit.exiting {
 				break
 			}
@@ -786,8 +787,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		case "nameref":
 			valType = "-n"
 		}
+		// jaiph-go patch: xtrace prints declare/local/export/readonly.
+		var traceArgs []string
+		if tracingEnabled {
+			defer func() {
+				trace.call(cm.Variant.Value, traceArgs...)
+				trace.newLineFlush()
+			}()
+		}
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
+			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
+				traceArgs = append(traceArgs, as.Name.Value)
+			}
 			fp := flagParser{remaining: []string{as.Name.Value}}
 			// jaiph-go patch: every flag of a combined "-rxi" counts
 			// (upstream stopped after the first).
@@ -914,6 +926,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if lower || upper {
 				// as bash, -l and -u together cancel out
 				vr.Lower, vr.Upper = lower && !upper, upper && !lower
+			}
+			if tracingEnabled {
+				if as.Naked || vr.Kind != expand.String {
+					traceArgs = append(traceArgs, name)
+				} else {
+					traceArgs = append(traceArgs, name+"="+vr.Str)
+				}
 			}
 			r.setVar(name, vr)
 		}

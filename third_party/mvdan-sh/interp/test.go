@@ -41,6 +41,7 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 				}
 			} else { // [[
 				pattern := r.pattern(yw)
+				r.traceTest(traceQuote(str), x.Op.String(), pattern)
 				if r.match(pattern, str) == (x.Op != syntax.TsNoMatch) {
 					return "1"
 				}
@@ -53,7 +54,9 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			// jaiph-go patch: in [[ ]], both operands of a numeric
 			// comparison are arithmetic expressions, as in bash.
 			var nums [2]int
-			for i, side := range [2]string{r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)} {
+			sides := [2]string{r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)}
+			r.traceTest(traceQuote(sides[0]), x.Op.String(), traceQuote(sides[1]))
+			for i, side := range sides {
 				n, err := expand.ArithmString(r.ecfg, side)
 				if err != nil {
 					r.errf("[[: %v\n", err)
@@ -72,18 +75,34 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 				// literally, as in bash.
 				re, err := expand.Regexp(r.ecfg, yw)
 				r.expandErr(err)
-				if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), re) {
+				lhs := r.bashTest(ctx, x.X, classic)
+				r.traceTest(traceQuote(lhs), x.Op.String(), re)
+				if r.binTest(ctx, x.Op, lhs, re) {
 					return "1"
 				}
 				return ""
 			}
 		}
-		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
+		if x.Op == syntax.AndTest || x.Op == syntax.OrTest {
+			if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
+				return "1"
+			}
+			return ""
+		}
+		lhs, rhs := r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)
+		if !classic {
+			r.traceTest(traceQuote(lhs), x.Op.String(), traceQuote(rhs))
+		}
+		if r.binTest(ctx, x.Op, lhs, rhs) {
 			return "1"
 		}
 		return ""
 	case *syntax.UnaryTest:
-		if r.unTest(ctx, x.Op, r.bashTest(ctx, x.X, classic)) {
+		operand := r.bashTest(ctx, x.X, classic)
+		if !classic && x.Op != syntax.TsNot {
+			r.traceTest(x.Op.String(), traceQuote(operand))
+		}
+		if r.unTest(ctx, x.Op, operand) {
 			return "1"
 		}
 		return ""
@@ -257,5 +276,14 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 	default:
 		// Should only happen if we forgot a case above.
 		panic(fmt.Sprintf("unexpected unary test op: %v", op))
+	}
+}
+
+// traceTest prints one test of [[ ]] under xtrace, as bash does with the
+// operands expanded (jaiph-go patch).
+func (r *Runner) traceTest(parts ...string) {
+	if t := r.tracer(); t != nil {
+		t.string("[[ " + strings.Join(parts, " ") + " ]]")
+		t.newLineFlush()
 	}
 }
