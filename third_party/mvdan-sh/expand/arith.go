@@ -561,3 +561,11 @@ func (cfg *Config) arithmLvalue(x syntax.ArithmExpr) (string, func(string) error
 	str, _ := Literal(cfg, w)
 	return "", nil, ArithmError{Expr: str, Msg: "attempted assignment to non-variable", Token: str}
 }
+
+// ArithmSource renders an arithmetic expression with its source spacing
+// (jaiph-go patch, for xtrace).
+func ArithmSource(x syntax.ArithmExpr) string {
+	var r arithRender
+	r.node(x)
+	return r.sb.String()
+}

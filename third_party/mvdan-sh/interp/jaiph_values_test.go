@@ -338,3 +338,10 @@ func TestJaiphArithmErrorTexts(t *testing.T) {
 	cases = append(cases, `v='4 / 0'; echo $((v + 1)); echo after`, `let x=1/0 y=2; echo "$? $y"`)
 	runCases(t, cases)
 }
+
+func TestJaiphXtrace(t *testing.T) {
+	runCases(t, []string{
+		"set -x; (( x = 1 + 2 )); ((x++)); [[ -n $x && $x == 3 ]]; [[ a < b ]]; let y=2; a=(1 2); f() { local z=1; }; f; echo \"$(echo hi)\"; x=$(echo 2) y=3; case a in a) :;; esac; for i in 1; do :; done",
+		`set -x; echo a b "c d" "it's" "" x=1 "~x" a~ "#h" a# "q*" "a=b c"; true "$(echo s p)"; declare -i n=3; export e=1; readonly r=1 q; export a=1 b=2 c; declare -x d=4`,
+	})
+}

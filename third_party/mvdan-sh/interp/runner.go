@@ -716,6 +716,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
 	case *syntax.ArithmCmd:
+		if tracingEnabled {
+			// jaiph-go patch: bash traces "(( " + the source + " ))".
+			lead := ""
+			if cm.X.Pos().Line() == cm.Left.Line() && cm.X.Pos().Col() > cm.Left.Col()+2 {
+				lead = strings.Repeat(" ", int(cm.X.Pos().Col()-cm.Left.Col()-2))
+			}
+			trace.string("(( " + lead + expand.ArithmSource(cm.X) + expand.ArithTrailing(cm.X, cm.Right) + " ))")
+			trace.newLineFlush()
+		}
 		r.exit.oneIf(r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)) == 0)
 	case *syntax.LetClause:
 		if tracingEnabled {
@@ -788,11 +797,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			valType = "-n"
 		}
 		// jaiph-go patch: xtrace prints declare/local/export/readonly.
-		var traceArgs []string
+		var traceArgs, traceAssigns []string
 		if tracingEnabled {
 			defer func() {
 				trace.call(cm.Variant.Value, traceArgs...)
 				trace.newLineFlush()
+				// bash also traces the assignments of export
+				// and readonly on their own lines.
+				for _, as := range traceAssigns {
+					trace.string(as)
+					trace.newLineFlush()
+				}
 			}()
 		}
 	assignLoop:
@@ -932,6 +947,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					traceArgs = append(traceArgs, name)
 				} else {
 					traceArgs = append(traceArgs, name+"="+vr.Str)
+					if cm.Variant.Value == "export" || cm.Variant.Value == "readonly" {
+						traceAssigns = append(traceAssigns, traceQuote(name+"="+vr.Str))
+					}
 				}
 			}
 			r.setVar(name, vr)
