@@ -195,6 +195,10 @@ type Runner struct {
 	// traceDepth counts nested command substitutions, for xtrace's
 	// "++" prefixes (jaiph-go patch).
 	traceDepth int
+
+	// pendingRedirs applies the redirections of the simple command being
+	// run once its words are expanded (jaiph-go patch).
+	pendingRedirs func() bool
 }
 
 // exitStatus holds the state of the shell after running one command.

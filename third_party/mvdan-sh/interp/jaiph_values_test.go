@@ -345,3 +345,13 @@ func TestJaiphXtrace(t *testing.T) {
 		`set -x; echo a b "c d" "it's" "" x=1 "~x" a~ "#h" a# "q*" "a=b c"; true "$(echo s p)"; declare -i n=3; export e=1; readonly r=1 q; export a=1 b=2 c; declare -x d=4`,
 	})
 }
+
+func TestJaiphExpandBeforeRedirect(t *testing.T) {
+	runCases(t, []string{
+		`echo old > f; echo $(cat f) new > f; cat f`,
+		`echo old > f; x=$(cat f) > f; cat f; echo "[$x]"; y=$(false) > g; echo $?`,
+		`echo $((1/0)) 2>/dev/null; echo reached`,
+		`echo $(echo err >&2) 2>/dev/null; x=1 > /nonexistent/f; echo "$? $x"; echo hi > /nonexistent/g; echo $?`,
+		`f() { echo "in f" >&2; }; f 2>/dev/null; { echo grouped; } > f2; cat f2; while read l; do echo $l; done < f2`,
+	})
+}

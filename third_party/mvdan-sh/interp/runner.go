@@ -358,21 +358,32 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
 	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	var closers []io.Closer
-	for _, rd := range st.Redirs {
-		cls, err := r.redir(ctx, rd)
-		if err != nil {
-			if !r.exit.fatalExit {
-				// A fatal error from a handler is reported by [Runner.Run].
-				r.errf("%v\n", err)
+	applyRedirs := func() bool {
+		for _, rd := range st.Redirs {
+			cls, err := r.redir(ctx, rd)
+			if err != nil {
+				if !r.exit.fatalExit {
+					// A fatal error from a handler is reported by [Runner.Run].
+					r.errf("%v\n", err)
+				}
+				r.exit.code = 1
+				return false
 			}
-			r.exit.code = 1
-			break
+			if cls != nil {
+				closers = append(closers, cls)
+			}
 		}
-		if cls != nil {
-			closers = append(closers, cls)
-		}
+		return true
 	}
-	if r.exit.ok() && st.Cmd != nil {
+	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
+		// jaiph-go patch: as in bash, a simple command's words are
+		// expanded before its redirections are performed, so that
+		// `echo $(cat f) > f` reads f before truncating it; the
+		// CallExpr case of [Runner.cmd] calls this once it has expanded.
+		r.pendingRedirs = applyRedirs
+		r.cmd(ctx, st.Cmd)
+		r.pendingRedirs = nil
+	} else if applyRedirs() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
 	if st.Negated {
@@ -456,6 +467,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.lastExpandExit = exitStatus{}
 		fields := r.fields(args...)
+		pending := r.pendingRedirs
+		r.pendingRedirs = nil
+		if pending != nil && len(fields) > 0 {
+			if r.exit.exiting || !pending() {
+				break
+			}
+		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
@@ -499,6 +517,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// we need to surface that last exit code.
 			if r.exit.ok() {
 				r.exit = r.lastExpandExit
+			}
+			if pending != nil && !r.exit.exiting {
+				// Assignments are expanded first, as in bash.
+				st := r.exit
+				if pending() {
+					r.exit = st
+				}
 			}
 			break
 		}
