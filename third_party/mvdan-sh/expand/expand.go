@@ -890,7 +890,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		case "@": // "${!name[@]}"
 			switch vr := cfg.Env.Get(name); vr.Kind {
 			case Indexed:
-				return vr.indexedKeys(), nil
+				if keys := vr.indexedKeys(); keys != nil {
+					return keys, nil
+				}
+				return []string{}, nil // jaiph-go patch: zero fields
 			case Associative:
 				return vr.AssocKeys(), nil
 			}
@@ -905,6 +908,11 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		if star {
 			return []string{cfg.ifsJoin(elems)}, nil
+		}
+		if elems == nil {
+			// jaiph-go patch: an empty array gives zero fields, which
+			// a nil result would turn into one empty field.
+			elems = []string{}
 		}
 		return elems, nil
 	}

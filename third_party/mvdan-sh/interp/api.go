@@ -19,10 +19,12 @@ import (
 	"maps"
 	mathrand "math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -199,6 +201,11 @@ type Runner struct {
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
 	pendingRedirs func() bool
+
+	// lastArg is $_, the last argument of the previous simple command;
+	// startTime is when the shell started, for SECONDS (jaiph-go patch).
+	lastArg   string
+	startTime time.Time
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -1007,6 +1014,21 @@ func (r *Runner) Reset() {
 	r.setVarString("PWD", r.Dir)
 	r.setVarString("IFS", " \t\n")
 	r.setVarString("OPTIND", "1")
+	// jaiph-go patch: variables bash sets at startup.
+	r.setVarString("OPTERR", "1")
+	r.setVarString("OSTYPE", bashOSType())
+	r.setVarString("MACHTYPE", bashMachType())
+	r.setVarString("HOSTTYPE", bashHostType())
+	if !r.writeEnv.Get("HOSTNAME").IsSet() {
+		if h, err := os.Hostname(); err == nil {
+			r.setVarString("HOSTNAME", h)
+		}
+	}
+	if path := bashPath(); path != "" {
+		r.setVarString("BASH", path)
+		r.lastArg = path
+	}
+	r.startTime = time.Now()
 
 	r.dirStack = append(r.dirStack, r.Dir)
 
@@ -1165,8 +1187,50 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.fds = r.fds
 	r2.pipeStatus = r.pipeStatus
 	r2.traceDepth = r.traceDepth
+	r2.lastArg = r.lastArg
+	r2.startTime = r.startTime
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2
 }
+
+// bashHostType, bashOSType and bashMachType are bash's HOSTTYPE, OSTYPE and
+// MACHTYPE for the platform, as Debian's bash 5.2 reports them (jaiph-go
+// patch).
+func bashHostType() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	case "386":
+		return "i686"
+	}
+	return runtime.GOARCH
+}
+
+func bashOSType() string {
+	if runtime.GOOS == "linux" {
+		return "linux-gnu"
+	}
+	return runtime.GOOS
+}
+
+func bashMachType() string {
+	vendor := "unknown"
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "386" {
+		vendor = "pc"
+	}
+	return bashHostType() + "-" + vendor + "-" + bashOSType()
+}
+
+// bashPath is BASH: the bash found in the process's PATH, as the program
+// that bash would be (jaiph-go patch).
+var bashPath = sync.OnceValue(func() string {
+	path, err := exec.LookPath("bash")
+	if err != nil {
+		return ""
+	}
+	return path
+})

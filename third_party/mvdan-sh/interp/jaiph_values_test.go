@@ -355,3 +355,21 @@ func TestJaiphExpandBeforeRedirect(t *testing.T) {
 		`f() { echo "in f" >&2; }; f 2>/dev/null; { echo grouped; } > f2; cat f2; while read l; do echo $l; done < f2`,
 	})
 }
+
+func TestJaiphShellVars(t *testing.T) {
+	runCases(t, []string{
+		`[[ ab =~ (a)(b) ]]; echo ${#BASH_REMATCH[@]}; [[ x =~ (y) ]]; echo ${#BASH_REMATCH[@]} "${BASH_REMATCH[@]}"; a=(); set -- "${a[@]}"; echo $#`,
+		`echo "$BASH"; echo $_; true x y; echo $_`,
+		`echo ${HOSTNAME:+h} ${OSTYPE} ${MACHTYPE} ${HOSTTYPE} ${BASH_VERSINFO[5]}`,
+		`echo $SECONDS; echo ${EPOCHSECONDS:+e} ${EPOCHREALTIME:+r}; [[ $EPOCHREALTIME == *.?????? ]] && echo micro`,
+		`echo $OPTERR $OPTIND`,
+	})
+}
+
+func TestJaiphEmptyArrays(t *testing.T) {
+	runCases(t, []string{
+		`mapfile -t c < /dev/null; set -- "${c[@]}"; echo $#`,
+		`declare -a x; set -- "${x[@]}" "${!x[@]}"; echo $#; a=(1); unset 'a[0]'; set -- "${a[@]}" "${!a[@]}"; echo $#`,
+		`declare -A m; set -- "${m[@]}" "${!m[@]}"; echo $#; read -a r < /dev/null; set -- "${r[@]}"; echo $#`,
+	})
+}

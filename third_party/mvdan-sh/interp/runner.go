@@ -561,6 +561,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		trace.newLineFlush()
 
 		r.call(ctx, cm.Args[0].Pos(), fields)
+		r.lastArg = fields[len(fields)-1] // jaiph-go patch: $_
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}

@@ -123,6 +123,8 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 		}
 		m := re.FindStringSubmatch(x)
 		if m == nil {
+			// jaiph-go patch: bash empties BASH_REMATCH on no match.
+			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}})
 			return false
 		}
 		vr := expand.Variable{

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/internal"
@@ -227,10 +228,21 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 			pid = os.Getpid()
 		}
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(pid)
+	case "_":
+		vr.Kind, vr.Str = expand.String, r.lastArg
+	case "SECONDS":
+		if !r.startTime.IsZero() {
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(int(time.Since(r.startTime).Seconds()))
+		}
+	case "EPOCHSECONDS":
+		vr.Kind, vr.Str = expand.String, strconv.FormatInt(time.Now().Unix(), 10)
+	case "EPOCHREALTIME":
+		now := time.Now()
+		vr.Kind, vr.Str = expand.String, fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000)
 	case "BASH_VERSION":
 		vr.Kind, vr.Str = expand.String, "5.2.15(1)-release"
 	case "BASH_VERSINFO":
-		vr.Kind, vr.List = expand.Indexed, []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}
+		vr.Kind, vr.List = expand.Indexed, []string{"5", "2", "15", "1", "release", bashMachType()}
 	case "0":
 		vr.Kind = expand.String
 		if r.filename != "" {
