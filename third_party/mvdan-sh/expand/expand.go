@@ -901,6 +901,34 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
+		if pe.Exp != nil {
+			// jaiph-go patch: "${a[@]:-w}" and "${a[@]:+w}" test the
+			// list as a whole, as bash does: an empty list is unset.
+			switch op := pe.Exp.Op; op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+				syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+				empty := len(elems) == 0
+				if !empty && (op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull) {
+					empty = strings.Join(elems, " ") == ""
+				}
+				isDefault := op == syntax.DefaultUnset || op == syntax.DefaultUnsetOrNull
+				switch {
+				case isDefault == empty: // the default, or the alternative
+					arg, err := Literal(cfg, pe.Exp.Word)
+					if err != nil {
+						return nil, err
+					}
+					return []string{arg}, nil
+				case empty: // no alternative for an empty list
+					return []string{}, nil
+				}
+				// a non-empty list, unchanged by its default
+				if star {
+					return []string{cfg.ifsJoin(elems)}, nil
+				}
+				return elems, nil
+			}
+		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
 		elems, err := cfg.perElemOps(pe, elems)
 		if err != nil {
@@ -916,7 +944,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		return elems, nil
 	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() {
+	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
 	}

@@ -373,3 +373,10 @@ func TestJaiphEmptyArrays(t *testing.T) {
 		`declare -A m; set -- "${m[@]}" "${!m[@]}"; echo $#; read -a r < /dev/null; set -- "${r[@]}"; echo $#`,
 	})
 }
+
+func TestJaiphArrayDefaults(t *testing.T) {
+	runCases(t, []string{
+		`f() { echo "args:$#:$*"; }; f "${u[@]}"; f "${u[@]:-}"; f "${u[@]:-x y}"; a=(); f "${a[@]:-d}"; f "${a[@]-d}"; b=(1 2); f "${b[@]:-d}"; f "${b[@]:+alt}"; f "${a[@]:+alt}"; f "${b[*]:-d}"; c=(""); f "${c[@]:-d}" "${c[@]-d}"`,
+		`f() { echo "args:$#:$*"; }; set --; f "$@"; f "${@:-def}"; set -- x; f "${@:-def}"; f "${@:+alt}"; a=(); f ${a[@]:-d e}; f ${u[@]:-d e}`,
+	})
+}
