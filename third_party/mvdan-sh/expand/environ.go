@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"sync/atomic"
 	"cmp"
 	"runtime"
 	"slices"
@@ -107,6 +108,11 @@ type Variable struct {
 	Str  string            // Used when Kind is String or NameRef.
 	List []string          // Used when Kind is Indexed.
 	Map  map[string]string // Used when Kind is Associative.
+
+	// MapSeq records when each key of Map was first set, so that keys
+	// sharing a hash bucket list newest first as in bash (jaiph-go patch).
+	// Use [Variable.SetAssoc] and [Variable.DeleteAssoc] to keep it.
+	MapSeq map[string]uint64
 
 	// Indexes records the index of each [Variable.List] element when an
 	// indexed array is sparse, such as `a=([2]=x [5]=y)`. The indices
@@ -372,9 +378,54 @@ func (v Variable) AssocKeys() []string {
 		if c := cmp.Compare(bashAssocBucket(a), bashAssocBucket(b)); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(v.MapSeq[b], v.MapSeq[a]); c != 0 {
+			return c // newest first within a bucket
+		}
 		return strings.Compare(a, b)
 	})
 	return keys
+}
+
+var assocSeq atomic.Uint64
+
+// NextAssocSeq numbers a new associative array key for [Variable.MapSeq]
+// (jaiph-go patch).
+func NextAssocSeq() uint64 { return assocSeq.Add(1) }
+
+// SetAssoc sets key k of an associative array to val, on copies of its
+// maps (jaiph-go patch); a new key is the newest in insertion order.
+func (v *Variable) SetAssoc(k, val string) {
+	m := make(map[string]string, len(v.Map)+1)
+	for key, value := range v.Map {
+		m[key] = value
+	}
+	seq := make(map[string]uint64, len(v.MapSeq)+1)
+	for key, n := range v.MapSeq {
+		seq[key] = n
+	}
+	if _, ok := m[k]; !ok {
+		seq[k] = assocSeq.Add(1)
+	}
+	m[k] = val
+	v.Map, v.MapSeq = m, seq
+}
+
+// DeleteAssoc removes key k of an associative array, on copies of its maps
+// (jaiph-go patch).
+func (v *Variable) DeleteAssoc(k string) {
+	m := make(map[string]string, len(v.Map))
+	for key, value := range v.Map {
+		if key != k {
+			m[key] = value
+		}
+	}
+	seq := make(map[string]uint64, len(v.MapSeq))
+	for key, n := range v.MapSeq {
+		if key != k {
+			seq[key] = n
+		}
+	}
+	v.Map, v.MapSeq = m, seq
 }
 
 // AssocValues returns the values of an associative array in the order of

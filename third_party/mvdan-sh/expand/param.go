@@ -5,7 +5,6 @@ package expand
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -594,11 +593,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 				return err
 			}
 		}
-		vr.Map = maps.Clone(vr.Map)
-		if vr.Map == nil {
-			vr.Map = make(map[string]string, 1)
-		}
-		vr.Map[key] = val
+		vr.SetAssoc(key, val) // jaiph-go patch: records insertion order
 	default: // assign a single indexed element
 		i := 0
 		if idx != nil {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -378,5 +379,19 @@ func TestJaiphArrayDefaults(t *testing.T) {
 	runCases(t, []string{
 		`f() { echo "args:$#:$*"; }; f "${u[@]}"; f "${u[@]:-}"; f "${u[@]:-x y}"; a=(); f "${a[@]:-d}"; f "${a[@]-d}"; b=(1 2); f "${b[@]:-d}"; f "${b[@]:+alt}"; f "${a[@]:+alt}"; f "${b[*]:-d}"; c=(""); f "${c[@]:-d}" "${c[@]-d}"`,
 		`f() { echo "args:$#:$*"; }; set --; f "$@"; f "${@:-def}"; set -- x; f "${@:-def}"; f "${@:+alt}"; a=(); f ${a[@]:-d e}; f ${u[@]:-d e}`,
+	})
+}
+
+func TestJaiphAssocOrder(t *testing.T) {
+	// Many keys, so that some share one of bash's 1024 hash buckets,
+	// where bash lists the most recently added key first.
+	var keys []string
+	for i := 0; i < 300; i++ {
+		keys = append(keys, "k"+strconv.Itoa(i*7919%1000))
+	}
+	lit := "[" + strings.Join(keys, "]=1 [") + "]=1"
+	runCases(t, []string{
+		`declare -A m=(` + lit + `); echo "${!m[@]}" | md5sum; unset 'm[k0]'; m[zz]=2; m[k0]=3; echo "${!m[@]}" | md5sum; echo ${#m[@]}`,
+		`declare -A m; for k in ` + strings.Join(keys, " ") + `; do m[$k]=$k; done; echo "${!m[@]}" | md5sum; echo "${m[@]}" | md5sum; declare -A n; for k in ` + strings.Join(keys, " ") + `; do n+=([$k]=1); done; echo "${!n[@]}" | md5sum`,
 	})
 }

@@ -111,6 +111,7 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		vr.List = prev.List
 		vr.Indexes = prev.Indexes
 		vr.Map = prev.Map
+		vr.MapSeq = prev.MapSeq // jaiph-go patch
 	} else if prev.ReadOnly {
 		return errReadOnly
 	}
@@ -395,12 +396,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 		k := r.literal(w)
 
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		prev.Map = maps.Clone(prev.Map)
-		if prev.Map == nil {
-			prev.Map = make(map[string]string)
-		}
-		prev.Map[k] = valStr
+		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
 		return
@@ -473,9 +469,7 @@ func (r *Runner) unsetElem(name, sub string) {
 			r.delVar(name)
 			return
 		}
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		vr.Map = maps.Clone(vr.Map)
-		delete(vr.Map, sub)
+		vr.DeleteAssoc(sub) // jaiph-go patch: keeps insertion order
 		r.setVar(name, vr)
 	case expand.String:
 		// A scalar can be unset via subscript zero.
@@ -579,26 +573,24 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		}
 	}
 	if valType == "-A" {
+		// jaiph-go patch: a+=([k]=v) adds to an associative array
+		// (upstream ignored the assignment); keys keep their insertion
+		// order for bash's listing order.
 		amap := make(map[string]string, len(elems))
+		seq := make(map[string]uint64, len(elems))
+		if as.Append && prev.Kind == expand.Associative {
+			maps.Copy(amap, prev.Map)
+			maps.Copy(seq, prev.MapSeq)
+		}
 		for _, elem := range elems {
 			k := r.literal(elem.Index.(*syntax.Word))
+			if _, ok := amap[k]; !ok {
+				seq[k] = expand.NextAssocSeq()
+			}
 			amap[k] = r.literal(elem.Value)
 		}
-		if !as.Append || prev.Kind != expand.Associative {
-			prev.Kind = expand.Associative
-			prev.Map = amap
-			return name, prev
-		}
-		// jaiph-go patch: a+=([k]=v) adds to an associative array
-		// (upstream ignored the assignment).
-		merged := maps.Clone(prev.Map)
-		if merged == nil {
-			merged = make(map[string]string, len(amap))
-		}
-		for k, v := range amap {
-			merged[k] = v
-		}
-		prev.Map = merged
+		prev.Kind = expand.Associative
+		prev.Map, prev.MapSeq = amap, seq
 		return name, prev
 	}
 	// The base array which the new elements are set on; empty unless
