@@ -4,12 +4,12 @@
 package expand
 
 import (
-	"sync/atomic"
 	"cmp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Environ is the base interface for a shell's environment, allowing it to fetch

@@ -397,7 +397,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		k := r.literal(w)
 
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
-		prev.Set = true // jaiph-go patch: declare -A m; m[k]=v sets m
+		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
 		return
 	}
