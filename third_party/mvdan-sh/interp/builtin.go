@@ -484,7 +484,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			path = args[0]
 		}
 		f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
-		if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			// jaiph-go patch: bash's text, naming the file as given.
+			return failf(1, "%s: %s\n", args[0], bashErrnoText(pe.Err))
+		} else if err != nil {
 			return failf(1, "source: %v\n", err)
 		}
 		defer f.Close()

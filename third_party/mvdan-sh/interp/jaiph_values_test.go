@@ -395,3 +395,10 @@ func TestJaiphAssocOrder(t *testing.T) {
 		`declare -A m; for k in ` + strings.Join(keys, " ") + `; do m[$k]=$k; done; echo "${!m[@]}" | md5sum; echo "${m[@]}" | md5sum; declare -A n; for k in ` + strings.Join(keys, " ") + `; do n+=([$k]=1); done; echo "${!n[@]}" | md5sum`,
 	})
 }
+
+func TestJaiphPositionalAndSource(t *testing.T) {
+	runCases(t, []string{
+		`echo "${#}" "[${10}]"; set -- 1 2 3 4 5 6 7 8 9 ten eleven; echo ${10} $10 ${11} "${@:10}"; f() { echo ${10}; }; f a b c d e f g h i j`,
+		`source ./nofile; echo $?; . nofile2; echo $?; echo 'return 4' > s; . ./s; echo $?`,
+	})
+}

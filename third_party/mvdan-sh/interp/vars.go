@@ -256,6 +256,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 			vr.Kind = expand.String
 			vr.Str = r.Params[i]
 		}
+	default:
+		// jaiph-go patch: ${10} and beyond are positional parameters too.
+		if n, err := strconv.Atoi(name); err == nil && n >= 10 && name[0] != '0' {
+			if n <= len(r.Params) {
+				vr.Kind, vr.Str = expand.String, r.Params[n-1]
+			}
+		}
 	}
 	if vr.Kind != expand.Unknown {
 		vr.Set = true
