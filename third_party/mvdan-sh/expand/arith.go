@@ -64,15 +64,34 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 		return cfg.arithmString(val, depth+1)
 	}
+	// Bash quotes the expression and tokens with trailing whitespace.
+	sl := strings.TrimLeft(str, " \t\n")
 	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if pe, ok := err.(syntax.ParseError); ok {
+		off := min(int(pe.Pos.Offset()), len(sl))
+		switch {
+		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
+			strings.HasSuffix(pe.Text, "must follow an expression"):
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
+		case strings.HasPrefix(pe.Text, "ternary operator missing"):
+			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
+		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
+			fields := strings.Fields(sl[off:])
+			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: strings.TrimLeft(fields[len(fields)-1], "(")}
+		}
+	}
 	if err != nil || x == nil {
-		return 0, ArithmError{Expr: s, Msg: "syntax error in expression", Token: s}
+		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: sl}
+	}
+	if end := int(x.End().Offset()); end < len(s) {
+		// The parser stops after a whole expression; bash rejects
+		// what follows it, as in "a b" or "1)".
+		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: strings.TrimLeft(sl[end:], " \t\n")}
 	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
-		return 0, ArithmError{Expr: s, Msg: "syntax error: operand expected", Token: s}
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
-	trimmed := strings.TrimRight(str, " \t\n")
-	return ArithmTop(cfg, x, str[len(trimmed):])
+	return ArithmTop(cfg, x, sl[len(s):])
 }
 
 // ArithmTop evaluates a whole arithmetic expression, as in $((…)), ((…)) or

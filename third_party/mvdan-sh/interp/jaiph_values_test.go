@@ -402,3 +402,11 @@ func TestJaiphPositionalAndSource(t *testing.T) {
 		`source ./nofile; echo $?; . nofile2; echo $?; echo 'return 4' > s; . ./s; echo $?`,
 	})
 }
+
+func TestJaiphArithmSyntaxErrors(t *testing.T) {
+	var cases []string
+	for _, e := range []string{"x = 1 +", "1 +", "a b", "1 + * 2", "(1", "1)", "1 2", "x = ", "+", "1 ? 2", "5 +* 3", "(1 + 2"} {
+		cases = append(cases, `let '`+e+`'; echo "st $?"; v='`+e+`'; echo $((v)); echo after`)
+	}
+	runCases(t, cases)
+}
