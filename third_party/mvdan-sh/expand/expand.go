@@ -1056,16 +1056,61 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 }
 
 func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
+	// jaiph-go patch: bash's scan for ${x/pat/s} and ${x//pat/s}: at
+	// each position from the left, the longest match, which may be empty
+	// (then one character is kept and the scan goes on), but never at the
+	// end of a non-empty string. Go's FindAll skipped empty matches next
+	// to a previous match and matched at the end; !(…) had no regexp.
 	var mode pattern.Mode
-	if extGlob { // jaiph-go patch: shopt -s extglob applies here too
+	if extGlob { // shopt -s extglob applies here too
 		mode |= pattern.ExtendedOperators
 	}
+	var longest func(s string) int // the longest match's end, or -1
 	expr, err := pattern.Regexp(pat, mode)
-	if err != nil {
+	if _, ok := err.(*pattern.NegExtGlobError); ok {
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		if err != nil {
+			return nil
+		}
+		longest = func(s string) int {
+			for end := len(s); end >= 0; end-- {
+				if match(s[:end]) {
+					return end
+				}
+			}
+			return -1
+		}
+	} else if err != nil {
 		return nil
+	} else {
+		rx := regexp.MustCompile("^(?:" + expr + ")")
+		rx.Longest()
+		longest = func(s string) int {
+			if loc := rx.FindStringIndex(s); loc != nil {
+				return loc[1]
+			}
+			return -1
+		}
 	}
-	rx := regexp.MustCompile(expr)
-	return rx.FindAllStringIndex(name, n)
+	var locs [][]int
+	for start := 0; start < len(name) || (start == 0 && len(name) == 0); {
+		if n >= 0 && len(locs) >= n {
+			break
+		}
+		if end := longest(name[start:]); end >= 0 {
+			locs = append(locs, []int{start, start + end})
+			if end > 0 {
+				start += end
+				continue
+			}
+		}
+		_, size := utf8.DecodeRuneInString(name[start:])
+		if size == 0 {
+			break
+		}
+		start += size
+	}
+	return locs
 }
 
 var (

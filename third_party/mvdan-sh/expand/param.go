@@ -339,6 +339,27 @@ func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
 		mode |= pattern.Shortest
 	}
 	expr, err := pattern.Regexp(pat, mode)
+	if _, ok := err.(*pattern.NegExtGlobError); ok {
+		// jaiph-go patch: !(…) has no regexp; try each prefix or
+		// suffix against the whole-string matcher.
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		if err != nil {
+			return str
+		}
+		for i := range len(str) + 1 {
+			n := i // shortest first
+			if !shortest {
+				n = len(str) - i
+			}
+			if fromEnd && match(str[len(str)-n:]) {
+				return str[:len(str)-n]
+			}
+			if !fromEnd && match(str[:n]) {
+				return str[n:]
+			}
+		}
+		return str
+	}
 	if err != nil {
 		return str
 	}

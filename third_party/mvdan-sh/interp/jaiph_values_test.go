@@ -410,3 +410,10 @@ func TestJaiphArithmSyntaxErrors(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+func TestJaiphNegExtglobOps(t *testing.T) {
+	runCases(t, []string{
+		"shopt -s extglob\nx=abab; echo ${x//!(a)/-} ${x/!(a)/-} ${x#!(a)} ${x##!(a)} ${x%!(b)} ${x%%!(b)}",
+		"shopt -s extglob\nx=a; echo \"[${x//!(a)/-}]\" \"[${x/!(a)/-}]\"; y=aa; echo ${y//!(a)/-}; z=abc; echo ${z//*(z)/-} ${z/*(z)/-} ${z//!(*b*)/-}; w=aab; echo ${w//*(a)/-}; e=; echo \"[${e//*(z)/-}]\" \"[${e/*(z)/-}]\"; v=aXbX; echo ${v//X/} ${v//?(X)/-}",
+	})
+}
