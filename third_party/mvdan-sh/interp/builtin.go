@@ -566,6 +566,19 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			switch flag := fp.flag(); flag {
 			case "-v":
 				show = true
+			case "-V":
+				// jaiph-go patch: describe each name as type does.
+				for _, arg := range fp.args() {
+					if r.Funcs[arg] != nil || IsBuiltin(arg) {
+						exit = r.builtin(ctx, pos, "type", []string{arg})
+					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+						exit = r.builtin(ctx, pos, "type", []string{arg})
+					} else {
+						r.errf("command: %s: not found\n", arg)
+						exit.code = 1
+					}
+				}
+				return exit
 			default:
 				return failf(2, "command: invalid option %q\n", flag)
 			}

@@ -417,3 +417,9 @@ func TestJaiphNegExtglobOps(t *testing.T) {
 		"shopt -s extglob\nx=a; echo \"[${x//!(a)/-}]\" \"[${x/!(a)/-}]\"; y=aa; echo ${y//!(a)/-}; z=abc; echo ${z//*(z)/-} ${z/*(z)/-} ${z//!(*b*)/-}; w=aab; echo ${w//*(a)/-}; e=; echo \"[${e//*(z)/-}]\" \"[${e/*(z)/-}]\"; v=aXbX; echo ${v//X/} ${v//?(X)/-}",
 	})
 }
+
+func TestJaiphCommandV(t *testing.T) {
+	runCases(t, []string{
+		`command -V echo; f() { :; }; command -V f | head -1; command -V ls | grep -c 'ls is /'; command -V nosuch; echo $?`,
+	})
+}
