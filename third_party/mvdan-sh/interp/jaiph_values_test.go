@@ -423,3 +423,10 @@ func TestJaiphCommandV(t *testing.T) {
 		`command -V echo; f() { :; }; command -V f | head -1; command -V ls | grep -c 'ls is /'; command -V nosuch; echo $?`,
 	})
 }
+
+func TestJaiphDeclBackslashes(t *testing.T) {
+	runCases(t, []string{
+		`declare x='a\b'; echo "$x"; export z='e\f'; echo "$z"; readonly r='g\h'; echo "$r"; f() { local y="c\\d" w=p\'q; echo "$y $w"; }; f; declare -a arr=('x\y' "q\\z"); echo "${arr[@]}"; declare -A m=(['k\1']='v\2'); echo "${!m[@]} ${m[@]}"`,
+		`v='a\b'; declare x=$v; echo "$x"; declare y="$v\\"; echo "$y"; typeset t=u\\v; echo "$t"; a='p=q\r'; declare "$a"; echo "$p"; declare "s=t\u"; echo "$s"; export "e2=f\g"; echo "$e2"`,
+	})
+}

@@ -1046,8 +1046,11 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 				if !ok {
 					as.Naked = true
 				} else {
+					// jaiph-go patch: the value is already expanded, so
+					// it is quoted to keep its backslashes (unquoted
+					// literals now lose them, as in bash).
 					as.Value = &syntax.Word{Parts: []syntax.WordPart{
-						&syntax.Lit{Value: val},
+						&syntax.SglQuoted{Value: val},
 					}}
 				}
 				if !yield(as) {
