@@ -14,6 +14,210 @@ import (
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
 // even if Bash only supports native int sizes.
 
+// ArithmError is an arithmetic evaluation error, worded like bash's
+// "EXPR: MESSAGE (error token is "TOKEN")". jaiph-go patch: bash treats
+// these as fatal in $((…)) and as status 1 in ((…)) and let; upstream
+// printed a bare message and went on with 0.
+type ArithmError struct {
+	Expr, Msg, Token string
+
+	// Operand is where the error token starts when Expr and Token are
+	// still to be filled in from the whole expression's source spacing.
+	Operand syntax.ArithmExpr
+}
+
+func (e ArithmError) Error() string {
+	return fmt.Sprintf("%s: %s (error token is \"%s\")", e.Expr, e.Msg, e.Token)
+}
+
+// ArithmString evaluates str as bash evaluates a variable's value or a let
+// argument inside arithmetic: a number in bash's notation, a variable name
+// (evaluated in turn), or a whole expression. jaiph-go patch: upstream
+// read only numbers, so x="1+2"; $((x*2)) gave 0 and let "n = 6 * 7" failed.
+func ArithmString(cfg *Config, str string) (int, error) {
+	return cfg.arithmString(str, 0)
+}
+
+func (cfg *Config) arithmString(str string, depth int) (int, error) {
+	s := strings.TrimSpace(str)
+	switch {
+	case s == "":
+		return 0, nil
+	case depth >= 1024:
+		return 0, ArithmError{Expr: s, Msg: "expression recursion level exceeded", Token: s}
+	case s[0] >= '0' && s[0] <= '9' && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '#' || r == '@' || r == '_')
+	}):
+		n, err := bashNumber(s)
+		return int(n), err
+	case syntax.ValidName(s):
+		if cfg.NoUnset && !cfg.Env.Get(s).IsSet() {
+			// set -u applies to names in arithmetic too.
+			return 0, UnsetParameterError{
+				Node:    &syntax.ParamExp{Param: &syntax.Lit{Value: s}},
+				Message: "unbound variable",
+			}
+		}
+		val := cfg.envGet(s)
+		if val == "" {
+			return 0, nil
+		}
+		return cfg.arithmString(val, depth+1)
+	}
+	// Bash quotes the expression and tokens with trailing whitespace.
+	sl := strings.TrimLeft(str, " \t\n")
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if pe, ok := err.(syntax.ParseError); ok {
+		off := min(int(pe.Pos.Offset()), len(sl))
+		switch {
+		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
+			strings.HasSuffix(pe.Text, "must follow an expression"):
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
+		case strings.HasPrefix(pe.Text, "ternary operator missing"):
+			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
+		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
+			fields := strings.Fields(sl[off:])
+			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: strings.TrimLeft(fields[len(fields)-1], "(")}
+		}
+	}
+	if err != nil || x == nil {
+		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: sl}
+	}
+	if end := int(x.End().Offset()); end < len(s) {
+		// The parser stops after a whole expression; bash rejects
+		// what follows it, as in "a b" or "1)".
+		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: strings.TrimLeft(sl[end:], " \t\n")}
+	}
+	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
+	}
+	return ArithmTop(cfg, x, sl[len(s):])
+}
+
+// ArithmTop evaluates a whole arithmetic expression, as in $((…)), ((…)) or
+// a let argument; trailing is the whitespace between its end and the
+// closing parentheses. An error from an operator is worded as bash's,
+// quoting the expression with its source spacing and the error token from
+// the failing operand to the end.
+func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
+	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
+		var r arithRender
+		r.node(expr)
+		text := r.sb.String()
+		ae.Expr = text + trailing
+		ae.Token = ae.Expr
+		if start, ok := r.starts[ae.Operand]; ok {
+			ae.Token = text[start:] + trailing
+		}
+		ae.Operand = nil
+		return 0, ae
+	}
+	return n, err
+}
+
+// arithRender renders an arithmetic expression with its source spacing,
+// from the nodes' positions, recording where each node starts.
+type arithRender struct {
+	sb     strings.Builder
+	starts map[syntax.ArithmExpr]int
+}
+
+func (r *arithRender) gap(line, col uint, to syntax.Pos) {
+	switch {
+	case to.Line() != line:
+		r.sb.WriteByte(' ')
+	case to.Col() > col:
+		r.sb.WriteString(strings.Repeat(" ", int(to.Col()-col)))
+	}
+}
+
+func (r *arithRender) node(x syntax.ArithmExpr) {
+	if r.starts == nil {
+		r.starts = make(map[syntax.ArithmExpr]int)
+	}
+	r.starts[x] = r.sb.Len()
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		r.node(x.X)
+		op := x.Op.String()
+		r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+		r.sb.WriteString(op)
+		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.Y.Pos())
+		r.node(x.Y)
+	case *syntax.UnaryArithm:
+		op := x.Op.String()
+		if x.Post {
+			r.node(x.X)
+			r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+			r.sb.WriteString(op)
+			return
+		}
+		r.sb.WriteString(op)
+		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.X.Pos())
+		r.node(x.X)
+	case *syntax.ParenArithm:
+		r.sb.WriteByte('(')
+		r.gap(x.Lparen.Line(), x.Lparen.Col()+1, x.X.Pos())
+		r.node(x.X)
+		r.gap(x.X.End().Line(), x.X.End().Col(), x.Rparen)
+		r.sb.WriteByte(')')
+	case *syntax.Word:
+		var b strings.Builder
+		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
+		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
+	}
+}
+
+// bashNumber parses an integer constant as bash does: 0x hex, 0 octal,
+// BASE#DIGITS with bases 2 to 64, wrapping on overflow, and failing with
+// bash's "value too great for base" on a bad digit.
+func bashNumber(s string) (int64, error) {
+	base := int64(10)
+	digits := s
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, digits = 16, s[2:]
+	case strings.Contains(s, "#"):
+		b, d, _ := strings.Cut(s, "#")
+		n, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || n < 2 || n > 64 {
+			return 0, ArithmError{Expr: s, Msg: "invalid arithmetic base", Token: s}
+		}
+		base, digits = n, d
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	var n int64
+	for i := range len(digits) {
+		var d int64
+		switch c := digits[i]; {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int64(c - 'A')
+			if base > 36 {
+				d += 36
+			} else {
+				d += 10
+			}
+		case c == '@':
+			d = 62
+		case c == '_':
+			d = 63
+		default:
+			d = 64
+		}
+		if d >= base {
+			return 0, ArithmError{Expr: s, Msg: "value too great for base", Token: s}
+		}
+		n = n*base + d
+	}
+	return n, nil
+}
+
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
@@ -21,34 +225,28 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		// recursively fetch vars
-		i := 0
-		for syntax.ValidName(str) {
-			val := cfg.envGet(str)
-			if val == "" {
-				break
-			}
-			if i++; i >= maxNameRefDepth {
-				break
-			}
-			str = val
-		}
-		// default to 0
-		return int(atoi(str)), nil
+		return cfg.arithmString(str, 0)
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name := expr.X.(*syntax.Word).Lit()
-			old := atoi(cfg.envGet(name))
+			cur, set, err := cfg.arithmLvalue(expr.X)
+			if err != nil {
+				return 0, err
+			}
+			old_, err := cfg.arithmString(cur, 0)
+			if err != nil {
+				return 0, err
+			}
+			old := int64(old_)
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
 			} else {
 				val--
 			}
-			if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+			if err := set(strconv.FormatInt(val, 10)); err != nil {
 				return 0, err
 			}
 			if expr.Post {
@@ -115,7 +313,16 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return binArit(expr.Op, left, right)
+		n, err := binArit(expr.Op, left, right)
+		if err != nil {
+			// jaiph-go patch: bash's wording and error token.
+			operand := expr.Y
+			if u, ok := operand.(*syntax.UnaryArithm); ok && expr.Op == syntax.Pow && !u.Post {
+				operand = u.X // bash reports the number after the sign
+			}
+			return 0, ArithmError{Msg: err.Error(), Operand: operand}
+		}
+		return n, nil
 	case *syntax.FlagsArithm: // e.g. zsh's ${a[(r)b]}
 		return 0, fmt.Errorf("unsupported")
 	default:
@@ -207,8 +414,17 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name := b.X.(*syntax.Word).Lit()
-	val := atoi(cfg.envGet(name))
+	cur, set, err := cfg.arithmLvalue(b.X)
+	if err != nil {
+		return 0, err
+	}
+	val_ := 0
+	if b.Op != syntax.Assgn {
+		if val_, err = cfg.arithmString(cur, 0); err != nil {
+			return 0, err
+		}
+	}
+	val := int64(val_)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -225,12 +441,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, ArithmError{Msg: "division by 0", Operand: b.Y}
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, ArithmError{Msg: "division by 0", Operand: b.Y}
 		}
 		val %= arg
 	case syntax.AndAssgn:
@@ -240,11 +456,11 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.XorAssgn:
 		val ^= arg
 	case syntax.ShlAssgn:
-		val <<= uint(arg)
+		val <<= uint(arg) & 63
 	case syntax.ShrAssgn:
-		val >>= uint(arg)
+		val >>= uint(arg) & 63
 	}
-	if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+	if err := set(strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
 	}
 	return int(val), nil
@@ -272,12 +488,12 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 		return x * y, nil
 	case syntax.Quo:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x / y, nil
 	case syntax.Rem:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x % y, nil
 	case syntax.Pow:
@@ -304,13 +520,71 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	case syntax.Xor:
 		return x ^ y, nil
 	case syntax.Shr:
-		return x >> uint(y), nil
+		return x >> (uint(y) & 63), nil // jaiph-go patch: as x86-64 C, like bash
 	case syntax.Shl:
-		return x << uint(y), nil
+		return x << (uint(y) & 63), nil
 	case syntax.Comma:
 		// x is executed but its result discarded
 		return y, nil
 	default:
 		return 0, fmt.Errorf("unsupported binary arithmetic operator: %q", op)
 	}
+}
+
+// arithmLvalue returns the value of an assignable arithmetic operand, a
+// name or an array element like a[i], and a function that sets it. jaiph-go
+// patch: upstream only knew plain names (((a[0]++)) panicked) and replaced
+// the whole variable, dropping attributes such as export.
+func (cfg *Config) arithmLvalue(x syntax.ArithmExpr) (string, func(string) error, error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return "", nil, fmt.Errorf("attempted assignment to non-variable")
+	}
+	wenv, ok := cfg.Env.(WriteEnviron)
+	if !ok {
+		return "", nil, fmt.Errorf("environment is read-only")
+	}
+	if name := w.Lit(); syntax.ValidName(name) {
+		vr := cfg.Env.Get(name)
+		if n, v := vr.Resolve(cfg.Env); n != "" {
+			name, vr = n, v
+		}
+		set := func(val string) error {
+			if vr.Kind == Indexed || vr.Kind == Associative {
+				return cfg.assignElem(name, vr, nil, val)
+			}
+			nv := vr
+			nv.Set, nv.Kind, nv.Str = true, String, val
+			return wenv.Set(name, nv)
+		}
+		cur, _, _ := cfg.varInd(vr, nil)
+		return cur, set, nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil && !pe.Length && !pe.Excl && pe.Exp == nil {
+			name := pe.Param.Value
+			cur, err := Literal(cfg, w)
+			if err != nil {
+				return "", nil, err
+			}
+			set := func(val string) error {
+				vr := cfg.Env.Get(name)
+				if n, v := vr.Resolve(cfg.Env); n != "" {
+					name, vr = n, v
+				}
+				return cfg.assignElem(name, vr, pe.Index, val)
+			}
+			return cur, set, nil
+		}
+	}
+	str, _ := Literal(cfg, w)
+	return "", nil, ArithmError{Expr: str, Msg: "attempted assignment to non-variable", Token: str}
+}
+
+// ArithmSource renders an arithmetic expression with its source spacing
+// (jaiph-go patch, for xtrace).
+func ArithmSource(x syntax.ArithmExpr) string {
+	var r arithRender
+	r.node(x)
+	return r.sb.String()
 }

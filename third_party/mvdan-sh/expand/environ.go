@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Environ is the base interface for a shell's environment, allowing it to fetch
@@ -96,12 +97,22 @@ type Variable struct {
 	Exported bool
 	ReadOnly bool
 
+	// Integer, Lower and Upper are bash's declare -i, -l and -u
+	// attributes (jaiph-go patch); the interpreter applies them when
+	// the variable is assigned.
+	Integer, Lower, Upper bool
+
 	// Kind defines which of the value fields below should be used.
 	Kind ValueKind
 
 	Str  string            // Used when Kind is String or NameRef.
 	List []string          // Used when Kind is Indexed.
 	Map  map[string]string // Used when Kind is Associative.
+
+	// MapSeq records when each key of Map was first set, so that keys
+	// sharing a hash bucket list newest first as in bash (jaiph-go patch).
+	// Use [Variable.SetAssoc] and [Variable.DeleteAssoc] to keep it.
+	MapSeq map[string]uint64
 
 	// Indexes records the index of each [Variable.List] element when an
 	// indexed array is sparse, such as `a=([2]=x [5]=y)`. The indices
@@ -120,7 +131,7 @@ func (v Variable) IsSet() bool {
 // Declared variables may not be set; `export foo` is exported but not set to a value,
 // and `declare -a foo` is an indexed array but not set to a value.
 func (v Variable) Declared() bool {
-	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown
+	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown || v.Integer || v.Lower || v.Upper // jaiph-go patch: -i -l -u
 }
 
 // Flags returns the variable's attribute flags in the order used by bash's
@@ -132,7 +143,11 @@ func (v Variable) Flags() string {
 		flags = append(flags, 'a')
 	case Associative:
 		flags = append(flags, 'A')
-	case NameRef:
+	}
+	if v.Integer {
+		flags = append(flags, 'i')
+	}
+	if v.Kind == NameRef {
 		flags = append(flags, 'n')
 	}
 	if v.ReadOnly {
@@ -140,6 +155,12 @@ func (v Variable) Flags() string {
 	}
 	if v.Exported {
 		flags = append(flags, 'x')
+	}
+	if v.Lower {
+		flags = append(flags, 'l')
+	}
+	if v.Upper {
+		flags = append(flags, 'u')
 	}
 	return string(flags)
 }
@@ -329,4 +350,91 @@ func (l listEnviron) Each(fn func(name string, vr Variable) bool) {
 			return
 		}
 	}
+}
+
+// bashAssocBucket is the bucket of key in bash's associative array hash table
+// (FNV-1 hash, 1024 buckets). jaiph-go patch: bash lists an associative
+// array's keys and values bucket by bucket, so that order is reproduced.
+func bashAssocBucket(key string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h *= 16777619
+		h ^= uint32(key[i])
+	}
+	return h & 1023
+}
+
+// AssocKeys returns the keys of an associative array in the order bash lists
+// them for ${!a[@]}, ${a[@]} and declare -p: by hash bucket. jaiph-go patch
+// (upstream sorted keys and values separately, so ${!a[@]} and ${a[@]} did not
+// pair up and neither matched bash). Keys sharing a bucket are ordered by key,
+// since insertion order (bash lists the newest first) is not recorded.
+func (v Variable) AssocKeys() []string {
+	keys := make([]string, 0, len(v.Map))
+	for k := range v.Map {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(bashAssocBucket(a), bashAssocBucket(b)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(v.MapSeq[b], v.MapSeq[a]); c != 0 {
+			return c // newest first within a bucket
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+var assocSeq atomic.Uint64
+
+// NextAssocSeq numbers a new associative array key for [Variable.MapSeq]
+// (jaiph-go patch).
+func NextAssocSeq() uint64 { return assocSeq.Add(1) }
+
+// SetAssoc sets key k of an associative array to val, on copies of its
+// maps (jaiph-go patch); a new key is the newest in insertion order.
+func (v *Variable) SetAssoc(k, val string) {
+	m := make(map[string]string, len(v.Map)+1)
+	for key, value := range v.Map {
+		m[key] = value
+	}
+	seq := make(map[string]uint64, len(v.MapSeq)+1)
+	for key, n := range v.MapSeq {
+		seq[key] = n
+	}
+	if _, ok := m[k]; !ok {
+		seq[k] = assocSeq.Add(1)
+	}
+	m[k] = val
+	v.Map, v.MapSeq = m, seq
+}
+
+// DeleteAssoc removes key k of an associative array, on copies of its maps
+// (jaiph-go patch).
+func (v *Variable) DeleteAssoc(k string) {
+	m := make(map[string]string, len(v.Map))
+	for key, value := range v.Map {
+		if key != k {
+			m[key] = value
+		}
+	}
+	seq := make(map[string]uint64, len(v.MapSeq))
+	for key, n := range v.MapSeq {
+		if key != k {
+			seq[key] = n
+		}
+	}
+	v.Map, v.MapSeq = m, seq
+}
+
+// AssocValues returns the values of an associative array in the order of
+// [Variable.AssocKeys].
+func (v Variable) AssocValues() []string {
+	keys := v.AssocKeys()
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = v.Map[k]
+	}
+	return vals
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"iter"
-	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -269,7 +268,31 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	sb := cfg.strBuilder()
 	for _, part := range field {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			// jaiph-go patch: quote extglob groups too, so that
+			// "$p" with p='@(a|b)' matches literally.
+			sb.WriteString(pattern.QuoteMeta(part.val, pattern.ExtendedOperators))
+		} else {
+			sb.WriteString(part.val)
+		}
+	}
+	return sb.String(), nil
+}
+
+// Regexp expands the right operand of [[ =~ ]]: quoted parts match
+// literally, as in bash. jaiph-go patch.
+func Regexp(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	field, err := cfg.wordField(word.Parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	sb := cfg.strBuilder()
+	for _, part := range field {
+		if part.quote > quoteNone {
+			sb.WriteString(regexp.QuoteMeta(part.val))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -480,7 +503,9 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	sb := cfg.strBuilder()
 	for _, part := range parts {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			// jaiph-go patch: quote extglob groups too, so that
+			// "$p" with p='@(a|b)' matches literally.
+			sb.WriteString(pattern.QuoteMeta(part.val, pattern.ExtendedOperators))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -619,6 +644,23 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 				s = sb.String()
 			}
 			s, _, _ = strings.Cut(s, "\x00") // TODO: why is this needed?
+			if ql == quoteNone {
+				// jaiph-go patch: an unquoted backslash quotes the next
+				// character and is removed, as in [Config.wordFields]
+				// (upstream kept it, so x=a\'b gave a\'b).
+				for {
+					i := strings.IndexByte(s, '\\')
+					if i < 0 || i == len(s)-1 {
+						break // a trailing backslash is kept as-is
+					}
+					_, size := utf8.DecodeRuneInString(s[i+1:])
+					field = append(field,
+						fieldPart{val: s[:i]},
+						fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
+					)
+					s = s[i+1+size:]
+				}
+			}
 			field = append(field, fieldPart{val: s})
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
@@ -649,7 +691,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 			field = append(field, fieldPart{val: val})
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
 			if err != nil {
 				return nil, err
 			}
@@ -854,7 +896,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
 			if err != nil {
 				return nil, err
 			}
@@ -905,7 +947,7 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return slices.Sorted(maps.Values(vr.Map)), lit == "*", true
+			return vr.AssocValues(), lit == "*", true
 		}
 	}
 	return nil, false, false
@@ -940,14 +982,45 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		case "@": // "${!name[@]}"
 			switch vr := cfg.Env.Get(name); vr.Kind {
 			case Indexed:
-				return vr.indexedKeys(), nil
+				if keys := vr.indexedKeys(); keys != nil {
+					return keys, nil
+				}
+				return []string{}, nil // jaiph-go patch: zero fields
 			case Associative:
-				return slices.Collect(maps.Keys(vr.Map)), nil
+				return vr.AssocKeys(), nil
 			}
 		}
 		return nil, nil
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
+		if pe.Exp != nil {
+			// jaiph-go patch: "${a[@]:-w}" and "${a[@]:+w}" test the
+			// list as a whole, as bash does: an empty list is unset.
+			switch op := pe.Exp.Op; op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+				syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+				empty := len(elems) == 0
+				if !empty && (op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull) {
+					empty = strings.Join(elems, " ") == ""
+				}
+				isDefault := op == syntax.DefaultUnset || op == syntax.DefaultUnsetOrNull
+				switch {
+				case isDefault == empty: // the default, or the alternative
+					arg, err := Literal(cfg, pe.Exp.Word)
+					if err != nil {
+						return nil, err
+					}
+					return []string{arg}, nil
+				case empty: // no alternative for an empty list
+					return []string{}, nil
+				}
+				// a non-empty list, unchanged by its default
+				if star {
+					return []string{cfg.ifsJoin(elems)}, nil
+				}
+				return elems, nil
+			}
+		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
 		elems, err := cfg.perElemOps(pe, elems)
 		if err != nil {
@@ -956,9 +1029,14 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		if star {
 			return []string{cfg.ifsJoin(elems)}, nil
 		}
+		if elems == nil {
+			// jaiph-go patch: an empty array gives zero fields, which
+			// a nil result would turn into one empty field.
+			elems = []string{}
+		}
 		return elems, nil
 	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() {
+	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
 	}
@@ -1069,13 +1147,62 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return u.HomeDir, rest
 }
 
-func findAllIndex(pat, name string, n int) [][]int {
-	expr, err := pattern.Regexp(pat, 0)
-	if err != nil {
-		return nil
+func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
+	// jaiph-go patch: bash's scan for ${x/pat/s} and ${x//pat/s}: at
+	// each position from the left, the longest match, which may be empty
+	// (then one character is kept and the scan goes on), but never at the
+	// end of a non-empty string. Go's FindAll skipped empty matches next
+	// to a previous match and matched at the end; !(…) had no regexp.
+	var mode pattern.Mode
+	if extGlob { // shopt -s extglob applies here too
+		mode |= pattern.ExtendedOperators
 	}
-	rx := regexp.MustCompile(expr)
-	return rx.FindAllStringIndex(name, n)
+	var longest func(s string) int // the longest match's end, or -1
+	expr, err := pattern.Regexp(pat, mode)
+	if _, ok := err.(*pattern.NegExtGlobError); ok {
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		if err != nil {
+			return nil
+		}
+		longest = func(s string) int {
+			for end := len(s); end >= 0; end-- {
+				if match(s[:end]) {
+					return end
+				}
+			}
+			return -1
+		}
+	} else if err != nil {
+		return nil
+	} else {
+		rx := regexp.MustCompile("^(?:" + expr + ")")
+		rx.Longest()
+		longest = func(s string) int {
+			if loc := rx.FindStringIndex(s); loc != nil {
+				return loc[1]
+			}
+			return -1
+		}
+	}
+	var locs [][]int
+	for start := 0; start < len(name) || (start == 0 && len(name) == 0); {
+		if n >= 0 && len(locs) >= n {
+			break
+		}
+		if end := longest(name[start:]); end >= 0 {
+			locs = append(locs, []int{start, start + end})
+			if end > 0 {
+				start += end
+				continue
+			}
+		}
+		_, size := utf8.DecodeRuneInString(name[start:])
+		if size == 0 {
+			break
+		}
+		start += size
+	}
+	return locs
 }
 
 var (
@@ -1271,64 +1398,74 @@ func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir 
 // The config specifies shell expansion options; nil behaves the same as an
 // empty config.
 func ReadFields(cfg *Config, s string, n int, raw bool) []string {
-	// jaiph-go patch: bash's field splitting. A delimiter is a run of IFS
-	// whitespace, or one other IFS character with the IFS whitespace
-	// around it, so "a,,b" has an empty middle field; a trailing delimiter
-	// makes no empty field. With n variables, the last one gets the rest of
-	// the line without trailing IFS whitespace, or just its one word when
-	// that word and a delimiter are all that remain.
+	// jaiph-go patch: bash's read splitting. A non-whitespace IFS
+	// character delimits a field by itself, so "a::b" has an empty field;
+	// the last name gets the rest of the line, minus trailing IFS
+	// whitespace, or just the last field if one delimiter ends the line.
+	// Upstream merged adjacent delimiters of any kind.
 	cfg = prepareConfig(cfg)
-	var runes []rune
-	var lit []bool // escaped runes are never IFS
+	var rs []rune
+	var escaped []bool
 	esc := false
 	for _, r := range s {
 		if !raw && !esc && r == '\\' {
 			esc = true
 			continue
 		}
-		runes = append(runes, r)
-		lit = append(lit, esc)
+		rs = append(rs, r)
+		escaped = append(escaped, esc)
 		esc = false
 	}
-	isIFS := func(i int) bool { return !lit[i] && cfg.ifsRune(runes[i]) }
-	isWS := func(i int) bool { return !lit[i] && cfg.ifsWhitespace(runes[i]) }
-	skipWS := func(i int) int {
-		for i < len(runes) && isWS(i) {
+	isIFS := func(i int) bool { return !escaped[i] && cfg.ifsRune(rs[i]) }
+	isWS := func(i int) bool { return isIFS(i) && cfg.ifsWhitespace(rs[i]) }
+	// word returns the field starting at i and the index after the
+	// delimiter that ends it: IFS whitespace around at most one other
+	// IFS character.
+	word := func(i int) (string, int) {
+		start := i
+		for i < len(rs) && !isIFS(i) {
 			i++
 		}
-		return i
-	}
-	delim := func(i int) int {
-		i = skipWS(i)
-		if i < len(runes) && isIFS(i) && !isWS(i) {
-			return skipWS(i + 1)
-		}
-		return i
-	}
-	wordEnd := func(i int) int {
-		for i < len(runes) && !isIFS(i) {
+		w := string(rs[start:i])
+		for i < len(rs) && isWS(i) {
 			i++
 		}
-		return i
+		if i < len(rs) && isIFS(i) {
+			i++
+			for i < len(rs) && isWS(i) {
+				i++
+			}
+		}
+		return w, i
+	}
+	i := 0
+	for i < len(rs) && isWS(i) {
+		i++
 	}
 	var fields []string
-	for i := skipWS(0); i < len(runes); {
-		j := wordEnd(i)
-		if n > 0 && len(fields) == n-1 {
-			if delim(j) >= len(runes) {
-				return append(fields, string(runes[i:j]))
-			}
-			end := len(runes)
+	if n == -1 {
+		for i < len(rs) {
+			var w string
+			w, i = word(i)
+			fields = append(fields, w)
+		}
+		return fields
+	}
+	for len(fields) < n-1 && i < len(rs) {
+		var w string
+		w, i = word(i)
+		fields = append(fields, w)
+	}
+	if i < len(rs) {
+		if w, j := word(i); j >= len(rs) {
+			fields = append(fields, w)
+		} else {
+			end := len(rs)
 			for end > i && isWS(end-1) {
 				end--
 			}
-			return append(fields, string(runes[i:end]))
+			fields = append(fields, string(rs[i:end]))
 		}
-		fields = append(fields, string(runes[i:j]))
-		if j >= len(runes) {
-			break
-		}
-		i = delim(j)
 	}
 	return fields
 }
@@ -1384,3 +1521,15 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 	}
 	return kept, nil
 }
+
+// arithTrailing is the whitespace between an arithmetic expression and the
+// closing position, for bash-worded error messages (jaiph-go patch).
+func arithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string {
+	if x == nil || x.End().Line() != closing.Line() || closing.Col() <= x.End().Col() {
+		return ""
+	}
+	return strings.Repeat(" ", int(closing.Col()-x.End().Col()))
+}
+
+// ArithTrailing is [arithTrailing] for the interpreter's ((…)) command.
+func ArithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string { return arithTrailing(x, closing) }

@@ -5,7 +5,6 @@ package expand
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -132,6 +131,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			callVarInd = false
 			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
 			str = join(elems)
+		case Associative:
+			// jaiph-go patch: ${#a[@]} counted one element for an
+			// associative array; list its values like bash does.
+			indexAllElements = true
+			callVarInd = false
+			elems = vr.AssocValues()
+			str = join(elems)
 		}
 	}
 	if callVarInd {
@@ -164,7 +170,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Indexed:
 			strs = vr.indexedKeys()
 		case pe.Index != nil && vr.Kind == Associative:
-			strs = slices.Sorted(maps.Keys(vr.Map))
+			strs = vr.AssocKeys()
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
@@ -238,6 +244,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
+				// jaiph-go patch: bash's default messages.
+				if arg == "" && op == syntax.ErrorUnset {
+					arg = "parameter not set"
+				} else if arg == "" {
+					arg = "parameter null or not set"
+				}
 				return "", UnsetParameterError{
 					Node:    pe,
 					Message: arg,
@@ -257,19 +269,21 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			str = join(cfg.removePatternElems(op, arg, elems))
+			// jaiph-go patch: the operand is a pattern whose quoted
+			// parts match literally (upstream expanded it as a literal).
+			pat, err := Pattern(cfg, pe.Exp.Word)
+			if err != nil {
+				return "", err
+			}
+			str = join(cfg.removePatternElems(op, pat, elems))
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
 			switch arg {
 			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
-				}
+				// jaiph-go patch: bash's own quoting style.
+				str = bashQuoteQ(str)
 			case "E":
 				tail := str
 				var rns []rune
@@ -286,11 +300,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			case "A":
 				// ${var@A} returns a declare statement that recreates the variable.
 				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
+				quoted := bashQuoteQ(str) // jaiph-go patch
+				if !set {
+					str = ""
+				} else if flags == "" {
 					str = fmt.Sprintf("%s=%s", name, quoted)
 				} else {
 					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
@@ -317,12 +330,36 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	return str, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest bool) string {
+func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
 	var mode pattern.Mode
+	if extGlob { // jaiph-go patch: shopt -s extglob applies here too
+		mode |= pattern.ExtendedOperators
+	}
 	if shortest {
 		mode |= pattern.Shortest
 	}
 	expr, err := pattern.Regexp(pat, mode)
+	if _, ok := err.(*pattern.NegExtGlobError); ok {
+		// jaiph-go patch: !(…) has no regexp; try each prefix or
+		// suffix against the whole-string matcher.
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		if err != nil {
+			return str
+		}
+		for i := range len(str) + 1 {
+			n := i // shortest first
+			if !shortest {
+				n = len(str) - i
+			}
+			if fromEnd && match(str[len(str)-n:]) {
+				return str[:len(str)-n]
+			}
+			if !fromEnd && match(str[:n]) {
+				return str[n:]
+			}
+		}
+		return str
+	}
 	if err != nil {
 		return str
 	}
@@ -374,14 +411,54 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
 func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
-	orig, err := Pattern(cfg, repl.Orig)
+	// jaiph-go patch: ${x/#pat/s} and ${x/%pat/s} anchor the pattern at
+	// the start or end (upstream took # and % literally).
+	origWord, anchor := repl.Orig, byte(0)
+	if origWord != nil && len(origWord.Parts) > 0 {
+		if lit, ok := origWord.Parts[0].(*syntax.Lit); ok && lit.Value != "" && (lit.Value[0] == '#' || lit.Value[0] == '%') {
+			anchor = lit.Value[0]
+			parts := slices.Clone(origWord.Parts)
+			parts[0] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: lit.Value[1:]}
+			origWord = &syntax.Word{Parts: parts}
+		}
+	}
+	orig, err := Pattern(cfg, origWord)
 	if err != nil {
 		return nil, err
+	}
+	if anchor != 0 {
+		with, err := cfg.replWith(repl.With)
+		if err != nil {
+			return nil, err
+		}
+		var mode pattern.Mode
+		if cfg.ExtGlob {
+			mode |= pattern.ExtendedOperators
+		}
+		expr, err := pattern.Regexp(orig, mode)
+		if err != nil {
+			return elems, nil
+		}
+		if anchor == '#' {
+			expr = "^(?:" + expr + ")"
+		} else {
+			expr = "(?:" + expr + ")$"
+		}
+		rx := regexp.MustCompile(expr)
+		rx.Longest()
+		out := make([]string, len(elems))
+		for i, elem := range elems {
+			out[i] = elem
+			if loc := rx.FindStringIndex(elem); loc != nil {
+				out[i] = elem[:loc[0]] + with(elem[loc[0]:loc[1]]) + elem[loc[1]:]
+			}
+		}
+		return out, nil
 	}
 	if orig == "" {
 		return elems, nil // nothing to replace
 	}
-	with, err := Literal(cfg, repl.With)
+	with, err := cfg.replWith(repl.With)
 	if err != nil {
 		return nil, err
 	}
@@ -391,12 +468,12 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n)
+		locs := findAllIndex(orig, elem, n, cfg.ExtGlob)
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
 			sb.WriteString(elem[last:loc[0]])
-			sb.WriteString(with)
+			sb.WriteString(with(elem[loc[0]:loc[1]]))
 			last = loc[1]
 		}
 		sb.WriteString(elem[last:])
@@ -411,7 +488,7 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small)
+		out[i] = removePattern(elem, arg, suffix, small, cfg.ExtGlob)
 	}
 	return out
 }
@@ -493,7 +570,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	case Associative:
 		switch lit := nodeLit(idx); lit {
 		case "@", "*":
-			strs := slices.Sorted(maps.Values(vr.Map))
+			strs := vr.AssocValues()
 			if lit == "*" {
 				return cfg.ifsJoin(strs), vr.IsSet(), nil
 			}
@@ -537,11 +614,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 				return err
 			}
 		}
-		vr.Map = maps.Clone(vr.Map)
-		if vr.Map == nil {
-			vr.Map = make(map[string]string, 1)
-		}
-		vr.Map[key] = val
+		vr.SetAssoc(key, val) // jaiph-go patch: records insertion order
 	default: // assign a single indexed element
 		i := 0
 		if idx != nil {
@@ -576,4 +649,71 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// bashQuoteQ quotes s as bash's ${x@Q}: in single quotes (each quote closed,
+// escaped and reopened), or $'…'
+// when s holds control characters (jaiph-go patch).
+func bashQuoteQ(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case 0x1b:
+			b.WriteString(`\E`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// replWith expands the replacement of ${x/pat/repl}. jaiph-go patch: as
+// with bash 5.2's default patsub_replacement, an unquoted & in it stands for
+// the matched text; a quoted or backslash-escaped & is literal.
+func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
+	if w == nil {
+		return func(string) string { return "" }, nil
+	}
+	parts, err := cfg.wordField(w.Parts, quoteNone)
+	if err != nil {
+		return nil, err
+	}
+	parts = slices.Clone(parts) // wordField may reuse its buffers
+	return func(match string) string {
+		var sb strings.Builder
+		for _, part := range parts {
+			if part.quote == quoteNone {
+				sb.WriteString(strings.ReplaceAll(part.val, "&", match))
+			} else {
+				sb.WriteString(part.val)
+			}
+		}
+		return sb.String()
+	}, nil
 }

@@ -19,10 +19,12 @@ import (
 	"maps"
 	mathrand "math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -186,6 +188,28 @@ type Runner struct {
 	shownTraps             map[int]string
 	sigIgnored, sigTrapped atomic.Uint64
 	inSubshell             bool
+	// jaiph-go patch: funcStack holds the names of the running shell
+	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
+	// subshell (0 in the main shell, where it is the process id).
+	funcStack []string
+	bashPID   int
+
+	// fds holds the open file descriptors 3 and up (jaiph-go patch).
+	// It is replaced, never modified, so that it can be restored.
+	fds map[int]*fdEntry
+
+	// traceDepth counts nested command substitutions, for xtrace's
+	// "++" prefixes (jaiph-go patch).
+	traceDepth int
+
+	// pendingRedirs applies the redirections of the simple command being
+	// run once its words are expanded (jaiph-go patch).
+	pendingRedirs func() bool
+
+	// lastArg is $_, the last argument of the previous simple command;
+	// startTime is when the shell started, for SECONDS (jaiph-go patch).
+	lastArg   string
+	startTime time.Time
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -693,7 +717,18 @@ func (r *Runner) posixOptFlags() string {
 			flags = append(flags, opt.flag)
 		}
 	}
-	slices.Sort(flags) // posixOptsTable is sorted by name rather than by flag
+	// jaiph-go patch: like bash, list hashall (h) and braceexpand (B),
+	// which are always on here, and order lowercase before uppercase.
+	flags = append(flags, 'h', 'B')
+	slices.SortFunc(flags, func(a, b byte) int {
+		if (a >= 'a') != (b >= 'a') {
+			if a >= 'a' {
+				return -1
+			}
+			return 1
+		}
+		return int(a) - int(b)
+	})
 	return string(flags)
 }
 
@@ -739,6 +774,7 @@ var posixOptsTable = [...]posixOpt{
 	{'u', "nounset"},
 	{'x', "xtrace"},
 	{' ', "pipefail"},
+	{'C', "noclobber"}, // jaiph-go patch; kept last so indexes above stay
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -871,8 +907,9 @@ const (
 	optNoUnset
 	optXTrace
 	optPipeFail
+	optNoClobber
 
-	// These correspond to indexes (offset by the above seven items) of
+	// These correspond to indexes (offset by the above eight items) of
 	// supported options in [bashOptsTable]
 	optDotGlob
 	optExpandAliases
@@ -976,6 +1013,15 @@ func (r *Runner) Reset() {
 		home, _ := os.UserHomeDir()
 		r.setVarString("HOME", home)
 	}
+	{
+		// jaiph-go patch: like bash starting up, SHLVL is the inherited
+		// level plus one (1 when unset or not a number), exported.
+		lvl, err := strconv.Atoi(r.writeEnv.Get("SHLVL").String())
+		if err != nil || lvl < 0 {
+			lvl = 0
+		}
+		r.setVar("SHLVL", expand.Variable{Set: true, Kind: expand.String, Exported: true, Str: strconv.Itoa(lvl + 1)})
+	}
 	if !r.writeEnv.Get("UID").IsSet() {
 		r.setVar("UID", expand.Variable{
 			Set:      true,
@@ -1003,6 +1049,21 @@ func (r *Runner) Reset() {
 	r.setVarString("PWD", r.Dir)
 	r.setVarString("IFS", " \t\n")
 	r.setVarString("OPTIND", "1")
+	// jaiph-go patch: variables bash sets at startup.
+	r.setVarString("OPTERR", "1")
+	r.setVarString("OSTYPE", bashOSType())
+	r.setVarString("MACHTYPE", bashMachType())
+	r.setVarString("HOSTTYPE", bashHostType())
+	if !r.writeEnv.Get("HOSTNAME").IsSet() {
+		if h, err := os.Hostname(); err == nil {
+			r.setVarString("HOSTNAME", h)
+		}
+	}
+	if path := bashPath(); path != "" {
+		r.setVarString("BASH", path)
+		r.lastArg = path
+	}
+	r.startTime = time.Now()
 
 	r.dirStack = append(r.dirStack, r.Dir)
 
@@ -1111,6 +1172,15 @@ func (r *Runner) Subshell() *Runner {
 	return r.subshell(true)
 }
 
+// fakeSubshellPID numbers subshells for BASHPID (jaiph-go patch): Go cannot
+// fork, so a subshell has no process id of its own; bash's BASHPID there is
+// a number different from $$, which is all scripts can rely on.
+var fakeSubshellPID = func() *atomic.Int64 {
+	var n atomic.Int64
+	n.Store(int64(os.Getpid()) + 100000)
+	return &n
+}()
+
 // subshell is like [Runner.subshell], but allows skipping some allocations and copies
 // when creating subshells which will not be used concurrently with the parent shell.
 // TODO(v4): we should expose this, e.g. SubshellForeground and SubshellBackground.
@@ -1155,7 +1225,54 @@ func (r *Runner) subshell(background bool) *Runner {
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.inheritTraps(r) // jaiph-go patch: bash's trap inheritance
+	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
+	r2.funcStack = slices.Clone(r.funcStack)
+	r2.fds = r.fds
+	r2.traceDepth = r.traceDepth
+	r2.lastArg = r.lastArg
+	r2.startTime = r.startTime
+	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2
 }
+
+// bashHostType, bashOSType and bashMachType are bash's HOSTTYPE, OSTYPE and
+// MACHTYPE for the platform, as Debian's bash 5.2 reports them (jaiph-go
+// patch).
+func bashHostType() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	case "386":
+		return "i686"
+	}
+	return runtime.GOARCH
+}
+
+func bashOSType() string {
+	if runtime.GOOS == "linux" {
+		return "linux-gnu"
+	}
+	return runtime.GOOS
+}
+
+func bashMachType() string {
+	vendor := "unknown"
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "386" {
+		vendor = "pc"
+	}
+	return bashHostType() + "-" + vendor + "-" + bashOSType()
+}
+
+// bashPath is BASH: the bash found in the process's PATH, as the program
+// that bash would be (jaiph-go patch).
+var bashPath = sync.OnceValue(func() string {
+	path, err := exec.LookPath("bash")
+	if err != nil {
+		return ""
+	}
+	return path
+})

@@ -16,10 +16,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/internal"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -465,7 +467,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			path = args[0]
 		}
 		f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
-		if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			// jaiph-go patch: bash's text, naming the file as given.
+			return failf(1, "%s: %s\n", args[0], strerror(pe.Err))
+		} else if err != nil {
 			return failf(1, "source: %v\n", err)
 		}
 		defer f.Close()
@@ -531,6 +536,19 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			switch flag := fp.flag(); flag {
 			case "-v":
 				show = true
+			case "-V":
+				// jaiph-go patch: describe each name as type does.
+				for _, arg := range fp.args() {
+					if r.Funcs[arg] != nil || IsBuiltin(arg) {
+						exit = r.builtin(ctx, pos, "type", []string{arg})
+					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+						exit = r.builtin(ctx, pos, "type", []string{arg})
+					} else {
+						r.errf("command: %s: not found\n", arg)
+						exit.code = 1
+					}
+				}
+				return exit
 			default:
 				return failf(2, "command: invalid option %q\n", flag)
 			}
@@ -637,7 +655,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "return":
 		if !r.inFunc && !r.inSource {
-			return failf(1, "return: can only be done from a func or sourced script\n")
+			return failf(2, "return: can only `return' from a function or sourced script\n") // jaiph-go patch: bash's text and status
 		}
 		switch len(args) {
 		case 0:
@@ -654,10 +672,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit.returning = true
 	case "read":
+		// jaiph-go patch: -t, -n, -N, -d and -u as in bash.
 		var prompt string
 		raw := false
 		silent := false
 		readArray := false
+		ropts := readOpts{delim: '\n', nchars: -1}
+		pollOnly := false // read -t 0: only report whether input is ready
+		var timeout time.Duration
+		hasTimeout := false
+		in := r.stdin
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -672,6 +696,41 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if prompt == "" {
 					return failf(2, "read: -p: option requires an argument\n")
 				}
+			case "-d":
+				d := fp.value()
+				ropts.delim = 0
+				if d != "" {
+					ropts.delim = d[0]
+				}
+			case "-n", "-N":
+				v := fp.value()
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return failf(1, "read: %s: invalid number\n", v)
+				}
+				ropts.nchars = n
+				ropts.exact = flag == "-N"
+			case "-t":
+				v := fp.value()
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 0 {
+					return failf(1, "read: %s: invalid timeout specification\n", v)
+				}
+				if f == 0 {
+					pollOnly = true
+				}
+				timeout, hasTimeout = time.Duration(f*float64(time.Second)), true
+			case "-u":
+				v := fp.value()
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return failf(1, "read: %s: invalid file descriptor specification\n", v)
+				}
+				e := r.getFd(n)
+				if e == nil || e.r == nil {
+					return failf(1, "read: %s: invalid file descriptor: Bad file descriptor\n", v)
+				}
+				in = e.r
 			default:
 				return failf(2, "read: invalid option %q\n", flag)
 			}
@@ -680,30 +739,48 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args := fp.args()
 		for _, name := range args {
 			if !syntax.ValidName(name) {
-				return failf(1, "read: `%s': not a valid identifier\n", name) // jaiph-go patch: bash's text and status
+				return failf(1, "read: `%s': not a valid identifier\n", name)
 			}
 		}
 
-		// jaiph-go patch: as in bash, the prompt goes to stderr, and only
-		// when reading from a terminal.
-		if _, terminal := stdinTerminal(r.stdin); prompt != "" && terminal {
+		if pollOnly {
+			if !inputReady(in) {
+				exit.code = 1
+			}
+			return exit
+		}
+		if _, term := stdinTerminal(in); prompt != "" && term {
+			// jaiph-go patch: as bash, the prompt goes to stderr and
+			// only when reading from a terminal.
 			r.errf("%s", prompt)
+		}
+		ropts.raw = raw || ropts.exact
+		if hasTimeout {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
 		}
 
 		var line []byte
 		var err error
 		fd, terminal := -1, false
 		if silent {
-			fd, terminal = stdinTerminal(r.stdin)
+			fd, terminal = stdinTerminal(in)
 		}
 		if terminal {
 			// Only a terminal echoes what we read, so it is the only case
 			// where we need to read without echoing.
 			line, err = term.ReadPassword(fd)
 		} else {
-			line, err = r.readLine(ctx, raw)
+			line, err = r.readInput(ctx, in, ropts)
 		}
-		if readArray {
+		if ropts.exact && len(args) > 0 {
+			// -N assigns what it read as is to the first name.
+			r.setVarString(args[0], string(line))
+			for _, name := range args[1:] {
+				r.setVarString(name, "")
+			}
+		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
 			arrayName := shellReplyVar
 			if len(args) > 0 {
@@ -749,6 +826,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// check err after we process the data.
 		if err != nil {
 			exit.code = 1
+			if hasTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				exit.code = 142 // 128 + SIGALRM, as bash
+			}
 			return exit
 		}
 
@@ -960,8 +1040,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		return r.jobsBuiltin(args) // jaiph-go patch
 
 	case "readarray", "mapfile":
+		// jaiph-go patch: -n, -s, -u and -O, reading no further than
+		// needed, so that later reads of the same input go on from there.
 		dropDelim := false
 		delim := "\n"
+		count, skip, origin := 0, 0, -1
+		in := r.stdin
+		num := func(flag, v string) (int, bool) {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				r.errf("%s: %s: invalid %s\n", name, v, map[string]string{"-n": "line count", "-s": "line count", "-O": "array index", "-u": "file descriptor specification"}[flag])
+				return 0, false
+			}
+			return n, true
+		}
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -977,6 +1069,25 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					// Bash sets the delim to an ASCII NUL if provided with an empty
 					// string.
 					delim = "\x00"
+				}
+			case "-n", "-s", "-O", "-u":
+				n, ok := num(flag, fp.value())
+				if !ok {
+					return exitStatus{code: 1}
+				}
+				switch flag {
+				case "-n":
+					count = n
+				case "-s":
+					skip = n
+				case "-O":
+					origin = n
+				case "-u":
+					e := r.getFd(n)
+					if e == nil || e.r == nil {
+						return failf(1, "%s: %d: invalid file descriptor: Bad file descriptor\n", name, n)
+					}
+					in = e.r
 				}
 			default:
 				return failf(2, "%s: invalid option %q\n", name, flag)
@@ -997,15 +1108,29 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(2, "%s: Only one array name may be specified, %v\n", name, args)
 		}
 
-		var vr expand.Variable
-		vr.Kind = expand.Indexed
-		scanner := bufio.NewScanner(r.stdin)
-		scanner.Split(mapfileSplit(delim[0], dropDelim))
-		for scanner.Scan() {
-			vr.List = append(vr.List, scanner.Text())
+		vr := expand.Variable{Set: true, Kind: expand.Indexed}
+		index := 0
+		if origin >= 0 {
+			if prev := r.lookupVar(arrayName); prev.Kind == expand.Indexed {
+				vr.List, vr.Indexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+			}
+			index = origin
 		}
-		if err := scanner.Err(); err != nil {
-			return failf(2, "%s: unable to read, %v\n", name, err)
+		for read := 0; count == 0 || read < count+skip; read++ {
+			line, err := r.readInput(ctx, in, readOpts{raw: true, delim: delim[0], nchars: -1})
+			if err == nil && !dropDelim {
+				line = append(line, delim[0])
+			}
+			if err != nil && len(line) == 0 {
+				break
+			}
+			if read >= skip {
+				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, string(line))
+				index++
+			}
+			if err != nil {
+				break
+			}
 		}
 		r.setVar(arrayName, vr)
 
@@ -1044,17 +1169,38 @@ func (r *Runner) printOptLine(name string, enabled, supported bool) {
 	r.outf("%-15s\t%s\n", name, r.optStatusText(enabled))
 }
 
+// readOpts are the options of the read builtin that change where input
+// stops (jaiph-go patch).
+type readOpts struct {
+	raw    bool
+	delim  byte // -d; 0 for NUL
+	nchars int  // -n/-N; -1 when unset
+	exact  bool // -N: ignore the delimiter
+}
+
 func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
-	if r.stdin == nil {
+	return r.readInput(ctx, r.stdin, readOpts{raw: raw, delim: '\n', nchars: -1})
+}
+
+// readInput reads from in up to the delimiter, or nchars characters, the
+// end of input or ctx's end (jaiph-go patch generalising readLine).
+func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byte, error) {
+	if in == nil {
 		return nil, errors.New("interp: can't read, there's no stdin")
 	}
+	raw := o.raw
+	if o.nchars == 0 {
+		return nil, nil
+	}
+	chars := 0
+	var pending []byte // bytes of an incomplete UTF-8 character
 
 	var line []byte
 	esc := false
 
 	stopc := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		r.stdin.SetReadDeadline(time.Now())
+		in.SetReadDeadline(time.Now())
 		close(stopc)
 	})
 	defer func() {
@@ -1062,27 +1208,38 @@ func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
 			// The AfterFunc was started.
 			// Wait for it to complete, and reset the file's deadline.
 			<-stopc
-			r.stdin.SetReadDeadline(time.Time{})
+			in.SetReadDeadline(time.Time{})
 		}
 	}()
 	for {
 		var buf [1]byte
-		n, err := r.stdin.Read(buf[:])
+		n, err := in.Read(buf[:])
 		if n > 0 {
 			b := buf[0]
 			switch {
-			case !raw && b == '\\':
+			case !raw && b == '\\' && !esc:
 				line = append(line, b)
-				esc = !esc
-			case !raw && b == '\n' && esc:
+				esc = true
+				continue // the escaped character counts, not the backslash
+			case !raw && b == o.delim && b == '\n' && esc:
 				// line continuation; drop the trailing backslash
 				line = line[:len(line)-1]
 				esc = false
-			case b == '\n':
+				continue
+			case b == o.delim && !o.exact && !esc:
 				return line, nil
 			default:
 				line = append(line, b)
 				esc = false
+			}
+			if o.nchars > 0 {
+				pending = append(pending, b)
+				if utf8.FullRune(pending) {
+					pending = pending[:0]
+					if chars++; chars >= o.nchars {
+						return line, nil
+					}
+				}
 			}
 		}
 		if err != nil {

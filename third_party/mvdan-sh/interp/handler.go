@@ -79,6 +79,11 @@ type HandlerContext struct {
 	// Stderr is the interpreter's current standard error writer.
 	Stderr io.Writer
 
+	// ExtraFiles holds the shell's open file descriptors 3 and up: entry i
+	// is descriptor 3+i, nil where closed, ready for [exec.Cmd.ExtraFiles].
+	// jaiph-go patch, so that `cat <&3` sees what `exec 3<file` opened.
+	ExtraFiles []*os.File
+
 	// LastExitStatus is the value that "$?" would hold when the handler is called.
 	// A [CallHandlerFunc] or [ExecHandlerFunc] runs as part of its own command,
 	// so this refers to the command before it.
@@ -199,6 +204,7 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 			cmd.Stdin = hc.Stdin
 			cmd.Stdout = hc.Stdout
 			cmd.Stderr = hc.Stderr
+			cmd.ExtraFiles = hc.ExtraFiles // jaiph-go patch
 			if killTimeout > 0 && runtime.GOOS != "windows" {
 				// On cancellation, send an interrupt signal first, and let
 				// WaitDelay escalate to a kill signal if the process does not
@@ -376,7 +382,20 @@ func lookPathDir(cwd string, env expand.Environ, file string, find findAny) (str
 	}
 	exts := pathExts(env)
 	if strings.ContainsAny(file, chars) {
-		return find(cwd, file, exts)
+		f, err := find(cwd, file, exts)
+		if err != nil {
+			// jaiph-go patch: bash's wording, naming the file as written.
+			var pe *os.PathError
+			switch {
+			case errors.As(err, &pe):
+				err = fmt.Errorf("%s: No such file or directory", file)
+			case err.Error() == "is a directory":
+				err = fmt.Errorf("%s: Is a directory", file)
+			case err.Error() == "permission denied":
+				err = fmt.Errorf("%s: Permission denied", file)
+			}
+		}
+		return f, err
 	}
 	for _, elem := range pathList {
 		var path string
@@ -391,7 +410,7 @@ func lookPathDir(cwd string, env expand.Environ, file string, find findAny) (str
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("%q: executable file not found in $PATH", file)
+	return "", fmt.Errorf("%s: command not found", file) // jaiph-go patch: bash's text
 }
 
 // scriptFromPathDir is similar to [LookPathDir], with the difference that it looks

@@ -19,7 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-const bashPath = "/usr/bin/bash"
+const jobsTestBash = "/usr/bin/bash"
 
 var bashPrefix = regexp.MustCompile(`(?m)^bash: (line \d+: )?`)
 
@@ -63,7 +63,7 @@ func runInterp(t *testing.T, ctx context.Context, script string, params []string
 // sent to bash's process group after delay.
 func runBash(t *testing.T, script string, args []string, dir string, sig syscall.Signal, delay time.Duration) result {
 	t.Helper()
-	cmd := exec.Command(bashPath, append([]string{"-c", script, "bash"}, args...)...)
+	cmd := exec.Command(jobsTestBash, append([]string{"-c", script, "bash"}, args...)...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -183,7 +183,7 @@ var jobSnippets = []string{
 }
 
 func TestJaiphJobs(t *testing.T) {
-	if _, err := os.Stat(bashPath); err != nil {
+	if _, err := os.Stat(jobsTestBash); err != nil {
 		t.Fatalf("bash is needed: %v", err)
 	}
 	for _, src := range jobSnippets {

@@ -58,3 +58,7 @@ func isETXTBSY(err error) bool { return false }
 
 func (waitStatus) Signaled() bool { return false }
 func (waitStatus) Signal() int    { return 0 }
+
+// inputReady is read -t 0's check; without poll(2) nothing counts as ready
+// (jaiph-go patch).
+func inputReady(f stdinFile) bool { return false }

@@ -54,3 +54,24 @@ func isENOEXEC(err error) bool { return errors.Is(err, syscall.ENOEXEC) }
 // isETXTBSY reports whether the kernel refused to execute a file
 // with ETXTBSY, i.e. a process holds it open for writing.
 func isETXTBSY(err error) bool { return errors.Is(err, syscall.ETXTBSY) }
+
+// inputReady reports whether reading from f would not block, for read -t 0
+// (jaiph-go patch). Like bash's select(2)-based check, a file at its end
+// or a closed pipe counts as ready. SyscallConn is used rather than Fd so
+// that f keeps its non-blocking mode and read deadlines.
+func inputReady(f stdinFile) bool {
+	if f == nil {
+		return false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	ready := false
+	rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		ready = err == nil && n > 0 && fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0
+	})
+	return ready
+}

@@ -67,6 +67,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			r2.traceDepth++
 			// jaiph-go patch: as in bash, a command substitution does not
 			// inherit errexit unless "shopt -s inherit_errexit" is set.
 			if !r.opts[optInheritErrExit] {
@@ -202,7 +203,7 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion",
+	case unsetParam, errMsg == "invalid indirect expansion", isArithmErr(err),
 		strings.HasPrefix(errMsg, "no match: "): // jaiph-go patch: failglob aborts the shell as in bash
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
@@ -217,6 +218,20 @@ func (r *Runner) expandErr(err error) {
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
+	r.expandErr(err)
+	return n
+}
+
+// arithmCmd evaluates the expression of a ((…)) or let command. jaiph-go
+// patch: as in bash, an arithmetic error there prints "((: …" or "let: …"
+// and sets status 1 without exiting the shell.
+func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing string) int {
+	n, err := expand.ArithmTop(r.ecfg, expr, trailing)
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
+		r.errf("%s%s\n", prefix, ae.Error())
+		r.exit.code = 1
+		return 0
+	}
 	r.expandErr(err)
 	return n
 }
@@ -280,6 +295,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
 	}
+	hc.ExtraFiles = r.extraFiles()
 	return context.WithValue(ctx, handlerCtxKey{}, hc)
 }
 
@@ -341,22 +357,35 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
+	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	var closers []io.Closer
-	for _, rd := range st.Redirs {
-		cls, err := r.redir(ctx, rd)
-		if err != nil {
-			if !r.exit.fatalExit {
-				// A fatal error from a handler is reported by [Runner.Run].
-				r.errf("%v\n", err)
+	applyRedirs := func() bool {
+		for _, rd := range st.Redirs {
+			cls, err := r.redir(ctx, rd)
+			if err != nil {
+				if !r.exit.fatalExit {
+					// A fatal error from a handler is reported by [Runner.Run].
+					r.errf("%v\n", err)
+				}
+				r.exit.code = 1
+				return false
 			}
-			r.exit.code = 1
-			break
+			if cls != nil {
+				closers = append(closers, cls)
+			}
 		}
-		if cls != nil {
-			closers = append(closers, cls)
-		}
+		return true
 	}
-	if r.exit.ok() && st.Cmd != nil {
+	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
+		// jaiph-go patch: as in bash, a simple command's words are
+		// expanded before its redirections are performed, so that
+		// `echo $(cat f) > f` reads f before truncating it; the
+		// CallExpr case of [Runner.cmd] calls this once it has expanded.
+		r.pendingRedirs = applyRedirs
+		r.cmd(ctx, st.Cmd)
+		r.pendingRedirs = nil
+		r.setPipeStatus(st.Cmd)
+	} else if applyRedirs() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd)
 	}
@@ -382,8 +411,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
+		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		r.fds = oldFds
 		for _, cls := range closers {
 			cls.Close()
 		}
@@ -427,11 +458,27 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.lastExpandExit = exitStatus{}
 		fields := r.fields(args...)
+		pending := r.pendingRedirs
+		r.pendingRedirs = nil
+		if pending != nil && len(fields) > 0 {
+			if r.exit.exiting || !pending() {
+				break
+			}
+		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
 
 				prev := r.lookupVar(name)
+				if prev.ReadOnly {
+					// jaiph-go patch: as in bash, assigning to a
+					// readonly variable in a bare assignment exits a
+					// non-interactive shell.
+					r.errf("%s: readonly variable\n", name)
+					r.exit.code = 1
+					r.exit.exiting = true
+					break
+				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
 				// function we want to signal that we are modifying the parent var rather than
 				// creating a new local var via "local foo=bar".
@@ -457,12 +504,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				trace.newLineFlush()
 			}
 			// jaiph-go patch: an assignment alone empties "$_", as in bash.
-			r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String})
+			r.lastArg = ""
 			// If interpreting the last expansion like $(foo) failed,
 			// and the expansion and assignments otherwise succeeded,
 			// we need to surface that last exit code.
 			if r.exit.ok() {
 				r.exit = r.lastExpandExit
+			}
+			if pending != nil && !r.exit.exiting {
+				// Assignments are expanded first, as in bash.
+				st := r.exit
+				if pending() {
+					r.exit = st
+				}
 			}
 			break
 		}
@@ -481,6 +535,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				name, prev = n, v
 			}
 
+			if prev.ReadOnly {
+				// jaiph-go patch: bash reports it once and still
+				// runs the command with the variable unchanged.
+				r.errf("%s: readonly variable\n", name)
+				continue
+			}
 			name, vr := r.assignVal(name, prev, as, "")
 			// Inline command vars are always exported.
 			vr.Exported = true
@@ -494,12 +554,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		trace.newLineFlush()
 
 		r.call(ctx, cm.Args[0].Pos(), fields)
+		// jaiph-go patch: "$_" is the last argument of the previous
+		// simple command, as in bash.
+		r.lastArg = fields[len(fields)-1]
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
-		// jaiph-go patch: "$_" is the last argument of the previous
-		// simple command, as in bash.
-		r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: fields[len(fields)-1]})
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
@@ -629,7 +689,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
 	case *syntax.ArithmCmd:
-		r.exit.oneIf(r.arithm(cm.X) == 0)
+		if tracingEnabled {
+			// jaiph-go patch: bash traces "(( " + the source + " ))".
+			lead := ""
+			if cm.X.Pos().Line() == cm.Left.Line() && cm.X.Pos().Col() > cm.Left.Col()+2 {
+				lead = strings.Repeat(" ", int(cm.X.Pos().Col()-cm.Left.Col()-2))
+			}
+			trace.string("(( " + lead + expand.ArithmSource(cm.X) + expand.ArithTrailing(cm.X, cm.Right) + " ))")
+			trace.newLineFlush()
+		}
+		r.exit.oneIf(r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)) == 0)
 	case *syntax.LetClause:
 		if tracingEnabled {
 			trace.string("let")
@@ -640,9 +709,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var val int
 		for _, expr := range cm.Exprs {
-			val = r.arithm(expr)
+			val = r.arithmCmd("let: ", expr, "")
+			if r.exit.code != 0 || r.exit.exiting {
+				break
+			}
 		}
-		r.exit.oneIf(val == 0)
+		if r.exit.code == 0 && !r.exit.exiting {
+			r.exit.oneIf(val == 0)
+		}
 	case *syntax.CaseClause:
 		trace.string("case ")
 		trace.expr(cm.Word)
@@ -709,12 +783,33 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		case "nameref":
 			valType = "-n"
 		}
+		// jaiph-go patch: xtrace prints declare/local/export/readonly.
+		var traceArgs, traceAssigns []string
+		if tracingEnabled {
+			defer func() {
+				trace.call(cm.Variant.Value, traceArgs...)
+				trace.newLineFlush()
+				// bash also traces the assignments of export
+				// and readonly on their own lines.
+				for _, as := range traceAssigns {
+					trace.string(as)
+					trace.newLineFlush()
+				}
+			}()
+		}
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
+			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
+				traceArgs = append(traceArgs, as.Name.Value)
+			}
 			fp := flagParser{remaining: []string{as.Name.Value}}
+			// jaiph-go patch: every flag of a combined "-rxi" counts
+			// (upstream stopped after the first).
+			sawFlag := false
 			for fp.more() {
+				sawFlag = true
 				switch flag := fp.flag(); flag {
-				case "-x", "-r":
+				case "-x", "-r", "-i", "-l", "-u": // jaiph-go patch: -i -l -u
 					modes = append(modes, flag)
 				case "-a", "-A", "-n":
 					valType = flag
@@ -727,6 +822,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.exit.code = 2
 					return
 				}
+			}
+			if sawFlag {
 				continue assignLoop
 			}
 			name := as.Name.Value
@@ -760,44 +857,47 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if flags == "" {
 					flags = "-"
 				}
-				switch vr.Kind {
-				case expand.Indexed:
+				// jaiph-go patch: quote values like bash's declare -p
+				// (upstream used Go's %q and listed map keys randomly).
+				switch {
+				case !vr.IsSet():
+					r.outf("declare -%s %s\n", flags, name)
+				case vr.Kind == expand.Indexed:
 					r.outf("declare -%s %s=(", flags, name)
 					for i, v := range vr.List {
-						if i > 0 {
-							r.out(" ")
-						}
 						idx := i
 						if vr.Indexes != nil {
 							idx = vr.Indexes[i]
 						}
-						r.outf("[%d]=%q", idx, v)
-					}
-					r.out(")\n")
-				case expand.Associative:
-					r.outf("declare -%s %s=(", flags, name)
-					first := true
-					for k, v := range vr.Map {
-						if !first {
+						if i > 0 {
 							r.out(" ")
 						}
-						r.outf("[%s]=%q", k, v)
-						first = false
+						r.outf("[%d]=%s", idx, bashDeclQuote(v, true))
+					}
+					r.out(")\n")
+				case vr.Kind == expand.Associative:
+					r.outf("declare -%s %s=(", flags, name)
+					for _, k := range vr.AssocKeys() {
+						key := k
+						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+							key = bashDeclQuote(k, false)
+						}
+						r.outf("[%s]=%s ", key, bashDeclQuote(vr.Map[k], true))
 					}
 					r.out(")\n")
 				default:
-					r.outf("declare -%s %s=%q\n", flags, name, vr.Str)
+					r.outf("declare -%s %s=%s\n", flags, name, bashDeclQuote(vr.Str, true))
 				}
 				continue
 			}
 			vr := r.lookupVar(name)
-			if as.Naked && local && !global && valType == "" && !r.localInScope(name) {
-				// jaiph-go patch: as in bash, a naked "local x" makes
-				// a new local x without a value, not a copy of the outer x.
-				vr = expand.Variable{}
-			} else if as.Naked {
+			if as.Naked {
 				if valType == "-A" {
 					vr.Kind = expand.Associative
+				} else if valType == "-a" && !vr.Declared() {
+					// jaiph-go patch: declare -a x declares an
+					// (unset) indexed array, as declare -p shows.
+					vr.Kind = expand.Indexed
 				} else {
 					vr.Kind = expand.KeepValue
 				}
@@ -809,12 +909,33 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			} else if local {
 				vr.Local = true
 			}
+			lower, upper := false, false
 			for _, mode := range modes {
 				switch mode {
 				case "-x":
 					vr.Exported = true
 				case "-r":
 					vr.ReadOnly = true
+				case "-i":
+					vr.Integer = true
+				case "-l":
+					lower = true
+				case "-u":
+					upper = true
+				}
+			}
+			if lower || upper {
+				// as bash, -l and -u together cancel out
+				vr.Lower, vr.Upper = lower && !upper, upper && !lower
+			}
+			if tracingEnabled {
+				if as.Naked || vr.Kind != expand.String {
+					traceArgs = append(traceArgs, name)
+				} else {
+					traceArgs = append(traceArgs, name+"="+vr.Str)
+					if cm.Variant.Value == "export" || cm.Variant.Value == "readonly" {
+						traceAssigns = append(traceAssigns, traceQuote(name+"="+vr.Str))
+					}
 				}
 			}
 			r.setVar(name, vr)
@@ -891,8 +1012,11 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 				if !ok {
 					as.Naked = true
 				} else {
+					// jaiph-go patch: the value is already expanded, so
+					// it is quoted to keep its backslashes (unquoted
+					// literals now lose them, as in bash).
 					as.Value = &syntax.Word{Parts: []syntax.WordPart{
-						&syntax.Lit{Value: val},
+						&syntax.SglQuoted{Value: val},
 					}}
 				}
 				if !yield(as) {
@@ -966,6 +1090,14 @@ func (r *Runner) hdocReader(rd *syntax.Redirect) (stdinFile, error) {
 	// as pipe writes may block once the buffer gets full.
 	// We still construct and buffer the entire heredoc first,
 	// as doing it concurrently would lead to different semantics and be racy.
+	if len(hdoc) <= 4096 {
+		// jaiph-go patch: a small document fits in the pipe buffer, so
+		// write it now, as bash has it ready before the command starts
+		// (read -t 0 sees it).
+		io.WriteString(pw, hdoc)
+		pw.Close()
+		return pr, nil
+	}
 	go func() {
 		io.WriteString(pw, hdoc)
 		pw.Close()
@@ -1053,25 +1185,46 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		return pr, nil
 	}
 
-	orig := &r.stdout
+	// jaiph-go patch: redirections work on any file descriptor number, as
+	// in bash: 3>file, 3<file, 3>>file, 3<>file, {var}>file, N>&M, N<&M,
+	// N>&- and N<&-; descriptors 3 and up live in r.fds, which external
+	// commands receive through [HandlerContext.ExtraFiles]. Upstream only
+	// knew 0, 1 and 2, with M limited to 1, 2 and "-".
+	n := 1
+	switch rd.Op {
+	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc:
+		n = 0
+	}
+	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
 	if rd.N != nil {
-		switch rd.N.Value {
-		case "0":
-			// Note that the input redirects below always use stdin (0)
-			// because we don't support anything else right now.
-		case "1":
-			// The default for the output redirects below.
-		case "2":
-			orig = &r.stderr
-		default:
-			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
+		if name, ok := strings.CutPrefix(rd.N.Value, "{"); ok {
+			name = strings.TrimSuffix(name, "}")
+			if closing {
+				fd, err := strconv.Atoi(r.envGet(name))
+				if err != nil {
+					return nil, fmt.Errorf("%s: ambiguous redirect", r.envGet(name))
+				}
+				n = fd
+			} else {
+				n = 10
+				for r.fds[n] != nil {
+					n++
+				}
+				r.setVarString(name, strconv.Itoa(n))
+			}
+		} else {
+			fd, err := strconv.Atoi(rd.N.Value)
+			if err != nil {
+				return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
+			}
+			n = fd
 		}
 	}
 	arg, err := r.redirWord(rd) // jaiph-go patch: bash's "ambiguous redirect"
 	if err != nil {
 		return nil, err
 	}
-	if done, ok := r.redirStdFile(rd, orig, arg); ok { // jaiph-go patch
+	if done, ok := r.redirStdFile(rd, n, arg); ok { // jaiph-go patch
 		return done, nil
 	}
 	switch rd.Op {
@@ -1080,7 +1233,14 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = pr
+		r.setFd(n, &fdEntry{r: pr})
+		if len(arg) < 4096 {
+			// jaiph-go patch: small enough for the pipe buffer, so
+			// ready before the command starts, as in bash.
+			io.WriteString(pw, arg+"\n")
+			pw.Close()
+			return pr, nil
+		}
 		// We write to the pipe in a new goroutine,
 		// as pipe writes may block once the buffer gets full.
 		go func() {
@@ -1089,29 +1249,31 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			pw.Close()
 		}()
 		return pr, nil
-	case syntax.DplOut:
-		switch arg {
-		case "1":
-			*orig = r.stdout
-		case "2":
-			*orig = r.stderr
-		case "-":
-			*orig = io.Discard // closing the output writer
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+	case syntax.DplOut, syntax.DplIn:
+		if arg == "-" {
+			r.setFd(n, nil)
+			return nil, nil
 		}
+		m, err := strconv.Atoi(arg)
+		if err != nil || m < 0 {
+			if rd.Op == syntax.DplOut && n == 1 && rd.N == nil {
+				// >&file is &>file
+				break
+			}
+			return nil, fmt.Errorf("%s: ambiguous redirect", arg)
+		}
+		e := r.getFd(m)
+		if e == nil || (rd.Op == syntax.DplOut && e.w == nil) || (rd.Op == syntax.DplIn && e.r == nil) {
+			return nil, fmt.Errorf("%d: Bad file descriptor", m)
+		}
+		if rd.Op == syntax.DplIn {
+			e = &fdEntry{r: e.r, w: e.w, own: e.own}
+		}
+		r.setFd(n, e)
 		return nil, nil
-	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut,
+	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrInOut,
 		syntax.RdrAll, syntax.AppAll:
 		// done further below
-	case syntax.DplIn:
-		switch arg {
-		case "-":
-			r.stdin = nil // closing the input file
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
-		}
-		return nil, nil
 	default:
 		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
 	}
@@ -1119,8 +1281,17 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 	switch rd.Op {
 	case syntax.AppOut, syntax.AppAll:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case syntax.RdrOut, syntax.RdrAll:
+	case syntax.RdrOut, syntax.RdrAll, syntax.DplOut, syntax.ClbOut:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if r.opts[optNoClobber] && rd.Op != syntax.ClbOut {
+			// jaiph-go patch: set -C refuses to truncate an
+			// existing regular file; >| overrides it.
+			if info, err := r.stat(ctx, arg); err == nil && info.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: cannot overwrite existing file", arg)
+			}
+		}
+	case syntax.RdrInOut:
+		mode = os.O_RDWR | os.O_CREATE
 	}
 	f, err := r.open(ctx, arg, mode, 0o644, false)
 	if err != nil {
@@ -1132,16 +1303,128 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = stdin
-	case syntax.RdrOut, syntax.AppOut:
-		*orig = f
-	case syntax.RdrAll, syntax.AppAll:
+		r.setFd(n, &fdEntry{r: stdin, own: f})
+	case syntax.RdrInOut:
+		stdin, err := newStdinFile(f)
+		if err != nil {
+			return nil, err
+		}
+		r.setFd(n, &fdEntry{r: stdin, w: f, own: f})
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		r.setFd(n, &fdEntry{w: f, own: f})
+	case syntax.RdrAll, syntax.AppAll, syntax.DplOut:
 		r.stdout = f
 		r.stderr = f
-	default:
-		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
 	}
 	return f, nil
+}
+
+// fdEntry is an open file descriptor of the shell (jaiph-go patch): r is
+// set when it can be read, w when it can be written, and own is the file
+// the shell opened for it, if any.
+type fdEntry struct {
+	r   stdinFile
+	w   io.Writer
+	own io.Closer
+}
+
+// getFd returns file descriptor n, or nil if it is not open.
+func (r *Runner) getFd(n int) *fdEntry {
+	switch n {
+	case 0:
+		if r.stdin == nil {
+			return nil
+		}
+		return &fdEntry{r: r.stdin}
+	case 1:
+		return &fdEntry{w: r.stdout}
+	case 2:
+		return &fdEntry{w: r.stderr}
+	}
+	return r.fds[n]
+}
+
+// setFd points file descriptor n at e, closing it if e is nil. r.fds is
+// copied first, as [Runner.stmtSync] restores the previous table.
+func (r *Runner) setFd(n int, e *fdEntry) {
+	switch n {
+	case 0:
+		if e == nil {
+			r.stdin = nil
+		} else {
+			r.stdin = e.r
+		}
+		return
+	case 1, 2:
+		w := io.Discard
+		if e != nil && e.w != nil {
+			w = e.w
+		}
+		if n == 1 {
+			r.stdout = w
+		} else {
+			r.stderr = w
+		}
+		return
+	}
+	fds := make(map[int]*fdEntry, len(r.fds)+1)
+	for k, v := range r.fds {
+		fds[k] = v
+	}
+	if e == nil {
+		delete(fds, n)
+	} else {
+		fds[n] = e
+	}
+	r.fds = fds
+}
+
+// extraFiles lists the files of descriptors 3 and up for external commands.
+func (r *Runner) extraFiles() []*os.File {
+	max := 0
+	for n := range r.fds {
+		max = maxInt(max, n)
+	}
+	if max < 3 {
+		return nil
+	}
+	files := make([]*os.File, max-2)
+	for n, e := range r.fds {
+		if f, ok := e.w.(*os.File); ok {
+			files[n-3] = f
+		} else if f, ok := any(e.r).(*os.File); ok && f != nil {
+			files[n-3] = f
+		}
+	}
+	return files
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// closeDroppedFds closes the files the shell opened for descriptors that
+// an exec redirection like "exec 3>&-" dropped from the table.
+func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
+	if r.bashPID != 0 {
+		return // a subshell shares its parent's files
+	}
+	inUse := func(c io.Closer) bool {
+		for _, e := range r.fds {
+			if e.own == c {
+				return true
+			}
+		}
+		return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
+	}
+	for _, e := range old {
+		if e.own != nil && !inUse(e.own) {
+			e.own.Close()
+		}
+	}
 }
 
 func (r *Runner) loopStmtsBroken(ctx context.Context, stmts []*syntax.Stmt) bool {
@@ -1182,6 +1465,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.Params = args[1:]
 		oldInFunc := r.inFunc
 		r.inFunc = true
+		// jaiph-go patch: FUNCNAME is the call stack.
+		oldStack := r.funcStack
+		r.funcStack = append([]string{name}, r.funcStack...)
+		defer func() { r.funcStack = oldStack }()
 
 		// Functions run in a nested scope.
 		// Note that [Runner.exec] below does something similar.
@@ -1550,17 +1837,6 @@ func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
 	fp.sb.WriteString(pad + "fi")
 }
 
-// jaiph-go patch: localInScope reports whether name is already a local
-// variable of the current function's own scope.
-func (r *Runner) localInScope(name string) bool {
-	o, ok := r.writeEnv.(*overlayEnviron)
-	if !ok || !o.funcScope {
-		return false
-	}
-	_, ok = o.values[o.normalize(name)]
-	return ok
-}
-
 // jaiph-go patch: redirWord expands a redirection's word as bash does: with
 // word splitting and globbing, where anything but one field is an
 // "ambiguous redirect" named by the word as written. A here-string's word
@@ -1581,8 +1857,9 @@ func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 
 // jaiph-go patch: redirStdFile makes /dev/stdout, /dev/stderr and /dev/stdin
 // (and /dev/fd/0-2) name the shell's current standard streams, as bash
-// does, rather than those of the Go process.
-func (r *Runner) redirStdFile(rd *syntax.Redirect, orig *io.Writer, arg string) (io.Closer, bool) {
+// does, rather than those of the Go process; n is the descriptor being
+// redirected.
+func (r *Runner) redirStdFile(rd *syntax.Redirect, n int, arg string) (io.Closer, bool) {
 	var w io.Writer
 	switch arg {
 	case "/dev/stdout", "/dev/fd/1":
@@ -1590,13 +1867,19 @@ func (r *Runner) redirStdFile(rd *syntax.Redirect, orig *io.Writer, arg string) 
 	case "/dev/stderr", "/dev/fd/2":
 		w = r.stderr
 	case "/dev/stdin", "/dev/fd/0":
-		return nil, rd.Op == syntax.RdrIn
+		if rd.Op != syntax.RdrIn {
+			return nil, false
+		}
+		if n != 0 {
+			r.setFd(n, &fdEntry{r: r.stdin})
+		}
+		return nil, true
 	default:
 		return nil, false
 	}
 	switch rd.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
-		*orig = w
+		r.setFd(n, &fdEntry{w: w})
 	case syntax.RdrAll, syntax.AppAll:
 		r.stdout, r.stderr = w, w
 	default:
@@ -1621,4 +1904,64 @@ func strerror(err error) string {
 		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	return s
+}
+
+// bashDeclQuote quotes s as bash's declare -p does: $'…' when s holds a
+// control character (if ansic), else double quotes escaping " $ ` and \.
+// jaiph-go patch.
+func bashDeclQuote(s string, ansic bool) string {
+	var b strings.Builder
+	if ansic && strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		b.WriteString("$'")
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; c {
+			case '\a':
+				b.WriteString(`\a`)
+			case '\b':
+				b.WriteString(`\b`)
+			case 0x1b:
+				b.WriteString(`\E`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\v':
+				b.WriteString(`\v`)
+			case '\\', '\'':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			default:
+				if c < 0x20 || c == 0x7f {
+					fmt.Fprintf(&b, "\\%03o", c)
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		b.WriteByte('\'')
+		return b.String()
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '$', '`', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// isArithmErr reports an arithmetic error, which bash treats as fatal in an
+// expansion like $((1/0)) (jaiph-go patch).
+func isArithmErr(err error) bool {
+	_, ok := errors.AsType[expand.ArithmError](err)
+	return ok
 }

@@ -41,27 +41,68 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 				}
 			} else { // [[
 				pattern := r.pattern(yw)
+				r.traceTest(traceQuote(str), x.Op.String(), pattern)
 				if r.match(pattern, str) == (x.Op != syntax.TsNoMatch) {
 					return "1"
 				}
 			}
 			return ""
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			if classic {
+				break
+			}
+			// jaiph-go patch: in [[ ]], both operands of a numeric
+			// comparison are arithmetic expressions, as in bash.
+			var nums [2]int
+			sides := [2]string{r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)}
+			r.traceTest(traceQuote(sides[0]), x.Op.String(), traceQuote(sides[1]))
+			for i, side := range sides {
+				n, err := expand.ArithmString(r.ecfg, side)
+				if err != nil {
+					r.errf("[[: %v\n", err)
+					r.exit.code = 1
+					return ""
+				}
+				nums[i] = n
+			}
+			if r.binTest(ctx, x.Op, strconv.Itoa(nums[0]), strconv.Itoa(nums[1])) {
+				return "1"
+			}
+			return ""
+		case syntax.TsReMatch:
+			if yw, ok := x.Y.(*syntax.Word); ok && !classic {
+				// jaiph-go patch: quoted parts of the regex match
+				// literally, as in bash.
+				re, err := expand.Regexp(r.ecfg, yw)
+				r.expandErr(err)
+				lhs := r.bashTest(ctx, x.X, classic)
+				r.traceTest(traceQuote(lhs), x.Op.String(), re)
+				if r.binTest(ctx, x.Op, lhs, re) {
+					return "1"
+				}
+				return ""
+			}
 		}
-		if !classic && x.Op >= syntax.TsEql && x.Op <= syntax.TsGtr {
-			// jaiph-go patch: in [[ ]], the operands of -eq and the
-			// like are arithmetic expressions, as in bash.
-			a, b := r.testArithm(r.bashTest(ctx, x.X, classic)), r.testArithm(r.bashTest(ctx, x.Y, classic))
-			if r.binTest(ctx, x.Op, strconv.Itoa(a), strconv.Itoa(b)) {
+		if x.Op == syntax.AndTest || x.Op == syntax.OrTest {
+			if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
 				return "1"
 			}
 			return ""
 		}
-		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
+		lhs, rhs := r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)
+		if !classic {
+			r.traceTest(traceQuote(lhs), x.Op.String(), traceQuote(rhs))
+		}
+		if r.binTest(ctx, x.Op, lhs, rhs) {
 			return "1"
 		}
 		return ""
 	case *syntax.UnaryTest:
-		if r.unTest(ctx, x.Op, r.bashTest(ctx, x.X, classic)) {
+		operand := r.bashTest(ctx, x.X, classic)
+		if !classic && x.Op != syntax.TsNot {
+			r.traceTest(x.Op.String(), traceQuote(operand))
+		}
+		if r.unTest(ctx, x.Op, operand) {
 			return "1"
 		}
 		return ""
@@ -82,8 +123,8 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 		}
 		m := re.FindStringSubmatch(x)
 		if m == nil {
-			// jaiph-go patch: as in bash, a failed match empties BASH_REMATCH.
-			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed})
+			// jaiph-go patch: bash empties BASH_REMATCH on no match.
+			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}})
 			return false
 		}
 		vr := expand.Variable{
@@ -219,6 +260,14 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		}
 		return false
 	case syntax.TsVarSet:
+		if _, _, ok := cutElemSubscript(x); ok {
+			// jaiph-go patch: -v a[i] tests an array element.
+			w, err := syntax.NewParser().Document(strings.NewReader("${" + x + "+1}"))
+			if err != nil {
+				return false
+			}
+			return r.literal(w) == "1"
+		}
 		return r.lookupVar(x).IsSet()
 	case syntax.TsRefVar:
 		return r.lookupVar(x).Kind == expand.NameRef
@@ -232,22 +281,11 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 	}
 }
 
-// jaiph-go patch: testArithm evaluates an operand of [[ a -eq b ]] as an
-// arithmetic expression; an error is reported and fails the test.
-func (r *Runner) testArithm(s string) int {
-	if strings.TrimSpace(s) == "" {
-		return 0
+// traceTest prints one test of [[ ]] under xtrace, as bash does with the
+// operands expanded (jaiph-go patch).
+func (r *Runner) traceTest(parts ...string) {
+	if t := r.tracer(); t != nil {
+		t.string("[[ " + strings.Join(parts, " ") + " ]]")
+		t.newLineFlush()
 	}
-	expr, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
-	if err != nil {
-		r.errf("%s: syntax error in expression\n", s)
-		r.exit.code = 1
-		return 0
-	}
-	n, err := expand.Arithm(r.ecfg, expr)
-	if err != nil {
-		r.errf("%v\n", err)
-		r.exit.code = 1
-	}
-	return n
 }

@@ -16,6 +16,7 @@ type tracer struct {
 	printer   *syntax.Printer
 	output    io.Writer
 	needsPlus bool
+	plus      string
 }
 
 func (r *Runner) tracer() *tracer {
@@ -27,6 +28,8 @@ func (r *Runner) tracer() *tracer {
 		printer:   syntax.NewPrinter(),
 		output:    r.stderr,
 		needsPlus: true,
+		// jaiph-go patch: one more "+" per command substitution level.
+		plus: strings.Repeat("+", 1+r.traceDepth) + " ",
 	}
 }
 
@@ -38,7 +41,7 @@ func (t *tracer) string(s string) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString("+ ")
+		t.buf.WriteString(t.plus)
 	}
 	t.needsPlus = false
 	t.buf.WriteString(s)
@@ -60,7 +63,7 @@ func (t *tracer) expr(x syntax.Node) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString("+ ")
+		t.buf.WriteString(t.plus)
 	}
 	t.needsPlus = false
 	if err := t.printer.Print(&t.buf, x); err != nil {
@@ -107,13 +110,26 @@ func (t *tracer) call(cmd string, args ...string) {
 		return
 	}
 
-	s := strings.Join(args, " ")
-	if strings.TrimSpace(s) == "" {
-		// fields may be empty for function () {} declarations
-		t.string(cmd)
-	} else if IsBuiltin(cmd) {
-		t.stringf("%s %s", cmd, quoteBash(s))
-	} else {
-		t.stringf("%s %s", cmd, s)
+	// jaiph-go patch: like bash, quote each word that needs it, whatever
+	// the command (upstream quoted a builtin's joined arguments as one
+	// word and left other commands' words unquoted).
+	if len(args) == 0 {
+		t.string(traceQuote(cmd))
+		return
 	}
+	words := make([]string, 0, len(args)+1)
+	words = append(words, traceQuote(cmd))
+	for _, arg := range args {
+		words = append(words, traceQuote(arg))
+	}
+	t.string(strings.Join(words, " "))
+}
+
+// traceQuote quotes a word as bash's xtrace does: in single quotes when it
+// is empty or holds a shell metacharacter (jaiph-go patch).
+func traceQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\|&;()<>!{}*[?]^$`") && s[0] != '~' && s[0] != '#' {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

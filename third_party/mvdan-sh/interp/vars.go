@@ -4,6 +4,7 @@
 package interp
 
 import (
+	"cmp"
 	cryptorand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/internal"
@@ -95,12 +97,21 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	if o.values == nil {
 		o.values = make(map[string]namedVariable)
 	}
+	if vr.Kind == expand.KeepValue && vr.Local && o.funcScope && !inOverlay {
+		// jaiph-go patch: as in bash, a bare `local x` starts unset
+		// rather than with the caller's value.
+		vr = expand.Variable{Local: true, Exported: vr.Exported, ReadOnly: vr.ReadOnly,
+			Integer: vr.Integer, Lower: vr.Lower, Upper: vr.Upper}
+		o.values[normalized] = namedVariable{name, vr}
+		return nil
+	}
 	if vr.Kind == expand.KeepValue {
 		vr.Kind = prev.Kind
 		vr.Str = prev.Str
 		vr.List = prev.List
 		vr.Indexes = prev.Indexes
 		vr.Map = prev.Map
+		vr.MapSeq = prev.MapSeq // jaiph-go patch
 	} else if prev.ReadOnly {
 		return errReadOnly
 	}
@@ -199,6 +210,33 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
+	// jaiph-go patch: bash's FUNCNAME, BASHPID, BASH_VERSION and
+	// BASH_VERSINFO, reporting the bash 5.2.15 that jaiph-go follows.
+	case "FUNCNAME":
+		if len(r.funcStack) > 0 {
+			vr.Kind, vr.List = expand.Indexed, append(slices.Clone(r.funcStack), "main")
+		}
+	case "BASHPID":
+		pid := r.bashPID
+		if pid == 0 {
+			pid = os.Getpid()
+		}
+		vr.Kind, vr.Str = expand.String, strconv.Itoa(pid)
+	case "_":
+		vr.Kind, vr.Str = expand.String, r.lastArg
+	case "SECONDS":
+		if !r.startTime.IsZero() {
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(int(time.Since(r.startTime).Seconds()))
+		}
+	case "EPOCHSECONDS":
+		vr.Kind, vr.Str = expand.String, strconv.FormatInt(time.Now().Unix(), 10)
+	case "EPOCHREALTIME":
+		now := time.Now()
+		vr.Kind, vr.Str = expand.String, fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000)
+	case "BASH_VERSION":
+		vr.Kind, vr.Str = expand.String, "5.2.15(1)-release"
+	case "BASH_VERSINFO":
+		vr.Kind, vr.List = expand.Indexed, []string{"5", "2", "15", "1", "release", bashMachType()}
 	case "0":
 		vr.Kind = expand.String
 		if r.filename != "" {
@@ -210,6 +248,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		if i := int(name[0] - '1'); i < len(r.Params) {
 			vr.Kind = expand.String
 			vr.Str = r.Params[i]
+		}
+	default:
+		// jaiph-go patch: ${10} and beyond are positional parameters too.
+		if n, err := strconv.Atoi(name); err == nil && n >= 10 && name[0] != '0' {
+			if n <= len(r.Params) {
+				vr.Kind, vr.Str = expand.String, r.Params[n-1]
+			}
 		}
 	}
 	if vr.Kind != expand.Unknown {
@@ -256,6 +301,42 @@ const randomMax = 32768
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if r.opts[optAllExport] {
 		vr.Exported = true
+	}
+	if vr.Integer || vr.Lower || vr.Upper {
+		// jaiph-go patch: declare -i/-l/-u transform assigned values.
+		conv := func(s string) (string, error) {
+			if vr.Integer {
+				n, err := expand.ArithmString(r.ecfg, s)
+				if err != nil {
+					return "", err
+				}
+				s = strconv.Itoa(n)
+			}
+			if vr.Lower {
+				s = strings.ToLower(s)
+			} else if vr.Upper {
+				s = strings.ToUpper(s)
+			}
+			return s, nil
+		}
+		var err error
+		switch vr.Kind {
+		case expand.String:
+			if vr.Set {
+				vr.Str, err = conv(vr.Str)
+			}
+		case expand.Indexed:
+			list := make([]string, len(vr.List))
+			for i, s := range vr.List {
+				if list[i], err = conv(s); err != nil {
+					break
+				}
+			}
+			vr.List = list
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -315,12 +396,8 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 		k := r.literal(w)
 
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		prev.Map = maps.Clone(prev.Map)
-		if prev.Map == nil {
-			prev.Map = make(map[string]string)
-		}
-		prev.Map[k] = valStr
+		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
+		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
 		return
 	}
@@ -337,6 +414,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
+	prev.Set = true // jaiph-go patch: declare -a a; a[3]=x sets a
 	r.setVar(name, prev)
 }
 
@@ -391,9 +469,7 @@ func (r *Runner) unsetElem(name, sub string) {
 			r.delVar(name)
 			return
 		}
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		vr.Map = maps.Clone(vr.Map)
-		delete(vr.Map, sub)
+		vr.DeleteAssoc(sub) // jaiph-go patch: keeps insertion order
 		r.setVar(name, vr)
 	case expand.String:
 		// A scalar can be unset via subscript zero.
@@ -432,6 +508,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
+	if as.Value != nil && as.Append && as.Index != nil {
+		// jaiph-go patch: a[i]+=x appends to that element (upstream
+		// appended to element 0 or, for maps, dropped the value).
+		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
+			&syntax.ParamExp{Param: as.Name, Index: as.Index},
+		}})
+		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + r.literal(as.Value)}
+	}
 	if as.Value != nil {
 		// jaiph-go patch: tilde expansion after ':' as in bash assignments.
 		s, err := expand.AssignLiteral(r.ecfg, as.Value)
@@ -447,6 +531,17 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		switch prev.Kind {
 		case expand.String, expand.Unknown:
 			prev.Kind = expand.String
+			if prev.Integer {
+				// jaiph-go patch: += adds on declare -i variables.
+				a, err1 := expand.ArithmString(r.ecfg, prev.Str)
+				b, err2 := expand.ArithmString(r.ecfg, s)
+				if err := cmp.Or(err1, err2); err != nil {
+					r.expandErr(err)
+					return name, prev
+				}
+				prev.Str = strconv.Itoa(a + b)
+				return name, prev
+			}
 			prev.Str += s
 		case expand.Indexed:
 			// Appends to the element at index 0, creating it if unset.
@@ -473,22 +568,31 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	elems := as.Array.Elems
 	if valType == "" {
 		valType = "-a" // indexed
-		if len(elems) > 0 && stringIndex(elems[0].Index) {
+		// jaiph-go patch: an existing associative array stays one
+		// (a+=([k]=v), a=([k]=v) with unquoted keys).
+		if prev.Kind == expand.Associative || len(elems) > 0 && stringIndex(elems[0].Index) {
 			valType = "-A" // associative
 		}
 	}
 	if valType == "-A" {
+		// jaiph-go patch: a+=([k]=v) adds to an associative array
+		// (upstream ignored the assignment); keys keep their insertion
+		// order for bash's listing order.
 		amap := make(map[string]string, len(elems))
+		seq := make(map[string]uint64, len(elems))
+		if as.Append && prev.Kind == expand.Associative {
+			maps.Copy(amap, prev.Map)
+			maps.Copy(seq, prev.MapSeq)
+		}
 		for _, elem := range elems {
 			k := r.literal(elem.Index.(*syntax.Word))
+			if _, ok := amap[k]; !ok {
+				seq[k] = expand.NextAssocSeq()
+			}
 			amap[k] = r.literal(elem.Value)
 		}
-		if !as.Append {
-			prev.Kind = expand.Associative
-			prev.Map = amap
-			return name, prev
-		}
-		// TODO
+		prev.Kind = expand.Associative
+		prev.Map, prev.MapSeq = amap, seq
 		return name, prev
 	}
 	// The base array which the new elements are set on; empty unless

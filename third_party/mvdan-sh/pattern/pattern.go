@@ -459,22 +459,18 @@ func HasMeta(pat string, mode Mode) bool {
 //
 // The [Mode] parameter is unused, and will be removed in v4.
 func QuoteMeta(pat string, mode Mode) string {
-	needsEscaping := false
-loop:
-	for _, r := range pat {
-		switch r {
-		case '*', '?', '[', '\\':
-			needsEscaping = true
-			break loop
-		}
+	// jaiph-go patch: with ExtendedOperators, "(" is quoted too so that
+	// extglob groups like @(a|b) are taken literally.
+	special := "*?[\\"
+	if mode&ExtendedOperators != 0 {
+		special += "("
 	}
-	if !needsEscaping { // short-cut without a string copy
+	if !strings.ContainsAny(pat, special) { // short-cut without a string copy
 		return pat
 	}
 	var sb strings.Builder
 	for _, r := range pat {
-		switch r {
-		case '*', '?', '[', '\\':
+		if strings.ContainsRune(special, r) {
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)
