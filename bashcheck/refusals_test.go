@@ -35,7 +35,9 @@ func runBash(t *testing.T, src string) string {
 	cmd.Dir = t.TempDir()
 	cmd.Stdin = strings.NewReader("")
 	out, _ := cmd.CombinedOutput()
-	s := strings.ReplaceAll(string(out), "bash: line 1: ", "")
+	// bash -c names itself by the path it was run as: "/usr/bin/bash: line 1: ".
+	s := strings.ReplaceAll(string(out), "/usr/bin/bash: line 1: ", "")
+	s = strings.ReplaceAll(s, "bash: line 1: ", "")
 	return strings.TrimSpace(s)
 }
 
