@@ -361,6 +361,11 @@ func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSi
 	switch {
 	case errors.As(err, &ee):
 		res.status = ee.ExitCode()
+		// A shell killed by a signal (`kill -TERM $$`) has the status a
+		// parent shell reports for it, 128+signal.
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.status = 128 + int(ws.Signal())
+		}
 	case err != nil:
 		return res, err
 	}
