@@ -80,6 +80,11 @@ type Config struct {
 	// patterns which match nothing to result in zero fields.
 	NullGlob bool
 
+	// NoPatsubReplacement turns off bash's patsub_replacement option, on
+	// by default: an unquoted & in the replacement of ${x/pat/repl} is
+	// the matched text (jaiph-go patch).
+	NoPatsubReplacement bool
+
 	// FailGlob corresponds to the shell option "failglob": a pattern that
 	// matches no file is an error (jaiph-go patch).
 	FailGlob bool
@@ -496,6 +501,12 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 			candidate = true
 			break
 		}
+		// jaiph-go patch: with extglob, an expansion like $p with
+		// p='@(a|b)' globs too, as in bash.
+		if part.quote == quoteNone && cfg.ExtGlob && strings.Contains(part.val, "(") {
+			candidate = true
+			break
+		}
 	}
 	if !candidate {
 		return "", false
@@ -513,7 +524,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	// Check the entire escaped word, as a bracket expression could span
 	// multiple unquoted parts, such as `[a$x` where x holds "]".
 	escaped = sb.String()
-	if pattern.HasMeta(escaped, 0) {
+	if pattern.HasMeta(escaped, cfg.extGlobMode()) { // jaiph-go patch: extglob groups
 		return escaped, true
 	}
 	return "", false
@@ -1264,7 +1275,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 				matches[i] = pathJoin2(dir, part)
 			}
 			continue
-		case !pattern.HasMeta(part, 0):
+		case !pattern.HasMeta(part, cfg.extGlobMode()): // jaiph-go patch: extglob groups
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir
@@ -1338,6 +1349,12 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		matcher, err := internal.ExtendedPatternMatcher(part, mode)
 		if err != nil {
 			return nil, err
+		}
+		if !cfg.DotGlob && !strings.HasPrefix(part, ".") {
+			// jaiph-go patch: as in bash, only a pattern that starts
+			// with "." matches dot files, extglob's !(…) included.
+			match := matcher
+			matcher = func(name string) bool { return !strings.HasPrefix(name, ".") && match(name) }
 		}
 		var newMatches []string
 		for _, dir := range matches {
@@ -1533,3 +1550,12 @@ func arithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string {
 
 // ArithTrailing is [arithTrailing] for the interpreter's ((…)) command.
 func ArithTrailing(x syntax.ArithmExpr, closing syntax.Pos) string { return arithTrailing(x, closing) }
+
+// extGlobMode is the pattern mode for extglob's groups, when enabled
+// (jaiph-go patch).
+func (cfg *Config) extGlobMode() pattern.Mode {
+	if cfg.ExtGlob {
+		return pattern.ExtendedOperators
+	}
+	return 0
+}

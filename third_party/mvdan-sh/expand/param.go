@@ -32,7 +32,13 @@ type UnsetParameterError struct {
 }
 
 func (u UnsetParameterError) Error() string {
-	return fmt.Sprintf("%s: %s", u.Node.Param.Value, u.Message)
+	name := u.Node.Param.Value
+	// jaiph-go patch: bash names an unset positional parameter "$N" in
+	// its nounset error (but "N" in ${#N}).
+	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
+		name = "$" + name
+	}
+	return fmt.Sprintf("%s: %s", name, u.Message)
 }
 
 func overridingUnset(pe *syntax.ParamExp) bool {
@@ -187,25 +193,28 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	case pe.Slice != nil:
 		if callVarInd {
 			// The offset and length are in characters, not bytes.
+			// jaiph-go patch: as in bash, a negative length counts
+			// back from the end of the whole value, and an end before
+			// the start is the fatal "substring expression < 0".
 			rs := []rune(str)
-			slicePos := func(n int) int {
-				if n < 0 {
-					n = len(rs) + n
-					if n < 0 {
-						n = len(rs)
-					}
-				} else if n > len(rs) {
-					n = len(rs)
-				}
-				return n
+			start, end := sliceOffset, len(rs)
+			if start < 0 {
+				start += len(rs)
 			}
-			if pe.Slice.Offset != nil {
-				rs = rs[slicePos(sliceOffset):]
+			if start < 0 || start > len(rs) {
+				start = len(rs)
 			}
 			if pe.Slice.Length != nil {
-				rs = rs[:slicePos(sliceLen)]
+				if sliceLen < 0 {
+					end = len(rs) + sliceLen
+					if end < start {
+						return "", fmt.Errorf("%d: substring expression < 0", sliceLen)
+					}
+				} else {
+					end = min(start+sliceLen, len(rs))
+				}
 			}
-			str = string(rs)
+			str = string(rs[start:end])
 		} // else, elems are already sliced
 	case pe.Repl != nil:
 		elems, err := cfg.replaceElems(pe.Repl, elems)
@@ -261,6 +270,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.AssignUnsetOrNull:
+			if str == "" && !syntax.ValidName(name) {
+				// jaiph-go patch: bash's fatal error for ${1:=x}.
+				return "", fmt.Errorf("$%s: cannot assign in this way", name)
+			}
 			if str == "" {
 				if err := cfg.assignElem(name, vr, index, arg); err != nil {
 					return "", err
@@ -576,7 +589,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 			}
 			return strings.Join(strs, " "), vr.IsSet(), nil
 		}
-		val, err := Literal(cfg, idx.(*syntax.Word))
+		val, err := AssocKey(cfg, idx) // jaiph-go patch: arithmetic-looking keys
 		if err != nil {
 			return "", false, err
 		}
@@ -708,7 +721,7 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 	return func(match string) string {
 		var sb strings.Builder
 		for _, part := range parts {
-			if part.quote == quoteNone {
+			if part.quote == quoteNone && !cfg.NoPatsubReplacement {
 				sb.WriteString(strings.ReplaceAll(part.val, "&", match))
 			} else {
 				sb.WriteString(part.val)
@@ -716,4 +729,28 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 		}
 		return sb.String()
 	}, nil
+}
+
+// AssocKey expands the subscript of an associative array element. jaiph-go
+// patch: the parser reads a subscript like 1+1 as arithmetic when it cannot
+// know that the array is associative; bash takes its text as the key, so it
+// is printed back (compactly) and expanded as a word.
+func AssocKey(cfg *Config, idx syntax.ArithmExpr) (string, error) {
+	if w, ok := idx.(*syntax.Word); ok {
+		return Literal(cfg, w)
+	}
+	var sb strings.Builder
+	wrapped := &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{X: idx}}}
+	if err := syntax.NewPrinter(syntax.Minify(true)).Print(&sb, wrapped); err != nil {
+		return "", err
+	}
+	s := strings.TrimSuffix(strings.TrimPrefix(sb.String(), "$(("), "))")
+	if !strings.ContainsAny(s, "$`\\'\"") {
+		return s, nil
+	}
+	w, err := syntax.NewParser().Document(strings.NewReader(s))
+	if err != nil {
+		return s, nil
+	}
+	return Literal(cfg, w)
 }

@@ -194,6 +194,10 @@ type Runner struct {
 	funcStack []string
 	bashPID   int
 
+	// subshellLevel is BASH_SUBSHELL, the subshell nesting depth
+	// (jaiph-go patch).
+	subshellLevel int
+
 	// fds holds the open file descriptors 3 and up (jaiph-go patch).
 	// It is replaced, never modified, so that it can be restored.
 	fds map[int]*fdEntry
@@ -816,6 +820,7 @@ var bashOptsTable = [...]bashOpt{
 	{name: "lastpipe", supported: true},
 	{name: "nocasematch", supported: true},
 	{name: "xpg_echo", supported: true},
+	{name: "patsub_replacement", defaultState: true, supported: true},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -875,8 +880,7 @@ var bashOptsTable = [...]bashOpt{
 	{name: "login_shell"},
 	{name: "mailwarn"},
 	{name: "no_empty_cmd_completion"},
-	{name: "noexpand_translation"},                   // jaiph-go patch: listed by bash 5.2
-	{name: "patsub_replacement", defaultState: true}, // jaiph-go patch: listed by bash 5.2
+	{name: "noexpand_translation"}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "progcomp",
 		defaultState: true,
@@ -922,6 +926,7 @@ const (
 	optLastPipe       // jaiph-go patch
 	optNoCaseMatch    // jaiph-go patch
 	optXpgEcho        // jaiph-go patch
+	optPatsubRepl     // jaiph-go patch
 )
 
 // Reset returns a runner to its initial state, right before the first call to
@@ -1232,6 +1237,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.lastArg = r.lastArg
 	r2.startTime = r.startTime
 	r2.bashPID = int(fakeSubshellPID.Add(1))
+	r2.subshellLevel = r.subshellLevel + 1
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2

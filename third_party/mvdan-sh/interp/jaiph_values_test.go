@@ -432,3 +432,40 @@ func TestJaiphDeclBackslashes(t *testing.T) {
 		`v='a\b'; declare x=$v; echo "$x"; declare y="$v\\"; echo "$y"; typeset t=u\\v; echo "$t"; a='p=q\r'; declare "$a"; echo "$p"; declare "s=t\u"; echo "$s"; export "e2=f\g"; echo "$e2"`,
 	})
 }
+
+func TestJaiphSubstringAndPositionalErrors(t *testing.T) {
+	runCases(t, []string{
+		`x=abc; echo "${x:2:-3}"; echo st=$?`,
+		`x=abcdef; echo "${x:1:-2}" "${x: -3:2}" "${x:2}" "${x: -9}" "${x:4:9}" "${x:6}" "${x:7}" "${x:3:-3}"; echo st=$?`,
+		`echo ${4:=x}; echo st=$?`,
+		`set -u; echo ${#1}`,
+		`set -u; echo "$5"`,
+		`set -- a b c d e; echo ${@:2:2}`,
+	})
+}
+
+func TestJaiphBashSubshell(t *testing.T) {
+	runCases(t, []string{
+		`echo $BASH_SUBSHELL $(echo $BASH_SUBSHELL) $( (echo $BASH_SUBSHELL) ); (echo $BASH_SUBSHELL); echo x | { echo $BASH_SUBSHELL; }; f() { echo $BASH_SUBSHELL; }; f; f & wait; cat <(echo $BASH_SUBSHELL)`,
+	})
+}
+
+func TestJaiphPatsubReplacementOption(t *testing.T) {
+	runCases(t, []string{
+		`x=abc; echo "${x//b/[&]}"; shopt -s patsub_replacement; echo "${x//b/[&]}" "${x/b/\&}" "${x/b/'&'}"; shopt patsub_replacement; shopt -u patsub_replacement; echo "${x//b/[&]}"; shopt -q patsub_replacement || echo off`,
+	})
+}
+
+func TestJaiphAssocArithmeticLookingKeys(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m; m[1+1]=v; k=x; m[$k+1]=w; m[a-b]=u; echo "${!m[@]}"; echo "${m[1+1]} ${m[$k+1]} ${m[a-b]}"; declare -p m; unset 'm[1+1]'; echo ${#m[@]}; [[ -v m[a-b] ]] && echo yes`,
+	})
+}
+
+func TestJaiphExtglobFromExpansions(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s extglob; touch ab aab abab; p='@(ab|aab)' q='*(ab)'; echo $p $q; echo "$p"; r='+(ab)'; echo $r`,
+		`shopt -s extglob; touch a.txt b.log c.txt .h; p='!(*.txt)'; echo $p; q='.!(x)'; echo $q`,
+		`touch a.txt b.log .h; p='@(a|b)*'; echo $p; p='*'; echo $p`,
+	})
+}

@@ -190,7 +190,8 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.DotGlob = r.opts[optDotGlob]
 	r.ecfg.NoCaseGlob = r.opts[optNoCaseGlob]
 	r.ecfg.NullGlob = r.opts[optNullGlob]
-	r.ecfg.FailGlob = r.opts[optFailGlob] // jaiph-go patch
+	r.ecfg.NoPatsubReplacement = !r.opts[optPatsubRepl] // jaiph-go patch
+	r.ecfg.FailGlob = r.opts[optFailGlob]               // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 }
@@ -204,7 +205,10 @@ func (r *Runner) expandErr(err error) {
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
 	case unsetParam, errMsg == "invalid indirect expansion", isArithmErr(err),
-		strings.HasPrefix(errMsg, "no match: "): // jaiph-go patch: failglob aborts the shell as in bash
+		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
+		// jaiph-go patch: as fatal in bash as the errors above.
+		strings.HasSuffix(errMsg, ": substring expression < 0"),
+		strings.HasSuffix(errMsg, ": cannot assign in this way"):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1

@@ -216,6 +216,8 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		if len(r.funcStack) > 0 {
 			vr.Kind, vr.List = expand.Indexed, append(slices.Clone(r.funcStack), "main")
 		}
+	case "BASH_SUBSHELL": // jaiph-go patch
+		vr.Kind, vr.Str = expand.String, strconv.Itoa(r.subshellLevel)
 	case "BASHPID":
 		pid := r.bashPID
 		if pid == 0 {
@@ -390,11 +392,12 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	case expand.Associative:
 		// if the existing variable is already an AssocArray, try our
 		// best to convert the key to a string
-		w, ok := index.(*syntax.Word)
-		if !ok {
+		// jaiph-go patch: a subscript parsed as arithmetic is a key too.
+		k, err := expand.AssocKey(r.ecfg, index)
+		if err != nil {
+			r.expandErr(err)
 			return
 		}
-		k := r.literal(w)
 
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m

@@ -439,6 +439,11 @@ func HasMeta(pat string, mode Mode) bool {
 			i++
 		case '*', '?':
 			return true
+		case '@', '+', '!':
+			// jaiph-go patch: extglob groups are metacharacters too.
+			if mode&ExtendedOperators != 0 && i+1 < len(pat) && pat[i+1] == '(' {
+				return true
+			}
 		case '[':
 			openBracket = true
 		case ']':
