@@ -85,6 +85,10 @@ type Config struct {
 	// the matched text (jaiph-go patch).
 	NoPatsubReplacement bool
 
+	// splitLits makes wordFields split unquoted literal text at IFS
+	// characters, for the word of an unquoted ${x:-word} (jaiph-go patch).
+	splitLits bool
+
 	// FailGlob corresponds to the shell option "failglob": a pattern that
 	// matches no file is an error (jaiph-go patch).
 	FailGlob bool
@@ -808,13 +812,22 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					break // a trailing backslash is kept as-is
 				}
 				_, size := utf8.DecodeRuneInString(s[i+1:])
-				curField = append(curField,
-					fieldPart{val: s[:i]},
-					fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
-				)
+				if cfg.splitLits {
+					splitAdd(s[:i]) // jaiph-go patch: see splitLits
+					curField = append(curField, fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]})
+				} else {
+					curField = append(curField,
+						fieldPart{val: s[:i]},
+						fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
+					)
+				}
 				s = s[i+1+size:]
 			}
-			curField = append(curField, fieldPart{val: s})
+			if cfg.splitLits {
+				splitAdd(s) // jaiph-go patch: see splitLits
+			} else {
+				curField = append(curField, fieldPart{val: s})
+			}
 		case *syntax.SglQuoted:
 			allowEmpty = true
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
@@ -892,6 +905,20 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 						flush()
 					}
 					splitAdd(elem)
+				}
+				continue
+			}
+			if wfields, ok, err := cfg.defaultWordFields(wp); err != nil {
+				return nil, err
+			} else if ok {
+				for j, f := range wfields {
+					if j > 0 {
+						flush()
+					}
+					if len(f) == 0 {
+						f = []fieldPart{{quote: quoteDouble}} // a quoted empty field
+					}
+					curField = append(curField, f...)
 				}
 				continue
 			}
@@ -1558,4 +1585,47 @@ func (cfg *Config) extGlobMode() pattern.Mode {
 		return pattern.ExtendedOperators
 	}
 	return 0
+}
+
+// defaultWordFields expands the word of an unquoted ${x:-word}, ${x-word},
+// ${x:+word} or ${x+word} when it is used, as fields with the word's own
+// quoting, so that ${x:-"a b"} is one field as in bash (jaiph-go patch;
+// upstream split the word's expanded text). ok is false when the word is
+// not used or the expansion is of another kind.
+func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart, ok bool, err error) {
+	if pe.Exp == nil || pe.Exp.Word == nil || pe.Excl || pe.Length || pe.Width ||
+		pe.IsSet || pe.Slice != nil || pe.Repl != nil {
+		return nil, false, nil
+	}
+	var probeOp syntax.ParExpOperator
+	useWhenSet := false
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset:
+		probeOp = syntax.AlternateUnset
+	case syntax.DefaultUnsetOrNull:
+		probeOp = syntax.AlternateUnsetOrNull
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		probeOp, useWhenSet = pe.Exp.Op, true
+	default:
+		return nil, false, nil
+	}
+	if _, _, list := cfg.listElems(pe); list {
+		return nil, false, nil
+	}
+	// ${x+1} or ${x:+1} tells whether x is set (and not null).
+	probe := *pe
+	probe.Exp = &syntax.Expansion{Op: probeOp, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
+	v, err := cfg.paramExp(&probe)
+	if err != nil {
+		return nil, false, err
+	}
+	if (v == "1") != useWhenSet {
+		return nil, false, nil
+	}
+	// The outer wordFields call owns cfg's field buffers; a copy of the
+	// config brings its own.
+	inner := *cfg
+	inner.splitLits = true // ${x:-a b} is two fields, as the word's text is split
+	fields, err = inner.wordFields(pe.Exp.Word.Parts)
+	return fields, true, err
 }

@@ -126,6 +126,7 @@ var jobSnippets = []string{
 	`trap 'echo a; exit 3' EXIT; exit 1`,
 	`trap 'echo "in exit $?"' EXIT; (exit 4)`,
 	`trap 'echo err $?' ERR; false; echo after`,
+	`f() { trap 'echo caught; exit 9' ERR; false; echo never; }; f; echo never`,
 	`trap 'echo x' INT; (trap -p); trap -p INT`,
 	`trap '' TERM; (trap -p; trap 'echo y' TERM; trap -p)`,
 	`trap 'echo x' INT; (trap 'echo sub' EXIT; echo in); echo out`,

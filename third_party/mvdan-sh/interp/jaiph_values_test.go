@@ -469,3 +469,13 @@ func TestJaiphExtglobFromExpansions(t *testing.T) {
 		`touch a.txt b.log .h; p='@(a|b)*'; echo $p; p='*'; echo $p`,
 	})
 }
+
+func TestJaiphDefaultWordFields(t *testing.T) {
+	runCases(t, []string{
+		`unset x; printf '<%s>\n' ${x:-"a b"} ${x-"c d"e} a${x:-"b c"}d ${x:-""} ${x:-} ${x:-'q r'$'\t'}`,
+		`y="1 2"; unset x; printf '<%s>\n' ${x:-$y} ${x:-"$y"} ${y:+"$y"} ${y:+$y} ${y+"p q"} ${x:+"no"}; x=; printf '<%s>\n' ${x-"set null"} ${x:-"null"}`,
+		`touch f1 f2; unset x; printf '<%s>\n' ${x:-f*} ${x:-"f*"}; set -u; printf '<%s>\n' ${z:-"a b"}`,
+		`set -- a "b c"; printf '<%s>\n' ${1:+"$2"} ${3:-"d e"}; a=(1 2); printf '<%s>\n' ${a[@]:-"x y"} ${b[@]:-"x y"}`,
+		`unset x; printf '<%s>\n' ${x:-a b} ${x:-a\ b} ${x:-a"b c"d e} ${x:+no}; x=1; printf '<%s>\n' ${x:+p q}; IFS=:; unset x; printf '<%s>\n' ${x:-a:b c}`,
+	})
+}

@@ -401,7 +401,12 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 	} else if !r.exit.ok() && !r.noErrExit {
-		r.trapCallback(ctx, r.traps[trapErr], "error")
+		if !r.exit.exiting {
+			// jaiph-go patch: a shell already exiting (`exit` in an
+			// ERR trap, errexit in a called function) runs no more
+			// ERR traps on its way out, as in bash.
+			r.trapCallback(ctx, r.traps[trapErr], "error")
+		}
 		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
 		//
 		//   conditions (if <cond>, while <cond>, etc)
