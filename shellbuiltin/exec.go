@@ -68,6 +68,14 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 					return interp.ExitStatus(uint8(128 + int(ws.Signal())))
 				}
 				return interp.ExitStatus(uint8(exitErr.ExitCode()))
+			case ctx.Err() != nil:
+				// Cancelled before the program started (`kill %1` right
+				// after `sleep 5 &`): as in bash, it ends by the signal,
+				// silently.
+				if sig, ok := interp.ContextSignal(ctx, os.Interrupt).(syscall.Signal); ok {
+					return interp.ExitStatus(uint8(128 + int(sig)))
+				}
+				return interp.ExitStatus(128 + 2)
 			default:
 				fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], errnoText(err))
 				return interp.ExitStatus(126)
