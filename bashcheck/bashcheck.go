@@ -17,10 +17,16 @@ import (
 // diagnostics name; lines maps lowered lines back to it (nil: the source is
 // already line- and column-aligned with the file).
 func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
+	return source(file, src, 1, lines)
+}
+
+// source is Source for a source whose first line is numbered first (a
+// lowered body's StartLine); lines[i] is the origin of line first+i.
+func source(file, src string, first int, lines []codegen.Origin) []*diag.Diagnostic {
 	at := func(p syntax.Pos) (int, int) {
-		return codegen.MapPosition(lines, int(p.Line()), int(p.Col()))
+		return codegen.MapPosition(first, lines, int(p.Line()), int(p.Col()))
 	}
-	f, perr := parse(src)
+	f, perr := parse(src, first)
 	if perr != nil {
 		line, col := 1, 1
 		if perr.pos.IsValid() {
@@ -42,8 +48,9 @@ type parseError struct {
 	msg string
 }
 
-func parse(src string) (*syntax.File, *parseError) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+// parse parses src, numbering its first line first.
+func parse(src string, first int) (*syntax.File, *parseError) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(uint(first))).Parse(strings.NewReader(src), "")
 	if err == nil {
 		return f, nil
 	}
@@ -63,9 +70,10 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 	if b.Script {
 		return nil // test mocks are checked with their test file (TestFile)
 	}
-	_, perr := parse(b.Source)
+	first := b.First()
+	_, perr := parse(b.Source, first)
 	if perr == nil || !perr.pos.IsValid() {
-		return Source(file, b.Source, b.Lines)
+		return source(file, b.Source, first, b.Lines)
 	}
 	errLine := int(perr.pos.Line())
 	src := strings.Split(b.Source, "\n")
@@ -74,32 +82,34 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 	// parse as the body of an `if` (an if-not-shell branch may hold its
 	// `else`); the block alone then names the construct. Only blocks that
 	// start before the error qualify, so the first error is reported.
+	// Block lines are numbered from first, like the parser's.
 	for _, blk := range b.Blocks {
-		if blk.From > errLine || blk.From < 2 || blk.To > len(src) {
+		from, to := blk.From-first, blk.To-first // indexes into src
+		if blk.From > errLine || from < 1 || to >= len(src) {
 			continue
 		}
 		bare := make([]string, len(src))
-		copy(bare[blk.From-1:blk.To-1], src[blk.From-1:blk.To-1])
+		copy(bare[from:to], src[from:to])
 		wrapped := append([]string(nil), bare...)
-		wrapped[blk.From-2], wrapped[blk.To-1] = "if :; then", "fi"
-		if _, e := parse(strings.Join(wrapped, "\n")); e == nil {
+		wrapped[from-1], wrapped[to] = "if :; then", "fi"
+		if _, e := parse(strings.Join(wrapped, "\n"), first); e == nil {
 			continue
 		}
 		for _, try := range [][]string{bare, wrapped} {
 			text := strings.Join(try, "\n")
-			if _, e := parse(text); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
-				return Source(file, text, b.Lines)
+			if _, e := parse(text, first); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
+				return source(file, text, first, b.Lines)
 			}
 		}
 	}
 	// An unclosed construct runs into the wrapper's closing brace; the body
 	// alone names the construct itself.
 	if inner, ok := unwrap(b); ok {
-		if _, e := parse(inner); e != nil {
-			return Source(file, inner, b.Lines)
+		if _, e := parse(inner, first); e != nil {
+			return source(file, inner, first, b.Lines)
 		}
 	}
-	return Source(file, b.Source, b.Lines)
+	return source(file, b.Source, first, b.Lines)
 }
 
 // unwrap returns a body's lowered source without the wrapper function
