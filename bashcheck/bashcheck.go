@@ -2,7 +2,10 @@ package bashcheck
 
 import (
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -27,6 +30,12 @@ func source(file, src string, first int, lines []codegen.Origin) []*diag.Diagnos
 		return codegen.MapPosition(first, lines, int(p.Line()), int(p.Col()))
 	}
 	f, perr := parse(src, first)
+	return report(file, f, perr, at)
+}
+
+// report turns the result of parsing a source into diagnostics: its syntax
+// error, or the refused features it uses. at maps a position to the file.
+func report(file string, f *syntax.File, perr *parseError, at func(syntax.Pos) (int, int)) []*diag.Diagnostic {
 	if perr != nil {
 		line, col := 1, 1
 		if perr.pos.IsValid() {
@@ -48,9 +57,16 @@ type parseError struct {
 	msg string
 }
 
+// parsers are reused by parse: a new mvdan parser per body costs more than
+// parsing a small body.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 // parse parses src, numbering its first line first.
 func parse(src string, first int) (*syntax.File, *parseError) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(uint(first))).Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	syntax.StartLine(uint(first))(p)
+	f, err := p.Parse(strings.NewReader(src), "")
 	if err == nil {
 		return f, nil
 	}
@@ -71,9 +87,9 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 		return nil // test mocks are checked with their test file (TestFile)
 	}
 	first := b.First()
-	_, perr := parse(b.Source, first)
+	f, perr := parse(b.Source, first)
 	if perr == nil || !perr.pos.IsValid() {
-		return source(file, b.Source, first, b.Lines)
+		return report(file, f, perr, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
 	}
 	errLine := int(perr.pos.Line())
 	src := strings.Split(b.Source, "\n")
@@ -125,14 +141,33 @@ func unwrap(b *codegen.Body) (string, bool) {
 	return b.Source[:i] + "\n" + b.Source[i+len(open):j+1], true
 }
 
-// Module checks every body of a lowered module.
+// Module checks every body of a lowered module. Large modules are checked
+// on all CPUs (bodies are independent); the result is in body order.
 func Module(m *codegen.Module) []*diag.Diagnostic {
+	res := make([][]*diag.Diagnostic, len(m.Order))
+	workers := min(runtime.GOMAXPROCS(0), len(m.Order)/bodiesPerWorker)
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(m.Order); i = int(next.Add(1)) - 1 {
+			res[i] = Body(m.File.Path, m.Order[i])
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	work()
+	wg.Wait()
 	var out []*diag.Diagnostic
-	for _, b := range m.Order {
-		out = append(out, Body(m.File.Path, b)...)
+	for _, ds := range res {
+		out = append(out, ds...)
 	}
 	return out
 }
+
+// bodiesPerWorker is the least number of bodies worth a goroutine.
+const bodiesPerWorker = 50
 
 // Modules checks every body of the lowered modules, sorted.
 func Modules(ms []*codegen.Module) []*diag.Diagnostic {
