@@ -223,8 +223,8 @@ func Lowered(prog *validate.Program, mods []*codegen.Module) []*diag.Diagnostic 
 // Files checks the given .jh/.jph/test files and the modules they import, the
 // way `jaiph check` walks them. Files in skip (with other diagnostics) are
 // not lowered; their imports still are checked.
-func Files(files []string, skip map[string]bool) []*diag.Diagnostic {
-	l := validate.NewLoader()
+// l is the loader validation used, so no file is parsed twice.
+func Files(l *validate.Loader, files []string, skip map[string]bool) []*diag.Diagnostic {
 	seen := map[string]bool{}
 	queue := append([]string(nil), files...)
 	var out []*diag.Diagnostic
