@@ -2,7 +2,10 @@ package bashcheck
 
 import (
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -17,10 +20,22 @@ import (
 // diagnostics name; lines maps lowered lines back to it (nil: the source is
 // already line- and column-aligned with the file).
 func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
+	return source(file, src, 1, lines)
+}
+
+// source is Source for a source whose first line is numbered first (a
+// lowered body's StartLine); lines[i] is the origin of line first+i.
+func source(file, src string, first int, lines []codegen.Origin) []*diag.Diagnostic {
 	at := func(p syntax.Pos) (int, int) {
-		return codegen.MapPosition(lines, int(p.Line()), int(p.Col()))
+		return codegen.MapPosition(first, lines, int(p.Line()), int(p.Col()))
 	}
-	f, perr := parse(src)
+	f, perr := parse(src, first)
+	return report(file, f, perr, at)
+}
+
+// report turns the result of parsing a source into diagnostics: its syntax
+// error, or the refused features it uses. at maps a position to the file.
+func report(file string, f *syntax.File, perr *parseError, at func(syntax.Pos) (int, int)) []*diag.Diagnostic {
 	if perr != nil {
 		line, col := 1, 1
 		if perr.pos.IsValid() {
@@ -42,8 +57,16 @@ type parseError struct {
 	msg string
 }
 
-func parse(src string) (*syntax.File, *parseError) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+// parsers are reused by parse: a new mvdan parser per body costs more than
+// parsing a small body.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// parse parses src, numbering its first line first.
+func parse(src string, first int) (*syntax.File, *parseError) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	syntax.StartLine(uint(first))(p)
+	f, err := p.Parse(strings.NewReader(src), "")
 	if err == nil {
 		return f, nil
 	}
@@ -63,9 +86,10 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 	if b.Script {
 		return nil // test mocks are checked with their test file (TestFile)
 	}
-	_, perr := parse(b.Source)
+	first := b.First()
+	f, perr := parse(b.Source, first)
 	if perr == nil || !perr.pos.IsValid() {
-		return Source(file, b.Source, b.Lines)
+		return report(file, f, perr, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
 	}
 	errLine := int(perr.pos.Line())
 	src := strings.Split(b.Source, "\n")
@@ -74,32 +98,34 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 	// parse as the body of an `if` (an if-not-shell branch may hold its
 	// `else`); the block alone then names the construct. Only blocks that
 	// start before the error qualify, so the first error is reported.
+	// Block lines are numbered from first, like the parser's.
 	for _, blk := range b.Blocks {
-		if blk.From > errLine || blk.From < 2 || blk.To > len(src) {
+		from, to := blk.From-first, blk.To-first // indexes into src
+		if blk.From > errLine || from < 1 || to >= len(src) {
 			continue
 		}
 		bare := make([]string, len(src))
-		copy(bare[blk.From-1:blk.To-1], src[blk.From-1:blk.To-1])
+		copy(bare[from:to], src[from:to])
 		wrapped := append([]string(nil), bare...)
-		wrapped[blk.From-2], wrapped[blk.To-1] = "if :; then", "fi"
-		if _, e := parse(strings.Join(wrapped, "\n")); e == nil {
+		wrapped[from-1], wrapped[to] = "if :; then", "fi"
+		if _, e := parse(strings.Join(wrapped, "\n"), first); e == nil {
 			continue
 		}
 		for _, try := range [][]string{bare, wrapped} {
 			text := strings.Join(try, "\n")
-			if _, e := parse(text); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
-				return Source(file, text, b.Lines)
+			if _, e := parse(text, first); e != nil && e.pos.IsValid() && int(e.pos.Line()) >= blk.From && int(e.pos.Line()) < blk.To {
+				return source(file, text, first, b.Lines)
 			}
 		}
 	}
 	// An unclosed construct runs into the wrapper's closing brace; the body
 	// alone names the construct itself.
 	if inner, ok := unwrap(b); ok {
-		if _, e := parse(inner); e != nil {
-			return Source(file, inner, b.Lines)
+		if _, e := parse(inner, first); e != nil {
+			return source(file, inner, first, b.Lines)
 		}
 	}
-	return Source(file, b.Source, b.Lines)
+	return source(file, b.Source, first, b.Lines)
 }
 
 // unwrap returns a body's lowered source without the wrapper function
@@ -115,14 +141,33 @@ func unwrap(b *codegen.Body) (string, bool) {
 	return b.Source[:i] + "\n" + b.Source[i+len(open):j+1], true
 }
 
-// Module checks every body of a lowered module.
+// Module checks every body of a lowered module. Large modules are checked
+// on all CPUs (bodies are independent); the result is in body order.
 func Module(m *codegen.Module) []*diag.Diagnostic {
+	res := make([][]*diag.Diagnostic, len(m.Order))
+	workers := min(runtime.GOMAXPROCS(0), len(m.Order)/bodiesPerWorker)
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(m.Order); i = int(next.Add(1)) - 1 {
+			res[i] = Body(m.File.Path, m.Order[i])
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	work()
+	wg.Wait()
 	var out []*diag.Diagnostic
-	for _, b := range m.Order {
-		out = append(out, Body(m.File.Path, b)...)
+	for _, ds := range res {
+		out = append(out, ds...)
 	}
 	return out
 }
+
+// bodiesPerWorker is the least number of bodies worth a goroutine.
+const bodiesPerWorker = 50
 
 // Modules checks every body of the lowered modules, sorted.
 func Modules(ms []*codegen.Module) []*diag.Diagnostic {
@@ -178,8 +223,8 @@ func Lowered(prog *validate.Program, mods []*codegen.Module) []*diag.Diagnostic 
 // Files checks the given .jh/.jph/test files and the modules they import, the
 // way `jaiph check` walks them. Files in skip (with other diagnostics) are
 // not lowered; their imports still are checked.
-func Files(files []string, skip map[string]bool) []*diag.Diagnostic {
-	l := validate.NewLoader()
+// l is the loader validation used, so no file is parsed twice.
+func Files(l *validate.Loader, files []string, skip map[string]bool) []*diag.Diagnostic {
 	seen := map[string]bool{}
 	queue := append([]string(nil), files...)
 	var out []*diag.Diagnostic

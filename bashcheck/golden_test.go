@@ -27,12 +27,13 @@ func TestGolden(t *testing.T) {
 		abs, _ := filepath.Abs(f)
 		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(f), ".jh"), ".test")
 		t.Run(name, func(t *testing.T) {
-			ds := validate.Check([]string{abs})
+			l := validate.NewLoader()
+			ds := validate.CheckWith(l, []string{abs})
 			skip := map[string]bool{}
 			for _, d := range ds {
 				skip[d.File] = true
 			}
-			ds = diag.SortAndDedupe(append(ds, bashcheck.Files([]string{abs}, skip)...))
+			ds = diag.SortAndDedupe(append(ds, bashcheck.Files(l, []string{abs}, skip)...))
 			var b strings.Builder
 			for _, d := range ds {
 				fmt.Fprintf(&b, "%s:%d:%d: %s %s\n", filepath.Base(d.File), d.Line, d.Col, d.Code, d.OneLine())

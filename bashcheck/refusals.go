@@ -2,6 +2,7 @@ package bashcheck
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -150,14 +151,31 @@ type found struct {
 }
 
 // refusals walks f and returns the refused constructs in source order.
+// key identifies a row of table.
+type key struct {
+	kind     kind
+	cmd, arg string
+}
+
+// tableIndex maps each key to the name of its first row in table (every
+// simple command of every body is looked up). Built on first use: init adds
+// rows to table.
+var tableIndex = sync.OnceValue(func() map[key]string {
+	m := make(map[key]string, len(table))
+	for _, r := range table {
+		k := key{r.kind, r.cmd, r.arg}
+		if _, dup := m[k]; !dup {
+			m[k] = r.name
+		}
+	}
+	return m
+})
+
 func refusals(f *syntax.File) []found {
 	var out []found
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
-		for _, r := range table {
-			if r.kind == k && r.cmd == cmd && r.arg == arg {
-				out = append(out, found{r.name, pos})
-				return
-			}
+		if name, ok := tableIndex()[key{k, cmd, arg}]; ok {
+			out = append(out, found{name, pos})
 		}
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {

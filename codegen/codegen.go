@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/validate"
@@ -33,16 +35,20 @@ type Body struct {
 	Name   string
 	Symbol string // <module symbol>::<name>
 	// Source is the shell source; run with the call's arguments as $@. The
-	// body is the function <Symbol>::impl, defined on the declaration's line
-	// (preceded by blank lines) with every step on its own .jh line where
-	// the lowering allows, so $LINENO in a body is the .jh line.
+	// body is the function <Symbol>::impl, defined on its first line, with
+	// every step on its own .jh line where the lowering allows. Parse it
+	// with Parser, which numbers its first line StartLine (the declaration's
+	// line), so positions and $LINENO in a body are .jh lines.
 	Source string
+	// StartLine is the line number of the first line of Source (0: 1).
+	StartLine int
 	// Lines maps the lines of Source back to the .jh file: Lines[i] is the
-	// origin of line i+1 (see Origin and Position).
+	// origin of line StartLine+i (see Origin and Position).
 	Lines []Origin
-	// Blocks are the line ranges of Source that hold only user statements
-	// nested in generated code (recover bodies, if branches), inner blocks
-	// first, for diagnostics that name the user's construct.
+	// Blocks are the line ranges (numbered from StartLine) of Source that
+	// hold only user statements nested in generated code (recover bodies,
+	// if branches), inner blocks first, for diagnostics that name the
+	// user's construct.
 	Blocks []Block
 	// Workflow is the declaration, for workflows (config, routes).
 	Workflow *ast.Workflow
@@ -64,18 +70,31 @@ type Origin struct {
 // Block is a range of lowered lines: From up to, not including, To.
 type Block struct{ From, To int }
 
-// Position maps a 1-based line and column of b.Source to the .jh file.
-// Positions past the map (the wrapper's closing lines) are returned as is.
-func (b *Body) Position(line, col int) (int, int) {
-	return MapPosition(b.Lines, line, col)
+// First is the line number of the first line of b.Source.
+func (b *Body) First() int { return max(b.StartLine, 1) }
+
+// Parser returns a parser for b.Source that numbers its lines from
+// b.StartLine, as the runtime and bashcheck parse it.
+func (b *Body) Parser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(uint(b.First())))
 }
 
-// MapPosition maps a 1-based position of lowered source through a line map.
-func MapPosition(lines []Origin, line, col int) (int, int) {
-	if line < 1 || line > len(lines) {
+// Position maps a line (numbered from StartLine, as b.Parser reports it)
+// and 1-based column of b.Source to the .jh file. Positions outside the map
+// are returned as is.
+func (b *Body) Position(line, col int) (int, int) {
+	return MapPosition(b.First(), b.Lines, line, col)
+}
+
+// MapPosition maps a position of lowered source whose first line is
+// numbered first through its line map: lines[i] is the origin of line
+// first+i.
+func MapPosition(first int, lines []Origin, line, col int) (int, int) {
+	i := line - first
+	if i < 0 || i >= len(lines) {
 		return line, col
 	}
-	o := lines[line-1]
+	o := lines[i]
 	if c := col + o.Col; c >= 1 {
 		col = c
 	}
@@ -129,7 +148,7 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 	}
 	l := &lowerer{mod: m, src: readLines(f.Path)}
 	add := func(b *Body) {
-		b.Source, b.Lines, b.Blocks = l.b.String(), l.lines, l.blocks
+		b.Source, b.StartLine, b.Lines, b.Blocks = l.b.String(), l.start, l.lines, l.blocks
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
 	}
@@ -168,6 +187,7 @@ type lowerer struct {
 	mod    *Module
 	src    []string // the module's source lines, if readable
 	b      strings.Builder
+	start  int      // line number of the first line written to b
 	lines  []Origin // origin of each line written to b
 	blocks []Block
 	n      int // counter for unique helper variable names
@@ -189,13 +209,15 @@ func (l *lowerer) reset() {
 	l.b.Reset()
 	l.lines = nil
 	l.blocks = nil
+	l.start = 1
 	l.recFrom = 0
 }
 
 // next is the number of the next line written.
-func (l *lowerer) next() int { return len(l.lines) + 1 }
+func (l *lowerer) next() int { return l.start + len(l.lines) }
 
-// padTo writes empty lines until the next line is line.
+// padTo writes empty lines until the next line is line (inside a body: the
+// body itself starts on its declaration's line, see open).
 func (l *lowerer) padTo(line int) {
 	for l.next() < line {
 		l.b.WriteByte('\n')
@@ -213,7 +235,7 @@ func (l *lowerer) put(s string, o Origin) {
 // lastLine is the .jh line of the last line written.
 func (l *lowerer) lastLine() int {
 	if len(l.lines) == 0 {
-		return 1
+		return l.start
 	}
 	return l.lines[len(l.lines)-1].Line
 }
@@ -310,11 +332,8 @@ func (l *lowerer) colOr(line int, text string, from, fallback int) int {
 // status behave as in the reference, whose bodies are bash functions.
 func (l *lowerer) open(symbol string, line int) {
 	l.reset()
-	if line < 1 {
-		line = 1
-	}
-	l.padTo(line)
-	l.put(ImplName(symbol)+"() {", Origin{Line: line})
+	l.start = max(line, 1)
+	l.put(ImplName(symbol)+"() {", Origin{Line: l.start})
 }
 
 // close ends the wrapper and calls it. A body with no command gets a no-op

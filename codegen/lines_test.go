@@ -76,16 +76,21 @@ func TestLoweredFunctionRunsAsBashFunction(t *testing.T) {
 
 // TestLineMap maps positions of lowered lines back to the .jh file, also
 // for generated multi-line code (prompt here-documents) that shifts the
-// steps after it.
+// steps after it. The body is not padded: its source starts on the
+// declaration's line, numbered so by Body.Parser.
 func TestLineMap(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "main.jh")
-	src := "workflow default {\n" + // 1
-		"  x = prompt \"hi\"\n" + // 2
-		"  y = echo $(( 1 + 2 ))\n" + // 3
-		"  if ! [ -f a ]; then\n" + // 4
-		"    echo no\n" + // 5
-		"  fi\n" + // 6
+	src := "rule r {\n" + // 1
+		"  true\n" + // 2
+		"}\n" + // 3
+		"\n" + // 4
+		"workflow default {\n" + // 5
+		"  x = prompt \"hi\"\n" + // 6
+		"  y = echo $(( 1 + 2 ))\n" + // 7
+		"  if ! [ -f a ]; then\n" + // 8
+		"    echo no\n" + // 9
+		"  fi\n" + // 10
 		"}\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -95,6 +100,16 @@ func TestLineMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := codegen.LowerProgram(prog.Modules, dir)[0].Bodies["default"]
+	if b.StartLine != 5 || !strings.HasPrefix(b.Source, "main::default::impl() {\n") {
+		t.Fatalf("body starts on line %d:\n%s", b.StartLine, b.Source)
+	}
+	f, err := b.Parser().Parse(strings.NewReader(b.Source), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := f.Stmts[0].Pos().Line(); l != 5 {
+		t.Errorf("wrapper parsed on line %d, want 5", l)
+	}
 	lines := strings.Split(b.Source, "\n")
 	jh := strings.Split(src, "\n")
 	// Every user word found in a lowered line maps to the same word in
@@ -107,9 +122,9 @@ func TestLineMap(t *testing.T) {
 				continue
 			}
 			found = true
-			line, col := b.Position(i+1, c+1)
+			line, col := b.Position(b.StartLine+i, c+1)
 			if line < 1 || line > len(jh) || !strings.HasPrefix(jh[line-1][col-1:], word) {
-				t.Errorf("%q at lowered %d:%d maps to %d:%d", word, i+1, c+1, line, col)
+				t.Errorf("%q at lowered %d:%d maps to %d:%d", word, b.StartLine+i, c+1, line, col)
 			}
 		}
 		if !found {

@@ -235,7 +235,8 @@ func (rt *Runtime) body(b *codegen.Body) (*syntax.File, error) {
 	if f, ok := rt.parsed[b.Symbol]; ok {
 		return f, nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(b.Source), b.Symbol)
+	// Numbered from the declaration's line: positions and $LINENO are .jh lines.
+	f, err := b.Parser().Parse(strings.NewReader(b.Source), b.Symbol)
 	if err != nil {
 		return nil, err
 	}

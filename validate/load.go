@@ -182,8 +182,11 @@ func LoadTestFile(path string) (*Program, error) {
 // and column. A file with parse errors is not validated further, so its
 // diagnostics are not drowned in follow-on noise; the modules it imports are
 // still checked.
-func Check(files []string) []*diag.Diagnostic {
-	l := NewLoader()
+func Check(files []string) []*diag.Diagnostic { return CheckWith(NewLoader(), files) }
+
+// CheckWith is Check with a loader the caller keeps, so a later stage (the
+// shell check of `jaiph check`) reuses the parsed files.
+func CheckWith(l *Loader, files []string) []*diag.Diagnostic {
 	var all []*diag.Diagnostic
 	checked := map[string]bool{}
 	queue := append([]string(nil), files...)

@@ -223,6 +223,15 @@ func RecoverErrors(maximum int) ParserOption {
 	return func(p *Parser) { p.recoverErrorsMax = maximum }
 }
 
+// StartLine makes the first line of the parsed source line n (default 1).
+//
+// jaiph patch: a lowered .jh body is parsed on its own but must report the
+// .jh line numbers (positions, $LINENO); without this it had to be padded
+// with thousands of empty lines.
+func StartLine(n uint) ParserOption {
+	return func(p *Parser) { p.startLine = int64(max(n, 1)) }
+}
+
 // NewParser allocates a new [Parser] and applies any number of options.
 func NewParser(options ...ParserOption) *Parser {
 	p := &Parser{
@@ -497,6 +506,8 @@ type Parser struct {
 	// position of [Parser.r], to be converted to [Parser.pos] later
 	offs, line, col int64
 
+	startLine int64 // line number of the first line; see [StartLine] (jaiph patch)
+
 	pos Pos // position of tok
 
 	quote   quoteState // current lexer state
@@ -564,7 +575,7 @@ func (p *Parser) reset() {
 	p.tok, p.val = illegalTok, ""
 	p.eqlOffs = 0
 	p.bs, p.bsp = nil, 0
-	p.offs, p.line, p.col = 0, 1, 1
+	p.offs, p.line, p.col = 0, max(p.startLine, 1), 1 // jaiph patch: StartLine
 	p.r, p.w = 0, 0
 	p.err, p.readErr, p.readEOF = nil, nil, false
 	p.quote, p.forbidNested = noState, false

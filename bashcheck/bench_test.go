@@ -1,0 +1,64 @@
+package bashcheck_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/bashcheck"
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// generatedModule returns a module of 300 rules, 300 functions and 300
+// workflows, five lines each (4,500 lines), as validate's BenchmarkCheck.
+func generatedModule() string {
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "rule r%d {\n  test -n \"$1\"\n  echo \"rule %d\"\n  [ -d . ]\n}\n", i, i)
+	}
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "function f%d() {\n  printf '%%s' \"$1\" | tr a-z A-Z\n  n=$(echo %d)\n  return \"$n\"\n}\n", i, i)
+	}
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "workflow w%d {\n  ensure r%d \"$1\"\n  x = run f%d \"a b\"\n  log \"got $x\"\n}\n", i, i, i)
+	}
+	return b.String()
+}
+
+// BenchmarkCheckLowered measures lowering the generated 4,500-line module
+// and checking every lowered body (parsing it with mvdan.cc/sh and looking
+// for refused features), the part of `jaiph check` after validation.
+func BenchmarkCheckLowered(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.jh")
+	src := generatedModule()
+	if n := strings.Count(src, "\n"); n != 4500 {
+		b.Fatalf("generated %d lines, want 4500", n)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	l := validate.NewLoader()
+	l.Load(path)
+	f := l.File(path)
+	if f == nil {
+		b.Fatal("generated module did not load")
+	}
+	lower := func() *codegen.Module {
+		return codegen.Lower(f, "main", func(*ast.Import) string { return "" })
+	}
+	if m := lower(); len(m.Order) != 900 {
+		b.Fatalf("lowered %d bodies, want 900", len(m.Order))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ds := bashcheck.Module(lower()); len(ds) != 0 {
+			b.Fatal(ds[0])
+		}
+	}
+	b.ReportMetric(4500*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
