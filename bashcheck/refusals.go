@@ -97,7 +97,9 @@ var table = []refusal{
 	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},              // prints the function
 	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                // keys missing
 	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                // keys missing
-	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // empty
+	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // bash -c adds c
+	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},       // not set: bodies have no source file
+	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},       // not set
 	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                // no DEBUG traps
 	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},    // no RETURN traps
 }
@@ -212,8 +214,8 @@ func refusals(f *syntax.File) []found {
 			}
 			options(n.Variant.Value, words, hit)
 		case *syntax.ParamExp:
-			if n.Param != nil && n.Param.Value == "-" {
-				hit(kParam, "", "-", n.Pos())
+			if n.Param != nil {
+				hit(kParam, "", n.Param.Value, n.Pos())
 			}
 			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil {
 				hit(kParamOp, "", n.Exp.Word.Lit(), n.Pos())

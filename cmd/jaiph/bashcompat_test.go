@@ -225,13 +225,21 @@ func runBashCompatSnippet(t *testing.T, s bashCompatSnippet) bashCompatOutcome {
 	}
 
 	// Bash side.
-	bside, err := bashCompatExec(bdir, bashCompatBash, append([]string{"-c", bashCompatBashScript(s.body), "bash"}, bashCompatArgs...), false)
+	// A script file, as the reference runs its generated bash: FUNCNAME
+	// ends with `main`, errors say `<script>: line N: `. It lives outside
+	// bdir so globs in the snippet see the same files on both sides.
+	script := filepath.Join(bashCompatTempDir(t), "main.sh")
+	if err := os.WriteFile(script, []byte(bashCompatBashScript(s.body)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bside, err := bashCompatExec(bdir, bashCompatBash, append([]string{script}, bashCompatArgs...), false)
 	if err != nil {
 		t.Errorf("bash: %v\nsnippet:\n%s", err, s.body)
 		return bcDiffer
 	}
 
 	jout, jerr := normaliseBashCompat(jside.stdout, jdir, false), normaliseBashCompat(jside.stderr, jdir, false)
+	bside.stderr = strings.ReplaceAll(bside.stderr, script+": ", "bash: ")
 	bout, berr := normaliseBashCompat(bside.stdout, bdir, false), normaliseBashCompat(bside.stderr, bdir, true)
 	if jout == bout && jerr == berr && jside.status == bside.status {
 		return bcIdentical

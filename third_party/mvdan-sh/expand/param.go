@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -149,6 +150,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
+		if errors.Is(err, ErrBadSubscript) {
+			// jaiph-go patch: bash names the array.
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -537,6 +542,10 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	return out
 }
 
+// ErrBadSubscript is bash's error for a negative index beyond the start of
+// an indexed array (jaiph-go patch: was "negative array index").
+var ErrBadSubscript = errors.New("bad array subscript")
+
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
@@ -574,7 +583,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += internal.IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				return "", false, ErrBadSubscript
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {
@@ -638,7 +647,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 			if i < 0 {
 				// Negative indices count from one past the maximum index.
 				if i += internal.IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-					return fmt.Errorf("negative array index")
+					return fmt.Errorf("%s: %w", name, ErrBadSubscript)
 				}
 			}
 		}

@@ -158,6 +158,10 @@ type Runner struct {
 	// Note that each shell only tracks its direct children;
 	// subshells do not share nor inherit the background PIDs they can wait for.
 	bgProcs []*bgProc
+	// parentJobs are the jobs of the shells this subshell was forked
+	// from: bash's `jobs -p` in a subshell (`jobs -p | wc -l`) still lists
+	// them (jaiph-go patch).
+	parentJobs []*bgProc
 
 	opts runnerOpts
 
@@ -1219,6 +1223,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		// subshell run as part of an && or || list or a condition.
 		noErrExit:  r.noErrExit,
 		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
+		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

@@ -185,25 +185,11 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 }
 
 // inTable reports whether a job is still in the job table that job specs,
-// wait -n and jobs -p see: bash drops a job once wait reported it, or once a
-// foreground process ended after it finished (pruneJobs).
+// wait -n and jobs -p see. A body runs inside one function call, during
+// which bash never cleans its job table: a finished job stays until `wait`
+// (without arguments, with its pid, or -n) reported it or it is disowned.
 func (bg *bgProc) inTable() bool {
 	return bg.job > 0 && !bg.disowned && !bg.reaped && !bg.gone
-}
-
-// pruneJobs runs after each external command: finished jobs leave the job
-// table, as bash's notification after a foreground process removes them.
-// wait ID still finds them.
-func (r *Runner) pruneJobs() {
-	for _, bg := range r.bgProcs {
-		if bg.job > 0 && !bg.gone {
-			select {
-			case <-bg.done:
-				bg.gone = true
-			default:
-			}
-		}
-	}
 }
 
 // finish records a finished job's status.
@@ -562,7 +548,8 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 				fail("kill: %s: no such job\n", arg)
 				continue
 			}
-			if bg.signal(sig) != nil {
+			if bg.signal(sig) != nil && !bg.inTable() {
+				// a finished job still in the table: bash's kill succeeds
 				fail("kill: %s: no such job\n", arg)
 			}
 			continue
@@ -751,7 +738,11 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				return r.exit
 			}
 			exit = exitStatus{code: bg.exit.code}
-			bg.reaped = true
+			if !strings.HasPrefix(arg, "%") {
+				// inside a function (a jaiph body) bash drops a job
+				// from its table when waited for by pid, not by job spec
+				bg.markReaped()
+			}
 			if pvar != "" {
 				r.setVarString(pvar, strconv.Itoa(bg.pid))
 			}
@@ -773,7 +764,7 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				if !r.waitFor(ctx, bg) {
 					return r.exit
 				}
-				bg.reaped = true
+				bg.markReaped()
 			}
 		}
 		return exit
@@ -808,8 +799,11 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 	return r.reap(targets[chosen-1], pvar)
 }
 
+// markReaped records that wait reported a job: it leaves the job table.
+func (bg *bgProc) markReaped() { bg.reaped = true }
+
 func (r *Runner) reap(bg *bgProc, pvar string) exitStatus {
-	bg.reaped = true
+	bg.markReaped()
 	if pvar != "" {
 		r.setVarString(pvar, strconv.Itoa(bg.pid))
 	}
@@ -837,7 +831,7 @@ func (r *Runner) jobsBuiltin(args []string) exitStatus {
 	}
 	args = args[1:]
 	if len(args) == 0 {
-		for _, bg := range r.bgProcs {
+		for _, bg := range append(slices.Clip(r.parentJobs), r.bgProcs...) {
 			if bg.inTable() {
 				r.outf("%d\n", bg.pid)
 			}

@@ -59,11 +59,17 @@ func runInterp(t *testing.T, ctx context.Context, script string, params []string
 	return result{out.String(), errb.String(), status}
 }
 
-// runBash runs script under bash -c with args; if sig is non-zero, it is
-// sent to bash's process group after delay.
+// runBash runs script as a bash script file with args (as jaiph-go's
+// bodies are: a script keeps finished jobs in its job table until wait
+// reports them, where `bash -c` drops them after the next command); if sig
+// is non-zero, it is sent to bash's process group after delay.
 func runBash(t *testing.T, script string, args []string, dir string, sig syscall.Signal, delay time.Duration) result {
 	t.Helper()
-	cmd := exec.Command(jobsTestBash, append([]string{"-c", script, "bash"}, args...)...)
+	file := filepath.Join(t.TempDir(), "bash")
+	if err := os.WriteFile(file, []byte(script+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(jobsTestBash, append([]string{file}, args...)...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -84,7 +90,8 @@ func runBash(t *testing.T, script string, args []string, dir string, sig syscall
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return result{out.String(), bashPrefix.ReplaceAllString(errb.String(), ""), status}
+	stderr := strings.ReplaceAll(errb.String(), file+": ", "bash: ")
+	return result{out.String(), bashPrefix.ReplaceAllString(stderr, ""), status}
 }
 
 type lockedBuffer struct {
@@ -276,7 +283,9 @@ func TestJaiphBashCompatCorpus(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				got := runInterp(t, context.Background(), f.data, append([]string{"-e", "-o", "pipefail", "--"}, args...), dir)
-				want := runBash(t, "set -eo pipefail\n"+f.data, args, dir, 0, 0)
+				// bash runs it inside a function, as a jaiph body is one: bash
+				// cleans its job table only between top-level commands.
+				want := runBash(t, "set -eo pipefail\nf() {\n"+f.data+"\n}\nf \"$@\"", args, dir, 0, 0)
 				compare(t, f.name, got, want)
 			})
 		}

@@ -213,6 +213,13 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
+	case errors.Is(err, expand.ErrBadSubscript):
+		// jaiph-go patch: bash fails the command; under errexit that ends
+		// the shell.
+		r.exit.code = 1
+		if r.opts[optErrExit] && !r.noErrExit {
+			r.exit.exiting = true
+		}
 	case errors.Is(err, errReadOnly):
 		// Like in bash, assigning to a read-only variable fails
 		// the command at hand without exiting the shell.
@@ -1502,11 +1509,6 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
 	r.exit.fromHandlerError(r.execHandler(r.handlerCtx(ctx, handlerKindExec, pos), args))
-	if len(r.bgProcs) > 0 {
-		// jaiph-go patch: like bash after a foreground process, drop
-		// finished jobs from the job table (jaiph_jobs.go)
-		r.pruneJobs()
-	}
 }
 
 func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileMode, print bool) (io.ReadWriteCloser, error) {
