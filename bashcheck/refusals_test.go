@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +17,9 @@ import (
 // jaiph's builtins (echo, printf, …) routed in.
 func runInterp(t *testing.T, src string) string {
 	t.Helper()
-	var out bytes.Buffer
+	// One buffer for stdout and stderr, written by the shell and by
+	// programs it started in the background at once.
+	var out lockedBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := runtime.RunTestShell(ctx, src, runtime.ShellOptions{
@@ -26,6 +29,29 @@ func runInterp(t *testing.T, src string) string {
 		out.WriteString("[" + err.Error() + "]")
 	}
 	return strings.TrimSpace(out.String())
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) WriteString(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(s)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // runBash runs src with bash 5.2, its `bash: line N: ` prefixes removed.
