@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -470,15 +471,28 @@ func (m mapEnviron) keepExported(exportedOnly bool) {
 }
 
 // snapshotEnv copies the caller's variables (exported or not).
+// The callee's runner sets these itself when it starts, whatever it is
+// given, so copying them would be wasted work on every managed call.
+var setByRunner = map[string]bool{"OSTYPE": true, "MACHTYPE": true, "HOSTTYPE": true, "BASH": true,
+	"PWD": true, "OPTIND": true, "UID": true, "EUID": true, "GID": true}
+
 func snapshotEnv(env expand.Environ) mapEnviron {
 	out := mapEnviron{}
 	env.Each(func(name string, vr expand.Variable) bool {
-		if vr.IsSet() || vr.Exported {
+		if (vr.IsSet() || vr.Exported) && !setByRunner[name] {
 			vr.Local = false
 			out[name] = vr
 		}
 		return true
 	})
+	// A managed call is a subshell of its caller (runtime.md §4), which
+	// bash runs at the same SHLVL; the callee's runner adds one as a new
+	// shell does, so hand it one less.
+	if lvl, err := strconv.Atoi(out.get("SHLVL")); err == nil && lvl > 0 {
+		vr := out["SHLVL"]
+		vr.Str = strconv.Itoa(lvl - 1)
+		out["SHLVL"] = vr
+	}
 	return out
 }
 

@@ -1064,7 +1064,7 @@ func (r *Runner) Reset() {
 	r.setVarString("MACHTYPE", bashMachType())
 	r.setVarString("HOSTTYPE", bashHostType())
 	if !r.writeEnv.Get("HOSTNAME").IsSet() {
-		if h, err := os.Hostname(); err == nil {
+		if h := hostname(); h != "" {
 			r.setVarString("HOSTNAME", h)
 		}
 	}
@@ -1277,6 +1277,12 @@ func bashMachType() string {
 	}
 	return bashHostType() + "-" + vendor + "-" + bashOSType()
 }
+
+// hostname is HOSTNAME, looked up once per process (jaiph-go patch).
+var hostname = sync.OnceValue(func() string {
+	h, _ := os.Hostname()
+	return h
+})
 
 // bashPath is BASH: the bash found in the process's PATH, as the program
 // that bash would be (jaiph-go patch).
