@@ -474,7 +474,7 @@ func (m mapEnviron) keepExported(exportedOnly bool) {
 // The callee's runner sets these itself when it starts, whatever it is
 // given, so copying them would be wasted work on every managed call.
 var setByRunner = map[string]bool{"OSTYPE": true, "MACHTYPE": true, "HOSTTYPE": true, "BASH": true,
-	"PWD": true, "OPTIND": true, "UID": true, "EUID": true, "GID": true}
+	"PWD": true, "UID": true, "EUID": true, "GID": true}
 
 func snapshotEnv(env expand.Environ) mapEnviron {
 	out := mapEnviron{}

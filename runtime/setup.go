@@ -76,7 +76,8 @@ func (e *Env) List() []string {
 // see the run's arguments.
 func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods []*codegen.Module, workspace, source string, args []string) (*Env, map[string][]Local, error) {
 	env := NewEnv(base)
-	for _, k := range []string{"BASH_ENV", "JAIPH_RUN_DIR", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_PRECEDING_FILES"} {
+	// bash ignores an IFS in its environment; the run's shells do too.
+	for _, k := range []string{"BASH_ENV", "JAIPH_RUN_DIR", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_PRECEDING_FILES", "IFS"} {
 		env.Unset(k)
 	}
 	env.Set("JAIPH_WORKSPACE", workspace)

@@ -1056,10 +1056,16 @@ func (r *Runner) Reset() {
 		})
 	}
 	r.setVarString("PWD", r.Dir)
-	r.setVarString("IFS", " \t\n")
-	r.setVarString("OPTIND", "1")
-	// jaiph-go patch: variables bash sets at startup.
-	r.setVarString("OPTERR", "1")
+	// jaiph-go patch: a runner given a shell's variables (jaiph runs each
+	// managed call, a subshell of its caller, in a runner of its own)
+	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
+	// jaiph drops an IFS imported from the process environment, which bash
+	// ignores.
+	for name, def := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "OPTERR": "1"} {
+		if !r.writeEnv.Get(name).IsSet() {
+			r.setVarString(name, def)
+		}
+	}
 	r.setVarString("OSTYPE", bashOSType())
 	r.setVarString("MACHTYPE", bashMachType())
 	r.setVarString("HOSTTYPE", bashHostType())
