@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +14,9 @@ import (
 // with the next declaration, so every parse error of the file is returned, in
 // source order; the first one is what the reference reports.
 func Parse(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
+	// Editors on some systems save UTF-8 with a byte order mark; it is not
+	// part of the first line (the reference runs such files).
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	p := &parser{
 		path:  path,
 		lines: splitLines(string(src)),
