@@ -1,9 +1,6 @@
 package bashcheck_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
@@ -17,14 +14,7 @@ import (
 // and checking every lowered body (parsing it with mvdan.cc/sh and looking
 // for refused features), the part of `jaiph check` after validation.
 func BenchmarkCheckLowered(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "big.jh")
-	src := benchdata.Module()
-	if n := strings.Count(src, "\n"); n != 4500 {
-		b.Fatalf("generated %d lines, want 4500", n)
-	}
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := benchdata.ModuleFile(b)
 	l := validate.NewLoader()
 	l.Load(path)
 	f := l.File(path)

@@ -1,9 +1,6 @@
 package validate_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/jaiph-go/jaiph/internal/benchdata"
@@ -12,14 +9,7 @@ import (
 
 // BenchmarkCheck measures parse + validate of the generated 4,500-line module.
 func BenchmarkCheck(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "big.jh")
-	src := benchdata.Module()
-	if n := strings.Count(src, "\n"); n != 4500 {
-		b.Fatalf("generated %d lines, want 4500", n)
-	}
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := benchdata.ModuleFile(b)
 	if ds := validate.Check([]string{path}); len(ds) != 0 {
 		b.Fatalf("generated module has diagnostics: %v", ds[0])
 	}
