@@ -54,9 +54,11 @@ bench:
 	JAIPH_BENCH_DIR=$(CURDIR)/.bench $(GO) test -run '^$$' -bench . -benchmem ./...
 
 # The inbox stress test at 10× its size in `make test` (10,000 messages,
-# 30,000 deliveries).
+# 30,000 deliveries), and the signal loops at about 10× theirs.
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
+	@# 200 signals at random moments, 100 kill -9: exit codes, leaked processes, open steps
+	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser

@@ -259,8 +259,6 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 // stdout/stderr are the step's artifacts, written live (D1).
 func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
 	out, errFile := newArtifact(outPath), newArtifact(errPath)
-	defer out.close()
-	defer errFile.close()
 	f.out = out
 	var stdout io.Writer = out
 	if spec.forward && !spec.capture && !rt.opts.TestMode {
@@ -269,6 +267,8 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	file, err := rt.body(f.body)
 	if err != nil {
 		fmt.Fprintf(errFile, "jaiph: internal error lowering %s: %v\n", f.body.Symbol, err)
+		out.close()
+		errFile.close()
 		return 1, nil
 	}
 	params := []string{}
@@ -287,9 +287,20 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		readOnly: f.readOnly, readOnlyTmp: rt.rvDir,
 	})
 	if err != nil {
+		out.close()
+		errFile.close()
 		return 1, err
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
+	// Jobs the body started and never waited for go on writing to its
+	// artifacts after it returned, as in bash; the run waits for them.
+	rt.lingering.Add(1)
+	go func() {
+		defer rt.lingering.Done()
+		r.WaitBackground()
+		out.close()
+		errFile.close()
+	}()
 	if in := interruption(ctx); in != nil {
 		return in.Status(), ctx.Err()
 	}

@@ -9,6 +9,7 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,11 +17,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/procgroup"
 )
 
 // Observer receives every event as it happens (progress tree, hooks). Calls
@@ -77,6 +80,9 @@ type Runtime struct {
 	rvDir   string
 	rvSeq   atomic.Int64
 	inboxes runInbox
+	// lingering counts the bodies whose background jobs still run after
+	// the body returned (runBody).
+	lingering sync.WaitGroup
 
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
@@ -259,9 +265,22 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 	if b == nil || b.Kind != codegen.Workflow {
 		return 1, ErrNoDefault
 	}
+	group := procgroup.New(ctx, func(cause error) syscall.Signal {
+		var in *Interrupted
+		if errors.As(cause, &in) {
+			return in.Signal
+		}
+		return syscall.SIGINT
+	})
+	defer group.Close()
+	ctx = procgroup.WithGroup(ctx, group)
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
+	// The run ends when the jobs its bodies never waited for have ended
+	// (and their steps closed), as the reference's run ends when the last
+	// of them lets go of its output.
+	rt.lingering.Wait()
 	return status, err
 }
 

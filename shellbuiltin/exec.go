@@ -13,11 +13,13 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/internal/procgroup"
 )
 
 // KillDelay is how long an external command may run after it was signalled
 // because its context was cancelled, before it is killed (D22).
-const KillDelay = 2 * time.Second
+const KillDelay = procgroup.KillDelay
 
 // Rewrite may replace an external command's program and argv just before
 // it starts (rules run theirs under Landlock).
@@ -138,30 +140,43 @@ func direct(w io.Writer) io.Writer {
 	return w
 }
 
-// StartInterruptible starts the command newCmd builds so that a cancelled
-// ctx sends it the cause's signal (interp.SignalCause; else SIGINT) and kills it KillDelay
+// StartInterruptible starts the command newCmd builds in the run's process
+// group (procgroup.FromContext), so that a cancelled ctx reaches it with the
+// cause's signal (interp.SignalCause; else SIGINT) and kills it KillDelay
 // later, which also bounds how long a child that outlives it may keep its
-// output pipes open. A concurrently forked process may briefly hold a
-// just-written executable open (go.dev/issue/22315), so ETXTBSY is retried
-// for a short while.
+// output pipes open. When the run itself is cancelled the whole group gets
+// the signal once (a program must not see it twice: many treat a second
+// SIGINT as "quit now"); a job's own cancellation (`kill %1`) signals just
+// its program, as bash does. A concurrently forked process may briefly hold
+// a just-written executable open (go.dev/issue/22315), so ETXTBSY is
+// retried for a short while.
 func StartInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
-	build := func() *exec.Cmd {
+	group := procgroup.FromContext(ctx)
+	build := func() (*exec.Cmd, error) {
 		cmd := newCmd()
 		cmd.Cancel = func() error {
-			// A run interrupted by SIGTERM, or `kill -USR1 %1` of a
-			// background job, carries its signal in the cancellation cause
-			// (interp.SignalCause).
-			return cmd.Process.Signal(interp.ContextSignal(ctx, os.Interrupt))
+			sig := interp.ContextSignal(ctx, os.Interrupt)
+			if group.RunCancelled() {
+				if s, ok := sig.(syscall.Signal); ok {
+					group.Interrupt(s)
+				}
+				return nil
+			}
+			return cmd.Process.Signal(sig)
 		}
 		cmd.WaitDelay = KillDelay
-		return cmd
+		return cmd, group.Prepare(cmd)
 	}
-	cmd := build()
-	err := cmd.Start()
+	cmd, err := build()
+	if err != nil {
+		return cmd, err
+	}
+	err = cmd.Start()
 	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
 		time.Sleep(delay)
-		cmd = build()
-		err = cmd.Start()
+		if cmd, err = build(); err == nil {
+			err = cmd.Start()
+		}
 	}
 	return cmd, err
 }

@@ -148,7 +148,9 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source, wfArgs)
-	if err != nil {
+	// Interrupted while module locals were evaluated: the run below stops
+	// at once and reports the signal like any interrupted run.
+	if err != nil && interruption(ctx) == nil {
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
 	}

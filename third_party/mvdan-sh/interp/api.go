@@ -197,6 +197,11 @@ type Runner struct {
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
 	bashPID   int
+	// jaiph-go patch: running counts the background jobs and process
+	// substitutions still running, of this shell and of every subshell
+	// forked from it, so the embedder can wait for jobs a script never
+	// waited for (WaitBackground, jaiph_jobs.go).
+	running *sync.WaitGroup
 
 	// subshellLevel is BASH_SUBSHELL, the subshell nesting depth
 	// (jaiph-go patch).
@@ -304,8 +309,9 @@ type bgProc struct {
 	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
-	reaped   bool // reported by wait
-	gone     bool // finished before a later foreground process ended
+	running  *sync.WaitGroup // the Runner's running count (WaitBackground)
+	reaped   bool            // reported by wait
+	gone     bool            // finished before a later foreground process ended
 }
 
 type alias struct {
@@ -326,6 +332,7 @@ func New(opts ...RunnerOption) (*Runner, error) {
 		readDirHandler: DefaultReadDirHandler2(),
 		statHandler:    DefaultStatHandler(),
 		accessHandler:  DefaultAccessHandler(),
+		running:        new(sync.WaitGroup), // jaiph-go patch: WaitBackground
 	}
 	r.dirStack = r.dirBootstrap[:0]
 	// turn "on" the default Bash options
@@ -983,6 +990,7 @@ func (r *Runner) Reset() {
 		readDirHandler:  r.readDirHandler,
 		statHandler:     r.statHandler,
 		accessHandler:   r.accessHandler,
+		running:         r.running, // jaiph-go patch: WaitBackground
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the
@@ -1229,6 +1237,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		// subshell run as part of an && or || list or a condition.
 		noErrExit:  r.noErrExit,
 		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
+		running:    r.running,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),
 
 		origStdout: r.origStdout, // used for process substitutions

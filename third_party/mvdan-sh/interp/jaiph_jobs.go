@@ -179,6 +179,8 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 		bg.job++
 	}
 	ctx, bg.cancel = context.WithCancelCause(ctx)
+	bg.running = r.running
+	bg.running.Add(1)
 	r.bgProcs = append(r.bgProcs, bg)
 	jobsByPid.Store(bg.pid, bg)
 	return bg, ctx
@@ -198,6 +200,18 @@ func (bg *bgProc) finish(exit exitStatus) {
 	jobsByPid.Delete(bg.pid)
 	bg.cancel(nil)
 	close(bg.done)
+	bg.running.Done()
+}
+
+// WaitBackground waits until every background job and process
+// substitution started by the last Run, or by the subshells it forked, has
+// finished. Bash leaves jobs a script never waited for running after the
+// script ends; an embedder that owns their output (jaiph's step artifacts)
+// waits for them before closing it.
+func (r *Runner) WaitBackground() {
+	if r.running != nil {
+		r.running.Wait()
+	}
 }
 
 // signal delivers sig to a running job: its runner's context is cancelled

@@ -329,3 +329,34 @@ func TestJaiphRefusals(t *testing.T) {
 		compare(t, tc.src, got, tc.want)
 	}
 }
+
+// TestWaitBackground: after Run returns, jobs the script never waited for
+// (also those of subshells and process substitutions) are still running;
+// WaitBackground returns once they have all written their output, which is
+// what bash's output file shows after its jobs end.
+func TestWaitBackground(t *testing.T) {
+	script := `{ sleep 0.2; echo job; } &
+( { sleep 0.3; echo nested; } & )
+cat <(sleep 0.1; echo procsub) >/dev/null
+disown
+echo main`
+	file, err := syntax.NewParser().Parse(strings.NewReader(script), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out lockedBuffer
+	r, err := New(StdIO(nil, &out, &out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(context.Background(), file); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "main\n" {
+		t.Fatalf("output when Run returned: %q, want only main (the jobs still run)", got)
+	}
+	r.WaitBackground()
+	if got, want := out.String(), "main\njob\nnested\n"; got != want {
+		t.Fatalf("output after WaitBackground: %q, want %q", got, want)
+	}
+}
