@@ -21,7 +21,7 @@ func TestInterruptReachesGrandchildren(t *testing.T) {
 	pids := filepath.Join(t.TempDir(), "pids")
 	var cmds []*exec.Cmd
 	for _, script := range []string{
-		`sleep 30 & echo $! >> "$1"; wait`,                // grandchild behind a shell
+		`sleep 30 & echo $! >> "$1"; wait`,               // grandchild behind a shell
 		`trap "" TERM; sleep 30 & echo $! >> "$1"; wait`, // ignores TERM, so does its sleep
 	} {
 		cmd := exec.Command("/bin/sh", "-c", script, "sh", pids)
