@@ -265,6 +265,17 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 	if b == nil || b.Kind != codegen.Workflow {
 		return 1, ErrNoDefault
 	}
+	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
+	status, _, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
+		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
+	return status, err
+}
+
+// rootCall makes the first managed call of a run: everything it starts is
+// in one process group (internal/procgroup), and it returns once the jobs
+// its bodies never waited for have ended and their steps closed, as the
+// reference's run ends when the last of them lets go of its output.
+func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (int, string, error) {
 	group := procgroup.New(ctx, func(cause error) syscall.Signal {
 		var in *Interrupted
 		if errors.As(cause, &in) {
@@ -273,15 +284,9 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 		return syscall.SIGINT
 	})
 	defer group.Close()
-	ctx = procgroup.WithGroup(ctx, group)
-	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
-	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
-		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
-	// The run ends when the jobs its bodies never waited for have ended
-	// (and their steps closed), as the reference's run ends when the last
-	// of them lets go of its output.
+	status, value, err := rt.call(procgroup.WithGroup(ctx, group), root, spec)
 	rt.lingering.Wait()
-	return status, err
+	return status, value, err
 }
 
 // ErrNoDefault is returned when the entry module has no default workflow.
