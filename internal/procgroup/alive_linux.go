@@ -6,17 +6,17 @@ import (
 	"strconv"
 )
 
-// othersAlive reports whether a live process other than the caller is in
-// process group pgid, from /proc (zombies do not count: they are dead).
-func othersAlive(pgid int) bool {
+// groupAlive reports whether a live process is in process group pgid, from
+// /proc: zombies do not count (they are dead; a container's init may never
+// reap them).
+func groupAlive(pgid int) bool {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return true
 	}
-	self := os.Getpid()
+	want := strconv.Itoa(pgid)
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
 		}
 		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
@@ -29,13 +29,9 @@ func othersAlive(pgid int) bool {
 			continue
 		}
 		f := bytes.Fields(stat[i+1:])
-		if len(f) >= 3 && string(f[0]) != "Z" && string(f[2]) == strconv.Itoa(pgid) {
+		if len(f) >= 3 && string(f[0]) != "Z" && string(f[2]) == want {
 			return true
 		}
 	}
 	return false
 }
-
-// groupAlive reports whether a live process is in group pgid (the caller is
-// not in it).
-func groupAlive(pgid int) bool { return othersAlive(pgid) }

@@ -3,8 +3,8 @@
 // killed after a grace period, and nothing keeps running after jaiph itself
 // is killed with SIGKILL.
 //
-// The group is led by a keeper: a copy of the current executable started in
-// keeper mode (see init) that holds the group open for the whole run, so
+// The group is led by a keeper: a tiny /bin/sh script (keeper.go) that
+// holds the group open for the whole run, so
 // programs can always join it and its number is never reused while the run
 // lives. The keeper's stdin is a pipe from jaiph. When jaiph ends normally
 // it writes "q" and the keeper leaves quietly; when jaiph dies (any signal,

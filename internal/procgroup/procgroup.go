@@ -15,18 +15,6 @@ import (
 // after the signal before they are killed (D22).
 const KillDelay = 2 * time.Second
 
-// keeperEnv marks a process started as a group's keeper.
-const keeperEnv = "JAIPH_PROCGROUP_KEEPER"
-
-func init() {
-	// Every binary that links this package (jaiph, and the test binaries
-	// that run its runtime in-process) can serve as a keeper.
-	if os.Getenv(keeperEnv) == "1" {
-		keep()
-		os.Exit(0)
-	}
-}
-
 // Group is the process group of one run. The zero value is not usable; use
 // New. A nil *Group is valid and puts nothing in a group (programs stay in
 // jaiph's own group).
@@ -92,17 +80,12 @@ func (g *Group) leader() (int, error) {
 }
 
 func (g *Group) startKeeper() (int, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return 0, fmt.Errorf("cannot start the run's process group: %w", err)
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return 0, fmt.Errorf("cannot start the run's process group: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), keeperEnv+"=1")
+	cmd := exec.Command("/bin/sh", "-c", keeperScript)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -158,12 +141,13 @@ func (g *Group) Close() {
 	if keeper == nil {
 		return
 	}
-	_, _ = ctl.Write([]byte("q"))
+	_, _ = ctl.Write([]byte("q\n"))
 	ctl.Close()
-	_ = keeper.Wait()
 	if killAt.IsZero() {
+		go keeper.Wait() //nolint:errcheck // reaped; nothing waits for it
 		return
 	}
+	_ = keeper.Wait()
 	// The keeper has left: the group exists while any program is in it.
 	for groupAlive(pgid) {
 		if time.Now().After(killAt) {
