@@ -46,6 +46,12 @@ type frame struct {
 
 	// env is the environment of the run, set only on the virtual root caller.
 	env mapEnviron
+
+	caller *frame
+	// callees counts the calls made by this one whose bodies' jobs still
+	// run: what they print may go to this call's artifacts (a forwarded
+	// stdout), so those stay open until the jobs end (runBody).
+	callees sync.WaitGroup
 }
 
 type frameKey struct{}
@@ -178,6 +184,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
 		inbox:     caller.inbox,
 		readOnly:  caller.readOnly || (b.Kind == codegen.Rule && !b.Script),
+		caller:    caller,
 	}
 	if f.readOnly {
 		if dir := rt.ruleTempDir(); dir != "" {
@@ -293,11 +300,15 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
 	// Jobs the body started and never waited for go on writing to its
-	// artifacts after it returned, as in bash; the run waits for them.
+	// artifacts after it returned, as in bash; the run waits for them, and
+	// so do the artifacts of the callers their output may reach.
 	rt.lingering.Add(1)
+	f.caller.callees.Add(1)
 	go func() {
 		defer rt.lingering.Done()
+		defer f.caller.callees.Done()
 		r.WaitBackground()
+		f.callees.Wait()
 		out.close()
 		errFile.close()
 	}()

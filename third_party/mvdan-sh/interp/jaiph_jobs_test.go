@@ -360,3 +360,20 @@ echo main`
 		t.Fatalf("output after WaitBackground: %q, want %q", got, want)
 	}
 }
+
+// TestJobKeepsStatementRedirect: a job started inside a redirected
+// statement keeps writing to the statement's file after the statement
+// ended, as in bash, where the forked job holds its own descriptor.
+func TestJobKeepsStatementRedirect(t *testing.T) {
+	script := `{ (sleep 0.2; echo x; echo y) & } > f.txt
+{ sleep 0.1; echo z; } > g.txt &
+wait
+cat f.txt g.txt
+echo done`
+	dir := t.TempDir()
+	want := runBash(t, script, nil, dir, 0, 0)
+	got := runInterp(t, context.Background(), script, nil, t.TempDir())
+	if got != want {
+		t.Fatalf("interp: %+v\nbash:   %+v", got, want)
+	}
+}

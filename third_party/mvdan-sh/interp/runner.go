@@ -369,6 +369,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
 	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
+	jobsBefore := len(r.bgProcs)
 	var closers []io.Closer
 	applyRedirs := func() bool {
 		for _, rd := range st.Redirs {
@@ -431,6 +432,21 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
 		r.fds = oldFds
+		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
+		// hold its redirected files open, as forked processes do in bash;
+		// close them once those jobs end instead of under their writes.
+		if jobs := r.bgProcs[jobsBefore:]; len(jobs) > 0 && len(closers) > 0 {
+			jobs = slices.Clone(jobs)
+			go func() {
+				for _, bg := range jobs {
+					<-bg.done
+				}
+				for _, cls := range closers {
+					cls.Close()
+				}
+			}()
+			return
+		}
 		for _, cls := range closers {
 			cls.Close()
 		}
