@@ -149,10 +149,13 @@ func (g *Group) Close() {
 	}
 	_ = keeper.Wait()
 	// The keeper has left: the group exists while any program is in it.
-	for groupAlive(pgid) {
-		if time.Now().After(killAt) {
+	// SIGKILL takes effect asynchronously, so the end is awaited after it
+	// too (a process stuck in the kernel may delay it; not for ever).
+	killed := false
+	for groupAlive(pgid) && time.Now().Before(killAt.Add(time.Second)) {
+		if !killed && time.Now().After(killAt) {
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			return
+			killed = true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
