@@ -49,11 +49,17 @@ func (a *artifact) Write(p []byte) (int, error) {
 	return f.Write(p)
 }
 
-// close closes the file if it was created.
-func (a *artifact) close() {
+// closeAndPrune closes the file and removes it when nothing was written:
+// steps that print nothing leave no artifact (runtime.md §9). It runs once
+// the body's jobs are done, since a job may still write after STEP_END.
+func (a *artifact) closeAndPrune() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.f != nil {
-		a.f.Close()
+	if a.f == nil {
+		return
 	}
+	if st, err := a.f.Stat(); err == nil && st.Size() == 0 {
+		os.Remove(a.path)
+	}
+	a.f.Close()
 }

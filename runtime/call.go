@@ -274,8 +274,8 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	file, err := rt.body(f.body)
 	if err != nil {
 		fmt.Fprintf(errFile, "jaiph: internal error lowering %s: %v\n", f.body.Symbol, err)
-		out.close()
-		errFile.close()
+		out.closeAndPrune()
+		errFile.closeAndPrune()
 		return 1, nil
 	}
 	params := []string{}
@@ -294,8 +294,8 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		readOnly: f.readOnly, readOnlyTmp: rt.rvDir,
 	})
 	if err != nil {
-		out.close()
-		errFile.close()
+		out.closeAndPrune()
+		errFile.closeAndPrune()
 		return 1, err
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
@@ -309,8 +309,8 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		defer f.caller.callees.Done()
 		r.WaitBackground()
 		f.callees.Wait()
-		out.close()
-		errFile.close()
+		out.closeAndPrune()
+		errFile.closeAndPrune()
 	}()
 	if in := interruption(ctx); in != nil {
 		return in.Status(), ctx.Err()
@@ -356,15 +356,14 @@ func (end *Event) attachArtifacts(outPath, errPath string) (out, errOut string, 
 	return out, errOut, errKept
 }
 
-// readAndPrune reads an artifact and deletes it when empty.
+// readAndPrune reads an artifact; an empty one counts as absent.
 func readAndPrune(path string) (string, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
 	if len(data) == 0 {
-		os.Remove(path)
-		return "", false
+		return "", false // removed when the body's jobs are done (runBody)
 	}
 	return string(data), true
 }

@@ -191,9 +191,9 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text string, stmtOut io.Writer, outPath, errPath string) (int, string) {
 	// Artifacts appear on their first byte, as for other steps.
 	out := newArtifact(outPath)
-	defer out.close()
+	defer out.closeAndPrune()
 	errFile := newArtifact(errPath)
-	defer errFile.close()
+	defer errFile.closeAndPrune()
 	var transcript io.Writer = out
 	if stmtOut != nil {
 		transcript = io.MultiWriter(out, stmtOut)

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/jaiph-go/jaiph/codegen"
@@ -284,7 +285,10 @@ func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (in
 		return syscall.SIGINT
 	})
 	defer group.Close()
-	status, value, err := rt.call(procgroup.WithGroup(ctx, group), root, spec)
+	// A job a body started ends with the run (or by kill), not when its
+	// body or the job that made the call ends.
+	ctx = interp.WithJobRoot(procgroup.WithGroup(ctx, group))
+	status, value, err := rt.call(ctx, root, spec)
 	rt.lingering.Wait()
 	return status, value, err
 }

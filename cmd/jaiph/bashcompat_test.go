@@ -302,9 +302,9 @@ func bashCompatEnv(dir string) []string {
 // /dev/null, stdout and stderr on pipes, and the timeout (the whole process
 // group is killed on expiry). asJaiph makes the test binary act as the jaiph
 // command (TestMain drops the marker variable before running, so snippets
-// never see it). Once the command has exited, background processes it left
-// in its group are killed, so they cannot hold the pipes open. A timeout or
-// a failure to start is an error.
+// never see it). The output is complete when the background processes the
+// command left have closed it too; what is left of the group is then killed.
+// A timeout or a failure to start is an error.
 func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSide, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), bashCompatTimeout)
 	defer cancel()
@@ -349,18 +349,19 @@ func bashCompatExec(dir, prog string, args []string, asJaiph bool) (bashCompatSi
 		}()
 	}
 	err := cmd.Wait()
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	// Jobs the script left running still write to its output, as in the
+	// reference, whose run ends when the last of them lets go of it.
 	var out [2][]byte
-	deadline := time.After(2 * time.Second)
 	for range readers {
 		select {
 		case r := <-results:
 			out[r.i] = r.data
-		case <-deadline:
-			// A process outside the group still holds a pipe.
-			return bashCompatSide{}, fmt.Errorf("output still open 2s after exit")
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			return bashCompatSide{}, fmt.Errorf("output still open when the %s timeout expired", bashCompatTimeout)
 		}
 	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res := bashCompatSide{stdout: string(out[0]), stderr: string(out[1])}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("timed out after %s", bashCompatTimeout)

@@ -202,6 +202,10 @@ type Runner struct {
 	// forked from it, so the embedder can wait for jobs a script never
 	// waited for (WaitBackground, jaiph_jobs.go).
 	running *sync.WaitGroup
+	// jaiph-go patch: jobRoot is the context whose end cancels background
+	// jobs (jaiph_jobs.go, WithJobRoot); a job's end does not cancel the
+	// jobs it started, as a bash job's exit leaves its children running.
+	jobRoot context.Context
 
 	// subshellLevel is BASH_SUBSHELL, the subshell nesting depth
 	// (jaiph-go patch).
@@ -1134,6 +1138,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 		r.Reset()
 	}
 	r.fillExpandConfig(ctx)
+	r.jobRoot = jobRootOf(ctx) // jaiph-go patch
 	r.exit = exitStatus{}
 	r.filename = ""
 	switch node := node.(type) {
@@ -1238,6 +1243,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		noErrExit:  r.noErrExit,
 		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
 		running:    r.running,
+		jobRoot:    r.jobRoot,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),
 
 		origStdout: r.origStdout, // used for process substitutions

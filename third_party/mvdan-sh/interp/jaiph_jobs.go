@@ -178,7 +178,20 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 		}
 		bg.job++
 	}
-	ctx, bg.cancel = context.WithCancelCause(ctx)
+	// The job ends with the run (jobRoot, keeping its cause: the signal of
+	// an interruption) or by kill, not with the shell or job that started
+	// it; it keeps ctx's values.
+	root := r.jobRoot
+	if root == nil {
+		root = ctx
+	}
+	ctx, bg.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+	cancel := bg.cancel
+	stop := context.AfterFunc(root, func() { cancel(context.Cause(root)) })
+	bg.cancel = func(cause error) {
+		stop()
+		cancel(cause)
+	}
 	bg.running = r.running
 	bg.running.Add(1)
 	r.bgProcs = append(r.bgProcs, bg)
@@ -201,6 +214,23 @@ func (bg *bgProc) finish(exit exitStatus) {
 	bg.cancel(nil)
 	close(bg.done)
 	bg.running.Done()
+}
+
+type jobRootKey struct{}
+
+// WithJobRoot marks ctx as the context whose end cancels the background
+// jobs of every Runner run under it (or under contexts derived from it),
+// which then keep running when the shell or job that started them ends, as
+// in bash. Without it, a Run's own context is its jobs' root.
+func WithJobRoot(ctx context.Context) context.Context {
+	return context.WithValue(ctx, jobRootKey{}, ctx)
+}
+
+func jobRootOf(ctx context.Context) context.Context {
+	if root, ok := ctx.Value(jobRootKey{}).(context.Context); ok {
+		return root
+	}
+	return ctx
 }
 
 // WaitBackground waits until every background job and process

@@ -331,13 +331,16 @@ func TestJaiphRefusals(t *testing.T) {
 }
 
 // TestWaitBackground: after Run returns, jobs the script never waited for
-// (also those of subshells and process substitutions) are still running;
-// WaitBackground returns once they have all written their output, which is
-// what bash's output file shows after its jobs end.
+// (also those of subshells) are still running; WaitBackground returns once
+// they have all written their output, which is what bash's output file
+// shows after its jobs end. The jobs wait for a gate file the test creates
+// once Run returned, so no timing is involved.
 func TestWaitBackground(t *testing.T) {
-	script := `{ sleep 0.2; echo job; } &
-( { sleep 0.3; echo nested; } & )
-cat <(sleep 0.1; echo procsub) >/dev/null
+	dir := t.TempDir()
+	script := `gate() { until [ -e gate ]; do sleep 0.01; done; }
+{ gate; echo job; } &
+( { gate; sleep 0.05; echo nested; } & )
+cat <(echo procsub) >/dev/null
 disown
 echo main`
 	file, err := syntax.NewParser().Parse(strings.NewReader(script), "")
@@ -345,7 +348,7 @@ echo main`
 		t.Fatal(err)
 	}
 	var out lockedBuffer
-	r, err := New(StdIO(nil, &out, &out))
+	r, err := New(Dir(dir), StdIO(nil, &out, &out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,6 +357,9 @@ echo main`
 	}
 	if got := out.String(); got != "main\n" {
 		t.Fatalf("output when Run returned: %q, want only main (the jobs still run)", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	r.WaitBackground()
 	if got, want := out.String(), "main\njob\nnested\n"; got != want {
@@ -365,13 +371,29 @@ echo main`
 // statement keeps writing to the statement's file after the statement
 // ended, as in bash, where the forked job holds its own descriptor.
 func TestJobKeepsStatementRedirect(t *testing.T) {
-	script := `{ (sleep 0.2; echo x; echo y) & } > f.txt
+	script := `{ (sleep 0.2; echo x; echo y; : > x.done) & } > f.txt
 { sleep 0.1; echo z; } > g.txt &
 wait
+for i in $(seq 500); do [ -e x.done ] && break; sleep 0.01; done
 cat f.txt g.txt
 echo done`
 	dir := t.TempDir()
 	want := runBash(t, script, nil, dir, 0, 0)
+	got := runInterp(t, context.Background(), script, nil, t.TempDir())
+	if got != want {
+		t.Fatalf("interp: %+v\nbash:   %+v", got, want)
+	}
+}
+
+// TestNestedJobOutlivesItsJob: a job started by a job goes on when the
+// outer job ends, as in bash, where the inner job is a process of its own.
+func TestNestedJobOutlivesItsJob(t *testing.T) {
+	script := `{ (sleep 0.2; echo inner; : > inner.done) & echo outer; } &
+( (sleep 0.1; echo sub-inner; : > sub.done) & )
+wait
+for i in $(seq 500); do [ -e inner.done ] && [ -e sub.done ] && break; sleep 0.01; done
+echo done`
+	want := runBash(t, script, nil, t.TempDir(), 0, 0)
 	got := runInterp(t, context.Background(), script, nil, t.TempDir())
 	if got != want {
 		t.Fatalf("interp: %+v\nbash:   %+v", got, want)

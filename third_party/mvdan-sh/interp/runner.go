@@ -435,8 +435,13 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
-		if jobs := r.bgProcs[jobsBefore:]; len(jobs) > 0 && len(closers) > 0 {
-			jobs = slices.Clone(jobs)
+		// Process substitutions (job 0) read or write the statement's
+		// files themselves and end when those are closed, so they don't.
+		var jobs []*bgProc
+		if len(closers) > 0 && len(r.bgProcs) > jobsBefore {
+			jobs = slices.DeleteFunc(slices.Clone(r.bgProcs[jobsBefore:]), func(bg *bgProc) bool { return bg.job == 0 })
+		}
+		if len(jobs) > 0 {
 			go func() {
 				for _, bg := range jobs {
 					<-bg.done
