@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -242,15 +243,15 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
-	outContent, errContent, errKept := end.attachArtifacts(outPath, errPath)
+	outKept, errKept := end.attachArtifacts(outPath, errPath)
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
 	if rt.opts.TestMode {
-		testModeOutput(caller, spec, outContent, errContent, status)
+		testModeOutput(caller, spec, outPath, errPath, outKept, errKept, status)
 	} else if status != 0 && errKept {
-		_, _ = io.WriteString(spec.stderr, errContent)
+		copyArtifact(spec.stderr, errPath)
 	}
 	return status, value, runErr
 }
@@ -315,36 +316,115 @@ func exitStatus(err error) int {
 }
 
 // attachArtifacts fills a STEP_END's out/err fields from the step's
-// artifacts (removing empty ones) and returns their contents.
-func (end *Event) attachArtifacts(outPath, errPath string) (out, errOut string, errKept bool) {
-	out, outKept := readAndPrune(outPath)
-	errOut, errKept = readAndPrune(errPath)
+// artifacts (removing empty ones) and reports which were kept. Only the
+// contents' bounded prefixes are read, so a huge output costs no memory.
+func (end *Event) attachArtifacts(outPath, errPath string) (bool, bool) {
+	out, outKept := readContent(outPath)
 	if outKept {
 		end.OutFile = outPath
-		c := trimContent(out)
-		end.OutContent = &c
+		end.OutContent = &out
 	}
+	errOut, errKept := readContent(errPath)
 	if errKept {
 		end.ErrFile = errPath
 		if *end.Status != 0 {
-			c := trimContent(errOut)
-			end.ErrContent = &c
+			end.ErrContent = &errOut
 		}
 	}
-	return out, errOut, errKept
+	return outKept, errKept
 }
 
-// readAndPrune reads an artifact and deletes it when empty.
-func readAndPrune(path string) (string, bool) {
-	data, err := os.ReadFile(path)
+// readContent returns an artifact's out_content/err_content (trimContent)
+// and deletes the artifact when empty. At most contentMax runes plus a scan
+// of the rest for anything but newlines decide it, in bounded memory.
+func readContent(path string) (string, bool) {
+	f, err := os.Open(path)
 	if err != nil {
 		return "", false
 	}
-	if len(data) == 0 {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", false
+	}
+	if fi.Size() == 0 {
 		os.Remove(path)
 		return "", false
 	}
-	return string(data), true
+	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
+	if fi.Size() < 4*contentMax {
+		data := make([]byte, fi.Size())
+		n, _ := io.ReadFull(f, data)
+		return trimContent(string(data[:n])), true
+	}
+	buf := make([]byte, 4*contentMax)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return "", false
+	}
+	cut := 0
+	for i := 0; i < contentMax; i++ {
+		_, size := utf8.DecodeRune(buf[cut:])
+		cut += size
+	}
+	if onlyNewlines(buf[cut:]) && restOnlyNewlines(f) {
+		return strings.TrimRight(string(buf[:cut]), "\n"), true
+	}
+	return validRunes(buf[:cut]) + "\n[truncated]", true
+}
+
+func onlyNewlines(b []byte) bool {
+	for _, c := range b {
+		if c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// restOnlyNewlines reads the rest of r and reports whether it holds nothing
+// but newlines.
+func restOnlyNewlines(r io.Reader) bool {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if !onlyNewlines(buf[:n]) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
+}
+
+// validRunes is string([]rune(string(b))) without the 4-byte-per-rune
+// copy: each invalid byte becomes U+FFFD, as trimContent's conversion does.
+func validRunes(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	s.Grow(len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			s.WriteRune(utf8.RuneError)
+		} else {
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
+}
+
+// copyArtifact streams a kept artifact to w (a failed step's stderr to its
+// caller, test-mode output) without holding it in memory.
+func copyArtifact(w io.Writer, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = io.Copy(w, f)
 }
 
 // positionalParams pairs call arguments as positional parameters (D16).

@@ -240,12 +240,13 @@ func (s *summaryWriter) write(e *Event) {
 
 // trimContent is the out_content/err_content rule: trailing newlines removed,
 // at most 1,048,576 characters then "\n[truncated]".
+const contentMax = 1048576
+
 func trimContent(s string) string {
 	s = strings.TrimRight(s, "\n")
-	const max = 1048576
-	if utf8.RuneCountInString(s) > max {
+	if utf8.RuneCountInString(s) > contentMax {
 		r := []rune(s)
-		s = string(r[:max]) + "\n[truncated]"
+		s = string(r[:contentMax]) + "\n[truncated]"
 	}
 	return s
 }

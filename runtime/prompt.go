@@ -148,7 +148,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	elapsed := time.Since(start).Milliseconds()
 	end := &Event{Type: StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
-	_, errContent, errKept := end.attachArtifacts(outPath, errPath)
+	_, errKept := end.attachArtifacts(outPath, errPath)
 	stepEvent(end)
 	if status != 0 {
 		if errKept {
@@ -156,10 +156,10 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 				// Test mode: a failed step's stderr goes to the statement's
 				// output (never into a capture or an eval).
 				if stmtOut != nil {
-					_, _ = io.WriteString(stmtOut, errContent)
+					copyArtifact(stmtOut, errPath)
 				}
 			} else {
-				_, _ = io.WriteString(hc.Stderr, errContent)
+				copyArtifact(hc.Stderr, errPath)
 			}
 		}
 		return status

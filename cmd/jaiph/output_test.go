@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// outputFlow prints $SIZE bytes in three ways: an external command, the
+// shell's own builtins in a loop, and a callee whose forwarded output the
+// caller throws away. Each step's .out artifact must hold all of it.
+const outputFlow = `
+workflow external {
+  head -c "$SIZE" /dev/zero | tr '\0' 'y'
+}
+workflow builtins {
+  line=$(printf '%4095s' x)
+  i=0
+  while [ $i -lt $((SIZE / 4096)) ]; do echo "$line"; i=$((i + 1)); done
+}
+workflow forwarded {
+  run external > /dev/null
+}
+workflow failing {
+  seq 1 $((SIZE / 8)) | tr -d '\n' | head -c "$SIZE"
+  echo 'last line' >&2
+  false
+}
+workflow default {
+  if [ "$1" = external ]; then
+    run external
+  elif [ "$1" = builtins ]; then
+    run builtins
+  elif [ "$1" = forwarded ]; then
+    run forwarded
+  else
+    run failing
+  fi
+}
+`
+
+// TestOutputMemoryFlat runs the real binary on steps printing
+// JAIPH_STRESS_OUTPUT bytes (default 64 MiB; `make stress` uses 1 GiB) and
+// checks that its peak RSS stays under 64 MiB, that the artifacts hold every
+// byte, and that out_content is the first 1,048,576 characters then
+// "[truncated]".
+func TestOutputMemoryFlat(t *testing.T) {
+	size := int64(64 << 20)
+	if s := os.Getenv("JAIPH_STRESS_OUTPUT"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("JAIPH_STRESS_OUTPUT: %v", err)
+		}
+		size = n
+	}
+	const rssMax = 64 << 20
+	for _, wf := range []string{"external", "builtins", "forwarded", "failing"} {
+		t.Run(wf, func(t *testing.T) {
+			dir := workspace(t, map[string]string{"flow.jh": outputFlow})
+			cmd := exec.Command(os.Args[0], "run", "flow.jh", wf)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "JAIPH_TEST_AS_JAIPH=1", "NO_COLOR=1", "HOME="+dir,
+				fmt.Sprintf("SIZE=%d", size))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			if wf == "failing" {
+				if err == nil {
+					t.Fatalf("failing step passed")
+				}
+				// The FAIL block shows the last 30 lines of out_content, then err_content.
+				if !strings.Contains(stderr.String(), "\n    [truncated]\n    last line\n") {
+					t.Errorf("FAIL block lacks the truncated output and the error line:\n%s", tailOf(stderr.String()))
+				}
+			} else if err != nil {
+				t.Fatalf("run failed: %v\n%s", err, tailOf(stderr.String()))
+			}
+			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // KiB on Linux
+			t.Logf("%s: %d MiB output, peak RSS %.1f MiB", wf, size>>20, float64(rss)/(1<<20))
+			if rss > rssMax {
+				t.Errorf("peak RSS %d MiB, want under %d MiB", rss>>20, rssMax>>20)
+			}
+
+			runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*"))
+			if len(runs) != 1 {
+				t.Fatalf("run directories: %v", runs)
+			}
+			outs, _ := filepath.Glob(filepath.Join(runs[0], "*external.out"))
+			if wf == "builtins" {
+				outs, _ = filepath.Glob(filepath.Join(runs[0], "*builtins.out"))
+			}
+			if wf != "failing" {
+				if len(outs) != 1 {
+					t.Fatalf("artifacts: %v", outs)
+				}
+				if fi, err := os.Stat(outs[0]); err != nil || fi.Size() != size {
+					t.Errorf("%s: %v, want %d bytes", outs[0], err, size)
+				}
+			}
+			var content string
+			for _, e := range summaryEvents(t, runs[0]) {
+				if c, ok := e["out_content"].(string); ok && e["name"] != "default" {
+					content = c
+				}
+			}
+			if want := contentMax + len("\n[truncated]"); len(content) != want || !strings.HasSuffix(content, "\n[truncated]") {
+				t.Errorf("out_content: %d bytes ending %q, want %d ending \\n[truncated]", len(content), tailOf(content), want)
+			}
+		})
+	}
+}
+
+// contentMax is the out_content limit in characters (all ASCII here).
+const contentMax = 1048576
+
+func tailOf(s string) string { return s[max(0, len(s)-300):] }
