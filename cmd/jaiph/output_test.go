@@ -13,7 +13,9 @@ import (
 
 // outputFlow prints $SIZE bytes in three ways: an external command, the
 // shell's own builtins in a loop, and a callee whose forwarded output the
-// caller throws away. Each step's .out artifact must hold all of it.
+// caller throws away. Each step's .out artifact must hold all of it. Then a
+// failing step printing it to stdout, and one printing it to stderr (which
+// reaches the run's stderr through the root step).
 const outputFlow = `
 workflow external {
   head -c "$SIZE" /dev/zero | tr '\0' 'y'
@@ -27,8 +29,12 @@ workflow forwarded {
   run external > /dev/null
 }
 workflow failing {
-  seq 1 $((SIZE / 8)) | tr -d '\n' | head -c "$SIZE"
+  yes 'a line of the failing step' | head -c "$SIZE" || true
   echo 'last line' >&2
+  false
+}
+workflow noisy {
+  yes 'an error line' | head -c "$SIZE" >&2 || true
   false
 }
 workflow default {
@@ -38,6 +44,8 @@ workflow default {
     run builtins
   elif [ "$1" = forwarded ]; then
     run forwarded
+  elif [ "$1" = noisy ]; then
+    run noisy
   else
     run failing
   fi
@@ -59,25 +67,33 @@ func TestOutputMemoryFlat(t *testing.T) {
 		size = n
 	}
 	const rssMax = 64 << 20
-	for _, wf := range []string{"external", "builtins", "forwarded", "failing"} {
+	for _, wf := range []string{"external", "builtins", "forwarded", "failing", "noisy"} {
 		t.Run(wf, func(t *testing.T) {
 			dir := workspace(t, map[string]string{"flow.jh": outputFlow})
 			cmd := exec.Command(os.Args[0], "run", "flow.jh", wf)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "JAIPH_TEST_AS_JAIPH=1", "NO_COLOR=1", "HOME="+dir,
 				fmt.Sprintf("SIZE=%d", size))
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
+			stderr := &tailWriter{}
+			cmd.Stderr = stderr
 			err := cmd.Run()
-			if wf == "failing" {
+			// The FAIL block shows the last 30 lines of out_content, then err_content.
+			switch want := "\n    [truncated]\n    last line\n"; {
+			case wf == "failing" || wf == "noisy":
+				if wf == "noisy" {
+					// 1,048,576 characters end 4 into a 14-byte line.
+					want = strings.Repeat("\n    an error line", 28) + "\n    an e\n    [truncated]\n"
+				}
 				if err == nil {
 					t.Fatalf("failing step passed")
 				}
-				// The FAIL block shows the last 30 lines of out_content, then err_content.
-				if !strings.Contains(stderr.String(), "\n    [truncated]\n    last line\n") {
-					t.Errorf("FAIL block lacks the truncated output and the error line:\n%s", tailOf(stderr.String()))
+				if !strings.HasSuffix(stderr.String(), want) {
+					t.Errorf("FAIL block does not end with the failed step's output %q:\n%s", want, tailOf(stderr.String()))
 				}
-			} else if err != nil {
+				if wf == "noisy" && stderr.n <= size { // the step's stderr is shown, then the FAIL block
+					t.Errorf("run's stderr: %d bytes, want the step's %d and the FAIL block", stderr.n, size)
+				}
+			case err != nil:
 				t.Fatalf("run failed: %v\n%s", err, tailOf(stderr.String()))
 			}
 			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // KiB on Linux
@@ -94,6 +110,9 @@ func TestOutputMemoryFlat(t *testing.T) {
 			if wf == "builtins" {
 				outs, _ = filepath.Glob(filepath.Join(runs[0], "*builtins.out"))
 			}
+			if wf == "noisy" {
+				outs, _ = filepath.Glob(filepath.Join(runs[0], "*noisy.err"))
+			}
 			if wf != "failing" {
 				if len(outs) != 1 {
 					t.Fatalf("artifacts: %v", outs)
@@ -103,8 +122,12 @@ func TestOutputMemoryFlat(t *testing.T) {
 				}
 			}
 			var content string
+			key := "out_content"
+			if wf == "noisy" {
+				key = "err_content"
+			}
 			for _, e := range summaryEvents(t, runs[0]) {
-				if c, ok := e["out_content"].(string); ok && e["name"] != "default" {
+				if c, ok := e[key].(string); ok && e["name"] != "default" {
 					content = c
 				}
 			}
@@ -119,3 +142,20 @@ func TestOutputMemoryFlat(t *testing.T) {
 const contentMax = 1048576
 
 func tailOf(s string) string { return s[max(0, len(s)-300):] }
+
+// tailWriter keeps the last 64 KiB written to it and counts the bytes.
+type tailWriter struct {
+	b []byte
+	n int64
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	w.b = append(w.b, p...)
+	if len(w.b) > 128<<10 {
+		w.b = append(w.b[:0], w.b[len(w.b)-64<<10:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailWriter) String() string { return string(w.b) }
