@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -243,7 +244,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
-	outKept, errKept := end.attachArtifacts(outPath, errPath)
+	outKept, errKept := rt.attachArtifacts(end, outPath, errPath)
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
@@ -251,7 +252,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if rt.opts.TestMode {
 		testModeOutput(caller, spec, outPath, errPath, outKept, errKept, status)
 	} else if status != 0 && errKept {
-		copyArtifact(spec.stderr, errPath)
+		rt.copyArtifact(spec.stderr, errPath)
 	}
 	return status, value, runErr
 }
@@ -259,7 +260,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 // runBody executes the callee's lowered source in a fresh runner whose
 // stdout/stderr are the step's artifacts, written live (D1).
 func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
-	out, errFile := newArtifact(outPath), newArtifact(errPath)
+	out, errFile := rt.newArtifact(outPath, nil), rt.newArtifact(errPath, rt.opts.StrayStderr)
 	defer out.close()
 	defer errFile.close()
 	f.out = out
@@ -294,7 +295,26 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	if in := interruption(ctx); in != nil {
 		return in.Status(), ctx.Err()
 	}
+	rt.shellFault(ctx, errFile, err)
 	return exitStatus(err), contextErr(ctx)
+}
+
+// shellFault writes a runner's fatal error (a pipe it could not create) to
+// the step's stderr, which otherwise would only see status 1; for lack of
+// resources it is a fault of the run.
+func (rt *Runtime) shellFault(ctx context.Context, stderr io.Writer, err error) {
+	if _, ok := interp.IsExitStatus(err); ok || err == nil || ctx.Err() != nil {
+		return
+	}
+	msg := err.Error()
+	var errno syscall.Errno
+	if errors.As(err, &errno) { // bash's capitalised strerror text
+		msg = strings.Replace(msg, errno.Error(), shellbuiltin.ErrnoText(errno), 1)
+	}
+	fmt.Fprintf(stderr, "jaiph: %s\n", msg)
+	if shellbuiltin.IsResourceFault(err) {
+		rt.fault(err, false)
+	}
 }
 
 func contextErr(ctx context.Context) error {
@@ -318,13 +338,13 @@ func exitStatus(err error) int {
 // attachArtifacts fills a STEP_END's out/err fields from the step's
 // artifacts (removing empty ones) and reports which were kept. Only the
 // contents' bounded prefixes are read, so a huge output costs no memory.
-func (end *Event) attachArtifacts(outPath, errPath string) (bool, bool) {
-	out, outKept := readContent(outPath)
+func (rt *Runtime) attachArtifacts(end *Event, outPath, errPath string) (bool, bool) {
+	out, outKept := rt.readContent(outPath)
 	if outKept {
 		end.OutFile = outPath
 		end.OutContent = &out
 	}
-	errOut, errKept := readContent(errPath)
+	errOut, errKept := rt.readContent(errPath)
 	if errKept {
 		end.ErrFile = errPath
 		if *end.Status != 0 {
@@ -337,20 +357,23 @@ func (end *Event) attachArtifacts(outPath, errPath string) (bool, bool) {
 // readContent returns an artifact's out_content/err_content (trimContent)
 // and deletes the artifact when empty. At most contentMax runes plus a scan
 // of the rest for anything but newlines decide it, in bounded memory.
-func readContent(path string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
+// An artifact that exists but cannot be opened (no descriptors left) is a
+// fault, kept with empty content.
+func (rt *Runtime) readContent(path string) (string, bool) {
+	fi, err := os.Stat(path) // needs no descriptor
+	switch {
+	case err != nil:
 		return "", false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", false
-	}
-	if fi.Size() == 0 {
+	case fi.Size() == 0:
 		os.Remove(path)
 		return "", false
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
+		return "", true
+	}
+	defer f.Close()
 	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
 	if fi.Size() < 4*contentMax {
 		data := make([]byte, fi.Size())
@@ -418,9 +441,10 @@ func validRunes(b []byte) string {
 
 // copyArtifact streams a kept artifact to w (a failed step's stderr to its
 // caller, test-mode output) without holding it in memory.
-func copyArtifact(w io.Writer, path string) {
+func (rt *Runtime) copyArtifact(w io.Writer, path string) {
 	f, err := os.Open(path)
 	if err != nil {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
 		return
 	}
 	defer f.Close()

@@ -28,13 +28,13 @@ func TestReadContentMatchesTrimContent(t *testing.T) {
 		"invalid bytes":            strings.Repeat("\xff", 5*n),
 		"invalid mixed":            strings.Repeat("ab\xe2\x82", 2*n),
 	}
-	dir := t.TempDir()
+	dir, rt := t.TempDir(), New(Options{})
 	for name, data := range cases {
 		path := filepath.Join(dir, "a.out")
 		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, kept := readContent(path)
+		got, kept := rt.readContent(path)
 		if want := trimContent(data); !kept || got != want {
 			t.Errorf("%s: kept %v, content %d bytes %q…, want %d bytes %q…", name, kept,
 				len(got), tail(got), len(want), tail(want))
@@ -44,7 +44,7 @@ func TestReadContentMatchesTrimContent(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, kept := readContent(path); kept || got != "" {
+	if got, kept := rt.readContent(path); kept || got != "" {
 		t.Errorf("empty: kept %v, content %q", kept, got)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {

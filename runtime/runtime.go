@@ -21,6 +21,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // Observer receives every event as it happens (progress tree, hooks). Calls
@@ -81,6 +82,39 @@ type Runtime struct {
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
 	firstFailure *Event
+
+	faultMu    sync.Mutex
+	faults     int
+	firstFault error
+}
+
+// fault records something the system refused (a program that could not
+// start for lack of resources, an artifact that could not be written): the
+// run fails even when the step's own status is ignored, as a background
+// job's is. show also prints it on the run's stderr at once, for errors
+// whose text has nowhere else to go.
+func (rt *Runtime) fault(err error, show bool) {
+	rt.faultMu.Lock()
+	defer rt.faultMu.Unlock()
+	if rt.faults++; rt.faults == 1 {
+		rt.firstFault = err
+	}
+	if show {
+		fmt.Fprintf(rt.opts.StrayStderr, "jaiph: %v\n", err)
+	}
+}
+
+// faultErr summarises the run's faults (nil when there were none).
+func (rt *Runtime) faultErr() error {
+	rt.faultMu.Lock()
+	defer rt.faultMu.Unlock()
+	switch rt.faults {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("the system refused a resource: %v", rt.firstFault)
+	}
+	return fmt.Errorf("the system refused resources %d times; the first: %v", rt.faults, rt.firstFault)
 }
 
 // New prepares a run.
@@ -260,8 +294,13 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 		return 1, ErrNoDefault
 	}
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
+	ctx = shellbuiltin.WithFaultReporter(ctx, func(err error) { rt.fault(err, false) })
 	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
+	if ferr := rt.faultErr(); ferr != nil && err == nil {
+		err = ferr
+		status = max(status, 1)
+	}
 	return status, err
 }
 

@@ -123,9 +123,9 @@ func testModeOutput(caller *frame, spec callSpec, outPath, errPath string, outKe
 		return
 	}
 	if outKept {
-		copyArtifact(w, outPath)
+		caller.rt.copyArtifact(w, outPath)
 	}
 	if status != 0 && errKept {
-		copyArtifact(w, errPath)
+		caller.rt.copyArtifact(w, errPath)
 	}
 }
