@@ -238,6 +238,8 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	} else if rv, err := os.ReadFile(f.rvPath); err == nil {
 		value = string(rv)
 		os.Remove(f.rvPath)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		rt.fault(fmt.Errorf("cannot read the return value of %s: %s", b.Symbol, shellbuiltin.ErrnoText(err)), true)
 	}
 
 	end := &Event{Type: StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
@@ -368,21 +370,27 @@ func (rt *Runtime) readContent(path string) (string, bool) {
 		os.Remove(path)
 		return "", false
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	unreadable := func(err error) (string, bool) {
 		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
 		return "", true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return unreadable(err)
 	}
 	defer f.Close()
 	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
 	if fi.Size() < 4*contentMax {
 		data := make([]byte, fi.Size())
-		n, _ := io.ReadFull(f, data)
+		n, err := io.ReadFull(f, data)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return unreadable(err)
+		}
 		return trimContent(string(data[:n])), true
 	}
 	buf := make([]byte, 4*contentMax)
 	if _, err := io.ReadFull(f, buf); err != nil {
-		return "", false
+		return unreadable(err)
 	}
 	cut := 0
 	for i := 0; i < contentMax; i++ {

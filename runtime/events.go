@@ -225,8 +225,9 @@ func AppendJSONString(b []byte, s string) []byte {
 // summaryWriter appends whole lines to run_summary.jsonl. One process owns
 // the file, so a mutex (not a file lock) keeps concurrent appends untorn.
 type summaryWriter struct {
-	mu sync.Mutex
-	f  *os.File
+	mu     sync.Mutex
+	f      *os.File
+	failed func(error) // told about the first write error
 }
 
 func (s *summaryWriter) write(e *Event) {
@@ -234,7 +235,10 @@ func (s *summaryWriter) write(e *Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f != nil {
-		_, _ = s.f.Write(line)
+		if _, err := s.f.Write(line); err != nil && s.failed != nil {
+			s.failed(err)
+			s.failed = nil
+		}
 	}
 }
 

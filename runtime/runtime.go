@@ -112,9 +112,9 @@ func (rt *Runtime) faultErr() error {
 	case 0:
 		return nil
 	case 1:
-		return fmt.Errorf("the system refused a resource: %v", rt.firstFault)
+		return fmt.Errorf("system error: %v", rt.firstFault)
 	}
-	return fmt.Errorf("the system refused resources %d times; the first: %v", rt.faults, rt.firstFault)
+	return fmt.Errorf("%d system errors; the first: %v", rt.faults, rt.firstFault)
 }
 
 // New prepares a run.
@@ -227,6 +227,9 @@ func (rt *Runtime) ensureRunDir() error {
 			return
 		}
 		rt.summary.f = f
+		rt.summary.failed = func(err error) {
+			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
+		}
 		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
 	})
 	return rt.dirErr

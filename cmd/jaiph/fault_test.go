@@ -48,7 +48,7 @@ workflow default {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	if !strings.Contains(stderr, "jaiph: the system refused resources") || !strings.Contains(stderr, "Too many open files") {
+	if !strings.Contains(stderr, "system errors; the first: ") || !strings.Contains(stderr, "Too many open files") {
 		t.Errorf("stderr lacks the fault summary:\n%s", tailOf(stderr))
 	}
 	runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*"))
