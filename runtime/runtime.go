@@ -297,14 +297,20 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 		return 1, ErrNoDefault
 	}
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
-	ctx = shellbuiltin.WithFaultReporter(ctx, func(err error) { rt.fault(err, false) })
-	status, _, err := rt.call(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
+	status, _, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
-	if ferr := rt.faultErr(); ferr != nil && err == nil {
-		err = ferr
-		status = max(status, 1)
-	}
 	return status, err
+}
+
+// rootCall runs a run's root step; the run fails when the system refused
+// something along the way (fault), whatever the step's status.
+func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (int, string, error) {
+	ctx = shellbuiltin.WithFaultReporter(ctx, func(err error) { rt.fault(err, false) })
+	status, value, err := rt.call(ctx, root, spec)
+	if ferr := rt.faultErr(); ferr != nil && err == nil {
+		err, status = ferr, max(status, 1)
+	}
+	return status, value, err
 }
 
 // ErrNoDefault is returned when the entry module has no default workflow.

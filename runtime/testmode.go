@@ -106,7 +106,7 @@ func (rt *Runtime) CallTest(ctx context.Context, sh Shell, symbol string, args [
 		return 1, "", fmt.Errorf("unknown workflow %s", symbol)
 	}
 	root := &frame{rt: rt, env: snapshotEnv(sh.hc.Env)}
-	return rt.call(ctx, root, callSpec{body: b, args: args, stdin: sh.hc.Stdin,
+	return rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: sh.hc.Stdin,
 		stdout: out, stderr: io.Discard, dir: sh.hc.Dir})
 }
 

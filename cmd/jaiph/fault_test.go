@@ -98,3 +98,28 @@ workflow default {
 		t.Errorf("stderr does not end with\n%s\ngot:\n%s", want, stderr)
 	}
 }
+
+// TestFaultFailsJaiphTest: in `jaiph test` a run that hit a system error
+// fails its test, though the step's own status is 0 (`wait` ignores the
+// background job's failure).
+func TestFaultFailsJaiphTest(t *testing.T) {
+	dir := workspace(t, map[string]string{"flow.jh": `
+workflow default {
+  for i in $(seq 200); do
+    exec {fd}>/dev/null || break
+  done
+  sleep 0 &
+  wait
+}
+`, "flow.test.jh": `
+import "flow.jh" as flow
+
+test "runs" {
+  out = flow.default
+}
+`})
+	code, stdout, stderr := runLimited(t, dir, 64, "test", "flow.test.jh")
+	if code != 1 || !strings.Contains(stdout+stderr, "system errors; the first: ") {
+		t.Errorf("exit %d, want 1 and the fault summary; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
