@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -243,21 +245,23 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	} else if rv, err := os.ReadFile(f.rvPath); err == nil {
 		value = string(rv)
 		os.Remove(f.rvPath)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		rt.fault(fmt.Errorf("cannot read the return value of %s: %s", b.Symbol, shellbuiltin.ErrnoText(err)), true)
 	}
 
 	end := &Event{Type: StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
-	outContent, errContent, errKept := end.attachArtifacts(outPath, errPath)
+	outKept, errKept := rt.attachArtifacts(end, outPath, errPath)
 	if b.Kind == codegen.Workflow {
 		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
 	if rt.opts.TestMode {
-		testModeOutput(caller, spec, outContent, errContent, status)
+		testModeOutput(caller, spec, outPath, errPath, outKept, errKept, status)
 	} else if status != 0 && errKept {
-		_, _ = io.WriteString(spec.stderr, errContent)
+		rt.copyArtifact(spec.stderr, errPath)
 	}
 	return status, value, runErr
 }
@@ -265,7 +269,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 // runBody executes the callee's lowered source in a fresh runner whose
 // stdout/stderr are the step's artifacts, written live (D1).
 func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
-	out, errFile := newArtifact(outPath), newArtifact(errPath)
+	out, errFile := rt.newArtifact(outPath, nil), rt.newArtifact(errPath, rt.opts.StrayStderr)
 	f.out = out
 	var stdout io.Writer = out
 	if spec.forward && !spec.capture && !rt.opts.TestMode {
@@ -299,6 +303,10 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		return 1, err
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
+	interrupted := interruption(ctx)
+	if interrupted == nil {
+		rt.shellFault(ctx, errFile, err)
+	}
 	// Jobs the body started and never waited for go on writing to its
 	// artifacts after it returned, as in bash; the run waits for them, and
 	// so do the artifacts of the callers their output may reach.
@@ -312,10 +320,28 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		out.closeAndPrune()
 		errFile.closeAndPrune()
 	}()
-	if in := interruption(ctx); in != nil {
-		return in.Status(), ctx.Err()
+	if interrupted != nil {
+		return interrupted.Status(), ctx.Err()
 	}
 	return exitStatus(err), contextErr(ctx)
+}
+
+// shellFault writes a runner's fatal error (a pipe it could not create) to
+// the step's stderr, which otherwise would only see status 1; for lack of
+// resources it is a fault of the run.
+func (rt *Runtime) shellFault(ctx context.Context, stderr io.Writer, err error) {
+	if _, ok := interp.IsExitStatus(err); ok || err == nil || ctx.Err() != nil {
+		return
+	}
+	msg := err.Error()
+	var errno syscall.Errno
+	if errors.As(err, &errno) { // bash's capitalised strerror text
+		msg = strings.Replace(msg, errno.Error(), shellbuiltin.ErrnoText(errno), 1)
+	}
+	fmt.Fprintf(stderr, "jaiph: %s\n", msg)
+	if shellbuiltin.IsResourceFault(err) {
+		rt.fault(err, false)
+	}
 }
 
 func contextErr(ctx context.Context) error {
@@ -337,35 +363,124 @@ func exitStatus(err error) int {
 }
 
 // attachArtifacts fills a STEP_END's out/err fields from the step's
-// artifacts (removing empty ones) and returns their contents.
-func (end *Event) attachArtifacts(outPath, errPath string) (out, errOut string, errKept bool) {
-	out, outKept := readAndPrune(outPath)
-	errOut, errKept = readAndPrune(errPath)
+// artifacts (removing empty ones) and reports which were kept. Only the
+// contents' bounded prefixes are read, so a huge output costs no memory.
+func (rt *Runtime) attachArtifacts(end *Event, outPath, errPath string) (bool, bool) {
+	out, outKept := rt.readContent(outPath)
 	if outKept {
 		end.OutFile = outPath
-		c := trimContent(out)
-		end.OutContent = &c
+		end.OutContent = &out
 	}
+	errOut, errKept := rt.readContent(errPath)
 	if errKept {
 		end.ErrFile = errPath
 		if *end.Status != 0 {
-			c := trimContent(errOut)
-			end.ErrContent = &c
+			end.ErrContent = &errOut
 		}
 	}
-	return out, errOut, errKept
+	return outKept, errKept
 }
 
-// readAndPrune reads an artifact; an empty one counts as absent.
-func readAndPrune(path string) (string, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// readContent returns an artifact's out_content/err_content (trimContent)
+// (an empty artifact counts as absent). At most contentMax runes plus a scan
+// of the rest for anything but newlines decide it, in bounded memory.
+// An artifact that exists but cannot be opened (no descriptors left) is a
+// fault, kept with empty content.
+func (rt *Runtime) readContent(path string) (string, bool) {
+	fi, err := os.Stat(path) // needs no descriptor
+	switch {
+	case err != nil:
 		return "", false
+	case fi.Size() == 0:
+		return "", false // removed once the body's jobs are done (runBody)
 	}
-	if len(data) == 0 {
-		return "", false // removed when the body's jobs are done (runBody)
+	unreadable := func(err error) (string, bool) {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
+		return "", true
 	}
-	return string(data), true
+	f, err := os.Open(path)
+	if err != nil {
+		return unreadable(err)
+	}
+	defer f.Close()
+	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
+	if fi.Size() < 4*contentMax {
+		data := make([]byte, fi.Size())
+		n, err := io.ReadFull(f, data)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return unreadable(err)
+		}
+		return trimContent(string(data[:n])), true
+	}
+	buf := make([]byte, 4*contentMax)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return unreadable(err)
+	}
+	cut := 0
+	for i := 0; i < contentMax; i++ {
+		_, size := utf8.DecodeRune(buf[cut:])
+		cut += size
+	}
+	if onlyNewlines(buf[cut:]) && restOnlyNewlines(f) {
+		return strings.TrimRight(string(buf[:cut]), "\n"), true
+	}
+	return validRunes(buf[:cut]) + "\n[truncated]", true
+}
+
+func onlyNewlines(b []byte) bool {
+	for _, c := range b {
+		if c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// restOnlyNewlines reads the rest of r and reports whether it holds nothing
+// but newlines.
+func restOnlyNewlines(r io.Reader) bool {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if !onlyNewlines(buf[:n]) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
+}
+
+// validRunes is string([]rune(string(b))) without the 4-byte-per-rune
+// copy: each invalid byte becomes U+FFFD, as trimContent's conversion does.
+func validRunes(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	s.Grow(len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			s.WriteRune(utf8.RuneError)
+		} else {
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
+}
+
+// copyArtifact streams a kept artifact to w (a failed step's stderr to its
+// caller, test-mode output) without holding it in memory.
+func (rt *Runtime) copyArtifact(w io.Writer, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
+		return
+	}
+	defer f.Close()
+	_, _ = io.Copy(w, f)
 }
 
 // positionalParams pairs call arguments as positional parameters (D16).

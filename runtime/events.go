@@ -225,8 +225,9 @@ func AppendJSONString(b []byte, s string) []byte {
 // summaryWriter appends whole lines to run_summary.jsonl. One process owns
 // the file, so a mutex (not a file lock) keeps concurrent appends untorn.
 type summaryWriter struct {
-	mu sync.Mutex
-	f  *os.File
+	mu     sync.Mutex
+	f      *os.File
+	failed func(error) // told about the first write error
 }
 
 func (s *summaryWriter) write(e *Event) {
@@ -234,18 +235,22 @@ func (s *summaryWriter) write(e *Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f != nil {
-		_, _ = s.f.Write(line)
+		if _, err := s.f.Write(line); err != nil && s.failed != nil {
+			s.failed(err)
+			s.failed = nil
+		}
 	}
 }
 
 // trimContent is the out_content/err_content rule: trailing newlines removed,
 // at most 1,048,576 characters then "\n[truncated]".
+const contentMax = 1048576
+
 func trimContent(s string) string {
 	s = strings.TrimRight(s, "\n")
-	const max = 1048576
-	if utf8.RuneCountInString(s) > max {
+	if utf8.RuneCountInString(s) > contentMax {
 		r := []rune(s)
-		s = string(r[:max]) + "\n[truncated]"
+		s = string(r[:contentMax]) + "\n[truncated]"
 	}
 	return s
 }

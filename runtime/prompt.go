@@ -148,7 +148,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	elapsed := time.Since(start).Milliseconds()
 	end := &Event{Type: StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
-	_, errContent, errKept := end.attachArtifacts(outPath, errPath)
+	_, errKept := rt.attachArtifacts(end, outPath, errPath)
 	stepEvent(end)
 	if status != 0 {
 		if errKept {
@@ -156,10 +156,10 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 				// Test mode: a failed step's stderr goes to the statement's
 				// output (never into a capture or an eval).
 				if stmtOut != nil {
-					_, _ = io.WriteString(stmtOut, errContent)
+					rt.copyArtifact(stmtOut, errPath)
 				}
 			} else {
-				_, _ = io.WriteString(hc.Stderr, errContent)
+				rt.copyArtifact(hc.Stderr, errPath)
 			}
 		}
 		return status
@@ -190,9 +190,9 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 // and the answer.
 func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text string, stmtOut io.Writer, outPath, errPath string) (int, string) {
 	// Artifacts appear on their first byte, as for other steps.
-	out := newArtifact(outPath)
+	out := rt.newArtifact(outPath, nil)
 	defer out.closeAndPrune()
-	errFile := newArtifact(errPath)
+	errFile := rt.newArtifact(errPath, rt.opts.StrayStderr)
 	defer errFile.closeAndPrune()
 	var transcript io.Writer = out
 	if stmtOut != nil {

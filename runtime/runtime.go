@@ -25,6 +25,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/procgroup"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // Observer receives every event as it happens (progress tree, hooks). Calls
@@ -88,6 +89,39 @@ type Runtime struct {
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
 	firstFailure *Event
+
+	faultMu    sync.Mutex
+	faults     int
+	firstFault error
+}
+
+// fault records something the system refused (a program that could not
+// start for lack of resources, an artifact that could not be written): the
+// run fails even when the step's own status is ignored, as a background
+// job's is. show also prints it on the run's stderr at once, for errors
+// whose text has nowhere else to go.
+func (rt *Runtime) fault(err error, show bool) {
+	rt.faultMu.Lock()
+	defer rt.faultMu.Unlock()
+	if rt.faults++; rt.faults == 1 {
+		rt.firstFault = err
+	}
+	if show {
+		fmt.Fprintf(rt.opts.StrayStderr, "jaiph: %v\n", err)
+	}
+}
+
+// faultErr summarises the run's faults (nil when there were none).
+func (rt *Runtime) faultErr() error {
+	rt.faultMu.Lock()
+	defer rt.faultMu.Unlock()
+	switch rt.faults {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("system error: %v", rt.firstFault)
+	}
+	return fmt.Errorf("%d system errors; the first: %v", rt.faults, rt.firstFault)
 }
 
 // New prepares a run.
@@ -200,6 +234,9 @@ func (rt *Runtime) ensureRunDir() error {
 			return
 		}
 		rt.summary.f = f
+		rt.summary.failed = func(err error) {
+			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
+		}
 		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
 	})
 	return rt.dirErr
@@ -275,7 +312,9 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 // rootCall makes the first managed call of a run: everything it starts is
 // in one process group (internal/procgroup), and it returns once the jobs
 // its bodies never waited for have ended and their steps closed, as the
-// reference's run ends when the last of them lets go of its output.
+// reference's run ends when the last of them lets go of its output. The
+// run fails when the system refused something along the way (a fault),
+// whatever the step's status.
 func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (int, string, error) {
 	group := procgroup.New(ctx, func(cause error) syscall.Signal {
 		var in *Interrupted
@@ -288,8 +327,12 @@ func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (in
 	// A job a body started ends with the run (or by kill), not when its
 	// body or the job that made the call ends.
 	ctx = interp.WithJobRoot(procgroup.WithGroup(ctx, group))
+	ctx = shellbuiltin.WithFaultReporter(ctx, func(err error) { rt.fault(err, false) })
 	status, value, err := rt.call(ctx, root, spec)
 	rt.lingering.Wait()
+	if ferr := rt.faultErr(); ferr != nil && err == nil {
+		err, status = ferr, max(status, 1)
+	}
 	return status, value, err
 }
 

@@ -114,7 +114,7 @@ func (rt *Runtime) CallTest(ctx context.Context, sh Shell, symbol string, args [
 // (runtime.md §4 step 8): the .out and, on failure, the .err go to the
 // statement's stdout — for a capture, whose stdout is the value, to the
 // enclosing step's own output.
-func testModeOutput(caller *frame, spec callSpec, out, errText string, status int) {
+func testModeOutput(caller *frame, spec callSpec, outPath, errPath string, outKept, errKept bool, status int) {
 	w := spec.stdout
 	if spec.capture && caller.out != nil {
 		w = caller.out
@@ -122,8 +122,10 @@ func testModeOutput(caller *frame, spec callSpec, out, errText string, status in
 	if w == nil {
 		return
 	}
-	_, _ = io.WriteString(w, out)
-	if status != 0 {
-		_, _ = io.WriteString(w, errText)
+	if outKept {
+		caller.rt.copyArtifact(w, outPath)
+	}
+	if status != 0 && errKept {
+		caller.rt.copyArtifact(w, errPath)
 	}
 }

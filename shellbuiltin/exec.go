@@ -80,6 +80,7 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 				return interp.ExitStatus(128 + 2)
 			default:
 				fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], errnoText(err))
+				reportFault(ctx, args[0], err)
 				return interp.ExitStatus(126)
 			}
 		}

@@ -1444,6 +1444,7 @@ const printfHelp = `printf: printf [-v var] format [arguments]
 func Echo(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	if _, err := io.WriteString(hc.Stdout, bashEcho(args[1:], hc.BashOpt("xpg_echo"))); err != nil {
+		fmt.Fprintf(hc.Stderr, "echo: write error: %s\n", errnoText(err))
 		return interp.ExitStatus(1)
 	}
 	return nil

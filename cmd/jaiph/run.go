@@ -334,37 +334,53 @@ func lastArtifacts(dir string) (string, string) {
 }
 
 // strayStderr copies what reaches the run's stderr outside step artifacts to
-// the terminal and remembers it for the FAIL summary.
+// the terminal and remembers what the FAIL summary needs: whether there was
+// any and its last non-blank line (the first strayLineMax bytes of it), so a
+// huge stray output costs no memory.
 type strayStderr struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf bytes.Buffer
+	mu   sync.Mutex
+	w    io.Writer
+	n    int64
+	cur  []byte // the line being written
+	last string // the last complete non-blank line, trimmed
 }
+
+const strayLineMax = 64 << 10
 
 func (s *strayStderr) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.buf.Write(p)
+	s.n += int64(len(p))
+	for rest := p; len(rest) > 0; {
+		line, after, complete := bytes.Cut(rest, []byte{'\n'})
+		if room := strayLineMax - len(s.cur); room > 0 {
+			s.cur = append(s.cur, line[:min(room, len(line))]...)
+		}
+		if !complete {
+			break
+		}
+		if t := strings.TrimSpace(string(s.cur)); t != "" {
+			s.last = t
+		}
+		s.cur, rest = s.cur[:0], after
+	}
 	return s.w.Write(p)
 }
 
-func (s *strayStderr) len() int {
+func (s *strayStderr) len() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.buf.Len()
+	return s.n
 }
 
 // lastLine is the last non-blank line, trimmed.
 func (s *strayStderr) lastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	lines := strings.Split(s.buf.String(), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if t := strings.TrimSpace(lines[i]); t != "" {
-			return t
-		}
+	if t := strings.TrimSpace(string(s.cur)); t != "" {
+		return t
 	}
-	return ""
+	return s.last
 }
 
 // printLoadError prints a compile error the way run/build/test do.

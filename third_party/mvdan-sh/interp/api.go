@@ -245,6 +245,7 @@ type exitStatus struct {
 	returning bool // whether the current function `return`ed
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
+	discard   bool // jaiph-go patch: with exiting, only to the next top-level command (FUNCNEST)
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -1144,7 +1145,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.stmts(ctx, node.Stmts)
+		r.topStmts(ctx, node.Stmts) // jaiph-go patch: FUNCNEST discards one command
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:

@@ -48,6 +48,9 @@ func runInterp(t *testing.T, ctx context.Context, script string, params []string
 		t.Fatal(err)
 	}
 	err = r.Run(ctx, file)
+	// Like bash's output pipe, the output is complete once the jobs the
+	// script left running are done (jaiph waits for them too).
+	r.WaitBackground()
 	status := 0
 	if err != nil {
 		st, ok := err.(ExitStatus)

@@ -1497,15 +1497,18 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 	}
 	name := args[0]
 	if body := r.Funcs[name]; body != nil {
+		if r.funcNestExceeded(name) { // jaiph-go patch: FUNCNEST
+			return
+		}
 		// stack them to support nested func calls
 		oldParams := r.Params
 		r.Params = args[1:]
 		oldInFunc := r.inFunc
 		r.inFunc = true
-		// jaiph-go patch: FUNCNAME is the call stack.
-		oldStack := r.funcStack
-		r.funcStack = append([]string{name}, r.funcStack...)
-		defer func() { r.funcStack = oldStack }()
+		// jaiph-go patch: FUNCNAME is the call stack, innermost last
+		// (appending costs no copy of the stack per call).
+		r.funcStack = append(r.funcStack, name)
+		defer func() { r.funcStack = r.funcStack[:len(r.funcStack)-1] }()
 
 		// Functions run in a nested scope.
 		// Note that [Runner.exec] below does something similar.

@@ -214,7 +214,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	// BASH_VERSINFO, reporting the bash 5.2.15 that jaiph-go follows.
 	case "FUNCNAME":
 		if len(r.funcStack) > 0 {
-			vr.Kind, vr.List = expand.Indexed, append(slices.Clone(r.funcStack), "main")
+			list := append(slices.Clone(r.funcStack), "main")
+			slices.Reverse(list[:len(r.funcStack)])
+			vr.Kind, vr.List = expand.Indexed, list
 		}
 	case "BASH_SUBSHELL": // jaiph-go patch
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(r.subshellLevel)

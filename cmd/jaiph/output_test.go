@@ -1,0 +1,221 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// outputFlow prints $SIZE bytes in three ways: an external command, the
+// shell's own builtins in a loop, and a callee whose forwarded output the
+// caller throws away. Each step's .out artifact must hold all of it. Then a
+// failing step printing it to stdout, and one printing it to stderr (which
+// reaches the run's stderr through the root step).
+const outputFlow = `
+workflow external {
+  head -c "$SIZE" /dev/zero | tr '\0' 'y'
+}
+workflow builtins {
+  line=$(printf '%4095s' x)
+  i=0
+  while [ $i -lt $((SIZE / 4096)) ]; do echo "$line"; i=$((i + 1)); done
+}
+workflow forwarded {
+  run external > /dev/null
+}
+workflow failing {
+  yes 'a line of the failing step' | head -c "$SIZE" || true
+  echo 'last line' >&2
+  false
+}
+workflow noisy {
+  yes 'an error line' | head -c "$SIZE" >&2 || true
+  false
+}
+workflow default {
+  if [ "$1" = external ]; then
+    run external
+  elif [ "$1" = builtins ]; then
+    run builtins
+  elif [ "$1" = forwarded ]; then
+    run forwarded
+  elif [ "$1" = noisy ]; then
+    run noisy
+  else
+    run failing
+  fi
+}
+`
+
+// TestOutputMemoryFlat runs the real binary on steps printing
+// JAIPH_STRESS_OUTPUT bytes (default 64 MiB; `make stress` uses 1 GiB) and
+// checks that its peak RSS stays under 64 MiB, that the artifacts hold every
+// byte, and that out_content is the first 1,048,576 characters then
+// "[truncated]".
+func TestOutputMemoryFlat(t *testing.T) {
+	size := int64(64 << 20)
+	if s := os.Getenv("JAIPH_STRESS_OUTPUT"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("JAIPH_STRESS_OUTPUT: %v", err)
+		}
+		size = n
+	}
+	const rssMax = 64 << 20
+	for _, wf := range []string{"external", "builtins", "forwarded", "failing", "noisy"} {
+		t.Run(wf, func(t *testing.T) {
+			dir := workspace(t, map[string]string{"flow.jh": outputFlow})
+			// Through a small wrapper process (init below): a child's Maxrss
+			// also counts the memory of the process that forked it (Linux
+			// records the vfork-shared parent's peak at exec), and this test
+			// process may be big.
+			rssFile := filepath.Join(t.TempDir(), "rss")
+			cmd := exec.Command(os.Args[0], "run", "flow.jh", wf)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "JAIPH_TEST_RSS_WRAPPER="+rssFile, "NO_COLOR=1", "HOME="+dir,
+				fmt.Sprintf("SIZE=%d", size))
+			stderr := &tailWriter{}
+			cmd.Stderr = stderr
+			err := cmd.Run()
+			// The FAIL block shows the last 30 lines of out_content, then err_content.
+			switch want := "\n    [truncated]\n    last line\n"; {
+			case wf == "failing" || wf == "noisy":
+				if wf == "noisy" {
+					// 1,048,576 characters end 4 into a 14-byte line.
+					want = strings.Repeat("\n    an error line", 28) + "\n    an e\n    [truncated]\n"
+				}
+				if err == nil {
+					t.Fatalf("failing step passed")
+				}
+				if !strings.HasSuffix(stderr.String(), want) {
+					t.Errorf("FAIL block does not end with the failed step's output %q:\n%s", want, tailOf(stderr.String()))
+				}
+				if wf == "noisy" && stderr.n <= size { // the step's stderr is shown, then the FAIL block
+					t.Errorf("run's stderr: %d bytes, want the step's %d and the FAIL block", stderr.n, size)
+				}
+			case err != nil:
+				t.Fatalf("run failed: %v\n%s", err, tailOf(stderr.String()))
+			}
+			data, rerr := os.ReadFile(rssFile)
+			if rerr != nil {
+				t.Fatalf("no peak RSS from the wrapper: %v", rerr)
+			}
+			rss, _ := strconv.ParseInt(string(data), 10, 64)
+			t.Logf("%s: %d MiB output, peak RSS %.1f MiB", wf, size>>20, float64(rss)/(1<<20))
+			if rss > rssMax {
+				t.Errorf("peak RSS %d MiB, want under %d MiB", rss>>20, rssMax>>20)
+			}
+
+			runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*"))
+			if len(runs) != 1 {
+				t.Fatalf("run directories: %v", runs)
+			}
+			outs, _ := filepath.Glob(filepath.Join(runs[0], "*external.out"))
+			if wf == "builtins" {
+				outs, _ = filepath.Glob(filepath.Join(runs[0], "*builtins.out"))
+			}
+			if wf == "noisy" {
+				outs, _ = filepath.Glob(filepath.Join(runs[0], "*noisy.err"))
+			}
+			if wf != "failing" {
+				if len(outs) != 1 {
+					t.Fatalf("artifacts: %v", outs)
+				}
+				if fi, err := os.Stat(outs[0]); err != nil || fi.Size() != size {
+					t.Errorf("%s: %v, want %d bytes", outs[0], err, size)
+				}
+			}
+			var content string
+			key := "out_content"
+			if wf == "noisy" {
+				key = "err_content"
+			}
+			for _, e := range summaryEvents(t, runs[0]) {
+				if c, ok := e[key].(string); ok && e["name"] != "default" {
+					content = c
+				}
+			}
+			if want := contentMax + len("\n[truncated]"); len(content) != want || !strings.HasSuffix(content, "\n[truncated]") {
+				t.Errorf("out_content: %d bytes ending %q, want %d ending \\n[truncated]", len(content), tailOf(content), want)
+			}
+		})
+	}
+}
+
+// init makes the test binary, given JAIPH_TEST_RSS_WRAPPER=FILE, run its
+// arguments as jaiph in a child process, write the child's peak RSS in bytes
+// (its Maxrss, measured by wait4) to FILE and exit with its status.
+func init() {
+	file := os.Getenv("JAIPH_TEST_RSS_WRAPPER")
+	if file == "" {
+		return
+	}
+	os.Unsetenv("JAIPH_TEST_RSS_WRAPPER")
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), "JAIPH_TEST_AS_JAIPH=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	_ = cmd.Run()
+	if cmd.ProcessState == nil {
+		os.Exit(125)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // KiB on Linux
+	if err := os.WriteFile(file, []byte(strconv.FormatInt(rss, 10)), 0o644); err != nil {
+		os.Exit(125)
+	}
+	os.Exit(cmd.ProcessState.ExitCode())
+}
+
+// contentMax is the out_content limit in characters (all ASCII here).
+const contentMax = 1048576
+
+func tailOf(s string) string { return s[max(0, len(s)-300):] }
+
+// tailWriter keeps the last 64 KiB written to it and counts the bytes.
+type tailWriter struct {
+	b []byte
+	n int64
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	w.b = append(w.b, p...)
+	if len(w.b) > 128<<10 {
+		w.b = append(w.b[:0], w.b[len(w.b)-64<<10:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailWriter) String() string { return string(w.b) }
+
+// TestStrayStderrLastLine: the FAIL summary's last non-blank stray line is
+// found however the text arrives in writes, without keeping the text.
+func TestStrayStderrLastLine(t *testing.T) {
+	long := strings.Repeat("x", strayLineMax+10)
+	for _, c := range []struct {
+		writes []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"one\n", "  two  \n", "\n \t\n"}, "two"},
+		{[]string{"fir", "st\nsec", "ond"}, "second"},
+		{[]string{"a\n", "b\n   "}, "b"},
+		{[]string{"a\r\n"}, "a"},
+		{[]string{long[:100], long[100:] + "\n"}, long[:strayLineMax]},
+	} {
+		var out strings.Builder
+		s := &strayStderr{w: &out}
+		n := 0
+		for _, w := range c.writes {
+			s.Write([]byte(w))
+			n += len(w)
+		}
+		if got := s.lastLine(); got != c.want || s.len() != int64(n) || out.Len() != n {
+			t.Errorf("%q: last line %.20q (%d bytes), len %d, passed on %d; want %.20q, %d", c.writes, got, len(got), s.len(), out.Len(), c.want, n)
+		}
+	}
+}

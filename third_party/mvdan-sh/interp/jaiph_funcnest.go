@@ -1,0 +1,56 @@
+package interp
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// jaiph-go patch: FUNCNEST, as in bash. A shell function called when
+// FUNCNEST (a positive decimal number) functions are already running fails
+// with "NAME: maximum function nesting level exceeded (N)" and the whole
+// top-level command it belongs to is discarded: the shell goes on with the
+// next one with status 1 (a subshell ends with status 1). Where bash has no
+// limit (FUNCNEST unset, empty, not a number, zero or negative) this
+// interpreter uses DefaultFuncNest, so endless recursion ends with that
+// message instead of exhausting memory (bash recurses until it crashes).
+
+// DefaultFuncNest is the nesting limit when FUNCNEST sets none.
+const DefaultFuncNest = 2000
+
+// funcNestExceeded reports whether calling the function name would exceed
+// the nesting limit, after printing bash's message and starting to discard
+// the current top-level command.
+func (r *Runner) funcNestExceeded(name string) bool {
+	limit := DefaultFuncNest
+	if n, err := strconv.Atoi(strings.TrimSpace(r.envGet("FUNCNEST"))); err == nil && n > 0 {
+		limit = n
+	}
+	if len(r.funcStack) < limit {
+		return false
+	}
+	r.errf("%s: maximum function nesting level exceeded (%d)\n", name, limit)
+	// Unwound like exit; Run's top-level loop (topStmts) then continues.
+	r.exit = exitStatus{code: 1, exiting: true, discard: true}
+	return true
+}
+
+// topStmts runs a file's top-level commands. bash reads and runs a script
+// a line at a time (with whole compound commands), so a command discarded
+// by funcNestExceeded takes the rest of its line with it; then the next
+// line runs, with status 1.
+func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	for i := 0; i < len(stmts); i++ {
+		r.stmt(ctx, stmts[i])
+		if !r.exit.discard || !r.exit.exiting {
+			continue
+		}
+		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {
+			i++
+		}
+		r.exit = exitStatus{code: 1}
+		r.lastExit = r.exit
+	}
+}
