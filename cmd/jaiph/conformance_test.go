@@ -11,7 +11,7 @@ package main
 //
 //	JAIPH_CONFORMANCE_DIR=DIR  another corpus (a folder holding cases/; relative to cmd/jaiph)
 //	JAIPH_CONFORMANCE_BIN=PATH run that jaiph binary instead of this test binary
-//	JAIPH_CONFORMANCE_KEEP=1   keep the scratch folders (their paths are logged)
+//	JAIPH_CONFORMANCE_KEEP=1   keep the scratch folders (paths logged), the normalised facets in observed/
 //
 // For every case: a scratch copy of its inputs that is its own git repository
 // (the workspace root, and `git status` lists what the run changed), the
@@ -63,6 +63,8 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		asJaiph = []string{"JAIPH_TEST_AS_JAIPH=1"}
+	} else if st, err := os.Stat(bin); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		t.Fatalf("JAIPH_CONFORMANCE_BIN: not an executable: %s (a relative path is taken from cmd/jaiph)", bin)
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +78,16 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(e.Name(), func(t *testing.T) {
+		ok := t.Run(e.Name(), func(t *testing.T) {
 			if report := conformanceCase(t, bin, asJaiph, caseDir); report != "" {
 				t.Error(report)
-				failed++
-			} else {
-				passed++
 			}
 		})
+		if ok {
+			passed++
+		} else {
+			failed++
+		}
 	}
 }
 
@@ -160,6 +164,17 @@ func conformanceCase(t *testing.T, bin string, extraEnv []string, caseDir string
 	got, err := confFacets(ws, scratch, testMode, unordered, exit, stdout, stderr, status)
 	if err != nil {
 		t.Fatalf("normalising the observed run: %v", err)
+	}
+	if os.Getenv("JAIPH_CONFORMANCE_KEEP") == "1" {
+		obs := filepath.Join(scratch, "observed")
+		if err := os.Mkdir(obs, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f, text := range got {
+			if err := os.WriteFile(filepath.Join(obs, f), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	var bad []string
 	var first, want string
