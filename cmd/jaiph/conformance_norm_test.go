@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -680,4 +682,208 @@ func pyDumps(v any, ascii bool) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	panic(fmt.Sprintf("pyDumps: unexpected %T", v))
+}
+
+// The expectations below are what run.sh's python printed for the same
+// inputs (checked once with python3; the test itself needs no python).
+
+func TestConformanceNormaliseText(t *testing.T) {
+	n := &confNormaliser{subst: [][2]string{{"/s/ws", "<dir>"}, {"/s", "<scratch>"}}}
+	uuid := "123e4567-e89b-12d3-a456-426614174000"
+	for _, c := range []struct {
+		name, in string
+		testMode bool
+		want     string
+	}{
+		{"ansi", "\x1b[1;32mok\x1b[0m \x1b[?25l\x1b[2K done", false, "ok  done"},
+		{"paths", "at /s/ws/main.jh and /s/home and /s/wsx", false, "at <dir>/main.jh and <scratch>/home and <dir>x"},
+		{"run dir", ".jaiph/runs/2026-11-23/02-18-31-main.jh/000001-x.out", false, ".jaiph/runs/<date>/<time>-main.jh/000001-x.out"},
+		{"run dir, unicode digit", "/\u0662026-11-23/02-18-31-x", false, "/<date>/<time>-x"},
+		{"durations", "(1.5s) (12s) (2m 3s) (1.s) (s) (\u0661\u0662s)", false, "(<time>) (<time>) (<time>) (1.s) (s) (<time>)"},
+		{"uuids and word boundaries",
+			"id " + uuid + ", \u00e9" + uuid + " " + uuid + "_ -" + uuid + "-a23e4567-e89b-12d3-a456-426614174000 " + strings.ToUpper(uuid), false,
+			"id <uuid>, \u00e9" + uuid + " " + uuid + "_ -<uuid>-<uuid> " + strings.ToUpper(uuid)},
+		{"trailing blanks", "a  \t\nb\t \n  \n", false, "a\nb\n\n"},
+		{"test result times",
+			"  \u2713 ok 0.5s\n  \u2717 bad 12s\n  \u2713 nb\u00a01.2s\n  \u2713 y .5s\n  \u2713 z a1.5s\n  \u2713 w 1.2.3s\n   \u2713 indented 3s\n  \u2713 fs\x1c3s", true,
+			"  \u2713 ok <time>\n  \u2717 bad <time>\n  \u2713 nb\u00a0<time>\n  \u2713 y .5s\n  \u2713 z a1.5s\n  \u2713 w 1.2.3s\n   \u2713 indented 3s\n  \u2713 fs\x1c<time>"},
+		{"test times only in test mode", "  \u2713 ok 0.5s", false, "  \u2713 ok 0.5s"},
+	} {
+		if got := n.text(c.in, c.testMode); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestConformanceNormaliseHelpers(t *testing.T) {
+	for _, c := range [][2]string{{"", ""}, {"\n", "\n"}, {"b\na\n", "a\nb\n"}, {"b\na", "a\nb"},
+		{"b\n\na\n", "\na\nb\n"}, {"\u00e9\nz\nA", "A\nz\n\u00e9"}} {
+		if got := sortLines(c[0]); got != c[1] {
+			t.Errorf("sortLines(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+	for _, c := range [][2]string{{"", "== f [empty]\n"}, {"x\n", "== f\nx\n"}, {"x", "== f [noeol]\nx\n"}, {"a\n\n", "== f\na\n\n"}} {
+		if got := confBlock("f", c[0]); got != c[1] {
+			t.Errorf("confBlock(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+	for _, c := range []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("ok"), "ok"}, {[]byte("\xe2\x82 x"), "\ufffd x"}, {[]byte("\xff\xfe"), "\ufffd\ufffd"},
+		{[]byte("\xf0\x9f\x98"), "\ufffd"}, {[]byte("\xed\xa0\x80"), "\ufffd\ufffd\ufffd"}, {[]byte("\xc0\xaf"), "\ufffd\ufffd"},
+		{[]byte("\xe0\x80\x80"), "\ufffd\ufffd\ufffd"}, {[]byte("\xf4\x90\x80\x80"), "\ufffd\ufffd\ufffd\ufffd"},
+		{[]byte("\xef\xbf\xbd"), "\ufffd"}, {[]byte("\xe2\x82\xac\xe2"), "\u20ac\ufffd"},
+	} {
+		if got := pyDecode(c.in); got != c.want {
+			t.Errorf("pyDecode(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestConformanceSummaryLines(t *testing.T) {
+	for _, c := range [][2]string{
+		{`{"type":"WORKFLOW_END"}`, ""},
+		{`{"type":"LOG","depth":1.0,"message":"a\u0001b\u00e9\u2028 \"q\" \\ /<>& \t\u007f"}`, "LOG depth=1.0 \"a\\u0001b\u00e9\u2028 \\\"q\\\" \\\\ /<>& \\t\u007f\""},
+		{`{"type":"INBOX_ENQUEUE","channel":"c","inbox_seq":7,"sender":null,"payload_preview":"π","payload_ref":"é😀\u007f"}`,
+			`INBOX_ENQUEUE c seq=7 sender=None preview="π" ref="\u00e9\ud83d\ude00\u007f"`},
+		{`{"type":"STEP_END","kind":"k","name":"n","depth":-0,"status":1e20,"dispatched":"yes","channel":"c"}`,
+			"STEP_END k n depth=0 status=1e+20 dispatched channel=c sender="},
+		{`{"type":"STEP_START","kind":"k","name":"n","depth":1.5e-7,"dispatched":0,"sender":"s"}`, "STEP_START k n depth=1.5e-07"},
+		{`{"type":"STEP_START","kind":"k","name":"n","depth":123456789012345678,"dispatched":[1],"sender":"s"}`,
+			"STEP_START k n depth=123456789012345678 dispatched channel=None sender=s"},
+		{"this is not json at all and it is long: " + strings.Repeat("é", 60), "INVALID-JSON this is not json at all and it is long: " + strings.Repeat("é", 40)},
+		{`{"type":"X"} trailing`, `INVALID-JSON {"type":"X"} trailing`},
+		{`{"kind":"no type"}`, "?"},
+		{`{"type":"LOG","depth":true,"message":{"b":1,"a":[1,2.50,null,1E400,0.1,100.0,1e16,1e-5]}}`,
+			`LOG depth=True {"b": 1, "a": [1, 2.5, null, Infinity, 0.1, 100.0, 1e+16, 1e-05]}`},
+		{`{"type":"LOG","depth":1,"message":"x","type":"LOGERR"}`, `LOGERR depth=1 "x"`},
+		{`{"type":"INBOX_DISPATCH_COMPLETE","channel":"c","inbox_seq":"003","target":"t","sender":"s","status":0}`,
+			"INBOX_DISPATCH_COMPLETE c seq=003 target=t sender=s status=0"},
+	} {
+		got, err := summaryLine(c[0])
+		if err != nil || got != c[1] {
+			t.Errorf("summaryLine(%s):\n got %q (%v)\nwant %q", c[0], got, err, c[1])
+		}
+	}
+	if _, err := summaryLine(`[1]`); err == nil {
+		t.Error("summaryLine([1]) gave no error; python crashed on it")
+	}
+	if got, want := maskSeqFields("w seq=12 xseq=3 (seq=4) seq=\u0661"), "w seq=N xseq=3 (seq=N) seq=N"; got != want {
+		t.Errorf("maskSeqFields = %q, want %q", got, want)
+	}
+}
+
+// TestConformanceFacets builds a workspace with a run directory by hand and
+// checks every facet, in order-sensitive and unordered mode.
+func TestConformanceFacets(t *testing.T) {
+	scratch := t.TempDir()
+	ws := filepath.Join(scratch, "ws")
+	run := filepath.Join(ws, ".jaiph", "runs", "2026-01-02", "03-04-05-main.jh")
+	files := map[string]string{
+		"changed.txt": "x  \nb\na\n", "new.txt": "b\na", "sub/dir/f": "s\n", "empty.txt": "",
+		run + "/.seq": "2\n", run + "/000002-main__b.out": "two  \n", run + "/000001-main__a.err": "",
+		run + "/inbox/002-ch.txt": "zz\nm2", run + "/inbox/001-ch.txt": "m1\n", run + "/inbox/.queue": "q\n",
+		run + "/run_summary.jsonl": `{"type":"WORKFLOW_START","workflow":"default","ts":"x"}
+{"type":"STEP_START","kind":"workflow","name":"default","depth":0}
+{"type":"INBOX_ENQUEUE","channel":"ch","inbox_seq":"002","sender":"b","payload_preview":"m2","payload_ref":null}
+{"type":"INBOX_ENQUEUE","channel":"ch","inbox_seq":"001","sender":"a","payload_preview":"m1 \"q\"","payload_ref":"inbox/001-ch.txt"}
+{"type":"INBOX_DISPATCH_COMPLETE","channel":"ch","inbox_seq":"001","target":"main::t","sender":"a","status":0}
+{"type":"STEP_END","kind":"workflow","name":"t","depth":1,"status":0,"dispatched":true,"channel":"ch","sender":"a"}
+{"type":"LOG","depth":1,"message":"done in (1.2s) at ` + ws + `/x"}
+
+{"type":"WORKFLOW_END","workflow":"default"}
+{"type":"STEP_END","kind":"workflow","name":"default","depth":0,"status":0}
+`,
+	}
+	for name, content := range files {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(ws, name)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status := " M changed.txt\x00 D gone.txt\x00?? .jaiph/runs/2026-01-02/03-04-05-main.jh/.seq\x00?? empty.txt\x00?? new.txt\x00?? sub/dir/f\x00?? sub\x00"
+	want := map[bool]map[string]string{
+		false: {
+			"exit": "3\n", "stdout": "b\na\n", "stderr": "",
+			"files":         "== changed.txt\nx\nb\na\n== empty.txt [empty]\n== gone.txt [deleted]\n== new.txt [noeol]\nb\na\n== sub [not a regular file]\n== sub/dir/f\ns\n",
+			"artifacts":     "run_dir .jaiph/runs/<date>/<time>-main.jh\n.seq\n000001-main__a.err\n000002-main__b.out\ninbox/.queue\ninbox/001-ch.txt\ninbox/002-ch.txt\nrun_summary.jsonl\n",
+			"artifact_text": "== 000001-main__a.err [empty]\n== 000002-main__b.out\ntwo\n== inbox/001-ch.txt\nm1\n== inbox/002-ch.txt [noeol]\nzz\nm2\n",
+			"summary":       "WORKFLOW_START default\nSTEP_START workflow default depth=0\nINBOX_ENQUEUE ch seq=002 sender=b preview=\"m2\" ref=null\nINBOX_ENQUEUE ch seq=001 sender=a preview=\"m1 \\\"q\\\"\" ref=\"inbox/001-ch.txt\"\nINBOX_DISPATCH_COMPLETE ch seq=001 target=main::t sender=a status=0\nSTEP_END workflow t depth=1 status=0 dispatched channel=ch sender=a\nLOG depth=1 \"done in (<time>) at <dir>/x\"\nSTEP_END workflow default depth=0 status=0\n",
+		},
+		true: {
+			"exit": "3\n", "stdout": "a\nb\n", "stderr": "",
+			"files":         "== changed.txt\na\nb\nx\n== empty.txt [empty]\n== gone.txt [deleted]\n== new.txt [noeol]\na\nb\n== sub [not a regular file]\n== sub/dir/f\ns\n",
+			"artifacts":     "run_dir .jaiph/runs/<date>/<time>-main.jh\n.seq\nNNNNNN-main__a.err\nNNNNNN-main__b.out\ninbox/.queue\ninbox/NNN-ch.txt\ninbox/NNN-ch.txt\nrun_summary.jsonl\n",
+			"artifact_text": "== NNNNNN-main__a.err [empty]\n== NNNNNN-main__b.out\ntwo\n== inbox/NNN-ch.txt\nm1\n== inbox/NNN-ch.txt [noeol]\nm2\nzz\n",
+			"summary":       "INBOX_DISPATCH_COMPLETE ch seq=N target=main::t sender=a status=0\nINBOX_ENQUEUE ch seq=N sender=a preview=\"m1 \\\"q\\\"\" ref=\"inbox/001-ch.txt\"\nINBOX_ENQUEUE ch seq=N sender=b preview=\"m2\" ref=null\nLOG depth=1 \"done in (<time>) at <dir>/x\"\nSTEP_END workflow default depth=0 status=0\nSTEP_END workflow t depth=1 status=0 dispatched channel=ch sender=a\nSTEP_START workflow default depth=0\nWORKFLOW_START default\n",
+		},
+	}
+	for _, unordered := range []bool{false, true} {
+		got, err := confFacets(ws, scratch, false, unordered, 3, []byte("b\na\n"), nil, []byte(status))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range confFacetNames {
+			if got[f] != want[unordered][f] {
+				t.Errorf("unordered=%v, facet %s:\n%s", unordered, f, unifiedDiff("want", "got", want[unordered][f], got[f], 40))
+			}
+		}
+	}
+}
+
+// TestConformanceTimeLimit checks the exit statuses `timeout -k` gives bash.
+func TestConformanceTimeLimit(t *testing.T) {
+	for _, c := range []struct {
+		script string
+		want   int
+	}{
+		{"exit 3", 3},
+		{"kill -SEGV $$", 128 + 11},
+		{"exec sleep 30", 124},                  // ends on the TERM
+		{"trap '' TERM; sleep 30; exit 0", 137}, // needs the KILL (sleep ignores TERM too)
+	} {
+		dir := t.TempDir()
+		got, _, _ := runLimited(t, "/bin/sh", []string{"-c", c.script}, dir, os.Environ(), filepath.Join(dir, "raw"),
+			200*time.Millisecond, 200*time.Millisecond)
+		if got != c.want {
+			t.Errorf("%q: exit %d, want %d", c.script, got, c.want)
+		}
+	}
+}
+
+// TestConformanceDiff checks the unified diff against what diff -u prints.
+func TestConformanceDiff(t *testing.T) {
+	a := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n"
+	b := "1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\nsixteen"
+	want := `--- expected/x
++++ actual/x
+@@ -1,6 +1,6 @@
+ 1
+ 2
+-3
++three
+ 4
+ 5
+ 6
+@@ -13,3 +13,4 @@
+ 13
+ 14
+ 15
++sixteen
+\ No newline at end of file
+`
+	if got := unifiedDiff("expected/x", "actual/x", a, b, 40); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := unifiedDiff("a", "b", "", "x\n", 40); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
+		t.Errorf("diff from empty: %q", got)
+	}
 }

@@ -155,7 +155,7 @@ func conformanceCase(t *testing.T, bin string, extraEnv []string, caseDir string
 		"TMPDIR="+filepath.Join(scratch, "tmp"), "NO_COLOR=1", "PWD="+ws)
 	env = append(env, caseEnv(t, caseDir)...)
 	env = append(env, extraEnv...)
-	exit, stdout, stderr := runLimited(t, bin, args, ws, env, filepath.Join(scratch, "raw"))
+	exit, stdout, stderr := runLimited(t, bin, args, ws, env, filepath.Join(scratch, "raw"), 120*time.Second, 5*time.Second)
 
 	status, err := confGit(ws, gitEnv, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
 	if err != nil {
@@ -299,10 +299,11 @@ func confGit(dir string, env []string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// runLimited runs bin like `timeout -k 5 120 bin args… </dev/null >out 2>err`
-// and returns the exit status bash would see: 124 after a timeout, 137 when
-// the KILL was needed, 128+N for a death by signal N.
-func runLimited(t *testing.T, bin string, args []string, dir string, env []string, rawDir string) (int, []byte, []byte) {
+// runLimited runs bin like `timeout -k KILLAFTER LIMIT bin args… </dev/null
+// >out 2>err` and returns the exit status bash would see: 124 after a
+// timeout, 137 when the KILL was needed, 128+N for a death by signal N.
+func runLimited(t *testing.T, bin string, args []string, dir string, env []string, rawDir string,
+	limit, killAfter time.Duration) (int, []byte, []byte) {
 	if err := os.MkdirAll(rawDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -329,12 +330,12 @@ func runLimited(t *testing.T, bin string, args []string, dir string, env []strin
 	timedOut, killed := false, false
 	select {
 	case err = <-waited:
-	case <-time.After(120 * time.Second):
+	case <-time.After(limit):
 		timedOut = true
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case err = <-waited:
-		case <-time.After(5 * time.Second):
+		case <-time.After(killAfter):
 			killed = true
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			err = <-waited
