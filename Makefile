@@ -22,19 +22,16 @@ examples: build
 	done
 	./$(BIN) test examples/
 
-# Conformance cases (../shared/conformance) that pass and run in CI.
-CONFORMANCE_CASES := 001 002 003 004 005 006 007 008 009 010 011 012 013 014 015 016 017 018 019 020 021 022 023 \
-	024 025 026 027 028 029 \
-	030 031 032 033 034 035 \
-	036 037 038 039 046 \
-                     040 041 042 043 044 045 047 048 049 050 051 052 053 054 055
-CONFORMANCE := ../shared/conformance/run.sh
+# The conformance corpus (testdata/conformance, a copy of ../shared/conformance)
+# runs as TestConformance; `make conformance CONFORMANCE_DIR=path` runs another
+# copy of the corpus (JAIPH_CONFORMANCE_DIR empty means testdata/conformance).
+CONFORMANCE_DIR ?=
 
 test: lint unit bashcompat conformance examples
 
 unit:
-	@# TestBashCompat runs in its own target (below), which prints its per-group counts
-	$(GO) test -race -count=1 -skip '^TestBashCompat$$' ./...
+	@# TestBashCompat and TestConformance run in their own targets (below)
+	$(GO) test -race -count=1 -skip '^(TestBashCompat|TestConformance)$$' ./...
 	cd third_party/mvdan-sh && $(GO) test -count=1 ./...
 	@# Execution counts, not durations: Go 1.26's fuzz coordinator can fail a
 	@# duration-bounded run with a spurious "context deadline exceeded" when
@@ -42,10 +39,8 @@ unit:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
 
-conformance: build
-	@if [ -z "$(CONFORMANCE_CASES)" ]; then echo "no conformance cases enabled yet"; \
-	elif [ -x $(CONFORMANCE) ]; then $(CONFORMANCE) ./$(BIN) $(CONFORMANCE_CASES); \
-	else echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; fi
+conformance:
+	JAIPH_CONFORMANCE_DIR=$(abspath $(CONFORMANCE_DIR)) $(GO) test -count=1 -run '^TestConformance$$' ./cmd/jaiph
 
 # Benchmark workspaces live in .bench/ (file creation under /tmp is much
 # slower on some sandboxes); results are recorded in docs/performance.md.

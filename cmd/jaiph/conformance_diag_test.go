@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,10 +13,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/diag"
 )
-
-// conformanceCases is the shared corpus relative to this package directory
-// (../shared/conformance from the repository root).
-const conformanceCases = "../../../shared/conformance/cases"
 
 // runDiagRe matches the first line of a compile diagnostic as `jaiph run`
 // prints it (validation.md §1): `<dir>/FILE:L:C CODE message`.
@@ -29,10 +24,10 @@ var runDiagRe = regexp.MustCompile(`^<dir>/(\S+):(\d+):(\d+) (E_[A-Z_]+) (.*)$`)
 // code and message. Two cases are not compile diagnostics of the entry and
 // are special-cased below.
 func TestConformanceDiagnostics(t *testing.T) {
+	conformanceCases := filepath.Join(conformanceDir(), "cases")
 	entries, err := os.ReadDir(conformanceCases)
 	if err != nil {
-		t.Fatalf("conformance corpus not found at %s (expected ../shared/conformance from the repository root): %v",
-			conformanceCases, err)
+		t.Fatalf("conformance corpus: %v", err)
 	}
 	seen := 0
 	for _, e := range entries {
@@ -159,31 +154,7 @@ func copyCaseInputs(t *testing.T, caseDir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skip := map[string]bool{"expected": true, "args": true, "env": true, "unordered": true}
-	err = filepath.WalkDir(caseDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(caseDir, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		if skip[strings.Split(filepath.ToSlash(rel), "/")[0]] {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	err = copyCaseTree(caseDir, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
