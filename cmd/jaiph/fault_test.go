@@ -11,7 +11,7 @@ import (
 
 // runLimited runs the real binary under `ulimit -n nofile` (set by bash)
 // in dir and returns its exit code, stdout and stderr.
-func runLimited(t *testing.T, dir string, nofile int, args ...string) (int, string, string) {
+func runUnderFileLimit(t *testing.T, dir string, nofile int, args ...string) (int, string, string) {
 	t.Helper()
 	script := fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile)
 	cmd := exec.Command("/usr/bin/bash", append([]string{"-c", script, os.Args[0]}, args...)...)
@@ -44,7 +44,7 @@ workflow default {
   wait
 }
 `})
-	code, _, stderr := runLimited(t, dir, 128, "run", "flow.jh")
+	code, _, stderr := runUnderFileLimit(t, dir, 128, "run", "flow.jh")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -89,7 +89,7 @@ workflow default {
   echo "not reached"
 }
 `})
-	code, _, stderr := runLimited(t, dir, 64, "run", "flow.jh")
+	code, _, stderr := runUnderFileLimit(t, dir, 64, "run", "flow.jh")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -118,7 +118,7 @@ test "runs" {
   out = flow.default
 }
 `})
-	code, stdout, stderr := runLimited(t, dir, 64, "test", "flow.test.jh")
+	code, stdout, stderr := runUnderFileLimit(t, dir, 64, "test", "flow.test.jh")
 	if code != 1 || !strings.Contains(stdout+stderr, "system errors; the first: ") {
 		t.Errorf("exit %d, want 1 and the fault summary; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
