@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// runLimited runs the real binary under `ulimit -n nofile` (set by bash)
+// runUnderFileLimit runs the real binary under `ulimit -n nofile` (set by bash)
 // in dir and returns its exit code, stdout and stderr.
 func runUnderFileLimit(t *testing.T, dir string, nofile int, args ...string) (int, string, string) {
 	t.Helper()
