@@ -140,9 +140,8 @@ decodeRune:
 		p.litBs = append(p.litBs, p.bs[p.bsp:p.bsp+uint(w)]...)
 	}
 	p.bsp += uint(w)
-	if p.r == utf8.RuneError && w == 1 {
-		p.posErr(p.nextPos(), "invalid UTF-8 encoding")
-	}
+	// jaiph: an invalid byte is read as a one-byte RuneError and kept in
+	// literals as is (bash passes such bytes through; upstream refused them).
 	p.w = w
 	return p.r
 }
@@ -284,6 +283,9 @@ skipSpace:
 		// such as when peeking at the byte which follows a backslash,
 		// in which case r's bytes are gone and we cannot match on them.
 		w := uint(utf8.RuneLen(r))
+		if r == utf8.RuneError { // jaiph: an invalid byte is one byte wide
+			w = uint(p.w)
+		}
 		if p.bsp >= w && bytes.HasPrefix(p.bs[p.bsp-w:], p.stopAt) {
 			p.r = runeEOF
 			p.w = 1
@@ -978,6 +980,9 @@ func (p *Parser) newLit(r rune) {
 		p.litBs = p.litBuf[:0]
 	default:
 		w := utf8.RuneLen(r)
+		if r == utf8.RuneError { // jaiph: an invalid byte is one byte wide
+			w = p.w
+		}
 		p.litBs = append(p.litBuf[:0], p.bs[p.bsp-uint(w):p.bsp]...)
 	}
 }
