@@ -13,8 +13,10 @@ import (
 )
 
 // multiline returns a module whose one construct of the given shape spans
-// n lines: the inputs on which `jaiph check` was quadratic (joining a
-// multi-line string rescanned it once per line).
+// n lines (for "recover", n one-line recover statements in one workflow):
+// the inputs on which `jaiph check` was quadratic (joining a multi-line
+// string rescanned it once per line; each one-line recover copied the
+// lowered body and padded a scratch body from line 1).
 func multiline(shape string, n int) string {
 	var b strings.Builder
 	lines := func(format string) {
@@ -47,6 +49,10 @@ func multiline(shape string, n int) string {
 		b.WriteString("function f() {\n  echo \"start\n")
 		lines("  line %d\n")
 		b.WriteString("end\"\n}\nworkflow default {\n  run f\n}\n")
+	case "recover":
+		b.WriteString("rule r {\n  true\n}\nworkflow default {\n")
+		lines("  ensure r recover echo fix%d\n")
+		b.WriteString("}\n")
 	case "continuation":
 		b.WriteString("function f() {\n  echo start \\\n")
 		lines("    word%d \\\n")
@@ -82,7 +88,7 @@ func checkAllocated(t *testing.T, src string) uint64 {
 // Bytes allocated, unlike time, do not depend on the machine's load.
 func TestCheckLinear(t *testing.T) {
 	const n = 1000
-	for _, shape := range []string{"local", "prompt", "schema", "block", "heredoc", "string", "continuation"} {
+	for _, shape := range []string{"local", "prompt", "schema", "block", "heredoc", "string", "continuation", "recover"} {
 		t.Run(shape, func(t *testing.T) {
 			small := checkAllocated(t, multiline(shape, n))
 			large := checkAllocated(t, multiline(shape, 8*n))
