@@ -174,12 +174,18 @@ func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string, ar
 	}
 	var out []Local
 	for _, l := range m.File.Locals {
-		v := subst(l.Value, 0)
-		v = strings.ReplaceAll(v, `\`, `\\`)
-		v = strings.ReplaceAll(v, `"`, `\"`)
-		val, err := expandWord(ctx, `"`+v+`"`, env, dir, args)
-		if err != nil {
-			return nil, fmt.Errorf("local %s: %w", l.Name, err)
+		val := subst(l.Value, 0)
+		// Only $, ` and \ are special in double quotes: a value without
+		// them is its own expansion. Expanding copies the environment,
+		// which grows by one per local, so expanding every value was
+		// quadratic in the number of locals.
+		if strings.ContainsAny(val, "$`\\") {
+			v := strings.ReplaceAll(val, `\`, `\\`)
+			v = strings.ReplaceAll(v, `"`, `\"`)
+			var err error
+			if val, err = expandWord(ctx, `"`+v+`"`, env, dir, args); err != nil {
+				return nil, fmt.Errorf("local %s: %w", l.Name, err)
+			}
 		}
 		name := EnvName(m.Symbol, l.Name)
 		env.Set(name, val)
