@@ -132,12 +132,9 @@ func ansiCQuote(s string) string {
 
 // SingleQuote quotes s as one shell word in single quotes, writing each
 // quote inside as '"'"' rather than with a backslash, which mvdan.cc/sh
-// v3.14 keeps in assignment values. Each CR is written as $'\r' between a
-// closing and a reopening quote, because that parser reads CR LF as LF
-// even inside quotes (bash keeps the CR). NUL bytes, which no shell
-// variable can hold, are dropped.
+// v3.14 keeps in assignment values. NUL bytes, which no shell variable can
+// hold, are dropped.
 func SingleQuote(s string) string {
 	s = strings.ReplaceAll(s, "\x00", "")
-	s = strings.ReplaceAll(s, "'", `'"'"'`)
-	return "'" + strings.ReplaceAll(s, "\r", `'$'\r''`) + "'"
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }

@@ -88,21 +88,11 @@ retry:
 			// Ignore null bytes while parsing, like bash.
 			p.col++
 			goto retry
-		case '\r':
-			if p.peek() == '\n' { // \r\n turns into \n
-				p.col++
-				goto retry
-			}
 		case '\\':
 			if p.r == '\\' {
 			} else if p.peek() == '\n' {
 				p.bsp++
 				p.w, p.r = 1, escNewl
-				return escNewl
-			} else if p1, p2 := p.peekTwo(); p1 == '\r' && p2 == '\n' { // \\\r\n turns into \\\n
-				p.col++
-				p.bsp += 2
-				p.w, p.r = 2, escNewl
 				return escNewl
 			}
 			// TODO: why is this necessary to ensure correct position info?
@@ -259,7 +249,7 @@ skipSpace:
 			return
 		case escNewl:
 			r = p.rune()
-		case ' ', '\t', '\r':
+		case ' ', '\t': // jaiph-go patch: not '\r', part of a word in bash
 			p.spaced = true
 			r = p.rune()
 		case '\n':
@@ -1069,7 +1059,7 @@ loop:
 				break loop
 			}
 			fallthrough
-		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n', '\r':
+		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n': // jaiph-go patch: not '\r'
 			if p.quote&allKeepSpaces == 0 {
 				break loop
 			}
@@ -1107,7 +1097,7 @@ func (p *Parser) advanceLitNone(r rune) {
 loop:
 	for p.newLit(r); r != runeEOF; r = p.rune() {
 		switch r {
-		case ' ', '\t', '\n', '\r', '&', '|', ';', ')':
+		case ' ', '\t', '\n', '&', '|', ';', ')': // jaiph-go patch: not '\r', as in bash
 			break loop
 		case '(':
 			break loop
@@ -1314,7 +1304,7 @@ func (p *Parser) advanceLitRe(r rune) {
 				p.quote = testExpr
 				return
 			}
-		case ' ', '\t', '\r', '\n', ';', '&', '>', '<':
+		case ' ', '\t', '\n', ';', '&', '>', '<': // jaiph-go patch: not '\r', as in bash
 			if p.rxOpenParens <= 0 {
 				p.tok, p.val = _LitWord, p.endLit()
 				p.quote = testExpr
