@@ -34,14 +34,17 @@ func TestEvalLocalsValues(t *testing.T) {
 	}
 }
 
-// TestEvalLocalsLinear: eight times as many literal locals allocate well
-// under sixteen times the bytes (expanding each in a shell holding all the
-// earlier ones allocated about 64 times).
+// TestEvalLocalsLinear: eight times as many locals allocate well under
+// sixteen times the bytes (expanding each in a new shell holding all the
+// earlier ones allocated about 64 times). Half the values expand.
 func TestEvalLocalsLinear(t *testing.T) {
 	allocated := func(n int) uint64 {
 		values := make([]string, n)
 		for i := range values {
 			values[i] = fmt.Sprintf("value %d of a module", i)
+			if i%2 == 1 {
+				values[i] += " in $HOME"
+			}
 		}
 		m := localsModule(values...)
 		var before, after goruntime.MemStats
@@ -53,7 +56,26 @@ func TestEvalLocalsLinear(t *testing.T) {
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	small, large := allocated(250), allocated(2000)
+	t.Logf("250 locals: %d bytes, 2000 locals: %d bytes", small, large)
 	if ratio := float64(large) / float64(small); ratio > 16 {
 		t.Errorf("8× the locals allocated %.1f× the bytes (%d → %d); want linear growth", ratio, small, large)
+	}
+}
+
+// TestEvalLocalsOneShell: values are expanded in one shell that sees the
+// locals set before (by their exported names) and what earlier expansions
+// assigned, as the reference's script-level assignments do; a failed
+// expansion leaves its local empty and the next ones are still expanded.
+func TestEvalLocalsOneShell(t *testing.T) {
+	m := localsModule("it's $1", "${main__v0}!", "${n:=7}", "n=$n", "${unset_var:?no}", "after $n")
+	got, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"it's x", "it's x!", "7", "n=7", "", "after 7"}
+	for i, l := range got {
+		if l.Value != want[i] {
+			t.Errorf("local %s = %q, want %q", l.Name, l.Value, want[i])
+		}
 	}
 }
