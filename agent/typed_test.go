@@ -1,9 +1,13 @@
 package agent
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 var ticket = []Field{{"title", "string"}, {"n", "number"}, {"ok", "boolean"}}
@@ -254,5 +258,45 @@ func TestJSONParse(t *testing.T) {
 	}
 	if v, _ := jsonParse(`1e400`); v != math.Inf(1) {
 		t.Errorf("overflow: %v", v)
+	}
+}
+
+// TestAssignmentsRoundTrip evaluates the assignments a typed prompt prints
+// in the interpreter that runs them: every value, CR bytes included (an
+// answer with CR LF in a JSON string or around a multi-line object), comes
+// back byte for byte.
+func TestAssignmentsRoundTrip(t *testing.T) {
+	fields := []Field{{"a", "string"}}
+	for _, answer := range []string{
+		`{"a":"x\r\ny"}`,
+		`{"a":"cr\r"}`,
+		`{"a":"\r\n\r\n'quote'\r"}`,
+		"```json\r\n{\r\n\"a\": \"v\\r\\n$(touch pwned)\"\r\n}\r\n```",
+	} {
+		typed, terr := ParseTyped(answer, fields)
+		if terr != nil {
+			t.Fatalf("%q: %s", answer, terr.Message)
+		}
+		code, err := typed.Assignments("r", fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := syntax.NewParser().Parse(strings.NewReader(code), "")
+		if err != nil {
+			t.Fatalf("%q: %v", code, err)
+		}
+		runner, err := interp.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runner.Run(context.Background(), file); err != nil {
+			t.Fatalf("%q: %v", code, err)
+		}
+		if got := runner.Vars["r"].String(); got != typed.Raw {
+			t.Errorf("%q: r = %q, want %q", answer, got, typed.Raw)
+		}
+		if got := runner.Vars["r_a"].String(); got != typed.Values[0] {
+			t.Errorf("%q: r_a = %q, want %q", answer, got, typed.Values[0])
+		}
 	}
 }

@@ -7,6 +7,7 @@
 package codegen
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -185,10 +186,10 @@ func readLines(path string) []string {
 
 type lowerer struct {
 	mod    *Module
-	src    []string // the module's source lines, if readable
-	b      strings.Builder
-	start  int      // line number of the first line written to b
-	lines  []Origin // origin of each line written to b
+	src    []string     // the module's source lines, if readable
+	b      bytes.Buffer // not a strings.Builder: a one-line recover truncates it
+	start  int          // line number of the first line written to b
+	lines  []Origin     // origin of each line written to b
 	blocks []Block
 	n      int // counter for unique helper variable names
 	// recFrom > 0 while lowering the statements of a multi-line recover
@@ -543,10 +544,8 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	if !block {
 		if joined, ok := l.oneLine(w, s.Recover); ok {
 			// A one-line recover stays on the ensure's line.
-			last := len(l.b.String()) - 1 // the head's newline
-			src := l.b.String()[:last] + "; " + joined + "; " + end + "\n"
-			l.b.Reset()
-			l.b.WriteString(src)
+			l.b.Truncate(l.b.Len() - 1) // the head's newline
+			l.b.WriteString("; " + joined + "; " + end + "\n")
 			return
 		}
 	}
@@ -567,7 +566,9 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 // single line that can be joined (no here-document, comment or trailing
 // `&`).
 func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
-	sub := &lowerer{mod: l.mod, n: l.n}
+	// The steps are on the current line: starting there spares padding
+	// from line 1 per recover (quadratic in a body of many of them).
+	sub := &lowerer{mod: l.mod, n: l.n, start: l.lastLine()}
 	sub.steps(w, steps)
 	var parts []string
 	for _, line := range strings.Split(strings.TrimSuffix(sub.b.String(), "\n"), "\n") {

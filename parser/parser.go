@@ -175,13 +175,8 @@ func (p *parser) parseLocal(i int, t string) int {
 	next := i + 1
 	switch value[0] {
 	case '"':
-		text := value[1:]
-		end := closingDQ(text)
-		for end < 0 && next < len(p.lines) {
-			text += "\n" + p.lines[next]
-			next++
-			end = closingDQ(text)
-		}
+		text, end, after := quotedUntilClose(value[1:], p.lines, next, '"')
+		next = after
 		if end < 0 {
 			p.errorAt(i+1, 1, "unterminated string in local declaration")
 			return next

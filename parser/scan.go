@@ -120,6 +120,30 @@ func closingQuote(s string, q byte) int {
 	return -1
 }
 
+// quotedUntilClose returns first joined by newlines with lines[next:] up to
+// and including the first line that holds a q not escaped by an odd number of
+// backslashes, the index of that q in the joined text (-1 when no line holds
+// one) and the index of the line after the last one used. A newline is not a
+// backslash, so escapes never span lines: each line is scanned once, and the
+// text is joined once (joining and rescanning per line was quadratic).
+func quotedUntilClose(first string, lines []string, next int, q byte) (string, int, int) {
+	if end := closingQuote(first, q); end >= 0 || next >= len(lines) {
+		return first, end, next
+	}
+	parts := []string{first}
+	off, end := len(first), -1
+	for end < 0 && next < len(lines) {
+		l := lines[next]
+		next++
+		parts = append(parts, l)
+		if e := closingQuote(l, q); e >= 0 {
+			end = off + 1 + e
+		}
+		off += 1 + len(l)
+	}
+	return strings.Join(parts, "\n"), end, next
+}
+
 // indexOutsideQuotes returns the index of the first occurrence of op in s that
 // is outside single and double quotes (backslash escapes are honoured only
 // inside quotes), or -1.

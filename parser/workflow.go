@@ -479,13 +479,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 		}
 		return nil, next
 	}
-	text := rest[1:]
-	end := closingDQ(text)
-	for end < 0 && lines != nil && next < len(lines) {
-		text += "\n" + lines[next]
-		next++
-		end = closingDQ(text)
-	}
+	text, end, next := quotedUntilClose(rest[1:], lines, next, '"')
 	if end < 0 {
 		p.eof = p.eof || lines != nil
 		p.errorAt(i+1, col, "unterminated prompt string")
@@ -510,13 +504,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 		return nil, next
 	}
 	q := schema[0]
-	body := schema[1:]
-	send := closingQuote(body, q)
-	for send < 0 && lines != nil && next < len(lines) {
-		body += "\n" + lines[next]
-		next++
-		send = closingQuote(body, q)
-	}
+	body, send, next := quotedUntilClose(schema[1:], lines, next, q)
 	if send < 0 {
 		p.eof = p.eof || lines != nil
 		p.errorAt(i+1, col, "unterminated returns schema string")

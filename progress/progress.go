@@ -57,6 +57,7 @@ type Tree struct {
 	open   []*openStep       // non-root steps not yet ended, in start order
 
 	tty   bool
+	shown func(string) string // Printable on a TTY: data never reaches it raw
 	hb    Heartbeat
 	clock Clock
 
@@ -73,6 +74,10 @@ func NewTree(w io.Writer, s *Style, opts ...Option) *Tree {
 	t := &Tree{w: w, s: s, prefix: map[string]string{}, hb: DefaultHeartbeat(), clock: realClock{}}
 	for _, o := range opts {
 		o(t)
+	}
+	t.shown = func(s string) string { return s } // off a TTY, bytes as the reference prints them
+	if t.tty {
+		t.shown = Printable
 	}
 	return t
 }
@@ -113,9 +118,9 @@ func (t *Tree) Event(e *runtime.Event) {
 		t.prefix[e.ID] = p
 		t.open = append(t.open, &openStep{id: e.ID, kind: e.Kind, name: e.Name, prefix: p, started: t.clock.Now()})
 		if e.Kind == "prompt" {
-			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Dim("▸"), promptStart(t.s, e.Params)))
+			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Dim("▸"), promptStart(t.s, e.Params, t.shown)))
 		} else {
-			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(FormatParams(e.Params, 0))))
+			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(t.shown(FormatParams(e.Params, 0)))))
 		}
 	case runtime.StepEnd:
 		if isRoot(e) {
@@ -134,11 +139,15 @@ func (t *Tree) Event(e *runtime.Event) {
 			t.line(fmt.Sprintf("%s%s", t.s.Dim(p), t.s.Red("✗ "+text)))
 		}
 	case runtime.Log:
-		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), strings.TrimLeft(e.Message, "\n")))
+		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
 	case runtime.LogErr:
-		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+strings.TrimLeft(e.Message, "\n"))))
+		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+t.shown(strings.TrimLeft(e.Message, "\n")))))
 	}
 }
+
+// Shown is s as the tree shows data: escaped by Printable on a TTY, as is
+// otherwise.
+func (t *Tree) Shown(s string) string { return t.shown(s) }
 
 // closeStep forgets an ended step for the heartbeat.
 func (t *Tree) closeStep(id string) {

@@ -7,8 +7,9 @@ import (
 
 // promptStart renders what follows `▸ ` on a prompt step's start line
 // (cli.md §4): `prompt "<preview>"` plus the other parameters capped at 96
-// characters, or `prompt prompt` when the preview is blank.
-func promptStart(s *Style, params [][2]string) string {
+// characters, or `prompt prompt` when the preview is blank. shown escapes
+// data for the terminal (Printable on a TTY).
+func promptStart(s *Style, params [][2]string, shown func(string) string) string {
 	var rest [][2]string
 	for _, p := range params {
 		if !internalValue(p[1]) {
@@ -20,19 +21,19 @@ func promptStart(s *Style, params [][2]string) string {
 		preview = rest[0][1]
 		rest = rest[1:]
 	}
-	shown := strings.Join(strings.Fields(preview), " ")
-	if utf8.RuneCountInString(shown) > 24 {
-		shown = string([]rune(shown)[:24]) + "..."
+	text := strings.Join(strings.Fields(preview), " ")
+	if utf8.RuneCountInString(text) > 24 {
+		text = string([]rune(text)[:24]) + "..."
 	}
 	label := s.Bold("prompt") + " prompt"
-	if shown != "" {
-		shown = strings.ReplaceAll(shown, `\`, `\\`)
-		label = s.Bold("prompt") + ` "` + strings.ReplaceAll(shown, `"`, `\"`) + `"`
+	if text != "" {
+		text = strings.ReplaceAll(text, `\`, `\\`)
+		label = s.Bold("prompt") + ` "` + shown(strings.ReplaceAll(text, `"`, `\"`)) + `"`
 	}
 	if len(rest) == 0 {
 		return label
 	}
-	return label + s.Dim(FormatParams(rest, 96))
+	return label + s.Dim(shown(FormatParams(rest, 96)))
 }
 
 func internalValue(v string) bool {

@@ -30,7 +30,7 @@ func TestPromptStart(t *testing.T) {
 			"\x1b[1mprompt\x1b[0m \"Hi\""},
 	}
 	for _, tt := range tests {
-		if got := promptStart(tt.s, tt.params); got != tt.want {
+		if got := promptStart(tt.s, tt.params, Printable); got != tt.want {
 			t.Errorf("%s: got %q\nwant %q", tt.name, got, tt.want)
 		}
 	}

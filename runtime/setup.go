@@ -172,40 +172,59 @@ func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string, ar
 			return ref
 		})
 	}
+	// One shell, made at the first value that needs expanding, expands
+	// them all and gets each local exported once set, as the reference's
+	// script-level assignments run in one shell. (A shell per value copied
+	// the environment, which grows by one per local: quadratic.)
+	var sh *interp.Runner
 	var out []Local
 	for _, l := range m.File.Locals {
-		v := subst(l.Value, 0)
-		v = strings.ReplaceAll(v, `\`, `\\`)
-		v = strings.ReplaceAll(v, `"`, `\"`)
-		val, err := expandWord(ctx, `"`+v+`"`, env, dir, args)
-		if err != nil {
-			return nil, fmt.Errorf("local %s: %w", l.Name, err)
+		val := subst(l.Value, 0)
+		// Only $, ` and \ are special in double quotes: a value without
+		// them is its own expansion.
+		if strings.ContainsAny(val, "$`\\") {
+			v := strings.ReplaceAll(val, `\`, `\\`)
+			v = strings.ReplaceAll(v, `"`, `\"`)
+			f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("__jaiph_v=\n__jaiph_v=\""+v+"\"\n"), "local")
+			if err == nil && sh == nil {
+				sh, err = newRunner(runnerConfig{env: envFromList(env.List()), dir: dir, stderr: os.Stderr,
+					params: append([]string{"--"}, args...)})
+			}
+			if err == nil {
+				err = runIn(ctx, sh, f)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("local %s: %w", l.Name, err)
+			}
+			val = sh.Vars["__jaiph_v"].String()
 		}
 		name := EnvName(m.Symbol, l.Name)
 		env.Set(name, val)
+		if sh != nil {
+			// `export NAME=VALUE` built as a syntax tree with the value
+			// one single-quoted word: data, never parsed as code.
+			err := runIn(ctx, sh, &syntax.DeclClause{Variant: &syntax.Lit{Value: "export"}, Args: []*syntax.Assign{{
+				Name:  &syntax.Lit{Value: name},
+				Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}},
+			}}})
+			if err != nil {
+				return nil, fmt.Errorf("local %s: %w", l.Name, err)
+			}
+		}
 		out = append(out, Local{Name: l.Name, EnvName: name, Value: val})
 	}
 	return out, nil
 }
 
-// expandWord expands one shell word (with command substitution) in env,
-// with args as the positional parameters.
-func expandWord(ctx context.Context, word string, env *Env, dir string, args []string) (string, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("__jaiph_v="+word+"\n"), "local")
-	if err != nil {
-		return "", err
-	}
-	r, err := newRunner(runnerConfig{env: envFromList(env.List()), dir: dir, stderr: os.Stderr,
-		params: append([]string{"--"}, args...)})
-	if err != nil {
-		return "", err
-	}
-	if err := r.Run(ctx, f); err != nil {
+// runIn runs node in sh; an exit status is not an error (a value whose
+// expansion fails is empty: __jaiph_v is emptied first).
+func runIn(ctx context.Context, sh *interp.Runner, node syntax.Node) error {
+	if err := sh.Run(ctx, node); err != nil {
 		if _, ok := interp.IsExitStatus(err); !ok {
-			return "", err
+			return err
 		}
 	}
-	return r.Vars["__jaiph_v"].String(), nil
+	return nil
 }
 
 // localRef matches `$NAME` and `${NAME}` references in a local's raw value.

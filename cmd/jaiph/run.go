@@ -174,10 +174,10 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		rootParams[i] = [2]string{fmt.Sprint(i + 1), a}
 	}
 	hk.WorkflowStart(abs, workspace)
-	fmt.Fprintf(stdout, "\nJaiph: Running %s\n\n", source)
+	fmt.Fprintf(stdout, "\nJaiph: Running %s\n\n", tree.Shown(source))
 	rootSuffix := "" // dim params only when args are given (cli.md §5)
 	if len(wfArgs) > 0 {
-		rootSuffix = style.Dim(progress.FormatParams(rootParams, 0))
+		rootSuffix = style.Dim(tree.Shown(progress.FormatParams(rootParams, 0)))
 	}
 	fmt.Fprintf(stdout, "%s default%s\n", style.Bold("workflow"), rootSuffix)
 	tree.Start(started)

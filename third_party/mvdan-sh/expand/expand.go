@@ -1449,17 +1449,21 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 	// Upstream merged adjacent delimiters of any kind.
 	cfg = prepareConfig(cfg)
 	var rs []rune
+	var chars []string // each rune's bytes: an invalid byte stays itself
 	var escaped []bool
 	esc := false
-	for _, r := range s {
+	for i, r := range s {
 		if !raw && !esc && r == '\\' {
 			esc = true
 			continue
 		}
+		_, size := utf8.DecodeRuneInString(s[i:])
 		rs = append(rs, r)
+		chars = append(chars, s[i:i+size])
 		escaped = append(escaped, esc)
 		esc = false
 	}
+	text := func(i, j int) string { return strings.Join(chars[i:j], "") }
 	isIFS := func(i int) bool { return !escaped[i] && cfg.ifsRune(rs[i]) }
 	isWS := func(i int) bool { return isIFS(i) && cfg.ifsWhitespace(rs[i]) }
 	// word returns the field starting at i and the index after the
@@ -1470,7 +1474,7 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 		for i < len(rs) && !isIFS(i) {
 			i++
 		}
-		w := string(rs[start:i])
+		w := text(start, i)
 		for i < len(rs) && isWS(i) {
 			i++
 		}
@@ -1508,7 +1512,7 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 			for end > i && isWS(end-1) {
 				end--
 			}
-			fields = append(fields, string(rs[i:end]))
+			fields = append(fields, text(i, end))
 		}
 	}
 	return fields

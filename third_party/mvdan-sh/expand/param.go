@@ -201,25 +201,28 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// jaiph-go patch: as in bash, a negative length counts
 			// back from the end of the whole value, and an end before
 			// the start is the fatal "substring expression < 0".
-			rs := []rune(str)
-			start, end := sliceOffset, len(rs)
+			// An invalid UTF-8 byte is one character, as in bash
+			// ([]rune made it a 3-byte U+FFFD).
+			offs := charOffsets(str)
+			n := len(offs) - 1
+			start, end := sliceOffset, n
 			if start < 0 {
-				start += len(rs)
+				start += n
 			}
-			if start < 0 || start > len(rs) {
-				start = len(rs)
+			if start < 0 || start > n {
+				start = n
 			}
 			if pe.Slice.Length != nil {
 				if sliceLen < 0 {
-					end = len(rs) + sliceLen
+					end = n + sliceLen
 					if end < start {
 						return "", fmt.Errorf("%d: substring expression < 0", sliceLen)
 					}
 				} else {
-					end = min(start+sliceLen, len(rs))
+					end = min(start+sliceLen, n)
 				}
 			}
-			str = string(rs[start:end])
+			str = str[offs[start]:offs[end]]
 		} // else, elems are already sliced
 	case pe.Repl != nil:
 		elems, err := cfg.replaceElems(pe.Repl, elems)
@@ -331,10 +334,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			case "U":
 				str = strings.ToUpper(str)
 			case "u":
-				rs := []rune(str)
-				if len(rs) > 0 {
-					rs[0] = unicode.ToUpper(rs[0])
-					str = string(rs)
+				// jaiph-go patch: the rest is kept byte for byte
+				// ([]rune made an invalid UTF-8 byte U+FFFD).
+				if r, size := utf8.DecodeRuneInString(str); size > 1 || r != utf8.RuneError {
+					str = string(unicode.ToUpper(r)) + str[size:]
 				}
 			case "L":
 				str = strings.ToLower(str)
@@ -528,16 +531,18 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		rs := []rune(elem)
-		for ri, r := range rs {
-			if rx.MatchString(string(r)) {
-				rs[ri] = caseFunc(r)
-			}
-			if !all {
-				break // only the first character is considered
+		// jaiph-go patch: an invalid UTF-8 byte is kept as is ([]rune
+		// made it U+FFFD).
+		var b strings.Builder
+		for j, r := range elem {
+			_, size := utf8.DecodeRuneInString(elem[j:])
+			if (all || j == 0) && (r != utf8.RuneError || size > 1) && rx.MatchString(string(r)) {
+				b.WriteRune(caseFunc(r))
+			} else {
+				b.WriteString(elem[j : j+size])
 			}
 		}
-		out[i] = string(rs)
+		out[i] = b.String()
 	}
 	return out
 }
@@ -762,4 +767,14 @@ func AssocKey(cfg *Config, idx syntax.ArithmExpr) (string, error) {
 		return s, nil
 	}
 	return Literal(cfg, w)
+}
+
+// charOffsets returns the byte offset of each character of s and len(s)
+// (jaiph-go patch): an invalid UTF-8 byte is a character of its own.
+func charOffsets(s string) []int {
+	offs := make([]int, 0, len(s)+1)
+	for i := range s {
+		offs = append(offs, i)
+	}
+	return append(offs, len(s))
 }

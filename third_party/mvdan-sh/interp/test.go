@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -115,6 +116,16 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 	case syntax.TsReMatch:
 		if r.opts[optNoCaseMatch] {
 			y = "(?i)" + y // jaiph-go patch: "shopt -s nocasematch"
+		}
+		if !utf8.ValidString(y) {
+			// jaiph-go patch: Go's regexp refuses invalid UTF-8 and
+			// reads each invalid byte of x as U+FFFD, so each invalid
+			// byte of y becomes U+FFFD (bash matches such bytes).
+			var b strings.Builder
+			for _, c := range y {
+				b.WriteRune(c)
+			}
+			y = b.String()
 		}
 		re, err := regexp.Compile(y)
 		if err != nil {

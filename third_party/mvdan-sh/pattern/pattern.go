@@ -71,6 +71,17 @@ const (
 // paths if Windows is supported, as the path separator on that platform is the
 // same character as the escaping character for shell patterns.
 func Regexp(pat string, mode Mode) (string, error) {
+	// jaiph-go patch: Go's regexp refuses invalid UTF-8 in an expression
+	// (MustCompile panicked) and reads each invalid byte of its input as
+	// U+FFFD, so each invalid byte of the pattern becomes U+FFFD. Such a
+	// pattern byte matches any invalid byte (or U+FFFD) of the input.
+	if !utf8.ValidString(pat) {
+		var b strings.Builder
+		for _, r := range pat {
+			b.WriteRune(r)
+		}
+		pat = b.String()
+	}
 	// If there are no special pattern matching or regular expression characters,
 	// and we don't need to insert extras for the modes affecting non-special characters,
 	// we can directly return the input string as a short-cut.

@@ -88,21 +88,11 @@ retry:
 			// Ignore null bytes while parsing, like bash.
 			p.col++
 			goto retry
-		case '\r':
-			if p.peek() == '\n' { // \r\n turns into \n
-				p.col++
-				goto retry
-			}
 		case '\\':
 			if p.r == '\\' {
 			} else if p.peek() == '\n' {
 				p.bsp++
 				p.w, p.r = 1, escNewl
-				return escNewl
-			} else if p1, p2 := p.peekTwo(); p1 == '\r' && p2 == '\n' { // \\\r\n turns into \\\n
-				p.col++
-				p.bsp += 2
-				p.w, p.r = 2, escNewl
 				return escNewl
 			}
 			// TODO: why is this necessary to ensure correct position info?
@@ -140,9 +130,8 @@ decodeRune:
 		p.litBs = append(p.litBs, p.bs[p.bsp:p.bsp+uint(w)]...)
 	}
 	p.bsp += uint(w)
-	if p.r == utf8.RuneError && w == 1 {
-		p.posErr(p.nextPos(), "invalid UTF-8 encoding")
-	}
+	// jaiph: an invalid byte is read as a one-byte RuneError and kept in
+	// literals as is (bash passes such bytes through; upstream refused them).
 	p.w = w
 	return p.r
 }
@@ -260,7 +249,7 @@ skipSpace:
 			return
 		case escNewl:
 			r = p.rune()
-		case ' ', '\t', '\r':
+		case ' ', '\t': // jaiph-go patch: not '\r', part of a word in bash
 			p.spaced = true
 			r = p.rune()
 		case '\n':
@@ -284,6 +273,9 @@ skipSpace:
 		// such as when peeking at the byte which follows a backslash,
 		// in which case r's bytes are gone and we cannot match on them.
 		w := uint(utf8.RuneLen(r))
+		if r == utf8.RuneError { // jaiph: an invalid byte is one byte wide
+			w = uint(p.w)
+		}
 		if p.bsp >= w && bytes.HasPrefix(p.bs[p.bsp-w:], p.stopAt) {
 			p.r = runeEOF
 			p.w = 1
@@ -978,6 +970,9 @@ func (p *Parser) newLit(r rune) {
 		p.litBs = p.litBuf[:0]
 	default:
 		w := utf8.RuneLen(r)
+		if r == utf8.RuneError { // jaiph: an invalid byte is one byte wide
+			w = p.w
+		}
 		p.litBs = append(p.litBuf[:0], p.bs[p.bsp-uint(w):p.bsp]...)
 	}
 }
@@ -1064,7 +1059,7 @@ loop:
 				break loop
 			}
 			fallthrough
-		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n', '\r':
+		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n': // jaiph-go patch: not '\r'
 			if p.quote&allKeepSpaces == 0 {
 				break loop
 			}
@@ -1102,7 +1097,7 @@ func (p *Parser) advanceLitNone(r rune) {
 loop:
 	for p.newLit(r); r != runeEOF; r = p.rune() {
 		switch r {
-		case ' ', '\t', '\n', '\r', '&', '|', ';', ')':
+		case ' ', '\t', '\n', '&', '|', ';', ')': // jaiph-go patch: not '\r', as in bash
 			break loop
 		case '(':
 			break loop
@@ -1309,7 +1304,7 @@ func (p *Parser) advanceLitRe(r rune) {
 				p.quote = testExpr
 				return
 			}
-		case ' ', '\t', '\r', '\n', ';', '&', '>', '<':
+		case ' ', '\t', '\n', ';', '&', '>', '<': // jaiph-go patch: not '\r', as in bash
 			if p.rxOpenParens <= 0 {
 				p.tok, p.val = _LitWord, p.endLit()
 				p.quote = testExpr

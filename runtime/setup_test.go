@@ -1,0 +1,81 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
+)
+
+func localsModule(values ...string) *codegen.Module {
+	f := &ast.File{}
+	for i, v := range values {
+		f.Locals = append(f.Locals, &ast.Local{Name: fmt.Sprintf("v%d", i), Value: v, Quote: ast.LocalDouble})
+	}
+	return &codegen.Module{Symbol: "main", File: f}
+}
+
+// TestEvalLocalsValues: literal values are their own expansion (quotes,
+// spaces, invalid UTF-8 kept); $ and ` expand, a backslash stays itself.
+func TestEvalLocalsValues(t *testing.T) {
+	m := localsModule(`say "hi" it's`, "a  b\xff", `$1-${v0}`, `\$x \"q\"`, "`echo sub`")
+	got, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), []string{"arg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`say "hi" it's`, "a  b\xff", `arg-say "hi" it's`, `\ \"q\"`, "sub"}
+	for i, l := range got {
+		if l.Value != want[i] {
+			t.Errorf("local %s = %q, want %q", l.Name, l.Value, want[i])
+		}
+	}
+}
+
+// TestEvalLocalsLinear: eight times as many locals allocate well under
+// sixteen times the bytes (expanding each in a new shell holding all the
+// earlier ones allocated about 64 times). Half the values expand.
+func TestEvalLocalsLinear(t *testing.T) {
+	allocated := func(n int) uint64 {
+		values := make([]string, n)
+		for i := range values {
+			values[i] = fmt.Sprintf("value %d of a module", i)
+			if i%2 == 1 {
+				values[i] += " in $HOME"
+			}
+		}
+		m := localsModule(values...)
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		if _, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), nil); err != nil {
+			t.Fatal(err)
+		}
+		goruntime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(250), allocated(2000)
+	t.Logf("250 locals: %d bytes, 2000 locals: %d bytes", small, large)
+	if ratio := float64(large) / float64(small); ratio > 16 {
+		t.Errorf("8× the locals allocated %.1f× the bytes (%d → %d); want linear growth", ratio, small, large)
+	}
+}
+
+// TestEvalLocalsOneShell: values are expanded in one shell that sees the
+// locals set before (by their exported names) and what earlier expansions
+// assigned, as the reference's script-level assignments do; a failed
+// expansion leaves its local empty and the next ones are still expanded.
+func TestEvalLocalsOneShell(t *testing.T) {
+	m := localsModule("it's $1", "${main__v0}!", "${n:=7}", "n=$n", "${unset_var:?no}", "after $n")
+	got, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"it's x", "it's x!", "7", "n=7", "", "after 7"}
+	for i, l := range got {
+		if l.Value != want[i] {
+			t.Errorf("local %s = %q, want %q", l.Name, l.Value, want[i])
+		}
+	}
+}
