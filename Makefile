@@ -5,12 +5,27 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build examples test unit conformance bench stress fuzz lint clean bashcompat
+.PHONY: all build release examples test unit conformance bench stress fuzz lint clean bashcompat
 
 all: build examples
 
+# A static binary (no cgo), stamped with jaiph-go's version for `jaiph version`.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X main.buildVersion=$(VERSION)
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+
 build:
-	$(GO) build -o $(BIN) ./cmd/jaiph
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/jaiph
+
+# Static binaries for every platform in dist/, with their SHA-256 sums.
+release:
+	rm -rf dist && mkdir -p dist
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; \
+		echo "building dist/jaiph-$$os-$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-$$os-$$arch ./cmd/jaiph || exit 1; \
+	done
+	cd dist && sha256sum jaiph-* > SHA256SUMS
 
 examples: build
 	./$(BIN) check examples/
@@ -66,7 +81,7 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf bin .bench
+	rm -rf bin .bench dist
 
 # The bash differential test (testdata/bashcompat): every snippet runs as a
 # Jaiph function body and under /usr/bin/bash. Shows each divergence (under

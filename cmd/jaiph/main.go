@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,62 @@ import (
 
 // Version is the Jaiph language version this implementation is compatible with.
 const Version = "0.5.0"
+
+// buildVersion is jaiph-go's own version, set at build time by the Makefile
+// (`-ldflags -X main.buildVersion=…`, from git describe); a plain `go build`
+// falls back to the module's build information.
+var buildVersion = ""
+
+// implementationVersion is jaiph-go's version for `jaiph version`.
+func implementationVersion() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	v := "dev"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "-dirty"
+				}
+			}
+		}
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev != "" {
+			v += " (" + rev + dirty + ")"
+		}
+	}
+	return v
+}
+
+func newVersionCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print jaiph-go's version and the Jaiph language version",
+		Long: `Print the version of this implementation (jaiph-go) and of the Jaiph
+language it is compatible with. "jaiph --version" prints only the language
+version, as the reference does.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{"version takes no arguments, got " + args[0]}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", implementationVersion(), Version)
+			return nil
+		},
+	}
+}
 
 // Exit codes.
 const (
@@ -118,9 +175,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Jaiph runs AI-agent workflows written as a few keywords around ordinary Bash.
 
 Run "jaiph <command> --help" for the flags of a command.`,
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		SilenceUsage:  true,
+		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprint(stdout, usage(cmd))
 			return nil
@@ -128,8 +184,14 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// Handled in run before cobra sees the arguments; declared so that help
+	// lists it.
+	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr), newVersionCmd(stdout))
+	// cobra's `completion bash|zsh|fish|powershell`, added now so the
+	// command dispatch above knows it.
+	root.InitDefaultCompletionCmd()
 	return root
 }
 
