@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -23,13 +22,7 @@ func runProcess(t *testing.T, dir string, env []string, args ...string) jaiphRes
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "JAIPH_") && !strings.HasPrefix(kv, "NO_COLOR=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "JAIPH_TEST_AS_JAIPH=1", "NO_COLOR=1", "HOME="+dir)
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(testEnv(dir), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
