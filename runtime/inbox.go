@@ -338,7 +338,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		for _, m := range snapshot {
 			depth++
 			if depth > max {
-				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)\n", max)
+				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends); raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH\n", max)
 				wg.Wait()
 				return 1
 			}
