@@ -53,10 +53,13 @@ bench:
 	mkdir -p .bench
 	JAIPH_BENCH_DIR=$(CURDIR)/.bench $(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The inbox stress test at 10× its size in `make test` (10,000 messages,
-# 30,000 deliveries).
+# The inbox stress tests at 10× their size in `make test`: 10,000 messages
+# and 30,000 deliveries; 200 SIGKILLs during sends; the peak RSS of 100,000
+# messages (printed; without -race, which would inflate it).
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
+	JAIPH_STRESS_KILL_LOOPS=200 $(GO) test -count=1 -run '^TestInboxKill$$' -timeout 30m -v ./cmd/jaiph
+	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory$$' -timeout 30m -v ./cmd/jaiph
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser

@@ -261,8 +261,7 @@ func (ri *runInbox) sync() error {
 func (rt *Runtime) store(p *pendingMessage) error {
 	ri := &rt.inboxes
 	ri.mu.Lock()
-	ri.seq++
-	n := ri.seq
+	n := ri.seq + 1 // commits are serial (commitMu); taken once stored, so no gaps
 	ri.mu.Unlock()
 	seq, name := fmt.Sprintf("%03d", n), channelName(p.channel)
 	file := seq + "-" + name + ".txt"
@@ -273,6 +272,9 @@ func (rt *Runtime) store(p *pendingMessage) error {
 		os.Remove(filepath.Join(ri.dir, file)) // no final file without its journal line
 		return fmt.Errorf("journal: %w", err)
 	}
+	ri.mu.Lock()
+	ri.seq = n
+	ri.mu.Unlock()
 	e := &Event{Type: InboxEnqueue, InboxSeq: seq, Channel: name, Sender: p.sender, PayloadPreview: p.preview, Time: p.queuedAt}
 	if p.ref {
 		ref := "inbox/" + file
