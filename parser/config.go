@@ -8,11 +8,12 @@ import (
 	"github.com/jaiph-go/jaiph/ast"
 )
 
-// ConfigKeys lists the allowed config keys in the reference's order.
+// ConfigKeys lists the reference's config keys in its order, as the
+// unknown-key diagnostic shows them (its text is the reference's; the
+// jaiph-go key run.inbox_max_dispatch_depth is allowed but not listed).
 var ConfigKeys = []string{
 	"agent.default_model", "agent.command", "agent.backend", "agent.trusted_workspace",
 	"agent.cursor_flags", "agent.claude_flags", "run.logs_dir", "run.debug", "run.inbox_parallel",
-	"run.inbox_max_dispatch_depth",
 	"runtime.docker_enabled", "runtime.docker_image", "runtime.docker_network",
 	"runtime.docker_timeout", "runtime.workspace",
 }
