@@ -362,7 +362,11 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if ib == nil || !f.ownsInbox {
 		return 0
 	}
-	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 100)
+	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
+	hint := "" // for whoever hit the default without knowing it can be raised
+	if max == 0 {
+		max, hint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
+	}
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
 	env := snapshotEnv(hc.Env)
 	depth := 0
@@ -383,7 +387,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		for _, e := range snapshot {
 			depth++
 			if depth > max {
-				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends); raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH\n", max)
+				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", max, hint)
 				wg.Wait()
 				return 1
 			}
