@@ -173,7 +173,8 @@ type pendingMessage struct {
 // the message whose commit was cut between its rename and its journal
 // line: at most one NNN-<channel>.txt without a journal line, numbered
 // right after the highest journalled number; its send never returned.
-// Files left in inbox/.tmp are not messages.
+// Files left in inbox/.tmp are not messages, nor is a last journal line
+// without its newline (a failed write; every later send fails).
 func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 	ri := &rt.inboxes
 	if err := ri.failed(); err != nil {
