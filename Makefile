@@ -63,12 +63,15 @@ bench:
 	mkdir -p .bench
 	JAIPH_BENCH_DIR=$(CURDIR)/.bench $(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The inbox stress test at 10× its size in `make test` (10,000 messages,
-# 30,000 deliveries), the signal loops at about 10× theirs, and steps
-# printing 1 GiB each (64 MiB in `make test`) with peak RSS under 64 MiB.
+# The stress tests, each about 10× its size in `make test`: the inbox with
+# 10,000 messages and 30,000 deliveries; 200 SIGKILLs during sends; the peak
+# RSS of 100,000 messages (without -race, which would inflate it); 200
+# signals at random moments and 100 kill -9 of a run (exit codes, leaked
+# processes, open steps); steps printing 1 GiB each with peak RSS under 64 MiB.
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
-	@# 200 signals at random moments, 100 kill -9: exit codes, leaked processes, open steps
+	JAIPH_STRESS_KILL_LOOPS=200 $(GO) test -count=1 -run '^TestInboxKill$$' -timeout 30m -v ./cmd/jaiph
+	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 

@@ -8,7 +8,9 @@ import (
 	"github.com/jaiph-go/jaiph/ast"
 )
 
-// ConfigKeys lists the allowed config keys in the reference's order.
+// ConfigKeys lists the reference's config keys in its order, as the
+// unknown-key diagnostic shows them (its text is the reference's; the
+// jaiph-go key run.inbox_max_dispatch_depth is allowed but not listed).
 var ConfigKeys = []string{
 	"agent.default_model", "agent.command", "agent.backend", "agent.trusted_workspace",
 	"agent.cursor_flags", "agent.claude_flags", "run.logs_dir", "run.debug", "run.inbox_parallel",
@@ -22,7 +24,8 @@ var configKeyKind = map[string]ast.ConfigKind{
 	"agent.backend": ast.ConfigString, "agent.trusted_workspace": ast.ConfigString,
 	"agent.cursor_flags": ast.ConfigString, "agent.claude_flags": ast.ConfigString,
 	"run.logs_dir": ast.ConfigString, "run.debug": ast.ConfigBool, "run.inbox_parallel": ast.ConfigBool,
-	"runtime.docker_enabled": ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
+	"run.inbox_max_dispatch_depth": ast.ConfigInt,
+	"runtime.docker_enabled":       ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
 	"runtime.docker_network": ast.ConfigString, "runtime.docker_timeout": ast.ConfigInt,
 	"runtime.workspace": ast.ConfigArray,
 }
@@ -197,6 +200,11 @@ func checkConfigType(e *ast.ConfigEntry, want ast.ConfigKind) string {
 	}
 	if e.Key == "agent.backend" && e.Str != "cursor" && e.Str != "claude" {
 		return `agent.backend must be "cursor" or "claude"`
+	}
+	// 0 would stop every drain at its first message; the runtime would
+	// silently fall back to 100 instead.
+	if e.Key == "run.inbox_max_dispatch_depth" && e.Int < 1 {
+		return "run.inbox_max_dispatch_depth must be a positive integer"
 	}
 	return ""
 }

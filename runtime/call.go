@@ -104,6 +104,8 @@ var scopedVars = map[string]string{
 	"run.logs_dir":            "JAIPH_RUNS_DIR",
 	"run.debug":               "JAIPH_DEBUG",
 	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
+	// (own alignment block: the long key would realign the lines above)
+	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
 }
 
 // ConfigValue renders a config entry as its environment value.

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
@@ -26,43 +25,51 @@ type inbox struct {
 	routes  map[string][]*codegen.Body // channel symbol → targets, in route order
 
 	mu      sync.Mutex
-	entries []message
+	entries []entry // committed, not yet dispatched
+	// names interns channel symbols and senders: an entry holds indexes,
+	// so 100,000 queued messages cost 1.2 MB, not their strings.
+	names []string
+	index map[string]uint32
 }
 
-// message is one queued entry.
+// entry is one queued message; its content stays in its file.
+type entry struct {
+	seq             uint32
+	channel, sender uint32 // indexes into inbox.names
+}
+
+// message is an entry being dispatched.
 type message struct {
 	seq     string // "001"
 	channel string // channel symbol (D9: declaring module + name)
 	name    string // declared channel name: $2, file name
 	sender  string
-	// content is kept for messages up to the preview size; longer ones are
-	// read back from their file when dispatched.
-	content string
-	small   bool
 }
 
-// runInbox holds what the whole run's inboxes share: the directory and the
-// message counter.
+// runInbox holds what the whole run's inboxes share: the directory, the
+// message counter and the commit queue.
 type runInbox struct {
 	once sync.Once
 	dir  string
+
+	fsync bool // JAIPH_INBOX_FSYNC=true: every commit syncs
 
 	mu       sync.Mutex
 	err      error // creating the directory or storing messages failed
 	seq      int
 	journals int
 	pending  []*pendingMessage
-	npending atomic.Int32 // len(pending), read without the lock by emit
 
 	commitMu sync.Mutex // one group commit at a time
 }
 
-// inboxDir creates <run_dir>/inbox once.
+// inboxDir creates <run_dir>/inbox and its inbox/.tmp once.
 func (rt *Runtime) inboxDir() (string, error) {
 	ri := &rt.inboxes
 	ri.once.Do(func() {
 		ri.dir = filepath.Join(rt.runDir, "inbox")
-		if err := os.MkdirAll(ri.dir, 0o755); err != nil {
+		ri.fsync = rt.env("JAIPH_INBOX_FSYNC") == "true"
+		if err := os.MkdirAll(filepath.Join(ri.dir, ".tmp"), 0o755); err != nil {
 			ri.fail(err)
 		}
 	})
@@ -89,7 +96,7 @@ func (rt *Runtime) openInbox(b *codegen.Body, stepSeq int) (*inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	ib := &inbox{journal: j, routes: map[string][]*codegen.Body{}}
+	ib := &inbox{journal: j, routes: map[string][]*codegen.Body{}, index: map[string]uint32{}}
 	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
 	for _, r := range b.Workflow.Routes {
 		ch := mod.Ref(r.Channel)
@@ -104,47 +111,76 @@ func (rt *Runtime) openInbox(b *codegen.Body, stepSeq int) (*inbox, error) {
 
 func (ib *inbox) close() { ib.journal.Close() }
 
-// saveSeq records the last message number in inbox/.seq (once, when the run
-// closes, rather than per message).
-func (ri *runInbox) saveSeq() {
+// intern returns the index of s in ib.names (ib.mu held).
+func (ib *inbox) intern(s string) uint32 {
+	i, ok := ib.index[s]
+	if !ok {
+		i = uint32(len(ib.names))
+		ib.names = append(ib.names, s)
+		ib.index[s] = i
+	}
+	return i
+}
+
+// close records the last message number in inbox/.seq, removes the empty
+// inbox/.tmp and syncs the inbox, once, when the run closes (.seq is not
+// rewritten per message: the journals hold every number).
+func (ri *runInbox) close() {
 	ri.mu.Lock()
 	defer ri.mu.Unlock()
 	if ri.dir != "" {
 		_ = atomicfile.Write(filepath.Join(ri.dir, ".seq"), []byte(strconv.Itoa(ri.seq)), 0o644)
+		os.Remove(filepath.Join(ri.dir, ".tmp"))
+		_ = ri.sync()
 	}
 }
 
 // channelName is the declared name of a channel symbol.
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
-// pendingMessage is a message whose file is written under a temporary name
-// but not yet synced, renamed and journalled.
+// pendingMessage is a sent message whose content is in a temporary file,
+// waiting for the group commit that gives it its number.
 type pendingMessage struct {
-	ib       *inbox
-	m        message
-	tmp      string
-	file     string // NNN-<channel>.txt
-	preview  string
-	ref      *string
-	queuedAt time.Time
+	ib              *inbox
+	channel, sender string
+	tmp             string
+	preview         string
+	ref             bool // preview truncated: the event names the file
+	queuedAt        time.Time
+	done            bool  // committed or failed (read and written under commitMu)
+	err             error // why it failed
 }
 
-// maxPendingMessages bounds the messages waiting for a group commit, which
-// keeps memory flat however many a workflow sends.
-const maxPendingMessages = 1024
-
-// enqueue stores a message (inbox.md §3). Its content goes to a temporary
-// file at once (so write errors reach the sender); the message joins the
-// queue in a group commit (commitMessages) that syncs the files, renames
-// them to their final names and only then appends their journal lines and
-// INBOX_ENQUEUE events. So no reader ever sees a torn message and a crash
-// never leaves a half one, at one sync per batch instead of per message.
+// enqueue stores a message (inbox.md §3) and returns once it is complete
+// under its final name, with its number and journal line:
+//
+//  1. its content is written to inbox/.tmp/<random> (no reader looks there,
+//     so a crash mid-write leaves nothing that looks like a message);
+//  2. a group commit (commit) then, per message, allocates the next number,
+//     renames the file to inbox/NNN-<channel>.txt, appends its journal line
+//     and writes its INBOX_ENQUEUE event.
+//
+// Concurrent senders share one commit; a sender returns only after the
+// commit that holds its message, so a send that returned 0 survives a
+// kill -9 of jaiph (the kernel has the files). With JAIPH_INBOX_FSYNC=true
+// each commit also syncs (contents before their names, names and journal
+// lines before the senders return), so it survives a power loss too; that
+// costs about 1 ms per commit here, i.e. per send of a sequential sender
+// (docs/performance.md). Otherwise the inbox is synced when the run ends.
+//
+// After a crash the journals (.queue, .queue-*) tell exactly which
+// messages exist: each line names a complete file. The one exception is
+// the message whose commit was cut between its rename and its journal
+// line: at most one NNN-<channel>.txt without a journal line, numbered
+// right after the highest journalled number; its send never returned.
+// Files left in inbox/.tmp are not messages, nor is a last journal line
+// without its newline (a failed write; every later send fails).
 func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 	ri := &rt.inboxes
 	if err := ri.failed(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(ri.dir, ".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Join(ri.dir, ".tmp"), "*")
 	if err != nil {
 		return err
 	}
@@ -156,87 +192,101 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	name := channelName(channel)
-	p := &pendingMessage{ib: ib, tmp: tmp.Name(), preview: content, queuedAt: time.Now()}
+	p := &pendingMessage{ib: ib, channel: channel, sender: sender, tmp: tmp.Name(), preview: content, queuedAt: time.Now()}
 	if r := []rune(content); len(r) > 4096 {
-		p.preview = string(r[:4096]) + "..."
+		p.preview, p.ref = string(r[:4096])+"...", true
 	}
 	ri.mu.Lock()
-	ri.seq++
-	p.m = message{seq: fmt.Sprintf("%03d", ri.seq), channel: channel, name: name, sender: sender}
-	if p.preview == content {
-		p.m.content, p.m.small = content, true
-	}
-	p.file = p.m.seq + "-" + name + ".txt"
-	if p.preview != content {
-		ref := "inbox/" + p.file
-		p.ref = &ref
-	}
 	ri.pending = append(ri.pending, p)
-	n := len(ri.pending)
-	ri.npending.Store(int32(n))
 	ri.mu.Unlock()
-	if n >= maxPendingMessages {
-		return rt.commitMessages()
-	}
-	return nil
-}
-
-// commitMessages completes the pending messages in sequence order. It runs
-// before any other event is emitted, before each drain snapshot and when
-// the run closes, so the summary order is the one of synchronous sends.
-func (rt *Runtime) commitMessages() error {
-	ri := &rt.inboxes
 	ri.commitMu.Lock()
 	defer ri.commitMu.Unlock()
+	if !p.done {
+		rt.commit()
+	}
+	return p.err
+}
+
+// commit stores every pending message (commitMu held): the sender that
+// gets the lock first commits the messages of everyone who queued
+// meanwhile.
+func (rt *Runtime) commit() {
+	ri := &rt.inboxes
 	ri.mu.Lock()
 	batch := ri.pending
 	ri.pending = nil
-	ri.npending.Store(0)
 	ri.mu.Unlock()
-	if len(batch) == 0 {
-		return ri.failed()
+	var err error
+	if ri.fsync {
+		tmps := make([]string, len(batch))
+		for i, p := range batch {
+			tmps[i] = p.tmp
+		}
+		err = syncFiles(ri.dir, tmps)
 	}
-	tmps := make([]string, len(batch))
-	for i, p := range batch {
-		tmps[i] = p.tmp
-	}
-	err := syncFiles(ri.dir, tmps)
+	n := 0 // messages stored
 	for _, p := range batch {
+		if err == nil {
+			err = rt.store(p)
+		}
 		if err != nil {
 			os.Remove(p.tmp)
 			continue
 		}
-		err = os.Rename(p.tmp, filepath.Join(ri.dir, p.file))
-		if err != nil {
-			os.Remove(p.tmp)
+		n++
+	}
+	if err == nil && ri.fsync && n > 0 {
+		if err = ri.sync(); err != nil {
+			n = 0 // stored, but not durable
 		}
 	}
 	if err != nil {
 		ri.fail(fmt.Errorf("cannot store messages: %w", err))
-		return ri.failed()
 	}
-	lines := map[*inbox][]byte{}
-	var order []*inbox
-	for _, p := range batch {
-		if _, ok := lines[p.ib]; !ok {
-			order = append(order, p.ib)
-		}
-		lines[p.ib] = append(lines[p.ib], p.m.name+":"+p.m.seq+":"+p.m.sender+"\n"...)
-	}
-	for _, ib := range order {
-		if _, err := ib.journal.Write(lines[ib]); err != nil {
-			ri.fail(fmt.Errorf("cannot append to the inbox journal: %w", err))
+	for i, p := range batch {
+		p.done = true
+		if i >= n {
+			p.err = ri.failed()
 		}
 	}
-	for _, p := range batch {
-		p.ib.mu.Lock()
-		p.ib.entries = append(p.ib.entries, p.m)
-		p.ib.mu.Unlock()
-		rt.emitEvent(&Event{Type: InboxEnqueue, InboxSeq: p.m.seq, Channel: p.m.name, Sender: p.m.sender,
-			PayloadPreview: p.preview, PayloadRef: p.ref, Time: p.queuedAt})
+}
+
+// sync makes the inbox's names and journals durable.
+func (ri *runInbox) sync() error {
+	paths, _ := filepath.Glob(filepath.Join(ri.dir, ".queue*"))
+	return syncFiles(ri.dir, append(paths, ri.dir))
+}
+
+// store gives a message its number, its final name and its journal
+// line, then queues it and writes its INBOX_ENQUEUE event.
+func (rt *Runtime) store(p *pendingMessage) error {
+	ri := &rt.inboxes
+	ri.mu.Lock()
+	n := ri.seq + 1 // commits are serial (commitMu); taken once stored, so no gaps
+	ri.mu.Unlock()
+	seq, name := fmt.Sprintf("%03d", n), channelName(p.channel)
+	file := seq + "-" + name + ".txt"
+	if err := os.Rename(p.tmp, filepath.Join(ri.dir, file)); err != nil {
+		return err
 	}
-	return ri.failed()
+	if _, err := p.ib.journal.WriteString(name + ":" + seq + ":" + p.sender + "\n"); err != nil {
+		os.Remove(filepath.Join(ri.dir, file)) // no final file without its journal line
+		return fmt.Errorf("journal: %w", err)
+	}
+	ri.mu.Lock()
+	ri.seq = n
+	ri.mu.Unlock()
+	e := &Event{Type: InboxEnqueue, InboxSeq: seq, Channel: name, Sender: p.sender, PayloadPreview: p.preview, Time: p.queuedAt}
+	if p.ref {
+		ref := "inbox/" + file
+		e.PayloadRef = &ref
+	}
+	rt.emit(e) // before a drain can see the entry: ENQUEUE precedes its dispatch
+	ib := p.ib
+	ib.mu.Lock()
+	ib.entries = append(ib.entries, entry{seq: uint32(n), channel: ib.intern(p.channel), sender: ib.intern(p.sender)})
+	ib.mu.Unlock()
+	return nil
 }
 
 func (ri *runInbox) fail(err error) {
@@ -253,10 +303,10 @@ func (ri *runInbox) failed() error {
 	return ri.err
 }
 
-// fsyncEach fsyncs each file.
+// fsyncEach fsyncs each file or directory.
 func fsyncEach(paths []string) error {
 	for _, p := range paths {
-		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		f, err := os.Open(p)
 		if err != nil {
 			return err
 		}
@@ -313,19 +363,19 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if ib == nil || !f.ownsInbox {
 		return 0
 	}
-	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 100)
+	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
+	hint := "" // for whoever hit the default without knowing it can be raised
+	if max == 0 {
+		max, hint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
+	}
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
 	env := snapshotEnv(hc.Env)
 	depth := 0
 	for {
-		if err := f.rt.commitMessages(); err != nil {
-			fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
-			return 1
-		}
 		// Take the unprocessed entries and drop the processed ones, so a
 		// long-running orchestrator's memory stays flat.
 		ib.mu.Lock()
-		snapshot := ib.entries
+		snapshot, names := ib.entries, ib.names
 		ib.entries = nil
 		ib.mu.Unlock()
 		if len(snapshot) == 0 {
@@ -335,25 +385,24 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		slots := make(chan struct{}, maxParallelDispatch)
 		var failMu sync.Mutex
 		failed := false
-		for _, m := range snapshot {
+		for _, e := range snapshot {
 			depth++
 			if depth > max {
-				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)\n", max)
+				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", max, hint)
 				wg.Wait()
 				return 1
 			}
-			targets := ib.routes[m.channel]
+			targets := ib.routes[names[e.channel]]
 			if len(targets) == 0 {
 				continue
 			}
-			data := []byte(m.content)
-			if !m.small {
-				var err error
-				if data, err = os.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt")); err != nil {
-					fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
-					wg.Wait()
-					return 1
-				}
+			m := message{seq: fmt.Sprintf("%03d", e.seq), channel: names[e.channel], sender: names[e.sender]}
+			m.name = channelName(m.channel)
+			data, err := os.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt"))
+			if err != nil {
+				fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
+				wg.Wait()
+				return 1
 			}
 			for _, t := range targets {
 				if !parallel {

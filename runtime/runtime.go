@@ -166,8 +166,7 @@ func (rt *Runtime) FirstFailure() *Event {
 func (rt *Runtime) Close() {
 	if rt.runDir != "" {
 		_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
-		_ = rt.commitMessages()
-		rt.inboxes.saveSeq()
+		rt.inboxes.close()
 	}
 	if rt.rvDir != "" {
 		os.RemoveAll(rt.rvDir)
@@ -242,17 +241,8 @@ func (rt *Runtime) ensureRunDir() error {
 	return rt.dirErr
 }
 
-// emit appends an event to the summary and tells the observer. Messages
-// still waiting for their group commit are completed first, so their
-// INBOX_ENQUEUE lines keep their place before anything that follows a send.
+// emit appends an event to the summary and tells the observer.
 func (rt *Runtime) emit(e *Event) {
-	if rt.inboxes.npending.Load() > 0 {
-		_ = rt.commitMessages()
-	}
-	rt.emitEvent(e)
-}
-
-func (rt *Runtime) emitEvent(e *Event) {
 	e.RunID = rt.runID
 	rt.summary.write(e)
 	rt.obsMu.Lock()
