@@ -248,9 +248,26 @@ const contentMax = 1048576
 
 func trimContent(s string) string {
 	s = strings.TrimRight(s, "\n")
-	if utf8.RuneCountInString(s) > contentMax {
-		r := []rune(s)
-		s = string(r[:contentMax]) + "\n[truncated]"
+	if head, cut := cutRunes(s, contentMax); cut {
+		s = head + "\n[truncated]"
 	}
 	return s
+}
+
+// cutRunes returns the first n characters of s when s has more, as
+// string([]rune(s)[:n]) would (an invalid byte is one character, shown as
+// U+FFFD), without the 4-bytes-per-character copy.
+func cutRunes(s string, n int) (string, bool) {
+	i := 0
+	for k := 0; k < n; k++ {
+		if i >= len(s) {
+			return s, false
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	if i >= len(s) {
+		return s, false
+	}
+	return validRunes([]byte(s[:i])), true
 }

@@ -193,8 +193,8 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 		return err
 	}
 	p := &pendingMessage{ib: ib, channel: channel, sender: sender, tmp: tmp.Name(), preview: content, queuedAt: time.Now()}
-	if r := []rune(content); len(r) > 4096 {
-		p.preview, p.ref = string(r[:4096])+"...", true
+	if head, cut := cutRunes(content, 4096); cut {
+		p.preview, p.ref = head+"...", true
 	}
 	ri.mu.Lock()
 	ri.pending = append(ri.pending, p)
