@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -53,8 +54,19 @@ type frame struct {
 	// callees counts the calls made by this one whose bodies' jobs still
 	// run: what they print may go to this call's artifacts (a forwarded
 	// stdout), so those stay open until the jobs end (runBody).
-	callees sync.WaitGroup
+	callees pendingCount
 }
+
+// pendingCount is a WaitGroup that can also tell whether it is zero.
+type pendingCount struct {
+	wg sync.WaitGroup
+	n  atomic.Int64
+}
+
+func (c *pendingCount) add()       { c.n.Add(1); c.wg.Add(1) }
+func (c *pendingCount) done()      { c.n.Add(-1); c.wg.Done() }
+func (c *pendingCount) wait()      { c.wg.Wait() }
+func (c *pendingCount) busy() bool { return c.n.Load() > 0 }
 
 type frameKey struct{}
 
@@ -311,17 +323,26 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	}
 	// Jobs the body started and never waited for go on writing to its
 	// artifacts after it returned, as in bash; the run waits for them, and
-	// so do the artifacts of the callers their output may reach.
-	rt.lingering.Add(1)
-	f.caller.callees.Add(1)
-	go func() {
-		defer rt.lingering.Done()
-		defer f.caller.callees.Done()
+	// so do the artifacts of the callers their output may reach. Without
+	// such jobs the artifacts close now, before the caller reads them (a
+	// body that used up the descriptors leaves the caller none otherwise).
+	finish := func() {
 		r.WaitBackground()
-		f.callees.Wait()
+		f.callees.wait()
 		out.closeAndPrune()
 		errFile.closeAndPrune()
-	}()
+	}
+	if r.BackgroundRunning() || f.callees.busy() {
+		rt.lingering.Add(1)
+		f.caller.callees.add()
+		go func() {
+			defer rt.lingering.Done()
+			defer f.caller.callees.done()
+			finish()
+		}()
+	} else {
+		finish()
+	}
 	if interrupted != nil {
 		return interrupted.Status(), ctx.Err()
 	}

@@ -201,7 +201,7 @@ type Runner struct {
 	// substitutions still running, of this shell and of every subshell
 	// forked from it, so the embedder can wait for jobs a script never
 	// waited for (WaitBackground, jaiph_jobs.go).
-	running *sync.WaitGroup
+	running *jobCount
 	// jaiph-go patch: jobRoot is the context whose end cancels background
 	// jobs (jaiph_jobs.go, WithJobRoot); a job's end does not cancel the
 	// jobs it started, as a bash job's exit leaves its children running.
@@ -314,7 +314,7 @@ type bgProc struct {
 	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
-	running  *sync.WaitGroup // the Runner's running count (WaitBackground)
+	running  *jobCount // the Runner's running count (WaitBackground)
 	reaped   bool            // reported by wait
 	gone     bool            // finished before a later foreground process ended
 }
@@ -337,7 +337,7 @@ func New(opts ...RunnerOption) (*Runner, error) {
 		readDirHandler: DefaultReadDirHandler2(),
 		statHandler:    DefaultStatHandler(),
 		accessHandler:  DefaultAccessHandler(),
-		running:        new(sync.WaitGroup), // jaiph-go patch: WaitBackground
+		running:        new(jobCount), // jaiph-go patch: WaitBackground
 	}
 	r.dirStack = r.dirBootstrap[:0]
 	// turn "on" the default Bash options

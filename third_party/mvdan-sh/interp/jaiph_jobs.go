@@ -193,7 +193,7 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 		cancel(cause)
 	}
 	bg.running = r.running
-	bg.running.Add(1)
+	bg.running.add()
 	r.bgProcs = append(r.bgProcs, bg)
 	jobsByPid.Store(bg.pid, bg)
 	return bg, ctx
@@ -213,7 +213,7 @@ func (bg *bgProc) finish(exit exitStatus) {
 	jobsByPid.Delete(bg.pid)
 	bg.cancel(nil)
 	close(bg.done)
-	bg.running.Done()
+	bg.running.done()
 }
 
 type jobRootKey struct{}
@@ -233,6 +233,22 @@ func jobRootOf(ctx context.Context) context.Context {
 	return ctx
 }
 
+// jobCount counts the running jobs of a Runner and its subshells.
+type jobCount struct {
+	wg sync.WaitGroup
+	n  atomic.Int64
+}
+
+func (c *jobCount) add()  { c.n.Add(1); c.wg.Add(1) }
+func (c *jobCount) done() { c.n.Add(-1); c.wg.Done() }
+
+// BackgroundRunning reports whether a job or process substitution started
+// by the last Run, or by a subshell it forked, is still running; once Run
+// returned and this is false, none will start.
+func (r *Runner) BackgroundRunning() bool {
+	return r.running != nil && r.running.n.Load() > 0
+}
+
 // WaitBackground waits until every background job and process
 // substitution started by the last Run, or by the subshells it forked, has
 // finished. Bash leaves jobs a script never waited for running after the
@@ -240,7 +256,7 @@ func jobRootOf(ctx context.Context) context.Context {
 // waits for them before closing it.
 func (r *Runner) WaitBackground() {
 	if r.running != nil {
-		r.running.Wait()
+		r.running.wg.Wait()
 	}
 }
 

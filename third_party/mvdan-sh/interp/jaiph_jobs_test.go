@@ -361,10 +361,16 @@ echo main`
 	if got := out.String(); got != "main\n" {
 		t.Fatalf("output when Run returned: %q, want only main (the jobs still run)", got)
 	}
+	if !r.BackgroundRunning() {
+		t.Error("BackgroundRunning false while the jobs wait for the gate")
+	}
 	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r.WaitBackground()
+	if r.BackgroundRunning() {
+		t.Error("BackgroundRunning true after WaitBackground")
+	}
 	if got, want := out.String(), "main\njob\nnested\n"; got != want {
 		t.Fatalf("output after WaitBackground: %q, want %q", got, want)
 	}
