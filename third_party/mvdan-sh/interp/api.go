@@ -315,8 +315,8 @@ type bgProc struct {
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
 	running  *jobCount // the Runner's running count (WaitBackground)
-	reaped   bool            // reported by wait
-	gone     bool            // finished before a later foreground process ended
+	reaped   bool      // reported by wait
+	gone     bool      // finished before a later foreground process ended
 }
 
 type alias struct {
