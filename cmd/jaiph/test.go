@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/bashcheck"
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -50,25 +50,17 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	if err := os.Chdir(workspace); err != nil {
-		fmt.Fprintf(stderr, "jaiph: %v\n", err)
-		return 1
-	}
 	style := progress.NewStyle(colourWanted(stdout))
 	report := progress.NewTestReport(stdout, style)
 	code := 0
 	for _, file := range files {
 		// D19: only the test file and what it imports are compiled.
-		prog, err := validate.LoadTestFile(file)
+		prog, err := engine.LoadTest(file, workspace)
 		if err != nil {
 			printLoadError(stderr, err)
 			return 1
 		}
-		if ds := bashcheck.Program(prog, workspace); len(ds) > 0 {
-			printLoadError(stderr, ds[0]) // like the first validation problem
-			return 1
-		}
-		tf, err := testrun.Prepare(ctx, testrun.Options{Program: prog, Workspace: workspace,
+		tf, err := engine.PrepareTest(ctx, testrun.Options{Program: prog, Workspace: workspace,
 			Env: os.Environ(), Stdin: os.Stdin, Stdout: stdout, Style: style})
 		if err != nil {
 			fmt.Fprintf(stderr, "jaiph: %v\n", err)
