@@ -11,8 +11,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/engine"
-	"github.com/jaiph-go/jaiph/parser"
-	"github.com/jaiph-go/jaiph/validate"
 )
 
 func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -50,30 +48,10 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var files []string
-	for _, a := range args {
-		abs, err := filepath.Abs(a)
-		if err != nil {
-			return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
-			return &usageError{fmt.Sprintf("check: no such file or directory: %s", a)}
-		}
-		if st.IsDir() {
-			found, err := validate.FindSources(abs, true)
-			if err != nil {
-				return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
-			}
-			files = append(files, found...)
-			continue
-		}
-		if !parser.IsSourceFile(abs) {
-			return &usageError{fmt.Sprintf("check: not a .jh or .jph file: %s", a)}
-		}
-		files = append(files, abs)
+	files, err := engine.SourceFiles(args)
+	if err != nil {
+		return &usageError{"check: " + err.Error()}
 	}
-	files = uniqueStrings(files)
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "no .jh or .jph files found")
 	}
@@ -112,16 +90,4 @@ func displayPath(cwd, path string) string {
 		return path
 	}
 	return rel
-}
-
-func uniqueStrings(in []string) []string {
-	seen := map[string]bool{}
-	out := in[:0]
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -53,7 +53,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jaiph init expects a directory path, got: %s\n", arg)
 		return exitFailure
 	}
-	style := progress.NewStyle(colourWanted(stdout))
+	style := progress.NewStyle(progress.ColourWanted(stdout))
 	bootstrapRel, skillRel := scaffold.BootstrapRel, scaffold.SkillRel
 	fmt.Fprintf(stdout, "\nJaiph init\n\n")
 	fmt.Fprintln(stdout, style.Dim(fmt.Sprintf("▸ Creating %s in %s...", bootstrapRel, root)))

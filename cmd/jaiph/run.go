@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/engine"
@@ -95,7 +92,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jaiph run expects a single .jh or .jph file")
 		return 1
 	}
-	if strings.HasSuffix(abs, ".jph") && isTerminal(stderr) {
+	if strings.HasSuffix(abs, ".jph") && progress.IsTerminal(stderr) {
 		fmt.Fprintln(stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
 	}
 	prog, err := engine.Load(abs)
@@ -115,7 +112,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	ctx, stop := interruptible()
+	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
 	// A requested sandbox never becomes a run on the host: checked before
 	// module locals run anything.
@@ -123,15 +120,15 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	style := progress.NewStyle(colourWanted(stdout))
+	style := progress.NewStyle(progress.ColourWanted(stdout))
 	// TTY: a live RUNNING line and stray stderr kept off the screen; else
 	// heartbeats for long steps (cli.md §5).
-	tree := progress.NewTree(stdout, style, progress.TTY(isTerminal(stdout)),
+	tree := progress.NewTree(stdout, style, progress.TTY(progress.IsTerminal(stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(os.LookupEnv)))
 	stray := progress.NewStrayLog(tree.StrayWriter(stderr))
 	rt, env, err := prog.Prepare(ctx, engine.RunOptions{Environ: os.Environ(), Args: wfArgs,
 		Stdin: os.Stdin, StrayStderr: stray, Observer: observers{tree, hk}})
-	if in := interruption(ctx); in != nil && err != nil {
+	if in := runtime.Interruption(ctx); in != nil && err != nil {
 		// Stopped while module locals were evaluated: no step ran.
 		fmt.Fprintf(stderr, "Process terminated by signal %s\n", in.SignalName())
 		return in.Status()
@@ -174,7 +171,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	if e := rt.FirstFailure(); e != nil {
 		f.FailedOut, f.FailedErr = e.OutContent, e.ErrContent
 	}
-	in := interruption(ctx)
+	in := runtime.Interruption(ctx)
 	if in != nil {
 		f.Summary = "Process terminated by signal " + in.SignalName()
 	}
@@ -185,42 +182,6 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// interruptible returns a context cancelled by SIGINT or SIGTERM with a
-// *runtime.Interrupted cause (D22). A second signal exits at once.
-func interruptible() (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sigc:
-			in := &runtime.Interrupted{Signal: s.(syscall.Signal)}
-			cancel(in)
-			select {
-			case <-sigc:
-				os.Exit(in.Status())
-			case <-done:
-			}
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigc)
-		close(done)
-		cancel(nil)
-	}
-}
-
-// interruption returns the signal that stopped the run, if any.
-func interruption(ctx context.Context) *runtime.Interrupted {
-	var in *runtime.Interrupted
-	if errors.As(context.Cause(ctx), &in) {
-		return in
-	}
-	return nil
-}
-
 // printLoadError prints a compile error the way run/build/test do.
 func printLoadError(w io.Writer, err error) {
 	var d *diag.Diagnostic
@@ -229,21 +190,6 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, err.Error())
-}
-
-// colourWanted reports whether output to w gets colours: only on a terminal
-// and only while NO_COLOR is unset (an empty NO_COLOR counts as set, as for
-// the heartbeat lines; cli.md §5).
-func colourWanted(w io.Writer) bool {
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return isTerminal(w) && !noColor
-}
-
-// isTerminal reports whether w is a terminal (not merely a character
-// device: /dev/null is one too).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // hookWait bounds how long `jaiph run` waits, just before exiting, for hook
