@@ -14,9 +14,10 @@ import (
 )
 
 func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "build [--target DIR] [PATH]",
-		Short: "Validate .jh files and write their lowered shell for inspection",
+	cmd := &cobra.Command{
+		DisableFlagsInUseLine: true,
+		Use:                   "build [--target DIR] [PATH]",
+		Short:                 "Validate .jh files and write their lowered shell for inspection",
 		Long: `Validate Jaiph modules and write the shell each one is lowered to.
 
 PATH (default ./) is a .jh/.jph file, built with its imports, or a directory,
@@ -29,16 +30,11 @@ Any diagnostic is printed as jaiph run prints it, nothing is written and the
 exit status is 1.`,
 		Example:            "  jaiph build\n  jaiph build flows/ --target out\n  jaiph build deploy.jh",
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			if code := runBuild(args, stdout, stderr); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE:               selfParsing([]string{"--target"}, false, func(args []string) int { return runBuild(args, stdout, stderr) }),
 	}
+	// Parsed by the command itself (cli.md §1); declared for its help.
+	cmd.Flags().String("target", "", "write the .sh files below DIR instead of beside the modules")
+	return cmd
 }
 
 func runBuild(args []string, stdout, stderr io.Writer) int {

@@ -25,15 +25,7 @@ from $JAIPH_SKILL_PATH when that names a readable file, else the built-in
 guide).`,
 		Example:            "  jaiph init\n  ./.jaiph/bootstrap.jh",
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			if code := runInit(args, stdout, stderr); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE: selfParsing(nil, false, func(args []string) int { return runInit(args, stdout, stderr) }),
 	}
 }
 

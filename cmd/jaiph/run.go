@@ -21,26 +21,21 @@ import (
 )
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "run [--target DIR] FILE [--] [ARGS...]",
-		Short: "Run the default workflow of a .jh file",
+	cmd := &cobra.Command{
+		DisableFlagsInUseLine: true,
+		Use:                   "run [--target DIR] FILE [--] [ARGS...]",
+		Short:                 "Run the default workflow of a .jh file",
 		Long: `Run the workflow named "default" in FILE with ARGS as $1, $2, ….
 
 Steps write their output to .jaiph/runs/<date>/<time>-<file>/ under the
 workspace root; the progress tree goes to stdout, failures to stderr.
 Exit status: 0 on success, 1 on failure or a compile error.`,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			code := runFile(args, stdout, stderr)
-			if code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE:               selfParsing([]string{"--target"}, true, func(args []string) int { return runFile(args, stdout, stderr) }),
 	}
+	// Parsed by the command itself (cli.md §1); declared for its help.
+	cmd.Flags().String("target", "", "also write the lowered shell of the entry and its imports below DIR, as build --target does")
+	return cmd
 }
 
 // splitRunArgs separates `--target DIR` (anywhere before `--`) from the

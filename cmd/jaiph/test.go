@@ -26,15 +26,7 @@ block runs in isolation with its own mocks; only the test file and the
 modules it imports are compiled.
 Exit status: 0 when every test passed, 1 otherwise.`,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			if code := runTests(args, stdout, stderr); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE: selfParsing(nil, false, func(args []string) int { return runTests(args, stdout, stderr) }),
 	}
 }
 
