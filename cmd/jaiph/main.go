@@ -1,7 +1,3 @@
-// Command jaiph compiles and runs Jaiph workflows (.jh files).
-//
-// The command layer is thin: it parses arguments, calls the compiler stages
-// and maps their results to output and exit codes.
 package main
 
 import (
