@@ -21,6 +21,7 @@ import (
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/hooks"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/parser"
@@ -288,7 +289,7 @@ func printFailBlock(w io.Writer, style *progress.Style, rt *runtime.Runtime, str
 
 // failedOutput is the output of the first failed step: out and err contents,
 // each right-trimmed and cut to its last 30 lines.
-func failedOutput(e *runtime.Event) string {
+func failedOutput(e *event.Event) string {
 	if e == nil {
 		return ""
 	}
@@ -413,9 +414,9 @@ func isTerminal(w io.Writer) bool {
 const hookWait = 5 * time.Second
 
 // observers fans the runtime's events out to the progress tree and the hooks.
-type observers []runtime.Observer
+type observers []event.Observer
 
-func (o observers) Event(e *runtime.Event) {
+func (o observers) Event(e *event.Event) {
 	for _, x := range o {
 		x.Event(e)
 	}
