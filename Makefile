@@ -11,7 +11,7 @@ all: build examples
 
 # A static binary (no cgo), stamped with jaiph-go's version for `jaiph version`.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.buildVersion=$(VERSION)
+LDFLAGS  := -X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=$(VERSION)
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
 build:

@@ -1,8 +1,3 @@
-// Package diag defines the located diagnostics every compiler stage reports.
-//
-// A Diagnostic is a value, not a formatted string: the CLI decides whether to
-// print it in the reference's run style, as a check line, as JSON or as a
-// GitHub annotation.
 package diag
 
 import (

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -101,10 +100,4 @@ func signalName(s syscall.Signal) string {
 }
 
 // interruption returns the signal that cancelled ctx, if any.
-func interruption(ctx context.Context) *Interrupted {
-	var in *Interrupted
-	if errors.As(context.Cause(ctx), &in) {
-		return in
-	}
-	return nil
-}
+func interruption(ctx context.Context) *Interrupted { return Interruption(ctx) }

@@ -323,3 +323,21 @@ func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (in
 
 // ErrNoDefault is returned when the entry module has no default workflow.
 var ErrNoDefault = fmt.Errorf("jaiph run requires workflow 'default' in the input file")
+
+// LastArtifacts returns the run directory's lexicographically last .out
+// and .err artifacts (the FAIL block names them), "" when none.
+func (rt *Runtime) LastArtifacts() (out, errFile string) {
+	if rt.runDir == "" {
+		return "", ""
+	}
+	entries, _ := os.ReadDir(rt.runDir) // sorted by name
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".out"):
+			out = filepath.Join(rt.runDir, e.Name())
+		case strings.HasSuffix(e.Name(), ".err"):
+			errFile = filepath.Join(rt.runDir, e.Name())
+		}
+	}
+	return out, errFile
+}

@@ -1,27 +1,23 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/bashcheck"
-	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
-	"github.com/jaiph-go/jaiph/parser"
-	"github.com/jaiph-go/jaiph/validate"
 )
 
 func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "build [--target DIR] [PATH]",
-		Short: "Validate .jh files and write their lowered shell for inspection",
+	cmd := &cobra.Command{
+		DisableFlagsInUseLine: true,
+		Use:                   "build [--target DIR] [PATH]",
+		Short:                 "Validate .jh files and write their lowered shell for inspection",
 		Long: `Validate Jaiph modules and write the shell each one is lowered to.
 
 PATH (default ./) is a .jh/.jph file, built with its imports, or a directory,
@@ -34,23 +30,11 @@ Any diagnostic is printed as jaiph run prints it, nothing is written and the
 exit status is 1.`,
 		Example:            "  jaiph build\n  jaiph build flows/ --target out\n  jaiph build deploy.jh",
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			if code := runBuild(args, stdout, stderr); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE:               selfParsing([]string{"--target"}, false, func(args []string) int { return runBuild(args, stdout, stderr) }),
 	}
-}
-
-// buildOutput is one file `jaiph build` writes.
-type buildOutput struct {
-	path    string // absolute
-	content []byte
-	report  bool // print `built <path>` for it
+	// Parsed by the command itself (cli.md §1); declared for its help.
+	cmd.Flags().String("target", "", "write the .sh files below DIR instead of beside the modules")
+	return cmd
 }
 
 func runBuild(args []string, stdout, stderr io.Writer) int {
@@ -73,117 +57,33 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jaiph build: no such file or directory: %s\n", input)
 		return exitFailure
 	}
-
-	var (
-		root  string
-		prog  *validate.Program
-		entry string // file mode: the only module reported
-	)
-	if st.IsDir() {
-		root = abs
-		files, err := validate.FindSources(abs, false)
-		if err != nil {
-			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
-			return exitFailure
-		}
-		if len(files) == 0 {
-			fmt.Fprintln(stdout, "no .jh or .jph files found")
-			return exitOK
-		}
-		prog, err = validate.LoadModules(files)
-		if err != nil {
-			printLoadError(stderr, err)
-			return exitFailure
-		}
-	} else {
-		if !parser.IsSourceFile(abs) || parser.IsTestFile(abs) {
-			fmt.Fprintln(stdout, "no .jh or .jph files found")
-			return exitOK
-		}
-		root, entry = filepath.Dir(abs), abs
-		prog, err = validate.LoadEntry(abs)
-		if err != nil {
-			printLoadError(stderr, err)
-			return exitFailure
-		}
-	}
-
-	outRoot := root
+	outRoot := ""
 	if target != "" {
 		if outRoot, err = filepath.Abs(target); err != nil {
 			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
 			return exitFailure
 		}
 	}
-	if ds := bashcheck.Program(prog, root); len(ds) > 0 {
-		printLoadError(stderr, ds[0]) // like the first validation problem
+	outputs, err := engine.PlanBuild(abs, st.IsDir(), outRoot, generator)
+	switch {
+	case errors.Is(err, engine.ErrNoSources):
+		fmt.Fprintln(stdout, err)
+		return exitOK
+	case err != nil:
+		printLoadError(stderr, err)
 		return exitFailure
 	}
-	outputs := planBuild(prog.Modules, root, outRoot, entry)
 	for _, o := range outputs {
-		if err := atomicfile.Write(o.path, o.content, 0o644); err != nil {
+		if err := atomicfile.Write(o.Path, o.Content, 0o644); err != nil {
 			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
 			return exitFailure
 		}
-		if o.report {
-			fmt.Fprintf(stdout, "built %s\n", o.path)
+		if o.Report {
+			fmt.Fprintf(stdout, "built %s\n", o.Path)
 		}
 	}
 	return exitOK
 }
 
-// planBuild lowers every module and names its output: the module's path
-// relative to root, below outRoot, with the extension replaced by .sh. With
-// an entry (file mode) only the entry's output is reported.
-func planBuild(files []*ast.File, root, outRoot, entry string) []buildOutput {
-	var outs []buildOutput
-	for _, m := range codegen.LowerProgram(files, root) {
-		rel, err := filepath.Rel(root, m.File.Path)
-		if err != nil {
-			rel = filepath.Base(m.File.Path)
-		}
-		outs = append(outs, buildOutput{
-			path:    filepath.Join(outRoot, strings.TrimSuffix(rel, filepath.Ext(rel))+".sh"),
-			content: renderModule(m, filepath.ToSlash(rel)),
-			report:  entry == "" || m.File.Path == entry,
-		})
-	}
-	return outs
-}
-
-// renderModule is the inspection file of a lowered module (D5): a header
-// comment, then each rule, function and workflow body in declaration order,
-// each introduced by a `# <kind> <symbol>` comment.
-func renderModule(m *codegen.Module, source string) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Generated by jaiph-go %s from %s; lowered shell for inspection, run it with jaiph run\n", Version, source)
-	for _, body := range declarationOrder(m) {
-		fmt.Fprintf(&b, "\n# %s %s\n%s", body.Kind, body.Symbol, body.Source)
-	}
-	return []byte(b.String())
-}
-
-// declarationOrder returns m's bodies in source order (codegen groups them
-// by kind).
-func declarationOrder(m *codegen.Module) []*codegen.Body {
-	line := func(b *codegen.Body) int {
-		switch b.Kind {
-		case codegen.Rule:
-			if r := m.File.Rule(b.Name); r != nil {
-				return r.Line
-			}
-		case codegen.Function:
-			if f := m.File.Function(b.Name); f != nil {
-				return f.Line
-			}
-		case codegen.Workflow:
-			if b.Workflow != nil {
-				return b.Workflow.Line
-			}
-		}
-		return 0
-	}
-	out := append([]*codegen.Body(nil), m.Order...)
-	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
-	return out
-}
+// generator names jaiph-go in the header of the files build writes.
+var generator = "jaiph-go " + Version

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
-	"github.com/jaiph-go/jaiph/bashcheck"
-	"github.com/jaiph-go/jaiph/diag"
-	"github.com/jaiph-go/jaiph/parser"
-	"github.com/jaiph-go/jaiph/validate"
 	"github.com/spf13/cobra"
+
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/engine"
 )
 
 func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -51,45 +48,14 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var files []string
-	for _, a := range args {
-		abs, err := filepath.Abs(a)
-		if err != nil {
-			return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
-			return &usageError{fmt.Sprintf("check: no such file or directory: %s", a)}
-		}
-		if st.IsDir() {
-			found, err := validate.FindSources(abs, true)
-			if err != nil {
-				return &usageError{fmt.Sprintf("check: %s: %v", a, err)}
-			}
-			files = append(files, found...)
-			continue
-		}
-		if !parser.IsSourceFile(abs) {
-			return &usageError{fmt.Sprintf("check: not a .jh or .jph file: %s", a)}
-		}
-		files = append(files, abs)
+	files, err := engine.SourceFiles(args)
+	if err != nil {
+		return &usageError{"check: " + err.Error()}
 	}
-	files = uniqueStrings(files)
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "no .jh or .jph files found")
 	}
-	// Checking allocates many short-lived parse trees and keeps little; a
-	// lazier collector saves about a sixth of the time on large modules.
-	debug.SetGCPercent(400)
-	loader := validate.NewLoader()
-	diags := validate.CheckWith(loader, files)
-	// Bodies of files without other problems are lowered and their shell
-	// checked the way run, build and test check it before running.
-	withProblems := map[string]bool{}
-	for _, d := range diags {
-		withProblems[d.File] = true
-	}
-	diags = append(diags, bashcheck.Files(loader, files, withProblems)...)
+	diags := engine.Check(files)
 	cwd, _ := os.Getwd()
 	for _, d := range diags {
 		d.File = displayPath(cwd, d.File)
@@ -102,35 +68,16 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 		for i, f := range files {
 			shown[i] = displayPath(cwd, f)
 		}
-		writeCheckJSON(stdout, shown, diags)
+		diag.WriteJSON(stdout, shown, diags)
 	case "github":
-		for _, d := range diags {
-			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
-				ghProperty(d.File), d.Line, d.Col, d.Code, ghMessage(d.Code+" "+d.Message))
-		}
+		diag.WriteGitHub(stdout, diags)
 	default:
-		for _, d := range diags {
-			fmt.Fprintf(stdout, "%s:%d:%d: %s %s\n", d.File, d.Line, d.Col, d.Code, d.OneLine())
-		}
+		diag.WriteText(stdout, diags)
 	}
 	if len(diags) > 0 {
 		return &exitError{exitFailure}
 	}
 	return nil
-}
-
-func writeCheckJSON(w io.Writer, files []string, diags []*diag.Diagnostic) {
-	if diags == nil {
-		diags = []*diag.Diagnostic{}
-	}
-	out := struct {
-		Version     int                `json:"version"`
-		Files       []string           `json:"files"`
-		Diagnostics []*diag.Diagnostic `json:"diagnostics"`
-	}{1, files, diags}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(out)
 }
 
 // displayPath shows path relative to cwd when it is inside it.
@@ -143,26 +90,4 @@ func displayPath(cwd, path string) string {
 		return path
 	}
 	return rel
-}
-
-func uniqueStrings(in []string) []string {
-	seen := map[string]bool{}
-	out := in[:0]
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// ghMessage escapes a workflow-command message (GitHub Actions).
-func ghMessage(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProperty escapes a workflow-command property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -1,7 +1,3 @@
-// Command jaiph compiles and runs Jaiph workflows (.jh files).
-//
-// The command layer is thin: it parses arguments, calls the compiler stages
-// and maps their results to output and exit codes.
 package main
 
 import (
@@ -9,52 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // Version is the Jaiph language version this implementation is compatible with.
 const Version = "0.5.0"
-
-// buildVersion is jaiph-go's own version, set at build time by the Makefile
-// (`-ldflags -X main.buildVersion=…`, from git describe); a plain `go build`
-// falls back to the module's build information.
-var buildVersion = ""
-
-// implementationVersion is jaiph-go's version for `jaiph version`.
-func implementationVersion() string {
-	if buildVersion != "" {
-		return buildVersion
-	}
-	v := "dev"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "-dirty"
-				}
-			}
-		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if rev != "" {
-			v += " (" + rev + dirty + ")"
-		}
-	}
-	return v
-}
 
 func newVersionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
@@ -70,7 +31,7 @@ version, as the reference does.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", implementationVersion(), Version)
+			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", buildinfo.Version(), Version)
 			return nil
 		},
 	}
@@ -216,4 +177,35 @@ func isSourceShorthand(a string) bool {
 	}
 	st, err := os.Stat(a)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// selfParsing is the RunE of a command that parses its own arguments (run,
+// build, test, init; cli.md §1): -h/--help as the first argument shows its
+// help; an argument that looks like a flag but is none of valueFlags (each
+// followed by its value) is a usage error, up to "--" and, when
+// untilFirstArg, up to the first positional argument (run's workflow
+// arguments are the workflow's); fn's status is the exit status.
+func selfParsing(valueFlags []string, untilFirstArg bool, fn func(args []string) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return cmd.Help()
+		}
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--":
+				i = len(args)
+			case slices.Contains(valueFlags, a):
+				i++
+			case strings.HasPrefix(a, "-") && a != "-":
+				return &usageError{"unknown flag: " + a}
+			case untilFirstArg:
+				i = len(args)
+			}
+		}
+		if code := fn(args); code != 0 {
+			return &exitError{code}
+		}
+		return nil
+	}
 }

@@ -8,12 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/bashcheck"
-	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
-	"github.com/jaiph-go/jaiph/validate"
 )
 
 func newTestCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -28,47 +26,35 @@ block runs in isolation with its own mocks; only the test file and the
 modules it imports are compiled.
 Exit status: 0 when every test passed, 1 otherwise.`,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
-			}
-			if code := runTests(args, stdout, stderr); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		},
+		RunE: selfParsing(nil, false, func(args []string) int { return runTests(args, stdout, stderr) }),
 	}
 }
 
 // runTests implements `jaiph test [path]` (testing.md §6). Extra arguments
 // are ignored.
 func runTests(args []string, stdout, stderr io.Writer) int {
-	files, workspace, msg := testFiles(args)
-	if msg != "" {
-		fmt.Fprintln(stderr, msg)
+	arg := ""
+	if len(args) > 0 {
+		arg = args[0]
+	}
+	files, workspace, err := engine.TestFiles(arg)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	ctx, stop := interruptible()
+	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
-	if err := os.Chdir(workspace); err != nil {
-		fmt.Fprintf(stderr, "jaiph: %v\n", err)
-		return 1
-	}
-	style := progress.NewStyle(colourWanted(stdout))
+	style := progress.NewStyle(progress.ColourWanted(stdout))
 	report := progress.NewTestReport(stdout, style)
 	code := 0
 	for _, file := range files {
 		// D19: only the test file and what it imports are compiled.
-		prog, err := validate.LoadTestFile(file)
+		prog, err := engine.LoadTest(file, workspace)
 		if err != nil {
 			printLoadError(stderr, err)
 			return 1
 		}
-		if ds := bashcheck.Program(prog, workspace); len(ds) > 0 {
-			printLoadError(stderr, ds[0]) // like the first validation problem
-			return 1
-		}
-		tf, err := testrun.Prepare(ctx, testrun.Options{Program: prog, Workspace: workspace,
+		tf, err := engine.PrepareTest(ctx, testrun.Options{Program: prog, Workspace: workspace,
 			Env: os.Environ(), Stdin: os.Stdin, Stdout: stdout, Style: style})
 		if err != nil {
 			fmt.Fprintf(stderr, "jaiph: %v\n", err)
@@ -77,7 +63,7 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 		report.StartFile(filepath.Base(file))
 		for _, t := range tf.Tests() {
 			res := tf.Run(ctx, t)
-			if in := interruption(ctx); in != nil {
+			if in := runtime.Interruption(ctx); in != nil {
 				// The interrupted test counts as failed; the file's summary
 				// still shows what ran.
 				report.Test(res.Description, true, "Process terminated by signal "+in.SignalName(), res.Elapsed)
@@ -91,63 +77,4 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
-}
-
-// testFiles resolves the command's path argument to the test files to run
-// and the workspace root they run in; msg is the error to print instead.
-func testFiles(args []string) (files []string, workspace, msg string) {
-	if len(args) == 0 {
-		cwd, err := os.Getwd()
-		if err != nil {
-			return nil, "", "jaiph test: " + err.Error()
-		}
-		workspace = runtime.WorkspaceRoot(cwd)
-		files, err = findTestFiles(workspace)
-		if err != nil {
-			return nil, "", "jaiph test: " + err.Error()
-		}
-		if len(files) == 0 {
-			return nil, "", "jaiph test: no *.test.jh or *.test.jph files found"
-		}
-		return files, workspace, ""
-	}
-	path := args[0]
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, "", "jaiph test: " + err.Error()
-	}
-	st, err := os.Stat(abs)
-	switch {
-	case err == nil && st.IsDir():
-		files, err = findTestFiles(abs)
-		if err != nil {
-			return nil, "", "jaiph test: " + err.Error()
-		}
-		if len(files) == 0 {
-			return nil, "", "jaiph test: no *.test.jh or *.test.jph files in " + path
-		}
-		return files, runtime.WorkspaceRoot(abs), ""
-	case !parser.IsSourceFile(abs):
-		return nil, "", "jaiph test expects a .jh, .jph, *.test.jh, *.test.jph file or directory"
-	case err != nil:
-		return nil, "", "jaiph test: no such file: " + path
-	case !st.Mode().IsRegular():
-		return nil, "", "jaiph test expects a .jh, .jph, *.test.jh, *.test.jph file or directory"
-	case !parser.IsTestFile(abs):
-		return nil, "", "jaiph test requires a *.test.jh or *.test.jph file with inline mock prompt steps. Example:\n" +
-			`  test "..." { mock prompt "response"; response = w.default; expectContain response "..."; }`
-	}
-	return []string{abs}, runtime.WorkspaceRoot(filepath.Dir(abs)), ""
-}
-
-// findTestFiles returns the test files below dir, sorted.
-func findTestFiles(dir string) ([]string, error) {
-	all, err := validate.FindSources(dir, true)
-	var out []string
-	for _, p := range all {
-		if parser.IsTestFile(p) {
-			out = append(out, p)
-		}
-	}
-	return out, err
 }

@@ -1,5 +1,3 @@
-// Package atomicfile writes files so that readers see either the old
-// content or the whole new content, never a partial file.
 package atomicfile
 
 import (

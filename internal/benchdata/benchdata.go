@@ -1,5 +1,3 @@
-// Package benchdata generates the inputs the front-end benchmarks share, so
-// the numbers in docs/performance.md are measured on the same module.
 package benchdata
 
 import (

@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // `jaiph check`. A block whose first line is `# file: <path>` is written to
 // that path (so examples can import each other); others get a numbered name.
 func TestSkillGuideExamples(t *testing.T) {
-	blocks := fencedBlocks(string(skillGuide), "jaiph")
+	blocks := fencedBlocks(string(SkillGuide), "jaiph")
 	if len(blocks) < 8 {
 		t.Fatalf("found %d jaiph examples in the guide, want at least 8", len(blocks))
 	}
@@ -47,7 +47,7 @@ func TestSkillGuideExamples(t *testing.T) {
 // TestBootstrapWorkflowChecks keeps the file `jaiph init` writes valid.
 func TestBootstrapWorkflowChecks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bootstrap.jh")
-	if err := os.WriteFile(path, []byte(bootstrapWorkflow), 0o755); err != nil {
+	if err := os.WriteFile(path, []byte(BootstrapWorkflow), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := validate.LoadEntry(path); err != nil {

@@ -1,0 +1,51 @@
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The three formats of `jaiph check --format` (cli.md §7).
+
+// WriteText writes one `path:line:col: CODE message` line per diagnostic.
+func WriteText(w io.Writer, ds []*Diagnostic) {
+	for _, d := range ds {
+		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", d.File, d.Line, d.Col, d.Code, d.OneLine())
+	}
+}
+
+// WriteGitHub writes GitHub Actions `::error` workflow commands.
+func WriteGitHub(w io.Writer, ds []*Diagnostic) {
+	for _, d := range ds {
+		fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
+			ghProperty(d.File), d.Line, d.Col, d.Code, ghMessage(d.Code+" "+d.Message))
+	}
+}
+
+// WriteJSON writes the one JSON object of the json format: the checked
+// files and every diagnostic.
+func WriteJSON(w io.Writer, files []string, ds []*Diagnostic) {
+	if ds == nil {
+		ds = []*Diagnostic{}
+	}
+	out := struct {
+		Version     int           `json:"version"`
+		Files       []string      `json:"files"`
+		Diagnostics []*Diagnostic `json:"diagnostics"`
+	}{1, files, ds}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(out)
+}
+
+// ghMessage escapes a workflow-command message (GitHub Actions).
+func ghMessage(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow-command property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+
+	"github.com/jaiph-go/jaiph/bashcheck"
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/testrun"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// Program is an entry file that passed every check, lowered.
+type Program struct {
+	Path      string // the entry file, absolute
+	Workspace string // workspace root W (runtime.md §1)
+	Source    string // the entry's base name (JAIPH_SOURCE_FILE)
+	Checked   *validate.Program
+	Modules   []*codegen.Module
+	Entry     *codegen.Module
+}
+
+// Load compiles the entry file at path: the first diagnostic (validation,
+// then the lowered shell) is returned as the error.
+func Load(path string) (*Program, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := validate.LoadEntry(abs)
+	if err != nil {
+		return nil, err
+	}
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
+	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
+		return nil, ds[0]
+	}
+	p := &Program{Path: abs, Workspace: runtime.WorkspaceRoot(filepath.Dir(abs)), Source: filepath.Base(abs),
+		Checked: prog, Modules: mods}
+	for _, m := range mods {
+		if m.File == prog.Entry {
+			p.Entry = m
+		}
+	}
+	return p, nil
+}
+
+// RunOptions are what a run takes from its caller.
+type RunOptions struct {
+	Environ     []string // the process environment
+	Args        []string // the workflow's arguments ($1, …)
+	Stdin       io.Reader
+	StrayStderr io.Writer // the root step's bubbled stderr
+	Observer    event.Observer
+}
+
+// Refuse reports a run that must not start on this host (a requested
+// Docker sandbox, which jaiph-go does not provide). It runs nothing, so it
+// comes before Prepare, which evaluates module locals.
+func (p *Program) Refuse(ctx context.Context, environ []string) error {
+	return runtime.Sandbox(ctx, runtime.NewEnv(environ), p.Checked.Entry)
+}
+
+// Prepare builds the run's environment (config defaults, evaluated module
+// locals) and the runtime that runs its default workflow.
+func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
+	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Checked, p.Modules, p.Workspace, p.Source, o.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt := runtime.New(runtime.Options{
+		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
+		Env: env.List(), Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
+	})
+	return rt, env, nil
+}
+
+// LoadTest compiles a test file and the modules it imports (D19) for the
+// workspace.
+func LoadTest(path, workspace string) (*validate.Program, error) {
+	prog, err := validate.LoadTestFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if ds := bashcheck.Program(prog, workspace); len(ds) > 0 {
+		return nil, ds[0]
+	}
+	return prog, nil
+}
+
+// PrepareTest lowers a compiled test file and prepares its blocks to run.
+func PrepareTest(ctx context.Context, opts testrun.Options) (*testrun.File, error) {
+	return testrun.Prepare(ctx, opts)
+}

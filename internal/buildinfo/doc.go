@@ -1,0 +1,3 @@
+// Package buildinfo tells which jaiph-go this binary is. It must not
+// depend on the rest of the project.
+package buildinfo
