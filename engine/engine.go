@@ -7,6 +7,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
@@ -53,7 +54,7 @@ type RunOptions struct {
 	Args        []string // the workflow's arguments ($1, …)
 	Stdin       io.Reader
 	StrayStderr io.Writer // the root step's bubbled stderr
-	Observer    runtime.Observer
+	Observer    event.Observer
 }
 
 // Refuse reports a run that must not start on this host (a requested

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // Hooks fires the configured commands of one `jaiph run`. Its methods are
@@ -119,17 +119,17 @@ func (h *Hooks) WorkflowEnd(runID string, status int, elapsed time.Duration, run
 	h.fire(WorkflowEndEvent, p.bytes())
 }
 
-// Event implements runtime.Observer: STEP_START and STEP_END (the root step
+// Event implements event.Observer: STEP_START and STEP_END (the root step
 // included) fire step_start and step_end; other events are ignored.
-func (h *Hooks) Event(e *runtime.Event) {
+func (h *Hooks) Event(e *event.Event) {
 	if h == nil || e == nil {
 		return
 	}
 	var ev string
 	switch e.Type {
-	case runtime.StepStart:
+	case event.StepStart:
 		ev = StepStartEvent
-	case runtime.StepEnd:
+	case event.StepEnd:
 		ev = StepEndEvent
 	default:
 		return

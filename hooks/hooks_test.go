@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -204,19 +204,19 @@ func TestStepPayloads(t *testing.T) {
 		t.Fatal("workflow_start hook did not finish")
 	}
 	ts := time.Date(2024, 1, 2, 3, 4, 5, 600e6, time.FixedZone("X", 3600))
-	h.Event(&runtime.Event{Type: runtime.StepStart, Func: "main::default", Kind: "workflow", Name: "default",
+	h.Event(&event.Event{Type: event.StepStart, Func: "main::default", Kind: "workflow", Name: "default",
 		Time: ts, ID: "run-1:42:1", Seq: 1, RunID: "run-1"})
 	h.Wait(10 * time.Second)
-	h.Event(&runtime.Event{Type: runtime.Log, Message: "ignored", RunID: "run-1"})
-	h.Event(&runtime.Event{Type: runtime.WorkflowStart, Workflow: "default", RunID: "run-1"})
-	h.Event(&runtime.Event{Type: runtime.StepEnd, Func: "main::check", Kind: "rule", Name: "check",
+	h.Event(&event.Event{Type: event.Log, Message: "ignored", RunID: "run-1"})
+	h.Event(&event.Event{Type: event.WorkflowStart, Workflow: "default", RunID: "run-1"})
+	h.Event(&event.Event{Type: event.StepEnd, Func: "main::check", Kind: "rule", Name: "check",
 		Time: ts, ID: "run-1:42:2", Status: ptr(3), ElapsedMS: ptr(int64(1234)),
 		OutFile: "/w/r/000002-main__check.out", ErrFile: "/w/r/000002-main__check.err", RunID: "run-1"})
 	h.Wait(10 * time.Second)
-	h.Event(&runtime.Event{Type: runtime.StepEnd, Kind: "function", Name: "q\"\n\x01é", Time: ts,
+	h.Event(&event.Event{Type: event.StepEnd, Kind: "function", Name: "q\"\n\x01é", Time: ts,
 		ID: "run-1:42:3", Status: ptr(0), ElapsedMS: ptr(int64(0)), RunID: "run-1"})
 	h.Wait(10 * time.Second)
-	h.Event(&runtime.Event{Type: runtime.StepEnd, Name: "no-status", ID: "x"})
+	h.Event(&event.Event{Type: event.StepEnd, Name: "no-status", ID: "x"})
 	h.Wait(10 * time.Second)
 	h.WorkflowEnd("run-1", 1, 2500*time.Millisecond, "/w/.jaiph/runs/d/t-main.jh", "/w/.jaiph/runs/d/t-main.jh/run_summary.jsonl")
 	h.Wait(10 * time.Second)
@@ -253,7 +253,7 @@ func TestUnconfiguredEventsRunNothing(t *testing.T) {
 	var stderr syncBuffer
 	h := New(Config{}, &stderr)
 	h.WorkflowStart("/w/main.jh", "/w")
-	h.Event(&runtime.Event{Type: runtime.StepStart})
+	h.Event(&event.Event{Type: event.StepStart})
 	h.Event(nil)
 	h.WorkflowEnd("", 0, 0, "", "")
 	h.mu.Lock()
@@ -264,7 +264,7 @@ func TestUnconfiguredEventsRunNothing(t *testing.T) {
 	}
 	var nilHooks *Hooks
 	nilHooks.WorkflowStart("", "")
-	nilHooks.Event(&runtime.Event{Type: runtime.StepStart})
+	nilHooks.Event(&event.Event{Type: event.StepStart})
 	nilHooks.WorkflowEnd("", 0, 0, "", "")
 	if !nilHooks.Wait(0) {
 		t.Fatal("nil hooks waited")
@@ -300,7 +300,7 @@ func TestSpawnError(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	var stderr syncBuffer
 	h := New(Config{StepStartEvent: {"true"}}, &stderr)
-	h.Event(&runtime.Event{Type: runtime.StepStart})
+	h.Event(&event.Event{Type: event.StepStart})
 	if !h.Wait(10 * time.Second) {
 		t.Fatal("hooks did not finish")
 	}
@@ -317,7 +317,7 @@ func TestEnvironmentAndDirectory(t *testing.T) {
 	h := New(Config{StepEndEvent: {`{ pwd; echo "$JAIPH_HOOKS_TEST"; } > '` + out + `'`}}, nil)
 	// A later change of directory does not move the hooks.
 	t.Chdir(t.TempDir())
-	h.Event(&runtime.Event{Type: runtime.StepEnd})
+	h.Event(&event.Event{Type: event.StepEnd})
 	if !h.Wait(10 * time.Second) {
 		t.Fatal("hooks did not finish")
 	}
@@ -333,7 +333,7 @@ func TestFireDoesNotWait(t *testing.T) {
 	h := New(Config{StepStartEvent: {"sleep 2", "sleep 2"}}, &stderr)
 	begin := time.Now()
 	for i := 0; i < 20; i++ {
-		h.Event(&runtime.Event{Type: runtime.StepStart})
+		h.Event(&event.Event{Type: event.StepStart})
 	}
 	if d := time.Since(begin); d > time.Second {
 		t.Fatalf("firing took %v", d)

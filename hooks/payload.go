@@ -3,7 +3,7 @@ package hooks
 import (
 	"strconv"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // payload builds a compact JSON object whose keys keep the order in which
@@ -16,13 +16,13 @@ func (p *payload) key(k string) {
 	} else {
 		p.b = append(p.b, ',')
 	}
-	p.b = runtime.AppendJSONString(p.b, k)
+	p.b = event.AppendJSONString(p.b, k)
 	p.b = append(p.b, ':')
 }
 
 func (p *payload) str(k, v string) *payload {
 	p.key(k)
-	p.b = runtime.AppendJSONString(p.b, v)
+	p.b = event.AppendJSONString(p.b, v)
 	return p
 }
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 func TestPrintable(t *testing.T) {
@@ -31,11 +31,11 @@ func TestPrintable(t *testing.T) {
 // holding escapes are shown escaped (the tree's own colour codes stay); off
 // a TTY the lines carry the bytes as the reference prints them.
 func TestTreeEscapesOnTTY(t *testing.T) {
-	events := []*runtime.Event{
+	events := []*event.Event{
 		start("s1", "workflow", "x", 1, [2]string{"1", "\x1b[31mred"}),
 		start("s2", "prompt", "prompt", 2, [2]string{"__preview", "say \x1b]0;t\a"}, [2]string{"1", "a\x7fb"}),
-		{Type: runtime.Log, Depth: 1, Message: "\x1b]0;title\a done\r"},
-		{Type: runtime.LogErr, Depth: 1, Message: "bad \xff\x1b[2J"},
+		{Type: event.Log, Depth: 1, Message: "\x1b]0;title\a done\r"},
+		{Type: event.LogErr, Depth: 1, Message: "bad \xff\x1b[2J"},
 	}
 	tests := []struct {
 		name        string

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // fakeClock is a manual clock whose ticker is an unbuffered channel the
@@ -96,12 +96,12 @@ func (s *syncBuffer) close() {
 	s.closed = true
 }
 
-func start(id, kind, name string, depth int, params ...[2]string) *runtime.Event {
-	return &runtime.Event{Type: runtime.StepStart, ID: id, Kind: kind, Name: name, Depth: depth, ParentID: "p", Params: params}
+func start(id, kind, name string, depth int, params ...[2]string) *event.Event {
+	return &event.Event{Type: event.StepStart, ID: id, Kind: kind, Name: name, Depth: depth, ParentID: "p", Params: params}
 }
 
-func end(id, kind, name string, depth, status int, ms int64) *runtime.Event {
-	return &runtime.Event{Type: runtime.StepEnd, ID: id, Kind: kind, Name: name, Depth: depth, ParentID: "p", Status: &status, ElapsedMS: &ms}
+func end(id, kind, name string, depth, status int, ms int64) *event.Event {
+	return &event.Event{Type: event.StepEnd, ID: id, Kind: kind, Name: name, Depth: depth, ParentID: "p", Status: &status, ElapsedMS: &ms}
 }
 
 const (
@@ -168,7 +168,7 @@ func TestTTYBytes(t *testing.T) {
 	}
 	tr.Stop()
 	fmt.Fprint(stray, "after\n")
-	tr.Event(&runtime.Event{Type: runtime.Log, Depth: 1, Message: "late"})
+	tr.Event(&event.Event{Type: event.Log, Depth: 1, Message: "late"})
 	if got, want := w.take(), esc+"2m  "+esc+"0m"+esc+"2mℹ"+esc+"0m late\n"; got != want {
 		t.Fatalf("after stop:\n got %q\nwant %q", got, want)
 	}
@@ -181,7 +181,7 @@ func TestTTYNoColour(t *testing.T) {
 	w := &syncBuffer{}
 	tr := NewTree(w, NewStyle(false), TTY(true), WithClock(clk))
 	tr.Start(clk.Now().Add(-61500 * time.Millisecond))
-	tr.Event(&runtime.Event{Type: runtime.LogErr, Depth: 2, Message: "\nbad"})
+	tr.Event(&event.Event{Type: event.LogErr, Depth: 2, Message: "\nbad"})
 	clk.advance(time.Second)
 	tr.tick()
 	tr.Stop()
@@ -354,7 +354,7 @@ func TestHeartbeatInnermost(t *testing.T) {
 	clk := newFakeClock()
 	w := &syncBuffer{}
 	tr := NewTree(w, NewStyle(false), WithClock(clk), WithHeartbeat(Heartbeat{First: 0, Interval: time.Second}))
-	tr.Event(&runtime.Event{Type: runtime.StepStart, ID: "root", Kind: "workflow", Name: "default"})
+	tr.Event(&event.Event{Type: event.StepStart, ID: "root", Kind: "workflow", Name: "default"})
 	clk.advance(5 * time.Second)
 	tr.tick()
 	if got := w.take(); got != "" {

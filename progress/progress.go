@@ -15,7 +15,7 @@ import (
 
 	"github.com/fatih/color"
 
-	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // Style applies the reference's SGR pieces, or nothing without colour. A
@@ -92,7 +92,7 @@ func Prefix(d int) string {
 	return i[:len(i)-len("· ")]
 }
 
-func isRoot(e *runtime.Event) bool {
+func isRoot(e *event.Event) bool {
 	return e.Kind == "workflow" && e.Name == "default" && e.ParentID == "" && e.Depth == 0
 }
 
@@ -105,12 +105,12 @@ func startLabel(s *Style, kind, name string) string {
 	return s.Bold(kind) + " " + name
 }
 
-// Event implements runtime.Observer.
-func (t *Tree) Event(e *runtime.Event) {
+// Event implements event.Observer.
+func (t *Tree) Event(e *event.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch e.Type {
-	case runtime.StepStart:
+	case event.StepStart:
 		if isRoot(e) {
 			return
 		}
@@ -122,7 +122,7 @@ func (t *Tree) Event(e *runtime.Event) {
 		} else {
 			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(t.shown(FormatParams(e.Params, 0)))))
 		}
-	case runtime.StepEnd:
+	case event.StepEnd:
 		if isRoot(e) {
 			return
 		}
@@ -138,9 +138,9 @@ func (t *Tree) Event(e *runtime.Event) {
 		} else {
 			t.line(fmt.Sprintf("%s%s", t.s.Dim(p), t.s.Red("✗ "+text)))
 		}
-	case runtime.Log:
+	case event.Log:
 		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
-	case runtime.LogErr:
+	case event.LogErr:
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+t.shown(strings.TrimLeft(e.Message, "\n")))))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // builtin implements one `jaiph::…` command; it returns the exit status.
@@ -103,13 +105,13 @@ func builtinLogErr(ctx context.Context, f *frame, args []string) int {
 
 func logMessage(ctx context.Context, f *frame, args []string, isErr bool) int {
 	msg := strings.Join(args, " ")
-	typ := Log
+	typ := event.Log
 	hc := interp.HandlerCtx(ctx)
 	var w io.Writer = hc.Stdout
 	if isErr {
-		typ, w = LogErr, hc.Stderr
+		typ, w = event.LogErr, hc.Stderr
 	}
-	f.rt.emit(&Event{Type: typ, Message: msg, Depth: f.stackLen, Time: time.Now()})
+	f.rt.emit(&event.Event{Type: typ, Message: msg, Depth: f.stackLen, Time: time.Now()})
 	_, _ = io.WriteString(w, msg+"\n")
 	return 0
 }

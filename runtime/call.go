@@ -20,6 +20,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -224,17 +225,17 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		parentID = caller.id
 	}
 	dispatchCh, dispatched := env["JAIPH_DISPATCH_CHANNEL"]
-	stepEvent := func(e *Event) *Event {
+	stepEvent := func(e *event.Event) *event.Event {
 		if dispatched && dispatchCh.IsSet() {
 			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), env.get("JAIPH_DISPATCH_SENDER")
 		}
 		rt.emit(e)
 		return e
 	}
-	stepEvent(&Event{Type: StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
+	stepEvent(&event.Event{Type: event.StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen, Params: positionalParams(spec.args)})
 	if b.Kind == codegen.Workflow {
-		rt.emit(&Event{Type: WorkflowStart, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now()})
+		rt.emit(&event.Event{Type: event.WorkflowStart, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now()})
 	}
 	var inboxErr error
 	if b.Workflow != nil && len(b.Workflow.Routes) > 0 {
@@ -263,13 +264,13 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		rt.fault(fmt.Errorf("cannot read the return value of %s: %s", b.Symbol, shellbuiltin.ErrnoText(err)), true)
 	}
 
-	end := &Event{Type: StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
+	end := &event.Event{Type: event.StepEnd, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: time.Now(),
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
 	outKept, errKept := rt.attachArtifacts(end, outPath, errPath)
 	if b.Kind == codegen.Workflow {
-		rt.emit(&Event{Type: WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
+		rt.emit(&event.Event{Type: event.WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
 	if rt.opts.TestMode {
@@ -388,7 +389,7 @@ func exitStatus(err error) int {
 // attachArtifacts fills a STEP_END's out/err fields from the step's
 // artifacts (removing empty ones) and reports which were kept. Only the
 // contents' bounded prefixes are read, so a huge output costs no memory.
-func (rt *Runtime) attachArtifacts(end *Event, outPath, errPath string) (bool, bool) {
+func (rt *Runtime) attachArtifacts(end *event.Event, outPath, errPath string) (bool, bool) {
 	out, outKept := rt.readContent(outPath)
 	if outKept {
 		end.OutFile = outPath

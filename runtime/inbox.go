@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
@@ -276,7 +277,7 @@ func (rt *Runtime) store(p *pendingMessage) error {
 	ri.mu.Lock()
 	ri.seq = n
 	ri.mu.Unlock()
-	e := &Event{Type: InboxEnqueue, InboxSeq: seq, Channel: name, Sender: p.sender, PayloadPreview: p.preview, Time: p.queuedAt}
+	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: p.sender, PayloadPreview: p.preview, Time: p.queuedAt}
 	if p.ref {
 		ref := "inbox/" + file
 		e.PayloadRef = &ref
@@ -439,7 +440,7 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 		return 1
 	}
 	hc := interp.HandlerCtx(ctx)
-	rt.emit(&Event{Type: DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
+	rt.emit(&event.Event{Type: event.DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
 	start := time.Now()
 	status, _, err := rt.call(ctx, f, callSpec{body: t, args: []string{content, m.name, m.sender},
 		stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, env: env, dir: hc.Dir,
@@ -451,7 +452,7 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 		}
 	}
 	elapsed := time.Since(start).Milliseconds()
-	rt.emit(&Event{Type: DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
+	rt.emit(&event.Event{Type: event.DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
 	return status
 }

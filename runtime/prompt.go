@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/agent"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -131,14 +132,14 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	}
 	params := append([][2]string{{"__preview", pc.preview}}, pc.vars...)
 	dispatchCh := hc.Env.Get("JAIPH_DISPATCH_CHANNEL")
-	stepEvent := func(e *Event) {
+	stepEvent := func(e *event.Event) {
 		if dispatchCh.IsSet() {
 			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), hc.Env.Get("JAIPH_DISPATCH_SENDER").String()
 		}
 		rt.emit(e)
 	}
 	start := time.Now()
-	stepEvent(&Event{Type: StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: start,
+	stepEvent(&event.Event{Type: event.StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: start,
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Params: params})
 
 	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-jaiph__prompt", seq))
@@ -146,7 +147,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	status, answer := rt.runPrompt(ctx, hc, text, stmtOut, outPath, errPath)
 
 	elapsed := time.Since(start).Milliseconds()
-	end := &Event{Type: StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
+	end := &event.Event{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
 	_, errKept := rt.attachArtifacts(end, outPath, errPath)
 	stepEvent(end)

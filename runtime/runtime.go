@@ -24,15 +24,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/procgroup"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
-
-// Observer receives every event as it happens (progress tree, hooks). Calls
-// may come from several goroutines; the runtime serialises them.
-type Observer interface {
-	Event(e *Event)
-}
 
 // Options configure one run.
 type Options struct {
@@ -45,7 +40,7 @@ type Options struct {
 	// StrayStderr receives what reaches the run's stderr outside any step
 	// artifact (the root step's bubbled stderr).
 	StrayStderr io.Writer
-	Observer    Observer
+	Observer    event.Observer
 	// TestMode enables test-runner semantics (testing.md §4).
 	TestMode bool
 	// Locals are the evaluated module locals (env name → value).
@@ -88,7 +83,7 @@ type Runtime struct {
 
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
-	firstFailure *Event
+	firstFailure *event.Event
 
 	faultMu    sync.Mutex
 	faults     int
@@ -155,7 +150,7 @@ func (rt *Runtime) RunDir() string { return rt.runDir }
 func (rt *Runtime) RunID() string { return rt.runID }
 
 // FirstFailure returns the first failed STEP_END event, or nil.
-func (rt *Runtime) FirstFailure() *Event {
+func (rt *Runtime) FirstFailure() *event.Event {
 	rt.obsMu.Lock()
 	defer rt.obsMu.Unlock()
 	return rt.firstFailure
@@ -242,12 +237,12 @@ func (rt *Runtime) ensureRunDir() error {
 }
 
 // emit appends an event to the summary and tells the observer.
-func (rt *Runtime) emit(e *Event) {
+func (rt *Runtime) emit(e *event.Event) {
 	e.RunID = rt.runID
 	rt.summary.write(e)
 	rt.obsMu.Lock()
 	defer rt.obsMu.Unlock()
-	if e.Type == StepEnd && *e.Status != 0 && rt.firstFailure == nil {
+	if e.Type == event.StepEnd && *e.Status != 0 && rt.firstFailure == nil {
 		rt.firstFailure = e
 	}
 	if rt.opts.Observer != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -17,10 +18,10 @@ import (
 // recorder keeps the events of a run.
 type recorder struct {
 	mu     sync.Mutex
-	events []runtime.Event
+	events []event.Event
 }
 
-func (r *recorder) Event(e *runtime.Event) {
+func (r *recorder) Event(e *event.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, *e)
@@ -92,9 +93,9 @@ workflow default {
 	open := map[string]bool{}
 	for _, e := range rec.events {
 		switch e.Type {
-		case runtime.StepStart:
+		case event.StepStart:
 			open[e.ID] = true
-		case runtime.StepEnd:
+		case event.StepEnd:
 			delete(open, e.ID)
 		}
 	}
@@ -131,7 +132,7 @@ workflow default {
 	defer rec.mu.Unlock()
 	ends := 0
 	for _, e := range rec.events {
-		if e.Type == runtime.StepEnd {
+		if e.Type == event.StepEnd {
 			ends++
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/engine"
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/hooks"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
@@ -192,9 +193,9 @@ func printLoadError(w io.Writer, err error) {
 const hookWait = 5 * time.Second
 
 // observers fans the runtime's events out to the progress tree and the hooks.
-type observers []runtime.Observer
+type observers []event.Observer
 
-func (o observers) Event(e *runtime.Event) {
+func (o observers) Event(e *event.Event) {
 	for _, x := range o {
 		x.Event(e)
 	}

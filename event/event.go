@@ -1,0 +1,226 @@
+package event
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Observer receives every event as it happens (progress tree, hooks). Calls
+// may come from several goroutines; the runtime serialises them.
+type Observer interface {
+	Event(e *Event)
+}
+
+// Event is one run_summary.jsonl record. Fields are written in the order
+// runtime.md §10 and inbox.md §7 fix for each type; unset optional fields are
+// left out.
+type Event struct {
+	Type string
+	// Step events.
+	Func, Kind, Name string
+	Time             time.Time
+	Status           *int
+	ElapsedMS        *int64
+	OutFile, ErrFile string
+	ID, ParentID     string
+	Seq, Depth       int
+	Params           [][2]string
+	Dispatched       bool
+	Channel, Sender  string
+	OutContent       *string
+	ErrContent       *string
+	// Workflow events.
+	Workflow, Source string
+	// Log events.
+	Message string
+	// Inbox events.
+	InboxSeq, Target string
+	PayloadPreview   string
+	PayloadRef       *string
+	RunID            string
+}
+
+// Step event types and the others.
+const (
+	StepStart      = "STEP_START"
+	StepEnd        = "STEP_END"
+	WorkflowStart  = "WORKFLOW_START"
+	WorkflowEnd    = "WORKFLOW_END"
+	Log            = "LOG"
+	LogErr         = "LOGERR"
+	InboxEnqueue   = "INBOX_ENQUEUE"
+	DispatchStart  = "INBOX_DISPATCH_START"
+	DispatchFinish = "INBOX_DISPATCH_COMPLETE"
+)
+
+// JSON renders the event as one compact JSON line (without the newline).
+func (e *Event) JSON() []byte {
+	w := jsonWriter{}
+	w.open()
+	w.str("type", e.Type)
+	ts := e.Time.UTC().Format("2006-01-02T15:04:05Z")
+	switch e.Type {
+	case StepStart, StepEnd:
+		w.str("func", e.Func)
+		w.str("kind", e.Kind)
+		w.str("name", e.Name)
+		w.str("ts", ts)
+		if e.Type == StepStart {
+			w.raw("status", "null")
+			w.raw("elapsed_ms", "null")
+			w.str("out_file", "")
+			w.str("err_file", "")
+		} else {
+			w.raw("status", strconv.Itoa(*e.Status))
+			w.raw("elapsed_ms", strconv.FormatInt(*e.ElapsedMS, 10))
+			w.str("out_file", e.OutFile)
+			w.str("err_file", e.ErrFile)
+		}
+		w.str("id", e.ID)
+		if e.ParentID == "" {
+			w.raw("parent_id", "null")
+		} else {
+			w.str("parent_id", e.ParentID)
+		}
+		w.raw("seq", strconv.Itoa(e.Seq))
+		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("run_id", e.RunID)
+		if e.Type == StepStart {
+			w.key("params")
+			w.b = append(w.b, '[')
+			for i, p := range e.Params {
+				if i > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = append(w.b, '[')
+				w.b = AppendJSONString(w.b, p[0])
+				w.b = append(w.b, ',')
+				w.b = AppendJSONString(w.b, p[1])
+				w.b = append(w.b, ']')
+			}
+			w.b = append(w.b, ']')
+		}
+		if e.Dispatched {
+			w.raw("dispatched", "true")
+			w.str("channel", e.Channel)
+			if e.Sender != "" {
+				w.str("sender", e.Sender)
+			}
+		}
+		if e.OutContent != nil {
+			w.str("out_content", *e.OutContent)
+		}
+		if e.ErrContent != nil {
+			w.str("err_content", *e.ErrContent)
+		}
+	case WorkflowStart, WorkflowEnd:
+		w.str("workflow", e.Workflow)
+		w.str("source", e.Source)
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+		if e.Type == WorkflowEnd && e.Status != nil {
+			w.raw("status", strconv.Itoa(*e.Status))
+		}
+	case Log, LogErr:
+		w.str("message", e.Message)
+		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case InboxEnqueue:
+		w.str("inbox_seq", e.InboxSeq)
+		w.str("channel", e.Channel)
+		w.str("sender", e.Sender)
+		w.str("payload_preview", e.PayloadPreview)
+		if e.PayloadRef == nil {
+			w.raw("payload_ref", "null")
+		} else {
+			w.str("payload_ref", *e.PayloadRef)
+		}
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case DispatchStart, DispatchFinish:
+		w.str("inbox_seq", e.InboxSeq)
+		w.str("channel", e.Channel)
+		w.str("target", e.Target)
+		w.str("sender", e.Sender)
+		if e.Type == DispatchFinish {
+			w.raw("status", strconv.Itoa(*e.Status))
+			w.raw("elapsed_ms", strconv.FormatInt(*e.ElapsedMS, 10))
+		}
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	}
+	w.raw("event_version", "1")
+	w.b = append(w.b, '}')
+	return w.b
+}
+
+type jsonWriter struct {
+	b     []byte
+	comma bool
+}
+
+func (w *jsonWriter) open() { w.b = append(w.b, '{') }
+
+func (w *jsonWriter) key(k string) {
+	if w.comma {
+		w.b = append(w.b, ',')
+	}
+	w.comma = true
+	w.b = AppendJSONString(w.b, k)
+	w.b = append(w.b, ':')
+}
+
+func (w *jsonWriter) str(k, v string) {
+	w.key(k)
+	w.b = AppendJSONString(w.b, v)
+}
+
+func (w *jsonWriter) raw(k, v string) {
+	w.key(k)
+	w.b = append(w.b, v...)
+}
+
+// AppendJSONString appends s as a JSON string, escaped like JSON.stringify: `"`, `\`, the short escapes
+// \b \f \n \r \t, other control characters as \u00xx; no HTML escaping and
+// non-ASCII kept as UTF-8 (invalid bytes become U+FFFD).
+func AppendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"':
+				b = append(b, '\\', '"')
+			case c == '\\':
+				b = append(b, '\\', '\\')
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c == '\b':
+				b = append(b, '\\', 'b')
+			case c == '\f':
+				b = append(b, '\\', 'f')
+			case c < 0x20:
+				const hex = "0123456789abcdef"
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\ufffd"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
