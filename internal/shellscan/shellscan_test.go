@@ -1,0 +1,250 @@
+package shellscan
+
+import (
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// visible renders the bytes a scanner in mode m reports; bytes inside "…"
+// (reported by ShellText only) are wrapped in ‹›.
+func visible(s string, m Mode) string {
+	var b strings.Builder
+	sc := New(s, m)
+	for {
+		i, inDouble, ok := sc.Next()
+		if !ok {
+			return b.String()
+		}
+		if inDouble {
+			b.WriteString("‹" + s[i:i+1] + "›")
+		} else {
+			b.WriteByte(s[i])
+		}
+	}
+}
+
+// result is what every variant makes of one input.
+type result struct {
+	in                         string
+	body, heredoc, shell, send string   // the bytes each mode reports
+	delta                      int      // BraceDelta
+	heredocs                   []string // Heredocs: delimiters, "-" first for <<-
+	subst                      []string // Substitutions
+	list                       bool     // HasListOperator
+	sendAt                     int      // IndexSendOperator(in, "<-")
+	str                        string   // the Jaiph string opened by the first ", or "unterminated"
+}
+
+func run(in string) result {
+	r := result{in: in, body: visible(in, BodyLine), heredoc: visible(in, HeredocLine),
+		shell: visible(in, ShellText), send: visible(in, SendOperator),
+		delta: BraceDelta(in), subst: Substitutions(in), list: HasListOperator(in),
+		sendAt: IndexSendOperator(in, "<-")}
+	for _, h := range Heredocs(in) {
+		if h.Dash {
+			h.Delim = "-" + h.Delim
+		}
+		r.heredocs = append(r.heredocs, h.Delim)
+	}
+	if i := strings.IndexByte(in, '"'); i >= 0 {
+		r.str = "unterminated"
+		if end := ClosingQuote(in[i+1:], '"'); end >= 0 {
+			r.str = in[i+1 : i+1+end]
+		}
+	}
+	return r
+}
+
+// TestVariants runs every variant on the same tricky inputs, so that the
+// rows show where the quoting rules differ: '…' escapes (send only), $'…'
+// (body only), comments (body and heredoc), "…" contents (reported by shell
+// only, where $( counts), backticks (tracked by none).
+func TestVariants(t *testing.T) {
+	for _, want := range variantTable {
+		if got := run(want.in); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s\n got %+v\nwant %+v", want.in, got, want)
+		}
+	}
+}
+
+var tricky = []string{
+	`echo "{"`,
+	`echo 'a\'b' {`,
+	`echo $'a\'{' }`,
+	`# }`,
+	`x=1 # }`,
+	`echo a#{`,
+	`r <- echo "a <- b"`,
+	`echo "<-" '->' -> r`,
+	`echo $(r <- b) -> x`,
+	"echo `a && b` {",
+	`echo $( "$(f)" ) && g`,
+	`echo "unterminated {`,
+	`echo 'unterminated {`,
+	`cat <<EOF {`,
+	`cat <<-'E x' <<<y "<<Q" # <<C`,
+	`(( 1 << 2 )) <<A`,
+	`run f "a && b" $(c || d) || true`,
+	`x=$(( 1 + 2 )) $(g)`,
+	`say "a\"b" \" {`,
+	`say "a\\" {`,
+}
+
+// variantTable holds the expected result of every variant per input (one
+// row per entry of tricky, in order).
+var variantTable = []result{
+	{in: "echo \"{\"",
+		body: "echo ", heredoc: "echo ",
+		shell: "echo ‹{›",
+		send:  "echo ",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "{"},
+	{in: "echo 'a\\'b' {",
+		body: "echo b", heredoc: "echo b",
+		shell: "echo b",
+		send:  "echo  {",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "echo $'a\\'{' }",
+		body: "echo $ }", heredoc: "echo ${",
+		shell: "echo ${",
+		send:  "echo $ }",
+		delta: -1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "# }",
+		body: "", heredoc: "",
+		shell: "# }",
+		send:  "# }",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "x=1 # }",
+		body: "x=1 ", heredoc: "x=1 ",
+		shell: "x=1 # }",
+		send:  "x=1 # }",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "echo a#{",
+		body: "echo a#{", heredoc: "echo a#{",
+		shell: "echo a#{",
+		send:  "echo a#{",
+		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "r <- echo \"a <- b\"",
+		body: "r <- echo ", heredoc: "r <- echo ",
+		shell: "r <- echo ‹a›‹ ›‹<›‹-›‹ ›‹b›",
+		send:  "r <- echo ",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: 2, str: "a <- b"},
+	{in: "echo \"<-\" '->' -> r",
+		body: "echo   -> r", heredoc: "echo   -> r",
+		shell: "echo ‹<›‹-›  -> r",
+		send:  "echo   -> r",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "<-"},
+	{in: "echo $(r <- b) -> x",
+		body: "echo $(r <- b) -> x", heredoc: "echo $(r <- b) -> x",
+		shell: "echo $(r <- b) -> x",
+		send:  "echo $(r <- b) -> x",
+		delta: 0, heredocs: nil, subst: []string{"r <- b"}, list: false, sendAt: 9, str: ""},
+	{in: "echo `a && b` {",
+		body: "echo `a && b` {", heredoc: "echo `a && b` {",
+		shell: "echo `a && b` {",
+		send:  "echo `a && b` {",
+		delta: 1, heredocs: nil, subst: nil, list: true, sendAt: -1, str: ""},
+	{in: "echo $( \"$(f)\" ) && g",
+		body: "echo $(  ) && g", heredoc: "echo $(  ) && g",
+		shell: "echo $( ‹$›‹(›‹f›‹)› ) && g",
+		send:  "echo $(  ) && g",
+		delta: 0, heredocs: nil, subst: []string{" \"$(f)\" ", "f"}, list: true, sendAt: -1, str: "$(f)"},
+	{in: "echo \"unterminated {",
+		body: "echo ", heredoc: "echo ",
+		shell: "echo ‹u›‹n›‹t›‹e›‹r›‹m›‹i›‹n›‹a›‹t›‹e›‹d›‹ ›‹{›",
+		send:  "echo ",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "unterminated"},
+	{in: "echo 'unterminated {",
+		body: "echo ", heredoc: "echo ",
+		shell: "echo ",
+		send:  "echo ",
+		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "cat <<EOF {",
+		body: "cat <<EOF {", heredoc: "cat <<EOF {",
+		shell: "cat <<EOF {",
+		send:  "cat <<EOF {",
+		delta: 1, heredocs: []string{"EOF"}, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "cat <<-'E x' <<<y \"<<Q\" # <<C",
+		body: "cat <<- <<<y  ", heredoc: "cat <<- <<<y  ",
+		shell: "cat <<- <<<y ‹<›‹<›‹Q› # <<C",
+		send:  "cat <<- <<<y  # <<C",
+		delta: 0, heredocs: []string{"-E x"}, subst: nil, list: false, sendAt: 5, str: "<<Q"},
+	{in: "(( 1 << 2 )) <<A",
+		body: "(( 1 << 2 )) <<A", heredoc: "(( 1 << 2 )) <<A",
+		shell: "(( 1 << 2 )) <<A",
+		send:  "(( 1 << 2 )) <<A",
+		delta: 0, heredocs: []string{"A"}, subst: nil, list: false, sendAt: -1, str: ""},
+	{in: "run f \"a && b\" $(c || d) || true",
+		body: "run f  $(c || d) || true", heredoc: "run f  $(c || d) || true",
+		shell: "run f ‹a›‹ ›‹&›‹&›‹ ›‹b› $(c || d) || true",
+		send:  "run f  $(c || d) || true",
+		delta: 0, heredocs: nil, subst: []string{"c || d"}, list: true, sendAt: -1, str: "a && b"},
+	{in: "x=$(( 1 + 2 )) $(g)",
+		body: "x=$(( 1 + 2 )) $(g)", heredoc: "x=$(( 1 + 2 )) $(g)",
+		shell: "x=$(( 1 + 2 )) $(g)",
+		send:  "x=$(( 1 + 2 )) $(g)",
+		delta: 0, heredocs: nil, subst: []string{"g"}, list: false, sendAt: -1, str: ""},
+	{in: "say \"a\\\"b\" \\\" {",
+		body: "say   {", heredoc: "say   {",
+		shell: "say ‹a›‹b›  {",
+		send:  "say  \\",
+		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "a\\\"b"},
+	{in: "say \"a\\\\\" {",
+		body: "say  {", heredoc: "say  {",
+		shell: "say ‹a› {",
+		send:  "say  {",
+		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "a\\\\"},
+}
+
+func TestTableCoversTricky(t *testing.T) {
+	if len(variantTable) != len(tricky) {
+		t.Fatalf("%d rows for %d inputs", len(variantTable), len(tricky))
+	}
+	for i, r := range variantTable {
+		if r.in != tricky[i] {
+			t.Errorf("row %d is %q, want %q", i, r.in, tricky[i])
+		}
+	}
+}
+
+func TestIdentifiers(t *testing.T) {
+	for _, c := range []struct {
+		s            string
+		ident, ref   bool
+		lead, remain string
+	}{
+		{"a", true, true, "a", ""},
+		{"_x9", true, true, "_x9", ""},
+		{"9x", false, false, "", "9x"},
+		{"a.b", false, true, "a", ".b"},
+		{"a.b.c", false, false, "a", ".b.c"},
+		{".b", false, false, "", ".b"},
+		{"a.", false, false, "a", "."},
+		{"", false, false, "", ""},
+		{"a-b", false, false, "a", "-b"},
+	} {
+		lead, remain := LeadingIdent(c.s)
+		if IsIdent(c.s) != c.ident || IsRef(c.s) != c.ref || lead != c.lead || remain != c.remain {
+			t.Errorf("%q: IsIdent %v IsRef %v LeadingIdent %q %q", c.s, IsIdent(c.s), IsRef(c.s), lead, remain)
+		}
+	}
+	got := VarRefNames(`$a ${b_1} $9 ${c d} \$e $`)
+	if want := []string{"a", "b_1", "e"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("VarRefNames = %q, want %q", got, want)
+	}
+}
+
+// TestQuote checks that bash reads each quoted word back as the original.
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"", "a b", "it's", "''", `a\'b`, "$(x) `y` \"z\"", "l1\nl2", "nul\x00byte"} {
+		q := Quote(s)
+		out, err := exec.Command("/usr/bin/bash", "-c", "printf %s "+q).Output()
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if want := strings.ReplaceAll(s, "\x00", ""); string(out) != want {
+			t.Errorf("Quote(%q) = %s, bash reads %q", s, q, out)
+		}
+	}
+}
