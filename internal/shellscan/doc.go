@@ -27,11 +27,16 @@
 //     `run` (runtime §1: `&&`/`||` outside quotes and `$(…)`). Bytes inside
 //     "…" are reported (marked as such) because `$(` counts there; there are
 //     no comments and no $'…'.
-//   - [SendOperator]: the `<-` of a send (language §5.10): outside '…' and
-//     "…", backslash escapes honoured only inside quotes, so `'a\'b'` is one
-//     string here and an unterminated one in shell (reference quirk).
+//   - [Operators]: the Jaiph operators written in a step's text: the `<-` of
+//     a send (language §5.10), the `->` of a route, ` recover ` (D17).
+//     Outside '…' and "…", backslash escapes honoured only
+//     inside quotes, so `'a\'b'` is one string here and an unterminated one
+//     in shell (the reference's send detection).
 //   - Jaiph strings ([ClosingQuote]): a "…" prompt, log or local value closes
 //     at the first quote not escaped by an odd number of backslashes (D13).
+//
+// No variant tracks backticks: `a && b` between backticks is a list
+// operator and its braces count, as before the kit.
 //
 // The header lexer (parser/headers.go) keeps its own participle lexer,
 // because participle needs token rules as regexps; its String token follows

@@ -21,10 +21,10 @@ const (
 
 // The variants, named by what they are for.
 const (
-	BodyLine     = ANSIC | Comments | EscapeOutside
-	HeredocLine  = Comments | EscapeOutside
-	ShellText    = EscapeOutside | ReportDouble
-	SendOperator = EscapeInSingle
+	BodyLine    = ANSIC | Comments | EscapeOutside
+	HeredocLine = Comments | EscapeOutside
+	ShellText   = EscapeOutside | ReportDouble
+	Operators   = EscapeInSingle
 )
 
 // Scanner walks the bytes of a text that its mode does not hide: quote
@@ -127,10 +127,10 @@ func BraceDelta(line string) int {
 	}
 }
 
-// IndexSendOperator returns the index of the first op (`<-`) in s outside
-// quotes under the SendOperator rules, or -1.
-func IndexSendOperator(s, op string) int {
-	sc := New(s, SendOperator)
+// IndexOperator returns the index of the first op (`<-`, `->`, ` recover `,
+// …) in s outside quotes under the Operators rules, or -1.
+func IndexOperator(s, op string) int {
+	sc := New(s, Operators)
 	for {
 		i, _, ok := sc.Next()
 		if !ok {

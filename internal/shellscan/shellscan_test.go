@@ -33,15 +33,15 @@ type result struct {
 	heredocs                   []string // Heredocs: delimiters, "-" first for <<-
 	subst                      []string // Substitutions
 	list                       bool     // HasListOperator
-	sendAt                     int      // IndexSendOperator(in, "<-")
+	sendAt                     int      // IndexOperator(in, "<-")
 	str                        string   // the Jaiph string opened by the first ", or "unterminated"
 }
 
 func run(in string) result {
 	r := result{in: in, body: visible(in, BodyLine), heredoc: visible(in, HeredocLine),
-		shell: visible(in, ShellText), send: visible(in, SendOperator),
+		shell: visible(in, ShellText), send: visible(in, Operators),
 		delta: BraceDelta(in), subst: Substitutions(in), list: HasListOperator(in),
-		sendAt: IndexSendOperator(in, "<-")}
+		sendAt: IndexOperator(in, "<-")}
 	for _, h := range Heredocs(in) {
 		if h.Dash {
 			h.Delim = "-" + h.Delim
@@ -235,8 +235,13 @@ func TestIdentifiers(t *testing.T) {
 	}
 }
 
-// TestQuote checks that bash reads each quoted word back as the original.
+// TestQuote checks the form of a quote inside (not a backslash, which
+// mvdan.cc/sh keeps in assignment values) and that bash reads each quoted
+// word back as the original.
 func TestQuote(t *testing.T) {
+	if got, want := Quote("it's\x00 $(x)"), `'it'"'"'s $(x)'`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
 	for _, s := range []string{"", "a b", "it's", "''", `a\'b`, "$(x) `y` \"z\"", "l1\nl2", "nul\x00byte"} {
 		q := Quote(s)
 		out, err := exec.Command("/usr/bin/bash", "-c", "printf %s "+q).Output()
