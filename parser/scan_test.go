@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Table tests for the line-level scanners. D13 (quote-aware brace depth and
@@ -40,8 +41,8 @@ func TestBraceDelta(t *testing.T) {
 		{`echo "unterminated {`, 0},
 		{`echo 'unterminated {`, 0},
 	} {
-		if got := braceDelta(tc.line); got != tc.want {
-			t.Errorf("braceDelta(%q) = %d, want %d", tc.line, got, tc.want)
+		if got := shellscan.BraceDelta(tc.line); got != tc.want {
+			t.Errorf("shellscan.BraceDelta(%q) = %d, want %d", tc.line, got, tc.want)
 		}
 	}
 }
@@ -62,8 +63,8 @@ func TestClosingDQ(t *testing.T) {
 		{`\"\"`, -1},
 		{`say \"hi\" now" rest`, 14},
 	} {
-		if got := closingDQ(tc.s); got != tc.want {
-			t.Errorf("closingDQ(%q) = %d, want %d", tc.s, got, tc.want)
+		if got := shellscan.ClosingQuote(tc.s, '"'); got != tc.want {
+			t.Errorf("ClosingQuote(%q, '\"') = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }
@@ -84,8 +85,8 @@ func TestIndexOutsideQuotes(t *testing.T) {
 		{`x " recover " recover y`, " recover ", 13},
 		{``, "<-", -1},
 	} {
-		if got := indexOutsideQuotes(tc.s, tc.op); got != tc.want {
-			t.Errorf("indexOutsideQuotes(%q, %q) = %d, want %d", tc.s, tc.op, got, tc.want)
+		if got := shellscan.IndexOperator(tc.s, tc.op); got != tc.want {
+			t.Errorf("shellscan.IndexOperator(%q, %q) = %d, want %d", tc.s, tc.op, got, tc.want)
 		}
 	}
 }
@@ -212,16 +213,16 @@ func TestMatchAssign(t *testing.T) {
 func TestHeredocs(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		want []heredoc
+		want []shellscan.Heredoc
 	}{
-		{"cat <<END", []heredoc{{"END", false}}},
-		{"cat <<-'E O'", []heredoc{{"E O", true}}},
-		{`cat <<"X" >f; cat << \Y`, []heredoc{{"X", false}, {"Y", false}}},
+		{"cat <<END", []shellscan.Heredoc{{Delim: "END", Dash: false}}},
+		{"cat <<-'E O'", []shellscan.Heredoc{{Delim: "E O", Dash: true}}},
+		{`cat <<"X" >f; cat << \Y`, []shellscan.Heredoc{{Delim: "X", Dash: false}, {Delim: "Y", Dash: false}}},
 		{"cat <<<word", nil},
 		{"echo $((1<<2))", nil},
 		{"echo '<<A' \"<<B\" # <<C", nil},
 	} {
-		got := heredocs(tc.line)
+		got := shellscan.Heredocs(tc.line)
 		if len(got) != len(tc.want) {
 			t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // parseWorkflowBody parses the body of w whose header is line decl, classifying
@@ -26,7 +27,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 				i = hdocLast
 			}
 			block = append(block, t) // the reference trims every line of a block
-			depth += braceDelta(raw)
+			depth += shellscan.BraceDelta(raw)
 			i++
 			if depth <= 0 {
 				depth = 0
@@ -110,7 +111,7 @@ func startsWithAny(s string, prefixes ...string) bool {
 // matchRoute matches `^REF\s+->\s+(.+)$`.
 func matchRoute(t string) (string, string, bool) {
 	ref, rest := firstWord(t)
-	if !isRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
+	if !shellscan.IsRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
 		return "", "", false
 	}
 	if len(ref) == len(t) || !isSpace(t[len(ref)]) {
@@ -197,14 +198,14 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 	// like item 14 and the finished block becomes the send; the reference
 	// would send `{` alone and end the workflow at the block's `}`.
 	if ref, cmd, ok := SplitSend(t); ok {
-		if d := braceDelta(raw); d > 0 {
+		if d := shellscan.BraceDelta(raw); d > 0 {
 			return nil, i + 1, d
 		}
 		r, _ := ast.ParseRef(ref)
 		return one(&ast.Send{Pos: p.pos(i, 1), Channel: r, Cmd: cmd})
 	}
 	// 14: a line that opens braces starts a multi-line shell block.
-	if d := braceDelta(raw); d > 0 {
+	if d := shellscan.BraceDelta(raw); d > 0 {
 		return nil, i + 1, d
 	}
 	// 15: shell step.
@@ -227,7 +228,7 @@ func isMalformedIfEnsure(t string) bool {
 	if strings.HasPrefix(rest, "!") {
 		rest = strings.TrimLeft(rest[1:], " \t")
 	}
-	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !isIdentChar(rest[6]))
+	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !shellscan.IsIdentChar(rest[6]))
 }
 
 func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
@@ -273,7 +274,7 @@ func (p *parser) checkCaptureRHS(i int, rhs string) bool {
 	}
 	// Our fix of a reference bug: `x = echo "a" -> b` would run
 	// `echo "a" -` into a file `b`; a route never belongs in a capture.
-	if indexOutsideQuotes(rhs, "->") >= 0 {
+	if shellscan.IndexOperator(rhs, "->") >= 0 {
 		p.errorAt(i+1, 1, "capture cannot contain a route (->); declare routes on their own line")
 		return false
 	}
@@ -315,7 +316,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 	// The keyword D17 split at (the reference takes the first `recover`
 	// anywhere in the line, which is the same one outside quotes).
 	recoverCol := col
-	if k := indexOutsideQuotes(raw, " recover "); k >= 0 {
+	if k := shellscan.IndexOperator(raw, " recover "); k >= 0 {
 		recoverCol = k + 2
 	}
 	right = trim(right)
@@ -366,7 +367,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 // splitRecover splits at the first ` recover ` outside quotes (D17).
 func splitRecover(s string) (string, string, bool) {
 	const kw = " recover "
-	j := indexOutsideQuotes(s, kw)
+	j := shellscan.IndexOperator(s, kw)
 	if j < 0 {
 		return s, "", false
 	}
@@ -454,7 +455,7 @@ func (p *parser) parseLog(i int, isErr bool, arg string) ast.Step {
 		p.errorAt(i+1, col, kw+` must match: `+kw+` "<message>"`)
 		return nil
 	}
-	end := closingDQ(arg[1:])
+	end := shellscan.ClosingQuote(arg[1:], '"')
 	if end < 0 {
 		p.errorAt(i+1, col, "unterminated "+kw+" string")
 		return nil
@@ -656,7 +657,7 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 			return p.parsePrompt(j, "", trim(t[6:]), col)
 		}
 	}
-	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !isIdentChar(t[6])) {
+	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !shellscan.IsIdentChar(t[6])) {
 		p.errorAt(j+1, 1, `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
 		return nil, j + 1
 	}
