@@ -3,6 +3,7 @@ package validate
 import (
 	"strings"
 
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/parser"
 )
 
@@ -62,7 +63,7 @@ type symbolKind func(word string) fragmentKind
 // first, then (for workflow shell) every non-empty, non-comment line. It
 // returns the first message, or "".
 func checkShell(text string, lines bool, kindOf symbolKind) string {
-	for _, sub := range substitutions(text) {
+	for _, sub := range shellscan.Substitutions(text) {
 		k, w := classifyFragment(sub, kindOf)
 		if msg := guardMessage(substitution, k, w); msg != "" {
 			return msg
@@ -115,7 +116,7 @@ func firstCommandWord(s string) string {
 			continue
 		}
 		i := 0
-		for i < len(seg) && (isWordChar(seg[i]) || i > 0 && seg[i] == '.') {
+		for i < len(seg) && (shellscan.IsIdentChar(seg[i]) || i > 0 && seg[i] == '.') {
 			if i == 0 && seg[i] >= '0' && seg[i] <= '9' {
 				break
 			}
@@ -124,10 +125,6 @@ func firstCommandWord(s string) string {
 		return seg[:i]
 	}
 	return ""
-}
-
-func isWordChar(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // splitSegments splits on `||`, `&&`, `|`, `;` and newlines.
@@ -177,7 +174,7 @@ func stripCommandPrefix(seg string) string {
 // white space (value unquoted non-blank, "…" or '…'), or 0.
 func assignmentPrefixLen(s string) int {
 	i := 0
-	for i < len(s) && (isWordChar(s[i]) && !(i == 0 && s[i] >= '0' && s[i] <= '9')) {
+	for i < len(s) && (shellscan.IsIdentChar(s[i]) && !(i == 0 && s[i] >= '0' && s[i] <= '9')) {
 		i++
 	}
 	if i == 0 || i >= len(s) || s[i] != '=' {
@@ -204,75 +201,4 @@ func assignmentPrefixLen(s string) int {
 		return i + 1
 	}
 	return 0
-}
-
-// substitutions returns the inner text of every `$(` … `)` (but not `$((`)
-// outside single quotes, outermost first, recursively.
-func substitutions(s string) []string {
-	var out []string
-	inSingle, inDouble := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case c == '$' && i+1 < len(s) && s[i+1] == '(':
-			if i+2 < len(s) && s[i+2] == '(' {
-				i += 2
-				continue
-			}
-			end := matchParen(s, i+2)
-			inner := s[i+2 : end]
-			out = append(out, inner)
-			out = append(out, substitutions(inner)...)
-			if end >= len(s) {
-				return out
-			}
-			i = end
-		}
-	}
-	return out
-}
-
-// matchParen returns the index of the `)` closing a group whose content
-// starts at i (quote-aware), or len(s) when it is unclosed.
-func matchParen(s string, i int) int {
-	depth := 1
-	inSingle, inDouble := false, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case inDouble:
-			if c == '$' && i+1 < len(s) && s[i+1] == '(' {
-				end := matchParen(s, i+2)
-				i = end
-			}
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(s)
 }

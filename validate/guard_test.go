@@ -3,6 +3,8 @@ package validate
 import (
 	"reflect"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Table tests for the keyword-first guard (validation.md §3).
@@ -27,7 +29,7 @@ func TestSubstitutions(t *testing.T) {
 		{`echo $(a ")" b)`, []string{`a ")" b`}},
 		{`echo $(unclosed`, []string{"unclosed"}},
 	} {
-		got := substitutions(tc.s)
+		got := shellscan.Substitutions(tc.s)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("substitutions(%q) = %q, want %q", tc.s, got, tc.want)
 		}
