@@ -14,8 +14,8 @@ import (
 // character gets a backslash, as do a leading # and a ~ at the start or
 // after : or =.
 //
-// runtime/printf.go has its own copy (shellQuoteQ) for the printf builtin;
-// the two must agree.
+// It is for display; text that becomes code is quoted with shellscan.Quote.
+// The printf builtin's %q (shellbuiltin.shellQuoteQ) calls it.
 func Quote(s string) string {
 	if s == "" {
 		return "''"
@@ -128,13 +128,4 @@ func ansiCQuote(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
-}
-
-// SingleQuote quotes s as one shell word in single quotes, writing each
-// quote inside as '"'"' rather than with a backslash, which mvdan.cc/sh
-// v3.14 keeps in assignment values. NUL bytes, which no shell variable can
-// hold, are dropped.
-func SingleQuote(s string) string {
-	s = strings.ReplaceAll(s, "\x00", "")
-	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }

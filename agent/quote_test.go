@@ -39,9 +39,3 @@ func TestQuoteCommand(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
-
-func TestSingleQuote(t *testing.T) {
-	if got, want := SingleQuote("it's\x00 $(x)"), `'it'"'"'s $(x)'`; got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
