@@ -111,6 +111,9 @@ func closeSingle(s string, i int, esc bool) int {
 
 // BraceDelta counts `{` minus `}` on one Jaiph body line (BodyLine rules).
 func BraceDelta(line string) int {
+	if strings.IndexAny(line, "{}") < 0 {
+		return 0 // most lines: skip the scan
+	}
 	delta := 0
 	sc := New(line, BodyLine)
 	for {
@@ -130,6 +133,9 @@ func BraceDelta(line string) int {
 // IndexOperator returns the index of the first op (`<-`, `->`, ` recover `,
 // …) in s outside quotes under the Operators rules, or -1.
 func IndexOperator(s, op string) int {
+	if !strings.Contains(s, op) {
+		return -1
+	}
 	sc := New(s, Operators)
 	for {
 		i, _, ok := sc.Next()
@@ -165,6 +171,9 @@ func ClosingQuote(s string, q byte) int {
 // `||` outside quotes and `$(…)` (ShellText rules): such a run executes with
 // errexit ignored (runtime §1).
 func HasListOperator(s string) bool {
+	if !strings.Contains(s, "&&") && !strings.Contains(s, "||") {
+		return false
+	}
 	depth := 0
 	sc := New(s, ShellText)
 	for {
@@ -188,6 +197,9 @@ func HasListOperator(s string) bool {
 // outside single quotes, double quotes included (ShellText rules), outermost
 // first, recursively: the fragments the keyword-first guard checks.
 func Substitutions(s string) []string {
+	if !strings.Contains(s, "$(") {
+		return nil
+	}
 	var out []string
 	sc := New(s, ShellText)
 	for {
@@ -248,6 +260,9 @@ type Heredoc struct {
 // (or `<<-`) outside quotes, comments and `(( ))`, not `<<<` (HeredocLine
 // rules).
 func Heredocs(line string) []Heredoc {
+	if !strings.Contains(line, "<<") {
+		return nil
+	}
 	var out []Heredoc
 	arith := 0
 	sc := New(line, HeredocLine)
