@@ -270,3 +270,39 @@ func TestHeredocBodyVerbatimInWorkflow(t *testing.T) {
 		t.Fatalf("shell steps %q, want %q", texts, want)
 	}
 }
+
+// TestHeaderLexerAgrees checks that the header lexer's String and Ident
+// tokens follow the scanning kit's rules.
+func TestHeaderLexerAgrees(t *testing.T) {
+	sym := headerLexer.Symbols()
+	for _, in := range []string{`"a"x`, `"a\"b" x`, `"a\\" x`, `"a\\\"" x`, `"\\\\"`, `'a\'b'`, `'x' y`, `"unterminated`, `abc_1.x`, `_a b`, `9a`} {
+		lx, err := headerLexer.LexString("", in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		tok, err := lx.Next()
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		var want string
+		switch in[0] {
+		case '"':
+			if end := shellscan.ClosingQuote(in[1:], '"'); end >= 0 {
+				want = in[:end+2]
+			}
+		case '\'':
+			if end := strings.IndexByte(in[1:], '\''); end >= 0 {
+				want = in[:end+2]
+			}
+		}
+		if id, _ := shellscan.LeadingIdent(in); id != "" {
+			if tok.Type != sym["Ident"] || tok.Value != id {
+				t.Errorf("%q: first token %q, want the identifier %q", in, tok.Value, id)
+			}
+			continue
+		}
+		if isString := tok.Type == sym["String"]; isString != (want != "") || isString && tok.Value != want {
+			t.Errorf("%q: first token %q (String: %v), kit says the string is %q", in, tok.Value, isString, want)
+		}
+	}
+}
