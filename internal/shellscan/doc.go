@@ -32,6 +32,9 @@
 //     Outside '…' and "…", backslash escapes honoured only
 //     inside quotes, so `'a\'b'` is one string here and an unterminated one
 //     in shell (the reference's send detection).
+//   - [RecoverBlock]: splitting a `recover { … }` block into statements
+//     (language §5.4): only "…" quotes (with backslash escapes); ' and an
+//     unquoted backslash are ordinary bytes, as in the reference.
 //   - Jaiph strings ([ClosingQuote]): a "…" prompt, log or local value closes
 //     at the first quote not escaped by an odd number of backslashes (D13).
 //

@@ -17,14 +17,17 @@ const (
 	EscapeInSingle
 	// ReportDouble reports the bytes inside "…" too (with inDouble set).
 	ReportDouble
+	// NoSingle makes ' an ordinary byte: only "…" quotes.
+	NoSingle
 )
 
 // The variants, named by what they are for.
 const (
-	BodyLine    = ANSIC | Comments | EscapeOutside
-	HeredocLine = Comments | EscapeOutside
-	ShellText   = EscapeOutside | ReportDouble
-	Operators   = EscapeInSingle
+	BodyLine     = ANSIC | Comments | EscapeOutside
+	HeredocLine  = Comments | EscapeOutside
+	ShellText    = EscapeOutside | ReportDouble
+	Operators    = EscapeInSingle
+	RecoverBlock = NoSingle
 )
 
 // Scanner walks the bytes of a text that its mode does not hide: quote
@@ -67,6 +70,9 @@ func (sc *Scanner) Next() (i int, inDouble, ok bool) {
 				continue
 			}
 		case '\'':
+			if sc.mode&NoSingle != 0 {
+				break
+			}
 			esc := sc.mode&EscapeInSingle != 0 || sc.mode&ANSIC != 0 && i > 0 && s[i-1] == '$'
 			i = closeSingle(s, i+1, esc)
 			continue
@@ -248,6 +254,32 @@ func matchParen(s string, i int) int {
 			}
 		}
 	}
+}
+
+// SplitStatements splits the text of a `recover { … }` block at `;` and
+// newlines outside "…" (RecoverBlock rules, language §5.4), trims each
+// statement and drops empty ones.
+func SplitStatements(text string) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	start := 0
+	sc := New(text, RecoverBlock)
+	for {
+		i, _, ok := sc.Next()
+		if !ok {
+			break
+		}
+		if text[i] == ';' || text[i] == '\n' {
+			add(text[start:i])
+			start = i + 1
+		}
+	}
+	add(text[start:])
+	return out
 }
 
 // Heredoc is a here-document operator found on a shell line.
