@@ -350,7 +350,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 	default:
 		text = right
 	}
-	stmts := splitStatements(text)
+	stmts := shellscan.SplitStatements(text)
 	if len(stmts) == 0 {
 		p.errorAt(i+1, recoverCol, "recover block must contain at least one statement")
 		return nil, next
@@ -372,32 +372,6 @@ func splitRecover(s string) (string, string, bool) {
 		return s, "", false
 	}
 	return s[:j], s[j+len(kw):], true
-}
-
-// splitStatements splits recover text on `;` and newlines outside double
-// quotes (single quotes are not tracked, as in the reference).
-func splitStatements(text string) []string {
-	var out []string
-	inDouble := false
-	start := 0
-	add := func(s string) {
-		if s = trim(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '\\' && inDouble:
-			i++
-		case c == '"':
-			inDouble = !inDouble
-		case !inDouble && (c == ';' || c == '\n'):
-			add(text[start:i])
-			start = i + 1
-		}
-	}
-	add(text[start:])
-	return out
 }
 
 // matchCall matches `kw REF [args]` with a valid REF.

@@ -62,8 +62,8 @@ func TestFirstCommandWord(t *testing.T) {
 		{`A= build`, "A"}, // an empty unquoted value is not an assignment prefix
 		{`A="unterminated build`, "A"},
 	} {
-		if got := firstCommandWord(tc.s); got != tc.want {
-			t.Errorf("firstCommandWord(%q) = %q, want %q", tc.s, got, tc.want)
+		if got := shellscan.FirstCommandWord(tc.s); got != tc.want {
+			t.Errorf("FirstCommandWord(%q) = %q, want %q", tc.s, got, tc.want)
 		}
 	}
 }
