@@ -322,12 +322,12 @@ func isRuleEnsure(t string) bool {
 }
 
 // startsWithKeyword matches `^kw\s`.
-func startsWithKeyword(t, kw string) bool { return hasWordPrefix(t, kw) }
+func startsWithKeyword(t, kw string) bool { return shellscan.HasWordPrefix(t, kw) }
 
 // isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`, `'`
 // or `$` and is not `$?`.
 func isValueReturn(t string) bool {
-	if !hasWordPrefix(t, "return") {
+	if !shellscan.HasWordPrefix(t, "return") {
 		return false
 	}
 	arg := trim(t[6:])

@@ -84,11 +84,6 @@ func firstWord(s string) (string, string) {
 	return s[:i], trim(s[i:])
 }
 
-// hasWordPrefix reports whether s starts with word followed by white space.
-func hasWordPrefix(s, word string) bool {
-	return len(s) > len(word) && strings.HasPrefix(s, word) && isSpace(s[len(word)])
-}
-
 // matchAssign matches `^IDENT\s*=\s*(.+)$` (or `\s+=` when spaceBefore) and
 // returns the name, the right-hand side and its byte offset in s.
 func matchAssign(s string, spaceBefore bool) (name, rhs string, off int, ok bool) {
@@ -117,7 +112,7 @@ func matchAssign(s string, spaceBefore bool) (name, rhs string, off int, ok bool
 // `!\s*` (or `!\s+` for the shell form, kw empty). It returns the captured
 // middle text.
 func matchIfHeader(t string, negated bool, kw string) (string, bool) {
-	if !hasWordPrefix(t, "if") {
+	if !shellscan.HasWordPrefix(t, "if") {
 		return "", false
 	}
 	rest := strings.TrimLeft(t[2:], " \t")
@@ -132,7 +127,7 @@ func matchIfHeader(t string, negated bool, kw string) (string, bool) {
 		}
 	}
 	if kw != "" {
-		if !hasWordPrefix(rest, kw) {
+		if !shellscan.HasWordPrefix(rest, kw) {
 			return "", false
 		}
 		rest = strings.TrimLeft(rest[len(kw):], " \t")

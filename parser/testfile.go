@@ -78,7 +78,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		}
 		return &ast.MockPrompt{Pos: pos, Response: resp}, j + 1
 	}
-	if hasWordPrefix(inner, "mock") {
+	if shellscan.HasWordPrefix(inner, "mock") {
 		kind, _ := firstWord(trim(inner[4:]))
 		if kind == "workflow" || kind == "rule" || kind == "function" {
 			h, ok := parseMockHeader(inner)

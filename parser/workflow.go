@@ -146,11 +146,11 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 		}
 	}
 	// 4: prompt capture.
-	if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+	if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 		return more(p.parsePrompt(i, name, trim(rhs[6:]), indentCol(raw)+off))
 	}
 	// 5: prompt.
-	if hasWordPrefix(t, "prompt") {
+	if shellscan.HasWordPrefix(t, "prompt") {
 		return more(p.parsePrompt(i, "", trim(t[6:]), indentCol(raw)))
 	}
 	// 6: assignment.
@@ -158,23 +158,23 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 		return more(p.parseAssignment(i, name, rhs, indentCol(raw)+off))
 	}
 	// 7–8: ensure and run.
-	if hasWordPrefix(t, "ensure") {
+	if shellscan.HasWordPrefix(t, "ensure") {
 		return more(p.parseEnsure(i, "", trim(t[6:])))
 	}
-	if hasWordPrefix(t, "run") {
+	if shellscan.HasWordPrefix(t, "run") {
 		if s := p.parseRun(i, "", trim(t[3:])); s != nil {
 			return one(s)
 		}
 		return none()
 	}
 	// 9: log / logerr.
-	if t == "log" || hasWordPrefix(t, "log") {
+	if t == "log" || shellscan.HasWordPrefix(t, "log") {
 		if s := p.parseLog(i, false, trim(t[3:])); s != nil {
 			return one(s)
 		}
 		return none()
 	}
-	if t == "logerr" || hasWordPrefix(t, "logerr") {
+	if t == "logerr" || shellscan.HasWordPrefix(t, "logerr") {
 		if s := p.parseLog(i, true, trim(t[6:])); s != nil {
 			return one(s)
 		}
@@ -221,7 +221,7 @@ func stepsOf(s ast.Step) []ast.Step {
 
 // isMalformedIfEnsure matches `^if\s+(!\s*)?ensure\b`.
 func isMalformedIfEnsure(t string) bool {
-	if !hasWordPrefix(t, "if") {
+	if !shellscan.HasWordPrefix(t, "if") {
 		return false
 	}
 	rest := strings.TrimLeft(t[2:], " \t")
@@ -253,9 +253,9 @@ func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, in
 		return nil, i + 1
 	}
 	switch {
-	case hasWordPrefix(rhs, "ensure"):
+	case shellscan.HasWordPrefix(rhs, "ensure"):
 		return p.parseEnsure(i, name, trim(rhs[6:]))
-	case hasWordPrefix(rhs, "run"):
+	case shellscan.HasWordPrefix(rhs, "run"):
 		return p.parseRun(i, name, trim(rhs[3:])), i + 1
 	case strings.HasPrefix(rhs, "("):
 		// Quirk: the whole line is an uncaptured shell line, located at
@@ -376,7 +376,7 @@ func splitRecover(s string) (string, string, bool) {
 
 // matchCall matches `kw REF [args]` with a valid REF.
 func matchCall(s, kw string) (ast.Ref, string, bool) {
-	if !hasWordPrefix(s, kw) {
+	if !shellscan.HasWordPrefix(s, kw) {
 		return ast.Ref{}, "", false
 	}
 	return splitCall(s[len(kw):])
@@ -406,11 +406,11 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 		return &ast.Ensure{Pos: at, Ref: r, Args: args, InRecover: true}
 	}
 	promptCol := col + strings.Index(s, "prompt")
-	if name, rhs, _, ok := matchAssign(s, false); ok && hasWordPrefix(rhs, "prompt") {
+	if name, rhs, _, ok := matchAssign(s, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 		st, _ := p.parsePromptText(i, name, trim(rhs[6:]), promptCol, nil)
 		return st
 	}
-	if hasWordPrefix(s, "prompt") {
+	if shellscan.HasWordPrefix(s, "prompt") {
 		st, _ := p.parsePromptText(i, "", trim(s[6:]), promptCol, nil)
 		return st
 	}
@@ -469,7 +469,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 	if remainder == "" {
 		return pr, next
 	}
-	if !hasWordPrefix(remainder, "returns") {
+	if !shellscan.HasWordPrefix(remainder, "returns") {
 		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
 		return nil, next
 	}
@@ -624,10 +624,10 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 		return &ast.Run{Pos: runAt, Ref: r, Args: args}, j + 1
 	}
 	if kind != ast.IfNotShell {
-		if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+		if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
 		}
-		if hasWordPrefix(t, "prompt") {
+		if shellscan.HasWordPrefix(t, "prompt") {
 			return p.parsePrompt(j, "", trim(t[6:]), col)
 		}
 	}

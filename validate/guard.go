@@ -88,7 +88,7 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 // classifyFragment applies the guard's tests to one fragment (validation §3).
 func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 	t := strings.TrimSpace(frag)
-	if startsWithWord(t, "run") || startsWithWord(t, "ensure") {
+	if shellscan.HasWordPrefix(t, "run") || shellscan.HasWordPrefix(t, "ensure") {
 		return fragKeyword, ""
 	}
 	if parser.HasSendOperator(t) {
@@ -100,8 +100,4 @@ func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 		return fragOK, word
 	}
 	return kindOf(word), word
-}
-
-func startsWithWord(s, w string) bool {
-	return len(s) > len(w) && strings.HasPrefix(s, w) && (s[len(w)] == ' ' || s[len(w)] == '\t')
 }

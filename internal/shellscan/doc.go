@@ -35,6 +35,8 @@
 //   - [RecoverBlock]: splitting a `recover { … }` block into statements
 //     (language §5.4): only "…" quotes (with backslash escapes); ' and an
 //     unquoted backslash are ordinary bytes, as in the reference.
+//   - The guard's command word ([FirstCommandWord], validation §3): segments
+//     split at `||`, `&&`, `|`, `;` and newlines with no regard to quotes.
 //   - Jaiph strings ([ClosingQuote]): a "…" prompt, log or local value closes
 //     at the first quote not escaped by an odd number of backslashes (D13).
 //

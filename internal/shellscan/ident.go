@@ -41,6 +41,11 @@ func IsRef(s string) bool {
 	return IsIdent(a) && IsIdent(b)
 }
 
+// HasWordPrefix reports whether s starts with word followed by a blank.
+func HasWordPrefix(s, word string) bool {
+	return len(s) > len(word) && strings.HasPrefix(s, word) && (s[len(word)] == ' ' || s[len(word)] == '\t')
+}
+
 // VarRef matches a `$NAME` or `${NAME}` reference; submatch 1 is the braced
 // name, submatch 2 the bare one.
 var VarRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)

@@ -266,6 +266,14 @@ func TestIdentifiers(t *testing.T) {
 			t.Errorf("%q: IsIdent %v IsRef %v LeadingIdent %q %q", c.s, IsIdent(c.s), IsRef(c.s), lead, remain)
 		}
 	}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{{"run x", true}, {"run\tx", true}, {"run", false}, {"runx y", false}, {"run\n", false}} {
+		if HasWordPrefix(c.s, "run") != c.want {
+			t.Errorf("HasWordPrefix(%q, run) = %v", c.s, !c.want)
+		}
+	}
 	got := VarRefNames(`$a ${b_1} $9 ${c d} \$e $`)
 	if want := []string{"a", "b_1", "e"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("VarRefNames = %q, want %q", got, want)
