@@ -389,9 +389,6 @@ func ParseSchema(schema string) (fields []SchemaField, msg string) {
 	return fields, ""
 }
 
-// LocalRefs returns the names a local's raw value refers to.
-func LocalRefs(value string) []string { return shellscan.VarRefNames(value) }
-
 // checkLocalCycles reports a cycle among the module's locals at 1:1. Like
 // the reference, each local's value is expanded in declaration order with an
 // empty set of names being expanded; the name reported is the first
@@ -406,7 +403,7 @@ func (c *checker) checkLocalCycles() {
 	expanding, safe := map[string]bool{}, map[string]bool{}
 	var expand func(value string) string
 	expand = func(value string) string {
-		for _, ref := range LocalRefs(value) {
+		for _, ref := range shellscan.VarRefNames(value) {
 			l, isLocal := byName[ref]
 			if !isLocal || safe[ref] {
 				continue
