@@ -16,7 +16,6 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
@@ -230,7 +229,7 @@ func (p *printer) pass(f string) (stop bool, status int) {
 				}
 				full = true
 			}
-			p.printstr(&sp, shellQuoteQ(s), full)
+			p.printstr(&sp, shellscan.QuoteQ(s), full)
 		case 'd', 'i':
 			v := p.getintmax()
 			neg, mag := v < 0, uint64(v)
@@ -1145,10 +1144,6 @@ func abs64(n int64) int64 {
 }
 
 // Quoting.
-
-// shellQuoteQ quotes s like bash's printf %q (the quoting of prompt
-// transcripts, agent.Quote).
-func shellQuoteQ(s string) string { return agent.Quote(s) }
 
 // isIdentifier reports whether s is a valid shell variable name.
 func isIdentifier(s string) bool { return shellscan.IsIdent(s) }

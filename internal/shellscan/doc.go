@@ -2,8 +2,8 @@
 // quotes in mind: it finds the bytes of a line that are outside quotes, the
 // closing quote of a Jaiph string, here-document operators, `$(…)`
 // substitutions and list operators, and it holds the identifier, `$NAME`
-// and shell-quoting helpers that the parser, the validator, codegen and the
-// agent share.
+// and shell-quoting helpers (Quote for code, QuoteQ for display) that the
+// parser, the validator, codegen, the agent and the printf builtin share.
 //
 // It must not parse shell (bashcheck and mvdan.cc/sh do that), report
 // diagnostics, or know about the AST: callers decide what a byte means.
