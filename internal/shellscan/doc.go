@@ -16,12 +16,10 @@
 // inputs so that the differences are visible side by side.
 //
 //   - [BodyLine]: the brace depth of one Jaiph body line (language §1, D13;
-//     the reference is quote-unaware). '…' has no escapes, "…" and $'…'
+//     the reference is quote-unaware) and its here-document operators. '…' has no escapes, "…" and $'…'
 //     honour backslashes, an unquoted backslash quotes the next byte, and an
 //     unquoted # at the start or after a blank or `;` ends the line. Quote
 //     state does not carry over to the next line.
-//   - [HeredocLine]: finding `<<` on one shell line. Like BodyLine but $'…'
-//     is an ordinary '…' string (a `\'` inside it ends it), as before the kit.
 //   - [ShellText]: the keyword-first guard's `$(…)` (validation §3: outside
 //     single quotes, double quotes included) and the list operators of a
 //     `run` (runtime §1: `&&`/`||` outside quotes and `$(…)`). Bytes inside

@@ -24,7 +24,6 @@ const (
 // The variants, named by what they are for.
 const (
 	BodyLine     = ANSIC | Comments | EscapeOutside
-	HeredocLine  = Comments | EscapeOutside
 	ShellText    = EscapeOutside | ReportDouble
 	Operators    = EscapeInSingle
 	RecoverBlock = NoSingle
@@ -289,7 +288,7 @@ type Heredoc struct {
 }
 
 // Heredocs returns the here-documents a shell line opens, in order: `<<`
-// (or `<<-`) outside quotes, comments and `(( ))`, not `<<<` (HeredocLine
+// (or `<<-`) outside quotes, comments and `(( ))`, not `<<<` (BodyLine
 // rules).
 func Heredocs(line string) []Heredoc {
 	if !strings.Contains(line, "<<") {
@@ -297,7 +296,7 @@ func Heredocs(line string) []Heredoc {
 	}
 	var out []Heredoc
 	arith := 0
-	sc := New(line, HeredocLine)
+	sc := New(line, BodyLine)
 	for {
 		i, _, ok := sc.Next()
 		if !ok {

@@ -27,20 +27,20 @@ func visible(s string, m Mode) string {
 
 // result is what every variant makes of one input.
 type result struct {
-	in                                  string
-	body, heredoc, shell, send, recover string   // the bytes each mode reports
-	delta                               int      // BraceDelta
-	heredocs                            []string // Heredocs: delimiters, "-" first for <<-
-	subst                               []string // Substitutions
-	list                                bool     // HasListOperator
-	sendAt                              int      // IndexOperator(in, "<-")
-	str                                 string   // the Jaiph string opened by the first ", or "unterminated"
-	stmts                               []string // SplitStatements
-	word                                string   // FirstCommandWord
+	in                         string
+	body, shell, send, recover string   // the bytes each mode reports
+	delta                      int      // BraceDelta
+	heredocs                   []string // Heredocs: delimiters, "-" first for <<-
+	subst                      []string // Substitutions
+	list                       bool     // HasListOperator
+	sendAt                     int      // IndexOperator(in, "<-")
+	str                        string   // the Jaiph string opened by the first ", or "unterminated"
+	stmts                      []string // SplitStatements
+	word                       string   // FirstCommandWord
 }
 
 func run(in string) result {
-	r := result{in: in, body: visible(in, BodyLine), heredoc: visible(in, HeredocLine),
+	r := result{in: in, body: visible(in, BodyLine),
 		shell: visible(in, ShellText), send: visible(in, Operators), recover: visible(in, RecoverBlock),
 		delta: BraceDelta(in), subst: Substitutions(in), list: HasListOperator(in),
 		sendAt: IndexOperator(in, "<-"), stmts: SplitStatements(in), word: FirstCommandWord(in)}
@@ -61,8 +61,7 @@ func run(in string) result {
 
 // TestVariants runs every variant on the same tricky inputs, so that the
 // rows show where the quoting rules differ: '…' escapes (send only), '…'
-// not a string at all (recover only), $'…' (body only), comments (body and
-// heredoc), "…" contents (reported by shell only, where $( counts), quotes
+// not a string at all (recover only), $'…' (body only), comments (body), "…" contents (reported by shell only, where $( counts), quotes
 // ignored (the guard's command word), backticks (tracked by none).
 func TestVariants(t *testing.T) {
 	for _, want := range variantTable {
@@ -95,143 +94,150 @@ var tricky = []string{
 	`say "a\\" {`,
 	`a; b 'c;d' "e;f" \; g`,
 	`X="a b" lib.run x | y`,
+	`echo $'a\'b' <<EOF`,
 }
 
 // variantTable holds the expected result of every variant per input (one
 // row per entry of tricky, in order).
 var variantTable = []result{
 	{in: "echo \"{\"",
-		body: "echo ", heredoc: "echo ",
+		body:  "echo ",
 		shell: "echo ‹{›",
 		send:  "echo ", recover: "echo ",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "{",
 		stmts: []string{"echo \"{\""}, word: "echo"},
 	{in: "echo 'a\\'b' {",
-		body: "echo b", heredoc: "echo b",
+		body:  "echo b",
 		shell: "echo b",
 		send:  "echo  {", recover: "echo 'a\\'b' {",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo 'a\\'b' {"}, word: "echo"},
 	{in: "echo $'a\\'{' }",
-		body: "echo $ }", heredoc: "echo ${",
+		body:  "echo $ }",
 		shell: "echo ${",
 		send:  "echo $ }", recover: "echo $'a\\'{' }",
 		delta: -1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo $'a\\'{' }"}, word: "echo"},
 	{in: "# }",
-		body: "", heredoc: "",
+		body:  "",
 		shell: "# }",
 		send:  "# }", recover: "# }",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"# }"}, word: ""},
 	{in: "x=1 # }",
-		body: "x=1 ", heredoc: "x=1 ",
+		body:  "x=1 ",
 		shell: "x=1 # }",
 		send:  "x=1 # }", recover: "x=1 # }",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"x=1 # }"}, word: ""},
 	{in: "echo a#{",
-		body: "echo a#{", heredoc: "echo a#{",
+		body:  "echo a#{",
 		shell: "echo a#{",
 		send:  "echo a#{", recover: "echo a#{",
 		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo a#{"}, word: "echo"},
 	{in: "r <- echo \"a <- b\"",
-		body: "r <- echo ", heredoc: "r <- echo ",
+		body:  "r <- echo ",
 		shell: "r <- echo ‹a›‹ ›‹<›‹-›‹ ›‹b›",
 		send:  "r <- echo ", recover: "r <- echo ",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: 2, str: "a <- b",
 		stmts: []string{"r <- echo \"a <- b\""}, word: "r"},
 	{in: "echo \"<-\" '->' -> r",
-		body: "echo   -> r", heredoc: "echo   -> r",
+		body:  "echo   -> r",
 		shell: "echo ‹<›‹-›  -> r",
 		send:  "echo   -> r", recover: "echo  '->' -> r",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "<-",
 		stmts: []string{"echo \"<-\" '->' -> r"}, word: "echo"},
 	{in: "echo $(r <- b) -> x",
-		body: "echo $(r <- b) -> x", heredoc: "echo $(r <- b) -> x",
+		body:  "echo $(r <- b) -> x",
 		shell: "echo $(r <- b) -> x",
 		send:  "echo $(r <- b) -> x", recover: "echo $(r <- b) -> x",
 		delta: 0, heredocs: nil, subst: []string{"r <- b"}, list: false, sendAt: 9, str: "",
 		stmts: []string{"echo $(r <- b) -> x"}, word: "echo"},
 	{in: "echo `a && b` {",
-		body: "echo `a && b` {", heredoc: "echo `a && b` {",
+		body:  "echo `a && b` {",
 		shell: "echo `a && b` {",
 		send:  "echo `a && b` {", recover: "echo `a && b` {",
 		delta: 1, heredocs: nil, subst: nil, list: true, sendAt: -1, str: "",
 		stmts: []string{"echo `a && b` {"}, word: "echo"},
 	{in: "echo $( \"$(f)\" ) && g",
-		body: "echo $(  ) && g", heredoc: "echo $(  ) && g",
+		body:  "echo $(  ) && g",
 		shell: "echo $( ‹$›‹(›‹f›‹)› ) && g",
 		send:  "echo $(  ) && g", recover: "echo $(  ) && g",
 		delta: 0, heredocs: nil, subst: []string{" \"$(f)\" ", "f"}, list: true, sendAt: -1, str: "$(f)",
 		stmts: []string{"echo $( \"$(f)\" ) && g"}, word: "echo"},
 	{in: "echo \"unterminated {",
-		body: "echo ", heredoc: "echo ",
+		body:  "echo ",
 		shell: "echo ‹u›‹n›‹t›‹e›‹r›‹m›‹i›‹n›‹a›‹t›‹e›‹d›‹ ›‹{›",
 		send:  "echo ", recover: "echo ",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "unterminated",
 		stmts: []string{"echo \"unterminated {"}, word: "echo"},
 	{in: "echo 'unterminated {",
-		body: "echo ", heredoc: "echo ",
+		body:  "echo ",
 		shell: "echo ",
 		send:  "echo ", recover: "echo 'unterminated {",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo 'unterminated {"}, word: "echo"},
 	{in: "cat <<EOF {",
-		body: "cat <<EOF {", heredoc: "cat <<EOF {",
+		body:  "cat <<EOF {",
 		shell: "cat <<EOF {",
 		send:  "cat <<EOF {", recover: "cat <<EOF {",
 		delta: 1, heredocs: []string{"EOF"}, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"cat <<EOF {"}, word: "cat"},
 	{in: "cat <<-'E x' <<<y \"<<Q\" # <<C",
-		body: "cat <<- <<<y  ", heredoc: "cat <<- <<<y  ",
+		body:  "cat <<- <<<y  ",
 		shell: "cat <<- <<<y ‹<›‹<›‹Q› # <<C",
 		send:  "cat <<- <<<y  # <<C", recover: "cat <<-'E x' <<<y  # <<C",
 		delta: 0, heredocs: []string{"-E x"}, subst: nil, list: false, sendAt: 5, str: "<<Q",
 		stmts: []string{"cat <<-'E x' <<<y \"<<Q\" # <<C"}, word: "cat"},
 	{in: "(( 1 << 2 )) <<A",
-		body: "(( 1 << 2 )) <<A", heredoc: "(( 1 << 2 )) <<A",
+		body:  "(( 1 << 2 )) <<A",
 		shell: "(( 1 << 2 )) <<A",
 		send:  "(( 1 << 2 )) <<A", recover: "(( 1 << 2 )) <<A",
 		delta: 0, heredocs: []string{"A"}, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"(( 1 << 2 )) <<A"}, word: ""},
 	{in: "run f \"a && b\" $(c || d) || true",
-		body: "run f  $(c || d) || true", heredoc: "run f  $(c || d) || true",
+		body:  "run f  $(c || d) || true",
 		shell: "run f ‹a›‹ ›‹&›‹&›‹ ›‹b› $(c || d) || true",
 		send:  "run f  $(c || d) || true", recover: "run f  $(c || d) || true",
 		delta: 0, heredocs: nil, subst: []string{"c || d"}, list: true, sendAt: -1, str: "a && b",
 		stmts: []string{"run f \"a && b\" $(c || d) || true"}, word: "run"},
 	{in: "x=$(( 1 + 2 )) $(g)",
-		body: "x=$(( 1 + 2 )) $(g)", heredoc: "x=$(( 1 + 2 )) $(g)",
+		body:  "x=$(( 1 + 2 )) $(g)",
 		shell: "x=$(( 1 + 2 )) $(g)",
 		send:  "x=$(( 1 + 2 )) $(g)", recover: "x=$(( 1 + 2 )) $(g)",
 		delta: 0, heredocs: nil, subst: []string{"g"}, list: false, sendAt: -1, str: "",
 		stmts: []string{"x=$(( 1 + 2 )) $(g)"}, word: ""},
 	{in: "say \"a\\\"b\" \\\" {",
-		body: "say   {", heredoc: "say   {",
+		body:  "say   {",
 		shell: "say ‹a›‹b›  {",
 		send:  "say  \\", recover: "say  \\",
 		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "a\\\"b",
 		stmts: []string{"say \"a\\\"b\" \\\" {"}, word: "say"},
 	{in: "say \"a\\\\\" {",
-		body: "say  {", heredoc: "say  {",
+		body:  "say  {",
 		shell: "say ‹a› {",
 		send:  "say  {", recover: "say  {",
 		delta: 1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "a\\\\",
 		stmts: []string{"say \"a\\\\\" {"}, word: "say"},
 	{in: "a; b 'c;d' \"e;f\" \\; g",
-		body: "a; b    g", heredoc: "a; b    g",
+		body:  "a; b    g",
 		shell: "a; b  ‹e›‹;›‹f›  g",
 		send:  "a; b   \\; g", recover: "a; b 'c;d'  \\; g",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "e;f",
 		stmts: []string{"a", "b 'c", "d' \"e;f\" \\", "g"}, word: "a"},
 	{in: "X=\"a b\" lib.run x | y",
-		body: "X= lib.run x | y", heredoc: "X= lib.run x | y",
+		body:  "X= lib.run x | y",
 		shell: "X=‹a›‹ ›‹b› lib.run x | y",
 		send:  "X= lib.run x | y", recover: "X= lib.run x | y",
 		delta: 0, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "a b",
 		stmts: []string{"X=\"a b\" lib.run x | y"}, word: "lib.run"},
+	{in: "echo $'a\\'b' <<EOF",
+		body:  "echo $ <<EOF",
+		shell: "echo $b",
+		send:  "echo $ <<EOF", recover: "echo $'a\\'b' <<EOF",
+		delta: 0, heredocs: []string{"EOF"}, subst: nil, list: false, sendAt: -1, str: "",
+		stmts: []string{"echo $'a\\'b' <<EOF"}, word: "echo"},
 }
 
 func TestTableCoversTricky(t *testing.T) {
