@@ -16,20 +16,21 @@
 // inputs so that the differences are visible side by side.
 //
 //   - [BodyLine]: the brace depth of one Jaiph body line (language §1, D13;
-//     the reference is quote-unaware) and its here-document operators. '…' has no escapes, "…" and $'…'
-//     honour backslashes, an unquoted backslash quotes the next byte, and an
+//     the reference is quote-unaware) and its here-document operators, read
+//     as bash reads them: '…' has no escapes, "…" and $'…' honour
+//     backslashes, an unquoted backslash quotes the next byte, and an
 //     unquoted # at the start or after a blank or `;` ends the line. Quote
 //     state does not carry over to the next line.
 //   - [ShellText]: the keyword-first guard's `$(…)` (validation §3: outside
 //     single quotes, double quotes included) and the list operators of a
-//     `run` (runtime §1: `&&`/`||` outside quotes and `$(…)`). Bytes inside
-//     "…" are reported (marked as such) because `$(` counts there; there are
-//     no comments and no $'…'.
+//     `run` (runtime §1: `&&`/`||` outside quotes and `$(…)`). Like BodyLine,
+//     but bytes inside "…" are reported (marked as such) because `$(` counts
+//     there, and # is an ordinary byte.
 //   - [Operators]: the Jaiph operators written in a step's text: the `<-` of
-//     a send (language §5.10), the `->` of a route, ` recover ` (D17).
-//     Outside '…' and "…", backslash escapes honoured only
-//     inside quotes, so `'a\'b'` is one string here and an unterminated one
-//     in shell (the reference's send detection).
+//     a send (language §5.10), the `->` of a route, ` recover ` (D17). Outside
+//     '…' and "…", backslash escapes honoured only inside quotes, so `'a\'b'`
+//     is one string here and an unterminated one in shell (the reference's
+//     send detection).
 //   - [RecoverBlock]: splitting a `recover { … }` block into statements
 //     (language §5.4): only "…" quotes (with backslash escapes); ' and an
 //     unquoted backslash are ordinary bytes, as in the reference.
@@ -37,6 +38,10 @@
 //     split at `||`, `&&`, `|`, `;` and newlines with no regard to quotes.
 //   - Jaiph strings ([ClosingQuote]): a "…" prompt, log or local value closes
 //     at the first quote not escaped by an odd number of backslashes (D13).
+//
+// Required differences (the spec names them, reproducing the reference):
+// Operators escapes inside '…', RecoverBlock ignores '…', FirstCommandWord
+// ignores quotes, ShellText sees `$(` inside "…". The rest follow bash.
 //
 // No variant tracks backticks: `a && b` between backticks is a list
 // operator and its braces count, as before the kit.

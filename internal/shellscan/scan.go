@@ -24,7 +24,7 @@ const (
 // The variants, named by what they are for.
 const (
 	BodyLine     = ANSIC | Comments | EscapeOutside
-	ShellText    = EscapeOutside | ReportDouble
+	ShellText    = ANSIC | EscapeOutside | ReportDouble
 	Operators    = EscapeInSingle
 	RecoverBlock = NoSingle
 )

@@ -95,6 +95,7 @@ var tricky = []string{
 	`a; b 'c;d' "e;f" \; g`,
 	`X="a b" lib.run x | y`,
 	`echo $'a\'b' <<EOF`,
+	`run f $'a\'b' || true`,
 }
 
 // variantTable holds the expected result of every variant per input (one
@@ -114,7 +115,7 @@ var variantTable = []result{
 		stmts: []string{"echo 'a\\'b' {"}, word: "echo"},
 	{in: "echo $'a\\'{' }",
 		body:  "echo $ }",
-		shell: "echo ${",
+		shell: "echo $ }",
 		send:  "echo $ }", recover: "echo $'a\\'{' }",
 		delta: -1, heredocs: nil, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo $'a\\'{' }"}, word: "echo"},
@@ -234,10 +235,16 @@ var variantTable = []result{
 		stmts: []string{"X=\"a b\" lib.run x | y"}, word: "lib.run"},
 	{in: "echo $'a\\'b' <<EOF",
 		body:  "echo $ <<EOF",
-		shell: "echo $b",
+		shell: "echo $ <<EOF",
 		send:  "echo $ <<EOF", recover: "echo $'a\\'b' <<EOF",
 		delta: 0, heredocs: []string{"EOF"}, subst: nil, list: false, sendAt: -1, str: "",
 		stmts: []string{"echo $'a\\'b' <<EOF"}, word: "echo"},
+	{in: "run f $'a\\'b' || true",
+		body:  "run f $ || true",
+		shell: "run f $ || true",
+		send:  "run f $ || true", recover: "run f $'a\\'b' || true",
+		delta: 0, heredocs: nil, subst: nil, list: true, sendAt: -1, str: "",
+		stmts: []string{"run f $'a\\'b' || true"}, word: "run"},
 }
 
 func TestTableCoversTricky(t *testing.T) {
