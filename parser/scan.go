@@ -70,9 +70,6 @@ func SplitSend(s string) (ref, cmd string, ok bool) {
 	return ref, strings.TrimLeft(s[i+2:], " \t"), true
 }
 
-// HasSendOperator reports whether s contains `<-` outside quotes.
-func HasSendOperator(s string) bool { return shellscan.IndexOperator(s, "<-") >= 0 }
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 // firstWord splits s at the first run of white space.

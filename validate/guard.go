@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
-	"github.com/jaiph-go/jaiph/parser"
 )
 
 // guardMode selects the message set of the keyword-first guard.
@@ -91,7 +90,7 @@ func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 	if shellscan.HasWordPrefix(t, "run") || shellscan.HasWordPrefix(t, "ensure") {
 		return fragKeyword, ""
 	}
-	if parser.HasSendOperator(t) {
+	if shellscan.IndexOperator(t, "<-") >= 0 {
 		return fragSend, ""
 	}
 	word := shellscan.FirstCommandWord(t)
