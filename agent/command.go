@@ -5,6 +5,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Backend names (JAIPH_AGENT_BACKEND); anything but "claude" means cursor.
@@ -91,7 +93,7 @@ func Build(s Settings, prompt string, lookup func(string) string) (*Invocation, 
 			Argv:        argv,
 			Stdin:       prompt,
 			MergeStderr: true,
-			Display:     "printf %s " + Quote(prompt) + ` \| ` + QuoteCommand(argv),
+			Display:     "printf %s " + shellscan.QuoteQ(prompt) + ` \| ` + QuoteCommand(argv),
 		}, nil
 	}
 	trusted := s.Trusted

@@ -3,11 +3,12 @@ package agent
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Field is one field of a typed prompt's `returns` schema.
@@ -123,22 +124,20 @@ func ParseTyped(answer string, fields []Field) (*Typed, *TypedError) {
 	return out, nil
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // Assignments renders the shell code that sets `<capture>` to the raw JSON
 // and exports `<capture>_<field>` for each field, every value single-quoted
 // so no answer can become code.
 func (t *Typed) Assignments(capture string, fields []Field) (string, error) {
-	if !identifier.MatchString(capture) {
+	if !shellscan.IsIdent(capture) {
 		return "", fmt.Errorf("invalid capture name %q", capture)
 	}
 	var b strings.Builder
-	b.WriteString(capture + "=" + SingleQuote(t.Raw) + "\n")
+	b.WriteString(capture + "=" + shellscan.Quote(t.Raw) + "\n")
 	for i, f := range fields {
-		if !identifier.MatchString(f.Name) {
+		if !shellscan.IsIdent(f.Name) {
 			return "", fmt.Errorf("invalid field name %q", f.Name)
 		}
-		b.WriteString("export " + capture + "_" + f.Name + "=" + SingleQuote(t.Values[i]) + "\n")
+		b.WriteString("export " + capture + "_" + f.Name + "=" + shellscan.Quote(t.Values[i]) + "\n")
 	}
 	return b.String(), nil
 }

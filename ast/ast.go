@@ -4,7 +4,11 @@
 // re-parses Jaiph text.
 package ast
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
+)
 
 // Pos is a 1-based source position. File is the module's absolute path.
 type Pos struct {
@@ -31,25 +35,13 @@ func (r Ref) String() string {
 func ParseRef(s string) (Ref, bool) {
 	alias, name, dotted := strings.Cut(s, ".")
 	if !dotted {
-		return Ref{Name: s}, IsIdent(s)
+		return Ref{Name: s}, shellscan.IsRef(s)
 	}
-	return Ref{Alias: alias, Name: name}, IsIdent(alias) && IsIdent(name)
+	return Ref{Alias: alias, Name: name}, shellscan.IsRef(s)
 }
 
 // IsIdent reports whether s matches [A-Za-z_][A-Za-z0-9_]*.
-func IsIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
-}
+func IsIdent(s string) bool { return shellscan.IsIdent(s) }
 
 // File is one parsed source file.
 type File struct {

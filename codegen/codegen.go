@@ -17,6 +17,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -756,16 +757,12 @@ func PromptVarRefs(text string) []string {
 	return out
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isIdentStart(c byte) bool { return shellscan.IsIdentStart(c) }
 
-func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+func isIdentChar(c byte) bool { return shellscan.IsIdentChar(c) }
 
-// ShellQuote quotes s as one single-quoted shell word.
-func ShellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// ShellQuote quotes s as one single-quoted shell word (shellscan.Quote).
+func ShellQuote(s string) string { return shellscan.Quote(s) }
 
 // rewrite applies the textual rewrites of shell lines (language §5.2): every
 // `alias.X` not preceded by [A-Za-z0-9_] becomes `<module symbol>::X`, and
@@ -849,29 +846,4 @@ func rewriteDeclAssign(s string) string {
 // HasListOperator reports whether call arguments contain `&&` or `||`
 // outside quotes and `$(…)`: such a run executes with errexit ignored
 // (bash semantics the reference inherits).
-func HasListOperator(args string) bool {
-	inSingle, inDouble, depth := false, false, 0
-	for i := 0; i < len(args); i++ {
-		c := args[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case c == '$' && i+1 < len(args) && args[i+1] == '(':
-			depth++
-			i++
-		case c == ')' && depth > 0:
-			depth--
-		case !inDouble && depth == 0 && i+1 < len(args) && (c == '&' || c == '|') && args[i+1] == c:
-			return true
-		}
-	}
-	return false
-}
+func HasListOperator(args string) bool { return shellscan.HasListOperator(args) }

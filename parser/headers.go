@@ -12,6 +12,11 @@ import (
 // have a real little grammar, so they are parsed with participle. White space
 // is a token because the reference's patterns require it in some places
 // (`rule\s+name`) and forbid it in others (`name()`).
+// The token rules are the kit's rules written as regexps (participle needs
+// regexps): String is a Jaiph "…" string (closes at a quote not escaped by
+// an odd number of backslashes, shellscan.ClosingQuote) or a '…' string
+// without escapes, and Ident is shellscan.IsIdent; TestHeaderLexerAgrees
+// checks both.
 var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},

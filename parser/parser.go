@@ -7,6 +7,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Parse parses one module or test file. path must be absolute; it is used in
@@ -115,7 +116,7 @@ func (p *parser) parseTopLevel() {
 			i++
 		case p.file.IsTest && strings.HasPrefix(t, "test "):
 			i = p.parseTest(i, t)
-		case strings.HasPrefix(t, "local") && len(t) > 5 && isSpace(t[5]) && isIdentStart(trim(t[5:])[0]):
+		case strings.HasPrefix(t, "local") && len(t) > 5 && isSpace(t[5]) && shellscan.IsIdentStart(trim(t[5:])[0]):
 			i = p.parseLocal(i, t)
 		case strings.Contains(t, "rule "):
 			i = p.parseRuleOrWorkflow(i, t, "rule")
@@ -164,7 +165,7 @@ func (p *parser) parseImport(i int, t string) {
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
 	rest := trim(t[5:])
-	name, after := leadingIdent(rest)
+	name, after := shellscan.LeadingIdent(rest)
 	after = strings.TrimLeft(after, " \t")
 	if name == "" || !strings.HasPrefix(after, "=") || trim(after[1:]) == "" {
 		p.errorAt(i+1, 1, "invalid local declaration — expected: local NAME = VALUE")
@@ -272,7 +273,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		}
 		if depth > 0 {
 			block = append(block, t) // the reference trims every line of a block
-			depth += braceDelta(raw)
+			depth += shellscan.BraceDelta(raw)
 			if depth <= 0 {
 				depth = 0
 				flush(strings.Join(block, "\n"), blockLine)
@@ -288,11 +289,11 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, 1), Kind: ast.BodyComment, Text: t})
 		case kind == "rule" && strings.HasPrefix(t, "run "):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "run", 1)), Kind: ast.BodyRun, Text: t})
-		case kind == "function" && braceDelta(raw) > 0:
+		case kind == "function" && shellscan.BraceDelta(raw) > 0:
 			// A function line that opens braces starts a block before the
 			// run/ensure test, so `run x {` reaches the validator's
 			// function-body checks (validation §3).
-			depth, blockLine, block = braceDelta(raw), line, []string{t}
+			depth, blockLine, block = shellscan.BraceDelta(raw), line, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
 			p.errorAt(line+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
 		case kind == "rule" && isRuleEnsure(t):
@@ -303,7 +304,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		case isValueReturn(t):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
 		default:
-			if d := braceDelta(raw); d > 0 {
+			if d := shellscan.BraceDelta(raw); d > 0 {
 				depth, blockLine, block = d, line, []string{t}
 				continue
 			}
@@ -321,12 +322,12 @@ func isRuleEnsure(t string) bool {
 }
 
 // startsWithKeyword matches `^kw\s`.
-func startsWithKeyword(t, kw string) bool { return hasWordPrefix(t, kw) }
+func startsWithKeyword(t, kw string) bool { return shellscan.HasWordPrefix(t, kw) }
 
 // isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`, `'`
 // or `$` and is not `$?`.
 func isValueReturn(t string) bool {
-	if !hasWordPrefix(t, "return") {
+	if !shellscan.HasWordPrefix(t, "return") {
 		return false
 	}
 	arg := trim(t[6:])

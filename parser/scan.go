@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
+)
 
 // splitLines splits source on \r?\n, the reference's line model.
 func splitLines(src string) []string {
@@ -28,98 +32,6 @@ func colOf(raw, word string, fallback int) int {
 	return fallback
 }
 
-// braceDelta counts `{` minus `}` on one line, ignoring braces inside single
-// quotes, double quotes, $'…' strings, after a backslash and in comments (D13).
-// Quote state does not carry over to the next line.
-func braceDelta(line string) int {
-	delta := 0
-	inSingle, inDouble, inANSI := false, false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case inANSI:
-			if c == '\\' {
-				i++
-			} else if c == '\'' {
-				inANSI = false
-			}
-		case inDouble:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inDouble = false
-			}
-		default:
-			switch c {
-			case '\\':
-				i++
-			case '\'':
-				if i > 0 && line[i-1] == '$' {
-					inANSI = true
-				} else {
-					inSingle = true
-				}
-			case '"':
-				inDouble = true
-			case '#':
-				if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == ';' {
-					return delta
-				}
-			case '{':
-				delta++
-			case '}':
-				delta--
-			}
-		}
-	}
-	return delta
-}
-
-// closingDQ returns the index of the first `"` in s that is not escaped by an
-// odd number of backslashes (D13), or -1.
-func closingDQ(s string) int {
-	backslashes := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			backslashes++
-			continue
-		case '"':
-			if backslashes%2 == 0 {
-				return i
-			}
-		}
-		backslashes = 0
-	}
-	return -1
-}
-
-// closingQuote returns the index of the first q in s not escaped by an odd
-// number of backslashes, or -1.
-func closingQuote(s string, q byte) int {
-	if q == '"' {
-		return closingDQ(s)
-	}
-	backslashes := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			backslashes++
-			continue
-		case q:
-			if backslashes%2 == 0 {
-				return i
-			}
-		}
-		backslashes = 0
-	}
-	return -1
-}
-
 // quotedUntilClose returns first joined by newlines with lines[next:] up to
 // and including the first line that holds a q not escaped by an odd number of
 // backslashes, the index of that q in the joined text (-1 when no line holds
@@ -127,7 +39,7 @@ func closingQuote(s string, q byte) int {
 // backslash, so escapes never span lines: each line is scanned once, and the
 // text is joined once (joining and rescanning per line was quadratic).
 func quotedUntilClose(first string, lines []string, next int, q byte) (string, int, int) {
-	if end := closingQuote(first, q); end >= 0 || next >= len(lines) {
+	if end := shellscan.ClosingQuote(first, q); end >= 0 || next >= len(lines) {
 		return first, end, next
 	}
 	parts := []string{first}
@@ -136,7 +48,7 @@ func quotedUntilClose(first string, lines []string, next int, q byte) (string, i
 		l := lines[next]
 		next++
 		parts = append(parts, l)
-		if e := closingQuote(l, q); e >= 0 {
+		if e := shellscan.ClosingQuote(l, q); e >= 0 {
 			end = off + 1 + e
 		}
 		off += 1 + len(l)
@@ -144,87 +56,21 @@ func quotedUntilClose(first string, lines []string, next int, q byte) (string, i
 	return strings.Join(parts, "\n"), end, next
 }
 
-// indexOutsideQuotes returns the index of the first occurrence of op in s that
-// is outside single and double quotes (backslash escapes are honoured only
-// inside quotes), or -1.
-func indexOutsideQuotes(s, op string) int {
-	inSingle, inDouble := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			if c == '\\' {
-				i++
-			} else if c == '\'' {
-				inSingle = false
-			}
-		case inDouble:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inDouble = false
-			}
-		case c == '\'':
-			inSingle = true
-		case c == '"':
-			inDouble = true
-		case strings.HasPrefix(s[i:], op):
-			return i
-		}
-	}
-	return -1
-}
-
 // SplitSend detects the send form `REF <- [command]` (language §5.10): the
 // first `<-` outside quotes whose preceding text, trimmed, is exactly a REF.
 func SplitSend(s string) (ref, cmd string, ok bool) {
-	i := indexOutsideQuotes(s, "<-")
+	i := shellscan.IndexOperator(s, "<-")
 	if i < 0 {
 		return "", "", false
 	}
 	ref = trim(s[:i])
-	if !isRef(ref) {
+	if !shellscan.IsRef(ref) {
 		return "", "", false
 	}
 	return ref, strings.TrimLeft(s[i+2:], " \t"), true
 }
 
-// HasSendOperator reports whether s contains `<-` outside quotes.
-func HasSendOperator(s string) bool { return indexOutsideQuotes(s, "<-") >= 0 }
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
-
-// leadingIdent returns the identifier at the start of s and the rest.
-func leadingIdent(s string) (string, string) {
-	if s == "" || !isIdentStart(s[0]) {
-		return "", s
-	}
-	i := 1
-	for i < len(s) && isIdentChar(s[i]) {
-		i++
-	}
-	return s[:i], s[i:]
-}
-
-func isIdent(s string) bool {
-	id, rest := leadingIdent(s)
-	return id != "" && rest == ""
-}
-
-// isRef reports whether s is `name` or `alias.name`.
-func isRef(s string) bool {
-	a, b, dotted := strings.Cut(s, ".")
-	if !dotted {
-		return isIdent(s)
-	}
-	return isIdent(a) && isIdent(b)
-}
 
 // firstWord splits s at the first run of white space.
 func firstWord(s string) (string, string) {
@@ -235,15 +81,10 @@ func firstWord(s string) (string, string) {
 	return s[:i], trim(s[i:])
 }
 
-// hasWordPrefix reports whether s starts with word followed by white space.
-func hasWordPrefix(s, word string) bool {
-	return len(s) > len(word) && strings.HasPrefix(s, word) && isSpace(s[len(word)])
-}
-
 // matchAssign matches `^IDENT\s*=\s*(.+)$` (or `\s+=` when spaceBefore) and
 // returns the name, the right-hand side and its byte offset in s.
 func matchAssign(s string, spaceBefore bool) (name, rhs string, off int, ok bool) {
-	name, rest := leadingIdent(s)
+	name, rest := shellscan.LeadingIdent(s)
 	if name == "" {
 		return "", "", 0, false
 	}
@@ -268,7 +109,7 @@ func matchAssign(s string, spaceBefore bool) (name, rhs string, off int, ok bool
 // `!\s*` (or `!\s+` for the shell form, kw empty). It returns the captured
 // middle text.
 func matchIfHeader(t string, negated bool, kw string) (string, bool) {
-	if !hasWordPrefix(t, "if") {
+	if !shellscan.HasWordPrefix(t, "if") {
 		return "", false
 	}
 	rest := strings.TrimLeft(t[2:], " \t")
@@ -283,7 +124,7 @@ func matchIfHeader(t string, negated bool, kw string) (string, bool) {
 		}
 	}
 	if kw != "" {
-		if !hasWordPrefix(rest, kw) {
+		if !shellscan.HasWordPrefix(rest, kw) {
 			return "", false
 		}
 		rest = strings.TrimLeft(rest[len(kw):], " \t")
@@ -302,104 +143,6 @@ func matchIfHeader(t string, negated bool, kw string) (string, bool) {
 	return body, true
 }
 
-// heredoc is a here-document operator found on a shell line.
-type heredoc struct {
-	delim string // the delimiter word with its quotes removed
-	dash  bool   // <<- (leading tabs are stripped from body and delimiter)
-}
-
-// heredocs returns the here-documents a shell line opens, in order: `<<`
-// (or `<<-`) outside quotes, comments and `(( ))`, not `<<<`.
-func heredocs(line string) []heredoc {
-	var out []heredoc
-	inSingle, inDouble, arith := false, false, 0
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-			continue
-		case inDouble:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inDouble = false
-			}
-			continue
-		}
-		switch c {
-		case '\\':
-			i++
-		case '\'':
-			inSingle = true
-		case '"':
-			inDouble = true
-		case '#':
-			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == ';' {
-				return out
-			}
-		case '(':
-			if i+1 < len(line) && line[i+1] == '(' {
-				arith++
-				i++
-			}
-		case ')':
-			if arith > 0 && i+1 < len(line) && line[i+1] == ')' {
-				arith--
-				i++
-			}
-		case '<':
-			if arith > 0 || i+1 >= len(line) || line[i+1] != '<' {
-				continue
-			}
-			if i+2 < len(line) && line[i+2] == '<' {
-				i += 2 // a here-string
-				continue
-			}
-			j := i + 2
-			h := heredoc{}
-			if j < len(line) && line[j] == '-' {
-				h.dash = true
-				j++
-			}
-			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-				j++
-			}
-			var word strings.Builder
-			q := byte(0)
-		word:
-			for ; j < len(line); j++ {
-				d := line[j]
-				switch {
-				case q != 0:
-					if d == q {
-						q = 0
-					} else {
-						word.WriteByte(d)
-					}
-				case d == '\'' || d == '"':
-					q = d
-				case d == '\\' && j+1 < len(line):
-					j++
-					word.WriteByte(line[j])
-				case strings.IndexByte(" \t;&|<>()", d) >= 0:
-					break word
-				default:
-					word.WriteByte(d)
-				}
-			}
-			if word.Len() > 0 {
-				h.delim = word.String()
-				out = append(out, h)
-			}
-			i = j - 1
-		}
-	}
-	return out
-}
-
 // heredocBodies returns the lines after line i that are the bodies of the
 // here-documents line i opens, kept verbatim (a here-document's text is
 // data, not indentation), each ended by its delimiter line, and the index
@@ -408,11 +151,11 @@ func heredocs(line string) []heredoc {
 // the shell sees it.
 func heredocBodies(lines []string, i int) ([]string, int) {
 	var body []string
-	for _, h := range heredocs(lines[i]) {
+	for _, h := range shellscan.Heredocs(lines[i]) {
 		for i+1 < len(lines) {
 			i++
-			if trim(lines[i]) == h.delim {
-				body = append(body, h.delim)
+			if trim(lines[i]) == h.Delim {
+				body = append(body, h.Delim)
 				break
 			}
 			body = append(body, lines[i])

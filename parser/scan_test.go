@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Table tests for the line-level scanners. D13 (quote-aware brace depth and
@@ -40,8 +41,8 @@ func TestBraceDelta(t *testing.T) {
 		{`echo "unterminated {`, 0},
 		{`echo 'unterminated {`, 0},
 	} {
-		if got := braceDelta(tc.line); got != tc.want {
-			t.Errorf("braceDelta(%q) = %d, want %d", tc.line, got, tc.want)
+		if got := shellscan.BraceDelta(tc.line); got != tc.want {
+			t.Errorf("shellscan.BraceDelta(%q) = %d, want %d", tc.line, got, tc.want)
 		}
 	}
 }
@@ -62,8 +63,8 @@ func TestClosingDQ(t *testing.T) {
 		{`\"\"`, -1},
 		{`say \"hi\" now" rest`, 14},
 	} {
-		if got := closingDQ(tc.s); got != tc.want {
-			t.Errorf("closingDQ(%q) = %d, want %d", tc.s, got, tc.want)
+		if got := shellscan.ClosingQuote(tc.s, '"'); got != tc.want {
+			t.Errorf("ClosingQuote(%q, '\"') = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }
@@ -84,8 +85,8 @@ func TestIndexOutsideQuotes(t *testing.T) {
 		{`x " recover " recover y`, " recover ", 13},
 		{``, "<-", -1},
 	} {
-		if got := indexOutsideQuotes(tc.s, tc.op); got != tc.want {
-			t.Errorf("indexOutsideQuotes(%q, %q) = %d, want %d", tc.s, tc.op, got, tc.want)
+		if got := shellscan.IndexOperator(tc.s, tc.op); got != tc.want {
+			t.Errorf("shellscan.IndexOperator(%q, %q) = %d, want %d", tc.s, tc.op, got, tc.want)
 		}
 	}
 }
@@ -212,16 +213,16 @@ func TestMatchAssign(t *testing.T) {
 func TestHeredocs(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		want []heredoc
+		want []shellscan.Heredoc
 	}{
-		{"cat <<END", []heredoc{{"END", false}}},
-		{"cat <<-'E O'", []heredoc{{"E O", true}}},
-		{`cat <<"X" >f; cat << \Y`, []heredoc{{"X", false}, {"Y", false}}},
+		{"cat <<END", []shellscan.Heredoc{{Delim: "END", Dash: false}}},
+		{"cat <<-'E O'", []shellscan.Heredoc{{Delim: "E O", Dash: true}}},
+		{`cat <<"X" >f; cat << \Y`, []shellscan.Heredoc{{Delim: "X", Dash: false}, {Delim: "Y", Dash: false}}},
 		{"cat <<<word", nil},
 		{"echo $((1<<2))", nil},
 		{"echo '<<A' \"<<B\" # <<C", nil},
 	} {
-		got := heredocs(tc.line)
+		got := shellscan.Heredocs(tc.line)
 		if len(got) != len(tc.want) {
 			t.Errorf("heredocs(%q) = %v, want %v", tc.line, got, tc.want)
 			continue
@@ -267,5 +268,41 @@ func TestHeredocBodyVerbatimInWorkflow(t *testing.T) {
 	want := []string{"cat <<EOF\n    a\n  }\nEOF", "{\ncat <<-X\n  b\nX\n}", "echo after"}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Fatalf("shell steps %q, want %q", texts, want)
+	}
+}
+
+// TestHeaderLexerAgrees checks that the header lexer's String and Ident
+// tokens follow the scanning kit's rules.
+func TestHeaderLexerAgrees(t *testing.T) {
+	sym := headerLexer.Symbols()
+	for _, in := range []string{`"a"x`, `"a\"b" x`, `"a\\" x`, `"a\\\"" x`, `"\\\\"`, `'a\'b'`, `'x' y`, `"unterminated`, `abc_1.x`, `_a b`, `9a`} {
+		lx, err := headerLexer.LexString("", in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		tok, err := lx.Next()
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		var want string
+		switch in[0] {
+		case '"':
+			if end := shellscan.ClosingQuote(in[1:], '"'); end >= 0 {
+				want = in[:end+2]
+			}
+		case '\'':
+			if end := strings.IndexByte(in[1:], '\''); end >= 0 {
+				want = in[:end+2]
+			}
+		}
+		if id, _ := shellscan.LeadingIdent(in); id != "" {
+			if tok.Type != sym["Ident"] || tok.Value != id {
+				t.Errorf("%q: first token %q, want the identifier %q", in, tok.Value, id)
+			}
+			continue
+		}
+		if isString := tok.Type == sym["String"]; isString != (want != "") || isString && tok.Value != want {
+			t.Errorf("%q: first token %q (String: %v), kit says the string is %q", in, tok.Value, isString, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 var (
@@ -63,7 +64,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 			return p.parseMockDispatcher(j, pos)
 		}
 		switch {
-		case strings.HasPrefix(arg, `"`) && closingDQ(arg[1:]) >= 0:
+		case strings.HasPrefix(arg, `"`) && shellscan.ClosingQuote(arg[1:], '"') >= 0:
 		case reSingleQuoted.MatchString(arg):
 		default:
 			// Quirk: the reference reports the 0-based index of `mock`
@@ -77,7 +78,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		}
 		return &ast.MockPrompt{Pos: pos, Response: resp}, j + 1
 	}
-	if hasWordPrefix(inner, "mock") {
+	if shellscan.HasWordPrefix(inner, "mock") {
 		kind, _ := firstWord(trim(inner[4:]))
 		if kind == "workflow" || kind == "rule" || kind == "function" {
 			h, ok := parseMockHeader(inner)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // parseWorkflowBody parses the body of w whose header is line decl, classifying
@@ -26,7 +27,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 				i = hdocLast
 			}
 			block = append(block, t) // the reference trims every line of a block
-			depth += braceDelta(raw)
+			depth += shellscan.BraceDelta(raw)
 			i++
 			if depth <= 0 {
 				depth = 0
@@ -110,7 +111,7 @@ func startsWithAny(s string, prefixes ...string) bool {
 // matchRoute matches `^REF\s+->\s+(.+)$`.
 func matchRoute(t string) (string, string, bool) {
 	ref, rest := firstWord(t)
-	if !isRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
+	if !shellscan.IsRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
 		return "", "", false
 	}
 	if len(ref) == len(t) || !isSpace(t[len(ref)]) {
@@ -145,11 +146,11 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 		}
 	}
 	// 4: prompt capture.
-	if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+	if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 		return more(p.parsePrompt(i, name, trim(rhs[6:]), indentCol(raw)+off))
 	}
 	// 5: prompt.
-	if hasWordPrefix(t, "prompt") {
+	if shellscan.HasWordPrefix(t, "prompt") {
 		return more(p.parsePrompt(i, "", trim(t[6:]), indentCol(raw)))
 	}
 	// 6: assignment.
@@ -157,23 +158,23 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 		return more(p.parseAssignment(i, name, rhs, indentCol(raw)+off))
 	}
 	// 7–8: ensure and run.
-	if hasWordPrefix(t, "ensure") {
+	if shellscan.HasWordPrefix(t, "ensure") {
 		return more(p.parseEnsure(i, "", trim(t[6:])))
 	}
-	if hasWordPrefix(t, "run") {
+	if shellscan.HasWordPrefix(t, "run") {
 		if s := p.parseRun(i, "", trim(t[3:])); s != nil {
 			return one(s)
 		}
 		return none()
 	}
 	// 9: log / logerr.
-	if t == "log" || hasWordPrefix(t, "log") {
+	if t == "log" || shellscan.HasWordPrefix(t, "log") {
 		if s := p.parseLog(i, false, trim(t[3:])); s != nil {
 			return one(s)
 		}
 		return none()
 	}
-	if t == "logerr" || hasWordPrefix(t, "logerr") {
+	if t == "logerr" || shellscan.HasWordPrefix(t, "logerr") {
 		if s := p.parseLog(i, true, trim(t[6:])); s != nil {
 			return one(s)
 		}
@@ -197,14 +198,14 @@ func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
 	// like item 14 and the finished block becomes the send; the reference
 	// would send `{` alone and end the workflow at the block's `}`.
 	if ref, cmd, ok := SplitSend(t); ok {
-		if d := braceDelta(raw); d > 0 {
+		if d := shellscan.BraceDelta(raw); d > 0 {
 			return nil, i + 1, d
 		}
 		r, _ := ast.ParseRef(ref)
 		return one(&ast.Send{Pos: p.pos(i, 1), Channel: r, Cmd: cmd})
 	}
 	// 14: a line that opens braces starts a multi-line shell block.
-	if d := braceDelta(raw); d > 0 {
+	if d := shellscan.BraceDelta(raw); d > 0 {
 		return nil, i + 1, d
 	}
 	// 15: shell step.
@@ -220,14 +221,14 @@ func stepsOf(s ast.Step) []ast.Step {
 
 // isMalformedIfEnsure matches `^if\s+(!\s*)?ensure\b`.
 func isMalformedIfEnsure(t string) bool {
-	if !hasWordPrefix(t, "if") {
+	if !shellscan.HasWordPrefix(t, "if") {
 		return false
 	}
 	rest := strings.TrimLeft(t[2:], " \t")
 	if strings.HasPrefix(rest, "!") {
 		rest = strings.TrimLeft(rest[1:], " \t")
 	}
-	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !isIdentChar(rest[6]))
+	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !shellscan.IsIdentChar(rest[6]))
 }
 
 func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
@@ -252,9 +253,9 @@ func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, in
 		return nil, i + 1
 	}
 	switch {
-	case hasWordPrefix(rhs, "ensure"):
+	case shellscan.HasWordPrefix(rhs, "ensure"):
 		return p.parseEnsure(i, name, trim(rhs[6:]))
-	case hasWordPrefix(rhs, "run"):
+	case shellscan.HasWordPrefix(rhs, "run"):
 		return p.parseRun(i, name, trim(rhs[3:])), i + 1
 	case strings.HasPrefix(rhs, "("):
 		// Quirk: the whole line is an uncaptured shell line, located at
@@ -273,7 +274,7 @@ func (p *parser) checkCaptureRHS(i int, rhs string) bool {
 	}
 	// Our fix of a reference bug: `x = echo "a" -> b` would run
 	// `echo "a" -` into a file `b`; a route never belongs in a capture.
-	if indexOutsideQuotes(rhs, "->") >= 0 {
+	if shellscan.IndexOperator(rhs, "->") >= 0 {
 		p.errorAt(i+1, 1, "capture cannot contain a route (->); declare routes on their own line")
 		return false
 	}
@@ -315,7 +316,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 	// The keyword D17 split at (the reference takes the first `recover`
 	// anywhere in the line, which is the same one outside quotes).
 	recoverCol := col
-	if k := indexOutsideQuotes(raw, " recover "); k >= 0 {
+	if k := shellscan.IndexOperator(raw, " recover "); k >= 0 {
 		recoverCol = k + 2
 	}
 	right = trim(right)
@@ -349,7 +350,7 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 	default:
 		text = right
 	}
-	stmts := splitStatements(text)
+	stmts := shellscan.SplitStatements(text)
 	if len(stmts) == 0 {
 		p.errorAt(i+1, recoverCol, "recover block must contain at least one statement")
 		return nil, next
@@ -366,42 +367,16 @@ func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
 // splitRecover splits at the first ` recover ` outside quotes (D17).
 func splitRecover(s string) (string, string, bool) {
 	const kw = " recover "
-	j := indexOutsideQuotes(s, kw)
+	j := shellscan.IndexOperator(s, kw)
 	if j < 0 {
 		return s, "", false
 	}
 	return s[:j], s[j+len(kw):], true
 }
 
-// splitStatements splits recover text on `;` and newlines outside double
-// quotes (single quotes are not tracked, as in the reference).
-func splitStatements(text string) []string {
-	var out []string
-	inDouble := false
-	start := 0
-	add := func(s string) {
-		if s = trim(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '\\' && inDouble:
-			i++
-		case c == '"':
-			inDouble = !inDouble
-		case !inDouble && (c == ';' || c == '\n'):
-			add(text[start:i])
-			start = i + 1
-		}
-	}
-	add(text[start:])
-	return out
-}
-
 // matchCall matches `kw REF [args]` with a valid REF.
 func matchCall(s, kw string) (ast.Ref, string, bool) {
-	if !hasWordPrefix(s, kw) {
+	if !shellscan.HasWordPrefix(s, kw) {
 		return ast.Ref{}, "", false
 	}
 	return splitCall(s[len(kw):])
@@ -431,11 +406,11 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 		return &ast.Ensure{Pos: at, Ref: r, Args: args, InRecover: true}
 	}
 	promptCol := col + strings.Index(s, "prompt")
-	if name, rhs, _, ok := matchAssign(s, false); ok && hasWordPrefix(rhs, "prompt") {
+	if name, rhs, _, ok := matchAssign(s, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 		st, _ := p.parsePromptText(i, name, trim(rhs[6:]), promptCol, nil)
 		return st
 	}
-	if hasWordPrefix(s, "prompt") {
+	if shellscan.HasWordPrefix(s, "prompt") {
 		st, _ := p.parsePromptText(i, "", trim(s[6:]), promptCol, nil)
 		return st
 	}
@@ -454,7 +429,7 @@ func (p *parser) parseLog(i int, isErr bool, arg string) ast.Step {
 		p.errorAt(i+1, col, kw+` must match: `+kw+` "<message>"`)
 		return nil
 	}
-	end := closingDQ(arg[1:])
+	end := shellscan.ClosingQuote(arg[1:], '"')
 	if end < 0 {
 		p.errorAt(i+1, col, "unterminated "+kw+" string")
 		return nil
@@ -494,7 +469,7 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 	if remainder == "" {
 		return pr, next
 	}
-	if !hasWordPrefix(remainder, "returns") {
+	if !shellscan.HasWordPrefix(remainder, "returns") {
 		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
 		return nil, next
 	}
@@ -649,14 +624,14 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 		return &ast.Run{Pos: runAt, Ref: r, Args: args}, j + 1
 	}
 	if kind != ast.IfNotShell {
-		if name, rhs, off, ok := matchAssign(t, false); ok && hasWordPrefix(rhs, "prompt") {
+		if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
 			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
 		}
-		if hasWordPrefix(t, "prompt") {
+		if shellscan.HasWordPrefix(t, "prompt") {
 			return p.parsePrompt(j, "", trim(t[6:]), col)
 		}
 	}
-	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !isIdentChar(t[6])) {
+	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !shellscan.IsIdentChar(t[6])) {
 		p.errorAt(j+1, 1, `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
 		return nil, j + 1
 	}

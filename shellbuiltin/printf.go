@@ -16,7 +16,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/agent"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // This file implements the printf builtin of GNU bash 5.2 as it behaves on
@@ -229,7 +229,7 @@ func (p *printer) pass(f string) (stop bool, status int) {
 				}
 				full = true
 			}
-			p.printstr(&sp, shellQuoteQ(s), full)
+			p.printstr(&sp, shellscan.QuoteQ(s), full)
 		case 'd', 'i':
 			v := p.getintmax()
 			neg, mag := v < 0, uint64(v)
@@ -1145,19 +1145,8 @@ func abs64(n int64) int64 {
 
 // Quoting.
 
-// shellQuoteQ quotes s like bash's printf %q (the quoting of prompt
-// transcripts, agent.Quote).
-func shellQuoteQ(s string) string { return agent.Quote(s) }
-
-func isIdentifier(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' && (c|0x20 < 'a' || c|0x20 > 'z') && (i == 0 || !isDigit(c)) {
-			return false
-		}
-	}
-	return s != ""
-}
+// isIdentifier reports whether s is a valid shell variable name.
+func isIdentifier(s string) bool { return shellscan.IsIdent(s) }
 
 // errnoText is strerror's text for a write error.
 func errnoText(err error) string {

@@ -11,6 +11,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // printfCases were recorded from GNU bash 5.2.15 on x86-64 with glibc 2.36,
@@ -303,8 +305,8 @@ func TestShellQuoteQ(t *testing.T) {
 		{"é\xc3", `$'é\303'`},
 	}
 	for _, tc := range tests {
-		if got := shellQuoteQ(tc.in); got != tc.want {
-			t.Errorf("shellQuoteQ(%q) = %s, want %s", tc.in, got, tc.want)
+		if got := shellscan.QuoteQ(tc.in); got != tc.want {
+			t.Errorf("QuoteQ(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package validate
 import (
 	"strings"
 
-	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // guardMode selects the message set of the keyword-first guard.
@@ -62,7 +62,7 @@ type symbolKind func(word string) fragmentKind
 // first, then (for workflow shell) every non-empty, non-comment line. It
 // returns the first message, or "".
 func checkShell(text string, lines bool, kindOf symbolKind) string {
-	for _, sub := range substitutions(text) {
+	for _, sub := range shellscan.Substitutions(text) {
 		k, w := classifyFragment(sub, kindOf)
 		if msg := guardMessage(substitution, k, w); msg != "" {
 			return msg
@@ -87,192 +87,16 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 // classifyFragment applies the guard's tests to one fragment (validation §3).
 func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 	t := strings.TrimSpace(frag)
-	if startsWithWord(t, "run") || startsWithWord(t, "ensure") {
+	if shellscan.HasWordPrefix(t, "run") || shellscan.HasWordPrefix(t, "ensure") {
 		return fragKeyword, ""
 	}
-	if parser.HasSendOperator(t) {
+	if shellscan.IndexOperator(t, "<-") >= 0 {
 		return fragSend, ""
 	}
-	word := firstCommandWord(t)
+	word := shellscan.FirstCommandWord(t)
 	switch word {
 	case "", "echo", "printf":
 		return fragOK, word
 	}
 	return kindOf(word), word
-}
-
-func startsWithWord(s, w string) bool {
-	return len(s) > len(w) && strings.HasPrefix(s, w) && (s[len(w)] == ' ' || s[len(w)] == '\t')
-}
-
-// firstCommandWord returns the leading `[A-Za-z_][A-Za-z0-9_.]*` of the first
-// command segment that is non-empty once leading assignments and `(`/`{` are
-// stripped.
-func firstCommandWord(s string) string {
-	for _, seg := range splitSegments(s) {
-		seg = stripCommandPrefix(seg)
-		if seg == "" {
-			continue
-		}
-		i := 0
-		for i < len(seg) && (isWordChar(seg[i]) || i > 0 && seg[i] == '.') {
-			if i == 0 && seg[i] >= '0' && seg[i] <= '9' {
-				break
-			}
-			i++
-		}
-		return seg[:i]
-	}
-	return ""
-}
-
-func isWordChar(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// splitSegments splits on `||`, `&&`, `|`, `;` and newlines.
-func splitSegments(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '|', '&':
-			if i+1 < len(s) && s[i+1] == s[i] {
-				out = append(out, s[start:i])
-				i++
-				start = i + 1
-			} else if s[i] == '|' {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		case ';', '\n':
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
-
-// stripCommandPrefix drops leading white space, `(`, `{` and `NAME=value `
-// assignments.
-func stripCommandPrefix(seg string) string {
-	for {
-		seg = strings.TrimLeft(seg, " \t")
-		if seg == "" {
-			return ""
-		}
-		if seg[0] == '(' || seg[0] == '{' {
-			seg = seg[1:]
-			continue
-		}
-		n := assignmentPrefixLen(seg)
-		if n == 0 {
-			return seg
-		}
-		seg = seg[n:]
-	}
-}
-
-// assignmentPrefixLen returns the length of a leading `NAME=value` followed by
-// white space (value unquoted non-blank, "…" or '…'), or 0.
-func assignmentPrefixLen(s string) int {
-	i := 0
-	for i < len(s) && (isWordChar(s[i]) && !(i == 0 && s[i] >= '0' && s[i] <= '9')) {
-		i++
-	}
-	if i == 0 || i >= len(s) || s[i] != '=' {
-		return 0
-	}
-	i++
-	switch {
-	case i < len(s) && (s[i] == '"' || s[i] == '\''):
-		end := strings.IndexByte(s[i+1:], s[i])
-		if end < 0 {
-			return 0
-		}
-		i += end + 2
-	default:
-		start := i
-		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
-			i++
-		}
-		if i == start {
-			return 0
-		}
-	}
-	if i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		return i + 1
-	}
-	return 0
-}
-
-// substitutions returns the inner text of every `$(` … `)` (but not `$((`)
-// outside single quotes, outermost first, recursively.
-func substitutions(s string) []string {
-	var out []string
-	inSingle, inDouble := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case c == '$' && i+1 < len(s) && s[i+1] == '(':
-			if i+2 < len(s) && s[i+2] == '(' {
-				i += 2
-				continue
-			}
-			end := matchParen(s, i+2)
-			inner := s[i+2 : end]
-			out = append(out, inner)
-			out = append(out, substitutions(inner)...)
-			if end >= len(s) {
-				return out
-			}
-			i = end
-		}
-	}
-	return out
-}
-
-// matchParen returns the index of the `)` closing a group whose content
-// starts at i (quote-aware), or len(s) when it is unclosed.
-func matchParen(s string, i int) int {
-	depth := 1
-	inSingle, inDouble := false, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			if c == '\'' {
-				inSingle = false
-			}
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case inDouble:
-			if c == '$' && i+1 < len(s) && s[i+1] == '(' {
-				end := matchParen(s, i+2)
-				i = end
-			}
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(s)
 }

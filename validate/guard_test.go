@@ -3,6 +3,8 @@ package validate
 import (
 	"reflect"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Table tests for the keyword-first guard (validation.md §3).
@@ -27,7 +29,7 @@ func TestSubstitutions(t *testing.T) {
 		{`echo $(a ")" b)`, []string{`a ")" b`}},
 		{`echo $(unclosed`, []string{"unclosed"}},
 	} {
-		got := substitutions(tc.s)
+		got := shellscan.Substitutions(tc.s)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("substitutions(%q) = %q, want %q", tc.s, got, tc.want)
 		}
@@ -60,8 +62,8 @@ func TestFirstCommandWord(t *testing.T) {
 		{`A= build`, "A"}, // an empty unquoted value is not an assignment prefix
 		{`A="unterminated build`, "A"},
 	} {
-		if got := firstCommandWord(tc.s); got != tc.want {
-			t.Errorf("firstCommandWord(%q) = %q, want %q", tc.s, got, tc.want)
+		if got := shellscan.FirstCommandWord(tc.s); got != tc.want {
+			t.Errorf("FirstCommandWord(%q) = %q, want %q", tc.s, got, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // checker validates one parsed module against the modules it imports
@@ -388,22 +389,6 @@ func ParseSchema(schema string) (fields []SchemaField, msg string) {
 	return fields, ""
 }
 
-// localRef matches `$NAME` and `${NAME}` references.
-var localRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
-
-// LocalRefs returns the names a local's raw value refers to.
-func LocalRefs(value string) []string {
-	var out []string
-	for _, m := range localRef.FindAllStringSubmatch(value, -1) {
-		if m[1] != "" {
-			out = append(out, m[1])
-		} else {
-			out = append(out, m[2])
-		}
-	}
-	return out
-}
-
 // checkLocalCycles reports a cycle among the module's locals at 1:1. Like
 // the reference, each local's value is expanded in declaration order with an
 // empty set of names being expanded; the name reported is the first
@@ -418,7 +403,7 @@ func (c *checker) checkLocalCycles() {
 	expanding, safe := map[string]bool{}, map[string]bool{}
 	var expand func(value string) string
 	expand = func(value string) string {
-		for _, ref := range LocalRefs(value) {
+		for _, ref := range shellscan.VarRefNames(value) {
 			l, isLocal := byName[ref]
 			if !isLocal || safe[ref] {
 				continue
