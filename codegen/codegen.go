@@ -56,6 +56,9 @@ type Body struct {
 	// Script marks a test mock (MockBody): it runs like a separate script,
 	// in a fresh shell that sees only the exported environment.
 	Script bool
+	// Steps are the records of the body's `jaiph::run|ensure|prompt <id>`
+	// calls: Steps[id-1] (see Step).
+	Steps []Step
 }
 
 // Origin is where one line of lowered source comes from: a .jh line and the
@@ -149,7 +152,7 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 	}
 	l := &lowerer{mod: m, src: readLines(f.Path)}
 	add := func(b *Body) {
-		b.Source, b.StartLine, b.Lines, b.Blocks = l.b.String(), l.start, l.lines, l.blocks
+		b.Source, b.StartLine, b.Lines, b.Blocks, b.Steps = l.b.String(), l.start, l.lines, l.blocks, l.tab
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
 	}
@@ -191,7 +194,8 @@ type lowerer struct {
 	start  int          // line number of the first line written to b
 	lines  []Origin     // origin of each line written to b
 	blocks []Block
-	n      int // counter for unique helper variable names
+	tab    []Step // the body's step records
+	n      int    // counter for unique helper variable names
 	// recFrom > 0 while lowering the statements of a multi-line recover
 	// block: the source line the next statement is searched from (the AST
 	// gives recover statements the ensure line).
@@ -210,6 +214,7 @@ func (l *lowerer) reset() {
 	l.b.Reset()
 	l.lines = nil
 	l.blocks = nil
+	l.tab = nil
 	l.start = 1
 	l.recFrom = 0
 }
@@ -357,7 +362,8 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 			l.at(c.Line, l.colIn(c.Line, c.Text, 1), "", c.Text, "")
 			continue
 		case ast.BodyEnsure:
-			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+l.mod.Ref(c.Ref)+" ", c.Args, "")
+			id := l.addStep(Step{Kind: StepEnsure, Target: l.mod.Ref(c.Ref)})
+			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+id+" ", c.Args, "")
 		case ast.BodyReturn:
 			l.returnValue(c.Line, c.Col, c.Value)
 		default:
@@ -366,6 +372,7 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 		empty = false
 	}
 	l.close(symbol, empty)
+	l.table()
 }
 
 // hasCommand reports whether steps hold more than comments.
@@ -389,6 +396,7 @@ func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
 		// inside the body.
 		l.put("jaiph::drain $?", Origin{Line: l.next()})
 	}
+	l.table()
 }
 
 // callAt writes a managed call whose arguments (the user's words) are
@@ -464,18 +472,12 @@ func (l *lowerer) where(s ast.Step) (int, int) {
 
 // call renders a managed run/ensure call, captured or not, as the capture
 // assignment, the command up to the arguments, the arguments, and the rest.
-func (l *lowerer) call(builtin string, flags []string, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
+func (l *lowerer) call(st Step, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
 	if inRecover && args == "" {
 		args = `"$@"`
 	}
-	if capture != "" {
-		flags = append([]string{"--capture"}, flags...)
-	}
-	cmd := builtin
-	for _, f := range flags {
-		cmd += " " + f
-	}
-	cmd += " " + l.mod.Ref(ref) + " "
+	st.Target, st.Capture = l.mod.Ref(ref), capture != ""
+	cmd := "jaiph::" + string(st.Kind) + " " + l.addStep(st) + " "
 	if capture != "" {
 		return capture + "=$(", cmd, args, ")"
 	}
@@ -492,15 +494,11 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 	case *ast.Capture:
 		l.at(line, l.colOr(line, s.Cmd, col, col), s.Var+"=$(", l.rewrite(s.Cmd), ")")
 	case *ast.Run:
-		var flags []string
-		if HasListOperator(s.Args) {
-			flags = append(flags, "--noerrexit")
-		}
-		c, p, a, x := l.call("jaiph::run", flags, s.Ref, s.Args, s.Capture, s.InRecover)
+		c, p, a, x := l.call(Step{Kind: StepRun, NoErrExit: HasListOperator(s.Args)}, s.Ref, s.Args, s.Capture, s.InRecover)
 		l.callAt(line, l.colOr(line, "run", col, col), c, p, a, x)
 	case *ast.Ensure:
 		if s.Recover == nil {
-			c, p, a, x := l.call("jaiph::ensure", nil, s.Ref, s.Args, s.Capture, s.InRecover)
+			c, p, a, x := l.call(Step{Kind: StepEnsure}, s.Ref, s.Args, s.Capture, s.InRecover)
 			l.callAt(line, l.colOr(line, "ensure", col, col), c, p, a, x)
 			return
 		}
@@ -533,7 +531,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	saved := fmt.Sprintf("__jaiph_args%d", l.n)
 	i := fmt.Sprintf("__jaiph_try%d", l.n)
 	head := v + `=""; ` + ok + "=0; for ((" + i + "=1; " + i + "<=$(jaiph::retries); " + i + "++)); do " +
-		"if " + v + "=$(jaiph::ensure --capture --always " + l.mod.Ref(s.Ref) + " "
+		"if " + v + "=$(jaiph::ensure " + l.addStep(Step{Kind: StepEnsure, Target: l.mod.Ref(s.Ref), Capture: true, Always: true}) + " "
 	tail := "); then " + ok + "=1; break; fi; " + saved + `=("$@"); set -- "$` + v + `"`
 	l.callAt(line, l.colOr(line, "ensure", col, col), "", head, s.Args, tail)
 	block := line <= len(l.src) && strings.HasSuffix(strings.TrimRight(l.src[line-1], " \t\r"), "{")
@@ -568,7 +566,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
 	// The steps are on the current line: starting there spares padding
 	// from line 1 per recover (quadratic in a body of many of them).
-	sub := &lowerer{mod: l.mod, n: l.n, start: l.lastLine()}
+	sub := &lowerer{mod: l.mod, n: l.n, start: l.lastLine(), tab: l.tab}
 	sub.steps(w, steps)
 	var parts []string
 	for _, line := range strings.Split(strings.TrimSuffix(sub.b.String(), "\n"), "\n") {
@@ -584,7 +582,7 @@ func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
 	if len(parts) == 0 {
 		return "", false
 	}
-	l.n = sub.n
+	l.n, l.tab = sub.n, sub.tab
 	return strings.Join(parts, "; "), true
 }
 
@@ -596,9 +594,11 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	ifCol := l.colIn(line, "if", 1)
 	switch s.Kind {
 	case ast.IfEnsure:
-		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
+		id := l.addStep(Step{Kind: StepEnsure, Target: l.mod.Ref(s.Ref)})
+		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+id+" ", s.Args, "; then")
 	case ast.IfRun:
-		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run --noerrexit "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
+		id := l.addStep(Step{Kind: StepRun, Target: l.mod.Ref(s.Ref), NoErrExit: true})
+		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run "+id+" ", s.Args, "; then")
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
 	}
@@ -645,16 +645,13 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	for strings.Contains(text, delim) {
 		delim += "_"
 	}
-	args := []string{"jaiph::prompt"}
-	if s.Capture != "" {
-		args = append(args, "--capture")
-	}
+	st := Step{Kind: StepPrompt, Capture: s.Capture != "", Preview: PromptPreview(s), Vars: PromptVarRefs(s.Text)}
 	if s.HasReturns {
-		args = append(args, "--returns", ShellQuote(s.Returns), "--name", s.Capture)
+		st.Typed, st.Returns, st.Name, st.Fields = true, s.Returns, s.Capture, SchemaFields(s.Returns)
 	}
-	args = append(args, "--preview", ShellQuote(PromptPreview(s)))
-	for _, ref := range PromptVarRefs(s.Text) {
-		args = append(args, "--var", `"`+ref+`=${`+ref+`}"`)
+	args := []string{"jaiph::prompt", l.addStep(st)}
+	for _, ref := range st.Vars {
+		args = append(args, `"${`+ref+`}"`)
 	}
 	cmd := strings.Join(args, " ") + " <<" + delim
 	var capture, after string
@@ -691,12 +688,17 @@ func PromptText(s *ast.Prompt) string {
 	if !s.HasReturns {
 		return s.Text
 	}
-	schema, _ := validate.ParseSchema(s.Returns)
+	return s.Text + agent.SchemaSuffix(SchemaFields(s.Returns))
+}
+
+// SchemaFields parses a `returns` schema that validated.
+func SchemaFields(returns string) []agent.Field {
+	schema, _ := validate.ParseSchema(returns)
 	fields := make([]agent.Field, len(schema))
 	for i, f := range schema {
 		fields[i] = agent.Field{Name: f.Name, Type: f.Type}
 	}
-	return s.Text + agent.SchemaSuffix(fields)
+	return fields
 }
 
 // PromptPreview is the first 24 characters of the compile-time text (typed
