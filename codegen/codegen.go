@@ -17,7 +17,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/validate"
 )
 
 // Kind is the kind of a managed body.
@@ -647,7 +646,7 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	}
 	st := Step{Kind: StepPrompt, Capture: s.Capture != "", Preview: PromptPreview(s), Vars: PromptVarRefs(s.Text)}
 	if s.HasReturns {
-		st.Typed, st.Returns, st.Name, st.Fields = true, s.Returns, s.Capture, SchemaFields(s.Returns)
+		st.Typed, st.Returns, st.Name, st.Fields = true, s.Returns, s.Capture, schemaFields(s.Returns)
 	}
 	args := []string{"jaiph::prompt", l.addStep(st)}
 	for _, ref := range st.Vars {
@@ -688,17 +687,7 @@ func PromptText(s *ast.Prompt) string {
 	if !s.HasReturns {
 		return s.Text
 	}
-	return s.Text + agent.SchemaSuffix(SchemaFields(s.Returns))
-}
-
-// SchemaFields parses a `returns` schema that validated.
-func SchemaFields(returns string) []agent.Field {
-	schema, _ := validate.ParseSchema(returns)
-	fields := make([]agent.Field, len(schema))
-	for i, f := range schema {
-		fields[i] = agent.Field{Name: f.Name, Type: f.Type}
-	}
-	return fields
+	return s.Text + agent.SchemaSuffix(schemaFields(s.Returns))
 }
 
 // PromptPreview is the first 24 characters of the compile-time text (typed
@@ -876,4 +865,10 @@ func HasListOperator(args string) bool {
 		}
 	}
 	return false
+}
+
+// schemaFields is the fields of a `returns` schema that validated.
+func schemaFields(returns string) []agent.Field {
+	fields, _ := agent.ParseSchema(returns)
+	return fields
 }
