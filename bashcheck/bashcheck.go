@@ -149,7 +149,7 @@ func Module(m *codegen.Module) []*diag.Diagnostic {
 	var next atomic.Int64
 	work := func() {
 		for i := int(next.Add(1)) - 1; i < len(m.Order); i = int(next.Add(1)) - 1 {
-			res[i] = Body(m.File.Path, m.Order[i])
+			res[i] = Body(m.Path, m.Order[i])
 		}
 	}
 	var wg sync.WaitGroup

@@ -11,7 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // builtin implements one `jaiph::…` command; it returns the exit status.
@@ -37,8 +37,8 @@ func init() {
 // stepRecord resolves the step id a `jaiph::<builtin> <id> …` call starts
 // with to the calling body's record of that kind; it reports a lowering
 // mismatch (an internal error) on stderr.
-func stepRecord(ctx context.Context, f *frame, kind codegen.StepKind, args []string) (*codegen.Step, []string) {
-	var st *codegen.Step
+func stepRecord(ctx context.Context, f *frame, kind lowered.StepKind, args []string) (*lowered.Step, []string) {
+	var st *lowered.Step
 	if len(args) > 0 && f.body != nil {
 		if id, err := strconv.Atoi(args[0]); err == nil {
 			st = f.body.Step(id)
@@ -51,7 +51,7 @@ func stepRecord(ctx context.Context, f *frame, kind codegen.StepKind, args []str
 	return st, args[1:]
 }
 
-func managedBuiltin(ctx context.Context, f *frame, kind codegen.StepKind, args []string) int {
+func managedBuiltin(ctx context.Context, f *frame, kind lowered.StepKind, args []string) int {
 	st, args := stepRecord(ctx, f, kind, args)
 	if st == nil {
 		return 1
@@ -65,10 +65,10 @@ func managedBuiltin(ctx context.Context, f *frame, kind codegen.StepKind, args [
 }
 
 func builtinRun(ctx context.Context, f *frame, args []string) int {
-	return managedBuiltin(ctx, f, codegen.StepRun, args)
+	return managedBuiltin(ctx, f, lowered.StepRun, args)
 }
 func builtinEnsure(ctx context.Context, f *frame, args []string) int {
-	return managedBuiltin(ctx, f, codegen.StepEnsure, args)
+	return managedBuiltin(ctx, f, lowered.StepEnsure, args)
 }
 
 // builtinReturn records the value return of the current body; the lowered

@@ -15,7 +15,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/agent"
-	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -39,7 +39,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	// jaiph::prompt <id> [value of each of pc.Vars]… <<EOF
 	// text (schema suffix included)
 	// EOF
-	pc, values := stepRecord(ctx, f, codegen.StepPrompt, args)
+	pc, values := stepRecord(ctx, f, lowered.StepPrompt, args)
 	if pc == nil {
 		return 1
 	}

@@ -41,11 +41,11 @@ func startRun(t *testing.T, src string) (*runtime.Runtime, *recorder, string) {
 	mods := codegen.LowerProgram(prog.Modules, dir)
 	var entry *codegen.Module
 	for _, m := range mods {
-		if m.File == prog.Entry {
+		if m.Path == prog.Entry.Path {
 			entry = m
 		}
 	}
-	env, locals, err := runtime.PrepareEnv(context.Background(), os.Environ(), prog, mods, dir, "flow.jh", nil)
+	env, locals, err := runtime.PrepareEnv(context.Background(), os.Environ(), entry, mods, dir, "flow.jh", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

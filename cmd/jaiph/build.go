@@ -138,14 +138,14 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 func planBuild(files []*ast.File, root, outRoot, entry string) []buildOutput {
 	var outs []buildOutput
 	for _, m := range codegen.LowerProgram(files, root) {
-		rel, err := filepath.Rel(root, m.File.Path)
+		rel, err := filepath.Rel(root, m.Path)
 		if err != nil {
-			rel = filepath.Base(m.File.Path)
+			rel = filepath.Base(m.Path)
 		}
 		outs = append(outs, buildOutput{
 			path:    filepath.Join(outRoot, strings.TrimSuffix(rel, filepath.Ext(rel))+".sh"),
 			content: renderModule(m, filepath.ToSlash(rel)),
-			report:  entry == "" || m.File.Path == entry,
+			report:  entry == "" || m.Path == entry,
 		})
 	}
 	return outs
@@ -166,24 +166,7 @@ func renderModule(m *codegen.Module, source string) []byte {
 // declarationOrder returns m's bodies in source order (codegen groups them
 // by kind).
 func declarationOrder(m *codegen.Module) []*codegen.Body {
-	line := func(b *codegen.Body) int {
-		switch b.Kind {
-		case codegen.Rule:
-			if r := m.File.Rule(b.Name); r != nil {
-				return r.Line
-			}
-		case codegen.Function:
-			if f := m.File.Function(b.Name); f != nil {
-				return f.Line
-			}
-		case codegen.Workflow:
-			if b.Workflow != nil {
-				return b.Workflow.Line
-			}
-		}
-		return 0
-	}
 	out := append([]*codegen.Body(nil), m.Order...)
-	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }

@@ -136,18 +136,18 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 
 	var entry *codegen.Module
 	for _, m := range mods {
-		if m.File == prog.Entry {
+		if m.Path == prog.Entry.Path {
 			entry = m
 		}
 	}
 	source := filepath.Base(abs)
 	// A requested sandbox never becomes a run on the host: checked before
 	// module locals run anything.
-	if err := runtime.Sandbox(ctx, runtime.NewEnv(os.Environ()), prog.Entry); err != nil {
+	if err := runtime.Sandbox(ctx, runtime.NewEnv(os.Environ()), entry); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), prog, mods, workspace, source, wfArgs)
+	env, locals, err := runtime.PrepareEnv(ctx, os.Environ(), entry, mods, workspace, source, wfArgs)
 	// Interrupted while module locals were evaluated: the run below stops
 	// at once and reports the signal like any interrupted run.
 	if err != nil && interruption(ctx) == nil {
