@@ -37,7 +37,7 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, m := range codegen.LowerProgram(prog.Modules, dir) {
+		for _, m := range codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved) {
 			for _, b := range m.Order {
 				if b.Source == "" {
 					t.Errorf("%s lowered to nothing", b.Symbol)

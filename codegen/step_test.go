@@ -95,7 +95,7 @@ workflow default {
 		t.Fatal(err)
 	}
 	var main *codegen.Module
-	for _, m := range codegen.LowerProgram(prog.Modules, dir) {
+	for _, m := range codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved) {
 		for _, b := range m.Order {
 			checkSteps(t, b)
 		}

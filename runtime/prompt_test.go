@@ -28,7 +28,7 @@ func runSource(t *testing.T, src string, mock PromptMock, extraEnv ...string) (i
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(path))
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(path), prog.Loader.Resolved)
 	var entry *codegen.Module
 	for _, m := range mods {
 		if m.Path == prog.Entry.Path {

@@ -38,7 +38,7 @@ func startRun(t *testing.T, src string) (*runtime.Runtime, *recorder, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods := codegen.LowerProgram(prog.Modules, dir)
+	mods := codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved)
 	var entry *codegen.Module
 	for _, m := range mods {
 		if m.Path == prog.Entry.Path {

@@ -59,11 +59,11 @@ type File struct {
 // modules' config defaults and locals, no variables of an enclosing run.
 func Prepare(ctx context.Context, opts Options) (*File, error) {
 	prog := opts.Program
-	mods := codegen.LowerProgram(prog.Modules, opts.Workspace)
+	mods := codegen.LowerProgram(prog.Modules, opts.Workspace, prog.Loader.Resolved)
 	// The test file is not compiled as a module (its other declarations
 	// never run); only its imports matter, for aliases and load order.
 	shell := &ast.File{Path: prog.Entry.Path, IsTest: true, Imports: prog.Entry.Imports}
-	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace)[0]
+	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace, prog.Loader.Resolved)[0]
 	base := filepath.Base(prog.Entry.Path)
 	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, entry, mods, opts.Workspace, base, nil)
 	if err != nil {

@@ -58,10 +58,10 @@ func (c *checker) checkImports() {
 			continue
 		}
 		seen[im.Alias] = true
-		im.Resolved = c.loader.Resolve(c.file.Path, im.Path)
-		mod := c.loader.Load(im.Resolved)
+		resolved := c.loader.ResolveImport(c.file.Path, im)
+		mod := c.loader.Load(resolved)
 		if mod.missing {
-			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+im.Resolved+`"`)
+			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+resolved+`"`)
 			c.imports[im.Alias] = nil
 			continue
 		}

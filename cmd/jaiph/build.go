@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
@@ -119,7 +118,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, ds[0]) // like the first validation problem
 		return exitFailure
 	}
-	outputs := planBuild(prog.Modules, root, outRoot, entry)
+	outputs := planBuild(prog, root, outRoot, entry)
 	for _, o := range outputs {
 		if err := atomicfile.Write(o.path, o.content, 0o644); err != nil {
 			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
@@ -135,9 +134,9 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 // planBuild lowers every module and names its output: the module's path
 // relative to root, below outRoot, with the extension replaced by .sh. With
 // an entry (file mode) only the entry's output is reported.
-func planBuild(files []*ast.File, root, outRoot, entry string) []buildOutput {
+func planBuild(prog *validate.Program, root, outRoot, entry string) []buildOutput {
 	var outs []buildOutput
-	for _, m := range codegen.LowerProgram(files, root) {
+	for _, m := range codegen.LowerProgram(prog.Modules, root, prog.Loader.Resolved) {
 		rel, err := filepath.Rel(root, m.Path)
 		if err != nil {
 			rel = filepath.Base(m.Path)

@@ -110,7 +110,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return 1
 	}
-	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs), prog.Loader.Resolved)
 	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
 		printLoadError(stderr, ds[0]) // like the first validation problem
 		return 1
@@ -120,7 +120,7 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 		// `jaiph build --target` writes it.
 		outRoot, err := filepath.Abs(target)
 		if err == nil {
-			for _, o := range planBuild(prog.Modules, filepath.Dir(abs), outRoot, abs) {
+			for _, o := range planBuild(prog, filepath.Dir(abs), outRoot, abs) {
 				if err = atomicfile.Write(o.path, o.content, 0o644); err != nil {
 					break
 				}
