@@ -257,7 +257,6 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 		empty = false
 	}
 	l.close(symbol, empty)
-	l.table()
 }
 
 // hasCommand reports whether steps hold more than comments.
@@ -281,7 +280,6 @@ func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
 		// inside the body.
 		l.put("jaiph::drain $?", Origin{Line: l.next()})
 	}
-	l.table()
 }
 
 // callAt writes a managed call whose arguments (the user's words) are

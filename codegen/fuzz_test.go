@@ -43,6 +43,7 @@ func FuzzCompile(f *testing.F) {
 					t.Errorf("%s lowered to nothing", b.Symbol)
 				}
 				checkSteps(t, b)
+				codegen.Annotated(b) // must not panic whatever the source
 			}
 		}
 	})

@@ -126,8 +126,20 @@ workflow default {
 			t.Errorf("step %d = %+v, want %+v", i+1, got[i], want[i])
 		}
 	}
-	// The table comments say what each id is.
-	if s := main.Bodies["default"].Source; !strings.Contains(s, "\n# step 6: prompt capture returns { a: string, b: number } into r vars name 1\n") {
-		t.Errorf("no step table comment for the typed prompt in:\n%s", s)
+	// For reading, comments beside the calls say what each id is; steps on
+	// one line are numbered.
+	s := codegen.Annotated(main.Bodies["default"])
+	for _, want := range []string{
+		"x=$(jaiph::run 1 \"$1\")  # run lib::w capture\n",
+		"; set -- \"${__jaiph_args2[@]}\"; done; [ \"$__jaiph_ok2\" = 1 ] || jaiph::ensure_failed  # ensure main::ok capture always\n",
+		"if ! jaiph::run 5; then  # run lib::w noerrexit\n",
+		"jaiph::prompt 6 \"${name}\" \"${1}\" <<__JAIPH_PROMPT__  # prompt capture returns { a: string, b: number } into r vars name 1\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("annotated source lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(main.Bodies["default"].Source, "#") {
+		t.Errorf("the source the runtime runs has comments:\n%s", main.Bodies["default"].Source)
 	}
 }
