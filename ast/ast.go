@@ -110,9 +110,8 @@ func (f *File) Import(alias string) *Import {
 // Import is `import "path" as alias`.
 type Import struct {
 	Pos
-	Path     string // as written, without quotes
-	Alias    string
-	Resolved string // absolute path after the .jh/.jph resolution rule
+	Path  string // as written, without quotes
+	Alias string
 }
 
 // Channel is `channel name`.

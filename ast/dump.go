@@ -43,7 +43,7 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent int) {
 			if f.Type == posType {
 				name = "Pos"
 			}
-			if f.Name == "Path" || f.Name == "Resolved" {
+			if f.Name == "Path" {
 				fmt.Fprintf(b, "%s  %s: %q\n", pad, name, filepath.Base(fv.String()))
 				continue
 			}

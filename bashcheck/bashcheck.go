@@ -149,7 +149,7 @@ func Module(m *codegen.Module) []*diag.Diagnostic {
 	var next atomic.Int64
 	work := func() {
 		for i := int(next.Add(1)) - 1; i < len(m.Order); i = int(next.Add(1)) - 1 {
-			res[i] = Body(m.File.Path, m.Order[i])
+			res[i] = Body(m.Path, m.Order[i])
 		}
 	}
 	var wg sync.WaitGroup
@@ -208,7 +208,7 @@ func TestFile(f *ast.File) []*diag.Diagnostic {
 // test` lower it: every module (module symbols relative to root) and, for a
 // test file entry, its test blocks. The result is sorted.
 func Program(prog *validate.Program, root string) []*diag.Diagnostic {
-	return Lowered(prog, codegen.LowerProgram(prog.Modules, root))
+	return Lowered(prog, codegen.LowerProgram(prog.Modules, root, prog.Loader.Resolved))
 }
 
 // Lowered is Program for modules already lowered.
@@ -241,9 +241,8 @@ func Files(l *validate.Loader, files []string, skip map[string]bool) []*diag.Dia
 			continue
 		}
 		for _, im := range f.Imports {
-			im.Resolved = l.Resolve(path, im.Path)
-			if im.Resolved != "" {
-				queue = append(queue, im.Resolved)
+			if p := l.ResolveImport(path, im); p != "" {
+				queue = append(queue, p)
 			}
 		}
 		if skip[path] {
@@ -255,7 +254,7 @@ func Files(l *validate.Loader, files []string, skip map[string]bool) []*diag.Dia
 		}
 		root := dirOf(path)
 		m := codegen.Lower(f, codegen.ModuleSymbol(root, path), func(im *ast.Import) string {
-			return codegen.ModuleSymbol(root, im.Resolved)
+			return codegen.ModuleSymbol(root, l.Resolved(im))
 		})
 		out = append(out, Module(m)...)
 	}

@@ -13,109 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
-	"github.com/jaiph-go/jaiph/validate"
+	"github.com/jaiph-go/jaiph/lowered"
 )
-
-// Kind is the kind of a managed body.
-type Kind string
-
-// The managed body kinds.
-const (
-	Rule     Kind = "rule"
-	Function Kind = "function"
-	Workflow Kind = "workflow"
-)
-
-// Body is one lowered rule, function or workflow.
-type Body struct {
-	Kind   Kind
-	Name   string
-	Symbol string // <module symbol>::<name>
-	// Source is the shell source; run with the call's arguments as $@. The
-	// body is the function <Symbol>::impl, defined on its first line, with
-	// every step on its own .jh line where the lowering allows. Parse it
-	// with Parser, which numbers its first line StartLine (the declaration's
-	// line), so positions and $LINENO in a body are .jh lines.
-	Source string
-	// StartLine is the line number of the first line of Source (0: 1).
-	StartLine int
-	// Lines maps the lines of Source back to the .jh file: Lines[i] is the
-	// origin of line StartLine+i (see Origin and Position).
-	Lines []Origin
-	// Blocks are the line ranges (numbered from StartLine) of Source that
-	// hold only user statements nested in generated code (recover bodies,
-	// if branches), inner blocks first, for diagnostics that name the
-	// user's construct.
-	Blocks []Block
-	// Workflow is the declaration, for workflows (config, routes).
-	Workflow *ast.Workflow
-	// Script marks a test mock (MockBody): it runs like a separate script,
-	// in a fresh shell that sees only the exported environment.
-	Script bool
-}
-
-// Origin is where one line of lowered source comes from: a .jh line and the
-// column offset to add to a lowered column to get the .jh column. Lines that
-// are pure padding map to the same line number with offset 0; lines the
-// lowering generates (loop heads, here-document delimiters) map to the .jh
-// line of the step they implement.
-type Origin struct {
-	Line int // 1-based .jh line
-	Col  int // .jh column = lowered column + Col
-}
-
-// Block is a range of lowered lines: From up to, not including, To.
-type Block struct{ From, To int }
-
-// First is the line number of the first line of b.Source.
-func (b *Body) First() int { return max(b.StartLine, 1) }
-
-// Parser returns a parser for b.Source that numbers its lines from
-// b.StartLine, as the runtime and bashcheck parse it.
-func (b *Body) Parser() *syntax.Parser {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(uint(b.First())))
-}
-
-// Position maps a line (numbered from StartLine, as b.Parser reports it)
-// and 1-based column of b.Source to the .jh file. Positions outside the map
-// are returned as is.
-func (b *Body) Position(line, col int) (int, int) {
-	return MapPosition(b.First(), b.Lines, line, col)
-}
-
-// MapPosition maps a position of lowered source whose first line is
-// numbered first through its line map: lines[i] is the origin of line
-// first+i.
-func MapPosition(first int, lines []Origin, line, col int) (int, int) {
-	i := line - first
-	if i < 0 || i >= len(lines) {
-		return line, col
-	}
-	o := lines[i]
-	if c := col + o.Col; c >= 1 {
-		col = c
-	}
-	return o.Line, col
-}
-
-// ImplName is the name of the shell function a body is lowered to, as the
-// reference names it (`${FUNCNAME[0]}` inside a body).
-func ImplName(symbol string) string { return symbol + "::impl" }
-
-// Module is the lowered form of one module.
-type Module struct {
-	Symbol string // e.g. "main", "lib::tools"
-	File   *ast.File
-	Bodies map[string]*Body // by plain name
-	Order  []*Body          // declaration order: rules, functions, workflows
-	// Imports maps each import alias to the imported module's symbol.
-	Imports map[string]string
-}
 
 // ModuleSymbol derives a module symbol from a file path relative to root:
 // extension dropped, separators replaced by `::` (`lib/tools.jh` →
@@ -129,45 +31,39 @@ func ModuleSymbol(root, path string) string {
 	return strings.ReplaceAll(filepath.ToSlash(rel), "/", "::")
 }
 
-// SafeName maps a symbol to an artifact-safe name: characters outside
-// [A-Za-z0-9_.-] become `_` (`main::default` → `main__default`).
-func SafeName(symbol string) string {
-	b := []byte(symbol)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
-}
-
 // Lower lowers every body of f. symbolOf returns the module symbol of the
 // module an import alias resolves to.
 func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Module {
-	m := &Module{Symbol: symbol, File: f, Bodies: map[string]*Body{}, Imports: map[string]string{}}
+	m := &Module{Symbol: symbol, Path: f.Path, Bodies: map[string]*Body{}, Imports: map[string]string{},
+		Config: settings(f.Config)}
 	for _, im := range f.Imports {
 		m.Imports[im.Alias] = symbolOf(im)
+		m.Deps = append(m.Deps, symbolOf(im))
+	}
+	for _, l := range f.Locals {
+		m.Locals = append(m.Locals, lowered.Local{Name: l.Name, Value: l.Value})
 	}
 	l := &lowerer{mod: m, src: readLines(f.Path)}
 	add := func(b *Body) {
-		b.Source, b.StartLine, b.Lines, b.Blocks = l.b.String(), l.start, l.lines, l.blocks
+		b.Source, b.StartLine, b.Lines, b.Blocks, b.Steps = l.b.String(), l.start, l.lines, l.blocks, l.tab
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
 	}
 	for _, r := range f.Rules {
 		sym := symbol + "::" + r.Name
 		l.body(sym, r.Line, r.Body)
-		add(&Body{Kind: Rule, Name: r.Name, Symbol: sym})
+		add(&Body{Kind: Rule, Name: r.Name, Symbol: sym, Line: r.Line})
 	}
 	for _, fn := range f.Functions {
 		sym := symbol + "::" + fn.Name
 		l.body(sym, fn.Line, fn.Body)
-		add(&Body{Kind: Function, Name: fn.Name, Symbol: sym})
+		add(&Body{Kind: Function, Name: fn.Name, Symbol: sym, Line: fn.Line})
 	}
 	for _, w := range f.Workflows {
 		sym := symbol + "::" + w.Name
 		l.workflow(sym, w)
-		add(&Body{Kind: Workflow, Name: w.Name, Symbol: sym, Workflow: w})
+		add(&Body{Kind: Workflow, Name: w.Name, Symbol: sym, Line: w.Line,
+			Config: settings(w.Config), HasConfig: w.Config != nil, Routes: routes(m, w)})
 	}
 	return m
 }
@@ -192,25 +88,19 @@ type lowerer struct {
 	start  int          // line number of the first line written to b
 	lines  []Origin     // origin of each line written to b
 	blocks []Block
-	n      int // counter for unique helper variable names
+	tab    []Step // the body's step records
+	n      int    // counter for unique helper variable names
 	// recFrom > 0 while lowering the statements of a multi-line recover
 	// block: the source line the next statement is searched from (the AST
 	// gives recover statements the ensure line).
 	recFrom int
 }
 
-// Ref resolves a reference to its symbol.
-func (m *Module) Ref(r ast.Ref) string {
-	if r.Alias == "" {
-		return m.Symbol + "::" + r.Name
-	}
-	return m.Imports[r.Alias] + "::" + r.Name
-}
-
 func (l *lowerer) reset() {
 	l.b.Reset()
 	l.lines = nil
 	l.blocks = nil
+	l.tab = nil
 	l.start = 1
 	l.recFrom = 0
 }
@@ -358,7 +248,8 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 			l.at(c.Line, l.colIn(c.Line, c.Text, 1), "", c.Text, "")
 			continue
 		case ast.BodyEnsure:
-			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+l.mod.Ref(c.Ref)+" ", c.Args, "")
+			id := l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, c.Ref)})
+			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+id+" ", c.Args, "")
 		case ast.BodyReturn:
 			l.returnValue(c.Line, c.Col, c.Value)
 		default:
@@ -465,18 +356,12 @@ func (l *lowerer) where(s ast.Step) (int, int) {
 
 // call renders a managed run/ensure call, captured or not, as the capture
 // assignment, the command up to the arguments, the arguments, and the rest.
-func (l *lowerer) call(builtin string, flags []string, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
+func (l *lowerer) call(st Step, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
 	if inRecover && args == "" {
 		args = `"$@"`
 	}
-	if capture != "" {
-		flags = append([]string{"--capture"}, flags...)
-	}
-	cmd := builtin
-	for _, f := range flags {
-		cmd += " " + f
-	}
-	cmd += " " + l.mod.Ref(ref) + " "
+	st.Target, st.Capture = Ref(l.mod, ref), capture != ""
+	cmd := "jaiph::" + string(st.Kind) + " " + l.addStep(st) + " "
 	if capture != "" {
 		return capture + "=$(", cmd, args, ")"
 	}
@@ -493,15 +378,11 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 	case *ast.Capture:
 		l.at(line, l.colOr(line, s.Cmd, col, col), s.Var+"=$(", l.rewrite(s.Cmd), ")")
 	case *ast.Run:
-		var flags []string
-		if HasListOperator(s.Args) {
-			flags = append(flags, "--noerrexit")
-		}
-		c, p, a, x := l.call("jaiph::run", flags, s.Ref, s.Args, s.Capture, s.InRecover)
+		c, p, a, x := l.call(Step{Kind: StepRun, NoErrExit: HasListOperator(s.Args)}, s.Ref, s.Args, s.Capture, s.InRecover)
 		l.callAt(line, l.colOr(line, "run", col, col), c, p, a, x)
 	case *ast.Ensure:
 		if s.Recover == nil {
-			c, p, a, x := l.call("jaiph::ensure", nil, s.Ref, s.Args, s.Capture, s.InRecover)
+			c, p, a, x := l.call(Step{Kind: StepEnsure}, s.Ref, s.Args, s.Capture, s.InRecover)
 			l.callAt(line, l.colOr(line, "ensure", col, col), c, p, a, x)
 			return
 		}
@@ -534,7 +415,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	saved := fmt.Sprintf("__jaiph_args%d", l.n)
 	i := fmt.Sprintf("__jaiph_try%d", l.n)
 	head := v + `=""; ` + ok + "=0; for ((" + i + "=1; " + i + "<=$(jaiph::retries); " + i + "++)); do " +
-		"if " + v + "=$(jaiph::ensure --capture --always " + l.mod.Ref(s.Ref) + " "
+		"if " + v + "=$(jaiph::ensure " + l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, s.Ref), Capture: true, Always: true}) + " "
 	tail := "); then " + ok + "=1; break; fi; " + saved + `=("$@"); set -- "$` + v + `"`
 	l.callAt(line, l.colOr(line, "ensure", col, col), "", head, s.Args, tail)
 	block := line <= len(l.src) && strings.HasSuffix(strings.TrimRight(l.src[line-1], " \t\r"), "{")
@@ -569,7 +450,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
 	// The steps are on the current line: starting there spares padding
 	// from line 1 per recover (quadratic in a body of many of them).
-	sub := &lowerer{mod: l.mod, n: l.n, start: l.lastLine()}
+	sub := &lowerer{mod: l.mod, n: l.n, start: l.lastLine(), tab: l.tab}
 	sub.steps(w, steps)
 	var parts []string
 	for _, line := range strings.Split(strings.TrimSuffix(sub.b.String(), "\n"), "\n") {
@@ -585,7 +466,7 @@ func (l *lowerer) oneLine(w *ast.Workflow, steps []ast.Step) (string, bool) {
 	if len(parts) == 0 {
 		return "", false
 	}
-	l.n = sub.n
+	l.n, l.tab = sub.n, sub.tab
 	return strings.Join(parts, "; "), true
 }
 
@@ -597,9 +478,11 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	ifCol := l.colIn(line, "if", 1)
 	switch s.Kind {
 	case ast.IfEnsure:
-		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
+		id := l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, s.Ref)})
+		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+id+" ", s.Args, "; then")
 	case ast.IfRun:
-		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run --noerrexit "+l.mod.Ref(s.Ref)+" ", s.Args, "; then")
+		id := l.addStep(Step{Kind: StepRun, Target: Ref(l.mod, s.Ref), NoErrExit: true})
+		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run "+id+" ", s.Args, "; then")
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
 	}
@@ -620,7 +503,7 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 // send lowers `ch <- cmd`: the command's stdout is the message; a failing
 // command sends nothing and fails the step with its status (D18).
 func (l *lowerer) send(w *ast.Workflow, s *ast.Send, line int) {
-	ch := l.mod.Ref(s.Channel)
+	ch := Ref(l.mod, s.Channel)
 	if s.Cmd == "" {
 		l.at(line, l.colIn(line, s.Channel.String(), 1), "", "jaiph::send "+ch+" "+w.Name+` "$1"`, "")
 		return
@@ -646,16 +529,13 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	for strings.Contains(text, delim) {
 		delim += "_"
 	}
-	args := []string{"jaiph::prompt"}
-	if s.Capture != "" {
-		args = append(args, "--capture")
-	}
+	st := Step{Kind: StepPrompt, Capture: s.Capture != "", Preview: PromptPreview(s), Vars: PromptVarRefs(s.Text)}
 	if s.HasReturns {
-		args = append(args, "--returns", ShellQuote(s.Returns), "--name", s.Capture)
+		st.Typed, st.Returns, st.Name, st.Fields = true, s.Returns, s.Capture, schemaFields(s.Returns)
 	}
-	args = append(args, "--preview", ShellQuote(PromptPreview(s)))
-	for _, ref := range PromptVarRefs(s.Text) {
-		args = append(args, "--var", `"`+ref+`=${`+ref+`}"`)
+	args := []string{"jaiph::prompt", l.addStep(st)}
+	for _, ref := range st.Vars {
+		args = append(args, `"${`+ref+`}"`)
 	}
 	cmd := strings.Join(args, " ") + " <<" + delim
 	var capture, after string
@@ -692,12 +572,7 @@ func PromptText(s *ast.Prompt) string {
 	if !s.HasReturns {
 		return s.Text
 	}
-	schema, _ := validate.ParseSchema(s.Returns)
-	fields := make([]agent.Field, len(schema))
-	for i, f := range schema {
-		fields[i] = agent.Field{Name: f.Name, Type: f.Type}
-	}
-	return s.Text + agent.SchemaSuffix(fields)
+	return s.Text + agent.SchemaSuffix(schemaFields(s.Returns))
 }
 
 // PromptPreview is the first 24 characters of the compile-time text (typed
@@ -847,3 +722,9 @@ func rewriteDeclAssign(s string) string {
 // outside quotes and `$(…)`: such a run executes with errexit ignored
 // (bash semantics the reference inherits).
 func HasListOperator(args string) bool { return shellscan.HasListOperator(args) }
+
+// schemaFields is the fields of a `returns` schema that validated.
+func schemaFields(returns string) []agent.Field {
+	fields, _ := agent.ParseSchema(returns)
+	return fields
+}

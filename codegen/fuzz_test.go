@@ -12,7 +12,8 @@ import (
 )
 
 // FuzzCompile runs arbitrary modules through the whole compiler: validation
-// must never panic, and whatever validates must lower without panicking.
+// must never panic, and whatever validates must lower without panicking to
+// bodies whose step calls and step records match (checkSteps).
 func FuzzCompile(f *testing.F) {
 	_ = filepath.WalkDir("../testdata/golden", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && parser.IsSourceFile(p) && !parser.IsTestFile(p) {
@@ -36,11 +37,13 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, m := range codegen.LowerProgram(prog.Modules, dir) {
+		for _, m := range codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved) {
 			for _, b := range m.Order {
 				if b.Source == "" {
 					t.Errorf("%s lowered to nothing", b.Symbol)
 				}
+				checkSteps(t, b)
+				codegen.Annotated(b) // must not panic whatever the source
 			}
 		}
 	})

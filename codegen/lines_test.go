@@ -25,7 +25,7 @@ func lowerSnippet(t *testing.T, body string) *codegen.Body {
 	if err != nil {
 		t.Fatalf("%q: %v", body, err)
 	}
-	return codegen.LowerProgram(prog.Modules, dir)[0].Bodies["snippet"]
+	return codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved)[0].Bodies["snippet"]
 }
 
 func bash(t *testing.T, src string) (string, int) {
@@ -99,7 +99,7 @@ func TestLineMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := codegen.LowerProgram(prog.Modules, dir)[0].Bodies["default"]
+	b := codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved)[0].Bodies["default"]
 	if b.StartLine != 5 || !strings.HasPrefix(b.Source, "main::default::impl() {\n") {
 		t.Fatalf("body starts on line %d:\n%s", b.StartLine, b.Source)
 	}

@@ -34,14 +34,14 @@ func Load(path string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs))
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs), prog.Loader.Resolved)
 	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
 		return nil, ds[0]
 	}
 	p := &Program{Path: abs, Workspace: runtime.WorkspaceRoot(filepath.Dir(abs)), Source: filepath.Base(abs),
 		Checked: prog, Modules: mods}
 	for _, m := range mods {
-		if m.File == prog.Entry {
+		if m.Path == prog.Entry.Path {
 			p.Entry = m
 		}
 	}
@@ -61,13 +61,13 @@ type RunOptions struct {
 // Docker sandbox, which jaiph-go does not provide). It runs nothing, so it
 // comes before Prepare, which evaluates module locals.
 func (p *Program) Refuse(ctx context.Context, environ []string) error {
-	return runtime.Sandbox(ctx, runtime.NewEnv(environ), p.Checked.Entry)
+	return runtime.Sandbox(ctx, runtime.NewEnv(environ), p.Entry)
 }
 
 // Prepare builds the run's environment (config defaults, evaluated module
 // locals) and the runtime that runs its default workflow.
 func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
-	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Checked, p.Modules, p.Workspace, p.Source, o.Args)
+	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Entry, p.Modules, p.Workspace, p.Source, o.Args)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // builtin implements one `jaiph::…` command; it returns the exit status.
@@ -34,46 +35,41 @@ func init() {
 	}
 }
 
-// parseCallFlags splits leading --capture/--always/--noerrexit flags from a
-// managed call's arguments.
-func parseCallFlags(args []string) (callFlags, []string) {
-	var fl callFlags
-	for len(args) > 0 {
-		switch args[0] {
-		case "--capture":
-			fl.capture = true
-		case "--always":
-			fl.always = true
-		case "--noerrexit":
-			fl.noErrExit = true
-		default:
-			return fl, args
+// stepRecord resolves the step id a `jaiph::<builtin> <id> …` call starts
+// with to the calling body's record of that kind; it reports a lowering
+// mismatch (an internal error) on stderr.
+func stepRecord(ctx context.Context, f *frame, kind lowered.StepKind, args []string) (*lowered.Step, []string) {
+	var st *lowered.Step
+	if len(args) > 0 && f.body != nil {
+		if id, err := strconv.Atoi(args[0]); err == nil {
+			st = f.body.Step(id)
 		}
-		args = args[1:]
 	}
-	return fl, args
+	if st == nil || st.Kind != kind {
+		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "jaiph: internal error: jaiph::%s without a step record\n", kind)
+		return nil, nil
+	}
+	return st, args[1:]
 }
 
-func managedBuiltin(ctx context.Context, f *frame, args []string) int {
-	fl, args := parseCallFlags(args)
-	hc := interp.HandlerCtx(ctx)
-	if len(args) == 0 {
-		fmt.Fprintln(hc.Stderr, "jaiph: internal error: managed call without a target")
+func managedBuiltin(ctx context.Context, f *frame, kind lowered.StepKind, args []string) int {
+	st, args := stepRecord(ctx, f, kind, args)
+	if st == nil {
 		return 1
 	}
-	b := f.rt.bodies[args[0]]
+	b := f.rt.bodies[st.Target]
 	if b == nil {
-		fmt.Fprintf(hc.Stderr, "jaiph: unknown symbol %s\n", args[0])
+		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "jaiph: unknown symbol %s\n", st.Target)
 		return 127
 	}
-	return f.rt.managedFromShell(ctx, f, b, args[1:], fl)
+	return f.rt.managedFromShell(ctx, f, b, args, callFlags{capture: st.Capture, always: st.Always, noErrExit: st.NoErrExit})
 }
 
 func builtinRun(ctx context.Context, f *frame, args []string) int {
-	return managedBuiltin(ctx, f, args)
+	return managedBuiltin(ctx, f, lowered.StepRun, args)
 }
 func builtinEnsure(ctx context.Context, f *frame, args []string) int {
-	return managedBuiltin(ctx, f, args)
+	return managedBuiltin(ctx, f, lowered.StepEnsure, args)
 }
 
 // builtinReturn records the value return of the current body; the lowered

@@ -18,9 +18,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -28,7 +27,7 @@ import (
 // of its interpreter runner so builtins know who is calling.
 type frame struct {
 	rt        *Runtime
-	body      *codegen.Body // nil for the virtual caller of the root step
+	body      *lowered.Body // nil for the virtual caller of the root step
 	id        string
 	stackLen  int       // open steps including this one
 	out       *artifact // the step's own .out artifact
@@ -90,7 +89,7 @@ func frameOf(ctx context.Context) *frame {
 
 // callSpec describes one managed call from the caller's side.
 type callSpec struct {
-	body      *codegen.Body
+	body      *lowered.Body
 	args      []string
 	stdin     io.Reader
 	stdout    io.Writer // the statement's stdout in the caller
@@ -121,43 +120,24 @@ var scopedVars = map[string]string{
 	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
 }
 
-// ConfigValue renders a config entry as its environment value.
-func ConfigValue(e *ast.ConfigEntry) string {
-	switch e.Kind {
-	case ast.ConfigBool:
-		if e.Bool {
-			return "true"
-		}
-		return "false"
-	case ast.ConfigInt:
-		return fmt.Sprint(e.Int)
-	case ast.ConfigArray:
-		return strings.Join(e.Array, "\n")
-	}
-	return e.Str
-}
-
 // applyScope applies the config scope of a call (runtime.md §8): a workflow
 // with its own config sets and locks its keys; otherwise the callee module's
 // config sets its keys; locked variables are never touched.
-func (rt *Runtime) applyScope(env mapEnviron, b *codegen.Body) {
-	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
-	var cfg *ast.Config
-	lock := false
-	if b.Workflow != nil && b.Workflow.Config != nil {
-		cfg, lock = b.Workflow.Config, true
-	} else if mod != nil {
-		cfg = mod.File.Config
+func (rt *Runtime) applyScope(env mapEnviron, b *lowered.Body) {
+	cfg, lock := b.Config, b.HasConfig
+	if !lock {
+		mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
+		if mod == nil {
+			return
+		}
+		cfg = mod.Config
 	}
-	if cfg == nil {
-		return
-	}
-	for _, e := range cfg.Entries {
+	for _, e := range cfg {
 		v, ok := scopedVars[e.Key]
 		if !ok || env.get(v+"_LOCKED") == "1" {
 			continue
 		}
-		env.setExported(v, ConfigValue(e))
+		env.setExported(v, e.Value)
 		if lock {
 			env.setExported(v+"_LOCKED", "1")
 		}
@@ -182,9 +162,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		env = caller.env
 	}
 	if spec.ownEnv {
-		env.keepExported(b.Kind == codegen.Rule || b.Script)
+		env.keepExported(b.Kind == lowered.Rule || b.Script)
 	} else {
-		env = env.clone(b.Kind == codegen.Rule || b.Script)
+		env = env.clone(b.Kind == lowered.Rule || b.Script)
 	}
 	for _, kv := range spec.setEnv {
 		env.setExported(kv[0], kv[1])
@@ -197,10 +177,10 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		body:      b,
 		id:        fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq),
 		stackLen:  caller.stackLen + 1,
-		noErrExit: b.Kind != codegen.Rule && (spec.noErrExit || caller.noErrExit),
+		noErrExit: b.Kind != lowered.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
 		inbox:     caller.inbox,
-		readOnly:  caller.readOnly || (b.Kind == codegen.Rule && !b.Script),
+		readOnly:  caller.readOnly || (b.Kind == lowered.Rule && !b.Script),
 		caller:    caller,
 	}
 	if f.readOnly {
@@ -234,11 +214,11 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	}
 	stepEvent(&event.Event{Type: event.StepStart, Func: b.Symbol, Kind: string(b.Kind), Name: b.Name, Time: start,
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen, Params: positionalParams(spec.args)})
-	if b.Kind == codegen.Workflow {
+	if b.Kind == lowered.Workflow {
 		rt.emit(&event.Event{Type: event.WorkflowStart, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now()})
 	}
 	var inboxErr error
-	if b.Workflow != nil && len(b.Workflow.Routes) > 0 {
+	if len(b.Routes) > 0 {
 		ib, err := rt.openInbox(b, seq)
 		if err != nil {
 			inboxErr = fmt.Errorf("cannot create inbox: %w", err)
@@ -249,7 +229,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		}
 	}
 
-	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-%s", seq, codegen.SafeName(b.Symbol)))
+	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-%s", seq, lowered.SafeName(b.Symbol)))
 	outPath, errPath := base+".out", base+".err"
 	status, runErr := 1, inboxErr
 	if inboxErr == nil {
@@ -269,7 +249,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
 	outKept, errKept := rt.attachArtifacts(end, outPath, errPath)
-	if b.Kind == codegen.Workflow {
+	if b.Kind == lowered.Workflow {
 		rt.emit(&event.Event{Type: event.WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
@@ -543,7 +523,7 @@ func (rt *Runtime) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandle
 
 // lookupCommand resolves a command word to a managed body: `<module>::<name>`
 // symbols and bare names of functions of the caller's module.
-func (rt *Runtime) lookupCommand(f *frame, name string) *codegen.Body {
+func (rt *Runtime) lookupCommand(f *frame, name string) *lowered.Body {
 	if strings.Contains(name, "::") {
 		return rt.bodies[name]
 	}
@@ -551,7 +531,7 @@ func (rt *Runtime) lookupCommand(f *frame, name string) *codegen.Body {
 		return nil
 	}
 	modSym := strings.TrimSuffix(f.body.Symbol, "::"+f.body.Name)
-	if b := rt.bodies[modSym+"::"+name]; b != nil && b.Kind == codegen.Function {
+	if b := rt.bodies[modSym+"::"+name]; b != nil && b.Kind == lowered.Function {
 		return b
 	}
 	return nil
@@ -564,7 +544,7 @@ type callFlags struct {
 }
 
 // managedFromShell performs a managed call requested by a running body.
-func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *codegen.Body, args []string, fl callFlags) int {
+func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *lowered.Body, args []string, fl callFlags) int {
 	hc := interp.HandlerCtx(ctx)
 	spec := callSpec{
 		body: b, args: args, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,

@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // The reference can run a workflow inside a Docker container
@@ -26,19 +26,19 @@ var ErrNoSandbox = errors.New("E_DOCKER_UNSUPPORTED runtime.docker_enabled is tr
 // DockerEnabled reports whether the run asks for the Docker sandbox:
 // JAIPH_DOCKER_ENABLED when set and not empty (only "true" enables), else
 // the entry module's runtime.docker_enabled.
-func DockerEnabled(env *Env, entry *ast.File) bool {
+func DockerEnabled(env *Env, entry *lowered.Module) bool {
 	if v := env.Get("JAIPH_DOCKER_ENABLED"); v != "" {
 		return v == "true"
 	}
-	e := entry.Config.Get("runtime.docker_enabled")
-	return e != nil && e.Kind == ast.ConfigBool && e.Bool
+	e := entry.Setting("runtime.docker_enabled")
+	return e != nil && e.Kind == lowered.Bool && e.Value == "true"
 }
 
 // Sandbox returns nil when the run may proceed on the host, else the error
 // that stops it: Docker enabled without a working `docker info` (the
 // reference's check, bounded like its 10 s timeout), or enabled with Docker
 // present.
-func Sandbox(ctx context.Context, env *Env, entry *ast.File) error {
+func Sandbox(ctx context.Context, env *Env, entry *lowered.Module) error {
 	if !DockerEnabled(env, entry) {
 		return nil
 	}

@@ -12,9 +12,9 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -23,7 +23,7 @@ import (
 // files are shared by the whole run, so they never repeat.
 type inbox struct {
 	journal *os.File                   // append-only `<channel>:<NNN>:<sender>` lines
-	routes  map[string][]*codegen.Body // channel symbol → targets, in route order
+	routes  map[string][]*lowered.Body // channel symbol → targets, in route order
 
 	mu      sync.Mutex
 	entries []entry // committed, not yet dispatched
@@ -80,7 +80,7 @@ func (rt *Runtime) inboxDir() (string, error) {
 // openInbox registers the routes of orchestrator b (inbox.md §2). The first
 // orchestrator of the run journals to inbox/.queue, nested ones to
 // inbox/.queue-<step seq> (D6).
-func (rt *Runtime) openInbox(b *codegen.Body, stepSeq int) (*inbox, error) {
+func (rt *Runtime) openInbox(b *lowered.Body, stepSeq int) (*inbox, error) {
 	dir, err := rt.inboxDir()
 	if err != nil {
 		return nil, err
@@ -97,13 +97,11 @@ func (rt *Runtime) openInbox(b *codegen.Body, stepSeq int) (*inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	ib := &inbox{journal: j, routes: map[string][]*codegen.Body{}, index: map[string]uint32{}}
-	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
-	for _, r := range b.Workflow.Routes {
-		ch := mod.Ref(r.Channel)
+	ib := &inbox{journal: j, routes: map[string][]*lowered.Body{}, index: map[string]uint32{}}
+	for _, r := range b.Routes {
 		for _, t := range r.Targets {
-			if target := rt.bodies[mod.Ref(t.Ref)]; target != nil {
-				ib.routes[ch] = append(ib.routes[ch], target)
+			if target := rt.bodies[t]; target != nil {
+				ib.routes[r.Channel] = append(ib.routes[r.Channel], target)
 			}
 		}
 	}
@@ -414,7 +412,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 				}
 				wg.Add(1)
 				slots <- struct{}{}
-				go func(m message, t *codegen.Body) {
+				go func(m message, t *lowered.Body) {
 					defer func() { <-slots; wg.Done() }()
 					if f.rt.dispatch(ctx, f, env, m, t, string(data)) != 0 {
 						failMu.Lock()
@@ -435,7 +433,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 }
 
 // dispatch calls one target with the message (inbox.md §4 "dispatch").
-func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m message, t *codegen.Body, content string) int {
+func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string) int {
 	if ctx.Err() != nil {
 		return 1
 	}

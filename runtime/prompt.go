@@ -16,8 +16,8 @@ import (
 
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
-	"github.com/jaiph-go/jaiph/validate"
 )
 
 // PromptMock answers prompts in test mode instead of an agent
@@ -26,50 +26,6 @@ import (
 // error fails the prompt step (status 1) with the error's text as its
 // stderr.
 type PromptMock func(text string) (answer string, handled bool, err error)
-
-// promptCall is one `jaiph::prompt` invocation as lowered by codegen:
-//
-//	jaiph::prompt [--capture] [--returns SCHEMA --name CAPTURE] --preview P [--var NAME=VALUE]… <<EOF
-//	text (schema suffix included)
-//	EOF
-type promptCall struct {
-	capture bool
-	returns string // schema as written; "" for untyped prompts
-	typed   bool
-	name    string // capture variable of a typed prompt
-	preview string
-	vars    [][2]string
-}
-
-func parsePromptArgs(args []string) (*promptCall, error) {
-	pc := &promptCall{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--capture" {
-			pc.capture = true
-			continue
-		}
-		if i+1 >= len(args) {
-			return nil, fmt.Errorf("%s needs a value", a)
-		}
-		v := args[i+1]
-		i++
-		switch a {
-		case "--returns":
-			pc.returns, pc.typed = v, true
-		case "--name":
-			pc.name = v
-		case "--preview":
-			pc.preview = v
-		case "--var":
-			name, value, _ := strings.Cut(v, "=")
-			pc.vars = append(pc.vars, [2]string{name, value})
-		default:
-			return nil, fmt.Errorf("unknown option %s", a)
-		}
-	}
-	return pc, nil
-}
 
 // builtinPromptStep runs a prompt as a managed step (runtime.md §4, §7):
 // its own seq and `NNNNNN-jaiph__prompt.out/.err` artifacts, STEP_START and
@@ -81,22 +37,14 @@ func parsePromptArgs(args []string) (*promptCall, error) {
 func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	hc := interp.HandlerCtx(ctx)
 	rt := f.rt
-	pc, err := parsePromptArgs(args)
-	if err != nil {
-		fmt.Fprintf(hc.Stderr, "jaiph: internal error: prompt: %v\n", err)
+	// jaiph::prompt <id> [value of each of pc.Vars]… <<EOF
+	// text (schema suffix included)
+	// EOF
+	pc, values := stepRecord(ctx, f, lowered.StepPrompt, args)
+	if pc == nil {
 		return 1
 	}
-	var fields []agent.Field
-	if pc.typed {
-		sf, msg := validate.ParseSchema(pc.returns)
-		if msg != "" {
-			fmt.Fprintf(hc.Stderr, "jaiph: %s\n", msg)
-			return 1
-		}
-		for _, x := range sf {
-			fields = append(fields, agent.Field{Name: x.Name, Type: x.Type})
-		}
-	}
+	fields := pc.Fields
 	stdin, err := io.ReadAll(hc.Stdin)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: cannot read prompt text: %v\n", err)
@@ -114,11 +62,11 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	// stdout is the `eval` input, the enclosing step's own output.
 	var stmtOut io.Writer
 	switch {
-	case pc.typed:
+	case pc.Typed:
 		if f.out != nil {
 			stmtOut = f.out
 		}
-	case pc.capture:
+	case pc.Capture:
 	case isPipe(hc.Stdout):
 	default:
 		stmtOut = hc.Stdout
@@ -130,7 +78,14 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	if f.body != nil {
 		parentID = f.id
 	}
-	params := append([][2]string{{"__preview", pc.preview}}, pc.vars...)
+	params := [][2]string{{"__preview", pc.Preview}}
+	for i, name := range pc.Vars {
+		v := ""
+		if i < len(values) {
+			v = values[i]
+		}
+		params = append(params, [2]string{name, v})
+	}
 	dispatchCh := hc.Env.Get("JAIPH_DISPATCH_CHANNEL")
 	stepEvent := func(e *event.Event) {
 		if dispatchCh.IsSet() {
@@ -168,19 +123,19 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 
 	value := strings.TrimRight(answer, "\n")
 	switch {
-	case pc.typed:
+	case pc.Typed:
 		res, terr := agent.ParseTyped(value, fields)
 		if terr != nil {
 			_, _ = io.WriteString(hc.Stderr, terr.Message)
 			return terr.Code
 		}
-		code, err := res.Assignments(pc.name, fields)
+		code, err := res.Assignments(pc.Name, fields)
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "jaiph: internal error: prompt: %v\n", err)
 			return 1
 		}
 		_, _ = io.WriteString(hc.Stdout, code)
-	case pc.capture:
+	case pc.Capture:
 		_, _ = io.WriteString(hc.Stdout, value)
 	}
 	return 0

@@ -28,15 +28,15 @@ func runSource(t *testing.T, src string, mock PromptMock, extraEnv ...string) (i
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(path))
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(path), prog.Loader.Resolved)
 	var entry *codegen.Module
 	for _, m := range mods {
-		if m.File == prog.Entry {
+		if m.Path == prog.Entry.Path {
 			entry = m
 		}
 	}
 	base := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + ws}, extraEnv...)
-	env, locals, err := PrepareEnv(context.Background(), base, prog, mods, ws, "main.jh", nil)
+	env, locals, err := PrepareEnv(context.Background(), base, entry, mods, ws, "main.jh", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,16 +23,16 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/procgroup"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // Options configure one run.
 type Options struct {
-	Modules    []*codegen.Module // every module of the program
-	Entry      *codegen.Module
+	Modules    []*lowered.Module // every module of the program
+	Entry      *lowered.Module
 	Workspace  string   // workspace root W (also the working directory)
 	SourceFile string   // JAIPH_SOURCE_FILE (basename of the entry)
 	Env        []string // KEY=VALUE environment of the run
@@ -49,8 +49,8 @@ type Options struct {
 	// agent (runtime/prompt.go).
 	PromptMock PromptMock
 	// Overrides replace bodies by symbol for this run (test mocks,
-	// codegen.MockBody).
-	Overrides map[string]*codegen.Body
+	// lowered.MockBody).
+	Overrides map[string]*lowered.Body
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -61,8 +61,8 @@ type Local struct {
 // Runtime is the state of one run.
 type Runtime struct {
 	opts    Options
-	bodies  map[string]*codegen.Body   // by symbol
-	modules map[string]*codegen.Module // by module symbol
+	bodies  map[string]*lowered.Body   // by symbol
+	modules map[string]*lowered.Module // by module symbol
 	pid     int
 
 	parseMu sync.Mutex
@@ -123,8 +123,8 @@ func (rt *Runtime) faultErr() error {
 func New(opts Options) *Runtime {
 	rt := &Runtime{
 		opts:    opts,
-		bodies:  map[string]*codegen.Body{},
-		modules: map[string]*codegen.Module{},
+		bodies:  map[string]*lowered.Body{},
+		modules: map[string]*lowered.Module{},
 		parsed:  map[string]*syntax.File{},
 		pid:     os.Getpid(),
 	}
@@ -258,7 +258,7 @@ func (rt *Runtime) nextSeq() int {
 }
 
 // body returns the parsed source of a body (parsed once).
-func (rt *Runtime) body(b *codegen.Body) (*syntax.File, error) {
+func (rt *Runtime) body(b *lowered.Body) (*syntax.File, error) {
 	rt.parseMu.Lock()
 	defer rt.parseMu.Unlock()
 	if f, ok := rt.parsed[b.Symbol]; ok {
@@ -285,7 +285,7 @@ func newUUID() string {
 // and returns its exit status.
 func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 	b := rt.opts.Entry.Bodies["default"]
-	if b == nil || b.Kind != codegen.Workflow {
+	if b == nil || b.Kind != lowered.Workflow {
 		return 1, ErrNoDefault
 	}
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}

@@ -11,9 +11,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/codegen"
-	"github.com/jaiph-go/jaiph/validate"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // WorkspaceRoot returns the nearest ancestor of dir (itself included) that
@@ -73,8 +71,9 @@ func (e *Env) List() []string {
 // config defaults of every module, the trusted workspace default, and the
 // evaluated module locals (returned per module symbol). Locals see args as
 // their positional parameters, as the reference's script-level variables
-// see the run's arguments.
-func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods []*codegen.Module, workspace, source string, args []string) (*Env, map[string][]Local, error) {
+// see the run's arguments. Modules load from entry through their imports
+// (Deps) among mods.
+func PrepareEnv(ctx context.Context, base []string, entry *lowered.Module, mods []*lowered.Module, workspace, source string, args []string) (*Env, map[string][]Local, error) {
 	env := NewEnv(base)
 	// bash ignores an IFS in its environment; the run's shells do too.
 	for _, k := range []string{"BASH_ENV", "JAIPH_RUN_DIR", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_PRECEDING_FILES", "IFS"} {
@@ -87,35 +86,30 @@ func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods
 			env.Set(v+"_LOCKED", "1")
 		}
 	}
-	bySym := map[string]*codegen.Module{}
-	byPath := map[string]*codegen.Module{}
+	bySym := map[string]*lowered.Module{}
 	for _, m := range mods {
 		bySym[m.Symbol] = m
-		byPath[m.File.Path] = m
 	}
 	locals := map[string][]Local{}
 	visited := map[string]bool{}
-	var load func(m *codegen.Module) error
-	load = func(m *codegen.Module) error {
+	var load func(m *lowered.Module) error
+	load = func(m *lowered.Module) error {
 		if visited[m.Symbol] {
 			return nil
 		}
 		visited[m.Symbol] = true
-		if cfg := m.File.Config; cfg != nil {
-			for _, e := range cfg.Entries {
-				v, ok := scopedVars[e.Key]
-				if !ok || env.Get(v) != "" {
-					continue
-				}
-				val := ConfigValue(e)
-				if e.Kind == ast.ConfigBool && val != "true" { // booleans only when true
-					continue
-				}
-				env.Set(v, val)
+		for _, e := range m.Config {
+			v, ok := scopedVars[e.Key]
+			if !ok || env.Get(v) != "" {
+				continue
 			}
+			if e.Kind == lowered.Bool && e.Value != "true" { // booleans only when true
+				continue
+			}
+			env.Set(v, e.Value)
 		}
-		for _, im := range m.File.Imports {
-			if dep := byPath[im.Resolved]; dep != nil {
+		for _, sym := range m.Deps {
+			if dep := bySym[sym]; dep != nil {
 				if err := load(dep); err != nil {
 					return err
 				}
@@ -128,14 +122,13 @@ func PrepareEnv(ctx context.Context, base []string, prog *validate.Program, mods
 		locals[m.Symbol] = ls
 		return nil
 	}
-	entry := byPath[prog.Entry.Path]
 	if err := load(entry); err != nil {
 		return nil, nil, err
 	}
 	if env.Get("JAIPH_AGENT_TRUSTED_WORKSPACE") == "" {
 		tw := workspace
-		if e := entry.File.Config.Get("agent.trusted_workspace"); e != nil && e.Str != "" {
-			tw = e.Str
+		if e := entry.Setting("agent.trusted_workspace"); e != nil && e.Kind == lowered.String && e.Value != "" {
+			tw = e.Value
 			if !filepath.IsAbs(tw) {
 				tw = filepath.Join(workspace, tw)
 			}
@@ -154,9 +147,9 @@ func EnvName(modSym, name string) string {
 // evalLocals evaluates a module's locals in order (runtime.md §3): references
 // to other locals are substituted with their raw values, the result is
 // escaped and expanded as a double-quoted shell word, and exported.
-func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string, args []string) ([]Local, error) {
+func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, args []string) ([]Local, error) {
 	raw := map[string]string{}
-	for _, l := range m.File.Locals {
+	for _, l := range m.Locals {
 		raw[l.Name] = l.Value
 	}
 	var subst func(v string, depth int) string
@@ -178,7 +171,7 @@ func evalLocals(ctx context.Context, m *codegen.Module, env *Env, dir string, ar
 	// the environment, which grows by one per local: quadratic.)
 	var sh *interp.Runner
 	var out []Local
-	for _, l := range m.File.Locals {
+	for _, l := range m.Locals {
 		val := subst(l.Value, 0)
 		// Only $, ` and \ are special in double quotes: a value without
 		// them is its own expansion.

@@ -6,16 +6,15 @@ import (
 	goruntime "runtime"
 	"testing"
 
-	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
-func localsModule(values ...string) *codegen.Module {
-	f := &ast.File{}
+func localsModule(values ...string) *lowered.Module {
+	m := &lowered.Module{Symbol: "main"}
 	for i, v := range values {
-		f.Locals = append(f.Locals, &ast.Local{Name: fmt.Sprintf("v%d", i), Value: v, Quote: ast.LocalDouble})
+		m.Locals = append(m.Locals, lowered.Local{Name: fmt.Sprintf("v%d", i), Value: v})
 	}
-	return &codegen.Module{Symbol: "main", File: f}
+	return m
 }
 
 // TestEvalLocalsValues: literal values are their own expansion (quotes,

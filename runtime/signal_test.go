@@ -39,14 +39,14 @@ func startRun(t *testing.T, src string) (*runtime.Runtime, *recorder, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods := codegen.LowerProgram(prog.Modules, dir)
+	mods := codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved)
 	var entry *codegen.Module
 	for _, m := range mods {
-		if m.File == prog.Entry {
+		if m.Path == prog.Entry.Path {
 			entry = m
 		}
 	}
-	env, locals, err := runtime.PrepareEnv(context.Background(), os.Environ(), prog, mods, dir, "flow.jh", nil)
+	env, locals, err := runtime.PrepareEnv(context.Background(), os.Environ(), entry, mods, dir, "flow.jh", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,14 +59,13 @@ type File struct {
 // modules' config defaults and locals, no variables of an enclosing run.
 func Prepare(ctx context.Context, opts Options) (*File, error) {
 	prog := opts.Program
-	mods := codegen.LowerProgram(prog.Modules, opts.Workspace)
+	mods := codegen.LowerProgram(prog.Modules, opts.Workspace, prog.Loader.Resolved)
 	// The test file is not compiled as a module (its other declarations
 	// never run); only its imports matter, for aliases and load order.
 	shell := &ast.File{Path: prog.Entry.Path, IsTest: true, Imports: prog.Entry.Imports}
-	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace)[0]
+	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace, prog.Loader.Resolved)[0]
 	base := filepath.Base(prog.Entry.Path)
-	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, &validate.Program{Entry: shell, Modules: prog.Modules},
-		append([]*codegen.Module{entry}, mods...), opts.Workspace, base, nil)
+	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, entry, mods, opts.Workspace, base, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +166,11 @@ func (b *block) fail() {
 // first import's module (testing.md §3.4).
 func (b *block) mockSymbol(r ast.Ref) string {
 	if r.Alias == "" {
-		if ims := b.file.entry.File.Imports; len(ims) > 0 {
-			return b.file.entry.Imports[ims[0].Alias] + "::" + r.Name
+		if deps := b.file.entry.Deps; len(deps) > 0 {
+			return deps[0] + "::" + r.Name
 		}
 	}
-	return b.file.entry.Ref(r)
+	return codegen.Ref(b.file.entry, r)
 }
 
 // run performs a workflow run of the test (testing.md §4) in a run of its
@@ -194,7 +193,7 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 		args = []string{s.Arg}
 	}
 	var out bytes.Buffer
-	status, value, err := rt.CallTest(ctx, sh, b.file.entry.Ref(s.Ref), args, &out)
+	status, value, err := rt.CallTest(ctx, sh, codegen.Ref(b.file.entry, s.Ref), args, &out)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(sh.Stderr(), "jaiph: %v\n", err)
 		if status == 0 {

@@ -16,6 +16,9 @@ import (
 // Loader reads and parses each file once and remembers the result.
 type Loader struct {
 	mods map[string]*loaded
+	// imports holds each resolved import's path: the AST is never written
+	// after parsing.
+	imports map[*ast.Import]string
 	// ReadFile reads a source file; tests may replace it.
 	ReadFile func(string) ([]byte, error)
 }
@@ -29,8 +32,20 @@ type loaded struct {
 
 // NewLoader returns a loader reading from the file system.
 func NewLoader() *Loader {
-	return &Loader{mods: map[string]*loaded{}, ReadFile: os.ReadFile}
+	return &Loader{mods: map[string]*loaded{}, imports: map[*ast.Import]string{}, ReadFile: os.ReadFile}
 }
+
+// ResolveImport resolves im, an import of the module at importer, records
+// the path for Resolved and returns it.
+func (l *Loader) ResolveImport(importer string, im *ast.Import) string {
+	p := l.Resolve(importer, im.Path)
+	l.imports[im] = p
+	return p
+}
+
+// Resolved returns the absolute path an import of a loaded module resolved
+// to ("" if it was never resolved).
+func (l *Loader) Resolved(im *ast.Import) string { return l.imports[im] }
 
 // Resolve applies the import resolution rule for an import in importer.
 func (l *Loader) Resolve(importer, path string) string {
@@ -103,9 +118,8 @@ func LoadEntry(entry string) (*Program, error) {
 		}
 		closure = append(closure, m.file)
 		for _, im := range m.file.Imports {
-			im.Resolved = l.Resolve(path, im.Path)
-			if !visited[im.Resolved] {
-				stack = append(stack, im.Resolved)
+			if p := l.ResolveImport(path, im); !visited[p] {
+				stack = append(stack, p)
 			}
 		}
 	}
@@ -135,9 +149,8 @@ func LoadTestFile(path string) (*Program, error) {
 	var stack []string
 	push := func(importer string, imports []*ast.Import) {
 		for _, im := range imports {
-			im.Resolved = l.Resolve(importer, im.Path)
-			if !visited[im.Resolved] {
-				stack = append(stack, im.Resolved)
+			if p := l.ResolveImport(importer, im); !visited[p] {
+				stack = append(stack, p)
 			}
 		}
 	}
@@ -206,14 +219,14 @@ func CheckWith(l *Loader, files []string) []*diag.Diagnostic {
 		if len(m.diags) > 0 {
 			// Not validated further, but the modules it imports still are.
 			for _, im := range m.file.Imports {
-				im.Resolved = l.Resolve(path, im.Path)
+				l.ResolveImport(path, im)
 			}
 		} else {
 			all = append(all, checkModule(m.file, l)...)
 		}
 		for _, im := range m.file.Imports {
-			if im.Resolved != "" && !l.Load(im.Resolved).missing {
-				queue = append(queue, im.Resolved)
+			if p := l.Resolved(im); p != "" && !l.Load(p).missing {
+				queue = append(queue, p)
 			}
 		}
 	}

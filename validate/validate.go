@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
@@ -58,10 +59,10 @@ func (c *checker) checkImports() {
 			continue
 		}
 		seen[im.Alias] = true
-		im.Resolved = c.loader.Resolve(c.file.Path, im.Path)
-		mod := c.loader.Load(im.Resolved)
+		resolved := c.loader.ResolveImport(c.file.Path, im)
+		mod := c.loader.Load(resolved)
 		if mod.missing {
-			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+im.Resolved+`"`)
+			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+resolved+`"`)
 			c.imports[im.Alias] = nil
 			continue
 		}
@@ -332,7 +333,7 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 			case s.HasReturns && s.Capture == "":
 				c.report(s.Line, s.Col, diag.Parse, `prompt with "returns" schema must capture to a variable (e.g. result = prompt "..." returns '{ ... }')`)
 			case s.HasReturns:
-				if _, msg := ParseSchema(s.Returns); msg != "" {
+				if _, msg := agent.ParseSchema(s.Returns); msg != "" {
 					c.report(s.Line, s.Col, diag.Schema, msg)
 				}
 			}
@@ -343,50 +344,6 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 			c.checkPrompts(s.Else)
 		}
 	}
-}
-
-// SchemaField is one field of a typed prompt's `returns` schema.
-type SchemaField struct {
-	Name string
-	Type string // string, number or boolean
-}
-
-var schemaEntry = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S+)\s*$`)
-
-// ParseSchema parses a flat `{ name: type, … }` schema; msg is the E_SCHEMA
-// text when it is invalid.
-func ParseSchema(schema string) (fields []SchemaField, msg string) {
-	t := strings.TrimSpace(schema)
-	if t == "" {
-		return nil, "returns schema cannot be empty"
-	}
-	if strings.ContainsAny(t, "[]|") {
-		return nil, "returns schema must be flat (no arrays or union types); only string, number, boolean allowed"
-	}
-	inner := strings.TrimLeft(t, " \t\n\r")
-	inner = strings.TrimPrefix(inner, "{")
-	inner = strings.TrimRight(inner, " \t\n\r")
-	inner = strings.TrimSuffix(inner, "}")
-	inner = strings.TrimSpace(inner)
-	if inner == "" {
-		return nil, ""
-	}
-	for _, part := range strings.Split(inner, ",") {
-		p := strings.TrimSpace(part)
-		m := schemaEntry.FindStringSubmatch(p)
-		if m == nil {
-			if len(p) > 40 {
-				p = p[:40]
-			}
-			return nil, fmt.Sprintf(`invalid returns schema entry: expected "fieldName: type" (got %s...)`, p)
-		}
-		typ := strings.ToLower(m[2])
-		if typ != "string" && typ != "number" && typ != "boolean" {
-			return nil, fmt.Sprintf(`unsupported type in returns schema: "%s" (only string, number, boolean allowed)`, m[2])
-		}
-		fields = append(fields, SchemaField{Name: m[1], Type: typ})
-	}
-	return fields, ""
 }
 
 // checkLocalCycles reports a cycle among the module's locals at 1:1. Like
