@@ -1,0 +1,1 @@
+error: main.jh: E_PARSE unsupported top-level statement: echo "stray top-level command"

@@ -1,0 +1,1 @@
+error: main.jh: E_VALIDATE unknown local rule reference "absent_rule"

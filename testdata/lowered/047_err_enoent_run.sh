@@ -1,0 +1,1 @@
+error: lib/tools.jh: E_IMPORT_NOT_FOUND import "common" resolves to missing file "<case>/shared/common.jh"

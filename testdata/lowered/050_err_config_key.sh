@@ -1,0 +1,1 @@
+error: main.jh: E_PARSE unknown config key: agent.temperature. Allowed: agent.default_model, agent.command, agent.backend, agent.trusted_workspace, agent.cursor_flags, agent.claude_flags, run.logs_dir, run.debug, run.inbox_parallel, runtime.docker_enabled, runtime.docker_image, runtime.docker_network, runtime.docker_timeout, runtime.workspace

@@ -1,0 +1,1 @@
+error: main.jh: E_PARSE unterminated workflow block: default
