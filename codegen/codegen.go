@@ -1,9 +1,3 @@
-// Package codegen lowers each rule, function and workflow body of a validated
-// module to shell source in which every Jaiph step is a call to a runtime
-// builtin (`jaiph::run`, `jaiph::ensure`, `jaiph::log`, …). Arguments stay
-// shell words written by the user; nothing the program reads at run time is
-// ever spliced into the source. The runtime parses the result once with
-// mvdan.cc/sh and runs it; `jaiph build` writes it out for inspection.
 package codegen
 
 import (

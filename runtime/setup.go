@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
@@ -221,4 +221,4 @@ func runIn(ctx context.Context, sh *interp.Runner, node syntax.Node) error {
 }
 
 // localRef matches `$NAME` and `${NAME}` references in a local's raw value.
-var localRef = regexp.MustCompile(`\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
+var localRef = shellscan.VarRef
