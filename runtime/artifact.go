@@ -1,11 +1,19 @@
 package runtime
 
+// This file answers: where does a step's output go, and what of it do the
+// summary and the FAIL block get (bounded, read back from the artifact)?
+
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -96,4 +104,173 @@ func (a *artifact) closeAndPrune() {
 		os.Remove(a.path)
 	}
 	a.f.Close()
+}
+
+// attachArtifacts fills a STEP_END's out/err fields from the step's
+// artifacts (removing empty ones) and reports which were kept. Only the
+// contents' bounded prefixes are read, so a huge output costs no memory.
+func (rt *Runtime) attachArtifacts(end *event.Event, outPath, errPath string) (bool, bool) {
+	out, outKept := rt.readContent(outPath)
+	if outKept {
+		end.OutFile = outPath
+		end.OutContent = &out
+	}
+	errOut, errKept := rt.readContent(errPath)
+	if errKept {
+		end.ErrFile = errPath
+		if *end.Status != 0 {
+			end.ErrContent = &errOut
+		}
+	}
+	return outKept, errKept
+}
+
+// readContent returns an artifact's out_content/err_content (trimContent)
+// (an empty artifact counts as absent). At most contentMax runes plus a scan
+// of the rest for anything but newlines decide it, in bounded memory.
+// An artifact that exists but cannot be opened (no descriptors left) is a
+// fault, kept with empty content.
+func (rt *Runtime) readContent(path string) (string, bool) {
+	fi, err := os.Stat(path) // needs no descriptor
+	switch {
+	case err != nil:
+		return "", false
+	case fi.Size() == 0:
+		return "", false // removed once the body's jobs are done (runBody)
+	}
+	unreadable := func(err error) (string, bool) {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
+		return "", true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return unreadable(err)
+	}
+	defer f.Close()
+	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
+	if fi.Size() < 4*contentMax {
+		data := make([]byte, fi.Size())
+		n, err := io.ReadFull(f, data)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return unreadable(err)
+		}
+		return trimContent(string(data[:n])), true
+	}
+	buf := make([]byte, 4*contentMax)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return unreadable(err)
+	}
+	cut := 0
+	for i := 0; i < contentMax; i++ {
+		_, size := utf8.DecodeRune(buf[cut:])
+		cut += size
+	}
+	if onlyNewlines(buf[cut:]) && restOnlyNewlines(f) {
+		return strings.TrimRight(string(buf[:cut]), "\n"), true
+	}
+	return validRunes(buf[:cut]) + "\n[truncated]", true
+}
+
+func onlyNewlines(b []byte) bool {
+	for _, c := range b {
+		if c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// restOnlyNewlines reads the rest of r and reports whether it holds nothing
+// but newlines.
+func restOnlyNewlines(r io.Reader) bool {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if !onlyNewlines(buf[:n]) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
+}
+
+// validRunes is string([]rune(string(b))) without the 4-byte-per-rune
+// copy: each invalid byte becomes U+FFFD, as trimContent's conversion does.
+func validRunes(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	s.Grow(len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			s.WriteRune(utf8.RuneError)
+		} else {
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
+}
+
+// copyArtifact streams a kept artifact to w (a failed step's stderr to its
+// caller, test-mode output) without holding it in memory.
+func (rt *Runtime) copyArtifact(w io.Writer, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
+		return
+	}
+	defer f.Close()
+	_, _ = io.Copy(w, f)
+}
+
+// LastArtifacts returns the run directory's lexicographically last .out
+// and .err artifacts (the FAIL block names them), "" when none.
+func (rt *Runtime) LastArtifacts() (out, errFile string) {
+	if rt.runDir == "" {
+		return "", ""
+	}
+	entries, _ := os.ReadDir(rt.runDir) // sorted by name
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".out"):
+			out = filepath.Join(rt.runDir, e.Name())
+		case strings.HasSuffix(e.Name(), ".err"):
+			errFile = filepath.Join(rt.runDir, e.Name())
+		}
+	}
+	return out, errFile
+}
+
+// trimContent is the out_content/err_content rule: trailing newlines removed,
+// at most 1,048,576 characters then "\n[truncated]".
+const contentMax = 1048576
+
+func trimContent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if head, cut := cutRunes(s, contentMax); cut {
+		s = head + "\n[truncated]"
+	}
+	return s
+}
+
+// cutRunes returns the first n characters of s when s has more, as
+// string([]rune(s)[:n]) would (an invalid byte is one character, shown as
+// U+FFFD), without the 4-bytes-per-character copy.
+func cutRunes(s string, n int) (string, bool) {
+	i := 0
+	for k := 0; k < n; k++ {
+		if i >= len(s) {
+			return s, false
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	if i >= len(s) {
+		return s, false
+	}
+	return validRunes([]byte(s[:i])), true
 }

@@ -1,5 +1,8 @@
 package runtime
 
+// This file answers: what happens when a body calls a rule, function or
+// workflow (one runner per managed call, STEP_START/END, the status)?
+
 import (
 	"context"
 	"errors"
@@ -7,142 +10,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
-
-// frame is the state of one executing managed call, carried in the context
-// of its interpreter runner so builtins know who is calling.
-type frame struct {
-	rt        *Runtime
-	body      *lowered.Body // nil for the virtual caller of the root step
-	id        string
-	stackLen  int       // open steps including this one
-	out       *artifact // the step's own .out artifact
-	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
-	noErrExit bool
-	// readOnly is set for rules and everything they call (readonly.go);
-	// test mocks of rules run unrestricted, like the reference's mock
-	// scripts.
-	readOnly bool
-	// retValue is the value return, when retSet (the script may also write
-	// JAIPH_RETURN_VALUE_FILE itself; that file is the fallback).
-	retMu    sync.Mutex
-	retValue string
-	retSet   bool
-	// inbox is the nearest orchestrator's queue (nil outside any);
-	// ownsInbox marks the orchestrator itself.
-	inbox     *inbox
-	ownsInbox bool
-
-	// env is the environment of the run, set only on the virtual root caller.
-	env mapEnviron
-
-	caller *frame
-	// callees counts the calls made by this one whose bodies' jobs still
-	// run: what they print may go to this call's artifacts (a forwarded
-	// stdout), so those stay open until the jobs end (runBody).
-	callees pendingCount
-}
-
-// pendingCount is a WaitGroup that can also tell whether it is zero.
-type pendingCount struct {
-	wg sync.WaitGroup
-	n  atomic.Int64
-}
-
-func (c *pendingCount) add()       { c.n.Add(1); c.wg.Add(1) }
-func (c *pendingCount) done()      { c.n.Add(-1); c.wg.Done() }
-func (c *pendingCount) wait()      { c.wg.Wait() }
-func (c *pendingCount) busy() bool { return c.n.Load() > 0 }
-
-type frameKey struct{}
-
-func (f *frame) setReturn(v string) {
-	f.retMu.Lock()
-	f.retValue, f.retSet = v, true
-	f.retMu.Unlock()
-}
-
-func (f *frame) returned() (string, bool) {
-	f.retMu.Lock()
-	defer f.retMu.Unlock()
-	return f.retValue, f.retSet
-}
-
-func frameOf(ctx context.Context) *frame {
-	f, _ := ctx.Value(frameKey{}).(*frame)
-	return f
-}
-
-// callSpec describes one managed call from the caller's side.
-type callSpec struct {
-	body      *lowered.Body
-	args      []string
-	stdin     io.Reader
-	stdout    io.Writer // the statement's stdout in the caller
-	stderr    io.Writer
-	env       mapEnviron // caller's variables
-	ownEnv    bool       // env is a fresh copy the callee may keep
-	dir       string
-	capture   bool // x = run …: never forward stdout
-	noErrExit bool
-	// forward is set when the caller redirected the statement's stdout.
-	forward bool
-	// setEnv are exported into the callee's environment (dispatch).
-	setEnv [][2]string
-}
-
-// Scoped config variables and the keys that feed them (runtime.md §8).
-var scopedVars = map[string]string{
-	"agent.default_model":     "JAIPH_AGENT_MODEL",
-	"agent.command":           "JAIPH_AGENT_COMMAND",
-	"agent.backend":           "JAIPH_AGENT_BACKEND",
-	"agent.trusted_workspace": "JAIPH_AGENT_TRUSTED_WORKSPACE",
-	"agent.cursor_flags":      "JAIPH_AGENT_CURSOR_FLAGS",
-	"agent.claude_flags":      "JAIPH_AGENT_CLAUDE_FLAGS",
-	"run.logs_dir":            "JAIPH_RUNS_DIR",
-	"run.debug":               "JAIPH_DEBUG",
-	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
-	// (own alignment block: the long key would realign the lines above)
-	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
-}
-
-// applyScope applies the config scope of a call (runtime.md §8): a workflow
-// with its own config sets and locks its keys; otherwise the callee module's
-// config sets its keys; locked variables are never touched.
-func (rt *Runtime) applyScope(env mapEnviron, b *lowered.Body) {
-	cfg, lock := b.Config, b.HasConfig
-	if !lock {
-		mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
-		if mod == nil {
-			return
-		}
-		cfg = mod.Config
-	}
-	for _, e := range cfg {
-		v, ok := scopedVars[e.Key]
-		if !ok || env.get(v+"_LOCKED") == "1" {
-			continue
-		}
-		env.setExported(v, e.Value)
-		if lock {
-			env.setExported(v+"_LOCKED", "1")
-		}
-	}
-}
 
 // MaxCallDepth bounds nested managed calls, so endless recursion ends with
 // a clear error instead of exhausting file descriptors and memory.
@@ -366,127 +243,6 @@ func exitStatus(err error) int {
 	return 1
 }
 
-// attachArtifacts fills a STEP_END's out/err fields from the step's
-// artifacts (removing empty ones) and reports which were kept. Only the
-// contents' bounded prefixes are read, so a huge output costs no memory.
-func (rt *Runtime) attachArtifacts(end *event.Event, outPath, errPath string) (bool, bool) {
-	out, outKept := rt.readContent(outPath)
-	if outKept {
-		end.OutFile = outPath
-		end.OutContent = &out
-	}
-	errOut, errKept := rt.readContent(errPath)
-	if errKept {
-		end.ErrFile = errPath
-		if *end.Status != 0 {
-			end.ErrContent = &errOut
-		}
-	}
-	return outKept, errKept
-}
-
-// readContent returns an artifact's out_content/err_content (trimContent)
-// (an empty artifact counts as absent). At most contentMax runes plus a scan
-// of the rest for anything but newlines decide it, in bounded memory.
-// An artifact that exists but cannot be opened (no descriptors left) is a
-// fault, kept with empty content.
-func (rt *Runtime) readContent(path string) (string, bool) {
-	fi, err := os.Stat(path) // needs no descriptor
-	switch {
-	case err != nil:
-		return "", false
-	case fi.Size() == 0:
-		return "", false // removed once the body's jobs are done (runBody)
-	}
-	unreadable := func(err error) (string, bool) {
-		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
-		return "", true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return unreadable(err)
-	}
-	defer f.Close()
-	// A rune is at most 4 bytes: a longer prefix always holds contentMax runes.
-	if fi.Size() < 4*contentMax {
-		data := make([]byte, fi.Size())
-		n, err := io.ReadFull(f, data)
-		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			return unreadable(err)
-		}
-		return trimContent(string(data[:n])), true
-	}
-	buf := make([]byte, 4*contentMax)
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return unreadable(err)
-	}
-	cut := 0
-	for i := 0; i < contentMax; i++ {
-		_, size := utf8.DecodeRune(buf[cut:])
-		cut += size
-	}
-	if onlyNewlines(buf[cut:]) && restOnlyNewlines(f) {
-		return strings.TrimRight(string(buf[:cut]), "\n"), true
-	}
-	return validRunes(buf[:cut]) + "\n[truncated]", true
-}
-
-func onlyNewlines(b []byte) bool {
-	for _, c := range b {
-		if c != '\n' {
-			return false
-		}
-	}
-	return true
-}
-
-// restOnlyNewlines reads the rest of r and reports whether it holds nothing
-// but newlines.
-func restOnlyNewlines(r io.Reader) bool {
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := r.Read(buf)
-		if !onlyNewlines(buf[:n]) {
-			return false
-		}
-		if err != nil {
-			return true
-		}
-	}
-}
-
-// validRunes is string([]rune(string(b))) without the 4-byte-per-rune
-// copy: each invalid byte becomes U+FFFD, as trimContent's conversion does.
-func validRunes(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var s strings.Builder
-	s.Grow(len(b))
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			s.WriteRune(utf8.RuneError)
-		} else {
-			s.Write(b[:size])
-		}
-		b = b[size:]
-	}
-	return s.String()
-}
-
-// copyArtifact streams a kept artifact to w (a failed step's stderr to its
-// caller, test-mode output) without holding it in memory.
-func (rt *Runtime) copyArtifact(w io.Writer, path string) {
-	f, err := os.Open(path)
-	if err != nil {
-		rt.fault(fmt.Errorf("cannot read %s: %s", path, shellbuiltin.ErrnoText(err)), true)
-		return
-	}
-	defer f.Close()
-	_, _ = io.Copy(w, f)
-}
-
 // positionalParams pairs call arguments as positional parameters (D16).
 func positionalParams(args []string) [][2]string {
 	out := make([][2]string, len(args))
@@ -537,12 +293,6 @@ func (rt *Runtime) lookupCommand(f *frame, name string) *lowered.Body {
 	return nil
 }
 
-type callFlags struct {
-	capture   bool
-	always    bool // print the captured value even when the call failed
-	noErrExit bool
-}
-
 // managedFromShell performs a managed call requested by a running body.
 func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *lowered.Body, args []string, fl callFlags) int {
 	hc := interp.HandlerCtx(ctx)
@@ -563,86 +313,3 @@ func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *lowered.Bo
 
 // statusErr turns a status into the error an exec handler returns.
 func statusErr(status int) error { return shellbuiltin.Status(status) }
-
-// mapEnviron is a snapshot of shell variables handed to a callee runner.
-type mapEnviron map[string]expand.Variable
-
-func (m mapEnviron) Get(name string) expand.Variable { return m[name] }
-
-func (m mapEnviron) Each(fn func(string, expand.Variable) bool) {
-	for k, v := range m {
-		if !fn(k, v) {
-			return
-		}
-	}
-}
-
-func (m mapEnviron) get(name string) string { return m[name].String() }
-
-func (m mapEnviron) setExported(name, value string) {
-	m[name] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: value}
-}
-
-func (m mapEnviron) setLocal(name, value string) {
-	m[name] = expand.Variable{Set: true, Kind: expand.String, Str: value}
-}
-
-// clone copies the variables; exportedOnly keeps what a fresh shell would
-// inherit (rules).
-func (m mapEnviron) clone(exportedOnly bool) mapEnviron {
-	out := make(mapEnviron, len(m))
-	for k, v := range m {
-		if exportedOnly && !v.Exported {
-			continue
-		}
-		v.Local = false
-		out[k] = v
-	}
-	return out
-}
-
-// keepExported drops, in place, what clone(exportedOnly) would leave out.
-func (m mapEnviron) keepExported(exportedOnly bool) {
-	for k, v := range m {
-		if exportedOnly && !v.Exported {
-			delete(m, k)
-		}
-	}
-}
-
-// snapshotEnv copies the caller's variables (exported or not).
-// The callee's runner sets these itself when it starts, whatever it is
-// given, so copying them would be wasted work on every managed call.
-var setByRunner = map[string]bool{"OSTYPE": true, "MACHTYPE": true, "HOSTTYPE": true, "BASH": true,
-	"PWD": true, "UID": true, "EUID": true, "GID": true}
-
-func snapshotEnv(env expand.Environ) mapEnviron {
-	out := mapEnviron{}
-	env.Each(func(name string, vr expand.Variable) bool {
-		if (vr.IsSet() || vr.Exported) && !setByRunner[name] {
-			vr.Local = false
-			out[name] = vr
-		}
-		return true
-	})
-	// A managed call is a subshell of its caller (runtime.md §4), which
-	// bash runs at the same SHLVL; the callee's runner adds one as a new
-	// shell does, so hand it one less.
-	if lvl, err := strconv.Atoi(out.get("SHLVL")); err == nil && lvl > 0 {
-		vr := out["SHLVL"]
-		vr.Str = strconv.Itoa(lvl - 1)
-		out["SHLVL"] = vr
-	}
-	return out
-}
-
-// envFromList builds an environment of exported variables.
-func envFromList(list []string) mapEnviron {
-	out := mapEnviron{}
-	for _, kv := range list {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			out.setExported(k, v)
-		}
-	}
-	return out
-}

@@ -1,11 +1,17 @@
 package runtime
 
+// This file answers: how does a signal stop a run (the Interrupted cause,
+// 128+signal)?
+
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // NotifyInterrupt returns a context cancelled by SIGINT or SIGTERM with an
@@ -44,3 +50,37 @@ func Interruption(ctx context.Context) *Interrupted {
 	}
 	return nil
 }
+
+// KillDelay is how long an external command may run after it was signalled
+// because the run was interrupted, before it is killed (D22).
+const KillDelay = shellbuiltin.KillDelay
+
+// Interrupted is the cancellation cause of a run stopped by a signal.
+type Interrupted struct{ Signal syscall.Signal }
+
+func (i *Interrupted) Error() string { return "interrupted by " + signalName(i.Signal) }
+
+// CauseSignal makes an interrupted run's signal reach the body's traps and
+// the programs it runs (interp.SignalCause).
+func (i *Interrupted) CauseSignal() os.Signal { return i.Signal }
+
+// Status is the shell exit status of a process killed by the signal.
+func (i *Interrupted) Status() int { return 128 + int(i.Signal) }
+
+// SignalName is the name the FAIL summary uses ("SIGINT").
+func (i *Interrupted) SignalName() string { return signalName(i.Signal) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// interruption returns the signal that cancelled ctx, if any.
+func interruption(ctx context.Context) *Interrupted { return Interruption(ctx) }

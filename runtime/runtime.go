@@ -1,5 +1,8 @@
 package runtime
 
+// This file answers: what is a run (options, run directory, event
+// emission, the root call)?
+
 import (
 	"context"
 	"crypto/rand"
@@ -82,35 +85,6 @@ type Runtime struct {
 	faultMu    sync.Mutex
 	faults     int
 	firstFault error
-}
-
-// fault records something the system refused (a program that could not
-// start for lack of resources, an artifact that could not be written): the
-// run fails even when the step's own status is ignored, as a background
-// job's is. show also prints it on the run's stderr at once, for errors
-// whose text has nowhere else to go.
-func (rt *Runtime) fault(err error, show bool) {
-	rt.faultMu.Lock()
-	defer rt.faultMu.Unlock()
-	if rt.faults++; rt.faults == 1 {
-		rt.firstFault = err
-	}
-	if show {
-		fmt.Fprintf(rt.opts.StrayStderr, "jaiph: %v\n", err)
-	}
-}
-
-// faultErr summarises the run's faults (nil when there were none).
-func (rt *Runtime) faultErr() error {
-	rt.faultMu.Lock()
-	defer rt.faultMu.Unlock()
-	switch rt.faults {
-	case 0:
-		return nil
-	case 1:
-		return fmt.Errorf("system error: %v", rt.firstFault)
-	}
-	return fmt.Errorf("%d system errors; the first: %v", rt.faults, rt.firstFault)
 }
 
 // New prepares a run.
@@ -317,21 +291,3 @@ func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (in
 
 // ErrNoDefault is returned when the entry module has no default workflow.
 var ErrNoDefault = fmt.Errorf("jaiph run requires workflow 'default' in the input file")
-
-// LastArtifacts returns the run directory's lexicographically last .out
-// and .err artifacts (the FAIL block names them), "" when none.
-func (rt *Runtime) LastArtifacts() (out, errFile string) {
-	if rt.runDir == "" {
-		return "", ""
-	}
-	entries, _ := os.ReadDir(rt.runDir) // sorted by name
-	for _, e := range entries {
-		switch {
-		case strings.HasSuffix(e.Name(), ".out"):
-			out = filepath.Join(rt.runDir, e.Name())
-		case strings.HasSuffix(e.Name(), ".err"):
-			errFile = filepath.Join(rt.runDir, e.Name())
-		}
-	}
-	return out, errFile
-}

@@ -1,0 +1,135 @@
+package runtime
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/lowered"
+	"mvdan.cc/sh/v3/expand"
+)
+
+// This file answers: which variables does a managed call see (the
+// caller's snapshot, config scopes, module locals)?
+
+// Scoped config variables and the keys that feed them (runtime.md §8).
+var scopedVars = map[string]string{
+	"agent.default_model":     "JAIPH_AGENT_MODEL",
+	"agent.command":           "JAIPH_AGENT_COMMAND",
+	"agent.backend":           "JAIPH_AGENT_BACKEND",
+	"agent.trusted_workspace": "JAIPH_AGENT_TRUSTED_WORKSPACE",
+	"agent.cursor_flags":      "JAIPH_AGENT_CURSOR_FLAGS",
+	"agent.claude_flags":      "JAIPH_AGENT_CLAUDE_FLAGS",
+	"run.logs_dir":            "JAIPH_RUNS_DIR",
+	"run.debug":               "JAIPH_DEBUG",
+	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
+	// (own alignment block: the long key would realign the lines above)
+	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
+}
+
+// applyScope applies the config scope of a call (runtime.md §8): a workflow
+// with its own config sets and locks its keys; otherwise the callee module's
+// config sets its keys; locked variables are never touched.
+func (rt *Runtime) applyScope(env mapEnviron, b *lowered.Body) {
+	cfg, lock := b.Config, b.HasConfig
+	if !lock {
+		mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
+		if mod == nil {
+			return
+		}
+		cfg = mod.Config
+	}
+	for _, e := range cfg {
+		v, ok := scopedVars[e.Key]
+		if !ok || env.get(v+"_LOCKED") == "1" {
+			continue
+		}
+		env.setExported(v, e.Value)
+		if lock {
+			env.setExported(v+"_LOCKED", "1")
+		}
+	}
+}
+
+// mapEnviron is a snapshot of shell variables handed to a callee runner.
+type mapEnviron map[string]expand.Variable
+
+func (m mapEnviron) Get(name string) expand.Variable { return m[name] }
+
+func (m mapEnviron) Each(fn func(string, expand.Variable) bool) {
+	for k, v := range m {
+		if !fn(k, v) {
+			return
+		}
+	}
+}
+
+func (m mapEnviron) get(name string) string { return m[name].String() }
+
+func (m mapEnviron) setExported(name, value string) {
+	m[name] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: value}
+}
+
+func (m mapEnviron) setLocal(name, value string) {
+	m[name] = expand.Variable{Set: true, Kind: expand.String, Str: value}
+}
+
+// clone copies the variables; exportedOnly keeps what a fresh shell would
+// inherit (rules).
+func (m mapEnviron) clone(exportedOnly bool) mapEnviron {
+	out := make(mapEnviron, len(m))
+	for k, v := range m {
+		if exportedOnly && !v.Exported {
+			continue
+		}
+		v.Local = false
+		out[k] = v
+	}
+	return out
+}
+
+// keepExported drops, in place, what clone(exportedOnly) would leave out.
+func (m mapEnviron) keepExported(exportedOnly bool) {
+	for k, v := range m {
+		if exportedOnly && !v.Exported {
+			delete(m, k)
+		}
+	}
+}
+
+// setByRunner are the variables the callee's runner sets itself when it
+// starts, whatever it is given, so copying them would be wasted work on
+// every managed call.
+var setByRunner = map[string]bool{"OSTYPE": true, "MACHTYPE": true, "HOSTTYPE": true, "BASH": true,
+	"PWD": true, "UID": true, "EUID": true, "GID": true}
+
+// snapshotEnv copies the caller's variables (exported or not).
+func snapshotEnv(env expand.Environ) mapEnviron {
+	out := mapEnviron{}
+	env.Each(func(name string, vr expand.Variable) bool {
+		if (vr.IsSet() || vr.Exported) && !setByRunner[name] {
+			vr.Local = false
+			out[name] = vr
+		}
+		return true
+	})
+	// A managed call is a subshell of its caller (runtime.md §4), which
+	// bash runs at the same SHLVL; the callee's runner adds one as a new
+	// shell does, so hand it one less.
+	if lvl, err := strconv.Atoi(out.get("SHLVL")); err == nil && lvl > 0 {
+		vr := out["SHLVL"]
+		vr.Str = strconv.Itoa(lvl - 1)
+		out["SHLVL"] = vr
+	}
+	return out
+}
+
+// envFromList builds an environment of exported variables.
+func envFromList(list []string) mapEnviron {
+	out := mapEnviron{}
+	for _, kv := range list {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out.setExported(k, v)
+		}
+	}
+	return out
+}
