@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
@@ -91,7 +92,19 @@ func LoadTest(path, workspace string) (*validate.Program, error) {
 	return prog, nil
 }
 
-// PrepareTest lowers a compiled test file and prepares its blocks to run.
+// PrepareTest lowers a compiled test file (opts.Program, from LoadTest)
+// and the modules it imports, evaluates their config defaults and locals,
+// and returns its blocks ready to run.
 func PrepareTest(ctx context.Context, opts testrun.Options) (*testrun.File, error) {
-	return testrun.Prepare(ctx, opts)
+	prog := opts.Program
+	mods := codegen.LowerProgram(prog.Modules, opts.Workspace, prog.Loader.Resolved)
+	// The test file is not compiled as a module (its other declarations
+	// never run); only its imports matter, for aliases and load order.
+	shell := &ast.File{Path: prog.Entry.Path, IsTest: true, Imports: prog.Entry.Imports}
+	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace, prog.Loader.Resolved)[0]
+	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, entry, mods, opts.Workspace, filepath.Base(prog.Entry.Path), nil)
+	if err != nil {
+		return nil, err
+	}
+	return testrun.New(opts, testrun.Prepared{Modules: mods, Entry: entry, Locals: locals, Env: env}), nil
 }

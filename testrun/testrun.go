@@ -54,28 +54,28 @@ type File struct {
 	env    []string
 }
 
-// Prepare lowers the program and builds the environment the blocks run in
-// (testing.md §6): JAIPH_WORKSPACE, JAIPH_TEST_MODE=1, JAIPH_TEST_FILE, the
-// modules' config defaults and locals, no variables of an enclosing run.
-func Prepare(ctx context.Context, opts Options) (*File, error) {
-	prog := opts.Program
-	mods := codegen.LowerProgram(prog.Modules, opts.Workspace, prog.Loader.Resolved)
-	// The test file is not compiled as a module (its other declarations
-	// never run); only its imports matter, for aliases and load order.
-	shell := &ast.File{Path: prog.Entry.Path, IsTest: true, Imports: prog.Entry.Imports}
-	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace, prog.Loader.Resolved)[0]
-	base := filepath.Base(prog.Entry.Path)
-	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, entry, mods, opts.Workspace, base, nil)
-	if err != nil {
-		return nil, err
-	}
+// Prepared is what engine.PrepareTest assembles for a test file: its
+// modules lowered, the test file's imports as a module without bodies, the
+// evaluated module locals and the environment the blocks run in.
+type Prepared struct {
+	Modules []*codegen.Module
+	Entry   *codegen.Module
+	Locals  map[string][]runtime.Local
+	Env     *runtime.Env
+}
+
+// New makes a test file ready to run from what engine prepared. The
+// blocks' environment (testing.md §6) is the run's minus the variables of
+// an enclosing run, plus JAIPH_TEST_MODE=1 and JAIPH_TEST_FILE.
+func New(opts Options, p Prepared) *File {
+	env := p.Env
 	for _, k := range []string{"JAIPH_SOURCE_FILE", "JAIPH_RUN_ID", "JAIPH_RETURN_VALUE_FILE",
 		"JAIPH_DISPATCH_CHANNEL", "JAIPH_DISPATCH_SENDER", "JAIPH_INBOX_DIR"} {
 		env.Unset(k)
 	}
 	env.Set("JAIPH_TEST_MODE", "1")
-	env.Set("JAIPH_TEST_FILE", base)
-	return &File{opts: opts, mods: mods, entry: entry, locals: locals, env: env.List()}, nil
+	env.Set("JAIPH_TEST_FILE", filepath.Base(opts.Program.Entry.Path))
+	return &File{opts: opts, mods: p.Modules, entry: p.Entry, locals: p.Locals, env: env.List()}
 }
 
 // Tests returns the file's test blocks in order.
