@@ -12,6 +12,16 @@ type Observer interface {
 	Event(e *Event)
 }
 
+// Observers fans each event out to several observers, in order.
+type Observers []Observer
+
+// Event passes e to every observer.
+func (o Observers) Event(e *Event) {
+	for _, x := range o {
+		x.Event(e)
+	}
+}
+
 // Event is one run_summary.jsonl record. Fields are written in the order
 // runtime.md §10 and inbox.md §7 fix for each type; unset optional fields are
 // left out.

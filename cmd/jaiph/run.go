@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -122,60 +121,39 @@ func runFile(args []string, stdout, stderr io.Writer) int {
 	tree := progress.NewTree(stdout, style, progress.TTY(progress.IsTerminal(stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(os.LookupEnv)))
 	stray := progress.NewStrayLog(tree.StrayWriter(stderr))
-	rt, env, err := prog.Prepare(ctx, engine.RunOptions{Environ: os.Environ(), Args: wfArgs,
-		Stdin: os.Stdin, StrayStderr: stray, Observer: observers{tree, hk}})
-	if in := runtime.Interruption(ctx); in != nil && err != nil {
+	out, err := prog.Execute(ctx, engine.RunOptions{Environ: os.Environ(), Args: wfArgs, Stdin: os.Stdin,
+		StrayStderr: stray, Observer: event.Observers{tree, hk}}, func(start time.Time) {
+		hk.SetMessageWriter(tree.NoticeWriter(stderr)) // above the RUNNING line once live
+		hk.WorkflowStart(abs, prog.Workspace)
+		tree.Header(prog.Source, wfArgs)
+		tree.Start(start)
+	})
+	tree.Stop() // the RUNNING line goes and the ticker ends before the result
+	switch {
+	case err != nil && out.Interrupted != nil:
 		// Stopped while module locals were evaluated: no step ran.
-		fmt.Fprintf(stderr, "Process terminated by signal %s\n", in.SignalName())
-		return in.Status()
-	}
-	if err != nil {
+		fmt.Fprintf(stderr, "Process terminated by signal %s\n", out.Interrupted.SignalName())
+		return out.ExitStatus()
+	case err != nil:
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
 	}
-	defer rt.Close()
-	hk.SetMessageWriter(tree.NoticeWriter(stderr)) // above the RUNNING line once live
-
-	started := time.Now()
-	hk.WorkflowStart(abs, prog.Workspace)
-	tree.Header(prog.Source, wfArgs)
-	tree.Start(started)
-	defer tree.Stop()
-	status, runErr := rt.Run(ctx, wfArgs)
-	if errors.Is(runErr, runtime.ErrNoDefault) {
-		fmt.Fprintln(stray, runErr.Error())
-	} else if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		fmt.Fprintf(stray, "jaiph: %v\n", runErr)
-	}
-	tree.Stop() // the RUNNING line goes and the ticker ends before the result
 	resolved := 0
-	if status != 0 || (stray.Len() > 0 && env.Get("JAIPH_DEBUG") != "true") {
+	if out.Failed {
 		resolved = 1
 	}
-	runDir, summaryFile := rt.RunDir(), ""
-	if runDir != "" {
-		summaryFile = filepath.Join(runDir, "run_summary.jsonl")
-	}
-	hk.WorkflowEnd(rt.RunID(), resolved, time.Since(started), runDir, summaryFile)
-	if resolved == 0 {
-		progress.Pass(stdout, style, time.Since(started))
+	hk.WorkflowEnd(out.RunID, resolved, out.Elapsed, out.RunDir, out.SummaryFile)
+	if !out.Failed {
+		progress.Pass(stdout, style, out.Elapsed)
 		return 0
 	}
-	f := progress.Failure{Elapsed: time.Since(started), Summary: "Workflow execution failed.",
-		StrayLine: stray.LastLine(), RunDir: runDir}
-	f.LastOut, f.LastErr = rt.LastArtifacts()
-	if e := rt.FirstFailure(); e != nil {
-		f.FailedOut, f.FailedErr = e.OutContent, e.ErrContent
+	summary := "Workflow execution failed."
+	if out.Interrupted != nil {
+		summary = "Process terminated by signal " + out.Interrupted.SignalName()
 	}
-	in := runtime.Interruption(ctx)
-	if in != nil {
-		f.Summary = "Process terminated by signal " + in.SignalName()
-	}
-	progress.Fail(stderr, style, f)
-	if in != nil {
-		return in.Status()
-	}
-	return 1
+	progress.Fail(stderr, style, progress.Failure{Elapsed: out.Elapsed, Summary: summary, StrayLine: stray.LastLine(),
+		RunDir: out.RunDir, LastOut: out.LastOut, LastErr: out.LastErr, FailedOut: out.FailedOut, FailedErr: out.FailedErr})
+	return out.ExitStatus()
 }
 
 // printLoadError prints a compile error the way run/build/test do.
@@ -191,12 +169,3 @@ func printLoadError(w io.Writer, err error) {
 // hookWait bounds how long `jaiph run` waits, just before exiting, for hook
 // commands that are still running (docs/differences.md).
 const hookWait = 5 * time.Second
-
-// observers fans the runtime's events out to the progress tree and the hooks.
-type observers []event.Observer
-
-func (o observers) Event(e *event.Event) {
-	for _, x := range o {
-		x.Event(e)
-	}
-}
