@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -74,11 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
-		case isTestShorthand(a):
-			root.SetArgs(append([]string{"test"}, args...))
-			return execute(root, stderr)
-		case isSourceShorthand(a):
-			root.SetArgs(append([]string{"run"}, args...))
+		case shorthand(a) != "":
+			root.SetArgs(append([]string{shorthand(a)}, args...))
 			return execute(root, stderr)
 		case !strings.HasPrefix(a, "-") && !isCommand(root, a):
 			fmt.Fprintf(stderr, "Unknown command: %s\n", a)
@@ -156,27 +154,18 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	return root
 }
 
-// isTestShorthand reports whether the first argument is an existing test
-// file, which `jaiph FILE` tests.
-func isTestShorthand(a string) bool {
-	if !strings.HasSuffix(a, ".test.jh") && !strings.HasSuffix(a, ".test.jph") {
-		return false
-	}
+// shorthand is the command `jaiph FILE …` stands for (cli.md §1): test
+// for an existing test file, run for another existing .jh/.jph file (so
+// shebang scripts run), "" for anything else.
+func shorthand(a string) string {
 	st, err := os.Stat(a)
-	return err == nil && st.Mode().IsRegular()
-}
-
-// isSourceShorthand reports whether the first argument is an existing .jh/.jph
-// file, which `jaiph FILE …` runs (shebang scripts).
-func isSourceShorthand(a string) bool {
-	if !strings.HasSuffix(a, ".jh") && !strings.HasSuffix(a, ".jph") {
-		return false
+	switch {
+	case err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(a):
+		return ""
+	case parser.IsTestFile(a):
+		return "test"
 	}
-	if strings.HasSuffix(a, ".test.jh") || strings.HasSuffix(a, ".test.jph") {
-		return false
-	}
-	st, err := os.Stat(a)
-	return err == nil && st.Mode().IsRegular()
+	return "run"
 }
 
 // selfParsing is the RunE of a command that parses its own arguments (run,
