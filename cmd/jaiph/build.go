@@ -30,19 +30,15 @@ Any diagnostic is printed as jaiph run prints it, nothing is written and the
 exit status is 1.`,
 		Example:            "  jaiph build\n  jaiph build flows/ --target out\n  jaiph build deploy.jh",
 		DisableFlagParsing: true,
-		RunE:               selfParsing([]string{"--target"}, false, func(args []string) int { return runBuild(args, stdout, stderr) }),
+		RunE:               selfParsing(true, false, func(ca cmdArgs) int { return runBuild(ca, stdout, stderr) }),
 	}
 	// Parsed by the command itself (cli.md §1); declared for its help.
 	cmd.Flags().String("target", "", "write the .sh files below DIR instead of beside the modules")
 	return cmd
 }
 
-func runBuild(args []string, stdout, stderr io.Writer) int {
-	target, pos, err := splitRunArgs(args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitFailure
-	}
+func runBuild(ca cmdArgs, stdout, stderr io.Writer) int {
+	target, pos := ca.target, ca.pos
 	input := "./"
 	if len(pos) > 0 {
 		input = pos[0]

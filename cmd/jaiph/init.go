@@ -25,7 +25,7 @@ from $JAIPH_SKILL_PATH when that names a readable file, else the built-in
 guide).`,
 		Example:            "  jaiph init\n  ./.jaiph/bootstrap.jh",
 		DisableFlagParsing: true,
-		RunE:               selfParsing(nil, false, func(args []string) int { return runInit(args, stdout, stderr) }),
+		RunE:               selfParsing(false, false, func(ca cmdArgs) int { return runInit(ca.pos, stdout, stderr) }),
 	}
 }
 

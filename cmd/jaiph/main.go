@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -168,31 +167,44 @@ func shorthand(a string) string {
 	return "run"
 }
 
+// cmdArgs are the arguments of a command that parses its own (cli.md §1).
+type cmdArgs struct {
+	target string   // --target DIR (run, build)
+	pos    []string // positional arguments; after "--" everything is one
+}
+
 // selfParsing is the RunE of a command that parses its own arguments (run,
-// build, test, init; cli.md §1): -h/--help as the first argument shows its
-// help; an argument that looks like a flag but is none of valueFlags (each
-// followed by its value) is a usage error, up to "--" and, when
+// build, test, init; cli.md §1). -h/--help as the first argument shows its
+// help. `--target DIR` (when withTarget) is read anywhere before "--"
+// (without DIR: `--target requires a directory path`, exit 1). Any other
+// argument that looks like a flag is a usage error, up to "--" and, when
 // untilFirstArg, up to the first positional argument (run's workflow
-// arguments are the workflow's); fn's status is the exit status.
-func selfParsing(valueFlags []string, untilFirstArg bool, fn func(args []string) int) func(*cobra.Command, []string) error {
+// arguments are the workflow's). fn's status is the exit status.
+func selfParsing(withTarget, untilFirstArg bool, fn func(cmdArgs) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return cmd.Help()
 		}
+		var ca cmdArgs
 		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
+			switch a := args[i]; {
 			case a == "--":
+				ca.pos = append(ca.pos, args[i+1:]...)
 				i = len(args)
-			case slices.Contains(valueFlags, a):
+			case a == "--target" && withTarget:
+				if i+1 >= len(args) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "--target requires a directory path")
+					return &exitError{exitFailure}
+				}
+				ca.target = args[i+1]
 				i++
-			case strings.HasPrefix(a, "-") && a != "-":
+			case strings.HasPrefix(a, "-") && a != "-" && !(untilFirstArg && len(ca.pos) > 0):
 				return &usageError{"unknown flag: " + a}
-			case untilFirstArg:
-				i = len(args)
+			default:
+				ca.pos = append(ca.pos, a)
 			}
 		}
-		if code := fn(args); code != 0 {
+		if code := fn(ca); code != 0 {
 			return &exitError{code}
 		}
 		return nil

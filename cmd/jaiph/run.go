@@ -31,41 +31,15 @@ Steps write their output to .jaiph/runs/<date>/<time>-<file>/ under the
 workspace root; the progress tree goes to stdout, failures to stderr.
 Exit status: 0 on success, 1 on failure or a compile error.`,
 		DisableFlagParsing: true,
-		RunE:               selfParsing([]string{"--target"}, true, func(args []string) int { return runFile(args, stdout, stderr) }),
+		RunE:               selfParsing(true, true, func(ca cmdArgs) int { return runFile(ca, stdout, stderr) }),
 	}
 	// Parsed by the command itself (cli.md §1); declared for its help.
 	cmd.Flags().String("target", "", "also write the lowered shell of the entry and its imports below DIR, as build --target does")
 	return cmd
 }
 
-// splitRunArgs separates `--target DIR` (anywhere before `--`) from the
-// positional arguments.
-func splitRunArgs(args []string) (target string, pos []string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			pos = append(pos, args[i+1:]...)
-			return target, pos, nil
-		case a == "--target":
-			if i+1 >= len(args) {
-				return "", nil, errors.New("--target requires a directory path")
-			}
-			target = args[i+1]
-			i++
-		default:
-			pos = append(pos, a)
-		}
-	}
-	return target, pos, nil
-}
-
-func runFile(args []string, stdout, stderr io.Writer) int {
-	target, pos, err := splitRunArgs(args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
+func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
+	target, pos := ca.target, ca.pos
 	if len(pos) == 0 {
 		fmt.Fprintln(stderr, "jaiph run requires a .jh or .jph file path")
 		return 1

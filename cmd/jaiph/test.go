@@ -26,7 +26,7 @@ block runs in isolation with its own mocks; only the test file and the
 modules it imports are compiled.
 Exit status: 0 when every test passed, 1 otherwise.`,
 		DisableFlagParsing: true,
-		RunE:               selfParsing(nil, false, func(args []string) int { return runTests(args, stdout, stderr) }),
+		RunE:               selfParsing(false, false, func(ca cmdArgs) int { return runTests(ca.pos, stdout, stderr) }),
 	}
 }
 
