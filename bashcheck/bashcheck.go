@@ -12,6 +12,7 @@ import (
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -19,13 +20,13 @@ import (
 // Source checks one piece of lowered shell. file is the .jh path the
 // diagnostics name; lines maps lowered lines back to it (nil: the source is
 // already line- and column-aligned with the file).
-func Source(file, src string, lines []codegen.Origin) []*diag.Diagnostic {
+func Source(file, src string, lines []lowered.Origin) []*diag.Diagnostic {
 	return source(file, src, 1, lines)
 }
 
 // source is Source for a source whose first line is numbered first (a
 // lowered body's StartLine); lines[i] is the origin of line first+i.
-func source(file, src string, first int, lines []codegen.Origin) []*diag.Diagnostic {
+func source(file, src string, first int, lines []lowered.Origin) []*diag.Diagnostic {
 	at := func(p syntax.Pos) (int, int) {
 		return codegen.MapPosition(first, lines, int(p.Line()), int(p.Col()))
 	}
@@ -82,7 +83,7 @@ func parse(src string, first int) (*syntax.File, *parseError) {
 }
 
 // Body checks one lowered rule, function or workflow of a module in file.
-func Body(file string, b *codegen.Body) []*diag.Diagnostic {
+func Body(file string, b *lowered.Body) []*diag.Diagnostic {
 	if b.Script {
 		return nil // test mocks are checked with their test file (TestFile)
 	}
@@ -130,7 +131,7 @@ func Body(file string, b *codegen.Body) []*diag.Diagnostic {
 
 // unwrap returns a body's lowered source without the wrapper function
 // (its lines kept as blank lines, so positions do not move).
-func unwrap(b *codegen.Body) (string, bool) {
+func unwrap(b *lowered.Body) (string, bool) {
 	impl := codegen.ImplName(b.Symbol)
 	open := impl + "() {\n"
 	i := strings.Index(b.Source, open)
@@ -143,7 +144,7 @@ func unwrap(b *codegen.Body) (string, bool) {
 
 // Module checks every body of a lowered module. Large modules are checked
 // on all CPUs (bodies are independent); the result is in body order.
-func Module(m *codegen.Module) []*diag.Diagnostic {
+func Module(m *lowered.Module) []*diag.Diagnostic {
 	res := make([][]*diag.Diagnostic, len(m.Order))
 	workers := min(runtime.GOMAXPROCS(0), len(m.Order)/bodiesPerWorker)
 	var next atomic.Int64
@@ -170,7 +171,7 @@ func Module(m *codegen.Module) []*diag.Diagnostic {
 const bodiesPerWorker = 50
 
 // Modules checks every body of the lowered modules, sorted.
-func Modules(ms []*codegen.Module) []*diag.Diagnostic {
+func Modules(ms []*lowered.Module) []*diag.Diagnostic {
 	var out []*diag.Diagnostic
 	for _, m := range ms {
 		out = append(out, Module(m)...)
@@ -190,13 +191,13 @@ func TestFile(f *ast.File) []*diag.Diagnostic {
 			if !ok {
 				continue
 			}
-			b := codegen.MockBody(codegen.Kind(m.Kind), "mock", m.Body)
+			b := codegen.MockBody(lowered.Kind(m.Kind), "mock", m.Body)
 			// MockBody puts two lines before the body's, which start on
 			// the line after `mock … {`.
 			n := strings.Count(b.Source, "\n") + 1
-			lines := make([]codegen.Origin, n)
+			lines := make([]lowered.Origin, n)
 			for i := range lines {
-				lines[i] = codegen.Origin{Line: max(m.Line, m.Line+i-1)}
+				lines[i] = lowered.Origin{Line: max(m.Line, m.Line+i-1)}
 			}
 			out = append(out, Source(f.Path, b.Source, lines)...)
 		}
@@ -212,7 +213,7 @@ func Program(prog *validate.Program, root string) []*diag.Diagnostic {
 }
 
 // Lowered is Program for modules already lowered.
-func Lowered(prog *validate.Program, mods []*codegen.Module) []*diag.Diagnostic {
+func Lowered(prog *validate.Program, mods []*lowered.Module) []*diag.Diagnostic {
 	out := Modules(mods)
 	if prog.Entry != nil && prog.Entry.IsTest {
 		out = append(out, TestFile(prog.Entry)...)

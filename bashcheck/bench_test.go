@@ -7,6 +7,7 @@ import (
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/benchdata"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkCheckLowered(b *testing.B) {
 	if f == nil {
 		b.Fatal("generated module did not load")
 	}
-	lower := func() *codegen.Module {
+	lower := func() *lowered.Module {
 		return codegen.Lower(f, "main", func(*ast.Import) string { return "" })
 	}
 	if m := lower(); len(m.Order) != 900 {

@@ -27,8 +27,8 @@ func ModuleSymbol(root, path string) string {
 
 // Lower lowers every body of f. symbolOf returns the module symbol of the
 // module an import alias resolves to.
-func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Module {
-	m := &Module{Symbol: symbol, Path: f.Path, Bodies: map[string]*Body{}, Imports: map[string]string{},
+func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *lowered.Module {
+	m := &lowered.Module{Symbol: symbol, Path: f.Path, Bodies: map[string]*lowered.Body{}, Imports: map[string]string{},
 		Config: settings(f.Config)}
 	for _, im := range f.Imports {
 		m.Imports[im.Alias] = symbolOf(im)
@@ -38,7 +38,7 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 		m.Locals = append(m.Locals, lowered.Local{Name: l.Name, Value: l.Value})
 	}
 	l := &lowerer{mod: m, src: readLines(f.Path)}
-	add := func(b *Body) {
+	add := func(b *lowered.Body) {
 		b.Source, b.StartLine, b.Lines, b.Blocks, b.Steps = l.b.String(), l.start, l.lines, l.blocks, l.tab
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
@@ -46,17 +46,17 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *Modul
 	for _, r := range f.Rules {
 		sym := symbol + "::" + r.Name
 		l.body(sym, r.Line, r.Body)
-		add(&Body{Kind: Rule, Name: r.Name, Symbol: sym, Line: r.Line})
+		add(&lowered.Body{Kind: lowered.Rule, Name: r.Name, Symbol: sym, Line: r.Line})
 	}
 	for _, fn := range f.Functions {
 		sym := symbol + "::" + fn.Name
 		l.body(sym, fn.Line, fn.Body)
-		add(&Body{Kind: Function, Name: fn.Name, Symbol: sym, Line: fn.Line})
+		add(&lowered.Body{Kind: lowered.Function, Name: fn.Name, Symbol: sym, Line: fn.Line})
 	}
 	for _, w := range f.Workflows {
 		sym := symbol + "::" + w.Name
 		l.workflow(sym, w)
-		add(&Body{Kind: Workflow, Name: w.Name, Symbol: sym, Line: w.Line,
+		add(&lowered.Body{Kind: lowered.Workflow, Name: w.Name, Symbol: sym, Line: w.Line,
 			Config: settings(w.Config), HasConfig: w.Config != nil, Routes: routes(m, w)})
 	}
 	return m
@@ -76,14 +76,14 @@ func readLines(path string) []string {
 }
 
 type lowerer struct {
-	mod    *Module
-	src    []string     // the module's source lines, if readable
-	b      bytes.Buffer // not a strings.Builder: a one-line recover truncates it
-	start  int          // line number of the first line written to b
-	lines  []Origin     // origin of each line written to b
-	blocks []Block
-	tab    []Step // the body's step records
-	n      int    // counter for unique helper variable names
+	mod    *lowered.Module
+	src    []string         // the module's source lines, if readable
+	b      bytes.Buffer     // not a strings.Builder: a one-line recover truncates it
+	start  int              // line number of the first line written to b
+	lines  []lowered.Origin // origin of each line written to b
+	blocks []lowered.Block
+	tab    []lowered.Step // the body's step records
+	n      int            // counter for unique helper variable names
 	// recFrom > 0 while lowering the statements of a multi-line recover
 	// block: the source line the next statement is searched from (the AST
 	// gives recover statements the ensure line).
@@ -107,12 +107,12 @@ func (l *lowerer) next() int { return l.start + len(l.lines) }
 func (l *lowerer) padTo(line int) {
 	for l.next() < line {
 		l.b.WriteByte('\n')
-		l.lines = append(l.lines, Origin{Line: l.next()})
+		l.lines = append(l.lines, lowered.Origin{Line: l.next()})
 	}
 }
 
 // put writes one line with its origin.
-func (l *lowerer) put(s string, o Origin) {
+func (l *lowerer) put(s string, o lowered.Origin) {
 	l.b.WriteString(s)
 	l.b.WriteByte('\n')
 	l.lines = append(l.lines, o)
@@ -130,7 +130,7 @@ func (l *lowerer) lastLine() int {
 func (l *lowerer) gen(s string) {
 	line := l.lastLine()
 	for _, part := range strings.Split(s, "\n") {
-		l.put(part, Origin{Line: line})
+		l.put(part, lowered.Origin{Line: line})
 	}
 }
 
@@ -155,7 +155,7 @@ func (l *lowerer) at(line, col int, prefix, text, suffix string) {
 	}
 	parts := strings.Split(prefix+text+suffix, "\n")
 	for k, part := range parts {
-		o := Origin{Line: line + k, Col: off}
+		o := lowered.Origin{Line: line + k, Col: off}
 		if k > 0 {
 			o.Col = l.contOffset(line+k, part)
 		}
@@ -219,7 +219,7 @@ func (l *lowerer) colOr(line int, text string, from, fallback int) int {
 func (l *lowerer) open(symbol string, line int) {
 	l.reset()
 	l.start = max(line, 1)
-	l.put(ImplName(symbol)+"() {", Origin{Line: l.start})
+	l.put(ImplName(symbol)+"() {", lowered.Origin{Line: l.start})
 }
 
 // close ends the wrapper and calls it. A body with no command gets a no-op
@@ -229,8 +229,8 @@ func (l *lowerer) close(symbol string, empty bool) {
 	if empty {
 		l.gen(":")
 	}
-	l.put("}", Origin{Line: l.next()})
-	l.put(ImplName(symbol)+` "$@"`, Origin{Line: l.next()})
+	l.put("}", lowered.Origin{Line: l.next()})
+	l.put(ImplName(symbol)+` "$@"`, lowered.Origin{Line: l.next()})
 }
 
 func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
@@ -242,7 +242,7 @@ func (l *lowerer) body(symbol string, declLine int, cmds []*ast.BodyCmd) {
 			l.at(c.Line, l.colIn(c.Line, c.Text, 1), "", c.Text, "")
 			continue
 		case ast.BodyEnsure:
-			id := l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, c.Ref)})
+			id := l.addStep(lowered.Step{Kind: lowered.StepEnsure, Target: Ref(l.mod, c.Ref)})
 			l.callAt(c.Line, c.Col, "", "jaiph::ensure "+id+" ", c.Args, "")
 		case ast.BodyReturn:
 			l.returnValue(c.Line, c.Col, c.Value)
@@ -273,7 +273,7 @@ func (l *lowerer) workflow(symbol string, w *ast.Workflow) {
 		// after a value return (D12), but not after a failure. The body's
 		// status is an argument: `body && drain` would switch off errexit
 		// inside the body.
-		l.put("jaiph::drain $?", Origin{Line: l.next()})
+		l.put("jaiph::drain $?", lowered.Origin{Line: l.next()})
 	}
 }
 
@@ -303,7 +303,7 @@ func (l *lowerer) block(w *ast.Workflow, steps []ast.Step) {
 	from := l.next()
 	l.steps(w, steps)
 	if l.next() > from {
-		l.blocks = append(l.blocks, Block{From: from, To: l.next()})
+		l.blocks = append(l.blocks, lowered.Block{From: from, To: l.next()})
 	}
 }
 
@@ -350,7 +350,7 @@ func (l *lowerer) where(s ast.Step) (int, int) {
 
 // call renders a managed run/ensure call, captured or not, as the capture
 // assignment, the command up to the arguments, the arguments, and the rest.
-func (l *lowerer) call(st Step, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
+func (l *lowerer) call(st lowered.Step, ref ast.Ref, args, capture string, inRecover bool) (string, string, string, string) {
 	if inRecover && args == "" {
 		args = `"$@"`
 	}
@@ -372,11 +372,11 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 	case *ast.Capture:
 		l.at(line, l.colOr(line, s.Cmd, col, col), s.Var+"=$(", l.rewrite(s.Cmd), ")")
 	case *ast.Run:
-		c, p, a, x := l.call(Step{Kind: StepRun, NoErrExit: HasListOperator(s.Args)}, s.Ref, s.Args, s.Capture, s.InRecover)
+		c, p, a, x := l.call(lowered.Step{Kind: lowered.StepRun, NoErrExit: shellscan.HasListOperator(s.Args)}, s.Ref, s.Args, s.Capture, s.InRecover)
 		l.callAt(line, l.colOr(line, "run", col, col), c, p, a, x)
 	case *ast.Ensure:
 		if s.Recover == nil {
-			c, p, a, x := l.call(Step{Kind: StepEnsure}, s.Ref, s.Args, s.Capture, s.InRecover)
+			c, p, a, x := l.call(lowered.Step{Kind: lowered.StepEnsure}, s.Ref, s.Args, s.Capture, s.InRecover)
 			l.callAt(line, l.colOr(line, "ensure", col, col), c, p, a, x)
 			return
 		}
@@ -409,7 +409,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	saved := fmt.Sprintf("__jaiph_args%d", l.n)
 	i := fmt.Sprintf("__jaiph_try%d", l.n)
 	head := v + `=""; ` + ok + "=0; for ((" + i + "=1; " + i + "<=$(jaiph::retries); " + i + "++)); do " +
-		"if " + v + "=$(jaiph::ensure " + l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, s.Ref), Capture: true, Always: true}) + " "
+		"if " + v + "=$(jaiph::ensure " + l.addStep(lowered.Step{Kind: lowered.StepEnsure, Target: Ref(l.mod, s.Ref), Capture: true, Always: true}) + " "
 	tail := "); then " + ok + "=1; break; fi; " + saved + `=("$@"); set -- "$` + v + `"`
 	l.callAt(line, l.colOr(line, "ensure", col, col), "", head, s.Args, tail)
 	block := line <= len(l.src) && strings.HasSuffix(strings.TrimRight(l.src[line-1], " \t\r"), "{")
@@ -432,7 +432,7 @@ func (l *lowerer) ensureRecover(w *ast.Workflow, s *ast.Ensure, line, col int) {
 	l.recFrom = 0
 	end = l.indentOf(line) + end
 	if block {
-		l.put(end, Origin{Line: l.next()})
+		l.put(end, lowered.Origin{Line: l.next()})
 	} else {
 		l.gen(end)
 	}
@@ -472,10 +472,10 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	ifCol := l.colIn(line, "if", 1)
 	switch s.Kind {
 	case ast.IfEnsure:
-		id := l.addStep(Step{Kind: StepEnsure, Target: Ref(l.mod, s.Ref)})
+		id := l.addStep(lowered.Step{Kind: lowered.StepEnsure, Target: Ref(l.mod, s.Ref)})
 		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+id+" ", s.Args, "; then")
 	case ast.IfRun:
-		id := l.addStep(Step{Kind: StepRun, Target: Ref(l.mod, s.Ref), NoErrExit: true})
+		id := l.addStep(lowered.Step{Kind: lowered.StepRun, Target: Ref(l.mod, s.Ref), NoErrExit: true})
 		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run "+id+" ", s.Args, "; then")
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")
@@ -488,10 +488,10 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 	}
 	ind := l.indentOf(line)
 	if s.HasElse && hasCommand(s.Else) {
-		l.put(ind+"else", Origin{Line: l.next()})
+		l.put(ind+"else", lowered.Origin{Line: l.next()})
 		l.block(w, s.Else)
 	}
-	l.put(ind+"fi", Origin{Line: l.next()})
+	l.put(ind+"fi", lowered.Origin{Line: l.next()})
 }
 
 // send lowers `ch <- cmd`: the command's stdout is the message; a failing
@@ -523,7 +523,7 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	for strings.Contains(text, delim) {
 		delim += "_"
 	}
-	st := Step{Kind: StepPrompt, Capture: s.Capture != "", Preview: PromptPreview(s), Vars: PromptVarRefs(s.Text)}
+	st := lowered.Step{Kind: lowered.StepPrompt, Capture: s.Capture != "", Preview: PromptPreview(s), Vars: PromptVarRefs(s.Text)}
 	if s.HasReturns {
 		st.Typed, st.Returns, st.Name, st.Fields = true, s.Returns, s.Capture, schemaFields(s.Returns)
 	}
@@ -547,7 +547,7 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 	}
 	l.at(line, l.colOr(line, "prompt", col, col), capture, cmd, "")
 	for k, t := range strings.Split(text, "\n") {
-		o := Origin{Line: line + k}
+		o := lowered.Origin{Line: line + k}
 		if k == 0 {
 			o.Col = l.colOr(line, "prompt", col, col) // the text follows the keyword
 			o.Col = max(l.colIn(line, t, o.Col)-1, 0)
@@ -599,8 +599,8 @@ func PromptVarRefs(text string) []string {
 		}
 		k := j
 		switch {
-		case k < len(text) && isIdentStart(text[k]):
-			for k < len(text) && isIdentChar(text[k]) {
+		case k < len(text) && shellscan.IsIdentStart(text[k]):
+			for k < len(text) && shellscan.IsIdentChar(text[k]) {
 				k++
 			}
 		case k < len(text) && text[k] >= '1' && text[k] <= '9':
@@ -626,13 +626,6 @@ func PromptVarRefs(text string) []string {
 	return out
 }
 
-func isIdentStart(c byte) bool { return shellscan.IsIdentStart(c) }
-
-func isIdentChar(c byte) bool { return shellscan.IsIdentChar(c) }
-
-// ShellQuote quotes s as one single-quoted shell word (shellscan.Quote).
-func ShellQuote(s string) string { return shellscan.Quote(s) }
-
 // rewrite applies the textual rewrites of shell lines (language §5.2): every
 // `alias.X` not preceded by [A-Za-z0-9_] becomes `<module symbol>::X`, and
 // `local|export|readonly NAME = value` becomes `NAME=value`.
@@ -643,7 +636,7 @@ func (l *lowerer) rewrite(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if i == 0 || !isIdentChar(s[i-1]) {
+		if i == 0 || !shellscan.IsIdentChar(s[i-1]) {
 			if sym, n := l.aliasAt(s[i:]); n > 0 {
 				b.WriteString(sym)
 				b.WriteString("::")
@@ -661,10 +654,10 @@ func (l *lowerer) rewrite(s string) string {
 // the module symbol and the length of `alias.`.
 func (l *lowerer) aliasAt(s string) (string, int) {
 	j := 0
-	for j < len(s) && isIdentChar(s[j]) {
+	for j < len(s) && shellscan.IsIdentChar(s[j]) {
 		j++
 	}
-	if j == 0 || j+1 >= len(s) || s[j] != '.' || !isIdentStart(s[j+1]) {
+	if j == 0 || j+1 >= len(s) || s[j] != '.' || !shellscan.IsIdentStart(s[j+1]) {
 		return "", 0
 	}
 	sym, ok := l.mod.Imports[s[:j]]
@@ -690,10 +683,10 @@ func rewriteDeclAssign(s string) string {
 			}
 			rest := strings.TrimLeft(t[len(kw):], " \t")
 			j := 0
-			for j < len(rest) && isIdentChar(rest[j]) {
+			for j < len(rest) && shellscan.IsIdentChar(rest[j]) {
 				j++
 			}
-			if j == 0 || !isIdentStart(rest[0]) {
+			if j == 0 || !shellscan.IsIdentStart(rest[0]) {
 				break
 			}
 			after := rest[j:]
@@ -711,11 +704,6 @@ func rewriteDeclAssign(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-// HasListOperator reports whether call arguments contain `&&` or `||`
-// outside quotes and `$(…)`: such a run executes with errexit ignored
-// (bash semantics the reference inherits).
-func HasListOperator(args string) bool { return shellscan.HasListOperator(args) }
 
 // schemaFields is the fields of a `returns` schema that validated.
 func schemaFields(returns string) []agent.Field {

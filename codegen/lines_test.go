@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
 // lowerSnippet lowers `function snippet() {` on line 1 of main.jh with the
 // given body lines.
-func lowerSnippet(t *testing.T, body string) *codegen.Body {
+func lowerSnippet(t *testing.T, body string) *lowered.Body {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "main.jh")

@@ -6,11 +6,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/lowered"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // addStep records a step and returns the id word that stands for it.
-func (l *lowerer) addStep(s Step) string {
+func (l *lowerer) addStep(s lowered.Step) string {
 	s.ID = len(l.tab) + 1
 	l.tab = append(l.tab, s)
 	return fmt.Sprint(s.ID)
@@ -22,7 +23,7 @@ func (l *lowerer) addStep(s Step) string {
 // only where the shell reads it as one, which re-parsing checks (the end of
 // a line may be inside a quoted argument); otherwise the records are listed
 // as `# step N: …` lines after the body.
-func Annotated(b *Body) string {
+func Annotated(b *lowered.Body) string {
 	if len(b.Steps) == 0 {
 		return b.Source
 	}
@@ -37,13 +38,13 @@ func Annotated(b *Body) string {
 	return out.String()
 }
 
-func annotate(b *Body) (string, bool) {
+func annotate(b *lowered.Body) (string, bool) {
 	p := b.Parser()
 	f, err := p.Parse(strings.NewReader(b.Source), "")
 	if err != nil {
 		return "", false
 	}
-	notes := map[int][]*Step{} // by index of the line in Source
+	notes := map[int][]*lowered.Step{} // by index of the line in Source
 	found := 0
 	syntax.Walk(f, func(n syntax.Node) bool {
 		ce, ok := n.(*syntax.CallExpr)

@@ -12,13 +12,14 @@ import (
 
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
 // checkSteps parses a lowered body and checks that every
 // `jaiph::run|ensure|prompt <id>` call names a record of its kind and that
 // every record is called exactly once.
-func checkSteps(t *testing.T, b *codegen.Body) {
+func checkSteps(t *testing.T, b *lowered.Body) {
 	t.Helper()
 	f, err := b.Parser().Parse(strings.NewReader(b.Source), b.Symbol)
 	if err != nil {
@@ -94,7 +95,7 @@ workflow default {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var main *codegen.Module
+	var main *lowered.Module
 	for _, m := range codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved) {
 		for _, b := range m.Order {
 			checkSteps(t, b)
@@ -103,19 +104,19 @@ workflow default {
 			main = m
 		}
 	}
-	if got := main.Bodies["ok"].Steps; !reflect.DeepEqual(got, []codegen.Step{{ID: 1, Kind: codegen.StepEnsure, Target: "lib::chk"}}) {
+	if got := main.Bodies["ok"].Steps; !reflect.DeepEqual(got, []lowered.Step{{ID: 1, Kind: lowered.StepEnsure, Target: "lib::chk"}}) {
 		t.Errorf("rule ok steps = %+v", got)
 	}
-	want := []codegen.Step{
-		{ID: 1, Kind: codegen.StepRun, Target: "lib::w", Capture: true},
-		{ID: 2, Kind: codegen.StepRun, Target: "lib::w", NoErrExit: true},
-		{ID: 3, Kind: codegen.StepEnsure, Target: "main::ok", Capture: true, Always: true},
-		{ID: 4, Kind: codegen.StepEnsure, Target: "main::ok", Capture: true, Always: true},
-		{ID: 5, Kind: codegen.StepRun, Target: "lib::w", NoErrExit: true},
-		{ID: 6, Kind: codegen.StepPrompt, Capture: true, Typed: true, Name: "r", Returns: "{ a: string, b: number }",
+	want := []lowered.Step{
+		{ID: 1, Kind: lowered.StepRun, Target: "lib::w", Capture: true},
+		{ID: 2, Kind: lowered.StepRun, Target: "lib::w", NoErrExit: true},
+		{ID: 3, Kind: lowered.StepEnsure, Target: "main::ok", Capture: true, Always: true},
+		{ID: 4, Kind: lowered.StepEnsure, Target: "main::ok", Capture: true, Always: true},
+		{ID: 5, Kind: lowered.StepRun, Target: "lib::w", NoErrExit: true},
+		{ID: 6, Kind: lowered.StepPrompt, Capture: true, Typed: true, Name: "r", Returns: "{ a: string, b: number }",
 			Fields:  []agent.Field{{Name: "a", Type: "string"}, {Name: "b", Type: "number"}},
 			Preview: "hi $name and $1\n\nRespond", Vars: []string{"name", "1"}},
-		{ID: 7, Kind: codegen.StepPrompt, Preview: "plain"},
+		{ID: 7, Kind: lowered.StepPrompt, Preview: "plain"},
 	}
 	got := main.Bodies["default"].Steps
 	if len(got) != len(want) {

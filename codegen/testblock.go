@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // TestCommand is the command a lowered test block uses for each statement
@@ -56,15 +58,15 @@ func LowerTest(t *ast.Test) string {
 // environment (Script), errexit and pipefail off, and the internal prefix
 // arguments before the call's own *(quirk)*: `<symbol>::impl` for workflows
 // and functions, `jaiph::execute_readonly <symbol>::impl` for rules.
-func MockBody(kind Kind, symbol, text string) *Body {
-	prefix := ShellQuote(symbol + "::impl")
-	if kind == Rule {
-		prefix = ShellQuote("jaiph::execute_readonly") + " " + prefix
+func MockBody(kind lowered.Kind, symbol, text string) *lowered.Body {
+	prefix := shellscan.Quote(symbol + "::impl")
+	if kind == lowered.Rule {
+		prefix = shellscan.Quote("jaiph::execute_readonly") + " " + prefix
 	}
 	name := symbol
 	if i := strings.LastIndex(symbol, "::"); i >= 0 {
 		name = symbol[i+2:]
 	}
 	src := "set +e +o pipefail\nset -- " + prefix + " \"$@\"\n" + text + "\n"
-	return &Body{Kind: kind, Name: name, Symbol: symbol, Source: src, Script: true}
+	return &lowered.Body{Kind: kind, Name: name, Symbol: symbol, Source: src, Script: true}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 func TestLowerTestKeepsLinesAndNeverInlinesData(t *testing.T) {
@@ -29,20 +30,20 @@ func TestLowerTestKeepsLinesAndNeverInlinesData(t *testing.T) {
 
 func TestMockBody(t *testing.T) {
 	for _, tc := range []struct {
-		kind   Kind
+		kind   lowered.Kind
 		symbol string
 		want   string
 	}{
-		{Workflow, "lib::tools::deploy", "set +e +o pipefail\nset -- 'lib::tools::deploy::impl' \"$@\"\necho hi\n"},
-		{Function, "main::f", "set +e +o pipefail\nset -- 'main::f::impl' \"$@\"\necho hi\n"},
-		{Rule, "main::ok", "set +e +o pipefail\nset -- 'jaiph::execute_readonly' 'main::ok::impl' \"$@\"\necho hi\n"},
+		{lowered.Workflow, "lib::tools::deploy", "set +e +o pipefail\nset -- 'lib::tools::deploy::impl' \"$@\"\necho hi\n"},
+		{lowered.Function, "main::f", "set +e +o pipefail\nset -- 'main::f::impl' \"$@\"\necho hi\n"},
+		{lowered.Rule, "main::ok", "set +e +o pipefail\nset -- 'jaiph::execute_readonly' 'main::ok::impl' \"$@\"\necho hi\n"},
 	} {
 		b := MockBody(tc.kind, tc.symbol, "echo hi")
 		if b.Source != tc.want || b.Symbol != tc.symbol || b.Kind != tc.kind || !b.Script {
 			t.Errorf("MockBody(%s, %s) = %+v", tc.kind, tc.symbol, b)
 		}
 	}
-	if b := MockBody(Workflow, "lib::tools::deploy", ""); b.Name != "deploy" {
+	if b := MockBody(lowered.Workflow, "lib::tools::deploy", ""); b.Name != "deploy" {
 		t.Errorf("name = %q, want deploy", b.Name)
 	}
 }

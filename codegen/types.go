@@ -8,28 +8,6 @@ import (
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
-// The lowered forms are defined in package lowered, which the runtime
-// imports without the AST; these aliases keep codegen's callers unchanged.
-type (
-	Kind     = lowered.Kind
-	Body     = lowered.Body
-	Origin   = lowered.Origin
-	Block    = lowered.Block
-	Module   = lowered.Module
-	Step     = lowered.Step
-	StepKind = lowered.StepKind
-)
-
-// The managed body kinds and the step kinds with records.
-const (
-	Rule       = lowered.Rule
-	Function   = lowered.Function
-	Workflow   = lowered.Workflow
-	StepRun    = lowered.StepRun
-	StepEnsure = lowered.StepEnsure
-	StepPrompt = lowered.StepPrompt
-)
-
 // ImplName is the name of the shell function a body is lowered to.
 func ImplName(symbol string) string { return lowered.ImplName(symbol) }
 
@@ -37,12 +15,12 @@ func ImplName(symbol string) string { return lowered.ImplName(symbol) }
 func SafeName(symbol string) string { return lowered.SafeName(symbol) }
 
 // MapPosition maps a position of lowered source through its line map.
-func MapPosition(first int, lines []Origin, line, col int) (int, int) {
+func MapPosition(first int, lines []lowered.Origin, line, col int) (int, int) {
 	return lowered.MapPosition(first, lines, line, col)
 }
 
 // Ref resolves a reference made in module m to its symbol.
-func Ref(m *Module, r ast.Ref) string {
+func Ref(m *lowered.Module, r ast.Ref) string {
 	if r.Alias == "" {
 		return m.Symbol + "::" + r.Name
 	}
@@ -71,7 +49,7 @@ func settings(c *ast.Config) []lowered.Setting {
 }
 
 // routes resolves a workflow's routes to symbols.
-func routes(m *Module, w *ast.Workflow) []lowered.Route {
+func routes(m *lowered.Module, w *ast.Workflow) []lowered.Route {
 	var out []lowered.Route
 	for _, r := range w.Routes {
 		rt := lowered.Route{Channel: Ref(m, r.Channel)}

@@ -9,6 +9,7 @@ import (
 	"github.com/jaiph-go/jaiph/bashcheck"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
@@ -20,8 +21,8 @@ type Program struct {
 	Workspace string // workspace root W (runtime.md §1)
 	Source    string // the entry's base name (JAIPH_SOURCE_FILE)
 	Checked   *validate.Program
-	Modules   []*codegen.Module
-	Entry     *codegen.Module
+	Modules   []*lowered.Module
+	Entry     *lowered.Module
 }
 
 // Load compiles the entry file at path: the first diagnostic (validation,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -29,7 +30,7 @@ func runSource(t *testing.T, src string, mock PromptMock, extraEnv ...string) (i
 		t.Fatal(err)
 	}
 	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(path), prog.Loader.Resolved)
-	var entry *codegen.Module
+	var entry *lowered.Module
 	for _, m := range mods {
 		if m.Path == prog.Entry.Path {
 			entry = m

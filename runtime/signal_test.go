@@ -11,6 +11,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -40,7 +41,7 @@ func startRun(t *testing.T, src string) (*runtime.Runtime, *recorder, string) {
 		t.Fatal(err)
 	}
 	mods := codegen.LowerProgram(prog.Modules, dir, prog.Loader.Resolved)
-	var entry *codegen.Module
+	var entry *lowered.Module
 	for _, m := range mods {
 		if m.Path == prog.Entry.Path {
 			entry = m

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/validate"
@@ -48,8 +49,8 @@ type Result struct {
 // evaluated once, the blocks' environment prepared.
 type File struct {
 	opts   Options
-	mods   []*codegen.Module
-	entry  *codegen.Module // the test file's imports, as a module without bodies
+	mods   []*lowered.Module
+	entry  *lowered.Module // the test file's imports, as a module without bodies
 	locals map[string][]runtime.Local
 	env    []string
 }
@@ -58,8 +59,8 @@ type File struct {
 // modules lowered, the test file's imports as a module without bodies, the
 // evaluated module locals and the environment the blocks run in.
 type Prepared struct {
-	Modules []*codegen.Module
-	Entry   *codegen.Module
+	Modules []*lowered.Module
+	Entry   *lowered.Module
 	Locals  map[string][]runtime.Local
 	Env     *runtime.Env
 }
@@ -84,7 +85,7 @@ func (f *File) Tests() []*ast.Test { return f.opts.Program.Entry.Tests }
 // Run runs one test block in isolation (D15).
 func (f *File) Run(ctx context.Context, t *ast.Test) Result {
 	start := time.Now()
-	b := &block{file: f, test: t, overrides: map[string]*codegen.Body{}}
+	b := &block{file: f, test: t, overrides: map[string]*lowered.Body{}}
 	for _, s := range t.Stmts {
 		if d, ok := s.(*ast.MockDispatcher); ok {
 			b.dispatcher = d // with a dispatcher the queue is ignored
@@ -118,7 +119,7 @@ type block struct {
 	mu         sync.Mutex
 	queue      []string // queued prompt responses
 	dispatcher *ast.MockDispatcher
-	overrides  map[string]*codegen.Body // symbol mocks so far
+	overrides  map[string]*lowered.Body // symbol mocks so far
 	failed     bool
 }
 
@@ -142,7 +143,7 @@ func (b *block) stmt(ctx context.Context, sh runtime.Shell, args []string) (int,
 	case *ast.MockSymbol:
 		sym := b.mockSymbol(s.Ref)
 		b.mu.Lock()
-		b.overrides[sym] = codegen.MockBody(codegen.Kind(s.Kind), sym, s.Body)
+		b.overrides[sym] = codegen.MockBody(lowered.Kind(s.Kind), sym, s.Body)
 		b.mu.Unlock()
 	case *ast.Expect:
 		if msg, ok := b.expect(s, sh.Var(s.Var)); !ok {
@@ -178,7 +179,7 @@ func (b *block) mockSymbol(r ast.Ref) string {
 // output; a failure without allow_failure fails the test and stops it.
 func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int, bool) {
 	b.mu.Lock()
-	overrides := make(map[string]*codegen.Body, len(b.overrides))
+	overrides := make(map[string]*lowered.Body, len(b.overrides))
 	for k, v := range b.overrides {
 		overrides[k] = v
 	}
