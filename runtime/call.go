@@ -175,7 +175,7 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		return 1, err
 	}
 	err = r.Run(context.WithValue(ctx, frameKey{}, f), file)
-	interrupted := interruption(ctx)
+	interrupted := Interruption(ctx)
 	if interrupted == nil {
 		rt.shellFault(ctx, errFile, err)
 	}

@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // NotifyInterrupt returns a context cancelled by SIGINT or SIGTERM with an
@@ -51,10 +49,6 @@ func Interruption(ctx context.Context) *Interrupted {
 	return nil
 }
 
-// KillDelay is how long an external command may run after it was signalled
-// because the run was interrupted, before it is killed (D22).
-const KillDelay = shellbuiltin.KillDelay
-
 // Interrupted is the cancellation cause of a run stopped by a signal.
 type Interrupted struct{ Signal syscall.Signal }
 
@@ -81,6 +75,3 @@ func signalName(s syscall.Signal) string {
 	}
 	return fmt.Sprintf("signal %d", int(s))
 }
-
-// interruption returns the signal that cancelled ctx, if any.
-func interruption(ctx context.Context) *Interrupted { return Interruption(ctx) }

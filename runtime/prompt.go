@@ -154,7 +154,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	if stmtOut != nil {
 		transcript = io.MultiWriter(out, stmtOut)
 	}
-	if in := interruption(ctx); in != nil {
+	if in := Interruption(ctx); in != nil {
 		return in.Status(), ""
 	}
 
@@ -211,7 +211,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 		err = cmd.Wait()
 	}
 	_ = parser.Close()
-	if in := interruption(ctx); in != nil {
+	if in := Interruption(ctx); in != nil {
 		return in.Status(), parser.Answer()
 	}
 	var exitErr *exec.ExitError

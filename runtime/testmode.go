@@ -87,7 +87,7 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 	case errors.Is(err, errShellStop):
 		return 1, nil
 	case ctx.Err() != nil:
-		if in := interruption(ctx); in != nil {
+		if in := Interruption(ctx); in != nil {
 			return in.Status(), ctx.Err()
 		}
 		return 1, ctx.Err()

@@ -17,10 +17,6 @@ import (
 	"github.com/jaiph-go/jaiph/internal/procgroup"
 )
 
-// KillDelay is how long an external command may run after it was signalled
-// because its context was cancelled, before it is killed (D22).
-const KillDelay = procgroup.KillDelay
-
 // Rewrite may replace an external command's program and argv just before
 // it starts (rules run theirs under Landlock).
 type Rewrite func(ctx context.Context, path string, args []string) (string, []string)
@@ -30,7 +26,7 @@ type Rewrite func(ctx context.Context, path string, args []string) (string, []st
 // interp's default handler it reports lookup failures as bash does
 // (`x: command not found`, 127; `./x: No such file or directory`, 127;
 // `./dir: Is a directory`, 126), forwards the signal of a cancellation
-// cause (SIGTERM stays SIGTERM) and kills KillDelay later. Files the kernel
+// cause (SIGTERM stays SIGTERM) and kills procgroup.KillDelay later. Files the kernel
 // refuses to execute (scripts without a shebang) go to next, which runs
 // them as shell scripts. rewrite may be nil.
 func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
@@ -143,7 +139,7 @@ func direct(w io.Writer) io.Writer {
 
 // StartInterruptible starts the command newCmd builds in the run's process
 // group (procgroup.FromContext), so that a cancelled ctx reaches it with the
-// cause's signal (interp.SignalCause; else SIGINT) and kills it KillDelay
+// cause's signal (interp.SignalCause; else SIGINT) and kills it procgroup.KillDelay
 // later, which also bounds how long a child that outlives it may keep its
 // output pipes open. When the run itself is cancelled the whole group gets
 // the signal once (a program must not see it twice: many treat a second
@@ -165,7 +161,7 @@ func StartInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd
 			}
 			return cmd.Process.Signal(sig)
 		}
-		cmd.WaitDelay = KillDelay
+		cmd.WaitDelay = procgroup.KillDelay
 		return cmd, group.Prepare(cmd)
 	}
 	cmd, err := build()

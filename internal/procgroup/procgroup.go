@@ -115,16 +115,6 @@ func (g *Group) Interrupt(sig syscall.Signal) {
 	})
 }
 
-// Interrupted reports whether Interrupt was called.
-func (g *Group) Interrupted() bool {
-	if g == nil {
-		return false
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return !g.killAt.IsZero()
-}
-
 // Close ends the group: no program starts after it. After an interruption
 // it waits until every program of the group has ended, killing those still
 // there at the deadline; otherwise programs that outlive the run (a
