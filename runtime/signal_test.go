@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -140,4 +141,41 @@ workflow default {
 	if ends != 3 {
 		t.Errorf("%d steps closed, want 3", ends)
 	}
+}
+
+// TestUnwaitedJobOfForwardedCall: a callee whose stdout is forwarded into
+// its caller's (the caller was itself redirected) leaves a job that writes
+// after both returned; the caller's artifact stays open until that job
+// ends, so the line lands there too (frame.callees).
+func TestUnwaitedJobOfForwardedCall(t *testing.T) {
+	rt, rec, _ := startRun(t, `function inner {
+  (sleep 0.2; echo late-line) &
+}
+workflow mid {
+  echo mid
+  run inner
+}
+workflow default {
+  run mid > mid.txt
+}
+`)
+	if status, err := rt.Run(context.Background(), nil); status != 0 || err != nil {
+		t.Fatalf("status %d, err %v", status, err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, e := range rec.events {
+		if e.Type == event.StepStart && e.Name == "mid" {
+			out, _ := filepath.Glob(filepath.Join(rt.RunDir(), fmt.Sprintf("%06d-*mid.out", e.Seq)))
+			if len(out) != 1 {
+				t.Fatalf("mid's artifact: %v", out)
+			}
+			data, _ := os.ReadFile(out[0])
+			if string(data) != "mid\nlate-line\n" {
+				t.Errorf("mid's .out = %q, want the callee's job's late line", data)
+			}
+			return
+		}
+	}
+	t.Fatal("no step for mid")
 }
