@@ -4,10 +4,52 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
 // The three formats of `jaiph check --format` (cli.md §7).
+
+// KnownFormat reports whether Report knows format.
+func KnownFormat(format string) bool {
+	return format == "text" || format == "json" || format == "github"
+}
+
+// Report writes `jaiph check`'s report of the checked files (absolute
+// paths) in format: paths inside cwd are shown relative to it, the others
+// absolute, and the diagnostics are sorted as shown, without repeats. It
+// returns the diagnostics as shown.
+func Report(w io.Writer, format, cwd string, files []string, ds []*Diagnostic) []*Diagnostic {
+	for _, d := range ds {
+		d.File = Shown(cwd, d.File)
+	}
+	ds = SortAndDedupe(ds)
+	switch format {
+	case "json":
+		shown := make([]string, len(files))
+		for i, f := range files {
+			shown[i] = Shown(cwd, f)
+		}
+		WriteJSON(w, shown, ds)
+	case "github":
+		WriteGitHub(w, ds)
+	default:
+		WriteText(w, ds)
+	}
+	return ds
+}
+
+// Shown is path as reports show it: relative to cwd when inside it.
+func Shown(cwd, path string) string {
+	if cwd == "" {
+		return path
+	}
+	rel, err := filepath.Rel(cwd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return path
+	}
+	return rel
+}
 
 // WriteText writes one `path:line:col: CODE message` line per diagnostic.
 func WriteText(w io.Writer, ds []*Diagnostic) {

@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,6 +26,40 @@ type Output struct {
 
 // ErrNoSources is returned by PlanBuild when a directory holds no module.
 var ErrNoSources = errors.New("no .jh or .jph files found")
+
+// Build is `jaiph build [--target target] input`: it plans the outputs
+// (PlanBuild), writes each atomically and prints `built <path>` to report
+// for the reported ones. Compile problems come back as the first
+// diagnostic, nothing written; other errors name the command.
+func Build(input, target, generator string, report io.Writer) error {
+	abs, err := filepath.Abs(input)
+	if err != nil {
+		return fmt.Errorf("jaiph build: %v", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return fmt.Errorf("jaiph build: no such file or directory: %s", input)
+	}
+	outRoot := ""
+	if target != "" {
+		if outRoot, err = filepath.Abs(target); err != nil {
+			return fmt.Errorf("jaiph build: %v", err)
+		}
+	}
+	outputs, err := PlanBuild(abs, st.IsDir(), outRoot, generator)
+	if err != nil {
+		return err
+	}
+	for _, o := range outputs {
+		if err := atomicfile.Write(o.Path, o.Content, 0o644); err != nil {
+			return fmt.Errorf("jaiph build: %v", err)
+		}
+		if o.Report {
+			fmt.Fprintf(report, "built %s\n", o.Path)
+		}
+	}
+	return nil
+}
 
 // PlanBuild compiles what `jaiph build` builds from abs (D5): a file with
 // its imports (only the file is reported), or every non-test module below a
@@ -69,6 +105,10 @@ func PlanBuild(abs string, isDir bool, outRoot, generator string) ([]Output, err
 // Keep writes the lowered shell of a loaded program as `jaiph build
 // --target outRoot` would (`jaiph run --target`, D5).
 func (p *Program) Keep(outRoot, generator string) error {
+	outRoot, err := filepath.Abs(outRoot)
+	if err != nil {
+		return err
+	}
 	for _, o := range plan(p.Modules, filepath.Dir(p.Path), outRoot, p.Path, generator) {
 		if err := atomicfile.Write(o.Path, o.Content, 0o644); err != nil {
 			return err

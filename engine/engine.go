@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/jaiph-go/jaiph/ast"
@@ -10,6 +13,7 @@ import (
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
@@ -23,6 +27,23 @@ type Program struct {
 	Checked   *validate.Program
 	Modules   []*lowered.Module
 	Entry     *lowered.Module
+}
+
+// Open compiles the file `jaiph run FILE` names, which must be an existing
+// .jh or .jph file (the errors say so as the reference does).
+func Open(file string) (*Program, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case os.IsNotExist(err) && parser.IsSourceFile(abs):
+		return nil, fmt.Errorf("jaiph run: no such file: %s", file)
+	case err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs):
+		return nil, errors.New("jaiph run expects a single .jh or .jph file")
+	}
+	return Load(abs)
 }
 
 // Load compiles the entry file at path: the first diagnostic (validation,

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -41,6 +42,17 @@ func (o Outcome) ExitStatus() int {
 		return 1
 	}
 	return 0
+}
+
+// Failure is the FAIL block of a failed outcome; strayLine is the last line
+// that reached the run's stray stderr.
+func (o Outcome) Failure(strayLine string) progress.Failure {
+	summary := "Workflow execution failed."
+	if o.Interrupted != nil {
+		summary = "Process terminated by signal " + o.Interrupted.SignalName()
+	}
+	return progress.Failure{Elapsed: o.Elapsed, Summary: summary, StrayLine: strayLine, RunDir: o.RunDir,
+		LastOut: o.LastOut, LastErr: o.LastErr, FailedOut: o.FailedOut, FailedErr: o.FailedErr}
 }
 
 // Execute prepares the run (Prepare) and calls the default workflow with

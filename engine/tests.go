@@ -1,12 +1,16 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -68,4 +72,41 @@ func findTestFiles(dir string) ([]string, error) {
 		}
 	}
 	return out, err
+}
+
+// RunTests is `jaiph test` over files (TestFiles): each file is compiled
+// on its own (D19: the test file and what it imports), then its blocks run
+// in order and are reported. opts.Program is set per file. The status is 0
+// when every test passed, 1 otherwise, 128+signal after an interruption;
+// the error is a compile or preparation problem, after which nothing more
+// ran.
+func RunTests(ctx context.Context, files []string, opts testrun.Options, report *progress.TestReport) (int, error) {
+	status := 0
+	for _, file := range files {
+		prog, err := LoadTest(file, opts.Workspace)
+		if err != nil {
+			return 1, err
+		}
+		opts.Program = prog
+		tf, err := PrepareTest(ctx, opts)
+		if err != nil {
+			return 1, fmt.Errorf("jaiph: %v", err)
+		}
+		report.StartFile(filepath.Base(file))
+		for _, t := range tf.Tests() {
+			res := tf.Run(ctx, t)
+			if in := runtime.Interruption(ctx); in != nil {
+				// The interrupted test counts as failed; the file's summary
+				// still shows what ran.
+				report.Test(res.Description, true, "Process terminated by signal "+in.SignalName(), res.Elapsed)
+				report.EndFile()
+				return in.Status(), nil
+			}
+			report.Test(res.Description, res.Failed, res.Stderr, res.Elapsed)
+		}
+		if report.EndFile() {
+			status = 1
+		}
+	}
+	return status, nil
 }

@@ -4,13 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/engine"
-	"github.com/jaiph-go/jaiph/internal/atomicfile"
 )
 
 func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,45 +35,16 @@ exit status is 1.`,
 }
 
 func runBuild(ca cmdArgs, stdout, stderr io.Writer) int {
-	target, pos := ca.target, ca.pos
 	input := "./"
-	if len(pos) > 0 {
-		input = pos[0]
+	if len(ca.pos) > 0 {
+		input = ca.pos[0]
 	}
-	abs, err := filepath.Abs(input)
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph build: %v\n", err)
-		return exitFailure
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph build: no such file or directory: %s\n", input)
-		return exitFailure
-	}
-	outRoot := ""
-	if target != "" {
-		if outRoot, err = filepath.Abs(target); err != nil {
-			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
-			return exitFailure
-		}
-	}
-	outputs, err := engine.PlanBuild(abs, st.IsDir(), outRoot, generator)
-	switch {
+	switch err := engine.Build(input, ca.target, generator, stdout); {
 	case errors.Is(err, engine.ErrNoSources):
 		fmt.Fprintln(stdout, err)
-		return exitOK
 	case err != nil:
-		printLoadError(stderr, err)
+		fmt.Fprintln(stderr, err)
 		return exitFailure
-	}
-	for _, o := range outputs {
-		if err := atomicfile.Write(o.Path, o.Content, 0o644); err != nil {
-			fmt.Fprintf(stderr, "jaiph build: %v\n", err)
-			return exitFailure
-		}
-		if o.Report {
-			fmt.Fprintf(stdout, "built %s\n", o.Path)
-		}
 	}
 	return exitOK
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,9 +38,7 @@ Exit status: 0 when clean, 1 when there are diagnostics, 2 on usage errors.`,
 }
 
 func runCheck(args []string, format string, stdout, stderr io.Writer) error {
-	switch format {
-	case "text", "json", "github":
-	default:
+	if !diag.KnownFormat(format) {
 		return &usageError{fmt.Sprintf("check: unknown --format %q (want text, json or github)", format)}
 	}
 	if len(args) == 0 {
@@ -55,39 +51,9 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "no .jh or .jph files found")
 	}
-	diags := engine.Check(files)
 	cwd, _ := os.Getwd()
-	for _, d := range diags {
-		d.File = displayPath(cwd, d.File)
-	}
-	// Sorted as shown: relative paths of files in the cwd, absolute others.
-	diags = diag.SortAndDedupe(diags)
-	switch format {
-	case "json":
-		shown := make([]string, len(files))
-		for i, f := range files {
-			shown[i] = displayPath(cwd, f)
-		}
-		diag.WriteJSON(stdout, shown, diags)
-	case "github":
-		diag.WriteGitHub(stdout, diags)
-	default:
-		diag.WriteText(stdout, diags)
-	}
-	if len(diags) > 0 {
+	if len(diag.Report(stdout, format, cwd, files, engine.Check(files))) > 0 {
 		return &exitError{exitFailure}
 	}
 	return nil
-}
-
-// displayPath shows path relative to cwd when it is inside it.
-func displayPath(cwd, path string) string {
-	if cwd == "" {
-		return path
-	}
-	rel, err := filepath.Rel(cwd, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return path
-	}
-	return rel
 }

@@ -95,7 +95,7 @@ func checkConformanceCase(t *testing.T, caseDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLine := fmt.Sprintf("%s:%d:%d: %s %s", displayPath(cwd, want.File), want.Line, want.Col,
+	wantLine := fmt.Sprintf("%s:%d:%d: %s %s", diag.Shown(cwd, want.File), want.Line, want.Col,
 		want.Code, strings.ReplaceAll(want.Message, "\n", " "))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if lines[0] != wantLine {
@@ -121,7 +121,7 @@ func checkConformanceCase(t *testing.T, caseDir string) {
 	if len(got.Diagnostics) == 0 {
 		t.Fatalf("check --format json reported no diagnostics:\n%s", out)
 	}
-	want.File = displayPath(cwd, want.File)
+	want.File = diag.Shown(cwd, want.File)
 	if d := got.Diagnostics[0]; *d != *want {
 		t.Errorf("check --format json, first diagnostic:\n got: %+v\nwant: %+v", *d, *want)
 	}

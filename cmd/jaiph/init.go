@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -30,38 +29,14 @@ guide).`,
 }
 
 func runInit(args []string, stdout, stderr io.Writer) int {
-	arg := "."
+	dir := "."
 	if len(args) > 0 {
-		arg = args[0]
-	}
-	root, err := filepath.Abs(arg)
-	if err == nil {
-		var st os.FileInfo
-		if st, err = os.Stat(root); err == nil && !st.IsDir() {
-			err = fmt.Errorf("not a directory")
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph init expects a directory path, got: %s\n", arg)
-		return exitFailure
+		dir = args[0]
 	}
 	style := progress.NewStyle(progress.ColourWanted(stdout))
-	bootstrapRel, skillRel := scaffold.BootstrapRel, scaffold.SkillRel
-	fmt.Fprintf(stdout, "\nJaiph init\n\n")
-	fmt.Fprintln(stdout, style.Dim(fmt.Sprintf("▸ Creating %s in %s...", bootstrapRel, root)))
-	created, err := scaffold.Init(root, scaffold.Skill(os.Getenv("JAIPH_SKILL_PATH")))
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph init: %v\n", err)
+	if err := scaffold.Run(dir, scaffold.Skill(os.Getenv("JAIPH_SKILL_PATH")), stdout, style); err != nil {
+		fmt.Fprintln(stderr, err)
 		return exitFailure
 	}
-
-	fmt.Fprintln(stdout, style.Green("✓ Initialized "+bootstrapRel))
-	if !created {
-		fmt.Fprintln(stdout, style.Dim("▸ Note: bootstrap file already existed; left unchanged."))
-	}
-	fmt.Fprintln(stdout, style.Green("✓ Synced "+skillRel))
-	fmt.Fprint(stdout, "\nTry:\n  ./.jaiph/bootstrap.jh\n\n")
-	fmt.Fprintln(stdout, "This asks an agent to analyze the project and scaffold recommended workflows.")
-	fmt.Fprint(stdout, "Tip: add `.jaiph/` to `.gitignore`.\n\n")
 	return exitOK
 }

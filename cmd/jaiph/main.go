@@ -24,17 +24,20 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Long: `Print the version of this implementation (jaiph-go) and of the Jaiph
 language it is compatible with. "jaiph --version" prints only the language
 version, as the reference does.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{"version takes no arguments, got " + args[0]}
-			}
-			return nil
-		},
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", buildinfo.Version(), Version)
 			return nil
 		},
 	}
+}
+
+// noArgs rejects arguments as a usage error (exit 2).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return &usageError{cmd.Name() + " takes no arguments, got " + args[0]}
+	}
+	return nil
 }
 
 // Exit codes.

@@ -1,21 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/hooks"
-	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -39,44 +35,24 @@ Exit status: 0 on success, 1 on failure or a compile error.`,
 }
 
 func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
-	target, pos := ca.target, ca.pos
-	if len(pos) == 0 {
+	if len(ca.pos) == 0 {
 		fmt.Fprintln(stderr, "jaiph run requires a .jh or .jph file path")
 		return 1
 	}
-	file, wfArgs := pos[0], pos[1:]
-	abs, err := filepath.Abs(file)
+	wfArgs := ca.pos[1:]
+	prog, err := engine.Open(ca.pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	home, _ := os.UserHomeDir()
-	hk := hooks.Load(home, runtime.WorkspaceRoot(filepath.Dir(abs)), stderr)
+	hk := hooks.Load(home, prog.Workspace, stderr)
 	defer hk.Wait(hookWait)
-	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs) {
-		if err != nil && os.IsNotExist(err) && parser.IsSourceFile(abs) {
-			fmt.Fprintf(stderr, "jaiph run: no such file: %s\n", file)
-			return 1
-		}
-		fmt.Fprintln(stderr, "jaiph run expects a single .jh or .jph file")
-		return 1
-	}
-	if strings.HasSuffix(abs, ".jph") && progress.IsTerminal(stderr) {
+	if strings.HasSuffix(prog.Path, ".jph") && progress.IsTerminal(stderr) {
 		fmt.Fprintln(stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
 	}
-	prog, err := engine.Load(abs)
-	if err != nil {
-		printLoadError(stderr, err)
-		return 1
-	}
-	if target != "" {
-		// D5: keep the lowered shell of the entry and its imports, as
-		// `jaiph build --target` writes it.
-		outRoot, err := filepath.Abs(target)
-		if err == nil {
-			err = prog.Keep(outRoot, generator)
-		}
-		if err != nil {
+	if ca.target != "" { // D5: keep the lowered shell as build --target writes it
+		if err := prog.Keep(ca.target, generator); err != nil {
 			fmt.Fprintf(stderr, "jaiph run: --target: %v\n", err)
 			return 1
 		}
@@ -98,46 +74,27 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 	out, err := prog.Execute(ctx, engine.RunOptions{Environ: os.Environ(), Args: wfArgs, Stdin: os.Stdin,
 		StrayStderr: stray, Observer: event.Observers{tree, hk}}, func(start time.Time) {
 		hk.SetMessageWriter(tree.NoticeWriter(stderr)) // above the RUNNING line once live
-		hk.WorkflowStart(abs, prog.Workspace)
+		hk.WorkflowStart(prog.Path, prog.Workspace)
 		tree.Header(prog.Source, wfArgs)
 		tree.Start(start)
 	})
 	tree.Stop() // the RUNNING line goes and the ticker ends before the result
 	switch {
-	case err != nil && out.Interrupted != nil:
-		// Stopped while module locals were evaluated: no step ran.
+	case err != nil && out.Interrupted != nil: // stopped while module locals ran: no step ran
 		fmt.Fprintf(stderr, "Process terminated by signal %s\n", out.Interrupted.SignalName())
 		return out.ExitStatus()
 	case err != nil:
 		fmt.Fprintf(stderr, "jaiph: %v\n", err)
 		return 1
 	}
-	resolved := 0
-	if out.Failed {
-		resolved = 1
-	}
-	hk.WorkflowEnd(out.RunID, resolved, out.Elapsed, out.RunDir, out.SummaryFile)
 	if !out.Failed {
+		hk.WorkflowEnd(out.RunID, 0, out.Elapsed, out.RunDir, out.SummaryFile)
 		progress.Pass(stdout, style, out.Elapsed)
 		return 0
 	}
-	summary := "Workflow execution failed."
-	if out.Interrupted != nil {
-		summary = "Process terminated by signal " + out.Interrupted.SignalName()
-	}
-	progress.Fail(stderr, style, progress.Failure{Elapsed: out.Elapsed, Summary: summary, StrayLine: stray.LastLine(),
-		RunDir: out.RunDir, LastOut: out.LastOut, LastErr: out.LastErr, FailedOut: out.FailedOut, FailedErr: out.FailedErr})
+	hk.WorkflowEnd(out.RunID, 1, out.Elapsed, out.RunDir, out.SummaryFile)
+	progress.Fail(stderr, style, out.Failure(stray.LastLine()))
 	return out.ExitStatus()
-}
-
-// printLoadError prints a compile error the way run/build/test do.
-func printLoadError(w io.Writer, err error) {
-	var d *diag.Diagnostic
-	if errors.As(err, &d) {
-		fmt.Fprintln(w, d.Error())
-		return
-	}
-	fmt.Fprintln(w, err.Error())
 }
 
 // hookWait bounds how long `jaiph run` waits, just before exiting, for hook

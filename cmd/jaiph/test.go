@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -45,36 +44,10 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
 	style := progress.NewStyle(progress.ColourWanted(stdout))
-	report := progress.NewTestReport(stdout, style)
-	code := 0
-	for _, file := range files {
-		// D19: only the test file and what it imports are compiled.
-		prog, err := engine.LoadTest(file, workspace)
-		if err != nil {
-			printLoadError(stderr, err)
-			return 1
-		}
-		tf, err := engine.PrepareTest(ctx, testrun.Options{Program: prog, Workspace: workspace,
-			Env: os.Environ(), Stdin: os.Stdin, Stdout: stdout, Style: style})
-		if err != nil {
-			fmt.Fprintf(stderr, "jaiph: %v\n", err)
-			return 1
-		}
-		report.StartFile(filepath.Base(file))
-		for _, t := range tf.Tests() {
-			res := tf.Run(ctx, t)
-			if in := runtime.Interruption(ctx); in != nil {
-				// The interrupted test counts as failed; the file's summary
-				// still shows what ran.
-				report.Test(res.Description, true, "Process terminated by signal "+in.SignalName(), res.Elapsed)
-				report.EndFile()
-				return in.Status()
-			}
-			report.Test(res.Description, res.Failed, res.Stderr, res.Elapsed)
-		}
-		if report.EndFile() {
-			code = 1
-		}
+	status, err := engine.RunTests(ctx, files, testrun.Options{Workspace: workspace, Env: os.Environ(),
+		Stdin: os.Stdin, Stdout: stdout, Style: style}, progress.NewTestReport(stdout, style))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
 	}
-	return code
+	return status
 }

@@ -2,8 +2,13 @@ package scaffold
 
 import (
 	_ "embed"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/jaiph-go/jaiph/progress"
 )
 
 // SkillGuide is the agent guide written to .jaiph/jaiph-skill.md unless
@@ -40,6 +45,36 @@ workflow default {
   "
 }
 `
+
+// Run is `jaiph init dir`: Init, with the reference's report written to w.
+// The error is the message to show.
+func Run(dir string, skill []byte, w io.Writer, s *progress.Style) error {
+	root, err := filepath.Abs(dir)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = os.Stat(root); err == nil && !st.IsDir() {
+			err = errors.New("not a directory")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("jaiph init expects a directory path, got: %s", dir)
+	}
+	fmt.Fprintf(w, "\nJaiph init\n\n")
+	fmt.Fprintln(w, s.Dim(fmt.Sprintf("▸ Creating %s in %s...", BootstrapRel, root)))
+	created, err := Init(root, skill)
+	if err != nil {
+		return fmt.Errorf("jaiph init: %v", err)
+	}
+	fmt.Fprintln(w, s.Green("✓ Initialized "+BootstrapRel))
+	if !created {
+		fmt.Fprintln(w, s.Dim("▸ Note: bootstrap file already existed; left unchanged."))
+	}
+	fmt.Fprintln(w, s.Green("✓ Synced "+SkillRel))
+	fmt.Fprint(w, "\nTry:\n  ./.jaiph/bootstrap.jh\n\n")
+	fmt.Fprintln(w, "This asks an agent to analyze the project and scaffold recommended workflows.")
+	fmt.Fprint(w, "Tip: add `.jaiph/` to `.gitignore`.\n\n")
+	return nil
+}
 
 // Init prepares root: .jaiph/bootstrap.jh is created (kept when it exists,
 // made executable either way) and the guide (skill) is always rewritten.
