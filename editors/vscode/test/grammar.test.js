@@ -1,0 +1,113 @@
+// Tokenizes every fixture (test/fixtures/*.jh) with the real TextMate engine
+// VS Code uses (vscode-textmate + vscode-oniguruma) and compares a compact
+// scope dump with test/golden/<fixture>.txt. JAIPH_UPDATE_GOLDEN=1 (npm run
+// test:update) rewrites the golden files; review their diff before committing.
+// source.shell is test/shell-stub.tmLanguage.json, so the goldens show the
+// Jaiph scopes and stay put when VS Code's shell grammar changes.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const vsctm = require('vscode-textmate');
+const oniguruma = require('vscode-oniguruma');
+
+const root = path.join(__dirname, '..');
+const fixtures = path.join(__dirname, 'fixtures');
+const goldens = path.join(__dirname, 'golden');
+const update = process.env.JAIPH_UPDATE_GOLDEN === '1';
+
+const grammarFiles = {
+  'source.jaiph': path.join(root, 'syntaxes', 'jaiph.tmLanguage.json'),
+  'source.shell': path.join(__dirname, 'shell-stub.tmLanguage.json'),
+};
+
+async function loadGrammar() {
+  const wasm = fs.readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
+  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+  const registry = new vsctm.Registry({
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
+      createOnigString: (s) => new oniguruma.OnigString(s),
+    }),
+    loadGrammar: async (scopeName) => {
+      const file = grammarFiles[scopeName];
+      if (!file) throw new Error(`the grammar includes an unknown scope ${scopeName}`);
+      return vsctm.parseRawGrammar(fs.readFileSync(file, 'utf8'), file);
+    },
+  });
+  return registry.loadGrammar('source.jaiph');
+}
+
+// One block per source line: the line, then one row per token that has a
+// scope below the root (whitespace-only tokens in no scope but regions are
+// left out). Scopes are listed outermost first with `.jaiph` dropped.
+function dump(grammar, text) {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let stack = vsctm.INITIAL;
+  const out = [];
+  lines.forEach((line, i) => {
+    const r = grammar.tokenizeLine(line, stack);
+    stack = r.ruleStack;
+    out.push(`${String(i + 1).padStart(3)}| ${line}`);
+    for (const t of r.tokens) {
+      const s = line.slice(t.startIndex, t.endIndex);
+      const scopes = t.scopes.slice(1).map((x) => x.replace(/\.jaiph$/, ''));
+      if (scopes.length === 0) continue;
+      if (s.trim() === '' && scopes.every((x) => x.startsWith('meta.'))) continue;
+      out.push(`   | ${JSON.stringify(s)} ${scopes.join(' ')}`);
+    }
+  });
+  return { text: out.join('\n') + '\n', stack };
+}
+
+function atTopLevel(grammar, stack) {
+  return stack.equals(grammar.tokenizeLine('', vsctm.INITIAL).ruleStack);
+}
+
+// The end-of-file check above can fail: an unclosed body, string or block
+// leaves a region open.
+test('an unclosed region is detected', async () => {
+  const grammar = await loadGrammar();
+  assert.ok(atTopLevel(grammar, dump(grammar, 'workflow w {\n  echo\n}\n').stack));
+  for (const text of ['workflow w {\n  echo\n', 'local x = "open\n', 'rule r {\n  cat <<EOF\n}\n']) {
+    assert.ok(!atTopLevel(grammar, dump(grammar, text).stack), JSON.stringify(text));
+  }
+});
+
+const names = fs.readdirSync(fixtures).filter((f) => /\.jp?h$/.test(f)).sort();
+
+test('fixtures exist', () => {
+  assert.ok(names.length >= 4, `only ${names.length} fixtures in ${fixtures}`);
+});
+
+for (const name of names) {
+  test(`scopes of ${name}`, async () => {
+    const grammar = await loadGrammar();
+    const { text, stack } = dump(grammar, fs.readFileSync(path.join(fixtures, name), 'utf8'));
+    // Every declaration, block and string of a fixture is closed by its end:
+    // the state after the last line is the top level again.
+    assert.ok(atTopLevel(grammar, stack), `${name}: a region is still open at the end of the file`);
+    const golden = path.join(goldens, name.replace(/\.jp?h$/, '.txt'));
+    if (update) {
+      fs.writeFileSync(golden, text);
+      return;
+    }
+    assert.ok(fs.existsSync(golden), `${golden} is missing: run npm run test:update`);
+    assert.strictEqual(text, fs.readFileSync(golden, 'utf8'),
+      `${name}: scopes differ from ${path.relative(root, golden)} (npm run test:update rewrites it)`);
+  });
+}
+
+test('package.json points at the grammar and the language configuration', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const lang = pkg.contributes.languages.find((l) => l.id === 'jaiph');
+  assert.ok(lang, 'no jaiph language');
+  for (const ext of ['.jh', '.jph', '.test.jh', '.test.jph']) assert.ok(lang.extensions.includes(ext), ext);
+  JSON.parse(fs.readFileSync(path.join(root, lang.configuration), 'utf8'));
+  const gr = pkg.contributes.grammars.find((g) => g.language === 'jaiph');
+  assert.strictEqual(gr.scopeName, 'source.jaiph');
+  assert.strictEqual(JSON.parse(fs.readFileSync(path.join(root, gr.path), 'utf8')).scopeName, 'source.jaiph');
+  assert.strictEqual(pkg.contributes.configuration.properties['jaiph.path'].default, 'jaiph');
+});
