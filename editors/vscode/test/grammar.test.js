@@ -17,14 +17,17 @@ const fixtures = path.join(__dirname, 'fixtures');
 const goldens = path.join(__dirname, 'golden');
 const update = process.env.JAIPH_UPDATE_GOLDEN === '1';
 
-const grammarFiles = {
-  'source.jaiph': path.join(root, 'syntaxes', 'jaiph.tmLanguage.json'),
-  'source.shell': path.join(__dirname, 'shell-stub.tmLanguage.json'),
-};
+const jaiphGrammar = path.join(root, 'syntaxes', 'jaiph.tmLanguage.json');
+const stubShell = path.join(__dirname, 'shell-stub.tmLanguage.json');
 
-async function loadGrammar() {
-  const wasm = fs.readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
-  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+let wasmLoaded;
+async function loadGrammar(shellGrammar = stubShell) {
+  const grammarFiles = { 'source.jaiph': jaiphGrammar, 'source.shell': shellGrammar };
+  if (!wasmLoaded) {
+    const wasm = fs.readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
+    wasmLoaded = oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+  }
+  await wasmLoaded;
   const registry = new vsctm.Registry({
     onigLib: Promise.resolve({
       createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
@@ -110,4 +113,58 @@ test('package.json points at the grammar and the language configuration', () => 
   assert.strictEqual(gr.scopeName, 'source.jaiph');
   assert.strictEqual(JSON.parse(fs.readFileSync(path.join(root, gr.path), 'utf8')).scopeName, 'source.jaiph');
   assert.strictEqual(pkg.contributes.configuration.properties['jaiph.path'].default, 'jaiph');
+});
+
+// VS Code's own shell grammar (microsoft/vscode extensions/shellscript, MIT,
+// as packaged by the tm-grammars npm package, MIT, pinned in package.json)
+// has multi-line rules of its own (function bodies, { } groups, case, loops).
+// Whatever it does inside a body, every line must stay in the same top-level
+// region (config, rule, function, workflow, test) as with the stub, and every
+// valid file of the repository must end at the top level.
+const realShell = require.resolve('tm-grammars/grammars/shellscript.json');
+const repo = path.join(root, '..', '..');
+
+function jhFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return jhFiles(p);
+    return /\.jp?h$/.test(e.name) ? [p] : [];
+  });
+}
+
+// The outermost Jaiph region at the start of each line ('' at top level).
+function regions(grammar, text) {
+  let stack = vsctm.INITIAL;
+  const out = [];
+  for (const line of text.split('\n')) {
+    const r = grammar.tokenizeLine(line, stack);
+    out.push(r.tokens[0].scopes.find((x) => x.startsWith('meta.') && x.endsWith('.jaiph')) || '');
+    stack = r.ruleStack;
+  }
+  return { out, top: atTopLevel(grammar, stack) };
+}
+
+// Valid sources: the fixtures, the examples, the valid golden inputs and the
+// conformance cases that are not error cases.
+const corpus = [
+  ...names.map((n) => path.join(fixtures, n)),
+  ...jhFiles(path.join(repo, 'examples')),
+  ...jhFiles(path.join(repo, 'testdata', 'golden')).filter((f) => !/[/\\]invalid_/.test(f)),
+  ...jhFiles(path.join(repo, 'testdata', 'conformance', 'cases')).filter((f) => !/[/\\]\d+_err_/.test(f)),
+];
+
+test('VS Code\'s shell grammar keeps every body where the stub does', async () => {
+  assert.ok(corpus.length > names.length, 'no repository sources found');
+  const stub = await loadGrammar();
+  const real = await loadGrammar(realShell);
+  for (const file of corpus) {
+    const text = fs.readFileSync(file, 'utf8');
+    const a = regions(stub, text);
+    const b = regions(real, text);
+    const rel = path.relative(repo, file);
+    assert.ok(a.top, `${rel}: a region is still open at the end (stub shell grammar)`);
+    assert.ok(b.top, `${rel}: a region is still open at the end (VS Code's shell grammar)`);
+    a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: region with VS Code's shell grammar`));
+  }
 });
