@@ -118,9 +118,9 @@ test('package.json points at the grammar and the language configuration', () => 
 // VS Code's own shell grammar (microsoft/vscode extensions/shellscript, MIT,
 // as packaged by the tm-grammars npm package, MIT, pinned in package.json)
 // has multi-line rules of its own (function bodies, { } groups, case, loops).
-// Whatever it does inside a body, every line must stay in the same top-level
-// region (config, rule, function, workflow, test) as with the stub, and every
-// valid file of the repository must end at the top level.
+// With it, every line must stay in the same top-level region (config, rule,
+// function, workflow, test) and get the same Jaiph scopes as with the stub,
+// and every valid file of the repository must end at the top level.
 const realShell = require.resolve('tm-grammars/grammars/shellscript.json');
 const repo = path.join(root, '..', '..');
 
@@ -133,13 +133,26 @@ function jhFiles(dir) {
   });
 }
 
-// The outermost Jaiph region at the start of each line ('' at top level).
+// Per line: the outermost Jaiph region at its start ('' at top level), and
+// the innermost Jaiph scope of each of its characters (shell scopes left
+// out), run-length encoded: where the shell grammar splits tokens does not
+// matter, which text is a Jaiph keyword, name, string or operator does.
 function regions(grammar, text) {
   let stack = vsctm.INITIAL;
   const out = [];
   for (const line of text.split('\n')) {
     const r = grammar.tokenizeLine(line, stack);
-    out.push(r.tokens[0].scopes.find((x) => x.startsWith('meta.') && x.endsWith('.jaiph')) || '');
+    const region = r.tokens[0].scopes.find((x) => x.startsWith('meta.') && x.endsWith('.jaiph')) || '';
+    const runs = [];
+    for (const t of r.tokens) {
+      const own = t.scopes.filter((x) => x.endsWith('.jaiph') && !x.startsWith('meta.') && x !== 'source.jaiph');
+      const scope = own.length ? own[own.length - 1] : '-';
+      const n = Math.max(0, Math.min(t.endIndex, line.length) - t.startIndex);
+      if (n === 0) continue;
+      if (runs.length && runs[runs.length - 1][0] === scope) runs[runs.length - 1][1] += n;
+      else runs.push([scope, n]);
+    }
+    out.push(`${region} ${runs.map(([x, n]) => `${x}*${n}`).join(' ')}`);
     stack = r.ruleStack;
   }
   return { out, top: atTopLevel(grammar, stack) };
@@ -154,7 +167,7 @@ const corpus = [
   ...jhFiles(path.join(repo, 'testdata', 'conformance', 'cases')).filter((f) => !/[/\\]\d+_err_/.test(f)),
 ];
 
-test('VS Code\'s shell grammar keeps every body where the stub does', async () => {
+test('VS Code\'s shell grammar leaves every body and Jaiph form as the stub does', async () => {
   assert.ok(corpus.length > names.length, 'no repository sources found');
   const stub = await loadGrammar();
   const real = await loadGrammar(realShell);
@@ -165,6 +178,6 @@ test('VS Code\'s shell grammar keeps every body where the stub does', async () =
     const rel = path.relative(repo, file);
     assert.ok(a.top, `${rel}: a region is still open at the end (stub shell grammar)`);
     assert.ok(b.top, `${rel}: a region is still open at the end (VS Code's shell grammar)`);
-    a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: region with VS Code's shell grammar`));
+    a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: Jaiph scopes with VS Code's shell grammar`));
   }
 });
