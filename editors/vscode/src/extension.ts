@@ -3,14 +3,26 @@
 // references, hover, completion, outline, formatting, rename) comes from
 // `jaiph lsp`, the language server built into the jaiph binary, which this
 // client starts over stdio.
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
 
+// jaiph.path: a bare name is looked up on PATH; a relative path (with a
+// slash) is taken from the first workspace folder, so `./bin/jaiph` works in
+// a checkout of jaiph-go.
+function serverCommand(): string {
+  const setting = vscode.workspace.getConfiguration('jaiph').get<string>('path') || 'jaiph';
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (folder && setting.includes('/') && !path.isAbsolute(setting)) {
+    return path.join(folder.uri.fsPath, setting);
+  }
+  return setting;
+}
+
 function serverOptions(): ServerOptions {
-  const command = vscode.workspace.getConfiguration('jaiph').get<string>('path') || 'jaiph';
-  return { command, args: ['lsp'], transport: TransportKind.stdio };
+  return { command: serverCommand(), args: ['lsp'], transport: TransportKind.stdio };
 }
 
 async function start(): Promise<void> {
@@ -25,9 +37,8 @@ async function start(): Promise<void> {
     await client.start();
   } catch (err) {
     // Highlighting still works without the server; say how to get the rest.
-    const path = vscode.workspace.getConfiguration('jaiph').get<string>('path');
     void vscode.window.showErrorMessage(
-      `Jaiph: could not start "${path} lsp" (${err instanceof Error ? err.message : String(err)}). ` +
+      `Jaiph: could not start "${serverCommand()} lsp" (${err instanceof Error ? err.message : String(err)}). ` +
         'Install jaiph or set "jaiph.path".',
     );
   }
