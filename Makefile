@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench stress fuzz lint clean bashcompat
+.PHONY: all build release examples test unit conformance bench stress fuzz lint clean bashcompat editors
 
 all: build examples
 
@@ -99,3 +99,9 @@ bashcompat:
 		{if(h!=""){print h; h=""} print} \
 		END{for(i=1;i<=n;i++) print s[i]}' $$out; \
 	rm -f $$out; exit $$status
+
+# The VS Code extension (editors/vscode): install the locked dependencies,
+# compile the client and run the grammar golden tests. Needs node and npm
+# (and the npm registry), so it is not part of `make test`.
+editors:
+	cd editors/vscode && npm ci && npm run compile && npm test

@@ -1,0 +1,183 @@
+// Tokenizes every fixture (test/fixtures/*.jh) with the real TextMate engine
+// VS Code uses (vscode-textmate + vscode-oniguruma) and compares a compact
+// scope dump with test/golden/<fixture>.txt. JAIPH_UPDATE_GOLDEN=1 (npm run
+// test:update) rewrites the golden files; review their diff before committing.
+// source.shell is test/shell-stub.tmLanguage.json, so the goldens show the
+// Jaiph scopes and stay put when VS Code's shell grammar changes.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const vsctm = require('vscode-textmate');
+const oniguruma = require('vscode-oniguruma');
+
+const root = path.join(__dirname, '..');
+const fixtures = path.join(__dirname, 'fixtures');
+const goldens = path.join(__dirname, 'golden');
+const update = process.env.JAIPH_UPDATE_GOLDEN === '1';
+
+const jaiphGrammar = path.join(root, 'syntaxes', 'jaiph.tmLanguage.json');
+const stubShell = path.join(__dirname, 'shell-stub.tmLanguage.json');
+
+let wasmLoaded;
+async function loadGrammar(shellGrammar = stubShell) {
+  const grammarFiles = { 'source.jaiph': jaiphGrammar, 'source.shell': shellGrammar };
+  if (!wasmLoaded) {
+    const wasm = fs.readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
+    wasmLoaded = oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+  }
+  await wasmLoaded;
+  const registry = new vsctm.Registry({
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
+      createOnigString: (s) => new oniguruma.OnigString(s),
+    }),
+    loadGrammar: async (scopeName) => {
+      const file = grammarFiles[scopeName];
+      if (!file) throw new Error(`the grammar includes an unknown scope ${scopeName}`);
+      return vsctm.parseRawGrammar(fs.readFileSync(file, 'utf8'), file);
+    },
+  });
+  return registry.loadGrammar('source.jaiph');
+}
+
+// One block per source line: the line, then one row per token that has a
+// scope below the root (whitespace-only tokens in no scope but regions are
+// left out). Scopes are listed outermost first with `.jaiph` dropped.
+function dump(grammar, text) {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let stack = vsctm.INITIAL;
+  const out = [];
+  lines.forEach((line, i) => {
+    const r = grammar.tokenizeLine(line, stack);
+    stack = r.ruleStack;
+    out.push(`${String(i + 1).padStart(3)}| ${line}`);
+    for (const t of r.tokens) {
+      const s = line.slice(t.startIndex, t.endIndex);
+      const scopes = t.scopes.slice(1).map((x) => x.replace(/\.jaiph$/, ''));
+      if (scopes.length === 0) continue;
+      if (s.trim() === '' && scopes.every((x) => x.startsWith('meta.'))) continue;
+      out.push(`   | ${JSON.stringify(s)} ${scopes.join(' ')}`);
+    }
+  });
+  return { text: out.join('\n') + '\n', stack };
+}
+
+function atTopLevel(grammar, stack) {
+  return stack.equals(grammar.tokenizeLine('', vsctm.INITIAL).ruleStack);
+}
+
+// The end-of-file check above can fail: an unclosed body, string or block
+// leaves a region open.
+test('an unclosed region is detected', async () => {
+  const grammar = await loadGrammar();
+  assert.ok(atTopLevel(grammar, dump(grammar, 'workflow w {\n  echo\n}\n').stack));
+  for (const text of ['workflow w {\n  echo\n', 'local x = "open\n', 'rule r {\n  cat <<EOF\n}\n']) {
+    assert.ok(!atTopLevel(grammar, dump(grammar, text).stack), JSON.stringify(text));
+  }
+});
+
+const names = fs.readdirSync(fixtures).filter((f) => /\.jp?h$/.test(f)).sort();
+
+test('fixtures exist', () => {
+  assert.ok(names.length >= 4, `only ${names.length} fixtures in ${fixtures}`);
+});
+
+for (const name of names) {
+  test(`scopes of ${name}`, async () => {
+    const grammar = await loadGrammar();
+    const { text, stack } = dump(grammar, fs.readFileSync(path.join(fixtures, name), 'utf8'));
+    // Every declaration, block and string of a fixture is closed by its end:
+    // the state after the last line is the top level again.
+    assert.ok(atTopLevel(grammar, stack), `${name}: a region is still open at the end of the file`);
+    const golden = path.join(goldens, name.replace(/\.jp?h$/, '.txt'));
+    if (update) {
+      fs.writeFileSync(golden, text);
+      return;
+    }
+    assert.ok(fs.existsSync(golden), `${golden} is missing: run npm run test:update`);
+    assert.strictEqual(text, fs.readFileSync(golden, 'utf8'),
+      `${name}: scopes differ from ${path.relative(root, golden)} (npm run test:update rewrites it)`);
+  });
+}
+
+test('package.json points at the grammar and the language configuration', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const lang = pkg.contributes.languages.find((l) => l.id === 'jaiph');
+  assert.ok(lang, 'no jaiph language');
+  for (const ext of ['.jh', '.jph', '.test.jh', '.test.jph']) assert.ok(lang.extensions.includes(ext), ext);
+  JSON.parse(fs.readFileSync(path.join(root, lang.configuration), 'utf8'));
+  const gr = pkg.contributes.grammars.find((g) => g.language === 'jaiph');
+  assert.strictEqual(gr.scopeName, 'source.jaiph');
+  assert.strictEqual(JSON.parse(fs.readFileSync(path.join(root, gr.path), 'utf8')).scopeName, 'source.jaiph');
+  assert.strictEqual(pkg.contributes.configuration.properties['jaiph.path'].default, 'jaiph');
+});
+
+// VS Code's own shell grammar (microsoft/vscode extensions/shellscript, MIT,
+// as packaged by the tm-grammars npm package, MIT, pinned in package.json)
+// has multi-line rules of its own (function bodies, { } groups, case, loops).
+// With it, every line must stay in the same top-level region (config, rule,
+// function, workflow, test) and get the same Jaiph scopes as with the stub,
+// and every valid file of the repository must end at the top level.
+const realShell = require.resolve('tm-grammars/grammars/shellscript.json');
+const repo = path.join(root, '..', '..');
+
+function jhFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return jhFiles(p);
+    return /\.jp?h$/.test(e.name) ? [p] : [];
+  });
+}
+
+// Per line: the outermost Jaiph region at its start ('' at top level), and
+// the innermost Jaiph scope of each of its characters (shell scopes left
+// out), run-length encoded: where the shell grammar splits tokens does not
+// matter, which text is a Jaiph keyword, name, string or operator does.
+function regions(grammar, text) {
+  let stack = vsctm.INITIAL;
+  const out = [];
+  for (const line of text.split('\n')) {
+    const r = grammar.tokenizeLine(line, stack);
+    const region = r.tokens[0].scopes.find((x) => x.startsWith('meta.') && x.endsWith('.jaiph')) || '';
+    const runs = [];
+    for (const t of r.tokens) {
+      const own = t.scopes.filter((x) => x.endsWith('.jaiph') && !x.startsWith('meta.') && x !== 'source.jaiph');
+      const scope = own.length ? own[own.length - 1] : '-';
+      const n = Math.max(0, Math.min(t.endIndex, line.length) - t.startIndex);
+      if (n === 0) continue;
+      if (runs.length && runs[runs.length - 1][0] === scope) runs[runs.length - 1][1] += n;
+      else runs.push([scope, n]);
+    }
+    out.push(`${region} ${runs.map(([x, n]) => `${x}*${n}`).join(' ')}`);
+    stack = r.ruleStack;
+  }
+  return { out, top: atTopLevel(grammar, stack) };
+}
+
+// Valid sources: the fixtures, the examples, the valid golden inputs and the
+// conformance cases that are not error cases.
+const corpus = [
+  ...names.map((n) => path.join(fixtures, n)),
+  ...jhFiles(path.join(repo, 'examples')),
+  ...jhFiles(path.join(repo, 'testdata', 'golden')).filter((f) => !/[/\\]invalid_/.test(f)),
+  ...jhFiles(path.join(repo, 'testdata', 'conformance', 'cases')).filter((f) => !/[/\\]\d+_err_/.test(f)),
+];
+
+test('VS Code\'s shell grammar leaves every body and Jaiph form as the stub does', async () => {
+  assert.ok(corpus.length > names.length, 'no repository sources found');
+  const stub = await loadGrammar();
+  const real = await loadGrammar(realShell);
+  for (const file of corpus) {
+    const text = fs.readFileSync(file, 'utf8');
+    const a = regions(stub, text);
+    const b = regions(real, text);
+    const rel = path.relative(repo, file);
+    assert.ok(a.top, `${rel}: a region is still open at the end (stub shell grammar)`);
+    assert.ok(b.top, `${rel}: a region is still open at the end (VS Code's shell grammar)`);
+    a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: Jaiph scopes with VS Code's shell grammar`));
+  }
+});
