@@ -82,10 +82,25 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 	if n := len(tail); n > 0 && tail[n-1] == "" {
 		tail = tail[:n-1]
 	}
+	// Comments at the top of the file that a blank line separates from
+	// the first item are the file's own: they stay first.
+	if len(items) > 0 {
+		lead := items[0].lead
+		for k := len(lead) - 1; k >= 0; k-- {
+			if lead[k] == "" {
+				if first == 1 && items[0].blankAbove {
+					emit("")
+				}
+				emit(lead[:k]...)
+				items[0].lead, items[0].blankAbove = lead[k+1:], true
+				break
+			}
+		}
+	}
 	// Header items first, each group in source order.
 	sort.SliceStable(items, func(i, j int) bool { return items[i].kind < kDef && items[j].kind == kDef })
 	for n, it := range items {
-		if len(out) > 0 && separated(items, n, first == 1) {
+		if len(out) > 0 && separated(items, n, len(out) > 0) {
 			emit("")
 		}
 		emit(it.lead...)
@@ -106,10 +121,10 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 // separated reports whether a blank line goes before items[n]: always
 // around definitions, config blocks and multi-line locals and between
 // different kinds; otherwise as the source had it.
-func separated(items []*item, n int, afterShebang bool) bool {
+func separated(items []*item, n int, afterText bool) bool {
 	it := items[n]
 	if n == 0 {
-		return afterShebang && it.blankAbove
+		return afterText && it.blankAbove
 	}
 	prev := items[n-1]
 	switch {
