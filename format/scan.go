@@ -72,11 +72,14 @@ func (s *scanner) line(raw string) lineInfo {
 			info.indent = max(n, 0)
 		}
 	}
-	i := 0
+	i, rest := 0, 0 // rest: where the text outside the string this line started in begins
 	for i < len(raw) {
 		c := raw[i]
 		if s.quote != 0 {
 			i = s.inQuote(raw, i)
+			if info.verbatim && rest == 0 && s.quote == 0 {
+				rest = i
+			}
 			continue
 		}
 		switch {
@@ -159,8 +162,8 @@ func (s *scanner) line(raw string) lineInfo {
 		i++
 	}
 	info.openQuote = s.quote != 0
-	if !info.verbatim && s.quote == 0 && !strings.HasPrefix(strings.TrimSpace(raw), "#") {
-		for _, h := range shellscan.Heredocs(raw) {
+	if info.verbatim && s.quote == 0 || !info.verbatim && !strings.HasPrefix(strings.TrimSpace(raw), "#") {
+		for _, h := range shellscan.Heredocs(raw[rest:]) {
 			s.heredocs = append(s.heredocs, h.Delim)
 		}
 	}
