@@ -22,7 +22,8 @@ type Options struct {
 }
 
 // stdinName stands for standard input in messages; its text is checked as
-// a module in the working directory.
+// a module in the working directory (named _stdin.jh, a name that makes
+// a valid module symbol).
 const stdinName = "<stdin>"
 
 // Run is `jaiph fmt [--check] [-w] [paths… | -]`. It returns the exit
@@ -41,7 +42,7 @@ func Run(args []string, o Options) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return o.file(filepath.Join(cwd, stdinName+".jh"), stdinName, src), nil
+		return o.file(filepath.Join(cwd, "_stdin.jh"), stdinName, src), nil
 	}
 	for _, a := range args {
 		if a == "-" {
