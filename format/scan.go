@@ -2,6 +2,7 @@ package format
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
@@ -72,6 +73,7 @@ func (s *scanner) line(raw string) lineInfo {
 			info.indent = max(n, 0)
 		}
 	}
+	comment := false
 	i, rest := 0, 0 // rest: where the text outside the string this line started in begins
 	for i < len(raw) {
 		c := raw[i]
@@ -108,7 +110,7 @@ func (s *scanner) line(raw string) lineInfo {
 			leading, cmdPos = false, false
 			continue
 		case c == '#' && (i == 0 || strings.IndexByte(" \t;&|()", raw[i-1]) >= 0):
-			i = len(raw)
+			i, comment = len(raw), true
 			continue
 		case c == '{' || c == '(' || c == '[' && s.inConfig():
 			s.push(string(c))
@@ -160,6 +162,11 @@ func (s *scanner) line(raw string) lineInfo {
 			continue
 		}
 		i++
+	}
+	// The parser trims lines, so a backslash that escapes a trailing blank
+	// ends up ending the line: the next line may continue this one, glued.
+	if t := strings.TrimRightFunc(raw, unicode.IsSpace); s.quote == 0 && !comment && !s.cont && t != raw && oddBackslashes(t) {
+		s.cont, s.glued = true, true
 	}
 	info.openQuote = s.quote != 0
 	if info.verbatim && s.quote == 0 || !info.verbatim && !strings.HasPrefix(strings.TrimSpace(raw), "#") {
