@@ -44,7 +44,10 @@
 // blanks included; so are the trailing blanks of a line that ends inside a
 // string and a blank escaped by a backslash. A continuation line whose
 // backslash follows a non-blank and that has no leading blank keeps its
-// column 1: adding a blank would split the word it continues. Since the
+// column 1: adding a blank would split the word it continues. A line
+// ending in a backslash and blanks counts as continued that way too: the
+// parser trims the blanks, so in the lowered shell the backslash ends the
+// line. Since the
 // parser trims every line before classifying it, and bash ignores leading
 // blanks outside strings and here-documents, these rules keep the lowered
 // shell the same up to leading blanks and blank lines (format_test.go
