@@ -53,6 +53,9 @@ func Run(args []string, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(files) == 0 {
+		fmt.Fprintln(o.Stderr, "no .jh or .jph files found")
+	}
 	code := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
