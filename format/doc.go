@@ -1,0 +1,55 @@
+// Package format is `jaiph fmt`: it rewrites a .jh/.jph/test file into the
+// canonical layout without changing what the file means.
+//
+// Source refuses a file that `jaiph check` reports problems in (the
+// problems come back as an *Error). Its text is given, never read from
+// disk; the modules it imports are read from disk, so that validation
+// sees them, and their own problems do not stop the file from being
+// formatted.
+//
+// # Layout
+//
+//   - A shebang line stays first.
+//   - Imports, the module config, channels and locals come first, in their
+//     source order, then the rules, functions, workflows and tests, in
+//     their source order. Comment lines before an item move with it.
+//   - One blank line separates definitions, config blocks, multi-line
+//     locals and header lines of different kinds; between header lines of
+//     the same kind a blank line stays where the source had one. Runs of
+//     blank lines become one; blank lines at the start and end of a body
+//     and of the file go.
+//   - Lines are indented two spaces a nesting level and lose trailing
+//     blanks; their text is otherwise untouched. CRLF becomes LF; the file
+//     ends in one newline.
+//
+// # Nesting
+//
+// A body's lines nest by `{`…`}` and `(`…`)` outside quotes and comments
+// (so `echo "{"` and `# }` do not count), and by the shell's compound
+// commands when their keyword is in command position: `if`…`fi` (`then`,
+// `else` and `elif` on their own line sit at the `if`'s level), `do`…
+// `done` (for/while/until/select), `case`…`esac` whose patterns are one
+// level in and whose pattern bodies, up to `;;`, two. Jaiph's own forms
+// use the same words (`if ensure x; then`, `recover {`, `mock prompt {`).
+// A line starting with closers (`}`, `)`, `fi`, `done`, `esac`, `;;`) sits
+// at the level they close to. In config blocks `[`…`]` arrays nest too.
+// A line continuing a backslash-newline is one level deeper than its
+// nesting.
+//
+// # Never changed
+//
+// Lines that start inside a string (prompt text, multi-line local values,
+// shell quotes spanning lines: '…', "…", $'…', `…`) and here-document
+// bodies with their delimiter lines are copied as they are, trailing
+// blanks included; so are the trailing blanks of a line that ends inside a
+// string and a blank escaped by a backslash. A continuation line whose
+// backslash follows a non-blank and that has no leading blank keeps its
+// column 1: adding a blank would split the word it continues. A line
+// ending in a backslash and blanks counts as continued that way too: the
+// parser trims the blanks, so in the lowered shell the backslash ends the
+// line. Since the
+// parser trims every line before classifying it, and bash ignores leading
+// blanks outside strings and here-documents, these rules keep the lowered
+// shell the same up to leading blanks and blank lines (format_test.go
+// checks this on every .jh file of the repository and in FuzzFormat).
+package format
