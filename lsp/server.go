@@ -164,7 +164,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			importers := s.importers(path)
 			delete(s.docs, path)
 			s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: []Diagnostic{}})
-			s.check(importers)
+			s.check(importers) // now reading path from the disk
 		}
 		return nil, nil
 	case "textDocument/definition":
@@ -336,7 +336,13 @@ func (s *server) importers(path string) []string {
 // import it, and publishes their diagnostics.
 func (s *server) publish(path string) { s.check(s.importers(path)) }
 
-func (s *server) check(paths []string) {
+func (s *server) check(all []string) {
+	var paths []string
+	for _, p := range all {
+		if s.docs[p] != nil {
+			paths = append(paths, p)
+		}
+	}
 	if len(paths) == 0 {
 		return
 	}

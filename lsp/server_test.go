@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -149,8 +150,8 @@ func TestScripts(t *testing.T) {
 				msgs = append(msgs, []byte(line))
 			}
 			out, stderr, code := serve(t, dir, msgs)
-			if code != 0 {
-				t.Errorf("exit code %d, want 0; stderr:\n%s", code, stderr)
+			if code != 0 || stderr != "" {
+				t.Errorf("exit code %d, want 0; stderr (want none):\n%s", code, stderr)
 			}
 			var got strings.Builder
 			for _, m := range out {
@@ -226,3 +227,82 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// The diagnostics published for every module of the golden corpus are
+// `jaiph check`'s: same lines, columns (as UTF-16 units), codes and texts.
+func TestDiagnosticsMatchCheck(t *testing.T) {
+	dir, _ := filepath.Abs("../testdata/golden")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jh"))
+	if len(files) < 100 {
+		t.Fatalf("golden corpus: %d files", len(files))
+	}
+	args := []string{"check", "--format", "json"}
+	for _, f := range files {
+		args = append(args, filepath.Base(f))
+	}
+	cmd := exec.Command(jaiph, args...)
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	var report struct {
+		Diagnostics []struct {
+			File          string
+			Line, Col     int
+			Code, Message string
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil || len(report.Diagnostics) < 100 {
+		t.Fatalf("jaiph check: %v, %d diagnostics\n%s", err, len(report.Diagnostics), out)
+	}
+	want := map[string][]string{}
+	for _, d := range report.Diagnostics {
+		src, _ := os.ReadFile(filepath.Join(dir, d.File))
+		lines := strings.Split(strings.TrimPrefix(string(src), "\xef\xbb\xbf"), "\n")
+		char := len(utf16.Encode([]rune(lines[d.Line-1][:d.Col-1])))
+		uri := "file://" + filepath.Join(dir, d.File)
+		want[uri] = append(want[uri], fmt.Sprintf("%d:%d %s %s", d.Line-1, char, d.Code, d.Message))
+	}
+	msgs := [][]byte{[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)}
+	for i, f := range files {
+		src, _ := os.ReadFile(f)
+		text, _ := json.Marshal(string(src))
+		msgs = append(msgs, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://%s","languageId":"jaiph","version":%d,"text":%s}}}`, f, i, text)))
+	}
+	msgs = append(msgs, []byte(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`), []byte(`{"jsonrpc":"2.0","method":"exit"}`))
+	replies, stderr, code := serve(t, dir, msgs)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	got := map[string][]string{}
+	for _, m := range replies {
+		var n struct {
+			Method string
+			Params struct {
+				URI         string
+				Diagnostics []struct {
+					Range         Range
+					Code, Message string
+				}
+			}
+		}
+		json.Unmarshal(m, &n)
+		if n.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var ds []string
+		for _, d := range n.Params.Diagnostics {
+			ds = append(ds, fmt.Sprintf("%d:%d %s %s", d.Range.Start.Line, d.Range.Start.Character, d.Code, d.Message))
+		}
+		got[n.Params.URI] = ds
+	}
+	if len(got) != len(files) {
+		t.Errorf("diagnostics published for %d files, want %d", len(got), len(files))
+	}
+	for _, f := range files {
+		uri := "file://" + f
+		if g, w := strings.Join(got[uri], "\n"), strings.Join(want[uri], "\n"); g != w {
+			t.Errorf("%s:\nlsp:   %s\ncheck: %s", filepath.Base(f), g, w)
+		}
+	}
+}
+
+type Range struct{ Start, End struct{ Line, Character int } }
