@@ -308,6 +308,8 @@ func (s *server) index(path string) *index {
 func (s *server) importers(path string) []string {
 	var out []string
 	for p := range s.docs {
+		// Each walk stops at path, so the changed buffer itself is not
+		// indexed here: checking it parses it once.
 		seen := map[string]bool{}
 		queue := []string{p}
 		for len(queue) > 0 {
@@ -369,8 +371,11 @@ func (s *server) check(all []string) {
 
 // text is the split source of path (empty when unreadable).
 func (s *server) text(path string) *text {
-	if ix := s.index(path); ix != nil {
-		return ix.text
+	if ix := s.cache[path]; ix != nil {
+		if src, err := s.read(path); err == nil && bytes.Equal(src, ix.src) {
+			return ix.text
+		}
 	}
-	return newText("")
+	src, _ := s.read(path)
+	return newText(string(src))
 }
