@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+func request(t *testing.T, s *server, method string, params any) (any, error) {
+	t.Helper()
+	raw, _ := json.Marshal(params)
+	msg := json.RawMessage(raw)
+	return s.handle(context.Background(), nil, &jsonrpc2.Request{Method: method, Params: &msg})
+}
+
+// A panic while answering becomes an internal-error response and a log
+// line with the stack; the server goes on answering.
+func TestPanicBecomesError(t *testing.T) {
+	var logged bytes.Buffer
+	s := newServer(Options{Log: &logged})
+	s.notify = func(string, any) {}
+	uri := "file:///nowhere/x.jh"
+	request(t, s, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, Text: "workflow default {\n}\n"}})
+	// A corrupt cache entry for the same contents: the index has no AST.
+	s.cache["/nowhere/x.jh"] = &index{src: []byte("workflow default {\n}\n"), text: newText("")}
+	_, err := request(t, s, "textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+	var rpcErr *jsonrpc2.Error
+	if e, ok := err.(*jsonrpc2.Error); ok {
+		rpcErr = e
+	}
+	if rpcErr == nil || rpcErr.Code != codeInternalError || !strings.Contains(rpcErr.Message, "textDocument/completion") {
+		t.Fatalf("want an internal error response, got %v", err)
+	}
+	if !strings.Contains(logged.String(), "panic in textDocument/completion") || !strings.Contains(logged.String(), "goroutine") {
+		t.Errorf("log = %q", logged.String())
+	}
+	delete(s.cache, "/nowhere/x.jh")
+	if _, err := request(t, s, "textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}}); err != nil {
+		t.Errorf("after the panic: %v", err)
+	}
+}
+
+// Formatting is offered only with Options.Format; its result replaces the
+// whole buffer, and an unchanged result is no edit.
+func TestFormatHook(t *testing.T) {
+	caps := func(s *server) map[string]any {
+		return s.capabilities().(map[string]any)["capabilities"].(map[string]any)
+	}
+	if _, ok := caps(newServer(Options{}))["documentFormattingProvider"]; ok {
+		t.Error("formatting advertised without a formatter")
+	}
+	if _, err := request(t, newServer(Options{}), "textDocument/formatting", DocumentFormattingParams{}); err == nil ||
+		err.(*jsonrpc2.Error).Code != codeMethodNotFound {
+		t.Errorf("formatting without a formatter: %v", err)
+	}
+	s := newServer(Options{Format: func(path string, src []byte) ([]byte, error) {
+		return bytes.ReplaceAll(src, []byte("    "), []byte("  ")), nil
+	}})
+	s.notify = func(string, any) {}
+	if caps(s)["documentFormattingProvider"] != true {
+		t.Error("formatting not advertised")
+	}
+	uri := "file:///nowhere/f.jh"
+	request(t, s, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, Text: "workflow 😀 {\n    echo hi\n}"}})
+	got, err := request(t, s, "textDocument/formatting", DocumentFormattingParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+	want := []TextEdit{{Range: Range{End: Position{Line: 2, Character: 1}}, NewText: "workflow 😀 {\n  echo hi\n}"}}
+	if err != nil || !equalJSON(got, want) {
+		t.Errorf("formatting = %v, %v; want %v", got, err, want)
+	}
+	request(t, s, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, Text: "workflow x {\n}\n"}})
+	if got, err := request(t, s, "textDocument/formatting", DocumentFormattingParams{TextDocument: TextDocumentIdentifier{URI: uri}}); err != nil || !equalJSON(got, []TextEdit{}) {
+		t.Errorf("already formatted: %v, %v", got, err)
+	}
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
