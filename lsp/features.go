@@ -257,11 +257,11 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
 	switch {
 	case body == nil:
-		if trimmed == "" || trimmed == "export" {
+		switch {
+		case ix.file.IsTest && trimmed == "":
+			keywords([]string{"import", "test"}) // a test file's other declarations never run
+		case trimmed == "" || trimmed == "export":
 			keywords(topKeywords)
-			if ix.file.IsTest {
-				keywords([]string{"test"})
-			}
 		}
 	case lastWord == "run":
 		symbols("workflow", "function")
