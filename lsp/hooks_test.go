@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,4 +82,25 @@ func equalJSON(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
+}
+
+// Serve in-process (so that -race sees the connection's goroutines): the
+// first message is answered even though it arrives at once, and shutdown
+// then exit returns nil.
+func TestServeInProcess(t *testing.T) {
+	var in bytes.Buffer
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///nowhere/a.jh","version":1,"text":"workflow default {\n  run nope\n}\n"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","method":"exit"}`,
+	} {
+		fmt.Fprintf(&in, "Content-Length: %d\r\n\r\n%s", len(m), m)
+	}
+	var out, logged bytes.Buffer
+	if err := (Options{Log: &logged}).Serve(context.Background(), &in, &out); err != nil {
+		t.Fatalf("Serve = %v (log %s)", err, logged.String())
+	}
+	if !strings.Contains(out.String(), `unknown local workflow or function reference \"nope\"`) || !strings.Contains(out.String(), `"id":1`) || logged.Len() != 0 {
+		t.Errorf("output %s\nlog %s", out.String(), logged.String())
+	}
 }

@@ -51,11 +51,6 @@ func (o Options) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stream := jsonrpc2.NewBufferedStream(rwc{in, out}, jsonrpc2.VSCodeObjectCodec{})
 	conn := jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle),
 		jsonrpc2.SetLogger(log.New(o.Log, "jaiph lsp: ", 0)))
-	s.notify = func(method string, params any) {
-		if err := conn.Notify(ctx, method, params); err != nil {
-			fmt.Fprintf(o.Log, "jaiph lsp: %s: %v\n", method, err)
-		}
-	}
 	select {
 	case <-conn.DisconnectNotify():
 	case <-s.exited:
@@ -107,6 +102,15 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			result, err = nil, &jsonrpc2.Error{Code: codeInternalError, Message: fmt.Sprintf("internal error in %s: %v", req.Method, r)}
 		}
 	}()
+	if s.notify == nil {
+		// Set here, not after NewConn: the connection reads (and calls
+		// handle) as soon as it exists.
+		s.notify = func(method string, params any) {
+			if err := conn.Notify(ctx, method, params); err != nil {
+				fmt.Fprintf(s.opts.Log, "jaiph lsp: %s: %v\n", method, err)
+			}
+		}
+	}
 	params := []byte("null")
 	if req.Params != nil {
 		params = *req.Params
