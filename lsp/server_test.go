@@ -151,7 +151,7 @@ func TestScripts(t *testing.T) {
 			}
 			out, stderr, code := serve(t, dir, msgs)
 			if code != 0 || stderr != "" {
-				t.Errorf("exit code %d, want 0; stderr (want none):\n%s", code, stderr)
+				t.Fatalf("exit code %d, want 0; stderr (want none):\n%s", code, stderr)
 			}
 			var got strings.Builder
 			for _, m := range out {
