@@ -134,7 +134,9 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		switch d.kind {
 		case "workflow", "rule", "function", "test":
 			for l := d.first + 1; l < d.last; l++ {
-				ix.scanLine(l, false)
+				if !ix.inConfig(l) {
+					ix.scanLine(l, false)
+				}
 			}
 		case "local":
 			for l := d.first; l <= d.last; l++ {
@@ -154,6 +156,17 @@ func (ix *index) addConfig(line int) {
 		}
 	}
 	ix.configs = append(ix.configs, span{line: line, from: line, to: end})
+}
+
+// inConfig reports whether line is inside a config block (keys such as
+// agent.backend are not references, even when an alias is called agent).
+func (ix *index) inConfig(line int) bool {
+	for _, c := range ix.configs {
+		if line >= c.from && line <= c.to {
+			return true
+		}
+	}
+	return false
 }
 
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
@@ -238,6 +251,7 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 	if head, _, ok := strings.Cut(strings.TrimSpace(l), "->"); ok && shellscan.IsRef(strings.TrimSpace(head)) {
 		routeAt = strings.Index(l, "->")
 	}
+	quoted := quotes(l)
 	for i := 0; i < len(l); i++ {
 		c := l[i]
 		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || i > 0 && (isIdentByte(l[i-1]) || l[i-1] == '.') {
@@ -252,6 +266,9 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 		i = j - 1
 		dollar := start > 0 && l[start-1] == '$' || start > 1 && l[start-2:start] == "${"
 		if dollar {
+			if quoted[start] == '\'' {
+				continue // no expansion inside single quotes
+			}
 			name, _, _ := strings.Cut(tok, ".")
 			if d := ix.byName[name]; d != nil && d.kind == "local" {
 				ix.refs = append(ix.refs, ref{d.key, span{line, start, start + len(name)}})
@@ -273,7 +290,9 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 			continue
 		}
 		d := ix.byName[tok]
-		if d == nil {
+		// A bare name inside quotes is text (`log "run x"`), except as the
+		// first word of a command substitution.
+		if d == nil || quoted[start] != 0 && l[start-1] != '(' && l[start-1] != '`' {
 			continue
 		}
 		rest := strings.TrimLeft(l[j:], " \t")
@@ -288,6 +307,31 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 			ix.refs = append(ix.refs, ref{d.key, span{line, start, j}})
 		}
 	}
+}
+
+// quotes tells for each byte of l the quote it is inside ('\”, '"' or 0),
+// the way the shell reads one line: backslash escapes outside single
+// quotes. (Alias rewriting ignores quotes, so only bare names consult it.)
+func quotes(l string) []byte {
+	q := make([]byte, len(l)+1)
+	var in byte
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case in != '\'' && c == '\\' && i+1 < len(l):
+			q[i], q[i+1] = in, in
+			i++
+			continue
+		case in == 0 && (c == '\'' || c == '"'):
+			q[i] = 0
+			in = c
+			continue
+		case in != 0 && c == in:
+			in = 0
+		}
+		q[i] = in
+	}
+	return q
 }
 
 // commandWord reports whether a word after before is in command position
