@@ -22,6 +22,7 @@ func BenchmarkDiagnosticsAfterChange(b *testing.B) {
 	src := benchdata.Module()
 	uri := "file://" + path
 	s := newServer(Options{Log: io.Discard})
+	s.initialized = true
 	published := 0
 	s.notify = func(method string, params any) {
 		if _, err := json.Marshal(params); err != nil {

@@ -11,6 +11,13 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
+// started is a server that has answered initialize.
+func started(o Options) *server {
+	s := newServer(o)
+	s.initialized = true
+	return s
+}
+
 func request(t *testing.T, s *server, method string, params any) (any, error) {
 	t.Helper()
 	raw, _ := json.Marshal(params)
@@ -22,7 +29,7 @@ func request(t *testing.T, s *server, method string, params any) (any, error) {
 // line with the stack; the server goes on answering.
 func TestPanicBecomesError(t *testing.T) {
 	var logged bytes.Buffer
-	s := newServer(Options{Log: &logged})
+	s := started(Options{Log: &logged})
 	s.notify = func(string, any) {}
 	uri := "file:///nowhere/x.jh"
 	request(t, s, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, Text: "workflow default {\n}\n"}})
@@ -54,11 +61,11 @@ func TestFormatHook(t *testing.T) {
 	if _, ok := caps(newServer(Options{}))["documentFormattingProvider"]; ok {
 		t.Error("formatting advertised without a formatter")
 	}
-	if _, err := request(t, newServer(Options{}), "textDocument/formatting", DocumentFormattingParams{}); err == nil ||
+	if _, err := request(t, started(Options{}), "textDocument/formatting", DocumentFormattingParams{}); err == nil ||
 		err.(*jsonrpc2.Error).Code != codeMethodNotFound {
 		t.Errorf("formatting without a formatter: %v", err)
 	}
-	s := newServer(Options{Format: func(path string, src []byte) ([]byte, error) {
+	s := started(Options{Format: func(path string, src []byte) ([]byte, error) {
 		return bytes.ReplaceAll(src, []byte("    "), []byte("  ")), nil
 	}})
 	s.notify = func(string, any) {}
@@ -84,12 +91,14 @@ func equalJSON(a, b any) bool {
 	return bytes.Equal(x, y)
 }
 
-// Serve in-process (so that -race sees the connection's goroutines): the
-// first message is answered even though it arrives at once, and shutdown
-// then exit returns nil.
+// Serve in-process (so that -race sees the connection's goroutines): a
+// request before initialize is refused, the messages after it are answered
+// although they all arrive at once, and shutdown then exit returns nil.
 func TestServeInProcess(t *testing.T) {
 	var in bytes.Buffer
 	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":0,"method":"textDocument/hover","params":{}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}`,
 		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///nowhere/a.jh","version":1,"text":"workflow default {\n  run nope\n}\n"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`,
 		`{"jsonrpc":"2.0","method":"exit"}`,
@@ -100,7 +109,8 @@ func TestServeInProcess(t *testing.T) {
 	if err := (Options{Log: &logged}).Serve(context.Background(), &in, &out); err != nil {
 		t.Fatalf("Serve = %v (log %s)", err, logged.String())
 	}
-	if !strings.Contains(out.String(), `unknown local workflow or function reference \"nope\"`) || !strings.Contains(out.String(), `"id":1`) || logged.Len() != 0 {
+	if !strings.Contains(out.String(), `unknown local workflow or function reference \"nope\"`) || !strings.Contains(out.String(), `"id":1`) ||
+		!strings.Contains(out.String(), `{"id":0,"error":{"code":-32002`) || logged.Len() != 0 {
 		t.Errorf("output %s\nlog %s", out.String(), logged.String())
 	}
 }

@@ -157,9 +157,10 @@ const (
 
 // JSON-RPC and LSP error codes.
 const (
-	codeInvalidParams  = -32602
-	codeMethodNotFound = -32601
-	codeInternalError  = -32603
-	codeInvalidRequest = -32600
-	codeRequestFailed  = -32803
+	codeInvalidParams        = -32602
+	codeMethodNotFound       = -32601
+	codeInternalError        = -32603
+	codeInvalidRequest       = -32600
+	codeRequestFailed        = -32803
+	codeServerNotInitialized = -32002
 )

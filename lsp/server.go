@@ -79,13 +79,14 @@ type document struct {
 }
 
 type server struct {
-	opts     Options
-	root     string
-	docs     map[string]*document // by absolute path
-	cache    map[string]*index
-	notify   func(method string, params any)
-	shutdown bool
-	exited   chan struct{}
+	opts        Options
+	root        string
+	docs        map[string]*document // by absolute path
+	cache       map[string]*index
+	notify      func(method string, params any)
+	shutdown    bool
+	initialized bool
+	exited      chan struct{}
 }
 
 func newServer(o Options) *server {
@@ -115,8 +116,14 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if req.Params != nil {
 		params = *req.Params
 	}
-	if s.shutdown && req.Method != "exit" && !req.Notif {
+	switch {
+	case s.shutdown && req.Method != "exit" && !req.Notif:
 		return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "the server is shut down"}
+	case !s.initialized && req.Method != "initialize" && req.Method != "exit":
+		if req.Notif {
+			return nil, nil // LSP: notifications before initialize are dropped
+		}
+		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
 	}
 	switch req.Method {
 	case "initialize":
@@ -125,8 +132,19 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, invalid(err)
 		}
 		s.root = rootOf(p)
+		s.initialized = true
 		return s.capabilities(), nil
 	case "initialized", "textDocument/didSave":
+		return nil, nil
+	case "workspace/didChangeWatchedFiles":
+		// A module changed on disk: re-check every open document (those
+		// that do not import it publish what they published before).
+		var all []string
+		for p := range s.docs {
+			all = append(all, p)
+		}
+		sort.Strings(all)
+		s.check(all)
 		return nil, nil
 	case "shutdown":
 		s.shutdown = true
