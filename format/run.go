@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/engine"
@@ -64,7 +63,7 @@ func Run(args []string, o Options) (int, error) {
 			code = 1
 			continue
 		}
-		code = max(code, o.file(f, shown(cwd, f), src))
+		code = max(code, o.file(f, diag.Shown(cwd, f), src))
 	}
 	return code, nil
 }
@@ -105,13 +104,4 @@ func (o Options) file(path, name string, src []byte) int {
 		o.Stdout.Write(out)
 	}
 	return code
-}
-
-// shown is path relative to cwd when it is inside it, as check shows it.
-func shown(cwd, path string) string {
-	rel, err := filepath.Rel(cwd, path)
-	if cwd == "" || err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return path
-	}
-	return rel
 }

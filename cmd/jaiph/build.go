@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/engine"
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
 )
 
 func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -39,7 +40,7 @@ func runBuild(ca cmdArgs, stdout, stderr io.Writer) int {
 	if len(ca.pos) > 0 {
 		input = ca.pos[0]
 	}
-	switch err := engine.Build(input, ca.target, generator, stdout); {
+	switch err := engine.Build(input, ca.target, buildinfo.Generator, stdout); {
 	case errors.Is(err, engine.ErrNoSources):
 		fmt.Fprintln(stdout, err)
 	case err != nil:
@@ -48,6 +49,3 @@ func runBuild(ca cmdArgs, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
-
-// generator names jaiph-go in the header of the files build writes.
-var generator = "jaiph-go " + Version

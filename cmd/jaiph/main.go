@@ -14,9 +14,6 @@ import (
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
-// Version is the Jaiph language version this implementation is compatible with.
-const Version = "0.5.0"
-
 func newVersionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -26,7 +23,7 @@ language it is compatible with. "jaiph --version" prints only the language
 version, as the reference does.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", buildinfo.Version(), Version)
+			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", buildinfo.Version(), buildinfo.Language)
 			return nil
 		},
 	}
@@ -72,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch a := args[0]; {
 		case a == "-v" || a == "--version":
-			fmt.Fprintf(stdout, "jaiph %s\n", Version)
+			fmt.Fprintf(stdout, "jaiph %s\n", buildinfo.Language)
 			return exitOK
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
@@ -149,7 +146,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInitCmd(stdout, stderr), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInitCmd(stdout, stderr), newLspCmd(stdout), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr), newVersionCmd(stdout))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()

@@ -12,6 +12,7 @@ import (
 	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/hooks"
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -52,7 +53,7 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
 	}
 	if ca.target != "" { // D5: keep the lowered shell as build --target writes it
-		if err := prog.Keep(ca.target, generator); err != nil {
+		if err := prog.Keep(ca.target, buildinfo.Generator); err != nil {
 			fmt.Fprintf(stderr, "jaiph run: --target: %v\n", err)
 			return 1
 		}

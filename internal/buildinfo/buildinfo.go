@@ -2,6 +2,13 @@ package buildinfo
 
 import "runtime/debug"
 
+// Language is the Jaiph language version this implementation is compatible
+// with (`jaiph --version`).
+const Language = "0.5.0"
+
+// Generator names jaiph-go in the header of the lowered files it writes.
+const Generator = "jaiph-go " + Language
+
 // buildVersion is jaiph-go's own version, set at build time by the Makefile
 // (`-ldflags -X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=…`, from git describe); a plain `go build`
 // falls back to the module's build information.

@@ -1,0 +1,370 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// lookup returns the index of the document and the key and span under the
+// position.
+func (s *server) lookup(p TextDocumentPositionParams) (*index, key, span, bool) {
+	ix := s.index(pathOf(p.TextDocument.URI))
+	if ix == nil {
+		return nil, key{}, span{}, false
+	}
+	k, sp, ok := ix.at(p.Position.Line, ix.text.offset(p.Position))
+	return ix, k, sp, ok
+}
+
+func (s *server) location(ix *index, sp span) Location {
+	return Location{URI: s.uriOf(ix.path), Range: ix.text.rng(sp.line, sp.from, sp.to)}
+}
+
+// target returns the definition k names and the index holding it.
+func (s *server) target(k key) (*index, *def) {
+	if k.ns == nsFile {
+		return nil, nil
+	}
+	ix := s.index(k.path)
+	if ix == nil {
+		return nil, nil
+	}
+	return ix, ix.def(k)
+}
+
+func (s *server) definition(p TextDocumentPositionParams) []Location {
+	_, k, _, ok := s.lookup(p)
+	if !ok {
+		return nil
+	}
+	if k.ns == nsFile {
+		if !s.exists(k.path) {
+			return nil
+		}
+		return []Location{{URI: s.uriOf(k.path)}}
+	}
+	ix, d := s.target(k)
+	if d == nil {
+		return nil
+	}
+	return []Location{s.location(ix, d.name)}
+}
+
+// workspace lists the modules references and renames look at: the open
+// documents and every source and test file under the workspace root.
+func (s *server) workspace() []string {
+	seen := map[string]bool{}
+	var out []string
+	for p := range s.docs {
+		seen[p] = true
+		out = append(out, p)
+	}
+	if s.root != "" {
+		found, _ := validate.FindSources(s.root, true)
+		for _, p := range found {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// occurrences returns every span naming k in the workspace, its
+// definition's name first when withDef.
+func (s *server) occurrences(k key, withDef bool) []Location {
+	var out []Location
+	if withDef {
+		if ix, d := s.target(k); d != nil {
+			out = append(out, s.location(ix, d.name))
+		}
+	}
+	for _, p := range s.workspace() {
+		ix := s.index(p)
+		if ix == nil {
+			continue
+		}
+		for _, r := range ix.refs {
+			if r.key == k {
+				out = append(out, s.location(ix, r.span))
+			}
+		}
+	}
+	return out
+}
+
+func (s *server) references(p ReferenceParams) []Location {
+	_, k, _, ok := s.lookup(p.TextDocumentPositionParams)
+	if !ok {
+		return nil
+	}
+	return s.occurrences(k, p.Context.IncludeDeclaration)
+}
+
+func (s *server) hover(p TextDocumentPositionParams) *Hover {
+	ix, k, sp, ok := s.lookup(p)
+	if !ok {
+		return nil
+	}
+	r := ix.text.rng(sp.line, sp.from, sp.to)
+	if k.ns == nsFile {
+		return &Hover{Contents: MarkupContent{Kind: "markdown", Value: "`" + k.path + "`"}, Range: &r}
+	}
+	tix, d := s.target(k)
+	if d == nil {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("```jaiph\n")
+	first := d.first
+	for first > 0 && strings.HasPrefix(strings.TrimSpace(tix.text.line(first-1)), "#") &&
+		!(first == 1 && strings.HasPrefix(tix.text.line(0), "#!")) {
+		first--
+	}
+	for l := first; l < d.first; l++ {
+		b.WriteString(strings.TrimSpace(tix.text.line(l)) + "\n")
+	}
+	b.WriteString(strings.TrimSpace(tix.text.line(d.first)) + "\n```")
+	if d.kind == "channel" {
+		if routes := channelRoutes(tix, d.name); len(routes) > 0 {
+			b.WriteString("\n\nRoutes:\n")
+			for _, rt := range routes {
+				b.WriteString("- " + rt + "\n")
+			}
+		}
+	}
+	if tix != ix {
+		b.WriteString("\n\n" + filepath.Base(tix.path))
+	}
+	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: strings.TrimRight(b.String(), "\n")}, Range: &r}
+}
+
+// channelRoutes lists the routes of the module's workflows for channel
+// (`name -> targets` in workflow w).
+func channelRoutes(ix *index, name span) []string {
+	ch := ix.text.line(name.line)[name.from:name.to]
+	var out []string
+	for _, w := range ix.file.Workflows {
+		for _, rt := range w.Routes {
+			if rt.Channel.Alias != "" || rt.Channel.Name != ch {
+				continue
+			}
+			var ts []string
+			for _, t := range rt.Targets {
+				ts = append(ts, t.Ref.String())
+			}
+			out = append(out, fmt.Sprintf("`%s -> %s` in workflow `%s`", ch, strings.Join(ts, ", "), w.Name))
+		}
+	}
+	return out
+}
+
+var (
+	topKeywords      = []string{"channel", "config", "export", "function", "import", "local", "rule", "workflow"}
+	workflowKeywords = []string{"ensure", "if", "log", "logerr", "prompt", "return", "run"}
+	ruleKeywords     = []string{"ensure", "log", "logerr", "return"}
+	functionKeywords = []string{"log", "logerr", "return"}
+)
+
+func (s *server) completion(p TextDocumentPositionParams) CompletionList {
+	list := CompletionList{Items: []CompletionItem{}}
+	ix := s.index(pathOf(p.TextDocument.URI))
+	if ix == nil {
+		return list
+	}
+	line := p.Position.Line
+	before := ix.text.line(line)[:ix.text.offset(p.Position)]
+	add := func(label string, kind int, detail string) {
+		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
+	}
+	for _, c := range ix.configs {
+		if line > c.from && line < c.to {
+			if !strings.Contains(before, "=") {
+				for _, k := range parser.ConfigKeys {
+					add(k, complProperty, "config key")
+				}
+			}
+			return list
+		}
+	}
+	// The word being typed and what precedes it.
+	w := len(before)
+	for w > 0 && (isIdentByte(before[w-1]) || before[w-1] == '.') {
+		w--
+	}
+	word, head := before[w:], before[:w]
+	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
+		for _, d := range ix.defs {
+			if d.kind == "local" {
+				add(d.name_(ix), complVariable, "local")
+			}
+		}
+		return list
+	}
+	if alias, _, dotted := strings.Cut(word, "."); dotted {
+		if t, ok := ix.aliases[alias]; ok {
+			if tix := s.index(t); tix != nil {
+				for _, d := range tix.defs {
+					switch d.kind {
+					case "workflow", "rule", "function", "channel":
+						add(alias+"."+d.name_(tix), kindOf(d.kind), d.kind)
+					}
+				}
+			}
+		}
+		return list
+	}
+	var body *def
+	for _, d := range ix.defs {
+		switch d.kind {
+		case "workflow", "rule", "function", "test":
+			if line > d.first && line < d.last {
+				body = d
+			}
+		}
+	}
+	symbols := func(kinds ...string) {
+		for _, d := range ix.defs {
+			for _, k := range kinds {
+				if d.kind == k {
+					add(d.name_(ix), kindOf(k), k)
+				}
+			}
+		}
+		for _, d := range ix.defs {
+			if d.kind == "import" {
+				add(d.name.name(ix), complModule, "import "+ix.aliases[d.name.name(ix)])
+			}
+		}
+	}
+	keywords := func(ks []string) {
+		for _, k := range ks {
+			add(k, complKeyword, "")
+		}
+	}
+	trimmed := strings.TrimSpace(head)
+	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
+	switch {
+	case body == nil:
+		switch {
+		case ix.file.IsTest && trimmed == "":
+			keywords([]string{"import", "test"}) // a test file's other declarations never run
+		case trimmed == "" || trimmed == "export":
+			keywords(topKeywords)
+		}
+	case lastWord == "run":
+		symbols("workflow", "function")
+	case lastWord == "ensure":
+		symbols("rule")
+	case strings.HasSuffix(trimmed, "->") || strings.Contains(trimmed, "->") && strings.HasSuffix(trimmed, ","):
+		symbols("workflow")
+	case trimmed == "" && body.kind == "workflow":
+		keywords(workflowKeywords)
+		symbols("channel") // a workflow calls functions with run only
+	case trimmed == "" && body.kind == "rule":
+		keywords(ruleKeywords)
+		symbols("function")
+	case trimmed == "" && body.kind == "function":
+		keywords(functionKeywords)
+		symbols("function")
+	}
+	return list
+}
+
+// name_ is the definition's name as written.
+func (d *def) name_(ix *index) string { return d.name.name(ix) }
+
+func (sp span) name(ix *index) string { return ix.text.line(sp.line)[sp.from:sp.to] }
+
+func kindOf(k string) int {
+	switch k {
+	case "channel":
+		return complEvent
+	case "local":
+		return complVariable
+	}
+	return complFunction
+}
+
+func (s *server) symbols(path string) []DocumentSymbol {
+	out := []DocumentSymbol{}
+	ix := s.index(path)
+	if ix == nil {
+		return out
+	}
+	kinds := map[string]int{"import": symModule, "config": symNamespace, "channel": symEvent, "local": symVariable,
+		"workflow": symFunction, "rule": symFunction, "function": symFunction, "test": symMethod}
+	for _, d := range ix.defs {
+		name := d.name_(ix)
+		if d.kind == "test" {
+			name = d.key.name
+		}
+		out = append(out, DocumentSymbol{
+			Name: name, Detail: d.kind, Kind: kinds[d.kind],
+			Range:          Range{Start: Position{Line: d.first}, End: ix.text.pos(d.last, len(ix.text.line(d.last)))},
+			SelectionRange: ix.text.rng(d.name.line, d.name.from, d.name.to),
+		})
+	}
+	for _, c := range ix.configs {
+		out = append(out, DocumentSymbol{
+			Name: "config", Kind: symObject,
+			Range:          Range{Start: Position{Line: c.from}, End: ix.text.pos(c.to, len(ix.text.line(c.to)))},
+			SelectionRange: ix.text.rng(c.from, indent(ix.text.line(c.from)), indent(ix.text.line(c.from))+len("config")),
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })
+	return out
+}
+
+func (s *server) rename(p RenameParams) (any, error) {
+	_, k, _, ok := s.lookup(p.TextDocumentPositionParams)
+	if !ok {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
+	}
+	tix, d := s.target(k)
+	if d == nil || k.ns != nsSymbol || d.kind == "local" {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+	}
+	if !ast.IsIdent(p.NewName) {
+		return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%q is not a name ([A-Za-z_][A-Za-z0-9_]*)", p.NewName)}
+	}
+	if other := tix.byName[p.NewName]; other != nil && other != d {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf("%s already declares %s %q", filepath.Base(tix.path), other.kind, p.NewName)}
+	}
+	edit := WorkspaceEdit{Changes: map[string][]TextEdit{}}
+	for _, loc := range s.occurrences(k, true) {
+		edit.Changes[loc.URI] = append(edit.Changes[loc.URI], TextEdit{Range: loc.Range, NewText: p.NewName})
+	}
+	return edit, nil
+}
+
+// format replaces the whole document with Options.Format's result (no
+// edits when it is already formatted).
+func (s *server) format(path string) (any, error) {
+	src, err := s.read(path)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
+	}
+	out, err := s.opts.Format(path, src)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
+	}
+	edits := []TextEdit{}
+	if !bytes.Equal(out, src) {
+		t := newText(string(src))
+		last := len(t.lines) - 1
+		edits = append(edits, TextEdit{Range: Range{End: t.pos(last, len(t.lines[last]))}, NewText: string(out)})
+	}
+	return edits, nil
+}

@@ -1,0 +1,99 @@
+package lsp
+
+import (
+	"strings"
+	"unicode/utf16"
+)
+
+const bom = "\xef\xbb\xbf"
+
+// text is a document split the way the parser splits it: on \n, with a
+// trailing \r dropped, and without a leading byte order mark (which the
+// parser drops too, so line 1's byte columns start after it).
+type text struct {
+	lines []string
+	bom   bool
+}
+
+func newText(src string) *text {
+	t := &text{}
+	if strings.HasPrefix(src, bom) {
+		t.bom = true
+		src = src[len(bom):]
+	}
+	t.lines = strings.Split(src, "\n")
+	for i, l := range t.lines {
+		t.lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return t
+}
+
+func (t *text) line(i int) string {
+	if i < 0 || i >= len(t.lines) {
+		return ""
+	}
+	return t.lines[i]
+}
+
+// pos converts a 0-based line and byte offset into an LSP position, whose
+// character counts UTF-16 code units.
+func (t *text) pos(line, b int) Position {
+	l := t.line(line)
+	if b > len(l) {
+		b = len(l)
+	}
+	n := 0
+	for _, r := range l[:b] {
+		// An invalid byte ranges as U+FFFD: one unit, as editors decode it.
+		n += utf16.RuneLen(r)
+	}
+	if line == 0 && t.bom {
+		n++
+	}
+	return Position{Line: line, Character: n}
+}
+
+// offset converts an LSP position into a byte offset in its line (clamped
+// to the line; a position inside a surrogate pair rounds down).
+func (t *text) offset(p Position) int {
+	l := t.line(p.Line)
+	units := p.Character
+	if p.Line == 0 && t.bom {
+		units--
+	}
+	n := 0
+	for i, r := range l {
+		w := utf16.RuneLen(r)
+		if n+w > units {
+			return i
+		}
+		n += w
+	}
+	return len(l)
+}
+
+// rng is the range of bytes [from, to) of a line.
+func (t *text) rng(line, from, to int) Range {
+	return Range{Start: t.pos(line, from), End: t.pos(line, to)}
+}
+
+// diagRange is the range of a diagnostic at a 1-based line and byte
+// column: from the column to the end of the non-blank run starting there.
+func (t *text) diagRange(line, col int) Range {
+	l := t.line(line - 1)
+	from := col - 1
+	if from < 0 {
+		from = 0
+	}
+	if from > len(l) {
+		from = len(l)
+	}
+	to := from
+	for to < len(l) && (l[to] == ' ' || l[to] == '\t') {
+		to++ // a column at a blank (col 1 of an indented step) takes the token after it
+	}
+	for to < len(l) && l[to] != ' ' && l[to] != '\t' {
+		to++
+	}
+	return t.rng(line-1, from, to)
+}

@@ -1,0 +1,382 @@
+package lsp
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
+	"github.com/jaiph-go/jaiph/parser"
+)
+
+// This file is the one place that turns a module's AST and source lines
+// into name ranges and references. The AST has declaration lines but no
+// reference positions yet; when the parser records them, only this file
+// changes.
+
+// ns tells what a key names.
+type ns int
+
+const (
+	nsSymbol ns = iota // a workflow, rule, function, channel or local of path
+	nsAlias            // an import alias declared in path
+	nsFile             // the module path itself (an import's path)
+	nsNone             // not referable (tests, config blocks)
+)
+
+// key identifies what a definition declares and a reference names.
+type key struct {
+	path, name string
+	ns         ns
+}
+
+// span is the bytes [from, to) of a 0-based line.
+type span struct{ line, from, to int }
+
+func (s span) contains(line, b int) bool { return s.line == line && s.from <= b && b <= s.to }
+
+type def struct {
+	key
+	kind        string // workflow, rule, function, channel, local, import, config, test
+	name        span
+	first, last int // the declaration's lines, body included
+}
+
+type ref struct {
+	key
+	span
+}
+
+type index struct {
+	path    string
+	src     []byte
+	text    *text
+	file    *ast.File
+	defs    []*def
+	refs    []ref
+	byName  map[string]*def   // the module's namespace
+	aliases map[string]string // import alias → resolved path
+	configs []span            // config blocks: first and last line (from, to unused)
+}
+
+// newIndex parses src (the module at path) and collects its definitions
+// and references; resolve resolves an import path written in path.
+func newIndex(path string, src []byte, resolve func(importer, p string) string) *index {
+	file, _ := parser.Parse(path, src)
+	ix := &index{path: path, text: newText(string(src)), file: file, byName: map[string]*def{}, aliases: map[string]string{}}
+	var decls []int
+	for _, w := range file.Workflows {
+		decls = append(decls, w.Line-1)
+	}
+	for _, r := range file.Rules {
+		decls = append(decls, r.Line-1)
+	}
+	for _, f := range file.Functions {
+		decls = append(decls, f.Line-1)
+	}
+	for _, tb := range file.Tests {
+		decls = append(decls, tb.Line-1)
+	}
+	sort.Ints(decls)
+	add := func(k key, kind string, line int, after string, withBody bool) *def {
+		d := &def{key: k, kind: kind, first: line, last: line}
+		d.name = ix.tokenAfter(line, after, k.name)
+		if withBody {
+			d.last = ix.bodyEnd(line, decls)
+		}
+		ix.defs = append(ix.defs, d)
+		if k.ns == nsSymbol {
+			ix.byName[k.name] = d
+		}
+		return d
+	}
+	for _, im := range file.Imports {
+		line := im.Line - 1
+		target := resolve(path, im.Path)
+		ix.aliases[im.Alias] = target
+		l := ix.text.line(line)
+		pathAt := strings.Index(l, im.Path)
+		if pathAt >= 0 && im.Path != "" {
+			ix.refs = append(ix.refs, ref{key{target, "", nsFile}, span{line, pathAt, pathAt + len(im.Path)}})
+		}
+		d := &def{key: key{path, im.Alias, nsAlias}, kind: "import", first: line, last: line}
+		d.name = ix.lastToken(line, im.Alias)
+		ix.defs = append(ix.defs, d)
+	}
+	if c := file.Config; c != nil {
+		ix.addConfig(c.Line - 1)
+	}
+	for _, c := range file.Channels {
+		add(key{path, c.Name, nsSymbol}, "channel", c.Line-1, "channel", false)
+	}
+	for _, lo := range file.Locals {
+		d := add(key{path, lo.Name, nsSymbol}, "local", lo.Line-1, "local", false)
+		d.last += strings.Count(lo.Value, "\n")
+	}
+	for _, w := range file.Workflows {
+		add(key{path, w.Name, nsSymbol}, "workflow", w.Line-1, "workflow", true)
+		if w.Config != nil {
+			ix.addConfig(w.Config.Line - 1)
+		}
+	}
+	for _, r := range file.Rules {
+		add(key{path, r.Name, nsSymbol}, "rule", r.Line-1, "rule", true)
+	}
+	for _, f := range file.Functions {
+		add(key{path, f.Name, nsSymbol}, "function", f.Line-1, "function", true)
+	}
+	for _, tb := range file.Tests {
+		d := add(key{path, tb.Description, nsNone}, "test", tb.Line-1, "test", true)
+		d.name = span{d.first, 0, len(ix.text.line(d.first))}
+	}
+	sort.SliceStable(ix.defs, func(i, j int) bool { return ix.defs[i].first < ix.defs[j].first })
+	for _, d := range ix.defs {
+		switch d.kind {
+		case "workflow", "rule", "function", "test":
+			for l := d.first + 1; l < d.last; l++ {
+				if !ix.inConfig(l) {
+					ix.scanLine(l, false)
+				}
+			}
+		case "local":
+			for l := d.first; l <= d.last; l++ {
+				ix.scanLine(l, true)
+			}
+		}
+	}
+	return ix
+}
+
+func (ix *index) addConfig(line int) {
+	end := line
+	for end+1 < len(ix.text.lines) {
+		end++
+		if strings.TrimSpace(ix.text.lines[end]) == "}" {
+			break
+		}
+	}
+	ix.configs = append(ix.configs, span{line: line, from: line, to: end})
+}
+
+// inConfig reports whether line is inside a config block (keys such as
+// agent.backend are not references, even when an alias is called agent).
+func (ix *index) inConfig(line int) bool {
+	for _, c := range ix.configs {
+		if line >= c.from && line <= c.to {
+			return true
+		}
+	}
+	return false
+}
+
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+
+// bodyEnd is the line of the `}` closing the body declared at line: the
+// first later line trimmed to `}` indented no deeper than the declaration,
+// or the line before the next declaration.
+func (ix *index) bodyEnd(line int, decls []int) int {
+	limit := len(ix.text.lines) - 1
+	if i := sort.SearchInts(decls, line+1); i < len(decls) {
+		limit = decls[i] - 1
+	}
+	in := indent(ix.text.line(line))
+	for l := line + 1; l <= limit; l++ {
+		raw := ix.text.line(l)
+		if strings.TrimSpace(raw) == "}" && indent(raw) <= in {
+			return l
+		}
+	}
+	return limit
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// tokenIndex is the first whole-token occurrence of tok in l at or after
+// from, or -1.
+func tokenIndex(l, tok string, from int) int {
+	for from <= len(l) {
+		i := strings.Index(l[from:], tok)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(tok)
+		if (i == 0 || !isIdentByte(l[i-1]) && l[i-1] != '.') && (end == len(l) || !isIdentByte(l[end])) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// tokenAfter is the span of name after the keyword on line (the whole
+// line's start when either is missing).
+func (ix *index) tokenAfter(line int, keyword, name string) span {
+	l := ix.text.line(line)
+	from := tokenIndex(l, keyword, 0)
+	if from < 0 {
+		from = 0
+	} else {
+		from += len(keyword)
+	}
+	if i := tokenIndex(l, name, from); i >= 0 {
+		return span{line, i, i + len(name)}
+	}
+	return span{line, 0, 0}
+}
+
+func (ix *index) lastToken(line int, name string) span {
+	l := ix.text.line(line)
+	at := -1
+	for i := tokenIndex(l, name, 0); i >= 0; i = tokenIndex(l, name, i+1) {
+		at = i
+	}
+	if at < 0 {
+		return span{line, 0, 0}
+	}
+	return span{line, at, at + len(name)}
+}
+
+// scanLine collects the references of one body line (onlyLocals: a
+// local's value, where only `$name` refers to something).
+func (ix *index) scanLine(line int, onlyLocals bool) {
+	l := ix.text.line(line)
+	if strings.HasPrefix(strings.TrimSpace(l), "#") {
+		return
+	}
+	// A route's targets: every REF after `->`.
+	routeAt := -1
+	if head, _, ok := strings.Cut(strings.TrimSpace(l), "->"); ok && shellscan.IsRef(strings.TrimSpace(head)) {
+		routeAt = strings.Index(l, "->")
+	}
+	quoted := quotes(l)
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || i > 0 && (isIdentByte(l[i-1]) || l[i-1] == '.') {
+			continue
+		}
+		j := i
+		for j < len(l) && (isIdentByte(l[j]) || l[j] == '.' && j+1 < len(l) && isIdentByte(l[j+1])) {
+			j++
+		}
+		tok := l[i:j]
+		start := i
+		i = j - 1
+		dollar := start > 0 && l[start-1] == '$' || start > 1 && l[start-2:start] == "${"
+		if dollar {
+			if quoted[start] == '\'' {
+				continue // no expansion inside single quotes
+			}
+			name, _, _ := strings.Cut(tok, ".")
+			if d := ix.byName[name]; d != nil && d.kind == "local" {
+				ix.refs = append(ix.refs, ref{d.key, span{line, start, start + len(name)}})
+			}
+			continue
+		}
+		if onlyLocals {
+			continue
+		}
+		if alias, name, dotted := strings.Cut(tok, "."); dotted {
+			target, ok := ix.aliases[alias]
+			if !ok {
+				continue
+			}
+			name, _, _ = strings.Cut(name, ".")
+			ix.refs = append(ix.refs,
+				ref{key{ix.path, alias, nsAlias}, span{line, start, start + len(alias)}},
+				ref{key{target, name, nsSymbol}, span{line, start + len(alias) + 1, start + len(alias) + 1 + len(name)}})
+			continue
+		}
+		d := ix.byName[tok]
+		// A bare name inside quotes is text (`log "run x"`), except as the
+		// first word of a command substitution.
+		if d == nil || quoted[start] != 0 && l[start-1] != '(' && l[start-1] != '`' {
+			continue
+		}
+		rest := strings.TrimLeft(l[j:], " \t")
+		var is bool
+		switch d.kind {
+		case "channel":
+			is = strings.HasPrefix(rest, "<-") || strings.HasPrefix(rest, "->")
+		case "workflow", "rule", "function":
+			is = routeAt >= 0 && start > routeAt || commandWord(l[:start])
+		}
+		if is {
+			ix.refs = append(ix.refs, ref{d.key, span{line, start, j}})
+		}
+	}
+}
+
+// quotes tells for each byte of l the quote it is inside ('\”, '"' or 0),
+// the way the shell reads one line: backslash escapes outside single
+// quotes. (Alias rewriting ignores quotes, so only bare names consult it.)
+func quotes(l string) []byte {
+	q := make([]byte, len(l)+1)
+	var in byte
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case in != '\'' && c == '\\' && i+1 < len(l):
+			q[i], q[i+1] = in, in
+			i++
+			continue
+		case in == 0 && (c == '\'' || c == '"'):
+			q[i] = 0
+			in = c
+			continue
+		case in != 0 && c == in:
+			in = 0
+		}
+		q[i] = in
+	}
+	return q
+}
+
+// commandWord reports whether a word after before is in command position
+// or the target of `run`/`ensure`.
+func commandWord(before string) bool {
+	b := strings.TrimRight(before, " \t")
+	if b == "" {
+		return true
+	}
+	switch b[len(b)-1] {
+	case '|', ';', '&', '(', '`', '{', '!':
+		return true
+	case '=':
+		return len(b) < len(before) // `x = cmd`, not `x=word`
+	}
+	w := b[strings.LastIndexAny(b, " \t(;|&")+1:]
+	switch w {
+	case "run", "ensure", "then", "else", "do", "recover", "if", "while", "until":
+		return true
+	}
+	return false
+}
+
+// at returns the key and span of the reference or definition name at a
+// byte offset of a line.
+func (ix *index) at(line, b int) (key, span, bool) {
+	for _, r := range ix.refs {
+		if r.contains(line, b) {
+			return r.key, r.span, true
+		}
+	}
+	for _, d := range ix.defs {
+		if d.ns != nsNone && d.name.to > d.name.from && d.name.contains(line, b) {
+			return d.key, d.name, true
+		}
+	}
+	return key{}, span{}, false
+}
+
+// def returns the definition of k in this module, or nil.
+func (ix *index) def(k key) *def {
+	for _, d := range ix.defs {
+		if d.key == k {
+			return d
+		}
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Which words of a module are references, and to what.
+func TestRefs(t *testing.T) {
+	src := `import "lib" as agent
+channel ch
+local who = "me"
+local greeting = "hi $who"
+
+function slug() {
+  printf '%s $who' "$who"
+}
+
+workflow w {
+  config {
+    agent.backend = "claude"
+  }
+  # run w is a comment
+  log "run w inside a string, $who"
+  x = run slug "$(slug a)"
+  if ! ensure agent.ok; then
+    run w
+  fi
+  ch <- echo hi
+  ch -> w, agent.other
+  echo w slug
+}
+`
+	ix := newIndex("/m.jh", []byte(src), func(_, p string) string { return "/" + p + ".jh" })
+	var got []string
+	for _, r := range ix.refs {
+		l := ix.text.line(r.line)
+		got = append(got, fmt.Sprintf("%d:%s→%s:%s", r.line+1, l[r.from:r.to], r.key.path, r.key.name))
+	}
+	want := []string{
+		"1:lib→/lib.jh:",
+		"4:who→/m.jh:who",
+		"7:who→/m.jh:who", // in double quotes; the one in single quotes is not
+		"15:who→/m.jh:who",
+		"16:slug→/m.jh:slug",
+		"16:slug→/m.jh:slug", // first word of a command substitution
+		"17:agent→/m.jh:agent",
+		"17:ok→/lib.jh:ok",
+		"18:w→/m.jh:w",
+		"20:ch→/m.jh:ch",
+		"21:ch→/m.jh:ch",
+		"21:w→/m.jh:w",
+		"21:agent→/m.jh:agent",
+		"21:other→/lib.jh:other",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("refs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
