@@ -103,6 +103,9 @@ bashcompat:
 
 # The VS Code extension (editors/vscode): install the locked dependencies,
 # compile the client and run the grammar golden tests. Needs node and npm
-# (and the npm registry), so it is not part of `make test`.
-editors:
+# (and the npm registry), so it is not part of `make test`. The grammar's
+# fixtures are real Jaiph: jaiph check accepts them and their tests pass.
+editors: build
+	./$(BIN) check editors/vscode/test/fixtures
+	./$(BIN) test editors/vscode/test/fixtures
 	cd editors/vscode && npm ci && npm run compile && npm test

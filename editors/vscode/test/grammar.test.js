@@ -181,3 +181,36 @@ test('VS Code\'s shell grammar leaves every body and Jaiph form as the stub does
     a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: Jaiph scopes with VS Code's shell grammar`));
   }
 });
+
+// VS Code indents after a line matching increaseIndentPattern and outdents a
+// line matching decreaseIndentPattern (both JavaScript regular expressions).
+test('indentation rules', () => {
+  const cfg = JSON.parse(fs.readFileSync(path.join(root, 'language-configuration.json'), 'utf8'));
+  const inc = new RegExp(cfg.indentationRules.increaseIndentPattern);
+  const dec = new RegExp(cfg.indentationRules.decreaseIndentPattern);
+  const cases = [
+    // [line, indents the next line, is outdented]
+    ['workflow default {', true, false],
+    ['config {', true, false],
+    ['  status = ensure ready recover {', true, false],
+    ['  runtime.workspace = [', true, false],
+    ['  if ! ensure tests_pass; then', true, false],
+    ['  for f in *.txt; do', true, false],
+    ['  else', true, true],
+    ['  mock prompt {', true, false],
+    ['  helper() { # a comment', true, false],
+    ['}', false, true],
+    ['  ]', false, true],
+    ['  fi', false, true],
+    ['  done', false, true],
+    ['  run fix_tests', false, false],
+    ['  echo "{"', false, false],
+    ['  # a comment {', false, false],
+    ['  finish', false, false],
+    ['  done_marker=1', false, false],
+  ];
+  for (const [line, indents, outdents] of cases) {
+    assert.strictEqual(inc.test(line), indents, `increaseIndentPattern on ${JSON.stringify(line)}`);
+    assert.strictEqual(dec.test(line), outdents, `decreaseIndentPattern on ${JSON.stringify(line)}`);
+  }
+});
