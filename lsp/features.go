@@ -175,6 +175,7 @@ var (
 	workflowKeywords = []string{"ensure", "if", "log", "logerr", "prompt", "return", "run"}
 	ruleKeywords     = []string{"ensure", "log", "logerr", "return"}
 	functionKeywords = []string{"log", "logerr", "return"}
+	testKeywords     = []string{"expectContain", "expectEqual", "expectNotContain", "mock"}
 )
 
 func (s *server) completion(p TextDocumentPositionParams) CompletionList {
@@ -225,20 +226,27 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 		return list
 	}
-	var body *def
-	for _, d := range ix.defs {
-		switch d.kind {
-		case "workflow", "rule", "function", "test":
-			if line > d.first && line < d.last {
-				body = d
-			}
+	decls := ix.textDecls()
+	var body *textDecl
+	for i, d := range decls {
+		if line > d.first && line < d.last {
+			body = &decls[i]
 		}
 	}
 	symbols := func(kinds ...string) {
+		seen := map[string]bool{}
 		for _, d := range ix.defs {
 			for _, k := range kinds {
 				if d.kind == k {
+					seen[d.name_(ix)] = true
 					add(d.name_(ix), kindOf(k), k)
+				}
+			}
+		}
+		for _, d := range decls { // declared, but not parsed yet
+			for _, k := range kinds {
+				if d.kind == k && !seen[d.name] {
+					add(d.name, kindOf(k), k)
 				}
 			}
 		}
@@ -278,6 +286,9 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	case trimmed == "" && body.kind == "function":
 		keywords(functionKeywords)
 		symbols("function")
+	case trimmed == "" && body.kind == "test":
+		keywords(testKeywords)
+		symbols() // the aliases: a test runs alias.workflow
 	}
 	return list
 }

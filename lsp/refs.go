@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -379,4 +380,42 @@ func (ix *index) def(k key) *def {
 		}
 	}
 	return nil
+}
+
+var declLine = regexp.MustCompile(`^(?:export\s+)?(workflow|rule|function|test)\s+("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)`)
+
+// textDecl is a declaration found in the text alone: a buffer being typed
+// often does not parse (an unterminated body drops it from the AST), and
+// completion still needs to know which body the cursor is in.
+type textDecl struct {
+	kind, name  string
+	first, last int // last: the closing `}`'s line, or len(lines) when unterminated
+}
+
+func (ix *index) textDecls() []textDecl {
+	var out []textDecl
+	lines := ix.text.lines
+	for i := 0; i < len(lines); i++ {
+		m := declLine.FindStringSubmatch(strings.TrimSpace(lines[i]))
+		if m == nil || !strings.HasSuffix(strings.TrimSpace(lines[i]), "{") {
+			continue
+		}
+		d := textDecl{kind: m[1], name: m[2], first: i, last: len(lines)}
+		in := indent(lines[i])
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "}" && indent(lines[j]) <= in {
+				d.last = j
+				break
+			}
+			if declLine.MatchString(lines[j]) && indent(lines[j]) <= in {
+				d.last = j // the next declaration ends an unterminated body
+				break
+			}
+		}
+		out = append(out, d)
+		if d.last < len(lines) {
+			i = d.last
+		}
+	}
+	return out
 }
