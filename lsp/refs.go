@@ -130,6 +130,13 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		d := add(key{path, tb.Description, nsNone}, "test", tb.Line-1, "test", true)
 		d.name = span{d.first, 0, len(ix.text.line(d.first))}
 	}
+	// A body that does not parse yet (being typed) is still a definition.
+	for _, td := range ix.textDecls() {
+		if td.kind != "test" && ix.byName[td.name] == nil {
+			d := add(key{path, td.name, nsSymbol}, td.kind, td.first, td.kind, false)
+			d.last = min(td.last, len(ix.text.lines)-1)
+		}
+	}
 	sort.SliceStable(ix.defs, func(i, j int) bool { return ix.defs[i].first < ix.defs[j].first })
 	for _, d := range ix.defs {
 		switch d.kind {

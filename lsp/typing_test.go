@@ -38,3 +38,21 @@ func TestCompletionWhileTyping(t *testing.T) {
 		}
 	}
 }
+
+// A workflow whose body does not parse yet is still found by definition.
+func TestDefinitionWhileTyping(t *testing.T) {
+	s := started(Options{})
+	s.notify = func(string, any) {}
+	uri := "file:///nowhere/t.jh"
+	src := "workflow a {\n  run b\n}\n\nworkflow b {\n  run a\n"
+	request(t, s, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, Text: src}})
+	got, _ := request(t, s, "textDocument/definition", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Position: Position{1, 6}})
+	want := []Location{{URI: uri, Range: Range{Position{4, 9}, Position{4, 10}}}}
+	if !equalJSON(got, want) {
+		t.Errorf("definition of b = %v, want %v", got, want)
+	}
+	got, _ = request(t, s, "textDocument/definition", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Position: Position{5, 6}})
+	if want := []Location{{URI: uri, Range: Range{Position{0, 9}, Position{0, 10}}}}; !equalJSON(got, want) {
+		t.Errorf("definition of a from the unterminated body = %v, want %v", got, want)
+	}
+}
