@@ -12,16 +12,22 @@
 // columns; LSP positions are 0-based lines and UTF-16 code units
 // (position.go). A diagnostic's range starts at its column and ends at the
 // end of the run of non-blank characters starting there (the keyword,
-// name or token the message is about); at a blank or past the end of the
-// line the range is empty. A byte order mark the parser drops shifts
-// line 1 by one unit.
+// name or token the message is about); a column at a blank (col 1 of an
+// indented step) runs on to the end of the token after it, and past the
+// end of the line the range is empty. A byte order mark the parser drops
+// shifts line 1 by one unit.
 //
 // Symbols. refs.go is the one place that turns the AST's declarations and
 // the source lines into name ranges and references (the parser has no
-// reference positions yet): definitions come from the AST, references from
-// a token scan of body lines — `run`/`ensure` targets and command words
-// naming a workflow, rule or function of the module, `alias.name`, a
-// channel before `<-`/`->` and route targets, `$local`/`${local}`.
+// reference positions yet): definitions come from the AST (plus
+// declaration lines the parser did not reach in a buffer being typed),
+// references from a token scan of body lines — `run`/`ensure` targets and
+// command words naming a workflow, rule or function of the module (not
+// inside quotes), `alias.name` (anywhere, as the alias rewrite does), a
+// channel before `<-`/`->` and route targets, `$local`/`${local}` (not in
+// single quotes). Comment and config lines hold none. References and
+// rename look at the open documents and every .jh file under the
+// workspace root.
 //
 // Formatting is advertised only when Options.Format is set.
 package lsp
