@@ -208,7 +208,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
 		for _, d := range ix.defs {
 			if d.kind == "local" {
-				add(d.name_(ix), complVariable, "local")
+				add(d.label(ix), complVariable, "local")
 			}
 		}
 		return list
@@ -219,7 +219,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 				for _, d := range tix.defs {
 					switch d.kind {
 					case "workflow", "rule", "function", "channel":
-						add(alias+"."+d.name_(tix), kindOf(d.kind), d.kind)
+						add(alias+"."+d.label(tix), kindOf(d.kind), d.kind)
 					}
 				}
 			}
@@ -238,8 +238,8 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		for _, d := range ix.defs {
 			for _, k := range kinds {
 				if d.kind == k {
-					seen[d.name_(ix)] = true
-					add(d.name_(ix), kindOf(k), k)
+					seen[d.label(ix)] = true
+					add(d.label(ix), kindOf(k), k)
 				}
 			}
 		}
@@ -252,7 +252,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 		for _, d := range ix.defs {
 			if d.kind == "import" {
-				add(d.name.name(ix), complModule, "import "+ix.aliases[d.name.name(ix)])
+				add(d.label(ix), complModule, strings.TrimSpace(ix.text.line(d.first)))
 			}
 		}
 	}
@@ -293,8 +293,8 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	return list
 }
 
-// name_ is the definition's name as written.
-func (d *def) name_(ix *index) string { return d.name.name(ix) }
+// label is the definition's name as written.
+func (d *def) label(ix *index) string { return d.name.name(ix) }
 
 func (sp span) name(ix *index) string { return ix.text.line(sp.line)[sp.from:sp.to] }
 
@@ -317,7 +317,7 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	kinds := map[string]int{"import": symModule, "config": symNamespace, "channel": symEvent, "local": symVariable,
 		"workflow": symFunction, "rule": symFunction, "function": symFunction, "test": symMethod}
 	for _, d := range ix.defs {
-		name := d.name_(ix)
+		name := d.label(ix)
 		if d.kind == "test" {
 			name = d.key.name
 		}
