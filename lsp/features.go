@@ -338,14 +338,32 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	return out
 }
 
-func (s *server) rename(p RenameParams) (any, error) {
-	_, k, _, ok := s.lookup(p.TextDocumentPositionParams)
+// renamable returns the workflow, rule, function or channel under the
+// position, with the index holding it and the range of the name there.
+func (s *server) renamable(p TextDocumentPositionParams) (key, *index, *def, Range, error) {
+	ix, k, sp, ok := s.lookup(p)
 	if !ok {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
 	}
 	tix, d := s.target(k)
 	if d == nil || k.ns != nsSymbol || d.kind == "local" {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+	}
+	return k, tix, d, ix.text.rng(sp.line, sp.from, sp.to), nil
+}
+
+func (s *server) prepareRename(p TextDocumentPositionParams) (any, error) {
+	_, _, _, r, err := s.renamable(p)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (s *server) rename(p RenameParams) (any, error) {
+	k, tix, d, _, err := s.renamable(p.TextDocumentPositionParams)
+	if err != nil {
+		return nil, err
 	}
 	if !ast.IsIdent(p.NewName) {
 		return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%q is not a name ([A-Za-z_][A-Za-z0-9_]*)", p.NewName)}

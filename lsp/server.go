@@ -225,6 +225,12 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, invalid(err)
 		}
 		return s.rename(p)
+	case "textDocument/prepareRename":
+		var p TextDocumentPositionParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, invalid(err)
+		}
+		return s.prepareRename(p)
 	case "textDocument/formatting":
 		if s.opts.Format == nil {
 			break
@@ -253,7 +259,7 @@ func (s *server) capabilities() any {
 		"hoverProvider":          true,
 		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
 		"documentSymbolProvider": true,
-		"renameProvider":         true,
+		"renameProvider":         map[string]any{"prepareProvider": true},
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
