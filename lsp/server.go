@@ -125,18 +125,51 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
 	}
-	switch req.Method {
-	case "initialize":
-		var p InitializeParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
+	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" || s.opts.Format != nil) {
+		return m(s, params)
+	}
+	if req.Notif {
+		return nil, nil // unknown notifications ($/cancelRequest, …) are ignored
+	}
+	return nil, &jsonrpc2.Error{Code: codeMethodNotFound, Message: "method not found: " + req.Method}
+}
+
+// on adapts a method to the raw params it is called with.
+func on[P any](f func(*server, P) (any, error)) func(*server, []byte) (any, error) {
+	return func(s *server, raw []byte) (any, error) {
+		var p P
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: err.Error()}
 		}
+		return f(s, p)
+	}
+}
+
+// answer adapts a method whose answer cannot fail.
+func answer[P, R any](f func(*server, P) R) func(*server, []byte) (any, error) {
+	return on(func(s *server, p P) (any, error) { return f(s, p), nil })
+}
+
+// none takes whatever params a notification without any carries.
+type none = json.RawMessage
+
+var methods = map[string]func(*server, []byte) (any, error){
+	"initialize": on(func(s *server, p InitializeParams) (any, error) {
 		s.root = rootOf(p)
 		s.initialized = true
 		return s.capabilities(), nil
-	case "initialized", "textDocument/didSave":
+	}),
+	"initialized":          on(func(*server, none) (any, error) { return nil, nil }),
+	"textDocument/didSave": on(func(*server, none) (any, error) { return nil, nil }),
+	"shutdown": on(func(s *server, _ none) (any, error) {
+		s.shutdown = true
 		return nil, nil
-	case "workspace/didChangeWatchedFiles":
+	}),
+	"exit": on(func(s *server, _ none) (any, error) {
+		close(s.exited)
+		return nil, nil
+	}),
+	"workspace/didChangeWatchedFiles": on(func(s *server, _ none) (any, error) {
 		// A module changed on disk: re-check every open document (those
 		// that do not import it publish what they published before).
 		var all []string
@@ -146,26 +179,14 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		sort.Strings(all)
 		s.check(all)
 		return nil, nil
-	case "shutdown":
-		s.shutdown = true
-		return nil, nil
-	case "exit":
-		close(s.exited)
-		return nil, nil
-	case "textDocument/didOpen":
-		var p DidOpenTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didOpen": on(func(s *server, p DidOpenTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		s.docs[path] = &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
 		s.publish(path)
 		return nil, nil
-	case "textDocument/didChange":
-		var p DidChangeTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didChange": on(func(s *server, p DidChangeTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		d := s.docs[path]
 		if d == nil || len(p.ContentChanges) == 0 {
@@ -176,11 +197,8 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		d.version = p.TextDocument.Version
 		s.publish(path)
 		return nil, nil
-	case "textDocument/didClose":
-		var p DidCloseTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didClose": on(func(s *server, p DidCloseTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		if d := s.docs[path]; d != nil {
 			importers := s.importers(path)
@@ -189,66 +207,17 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			s.check(importers) // now reading path from the disk
 		}
 		return nil, nil
-	case "textDocument/definition":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.definition(p), nil
-	case "textDocument/references":
-		var p ReferenceParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.references(p), nil
-	case "textDocument/hover":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.hover(p), nil
-	case "textDocument/completion":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.completion(p), nil
-	case "textDocument/documentSymbol":
-		var p DocumentSymbolParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.symbols(pathOf(p.TextDocument.URI)), nil
-	case "textDocument/rename":
-		var p RenameParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.rename(p)
-	case "textDocument/prepareRename":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.prepareRename(p)
-	case "textDocument/formatting":
-		if s.opts.Format == nil {
-			break
-		}
-		var p DocumentFormattingParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/definition":     answer((*server).definition),
+	"textDocument/references":     answer((*server).references),
+	"textDocument/hover":          answer((*server).hover),
+	"textDocument/completion":     answer((*server).completion),
+	"textDocument/documentSymbol": answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
+	"textDocument/rename":         on((*server).rename),
+	"textDocument/prepareRename":  on((*server).prepareRename),
+	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
-	}
-	if req.Notif {
-		return nil, nil // unknown notifications ($/cancelRequest, …) are ignored
-	}
-	return nil, &jsonrpc2.Error{Code: codeMethodNotFound, Message: "method not found: " + req.Method}
-}
-
-func invalid(err error) error {
-	return &jsonrpc2.Error{Code: codeInvalidParams, Message: err.Error()}
+	}),
 }
 
 func (s *server) capabilities() any {
