@@ -345,8 +345,17 @@ func (s *server) check(all []string) {
 	if len(paths) == 0 {
 		return
 	}
+	// The loader looks for an extension-less import on disk unless it has
+	// loaded the file already, so open documents not saved yet go first.
+	var files []string
+	for p := range s.docs {
+		if _, err := os.Stat(p); err != nil {
+			files = append(files, p)
+		}
+	}
+	sort.Strings(files)
 	byFile := map[string][]Diagnostic{}
-	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(paths, s.read)) {
+	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(append(files, paths...), s.read)) {
 		t := s.text(d.File)
 		byFile[d.File] = append(byFile[d.File], Diagnostic{
 			Range: t.diagRange(d.Line, d.Col), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
