@@ -11,8 +11,9 @@
 // Positions. Jaiph diagnostics carry 1-based lines and 1-based byte
 // columns; LSP positions are 0-based lines and UTF-16 code units
 // (position.go). A diagnostic's range starts at its column and ends at the
-// end of the run of non-blank characters starting there (the keyword,
-// name or token the message is about); a column at a blank (col 1 of an
+// end of the name starting there (letters, digits, `_` and `.`: a keyword
+// or a REF, so a route target stops before its comma), or else of the run
+// of non-blank characters (a quoted string); a column at a blank (col 1 of an
 // indented step) runs on to the end of the token after it, and past the
 // end of the line the range is empty. A byte order mark the parser drops
 // shifts line 1 by one unit.
