@@ -6,7 +6,10 @@
 // server uses. Documents are synchronised in full; every open and change
 // re-checks the document and the open documents that import it with
 // engine.CheckOverlay, whose reader returns the open buffers, so the
-// diagnostics are exactly `jaiph check`'s for the unsaved contents.
+// diagnostics are exactly `jaiph check`'s for the unsaved contents. The
+// problems of imported modules that are not open are published too (as
+// `jaiph check` lists them) and cleared once fixed or no longer imported
+// by an open document.
 //
 // Positions. Jaiph diagnostics carry 1-based lines and 1-based byte
 // columns; LSP positions are 0-based lines and UTF-16 code units

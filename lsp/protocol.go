@@ -94,7 +94,7 @@ type Diagnostic struct {
 
 type PublishDiagnosticsParams struct {
 	URI         string       `json:"uri"`
-	Version     int          `json:"version"`
+	Version     int          `json:"version,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 

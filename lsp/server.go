@@ -83,6 +83,7 @@ type server struct {
 	root        string
 	docs        map[string]*document // by absolute path
 	cache       map[string]*index
+	shown       map[string]bool // modules not open whose problems were published
 	notify      func(method string, params any)
 	shutdown    bool
 	initialized bool
@@ -90,7 +91,7 @@ type server struct {
 }
 
 func newServer(o Options) *server {
-	return &server{opts: o, docs: map[string]*document{}, cache: map[string]*index{}, exited: make(chan struct{})}
+	return &server{opts: o, docs: map[string]*document{}, cache: map[string]*index{}, shown: map[string]bool{}, exited: make(chan struct{})}
 }
 
 // handle answers one message. jsonrpc2 calls it for one message at a time,
@@ -205,6 +206,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 			delete(s.docs, path)
 			s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: []Diagnostic{}})
 			s.check(importers) // now reading path from the disk
+			s.sweep(nil, nil)
 		}
 		return nil, nil
 	}),
@@ -361,18 +363,78 @@ func (s *server) check(all []string) {
 			Range: t.diagRange(d.Line, d.Col), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
 		})
 	}
-	for _, p := range paths {
-		ds := byFile[p]
+	publish := func(path string, ds []Diagnostic) {
 		if ds == nil {
 			ds = []Diagnostic{}
 		}
-		sort.SliceStable(ds, func(i, j int) bool {
-			a, b := ds[i].Range.Start, ds[j].Range.Start
-			return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-		})
-		d := s.docs[p]
-		s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: ds})
+		p := PublishDiagnosticsParams{URI: s.uriOf(path), Diagnostics: ds}
+		if d := s.docs[path]; d != nil {
+			p.Version = d.version
+		}
+		s.notify("textDocument/publishDiagnostics", p)
 	}
+	for _, p := range paths {
+		publish(p, byFile[p])
+	}
+	// The modules they import that are not open get their problems too, as
+	// `jaiph check` lists them, until a check of a closure holding them
+	// finds none or no open document imports them any more.
+	var closed []string
+	for f := range byFile {
+		if s.docs[f] == nil {
+			closed = append(closed, f)
+		}
+	}
+	sort.Strings(closed)
+	for _, f := range closed {
+		s.shown[f] = true
+		publish(f, byFile[f])
+	}
+	if len(s.shown) > len(closed) {
+		s.sweep(s.closure(paths), byFile)
+	}
+}
+
+// sweep clears the published problems of modules not open that are no
+// longer found: checked now (in reach) without problems, or imported by
+// no open document.
+func (s *server) sweep(reach map[string]bool, found map[string][]Diagnostic) {
+	var open []string
+	for p := range s.docs {
+		open = append(open, p)
+	}
+	reachable := s.closure(open)
+	var gone []string
+	for f := range s.shown {
+		if found[f] == nil && s.docs[f] == nil && (reach[f] || !reachable[f]) {
+			gone = append(gone, f)
+		}
+	}
+	sort.Strings(gone)
+	for _, f := range gone {
+		delete(s.shown, f)
+		s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: s.uriOf(f), Diagnostics: []Diagnostic{}})
+	}
+}
+
+// closure returns the modules paths import, directly or not, and paths.
+func (s *server) closure(paths []string) map[string]bool {
+	seen := map[string]bool{}
+	queue := append([]string(nil), paths...)
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		if seen[q] {
+			continue
+		}
+		seen[q] = true
+		if ix := s.index(q); ix != nil {
+			for _, t := range ix.aliases {
+				queue = append(queue, t)
+			}
+		}
+	}
+	return seen
 }
 
 // text is the split source of path (empty when unreadable).
