@@ -213,14 +213,25 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 		return list
 	}
+	trimmed := strings.TrimSpace(head)
+	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
+	route := strings.HasSuffix(trimmed, "->") || strings.Contains(trimmed, "->") && strings.HasSuffix(trimmed, ",")
 	if alias, _, dotted := strings.Cut(word, "."); dotted {
-		if t, ok := ix.aliases[alias]; ok {
-			if tix := s.index(t); tix != nil {
-				for _, d := range tix.defs {
-					switch d.kind {
-					case "workflow", "rule", "function", "channel":
-						add(alias+"."+d.label(tix), kindOf(d.kind), d.kind)
-					}
+		// The imported module's members that fit where the word is.
+		kinds := "workflow rule function channel"
+		switch {
+		case lastWord == "run":
+			kinds = "workflow function"
+		case lastWord == "ensure":
+			kinds = "rule"
+		case route:
+			kinds = "workflow"
+		}
+		if t, ok := ix.aliases[alias]; ok && s.index(t) != nil {
+			tix := s.index(t)
+			for _, d := range tix.defs {
+				if d.ns == nsSymbol && d.kind != "local" && strings.Contains(kinds, d.kind) {
+					add(alias+"."+d.label(tix), kindOf(d.kind), d.kind)
 				}
 			}
 		}
@@ -261,8 +272,6 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			add(k, complKeyword, "")
 		}
 	}
-	trimmed := strings.TrimSpace(head)
-	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
 	switch {
 	case body == nil:
 		switch {
@@ -275,7 +284,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		symbols("workflow", "function")
 	case lastWord == "ensure":
 		symbols("rule")
-	case strings.HasSuffix(trimmed, "->") || strings.Contains(trimmed, "->") && strings.HasSuffix(trimmed, ","):
+	case route:
 		symbols("workflow")
 	case trimmed == "" && body.kind == "workflow":
 		keywords(workflowKeywords)
