@@ -176,6 +176,27 @@ var (
 	ruleKeywords     = []string{"ensure", "log", "logerr", "return"}
 	functionKeywords = []string{"log", "logerr", "return"}
 	testKeywords     = []string{"expectContain", "expectEqual", "expectNotContain", "mock"}
+
+	// The step and declaration forms, offered as snippets (label, text).
+	topForms = [][2]string{
+		{"import … as …", "import \"${1:path}\" as ${2:alias}"},
+		{"config { … }", "config {\n  ${1:agent.backend} = ${2:\"claude\"}\n}"},
+		{"channel …", "channel ${1:name}"},
+		{"local … = …", "local ${1:name} = \"${2:value}\""},
+		{"workflow … { … }", "workflow ${1:name} {\n  $0\n}"},
+		{"rule … { … }", "rule ${1:name} {\n  $0\n}"},
+		{"function …() { … }", "function ${1:name}() {\n  $0\n}"},
+	}
+	workflowForms = [][2]string{
+		{"… = run …", "${1:result} = run ${2:workflow}"},
+		{"ensure … recover …", "ensure ${1:rule} recover run ${2:fix}"},
+		{"… = prompt \"…\"", "${1:answer} = prompt \"${2:text}\""},
+		{"… = prompt \"…\" returns '…'", "${1:answer} = prompt \"${2:text}\" returns '{ ${3:field}: string }'"},
+		{"if ! ensure …; then … fi", "if ! ensure ${1:rule}; then\n  $0\nfi"},
+		{"if run …; then … else … fi", "if run ${1:workflow}; then\n  $2\nelse\n  $0\nfi"},
+		{"… <- …", "${1:channel} <- ${0:echo \"message\"}"},
+		{"… -> …", "${1:channel} -> ${2:workflow}"},
+	}
 )
 
 func (s *server) completion(p TextDocumentPositionParams) CompletionList {
@@ -272,6 +293,13 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			add(k, complKeyword, "")
 		}
 	}
+	forms := func(fs [][2]string) {
+		for _, f := range fs {
+			if s.snippets {
+				list.Items = append(list.Items, CompletionItem{Label: f[0], Kind: complSnippet, InsertText: f[1], InsertTextFormat: 2})
+			}
+		}
+	}
 	switch {
 	case body == nil:
 		switch {
@@ -279,6 +307,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			keywords([]string{"import", "test"}) // a test file's other declarations never run
 		case trimmed == "" || trimmed == "export":
 			keywords(topKeywords)
+			forms(topForms)
 		}
 	case lastWord == "run":
 		symbols("workflow", "function")
@@ -288,6 +317,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		symbols("workflow")
 	case trimmed == "" && body.kind == "workflow":
 		keywords(workflowKeywords)
+		forms(workflowForms)
 		symbols("channel") // a workflow calls functions with run only
 	case trimmed == "" && body.kind == "rule":
 		keywords(ruleKeywords)

@@ -87,6 +87,7 @@ type server struct {
 	notify      func(method string, params any)
 	shutdown    bool
 	initialized bool
+	snippets    bool // the client takes snippet completions
 	exited      chan struct{}
 }
 
@@ -157,6 +158,7 @@ type none = json.RawMessage
 var methods = map[string]func(*server, []byte) (any, error){
 	"initialize": on(func(s *server, p InitializeParams) (any, error) {
 		s.root = rootOf(p)
+		s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 		s.initialized = true
 		return s.capabilities(), nil
 	}),
