@@ -211,7 +211,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
 	}
 	for _, c := range ix.configs {
-		if line > c.from && line < c.to {
+		if line > c.first && line < c.last {
 			if !strings.Contains(before, "=") {
 				for _, k := range parser.ConfigKeys {
 					add(k, complProperty, "config key")
@@ -369,8 +369,8 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	for _, c := range ix.configs {
 		out = append(out, DocumentSymbol{
 			Name: "config", Kind: symObject,
-			Range:          Range{Start: Position{Line: c.from}, End: ix.text.pos(c.to, len(ix.text.line(c.to)))},
-			SelectionRange: ix.text.rng(c.from, indent(ix.text.line(c.from)), indent(ix.text.line(c.from))+len("config")),
+			Range:          Range{Start: Position{Line: c.first}, End: ix.text.pos(c.last, len(ix.text.line(c.last)))},
+			SelectionRange: ix.text.rng(c.first, indent(ix.text.line(c.first)), indent(ix.text.line(c.first))+len("config")),
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })

@@ -31,6 +31,9 @@ type key struct {
 	ns         ns
 }
 
+// lines is a run of 0-based lines.
+type lines struct{ first, last int }
+
 // span is the bytes [from, to) of a 0-based line.
 type span struct{ line, from, to int }
 
@@ -57,7 +60,7 @@ type index struct {
 	refs    []ref
 	byName  map[string]*def   // the module's namespace
 	aliases map[string]string // import alias → resolved path
-	configs []span            // config blocks: first and last line (from, to unused)
+	configs []lines           // config blocks, braces included
 }
 
 // newIndex parses src (the module at path) and collects its definitions
@@ -163,14 +166,14 @@ func (ix *index) addConfig(line int) {
 			break
 		}
 	}
-	ix.configs = append(ix.configs, span{line: line, from: line, to: end})
+	ix.configs = append(ix.configs, lines{line, end})
 }
 
 // inConfig reports whether line is inside a config block (keys such as
 // agent.backend are not references, even when an alias is called agent).
 func (ix *index) inConfig(line int) bool {
 	for _, c := range ix.configs {
-		if line >= c.from && line <= c.to {
+		if line >= c.first && line <= c.last {
 			return true
 		}
 	}
