@@ -257,6 +257,12 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 	if strings.HasPrefix(strings.TrimSpace(l), "#") {
 		return
 	}
+	// A test's `mock workflow name {` names a symbol of the first import.
+	if m := mockLine.FindStringSubmatchIndex(l); m != nil && ix.file.IsTest && len(ix.file.Imports) > 0 {
+		target := ix.aliases[ix.file.Imports[0].Alias]
+		ix.refs = append(ix.refs, ref{key{target, l[m[2]:m[3]], nsSymbol}, span{line, m[2], m[3]}})
+		return
+	}
 	// A route's targets: every REF after `->`.
 	routeAt := -1
 	if head, _, ok := strings.Cut(strings.TrimSpace(l), "->"); ok && shellscan.IsRef(strings.TrimSpace(head)) {
@@ -391,6 +397,8 @@ func (ix *index) def(k key) *def {
 	}
 	return nil
 }
+
+var mockLine = regexp.MustCompile(`^\s*mock\s+(?:workflow|rule|function)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{\s*$`)
 
 var declLine = regexp.MustCompile(`^(?:export\s+)?(workflow|rule|function|test)\s+("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)`)
 
