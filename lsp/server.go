@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"sync/atomic"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -58,7 +59,7 @@ func (o Options) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
-	if s.shutdown {
+	if s.shutdown.Load() {
 		return nil
 	}
 	return ErrNoShutdown
@@ -85,7 +86,7 @@ type server struct {
 	cache       map[string]*index
 	shown       map[string]bool // modules not open whose problems were published
 	notify      func(method string, params any)
-	shutdown    bool
+	shutdown    atomic.Bool // also read by Serve when its context ends mid-message
 	initialized bool
 	snippets    bool // the client takes snippet completions
 	exited      chan struct{}
@@ -119,7 +120,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		params = *req.Params
 	}
 	switch {
-	case s.shutdown && req.Method != "exit" && !req.Notif:
+	case s.shutdown.Load() && req.Method != "exit" && !req.Notif:
 		return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "the server is shut down"}
 	case !s.initialized && req.Method != "initialize" && req.Method != "exit":
 		if req.Notif {
@@ -165,7 +166,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"initialized":          on(func(*server, none) (any, error) { return nil, nil }),
 	"textDocument/didSave": on(func(*server, none) (any, error) { return nil, nil }),
 	"shutdown": on(func(s *server, _ none) (any, error) {
-		s.shutdown = true
+		s.shutdown.Store(true)
 		return nil, nil
 	}),
 	"exit": on(func(s *server, _ none) (any, error) {
