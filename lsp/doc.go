@@ -29,9 +29,21 @@
 // command words naming a workflow, rule or function of the module (not
 // inside quotes), `alias.name` (anywhere, as the alias rewrite does), a
 // channel before `<-`/`->` and route targets, `$local`/`${local}` (not in
-// single quotes). Comment and config lines hold none. References and
-// rename look at the open documents and every .jh file under the
-// workspace root.
+// single quotes), a test file's `mock workflow name` (the first import's).
+// Comment and config lines hold none. References and rename look at the
+// open documents and every .jh/.jph file under the workspace root.
+//
+// Completion offers what fits the cursor's place: declaration keywords at
+// the top level, step keywords and channels at the start of a workflow
+// step (and the step forms as snippets when the client takes snippets),
+// workflows and functions after `run`, rules after `ensure`, workflows
+// after `->`, an alias's members after `alias.`, locals after `$`, config
+// keys inside `config { }`. The enclosing body comes from the text, so a
+// body still being typed counts.
+//
+// Messages are handled one at a time in arrival order; a panic is answered
+// as an internal error and logged to stderr with its stack. Exit after
+// shutdown returns nil (exit status 0), otherwise ErrNoShutdown (1).
 //
 // Formatting is advertised only when Options.Format is set.
 package lsp
