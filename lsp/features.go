@@ -366,14 +366,21 @@ func (s *server) symbols(path string) []DocumentSymbol {
 			SelectionRange: ix.text.rng(d.name.line, d.name.from, d.name.to),
 		})
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })
+	// A workflow's config block is its child; the module's is top level.
 	for _, c := range ix.configs {
-		out = append(out, DocumentSymbol{
+		sym := DocumentSymbol{
 			Name: "config", Kind: symObject,
 			Range:          Range{Start: Position{Line: c.first}, End: ix.text.pos(c.last, len(ix.text.line(c.last)))},
 			SelectionRange: ix.text.rng(c.first, indent(ix.text.line(c.first)), indent(ix.text.line(c.first))+len("config")),
-		})
+		}
+		at := sort.Search(len(out), func(i int) bool { return out[i].Range.Start.Line > c.first })
+		if at > 0 && out[at-1].Detail == "workflow" && out[at-1].Range.End.Line >= c.last {
+			out[at-1].Children = append(out[at-1].Children, sym)
+			continue
+		}
+		out = append(out[:at], append([]DocumentSymbol{sym}, out[at:]...)...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })
 	return out
 }
 
