@@ -10,6 +10,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/internal/benchdata"
 )
 
@@ -56,5 +57,20 @@ func BenchmarkDiagnosticsAfterChange(b *testing.B) {
 	}
 	if published != b.N+1 {
 		b.Fatalf("published %d times for %d changes", published, b.N)
+	}
+}
+
+// BenchmarkCheckOverlay is the same check without the server (decoding,
+// change handling, position mapping, encoding), for the ratio between the
+// two on a busy machine.
+func BenchmarkCheckOverlay(b *testing.B) {
+	path := benchdata.ModuleFile(b)
+	src := []byte(benchdata.Module())
+	read := func(string) ([]byte, error) { return src, nil }
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ds := engine.CheckOverlay([]string{path}, read); len(ds) != 0 {
+			b.Fatal(ds[0])
+		}
 	}
 }

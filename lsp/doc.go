@@ -6,22 +6,44 @@
 // server uses. Documents are synchronised in full; every open and change
 // re-checks the document and the open documents that import it with
 // engine.CheckOverlay, whose reader returns the open buffers, so the
-// diagnostics are exactly `jaiph check`'s for the unsaved contents.
+// diagnostics are exactly `jaiph check`'s for the unsaved contents. The
+// problems of imported modules that are not open are published too (as
+// `jaiph check` lists them) and cleared once fixed or no longer imported
+// by an open document.
 //
 // Positions. Jaiph diagnostics carry 1-based lines and 1-based byte
 // columns; LSP positions are 0-based lines and UTF-16 code units
 // (position.go). A diagnostic's range starts at its column and ends at the
-// end of the run of non-blank characters starting there (the keyword,
-// name or token the message is about); at a blank or past the end of the
-// line the range is empty. A byte order mark the parser drops shifts
-// line 1 by one unit.
+// end of the name starting there (letters, digits, `_` and `.`: a keyword
+// or a REF, so a route target stops before its comma), or else of the run
+// of non-blank characters (a quoted string); a column at a blank (col 1 of an
+// indented step) runs on to the end of the token after it, and past the
+// end of the line the range is empty. A byte order mark the parser drops
+// shifts line 1 by one unit.
 //
 // Symbols. refs.go is the one place that turns the AST's declarations and
 // the source lines into name ranges and references (the parser has no
-// reference positions yet): definitions come from the AST, references from
-// a token scan of body lines — `run`/`ensure` targets and command words
-// naming a workflow, rule or function of the module, `alias.name`, a
-// channel before `<-`/`->` and route targets, `$local`/`${local}`.
+// reference positions yet): definitions come from the AST (plus
+// declaration lines the parser did not reach in a buffer being typed),
+// references from a token scan of body lines — `run`/`ensure` targets and
+// command words naming a workflow, rule or function of the module (not
+// inside quotes), `alias.name` (anywhere, as the alias rewrite does), a
+// channel before `<-`/`->` and route targets, `$local`/`${local}` (not in
+// single quotes), a test file's `mock workflow name` (the first import's).
+// Comment and config lines hold none. References and rename look at the
+// open documents and every .jh/.jph file under the workspace root.
+//
+// Completion offers what fits the cursor's place: declaration keywords at
+// the top level, step keywords and channels at the start of a workflow
+// step (and the step forms as snippets when the client takes snippets),
+// workflows and functions after `run`, rules after `ensure`, workflows
+// after `->`, an alias's members after `alias.`, locals after `$`, config
+// keys inside `config { }`. The enclosing body comes from the text, so a
+// body still being typed counts.
+//
+// Messages are handled one at a time in arrival order; a panic is answered
+// as an internal error and logged to stderr with its stack. Exit after
+// shutdown returns nil (exit status 0), otherwise ErrNoShutdown (1).
 //
 // Formatting is advertised only when Options.Format is set.
 package lsp

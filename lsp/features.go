@@ -175,6 +175,28 @@ var (
 	workflowKeywords = []string{"ensure", "if", "log", "logerr", "prompt", "return", "run"}
 	ruleKeywords     = []string{"ensure", "log", "logerr", "return"}
 	functionKeywords = []string{"log", "logerr", "return"}
+	testKeywords     = []string{"expectContain", "expectEqual", "expectNotContain", "mock"}
+
+	// The step and declaration forms, offered as snippets (label, text).
+	topForms = [][2]string{
+		{"import … as …", "import \"${1:path}\" as ${2:alias}"},
+		{"config { … }", "config {\n  ${1:agent.backend} = ${2:\"claude\"}\n}"},
+		{"channel …", "channel ${1:name}"},
+		{"local … = …", "local ${1:name} = \"${2:value}\""},
+		{"workflow … { … }", "workflow ${1:name} {\n  $0\n}"},
+		{"rule … { … }", "rule ${1:name} {\n  $0\n}"},
+		{"function …() { … }", "function ${1:name}() {\n  $0\n}"},
+	}
+	workflowForms = [][2]string{
+		{"… = run …", "${1:result} = run ${2:workflow}"},
+		{"ensure … recover …", "ensure ${1:rule} recover run ${2:fix}"},
+		{"… = prompt \"…\"", "${1:answer} = prompt \"${2:text}\""},
+		{"… = prompt \"…\" returns '…'", "${1:answer} = prompt \"${2:text}\" returns '{ ${3:field}: string }'"},
+		{"if ! ensure …; then … fi", "if ! ensure ${1:rule}; then\n  $0\nfi"},
+		{"if run …; then … else … fi", "if run ${1:workflow}; then\n  $2\nelse\n  $0\nfi"},
+		{"… <- …", "${1:channel} <- ${0:echo \"message\"}"},
+		{"… -> …", "${1:channel} -> ${2:workflow}"},
+	}
 )
 
 func (s *server) completion(p TextDocumentPositionParams) CompletionList {
@@ -189,7 +211,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
 	}
 	for _, c := range ix.configs {
-		if line > c.from && line < c.to {
+		if line > c.first && line < c.last {
 			if !strings.Contains(before, "=") {
 				for _, k := range parser.ConfigKeys {
 					add(k, complProperty, "config key")
@@ -207,44 +229,62 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
 		for _, d := range ix.defs {
 			if d.kind == "local" {
-				add(d.name_(ix), complVariable, "local")
+				add(d.label(ix), complVariable, "local")
 			}
 		}
 		return list
 	}
+	trimmed := strings.TrimSpace(head)
+	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
+	route := strings.HasSuffix(trimmed, "->") || strings.Contains(trimmed, "->") && strings.HasSuffix(trimmed, ",")
 	if alias, _, dotted := strings.Cut(word, "."); dotted {
-		if t, ok := ix.aliases[alias]; ok {
-			if tix := s.index(t); tix != nil {
-				for _, d := range tix.defs {
-					switch d.kind {
-					case "workflow", "rule", "function", "channel":
-						add(alias+"."+d.name_(tix), kindOf(d.kind), d.kind)
-					}
+		// The imported module's members that fit where the word is.
+		kinds := "workflow rule function channel"
+		switch {
+		case lastWord == "run":
+			kinds = "workflow function"
+		case lastWord == "ensure":
+			kinds = "rule"
+		case route:
+			kinds = "workflow"
+		}
+		if t, ok := ix.aliases[alias]; ok && s.index(t) != nil {
+			tix := s.index(t)
+			for _, d := range tix.defs {
+				if d.ns == nsSymbol && d.kind != "local" && strings.Contains(kinds, d.kind) {
+					add(alias+"."+d.label(tix), kindOf(d.kind), d.kind)
 				}
 			}
 		}
 		return list
 	}
-	var body *def
-	for _, d := range ix.defs {
-		switch d.kind {
-		case "workflow", "rule", "function", "test":
-			if line > d.first && line < d.last {
-				body = d
-			}
+	decls := ix.textDecls()
+	var body *textDecl
+	for i, d := range decls {
+		if line > d.first && line < d.last {
+			body = &decls[i]
 		}
 	}
 	symbols := func(kinds ...string) {
+		seen := map[string]bool{}
 		for _, d := range ix.defs {
 			for _, k := range kinds {
 				if d.kind == k {
-					add(d.name_(ix), kindOf(k), k)
+					seen[d.label(ix)] = true
+					add(d.label(ix), kindOf(k), k)
+				}
+			}
+		}
+		for _, d := range decls { // declared, but not parsed yet
+			for _, k := range kinds {
+				if d.kind == k && !seen[d.name] {
+					add(d.name, kindOf(k), k)
 				}
 			}
 		}
 		for _, d := range ix.defs {
 			if d.kind == "import" {
-				add(d.name.name(ix), complModule, "import "+ix.aliases[d.name.name(ix)])
+				add(d.label(ix), complModule, strings.TrimSpace(ix.text.line(d.first)))
 			}
 		}
 	}
@@ -253,8 +293,13 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			add(k, complKeyword, "")
 		}
 	}
-	trimmed := strings.TrimSpace(head)
-	lastWord := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
+	forms := func(fs [][2]string) {
+		for _, f := range fs {
+			if s.snippets {
+				list.Items = append(list.Items, CompletionItem{Label: f[0], Kind: complSnippet, InsertText: f[1], InsertTextFormat: 2})
+			}
+		}
+	}
 	switch {
 	case body == nil:
 		switch {
@@ -262,15 +307,17 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			keywords([]string{"import", "test"}) // a test file's other declarations never run
 		case trimmed == "" || trimmed == "export":
 			keywords(topKeywords)
+			forms(topForms)
 		}
 	case lastWord == "run":
 		symbols("workflow", "function")
 	case lastWord == "ensure":
 		symbols("rule")
-	case strings.HasSuffix(trimmed, "->") || strings.Contains(trimmed, "->") && strings.HasSuffix(trimmed, ","):
+	case route:
 		symbols("workflow")
 	case trimmed == "" && body.kind == "workflow":
 		keywords(workflowKeywords)
+		forms(workflowForms)
 		symbols("channel") // a workflow calls functions with run only
 	case trimmed == "" && body.kind == "rule":
 		keywords(ruleKeywords)
@@ -278,12 +325,15 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	case trimmed == "" && body.kind == "function":
 		keywords(functionKeywords)
 		symbols("function")
+	case trimmed == "" && body.kind == "test":
+		keywords(testKeywords)
+		symbols() // the aliases: a test runs alias.workflow
 	}
 	return list
 }
 
-// name_ is the definition's name as written.
-func (d *def) name_(ix *index) string { return d.name.name(ix) }
+// label is the definition's name as written.
+func (d *def) label(ix *index) string { return d.name.name(ix) }
 
 func (sp span) name(ix *index) string { return ix.text.line(sp.line)[sp.from:sp.to] }
 
@@ -306,7 +356,7 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	kinds := map[string]int{"import": symModule, "config": symNamespace, "channel": symEvent, "local": symVariable,
 		"workflow": symFunction, "rule": symFunction, "function": symFunction, "test": symMethod}
 	for _, d := range ix.defs {
-		name := d.name_(ix)
+		name := d.label(ix)
 		if d.kind == "test" {
 			name = d.key.name
 		}
@@ -316,25 +366,50 @@ func (s *server) symbols(path string) []DocumentSymbol {
 			SelectionRange: ix.text.rng(d.name.line, d.name.from, d.name.to),
 		})
 	}
-	for _, c := range ix.configs {
-		out = append(out, DocumentSymbol{
-			Name: "config", Kind: symObject,
-			Range:          Range{Start: Position{Line: c.from}, End: ix.text.pos(c.to, len(ix.text.line(c.to)))},
-			SelectionRange: ix.text.rng(c.from, indent(ix.text.line(c.from)), indent(ix.text.line(c.from))+len("config")),
-		})
-	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })
+	// A workflow's config block is its child; the module's is top level.
+	for _, c := range ix.configs {
+		sym := DocumentSymbol{
+			Name: "config", Kind: symObject,
+			Range:          Range{Start: Position{Line: c.first}, End: ix.text.pos(c.last, len(ix.text.line(c.last)))},
+			SelectionRange: ix.text.rng(c.first, indent(ix.text.line(c.first)), indent(ix.text.line(c.first))+len("config")),
+		}
+		at := sort.Search(len(out), func(i int) bool { return out[i].Range.Start.Line > c.first })
+		if at > 0 && out[at-1].Detail == "workflow" && out[at-1].Range.End.Line >= c.last {
+			out[at-1].Children = append(out[at-1].Children, sym)
+			continue
+		}
+		out = append(out[:at], append([]DocumentSymbol{sym}, out[at:]...)...)
+	}
 	return out
 }
 
-func (s *server) rename(p RenameParams) (any, error) {
-	_, k, _, ok := s.lookup(p.TextDocumentPositionParams)
+// renamable returns the workflow, rule, function or channel under the
+// position, with the index holding it and the range of the name there.
+func (s *server) renamable(p TextDocumentPositionParams) (key, *index, *def, Range, error) {
+	ix, k, sp, ok := s.lookup(p)
 	if !ok {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
 	}
 	tix, d := s.target(k)
 	if d == nil || k.ns != nsSymbol || d.kind == "local" {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+	}
+	return k, tix, d, ix.text.rng(sp.line, sp.from, sp.to), nil
+}
+
+func (s *server) prepareRename(p TextDocumentPositionParams) (any, error) {
+	_, _, _, r, err := s.renamable(p)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (s *server) rename(p RenameParams) (any, error) {
+	k, tix, d, _, err := s.renamable(p.TextDocumentPositionParams)
+	if err != nil {
+		return nil, err
 	}
 	if !ast.IsIdent(p.NewName) {
 		return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%q is not a name ([A-Za-z_][A-Za-z0-9_]*)", p.NewName)}

@@ -78,7 +78,8 @@ func (t *text) rng(line, from, to int) Range {
 }
 
 // diagRange is the range of a diagnostic at a 1-based line and byte
-// column: from the column to the end of the non-blank run starting there.
+// column: from the column to the end of the name (a REF) or else of the
+// non-blank run starting there (see doc.go).
 func (t *text) diagRange(line, col int) Range {
 	l := t.line(line - 1)
 	from := col - 1
@@ -92,7 +93,8 @@ func (t *text) diagRange(line, col int) Range {
 	for to < len(l) && (l[to] == ' ' || l[to] == '\t') {
 		to++ // a column at a blank (col 1 of an indented step) takes the token after it
 	}
-	for to < len(l) && l[to] != ' ' && l[to] != '\t' {
+	word := to < len(l) && (isIdentByte(l[to]) || l[to] == '.')
+	for to < len(l) && l[to] != ' ' && l[to] != '\t' && (!word || isIdentByte(l[to]) || l[to] == '.') {
 		to++
 	}
 	return t.rng(line-1, from, to)

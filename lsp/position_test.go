@@ -50,7 +50,7 @@ func TestPositionByteOrderMark(t *testing.T) {
 }
 
 func TestDiagRange(t *testing.T) {
-	tx := newText("workflow default {\n\t\trun nope \"é\"\n  😀 ensure x\n}")
+	tx := newText("workflow default {\n\t\trun nope \"é\"\n  😀 ensure x\n}\n  ch -> analyst, lib.bad")
 	for _, tc := range []struct {
 		line, col int
 		want      Range
@@ -61,6 +61,8 @@ func TestDiagRange(t *testing.T) {
 		{2, 12, Range{Position{1, 11}, Position{1, 14}}}, // "é": three units
 		{3, 8, Range{Position{2, 5}, Position{2, 11}}},   // after the surrogate pair
 		{4, 5, Range{Position{3, 1}, Position{3, 1}}},    // past the end: empty
+		{5, 9, Range{Position{4, 8}, Position{4, 15}}},   // a route target stops at its comma
+		{5, 18, Range{Position{4, 17}, Position{4, 24}}}, // an alias.name is one name
 	} {
 		if got := tx.diagRange(tc.line, tc.col); got != tc.want {
 			t.Errorf("diagRange(%d, %d) = %v, want %v", tc.line, tc.col, got, tc.want)

@@ -30,6 +30,15 @@ type TextDocumentItem struct {
 }
 
 type InitializeParams struct {
+	Capabilities struct {
+		TextDocument struct {
+			Completion struct {
+				CompletionItem struct {
+					SnippetSupport bool `json:"snippetSupport"`
+				} `json:"completionItem"`
+			} `json:"completion"`
+		} `json:"textDocument"`
+	} `json:"capabilities"`
 	RootURI          string            `json:"rootUri"`
 	RootPath         string            `json:"rootPath"`
 	WorkspaceFolders []WorkspaceFolder `json:"workspaceFolders"`
@@ -94,7 +103,7 @@ type Diagnostic struct {
 
 type PublishDiagnosticsParams struct {
 	URI         string       `json:"uri"`
-	Version     int          `json:"version"`
+	Version     int          `json:"version,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
@@ -109,9 +118,11 @@ type Hover struct {
 }
 
 type CompletionItem struct {
-	Label  string `json:"label"`
-	Kind   int    `json:"kind,omitempty"`
-	Detail string `json:"detail,omitempty"`
+	Label            string `json:"label"`
+	Kind             int    `json:"kind,omitempty"`
+	Detail           string `json:"detail,omitempty"`
+	InsertText       string `json:"insertText,omitempty"`
+	InsertTextFormat int    `json:"insertTextFormat,omitempty"` // 2: snippet
 }
 
 type CompletionList struct {
@@ -144,6 +155,7 @@ const (
 	complModule   = 9
 	complProperty = 10
 	complKeyword  = 14
+	complSnippet  = 15
 	complEvent    = 23
 
 	symModule    = 2

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -30,6 +31,9 @@ type key struct {
 	ns         ns
 }
 
+// lines is a run of 0-based lines.
+type lines struct{ first, last int }
+
 // span is the bytes [from, to) of a 0-based line.
 type span struct{ line, from, to int }
 
@@ -56,7 +60,7 @@ type index struct {
 	refs    []ref
 	byName  map[string]*def   // the module's namespace
 	aliases map[string]string // import alias → resolved path
-	configs []span            // config blocks: first and last line (from, to unused)
+	configs []lines           // config blocks, braces included
 }
 
 // newIndex parses src (the module at path) and collects its definitions
@@ -129,6 +133,13 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		d := add(key{path, tb.Description, nsNone}, "test", tb.Line-1, "test", true)
 		d.name = span{d.first, 0, len(ix.text.line(d.first))}
 	}
+	// A body that does not parse yet (being typed) is still a definition.
+	for _, td := range ix.textDecls() {
+		if td.kind != "test" && ix.byName[td.name] == nil {
+			d := add(key{path, td.name, nsSymbol}, td.kind, td.first, td.kind, false)
+			d.last = min(td.last, len(ix.text.lines)-1)
+		}
+	}
 	sort.SliceStable(ix.defs, func(i, j int) bool { return ix.defs[i].first < ix.defs[j].first })
 	for _, d := range ix.defs {
 		switch d.kind {
@@ -155,14 +166,14 @@ func (ix *index) addConfig(line int) {
 			break
 		}
 	}
-	ix.configs = append(ix.configs, span{line: line, from: line, to: end})
+	ix.configs = append(ix.configs, lines{line, end})
 }
 
 // inConfig reports whether line is inside a config block (keys such as
 // agent.backend are not references, even when an alias is called agent).
 func (ix *index) inConfig(line int) bool {
 	for _, c := range ix.configs {
-		if line >= c.from && line <= c.to {
+		if line >= c.first && line <= c.last {
 			return true
 		}
 	}
@@ -244,6 +255,12 @@ func (ix *index) lastToken(line int, name string) span {
 func (ix *index) scanLine(line int, onlyLocals bool) {
 	l := ix.text.line(line)
 	if strings.HasPrefix(strings.TrimSpace(l), "#") {
+		return
+	}
+	// A test's `mock workflow name {` names a symbol of the first import.
+	if m := mockLine.FindStringSubmatchIndex(l); m != nil && ix.file.IsTest && len(ix.file.Imports) > 0 {
+		target := ix.aliases[ix.file.Imports[0].Alias]
+		ix.refs = append(ix.refs, ref{key{target, l[m[2]:m[3]], nsSymbol}, span{line, m[2], m[3]}})
 		return
 	}
 	// A route's targets: every REF after `->`.
@@ -379,4 +396,44 @@ func (ix *index) def(k key) *def {
 		}
 	}
 	return nil
+}
+
+var mockLine = regexp.MustCompile(`^\s*mock\s+(?:workflow|rule|function)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{\s*$`)
+
+var declLine = regexp.MustCompile(`^(?:export\s+)?(workflow|rule|function|test)\s+("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)`)
+
+// textDecl is a declaration found in the text alone: a buffer being typed
+// often does not parse (an unterminated body drops it from the AST), and
+// completion still needs to know which body the cursor is in.
+type textDecl struct {
+	kind, name  string
+	first, last int // last: the closing `}`'s line, or len(lines) when unterminated
+}
+
+func (ix *index) textDecls() []textDecl {
+	var out []textDecl
+	lines := ix.text.lines
+	for i := 0; i < len(lines); i++ {
+		m := declLine.FindStringSubmatch(strings.TrimSpace(lines[i]))
+		if m == nil || !strings.HasSuffix(strings.TrimSpace(lines[i]), "{") {
+			continue
+		}
+		d := textDecl{kind: m[1], name: m[2], first: i, last: len(lines)}
+		in := indent(lines[i])
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "}" && indent(lines[j]) <= in {
+				d.last = j
+				break
+			}
+			if declLine.MatchString(lines[j]) && indent(lines[j]) <= in {
+				d.last = j // the next declaration ends an unterminated body
+				break
+			}
+		}
+		out = append(out, d)
+		if d.last < len(lines) {
+			i = d.last
+		}
+	}
+	return out
 }

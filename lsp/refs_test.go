@@ -58,3 +58,19 @@ workflow w {
 		t.Errorf("refs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// In a test file, a single-segment mock names a symbol of the first import.
+func TestRefsMock(t *testing.T) {
+	src := "import \"lib\" as lib\nimport \"other\" as other\n\ntest \"t\" {\n  mock workflow greet {\n    echo mocked\n  }\n  mock rule other.ok {\n    true\n  }\n  out = lib.greet\n}\n"
+	ix := newIndex("/m.test.jh", []byte(src), func(_, p string) string { return "/" + p + ".jh" })
+	var got []string
+	for _, r := range ix.refs {
+		if r.key.ns == nsSymbol {
+			got = append(got, fmt.Sprintf("%d:%d-%d→%s:%s", r.line+1, r.from, r.to, r.key.path, r.key.name))
+		}
+	}
+	want := "5:16-21→/lib.jh:greet 8:18-20→/other.jh:ok 11:12-17→/lib.jh:greet"
+	if strings.Join(got, " ") != want {
+		t.Errorf("refs = %v, want %s", got, want)
+	}
+}

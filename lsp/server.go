@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"sync/atomic"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -58,7 +59,7 @@ func (o Options) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
-	if s.shutdown {
+	if s.shutdown.Load() {
 		return nil
 	}
 	return ErrNoShutdown
@@ -83,14 +84,16 @@ type server struct {
 	root        string
 	docs        map[string]*document // by absolute path
 	cache       map[string]*index
+	shown       map[string]bool // modules not open whose problems were published
 	notify      func(method string, params any)
-	shutdown    bool
+	shutdown    atomic.Bool // also read by Serve when its context ends mid-message
 	initialized bool
+	snippets    bool // the client takes snippet completions
 	exited      chan struct{}
 }
 
 func newServer(o Options) *server {
-	return &server{opts: o, docs: map[string]*document{}, cache: map[string]*index{}, exited: make(chan struct{})}
+	return &server{opts: o, docs: map[string]*document{}, cache: map[string]*index{}, shown: map[string]bool{}, exited: make(chan struct{})}
 }
 
 // handle answers one message. jsonrpc2 calls it for one message at a time,
@@ -117,7 +120,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		params = *req.Params
 	}
 	switch {
-	case s.shutdown && req.Method != "exit" && !req.Notif:
+	case s.shutdown.Load() && req.Method != "exit" && !req.Notif:
 		return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "the server is shut down"}
 	case !s.initialized && req.Method != "initialize" && req.Method != "exit":
 		if req.Notif {
@@ -125,18 +128,52 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
 	}
-	switch req.Method {
-	case "initialize":
-		var p InitializeParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
+	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" || s.opts.Format != nil) {
+		return m(s, params)
+	}
+	if req.Notif {
+		return nil, nil // unknown notifications ($/cancelRequest, …) are ignored
+	}
+	return nil, &jsonrpc2.Error{Code: codeMethodNotFound, Message: "method not found: " + req.Method}
+}
+
+// on adapts a method to the raw params it is called with.
+func on[P any](f func(*server, P) (any, error)) func(*server, []byte) (any, error) {
+	return func(s *server, raw []byte) (any, error) {
+		var p P
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: err.Error()}
 		}
+		return f(s, p)
+	}
+}
+
+// answer adapts a method whose answer cannot fail.
+func answer[P, R any](f func(*server, P) R) func(*server, []byte) (any, error) {
+	return on(func(s *server, p P) (any, error) { return f(s, p), nil })
+}
+
+// none takes whatever params a notification without any carries.
+type none = json.RawMessage
+
+var methods = map[string]func(*server, []byte) (any, error){
+	"initialize": on(func(s *server, p InitializeParams) (any, error) {
 		s.root = rootOf(p)
+		s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 		s.initialized = true
 		return s.capabilities(), nil
-	case "initialized", "textDocument/didSave":
+	}),
+	"initialized":          on(func(*server, none) (any, error) { return nil, nil }),
+	"textDocument/didSave": on(func(*server, none) (any, error) { return nil, nil }),
+	"shutdown": on(func(s *server, _ none) (any, error) {
+		s.shutdown.Store(true)
 		return nil, nil
-	case "workspace/didChangeWatchedFiles":
+	}),
+	"exit": on(func(s *server, _ none) (any, error) {
+		close(s.exited)
+		return nil, nil
+	}),
+	"workspace/didChangeWatchedFiles": on(func(s *server, _ none) (any, error) {
 		// A module changed on disk: re-check every open document (those
 		// that do not import it publish what they published before).
 		var all []string
@@ -146,26 +183,14 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		sort.Strings(all)
 		s.check(all)
 		return nil, nil
-	case "shutdown":
-		s.shutdown = true
-		return nil, nil
-	case "exit":
-		close(s.exited)
-		return nil, nil
-	case "textDocument/didOpen":
-		var p DidOpenTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didOpen": on(func(s *server, p DidOpenTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		s.docs[path] = &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
 		s.publish(path)
 		return nil, nil
-	case "textDocument/didChange":
-		var p DidChangeTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didChange": on(func(s *server, p DidChangeTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		d := s.docs[path]
 		if d == nil || len(p.ContentChanges) == 0 {
@@ -176,73 +201,28 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		d.version = p.TextDocument.Version
 		s.publish(path)
 		return nil, nil
-	case "textDocument/didClose":
-		var p DidCloseTextDocumentParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/didClose": on(func(s *server, p DidCloseTextDocumentParams) (any, error) {
 		path := pathOf(p.TextDocument.URI)
 		if d := s.docs[path]; d != nil {
 			importers := s.importers(path)
 			delete(s.docs, path)
 			s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: []Diagnostic{}})
 			s.check(importers) // now reading path from the disk
+			s.sweep(nil, nil)
 		}
 		return nil, nil
-	case "textDocument/definition":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.definition(p), nil
-	case "textDocument/references":
-		var p ReferenceParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.references(p), nil
-	case "textDocument/hover":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.hover(p), nil
-	case "textDocument/completion":
-		var p TextDocumentPositionParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.completion(p), nil
-	case "textDocument/documentSymbol":
-		var p DocumentSymbolParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.symbols(pathOf(p.TextDocument.URI)), nil
-	case "textDocument/rename":
-		var p RenameParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
-		return s.rename(p)
-	case "textDocument/formatting":
-		if s.opts.Format == nil {
-			break
-		}
-		var p DocumentFormattingParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid(err)
-		}
+	}),
+	"textDocument/definition":     answer((*server).definition),
+	"textDocument/references":     answer((*server).references),
+	"textDocument/hover":          answer((*server).hover),
+	"textDocument/completion":     answer((*server).completion),
+	"textDocument/documentSymbol": answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
+	"textDocument/rename":         on((*server).rename),
+	"textDocument/prepareRename":  on((*server).prepareRename),
+	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
-	}
-	if req.Notif {
-		return nil, nil // unknown notifications ($/cancelRequest, …) are ignored
-	}
-	return nil, &jsonrpc2.Error{Code: codeMethodNotFound, Message: "method not found: " + req.Method}
-}
-
-func invalid(err error) error {
-	return &jsonrpc2.Error{Code: codeInvalidParams, Message: err.Error()}
+	}),
 }
 
 func (s *server) capabilities() any {
@@ -253,7 +233,7 @@ func (s *server) capabilities() any {
 		"hoverProvider":          true,
 		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
 		"documentSymbolProvider": true,
-		"renameProvider":         true,
+		"renameProvider":         map[string]any{"prepareProvider": true},
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
@@ -370,25 +350,94 @@ func (s *server) check(all []string) {
 	if len(paths) == 0 {
 		return
 	}
+	// The loader looks for an extension-less import on disk unless it has
+	// loaded the file already, so open documents not saved yet go first.
+	var files []string
+	for p := range s.docs {
+		if _, err := os.Stat(p); err != nil {
+			files = append(files, p)
+		}
+	}
+	sort.Strings(files)
 	byFile := map[string][]Diagnostic{}
-	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(paths, s.read)) {
+	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(append(files, paths...), s.read)) {
 		t := s.text(d.File)
 		byFile[d.File] = append(byFile[d.File], Diagnostic{
 			Range: t.diagRange(d.Line, d.Col), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
 		})
 	}
-	for _, p := range paths {
-		ds := byFile[p]
+	publish := func(path string, ds []Diagnostic) {
 		if ds == nil {
 			ds = []Diagnostic{}
 		}
-		sort.SliceStable(ds, func(i, j int) bool {
-			a, b := ds[i].Range.Start, ds[j].Range.Start
-			return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-		})
-		d := s.docs[p]
-		s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: ds})
+		p := PublishDiagnosticsParams{URI: s.uriOf(path), Diagnostics: ds}
+		if d := s.docs[path]; d != nil {
+			p.Version = d.version
+		}
+		s.notify("textDocument/publishDiagnostics", p)
 	}
+	for _, p := range paths {
+		publish(p, byFile[p])
+	}
+	// The modules they import that are not open get their problems too, as
+	// `jaiph check` lists them, until a check of a closure holding them
+	// finds none or no open document imports them any more.
+	var closed []string
+	for f := range byFile {
+		if s.docs[f] == nil {
+			closed = append(closed, f)
+		}
+	}
+	sort.Strings(closed)
+	for _, f := range closed {
+		s.shown[f] = true
+		publish(f, byFile[f])
+	}
+	if len(s.shown) > len(closed) {
+		s.sweep(s.closure(paths), byFile)
+	}
+}
+
+// sweep clears the published problems of modules not open that are no
+// longer found: checked now (in reach) without problems, or imported by
+// no open document.
+func (s *server) sweep(reach map[string]bool, found map[string][]Diagnostic) {
+	var open []string
+	for p := range s.docs {
+		open = append(open, p)
+	}
+	reachable := s.closure(open)
+	var gone []string
+	for f := range s.shown {
+		if found[f] == nil && s.docs[f] == nil && (reach[f] || !reachable[f]) {
+			gone = append(gone, f)
+		}
+	}
+	sort.Strings(gone)
+	for _, f := range gone {
+		delete(s.shown, f)
+		s.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: s.uriOf(f), Diagnostics: []Diagnostic{}})
+	}
+}
+
+// closure returns the modules paths import, directly or not, and paths.
+func (s *server) closure(paths []string) map[string]bool {
+	seen := map[string]bool{}
+	queue := append([]string(nil), paths...)
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		if seen[q] {
+			continue
+		}
+		seen[q] = true
+		if ix := s.index(q); ix != nil {
+			for _, t := range ix.aliases {
+				queue = append(queue, t)
+			}
+		}
+	}
+	return seen
 }
 
 // text is the split source of path (empty when unreadable).

@@ -18,6 +18,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/jaiph-go/jaiph/validate"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
@@ -228,17 +230,26 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-// The diagnostics published for every module of the golden corpus are
+// The diagnostics published for every module of the golden and conformance
+// corpora (all open at once) are
 // `jaiph check`'s: same lines, columns (as UTF-16 units), codes and texts.
 func TestDiagnosticsMatchCheck(t *testing.T) {
-	dir, _ := filepath.Abs("../testdata/golden")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jh"))
-	if len(files) < 100 {
-		t.Fatalf("golden corpus: %d files", len(files))
+	dir, _ := filepath.Abs("../testdata")
+	var files []string
+	for _, corpus := range []string{"golden", "conformance"} {
+		found, err := validate.FindSources(filepath.Join(dir, corpus), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
+	}
+	if len(files) < 400 {
+		t.Fatalf("corpus: %d files", len(files))
 	}
 	args := []string{"check", "--format", "json"}
 	for _, f := range files {
-		args = append(args, filepath.Base(f))
+		rel, _ := filepath.Rel(dir, f)
+		args = append(args, rel)
 	}
 	cmd := exec.Command(jaiph, args...)
 	cmd.Dir = dir
@@ -295,7 +306,7 @@ func TestDiagnosticsMatchCheck(t *testing.T) {
 		got[n.Params.URI] = ds
 	}
 	if len(got) != len(files) {
-		t.Errorf("diagnostics published for %d files, want %d", len(got), len(files))
+		t.Errorf("diagnostics published for %d files, want %d (every file is open)", len(got), len(files))
 	}
 	for _, f := range files {
 		uri := "file://" + f
