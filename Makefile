@@ -53,6 +53,7 @@ unit:
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
+	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime 2000x ./lsp
 
 conformance:
 	JAIPH_CONFORMANCE_DIR=$(abspath $(CONFORMANCE_DIR)) $(GO) test -count=1 -run '^TestConformance$$' ./cmd/jaiph
@@ -80,6 +81,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) ./codegen
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./internal/shellscan
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime $(FUZZTIME) ./lsp
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
