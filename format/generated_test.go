@@ -59,6 +59,17 @@ func (g *gen) raw(s string) { g.lines = append(g.lines, s) }
 func (g *gen) pick(opts ...string) string { return opts[g.r.IntN(len(opts))] }
 
 func (g *gen) module() string {
+	if g.r.IntN(2) == 0 {
+		g.put(`local m = "multi`)
+		g.raw(g.pick("  line  \"", "line\""))
+	}
+	g.put("channel ch")
+	g.put("rule r {")
+	g.put(`test -n "$1"`)
+	g.raw("}")
+	g.put("workflow t {")
+	g.put(`echo "$1"`)
+	g.raw("}")
 	g.put("function f() {")
 	g.stmts(0)
 	g.raw("}")
@@ -68,6 +79,7 @@ func (g *gen) module() string {
 	g.put("workflow default {")
 	g.inWorkflow = true
 	g.put("run f")
+	g.put("ch -> t")
 	g.stmts(1)
 	g.raw("}")
 	sep := "\n"
@@ -87,6 +99,10 @@ func (g *gen) stmts(depth int) {
 }
 
 func (g *gen) stmt(depth int) {
+	if g.inWorkflow && depth == 1 && g.r.IntN(3) == 0 {
+		g.step()
+		return
+	}
 	k := g.r.IntN(20)
 	if depth > 3 {
 		k = g.r.IntN(12)
@@ -170,5 +186,33 @@ func (g *gen) stmt(depth int) {
 		g.put("y=$(")
 		g.stmts(depth + 1)
 		g.put(")")
+	}
+}
+
+// step adds a Jaiph step of a workflow body.
+func (g *gen) step() {
+	switch g.r.IntN(7) {
+	case 0:
+		g.put(`x = prompt "a`)
+		g.raw(g.pick("  b  \"", "b\"", "\t{ b }\""))
+	case 1:
+		g.put(`y = prompt "q" \`)
+		g.put(`returns '{ a: string }'`)
+	case 2:
+		g.put(`ensure r "a" recover {`)
+		g.put("echo retry")
+		g.put("}")
+	case 3:
+		g.put(`if ensure r "a"; then`)
+		g.put(`log "ok"`)
+		g.put("else")
+		g.put("echo no")
+		g.put("fi")
+	case 4:
+		g.put(`ch <- echo "x"`)
+	case 5:
+		g.put(`z = run f "a"`)
+	case 6:
+		g.put(`log "a {"`)
 	}
 }
