@@ -42,10 +42,74 @@ func TestGeneratedFiles(t *testing.T) {
 	}
 }
 
+// TestGeneratedTestFiles does the same for test files: test blocks with
+// shell lines, mocked prompts and mocked bodies, importing a generated
+// module.
+func TestGeneratedTestFiles(t *testing.T) {
+	n := 100
+	if s := os.Getenv("JAIPH_FMT_GENERATED"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	dir := t.TempDir()
+	lib := "workflow default {\n  echo hi\n}\n\nfunction f() {\n  echo f\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "lib.jh"), []byte(lib), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "gen.test.jh")
+	clean := 0
+	for seed := range n {
+		g := &gen{r: rand.New(rand.NewPCG(uint64(seed), 9)), inMock: true}
+		src := g.testFile()
+		out, err := format.Source(path, []byte(src))
+		if err != nil {
+			continue
+		}
+		clean++
+		checkProperties(t, path, []byte(src), out)
+		if t.Failed() {
+			t.Fatalf("seed %d:\n%s", seed, src)
+		}
+	}
+	t.Logf("%d of %d generated test files pass check", clean, n)
+	if clean < n/2 {
+		t.Errorf("only %d of %d generated test files pass check", clean, n)
+	}
+}
+
+func (g *gen) testFile() string {
+	g.put(`import "lib.jh" as lib`)
+	for range 1 + g.r.IntN(3) {
+		g.raw(g.pick("", "  "))
+		g.put(`test "case" {`)
+		for range 1 + g.r.IntN(4) {
+			switch g.r.IntN(6) {
+			case 0:
+				g.put(`mock prompt "canned"`)
+			case 1:
+				g.put("mock workflow lib.default {")
+				g.stmts(1)
+				g.put("}")
+			case 2:
+				g.put("mock function lib.f {")
+				g.stmts(1)
+				g.put("}")
+			case 3:
+				g.put("out = lib.default")
+				g.put(`expectContain out "hi"`)
+			default:
+				g.stmt(1)
+			}
+		}
+		g.put("}")
+	}
+	return strings.Join(g.lines, "\n") + "\n"
+}
+
 type gen struct {
 	r          *rand.Rand
 	lines      []string
 	inWorkflow bool
+	inMock     bool // no line may be `}` alone: it would end a mock body
 }
 
 // put adds a line at a random indentation with random trailing blanks.
@@ -106,6 +170,9 @@ func (g *gen) stmt(depth int) {
 	k := g.r.IntN(20)
 	if depth > 3 {
 		k = g.r.IntN(12)
+	}
+	if g.inMock && (k == 6 || k == 16) {
+		k = 11
 	}
 	switch k {
 	case 0:
