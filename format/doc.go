@@ -5,7 +5,10 @@
 // problems come back as an *Error). Its text is given, never read from
 // disk; the modules it imports are read from disk, so that validation
 // sees them, and their own problems do not stop the file from being
-// formatted.
+// formatted. One thing still reads the file at path: codegen takes the
+// columns of lowered lines from the source on disk (when it exists), so
+// for an unsaved buffer the column of a shell syntax diagnostic may be
+// off; which diagnostics there are does not depend on it.
 //
 // # Layout
 //
