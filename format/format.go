@@ -84,6 +84,7 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 	}
 	// Comments at the top of the file that a blank line separates from
 	// the first item are the file's own: they stay first.
+	fileComment := false
 	if len(items) > 0 {
 		lead := items[0].lead
 		for k := len(lead) - 1; k >= 0; k-- {
@@ -93,14 +94,18 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 				}
 				emit(lead[:k]...)
 				items[0].lead, items[0].blankAbove = lead[k+1:], true
+				fileComment = true
 				break
 			}
 		}
 	}
 	// Header items first, each group in source order.
 	sort.SliceStable(items, func(i, j int) bool { return items[i].kind < kDef && items[j].kind == kDef })
+	if fileComment {
+		items[0].blankAbove = true
+	}
 	for n, it := range items {
-		if len(out) > 0 && separated(items, n, len(out) > 0) {
+		if len(out) > 0 && separated(items, n) {
 			emit("")
 		}
 		emit(it.lead...)
@@ -121,10 +126,10 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 // separated reports whether a blank line goes before items[n]: always
 // around definitions, config blocks and multi-line locals and between
 // different kinds; otherwise as the source had it.
-func separated(items []*item, n int, afterText bool) bool {
+func separated(items []*item, n int) bool {
 	it := items[n]
 	if n == 0 {
-		return afterText && it.blankAbove
+		return it.blankAbove
 	}
 	prev := items[n-1]
 	switch {
