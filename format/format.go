@@ -259,7 +259,7 @@ func body(it *item, lines []string) []string {
 				out = append(out, "")
 				pendingBlank = false
 			}
-			out = append(out, raw)
+			out = append(out, trimEnd(raw, info)) // blanks after a closing quote are not text
 			continue
 		}
 		t := strings.TrimSpace(raw)
@@ -285,22 +285,27 @@ func body(it *item, lines []string) []string {
 // backslash that escapes it.
 func reindent(raw string, info lineInfo) string {
 	body := strings.TrimLeft(raw, " \t")
-	if !info.openQuote {
-		if t := strings.TrimRight(body, " \t"); !oddBackslashes(t) || t == body {
-			body = t
-		}
-	}
-	if info.cont && info.glued && body == raw {
-		return body // its missing leading blank joins two words
-	}
-	level := info.indent
-	if info.cont {
-		level++
-	}
-	if body == "" {
+	unindented := len(body) == len(raw)
+	body = trimEnd(body, info)
+	switch {
+	case body == "":
 		return ""
+	case info.cont && info.glued && unindented:
+		return body // its missing leading blank joins two words
+	case info.cont:
+		return strings.Repeat("  ", info.indent+1) + body
 	}
-	return strings.Repeat("  ", level) + body
+	return strings.Repeat("  ", info.indent) + body
+}
+
+// trimEnd removes the trailing blanks of a line unless they are text: the
+// line ends inside a string or here-document, or a backslash escapes the
+// last blank.
+func trimEnd(s string, info lineInfo) string {
+	if t := strings.TrimRight(s, " \t"); !info.openQuote && !oddBackslashes(t) {
+		return t
+	}
+	return s
 }
 
 // oddBackslashes reports whether s ends in an odd number of backslashes.

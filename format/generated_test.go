@@ -181,13 +181,13 @@ func (g *gen) stmt(depth int) {
 		g.put(`x=$(echo a) && echo "$x"`)
 	case 2:
 		g.put(`printf '%s\n' a\`)
-		g.raw(g.pick("b", "  b"))
+		g.raw(g.pick("b", "  b", "b  "))
 	case 3:
 		g.put(`echo a \`)
 		g.raw(g.pick("b", "   b"))
 	case 4:
 		g.put(`echo "multi`)
-		g.raw(g.pick("  line", "line  ", "\tline ;") + `"`)
+		g.raw(g.pick("  line", "line  ", "\tline ;") + `"` + g.pick("", "  "))
 	case 5:
 		g.put(`echo 'single`)
 		g.raw(g.pick("  x'", "x  '", "'"))
