@@ -238,8 +238,11 @@ func body(it *item, lines []string) []string {
 	src := lines[it.start : it.end+1]
 	switch {
 	case it.multiLocal:
-		// The value's lines are the string's text.
-		return append([]string{strings.TrimLeft(src[0], " \t")}, src[1:]...)
+		// The value's lines are the string's text; only blanks may follow
+		// its closing quote on the last line.
+		out := append([]string{strings.TrimLeft(src[0], " \t")}, src[1:]...)
+		out[len(out)-1] = strings.TrimRight(out[len(out)-1], " \t")
+		return out
 	case it.start == it.end:
 		return []string{strings.TrimSpace(src[0])}
 	}
