@@ -17,7 +17,6 @@ type lineInfo struct {
 	// joins them) and must be kept as it is.
 	cont, glued bool
 	openQuote   bool // the line ends inside a string: its trailing blanks are text
-	endsCont    bool // the line ends in an unquoted backslash
 }
 
 // scanner walks the lines of a body with the quote, here-document and
@@ -92,7 +91,6 @@ func (s *scanner) line(raw string) lineInfo {
 			if i+1 >= len(raw) {
 				s.cont = true
 				s.glued = i > 0 && raw[i-1] != ' ' && raw[i-1] != '\t'
-				info.endsCont = true
 				i++
 				continue
 			}
