@@ -38,9 +38,11 @@ func (s *scanner) top() string {
 
 func (s *scanner) push(k string) { s.stack = append(s.stack, k) }
 
-// pop closes the innermost construct of kind k, if one is open.
+// pop closes the innermost construct of kind k, if one is open. The
+// first entry is the item's own block, which only its closing line ends
+// (so a stray `}` in `echo }` does not outdent the rest of the body).
 func (s *scanner) pop(k string) {
-	for i := len(s.stack) - 1; i >= 0; i-- {
+	for i := len(s.stack) - 1; i >= 1; i-- {
 		if s.stack[i] == k {
 			s.stack = s.stack[:i]
 			return
