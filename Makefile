@@ -53,6 +53,7 @@ unit:
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime 10000x ./format
 
 conformance:
 	JAIPH_CONFORMANCE_DIR=$(abspath $(CONFORMANCE_DIR)) $(GO) test -count=1 -run '^TestConformance$$' ./cmd/jaiph
