@@ -127,6 +127,15 @@ func (g *gen) module() string {
 		g.put(`local m = "multi`)
 		g.raw(g.pick("  line  \"", "line\""))
 	}
+	if g.r.IntN(2) == 0 {
+		g.put("config {")
+		g.put(`agent.backend = "claude"`)
+		g.put("runtime.workspace = [")
+		g.put(`".:/w:rw",  # a comment ]`)
+		g.put(`"/tmp:/tmp:ro"`)
+		g.put("]")
+		g.put("}")
+	}
 	g.put("channel ch")
 	g.put("rule r {")
 	g.put(`test -n "$1"`)
@@ -212,7 +221,16 @@ func (g *gen) stmt(depth int) {
 		g.put(`echo 'a' \ `)
 		g.raw(g.pick("echo next", "  echo next"))
 	case 11:
-		g.put("true")
+		switch g.r.IntN(3) {
+		case 0:
+			g.put("true")
+		case 1:
+			g.put(`echo $'multi\'`)
+			g.raw(g.pick("  ansi'", "'"))
+		default:
+			g.put("x=`echo")
+			g.raw(g.pick("  tick`", "`"))
+		}
 	case 12:
 		g.put("if [ -n \"$1\" ]; then")
 		g.stmts(depth + 1)
