@@ -20,7 +20,11 @@ type lineInfo struct {
 }
 
 // scanner walks the lines of a body with the quote, here-document and
-// nesting state that carries from one line to the next.
+// nesting state that carries from one line to the next. It follows bash's
+// quoting (the BodyLine rules of internal/shellscan), but shellscan's
+// scanners see one line at a time and cannot say that a line ends inside
+// '…' or `…`, which is what decides the lines that must stay verbatim;
+// here-document operators still come from shellscan.Heredocs.
 type scanner struct {
 	quote    byte     // 0, '\'', '"', '$' ($'…') or '`' while inside a string
 	heredocs []string // delimiters of the open here-documents, in order
