@@ -50,7 +50,11 @@
 // column 1: adding a blank would split the word it continues. A line
 // ending in a backslash and blanks counts as continued that way too: the
 // parser trims the blanks, so in the lowered shell the backslash ends the
-// line. Since the
+// line. A definition in which a string runs over a line that the parser
+// reads as the end of a block whatever the quotes (`fi`, `else`, `}`) is
+// left as it is: the lowering writes its own fi, else or loop end there,
+// indented like the block's first line, and bash reads it as string text.
+// Since the
 // parser trims every line before classifying it, and bash ignores leading
 // blanks outside strings and here-documents, these rules keep the lowered
 // shell the same up to leading blanks and blank lines (format_test.go

@@ -233,6 +233,10 @@ func collect(f *ast.File, lines []string) []*item {
 	return items
 }
 
+// structural are the lines the parser reads as the end of a block whatever
+// the quotes before them.
+var structural = map[string]bool{"fi": true, "else": true, "}": true}
+
 // body returns the canonical lines of one item.
 func body(it *item, lines []string) []string {
 	src := lines[it.start : it.end+1]
@@ -257,6 +261,13 @@ func body(it *item, lines []string) []string {
 	pendingBlank := false
 	for _, raw := range inner {
 		info := sc.line(raw)
+		if info.inString && it.kind == kDef && structural[strings.TrimSpace(raw)] {
+			// The parser ends a managed if or a recover block here, and
+			// the lowering writes its own fi, else or loop end with the
+			// indentation of the block's first line: inside this string,
+			// so the definition stays as it is.
+			return src
+		}
 		if info.verbatim {
 			if pendingBlank {
 				out = append(out, "")

@@ -10,6 +10,7 @@ import (
 // lineInfo is what the scanner learnt about one line of a body.
 type lineInfo struct {
 	verbatim bool // starts inside a string or is a here-document line: never changed
+	inString bool // starts inside a string
 	indent   int  // nesting level of the line (valid when !verbatim)
 	// cont: the line continues the previous one (which ended in an unquoted
 	// backslash); glued: that backslash directly followed a non-blank byte,
@@ -65,7 +66,7 @@ func (s *scanner) line(raw string) lineInfo {
 	info := lineInfo{indent: len(s.stack), cont: s.cont, glued: s.glued}
 	s.cont, s.glued = false, false
 	if s.quote != 0 {
-		info.verbatim = true
+		info.verbatim, info.inString = true, true
 	}
 	if strings.TrimSpace(raw) == "config {" && s.quote == 0 {
 		s.push("cfg")
