@@ -53,6 +53,7 @@ unit:
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime 10000x ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime 2000x ./lsp
 
 conformance:
@@ -75,6 +76,7 @@ stress:
 	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
+	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./format
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser

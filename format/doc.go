@@ -5,7 +5,10 @@
 // problems come back as an *Error). Its text is given, never read from
 // disk; the modules it imports are read from disk, so that validation
 // sees them, and their own problems do not stop the file from being
-// formatted.
+// formatted. One thing still reads the file at path: codegen takes the
+// columns of lowered lines from the source on disk (when it exists), so
+// for an unsaved buffer the column of a shell syntax diagnostic may be
+// off; which diagnostics there are does not depend on it.
 //
 // # Layout
 //
@@ -47,7 +50,11 @@
 // column 1: adding a blank would split the word it continues. A line
 // ending in a backslash and blanks counts as continued that way too: the
 // parser trims the blanks, so in the lowered shell the backslash ends the
-// line. Since the
+// line. A definition in which a string runs over a line that the parser
+// reads as the end of a block whatever the quotes (`fi`, `else`, `}`) is
+// left as it is: the lowering writes its own fi, else or loop end there,
+// indented like the block's first line, and bash reads it as string text.
+// Since the
 // parser trims every line before classifying it, and bash ignores leading
 // blanks outside strings and here-documents, these rules keep the lowered
 // shell the same up to leading blanks and blank lines (format_test.go

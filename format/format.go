@@ -84,6 +84,7 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 	}
 	// Comments at the top of the file that a blank line separates from
 	// the first item are the file's own: they stay first.
+	fileComment := false
 	if len(items) > 0 {
 		lead := items[0].lead
 		for k := len(lead) - 1; k >= 0; k-- {
@@ -93,14 +94,18 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 				}
 				emit(lead[:k]...)
 				items[0].lead, items[0].blankAbove = lead[k+1:], true
+				fileComment = true
 				break
 			}
 		}
 	}
 	// Header items first, each group in source order.
 	sort.SliceStable(items, func(i, j int) bool { return items[i].kind < kDef && items[j].kind == kDef })
+	if fileComment {
+		items[0].blankAbove = true
+	}
 	for n, it := range items {
-		if len(out) > 0 && separated(items, n, len(out) > 0) {
+		if len(out) > 0 && separated(items, n) {
 			emit("")
 		}
 		emit(it.lead...)
@@ -121,10 +126,10 @@ func layout(f *ast.File, src []byte) ([]byte, error) {
 // separated reports whether a blank line goes before items[n]: always
 // around definitions, config blocks and multi-line locals and between
 // different kinds; otherwise as the source had it.
-func separated(items []*item, n int, afterText bool) bool {
+func separated(items []*item, n int) bool {
 	it := items[n]
 	if n == 0 {
-		return afterText && it.blankAbove
+		return it.blankAbove
 	}
 	prev := items[n-1]
 	switch {
@@ -228,13 +233,20 @@ func collect(f *ast.File, lines []string) []*item {
 	return items
 }
 
+// structural are the lines the parser reads as the end of a block whatever
+// the quotes before them.
+var structural = map[string]bool{"fi": true, "else": true, "}": true}
+
 // body returns the canonical lines of one item.
 func body(it *item, lines []string) []string {
 	src := lines[it.start : it.end+1]
 	switch {
 	case it.multiLocal:
-		// The value's lines are the string's text.
-		return append([]string{strings.TrimLeft(src[0], " \t")}, src[1:]...)
+		// The value's lines are the string's text; only blanks may follow
+		// its closing quote on the last line.
+		out := append([]string{strings.TrimLeft(src[0], " \t")}, src[1:]...)
+		out[len(out)-1] = strings.TrimRight(out[len(out)-1], " \t")
+		return out
 	case it.start == it.end:
 		return []string{strings.TrimSpace(src[0])}
 	}
@@ -249,12 +261,19 @@ func body(it *item, lines []string) []string {
 	pendingBlank := false
 	for _, raw := range inner {
 		info := sc.line(raw)
+		if info.inString && it.kind == kDef && structural[strings.TrimSpace(raw)] {
+			// The parser ends a managed if or a recover block here, and
+			// the lowering writes its own fi, else or loop end with the
+			// indentation of the block's first line: inside this string,
+			// so the definition stays as it is.
+			return src
+		}
 		if info.verbatim {
 			if pendingBlank {
 				out = append(out, "")
 				pendingBlank = false
 			}
-			out = append(out, raw)
+			out = append(out, trimEnd(raw, info)) // blanks after a closing quote are not text
 			continue
 		}
 		t := strings.TrimSpace(raw)
@@ -280,22 +299,27 @@ func body(it *item, lines []string) []string {
 // backslash that escapes it.
 func reindent(raw string, info lineInfo) string {
 	body := strings.TrimLeft(raw, " \t")
-	if !info.openQuote {
-		if t := strings.TrimRight(body, " \t"); !oddBackslashes(t) || t == body {
-			body = t
-		}
-	}
-	if info.cont && info.glued && body == raw {
-		return body // its missing leading blank joins two words
-	}
-	level := info.indent
-	if info.cont {
-		level++
-	}
-	if body == "" {
+	unindented := len(body) == len(raw)
+	body = trimEnd(body, info)
+	switch {
+	case body == "":
 		return ""
+	case info.cont && info.glued && unindented:
+		return body // its missing leading blank joins two words
+	case info.cont:
+		return strings.Repeat("  ", info.indent+1) + body
 	}
-	return strings.Repeat("  ", level) + body
+	return strings.Repeat("  ", info.indent) + body
+}
+
+// trimEnd removes the trailing blanks of a line unless they are text: the
+// line ends inside a string or here-document, or a backslash escapes the
+// last blank.
+func trimEnd(s string, info lineInfo) string {
+	if t := strings.TrimRight(s, " \t"); !info.openQuote && !oddBackslashes(t) {
+		return t
+	}
+	return s
 }
 
 // oddBackslashes reports whether s ends in an odd number of backslashes.

@@ -60,14 +60,15 @@ func normalizeShell(src string) string {
 		last := start + uint(len(t)) - 1 // the last non-blank byte
 		cont = t == line && oddBackslashes(t) && !within(strs, last) && !within(comments, last)
 		glued = cont && len(t) > 1 && t[len(t)-2] != ' ' && t[len(t)-2] != '\t'
+		// Trailing blanks outside strings and not escaped only end a word.
+		if !oddBackslashes(t) && !within(strs, last+1) {
+			line = t
+		}
 		if line != "" && (within(strs, start) || within(words, start)) && !startsAt(strs, words, start) {
 			out = append(out, line) // starts inside a string, here-document or word
 			continue
 		}
 		body := strings.TrimLeft(line, " \t")
-		if tb := strings.TrimRight(body, " \t"); tb != body && !oddBackslashes(tb) && !within(strs, last+1) {
-			body = tb
-		}
 		switch {
 		case wasCont && wasGlued && body != line && body != "":
 			body = " " + body

@@ -91,9 +91,14 @@ func (o Options) file(path, name string, src []byte) int {
 		code = 1
 	}
 	if o.Write && changed {
-		st, err := os.Stat(path)
+		// Through a symbolic link to its target, which keeps its mode.
+		target, err := filepath.EvalSymlinks(path)
+		var st os.FileInfo
 		if err == nil {
-			err = atomicfile.Write(path, out, st.Mode().Perm())
+			st, err = os.Stat(target)
+		}
+		if err == nil {
+			err = atomicfile.Write(target, out, st.Mode().Perm())
 		}
 		if err != nil {
 			fmt.Fprintf(o.Stderr, "%s: %v\n", name, err)

@@ -10,6 +10,7 @@ import (
 // lineInfo is what the scanner learnt about one line of a body.
 type lineInfo struct {
 	verbatim bool // starts inside a string or is a here-document line: never changed
+	inString bool // starts inside a string
 	indent   int  // nesting level of the line (valid when !verbatim)
 	// cont: the line continues the previous one (which ended in an unquoted
 	// backslash); glued: that backslash directly followed a non-blank byte,
@@ -17,11 +18,14 @@ type lineInfo struct {
 	// joins them) and must be kept as it is.
 	cont, glued bool
 	openQuote   bool // the line ends inside a string: its trailing blanks are text
-	endsCont    bool // the line ends in an unquoted backslash
 }
 
 // scanner walks the lines of a body with the quote, here-document and
-// nesting state that carries from one line to the next.
+// nesting state that carries from one line to the next. It follows bash's
+// quoting (the BodyLine rules of internal/shellscan), but shellscan's
+// scanners see one line at a time and cannot say that a line ends inside
+// '…' or `…`, which is what decides the lines that must stay verbatim;
+// here-document operators still come from shellscan.Heredocs.
 type scanner struct {
 	quote    byte     // 0, '\'', '"', '$' ($'…') or '`' while inside a string
 	heredocs []string // delimiters of the open here-documents, in order
@@ -39,9 +43,11 @@ func (s *scanner) top() string {
 
 func (s *scanner) push(k string) { s.stack = append(s.stack, k) }
 
-// pop closes the innermost construct of kind k, if one is open.
+// pop closes the innermost construct of kind k, if one is open. The
+// first entry is the item's own block, which only its closing line ends
+// (so a stray `}` in `echo }` does not outdent the rest of the body).
 func (s *scanner) pop(k string) {
-	for i := len(s.stack) - 1; i >= 0; i-- {
+	for i := len(s.stack) - 1; i >= 1; i-- {
 		if s.stack[i] == k {
 			s.stack = s.stack[:i]
 			return
@@ -60,7 +66,7 @@ func (s *scanner) line(raw string) lineInfo {
 	info := lineInfo{indent: len(s.stack), cont: s.cont, glued: s.glued}
 	s.cont, s.glued = false, false
 	if s.quote != 0 {
-		info.verbatim = true
+		info.verbatim, info.inString = true, true
 	}
 	if strings.TrimSpace(raw) == "config {" && s.quote == 0 {
 		s.push("cfg")
@@ -92,7 +98,6 @@ func (s *scanner) line(raw string) lineInfo {
 			if i+1 >= len(raw) {
 				s.cont = true
 				s.glued = i > 0 && raw[i-1] != ' ' && raw[i-1] != '\t'
-				info.endsCont = true
 				i++
 				continue
 			}

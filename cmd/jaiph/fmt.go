@@ -18,7 +18,7 @@ imports, config, channels and locals first, one blank line between
 definitions, no trailing blanks. Strings and here-documents are never
 changed. Paths are files or directories (searched like jaiph check); "-"
 reads standard input. A file with diagnostics is not formatted: they are
-printed as jaiph check prints them.
+printed on stderr as jaiph check prints them.
 
 Exit status: 0 on success, 1 on diagnostics (or, with --check, when a file
 would change), 2 on usage errors.`,
