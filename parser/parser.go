@@ -296,12 +296,12 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			depth, blockLine, block = shellscan.BraceDelta(raw), line, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
 			p.errorAt(line+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
-		case kind == "rule" && isRuleEnsure(t):
+		case kind == "rule" && strings.HasPrefix(t, "ensure ") && isCall(t, "ensure"):
 			// `ensure REF [args]` is a managed call; with a target that is
 			// not a REF the line stays raw shell, as in the reference.
-			r, args, _ := matchCall(t, "ensure")
+			r, args, _ := newLine(t).call("ensure")
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
-		case isValueReturn(t):
+		case strings.HasPrefix(t, "return") && isValueReturn(t):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
 		default:
 			if d := shellscan.BraceDelta(raw); d > 0 {
@@ -315,24 +315,20 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 	return cmds, len(p.lines)
 }
 
-// isRuleEnsure matches a rule line `ensure REF [args]`.
-func isRuleEnsure(t string) bool {
-	_, _, ok := matchCall(t, "ensure")
-	return ok && strings.HasPrefix(t, "ensure ")
+// isCall reports whether t is `kw REF [args]`.
+func isCall(t, kw string) bool {
+	_, _, ok := newLine(t).call(kw)
+	return ok
+}
+
+// isValueReturn reports whether t is a value return (§5.11).
+func isValueReturn(t string) bool {
+	_, ok := newLine(t).isValueReturn()
+	return ok
 }
 
 // startsWithKeyword matches `^kw\s`.
 func startsWithKeyword(t, kw string) bool { return shellscan.HasWordPrefix(t, kw) }
-
-// isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`, `'`
-// or `$` and is not `$?`.
-func isValueReturn(t string) bool {
-	if !shellscan.HasWordPrefix(t, "return") {
-		return false
-	}
-	arg := trim(t[6:])
-	return arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
-}
 
 // stripQuotePair drops a quote pair around a whole command (quirk, §4).
 func stripQuotePair(text string) string {
