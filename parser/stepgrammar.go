@@ -113,12 +113,19 @@ type line struct {
 	text string
 	toks []lexer.Token
 	peek lexer.PeekingLexer
+	// assign caches the assignment head (items 4 and 6 both test it) and
+	// its right-hand side.
+	assign   *assignHead
+	assigned bool
+	rhs      *line
 }
 
 func newLine(text string) *line {
-	l := &line{text: text, toks: lexLine(text)}
-	pl, _ := lexer.Upgrade(&tokenLexer{toks: l.toks})
+	l := &line{text: text}
+	lx := &lineLexer{s: text}
+	pl, _ := lexer.Upgrade(lx)
 	l.peek = *pl
+	l.toks = pl.Range(0, lexer.RawCursor(lx.n))
 	return l
 }
 
@@ -166,14 +173,34 @@ func (l *line) keyword(kw string, alone bool) (string, bool) {
 // assignment matches `IDENT\s*=\s*(.+)$` (`\s+=` when spaceBefore) and
 // returns the name, the right-hand side and its byte offset.
 func (l *line) assignment(spaceBefore bool) (name, rhs string, off int, ok bool) {
-	if len(l.toks) < 3 || l.toks[0].Type != tokIdent || !(l.toks[1].Value == "=" || l.toks[2].Value == "=") {
-		return "", "", 0, false
-	}
-	h, ok := parseHead(l, grammars().assign)
-	if !ok || spaceBefore && !h.Space || h.EndPos.Offset == len(l.text) {
+	h := l.assignHead()
+	if h == nil || spaceBefore && !h.Space || h.EndPos.Offset == len(l.text) {
 		return "", "", 0, false
 	}
 	return h.Name, l.rest(h.EndPos), h.EndPos.Offset, true
+}
+
+// assignHead parses the assignment head once; nil when there is none.
+func (l *line) assignHead() *assignHead {
+	if l.assigned {
+		return l.assign
+	}
+	l.assigned = true
+	if len(l.toks) < 3 || l.toks[0].Type != tokIdent || !(l.toks[1].Value == "=" || l.toks[2].Value == "=") {
+		return nil
+	}
+	if h, ok := parseHead(l, grammars().assign); ok {
+		l.assign = h
+	}
+	return l.assign
+}
+
+// rhsLine is the assignment's right-hand side as a line of its own.
+func (l *line) rhsLine() *line {
+	if l.rhs == nil {
+		l.rhs = newLine(l.rest(l.assign.EndPos))
+	}
+	return l.rhs
 }
 
 // call matches `kw REF [args]` and returns the target and the args,

@@ -165,6 +165,23 @@ func closeSubst(s string, i int) int {
 	return len(s)
 }
 
+// lineLexer lexes a line for lexer.Upgrade, counting its tokens.
+type lineLexer struct {
+	s    string
+	i, n int
+}
+
+func (l *lineLexer) Next() (lexer.Token, error) {
+	l.n++
+	if l.i >= len(l.s) {
+		return lexer.EOFToken(lexer.Position{Offset: len(l.s), Line: 1, Column: len(l.s) + 1}), nil
+	}
+	j, typ := lexOne(l.s, l.i)
+	t := lexer.Token{Type: typ, Value: l.s[l.i:j], Pos: lexer.Position{Offset: l.i, Line: 1, Column: l.i + 1}}
+	l.i = j
+	return t, nil
+}
+
 // tokenLexer replays a token slice to a participle parser, so that the
 // table's grammars share one tokenization of the line.
 type tokenLexer struct {

@@ -145,11 +145,11 @@ var stepForms = []stepForm{
 		return stepResult{steps: steps, next: next}, true
 	}},
 	{"4 IDENT = prompt …", func(p *parser, s *stepLine) (stepResult, bool) {
-		name, rhs, off, ok := s.assignment(false)
+		name, _, off, ok := s.assignment(false)
 		if !ok {
 			return stepResult{}, false
 		}
-		text, ok := newLine(rhs).keyword("prompt", false)
+		text, ok := s.rhsLine().keyword("prompt", false)
 		if !ok {
 			return stepResult{}, false
 		}
@@ -169,7 +169,7 @@ var stepForms = []stepForm{
 		if !ok || startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
 			return stepResult{}, false
 		}
-		return s.more(p.parseAssignment(s.i, name, rhs, indentCol(s.raw)+off))
+		return s.more(p.parseAssignment(s.i, name, s.rhsLine(), indentCol(s.raw)+off))
 	}},
 	{"7 ensure …", func(p *parser, s *stepLine) (stepResult, bool) {
 		rest, ok := s.keyword("ensure", false)
@@ -279,8 +279,8 @@ func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string) 
 }
 
 // parseAssignment handles `IDENT WS = RHS` (§5.3). col is the RHS column.
-func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, int) {
-	r := newLine(rhs)
+func (p *parser) parseAssignment(i int, name string, r *line, col int) (ast.Step, int) {
+	rhs := r.text
 	if !p.checkCaptureRHS(i, r) {
 		return nil, i + 1
 	}
@@ -408,7 +408,7 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 	at := p.pos(i, col)
 	l := newLine(s)
 	if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
-		r := newLine(rhs)
+		r := l.rhsLine()
 		if !p.checkCaptureRHS(i, r) {
 			return nil
 		}
@@ -427,8 +427,8 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 		return &ast.Ensure{Pos: at, Ref: ref, Args: args, InRecover: true}
 	}
 	promptCol := col + strings.Index(s, "prompt")
-	if name, rhs, _, ok := l.assignment(false); ok {
-		if text, ok := newLine(rhs).keyword("prompt", false); ok {
+	if name, _, _, ok := l.assignment(false); ok {
+		if text, ok := l.rhsLine().keyword("prompt", false); ok {
 			st, _ := p.parsePromptText(i, name, text, promptCol, nil)
 			return st
 		}
@@ -635,7 +635,7 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	l := newLine(t)
 	if kind == ast.IfEnsure {
 		if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
-			r := newLine(rhs)
+			r := l.rhsLine()
 			if !p.checkCaptureRHS(j, r) {
 				return nil, j + 1
 			}
@@ -649,8 +649,8 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 		return &ast.Run{Pos: runAt, Ref: ref, Args: args}, j + 1
 	}
 	if kind != ast.IfNotShell {
-		if name, rhs, off, ok := l.assignment(false); ok {
-			if text, ok := newLine(rhs).keyword("prompt", false); ok {
+		if name, _, off, ok := l.assignment(false); ok {
+			if text, ok := l.rhsLine().keyword("prompt", false); ok {
 				return p.parsePrompt(j, name, text, col+off)
 			}
 		}
