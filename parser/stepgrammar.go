@@ -56,13 +56,6 @@ type assignHead struct {
 	EndPos lexer.Position
 }
 
-// keywordHead is a keyword and the white space after it (items 5, 7–10).
-type keywordHead struct {
-	Kw     string `parser:"@Ident"`
-	Space  bool   `parser:"@Space?"`
-	EndPos lexer.Position
-}
-
 // routeHead is `REF WS -> WS` (item 12).
 type routeHead struct {
 	Channel refNode `parser:"@@ Space '->' Space"`
@@ -86,7 +79,6 @@ type stepParsers struct {
 	shellIf   *participle.Parser[shellIfHead]
 	malformed *participle.Parser[malformedIfHead]
 	assign    *participle.Parser[assignHead]
-	keyword   *participle.Parser[keywordHead]
 	route     *participle.Parser[routeHead]
 	send      *participle.Parser[sendHead]
 	call      *participle.Parser[callHead]
@@ -100,7 +92,6 @@ var grammars = sync.OnceValue(func() *stepParsers {
 		shellIf:   participle.MustBuild[shellIfHead](opts...),
 		malformed: participle.MustBuild[malformedIfHead](opts...),
 		assign:    participle.MustBuild[assignHead](opts...),
-		keyword:   participle.MustBuild[keywordHead](opts...),
 		route:     participle.MustBuild[routeHead](opts...),
 		send:      participle.MustBuild[sendHead](opts...),
 		call:      participle.MustBuild[callHead](opts...),
@@ -110,9 +101,11 @@ var grammars = sync.OnceValue(func() *stepParsers {
 // line is one text (a trimmed step line, a right-hand side, a recover
 // statement) and its tokens, shared by every grammar tried on it.
 type line struct {
-	text string
-	toks []lexer.Token
-	peek lexer.PeekingLexer
+	text  string
+	base  int // offset of text in the tokens' positions (a sub-line's start)
+	start int // index of toks[0] in peek's tokens
+	toks  []lexer.Token
+	peek  lexer.PeekingLexer
 	// assign caches the assignment head (items 4 and 6 both test it) and
 	// its right-hand side.
 	assign   *assignHead
@@ -129,6 +122,23 @@ func newLine(text string) *line {
 	return l
 }
 
+// from returns the text from the token boundary at offset pos as a line
+// of its own that shares this line's tokens (no second lexing).
+func (l *line) from(pos lexer.Position) *line {
+	k := 0
+	for k < len(l.toks)-1 && l.toks[k].Pos.Offset < pos.Offset {
+		k++
+	}
+	sub := &line{text: l.text[pos.Offset-l.base:], base: pos.Offset, start: l.start + k, toks: l.toks[k:], peek: l.peek}
+	if k > 0 {
+		sub.peek.FastForward(lexer.RawCursor(sub.start - 1))
+	}
+	return sub
+}
+
+// atEnd reports whether pos is the end of the line.
+func (l *line) atEnd(pos lexer.Position) bool { return pos.Offset == l.base+len(l.text) }
+
 // first is the text of the line's first token ("" for an empty line).
 func (l *line) first() string { return l.toks[0].Value }
 
@@ -144,7 +154,7 @@ func (l *line) has(v string) bool {
 }
 
 // rest is the raw text from offset off to the end.
-func (l *line) rest(off lexer.Position) string { return l.text[off.Offset:] }
+func (l *line) rest(off lexer.Position) string { return l.text[off.Offset-l.base:] }
 
 // parseHead runs grammar g on the line's tokens; the head may be followed by
 // anything (the verbatim rest).
@@ -157,27 +167,38 @@ func parseHead[G any](l *line, g *participle.Parser[G]) (*G, bool) {
 // keyword matches `kw WS rest` (or kw alone when alone is true) and returns
 // the rest, trimmed.
 func (l *line) keyword(kw string, alone bool) (string, bool) {
-	if l.first() != kw {
+	after, ok := l.keywordLine(kw, alone)
+	if !ok {
 		return "", false
 	}
-	h, ok := parseHead(l, grammars().keyword)
-	if !ok || h.Kw != kw {
-		return "", false
+	return trim(after.text), true
+}
+
+// keywordLine is keyword returning the rest as a line.
+func (l *line) keywordLine(kw string, alone bool) (*line, bool) {
+	// The head is the keyword token and a Space token: read directly
+	// rather than through participle (keywordHead), whose reflective parse
+	// cost more than all the rest of a keyword line's parsing.
+	if l.first() != kw || l.toks[0].Type != tokIdent {
+		return nil, false
 	}
-	if !h.Space {
-		return "", alone && h.EndPos.Offset == len(l.text)
+	switch next := l.toks[1]; {
+	case next.Type == tokSpace:
+		return l.from(l.toks[2].Pos), true
+	case alone && next.EOF():
+		return l.from(next.Pos), true
 	}
-	return trim(l.rest(h.EndPos)), true
+	return nil, false
 }
 
 // assignment matches `IDENT\s*=\s*(.+)$` (`\s+=` when spaceBefore) and
 // returns the name, the right-hand side and its byte offset.
 func (l *line) assignment(spaceBefore bool) (name, rhs string, off int, ok bool) {
 	h := l.assignHead()
-	if h == nil || spaceBefore && !h.Space || h.EndPos.Offset == len(l.text) {
+	if h == nil || spaceBefore && !h.Space || l.atEnd(h.EndPos) {
 		return "", "", 0, false
 	}
-	return h.Name, l.rest(h.EndPos), h.EndPos.Offset, true
+	return h.Name, l.rest(h.EndPos), h.EndPos.Offset - l.base, true
 }
 
 // assignHead parses the assignment head once; nil when there is none.
@@ -198,7 +219,7 @@ func (l *line) assignHead() *assignHead {
 // rhsLine is the assignment's right-hand side as a line of its own.
 func (l *line) rhsLine() *line {
 	if l.rhs == nil {
-		l.rhs = newLine(l.rest(l.assign.EndPos))
+		l.rhs = l.from(l.assign.EndPos)
 	}
 	return l.rhs
 }
@@ -206,22 +227,26 @@ func (l *line) rhsLine() *line {
 // call matches `kw REF [args]` and returns the target and the args,
 // trimmed.
 func (l *line) call(kw string) (ast.Ref, string, bool) {
-	rest, ok := l.keyword(kw, false)
+	rest, ok := l.keywordLine(kw, false)
 	if !ok {
 		return ast.Ref{}, "", false
 	}
-	return splitCall(rest)
+	return rest.callTarget()
 }
 
-// splitCall splits `REF [args]`; ok is false when the first word is not a
-// REF.
-func splitCall(rest string) (ast.Ref, string, bool) {
-	l := newLine(trim(rest))
+// callTarget splits the line `REF [args]`; ok is false when the first word
+// is not a REF.
+func (l *line) callTarget() (ast.Ref, string, bool) {
 	h, ok := parseHead(l, grammars().call)
 	if !ok {
 		return ast.Ref{}, "", false
 	}
 	return h.Target.ref(), trim(l.rest(h.EndPos)), true
+}
+
+// splitCall splits the text `REF [args]`.
+func splitCall(rest string) (ast.Ref, string, bool) {
+	return newLine(trim(rest)).callTarget()
 }
 
 // ifHeader matches the managed or shell if header and returns the form and
@@ -278,7 +303,7 @@ func (l *line) route() (ast.Ref, string, bool) {
 		return ast.Ref{}, "", false
 	}
 	h, ok := parseHead(l, grammars().route)
-	if !ok || h.EndPos.Offset == len(l.text) {
+	if !ok || l.atEnd(h.EndPos) {
 		return ast.Ref{}, "", false
 	}
 	return h.Channel.ref(), trim(l.rest(h.EndPos)), true

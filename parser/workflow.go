@@ -172,14 +172,14 @@ var stepForms = []stepForm{
 		return s.more(p.parseAssignment(s.i, name, s.rhsLine(), indentCol(s.raw)+off))
 	}},
 	{"7 ensure …", func(p *parser, s *stepLine) (stepResult, bool) {
-		rest, ok := s.keyword("ensure", false)
+		rest, ok := s.keywordLine("ensure", false)
 		if !ok {
 			return stepResult{}, false
 		}
 		return s.more(p.parseEnsure(s.i, "", rest))
 	}},
 	{"8 run …", func(p *parser, s *stepLine) (stepResult, bool) {
-		rest, ok := s.keyword("run", false)
+		rest, ok := s.keywordLine("run", false)
 		if !ok {
 			return stepResult{}, false
 		}
@@ -284,10 +284,10 @@ func (p *parser) parseAssignment(i int, name string, r *line, col int) (ast.Step
 	if !p.checkCaptureRHS(i, r) {
 		return nil, i + 1
 	}
-	if rest, ok := r.keyword("ensure", false); ok {
+	if rest, ok := r.keywordLine("ensure", false); ok {
 		return p.parseEnsure(i, name, rest)
 	}
-	if rest, ok := r.keyword("run", false); ok {
+	if rest, ok := r.keywordLine("run", false); ok {
 		return p.parseRun(i, name, rest), i + 1
 	}
 	if strings.HasPrefix(rhs, "(") {
@@ -317,8 +317,8 @@ func (p *parser) checkCaptureRHS(i int, rhs *line) bool {
 }
 
 // parseRun parses `REF [args]` after `run`; nil after a reported error.
-func (p *parser) parseRun(i int, capture, rest string) ast.Step {
-	r, args, ok := splitCall(rest)
+func (p *parser) parseRun(i int, capture string, rest *line) ast.Step {
+	r, args, ok := rest.callTarget()
 	if !ok {
 		p.errorAt(i+1, 1, "run must target a workflow or function reference")
 		return nil
@@ -327,11 +327,18 @@ func (p *parser) parseRun(i int, capture, rest string) ast.Step {
 }
 
 // parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
-func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
+func (p *parser) parseEnsure(i int, capture string, rest *line) (ast.Step, int) {
 	raw := p.lines[i]
 	col := colOf(raw, "ensure", 1)
-	left, right, hasRecover := splitRecover(rest)
-	r, args, ok := splitCall(left)
+	left, right, hasRecover := splitRecover(rest.text)
+	var r ast.Ref
+	var args string
+	var ok bool
+	if hasRecover {
+		r, args, ok = splitCall(left)
+	} else {
+		r, args, ok = rest.callTarget()
+	}
 	if !ok {
 		p.errorAt(i+1, 1, "invalid ensure statement")
 		return nil, i + 1
