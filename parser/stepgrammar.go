@@ -103,9 +103,13 @@ var grammars = sync.OnceValue(func() *stepParsers {
 type line struct {
 	text  string
 	base  int // offset of text in the tokens' positions (a sub-line's start)
-	start int // index of toks[0] in peek's tokens
+	start int // index of toks[0] in the root line's tokens
 	toks  []lexer.Token
-	peek  lexer.PeekingLexer
+	// root is the line a sub-line was cut from (nil for a root); peek is
+	// the root's tokens as participle reads them, made on the first parse
+	// (many lines need none: a keyword head is read from the tokens).
+	root *line
+	peek *lexer.PeekingLexer
 	// assign caches the assignment head (items 4 and 6 both test it) and
 	// its right-hand side.
 	assign   *assignHead
@@ -114,12 +118,7 @@ type line struct {
 }
 
 func newLine(text string) *line {
-	l := &line{text: text}
-	lx := &lineLexer{s: text}
-	pl, _ := lexer.Upgrade(lx)
-	l.peek = *pl
-	l.toks = pl.Range(0, lexer.RawCursor(lx.n))
-	return l
+	return &line{text: text, toks: lexLine(text)}
 }
 
 // from returns the text from the token boundary at offset pos as a line
@@ -129,11 +128,11 @@ func (l *line) from(pos lexer.Position) *line {
 	for k < len(l.toks)-1 && l.toks[k].Pos.Offset < pos.Offset {
 		k++
 	}
-	sub := &line{text: l.text[pos.Offset-l.base:], base: pos.Offset, start: l.start + k, toks: l.toks[k:], peek: l.peek}
-	if k > 0 {
-		sub.peek.FastForward(lexer.RawCursor(sub.start - 1))
+	root := l.root
+	if root == nil {
+		root = l
 	}
-	return sub
+	return &line{text: l.text[pos.Offset-l.base:], base: pos.Offset, start: l.start + k, toks: l.toks[k:], root: root}
 }
 
 // atEnd reports whether pos is the end of the line.
@@ -156,10 +155,27 @@ func (l *line) has(v string) bool {
 // rest is the raw text from offset off to the end.
 func (l *line) rest(off lexer.Position) string { return l.text[off.Offset-l.base:] }
 
+// cursor returns participle's reader of the tokens, at this line's start;
+// each parse reads its own copy.
+func (l *line) cursor() lexer.PeekingLexer {
+	root := l.root
+	if root == nil {
+		root = l
+	}
+	if root.peek == nil {
+		root.peek, _ = lexer.Upgrade(&tokenLexer{toks: root.toks})
+	}
+	pl := *root.peek
+	if l.start > 0 {
+		pl.FastForward(lexer.RawCursor(l.start - 1))
+	}
+	return pl
+}
+
 // parseHead runs grammar g on the line's tokens; the head may be followed by
 // anything (the verbatim rest).
 func parseHead[G any](l *line, g *participle.Parser[G]) (*G, bool) {
-	pl := l.peek // each parse reads its own copy of the cursor
+	pl := l.cursor()
 	v, err := g.ParseFromLexer(&pl, participle.AllowTrailing(true))
 	return v, err == nil
 }

@@ -26,7 +26,7 @@ const (
 	tokSpace lexer.TokenType = -(iota + 2)
 	tokIdent
 	tokOp       // `<-` or `->`
-	tokPunct    // one of = ; ! , { } . \
+	tokPunct    // one of = ; ! , { } ( ) . \
 	tokDQ       // "…"
 	tokSQ       // '…'
 	tokANSI     // $'…'
@@ -54,7 +54,7 @@ func (stepLexer) Lex(_ string, r io.Reader) (lexer.Lexer, error) {
 // lexLine returns the tokens of s, ending with EOF. Offsets are byte
 // offsets in s, so a grammar node's raw text is s[Pos.Offset:EndPos.Offset].
 func lexLine(s string) []lexer.Token {
-	toks := make([]lexer.Token, 0, 8)
+	toks := make([]lexer.Token, 0, 2+len(s)/4)
 	for i := 0; i < len(s); {
 		j, typ := lexOne(s, i)
 		toks = append(toks, lexer.Token{Type: typ, Value: s[i:j], Pos: lexer.Position{Offset: i, Line: 1, Column: i + 1}})
@@ -111,7 +111,7 @@ func lexOne(s string, i int) (int, lexer.TokenType) {
 
 func isPunct(c byte) bool {
 	switch c {
-	case '=', ';', '!', ',', '{', '}', '.', '\\':
+	case '=', ';', '!', ',', '{', '}', '.', '\\', '(', ')':
 		return true
 	}
 	return false
@@ -163,23 +163,6 @@ func closeSubst(s string, i int) int {
 		i++
 	}
 	return len(s)
-}
-
-// lineLexer lexes a line for lexer.Upgrade, counting its tokens.
-type lineLexer struct {
-	s    string
-	i, n int
-}
-
-func (l *lineLexer) Next() (lexer.Token, error) {
-	l.n++
-	if l.i >= len(l.s) {
-		return lexer.EOFToken(lexer.Position{Offset: len(l.s), Line: 1, Column: len(l.s) + 1}), nil
-	}
-	j, typ := lexOne(l.s, l.i)
-	t := lexer.Token{Type: typ, Value: l.s[l.i:j], Pos: lexer.Position{Offset: l.i, Line: 1, Column: l.i + 1}}
-	l.i = j
-	return t, nil
 }
 
 // tokenLexer replays a token slice to a participle parser, so that the
