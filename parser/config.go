@@ -54,6 +54,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			if bad {
 				return nil, j + 1
 			}
+			cfg.End = p.endOf(j)
 			return cfg, j + 1
 		}
 		if bad {
@@ -90,6 +91,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			}
 			bad = true
 		}
+		e.End = p.endOf(next - 1)
 		cfg.Entries = append(cfg.Entries, e)
 		j = next - 1
 	}

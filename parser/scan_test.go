@@ -176,7 +176,7 @@ func TestIfHeader(t *testing.T) {
 		{`if !test; then`, true, "", "", false},
 		{`if test -f x; then`, true, "", "", false},
 	} {
-		kind, negated, got, ok := newLine(tc.t).ifHeader()
+		kind, negated, got, _, ok := newLine(tc.t).ifHeader()
 		kw := map[ast.IfKind]string{ast.IfEnsure: "ensure", ast.IfRun: "run", ast.IfNotShell: ""}[kind]
 		if ok && (negated != tc.negated || kw != tc.kw) {
 			got, ok = "", false // another form of the header

@@ -240,28 +240,28 @@ func (l *line) rhsLine() *line {
 	return l.rhs
 }
 
-// call matches `kw REF [args]` and returns the target and the args,
-// trimmed.
-func (l *line) call(kw string) (ast.Ref, string, bool) {
+// call matches `kw REF [args]` and returns the target, the args, trimmed,
+// and the REF's offset in the root line.
+func (l *line) call(kw string) (ast.Ref, string, int, bool) {
 	rest, ok := l.keywordLine(kw, false)
 	if !ok {
-		return ast.Ref{}, "", false
+		return ast.Ref{}, "", 0, false
 	}
 	return rest.callTarget()
 }
 
 // callTarget splits the line `REF [args]`; ok is false when the first word
-// is not a REF.
-func (l *line) callTarget() (ast.Ref, string, bool) {
+// is not a REF. off is the REF's offset in the root line.
+func (l *line) callTarget() (ast.Ref, string, int, bool) {
 	h, ok := parseHead(l, grammars().call)
 	if !ok {
-		return ast.Ref{}, "", false
+		return ast.Ref{}, "", 0, false
 	}
-	return h.Target.ref(), trim(l.rest(h.EndPos)), true
+	return h.Target.ref(), trim(l.rest(h.EndPos)), h.Target.Pos.Offset, true
 }
 
-// splitCall splits the text `REF [args]`.
-func splitCall(rest string) (ast.Ref, string, bool) {
+// splitCall splits the text `REF [args]`; off is the REF's offset in it.
+func splitCall(rest string) (ast.Ref, string, int, bool) {
 	return newLine(trim(rest)).callTarget()
 }
 
@@ -269,9 +269,9 @@ func splitCall(rest string) (ast.Ref, string, bool) {
 // the condition text. The tail `; then` is a check on the raw text, not a
 // grammar rule, because the reference's `(.+?)\s*;\s*then$` is quote-unaware
 // (`if ! echo "a; then` is a header whose condition is `echo "a`).
-func (l *line) ifHeader() (kind ast.IfKind, negated bool, body string, ok bool) {
+func (l *line) ifHeader() (kind ast.IfKind, negated bool, body string, bodyOff int, ok bool) {
 	if l.first() != "if" {
-		return 0, false, "", false
+		return 0, false, "", 0, false
 	}
 	if h, ok := parseHead(l, grammars().managedIf); ok {
 		if body, ok := ifBody(l.rest(h.EndPos)); ok {
@@ -279,15 +279,15 @@ func (l *line) ifHeader() (kind ast.IfKind, negated bool, body string, ok bool) 
 			if h.Kw == "run" {
 				kind = ast.IfRun
 			}
-			return kind, h.Negated, body, true
+			return kind, h.Negated, body, h.EndPos.Offset, true
 		}
 	}
 	if h, ok := parseHead(l, grammars().shellIf); ok {
 		if body, ok := ifBody(l.rest(h.EndPos)); ok {
-			return ast.IfNotShell, true, body, true
+			return ast.IfNotShell, true, body, h.EndPos.Offset, true
 		}
 	}
-	return 0, false, "", false
+	return 0, false, "", 0, false
 }
 
 // ifBody strips `\s*;\s*then` from the end of rest; the body must not be

@@ -31,7 +31,9 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 			i++
 			if depth <= 0 {
 				depth = 0
-				w.Steps = append(w.Steps, p.blockStep(strings.Join(block, "\n"), blockLine))
+				st := p.blockStep(strings.Join(block, "\n"), blockLine)
+				ast.SetStepEnd(st, p.endOf(i-1))
+				w.Steps = append(w.Steps, st)
 				block = nil
 			}
 			continue
@@ -43,7 +45,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		case t == "}":
 			return i + 1
 		case strings.HasPrefix(t, "#"):
-			w.Steps = append(w.Steps, &ast.Comment{Pos: p.pos(i, 1), Text: t})
+			w.Steps = append(w.Steps, &ast.Comment{Pos: p.pos(i, 1), End: p.endOf(i), Text: t})
 			i++
 			continue
 		case strings.HasPrefix(t, "config") && strings.HasPrefix(trim(t[6:]), "{"):
@@ -62,6 +64,9 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		if sh, ok := oneShell(steps); ok && len(hdoc) > 0 && next == i+1 && sh.Text == t {
 			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
 			next = hdocLast + 1
+		}
+		for _, st := range steps {
+			ast.SetStepEnd(st, p.endOf(next-1))
 		}
 		w.Steps = append(w.Steps, steps...)
 		i = next
@@ -93,7 +98,7 @@ func (p *parser) parseWorkflowConfig(w *ast.Workflow, i int) int {
 // text has the send form, else one shell step.
 func (p *parser) blockStep(text string, line int) ast.Step {
 	if ch, cmd, ok := isSend(text); ok {
-		return &ast.Send{Pos: p.pos(line, 1), Channel: ch, Cmd: cmd}
+		return &ast.Send{Pos: p.pos(line, 1), Channel: ch, RefPos: p.pos(line, indentCol(p.lines[line])), Cmd: cmd}
 	}
 	return &ast.Shell{Pos: p.pos(line, 1), Text: text, GuardCol: 1}
 }
@@ -137,11 +142,11 @@ type stepForm struct {
 // of item 6) are said next to their form.
 var stepForms = []stepForm{
 	{"1–3 if [!] ensure|run REF …; then / if ! SHELL; then", func(p *parser, s *stepLine) (stepResult, bool) {
-		kind, negated, body, ok := s.ifHeader()
+		kind, negated, body, off, ok := s.ifHeader()
 		if !ok {
 			return stepResult{}, false
 		}
-		steps, next := p.parseIf(s.i, kind, negated, body)
+		steps, next := p.parseIf(s.i, kind, negated, body, off)
 		return stepResult{steps: steps, next: next}, true
 	}},
 	{"4 IDENT = prompt …", func(p *parser, s *stepLine) (stepResult, bool) {
@@ -226,7 +231,7 @@ var stepForms = []stepForm{
 		if d := shellscan.BraceDelta(s.raw); d > 0 {
 			return stepResult{next: s.i + 1, open: d}, true
 		}
-		return s.more(&ast.Send{Pos: p.pos(s.i, 1), Channel: ch, Cmd: cmd}, s.i+1)
+		return s.more(&ast.Send{Pos: p.pos(s.i, 1), Channel: ch, RefPos: p.pos(s.i, indentCol(s.raw)), Cmd: cmd}, s.i+1)
 	}},
 	{"14 a line that opens braces starts a multi-line shell block", func(p *parser, s *stepLine) (stepResult, bool) {
 		d := shellscan.BraceDelta(s.raw)
@@ -265,7 +270,7 @@ func stepsOf(s ast.Step) []ast.Step {
 
 func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string) {
 	raw := p.lines[i]
-	route := &ast.Route{Pos: p.pos(i, 1), Channel: ch}
+	route := &ast.Route{Pos: p.pos(i, 1), End: p.endOf(i), Channel: ch, RefPos: p.pos(i, indentCol(raw))}
 	for _, target := range strings.Split(targets, ",") {
 		target = trim(target)
 		r, ok := ast.ParseRef(target)
@@ -318,12 +323,12 @@ func (p *parser) checkCaptureRHS(i int, rhs *line) bool {
 
 // parseRun parses `REF [args]` after `run`; nil after a reported error.
 func (p *parser) parseRun(i int, capture string, rest *line) ast.Step {
-	r, args, ok := rest.callTarget()
+	r, args, off, ok := rest.callTarget()
 	if !ok {
 		p.errorAt(i+1, 1, "run must target a workflow or function reference")
 		return nil
 	}
-	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, Args: args}
+	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, RefPos: p.pos(i, indentCol(p.lines[i])+off), Args: args}
 }
 
 // parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
@@ -333,17 +338,19 @@ func (p *parser) parseEnsure(i int, capture string, rest *line) (ast.Step, int) 
 	left, right, hasRecover := splitRecover(rest.text)
 	var r ast.Ref
 	var args string
+	var off int
 	var ok bool
 	if hasRecover {
-		r, args, ok = splitCall(left)
+		r, args, off, ok = splitCall(left)
+		off += rest.base
 	} else {
-		r, args, ok = rest.callTarget()
+		r, args, off, ok = rest.callTarget()
 	}
 	if !ok {
 		p.errorAt(i+1, 1, "invalid ensure statement")
 		return nil, i + 1
 	}
-	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args}
+	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, RefPos: p.pos(i, indentCol(raw)+off), Args: args}
 	if !hasRecover {
 		return e, i + 1
 	}
@@ -419,18 +426,18 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 		if !p.checkCaptureRHS(i, r) {
 			return nil
 		}
-		if ref, args, ok := r.call("run"); ok {
+		if ref, args, _, ok := r.call("run"); ok {
 			return &ast.Run{Pos: at, Capture: name, Ref: ref, Args: args, InRecover: true}
 		}
-		if ref, args, ok := r.call("ensure"); ok {
+		if ref, args, _, ok := r.call("ensure"); ok {
 			return &ast.Ensure{Pos: at, Capture: name, Ref: ref, Args: args, InRecover: true}
 		}
 		return &ast.Capture{Pos: at, Var: name, Cmd: rhs}
 	}
-	if ref, args, ok := l.call("run"); ok {
+	if ref, args, _, ok := l.call("run"); ok {
 		return &ast.Run{Pos: at, Ref: ref, Args: args, InRecover: true}
 	}
-	if ref, args, ok := l.call("ensure"); ok {
+	if ref, args, _, ok := l.call("ensure"); ok {
 		return &ast.Ensure{Pos: at, Ref: ref, Args: args, InRecover: true}
 	}
 	promptCol := col + strings.Index(s, "prompt")
@@ -553,13 +560,14 @@ func promptCompileText(raw string) string {
 }
 
 // parseIf parses a managed if block whose header is line i (§5.8).
-func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]ast.Step, int) {
+func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, bodyOff int) ([]ast.Step, int) {
 	raw := p.lines[i]
 	st := &ast.If{Pos: p.pos(i, 1), Kind: kind, Negated: negated}
 	formName := map[ast.IfKind]string{ast.IfEnsure: "if-ensure", ast.IfRun: "if-run"}[kind]
 	switch kind {
 	case ast.IfEnsure, ast.IfRun:
-		r, args, ok := splitCall(body)
+		r, args, off, ok := splitCall(body)
+		st.RefPos = p.pos(i, indentCol(raw)+bodyOff+off)
 		if kind == ast.IfEnsure {
 			st.Col = colOf(raw, "ensure", 1)
 		} else {
@@ -605,6 +613,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 		}
 		s, next := p.parseBranchLine(j, kind)
 		if s != nil {
+			ast.SetStepEnd(s, p.endOf(next-1))
 			if inElse {
 				st.Else = append(st.Else, s)
 			} else {
@@ -646,14 +655,14 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 			if !p.checkCaptureRHS(j, r) {
 				return nil, j + 1
 			}
-			if ref, args, ok := r.call("run"); ok {
-				return &ast.Run{Pos: runAt, Capture: name, Ref: ref, Args: args}, j + 1
+			if ref, args, off, ok := r.call("run"); ok {
+				return &ast.Run{Pos: runAt, Capture: name, Ref: ref, RefPos: p.pos(j, col+off), Args: args}, j + 1
 			}
 			return &ast.Capture{Pos: p.pos(j, col), Var: name, Cmd: rhs}, j + 1
 		}
 	}
-	if ref, args, ok := l.call("run"); ok {
-		return &ast.Run{Pos: runAt, Ref: ref, Args: args}, j + 1
+	if ref, args, off, ok := l.call("run"); ok {
+		return &ast.Run{Pos: runAt, Ref: ref, RefPos: p.pos(j, col+off), Args: args}, j + 1
 	}
 	if kind != ast.IfNotShell {
 		if name, _, off, ok := l.assignment(false); ok {
