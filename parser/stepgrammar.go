@@ -106,8 +106,7 @@ type line struct {
 	start int // index of toks[0] in the root line's tokens
 	toks  []lexer.Token
 	// root is the line a sub-line was cut from (nil for a root); peek is
-	// the root's tokens as participle reads them, made on the first parse
-	// (many lines need none: a keyword head is read from the tokens).
+	// the root's tokens as participle reads them (toks is a window of them).
 	root *line
 	peek *lexer.PeekingLexer
 	// assign caches the assignment head (items 4 and 6 both test it) and
@@ -118,7 +117,9 @@ type line struct {
 }
 
 func newLine(text string) *line {
-	return &line{text: text, toks: lexLine(text)}
+	lx := &lineLexer{s: text}
+	pl, _ := lexer.Upgrade(lx)
+	return &line{text: text, toks: pl.Range(0, lexer.RawCursor(lx.n)), peek: pl}
 }
 
 // from returns the text from the token boundary at offset pos as a line
@@ -161,9 +162,6 @@ func (l *line) cursor() lexer.PeekingLexer {
 	root := l.root
 	if root == nil {
 		root = l
-	}
-	if root.peek == nil {
-		root.peek, _ = lexer.Upgrade(&tokenLexer{toks: root.toks})
 	}
 	pl := *root.peek
 	if l.start > 0 {

@@ -44,23 +44,11 @@ var stepSymbols = map[string]lexer.TokenType{
 
 func (stepLexer) Symbols() map[string]lexer.TokenType { return stepSymbols }
 
-// Lex is for participle's own use; the parser tokenizes each line once with
-// lexLine and each grammar reads the slice (tokenLexer).
+// Lex is for participle's own use; the parser lexes each line once
+// (newLine) and every grammar tried on it reads those tokens.
 func (stepLexer) Lex(_ string, r io.Reader) (lexer.Lexer, error) {
 	b, err := io.ReadAll(r)
-	return &tokenLexer{toks: lexLine(string(b))}, err
-}
-
-// lexLine returns the tokens of s, ending with EOF. Offsets are byte
-// offsets in s, so a grammar node's raw text is s[Pos.Offset:EndPos.Offset].
-func lexLine(s string) []lexer.Token {
-	toks := make([]lexer.Token, 0, 2+len(s)/4)
-	for i := 0; i < len(s); {
-		j, typ := lexOne(s, i)
-		toks = append(toks, lexer.Token{Type: typ, Value: s[i:j], Pos: lexer.Position{Offset: i, Line: 1, Column: i + 1}})
-		i = j
-	}
-	return append(toks, lexer.EOFToken(lexer.Position{Offset: len(s), Line: 1, Column: len(s) + 1}))
+	return &lineLexer{s: string(b)}, err
 }
 
 // lexOne returns the end and type of the token starting at s[i].
@@ -165,17 +153,21 @@ func closeSubst(s string, i int) int {
 	return len(s)
 }
 
-// tokenLexer replays a token slice to a participle parser, so that the
-// table's grammars share one tokenization of the line.
-type tokenLexer struct {
-	toks []lexer.Token
-	i    int
+// lineLexer lexes a line for lexer.Upgrade, counting its tokens (EOF
+// included). Offsets are byte offsets in the line, so a grammar node's raw
+// text is line[Pos.Offset:EndPos.Offset].
+type lineLexer struct {
+	s    string
+	i, n int
 }
 
-func (l *tokenLexer) Next() (lexer.Token, error) {
-	t := l.toks[l.i]
-	if l.i < len(l.toks)-1 {
-		l.i++
+func (l *lineLexer) Next() (lexer.Token, error) {
+	l.n++ // EOF included
+	if l.i >= len(l.s) {
+		return lexer.EOFToken(lexer.Position{Offset: len(l.s), Line: 1, Column: len(l.s) + 1}), nil
 	}
+	j, typ := lexOne(l.s, l.i)
+	t := lexer.Token{Type: typ, Value: l.s[l.i:j], Pos: lexer.Position{Offset: l.i, Line: 1, Column: l.i + 1}}
+	l.i = j
 	return t, nil
 }
