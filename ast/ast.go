@@ -268,7 +268,8 @@ type Route struct {
 // the target text in the raw line).
 type RouteTarget struct {
 	Ref
-	Col int
+	Col    int
+	RefPos Pos // where this target's REF starts (exact, unlike Col)
 }
 
 // Step is one workflow step (or a statement of a recover block or if branch).

@@ -311,16 +311,17 @@ func (l *line) malformedIf() bool {
 	return ok
 }
 
-// route matches `^REF\s+->\s+(.+)$`.
-func (l *line) route() (ast.Ref, string, bool) {
+// route matches `^REF\s+->\s+(.+)$` and returns the channel, the targets
+// text and its offset.
+func (l *line) route() (ast.Ref, string, int, bool) {
 	if l.toks[0].Type != tokIdent || !l.has("->") {
-		return ast.Ref{}, "", false
+		return ast.Ref{}, "", 0, false
 	}
 	h, ok := parseHead(l, grammars().route)
 	if !ok || l.atEnd(h.EndPos) {
-		return ast.Ref{}, "", false
+		return ast.Ref{}, "", 0, false
 	}
-	return h.Channel.ref(), trim(l.rest(h.EndPos)), true
+	return h.Channel.ref(), trim(l.rest(h.EndPos)), h.EndPos.Offset, true
 }
 
 // send matches the send form `REF <- [command]` (§5.10): a REF, then the

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
@@ -213,11 +214,11 @@ var stepForms = []stepForm{
 		return stepResult{next: s.i + 1}, true
 	}},
 	{"12 REF -> targets", func(p *parser, s *stepLine) (stepResult, bool) {
-		ch, targets, ok := s.route()
+		ch, targets, off, ok := s.route()
 		if !ok {
 			return stepResult{}, false
 		}
-		p.parseRoute(s.i, s.w, ch, targets)
+		p.parseRoute(s.i, s.w, ch, targets, indentCol(s.raw)+off)
 		return stepResult{next: s.i + 1}, true
 	}},
 	// A send whose command opens braces (`ch <- {`) accumulates like item 14
@@ -268,17 +269,20 @@ func stepsOf(s ast.Step) []ast.Step {
 	return []ast.Step{s}
 }
 
-func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string) {
+// parseRoute stores the route of line i on w; col is the targets' column.
+func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string, col int) {
 	raw := p.lines[i]
 	route := &ast.Route{Pos: p.pos(i, 1), End: p.endOf(i), Channel: ch, RefPos: p.pos(i, indentCol(raw))}
-	for _, target := range strings.Split(targets, ",") {
-		target = trim(target)
+	for _, piece := range strings.Split(targets, ",") {
+		target := trim(piece)
+		at := p.pos(i, col+len(piece)-len(strings.TrimLeftFunc(piece, unicode.IsSpace)))
+		col += len(piece) + 1
 		r, ok := ast.ParseRef(target)
 		if !ok {
 			p.errorAt(i+1, 1, `invalid workflow reference in route: "`+target+`"`)
 			return
 		}
-		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1)})
+		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1), RefPos: at})
 	}
 	w.Routes = append(w.Routes, route)
 }
