@@ -186,6 +186,8 @@ type Config struct {
 	Pos
 	End     Pos
 	Entries []*ConfigEntry
+	// Comments are the block's `#` lines (kept for formatting only).
+	Comments []*Comment
 }
 
 // Get returns the entry for key, or nil.
@@ -444,6 +446,9 @@ type If struct {
 	Then    []Step
 	Else    []Step
 	HasElse bool
+	// Comments are the branches' `#` lines, which are not steps (kept for
+	// formatting only).
+	Comments []*Comment
 }
 
 // Send is `channel <- [command]`; an empty Cmd forwards $1.

@@ -48,6 +48,9 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		t := trim(raw)
 		col := indentCol(raw)
 		if t == "" || strings.HasPrefix(t, "#") {
+			if t != "" {
+				cfg.Comments = append(cfg.Comments, &ast.Comment{Pos: p.pos(j, col), End: p.endOf(j), Text: t})
+			}
 			continue
 		}
 		if t == "}" {

@@ -604,6 +604,9 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 			}
 			return []ast.Step{st}, j + 1
 		case t == "" || strings.HasPrefix(t, "#"):
+			if t != "" {
+				st.Comments = append(st.Comments, &ast.Comment{Pos: p.pos(j, indentCol(p.lines[j])), End: p.endOf(j), Text: t})
+			}
 			j++
 			continue
 		case t == "else" && kind != ast.IfNotShell:
