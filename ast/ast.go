@@ -41,8 +41,12 @@ func IsIdent(s string) bool { return shellscan.IsIdent(s) }
 
 // File is one parsed source file.
 type File struct {
-	Path      string // absolute path
-	IsTest    bool   // *.test.jh / *.test.jph
+	Path   string // absolute path
+	IsTest bool   // *.test.jh / *.test.jph
+	// Items are the top-level declarations, comments and runs of blank
+	// lines in source order (for formatting and editors; the typed lists
+	// below are what the compiler reads).
+	Items     []Item
 	Config    *Config
 	Imports   []*Import
 	Channels  []*Channel
@@ -103,9 +107,26 @@ func (f *File) Import(alias string) *Import {
 	return nil
 }
 
+// Item is a top-level node of File.Items: *Import, *Channel, *Local,
+// *Config, *Rule, *Function, *Workflow, *Test, *Comment or *Blank.
+type Item interface {
+	ItemPos() Pos
+}
+
+// ItemPos implements Item.
+func (p Pos) ItemPos() Pos { return p }
+
+// Blank is a run of blank lines at top level.
+type Blank struct {
+	Pos
+	End   Pos // just after the last blank line
+	Lines int
+}
+
 // Import is `import "path" as alias`.
 type Import struct {
 	Pos
+	End   Pos    // just after the line's last character (End is so on every node)
 	Path  string // as written, without quotes
 	Alias string
 }
@@ -113,6 +134,7 @@ type Import struct {
 // Channel is `channel name`.
 type Channel struct {
 	Pos
+	End  Pos
 	Name string
 }
 
@@ -130,6 +152,7 @@ const (
 // quotes (no escape processing), or the bare rest of the line.
 type Local struct {
 	Pos
+	End   Pos
 	Name  string
 	Value string
 	Quote LocalQuote
@@ -149,6 +172,7 @@ const (
 // ConfigEntry is one `key = value` line of a config block.
 type ConfigEntry struct {
 	Pos
+	End   Pos
 	Key   string
 	Kind  ConfigKind
 	Str   string // ConfigString (escapes processed)
@@ -160,7 +184,10 @@ type ConfigEntry struct {
 // Config is a module or workflow `config { … }` block.
 type Config struct {
 	Pos
+	End     Pos
 	Entries []*ConfigEntry
+	// Comments are the block's `#` lines (kept for formatting only).
+	Comments []*Comment
 }
 
 // Get returns the entry for key, or nil.
@@ -191,10 +218,13 @@ const (
 // BodyCmd is one command of a rule or function body.
 type BodyCmd struct {
 	Pos  // line of the command; Col of the keyword for BodyEnsure/BodyRun
+	End  Pos
 	Kind BodyKind
 	Text string // shell text (trimmed; blocks keep their inner lines) or comment
 	Ref  Ref    // BodyEnsure
-	Args string // BodyEnsure: verbatim rest of line
+	// RefPos is where Ref starts (BodyEnsure).
+	RefPos Pos
+	Args   string // BodyEnsure: verbatim rest of line
 	// Value is the return argument as written, for BodyReturn.
 	Value string
 }
@@ -202,6 +232,7 @@ type BodyCmd struct {
 // Rule is `[export] rule name { … }`.
 type Rule struct {
 	Pos
+	End      Pos // just after the closing brace
 	Name     string
 	Exported bool
 	Body     []*BodyCmd
@@ -210,6 +241,7 @@ type Rule struct {
 // Function is `function name[()] { … }`.
 type Function struct {
 	Pos
+	End  Pos
 	Name string
 	Body []*BodyCmd
 }
@@ -217,6 +249,7 @@ type Function struct {
 // Workflow is `[export] workflow name { … }`.
 type Workflow struct {
 	Pos
+	End      Pos
 	Name     string
 	Exported bool
 	Config   *Config
@@ -227,7 +260,9 @@ type Workflow struct {
 // Route is `channel -> target, target` stored on its workflow.
 type Route struct {
 	Pos     // line of the route, col 1
+	End     Pos
 	Channel Ref
+	RefPos  Pos // where Channel starts
 	Targets []RouteTarget
 }
 
@@ -235,12 +270,68 @@ type Route struct {
 // the target text in the raw line).
 type RouteTarget struct {
 	Ref
-	Col int
+	Col    int
+	RefPos Pos // where this target's REF starts (exact, unlike Col)
 }
 
 // Step is one workflow step (or a statement of a recover block or if branch).
+// Every step type has an End field (just after its last character; zero for
+// the statements of a recover body, which share the ensure line).
 type Step interface {
 	StepPos() Pos
+}
+
+// StepEnd returns the End of a step.
+func StepEnd(s Step) Pos {
+	switch s := s.(type) {
+	case *Comment:
+		return s.End
+	case *Shell:
+		return s.End
+	case *Capture:
+		return s.End
+	case *Ensure:
+		return s.End
+	case *Run:
+		return s.End
+	case *Prompt:
+		return s.End
+	case *Log:
+		return s.End
+	case *Return:
+		return s.End
+	case *If:
+		return s.End
+	case *Send:
+		return s.End
+	}
+	return Pos{}
+}
+
+// SetStepEnd sets the End of a step.
+func SetStepEnd(s Step, end Pos) {
+	switch s := s.(type) {
+	case *Comment:
+		s.End = end
+	case *Shell:
+		s.End = end
+	case *Capture:
+		s.End = end
+	case *Ensure:
+		s.End = end
+	case *Run:
+		s.End = end
+	case *Prompt:
+		s.End = end
+	case *Log:
+		s.End = end
+	case *Return:
+		s.End = end
+	case *If:
+		s.End = end
+	case *Send:
+		s.End = end
+	}
 }
 
 // StepPos implements Step for every step type.
@@ -249,6 +340,7 @@ func (p Pos) StepPos() Pos { return p }
 // Comment is a `# …` line inside a workflow body, kept in the lowered shell.
 type Comment struct {
 	Pos
+	End  Pos
 	Text string
 }
 
@@ -257,6 +349,7 @@ type Comment struct {
 // first non-space column for an if-branch line).
 type Shell struct {
 	Pos
+	End      Pos
 	Text     string
 	GuardCol int
 }
@@ -265,15 +358,18 @@ type Shell struct {
 // stripped) is assigned to Var.
 type Capture struct {
 	Pos // Col is the column of the right-hand side
+	End Pos
 	Var string
 	Cmd string
 }
 
 // Ensure is `[x =] ensure REF [args] [recover …]`.
 type Ensure struct {
-	Pos            // Col: column of `ensure` in the raw line
+	Pos     // Col: column of `ensure` in the raw line
+	End     Pos
 	Capture string // variable name, or ""
 	Ref     Ref
+	RefPos  Pos    // where Ref starts (zero in recover bodies)
 	Args    string // verbatim shell text
 	Recover []Step // nil: no recover
 	// RecoverBlock is true for the `{ … }` forms.
@@ -284,16 +380,19 @@ type Ensure struct {
 
 // Run is `[x =] run REF [args]`.
 type Run struct {
-	Pos              // Col: first occurrence of `run` in the raw line
+	Pos       // Col: first occurrence of `run` in the raw line
+	End       Pos
 	Capture   string // variable name, or ""
 	Ref       Ref
+	RefPos    Pos    // where Ref starts (zero in recover bodies)
 	Args      string // verbatim shell text
 	InRecover bool
 }
 
 // Prompt is `[x =] prompt "…" [returns '…']`.
 type Prompt struct {
-	Pos            // Col: column of `prompt`
+	Pos     // Col: column of `prompt`
+	End     Pos
 	Capture string // variable name, or ""
 	// Text is the compile-time prompt text (escapes `\$`, "\`", `\"`, `\\`
 	// resolved, `\`+newline removed) that the runtime expands like an
@@ -310,6 +409,7 @@ type Prompt struct {
 // expanded by the shell at run time.
 type Log struct {
 	Pos
+	End     Pos
 	Err     bool
 	Message string
 }
@@ -318,6 +418,7 @@ type Log struct {
 // or `$…`).
 type Return struct {
 	Pos
+	End   Pos
 	Value string
 }
 
@@ -334,27 +435,35 @@ const (
 // If is a managed `if [!] ensure|run REF [args]; then … [else …] fi` or
 // `if ! <shell>; then … fi`.
 type If struct {
-	Pos     // the `if` line; Col is the col of ensure/run for managed forms
+	Pos         // the `if` line; Col is the col of ensure/run for managed forms
+	End     Pos // just after `fi`
 	Kind    IfKind
 	Negated bool
 	Ref     Ref    // IfEnsure / IfRun
+	RefPos  Pos    // where Ref starts
 	Args    string // IfEnsure / IfRun
 	Cond    string // IfNotShell
 	Then    []Step
 	Else    []Step
 	HasElse bool
+	// Comments are the branches' `#` lines, which are not steps (kept for
+	// formatting only).
+	Comments []*Comment
 }
 
 // Send is `channel <- [command]`; an empty Cmd forwards $1.
 type Send struct {
 	Pos
+	End     Pos
 	Channel Ref
+	RefPos  Pos // where Channel starts
 	Cmd     string
 }
 
 // Test is one `test "description" { … }` block of a test file.
 type Test struct {
 	Pos
+	End         Pos
 	Description string
 	Stmts       []TestStmt
 }

@@ -40,8 +40,12 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent int) {
 				continue
 			}
 			name := f.Name
-			if f.Type == posType {
+			if f.Anonymous && f.Type == posType {
 				name = "Pos"
+			}
+			if f.Name == "Items" {
+				dumpItems(b, fv, pad)
+				continue
 			}
 			if f.Name == "Path" {
 				fmt.Fprintf(b, "%s  %s: %q\n", pad, name, filepath.Base(fv.String()))
@@ -64,5 +68,17 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent int) {
 		fmt.Fprintf(b, "%q\n", v.String())
 	default:
 		fmt.Fprintf(b, "%v\n", v.Interface())
+	}
+}
+
+// dumpItems shows File.Items one line each (kind and span), since every
+// item is also dumped in full in its typed list.
+func dumpItems(b *strings.Builder, v reflect.Value, pad string) {
+	fmt.Fprintf(b, "%s  Items:\n", pad)
+	for i := 0; i < v.Len(); i++ {
+		it := v.Index(i).Elem()
+		start := it.Interface().(Item).ItemPos()
+		end := it.Elem().FieldByName("End").Interface().(Pos)
+		fmt.Fprintf(b, "%s    - %s %d:%d-%d:%d\n", pad, it.Elem().Type().Name(), start.Line, start.Col, end.Line, end.Col)
 	}
 }

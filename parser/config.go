@@ -48,12 +48,16 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		t := trim(raw)
 		col := indentCol(raw)
 		if t == "" || strings.HasPrefix(t, "#") {
+			if t != "" {
+				cfg.Comments = append(cfg.Comments, &ast.Comment{Pos: p.pos(j, col), End: p.endOf(j), Text: t})
+			}
 			continue
 		}
 		if t == "}" {
 			if bad {
 				return nil, j + 1
 			}
+			cfg.End = p.endOf(j)
 			return cfg, j + 1
 		}
 		if bad {
@@ -90,6 +94,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			}
 			bad = true
 		}
+		e.End = p.endOf(next - 1)
 		cfg.Entries = append(cfg.Entries, e)
 		j = next - 1
 	}

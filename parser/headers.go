@@ -11,12 +11,16 @@ import (
 // The declaration header lines (`rule x {`, `import "p" as a`, `test "…" {`, …)
 // have a real little grammar, so they are parsed with participle. White space
 // is a token because the reference's patterns require it in some places
-// (`rule\s+name`) and forbid it in others (`name()`).
-// The token rules are the kit's rules written as regexps (participle needs
-// regexps): String is a Jaiph "…" string (closes at a quote not escaped by
-// an odd number of backslashes, shellscan.ClosingQuote) or a '…' string
-// without escapes, and Ident is shellscan.IsIdent; TestHeaderLexerAgrees
-// checks both.
+// (`rule\s+name`) and forbid it in others (`name()`). They read the step
+// lexer's tokens (steplex.go), except the import line.
+//
+// headerLexer is the import line's: its unquoted path may hold any byte
+// (`import #x as y`, `import "a as y` are imports of `#x` and `"a`, as before
+// the step lexer), which the step lexer would read as a comment or an
+// unclosed string. The token rules are the kit's rules written as regexps:
+// String is a Jaiph "…" string (closes at a quote not escaped by an odd
+// number of backslashes, shellscan.ClosingQuote) or a '…' string without
+// escapes, and Ident is shellscan.IsIdent; TestHeaderLexerAgrees checks both.
 var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
@@ -50,7 +54,7 @@ type channelHeader struct {
 
 // testHeader is `test "description" {`.
 type testHeader struct {
-	Description string `parser:"'test' Space @String Space? '{'"`
+	Description string `parser:"'test' Space @(DQ | SQ) Space? '{'"`
 }
 
 // mockHeader is `mock workflow|rule|function REF {`.
@@ -72,25 +76,31 @@ type headerParsers struct {
 // headers builds the grammars once, on first use, so that commands that never
 // parse (`--version`) do not pay for it.
 var headers = sync.OnceValue(func() *headerParsers {
-	opts := []participle.Option{participle.Lexer(headerLexer), participle.UseLookahead(2)}
+	opts := []participle.Option{participle.Lexer(stepLexer{}), participle.UseLookahead(2)}
 	return &headerParsers{
 		decl:    participle.MustBuild[declHeader](opts...),
 		fn:      participle.MustBuild[funcHeader](opts...),
-		imp:     participle.MustBuild[importHeader](opts...),
+		imp:     participle.MustBuild[importHeader](participle.Lexer(headerLexer), participle.UseLookahead(2)),
 		channel: participle.MustBuild[channelHeader](opts...),
 		test:    participle.MustBuild[testHeader](opts...),
 		mock:    participle.MustBuild[mockHeader](opts...),
 	}
 })
 
-func parseDeclHeader(line string) (*declHeader, bool) {
-	h, err := headers().decl.ParseString("", line)
+// parseWhole parses the whole text with g.
+func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
+	l := newLine(text)
+	pl := l.cursor()
+	h, err := g.ParseFromLexer(&pl)
 	return h, err == nil
 }
 
+func parseDeclHeader(line string) (*declHeader, bool) {
+	return parseWhole(line, headers().decl)
+}
+
 func parseFuncHeader(line string) (*funcHeader, bool) {
-	h, err := headers().fn.ParseString("", line)
-	return h, err == nil
+	return parseWhole(line, headers().fn)
 }
 
 func parseImportHeader(line string) (*importHeader, bool) {
@@ -105,19 +115,17 @@ func parseImportHeader(line string) (*importHeader, bool) {
 }
 
 func parseChannelHeader(line string) (*channelHeader, bool) {
-	h, err := headers().channel.ParseString("", line)
-	return h, err == nil
+	return parseWhole(line, headers().channel)
 }
 
 func parseTestHeader(line string) (string, bool) {
-	h, err := headers().test.ParseString("", line)
-	if err != nil || !strings.HasPrefix(h.Description, `"`) {
+	h, ok := parseWhole(line, headers().test)
+	if !ok || !strings.HasPrefix(h.Description, `"`) {
 		return "", false
 	}
 	return strings.ReplaceAll(h.Description[1:len(h.Description)-1], `\"`, `"`), true
 }
 
 func parseMockHeader(line string) (*mockHeader, bool) {
-	h, err := headers().mock.ParseString("", line)
-	return h, err == nil
+	return parseWhole(line, headers().mock)
 }

@@ -93,6 +93,34 @@ func (p *parser) unterminated(line int, msg string) {
 
 func (p *parser) pos(i, col int) ast.Pos { return ast.Pos{File: p.path, Line: i + 1, Col: col} }
 
+// endOf is the position just after the last non-blank character of line i
+// (the end of the file for an index past the last line).
+func (p *parser) endOf(i int) ast.Pos {
+	if i >= len(p.lines) {
+		i = len(p.lines) - 1
+	}
+	return p.pos(i, len(strings.TrimRight(p.lines[i], " \t"))+1)
+}
+
+// item adds a top-level node to File.Items.
+func (p *parser) item(it ast.Item) { p.file.Items = append(p.file.Items, it) }
+
+// trivia keeps a top-level comment or blank line i in File.Items; a blank
+// line right after a blank run extends it.
+func (p *parser) trivia(i int, t string) {
+	if t != "" {
+		p.item(&ast.Comment{Pos: p.pos(i, indentCol(p.lines[i])), End: p.endOf(i), Text: t})
+		return
+	}
+	if n := len(p.file.Items); n > 0 {
+		if b, ok := p.file.Items[n-1].(*ast.Blank); ok && b.End.Line == i {
+			b.End, b.Lines = p.pos(i, 1), b.Lines+1
+			return
+		}
+	}
+	p.item(&ast.Blank{Pos: p.pos(i, 1), End: p.pos(i, 1), Lines: 1})
+}
+
 // parseTopLevel classifies each top-level line in the reference's order
 // (language §3).
 func (p *parser) parseTopLevel() {
@@ -101,6 +129,9 @@ func (p *parser) parseTopLevel() {
 		t := trim(raw)
 		switch {
 		case t == "" || i == 0 && strings.HasPrefix(raw, "#!") || strings.HasPrefix(t, "#"):
+			if i < len(p.lines)-1 || raw != "" { // not the empty text after the final newline
+				p.trivia(i, t)
+			}
 			i++
 		case strings.HasPrefix(t, "config") && strings.HasPrefix(trim(t[6:]), "{"):
 			i = p.parseModuleConfig(i)
@@ -109,7 +140,9 @@ func (p *parser) parseTopLevel() {
 			i++
 		case strings.HasPrefix(t, "channel "):
 			if h, ok := parseChannelHeader(t); ok {
-				p.file.Channels = append(p.file.Channels, &ast.Channel{Pos: p.pos(i, 1), Name: h.Name})
+				c := &ast.Channel{Pos: p.pos(i, 1), End: p.endOf(i), Name: h.Name}
+				p.file.Channels = append(p.file.Channels, c)
+				p.item(c)
 			} else {
 				p.errorAt(i+1, 1, "invalid channel declaration; expected exactly: channel <name>")
 			}
@@ -158,7 +191,9 @@ func (p *parser) parseImport(i int, t string) {
 		p.errorAt(i+1, 1, `import must match: import "<path>" as <alias>`)
 		return
 	}
-	p.file.Imports = append(p.file.Imports, &ast.Import{Pos: p.pos(i, colOf(p.lines[i], "import", 1)), Path: h.Path, Alias: h.Alias})
+	im := &ast.Import{Pos: p.pos(i, colOf(p.lines[i], "import", 1)), End: p.endOf(i), Path: h.Path, Alias: h.Alias}
+	p.file.Imports = append(p.file.Imports, im)
+	p.item(im)
 }
 
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
@@ -201,7 +236,9 @@ func (p *parser) parseLocal(i int, t string) int {
 	default:
 		loc.Value = value
 	}
+	loc.End = p.endOf(next - 1)
 	p.file.Locals = append(p.file.Locals, loc)
+	p.item(loc)
 	return next
 }
 
@@ -214,6 +251,9 @@ func (p *parser) parseModuleConfig(i int) int {
 	}
 	cfg, next := p.parseConfigBlock(i, false)
 	p.file.Config = cfg
+	if cfg != nil {
+		p.item(cfg)
+	}
 	return next
 }
 
@@ -227,13 +267,16 @@ func (p *parser) parseRuleOrWorkflow(i int, t, kind string) int {
 	if kind == "rule" {
 		r := &ast.Rule{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
 		body, next := p.parseBody(i, "rule", h.Name)
-		r.Body = body
+		r.Body, r.End = body, p.endOf(next-1)
 		p.file.Rules = append(p.file.Rules, r)
+		p.item(r)
 		return next
 	}
 	w := &ast.Workflow{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
 	next := p.parseWorkflowBody(w, i)
+	w.End = p.endOf(next - 1)
 	p.file.Workflows = append(p.file.Workflows, w)
+	p.item(w)
 	return next
 }
 
@@ -245,8 +288,9 @@ func (p *parser) parseFunction(i int, t string) int {
 	}
 	fn := &ast.Function{Pos: p.pos(i, 1), Name: h.Name}
 	body, next := p.parseBody(i, "function", h.Name)
-	fn.Body = body
+	fn.Body, fn.End = body, p.endOf(next-1)
 	p.file.Functions = append(p.file.Functions, fn)
+	p.item(fn)
 	return next
 }
 
@@ -259,6 +303,13 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 	depth, blockLine := 0, 0
 	flush := func(text string, line int) {
 		cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, 1), Kind: ast.BodyShell, Text: stripQuotePair(text)})
+	}
+	// Every command ends on the line the loop is at when it is added.
+	ended := 0
+	endAt := func(i int) {
+		for ; ended < len(cmds); ended++ {
+			cmds[ended].End = p.endOf(i)
+		}
 	}
 	for i := decl + 1; i < len(p.lines); i++ {
 		raw := p.lines[i]
@@ -277,6 +328,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			if depth <= 0 {
 				depth = 0
 				flush(strings.Join(block, "\n"), blockLine)
+				endAt(i)
 				block = nil
 			}
 			continue
@@ -296,12 +348,12 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			depth, blockLine, block = shellscan.BraceDelta(raw), line, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
 			p.errorAt(line+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
-		case kind == "rule" && isRuleEnsure(t):
+		case kind == "rule" && strings.HasPrefix(t, "ensure ") && isCall(t, "ensure"):
 			// `ensure REF [args]` is a managed call; with a target that is
 			// not a REF the line stays raw shell, as in the reference.
-			r, args, _ := matchCall(t, "ensure")
-			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "ensure", 1)), Kind: ast.BodyEnsure, Text: t, Ref: r, Args: args})
-		case isValueReturn(t):
+			r, args, off, _ := newLine(t).call("ensure")
+			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, colOf(raw, "ensure", 1)), End: p.endOf(i), Kind: ast.BodyEnsure, Text: t, Ref: r, RefPos: p.pos(line, indentCol(raw)+off), Args: args})
+		case strings.HasPrefix(t, "return") && isValueReturn(t):
 			cmds = append(cmds, &ast.BodyCmd{Pos: p.pos(line, indentCol(raw)), Kind: ast.BodyReturn, Text: t, Value: trim(t[6:])})
 		default:
 			if d := shellscan.BraceDelta(raw); d > 0 {
@@ -310,29 +362,26 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 			}
 			flush(t, line)
 		}
+		endAt(i)
 	}
 	p.unterminated(decl+1, "unterminated "+kind+" block: "+name)
 	return cmds, len(p.lines)
 }
 
-// isRuleEnsure matches a rule line `ensure REF [args]`.
-func isRuleEnsure(t string) bool {
-	_, _, ok := matchCall(t, "ensure")
-	return ok && strings.HasPrefix(t, "ensure ")
+// isCall reports whether t is `kw REF [args]`.
+func isCall(t, kw string) bool {
+	_, _, _, ok := newLine(t).call(kw)
+	return ok
+}
+
+// isValueReturn reports whether t is a value return (§5.11).
+func isValueReturn(t string) bool {
+	_, ok := newLine(t).isValueReturn()
+	return ok
 }
 
 // startsWithKeyword matches `^kw\s`.
 func startsWithKeyword(t, kw string) bool { return shellscan.HasWordPrefix(t, kw) }
-
-// isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`, `'`
-// or `$` and is not `$?`.
-func isValueReturn(t string) bool {
-	if !shellscan.HasWordPrefix(t, "return") {
-		return false
-	}
-	arg := trim(t[6:])
-	return arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
-}
 
 // stripQuotePair drops a quote pair around a whole command (quirk, §4).
 func stripQuotePair(text string) string {

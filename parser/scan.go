@@ -56,20 +56,6 @@ func quotedUntilClose(first string, lines []string, next int, q byte) (string, i
 	return strings.Join(parts, "\n"), end, next
 }
 
-// SplitSend detects the send form `REF <- [command]` (language §5.10): the
-// first `<-` outside quotes whose preceding text, trimmed, is exactly a REF.
-func SplitSend(s string) (ref, cmd string, ok bool) {
-	i := shellscan.IndexOperator(s, "<-")
-	if i < 0 {
-		return "", "", false
-	}
-	ref = trim(s[:i])
-	if !shellscan.IsRef(ref) {
-		return "", "", false
-	}
-	return ref, strings.TrimLeft(s[i+2:], " \t"), true
-}
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 // firstWord splits s at the first run of white space.
@@ -79,68 +65,6 @@ func firstWord(s string) (string, string) {
 		return s, ""
 	}
 	return s[:i], trim(s[i:])
-}
-
-// matchAssign matches `^IDENT\s*=\s*(.+)$` (or `\s+=` when spaceBefore) and
-// returns the name, the right-hand side and its byte offset in s.
-func matchAssign(s string, spaceBefore bool) (name, rhs string, off int, ok bool) {
-	name, rest := shellscan.LeadingIdent(s)
-	if name == "" {
-		return "", "", 0, false
-	}
-	ws := len(rest) - len(strings.TrimLeft(rest, " \t"))
-	if spaceBefore && ws == 0 {
-		return "", "", 0, false
-	}
-	rest = rest[ws:]
-	if !strings.HasPrefix(rest, "=") {
-		return "", "", 0, false
-	}
-	after := rest[1:]
-	rhs = strings.TrimLeft(after, " \t")
-	if rhs == "" {
-		return "", "", 0, false
-	}
-	off = len(s) - len(rhs)
-	return name, rhs, off, true
-}
-
-// matchIfHeader matches `^if\s+<neg><kw>\s+(.+?)\s*;\s*then$` where neg is
-// `!\s*` (or `!\s+` for the shell form, kw empty). It returns the captured
-// middle text.
-func matchIfHeader(t string, negated bool, kw string) (string, bool) {
-	if !shellscan.HasWordPrefix(t, "if") {
-		return "", false
-	}
-	rest := strings.TrimLeft(t[2:], " \t")
-	if negated {
-		if !strings.HasPrefix(rest, "!") {
-			return "", false
-		}
-		after := rest[1:]
-		rest = strings.TrimLeft(after, " \t")
-		if kw == "" && len(rest) == len(after) {
-			return "", false // shell form needs white space after `!`
-		}
-	}
-	if kw != "" {
-		if !shellscan.HasWordPrefix(rest, kw) {
-			return "", false
-		}
-		rest = strings.TrimLeft(rest[len(kw):], " \t")
-	}
-	if !strings.HasSuffix(rest, "then") {
-		return "", false
-	}
-	body := strings.TrimRight(rest[:len(rest)-4], " \t")
-	if !strings.HasSuffix(body, ";") {
-		return "", false
-	}
-	body = strings.TrimRight(body[:len(body)-1], " \t")
-	if body == "" {
-		return "", false
-	}
-	return body, true
 }
 
 // heredocBodies returns the lines after line i that are the bodies of the

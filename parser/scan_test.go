@@ -91,7 +91,7 @@ func TestIndexOutsideQuotes(t *testing.T) {
 	}
 }
 
-func TestSplitSend(t *testing.T) {
+func TestIsSend(t *testing.T) {
 	for _, tc := range []struct {
 		s        string
 		ref, cmd string
@@ -111,9 +111,13 @@ func TestSplitSend(t *testing.T) {
 		{`echo a | ch <- x`, "", "", false},
 		{`echo hi`, "", "", false},
 	} {
-		ref, cmd, ok := SplitSend(tc.s)
+		r, cmd, ok := isSend(tc.s)
+		ref := ""
+		if ok {
+			ref = r.String()
+		}
 		if ref != tc.ref || cmd != tc.cmd || ok != tc.ok {
-			t.Errorf("SplitSend(%q) = %q, %q, %v; want %q, %q, %v", tc.s, ref, cmd, ok, tc.ref, tc.cmd, tc.ok)
+			t.Errorf("isSend(%q) = %q, %q, %v; want %q, %q, %v", tc.s, ref, cmd, ok, tc.ref, tc.cmd, tc.ok)
 		}
 	}
 }
@@ -143,7 +147,7 @@ func TestSplitRecover(t *testing.T) {
 	}
 }
 
-func TestMatchIfHeader(t *testing.T) {
+func TestIfHeader(t *testing.T) {
 	for _, tc := range []struct {
 		t       string
 		negated bool
@@ -172,14 +176,18 @@ func TestMatchIfHeader(t *testing.T) {
 		{`if !test; then`, true, "", "", false},
 		{`if test -f x; then`, true, "", "", false},
 	} {
-		got, ok := matchIfHeader(tc.t, tc.negated, tc.kw)
+		kind, negated, got, _, ok := newLine(tc.t).ifHeader()
+		kw := map[ast.IfKind]string{ast.IfEnsure: "ensure", ast.IfRun: "run", ast.IfNotShell: ""}[kind]
+		if ok && (negated != tc.negated || kw != tc.kw) {
+			got, ok = "", false // another form of the header
+		}
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("matchIfHeader(%q, %v, %q) = %q, %v; want %q, %v", tc.t, tc.negated, tc.kw, got, ok, tc.want, tc.ok)
+			t.Errorf("ifHeader(%q, %v, %q) = %q, %v; want %q, %v", tc.t, tc.negated, tc.kw, got, ok, tc.want, tc.ok)
 		}
 	}
 }
 
-func TestMatchAssign(t *testing.T) {
+func TestAssignment(t *testing.T) {
 	for _, tc := range []struct {
 		s           string
 		spaceBefore bool
@@ -202,9 +210,9 @@ func TestMatchAssign(t *testing.T) {
 		{`x = run w "a"`, true, "x", `run w "a"`, 4, true},
 		{`echo x = y`, true, "", "", 0, false},
 	} {
-		name, rhs, off, ok := matchAssign(tc.s, tc.spaceBefore)
+		name, rhs, off, ok := newLine(tc.s).assignment(tc.spaceBefore)
 		if name != tc.name || rhs != tc.rhs || off != tc.off || ok != tc.ok {
-			t.Errorf("matchAssign(%q, %v) = %q, %q, %d, %v; want %q, %q, %d, %v",
+			t.Errorf("assignment(%q, %v) = %q, %q, %d, %v; want %q, %q, %d, %v",
 				tc.s, tc.spaceBefore, name, rhs, off, ok, tc.name, tc.rhs, tc.off, tc.ok)
 		}
 	}

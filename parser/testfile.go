@@ -41,7 +41,9 @@ func (p *parser) parseTest(i int, t string) int {
 			continue
 		}
 		if inner == "}" {
+			tb.End = p.endOf(j)
 			p.file.Tests = append(p.file.Tests, tb)
+			p.item(tb)
 			return j + 1
 		}
 		pos := p.pos(j, indentCol(raw))

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
@@ -31,7 +32,9 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 			i++
 			if depth <= 0 {
 				depth = 0
-				w.Steps = append(w.Steps, p.blockStep(strings.Join(block, "\n"), blockLine))
+				st := p.blockStep(strings.Join(block, "\n"), blockLine)
+				ast.SetStepEnd(st, p.endOf(i-1))
+				w.Steps = append(w.Steps, st)
 				block = nil
 			}
 			continue
@@ -43,7 +46,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		case t == "}":
 			return i + 1
 		case strings.HasPrefix(t, "#"):
-			w.Steps = append(w.Steps, &ast.Comment{Pos: p.pos(i, 1), Text: t})
+			w.Steps = append(w.Steps, &ast.Comment{Pos: p.pos(i, 1), End: p.endOf(i), Text: t})
 			i++
 			continue
 		case strings.HasPrefix(t, "config") && strings.HasPrefix(trim(t[6:]), "{"):
@@ -62,6 +65,9 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		if sh, ok := oneShell(steps); ok && len(hdoc) > 0 && next == i+1 && sh.Text == t {
 			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
 			next = hdocLast + 1
+		}
+		for _, st := range steps {
+			ast.SetStepEnd(st, p.endOf(next-1))
 		}
 		w.Steps = append(w.Steps, steps...)
 		i = next
@@ -92,9 +98,8 @@ func (p *parser) parseWorkflowConfig(w *ast.Workflow, i int) int {
 // blockStep turns a finished brace block into a step: a send when the whole
 // text has the send form, else one shell step.
 func (p *parser) blockStep(text string, line int) ast.Step {
-	if ref, cmd, ok := SplitSend(text); ok {
-		r, _ := ast.ParseRef(ref)
-		return &ast.Send{Pos: p.pos(line, 1), Channel: r, Cmd: cmd}
+	if ch, cmd, ok := isSend(text); ok {
+		return &ast.Send{Pos: p.pos(line, 1), Channel: ch, RefPos: p.pos(line, indentCol(p.lines[line])), Cmd: cmd}
 	}
 	return &ast.Shell{Pos: p.pos(line, 1), Text: text, GuardCol: 1}
 }
@@ -108,108 +113,153 @@ func startsWithAny(s string, prefixes ...string) bool {
 	return false
 }
 
-// matchRoute matches `^REF\s+->\s+(.+)$`.
-func matchRoute(t string) (string, string, bool) {
-	ref, rest := firstWord(t)
-	if !shellscan.IsRef(ref) || !strings.HasPrefix(rest, "->") || len(rest) < 3 || !isSpace(rest[2]) {
-		return "", "", false
-	}
-	if len(ref) == len(t) || !isSpace(t[len(ref)]) {
-		return "", "", false
-	}
-	targets := trim(rest[2:])
-	if targets == "" {
-		return "", "", false
-	}
-	return ref, targets, true
+// stepLine is the depth-0 workflow line i being classified.
+type stepLine struct {
+	*line
+	i   int
+	raw string
+	w   *ast.Workflow
 }
 
-// parseStep classifies the depth-0 workflow line i (items 1–15 of §5.1) and
-// returns its step(s) and the next line index. A positive open is the brace
-// depth of a multi-line shell block that starts on this line (item 14).
-func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
-	raw := p.lines[i]
-	t := trim(raw)
-	one := func(s ast.Step) ([]ast.Step, int, int) { return []ast.Step{s}, i + 1, 0 }
-	none := func() ([]ast.Step, int, int) { return nil, i + 1, 0 }
-	more := func(s ast.Step, next int) ([]ast.Step, int, int) { return stepsOf(s), next, 0 }
+// stepResult is what a form made of a line: its steps, the index of the
+// next line, and a positive open when the line starts a multi-line block of
+// that brace depth (item 14).
+type stepResult struct {
+	steps []ast.Step
+	next  int
+	open  int
+}
 
-	// 1–3: the managed if forms.
-	for _, form := range []struct {
-		kind    ast.IfKind
-		negated bool
-		kw      string
-	}{{ast.IfEnsure, true, "ensure"}, {ast.IfEnsure, false, "ensure"}, {ast.IfRun, true, "run"}, {ast.IfRun, false, "run"}, {ast.IfNotShell, true, ""}} {
-		if body, ok := matchIfHeader(t, form.negated, form.kw); ok {
-			steps, next := p.parseIf(i, form.kind, form.negated, body)
-			return steps, next, 0
+// stepForm is one test of the classification of language §5.1.
+type stepForm struct {
+	name  string
+	parse func(p *parser, s *stepLine) (stepResult, bool)
+}
+
+// stepForms is the normative order of language §5.1, items 1–15: the first
+// form whose parse matches the line wins. Each parse runs a participle
+// grammar (stepgrammar.go) on the line's tokens; the checks that are not
+// grammar (the quote-unaware `; then` tail, the excluded right-hand sides
+// of item 6) are said next to their form.
+var stepForms = []stepForm{
+	{"1–3 if [!] ensure|run REF …; then / if ! SHELL; then", func(p *parser, s *stepLine) (stepResult, bool) {
+		kind, negated, body, off, ok := s.ifHeader()
+		if !ok {
+			return stepResult{}, false
+		}
+		steps, next := p.parseIf(s.i, kind, negated, body, off)
+		return stepResult{steps: steps, next: next}, true
+	}},
+	{"4 IDENT = prompt …", func(p *parser, s *stepLine) (stepResult, bool) {
+		name, _, off, ok := s.assignment(false)
+		if !ok {
+			return stepResult{}, false
+		}
+		text, ok := s.rhsLine().keyword("prompt", false)
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parsePrompt(s.i, name, text, indentCol(s.raw)+off))
+	}},
+	{"5 prompt …", func(p *parser, s *stepLine) (stepResult, bool) {
+		text, ok := s.keyword("prompt", false)
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parsePrompt(s.i, "", text, indentCol(s.raw)))
+	}},
+	// Quirk: `x = "s"`, `x = 's'`, `x = $y` (and `x = prompt …` that item 4
+	// refused) are shell lines.
+	{"6 IDENT WS = RHS", func(p *parser, s *stepLine) (stepResult, bool) {
+		name, rhs, off, ok := s.assignment(true)
+		if !ok || startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+			return stepResult{}, false
+		}
+		return s.more(p.parseAssignment(s.i, name, s.rhsLine(), indentCol(s.raw)+off))
+	}},
+	{"7 ensure …", func(p *parser, s *stepLine) (stepResult, bool) {
+		rest, ok := s.keywordLine("ensure", false)
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parseEnsure(s.i, "", rest))
+	}},
+	{"8 run …", func(p *parser, s *stepLine) (stepResult, bool) {
+		rest, ok := s.keywordLine("run", false)
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parseRun(s.i, "", rest), s.i+1)
+	}},
+	{"9 log / logerr", func(p *parser, s *stepLine) (stepResult, bool) {
+		for _, kw := range []string{"log", "logerr"} {
+			if rest, ok := s.keyword(kw, true); ok {
+				return s.more(p.parseLog(s.i, kw == "logerr", rest), s.i+1)
+			}
+		}
+		return stepResult{}, false
+	}},
+	{"10 return \"…\" | '…' | $…", func(p *parser, s *stepLine) (stepResult, bool) {
+		value, ok := s.isValueReturn()
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(&ast.Return{Pos: p.pos(s.i, indentCol(s.raw)), Value: value}, s.i+1)
+	}},
+	{"11 malformed if-ensure", func(p *parser, s *stepLine) (stepResult, bool) {
+		if !s.malformedIf() {
+			return stepResult{}, false
+		}
+		p.errorAt(s.i+1, 1, `malformed if-ensure statement; expected "if [!] ensure <rule_ref> [args]; then"`)
+		return stepResult{next: s.i + 1}, true
+	}},
+	{"12 REF -> targets", func(p *parser, s *stepLine) (stepResult, bool) {
+		ch, targets, off, ok := s.route()
+		if !ok {
+			return stepResult{}, false
+		}
+		p.parseRoute(s.i, s.w, ch, targets, indentCol(s.raw)+off)
+		return stepResult{next: s.i + 1}, true
+	}},
+	// A send whose command opens braces (`ch <- {`) accumulates like item 14
+	// and the finished block becomes the send; the reference would send `{`
+	// alone and end the workflow at the block's `}`.
+	{"13 REF <- [command]", func(p *parser, s *stepLine) (stepResult, bool) {
+		ch, cmd, ok := s.send()
+		if !ok {
+			return stepResult{}, false
+		}
+		if d := shellscan.BraceDelta(s.raw); d > 0 {
+			return stepResult{next: s.i + 1, open: d}, true
+		}
+		return s.more(&ast.Send{Pos: p.pos(s.i, 1), Channel: ch, RefPos: p.pos(s.i, indentCol(s.raw)), Cmd: cmd}, s.i+1)
+	}},
+	{"14 a line that opens braces starts a multi-line shell block", func(p *parser, s *stepLine) (stepResult, bool) {
+		d := shellscan.BraceDelta(s.raw)
+		return stepResult{next: s.i + 1, open: d}, d > 0
+	}},
+	{"15 shell step", func(p *parser, s *stepLine) (stepResult, bool) {
+		return s.more(&ast.Shell{Pos: p.pos(s.i, 1), Text: s.text, GuardCol: 1}, s.i+1)
+	}},
+}
+
+// more is the result of a form that made step st (none when nil) and goes
+// on at line next.
+func (s *stepLine) more(st ast.Step, next int) (stepResult, bool) {
+	return stepResult{steps: stepsOf(st), next: next}, true
+}
+
+// parseStep classifies the depth-0 workflow line i with stepForms and
+// returns its step(s), the next line index and the brace depth of a
+// multi-line block that starts on this line.
+func (p *parser) parseStep(i int, w *ast.Workflow) ([]ast.Step, int, int) {
+	s := &stepLine{line: newLine(trim(p.lines[i])), i: i, raw: p.lines[i], w: w}
+	for _, f := range stepForms {
+		if r, ok := f.parse(p, s); ok {
+			return r.steps, r.next, r.open
 		}
 	}
-	// 4: prompt capture.
-	if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
-		return more(p.parsePrompt(i, name, trim(rhs[6:]), indentCol(raw)+off))
-	}
-	// 5: prompt.
-	if shellscan.HasWordPrefix(t, "prompt") {
-		return more(p.parsePrompt(i, "", trim(t[6:]), indentCol(raw)))
-	}
-	// 6: assignment.
-	if name, rhs, off, ok := matchAssign(t, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
-		return more(p.parseAssignment(i, name, rhs, indentCol(raw)+off))
-	}
-	// 7–8: ensure and run.
-	if shellscan.HasWordPrefix(t, "ensure") {
-		return more(p.parseEnsure(i, "", trim(t[6:])))
-	}
-	if shellscan.HasWordPrefix(t, "run") {
-		if s := p.parseRun(i, "", trim(t[3:])); s != nil {
-			return one(s)
-		}
-		return none()
-	}
-	// 9: log / logerr.
-	if t == "log" || shellscan.HasWordPrefix(t, "log") {
-		if s := p.parseLog(i, false, trim(t[3:])); s != nil {
-			return one(s)
-		}
-		return none()
-	}
-	if t == "logerr" || shellscan.HasWordPrefix(t, "logerr") {
-		if s := p.parseLog(i, true, trim(t[6:])); s != nil {
-			return one(s)
-		}
-		return none()
-	}
-	// 10: value return.
-	if isValueReturn(t) {
-		return one(&ast.Return{Pos: p.pos(i, indentCol(raw)), Value: trim(t[6:])})
-	}
-	// 11: malformed if-ensure.
-	if isMalformedIfEnsure(t) {
-		p.errorAt(i+1, 1, `malformed if-ensure statement; expected "if [!] ensure <rule_ref> [args]; then"`)
-		return none()
-	}
-	// 12: route.
-	if ref, targets, ok := matchRoute(t); ok {
-		p.parseRoute(i, w, ref, targets)
-		return none()
-	}
-	// 13: send. A send whose command opens braces (`ch <- {`) accumulates
-	// like item 14 and the finished block becomes the send; the reference
-	// would send `{` alone and end the workflow at the block's `}`.
-	if ref, cmd, ok := SplitSend(t); ok {
-		if d := shellscan.BraceDelta(raw); d > 0 {
-			return nil, i + 1, d
-		}
-		r, _ := ast.ParseRef(ref)
-		return one(&ast.Send{Pos: p.pos(i, 1), Channel: r, Cmd: cmd})
-	}
-	// 14: a line that opens braces starts a multi-line shell block.
-	if d := shellscan.BraceDelta(raw); d > 0 {
-		return nil, i + 1, d
-	}
-	// 15: shell step.
-	return one(&ast.Shell{Pos: p.pos(i, 1), Text: t, GuardCol: 1})
+	panic("unreachable: the shell form matches every line")
 }
 
 func stepsOf(s ast.Step) []ast.Step {
@@ -219,45 +269,37 @@ func stepsOf(s ast.Step) []ast.Step {
 	return []ast.Step{s}
 }
 
-// isMalformedIfEnsure matches `^if\s+(!\s*)?ensure\b`.
-func isMalformedIfEnsure(t string) bool {
-	if !shellscan.HasWordPrefix(t, "if") {
-		return false
-	}
-	rest := strings.TrimLeft(t[2:], " \t")
-	if strings.HasPrefix(rest, "!") {
-		rest = strings.TrimLeft(rest[1:], " \t")
-	}
-	return strings.HasPrefix(rest, "ensure") && (len(rest) == 6 || !shellscan.IsIdentChar(rest[6]))
-}
-
-func (p *parser) parseRoute(i int, w *ast.Workflow, ref, targets string) {
+// parseRoute stores the route of line i on w; col is the targets' column.
+func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string, col int) {
 	raw := p.lines[i]
-	ch, _ := ast.ParseRef(ref)
-	route := &ast.Route{Pos: p.pos(i, 1), Channel: ch}
-	for _, target := range strings.Split(targets, ",") {
-		target = trim(target)
+	route := &ast.Route{Pos: p.pos(i, 1), End: p.endOf(i), Channel: ch, RefPos: p.pos(i, indentCol(raw))}
+	for _, piece := range strings.Split(targets, ",") {
+		target := trim(piece)
+		at := p.pos(i, col+len(piece)-len(strings.TrimLeftFunc(piece, unicode.IsSpace)))
+		col += len(piece) + 1
 		r, ok := ast.ParseRef(target)
 		if !ok {
 			p.errorAt(i+1, 1, `invalid workflow reference in route: "`+target+`"`)
 			return
 		}
-		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1)})
+		route.Targets = append(route.Targets, ast.RouteTarget{Ref: r, Col: colOf(raw, target, 1), RefPos: at})
 	}
 	w.Routes = append(w.Routes, route)
 }
 
 // parseAssignment handles `IDENT WS = RHS` (§5.3). col is the RHS column.
-func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, int) {
-	if !p.checkCaptureRHS(i, rhs) {
+func (p *parser) parseAssignment(i int, name string, r *line, col int) (ast.Step, int) {
+	rhs := r.text
+	if !p.checkCaptureRHS(i, r) {
 		return nil, i + 1
 	}
-	switch {
-	case shellscan.HasWordPrefix(rhs, "ensure"):
-		return p.parseEnsure(i, name, trim(rhs[6:]))
-	case shellscan.HasWordPrefix(rhs, "run"):
-		return p.parseRun(i, name, trim(rhs[3:])), i + 1
-	case strings.HasPrefix(rhs, "("):
+	if rest, ok := r.keywordLine("ensure", false); ok {
+		return p.parseEnsure(i, name, rest)
+	}
+	if rest, ok := r.keywordLine("run", false); ok {
+		return p.parseRun(i, name, rest), i + 1
+	}
+	if strings.HasPrefix(rhs, "(") {
 		// Quirk: the whole line is an uncaptured shell line, located at
 		// the right-hand side.
 		return &ast.Shell{Pos: p.pos(i, col), Text: trim(p.lines[i]), GuardCol: col}, i + 1
@@ -267,49 +309,52 @@ func (p *parser) parseAssignment(i int, name, rhs string, col int) (ast.Step, in
 
 // checkCaptureRHS rejects a capture whose right-hand side holds a send or a
 // route operator; it reports the error and returns false.
-func (p *parser) checkCaptureRHS(i int, rhs string) bool {
-	if _, _, ok := SplitSend(rhs); ok {
+func (p *parser) checkCaptureRHS(i int, rhs *line) bool {
+	if _, _, ok := rhs.send(); ok {
 		p.errorAt(i+1, 1, "E_PARSE capture and send cannot be combined; use separate steps")
 		return false
 	}
 	// Our fix of a reference bug: `x = echo "a" -> b` would run
 	// `echo "a" -` into a file `b`; a route never belongs in a capture.
-	if shellscan.IndexOperator(rhs, "->") >= 0 {
+	// The test is the reference's operator scan (quotes only), so a `->`
+	// inside `$(…)` is refused too, as before the grammar.
+	if shellscan.IndexOperator(rhs.text, "->") >= 0 {
 		p.errorAt(i+1, 1, "capture cannot contain a route (->); declare routes on their own line")
 		return false
 	}
 	return true
 }
 
-// splitCall splits `REF [args]`; ok is false when the first word is not a
-// REF.
-func splitCall(rest string) (ast.Ref, string, bool) {
-	ref, args := firstWord(trim(rest))
-	r, ok := ast.ParseRef(ref)
-	return r, args, ok
-}
-
 // parseRun parses `REF [args]` after `run`; nil after a reported error.
-func (p *parser) parseRun(i int, capture, rest string) ast.Step {
-	r, args, ok := splitCall(rest)
+func (p *parser) parseRun(i int, capture string, rest *line) ast.Step {
+	r, args, off, ok := rest.callTarget()
 	if !ok {
 		p.errorAt(i+1, 1, "run must target a workflow or function reference")
 		return nil
 	}
-	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, Args: args}
+	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, RefPos: p.pos(i, indentCol(p.lines[i])+off), Args: args}
 }
 
 // parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
-func (p *parser) parseEnsure(i int, capture, rest string) (ast.Step, int) {
+func (p *parser) parseEnsure(i int, capture string, rest *line) (ast.Step, int) {
 	raw := p.lines[i]
 	col := colOf(raw, "ensure", 1)
-	left, right, hasRecover := splitRecover(rest)
-	r, args, ok := splitCall(left)
+	left, right, hasRecover := splitRecover(rest.text)
+	var r ast.Ref
+	var args string
+	var off int
+	var ok bool
+	if hasRecover {
+		r, args, off, ok = splitCall(left)
+		off += rest.base
+	} else {
+		r, args, off, ok = rest.callTarget()
+	}
 	if !ok {
 		p.errorAt(i+1, 1, "invalid ensure statement")
 		return nil, i + 1
 	}
-	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, Args: args}
+	e := &ast.Ensure{Pos: p.pos(i, col), Capture: capture, Ref: r, RefPos: p.pos(i, indentCol(raw)+off), Args: args}
 	if !hasRecover {
 		return e, i + 1
 	}
@@ -374,44 +419,40 @@ func splitRecover(s string) (string, string, bool) {
 	return s[:j], s[j+len(kw):], true
 }
 
-// matchCall matches `kw REF [args]` with a valid REF.
-func matchCall(s, kw string) (ast.Ref, string, bool) {
-	if !shellscan.HasWordPrefix(s, kw) {
-		return ast.Ref{}, "", false
-	}
-	return splitCall(s[len(kw):])
-}
-
 // parseRecoverStmt parses one recover statement (§5.4). Every statement
 // carries the ensure line i and column col. A `run`/`ensure` whose target is
 // not a REF is a shell statement, and there is no nested recover.
 func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 	at := p.pos(i, col)
-	if name, rhs, _, ok := matchAssign(s, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
-		if !p.checkCaptureRHS(i, rhs) {
+	l := newLine(s)
+	if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+		r := l.rhsLine()
+		if !p.checkCaptureRHS(i, r) {
 			return nil
 		}
-		if r, args, ok := matchCall(rhs, "run"); ok {
-			return &ast.Run{Pos: at, Capture: name, Ref: r, Args: args, InRecover: true}
+		if ref, args, _, ok := r.call("run"); ok {
+			return &ast.Run{Pos: at, Capture: name, Ref: ref, Args: args, InRecover: true}
 		}
-		if r, args, ok := matchCall(rhs, "ensure"); ok {
-			return &ast.Ensure{Pos: at, Capture: name, Ref: r, Args: args, InRecover: true}
+		if ref, args, _, ok := r.call("ensure"); ok {
+			return &ast.Ensure{Pos: at, Capture: name, Ref: ref, Args: args, InRecover: true}
 		}
 		return &ast.Capture{Pos: at, Var: name, Cmd: rhs}
 	}
-	if r, args, ok := matchCall(s, "run"); ok {
-		return &ast.Run{Pos: at, Ref: r, Args: args, InRecover: true}
+	if ref, args, _, ok := l.call("run"); ok {
+		return &ast.Run{Pos: at, Ref: ref, Args: args, InRecover: true}
 	}
-	if r, args, ok := matchCall(s, "ensure"); ok {
-		return &ast.Ensure{Pos: at, Ref: r, Args: args, InRecover: true}
+	if ref, args, _, ok := l.call("ensure"); ok {
+		return &ast.Ensure{Pos: at, Ref: ref, Args: args, InRecover: true}
 	}
 	promptCol := col + strings.Index(s, "prompt")
-	if name, rhs, _, ok := matchAssign(s, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
-		st, _ := p.parsePromptText(i, name, trim(rhs[6:]), promptCol, nil)
-		return st
+	if name, _, _, ok := l.assignment(false); ok {
+		if text, ok := l.rhsLine().keyword("prompt", false); ok {
+			st, _ := p.parsePromptText(i, name, text, promptCol, nil)
+			return st
+		}
 	}
-	if shellscan.HasWordPrefix(s, "prompt") {
-		st, _ := p.parsePromptText(i, "", trim(s[6:]), promptCol, nil)
+	if text, ok := l.keyword("prompt", false); ok {
+		st, _ := p.parsePromptText(i, "", text, promptCol, nil)
 		return st
 	}
 	return &ast.Shell{Pos: at, Text: s, GuardCol: col}
@@ -523,13 +564,14 @@ func promptCompileText(raw string) string {
 }
 
 // parseIf parses a managed if block whose header is line i (§5.8).
-func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]ast.Step, int) {
+func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, bodyOff int) ([]ast.Step, int) {
 	raw := p.lines[i]
 	st := &ast.If{Pos: p.pos(i, 1), Kind: kind, Negated: negated}
 	formName := map[ast.IfKind]string{ast.IfEnsure: "if-ensure", ast.IfRun: "if-run"}[kind]
 	switch kind {
 	case ast.IfEnsure, ast.IfRun:
-		r, args, ok := splitCall(body)
+		r, args, off, ok := splitCall(body)
+		st.RefPos = p.pos(i, indentCol(raw)+bodyOff+off)
 		if kind == ast.IfEnsure {
 			st.Col = colOf(raw, "ensure", 1)
 		} else {
@@ -562,6 +604,9 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 			}
 			return []ast.Step{st}, j + 1
 		case t == "" || strings.HasPrefix(t, "#"):
+			if t != "" {
+				st.Comments = append(st.Comments, &ast.Comment{Pos: p.pos(j, indentCol(p.lines[j])), End: p.endOf(j), Text: t})
+			}
 			j++
 			continue
 		case t == "else" && kind != ast.IfNotShell:
@@ -575,6 +620,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string) ([]a
 		}
 		s, next := p.parseBranchLine(j, kind)
 		if s != nil {
+			ast.SetStepEnd(s, p.endOf(next-1))
 			if inElse {
 				st.Else = append(st.Else, s)
 			} else {
@@ -609,29 +655,33 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 		return &ast.Shell{Pos: p.pos(j, col), Text: t, GuardCol: col}, j + 1
 	}
 	runAt := p.pos(j, colOf(raw, "run", col))
+	l := newLine(t)
 	if kind == ast.IfEnsure {
-		if name, rhs, _, ok := matchAssign(t, true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
-			if !p.checkCaptureRHS(j, rhs) {
+		if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
+			r := l.rhsLine()
+			if !p.checkCaptureRHS(j, r) {
 				return nil, j + 1
 			}
-			if r, args, ok := matchCall(rhs, "run"); ok {
-				return &ast.Run{Pos: runAt, Capture: name, Ref: r, Args: args}, j + 1
+			if ref, args, off, ok := r.call("run"); ok {
+				return &ast.Run{Pos: runAt, Capture: name, Ref: ref, RefPos: p.pos(j, col+off), Args: args}, j + 1
 			}
 			return &ast.Capture{Pos: p.pos(j, col), Var: name, Cmd: rhs}, j + 1
 		}
 	}
-	if r, args, ok := matchCall(t, "run"); ok {
-		return &ast.Run{Pos: runAt, Ref: r, Args: args}, j + 1
+	if ref, args, off, ok := l.call("run"); ok {
+		return &ast.Run{Pos: runAt, Ref: ref, RefPos: p.pos(j, col+off), Args: args}, j + 1
 	}
 	if kind != ast.IfNotShell {
-		if name, rhs, off, ok := matchAssign(t, false); ok && shellscan.HasWordPrefix(rhs, "prompt") {
-			return p.parsePrompt(j, name, trim(rhs[6:]), col+off)
+		if name, _, off, ok := l.assignment(false); ok {
+			if text, ok := l.rhsLine().keyword("prompt", false); ok {
+				return p.parsePrompt(j, name, text, col+off)
+			}
 		}
-		if shellscan.HasWordPrefix(t, "prompt") {
-			return p.parsePrompt(j, "", trim(t[6:]), col)
+		if text, ok := l.keyword("prompt", false); ok {
+			return p.parsePrompt(j, "", text, col)
 		}
 	}
-	if kind == ast.IfEnsure && strings.HasPrefix(t, "ensure") && (len(t) == 6 || !shellscan.IsIdentChar(t[6])) {
+	if kind == ast.IfEnsure && l.first() == "ensure" {
 		p.errorAt(j+1, 1, `E_PARSE "ensure" is not allowed inside an if-ensure then/else branch`)
 		return nil, j + 1
 	}
