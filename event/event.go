@@ -48,7 +48,11 @@ type Event struct {
 	InboxSeq, Target string
 	PayloadPreview   string
 	PayloadRef       *string
-	RunID            string
+	// Prompt retry and idle events (jaiph-go, opt-in): the attempt that
+	// failed, the wait before the next one, the silence that was noticed.
+	Attempt         int
+	DelayMS, IdleMS int64
+	RunID           string
 }
 
 // Step event types and the others.
@@ -62,6 +66,10 @@ const (
 	InboxEnqueue   = "INBOX_ENQUEUE"
 	DispatchStart  = "INBOX_DISPATCH_START"
 	DispatchFinish = "INBOX_DISPATCH_COMPLETE"
+	// Beyond the reference (docs/differences.md): written only when
+	// agent.retries or agent.idle_warn is set.
+	PromptRetry = "PROMPT_RETRY"
+	PromptIdle  = "PROMPT_IDLE"
 )
 
 // JSON renders the event as one compact JSON line (without the newline).
@@ -158,6 +166,24 @@ func (e *Event) JSON() []byte {
 			w.raw("status", strconv.Itoa(*e.Status))
 			w.raw("elapsed_ms", strconv.FormatInt(*e.ElapsedMS, 10))
 		}
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case PromptRetry:
+		// id is the prompt step's; out_file/err_file are the failed
+		// attempt's kept artifacts ("" when it wrote nothing).
+		w.str("id", e.ID)
+		w.raw("attempt", strconv.Itoa(e.Attempt))
+		w.raw("status", strconv.Itoa(*e.Status))
+		w.raw("delay_ms", strconv.FormatInt(e.DelayMS, 10))
+		w.str("out_file", e.OutFile)
+		w.str("err_file", e.ErrFile)
+		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case PromptIdle:
+		w.str("id", e.ID)
+		w.raw("idle_ms", strconv.FormatInt(e.IdleMS, 10))
+		w.raw("depth", strconv.Itoa(e.Depth))
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)
 	}

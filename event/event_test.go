@@ -60,6 +60,11 @@ func TestJSON(t *testing.T) {
 		{"dispatch complete", event.Event{Type: event.DispatchFinish, InboxSeq: "001", Channel: "ch", Target: "m::w",
 			Sender: "default", Status: &st3, ElapsedMS: &ms, Time: ts, RunID: "r"},
 			`{"type":"INBOX_DISPATCH_COMPLETE","inbox_seq":"001","channel":"ch","target":"m::w","sender":"default","status":3,"elapsed_ms":1234,"ts":"2024-01-02T02:04:05Z","run_id":"r","event_version":1}`},
+		{"prompt retry", event.Event{Type: event.PromptRetry, ID: "r:1:2", Attempt: 1, Status: &st3, DelayMS: 1500,
+			OutFile: "/w/r/000002-jaiph__prompt.attempt-1.out", Depth: 1, Time: ts, RunID: "r"},
+			`{"type":"PROMPT_RETRY","id":"r:1:2","attempt":1,"status":3,"delay_ms":1500,"out_file":"/w/r/000002-jaiph__prompt.attempt-1.out","err_file":"","depth":1,"ts":"2024-01-02T02:04:05Z","run_id":"r","event_version":1}`},
+		{"prompt idle", event.Event{Type: event.PromptIdle, ID: "r:1:2", IdleMS: 30000, Depth: 1, Time: ts, RunID: "r"},
+			`{"type":"PROMPT_IDLE","id":"r:1:2","idle_ms":30000,"depth":1,"ts":"2024-01-02T02:04:05Z","run_id":"r","event_version":1}`},
 	}
 	for _, c := range cases {
 		got := string(c.e.JSON())

@@ -137,7 +137,20 @@ func (t *Tree) Event(e *event.Event) {
 		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
 	case event.LogErr:
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+t.shown(strings.TrimLeft(e.Message, "\n")))))
+	case event.PromptRetry, event.PromptIdle:
+		// Inside the prompt step (one level below its start line), through
+		// line like every tree line, so a TTY's RUNNING line stays intact.
+		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth+1)), t.s.Yellow("! "+promptNotice(e))))
 	}
+}
+
+// promptNotice is the text of a PROMPT_RETRY or PROMPT_IDLE line.
+func promptNotice(e *event.Event) string {
+	ms := func(n int64) string { return (time.Duration(n) * time.Millisecond).String() }
+	if e.Type == event.PromptIdle {
+		return "prompt has produced no output for " + ms(e.IdleMS)
+	}
+	return fmt.Sprintf("prompt attempt %d failed (exit %d); retrying in %s", e.Attempt, *e.Status, ms(e.DelayMS))
 }
 
 // Shown is s as the tree shows data: escaped by Printable on a TTY, as is

@@ -1,6 +1,11 @@
 package progress
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+
+	"github.com/jaiph-go/jaiph/event"
+)
 
 func TestPromptStart(t *testing.T) {
 	plain, colour := NewStyle(false), NewStyle(true)
@@ -33,5 +38,30 @@ func TestPromptStart(t *testing.T) {
 		if got := promptStart(tt.s, tt.params, Printable); got != tt.want {
 			t.Errorf("%s: got %q\nwant %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestPromptNotices: retry and idle events are `!` lines one level below
+// the prompt step, yellow with colour.
+func TestPromptNotices(t *testing.T) {
+	st := 3
+	evs := []*event.Event{
+		{Type: event.PromptRetry, Depth: 1, Attempt: 1, Status: &st, DelayMS: 1500},
+		{Type: event.PromptIdle, Depth: 2, IdleMS: 200},
+	}
+	var plain, colour bytes.Buffer
+	for _, e := range evs {
+		NewTree(&plain, NewStyle(false)).Event(e)
+		NewTree(&colour, NewStyle(true)).Event(e)
+	}
+	want := "  ·   ! prompt attempt 1 failed (exit 3); retrying in 1.5s\n" +
+		"  ·   ·   ! prompt has produced no output for 200ms\n"
+	if got := plain.String(); got != want {
+		t.Errorf("plain:\n got %q\nwant %q", got, want)
+	}
+	wantColour := "\x1b[2m  ·   \x1b[0m\x1b[33m! prompt attempt 1 failed (exit 3); retrying in 1.5s\x1b[0m\n" +
+		"\x1b[2m  ·   ·   \x1b[0m\x1b[33m! prompt has produced no output for 200ms\x1b[0m\n"
+	if got := colour.String(); got != wantColour {
+		t.Errorf("colour:\n got %q\nwant %q", got, wantColour)
 	}
 }

@@ -24,6 +24,10 @@ var scopedVars = map[string]string{
 	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
 	// (own alignment block: the long key would realign the lines above)
 	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
+	// jaiph-go keys (runtime/prompt_retry.go), scoped like the agent.* ones.
+	"agent.retries":       "JAIPH_AGENT_RETRIES",
+	"agent.retry_backoff": "JAIPH_AGENT_RETRY_BACKOFF",
+	"agent.idle_warn":     "JAIPH_AGENT_IDLE_WARN",
 }
 
 // applyScope applies the config scope of a call (runtime.md §8): a workflow

@@ -99,7 +99,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 
 	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-jaiph__prompt", seq))
 	outPath, errPath := base+".out", base+".err"
-	status, answer := rt.runPrompt(ctx, hc, text, stmtOut, outPath, errPath)
+	status, answer := rt.runPromptAttempts(ctx, hc, text, stmtOut, base, id, f.stackLen)
 
 	elapsed := time.Since(start).Milliseconds()
 	end := &event.Event{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
@@ -141,10 +141,13 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	return 0
 }
 
-// runPrompt produces the prompt step's artifacts: the transcript (to .out
-// and stmtOut) and the agent's stderr (.err). It returns the step status
-// and the answer.
-func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text string, stmtOut io.Writer, outPath, errPath string) (int, string) {
+// runPrompt runs the agent once and produces the attempt's artifacts: the
+// transcript (to .out and stmtOut) and the agent's stderr (.err). It
+// returns the status, the answer, and whether another attempt could help
+// (agent.retries): the agent ran and exited non-zero or gave no answer — not
+// a bad setting, a missing program, a test mock or an interruption. watch,
+// if not nil, reports a silent agent.
+func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text string, stmtOut io.Writer, outPath, errPath string, watch *idleWatch) (int, string, bool) {
 	// Artifacts appear on their first byte, as for other steps.
 	out := rt.newArtifact(outPath, nil)
 	defer out.closeAndPrune()
@@ -155,18 +158,18 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 		transcript = io.MultiWriter(out, stmtOut)
 	}
 	if in := Interruption(ctx); in != nil {
-		return in.Status(), ""
+		return in.Status(), "", false
 	}
 
 	if mock := rt.opts.PromptMock; mock != nil {
 		answer, handled, err := mock(text)
 		if err != nil {
 			fmt.Fprintln(errFile, err.Error())
-			return 1, ""
+			return 1, "", false
 		}
 		if handled {
 			_, _ = io.WriteString(transcript, answer)
-			return 0, answer
+			return 0, answer, false
 		}
 	}
 
@@ -175,7 +178,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	inv, err := agent.Build(settings, text, get)
 	if err != nil {
 		fmt.Fprintln(errFile, err.Error())
-		return 1, ""
+		return 1, "", false
 	}
 	if text != "" {
 		fmt.Fprintf(transcript, "Command:\n%s\n\nPrompt:\n%s\n\n", inv.Display, text)
@@ -184,23 +187,28 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	if err != nil {
 		if inv.Backend == agent.Claude {
 			fmt.Fprintln(errFile, agent.ClaudeNotFound.Error())
-			return 1, ""
+			return 1, "", false
 		}
 		fmt.Fprintf(errFile, "jaiph: %s: command not found\n", inv.Argv[0])
-		return 127, ""
+		return 127, "", false
 	}
 
 	parser := agent.NewParser(transcript)
+	var stdout, stderr io.Writer = parser, errFile
+	if watch != nil {
+		stdout, stderr = watch.wrap(stdout), watch.wrap(stderr)
+		defer watch.start()()
+	}
+	if inv.MergeStderr {
+		stderr = stdout // one pipe for both, as without the watch
+	}
 	newCmd := func() *exec.Cmd {
 		cmd := exec.CommandContext(ctx, path, inv.Argv[1:]...)
 		cmd.Args[0] = inv.Argv[0]
 		cmd.Env = shellbuiltin.ExportedList(hc.Env)
 		cmd.Dir = hc.Dir
-		cmd.Stdout = parser
-		cmd.Stderr = errFile
-		if inv.MergeStderr {
-			cmd.Stderr = parser
-		}
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
 		if inv.Backend == agent.Claude {
 			cmd.Stdin = strings.NewReader(inv.Stdin)
 		}
@@ -212,7 +220,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	}
 	_ = parser.Close()
 	if in := Interruption(ctx); in != nil {
-		return in.Status(), parser.Answer()
+		return in.Status(), parser.Answer(), false
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -222,18 +230,18 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 			// Beyond the reference (docs/differences.md): an agent that
 			// ends successfully without any answer has failed its prompt.
 			fmt.Fprintf(errFile, "jaiph: agent %s exited 0 without an answer (no final text in its output)\n", inv.Argv[0])
-			return 1, ""
+			return 1, "", true
 		}
-		return 0, answer
+		return 0, answer, false
 	case errors.As(err, &exitErr):
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			fmt.Fprintf(errFile, "jaiph: agent %s terminated by signal %d (%s)\n", inv.Argv[0], int(ws.Signal()), ws.Signal())
-			return 128 + int(ws.Signal()), parser.Answer()
+			return 128 + int(ws.Signal()), parser.Answer(), true
 		}
-		return exitErr.ExitCode(), parser.Answer()
+		return exitErr.ExitCode(), parser.Answer(), true
 	default:
 		fmt.Fprintf(errFile, "jaiph: cannot run agent %s: %v\n", inv.Argv[0], err)
-		return 126, parser.Answer()
+		return 126, parser.Answer(), false
 	}
 }
 
