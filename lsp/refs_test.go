@@ -74,3 +74,44 @@ func TestRefsMock(t *testing.T) {
 		t.Errorf("refs = %v, want %s", got, want)
 	}
 }
+
+// Extents and reference positions come from the syntax tree, so text that
+// merely looks like the end of a body or like a path does not mislead them.
+func TestRefsFromTree(t *testing.T) {
+	src := `import "port" as p
+channel ch
+
+function f() {
+  cat <<EOF
+}
+EOF
+  g
+}
+
+function g() {
+  true
+}
+
+workflow w {
+  ensure p.ok recover {
+    ch <- echo retry
+    run g
+  }
+}
+`
+	ix := newIndex("/m.jh", []byte(src), func(_, p string) string { return "/" + p + ".jh" })
+	var got []string
+	for _, r := range ix.refs {
+		got = append(got, fmt.Sprintf("%d:%d-%d→%s:%s", r.line+1, r.from, r.to, r.key.path, r.key.name))
+	}
+	// The import's path is the string, not the "port" of "import"; f's body
+	// runs past the here-document's `}`, so g is called from it; a recover
+	// body's statements (no tree positions yet) are still read.
+	want := "1:8-12→/port.jh: 8:2-3→/m.jh:g 16:9-10→/m.jh:p 16:11-13→/port.jh:ok 17:4-6→/m.jh:ch 18:8-9→/m.jh:g"
+	if strings.Join(got, " ") != want {
+		t.Errorf("refs = %v\nwant %s", got, want)
+	}
+	if f := ix.byName["f"]; f.first != 3 || f.last != 8 {
+		t.Errorf("f spans lines %d-%d, want 3-8", f.first, f.last)
+	}
+}
