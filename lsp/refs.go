@@ -120,7 +120,6 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		d := add(key{path, tb.Description, nsNone}, "test", tb.Pos, tb.End, "test")
 		d.name = span{d.first, 0, len(ix.text.line(d.first))}
 	}
-	parsed := len(ix.defs)
 	// A body that does not parse yet (being typed) is still a definition.
 	for _, td := range ix.textDecls() {
 		if td.kind != "test" && ix.byName[td.name] == nil {
@@ -130,17 +129,17 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 	}
 	ix.leadingComments()
 	tree := ix.treeRefs()
-	for i, d := range ix.defs {
+	for _, d := range ix.defs {
 		switch d.kind {
 		case "workflow", "rule", "function", "test":
 			for l := d.first + 1; l < d.last; l++ {
 				if !ix.inConfig(l) {
-					ix.scanLine(l, false, i >= parsed, tree)
+					ix.scanLine(l, false, tree)
 				}
 			}
 		case "local":
 			for l := d.first; l <= d.last; l++ {
-				ix.scanLine(l, true, false, tree)
+				ix.scanLine(l, true, tree)
 			}
 		}
 	}
@@ -152,28 +151,25 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 	return ix
 }
 
-// leadingComments gives each top-level declaration the comment lines of
-// File.Items right above it (a shebang is not documentation).
+// leadingComments gives each declaration the run of top-level comment
+// lines of File.Items right above it (a shebang is not documentation).
 func (ix *index) leadingComments() {
-	byLine := map[int]*def{}
-	for _, d := range ix.defs {
-		byLine[d.first] = d
-	}
+	runs := map[int][]string{} // by the run's last 0-based line
 	var run []string
-	next := 0 // the line after the run
+	last := -2
 	for _, it := range ix.file.Items {
-		line := it.ItemPos().Line
-		if c, ok := it.(*ast.Comment); ok && !(line == 1 && strings.HasPrefix(c.Text, "#!")) {
-			if line != next {
-				run = nil
-			}
-			run, next = append(run, strings.TrimSpace(c.Text)), line+1
+		c, ok := it.(*ast.Comment)
+		if !ok || c.Line == 1 && strings.HasPrefix(c.Text, "#!") {
 			continue
 		}
-		if d := byLine[line-1]; d != nil && line == next {
-			d.doc = run
+		if c.Line-1 != last+1 {
+			run = nil
 		}
-		run = nil
+		run, last = append(run, strings.TrimSpace(c.Text)), c.Line-1
+		runs[last] = run
+	}
+	for _, d := range ix.defs {
+		d.doc = runs[d.first-1]
 	}
 }
 
@@ -306,8 +302,7 @@ func (ix *index) lastToken(line int, name string) span {
 
 // scanLine collects the references of one body line that the tree does
 // not position (onlyLocals: a local's value, where only `$name` refers to
-// something; untreed: a body the parser did not reach, being typed; tree:
-// where treeRefs found a REF). The tree has no node for these:
+// something; tree: where treeRefs found a REF). The tree has no node for:
 //   - `$local` and `${local}` uses, inside any shell text;
 //   - `alias.name` words inside shell text (the alias rewrite replaces them
 //     anywhere, quotes or not);
@@ -315,8 +310,9 @@ func (ix *index) lastToken(line int, name string) span {
 //     the `run`/`ensure` targets and channel sends of recover bodies, whose
 //     statements have no RefPos;
 //   - a test block's statements (`mock workflow name`, `out = alias.wf`);
-//   - everything in an untreed body, routes included.
-func (ix *index) scanLine(line int, onlyLocals, untreed bool, tree map[[2]int]bool) {
+//   - everything in a body the parser did not reach (being typed), and
+//     sends and routes it rejected (`ch -> good, bad-target`).
+func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 	l := ix.text.line(line)
 	if strings.HasPrefix(strings.TrimSpace(l), "#") {
 		return
@@ -327,9 +323,9 @@ func (ix *index) scanLine(line int, onlyLocals, untreed bool, tree map[[2]int]bo
 		ix.refs = append(ix.refs, ref{key{target, l[m[2]:m[3]], nsSymbol}, span{line, m[2], m[3]}})
 		return
 	}
-	// A route's targets: every REF after `->` (parsed routes are in the tree).
+	// A route's targets: every REF after `->`.
 	routeAt := -1
-	if head, _, ok := strings.Cut(strings.TrimSpace(l), "->"); ok && untreed && shellscan.IsRef(strings.TrimSpace(head)) {
+	if head, _, ok := strings.Cut(strings.TrimSpace(l), "->"); ok && shellscan.IsRef(strings.TrimSpace(head)) {
 		routeAt = strings.Index(l, "->")
 	}
 	quoted := quotes(l)
