@@ -273,7 +273,8 @@ func tokenIndex(l, tok string, from int) int {
 }
 
 // tokenAfter is the span of name after the keyword on line (the whole
-// line's start when either is missing).
+// line's start when either is missing): a declaration's name, which the
+// tree does not position.
 func (ix *index) tokenAfter(line int, keyword, name string) span {
 	l := ix.text.line(line)
 	from := tokenIndex(l, keyword, 0)
@@ -288,6 +289,8 @@ func (ix *index) tokenAfter(line int, keyword, name string) span {
 	return span{line, 0, 0}
 }
 
+// lastToken is the span of the last whole-token name on line: an
+// import's alias (the tree has no position for it).
 func (ix *index) lastToken(line int, name string) span {
 	l := ix.text.line(line)
 	at := -1
