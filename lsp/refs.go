@@ -66,7 +66,7 @@ type index struct {
 // newIndex parses src (the module at path) and collects its definitions
 // and references; resolve resolves an import path written in path.
 func newIndex(path string, src []byte, resolve func(importer, p string) string) *index {
-	file, _ := parser.Parse(path, src)
+	file, diags := parser.Parse(path, src)
 	ix := &index{path: path, text: newText(string(src)), file: file, byName: map[string]*def{}, aliases: map[string]string{}}
 	// add records a declaration from start to end (the tree has no
 	// position for the name: it is the first whole token name after
@@ -120,11 +120,14 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		d := add(key{path, tb.Description, nsNone}, "test", tb.Pos, tb.End, "test")
 		d.name = span{d.first, 0, len(ix.text.line(d.first))}
 	}
-	// A body that does not parse yet (being typed) is still a definition.
-	for _, td := range ix.textDecls() {
-		if td.kind != "test" && ix.byName[td.name] == nil {
-			l := min(td.last, len(ix.text.lines)-1)
-			add(key{path, td.name, nsSymbol}, td.kind, ast.Pos{Line: td.first + 1}, ast.Pos{Line: l + 1}, td.kind)
+	// A body that does not parse yet (being typed) is still a definition
+	// (without parse errors, the tree has every declaration).
+	if len(diags) > 0 {
+		for _, td := range ix.textDecls() {
+			if td.kind != "test" && ix.byName[td.name] == nil {
+				l := min(td.last, len(ix.text.lines)-1)
+				add(key{path, td.name, nsSymbol}, td.kind, ast.Pos{Line: td.first + 1}, ast.Pos{Line: l + 1}, td.kind)
+			}
 		}
 	}
 	ix.leadingComments()

@@ -84,6 +84,7 @@ channel ch
 function f() {
   cat <<EOF
 }
+workflow ghost {
 EOF
   g
 }
@@ -106,12 +107,16 @@ workflow w {
 	}
 	// The import's path is the string, not the "port" of "import"; f's body
 	// runs past the here-document's `}`, so g is called from it; a recover
-	// body's statements (no tree positions yet) are still read.
-	want := "1:8-12→/port.jh: 8:2-3→/m.jh:g 16:9-10→/m.jh:p 16:11-13→/port.jh:ok 17:4-6→/m.jh:ch 18:8-9→/m.jh:g"
+	// body's statements (no tree positions yet) are still read; a
+	// here-document line is not a declaration.
+	want := "1:8-12→/port.jh: 9:2-3→/m.jh:g 17:9-10→/m.jh:p 17:11-13→/port.jh:ok 18:4-6→/m.jh:ch 19:8-9→/m.jh:g"
 	if strings.Join(got, " ") != want {
 		t.Errorf("refs = %v\nwant %s", got, want)
 	}
-	if f := ix.byName["f"]; f.first != 3 || f.last != 8 {
-		t.Errorf("f spans lines %d-%d, want 3-8", f.first, f.last)
+	if f := ix.byName["f"]; f.first != 3 || f.last != 9 {
+		t.Errorf("f spans lines %d-%d, want 3-9", f.first, f.last)
+	}
+	if ix.byName["ghost"] != nil {
+		t.Error("a here-document line declares ghost")
 	}
 }
