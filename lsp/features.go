@@ -253,6 +253,8 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 		return list
 	}
+	// The body around the cursor comes from the text: one being typed
+	// has no closing brace yet, or swallows the next declaration.
 	decls := ix.textDecls()
 	var body *textDecl
 	for i, d := range decls {
@@ -261,19 +263,10 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 	}
 	symbols := func(kinds ...string) {
-		seen := map[string]bool{}
 		for _, d := range ix.defs {
 			for _, k := range kinds {
 				if d.kind == k {
-					seen[d.label(ix)] = true
 					add(d.label(ix), kindOf(k), k)
-				}
-			}
-		}
-		for _, d := range decls { // declared, but not parsed yet
-			for _, k := range kinds {
-				if d.kind == k && !seen[d.name] {
-					add(d.name, kindOf(k), k)
 				}
 			}
 		}
