@@ -182,22 +182,17 @@ func (ix *index) leadingComments() {
 func (ix *index) treeRefs() map[[2]int]bool {
 	at := map[[2]int]bool{}
 	add := func(r ast.Ref, p ast.Pos) {
-		if p.Line == 0 {
-			return // a recover body's statement: scanLine reads it
-		}
 		line, from := p.Line-1, p.Col-1
-		if r.Alias != "" {
-			target, ok := ix.aliases[r.Alias]
-			if !ok {
+		switch d := ix.byName[r.Name]; {
+		case p.Line == 0: // no REF, or a recover body's statement (scanLine reads it)
+			return
+		case r.Alias != "":
+			if !ix.aliasRef(line, from, r.Alias, r.Name) {
 				return
 			}
-			to := from + len(r.Alias)
-			ix.refs = append(ix.refs,
-				ref{key{ix.path, r.Alias, nsAlias}, span{line, from, to}},
-				ref{key{target, r.Name, nsSymbol}, span{line, to + 1, to + 1 + len(r.Name)}})
-		} else if d := ix.byName[r.Name]; d != nil && d.kind != "local" {
+		case d != nil && d.kind != "local":
 			ix.refs = append(ix.refs, ref{d.key, span{line, from, from + len(r.Name)}})
-		} else {
+		default:
 			return
 		}
 		at[[2]int{line, from}] = true
@@ -212,9 +207,7 @@ func (ix *index) treeRefs() map[[2]int]bool {
 				add(s.Ref, s.RefPos)
 				steps(s.Recover)
 			case *ast.If:
-				if s.Kind != ast.IfNotShell {
-					add(s.Ref, s.RefPos)
-				}
+				add(s.Ref, s.RefPos)
 				steps(s.Then)
 				steps(s.Else)
 			case *ast.Send:
@@ -239,6 +232,20 @@ func (ix *index) treeRefs() map[[2]int]bool {
 		}
 	}
 	return at
+}
+
+// aliasRef adds the references of `alias.name` written at byte from of
+// line: to the import and to the imported module's name. It is false when
+// alias is no import's.
+func (ix *index) aliasRef(line, from int, alias, name string) bool {
+	target, ok := ix.aliases[alias]
+	if ok {
+		to := from + len(alias)
+		ix.refs = append(ix.refs,
+			ref{key{ix.path, alias, nsAlias}, span{line, from, to}},
+			ref{key{target, name, nsSymbol}, span{line, to + 1, to + 1 + len(name)}})
+	}
+	return ok
 }
 
 // inConfig reports whether line is inside a config block (keys such as
@@ -365,14 +372,8 @@ func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 			continue
 		}
 		if alias, name, dotted := strings.Cut(tok, "."); dotted {
-			target, ok := ix.aliases[alias]
-			if !ok {
-				continue
-			}
 			name, _, _ = strings.Cut(name, ".")
-			ix.refs = append(ix.refs,
-				ref{key{ix.path, alias, nsAlias}, span{line, start, start + len(alias)}},
-				ref{key{target, name, nsSymbol}, span{line, start + len(alias) + 1, start + len(alias) + 1 + len(name)}})
+			ix.aliasRef(line, start, alias, name)
 			continue
 		}
 		d := ix.byName[tok]
