@@ -120,3 +120,18 @@ workflow w {
 		t.Error("a here-document line declares ghost")
 	}
 }
+
+// A declaration's documentation is the run of comment lines right above it;
+// a shebang or a blank line ends the run.
+func TestLeadingComments(t *testing.T) {
+	src := "#!/usr/bin/env jaiph\nchannel a\n# far\n\n# near\n  # indented\nworkflow w {\n  # inside\n}\n# after\nrule r {\n  true\n}\n"
+	ix := newIndex("/m.jh", []byte(src), func(_, p string) string { return p })
+	var got []string
+	for _, d := range ix.defs {
+		got = append(got, fmt.Sprintf("%s=%q", d.name.name(ix), d.doc))
+	}
+	want := `a=[] w=["# near" "# indented"] r=["# after"]`
+	if strings.Join(got, " ") != want {
+		t.Errorf("docs = %s, want %s", strings.Join(got, " "), want)
+	}
+}
