@@ -74,3 +74,18 @@ func BenchmarkCheckOverlay(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndex builds the symbol index (definitions and references) of
+// the generated 4,500-line module, the work behind the first definition,
+// reference, hover or completion request after a change.
+func BenchmarkIndex(b *testing.B) {
+	path := benchdata.ModuleFile(b)
+	src := []byte(benchdata.Module())
+	resolve := func(_, p string) string { return p }
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ix := newIndex(path, src, resolve); len(ix.refs) == 0 {
+			b.Fatal("no references")
+		}
+	}
+}

@@ -21,16 +21,19 @@
 // end of the line the range is empty. A byte order mark the parser drops
 // shifts line 1 by one unit.
 //
-// Symbols. refs.go is the one place that turns the AST's declarations and
-// the source lines into name ranges and references (the parser has no
-// reference positions yet): definitions come from the AST (plus
-// declaration lines the parser did not reach in a buffer being typed),
-// references from a token scan of body lines — `run`/`ensure` targets and
-// command words naming a workflow, rule or function of the module (not
-// inside quotes), `alias.name` (anywhere, as the alias rewrite does), a
-// channel before `<-`/`->` and route targets, `$local`/`${local}` (not in
-// single quotes), a test file's `mock workflow name` (the first import's).
-// Comment and config lines hold none. References and rename look at the
+// Symbols. refs.go is the one place that turns the parser's lossless tree
+// and the source lines into name ranges and references. Declarations, their
+// extents (End), config blocks and leading comments (File.Items) come from
+// the tree, plus declaration lines the parser did not reach in a buffer
+// being typed; so do the references of Jaiph steps, at their RefPos: run,
+// ensure and if targets, a send's channel, a route's channel and targets,
+// a rule's ensure. A token scan of body lines finds what the tree has no
+// node for: command words naming a workflow, rule or function of the
+// module (not inside quotes), `alias.name` (anywhere, as the alias rewrite
+// does), `$local`/`${local}` (not in single quotes), the statements of
+// recover bodies and test blocks (a test file's `mock workflow name` names
+// the first import's), and rejected sends and routes. Comment and config
+// lines hold none. References and rename look at the
 // open documents and every .jh/.jph file under the workspace root.
 //
 // Completion offers what fits the cursor's place: declaration keywords at

@@ -127,13 +127,8 @@ func (s *server) hover(p TextDocumentPositionParams) *Hover {
 	}
 	var b strings.Builder
 	b.WriteString("```jaiph\n")
-	first := d.first
-	for first > 0 && strings.HasPrefix(strings.TrimSpace(tix.text.line(first-1)), "#") &&
-		!(first == 1 && strings.HasPrefix(tix.text.line(0), "#!")) {
-		first--
-	}
-	for l := first; l < d.first; l++ {
-		b.WriteString(strings.TrimSpace(tix.text.line(l)) + "\n")
+	for _, c := range d.doc {
+		b.WriteString(c + "\n")
 	}
 	b.WriteString(strings.TrimSpace(tix.text.line(d.first)) + "\n```")
 	if d.kind == "channel" {
@@ -211,7 +206,7 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
 	}
 	for _, c := range ix.configs {
-		if line > c.first && line < c.last {
+		if line > c.Line-1 && line < c.End.Line-1 {
 			if !strings.Contains(before, "=") {
 				for _, k := range parser.ConfigKeys {
 					add(k, complProperty, "config key")
@@ -258,6 +253,8 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 		return list
 	}
+	// The body around the cursor comes from the text: one being typed
+	// has no closing brace yet, or swallows the next declaration.
 	decls := ix.textDecls()
 	var body *textDecl
 	for i, d := range decls {
@@ -266,19 +263,10 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		}
 	}
 	symbols := func(kinds ...string) {
-		seen := map[string]bool{}
 		for _, d := range ix.defs {
 			for _, k := range kinds {
 				if d.kind == k {
-					seen[d.label(ix)] = true
 					add(d.label(ix), kindOf(k), k)
-				}
-			}
-		}
-		for _, d := range decls { // declared, but not parsed yet
-			for _, k := range kinds {
-				if d.kind == k && !seen[d.name] {
-					add(d.name, kindOf(k), k)
 				}
 			}
 		}
@@ -369,13 +357,14 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Line < out[j].Range.Start.Line })
 	// A workflow's config block is its child; the module's is top level.
 	for _, c := range ix.configs {
+		first, last := c.Line-1, c.End.Line-1
 		sym := DocumentSymbol{
 			Name: "config", Kind: symObject,
-			Range:          Range{Start: Position{Line: c.first}, End: ix.text.pos(c.last, len(ix.text.line(c.last)))},
-			SelectionRange: ix.text.rng(c.first, indent(ix.text.line(c.first)), indent(ix.text.line(c.first))+len("config")),
+			Range:          Range{Start: Position{Line: first}, End: ix.text.pos(last, len(ix.text.line(last)))},
+			SelectionRange: ix.text.rng(first, c.Col-1, c.Col-1+len("config")),
 		}
-		at := sort.Search(len(out), func(i int) bool { return out[i].Range.Start.Line > c.first })
-		if at > 0 && out[at-1].Detail == "workflow" && out[at-1].Range.End.Line >= c.last {
+		at := sort.Search(len(out), func(i int) bool { return out[i].Range.Start.Line > first })
+		if at > 0 && out[at-1].Detail == "workflow" && out[at-1].Range.End.Line >= last {
 			out[at-1].Children = append(out[at-1].Children, sym)
 			continue
 		}

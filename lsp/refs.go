@@ -10,10 +10,12 @@ import (
 	"github.com/jaiph-go/jaiph/parser"
 )
 
-// This file is the one place that turns a module's AST and source lines
-// into name ranges and references. The AST has declaration lines but no
-// reference positions yet; when the parser records them, only this file
-// changes.
+// This file is the one place that turns a module's syntax tree and source
+// lines into name ranges and references. Extents, config blocks, leading
+// comments and the references of Jaiph steps (run, ensure, if, send,
+// routes and their targets, a rule's ensure) come from the tree; the text
+// is read only where the tree has no node (see scanLine, tokenAfter and
+// textDecls).
 
 // ns tells what a key names.
 type ns int
@@ -31,9 +33,6 @@ type key struct {
 	ns         ns
 }
 
-// lines is a run of 0-based lines.
-type lines struct{ first, last int }
-
 // span is the bytes [from, to) of a 0-based line.
 type span struct{ line, from, to int }
 
@@ -43,7 +42,8 @@ type def struct {
 	key
 	kind        string // workflow, rule, function, channel, local, import, config, test
 	name        span
-	first, last int // the declaration's lines, body included
+	first, last int      // the declaration's lines, body included
+	doc         []string // the comment lines right above it
 }
 
 type ref struct {
@@ -60,34 +60,20 @@ type index struct {
 	refs    []ref
 	byName  map[string]*def   // the module's namespace
 	aliases map[string]string // import alias → resolved path
-	configs []lines           // config blocks, braces included
+	configs []*ast.Config     // module and workflow config blocks
 }
 
 // newIndex parses src (the module at path) and collects its definitions
 // and references; resolve resolves an import path written in path.
 func newIndex(path string, src []byte, resolve func(importer, p string) string) *index {
-	file, _ := parser.Parse(path, src)
+	file, diags := parser.Parse(path, src)
 	ix := &index{path: path, text: newText(string(src)), file: file, byName: map[string]*def{}, aliases: map[string]string{}}
-	var decls []int
-	for _, w := range file.Workflows {
-		decls = append(decls, w.Line-1)
-	}
-	for _, r := range file.Rules {
-		decls = append(decls, r.Line-1)
-	}
-	for _, f := range file.Functions {
-		decls = append(decls, f.Line-1)
-	}
-	for _, tb := range file.Tests {
-		decls = append(decls, tb.Line-1)
-	}
-	sort.Ints(decls)
-	add := func(k key, kind string, line int, after string, withBody bool) *def {
-		d := &def{key: k, kind: kind, first: line, last: line}
-		d.name = ix.tokenAfter(line, after, k.name)
-		if withBody {
-			d.last = ix.bodyEnd(line, decls)
-		}
+	// add records a declaration from start to end (the tree has no
+	// position for the name: it is the first whole token name after
+	// keyword on the first line).
+	add := func(k key, kind string, start, end ast.Pos, keyword string) *def {
+		d := &def{key: k, kind: kind, first: start.Line - 1, last: max(start.Line, end.Line) - 1}
+		d.name = ix.tokenAfter(d.first, keyword, k.name)
 		ix.defs = append(ix.defs, d)
 		if k.ns == nsSymbol {
 			ix.byName[k.name] = d
@@ -98,82 +84,175 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 		line := im.Line - 1
 		target := resolve(path, im.Path)
 		ix.aliases[im.Alias] = target
-		l := ix.text.line(line)
-		pathAt := strings.Index(l, im.Path)
-		if pathAt >= 0 && im.Path != "" {
-			ix.refs = append(ix.refs, ref{key{target, "", nsFile}, span{line, pathAt, pathAt + len(im.Path)}})
+		// The path is the first occurrence after the keyword (the tree
+		// has the line, not the string's column).
+		l, after := ix.text.line(line), im.Col-1+len("import")
+		if at := strings.Index(l[min(after, len(l)):], im.Path); at >= 0 && im.Path != "" {
+			at += min(after, len(l))
+			ix.refs = append(ix.refs, ref{key{target, "", nsFile}, span{line, at, at + len(im.Path)}})
 		}
 		d := &def{key: key{path, im.Alias, nsAlias}, kind: "import", first: line, last: line}
 		d.name = ix.lastToken(line, im.Alias)
 		ix.defs = append(ix.defs, d)
 	}
-	if c := file.Config; c != nil {
-		ix.addConfig(c.Line - 1)
+	if file.Config != nil {
+		ix.configs = append(ix.configs, file.Config)
 	}
 	for _, c := range file.Channels {
-		add(key{path, c.Name, nsSymbol}, "channel", c.Line-1, "channel", false)
+		add(key{path, c.Name, nsSymbol}, "channel", c.Pos, c.End, "channel")
 	}
 	for _, lo := range file.Locals {
-		d := add(key{path, lo.Name, nsSymbol}, "local", lo.Line-1, "local", false)
-		d.last += strings.Count(lo.Value, "\n")
+		add(key{path, lo.Name, nsSymbol}, "local", lo.Pos, lo.End, "local")
 	}
 	for _, w := range file.Workflows {
-		add(key{path, w.Name, nsSymbol}, "workflow", w.Line-1, "workflow", true)
+		add(key{path, w.Name, nsSymbol}, "workflow", w.Pos, w.End, "workflow")
 		if w.Config != nil {
-			ix.addConfig(w.Config.Line - 1)
+			ix.configs = append(ix.configs, w.Config)
 		}
 	}
 	for _, r := range file.Rules {
-		add(key{path, r.Name, nsSymbol}, "rule", r.Line-1, "rule", true)
+		add(key{path, r.Name, nsSymbol}, "rule", r.Pos, r.End, "rule")
 	}
 	for _, f := range file.Functions {
-		add(key{path, f.Name, nsSymbol}, "function", f.Line-1, "function", true)
+		add(key{path, f.Name, nsSymbol}, "function", f.Pos, f.End, "function")
 	}
 	for _, tb := range file.Tests {
-		d := add(key{path, tb.Description, nsNone}, "test", tb.Line-1, "test", true)
+		d := add(key{path, tb.Description, nsNone}, "test", tb.Pos, tb.End, "test")
 		d.name = span{d.first, 0, len(ix.text.line(d.first))}
 	}
-	// A body that does not parse yet (being typed) is still a definition.
-	for _, td := range ix.textDecls() {
-		if td.kind != "test" && ix.byName[td.name] == nil {
-			d := add(key{path, td.name, nsSymbol}, td.kind, td.first, td.kind, false)
-			d.last = min(td.last, len(ix.text.lines)-1)
+	// A body that does not parse yet (being typed) is still a definition
+	// (without parse errors, the tree has every declaration).
+	if len(diags) > 0 {
+		for _, td := range ix.textDecls() {
+			if td.kind != "test" && ix.byName[td.name] == nil {
+				l := min(td.last, len(ix.text.lines)-1)
+				add(key{path, td.name, nsSymbol}, td.kind, ast.Pos{Line: td.first + 1}, ast.Pos{Line: l + 1}, td.kind)
+			}
 		}
 	}
-	sort.SliceStable(ix.defs, func(i, j int) bool { return ix.defs[i].first < ix.defs[j].first })
+	ix.leadingComments()
+	tree := ix.treeRefs()
 	for _, d := range ix.defs {
 		switch d.kind {
 		case "workflow", "rule", "function", "test":
 			for l := d.first + 1; l < d.last; l++ {
 				if !ix.inConfig(l) {
-					ix.scanLine(l, false)
+					ix.scanLine(l, false, tree)
 				}
 			}
 		case "local":
 			for l := d.first; l <= d.last; l++ {
-				ix.scanLine(l, true)
+				ix.scanLine(l, true, tree)
 			}
 		}
 	}
+	sort.SliceStable(ix.defs, func(i, j int) bool { return ix.defs[i].first < ix.defs[j].first })
+	sort.SliceStable(ix.refs, func(i, j int) bool {
+		a, b := ix.refs[i], ix.refs[j]
+		return a.line < b.line || a.line == b.line && a.from < b.from
+	})
 	return ix
 }
 
-func (ix *index) addConfig(line int) {
-	end := line
-	for end+1 < len(ix.text.lines) {
-		end++
-		if strings.TrimSpace(ix.text.lines[end]) == "}" {
-			break
+// leadingComments gives each declaration the run of top-level comment
+// lines of File.Items right above it (a shebang is not documentation).
+func (ix *index) leadingComments() {
+	runs := map[int][]string{} // by the run's last 0-based line
+	var run []string
+	last := -2
+	for _, it := range ix.file.Items {
+		c, ok := it.(*ast.Comment)
+		if !ok || c.Line == 1 && strings.HasPrefix(c.Text, "#!") {
+			continue
+		}
+		if c.Line-1 != last+1 {
+			run = nil
+		}
+		run, last = append(run, strings.TrimSpace(c.Text)), c.Line-1
+		runs[last] = run
+	}
+	for _, d := range ix.defs {
+		d.doc = runs[d.first-1]
+	}
+}
+
+// treeRefs adds the references the tree positions: the REFs of run,
+// ensure, if, send, routes and route targets, and a rule's ensure. It
+// returns where each starts, so that scanLine does not add them again.
+func (ix *index) treeRefs() map[[2]int]bool {
+	at := map[[2]int]bool{}
+	add := func(r ast.Ref, p ast.Pos) {
+		line, from := p.Line-1, p.Col-1
+		switch d := ix.byName[r.Name]; {
+		case p.Line == 0: // no REF, or a recover body's statement (scanLine reads it)
+			return
+		case r.Alias != "":
+			if !ix.aliasRef(line, from, r.Alias, r.Name) {
+				return
+			}
+		case d != nil && d.kind != "local":
+			ix.refs = append(ix.refs, ref{d.key, span{line, from, from + len(r.Name)}})
+		default:
+			return
+		}
+		at[[2]int{line, from}] = true
+	}
+	var steps func([]ast.Step)
+	steps = func(ss []ast.Step) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ast.Run:
+				add(s.Ref, s.RefPos)
+			case *ast.Ensure:
+				add(s.Ref, s.RefPos)
+				steps(s.Recover)
+			case *ast.If:
+				add(s.Ref, s.RefPos)
+				steps(s.Then)
+				steps(s.Else)
+			case *ast.Send:
+				add(s.Channel, s.RefPos)
+			}
 		}
 	}
-	ix.configs = append(ix.configs, lines{line, end})
+	for _, w := range ix.file.Workflows {
+		for _, rt := range w.Routes {
+			add(rt.Channel, rt.RefPos)
+			for _, t := range rt.Targets {
+				add(t.Ref, t.RefPos)
+			}
+		}
+		steps(w.Steps)
+	}
+	for _, r := range ix.file.Rules {
+		for _, c := range r.Body {
+			if c.Kind == ast.BodyEnsure {
+				add(c.Ref, c.RefPos)
+			}
+		}
+	}
+	return at
+}
+
+// aliasRef adds the references of `alias.name` written at byte from of
+// line: to the import and to the imported module's name. It is false when
+// alias is no import's.
+func (ix *index) aliasRef(line, from int, alias, name string) bool {
+	target, ok := ix.aliases[alias]
+	if ok {
+		to := from + len(alias)
+		ix.refs = append(ix.refs,
+			ref{key{ix.path, alias, nsAlias}, span{line, from, to}},
+			ref{key{target, name, nsSymbol}, span{line, to + 1, to + 1 + len(name)}})
+	}
+	return ok
 }
 
 // inConfig reports whether line is inside a config block (keys such as
 // agent.backend are not references, even when an alias is called agent).
 func (ix *index) inConfig(line int) bool {
 	for _, c := range ix.configs {
-		if line >= c.first && line <= c.last {
+		if line >= c.Line-1 && line <= c.End.Line-1 {
 			return true
 		}
 	}
@@ -181,25 +260,6 @@ func (ix *index) inConfig(line int) bool {
 }
 
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
-
-// bodyEnd is the line of the `}` closing the body declared at line: the
-// first later line trimmed to `}` indented no deeper than the declaration,
-// or the line before the next declaration.
-func (ix *index) bodyEnd(line int, decls []int) int {
-	limit := len(ix.text.lines) - 1
-	if i := sort.SearchInts(decls, line+1); i < len(decls) {
-		limit = decls[i] - 1
-	}
-	in := indent(ix.text.line(line))
-	for l := line + 1; l <= limit; l++ {
-		raw := ix.text.line(l)
-		if strings.TrimSpace(raw) == "}" && indent(raw) <= in {
-			return l
-		}
-	}
-	return limit
-}
-
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
@@ -223,7 +283,8 @@ func tokenIndex(l, tok string, from int) int {
 }
 
 // tokenAfter is the span of name after the keyword on line (the whole
-// line's start when either is missing).
+// line's start when either is missing): a declaration's name, which the
+// tree does not position.
 func (ix *index) tokenAfter(line int, keyword, name string) span {
 	l := ix.text.line(line)
 	from := tokenIndex(l, keyword, 0)
@@ -238,6 +299,8 @@ func (ix *index) tokenAfter(line int, keyword, name string) span {
 	return span{line, 0, 0}
 }
 
+// lastToken is the span of the last whole-token name on line: an
+// import's alias (the tree has no position for it).
 func (ix *index) lastToken(line int, name string) span {
 	l := ix.text.line(line)
 	at := -1
@@ -250,9 +313,19 @@ func (ix *index) lastToken(line int, name string) span {
 	return span{line, at, at + len(name)}
 }
 
-// scanLine collects the references of one body line (onlyLocals: a
-// local's value, where only `$name` refers to something).
-func (ix *index) scanLine(line int, onlyLocals bool) {
+// scanLine collects the references of one body line that the tree does
+// not position (onlyLocals: a local's value, where only `$name` refers to
+// something; tree: where treeRefs found a REF). The tree has no node for:
+//   - `$local` and `${local}` uses, inside any shell text;
+//   - `alias.name` words inside shell text (the alias rewrite replaces them
+//     anywhere, quotes or not);
+//   - command words naming a workflow, rule or function in shell lines and
+//     the `run`/`ensure` targets and channel sends of recover bodies, whose
+//     statements have no RefPos;
+//   - a test block's statements (`mock workflow name`, `out = alias.wf`);
+//   - everything in a body the parser did not reach (being typed), and
+//     sends and routes it rejected (`ch -> good, bad-target`).
+func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 	l := ix.text.line(line)
 	if strings.HasPrefix(strings.TrimSpace(l), "#") {
 		return
@@ -281,6 +354,9 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 		tok := l[i:j]
 		start := i
 		i = j - 1
+		if tree[[2]int{line, start}] {
+			continue
+		}
 		dollar := start > 0 && l[start-1] == '$' || start > 1 && l[start-2:start] == "${"
 		if dollar {
 			if quoted[start] == '\'' {
@@ -296,14 +372,8 @@ func (ix *index) scanLine(line int, onlyLocals bool) {
 			continue
 		}
 		if alias, name, dotted := strings.Cut(tok, "."); dotted {
-			target, ok := ix.aliases[alias]
-			if !ok {
-				continue
-			}
 			name, _, _ = strings.Cut(name, ".")
-			ix.refs = append(ix.refs,
-				ref{key{ix.path, alias, nsAlias}, span{line, start, start + len(alias)}},
-				ref{key{target, name, nsSymbol}, span{line, start + len(alias) + 1, start + len(alias) + 1 + len(name)}})
+			ix.aliasRef(line, start, alias, name)
 			continue
 		}
 		d := ix.byName[tok]
