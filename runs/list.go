@@ -27,7 +27,7 @@ type Run struct {
 	Source string    `json:"source"`
 	Entry  string    `json:"entry,omitempty"`
 	Status string    `json:"status"`
-	Start  time.Time `json:"start"`
+	Start  time.Time `json:"start,omitzero"`
 	// End is zero while running and for killed runs (then Duration runs
 	// to the last event).
 	End        *time.Time `json:"end,omitempty"`
