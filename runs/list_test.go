@@ -75,7 +75,6 @@ func TestStatusFromRecords(t *testing.T) {
 		}, Interrupted, 1000},
 		{"killed: meta, no end, no summary", func(t *testing.T, dir string) {
 			must(t, WriteMeta(dir, meta))
-			write(t, filepath.Join(dir, LockFile), "")
 		}, Interrupted, 0},
 		{"killed: meta, torn summary", func(t *testing.T, dir string) {
 			must(t, WriteMeta(dir, meta))
@@ -155,12 +154,12 @@ func TestSettingsAndDuration(t *testing.T) {
 
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
-func write(t *testing.T, path, s string) {
+func write(t testing.TB, path, s string) {
 	t.Helper()
 	must(t, os.WriteFile(path, []byte(s), 0o644))
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

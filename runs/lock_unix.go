@@ -5,16 +5,16 @@ package runs
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
-// Lock creates dir's lock file and holds an exclusive flock on it until
-// the returned file is closed or the process dies (the kernel releases it
-// then, even after kill -9). The file is close-on-exec, so commands the
-// run starts do not keep it.
+// Lock holds an exclusive flock on the run directory itself (no lock file
+// to create: one file less per run) until the returned descriptor is
+// closed or the process dies (the kernel releases it then, even after
+// kill -9). The descriptor is close-on-exec, so commands the run starts do
+// not keep it.
 func Lock(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func Lock(dir string) (*os.File, error) {
 
 // Locked tells, without blocking, whether a live process holds dir's lock.
 func Locked(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, LockFile))
+	f, err := os.Open(dir)
 	if err != nil {
 		return false
 	}

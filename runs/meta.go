@@ -14,10 +14,10 @@ import (
 )
 
 // File names in a run directory. They start with a dot, like .seq, so that
-// `ls` of a run directory shows the step artifacts as before.
+// `ls` of a run directory shows the step artifacts as before. The live
+// process holds an flock on the run directory itself (Lock).
 const (
 	MetaFile    = ".run.json" // Meta, written atomically before the first step
-	LockFile    = ".run.lock" // flock'ed exclusively by the live process
 	EndFile     = ".run.end"  // End, written atomically when the run ends
 	SummaryFile = "run_summary.jsonl"
 )
