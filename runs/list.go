@@ -87,7 +87,8 @@ func Read(dir string, now time.Time) (Run, bool) {
 		defer sum.Close()
 	}
 	var m Meta
-	if metaErr == nil && json.Unmarshal(metaData, &m) == nil && m.Version == MetaVersion {
+	hasMeta := metaErr == nil && json.Unmarshal(metaData, &m) == nil && m.Version == MetaVersion
+	if hasMeta {
 		r.RunID, r.Source, r.Entry, r.Start = m.RunID, m.Source, m.Entry, m.Start
 		if m.Args != nil {
 			r.Args = m.Args
@@ -117,11 +118,14 @@ func Read(dir string, now time.Time) (Run, bool) {
 			r.RunID = s.runID
 		}
 		if r.Status == Unknown {
-			// Started, never ended, nobody holds the lock: killed, unless
-			// the summary's root step ended (an older run).
-			r.Status, last = s.status, s.last
+			last = s.last
+			if !hasMeta { // an older run: its summary is all there is
+				r.Status = s.status
+			}
 		}
 	}
+	// Started, never recorded its end, nobody holds the lock: killed (a
+	// run with .run.json always records its end unless its process died).
 	if r.Status == Unknown && !r.Start.IsZero() {
 		r.Status = Interrupted
 	}

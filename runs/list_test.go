@@ -80,6 +80,10 @@ func TestStatusFromRecords(t *testing.T) {
 			must(t, WriteMeta(dir, meta))
 			write(t, filepath.Join(dir, SummaryFile), stepRoot[:50])
 		}, Interrupted, 0},
+		{"killed after the root step ended: the summary does not count", func(t *testing.T, dir string) {
+			must(t, WriteMeta(dir, meta))
+			write(t, filepath.Join(dir, SummaryFile), lines(stepRoot, rootEnd("0")))
+		}, Interrupted, 0},
 		{"live: lock held", func(t *testing.T, dir string) {
 			must(t, WriteMeta(dir, meta))
 			f, err := Lock(dir)
