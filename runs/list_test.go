@@ -169,3 +169,33 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestTruncatedRecords: a record cut at any point (a torn copy, a full
+// disk) never fails the listing and never makes a dead run look live.
+func TestTruncatedRecords(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	src := t.TempDir()
+	must(t, WriteMeta(src, &Meta{Version: MetaVersion, RunID: "id", Source: "a.jh", Args: []string{"x"}, Start: start,
+		Settings: []Setting{{"JAIPH_DEBUG", "true"}}, Modules: []Module{{"/w/a.jh", Hash(nil)}}}))
+	must(t, WriteEnd(src, &End{Status: Failed, ExitCode: 1, End: start.Add(time.Second)}))
+	for _, name := range []string{MetaFile, EndFile} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		must(t, err)
+		dir := t.TempDir()
+		for _, other := range []string{MetaFile, EndFile} {
+			if other != name {
+				b, _ := os.ReadFile(filepath.Join(src, other))
+				write(t, filepath.Join(dir, other), string(b))
+			}
+		}
+		write(t, filepath.Join(dir, SummaryFile), lines(wfStart, stepRoot)+rootEnd("0")[:50])
+		for n := 0; n <= len(data); n += 3 { // every third cut: file writes dominate the test's time
+			os.Remove(filepath.Join(dir, name)) // not O_TRUNC: ext4 flushes a truncated file's data
+			write(t, filepath.Join(dir, name), string(data[:n]))
+			r, ok := Read(dir, time.Now())
+			if !ok || r.Status == Running || r.Status == "" {
+				t.Fatalf("%s cut at %d: ok %v status %q", name, n, ok, r.Status)
+			}
+		}
+	}
+}
