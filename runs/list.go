@@ -99,7 +99,9 @@ func Read(dir string, now time.Time) (Run, bool) {
 	var end End
 	var last time.Time
 	switch {
-	case Locked(dir):
+	// A child of a killed jaiph caught between fork and exec holds a copy
+	// of the lock for a moment: the recorded pid must be alive too.
+	case Locked(dir) && alive(m.PID):
 		r.Status = Running
 		last = now
 	case readJSON(filepath.Join(dir, EndFile), &end) && end.Status != "":

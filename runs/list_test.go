@@ -3,6 +3,7 @@ package runs
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,6 +91,16 @@ func TestStatusFromRecords(t *testing.T) {
 			must(t, err)
 			t.Cleanup(func() { f.Close() })
 		}, Running, time.Hour.Milliseconds()},
+		{"lock held by a leftover child, the recorded pid is gone", func(t *testing.T, dir string) {
+			cmd := exec.Command("true")
+			must(t, cmd.Run())
+			dead := *meta
+			dead.PID = cmd.Process.Pid
+			must(t, WriteMeta(dir, &dead))
+			f, err := Lock(dir)
+			must(t, err)
+			t.Cleanup(func() { f.Close() })
+		}, Interrupted, 0},
 		{"corrupt meta, no summary", func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, MetaFile), `{"version":1,"start":`)
 		}, Unknown, 0},

@@ -38,3 +38,12 @@ func Locked(dir string) bool {
 	}
 	return errors.Is(err, syscall.EWOULDBLOCK)
 }
+
+// alive tells whether process pid exists (0: unknown, taken as alive).
+func alive(pid int) bool {
+	if pid <= 0 {
+		return true
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

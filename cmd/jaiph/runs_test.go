@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,4 +77,51 @@ workflow default {
 	if len(ends) != 0 {
 		t.Errorf("a killed run has an end record: %v", ends)
 	}
+}
+
+// TestRunsKillNineLoop kills jaiph with SIGKILL at random moments of a
+// run (before its run directory exists, while it writes its records, while
+// steps run, after it ended) and checks that jaiph runs never lists it as
+// running: interrupted when killed, passed when it had ended (or recorded
+// its end just before the kill).
+// JAIPH_STRESS_SIGNAL_LOOPS scales it up (make stress).
+func TestRunsKillNineLoop(t *testing.T) {
+	dir := workspace(t, map[string]string{"flow.jh": `workflow step {
+  sleep 0.01
+}
+workflow default {
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    run step
+  done
+}
+`})
+	tally := map[string]int{}
+	for i := 0; i < signalLoops(8); i++ {
+		before := len(runsJSON(t, dir))
+		cmd := exec.Command(os.Args[0], "run", "flow.jh")
+		cmd.Dir = dir
+		cmd.Env = testEnv(dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rand.IntN(250)) * time.Millisecond)
+		killed := cmd.Process.Kill() == nil
+		err := cmd.Wait()
+		if killed && err == nil {
+			killed = false // it had ended on its own just before
+		}
+		got := runsJSON(t, dir)
+		switch {
+		case len(got) == before && killed: // killed before the run dir existed
+			tally["no run"]++
+		case len(got) != before+1:
+			t.Fatalf("iteration %d: %d runs listed after %d", i, len(got), before)
+		// Killed after recording its end, it passed.
+		case killed && got[0] == "flow.jh interrupted", got[0] == "flow.jh passed":
+			tally[got[0]]++
+		default:
+			t.Fatalf("iteration %d (killed %v): newest run %q", i, killed, got[0])
+		}
+	}
+	t.Logf("kill -9 at random moments: %v", tally)
 }
