@@ -96,7 +96,7 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	}
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
-		Env: env.List(), Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
+		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
 	})
 	return rt, env, nil
 }

@@ -87,6 +87,9 @@ func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.T
 	if out.RunDir != "" {
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
 	}
+	if err := rt.End(out.Failed, out.ExitStatus(), signalName(out.Interrupted)); err != nil {
+		fmt.Fprintf(stray, "jaiph: cannot record the end of the run: %v\n", err)
+	}
 	if out.Failed {
 		out.LastOut, out.LastErr = rt.LastArtifacts()
 		if e := rt.FirstFailure(); e != nil {
@@ -94,6 +97,13 @@ func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.T
 		}
 	}
 	return out, nil
+}
+
+func signalName(in *runtime.Interrupted) string {
+	if in == nil {
+		return ""
+	}
+	return in.SignalName()
 }
 
 // countingWriter counts what passes through it.

@@ -48,6 +48,9 @@ type Options struct {
 	// Overrides replace bodies by symbol for this run (test mocks,
 	// lowered.MockBody).
 	Overrides map[string]*lowered.Body
+	// Environ is the caller's environment, whose JAIPH_* settings the
+	// run's metadata records (runmeta.go).
+	Environ []string
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -81,6 +84,9 @@ type Runtime struct {
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
 	firstFailure *event.Event
+
+	args []string // the root call's arguments, for the metadata
+	lock *os.File // the run dir's lock, held while the run is live
 
 	faultMu    sync.Mutex
 	faults     int
@@ -140,6 +146,7 @@ func (rt *Runtime) Close() {
 		rt.summary.f = nil
 	}
 	rt.summary.mu.Unlock()
+	rt.unlock()
 }
 
 func (rt *Runtime) env(key string) string {
@@ -186,6 +193,10 @@ func (rt *Runtime) ensureRunDir() error {
 		}
 		rt.runDir = dir
 		rt.runID = newUUID()
+		if err := rt.startRecord(dir, now); err != nil {
+			rt.dirErr = err
+			return
+		}
 		if err := os.WriteFile(filepath.Join(dir, ".seq"), []byte("0"), 0o644); err != nil {
 			rt.dirErr = err
 			return
@@ -256,6 +267,7 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 	if b == nil || b.Kind != lowered.Workflow {
 		return 1, ErrNoDefault
 	}
+	rt.args = args
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	status, _, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})

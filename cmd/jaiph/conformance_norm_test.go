@@ -25,6 +25,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	runrec "github.com/jaiph-go/jaiph/runs"
 )
 
 var (
@@ -357,6 +359,9 @@ outer:
 		var shown []shownName
 		pyWalk(d, nil, func(dir string, files []string) {
 			for _, name := range files {
+				if dir == d && (name == runrec.MetaFile || name == runrec.EndFile) {
+					continue // jaiph-go's run records (docs/durability.md), not in the reference
+				}
 				r, _ := filepath.Rel(d, filepath.Join(dir, name))
 				m := r
 				if unordered {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	runrec "github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -281,6 +282,9 @@ func cmdRunFiles(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(dir, p)
+			if rel == runrec.MetaFile || rel == runrec.EndFile {
+				return nil // the run's records, not artifacts (runs_*.txtar test them)
+			}
 			names = append(names, rel)
 		}
 		return err

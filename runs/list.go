@@ -1,0 +1,201 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Statuses of a run.
+const (
+	Running     = "running"     // a live process holds the lock
+	Passed      = "passed"      // ended with status 0
+	Failed      = "failed"      // ended otherwise
+	Interrupted = "interrupted" // ended by a signal, or never ended (killed)
+	Unknown     = "unknown"     // nothing readable tells
+)
+
+// Run is one listed run (`jaiph runs --json`). Field names are stable.
+type Run struct {
+	Dir    string    `json:"run_dir"`
+	RunID  string    `json:"run_id"`
+	Source string    `json:"source"`
+	Entry  string    `json:"entry,omitempty"`
+	Status string    `json:"status"`
+	Start  time.Time `json:"start,omitzero"`
+	// End is zero while running and for killed runs (then Duration runs
+	// to the last event).
+	End        *time.Time `json:"end,omitempty"`
+	DurationMS int64      `json:"duration_ms"`
+	Signal     string     `json:"signal,omitempty"`
+	Args       []string   `json:"args"`
+	// Legacy marks a run dir without .run.json (an older jaiph, jaiph
+	// test, or the reference), read from its summary alone.
+	Legacy bool `json:"legacy,omitempty"`
+}
+
+// List reads the run directories under root (<root>/<date>/<time>-<source>)
+// newest first. A directory with neither .run.json nor run_summary.jsonl
+// is not a run and is skipped; unreadable or partial files never fail the
+// listing: what they do not tell stays empty (status unknown at worst).
+func List(root string, now time.Time) ([]Run, error) {
+	days, err := os.ReadDir(root)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, d := range days {
+		if !d.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			if r, ok := Read(filepath.Join(root, d.Name(), e.Name()), now); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Start.Equal(out[j].Start) {
+			return out[i].Start.After(out[j].Start)
+		}
+		return out[i].Dir > out[j].Dir
+	})
+	return out, nil
+}
+
+// Read reads one run directory; ok is false when dir is not a run.
+func Read(dir string, now time.Time) (Run, bool) {
+	r := Run{Dir: dir, Status: Unknown, Args: []string{}}
+	metaData, metaErr := os.ReadFile(filepath.Join(dir, MetaFile))
+	sum, sumErr := os.Open(filepath.Join(dir, SummaryFile))
+	if metaErr != nil && sumErr != nil {
+		return r, false
+	}
+	if sumErr == nil {
+		defer sum.Close()
+	}
+	var m Meta
+	hasMeta := metaErr == nil && json.Unmarshal(metaData, &m) == nil && m.Version == MetaVersion
+	if hasMeta {
+		r.RunID, r.Source, r.Entry, r.Start = m.RunID, m.Source, m.Entry, m.Start
+		if m.Args != nil {
+			r.Args = m.Args
+		}
+	} else {
+		r.Legacy = metaErr != nil
+	}
+	var end End
+	var last time.Time
+	switch {
+	// A child of a killed jaiph caught between fork and exec holds a copy
+	// of the lock for a moment: the recorded pid must be alive too.
+	case Locked(dir) && alive(m.PID):
+		r.Status = Running
+		last = now
+	case readJSON(filepath.Join(dir, EndFile), &end) && end.Status != "":
+		r.Status, r.Signal, last = end.Status, end.Signal, end.End
+		r.End = &end.End
+	}
+	if sumErr == nil && (r.Start.IsZero() || r.Status == Unknown) {
+		s := scanSummary(sum)
+		if r.Start.IsZero() {
+			r.Start = s.first
+		}
+		if r.Source == "" {
+			r.Source = s.source
+		}
+		if r.RunID == "" {
+			r.RunID = s.runID
+		}
+		if r.Status == Unknown {
+			last = s.last
+			if !hasMeta { // an older run: its summary is all there is
+				r.Status = s.status
+			}
+		}
+	}
+	// Started, never recorded its end, nobody holds the lock: killed (a
+	// run with .run.json always records its end unless its process died).
+	if r.Status == Unknown && !r.Start.IsZero() {
+		r.Status = Interrupted
+	}
+	if !r.Start.IsZero() && last.After(r.Start) {
+		r.DurationMS = last.Sub(r.Start).Milliseconds()
+	}
+	return r, true
+}
+
+func readJSON(path string, v any) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
+// summaryFacts is what listing needs from a run_summary.jsonl.
+type summaryFacts struct {
+	first, last   time.Time
+	source, runID string
+	status        string // passed/failed from the root STEP_END, else Unknown
+}
+
+// scanSummary reads a summary for a run without .run.end: the source from
+// WORKFLOW_START, the first and last event times, and the root step's
+// STEP_END (depth 0, no parent) as passed (status 0) or failed. A line
+// that does not parse (a torn last line of a killed run) is skipped.
+func scanSummary(r io.Reader) summaryFacts {
+	f := summaryFacts{status: Unknown}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			f.add(line)
+		}
+		if err != nil {
+			return f
+		}
+	}
+}
+
+func (f *summaryFacts) add(line []byte) {
+	var e struct {
+		Type     string  `json:"type"`
+		TS       string  `json:"ts"`
+		Source   *string `json:"source"`
+		RunID    string  `json:"run_id"`
+		ParentID *string `json:"parent_id"`
+		Depth    int     `json:"depth"`
+		Status   *int    `json:"status"`
+	}
+	if json.Unmarshal(line, &e) != nil {
+		return
+	}
+	if t, err := time.Parse(time.RFC3339, e.TS); err == nil {
+		if f.first.IsZero() {
+			f.first = t
+		}
+		f.last = t
+	}
+	if f.runID == "" {
+		f.runID = e.RunID
+	}
+	switch {
+	case e.Type == "WORKFLOW_START" && f.source == "" && e.Source != nil:
+		f.source = *e.Source
+	case e.Type == "STEP_END" && e.ParentID == nil && e.Depth == 0 && e.Status != nil:
+		f.status = Failed
+		if *e.Status == 0 {
+			f.status = Passed
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package runs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
+)
+
+// File names in a run directory. They start with a dot, like .seq, so that
+// `ls` of a run directory shows the step artifacts as before. The live
+// process holds an flock on the run directory itself (Lock).
+const (
+	MetaFile    = ".run.json" // Meta, written atomically before the first step
+	EndFile     = ".run.end"  // End, written atomically when the run ends
+	SummaryFile = "run_summary.jsonl"
+)
+
+// MetaVersion is Meta's format version; readers refuse other versions.
+const MetaVersion = 1
+
+// Meta is what a run was started with (.run.json). Field names are stable.
+type Meta struct {
+	Version   int       `json:"version"`
+	RunID     string    `json:"run_id"`
+	Entry     string    `json:"entry"`  // absolute path of the entry file
+	Source    string    `json:"source"` // JAIPH_SOURCE_FILE
+	Args      []string  `json:"args"`
+	Workspace string    `json:"workspace"`
+	Start     time.Time `json:"start"`
+	PID       int       `json:"pid"`
+	// Settings are the caller's JAIPH_* environment variables (sorted by
+	// key); a value whose key looks secret is replaced by its sha256
+	// ("sha256:<hex>"), so it can be compared but is never stored.
+	Settings []Setting `json:"settings"`
+	// Modules are every loaded module's absolute path and the sha256 of
+	// its source.
+	Modules []Module `json:"modules"`
+}
+
+// Setting is one environment variable a run was started with.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Module is one loaded module's source identity.
+type Module struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// End is how a run ended (.run.end). Status is "passed", "failed" or
+// "interrupted"; Signal names the signal of an interrupted run.
+type End struct {
+	Status   string    `json:"status"`
+	ExitCode int       `json:"exit_code"`
+	Signal   string    `json:"signal,omitempty"`
+	End      time.Time `json:"end"`
+}
+
+// Settings picks the JAIPH_* variables of a KEY=VALUE environment (last
+// one wins), with secret-looking values hashed. The rest of the
+// environment (API keys, PATH, …) is not recorded.
+func Settings(environ []string) []Setting {
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "JAIPH_") {
+			m[k] = v
+		}
+	}
+	out := make([]Setting, 0, len(m))
+	for k, v := range m {
+		if secretKey(k) {
+			v = "sha256:" + Hash([]byte(v))
+		}
+		out = append(out, Setting{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// secretKey tells a variable whose value must not be written to disk.
+func secretKey(k string) bool {
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "API_KEY", "PRIVATE"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(k, "_KEY")
+}
+
+// Hash is the hex sha256 of data.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// HashModules reads each module's source and hashes it.
+func HashModules(paths []string) ([]Module, error) {
+	out := make([]Module, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Module{p, Hash(data)})
+	}
+	return out, nil
+}
+
+// WriteMeta writes dir's .run.json atomically.
+func WriteMeta(dir string, m *Meta) error { return writeJSON(filepath.Join(dir, MetaFile), m) }
+
+// WriteEnd writes dir's .run.end atomically.
+func WriteEnd(dir string, e *End) error { return writeJSON(filepath.Join(dir, EndFile), e) }
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(data, '\n'), 0o644)
+}
+
+// Root is where the runs of workspace go (runtime.md §9): runsDir
+// (JAIPH_RUNS_DIR), absolute or relative to the workspace, else
+// <workspace>/.jaiph/runs.
+func Root(workspace, runsDir string) string {
+	switch {
+	case runsDir == "":
+		return filepath.Join(workspace, ".jaiph", "runs")
+	case !filepath.IsAbs(runsDir):
+		return filepath.Join(workspace, runsDir)
+	}
+	return runsDir
+}
