@@ -109,19 +109,18 @@ func isCommand(root *cobra.Command, name string) bool {
 }
 
 func execute(root *cobra.Command, stderr io.Writer) int {
-	err := root.Execute()
 	var ue *usageError
 	var ee *exitError
-	switch {
+	switch err := root.Execute(); {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "jaiph: %s\n", ue.msg)
-		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "jaiph: %s\n", err)
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
 		return exitFailure
 	}
 }

@@ -5,13 +5,10 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/engine"
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/hooks"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -40,15 +37,11 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jaiph run requires a .jh or .jph file path")
 		return 1
 	}
-	wfArgs := ca.pos[1:]
 	prog, err := engine.Open(ca.pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	home, _ := os.UserHomeDir()
-	hk := hooks.Load(home, prog.Workspace, stderr)
-	defer hk.Wait(hookWait)
 	if strings.HasSuffix(prog.Path, ".jph") && progress.IsTerminal(stderr) {
 		fmt.Fprintln(stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
 	}
@@ -66,38 +59,7 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	style := progress.NewStyle(progress.ColourWanted(stdout))
-	// TTY: a live RUNNING line and stray stderr kept off the screen; else
-	// heartbeats for long steps (cli.md §5).
-	tree := progress.NewTree(stdout, style, progress.TTY(progress.IsTerminal(stdout)),
-		progress.WithHeartbeat(progress.HeartbeatFromEnv(os.LookupEnv)))
-	stray := progress.NewStrayLog(tree.StrayWriter(stderr))
-	out, err := prog.Execute(ctx, engine.RunOptions{Environ: os.Environ(), Args: wfArgs, Stdin: os.Stdin,
-		StrayStderr: stray, Observer: event.Observers{tree, hk}}, func(start time.Time) {
-		hk.SetMessageWriter(tree.NoticeWriter(stderr)) // above the RUNNING line once live
-		hk.WorkflowStart(prog.Path, prog.Workspace)
-		tree.Header(prog.Source, wfArgs)
-		tree.Start(start)
-	})
-	tree.Stop() // the RUNNING line goes and the ticker ends before the result
-	switch {
-	case err != nil && out.Interrupted != nil: // stopped while module locals ran: no step ran
-		fmt.Fprintf(stderr, "Process terminated by signal %s\n", out.Interrupted.SignalName())
-		return out.ExitStatus()
-	case err != nil:
-		fmt.Fprintf(stderr, "jaiph: %v\n", err)
-		return 1
-	}
-	if !out.Failed {
-		hk.WorkflowEnd(out.RunID, 0, out.Elapsed, out.RunDir, out.SummaryFile)
-		progress.Pass(stdout, style, out.Elapsed)
-		return 0
-	}
-	hk.WorkflowEnd(out.RunID, 1, out.Elapsed, out.RunDir, out.SummaryFile)
-	progress.Fail(stderr, style, out.Failure(stray.LastLine()))
-	return out.ExitStatus()
+	home, _ := os.UserHomeDir()
+	return prog.RunInTerminal(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
+		Environ: os.Environ(), Home: home}, ca.pos[1:])
 }
-
-// hookWait bounds how long `jaiph run` waits, just before exiting, for hook
-// commands that are still running (docs/differences.md).
-const hookWait = 5 * time.Second
