@@ -43,20 +43,25 @@
 //
 // Lines that start inside a string (prompt text, multi-line local values,
 // shell quotes spanning lines: '…', "…", $'…', `…`) and here-document
-// bodies with their delimiter lines are copied as they are, trailing
-// blanks included; so are the trailing blanks of a line that ends inside a
-// string and a blank escaped by a backslash. A continuation line whose
-// backslash follows a non-blank and that has no leading blank keeps its
-// column 1: adding a blank would split the word it continues. A line
-// ending in a backslash and blanks counts as continued that way too: the
-// parser trims the blanks, so in the lowered shell the backslash ends the
-// line. A definition in which a string runs over a line that the parser
-// reads as the end of a block whatever the quotes (`fi`, `else`, `}`) is
-// left as it is: the lowering writes its own fi, else or loop end there,
-// indented like the block's first line, and bash reads it as string text.
-// Since the
-// parser trims every line before classifying it, and bash ignores leading
-// blanks outside strings and here-documents, these rules keep the lowered
-// shell the same up to leading blanks and blank lines (format_test.go
-// checks this on every .jh file of the repository and in FuzzFormat).
+// bodies with their delimiter lines are copied as they are (only blanks
+// after a closing quote go); so are the trailing blanks of a line that
+// ends inside a string and a blank escaped by a backslash. A continuation
+// line whose backslash follows a non-blank and that has no leading blank
+// keeps its column 1: adding a blank would split the word it continues. A
+// line ending in a backslash and blanks counts as continued that way too:
+// the parser trims the blanks, so in the lowered shell the backslash ends
+// the line.
+//
+// A definition in which a shell string runs over a line that the lowering
+// rewrites is left as it is: over a line the parser reads as the end of a
+// block whatever the quotes (`fi`, `else`, `}`: the lowering writes its
+// own fi, else or loop end there, indented like the block's first line,
+// inside that string), or in a workflow over a Jaiph step (the lowered
+// step's quotes are not the source's).
+//
+// Since the parser trims every line before classifying it, and bash
+// ignores leading blanks outside strings and here-documents, these rules
+// keep the lowered shell the same up to leading blanks and blank lines
+// (format_test.go checks this on every .jh file of the repository, on
+// generated modules and test files, and in FuzzFormat).
 package format

@@ -47,6 +47,10 @@ type item struct {
 	lead       []string
 	blankAbove bool // a blank line separated it (with its comments) from what came before
 	multiLocal bool // a double-quoted local over several lines
+	// jaiph holds the lines (0-based) of a workflow's Jaiph steps: the
+	// lowering rewrites them, so the scanner's reading of quotes around
+	// them is not bash's.
+	jaiph map[int]bool
 }
 
 func layout(f *ast.File, src []byte) ([]byte, error) {
@@ -205,7 +209,7 @@ func collect(f *ast.File, lines []string) []*item {
 		add(kDef, fn.Line, -1)
 	}
 	for _, w := range f.Workflows {
-		add(kDef, w.Line, -1)
+		add(kDef, w.Line, -1).jaiph = jaiphLines(w.Steps, lines, map[int]bool{})
 	}
 	for _, t := range f.Tests {
 		add(kDef, t.Line, -1)
@@ -231,6 +235,29 @@ func collect(f *ast.File, lines []string) []*item {
 		}
 	}
 	return items
+}
+
+// jaiphLines adds to m the lines of the steps that are not plain shell,
+// with the whole of a multi-line recover block (its statements carry the
+// ensure's line).
+func jaiphLines(steps []ast.Step, lines []string, m map[int]bool) map[int]bool {
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *ast.Shell, *ast.Comment:
+			continue
+		case *ast.If:
+			jaiphLines(s.Then, lines, m)
+			jaiphLines(s.Else, lines, m)
+		case *ast.Ensure:
+			if i := s.Line - 1; s.RecoverBlock && i < len(lines) && strings.HasSuffix(strings.TrimSpace(lines[i]), "{") {
+				for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "}"; i++ {
+					m[i] = true
+				}
+			}
+		}
+		m[s.StepPos().Line-1] = true
+	}
+	return m
 }
 
 // structural are the lines the parser reads as the end of a block whatever
@@ -259,13 +286,15 @@ func body(it *item, lines []string) []string {
 	}
 	inner := src[1 : len(src)-1]
 	pendingBlank := false
-	for _, raw := range inner {
+	for k, raw := range inner {
 		info := sc.line(raw)
-		if info.inString && it.kind == kDef && structural[strings.TrimSpace(raw)] {
-			// The parser ends a managed if or a recover block here, and
-			// the lowering writes its own fi, else or loop end with the
-			// indentation of the block's first line: inside this string,
-			// so the definition stays as it is.
+		if info.inString && (it.kind == kDef && structural[strings.TrimSpace(raw)] || it.jaiph[it.start+1+k]) {
+			// A string runs over a line the lowering rewrites: over the
+			// end of a managed if or recover block, where it writes its
+			// own fi, else or loop end indented like the block's first
+			// line, or over a Jaiph step. Bash then reads the lowered
+			// text's quotes differently from this scanner, so the
+			// definition stays as it is.
 			return src
 		}
 		if info.verbatim {
