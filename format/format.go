@@ -7,6 +7,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/engine"
 )
 
 // Error is returned for a file that is not formatted because `jaiph check`
@@ -23,7 +24,7 @@ func (e *Error) Error() string {
 // path (absolute; it is used to resolve imports and to tell test files, src
 // is never read from disk). A file with diagnostics is returned as an *Error.
 func Source(path string, src []byte) ([]byte, error) {
-	f, ds := check(path, src)
+	f, ds := engine.CheckSource(path, src)
 	if len(ds) > 0 {
 		return nil, &Error{Diags: ds}
 	}
