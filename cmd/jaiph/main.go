@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/inboxlog"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -146,7 +147,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInitCmd(stdout, stderr), newLspCmd(stdout), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), inboxlog.Command(stdout, runtime.WorkspaceRoot), newInitCmd(stdout, stderr), newLspCmd(stdout), newRunCmd(stdout, stderr), newTestCmd(stdout, stderr), newVersionCmd(stdout))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
