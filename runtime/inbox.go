@@ -384,10 +384,10 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintln(hc.Stderr, err.Error())
 		return 1
 	}
+	env := snapshotEnv(hc.Env)
 	// send calls one target: as the reference does (status returned, the
 	// drain stops on a failure), or with run.inbox_retries through deliver,
 	// whose failures are dead letters that let the drain go on (dead).
-	env := snapshotEnv(hc.Env)
 	var deadMu sync.Mutex
 	dead := false
 	send := func(m message, t *lowered.Body, data string) int {
