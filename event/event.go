@@ -70,6 +70,10 @@ const (
 	// agent.retries or agent.idle_warn is set.
 	PromptRetry = "PROMPT_RETRY"
 	PromptIdle  = "PROMPT_IDLE"
+	// Written only when run.inbox_retries is set: a failed delivery that
+	// will be retried, and one that became a dead letter.
+	InboxRetry = "INBOX_RETRY"
+	InboxDead  = "INBOX_DEAD"
 )
 
 // JSON renders the event as one compact JSON line (without the newline).
@@ -177,6 +181,28 @@ func (e *Event) JSON() []byte {
 		w.raw("delay_ms", strconv.FormatInt(e.DelayMS, 10))
 		w.str("out_file", e.OutFile)
 		w.str("err_file", e.ErrFile)
+		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case InboxRetry, InboxDead:
+		// depth is the orchestrator's; attempt is the failed attempt
+		// (INBOX_RETRY) or the number of attempts made (INBOX_DEAD), whose
+		// payload_ref names the dead letter's file.
+		w.str("inbox_seq", e.InboxSeq)
+		w.str("channel", e.Channel)
+		w.str("target", e.Target)
+		w.str("sender", e.Sender)
+		if e.Type == InboxRetry {
+			w.raw("attempt", strconv.Itoa(e.Attempt))
+		} else {
+			w.raw("attempts", strconv.Itoa(e.Attempt))
+		}
+		w.raw("status", strconv.Itoa(*e.Status))
+		if e.Type == InboxRetry {
+			w.raw("delay_ms", strconv.FormatInt(e.DelayMS, 10))
+		} else {
+			w.str("payload_ref", *e.PayloadRef)
+		}
 		w.raw("depth", strconv.Itoa(e.Depth))
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)

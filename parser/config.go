@@ -11,8 +11,9 @@ import (
 
 // ConfigKeys lists the reference's config keys in its order, as the
 // unknown-key diagnostic shows them (its text is the reference's; the
-// jaiph-go keys run.inbox_max_dispatch_depth, agent.retries,
-// agent.retry_backoff and agent.idle_warn are allowed but not listed).
+// jaiph-go keys run.inbox_max_dispatch_depth, run.inbox_retries,
+// run.inbox_retry_backoff, agent.retries, agent.retry_backoff and
+// agent.idle_warn are allowed but not listed).
 var ConfigKeys = []string{
 	"agent.default_model", "agent.command", "agent.backend", "agent.trusted_workspace",
 	"agent.cursor_flags", "agent.claude_flags", "run.logs_dir", "run.debug", "run.inbox_parallel",
@@ -27,7 +28,8 @@ var configKeyKind = map[string]ast.ConfigKind{
 	"agent.cursor_flags": ast.ConfigString, "agent.claude_flags": ast.ConfigString,
 	"run.logs_dir": ast.ConfigString, "run.debug": ast.ConfigBool, "run.inbox_parallel": ast.ConfigBool,
 	"run.inbox_max_dispatch_depth": ast.ConfigInt,
-	"agent.retries":                ast.ConfigInt, "agent.retry_backoff": ast.ConfigString,
+	"run.inbox_retries":            ast.ConfigInt, "run.inbox_retry_backoff": ast.ConfigString,
+	"agent.retries": ast.ConfigInt, "agent.retry_backoff": ast.ConfigString,
 	"agent.idle_warn":        ast.ConfigString,
 	"runtime.docker_enabled": ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
 	"runtime.docker_network": ast.ConfigString, "runtime.docker_timeout": ast.ConfigInt,
@@ -216,15 +218,15 @@ func checkConfigType(e *ast.ConfigEntry, want ast.ConfigKind) string {
 		return "run.inbox_max_dispatch_depth must be a positive integer"
 	}
 	// Checked here so that a typo fails `jaiph check`, not the first prompt.
-	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn") && !validDuration(e.Str) {
+	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn" || e.Key == "run.inbox_retry_backoff") && !validDuration(e.Str) {
 		return e.Key + ` must be a duration such as "1s", "500ms" or "2m": ` + e.Str
 	}
 	return ""
 }
 
-// validDuration is the duration syntax of agent.retry_backoff and
-// agent.idle_warn (Go's, non-negative); the runtime reads the same syntax
-// from JAIPH_AGENT_RETRY_BACKOFF and JAIPH_AGENT_IDLE_WARN.
+// validDuration is the duration syntax of agent.retry_backoff,
+// agent.idle_warn and run.inbox_retry_backoff (Go's, non-negative); the
+// runtime reads the same syntax from their JAIPH_* variables.
 func validDuration(s string) bool {
 	d, err := time.ParseDuration(s)
 	return err == nil && d >= 0

@@ -137,18 +137,27 @@ func (t *Tree) Event(e *event.Event) {
 		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
 	case event.LogErr:
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+t.shown(strings.TrimLeft(e.Message, "\n")))))
-	case event.PromptRetry, event.PromptIdle:
-		// Inside the prompt step (one level below its start line), through
+	case event.PromptRetry, event.PromptIdle, event.InboxRetry, event.InboxDead:
+		// Inside the prompt step (one level below its start line; for an
+		// inbox, at its targets' level), through
 		// line like every tree line, so a TTY's RUNNING line stays intact.
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth+1)), t.s.Yellow("! "+promptNotice(e))))
 	}
 }
 
-// promptNotice is the text of a PROMPT_RETRY or PROMPT_IDLE line.
+// promptNotice is the text of a PROMPT_RETRY, PROMPT_IDLE, INBOX_RETRY or
+// INBOX_DEAD line.
 func promptNotice(e *event.Event) string {
 	ms := func(n int64) string { return (time.Duration(n) * time.Millisecond).String() }
-	if e.Type == event.PromptIdle {
+	switch e.Type {
+	case event.PromptIdle:
 		return "prompt has produced no output for " + ms(e.IdleMS)
+	case event.InboxRetry:
+		return fmt.Sprintf("delivery of message %s (%s) to %s failed (attempt %d, exit %d); retrying in %s",
+			e.InboxSeq, e.Channel, e.Target, e.Attempt, *e.Status, ms(e.DelayMS))
+	case event.InboxDead:
+		return fmt.Sprintf("message %s (%s) to %s is a dead letter after %d attempts (exit %d)",
+			e.InboxSeq, e.Channel, e.Target, e.Attempt, *e.Status)
 	}
 	return fmt.Sprintf("prompt attempt %d failed (exit %d); retrying in %s", e.Attempt, *e.Status, ms(e.DelayMS))
 }

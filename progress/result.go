@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jaiph-go/jaiph/inboxlog"
 )
 
 // This file renders what `jaiph run` prints around the tree (cli.md §5–§6):
@@ -69,6 +71,7 @@ func Fail(w io.Writer, s *Style, f Failure) {
 		if f.LastErr != "" {
 			fmt.Fprintf(w, "    err: %s\n", f.LastErr)
 		}
+		deadLetters(w, f.RunDir)
 	}
 	if failed != "" {
 		fmt.Fprintf(w, "\n  Output of failed step:\n")
@@ -76,6 +79,20 @@ func Fail(w io.Writer, s *Style, f Failure) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
+}
+
+// deadLetters lists the run's dead letters (run.inbox_retries), read back
+// from its inbox like `jaiph inbox` does, and how to deliver them again.
+func deadLetters(w io.Writer, runDir string) {
+	dead := inboxlog.Dead(runDir)
+	if len(dead) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  Dead letters (%d):\n", len(dead))
+	for _, d := range dead {
+		fmt.Fprintf(w, "    %s %s -> %s (%d attempts, exit %d)\n", d.Seq, d.Channel, d.Target, d.Attempts, d.Status)
+	}
+	fmt.Fprintf(w, "  Redrive them: jaiph redrive %s\n", runDir)
 }
 
 // failedOutput is the output of the first failed step: out and err

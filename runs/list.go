@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,6 +74,27 @@ func List(root string, now time.Time) ([]Run, error) {
 		return out[i].Dir > out[j].Dir
 	})
 	return out, nil
+}
+
+// Dir is the run directory a command names: arg made absolute, or, when
+// arg is "", the newest run of workspace (runsDir as Root takes it).
+func Dir(arg, workspace, runsDir string) (string, error) {
+	if arg != "" {
+		return filepath.Abs(arg)
+	}
+	return Newest(Root(workspace, runsDir))
+}
+
+// Newest is the newest run directory under root (List's first).
+func Newest(root string) (string, error) {
+	list, err := List(root, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if len(list) == 0 {
+		return "", fmt.Errorf("no runs under %s", root)
+	}
+	return list[0].Dir, nil
 }
 
 // Read reads one run directory; ok is false when dir is not a run.

@@ -24,6 +24,8 @@ var scopedVars = map[string]string{
 	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
 	// (own alignment block: the long key would realign the lines above)
 	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
+	"run.inbox_retries":            "JAIPH_INBOX_RETRIES",       // runtime/inbox_retry.go
+	"run.inbox_retry_backoff":      "JAIPH_INBOX_RETRY_BACKOFF", // runtime/inbox_retry.go
 	// jaiph-go keys (runtime/prompt_retry.go), scoped like the agent.* ones.
 	"agent.retries":       "JAIPH_AGENT_RETRIES",
 	"agent.retry_backoff": "JAIPH_AGENT_RETRY_BACKOFF",

@@ -62,6 +62,9 @@ type runInbox struct {
 	pending  []*pendingMessage
 
 	commitMu sync.Mutex // one group commit at a time
+
+	logMu      sync.Mutex
+	deliveries *os.File // inbox/.deliveries, opened by the first logged delivery (inbox_retry.go)
 }
 
 // inboxDir creates <run_dir>/inbox and its inbox/.tmp once.
@@ -132,6 +135,14 @@ func (ri *runInbox) close() {
 		os.Remove(filepath.Join(ri.dir, ".tmp"))
 		_ = ri.sync()
 	}
+	ri.logMu.Lock()
+	if ri.deliveries != nil {
+		if ri.fsync {
+			_ = ri.deliveries.Sync()
+		}
+		ri.deliveries.Close()
+	}
+	ri.logMu.Unlock()
 }
 
 // channelName is the declared name of a channel symbol.
@@ -368,7 +379,30 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		max, hint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
 	}
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
+	pol, err := deliveryPolicyFrom(func(name string) string { return hc.Env.Get(name).String() })
+	if err != nil {
+		fmt.Fprintln(hc.Stderr, err.Error())
+		return 1
+	}
 	env := snapshotEnv(hc.Env)
+	// send calls one target: as the reference does (status returned, the
+	// drain stops on a failure), or with run.inbox_retries through deliver,
+	// whose failures are dead letters that let the drain go on (dead).
+	var deadMu sync.Mutex
+	dead := false
+	send := func(m message, t *lowered.Body, data string) int {
+		if pol.retries == 0 {
+			return f.rt.dispatch(ctx, f, env, m, t, data)
+		}
+		status, isDead := f.rt.deliver(ctx, f, env, m, t, data, pol, hc.Stderr)
+		if isDead {
+			deadMu.Lock()
+			dead = true
+			deadMu.Unlock()
+			return 0
+		}
+		return status
+	}
 	depth := 0
 	for {
 		// Take the unprocessed entries and drop the processed ones, so a
@@ -378,6 +412,9 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 		ib.entries = nil
 		ib.mu.Unlock()
 		if len(snapshot) == 0 {
+			if dead {
+				return 1
+			}
 			return 0
 		}
 		var wg sync.WaitGroup
@@ -405,7 +442,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 			}
 			for _, t := range targets {
 				if !parallel {
-					if f.rt.dispatch(ctx, f, env, m, t, string(data)) != 0 {
+					if send(m, t, string(data)) != 0 {
 						return 1
 					}
 					continue
@@ -414,7 +451,7 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 				slots <- struct{}{}
 				go func(m message, t *lowered.Body) {
 					defer func() { <-slots; wg.Done() }()
-					if f.rt.dispatch(ctx, f, env, m, t, string(data)) != 0 {
+					if send(m, t, string(data)) != 0 {
 						failMu.Lock()
 						failed = true
 						failMu.Unlock()

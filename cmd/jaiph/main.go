@@ -100,12 +100,8 @@ func usage(root *cobra.Command) string {
 }
 
 func isCommand(root *cobra.Command, name string) bool {
-	for _, c := range root.Commands() {
-		if c.Name() == name || c.HasAlias(name) {
-			return true
-		}
-	}
-	return name == "help"
+	c, _, err := root.Find([]string{name})
+	return name == "help" || (err == nil && c != root)
 }
 
 func execute(root *cobra.Command, stderr io.Writer) int {
@@ -145,7 +141,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInitCmd(stdout, stderr), newLspCmd(stdout), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVersionCmd(stdout))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
