@@ -215,9 +215,10 @@ func TestNewest(t *testing.T) {
 	root := t.TempDir()
 	for dir, ts := range map[string]string{"2026-01-02/10-00-00-a.jh": "2026-01-02T10:00:00Z",
 		"2026-01-02/09-59-59-b.jh": "2026-01-02T09:59:59Z", "2025-12-31/23-00-00-c.jh": "2025-12-31T23:00:00Z"} {
+		must(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
 		write(t, filepath.Join(root, dir, "run_summary.jsonl"), strings.Replace(wfStart, "2020-01-01T10:00:00Z", ts, 1)+"\n")
 	}
-	write(t, filepath.Join(root, "2026-01-02", "stray"), "")
+	write(t, filepath.Join(root, "2026-01-02", "stray"), "") // a file, not a run
 	must(t, os.MkdirAll(filepath.Join(root, "2026-01-03", "not-a-run"), 0o755))
 	if got, err := Newest(root); err != nil || got != filepath.Join(root, "2026-01-02", "10-00-00-a.jh") {
 		t.Errorf("Newest = %q, %v", got, err)
