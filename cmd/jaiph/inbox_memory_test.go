@@ -28,7 +28,10 @@ func TestInboxMemory(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("JAIPH_STRESS_INBOX_MESSAGES")); err == nil && v > base {
 		n = v
 	}
-	small, large := peakRSS(t, base), peakRSS(t, n)
+	// The smaller of two runs each: how far the heap spreads before the
+	// scavenger returns pages only ever adds to a peak, and under load
+	// (make test runs packages side by side) one run in a few adds ~8 MB.
+	small, large := min(peakRSS(t, base), peakRSS(t, base)), min(peakRSS(t, n), peakRSS(t, n))
 	growth := large - small
 	allowed := 4096 + 150*int64(n-base)/1000
 	t.Logf("peak RSS: %d KB for %d messages, %d KB for %d (growth %d KB, allowed %d KB)", small, base, large, n, growth, allowed)
