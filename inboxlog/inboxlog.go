@@ -47,7 +47,8 @@ type Delivery struct {
 	Attempts int    `json:"attempts"`
 	Status   *int   `json:"status"` // the last finished attempt's exit status
 	open     bool   // the last attempt started and did not end
-	dead     bool
+	dead     bool   // the last record is a dead line
+	wasDead  bool   // a dead line was written (redrive may have delivered it since)
 }
 
 // ErrNoInbox is returned for a run that has no inbox (it sent no message).
@@ -145,12 +146,12 @@ func deliveries(runDir string, bySeq map[string]*Message) (map[string][]Delivery
 		}
 		d := get(r.Seq, r.Target)
 		switch r.Kind {
-		case "start":
-			d.Attempts, d.open = max(d.Attempts, r.Attempt), true
+		case "start": // a redrive's attempt: no longer dead
+			d.Attempts, d.open, d.dead = max(d.Attempts, r.Attempt), true, false
 		case "end":
 			d.open, d.Status = false, &r.Status
 		case "dead":
-			d.dead, d.Status = true, &r.Status
+			d.dead, d.wasDead, d.Status = true, true, &r.Status
 		}
 		return nil
 	})
@@ -249,6 +250,42 @@ func Dead(runDir string) []DeadLetter {
 		}
 	}
 	return out
+}
+
+// Letter is a dead letter as `jaiph redrive` sees it (docs/inbox-files.md
+// "Redrive").
+type Letter struct {
+	Seq, Channel, Sender, Target string
+	Attempts                     int    // attempts so far: a redelivery is attempt Attempts+1
+	File                         string // the message, relative to the run directory
+	// Done: a later attempt (a redrive) delivered it; its dead/ file may
+	// remain, left by a redrive that stopped before removing it.
+	Done bool
+}
+
+// Letters lists every message and target of runDir that became a dead
+// letter, in message order. One is Done when an attempt after its last
+// dead line ended with status 0; a redelivery cut short (a start without
+// its end, or a failed end without its dead line) is not Done.
+func Letters(runDir string) ([]Letter, error) {
+	if _, err := os.Stat(filepath.Join(runDir, "inbox", ".deliveries")); err != nil {
+		return nil, nil // no delivery log, no dead letters
+	}
+	in, err := Read(runDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Letter
+	for _, m := range in.Messages {
+		for _, d := range m.Targets {
+			if d.wasDead {
+				done := !d.open && !d.dead && *d.Status == 0
+				out = append(out, Letter{Seq: m.Seq, Channel: m.Channel, Sender: m.Sender, Target: d.Target,
+					Attempts: d.Attempts, File: m.File, Done: done})
+			}
+		}
+	}
+	return out, nil
 }
 
 // eachLine calls fn with each complete line of path (1-based numbers). A

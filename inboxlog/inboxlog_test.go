@@ -3,6 +3,7 @@ package inboxlog
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +160,38 @@ func TestDeadAndText(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(dir, "missing")); err == nil || errors.Is(err, ErrNoInbox) {
 		t.Errorf("missing run dir: %v", err)
+	}
+}
+
+// TestLetters: which dead letters a redrive still has to deliver, after
+// redrives that succeeded, failed, or stopped half-way (a crash).
+func TestLetters(t *testing.T) {
+	dir := run(t, map[string]string{
+		"inbox/.queue": "jobs:001:default\njobs:002:w\njobs:003:default\njobs:004:default\njobs:005:default\n",
+		"inbox/.deliveries": "start 001 m::a 1\nend 001 m::a 1 0\n" +
+			"start 002 m::a 1\nend 002 m::a 1 4\ndead 002 m::a 1 4\nstart 002 m::a 2\nend 002 m::a 2 0\n" + // redriven
+			"start 003 m::a 1\nend 003 m::a 1 4\ndead 003 m::a 1 4\nstart 003 m::a 2\nend 003 m::a 2 4\ndead 003 m::a 2 4\n" + // redrive failed
+			"start 004 m::a 1\nend 004 m::a 1 4\ndead 004 m::a 1 4\nstart 004 m::a 2\n" + // redrive cut by a crash
+			"start 005 m::a 1\nend 005 m::a 1 4\ndead 005 m::a 1 4\n",
+	})
+	ls, err := Letters(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range ls {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d %v", l.Seq, l.Sender, l.Target, l.File, l.Attempts, l.Done))
+	}
+	want := []string{"002 w m::a inbox/002-jobs.txt 2 true", "003 default m::a inbox/003-jobs.txt 2 false",
+		"004 default m::a inbox/004-jobs.txt 2 false", "005 default m::a inbox/005-jobs.txt 1 false"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("letters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	in, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, w := states(in), "001 jobs delivered m::a=delivered\n002 jobs delivered m::a=delivered\n003 jobs dead m::a=dead\n004 jobs delivering m::a=delivering\n005 jobs dead m::a=dead\n"; s != w {
+		t.Errorf("states:\n%s\nwant:\n%s", s, w)
 	}
 }
