@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/inboxlog"
 	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -40,6 +43,26 @@ defaults to the workspace's newest run; a live or killed run is read from its fi
 			return err
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document (fields in docs/inbox-files.md)")
+	return cmd
+}
+
+func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := engine.RedriveOptions{Stdout: stdout, Stderr: stderr}
+	cmd := &cobra.Command{Use: "redrive RUN_DIR [--message SEQ] [--force]", Short: "Deliver a finished run's dead letters again",
+		Long: "Deliver each dead letter of RUN_DIR (or only message SEQ) once more to its target, in the same run\ndirectory (docs/inbox-files.md). Exit 0 when every one was delivered.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			ctx, stop := runtime.NotifyInterrupt()
+			defer stop()
+			o.RunDir, _ = filepath.Abs(args[0])
+			o.Environ = os.Environ()
+			if ok, err := engine.Redrive(ctx, o); err != nil || !ok {
+				return cmp.Or(err, error(&exitError{exitFailure}))
+			}
+			return nil
+		}}
+	cmd.Flags().StringVar(&o.Message, "message", "", "redrive only the dead letters of message `SEQ`")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "redrive although a module's source changed since the run")
 	return cmd
 }
 
