@@ -70,6 +70,9 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		return false, err
 	}
 	environ := runEnviron(o.Environ, meta.Settings)
+	if err := p.Refuse(ctx, environ); err != nil {
+		return false, err
+	}
 	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr})
 	if err != nil {
 		return false, err
@@ -93,12 +96,12 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		default:
 			all = false
 			fmt.Fprintf(o.Stdout, "%s %s -> %s: failed (attempt %d, exit %d); still a dead letter\n", l.Seq, l.Channel, l.Target, l.Attempts+1, status)
-			if err != nil {
+			if err != nil && !errors.Is(err, context.Canceled) {
 				fmt.Fprintf(o.Stderr, "jaiph: %v\n", err)
 			}
 		}
-		if ctx.Err() != nil {
-			return false, ctx.Err()
+		if in := runtime.Interruption(ctx); in != nil {
+			return false, in // "interrupted by SIGINT"; the letter stays dead
 		}
 	}
 	if letters, err = inboxlog.Letters(o.RunDir); err != nil {
