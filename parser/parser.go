@@ -199,15 +199,17 @@ func (p *parser) parseImport(i int, t string) {
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
-	rest := trim(t[5:])
-	name, after := shellscan.LeadingIdent(rest)
-	after = strings.TrimLeft(after, " \t")
-	if name == "" || !strings.HasPrefix(after, "=") || trim(after[1:]) == "" {
+	l := newLine(t)
+	h, ok := parseHead(l, grammars().local)
+	var value string
+	if ok {
+		value = trim(l.rest(h.EndPos))
+	}
+	if value == "" {
 		p.errorAt(i+1, 1, "invalid local declaration — expected: local NAME = VALUE")
 		return i + 1
 	}
-	value := trim(after[1:])
-	loc := &ast.Local{Pos: p.pos(i, 1), Name: name}
+	loc := &ast.Local{Pos: p.pos(i, 1), Name: h.Name}
 	next := i + 1
 	switch value[0] {
 	case '"':
