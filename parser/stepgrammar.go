@@ -45,7 +45,7 @@ type shellIfHead struct {
 
 // malformedIfHead is `if [!] ensure` as a word (item 11).
 type malformedIfHead struct {
-	Kw string `parser:"'if' Space ('!' Space?)? @'ensure'"`
+	Head bool `parser:"'if' Space ('!' Space?)? 'ensure'"`
 }
 
 // assignHead is `IDENT [WS] = [WS]` (items 4 and 6, §5.3 and the capture
@@ -74,31 +74,35 @@ type callHead struct {
 	EndPos lexer.Position
 }
 
+// The keyword heads below capture nothing but their end (the field Head
+// only carries the rule): each capture costs participle about four
+// allocations, and the caller has already checked the keyword with first().
+
 // promptHead is `prompt WS` (items 4 and 5, §5.6): the prompt's text, which
 // may go on over the next lines, starts at EndPos.
 type promptHead struct {
-	Kw     string `parser:"@'prompt' Space"`
+	Head   bool `parser:"'prompt' Space"`
 	EndPos lexer.Position
 }
 
 // returnsHead is the `returns WS` after a prompt's closing quote (§5.6); the
 // schema string, which may go on over the next lines, starts at EndPos.
 type returnsHead struct {
-	Kw     string `parser:"@'returns' Space"`
+	Head   bool `parser:"'returns' Space"`
 	EndPos lexer.Position
 }
 
 // logHead is `log|logerr WS` or the keyword alone (item 9, §5.7); the
 // message starts at EndPos.
 type logHead struct {
-	Kw     string `parser:"@('log' | 'logerr') (Space | EOF)"`
+	Head   bool `parser:"('log' | 'logerr') (Space | EOF)"`
 	EndPos lexer.Position
 }
 
 // returnHead is `return WS` (item 10, §5.11); which arguments make a value
 // return is tested on the trimmed rest (isValueReturn).
 type returnHead struct {
-	Kw     string `parser:"@'return' Space"`
+	Head   bool `parser:"'return' Space"`
 	EndPos lexer.Position
 }
 
@@ -278,7 +282,7 @@ func (l *line) log() (isErr bool, arg string, ok bool) {
 	if !ok {
 		return false, "", false
 	}
-	return h.Kw == "logerr", trim(l.rest(h.EndPos)), true
+	return l.first() == "logerr", trim(l.rest(h.EndPos)), true
 }
 
 // assignment matches `IDENT\s*=\s*(.+)$` (`\s+=` when spaceBefore) and
