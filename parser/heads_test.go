@@ -38,6 +38,7 @@ func TestKeywordHeads(t *testing.T) {
 		{"local\tx\t=\t'y'\n" + wf("true"), `local x "y"`},
 		{"local x = \v\"v\"\n" + wf("true"), `local x "v"`},
 		{"local x == 1\n" + wf("true"), `local x "= 1"`},
+		{"local \vx = 1\n" + wf("true"), `local x "1"`},
 		{"local x =\n" + wf("true"), `1:1 invalid local declaration`},
 		{"local x.y = 1\n" + wf("true"), `1:1 invalid local declaration`},
 	} {

@@ -199,7 +199,7 @@ func (p *parser) parseImport(i int, t string) {
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
-	l := newLine(t)
+	l := newLine(trim(t[5:]))
 	h, ok := parseHead(l, grammars().local)
 	var value string
 	if ok {

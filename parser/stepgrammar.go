@@ -113,10 +113,13 @@ type configHead struct {
 	EndPos lexer.Position
 }
 
-// localHead is a top-level `local NAME = ` (§3): the value, which a
-// double-quoted string may continue over the next lines, starts at EndPos.
+// localHead is the `NAME = ` of a top-level `local NAME = VALUE` (§3): the
+// value, which a double-quoted string may continue over the next lines,
+// starts at EndPos. `local` and the white space after it are the top-level
+// dispatch's test (parseTopLevel), which skips any white space, as the
+// reference's `\s+` does, not only Space tokens.
 type localHead struct {
-	Name   string `parser:"'local' Space @Ident Space? '=' Space?"`
+	Name   string `parser:"@Ident Space? '=' Space?"`
 	EndPos lexer.Position
 }
 
