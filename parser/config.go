@@ -69,13 +69,24 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		if bad {
 			continue
 		}
-		key, value, ok := strings.Cut(t, "=")
-		if !ok {
+		l := newLine(t)
+		h, ok := parseHead(l, grammars().config)
+		if !ok && !strings.Contains(t, "=") {
 			p.errorAt(j+1, col, "config line must be key = value: "+t)
 			bad = true
 			continue
 		}
-		key, value = trim(key), trim(value)
+		var key, value string
+		if ok {
+			key, value = h.Key, trim(l.rest(h.EndPos))
+		} else {
+			// Not `key = ` as tokens: split at the first `=` as the
+			// reference does, which names the text before it in the
+			// unknown-key diagnostic (and accepts a key followed by
+			// white space other than Space, such as a vertical tab).
+			before, after, _ := strings.Cut(t, "=")
+			key, value = trim(before), trim(after)
+		}
 		want, known := configKeyKind[key]
 		if !known {
 			p.errorAt(j+1, col, "unknown config key: "+key+". Allowed: "+strings.Join(ConfigKeys, ", "))

@@ -29,11 +29,17 @@ var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
 })
 
-// declHeader is `[export] rule|workflow name {`.
-type declHeader struct {
+// ruleHeader is `[export] rule name {`, workflowHeader `[export] workflow
+// name {`: one grammar per kind, since the caller knows which it wants and
+// each capture costs participle several allocations.
+type ruleHeader struct {
 	Export bool   `parser:"(@'export' Space)?"`
-	Kind   string `parser:"@('rule' | 'workflow') Space"`
-	Name   string `parser:"@Ident Space? '{'"`
+	Name   string `parser:"'rule' Space @Ident Space? '{'"`
+}
+
+type workflowHeader struct {
+	Export bool   `parser:"(@'export' Space)?"`
+	Name   string `parser:"'workflow' Space @Ident Space? '{'"`
 }
 
 // funcHeader is `function name[()] {`.
@@ -65,12 +71,13 @@ type mockHeader struct {
 }
 
 type headerParsers struct {
-	decl    *participle.Parser[declHeader]
-	fn      *participle.Parser[funcHeader]
-	imp     *participle.Parser[importHeader]
-	channel *participle.Parser[channelHeader]
-	test    *participle.Parser[testHeader]
-	mock    *participle.Parser[mockHeader]
+	rule     *participle.Parser[ruleHeader]
+	workflow *participle.Parser[workflowHeader]
+	fn       *participle.Parser[funcHeader]
+	imp      *participle.Parser[importHeader]
+	channel  *participle.Parser[channelHeader]
+	test     *participle.Parser[testHeader]
+	mock     *participle.Parser[mockHeader]
 }
 
 // headers builds the grammars once, on first use, so that commands that never
@@ -78,12 +85,13 @@ type headerParsers struct {
 var headers = sync.OnceValue(func() *headerParsers {
 	opts := []participle.Option{participle.Lexer(stepLexer{}), participle.UseLookahead(2)}
 	return &headerParsers{
-		decl:    participle.MustBuild[declHeader](opts...),
-		fn:      participle.MustBuild[funcHeader](opts...),
-		imp:     participle.MustBuild[importHeader](participle.Lexer(headerLexer), participle.UseLookahead(2)),
-		channel: participle.MustBuild[channelHeader](opts...),
-		test:    participle.MustBuild[testHeader](opts...),
-		mock:    participle.MustBuild[mockHeader](opts...),
+		rule:     participle.MustBuild[ruleHeader](opts...),
+		workflow: participle.MustBuild[workflowHeader](opts...),
+		fn:       participle.MustBuild[funcHeader](opts...),
+		imp:      participle.MustBuild[importHeader](participle.Lexer(headerLexer), participle.UseLookahead(2)),
+		channel:  participle.MustBuild[channelHeader](opts...),
+		test:     participle.MustBuild[testHeader](opts...),
+		mock:     participle.MustBuild[mockHeader](opts...),
 	}
 })
 
@@ -95,8 +103,21 @@ func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
 	return h, err == nil
 }
 
-func parseDeclHeader(line string) (*declHeader, bool) {
-	return parseWhole(line, headers().decl)
+// parseDeclHeader parses `[export] KIND name {` for KIND rule or workflow
+// and returns the name and whether it is exported.
+func parseDeclHeader(line, kind string) (name string, export, ok bool) {
+	if kind == "rule" {
+		h, ok := parseWhole(line, headers().rule)
+		if !ok {
+			return "", false, false
+		}
+		return h.Name, h.Export, true
+	}
+	h, ok := parseWhole(line, headers().workflow)
+	if !ok {
+		return "", false, false
+	}
+	return h.Name, h.Export, true
 }
 
 func parseFuncHeader(line string) (*funcHeader, bool) {

@@ -199,15 +199,17 @@ func (p *parser) parseImport(i int, t string) {
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
-	rest := trim(t[5:])
-	name, after := shellscan.LeadingIdent(rest)
-	after = strings.TrimLeft(after, " \t")
-	if name == "" || !strings.HasPrefix(after, "=") || trim(after[1:]) == "" {
+	l := newLine(trim(t[5:]))
+	h, ok := parseHead(l, grammars().local)
+	var value string
+	if ok {
+		value = trim(l.rest(h.EndPos))
+	}
+	if value == "" {
 		p.errorAt(i+1, 1, "invalid local declaration — expected: local NAME = VALUE")
 		return i + 1
 	}
-	value := trim(after[1:])
-	loc := &ast.Local{Pos: p.pos(i, 1), Name: name}
+	loc := &ast.Local{Pos: p.pos(i, 1), Name: h.Name}
 	next := i + 1
 	switch value[0] {
 	case '"':
@@ -259,20 +261,20 @@ func (p *parser) parseModuleConfig(i int) int {
 
 // parseRuleOrWorkflow parses a rule or workflow declaration and its body.
 func (p *parser) parseRuleOrWorkflow(i int, t, kind string) int {
-	h, ok := parseDeclHeader(t)
-	if !ok || h.Kind != kind {
+	name, export, ok := parseDeclHeader(t, kind)
+	if !ok {
 		p.errorAt(i+1, 1, "invalid "+kind+" declaration")
 		return p.skipToNextDecl(i + 1)
 	}
 	if kind == "rule" {
-		r := &ast.Rule{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
-		body, next := p.parseBody(i, "rule", h.Name)
+		r := &ast.Rule{Pos: p.pos(i, 1), Name: name, Exported: export}
+		body, next := p.parseBody(i, "rule", name)
 		r.Body, r.End = body, p.endOf(next-1)
 		p.file.Rules = append(p.file.Rules, r)
 		p.item(r)
 		return next
 	}
-	w := &ast.Workflow{Pos: p.pos(i, 1), Name: h.Name, Exported: h.Export}
+	w := &ast.Workflow{Pos: p.pos(i, 1), Name: name, Exported: export}
 	next := p.parseWorkflowBody(w, i)
 	w.End = p.endOf(next - 1)
 	p.file.Workflows = append(p.file.Workflows, w)

@@ -45,7 +45,7 @@ type shellIfHead struct {
 
 // malformedIfHead is `if [!] ensure` as a word (item 11).
 type malformedIfHead struct {
-	Kw string `parser:"'if' Space ('!' Space?)? @'ensure'"`
+	Head bool `parser:"'if' Space ('!' Space?)? 'ensure'"`
 }
 
 // assignHead is `IDENT [WS] = [WS]` (items 4 and 6, §5.3 and the capture
@@ -74,6 +74,55 @@ type callHead struct {
 	EndPos lexer.Position
 }
 
+// The keyword heads below capture nothing but their end (the field Head
+// only carries the rule): each capture costs participle about four
+// allocations, and the caller has already checked the keyword with first().
+
+// promptHead is `prompt WS` (items 4 and 5, §5.6): the prompt's text, which
+// may go on over the next lines, starts at EndPos.
+type promptHead struct {
+	Head   bool `parser:"'prompt' Space"`
+	EndPos lexer.Position
+}
+
+// returnsHead is the `returns WS` after a prompt's closing quote (§5.6); the
+// schema string, which may go on over the next lines, starts at EndPos.
+type returnsHead struct {
+	Head   bool `parser:"'returns' Space"`
+	EndPos lexer.Position
+}
+
+// logHead is `log|logerr WS` or the keyword alone (item 9, §5.7); the
+// message starts at EndPos.
+type logHead struct {
+	Head   bool `parser:"('log' | 'logerr') (Space | EOF)"`
+	EndPos lexer.Position
+}
+
+// returnHead is `return WS` (item 10, §5.11); which arguments make a value
+// return is tested on the trimmed rest (isValueReturn).
+type returnHead struct {
+	Head   bool `parser:"'return' Space"`
+	EndPos lexer.Position
+}
+
+// configHead is a config entry's `key = ` (§3): the value, which an array
+// may continue over the next lines, starts at EndPos.
+type configHead struct {
+	Key    string `parser:"@(Ident ('.' Ident)*) Space? '=' Space?"`
+	EndPos lexer.Position
+}
+
+// localHead is the `NAME = ` of a top-level `local NAME = VALUE` (§3): the
+// value, which a double-quoted string may continue over the next lines,
+// starts at EndPos. `local` and the white space after it are the top-level
+// dispatch's test (parseTopLevel), which skips any white space, as the
+// reference's `\s+` does, not only Space tokens.
+type localHead struct {
+	Name   string `parser:"@Ident Space? '=' Space?"`
+	EndPos lexer.Position
+}
+
 type stepParsers struct {
 	managedIf *participle.Parser[managedIfHead]
 	shellIf   *participle.Parser[shellIfHead]
@@ -82,6 +131,12 @@ type stepParsers struct {
 	route     *participle.Parser[routeHead]
 	send      *participle.Parser[sendHead]
 	call      *participle.Parser[callHead]
+	prompt    *participle.Parser[promptHead]
+	returns   *participle.Parser[returnsHead]
+	log       *participle.Parser[logHead]
+	ret       *participle.Parser[returnHead]
+	config    *participle.Parser[configHead]
+	local     *participle.Parser[localHead]
 }
 
 // grammars builds the parsers once, on first use.
@@ -95,6 +150,12 @@ var grammars = sync.OnceValue(func() *stepParsers {
 		route:     participle.MustBuild[routeHead](opts...),
 		send:      participle.MustBuild[sendHead](opts...),
 		call:      participle.MustBuild[callHead](opts...),
+		prompt:    participle.MustBuild[promptHead](opts...),
+		returns:   participle.MustBuild[returnsHead](opts...),
+		log:       participle.MustBuild[logHead](opts...),
+		ret:       participle.MustBuild[returnHead](opts...),
+		config:    participle.MustBuild[configHead](opts...),
+		local:     participle.MustBuild[localHead](opts...),
 	}
 })
 
@@ -178,31 +239,53 @@ func parseHead[G any](l *line, g *participle.Parser[G]) (*G, bool) {
 	return v, err == nil
 }
 
-// keyword matches `kw WS rest` (or kw alone when alone is true) and returns
-// the rest, trimmed.
-func (l *line) keyword(kw string, alone bool) (string, bool) {
-	after, ok := l.keywordLine(kw, alone)
+// keywordLine matches `kw WS rest` (run and ensure) and returns the rest as
+// a line.
+func (l *line) keywordLine(kw string) (*line, bool) {
+	// The head is the keyword token and a Space token: read directly
+	// rather than through participle, whose reflective parse cost more than
+	// all the rest of a run/ensure line's parsing (the call target after
+	// it is a grammar, callHead).
+	if l.first() != kw || l.toks[0].Type != tokIdent || l.toks[1].Type != tokSpace {
+		return nil, false
+	}
+	return l.from(l.toks[2].Pos), true
+}
+
+// prompt matches `prompt WS text` and returns the text, trimmed.
+func (l *line) prompt() (string, bool) {
+	if l.first() != "prompt" {
+		return "", false
+	}
+	h, ok := parseHead(l, grammars().prompt)
 	if !ok {
 		return "", false
 	}
-	return trim(after.text), true
+	return trim(l.rest(h.EndPos)), true
 }
 
-// keywordLine is keyword returning the rest as a line.
-func (l *line) keywordLine(kw string, alone bool) (*line, bool) {
-	// The head is the keyword token and a Space token: read directly
-	// rather than through participle (keywordHead), whose reflective parse
-	// cost more than all the rest of a keyword line's parsing.
-	if l.first() != kw || l.toks[0].Type != tokIdent {
-		return nil, false
+// returnsSchema matches the `returns WS schema` after a prompt's closing
+// quote and returns the schema text, trimmed.
+func returnsSchema(text string) (string, bool) {
+	l := newLine(text)
+	h, ok := parseHead(l, grammars().returns)
+	if !ok {
+		return "", false
 	}
-	switch next := l.toks[1]; {
-	case next.Type == tokSpace:
-		return l.from(l.toks[2].Pos), true
-	case alone && next.EOF():
-		return l.from(next.Pos), true
+	return trim(l.rest(h.EndPos)), true
+}
+
+// log matches `log|logerr [WS message]` and returns the message text,
+// trimmed.
+func (l *line) log() (isErr bool, arg string, ok bool) {
+	if f := l.first(); f != "log" && f != "logerr" {
+		return false, "", false
 	}
-	return nil, false
+	h, ok := parseHead(l, grammars().log)
+	if !ok {
+		return false, "", false
+	}
+	return l.first() == "logerr", trim(l.rest(h.EndPos)), true
 }
 
 // assignment matches `IDENT\s*=\s*(.+)$` (`\s+=` when spaceBefore) and
@@ -241,7 +324,7 @@ func (l *line) rhsLine() *line {
 // call matches `kw REF [args]` and returns the target, the args, trimmed,
 // and the REF's offset in the root line.
 func (l *line) call(kw string) (ast.Ref, string, int, bool) {
-	rest, ok := l.keywordLine(kw, false)
+	rest, ok := l.keywordLine(kw)
 	if !ok {
 		return ast.Ref{}, "", 0, false
 	}
@@ -340,8 +423,18 @@ func (l *line) send() (ast.Ref, string, bool) {
 // isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`,
 // `'` or `$` and is not `$?` (§5.11).
 func (l *line) isValueReturn() (string, bool) {
-	arg, ok := l.keyword("return", false)
-	return arg, ok && arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
+	if l.first() != "return" {
+		return "", false
+	}
+	h, ok := parseHead(l, grammars().ret)
+	if !ok {
+		return "", false
+	}
+	// The argument is tested on the trimmed text, not as tokens: `$? # c`
+	// is a value return, and the reference's `\s+` also skips spaces that
+	// are not Space tokens.
+	arg := trim(l.rest(h.EndPos))
+	return arg, arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
 }
 
 // isSend reports whether text has the send form (a finished block, a

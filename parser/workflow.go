@@ -155,14 +155,14 @@ var stepForms = []stepForm{
 		if !ok {
 			return stepResult{}, false
 		}
-		text, ok := s.rhsLine().keyword("prompt", false)
+		text, ok := s.rhsLine().prompt()
 		if !ok {
 			return stepResult{}, false
 		}
 		return s.more(p.parsePrompt(s.i, name, text, indentCol(s.raw)+off))
 	}},
 	{"5 prompt …", func(p *parser, s *stepLine) (stepResult, bool) {
-		text, ok := s.keyword("prompt", false)
+		text, ok := s.prompt()
 		if !ok {
 			return stepResult{}, false
 		}
@@ -178,26 +178,25 @@ var stepForms = []stepForm{
 		return s.more(p.parseAssignment(s.i, name, s.rhsLine(), indentCol(s.raw)+off))
 	}},
 	{"7 ensure …", func(p *parser, s *stepLine) (stepResult, bool) {
-		rest, ok := s.keywordLine("ensure", false)
+		rest, ok := s.keywordLine("ensure")
 		if !ok {
 			return stepResult{}, false
 		}
 		return s.more(p.parseEnsure(s.i, "", rest))
 	}},
 	{"8 run …", func(p *parser, s *stepLine) (stepResult, bool) {
-		rest, ok := s.keywordLine("run", false)
+		rest, ok := s.keywordLine("run")
 		if !ok {
 			return stepResult{}, false
 		}
 		return s.more(p.parseRun(s.i, "", rest), s.i+1)
 	}},
 	{"9 log / logerr", func(p *parser, s *stepLine) (stepResult, bool) {
-		for _, kw := range []string{"log", "logerr"} {
-			if rest, ok := s.keyword(kw, true); ok {
-				return s.more(p.parseLog(s.i, kw == "logerr", rest), s.i+1)
-			}
+		isErr, rest, ok := s.log()
+		if !ok {
+			return stepResult{}, false
 		}
-		return stepResult{}, false
+		return s.more(p.parseLog(s.i, isErr, rest), s.i+1)
 	}},
 	{"10 return \"…\" | '…' | $…", func(p *parser, s *stepLine) (stepResult, bool) {
 		value, ok := s.isValueReturn()
@@ -293,10 +292,10 @@ func (p *parser) parseAssignment(i int, name string, r *line, col int) (ast.Step
 	if !p.checkCaptureRHS(i, r) {
 		return nil, i + 1
 	}
-	if rest, ok := r.keywordLine("ensure", false); ok {
+	if rest, ok := r.keywordLine("ensure"); ok {
 		return p.parseEnsure(i, name, rest)
 	}
-	if rest, ok := r.keywordLine("run", false); ok {
+	if rest, ok := r.keywordLine("run"); ok {
 		return p.parseRun(i, name, rest), i + 1
 	}
 	if strings.HasPrefix(rhs, "(") {
@@ -446,12 +445,12 @@ func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
 	}
 	promptCol := col + strings.Index(s, "prompt")
 	if name, _, _, ok := l.assignment(false); ok {
-		if text, ok := l.rhsLine().keyword("prompt", false); ok {
+		if text, ok := l.rhsLine().prompt(); ok {
 			st, _ := p.parsePromptText(i, name, text, promptCol, nil)
 			return st
 		}
 	}
-	if text, ok := l.keyword("prompt", false); ok {
+	if text, ok := l.prompt(); ok {
 		st, _ := p.parsePromptText(i, "", text, promptCol, nil)
 		return st
 	}
@@ -510,12 +509,8 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 	if remainder == "" {
 		return pr, next
 	}
-	if !shellscan.HasWordPrefix(remainder, "returns") {
-		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
-		return nil, next
-	}
-	schema := trim(remainder[7:])
-	if schema == "" || (schema[0] != '\'' && schema[0] != '"') {
+	schema, ok := returnsSchema(remainder)
+	if !ok || schema == "" || (schema[0] != '\'' && schema[0] != '"') {
 		p.errorAt(i+1, col, `after prompt string expected keyword "returns" with quoted schema (e.g. returns '{ type: string }') or end of line`)
 		return nil, next
 	}
@@ -673,11 +668,11 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	}
 	if kind != ast.IfNotShell {
 		if name, _, off, ok := l.assignment(false); ok {
-			if text, ok := l.rhsLine().keyword("prompt", false); ok {
+			if text, ok := l.rhsLine().prompt(); ok {
 				return p.parsePrompt(j, name, text, col+off)
 			}
 		}
-		if text, ok := l.keyword("prompt", false); ok {
+		if text, ok := l.prompt(); ok {
 			return p.parsePrompt(j, "", text, col)
 		}
 	}
