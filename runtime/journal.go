@@ -1,0 +1,203 @@
+package runtime
+
+// This file answers: what does a run journal so that `jaiph resume` can
+// replay what already completed (docs/durability.md "Journal and resume")?
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// JournalFile is the call journal in the run directory.
+const JournalFile = ".journal"
+
+// journalRecord is one line of the journal: a call's start ("start"), its
+// end ("end") or a message it sent ("send").
+type journalRecord struct {
+	T       string   `json:"t"`
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind,omitempty"`
+	Callee  string   `json:"callee,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Status  *int     `json:"status,omitempty"`
+	Value   string   `json:"value,omitempty"`
+	Out     string   `json:"out,omitempty"` // the .out artifact's name in the run dir
+	Channel string   `json:"channel,omitempty"`
+	Sender  string   `json:"sender,omitempty"`
+	Content string   `json:"content,omitempty"`
+	Box     string   `json:"box,omitempty"` // identity of the orchestrator whose inbox got the message
+}
+
+// journal appends records with a group commit: start and send records wait
+// in buf and reach the file (synced when fsync) together with the next end
+// record, before the caller of the ended call goes on. A start lost with
+// buf had no completed call after it, so a resume runs it live anyway.
+type journal struct {
+	mu    sync.Mutex
+	f     *os.File
+	fsync bool
+	buf   []byte
+	err   error
+
+	// What the interrupted attempt(s) left, when resuming.
+	ended    map[string]*journalRecord // id → end record
+	started  map[string]bool
+	sends    []*journalRecord // in order
+	diverged atomic.Bool
+}
+
+// openJournal opens (creating or appending to) dir's journal and loads what
+// is in it.
+func openJournal(dir string, fsync bool) (*journal, error) {
+	path := filepath.Join(dir, JournalFile)
+	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]bool{}}
+	if data, err := os.Open(path); err == nil {
+		sc := bufio.NewScanner(data)
+		sc.Buffer(nil, 1<<30)
+		for sc.Scan() {
+			var r journalRecord
+			if json.Unmarshal(sc.Bytes(), &r) != nil {
+				continue // a torn last line: its call never ended durably
+			}
+			switch r.T {
+			case "start":
+				j.started[r.ID] = true
+			case "end":
+				j.ended[r.ID] = &r
+			case "send":
+				j.sends = append(j.sends, &r)
+			}
+		}
+		data.Close()
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	j.f = f
+	return j, nil
+}
+
+func (j *journal) add(r *journalRecord, flush bool) {
+	line, _ := json.Marshal(r)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.buf = append(append(j.buf, line...), '\n')
+	if !flush || j.f == nil || j.err != nil {
+		return
+	}
+	_, j.err = j.f.Write(j.buf)
+	if j.err == nil && j.fsync {
+		j.err = j.f.Sync()
+	}
+	j.buf = j.buf[:0]
+}
+
+func (j *journal) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f != nil {
+		if len(j.buf) > 0 && j.err == nil {
+			_, _ = j.f.Write(j.buf)
+		}
+		j.f.Close()
+		j.f = nil
+	}
+}
+
+// callID is the deterministic identity of a call made by caller: the
+// caller's identity, the callee, a hash of its arguments and the
+// occurrence of that same (callee, arguments) within the caller.
+func (caller *frame) callID(callee string, args []string) string {
+	h := sha256.New()
+	for _, a := range args {
+		h.Write([]byte(strconv.Itoa(len(a))))
+		h.Write([]byte{':'})
+		h.Write([]byte(a))
+	}
+	sum := hex.EncodeToString(h.Sum(nil)[:6])
+	key := callee + "(" + sum + ")"
+	caller.occMu.Lock()
+	if caller.occ == nil {
+		caller.occ = map[string]int{}
+	}
+	caller.occ[key]++
+	n := caller.occ[key]
+	caller.occMu.Unlock()
+	return caller.jid + "/" + key + "#" + strconv.Itoa(n)
+}
+
+// begin journals the start of call id and tells whether a resume replays
+// it: it completed with status 0 before the run diverged. A call absent
+// from the journal, or ended otherwise, runs live and makes every later
+// call run live; a call started but not ended (an ancestor of the
+// interruption) runs live without that.
+func (j *journal) begin(id, kind, callee string, args []string) *journalRecord {
+	if j == nil {
+		return nil
+	}
+	if !j.diverged.Load() {
+		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
+			return r
+		}
+		if !j.started[id] || j.ended[id] != nil {
+			j.diverged.Store(true)
+		}
+	}
+	j.add(&journalRecord{T: "start", ID: id, Kind: kind, Callee: callee, Args: args}, false)
+	return nil
+}
+
+// end journals how call id ended; out is its kept .out artifact (a path).
+func (j *journal) end(id string, status int, value, out string) {
+	if j == nil {
+		return
+	}
+	if out != "" {
+		out = filepath.Base(out)
+	}
+	j.add(&journalRecord{T: "end", ID: id, Status: &status, Value: value, Out: out}, true)
+}
+
+// sent journals a message sent by call id into the inbox of call box.
+func (j *journal) sent(id, box, channel, sender, content string) {
+	if j == nil {
+		return
+	}
+	j.add(&journalRecord{T: "send", ID: id, Box: box, Channel: channel, Sender: sender, Content: content}, false)
+}
+
+// replaySends re-enqueues into ib, in the journal's order, the messages
+// that call id and the calls under it sent to an inbox outside it (those
+// sent to an orchestrator within it were delivered there).
+func (rt *Runtime) replaySends(ib *inbox, id string) {
+	j := rt.journal
+	if ib == nil {
+		return
+	}
+	for _, r := range j.sends {
+		inside := r.ID == id || strings.HasPrefix(r.ID, id+"/")
+		boxInside := r.Box == id || strings.HasPrefix(r.Box, id+"/")
+		if inside && !boxInside && rt.enqueue(ib, r.Channel, r.Sender, r.Content) == nil {
+			j.sent(r.ID, r.Box, r.Channel, r.Sender, r.Content)
+		}
+	}
+}
+
+// inboxOwner is the identity of the orchestrator whose inbox f sends to.
+func (f *frame) inboxOwner() string {
+	for g := f; g != nil; g = g.caller {
+		if g.ownsInbox {
+			return g.jid
+		}
+	}
+	return ""
+}
