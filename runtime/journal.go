@@ -50,6 +50,7 @@ type journal struct {
 	// What the interrupted attempt(s) left, when resuming.
 	ended    map[string]*journalRecord // id → end record
 	started  map[string]bool
+	parents  map[string]bool  // calls that made calls
 	sends    []*journalRecord // in order
 	diverged atomic.Bool
 }
@@ -58,7 +59,8 @@ type journal struct {
 // is in it.
 func openJournal(dir string, fsync bool) (*journal, error) {
 	path := filepath.Join(dir, JournalFile)
-	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]bool{}}
+	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]bool{},
+		parents: map[string]bool{}}
 	if data, err := os.Open(path); err == nil {
 		sc := bufio.NewScanner(data)
 		sc.Buffer(nil, 1<<30)
@@ -70,6 +72,9 @@ func openJournal(dir string, fsync bool) (*journal, error) {
 			switch r.T {
 			case "start":
 				j.started[r.ID] = true
+				if i := strings.LastIndexByte(r.ID, '/'); i > 0 {
+					j.parents[r.ID[:i]] = true
+				}
 			case "end":
 				j.ended[r.ID] = &r
 			case "send":
@@ -137,9 +142,10 @@ func (caller *frame) callID(callee string, args []string) string {
 
 // begin journals the start of call id and tells whether a resume replays
 // it: it completed with status 0 before the run diverged. A call absent
-// from the journal, or ended otherwise, runs live and makes every later
-// call run live; a call started but not ended (an ancestor of the
-// interruption) runs live without that.
+// from the journal, or a call that failed without making calls, runs live
+// and makes every later call run live; a call started but not ended, or
+// failed after making calls (an ancestor of the interruption or of the
+// failure), runs live without that.
 func (j *journal) begin(id, kind, callee string, args []string) *journalRecord {
 	if j == nil {
 		return nil
@@ -148,7 +154,7 @@ func (j *journal) begin(id, kind, callee string, args []string) *journalRecord {
 		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
 			return r
 		}
-		if !j.started[id] || j.ended[id] != nil {
+		if !j.started[id] || (j.ended[id] != nil && !j.parents[id]) {
 			j.diverged.Store(true)
 		}
 	}

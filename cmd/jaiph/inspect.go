@@ -3,10 +3,12 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/inboxlog"
 	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -40,6 +42,31 @@ defaults to the workspace's newest run; a live or killed run is read from its fi
 			return err
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document (fields in docs/inbox-files.md)")
+	return cmd
+}
+
+func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
+		Long: "Run RUN_DIR's entry again with the same arguments and settings, in the same run directory:\ncalls its journal records as completed are replayed, the rest run (docs/durability.md).\nRUN_DIR defaults to the workspace's newest interrupted or failed run.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := filepath.Abs(strings.Join(args, ""))
+			if len(args) == 0 {
+				dir, err = runs.NewestResumable(runs.Root(cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR")))
+			}
+			if err != nil {
+				return err
+			}
+			ctx, stop := runtime.NotifyInterrupt()
+			defer stop()
+			home, _ := os.UserHomeDir()
+			if code := engine.Resume(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: os.Environ(), Home: home}, dir, force); code != 0 {
+				return &exitError{code}
+			}
+			return nil
+		}}
+	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run")
 	return cmd
 }
 
