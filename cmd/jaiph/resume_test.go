@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// resumeFlow makes five managed calls, two of them prompts; after call N
+// it kills its own jaiph process when the file killN exists (removed
+// first, so the resumed run goes on). The kill runs in a shell line of the
+// body: shell lines run again on resume, managed calls do not.
+const resumeFlow = `function stamp {
+  echo "$1" >> work.txt
+  echo "stamped $1"
+}
+
+rule has_work {
+  test -s work.txt
+}
+
+workflow finish {
+  echo "finish $1" >> work.txt
+  return "done $1"
+}
+
+workflow default {
+  run stamp one
+  [ -f kill1 ] && rm kill1 && sh -c "kill -$SIG \$PPID"
+  a = prompt "first"
+  [ -f kill2 ] && rm kill2 && sh -c "kill -$SIG \$PPID"
+  ensure has_work
+  [ -f kill3 ] && rm kill3 && sh -c "kill -$SIG \$PPID"
+  b = prompt "second $a"
+  [ -f kill4 ] && rm kill4 && sh -c "kill -$SIG \$PPID"
+  r = run finish "$b"
+  [ -f kill5 ] && rm kill5 && sh -c "kill -$SIG \$PPID"
+  log "result: $r"
+  echo "$r" > result.txt
+}
+`
+
+// resumeAgent answers "answer N", N counting its invocations in
+// agent_count.
+const resumeAgent = `#!/bin/sh
+n=$(( $(cat agent_count 2>/dev/null || echo 0) + 1 ))
+echo $n > agent_count
+echo "{\"type\":\"result\",\"result\":\"answer $n\"}"
+`
+
+func resumeWorkspace(t *testing.T) string {
+	dir := workspace(t, map[string]string{"flow.jh": resumeFlow, "bin/cursor-agent": resumeAgent})
+	if err := os.Chmod(filepath.Join(dir, "bin/cursor-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func jaiphIn(dir, sig string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "JAIPH_") && !strings.HasPrefix(kv, "PATH=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "JAIPH_TEST_AS_JAIPH=1", "NO_COLOR=1", "HOME="+dir, "SIG="+sig,
+		"PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"))
+	return cmd
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestResumeAfterKill kills jaiph (SIGKILL, then SIGINT) after each of the
+// five managed calls in turn and resumes the run: the agent ran twice in
+// all, the workspace files and the output are an uninterrupted run's, the
+// calls that had completed show as replayed, and the summary is one valid
+// sequence.
+func TestResumeAfterKill(t *testing.T) {
+	ref := resumeWorkspace(t)
+	out, err := jaiphIn(ref, "KILL", "run", "flow.jh").CombinedOutput()
+	if err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	wantWork, wantResult := readFile(t, filepath.Join(ref, "work.txt")), readFile(t, filepath.Join(ref, "result.txt"))
+	if !strings.Contains(string(out), "ℹ result: done answer 2") {
+		t.Fatalf("uninterrupted output:\n%s", out)
+	}
+	for _, sig := range []string{"KILL", "INT"} {
+		for n := 1; n <= 5; n++ {
+			dir := resumeWorkspace(t)
+			if err := os.WriteFile(filepath.Join(dir, "kill"+strconv.Itoa(n)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := jaiphIn(dir, sig, "run", "flow.jh").CombinedOutput()
+			if err == nil {
+				t.Fatalf("SIG%s after call %d: the run was not stopped:\n%s", sig, n, out)
+			}
+			out, err = jaiphIn(dir, sig, "resume").CombinedOutput()
+			if err != nil {
+				t.Fatalf("SIG%s after call %d: resume: %v\n%s", sig, n, err, out)
+			}
+			if got := strings.Count(string(out), "(replayed)"); got != n {
+				t.Errorf("SIG%s after call %d: %d replayed calls, want %d:\n%s", sig, n, got, n, out)
+			}
+			if !strings.Contains(string(out), "ℹ result: done answer 2") || !strings.Contains(string(out), "✓ PASS") {
+				t.Errorf("SIG%s after call %d: resumed output:\n%s", sig, n, out)
+			}
+			if got := readFile(t, filepath.Join(dir, "agent_count")); got != "2\n" {
+				t.Errorf("SIG%s after call %d: agent ran %q times, want 2", sig, n, got)
+			}
+			if got := readFile(t, filepath.Join(dir, "work.txt")); got != wantWork {
+				t.Errorf("SIG%s after call %d: work.txt %q, want %q", sig, n, got, wantWork)
+			}
+			if got := readFile(t, filepath.Join(dir, "result.txt")); got != wantResult {
+				t.Errorf("SIG%s after call %d: result.txt %q, want %q", sig, n, got, wantResult)
+			}
+			sums, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/run_summary.jsonl"))
+			if len(sums) != 1 {
+				t.Fatalf("SIG%s after call %d: %d run dirs, want the one resumed", sig, n, len(sums))
+			}
+			checkSequence(t, sums[0], 1)
+		}
+	}
+}
+
+// checkSequence checks a summary: every line is a version-1 event, step
+// numbers are unique, every STEP_START has one STEP_END after it, no step
+// is open at a RUN_RESUMED, and there are resumes RUN_RESUMED events.
+func checkSequence(t *testing.T, path string, resumes int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	open, seqs, resumed := map[string]bool{}, map[int]bool{}, 0
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var e struct {
+			Type, ID string
+			Seq      int
+			Version  int `json:"event_version"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Version != 1 {
+			t.Fatalf("%s:%d: not a version-1 event: %s", path, line, sc.Text())
+		}
+		switch e.Type {
+		case "STEP_START", "STEP_REPLAYED":
+			if seqs[e.Seq] {
+				t.Errorf("%s:%d: step number %d again", path, line, e.Seq)
+			}
+			seqs[e.Seq] = true
+			open[e.ID] = e.Type == "STEP_START"
+		case "STEP_END":
+			if !open[e.ID] {
+				t.Errorf("%s:%d: STEP_END of a step not open", path, line)
+			}
+			open[e.ID] = false
+		case "RUN_RESUMED":
+			resumed++
+			for id, o := range open {
+				if o {
+					t.Errorf("%s:%d: step %s still open at RUN_RESUMED", path, line, id)
+				}
+			}
+		}
+	}
+	for id, o := range open {
+		if o {
+			t.Errorf("%s: step %s never ended", path, id)
+		}
+	}
+	if resumed != resumes {
+		t.Errorf("%s: %d RUN_RESUMED events, want %d", path, resumed, resumes)
+	}
+}
+
+// TestResumeRefusesLiveRun: a run whose process still holds the lock is
+// not resumed.
+func TestResumeRefusesLiveRun(t *testing.T) {
+	dir := workspace(t, map[string]string{"slow.jh": "workflow default {\n  touch started\n  sleep 30\n}\n"})
+	run := jaiphIn(dir, "KILL", "run", "slow.jh")
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = run.Process.Kill(); _ = run.Wait() }()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if i > 1000 {
+			t.Fatal("the run never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	runDirs, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*"))
+	if len(runDirs) != 1 {
+		t.Fatalf("%d run dirs", len(runDirs))
+	}
+	out, err := jaiphIn(dir, "KILL", "resume", runDirs[0]).CombinedOutput()
+	if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), "is still running") {
+		t.Fatalf("resume of a live run: exit %d\n%s", code, out)
+	}
+}
+
+func exitCodeOf(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
