@@ -14,10 +14,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-)
 
-// JournalFile is the call journal in the run directory.
-const JournalFile = ".journal"
+	"github.com/jaiph-go/jaiph/runs"
+)
 
 // journalRecord is one line of the journal: a call's start ("start"), its
 // end ("end") or a message it sent ("send").
@@ -58,7 +57,7 @@ type journal struct {
 // openJournal opens (creating or appending to) dir's journal and loads what
 // is in it.
 func openJournal(dir string, fsync bool) (*journal, error) {
-	path := filepath.Join(dir, JournalFile)
+	path := filepath.Join(dir, runs.JournalFile)
 	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]bool{},
 		parents: map[string]bool{}}
 	if data, err := os.Open(path); err == nil {

@@ -74,7 +74,7 @@ func (rt *Runtime) reopenRunDir(dir string) error {
 	if err := cutTornLine(sumPath); err != nil {
 		return err
 	}
-	if err := cutTornLine(filepath.Join(dir, JournalFile)); err != nil {
+	if err := cutTornLine(filepath.Join(dir, runs.JournalFile)); err != nil {
 		return err
 	}
 	maxSeq, open := scanOpenSteps(sumPath)
