@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,7 +10,6 @@ import (
 	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/inboxlog"
 	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // The commands that read runs from disk.
@@ -21,7 +19,7 @@ func newRunsCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: "runs [--json]", Short: "List the workspace's runs, newest first", Args: noArgs,
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runs.Print(stdout, cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"), asJSON)
+			return runs.Print(stdout, engine.CwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"), asJSON)
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/durability.md)")
 	return cmd
@@ -35,7 +33,7 @@ failed, dead), attempts, the outcome per target and the payload's first line. RU
 defaults to the workspace's newest run; a live or killed run is read from its files.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := runs.Dir(strings.Join(args, ""), cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
+			dir, err := runs.Dir(strings.Join(args, ""), engine.CwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
 			if err == nil {
 				err = inboxlog.Print(stdout, dir, asJSON)
 			}
@@ -46,32 +44,10 @@ defaults to the workspace's newest run; a live or killed run is read from its fi
 }
 
 func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
-	var force bool
-	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
-		Long: "Run RUN_DIR's entry again with the same arguments and settings, in the same run directory:\ncalls its journal records as completed are replayed, the rest run (docs/durability.md).\nRUN_DIR defaults to the workspace's newest interrupted or failed run.",
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := filepath.Abs(strings.Join(args, ""))
-			if len(args) == 0 {
-				dir, err = runs.NewestResumable(runs.Root(cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR")))
-			}
-			if err != nil {
-				return err
-			}
-			ctx, stop := runtime.NotifyInterrupt()
-			defer stop()
-			home, _ := os.UserHomeDir()
-			if code := engine.Resume(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: os.Environ(), Home: home}, dir, force); code != 0 {
-				return &exitError{code}
-			}
-			return nil
-		}}
-	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run")
+	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: engine.ResumeShort, Long: engine.ResumeLong, Args: cobra.MaximumNArgs(1)}
+	force := cmd.Flags().Bool("force", false, "resume even though a module's source changed since the run")
+	cmd.RunE = func(_ *cobra.Command, a []string) error {
+		return &exitError{engine.ResumeCLI(a, *force, stdout, stderr)}
+	}
 	return cmd
-}
-
-// cwdWorkspace is the workspace root of the working directory.
-func cwdWorkspace() string {
-	wd, _ := os.Getwd()
-	return runtime.WorkspaceRoot(wd)
 }
