@@ -13,9 +13,10 @@ import (
 )
 
 // resumeFlow makes five managed calls, two of them prompts; after call N
-// it kills its own jaiph process when the file killN exists (removed
-// first, so the resumed run goes on). The kill runs in a shell line of the
-// body: shell lines run again on resume, managed calls do not.
+// it signals its own jaiph process when the file killN exists (removed
+// first, so the resumed run goes on) and waits for the signal to stop the
+// run (SIGINT is handled asynchronously). The kill runs in a shell line of
+// the body: shell lines run again on resume, managed calls do not.
 const resumeFlow = `function stamp {
   echo "$1" >> work.txt
   echo "stamped $1"
@@ -32,15 +33,15 @@ workflow finish {
 
 workflow default {
   run stamp one
-  [ -f kill1 ] && rm kill1 && sh -c "kill -$SIG \$PPID"
+  [ -f kill1 ] && rm kill1 && sh -c "kill -$SIG \$PPID; exec sleep 5 >/dev/null 2>&1"
   a = prompt "first"
-  [ -f kill2 ] && rm kill2 && sh -c "kill -$SIG \$PPID"
+  [ -f kill2 ] && rm kill2 && sh -c "kill -$SIG \$PPID; exec sleep 5 >/dev/null 2>&1"
   ensure has_work
-  [ -f kill3 ] && rm kill3 && sh -c "kill -$SIG \$PPID"
+  [ -f kill3 ] && rm kill3 && sh -c "kill -$SIG \$PPID; exec sleep 5 >/dev/null 2>&1"
   b = prompt "second $a"
-  [ -f kill4 ] && rm kill4 && sh -c "kill -$SIG \$PPID"
+  [ -f kill4 ] && rm kill4 && sh -c "kill -$SIG \$PPID; exec sleep 5 >/dev/null 2>&1"
   r = run finish "$b"
-  [ -f kill5 ] && rm kill5 && sh -c "kill -$SIG \$PPID"
+  [ -f kill5 ] && rm kill5 && sh -c "kill -$SIG \$PPID; exec sleep 5 >/dev/null 2>&1"
   log "result: $r"
   echo "$r" > result.txt
 }
