@@ -49,7 +49,7 @@ type frame struct {
 	// occ counts this call's calls per (callee, arguments), for their
 	// journal identities.
 	occMu sync.Mutex
-	occ   map[string]int
+	occ   map[uint64]uint32
 }
 
 // pendingCount is a WaitGroup that can also tell whether it is zero.
