@@ -195,8 +195,10 @@ func (rt *Runtime) replaySends(ib *inbox, id string) {
 	for _, r := range j.sends {
 		inside := r.ID == id || strings.HasPrefix(r.ID, id+"/")
 		boxInside := r.Box == id || strings.HasPrefix(r.Box, id+"/")
-		if inside && !boxInside && rt.enqueue(ib, r.Channel, r.Sender, r.Content) == nil {
-			j.sent(r.ID, r.Box, r.Channel, r.Sender, r.Content)
+		if inside && !boxInside {
+			// Not journaled again: the record above stays in the journal
+			// for a later resume, which would otherwise send it twice.
+			_ = rt.enqueue(ib, r.Channel, r.Sender, r.Content)
 		}
 	}
 }

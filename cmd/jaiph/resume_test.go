@@ -227,3 +227,54 @@ func exitCodeOf(err error) int {
 	}
 	return 0
 }
+
+// resumeInboxFlow: producer sends m1…m5 to an orchestrator whose target
+// kills jaiph when it delivers a message with a kill_<message> file.
+const resumeInboxFlow = `channel work
+
+workflow target {
+  echo "$1" >> delivered.txt
+  if [ -f "kill_$1" ]; then rm "kill_$1"; sh -c "kill -9 \$PPID; exec sleep 5 >/dev/null 2>&1"; fi
+}
+
+workflow producer {
+  for i in 1 2 3 4 5; do
+    work <- echo "m$i"
+  done
+}
+
+workflow default {
+  work -> target
+  run producer
+}
+`
+
+// TestResumeInbox kills a run while it delivers m3, resumes it, kills the
+// resume while it delivers m5 and resumes again: the producer's messages
+// come back from the journal (it is replayed, not run), completed
+// deliveries are replayed, and the only repeated deliveries are the two
+// that were in flight at a kill.
+func TestResumeInbox(t *testing.T) {
+	dir := workspace(t, map[string]string{"flow.jh": resumeInboxFlow, "kill_m3": "", "kill_m5": ""})
+	if out, err := jaiphIn(dir, "KILL", "run", "flow.jh").CombinedOutput(); err == nil {
+		t.Fatalf("the run was not killed:\n%s", out)
+	}
+	if out, err := jaiphIn(dir, "KILL", "resume").CombinedOutput(); err == nil {
+		t.Fatalf("the first resume was not killed:\n%s", out)
+	}
+	out, err := jaiphIn(dir, "KILL", "resume").CombinedOutput()
+	if err != nil {
+		t.Fatalf("second resume: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "↺ workflow producer (replayed)") {
+		t.Errorf("producer not replayed:\n%s", out)
+	}
+	if got, want := readFile(t, filepath.Join(dir, "delivered.txt")), "m1\nm2\nm3\nm3\nm4\nm5\nm5\n"; got != want {
+		t.Errorf("delivered %q, want %q", got, want)
+	}
+	sums, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/run_summary.jsonl"))
+	if len(sums) != 1 {
+		t.Fatalf("%d run dirs", len(sums))
+	}
+	checkSequence(t, sums[0], 2)
+}
