@@ -35,7 +35,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		return 1, "", fmt.Errorf("cannot create run directory: %w", err)
 	}
 	jid := caller.callID(b.Symbol, spec.args)
-	if r := rt.journal.begin(jid, string(b.Kind), b.Symbol, spec.args); r != nil {
+	if r := rt.journal.begin(caller, jid, string(b.Kind), b.Symbol, spec.args, spec.setEnv != nil); r != nil {
 		return rt.replayCall(caller, spec, jid, r)
 	}
 	env := spec.env
@@ -58,6 +58,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		body:      b,
 		id:        fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq),
 		jid:       jid,
+		delivery:  spec.setEnv != nil, // only a dispatch sets the callee's environment
 		stackLen:  caller.stackLen + 1,
 		noErrExit: b.Kind != lowered.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),

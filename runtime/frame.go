@@ -50,6 +50,11 @@ type frame struct {
 	// journal identities.
 	occMu sync.Mutex
 	occ   map[uint64]uint32
+	// divergedHere: a call this one made ran live on resume where the
+	// journal had no success, so its later calls run live (journal.go);
+	// delivery marks the delivery of a message, where that stops.
+	divergedHere atomic.Bool
+	delivery     bool
 }
 
 // pendingCount is a WaitGroup that can also tell whether it is zero.

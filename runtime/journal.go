@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/jaiph-go/jaiph/runs"
 )
@@ -46,11 +45,10 @@ type journal struct {
 	err   error
 
 	// What the interrupted attempt(s) left, when resuming.
-	ended    map[string]*journalRecord // id → end record
-	started  map[string]bool
-	parents  map[string]bool  // calls that made calls
-	sends    []*journalRecord // in order
-	diverged atomic.Bool
+	ended   map[string]*journalRecord // id → end record
+	started map[string]bool
+	parents map[string]bool  // calls that made calls
+	sends   []*journalRecord // in order
 }
 
 // openJournal opens (creating or appending to) dir's journal and loads what
@@ -143,26 +141,44 @@ func (caller *frame) callID(callee string, args []string) string {
 	return caller.jid + "/" + callee + "(" + strconv.FormatUint(sum, 16) + ")#" + strconv.FormatUint(uint64(n), 10)
 }
 
-// begin journals the start of call id and tells whether a resume replays
-// it: it completed with status 0 before the run diverged. A call absent
-// from the journal, or a call that failed without making calls, runs live
-// and makes every later call run live; a call started but not ended, or
-// failed after making calls (an ancestor of the interruption or of the
-// failure), runs live without that.
-func (j *journal) begin(id, kind, callee string, args []string) *journalRecord {
+// begin journals the start of call id, made by caller, and tells whether
+// a resume replays it: it completed with status 0 and the run has not
+// diverged where caller is. A call absent from the journal, or a call that
+// failed without making calls, runs live and diverges: the later calls of
+// its caller and of the caller's callers run live (up to the delivery it
+// is part of: deliveries are independent, so one that runs live, as a
+// delivery that was queued or in flight does, diverges nothing else). A
+// call started but not ended, or failed after making calls (an ancestor of
+// the interruption or of the failure), runs live without diverging.
+func (j *journal) begin(caller *frame, id, kind, callee string, args []string, delivery bool) *journalRecord {
 	if j == nil {
 		return nil
 	}
-	if !j.diverged.Load() {
+	if !caller.diverged() {
 		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
 			return r
 		}
-		if !j.started[id] || (j.ended[id] != nil && !j.parents[id]) {
-			j.diverged.Store(true)
+		if !delivery && (!j.started[id] || (j.ended[id] != nil && !j.parents[id])) {
+			for g := caller; g != nil; g = g.caller {
+				g.divergedHere.Store(true)
+				if g.delivery {
+					break
+				}
+			}
 		}
 	}
 	j.add(&journalRecord{T: "start", ID: id, Kind: kind, Callee: callee, Args: args}, false)
 	return nil
+}
+
+// diverged tells whether f or a caller of f made a call that diverged.
+func (f *frame) diverged() bool {
+	for g := f; g != nil; g = g.caller {
+		if g.divergedHere.Load() {
+			return true
+		}
+	}
+	return false
 }
 
 // end journals how call id ended; out is its kept .out artifact (a path).

@@ -75,7 +75,7 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 	jid := f.callID("jaiph::prompt", []string{text})
 	var status int
 	var answer string
-	if r := rt.journal.begin(jid, "prompt", "jaiph::prompt", []string{text}); r != nil {
+	if r := rt.journal.begin(f, jid, "prompt", "jaiph::prompt", []string{text}, false); r != nil {
 		rt.emitReplayed(f, "jaiph::prompt", "prompt", "prompt", r)
 		if stmtOut != nil && r.Out != "" {
 			rt.copyArtifact(stmtOut, filepath.Join(rt.runDir, r.Out))
