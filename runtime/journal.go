@@ -31,6 +31,7 @@ type journalRecord struct {
 	Sender  string   `json:"sender,omitempty"`
 	Content string   `json:"content,omitempty"`
 	Box     string   `json:"box,omitempty"` // identity of the orchestrator whose inbox got the message
+	line    int      // of a send record: its line in the journal
 }
 
 // journal appends records with a group commit: start and send records wait
@@ -46,34 +47,35 @@ type journal struct {
 
 	// What the interrupted attempt(s) left, when resuming.
 	ended   map[string]*journalRecord // id → end record
-	started map[string]bool
-	parents map[string]bool  // calls that made calls
-	sends   []*journalRecord // in order
+	started map[string]int            // id → line of its last start record
+	parents map[string]bool           // calls that made calls
+	sends   []*journalRecord          // in order
 }
 
 // openJournal opens (creating or appending to) dir's journal and loads what
 // is in it.
 func openJournal(dir string, fsync bool) (*journal, error) {
 	path := filepath.Join(dir, runs.JournalFile)
-	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]bool{},
+	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]int{},
 		parents: map[string]bool{}}
 	if data, err := os.Open(path); err == nil {
 		sc := bufio.NewScanner(data)
 		sc.Buffer(nil, 1<<30)
-		for sc.Scan() {
+		for line := 1; sc.Scan(); line++ {
 			var r journalRecord
 			if json.Unmarshal(sc.Bytes(), &r) != nil {
 				continue // a torn last line: its call never ended durably
 			}
 			switch r.T {
 			case "start":
-				j.started[r.ID] = true
+				j.started[r.ID] = line
 				if i := strings.LastIndexByte(r.ID, '/'); i > 0 {
 					j.parents[r.ID[:i]] = true
 				}
 			case "end":
 				j.ended[r.ID] = &r
 			case "send":
+				r.line = line
 				j.sends = append(j.sends, &r)
 			}
 		}
@@ -158,7 +160,7 @@ func (j *journal) begin(caller *frame, id, kind, callee string, args []string, d
 		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
 			return r
 		}
-		if !delivery && (!j.started[id] || (j.ended[id] != nil && !j.parents[id])) {
+		if _, started := j.started[id]; !delivery && (!started || (j.ended[id] != nil && !j.parents[id])) {
 			for g := caller; g != nil; g = g.caller {
 				g.divergedHere.Store(true)
 				if g.delivery {
@@ -209,6 +211,11 @@ func (rt *Runtime) replaySends(ib *inbox, id string) {
 		return
 	}
 	for _, r := range j.sends {
+		// Only the sends of the attempt in which the call completed: an
+		// earlier attempt killed during the call sent some of them too.
+		if r.line < j.started[id] || r.line < j.started[r.ID] {
+			continue
+		}
 		inside := r.ID == id || strings.HasPrefix(r.ID, id+"/")
 		boxInside := r.Box == id || strings.HasPrefix(r.Box, id+"/")
 		if inside && !boxInside {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,4 +278,124 @@ func TestResumeInbox(t *testing.T) {
 		t.Fatalf("%d run dirs", len(sums))
 	}
 	checkSequence(t, sums[0], 2)
+}
+
+// resumeDrainFlow: 1,000 messages, each to two routed targets, delivered
+// in parallel; each delivery appends "<target> <message>" to delivered.txt.
+func resumeDrainFlow(n int) string {
+	return `config {
+  run.inbox_parallel = true
+  run.inbox_max_dispatch_depth = 100000
+}
+
+channel work
+
+workflow ta {
+  echo "a $1" >> delivered.txt
+}
+
+workflow tb {
+  echo "b $1" >> delivered.txt
+}
+
+workflow producer {
+  i=0
+  while [ "$i" -lt ` + strconv.Itoa(n) + ` ]; do
+    i=$((i + 1))
+    work <- echo "m$i"
+  done
+}
+
+workflow default {
+  work -> ta, tb
+  run producer
+}
+`
+}
+
+// TestResumeDrainKill kills a parallel drain of 1,000 messages to two
+// targets with kill -9 at random moments (the run, then up to two
+// resumes) and resumes until the run passes: every message reached both
+// targets, and each kill repeated at most the 64 deliveries that can be in
+// flight (maxParallelDispatch). Fresh workspaces until 10 kills landed, or
+// JAIPH_STRESS_RESUME_KILLS (`make stress`).
+func TestResumeDrainKill(t *testing.T) {
+	const n = 1000
+	kills := 10
+	if v, err := strconv.Atoi(os.Getenv("JAIPH_STRESS_RESUME_KILLS")); err == nil && v > 0 {
+		kills = v
+	}
+	// How long an uninterrupted run takes here: kills land within it.
+	ref := workspace(t, map[string]string{"flow.jh": resumeDrainFlow(n)})
+	start := time.Now()
+	if out, err := jaiphIn(ref, "KILL", "run", "flow.jh").CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	span := time.Since(start)
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d, run %v", seed, span)
+	rnd := rand.New(rand.NewSource(seed))
+	total := 0
+	for scenario := 0; total < kills && scenario < 4*kills; scenario++ {
+		total += drainKillScenario(t, rnd, span, n)
+	}
+	if total < kills {
+		t.Errorf("only %d kills landed", total)
+	}
+}
+
+// drainKillScenario runs resumeDrainFlow(n) in a fresh workspace, kills
+// it up to 3 times at random moments within span, resumes it until it
+// passes, checks the deliveries and returns the number of kills.
+func drainKillScenario(t *testing.T, rnd *rand.Rand, span time.Duration, n int) int {
+	const inFlight = 64
+	dir := workspace(t, map[string]string{"flow.jh": resumeDrainFlow(n)})
+	args, killed, passed := []string{"run", "flow.jh"}, 0, false
+	for attempt := 0; attempt < 10 && !passed; attempt++ {
+		cmd := jaiphIn(dir, "KILL", args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		if attempt < 3 {
+			select {
+			case err = <-done:
+			case <-time.After(time.Duration(rnd.Int63n(int64(span)))):
+				_ = cmd.Process.Kill()
+				err = <-done
+				killed++
+			}
+		} else {
+			err = <-done
+		}
+		passed = err == nil
+		args = []string{"resume"}
+	}
+	if !passed {
+		t.Fatalf("the run never passed after %d kills", killed)
+	}
+	counts := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "delivered.txt"))), "\n") {
+		counts[line]++
+	}
+	dups := 0
+	for i := 1; i <= n; i++ {
+		for _, target := range []string{"a", "b"} {
+			c := counts[target+" m"+strconv.Itoa(i)]
+			if c == 0 {
+				t.Errorf("message m%d never reached %s", i, target)
+			}
+			dups += max(c-1, 0)
+		}
+	}
+	t.Logf("%d kills, %d repeated deliveries", killed, dups)
+	if dups > killed*inFlight {
+		t.Errorf("%d repeated deliveries after %d kills, more than %d in flight each", dups, killed, inFlight)
+	}
+	if len(counts) != 2*n {
+		t.Errorf("%d distinct deliveries, want %d", len(counts), 2*n)
+	}
+	return killed
 }
