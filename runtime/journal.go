@@ -50,6 +50,8 @@ type journal struct {
 	started map[string]int            // id → line of its last start record
 	parents map[string]bool           // calls that made calls
 	sends   []*journalRecord          // in order
+	// resuming: the journal had records, so replay applies.
+	resuming bool
 }
 
 // openJournal opens (creating or appending to) dir's journal and loads what
@@ -80,6 +82,7 @@ func openJournal(dir string, fsync bool) (*journal, error) {
 			}
 		}
 		data.Close()
+		j.resuming = len(j.started) > 0
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -156,7 +159,7 @@ func (j *journal) begin(caller *frame, id, kind, callee string, args []string, d
 	if j == nil {
 		return nil
 	}
-	if !caller.diverged() {
+	if j.resuming && !caller.diverged() {
 		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
 			return r
 		}
