@@ -78,6 +78,7 @@ type RunOptions struct {
 	Stdin       io.Reader
 	StrayStderr io.Writer // the root step's bubbled stderr
 	Observer    event.Observer
+	Resume      string // a run directory to continue (resume.go)
 }
 
 // Refuse reports a run that must not start on this host (a requested
@@ -97,6 +98,7 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
+		Resume: o.Resume,
 	})
 	return rt, env, nil
 }

@@ -19,6 +19,7 @@ type Terminal struct {
 	Stdout, Stderr io.Writer
 	Environ        []string
 	Home           string // the user's home directory, for ~/.jaiph/hooks.json
+	Resume         string // the run directory `jaiph resume` continues (resume.go)
 }
 
 // HookWait bounds how long a run waits, just before it returns, for hook
@@ -36,7 +37,7 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 	tree := progress.NewTree(t.Stdout, style, progress.TTY(progress.IsTerminal(t.Stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(lookup(t.Environ))))
 	stray := progress.NewStrayLog(tree.StrayWriter(t.Stderr))
-	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin,
+	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
 		StrayStderr: stray, Observer: event.Observers{tree, hk}}, func(start time.Time) {
 		hk.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
 		hk.WorkflowStart(p.Path, p.Workspace)

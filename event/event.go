@@ -74,6 +74,11 @@ const (
 	// will be retried, and one that became a dead letter.
 	InboxRetry = "INBOX_RETRY"
 	InboxDead  = "INBOX_DEAD"
+	// Written by `jaiph resume` only: a call of the interrupted attempt
+	// that completed and is replayed instead of run, and the start of a
+	// resumed attempt.
+	StepReplayed = "STEP_REPLAYED"
+	RunResumed   = "RUN_RESUMED"
 )
 
 // JSON renders the event as one compact JSON line (without the newline).
@@ -204,6 +209,25 @@ func (e *Event) JSON() []byte {
 			w.str("payload_ref", *e.PayloadRef)
 		}
 		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case StepReplayed:
+		w.str("func", e.Func)
+		w.str("kind", e.Kind)
+		w.str("name", e.Name)
+		w.str("ts", ts)
+		w.raw("status", strconv.Itoa(*e.Status))
+		w.str("out_file", e.OutFile)
+		w.str("id", e.ID)
+		if e.ParentID == "" {
+			w.raw("parent_id", "null")
+		} else {
+			w.str("parent_id", e.ParentID)
+		}
+		w.raw("seq", strconv.Itoa(e.Seq))
+		w.raw("depth", strconv.Itoa(e.Depth))
+		w.str("run_id", e.RunID)
+	case RunResumed:
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)
 	case PromptIdle:

@@ -133,6 +133,8 @@ func (t *Tree) Event(e *event.Event) {
 		} else {
 			t.line(fmt.Sprintf("%s%s", t.s.Dim(p), t.s.Red("✗ "+text)))
 		}
+	case event.StepReplayed: // jaiph resume: completed before, not run again
+		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("↺"), t.s.Dim(e.Kind+" "+e.Name+" (replayed)")))
 	case event.Log:
 		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
 	case event.LogErr:

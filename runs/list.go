@@ -85,6 +85,15 @@ func Dir(arg, workspace, runsDir string) (string, error) {
 	return Newest(Root(workspace, runsDir))
 }
 
+// ResumableDir is the run directory `jaiph resume` names: arg made
+// absolute, or, when arg is "", the newest resumable run of workspace.
+func ResumableDir(arg, workspace, runsDir string) (string, error) {
+	if arg != "" {
+		return filepath.Abs(arg)
+	}
+	return NewestResumable(Root(workspace, runsDir))
+}
+
 // Newest is the newest run directory under root (List's first).
 func Newest(root string) (string, error) {
 	list, err := List(root, time.Now())

@@ -34,6 +34,10 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	if err := rt.ensureRunDir(); err != nil {
 		return 1, "", fmt.Errorf("cannot create run directory: %w", err)
 	}
+	jid := caller.callID(b.Symbol, spec.args)
+	if r := rt.journal.begin(caller, jid, string(b.Kind), b.Symbol, spec.args, spec.setEnv != nil); r != nil {
+		return rt.replayCall(caller, spec, jid, r)
+	}
 	env := spec.env
 	if env == nil {
 		env = caller.env
@@ -53,6 +57,8 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		rt:        rt,
 		body:      b,
 		id:        fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq),
+		jid:       jid,
+		delivery:  spec.setEnv != nil, // only a dispatch sets the callee's environment
 		stackLen:  caller.stackLen + 1,
 		noErrExit: b.Kind != lowered.Rule && (spec.noErrExit || caller.noErrExit),
 		rvPath:    filepath.Join(rt.rvDir, fmt.Sprint(rt.rvSeq.Add(1))),
@@ -130,6 +136,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		rt.emit(&event.Event{Type: event.WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
 	stepEvent(end)
+	if Interruption(ctx) == nil { // an interrupted call stays started, not ended
+		rt.journal.end(jid, status, value, end.OutFile)
+	}
 	if rt.opts.TestMode {
 		testModeOutput(caller, spec, outPath, errPath, outKept, errKept, status)
 	} else if status != 0 && errKept {

@@ -18,6 +18,7 @@ type frame struct {
 	rt        *Runtime
 	body      *lowered.Body // nil for the virtual caller of the root step
 	id        string
+	jid       string    // the call's identity in the journal (journal.go)
 	stackLen  int       // open steps including this one
 	out       *artifact // the step's own .out artifact
 	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
@@ -44,6 +45,16 @@ type frame struct {
 	// run: what they print may go to this call's artifacts (a forwarded
 	// stdout), so those stay open until the jobs end (runBody).
 	callees pendingCount
+
+	// occ counts this call's calls per (callee, arguments), for their
+	// journal identities.
+	occMu sync.Mutex
+	occ   map[uint64]uint32
+	// divergedHere: a call this one made ran live on resume where the
+	// journal had no success, so its later calls run live (journal.go);
+	// delivery marks the delivery of a message, where that stops.
+	divergedHere atomic.Bool
+	delivery     bool
 }
 
 // pendingCount is a WaitGroup that can also tell whether it is zero.

@@ -345,6 +345,7 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", channelName(args[0]), err)
 		return 1
 	}
+	f.rt.journal.sent(f.jid, f.inboxOwner(), args[0], args[1], args[2])
 	return 0
 }
 

@@ -72,52 +72,16 @@ func builtinPromptStep(ctx context.Context, f *frame, args []string) int {
 		stmtOut = hc.Stdout
 	}
 
-	seq := rt.nextSeq()
-	id := fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq)
-	parentID := ""
-	if f.body != nil {
-		parentID = f.id
-	}
-	params := [][2]string{{"__preview", pc.Preview}}
-	for i, name := range pc.Vars {
-		v := ""
-		if i < len(values) {
-			v = values[i]
+	jid := f.callID("jaiph::prompt", []string{text})
+	var status int
+	var answer string
+	if r := rt.journal.begin(f, jid, "prompt", "jaiph::prompt", []string{text}, false); r != nil {
+		rt.emitReplayed(f, "jaiph::prompt", "prompt", "prompt", r)
+		if stmtOut != nil && r.Out != "" {
+			rt.copyArtifact(stmtOut, filepath.Join(rt.runDir, r.Out))
 		}
-		params = append(params, [2]string{name, v})
-	}
-	dispatchCh := hc.Env.Get("JAIPH_DISPATCH_CHANNEL")
-	stepEvent := func(e *event.Event) {
-		if dispatchCh.IsSet() {
-			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), hc.Env.Get("JAIPH_DISPATCH_SENDER").String()
-		}
-		rt.emit(e)
-	}
-	start := time.Now()
-	stepEvent(&event.Event{Type: event.StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: start,
-		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Params: params})
-
-	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-jaiph__prompt", seq))
-	outPath, errPath := base+".out", base+".err"
-	status, answer := rt.runPromptAttempts(ctx, hc, text, stmtOut, base, id, f.stackLen)
-
-	elapsed := time.Since(start).Milliseconds()
-	end := &event.Event{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
-		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
-	_, errKept := rt.attachArtifacts(end, outPath, errPath)
-	stepEvent(end)
-	if status != 0 {
-		if errKept {
-			if rt.opts.TestMode {
-				// Test mode: a failed step's stderr goes to the statement's
-				// output (never into a capture or an eval).
-				if stmtOut != nil {
-					rt.copyArtifact(stmtOut, errPath)
-				}
-			} else {
-				rt.copyArtifact(hc.Stderr, errPath)
-			}
-		}
+		status, answer = 0, r.Value
+	} else if status, answer = rt.livePrompt(ctx, f, pc, values, text, stmtOut, jid); status != 0 {
 		return status
 	}
 
@@ -254,4 +218,63 @@ func isPipe(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeNamedPipe != 0
+}
+
+// livePrompt runs a prompt step's agent (builtinPromptStep) and journals
+// how it ended as call jid.
+func (rt *Runtime) livePrompt(ctx context.Context, f *frame, pc *lowered.Step, values []string, text string, stmtOut io.Writer, jid string) (int, string) {
+	hc := interp.HandlerCtx(ctx)
+	seq := rt.nextSeq()
+	id := fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq)
+	parentID := ""
+	if f.body != nil {
+		parentID = f.id
+	}
+	params := [][2]string{{"__preview", pc.Preview}}
+	for i, name := range pc.Vars {
+		v := ""
+		if i < len(values) {
+			v = values[i]
+		}
+		params = append(params, [2]string{name, v})
+	}
+	dispatchCh := hc.Env.Get("JAIPH_DISPATCH_CHANNEL")
+	stepEvent := func(e *event.Event) {
+		if dispatchCh.IsSet() {
+			e.Dispatched, e.Channel, e.Sender = true, dispatchCh.String(), hc.Env.Get("JAIPH_DISPATCH_SENDER").String()
+		}
+		rt.emit(e)
+	}
+	start := time.Now()
+	stepEvent(&event.Event{Type: event.StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: start,
+		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Params: params})
+
+	base := filepath.Join(rt.runDir, fmt.Sprintf("%06d-jaiph__prompt", seq))
+	outPath, errPath := base+".out", base+".err"
+	status, answer := rt.runPromptAttempts(ctx, hc, text, stmtOut, base, id, f.stackLen)
+
+	elapsed := time.Since(start).Milliseconds()
+	end := &event.Event{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
+		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
+	_, errKept := rt.attachArtifacts(end, outPath, errPath)
+	stepEvent(end)
+	if Interruption(ctx) == nil { // an interrupted prompt stays started, not ended
+		rt.journal.end(jid, status, answer, end.OutFile)
+	}
+	if status != 0 {
+		if errKept {
+			if rt.opts.TestMode {
+				// Test mode: a failed step's stderr goes to the statement's
+				// output (never into a capture or an eval).
+				if stmtOut != nil {
+					rt.copyArtifact(stmtOut, errPath)
+				}
+			} else {
+				rt.copyArtifact(hc.Stderr, errPath)
+			}
+		}
+		return status, ""
+	}
+
+	return status, answer
 }

@@ -51,6 +51,9 @@ type Options struct {
 	// Environ is the caller's environment, whose JAIPH_* settings the
 	// run's metadata records (runmeta.go).
 	Environ []string
+	// Resume is the run directory of an interrupted or failed run to
+	// continue (replay.go); "" creates a new one.
+	Resume string
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -87,6 +90,8 @@ type Runtime struct {
 
 	args []string // the root call's arguments, for the metadata
 	lock *os.File // the run dir's lock, held while the run is live
+
+	journal *journal // nil in test mode
 
 	faultMu    sync.Mutex
 	faults     int
@@ -140,6 +145,9 @@ func (rt *Runtime) Close() {
 	if rt.rvDir != "" {
 		os.RemoveAll(rt.rvDir)
 	}
+	if rt.journal != nil {
+		rt.journal.close()
+	}
 	rt.summary.mu.Lock()
 	if rt.summary.f != nil {
 		rt.summary.f.Close()
@@ -162,6 +170,10 @@ func (rt *Runtime) env(key string) string {
 // (runtime.md §9).
 func (rt *Runtime) ensureRunDir() error {
 	rt.dirOnce.Do(func() {
+		if rt.opts.Resume != "" {
+			rt.dirErr = rt.reopenRunDir(rt.opts.Resume)
+			return
+		}
 		root := rt.env("JAIPH_RUNS_DIR")
 		switch {
 		case root == "":
@@ -209,6 +221,11 @@ func (rt *Runtime) ensureRunDir() error {
 		rt.summary.f = f
 		rt.summary.failed = func(err error) {
 			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
+		}
+		if !rt.opts.TestMode {
+			if rt.journal, rt.dirErr = openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true"); rt.dirErr != nil {
+				return
+			}
 		}
 		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
 	})

@@ -359,8 +359,8 @@ outer:
 		var shown []shownName
 		pyWalk(d, nil, func(dir string, files []string) {
 			for _, name := range files {
-				if dir == d && (name == runrec.MetaFile || name == runrec.EndFile) {
-					continue // jaiph-go's run records (docs/durability.md), not in the reference
+				if dir == d && (name == runrec.MetaFile || name == runrec.EndFile || name == runrec.JournalFile) {
+					continue // jaiph-go's run records and journal (docs/durability.md), not in the reference
 				}
 				r, _ := filepath.Rel(d, filepath.Join(dir, name))
 				m := r

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,6 +64,31 @@ func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	cmd.Flags().StringVar(&o.Message, "message", "", "redrive only the dead letters of message `SEQ`")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "redrive although a module's source changed since the run")
+	return cmd
+}
+
+func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
+		Long: `Run RUN_DIR's entry again with the same arguments and JAIPH_* settings, in the same
+run directory: the calls its journal records as completed are replayed, the rest run
+(docs/durability.md). RUN_DIR defaults to the workspace's newest interrupted or failed
+run. Refused: a run still running, a run that passed, a run whose sources changed
+(unless --force).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := runs.ResumableDir(strings.Join(args, ""), cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
+			if err != nil {
+				fmt.Fprintf(stderr, "jaiph resume: %v\n", err)
+				return &exitError{exitFailure}
+			}
+			ctx, stop := runtime.NotifyInterrupt()
+			defer stop()
+			home, _ := os.UserHomeDir()
+			return &exitError{engine.Resume(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
+				Environ: os.Environ(), Home: home}, dir, force)}
+		}}
+	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run")
 	return cmd
 }
 

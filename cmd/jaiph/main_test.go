@@ -282,8 +282,8 @@ func cmdRunFiles(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(dir, p)
-			if rel == runrec.MetaFile || rel == runrec.EndFile {
-				return nil // the run's records, not artifacts (runs_*.txtar test them)
+			if rel == runrec.MetaFile || rel == runrec.EndFile || rel == runrec.JournalFile {
+				return nil // the run's records and journal, not artifacts (runs_*, resume_* test them)
 			}
 			names = append(names, rel)
 		}

@@ -1,0 +1,93 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ReadMeta reads dir's .run.json.
+func ReadMeta(dir string) (*Meta, error) {
+	data, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a resumable run: %w", dir, err)
+	}
+	var m Meta
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, MetaFile), err)
+	}
+	return &m, nil
+}
+
+// Resumable checks that `jaiph resume` may continue the run in dir: it is
+// not live, it did not pass, and (unless force) no module's source changed
+// since it started. It returns the run's metadata.
+func Resumable(dir string, force bool) (*Meta, error) {
+	m, err := ReadMeta(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Read(dir, time.Now())
+	switch {
+	case Locked(dir) || r.Status == Running:
+		return nil, fmt.Errorf("run %s is still running", dir)
+	case r.Status == Passed:
+		return nil, fmt.Errorf("run %s passed: nothing to resume", dir)
+	}
+	if force {
+		return m, nil
+	}
+	var changed []string
+	for _, mod := range m.Modules {
+		data, err := os.ReadFile(mod.Path)
+		if err != nil || Hash(data) != mod.SHA256 {
+			changed = append(changed, mod.Path)
+		}
+	}
+	if len(changed) > 0 {
+		return nil, fmt.Errorf("source changed since run %s: %s (--force resumes anyway)", dir, strings.Join(changed, ", "))
+	}
+	return m, nil
+}
+
+// NewestResumable is the newest interrupted or failed run under root.
+func NewestResumable(root string) (string, error) {
+	list, err := List(root, time.Now())
+	if err != nil {
+		return "", err
+	}
+	for _, r := range list {
+		if r.Status == Interrupted || r.Status == Failed {
+			return r.Dir, nil
+		}
+	}
+	return "", fmt.Errorf("no interrupted or failed run under %s", root)
+}
+
+// Environ is environ with the JAIPH_* settings of m instead of its own;
+// a secret recorded as a hash is taken from environ.
+func (m *Meta) Environ(environ []string) []string {
+	secret := map[string]bool{}
+	var out []string
+	for _, s := range m.Settings {
+		if strings.HasPrefix(s.Value, "sha256:") && secretKey(s.Key) {
+			secret[s.Key] = true
+			continue
+		}
+	}
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, "JAIPH_") || secret[k] {
+			out = append(out, kv)
+		}
+	}
+	for _, s := range m.Settings {
+		if !secret[s.Key] {
+			out = append(out, s.Key+"="+s.Value)
+		}
+	}
+	return out
+}

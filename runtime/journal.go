@@ -1,0 +1,240 @@
+package runtime
+
+// This file answers: what does a run journal so that `jaiph resume` can
+// replay what already completed (docs/durability.md "Journal and resume")?
+
+import (
+	"bufio"
+	"encoding/json"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jaiph-go/jaiph/runs"
+)
+
+// journalRecord is one line of the journal: a call's start ("start"), its
+// end ("end") or a message it sent ("send").
+type journalRecord struct {
+	T       string   `json:"t"`
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind,omitempty"`
+	Callee  string   `json:"callee,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Status  *int     `json:"status,omitempty"`
+	Value   string   `json:"value,omitempty"`
+	Out     string   `json:"out,omitempty"` // the .out artifact's name in the run dir
+	Channel string   `json:"channel,omitempty"`
+	Sender  string   `json:"sender,omitempty"`
+	Content string   `json:"content,omitempty"`
+	Box     string   `json:"box,omitempty"` // identity of the orchestrator whose inbox got the message
+	line    int      // of a send record: its line in the journal
+}
+
+// journal appends records with a group commit: start and send records wait
+// in buf (up to 64 KB) and reach the file (synced when fsync) together with
+// the next end record, before the caller of the ended call goes on. A start lost with
+// buf had no completed call after it, so a resume runs it live anyway.
+type journal struct {
+	mu    sync.Mutex
+	f     *os.File
+	fsync bool
+	buf   []byte
+	err   error
+
+	// What the interrupted attempt(s) left, when resuming.
+	ended   map[string]*journalRecord // id → end record
+	started map[string]int            // id → line of its last start record
+	parents map[string]bool           // calls that made calls
+	sends   []*journalRecord          // in order
+	// resuming: the journal had records, so replay applies.
+	resuming bool
+}
+
+// openJournal opens (creating or appending to) dir's journal and loads what
+// is in it.
+func openJournal(dir string, fsync bool) (*journal, error) {
+	path := filepath.Join(dir, runs.JournalFile)
+	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]int{},
+		parents: map[string]bool{}}
+	if data, err := os.Open(path); err == nil {
+		sc := bufio.NewScanner(data)
+		sc.Buffer(nil, 1<<30)
+		for line := 1; sc.Scan(); line++ {
+			var r journalRecord
+			if json.Unmarshal(sc.Bytes(), &r) != nil {
+				continue // a torn last line: its call never ended durably
+			}
+			switch r.T {
+			case "start":
+				j.started[r.ID] = line
+				if i := strings.LastIndexByte(r.ID, '/'); i > 0 {
+					j.parents[r.ID[:i]] = true
+				}
+			case "end":
+				j.ended[r.ID] = &r
+			case "send":
+				r.line = line
+				j.sends = append(j.sends, &r)
+			}
+		}
+		data.Close()
+		j.resuming = len(j.started) > 0
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	j.f = f
+	return j, nil
+}
+
+func (j *journal) add(r *journalRecord, flush bool) {
+	line, _ := json.Marshal(r)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.buf = append(append(j.buf, line...), '\n')
+	// Records waiting for an end record may go out early (many sends
+	// before the first end): earlier is never wrong, and memory stays flat.
+	if (!flush && len(j.buf) < 64<<10) || j.f == nil || j.err != nil {
+		return
+	}
+	_, j.err = j.f.Write(j.buf)
+	if j.err == nil && j.fsync {
+		j.err = j.f.Sync()
+	}
+	j.buf = j.buf[:0]
+}
+
+func (j *journal) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f != nil {
+		if len(j.buf) > 0 && j.err == nil {
+			_, _ = j.f.Write(j.buf)
+		}
+		j.f.Close()
+		j.f = nil
+	}
+}
+
+// callID is the deterministic identity of a call made by caller: the
+// caller's identity, the callee, a hash of its arguments and the
+// occurrence of that same (callee, arguments) within the caller. The
+// caller keeps 12 bytes per distinct call (an orchestrator dispatching
+// many messages keeps one entry per distinct message).
+func (caller *frame) callID(callee string, args []string) string {
+	h := fnv.New64a()
+	for _, a := range args {
+		h.Write([]byte(strconv.Itoa(len(a))))
+		h.Write([]byte{':'})
+		h.Write([]byte(a))
+	}
+	sum := h.Sum64()
+	h.Write([]byte(callee))
+	key := h.Sum64()
+	caller.occMu.Lock()
+	if caller.occ == nil {
+		caller.occ = map[uint64]uint32{}
+	}
+	caller.occ[key]++
+	n := caller.occ[key]
+	caller.occMu.Unlock()
+	return caller.jid + "/" + callee + "(" + strconv.FormatUint(sum, 16) + ")#" + strconv.FormatUint(uint64(n), 10)
+}
+
+// begin journals the start of call id, made by caller, and tells whether
+// a resume replays it: it completed with status 0 and the run has not
+// diverged where caller is. A call absent from the journal, or a call that
+// failed without making calls, runs live and diverges: the later calls of
+// its caller and of the caller's callers run live (up to the delivery it
+// is part of: deliveries are independent, so one that runs live, as a
+// delivery that was queued or in flight does, diverges nothing else). A
+// call started but not ended, or failed after making calls (an ancestor of
+// the interruption or of the failure), runs live without diverging.
+func (j *journal) begin(caller *frame, id, kind, callee string, args []string, delivery bool) *journalRecord {
+	if j == nil {
+		return nil
+	}
+	if j.resuming && !caller.diverged() {
+		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
+			return r
+		}
+		if _, started := j.started[id]; !delivery && (!started || (j.ended[id] != nil && !j.parents[id])) {
+			for g := caller; g != nil; g = g.caller {
+				g.divergedHere.Store(true)
+				if g.delivery {
+					break
+				}
+			}
+		}
+	}
+	j.add(&journalRecord{T: "start", ID: id, Kind: kind, Callee: callee, Args: args}, false)
+	return nil
+}
+
+// diverged tells whether f or a caller of f made a call that diverged.
+func (f *frame) diverged() bool {
+	for g := f; g != nil; g = g.caller {
+		if g.divergedHere.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// end journals how call id ended; out is its kept .out artifact (a path).
+func (j *journal) end(id string, status int, value, out string) {
+	if j == nil {
+		return
+	}
+	if out != "" {
+		out = filepath.Base(out)
+	}
+	j.add(&journalRecord{T: "end", ID: id, Status: &status, Value: value, Out: out}, true)
+}
+
+// sent journals a message sent by call id into the inbox of call box.
+func (j *journal) sent(id, box, channel, sender, content string) {
+	if j == nil {
+		return
+	}
+	j.add(&journalRecord{T: "send", ID: id, Box: box, Channel: channel, Sender: sender, Content: content}, false)
+}
+
+// replaySends re-enqueues into ib, in the journal's order, the messages
+// that call id and the calls under it sent to an inbox outside it (those
+// sent to an orchestrator within it were delivered there).
+func (rt *Runtime) replaySends(ib *inbox, id string) {
+	j := rt.journal
+	if ib == nil {
+		return
+	}
+	for _, r := range j.sends {
+		// Only the sends of the attempt in which the call completed: an
+		// earlier attempt killed during the call sent some of them too.
+		if r.line < j.started[id] || r.line < j.started[r.ID] {
+			continue
+		}
+		inside := r.ID == id || strings.HasPrefix(r.ID, id+"/")
+		boxInside := r.Box == id || strings.HasPrefix(r.Box, id+"/")
+		if inside && !boxInside {
+			// Not journaled again: the record above stays in the journal
+			// for a later resume, which would otherwise send it twice.
+			_ = rt.enqueue(ib, r.Channel, r.Sender, r.Content)
+		}
+	}
+}
+
+// inboxOwner is the identity of the orchestrator whose inbox f sends to.
+func (f *frame) inboxOwner() string {
+	for g := f; g != nil; g = g.caller {
+		if g.ownsInbox {
+			return g.jid
+		}
+	}
+	return ""
+}

@@ -1,0 +1,162 @@
+package runtime
+
+// This file answers: what does a resumed run do instead of a call that
+// completed in the interrupted attempt (docs/durability.md)?
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
+)
+
+// replayCall stands for call id, journaled as completed with status 0: a
+// STEP_REPLAYED event, the recorded stdout where the caller would have seen
+// it, the messages it sent queued again, its recorded return value.
+func (rt *Runtime) replayCall(caller *frame, spec callSpec, id string, r *journalRecord) (int, string, error) {
+	b := spec.body
+	rt.emitReplayed(caller, b.Symbol, string(b.Kind), b.Name, r)
+	if spec.forward && !spec.capture && !rt.opts.TestMode && r.Out != "" {
+		rt.copyArtifact(spec.stdout, filepath.Join(rt.runDir, r.Out))
+	}
+	rt.replaySends(caller.inbox, id)
+	return 0, r.Value, nil
+}
+
+func (rt *Runtime) emitReplayed(caller *frame, fn, kind, name string, r *journalRecord) {
+	seq := rt.nextSeq()
+	parentID := ""
+	if caller.body != nil {
+		parentID = caller.id
+	}
+	status := 0
+	e := &event.Event{Type: event.StepReplayed, Func: fn, Kind: kind, Name: name, Time: time.Now(),
+		ID: fmt.Sprintf("%s:%d:%d", rt.runID, rt.pid, seq), ParentID: parentID, Seq: seq, Depth: caller.stackLen,
+		Status: &status}
+	if r.Out != "" {
+		e.OutFile = filepath.Join(rt.runDir, r.Out)
+	}
+	rt.emit(e)
+}
+
+// reopenRunDir makes dir, a run that did not pass, this run's directory
+// again: its lock, run ID and step numbers go on, the killed attempt's
+// open steps are closed in the summary (STEP_END with the status of a
+// kill) and a RUN_RESUMED event starts the new attempt, so the summary
+// stays one valid sequence.
+func (rt *Runtime) reopenRunDir(dir string) error {
+	lock, err := runs.Lock(dir)
+	if err != nil {
+		return fmt.Errorf("cannot lock run directory %s (is it still running?): %w", dir, err)
+	}
+	rt.lock = lock
+	var meta runs.Meta
+	data, err := os.ReadFile(filepath.Join(dir, runs.MetaFile))
+	if err == nil {
+		err = json.Unmarshal(data, &meta)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %w", runs.MetaFile, err)
+	}
+	rt.runDir, rt.runID = dir, meta.RunID
+	if err := os.Remove(filepath.Join(dir, runs.EndFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	sumPath := filepath.Join(dir, runs.SummaryFile)
+	if err := cutTornLine(sumPath); err != nil {
+		return err
+	}
+	if err := cutTornLine(filepath.Join(dir, runs.JournalFile)); err != nil {
+		return err
+	}
+	maxSeq, open := scanOpenSteps(sumPath)
+	rt.seq.Store(int64(maxSeq))
+	f, err := os.OpenFile(sumPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	rt.summary.f = f
+	rt.summary.failed = func(err error) {
+		rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
+	}
+	status := 137 // killed (128+SIGKILL): an interruption by SIGINT/SIGTERM closed its own steps
+	var zero int64
+	now := time.Now()
+	for i := len(open) - 1; i >= 0; i-- { // innermost first
+		e := open[i]
+		e.Type, e.Time, e.Status, e.ElapsedMS, e.RunID = event.StepEnd, now, &status, &zero, rt.runID
+		rt.summary.write(e)
+	}
+	rt.summary.write(&event.Event{Type: event.RunResumed, Time: now, RunID: rt.runID})
+	if rt.journal, err = openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true"); err != nil {
+		return err
+	}
+	rt.rvDir, err = os.MkdirTemp("", "jaiph-rv-")
+	return err
+}
+
+// cutTornLine truncates path after its last newline: a line a kill cut
+// short would otherwise run into the next one appended.
+func cutTornLine(path string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil || len(data) == 0 || data[len(data)-1] == '\n' {
+		return err
+	}
+	return os.Truncate(path, int64(bytes.LastIndexByte(data, '\n')+1))
+}
+
+// scanOpenSteps reads a summary: the highest step number and the
+// STEP_STARTs without their STEP_END, in order.
+func scanOpenSteps(path string) (int, []*event.Event) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil
+	}
+	defer f.Close()
+	type rec struct {
+		Type, Func, Kind, Name, ID string
+		ParentID                   *string `json:"parent_id"`
+		Seq, Depth                 int
+	}
+	maxSeq := 0
+	var order []string
+	open := map[string]*event.Event{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<30)
+	for sc.Scan() {
+		var r rec
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue
+		}
+		maxSeq = max(maxSeq, r.Seq)
+		switch r.Type {
+		case event.StepStart:
+			e := &event.Event{Func: r.Func, Kind: r.Kind, Name: r.Name, ID: r.ID, Seq: r.Seq, Depth: r.Depth}
+			if r.ParentID != nil {
+				e.ParentID = *r.ParentID
+			}
+			open[r.ID] = e
+			order = append(order, r.ID)
+		case event.StepEnd:
+			delete(open, r.ID)
+		}
+	}
+	var out []*event.Event
+	for _, id := range order {
+		if e := open[id]; e != nil {
+			out = append(out, e)
+		}
+	}
+	return maxSeq, out
+}
