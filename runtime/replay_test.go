@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A kill during a write leaves a line without its newline: resume cuts it
+// off, so the next record does not run into it; whole files stay as they
+// are.
+func TestCutTornLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"a\nb\n", "a\nb\n"},
+		{"a\nb\n{\"t\":\"en", "a\nb\n"},
+		{"{\"t\":", ""},
+	} {
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, []byte(c.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := cutTornLine(p); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != c.want {
+			t.Errorf("cutTornLine(%q) left %q, want %q", c.in, got, c.want)
+		}
+	}
+	if err := cutTornLine(filepath.Join(dir, "missing")); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// The steps a killed attempt left open, outermost first, and the highest
+// step number (of any event that has one).
+func TestScanOpenSteps(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run_summary.jsonl")
+	summary := `{"type":"STEP_START","func":"m::default","kind":"workflow","name":"default","id":"r:1:1","parent_id":null,"seq":1,"depth":0}
+{"type":"STEP_START","func":"m::a","kind":"function","name":"a","id":"r:1:2","parent_id":"r:1:1","seq":2,"depth":1}
+{"type":"STEP_END","func":"m::a","kind":"function","name":"a","status":0,"id":"r:1:2","seq":2,"depth":1}
+{"type":"STEP_START","func":"m::b","kind":"workflow","name":"b","id":"r:1:3","parent_id":"r:1:1","seq":3,"depth":1}
+{"type":"LOG","message":"x","depth":2}
+torn
+`
+	if err := os.WriteFile(p, []byte(summary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	maxSeq, open := scanOpenSteps(p)
+	if maxSeq != 3 || len(open) != 2 || open[0].ID != "r:1:1" || open[1].ID != "r:1:3" || open[1].ParentID != "r:1:1" ||
+		open[1].Kind != "workflow" || open[1].Depth != 1 || open[0].ParentID != "" {
+		t.Errorf("scanOpenSteps: max %d, open %+v", maxSeq, open)
+	}
+}
+
+// Identities depend only on the caller's identity and the calls it made
+// before: the same calls give the same identities in another attempt;
+// arguments and repetitions tell calls apart.
+func TestCallID(t *testing.T) {
+	ids := func() []string {
+		f := &frame{jid: "/m::default(0)#1"}
+		return []string{f.callID("m::a", []string{"x"}), f.callID("m::a", []string{"y"}), f.callID("m::a", []string{"x"}),
+			f.callID("m::b", []string{"x"}), f.callID("m::a", []string{"x", ""}), f.callID("m::a", []string{"", "x"})}
+	}
+	first, second := ids(), ids()
+	seen := map[string]bool{}
+	for i, id := range first {
+		if id != second[i] {
+			t.Errorf("call %d: %q then %q", i, id, second[i])
+		}
+		if seen[id] {
+			t.Errorf("call %d: identity %q again", i, id)
+		}
+		seen[id] = true
+	}
+	if first[0][len(first[0])-2:] != "#1" || first[2][len(first[2])-2:] != "#2" || first[2][:len(first[2])-1] != first[0][:len(first[0])-1] {
+		t.Errorf("occurrences: %q, %q", first[0], first[2])
+	}
+}
