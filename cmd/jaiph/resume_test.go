@@ -345,6 +345,19 @@ func TestResumeDrainKill(t *testing.T) {
 	}
 }
 
+// recordedPassed reports whether the workspace's run recorded its end as
+// passed (.run.end).
+func recordedPassed(t *testing.T, dir string) bool {
+	ends, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/.run.end"))
+	for _, e := range ends {
+		var end struct{ Status string }
+		if data, err := os.ReadFile(e); err == nil && json.Unmarshal(data, &end) == nil && end.Status == "passed" {
+			return true
+		}
+	}
+	return false
+}
+
 // drainKillScenario runs resumeDrainFlow(n) in a fresh workspace, kills
 // it up to 3 times at random moments within span, resumes it until it
 // passes, checks the deliveries and returns the number of kills.
@@ -374,7 +387,10 @@ func drainKillScenario(t *testing.T, rnd *rand.Rand, span time.Duration, n int) 
 		} else {
 			err = <-done
 		}
-		passed = err == nil
+		// A kill that lands after the run recorded its end as passed (and
+		// before the process exited) ends the scenario too: resume rightly
+		// refuses a passed run.
+		passed = err == nil || recordedPassed(t, dir)
 		// A kill before the run recorded itself leaves nothing to resume.
 		if metas, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/.run.json")); len(metas) > 0 {
 			args = []string{"resume"}
