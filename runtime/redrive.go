@@ -60,6 +60,15 @@ func (rt *Runtime) Reopen(dir, runID string, lastMessage int) error {
 		rt.summary.failed = func(err error) {
 			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
 		}
+		// Redeliveries are journaled as the run's deliveries were; a redrive
+		// delivers, it never replays (two letters may be the same call).
+		j, err := openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true")
+		if err != nil {
+			rt.dirErr = err
+			return
+		}
+		j.resuming = false
+		rt.journal = j
 		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
 	})
 	return rt.dirErr
