@@ -14,6 +14,7 @@ import (
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
@@ -61,7 +62,7 @@ func Load(path string) (*Program, error) {
 	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
 		return nil, ds[0]
 	}
-	p := &Program{Path: abs, Workspace: runtime.WorkspaceRoot(filepath.Dir(abs)), Source: filepath.Base(abs),
+	p := &Program{Path: abs, Workspace: runs.WorkspaceRoot(filepath.Dir(abs)), Source: filepath.Base(abs),
 		Checked: prog, Modules: mods}
 	for _, m := range mods {
 		if m.Path == prog.Entry.Path {

@@ -5,7 +5,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,13 +32,9 @@ type RedriveOptions struct {
 // same run directory, and returns whether all were delivered. The error is
 // a refusal (nothing was delivered) or a failure to record a delivery.
 func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
-	var meta runs.Meta
-	data, err := os.ReadFile(filepath.Join(o.RunDir, runs.MetaFile))
-	if err == nil {
-		err = json.Unmarshal(data, &meta)
-	}
-	if err != nil || meta.Version != runs.MetaVersion {
-		return false, fmt.Errorf("%s has no readable %s (not a jaiph run, or one from an older jaiph)", o.RunDir, runs.MetaFile)
+	meta, err := runs.ReadMeta(o.RunDir)
+	if err != nil {
+		return false, err
 	}
 	if runs.Locked(o.RunDir) {
 		return false, fmt.Errorf("%s is still running; redrive it when it has ended", o.RunDir)
@@ -57,8 +52,8 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		return false, fmt.Errorf("nothing to redrive: %s has no dead letters", o.RunDir)
 	}
 	if !o.Force {
-		if changed := changedModule(meta.Modules); changed != "" {
-			return false, fmt.Errorf("%s changed since the run; redrive anyway with --force", changed)
+		if changed := meta.Changed(); len(changed) > 0 {
+			return false, fmt.Errorf("%s changed since the run; redrive anyway with --force", changed[0])
 		}
 	}
 	last, err := lastMessage(o.RunDir)
@@ -69,7 +64,7 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	environ := runEnviron(o.Environ, meta.Settings)
+	environ := meta.Environ(o.Environ)
 	if err := p.Refuse(ctx, environ); err != nil {
 		return false, err
 	}
@@ -78,7 +73,7 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		return false, err
 	}
 	defer rt.Close()
-	if err := rt.Reopen(o.RunDir, meta.RunID, last); err != nil {
+	if err := rt.Reopen(o.RunDir, last); err != nil {
 		if errors.Is(err, runtime.ErrRunLive) {
 			err = fmt.Errorf("%s is still running; redrive it when it has ended", o.RunDir)
 		}
@@ -137,46 +132,6 @@ func removeDelivered(runDir string, letters []inboxlog.Letter) {
 			os.Remove(filepath.Join(runDir, "inbox", "dead", filepath.Base(l.File)))
 		}
 	}
-}
-
-// changedModule is the first recorded module whose source is no longer
-// the one the run hashed ("" when none changed).
-func changedModule(mods []runs.Module) string {
-	for _, m := range mods {
-		data, err := os.ReadFile(m.Path)
-		if err != nil || runs.Hash(data) != m.SHA256 {
-			return m.Path
-		}
-	}
-	return ""
-}
-
-// runEnviron is the caller's environment with its JAIPH_* settings
-// replaced by the run's; a secret the run recorded only as a hash is taken
-// from the caller.
-func runEnviron(environ []string, settings []runs.Setting) []string {
-	own := map[string]string{}
-	var out []string
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "JAIPH_") {
-			own[k] = v
-			continue
-		}
-		out = append(out, kv)
-	}
-	for _, s := range settings {
-		v := s.Value
-		if strings.HasPrefix(v, "sha256:") {
-			if mine, ok := own[s.Key]; ok {
-				v = mine
-			} else {
-				continue
-			}
-		}
-		out = append(out, s.Key+"="+v)
-	}
-	return out
 }
 
 // lastMessage is the run's highest message number (inbox/.seq is not

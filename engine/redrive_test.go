@@ -3,11 +3,9 @@ package engine
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/jaiph-go/jaiph/inboxlog"
-	"github.com/jaiph-go/jaiph/runs"
 )
 
 // TestRemoveDelivered: a message's dead/ file goes only when every target
@@ -32,17 +30,6 @@ func TestRemoveDelivered(t *testing.T) {
 	left, _ := os.ReadDir(dead)
 	if len(left) != 1 || left[0].Name() != "001-jobs.txt" {
 		t.Errorf("left in dead/: %v, want only 001-jobs.txt", left)
-	}
-}
-
-// TestRunEnviron: the run's JAIPH_* settings replace the caller's; a
-// setting recorded as a hash comes from the caller or is left out.
-func TestRunEnviron(t *testing.T) {
-	got := runEnviron([]string{"PATH=/bin", "JAIPH_DEBUG=true", "JAIPH_API_KEY=mine", "JAIPH_EXTRA=x"},
-		[]runs.Setting{{Key: "JAIPH_AGENT_MODEL", Value: "opus"}, {Key: "JAIPH_API_KEY", Value: "sha256:ab"}, {Key: "JAIPH_TOKEN", Value: "sha256:cd"}})
-	want := "PATH=/bin JAIPH_AGENT_MODEL=opus JAIPH_API_KEY=mine"
-	if strings.Join(got, " ") != want {
-		t.Errorf("environ = %q, want %q", strings.Join(got, " "), want)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/testrun"
 	"github.com/jaiph-go/jaiph/validate"
@@ -24,7 +25,7 @@ func TestFiles(path string) (files []string, workspace string, err error) {
 		if err != nil {
 			return fail("jaiph test: " + err.Error())
 		}
-		workspace = runtime.WorkspaceRoot(cwd)
+		workspace = runs.WorkspaceRoot(cwd)
 		files, err = findTestFiles(workspace)
 		if err != nil {
 			return fail("jaiph test: " + err.Error())
@@ -48,7 +49,7 @@ func TestFiles(path string) (files []string, workspace string, err error) {
 		if len(files) == 0 {
 			return fail("jaiph test: no *.test.jh or *.test.jph files in " + path)
 		}
-		return files, runtime.WorkspaceRoot(abs), nil
+		return files, runs.WorkspaceRoot(abs), nil
 	case !parser.IsSourceFile(abs):
 		return fail("jaiph test expects a .jh, .jph, *.test.jh, *.test.jph file or directory")
 	case err != nil:
@@ -59,7 +60,7 @@ func TestFiles(path string) (files []string, workspace string, err error) {
 		return fail("jaiph test requires a *.test.jh or *.test.jph file with inline mock prompt steps. Example:\n" +
 			`  test "..." { mock prompt "response"; response = w.default; expectContain response "..."; }`)
 	}
-	return []string{abs}, runtime.WorkspaceRoot(filepath.Dir(abs)), nil
+	return []string{abs}, runs.WorkspaceRoot(filepath.Dir(abs)), nil
 }
 
 // findTestFiles returns the test files below dir, sorted.

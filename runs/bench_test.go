@@ -23,9 +23,9 @@ func BenchmarkRecords(b *testing.B) {
 		must(b, err)
 		mods, err := HashModules([]string{src})
 		must(b, err)
-		must(b, WriteMeta(dir, &Meta{Version: MetaVersion, Entry: src, Args: []string{}, Start: time.Now(),
+		must(b, WriteMeta(RecordsDir(dir), &Meta{Version: MetaVersion, Entry: src, Args: []string{}, Start: time.Now(),
 			Settings: Settings(env), Modules: mods}))
-		must(b, WriteEnd(dir, &End{Status: Passed, End: time.Now()}))
+		must(b, WriteEnd(RecordsDir(dir), &End{Status: Passed, End: time.Now()}))
 		lock.Close()
 	}
 }

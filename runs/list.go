@@ -35,13 +35,13 @@ type Run struct {
 	DurationMS int64      `json:"duration_ms"`
 	Signal     string     `json:"signal,omitempty"`
 	Args       []string   `json:"args"`
-	// Legacy marks a run dir without .run.json (an older jaiph, jaiph
+	// Legacy marks a run dir without run.json (an older jaiph, jaiph
 	// test, or the reference), read from its summary alone.
 	Legacy bool `json:"legacy,omitempty"`
 }
 
 // List reads the run directories under root (<root>/<date>/<time>-<source>)
-// newest first. A directory with neither .run.json nor run_summary.jsonl
+// newest first. A directory with neither run.json nor run_summary.jsonl
 // is not a run and is skipped; unreadable or partial files never fail the
 // listing: what they do not tell stays empty (status unknown at worst).
 func List(root string, now time.Time) ([]Run, error) {
@@ -109,7 +109,7 @@ func Newest(root string) (string, error) {
 // Read reads one run directory; ok is false when dir is not a run.
 func Read(dir string, now time.Time) (Run, bool) {
 	r := Run{Dir: dir, Status: Unknown, Args: []string{}}
-	metaData, metaErr := os.ReadFile(filepath.Join(dir, MetaFile))
+	metaData, metaErr := os.ReadFile(Record(dir, MetaFile))
 	sum, sumErr := os.Open(filepath.Join(dir, SummaryFile))
 	if metaErr != nil && sumErr != nil {
 		return r, false
@@ -135,7 +135,7 @@ func Read(dir string, now time.Time) (Run, bool) {
 	case Locked(dir) && alive(m.PID):
 		r.Status = Running
 		last = now
-	case readJSON(filepath.Join(dir, EndFile), &end) && end.Status != "":
+	case readJSON(Record(dir, EndFile), &end) && end.Status != "":
 		r.Status, r.Signal, last = end.Status, end.Signal, end.End
 		r.End = &end.End
 	}
@@ -158,7 +158,7 @@ func Read(dir string, now time.Time) (Run, bool) {
 		}
 	}
 	// Started, never recorded its end, nobody holds the lock: killed (a
-	// run with .run.json always records its end unless its process died).
+	// run with run.json always records its end unless its process died).
 	if r.Status == Unknown && !r.Start.IsZero() {
 		r.Status = Interrupted
 	}
@@ -180,7 +180,7 @@ type summaryFacts struct {
 	status        string // passed/failed from the root STEP_END, else Unknown
 }
 
-// scanSummary reads a summary for a run without .run.end: the source from
+// scanSummary reads a summary for a run without run.end: the source from
 // WORKFLOW_START, the first and last event times, and the root step's
 // STEP_END (depth 0, no parent) as passed (status 0) or failed. A line
 // that does not parse (a torn last line of a killed run) is skipped.

@@ -66,27 +66,27 @@ func TestStatusFromRecords(t *testing.T) {
 		ms     int64
 	}{
 		{"end passed", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
-			must(t, WriteEnd(dir, &End{Status: Passed, End: start.Add(1500 * time.Millisecond)}))
+			must(t, WriteMeta(RecordsDir(dir), meta))
+			must(t, WriteEnd(RecordsDir(dir), &End{Status: Passed, End: start.Add(1500 * time.Millisecond)}))
 			write(t, filepath.Join(dir, SummaryFile), lines(stepRoot, rootEnd("1")))
 		}, Passed, 1500},
 		{"end interrupted", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
-			must(t, WriteEnd(dir, &End{Status: Interrupted, Signal: "SIGINT", End: start.Add(time.Second)}))
+			must(t, WriteMeta(RecordsDir(dir), meta))
+			must(t, WriteEnd(RecordsDir(dir), &End{Status: Interrupted, Signal: "SIGINT", End: start.Add(time.Second)}))
 		}, Interrupted, 1000},
 		{"killed: meta, no end, no summary", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
+			must(t, WriteMeta(RecordsDir(dir), meta))
 		}, Interrupted, 0},
 		{"killed: meta, torn summary", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
+			must(t, WriteMeta(RecordsDir(dir), meta))
 			write(t, filepath.Join(dir, SummaryFile), stepRoot[:50])
 		}, Interrupted, 0},
 		{"killed after the root step ended: the summary does not count", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
+			must(t, WriteMeta(RecordsDir(dir), meta))
 			write(t, filepath.Join(dir, SummaryFile), lines(stepRoot, rootEnd("0")))
 		}, Interrupted, 0},
 		{"live: lock held", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
+			must(t, WriteMeta(RecordsDir(dir), meta))
 			f, err := Lock(dir)
 			must(t, err)
 			t.Cleanup(func() { f.Close() })
@@ -96,17 +96,17 @@ func TestStatusFromRecords(t *testing.T) {
 			must(t, cmd.Run())
 			dead := *meta
 			dead.PID = cmd.Process.Pid
-			must(t, WriteMeta(dir, &dead))
+			must(t, WriteMeta(RecordsDir(dir), &dead))
 			f, err := Lock(dir)
 			must(t, err)
 			t.Cleanup(func() { f.Close() })
 		}, Interrupted, 0},
 		{"corrupt meta, no summary", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, MetaFile), `{"version":1,"start":`)
+			write(t, Record(dir, MetaFile), `{"version":1,"start":`)
 		}, Unknown, 0},
 		{"corrupt end", func(t *testing.T, dir string) {
-			must(t, WriteMeta(dir, meta))
-			write(t, filepath.Join(dir, EndFile), `{"sta`)
+			must(t, WriteMeta(RecordsDir(dir), meta))
+			write(t, Record(dir, EndFile), `{"sta`)
 		}, Interrupted, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,8 +127,8 @@ func TestListOrderAndSkips(t *testing.T) {
 		dir := filepath.Join(root, name)
 		must(t, os.MkdirAll(dir, 0o755))
 		start := time.Date(2026, 1, 1, 10+i, 0, 0, 0, time.UTC)
-		must(t, WriteMeta(dir, &Meta{Version: MetaVersion, Source: filepath.Base(name)[9:], Start: start}))
-		must(t, WriteEnd(dir, &End{Status: Passed, End: start.Add(time.Second)}))
+		must(t, WriteMeta(RecordsDir(dir), &Meta{Version: MetaVersion, Source: filepath.Base(name)[9:], Start: start}))
+		must(t, WriteEnd(RecordsDir(dir), &End{Status: Passed, End: start.Add(time.Second)}))
 	}
 	must(t, os.MkdirAll(filepath.Join(root, "2026-01-01", "empty"), 0o755))
 	write(t, filepath.Join(root, "2026-01-01", "stray-file"), "x")
@@ -171,6 +171,7 @@ func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
 func write(t testing.TB, path, s string) {
 	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	must(t, os.WriteFile(path, []byte(s), 0o644))
 }
 
@@ -186,23 +187,23 @@ func must(t testing.TB, err error) {
 func TestTruncatedRecords(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	src := t.TempDir()
-	must(t, WriteMeta(src, &Meta{Version: MetaVersion, RunID: "id", Source: "a.jh", Args: []string{"x"}, Start: start,
+	must(t, WriteMeta(RecordsDir(src), &Meta{Version: MetaVersion, RunID: "id", Source: "a.jh", Args: []string{"x"}, Start: start,
 		Settings: []Setting{{"JAIPH_DEBUG", "true"}}, Modules: []Module{{"/w/a.jh", Hash(nil)}}}))
-	must(t, WriteEnd(src, &End{Status: Failed, ExitCode: 1, End: start.Add(time.Second)}))
+	must(t, WriteEnd(RecordsDir(src), &End{Status: Failed, ExitCode: 1, End: start.Add(time.Second)}))
 	for _, name := range []string{MetaFile, EndFile} {
-		data, err := os.ReadFile(filepath.Join(src, name))
+		data, err := os.ReadFile(Record(src, name))
 		must(t, err)
 		dir := t.TempDir()
 		for _, other := range []string{MetaFile, EndFile} {
 			if other != name {
-				b, _ := os.ReadFile(filepath.Join(src, other))
-				write(t, filepath.Join(dir, other), string(b))
+				b, _ := os.ReadFile(Record(src, other))
+				write(t, Record(dir, other), string(b))
 			}
 		}
 		write(t, filepath.Join(dir, SummaryFile), lines(wfStart, stepRoot)+rootEnd("0")[:50])
 		for n := 0; n <= len(data); n += 3 { // every third cut: file writes dominate the test's time
-			os.Remove(filepath.Join(dir, name)) // not O_TRUNC: ext4 flushes a truncated file's data
-			write(t, filepath.Join(dir, name), string(data[:n]))
+			os.Remove(Record(dir, name)) // not O_TRUNC: ext4 flushes a truncated file's data
+			write(t, Record(dir, name), string(data[:n]))
 			r, ok := Read(dir, time.Now())
 			if !ok || r.Status == Running || r.Status == "" {
 				t.Fatalf("%s cut at %d: ok %v status %q", name, n, ok, r.Status)

@@ -13,19 +13,10 @@ import (
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 )
 
-// File names in a run directory. They start with a dot, like .seq, so that
-// `ls` of a run directory shows the step artifacts as before. The live
-// process holds an flock on the run directory itself (Lock).
-const (
-	MetaFile    = ".run.json" // Meta, written atomically before the first step
-	EndFile     = ".run.end"  // End, written atomically when the run ends
-	SummaryFile = "run_summary.jsonl"
-)
-
 // MetaVersion is Meta's format version; readers refuse other versions.
 const MetaVersion = 1
 
-// Meta is what a run was started with (.run.json). Field names are stable.
+// Meta is what a run was started with (run.json). Field names are stable.
 type Meta struct {
 	Version   int       `json:"version"`
 	RunID     string    `json:"run_id"`
@@ -56,7 +47,7 @@ type Module struct {
 	SHA256 string `json:"sha256"`
 }
 
-// End is how a run ended (.run.end). Status is "passed", "failed" or
+// End is how a run ended (run.end). Status is "passed", "failed" or
 // "interrupted"; Signal names the signal of an interrupted run.
 type End struct {
 	Status   string    `json:"status"`
@@ -115,11 +106,24 @@ func HashModules(paths []string) ([]Module, error) {
 	return out, nil
 }
 
-// WriteMeta writes dir's .run.json atomically.
-func WriteMeta(dir string, m *Meta) error { return writeJSON(filepath.Join(dir, MetaFile), m) }
+// WriteMeta starts the records of a new run in records (its RecordsDir)
+// with its run.json, written atomically. Records are keyed by the run
+// directory's path, so any left there by a deleted run directory of the
+// same name go first: a fresh run must never find an old journal to
+// replay.
+func WriteMeta(records string, m *Meta) error {
+	if err := os.RemoveAll(records); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(records, 0o755); err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(records, MetaFile), m)
+}
 
-// WriteEnd writes dir's .run.end atomically.
-func WriteEnd(dir string, e *End) error { return writeJSON(filepath.Join(dir, EndFile), e) }
+// WriteEnd writes the run.end record into records (the run's RecordsDir)
+// atomically.
+func WriteEnd(records string, e *End) error { return writeJSON(filepath.Join(records, EndFile), e) }
 
 func writeJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")

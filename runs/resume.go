@@ -4,22 +4,34 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
 
-// ReadMeta reads dir's .run.json.
+// ReadMeta reads the run.json record of the run at dir.
 func ReadMeta(dir string) (*Meta, error) {
-	data, err := os.ReadFile(filepath.Join(dir, MetaFile))
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a resumable run: %w", dir, err)
-	}
 	var m Meta
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, MetaFile), err)
+	data, err := os.ReadFile(Record(dir, MetaFile))
+	if err == nil {
+		err = json.Unmarshal(data, &m)
+	}
+	if err != nil || m.Version != MetaVersion {
+		return nil, fmt.Errorf("%s has no readable run record (not a jaiph run, or one from an older jaiph)", dir)
 	}
 	return &m, nil
+}
+
+// Changed lists the recorded modules whose source is no longer the one the
+// run compiled (or is gone).
+func (m *Meta) Changed() []string {
+	var changed []string
+	for _, mod := range m.Modules {
+		data, err := os.ReadFile(mod.Path)
+		if err != nil || Hash(data) != mod.SHA256 {
+			changed = append(changed, mod.Path)
+		}
+	}
+	return changed
 }
 
 // Resumable checks that `jaiph resume` may continue the run in dir: it is
@@ -40,14 +52,7 @@ func Resumable(dir string, force bool) (*Meta, error) {
 	if force {
 		return m, nil
 	}
-	var changed []string
-	for _, mod := range m.Modules {
-		data, err := os.ReadFile(mod.Path)
-		if err != nil || Hash(data) != mod.SHA256 {
-			changed = append(changed, mod.Path)
-		}
-	}
-	if len(changed) > 0 {
+	if changed := m.Changed(); len(changed) > 0 {
 		return nil, fmt.Errorf("source changed since run %s: %s (--force resumes anyway)", dir, strings.Join(changed, ", "))
 	}
 	return m, nil

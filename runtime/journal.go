@@ -54,10 +54,10 @@ type journal struct {
 	resuming bool
 }
 
-// openJournal opens (creating or appending to) dir's journal and loads what
-// is in it.
-func openJournal(dir string, fsync bool) (*journal, error) {
-	path := filepath.Join(dir, runs.JournalFile)
+// openJournal opens (creating or appending to) the journal among a run's
+// records (the directory must exist) and loads what is in it.
+func openJournal(records string, fsync bool) (*journal, error) {
+	path := filepath.Join(records, runs.JournalFile)
 	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]int{},
 		parents: map[string]bool{}}
 	if data, err := os.Open(path); err == nil {

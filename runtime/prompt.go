@@ -17,6 +17,7 @@ import (
 	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -138,7 +139,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 	}
 
 	get := func(name string) string { return hc.Env.Get(name).String() }
-	settings := agent.SettingsFrom(get, WorkspaceRoot(hc.Dir))
+	settings := agent.SettingsFrom(get, runs.WorkspaceRoot(hc.Dir))
 	inv, err := agent.Build(settings, text, get)
 	if err != nil {
 		fmt.Fprintln(errFile, err.Error())

@@ -7,96 +7,30 @@ package runtime
 // attempt in inbox/.deliveries like a drain does.
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
-// ErrRunLive is returned by Reopen when a live process holds the run dir.
-var ErrRunLive = errors.New("the run is still running")
-
-// Reopen makes rt write into the existing run directory dir, whose run id
-// is runID and whose last message number is lastMessage: it takes the
-// run's lock (ErrRunLive when a live process holds it), appends to its
-// summary, and numbers its steps after the run's last one, so artifacts
-// and step ids never collide with the run's.
-func (rt *Runtime) Reopen(dir, runID string, lastMessage int) error {
+// Reopen makes rt write into the existing run directory dir (a redrive),
+// whose last message number is lastMessage: reattach, with message numbers
+// after the run's. Redeliveries are journaled as the run's deliveries
+// were, but a redrive delivers and never replays: two letters may be the
+// same call.
+func (rt *Runtime) Reopen(dir string, lastMessage int) error {
 	rt.dirOnce.Do(func() {
-		lock, err := runs.Lock(dir)
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			err = ErrRunLive
+		if _, rt.dirErr = rt.reattach(dir); rt.dirErr == nil {
+			rt.journal.resuming = false
+			rt.inboxes.seq = lastMessage // inbox/.seq is rewritten when rt closes
 		}
-		if err != nil {
-			rt.dirErr = err
-			return
-		}
-		rt.lock, rt.runDir, rt.runID = lock, dir, runID
-		rt.inboxes.seq = lastMessage // inbox/.seq is rewritten when rt closes
-		last, err := lastStep(dir)
-		if err != nil {
-			rt.dirErr = err
-			return
-		}
-		rt.seq.Store(int64(last))
-		f, err := os.OpenFile(filepath.Join(dir, runs.SummaryFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			rt.dirErr = err
-			return
-		}
-		rt.summary.f = f
-		rt.summary.failed = func(err error) {
-			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
-		}
-		// Redeliveries are journaled as the run's deliveries were; a redrive
-		// delivers, it never replays (two letters may be the same call).
-		j, err := openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true")
-		if err != nil {
-			rt.dirErr = err
-			return
-		}
-		j.resuming = false
-		rt.journal = j
-		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
 	})
 	return rt.dirErr
-}
-
-// lastStep is the highest step number of the run in dir: .seq holds it
-// when the run ended, the summary's events when the run was killed.
-func lastStep(dir string) (int, error) {
-	data, _ := os.ReadFile(filepath.Join(dir, ".seq"))
-	last, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	f, err := os.Open(filepath.Join(dir, runs.SummaryFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return last, nil
-	} else if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var e struct {
-			Seq int `json:"seq"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
-			last = max(last, e.Seq) // a torn last line is skipped
-		}
-	}
-	return last, sc.Err()
 }
 
 // Letter is one dead letter to deliver again: message Seq on the declared

@@ -15,7 +15,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
 // replayCall stands for call id, journaled as completed with status 0: a
@@ -53,39 +52,16 @@ func (rt *Runtime) emitReplayed(caller *frame, fn, kind, name string, r *journal
 // kill) and a RUN_RESUMED event starts the new attempt, so the summary
 // stays one valid sequence.
 func (rt *Runtime) reopenRunDir(dir string) error {
-	lock, err := runs.Lock(dir)
-	if err != nil {
-		return fmt.Errorf("cannot lock run directory %s (is it still running?): %w", dir, err)
+	// The killed attempt's end, if any, no longer tells how the run ends.
+	if err := os.Remove(runs.Record(dir, runs.EndFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
-	rt.lock = lock
-	var meta runs.Meta
-	data, err := os.ReadFile(filepath.Join(dir, runs.MetaFile))
-	if err == nil {
-		err = json.Unmarshal(data, &meta)
+	open, err := rt.reattach(dir)
+	if errors.Is(err, ErrRunLive) {
+		return fmt.Errorf("run %s is still running", dir)
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read %s: %w", runs.MetaFile, err)
-	}
-	rt.runDir, rt.runID = dir, meta.RunID
-	if err := os.Remove(filepath.Join(dir, runs.EndFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
-	}
-	sumPath := filepath.Join(dir, runs.SummaryFile)
-	if err := cutTornLine(sumPath); err != nil {
-		return err
-	}
-	if err := cutTornLine(filepath.Join(dir, runs.JournalFile)); err != nil {
-		return err
-	}
-	maxSeq, open := scanOpenSteps(sumPath)
-	rt.seq.Store(int64(maxSeq))
-	f, err := os.OpenFile(sumPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	rt.summary.f = f
-	rt.summary.failed = func(err error) {
-		rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
 	}
 	status := 137 // killed (128+SIGKILL): an interruption by SIGINT/SIGTERM closed its own steps
 	var zero int64
@@ -96,11 +72,7 @@ func (rt *Runtime) reopenRunDir(dir string) error {
 		rt.summary.write(e)
 	}
 	rt.summary.write(&event.Event{Type: event.RunResumed, Time: now, RunID: rt.runID})
-	if rt.journal, err = openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true"); err != nil {
-		return err
-	}
-	rt.rvDir, err = os.MkdirTemp("", "jaiph-rv-")
-	return err
+	return nil
 }
 
 // cutTornLine truncates path after its last newline: a line a kill cut

@@ -20,7 +20,7 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 	if err != nil {
 		return fmt.Errorf("cannot lock run directory %s: %w", dir, err)
 	}
-	rt.lock = lock
+	rt.lock, rt.records = lock, runs.RecordsDir(dir)
 	paths := make([]string, 0, len(rt.opts.Modules))
 	for _, m := range rt.opts.Modules {
 		paths = append(paths, m.Path)
@@ -33,12 +33,12 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 	if args == nil {
 		args = []string{}
 	}
-	return runs.WriteMeta(dir, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path,
+	return runs.WriteMeta(rt.records, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path,
 		Source: rt.opts.SourceFile, Args: args, Workspace: rt.opts.Workspace, Start: start.UTC(), PID: rt.pid,
 		Settings: runs.Settings(rt.opts.Environ), Modules: mods})
 }
 
-// End records how the run ended (.run.end): interrupted when sig is not
+// End records how the run ended (run.end): interrupted when sig is not
 // "", else passed or failed. Nothing when no step ran or in test mode.
 func (rt *Runtime) End(failed bool, exitCode int, sig string) error {
 	if rt.lock == nil {
@@ -51,7 +51,7 @@ func (rt *Runtime) End(failed bool, exitCode int, sig string) error {
 	case failed:
 		e.Status = runs.Failed
 	}
-	return runs.WriteEnd(rt.runDir, e)
+	return runs.WriteEnd(rt.records, e)
 }
 
 // unlock lets go of the run's lock (Close): the run is no longer live.

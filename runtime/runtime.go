@@ -23,6 +23,7 @@ import (
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/procgroup"
 	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/shellbuiltin"
 )
 
@@ -92,6 +93,7 @@ type Runtime struct {
 	lock *os.File // the run dir's lock, held while the run is live
 
 	journal *journal // nil in test mode
+	records string   // the run's records (runs.RecordsDir); "" in test mode
 
 	faultMu    sync.Mutex
 	faults     int
@@ -174,13 +176,7 @@ func (rt *Runtime) ensureRunDir() error {
 			rt.dirErr = rt.reopenRunDir(rt.opts.Resume)
 			return
 		}
-		root := rt.env("JAIPH_RUNS_DIR")
-		switch {
-		case root == "":
-			root = filepath.Join(rt.opts.Workspace, ".jaiph", "runs")
-		case !filepath.IsAbs(root):
-			root = filepath.Join(rt.opts.Workspace, root)
-		}
+		root := runs.Root(rt.opts.Workspace, rt.env("JAIPH_RUNS_DIR"))
 		now := time.Now()
 		src := rt.opts.SourceFile
 		if src == "" {
@@ -213,17 +209,11 @@ func (rt *Runtime) ensureRunDir() error {
 			rt.dirErr = err
 			return
 		}
-		f, err := os.OpenFile(filepath.Join(dir, "run_summary.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			rt.dirErr = err
+		if rt.dirErr = rt.openSummary(dir); rt.dirErr != nil {
 			return
 		}
-		rt.summary.f = f
-		rt.summary.failed = func(err error) {
-			rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
-		}
 		if !rt.opts.TestMode {
-			if rt.journal, rt.dirErr = openJournal(dir, rt.env("JAIPH_INBOX_FSYNC") == "true"); rt.dirErr != nil {
+			if rt.journal, rt.dirErr = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); rt.dirErr != nil {
 				return
 			}
 		}

@@ -14,23 +14,6 @@ import (
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
-// WorkspaceRoot returns the nearest ancestor of dir (itself included) that
-// contains `.jaiph` or `.git`, else dir.
-func WorkspaceRoot(dir string) string {
-	for d := dir; ; {
-		for _, marker := range []string{".jaiph", ".git"} {
-			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
-
 // Env is an ordered KEY=VALUE environment with last-wins lookups.
 type Env struct{ vars map[string]string }
 

@@ -25,8 +25,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	runrec "github.com/jaiph-go/jaiph/runs"
 )
 
 var (
@@ -359,9 +357,6 @@ outer:
 		var shown []shownName
 		pyWalk(d, nil, func(dir string, files []string) {
 			for _, name := range files {
-				if dir == d && (name == runrec.MetaFile || name == runrec.EndFile || name == runrec.JournalFile) {
-					continue // jaiph-go's run records and journal (docs/durability.md), not in the reference
-				}
 				r, _ := filepath.Rel(d, filepath.Join(dir, name))
 				m := r
 				if unordered {

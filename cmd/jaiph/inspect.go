@@ -95,5 +95,5 @@ run. Refused: a run still running, a run that passed, a run whose sources change
 // cwdWorkspace is the workspace root of the working directory.
 func cwdWorkspace() string {
 	wd, _ := os.Getwd()
-	return runtime.WorkspaceRoot(wd)
+	return runs.WorkspaceRoot(wd)
 }

@@ -19,7 +19,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	runrec "github.com/jaiph-go/jaiph/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -282,9 +281,6 @@ func cmdRunFiles(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(dir, p)
-			if rel == runrec.MetaFile || rel == runrec.EndFile || rel == runrec.JournalFile {
-				return nil // the run's records and journal, not artifacts (runs_*, resume_* test them)
-			}
 			names = append(names, rel)
 		}
 		return err

@@ -346,9 +346,9 @@ func TestResumeDrainKill(t *testing.T) {
 }
 
 // recordedPassed reports whether the workspace's run recorded its end as
-// passed (.run.end).
+// passed (run.end).
 func recordedPassed(t *testing.T, dir string) bool {
-	ends, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/.run.end"))
+	ends, _ := filepath.Glob(filepath.Join(dir, ".jaiph/state/runs/*/run.end"))
 	for _, e := range ends {
 		var end struct{ Status string }
 		if data, err := os.ReadFile(e); err == nil && json.Unmarshal(data, &end) == nil && end.Status == "passed" {
@@ -392,7 +392,7 @@ func drainKillScenario(t *testing.T, rnd *rand.Rand, span time.Duration, n int) 
 		// refuses a passed run.
 		passed = err == nil || recordedPassed(t, dir)
 		// A kill before the run recorded itself leaves nothing to resume.
-		if metas, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/.run.json")); len(metas) > 0 {
+		if metas, _ := filepath.Glob(filepath.Join(dir, ".jaiph/state/runs/*/run.json")); len(metas) > 0 {
 			args = []string{"resume"}
 		}
 	}

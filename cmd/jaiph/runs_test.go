@@ -73,7 +73,7 @@ workflow default {
 	if got := runsJSON(t, dir); len(got) != 1 || got[0] != "flow.jh interrupted" {
 		t.Fatalf("after kill -9: %v, want [flow.jh interrupted]", got)
 	}
-	ends, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", ".run.end"))
+	ends, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "state", "runs", "*", "run.end"))
 	if len(ends) != 0 {
 		t.Errorf("a killed run has an end record: %v", ends)
 	}

@@ -1,0 +1,71 @@
+package runs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// A run's records live outside its run directory, so that the run
+// directory holds exactly what the reference writes there (its listing is
+// part of the observable behaviour the conformance corpus compares). The
+// live process holds an flock on the run directory itself (Lock), which
+// creates no file.
+const (
+	MetaFile    = "run.json" // Meta, written atomically before the first step
+	EndFile     = "run.end"  // End, written atomically when the run ends
+	JournalFile = "journal"  // the call journal (runtime/journal.go; `jaiph resume` replays from it)
+	SummaryFile = "run_summary.jsonl"
+)
+
+// Record is the path of the record name of the run at runDir: in
+// RecordsDir(runDir).
+func Record(runDir, name string) string { return filepath.Join(RecordsDir(runDir), name) }
+
+// RecordsDir is where the records of the run at runDir live:
+// <workspace>/.jaiph/state/runs/<key>-<run dir name>, where the workspace
+// is the one holding the run directory (WorkspaceRoot) and key is a hash of
+// the run directory's real path, so the writer and every later reader
+// agree on it from the run directory alone. A run directory in no
+// workspace (an absolute JAIPH_RUNS_DIR outside any) keeps its records in
+// a .jaiph directory beside it, in its parent: never higher up, where a
+// .jaiph would make a workspace of everything below.
+func RecordsDir(runDir string) string {
+	abs, err := filepath.Abs(runDir)
+	if err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+	}
+	base, found := workspaceOf(filepath.Dir(abs))
+	if !found {
+		base = filepath.Dir(abs)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, ".jaiph", "state", "runs", hex.EncodeToString(sum[:8])+"-"+filepath.Base(abs))
+}
+
+// WorkspaceRoot is the workspace of dir (runtime.md §1): the nearest
+// directory from dir upwards that holds .jaiph or .git, else dir itself.
+func WorkspaceRoot(dir string) string {
+	if ws, found := workspaceOf(dir); found {
+		return ws
+	}
+	return dir
+}
+
+func workspaceOf(dir string) (string, bool) {
+	for d := dir; ; {
+		for _, marker := range []string{".jaiph", ".git"} {
+			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+				return d, true
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}

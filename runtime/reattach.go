@@ -1,0 +1,73 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/shellbuiltin"
+)
+
+// ErrRunLive is returned by Reopen when a live process holds the run dir.
+var ErrRunLive = errors.New("the run is still running")
+
+// reattach makes the existing run directory dir rt's again (resume,
+// redrive): it takes the run's lock (ErrRunLive when a live process holds
+// it), takes the run id from its records, drops the lines a kill cut short
+// at the end of its summary and journal, numbers steps after the run's
+// last, appends to its summary and opens its journal. It returns the steps
+// the summary left open (a killed attempt's).
+func (rt *Runtime) reattach(dir string) ([]*event.Event, error) {
+	lock, err := runs.Lock(dir)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return nil, ErrRunLive
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock run directory %s: %w", dir, err)
+	}
+	rt.lock = lock
+	meta, err := runs.ReadMeta(dir)
+	if err != nil {
+		return nil, err
+	}
+	rt.runDir, rt.runID, rt.records = dir, meta.RunID, runs.RecordsDir(dir)
+	sumPath := filepath.Join(dir, runs.SummaryFile)
+	for _, p := range []string{sumPath, filepath.Join(rt.records, runs.JournalFile)} {
+		if err := cutTornLine(p); err != nil {
+			return nil, err
+		}
+	}
+	// .seq holds the last step number when the run ended; the summary's
+	// events tell it when the run was killed.
+	maxSeq, open := scanOpenSteps(sumPath)
+	data, _ := os.ReadFile(filepath.Join(dir, ".seq"))
+	last, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	rt.seq.Store(int64(max(maxSeq, last)))
+	if err := rt.openSummary(dir); err != nil {
+		return nil, err
+	}
+	if rt.journal, err = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); err != nil {
+		return nil, err
+	}
+	rt.rvDir, err = os.MkdirTemp("", "jaiph-rv-")
+	return open, err
+}
+
+// openSummary opens dir's run_summary.jsonl for appending events.
+func (rt *Runtime) openSummary(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, runs.SummaryFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	rt.summary.f = f
+	rt.summary.failed = func(err error) {
+		rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
+	}
+	return nil
+}
