@@ -154,13 +154,16 @@ func (caller *frame) callID(callee string, args []string) string {
 // is part of: deliveries are independent, so one that runs live, as a
 // delivery that was queued or in flight does, diverges nothing else). A
 // call started but not ended, or failed after making calls (an ancestor of
-// the interruption or of the failure), runs live without diverging.
+// the interruption or of the failure), runs live without diverging. The
+// run's root call always runs live: a run that did not pass can have a
+// root that returned 0 (a fault failed it), and replaying that root would
+// pass the run without running anything.
 func (j *journal) begin(caller *frame, id, kind, callee string, args []string, delivery bool) *journalRecord {
 	if j == nil {
 		return nil
 	}
 	if j.resuming && !caller.diverged() {
-		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 {
+		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 && caller.body != nil {
 			return r
 		}
 		if _, started := j.started[id]; !delivery && (!started || (j.ended[id] != nil && !j.parents[id])) {

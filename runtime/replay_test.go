@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // A kill during a write leaves a line without its newline: resume cuts it
@@ -76,5 +78,24 @@ func TestCallID(t *testing.T) {
 	}
 	if first[0][len(first[0])-2:] != "#1" || first[2][len(first[2])-2:] != "#2" || first[2][:len(first[2])-1] != first[0][:len(first[0])-1] {
 		t.Errorf("occurrences: %q, %q", first[0], first[2])
+	}
+}
+
+// A resume replays a completed call made by a body, never the run's root
+// call: a run fails with a root that returned 0 when a fault (disk full, a
+// refused write) failed it, and replaying that root would pass the run
+// without running anything again.
+func TestRootCallRunsLive(t *testing.T) {
+	zero := 0
+	j := &journal{resuming: true, started: map[string]int{"/m::default(0)#1": 1, "/m::default(0)#1/m::a(0)#1": 2},
+		ended: map[string]*journalRecord{"/m::default(0)#1": {Status: &zero}, "/m::default(0)#1/m::a(0)#1": {Status: &zero}},
+		parents: map[string]bool{"/m::default(0)#1": true}}
+	root := &frame{}
+	if r := j.begin(root, "/m::default(0)#1", "workflow", "m::default", nil, false); r != nil {
+		t.Errorf("the root call was replayed")
+	}
+	body := &frame{jid: "/m::default(0)#1", body: &lowered.Body{Symbol: "m::default"}, caller: root}
+	if r := j.begin(body, "/m::default(0)#1/m::a(0)#1", "function", "m::a", nil, false); r == nil {
+		t.Errorf("a completed call of the root body was not replayed")
 	}
 }
