@@ -88,7 +88,7 @@ func TestCallID(t *testing.T) {
 func TestRootCallRunsLive(t *testing.T) {
 	zero := 0
 	j := &journal{resuming: true, started: map[string]int{"/m::default(0)#1": 1, "/m::default(0)#1/m::a(0)#1": 2},
-		ended: map[string]*journalRecord{"/m::default(0)#1": {Status: &zero}, "/m::default(0)#1/m::a(0)#1": {Status: &zero}},
+		ended:   map[string]*journalRecord{"/m::default(0)#1": {Status: &zero}, "/m::default(0)#1/m::a(0)#1": {Status: &zero}},
 		parents: map[string]bool{"/m::default(0)#1": true}}
 	root := &frame{}
 	if r := j.begin(root, "/m::default(0)#1", "workflow", "m::default", nil, false); r != nil {
