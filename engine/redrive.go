@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jaiph-go/jaiph/inboxlog"
 	"github.com/jaiph-go/jaiph/runs"
@@ -103,7 +104,7 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		return false, err
 	}
 	removeDelivered(o.RunDir, letters)
-	return all, nil
+	return all, runs.MarkRedriven(runs.RecordsDir(o.RunDir), time.Now())
 }
 
 // pending picks the letters not yet delivered (only message seq when

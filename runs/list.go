@@ -35,6 +35,10 @@ type Run struct {
 	DurationMS int64      `json:"duration_ms"`
 	Signal     string     `json:"signal,omitempty"`
 	Args       []string   `json:"args"`
+	// DeadLetters counts the messages in inbox/dead/ (run.inbox_retries)
+	// that no redrive has delivered yet; Redriven is the last redrive.
+	DeadLetters int        `json:"dead_letters,omitempty"`
+	Redriven    *time.Time `json:"redriven,omitempty"`
 	// Legacy marks a run dir without run.json (an older jaiph, jaiph
 	// test, or the reference), read from its summary alone.
 	Legacy bool `json:"legacy,omitempty"`
@@ -137,7 +141,7 @@ func Read(dir string, now time.Time) (Run, bool) {
 		last = now
 	case readJSON(Record(dir, EndFile), &end) && end.Status != "":
 		r.Status, r.Signal, last = end.Status, end.Signal, end.End
-		r.End = &end.End
+		r.End, r.Redriven = &end.End, end.Redriven
 	}
 	if sumErr == nil && (r.Start.IsZero() || r.Status == Unknown) {
 		s := scanSummary(sum)
@@ -156,6 +160,9 @@ func Read(dir string, now time.Time) (Run, bool) {
 				r.Status = s.status
 			}
 		}
+	}
+	if dead, _ := filepath.Glob(filepath.Join(dir, "inbox", "dead", "*.txt")); len(dead) > 0 {
+		r.DeadLetters = len(dead)
 	}
 	// Started, never recorded its end, nobody holds the lock: killed (a
 	// run with run.json always records its end unless its process died).

@@ -54,6 +54,10 @@ type End struct {
 	ExitCode int       `json:"exit_code"`
 	Signal   string    `json:"signal,omitempty"`
 	End      time.Time `json:"end"`
+	// Redriven is when `jaiph redrive` last delivered dead letters of the
+	// run. The run's status stays as it ended: the workflow that
+	// orchestrated the letters had already failed.
+	Redriven *time.Time `json:"redriven,omitempty"`
 }
 
 // Settings picks the JAIPH_* variables of a KEY=VALUE environment (last
@@ -124,6 +128,18 @@ func WriteMeta(records string, m *Meta) error {
 // WriteEnd writes the run.end record into records (the run's RecordsDir)
 // atomically.
 func WriteEnd(records string, e *End) error { return writeJSON(filepath.Join(records, EndFile), e) }
+
+// MarkRedriven records in run.end that a redrive ran at t. A run without
+// run.end (an older jaiph's) gets none.
+func MarkRedriven(records string, t time.Time) error {
+	var e End
+	if !readJSON(filepath.Join(records, EndFile), &e) {
+		return nil
+	}
+	t = t.UTC()
+	e.Redriven = &t
+	return WriteEnd(records, &e)
+}
 
 func writeJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")

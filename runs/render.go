@@ -39,7 +39,14 @@ func WriteText(w io.Writer, list []Run, base string) error {
 		if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
 			dir = rel
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", start, r.Status, Duration(r.DurationMS), orDash(r.Source), dir)
+		status := r.Status
+		switch {
+		case r.DeadLetters > 0:
+			status += fmt.Sprintf(" (%d dead letters)", r.DeadLetters)
+		case r.Redriven != nil:
+			status += " (redriven)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", start, status, Duration(r.DurationMS), orDash(r.Source), dir)
 	}
 	return tw.Flush()
 }
