@@ -18,9 +18,12 @@ const MetaVersion = 1
 
 // Meta is what a run was started with (run.json). Field names are stable.
 type Meta struct {
-	Version   int       `json:"version"`
-	RunID     string    `json:"run_id"`
-	Entry     string    `json:"entry"`  // absolute path of the entry file
+	Version int    `json:"version"`
+	RunID   string `json:"run_id"`
+	Entry   string `json:"entry"` // absolute path of the entry file
+	// RunDir is the run directory's real path, so records whose run
+	// directory is gone can be found (Prune).
+	RunDir    string    `json:"run_dir,omitempty"`
 	Source    string    `json:"source"` // JAIPH_SOURCE_FILE
 	Args      []string  `json:"args"`
 	Workspace string    `json:"workspace"`

@@ -5,6 +5,7 @@ package runtime
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/jaiph-go/jaiph/runs"
@@ -21,6 +22,10 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 		return fmt.Errorf("cannot lock run directory %s: %w", dir, err)
 	}
 	rt.lock, rt.records = lock, runs.RecordsDir(dir)
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
 	paths := make([]string, 0, len(rt.opts.Modules))
 	for _, m := range rt.opts.Modules {
 		paths = append(paths, m.Path)
@@ -33,7 +38,7 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 	if args == nil {
 		args = []string{}
 	}
-	return runs.WriteMeta(rt.records, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path,
+	return runs.WriteMeta(rt.records, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path, RunDir: realDir,
 		Source: rt.opts.SourceFile, Args: args, Workspace: rt.opts.Workspace, Start: start.UTC(), PID: rt.pid,
 		Settings: runs.Settings(rt.opts.Environ), Modules: mods})
 }

@@ -19,13 +19,21 @@ import (
 // The commands that read runs from disk.
 
 func newRunsCmd(stdout io.Writer) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{Use: "runs [--json]", Short: "List the workspace's runs, newest first", Args: noArgs,
+	var asJSON, prune bool
+	cmd := &cobra.Command{Use: "runs [--json] [--prune]", Short: "List the workspace's runs, newest first", Args: noArgs,
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if prune {
+				n, err := runs.Prune(cwdWorkspace())
+				fmt.Fprintf(cmd.ErrOrStderr(), "pruned the records of %d deleted runs\n", n)
+				if err != nil {
+					return err
+				}
+			}
 			return runs.Print(stdout, cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"), asJSON)
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/durability.md)")
+	cmd.Flags().BoolVar(&prune, "prune", false, "first remove the records (.jaiph/state/runs) of runs whose run directory was deleted")
 	return cmd
 }
 
