@@ -40,6 +40,7 @@ type fixture struct {
 	ws, root string
 	srv      *Server
 	ts       *httptest.Server
+	lock     *os.File // the running run's
 }
 
 // setup copies testdata/runs into a fresh workspace's .jaiph/runs (the
@@ -82,7 +83,7 @@ func setup(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lock.Close() })
-	f := &fixture{ws: ws, root: root, srv: Handler(Options{Root: root})}
+	f := &fixture{ws: ws, root: root, srv: Handler(Options{Root: root}), lock: lock}
 	f.ts = httptest.NewServer(f.srv)
 	t.Cleanup(f.ts.Close)
 	return f
