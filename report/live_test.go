@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 )
@@ -307,5 +308,43 @@ func TestCycle(t *testing.T) {
 	}
 	if n := countSteps(s.tree(true)); n != 4 {
 		t.Errorf("%d steps in the tree, want 4", n)
+	}
+}
+
+// TestConcurrent: requests, polls and a growing summary at the same time
+// (run under -race by make test).
+func TestConcurrent(t *testing.T) {
+	f := setup(t)
+	rest, _ := os.ReadFile("testdata/running-rest.jsonl")
+	lines := bytes.SplitAfter(rest, []byte("\n"))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, u := range []string{"/api/runs", "/api/active", "/api/runs/" + enc(runningRun) + "/tree", "/api/runs/" + enc(runningRun) + "/aggregate"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if code, _, body := f.get(t, u); code != http.StatusOK {
+					t.Errorf("GET %s: %d %s", u, code, body)
+					return
+				}
+			}
+		}()
+	}
+	for _, l := range lines {
+		appendFile(t, filepath.Join(f.root, runningRun, "run_summary.jsonl"), l)
+		f.srv.tick()
+	}
+	close(done)
+	wg.Wait()
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if countSteps(tr.Steps) != 3 {
+		t.Errorf("%d steps at the end, want 3", countSteps(tr.Steps))
 	}
 }
