@@ -47,6 +47,7 @@ type Server struct {
 
 	mu   sync.Mutex
 	subs map[chan []byte]bool
+	sent map[string]int64 // each run's version at the last tick
 }
 
 //go:embed placeholder
