@@ -148,10 +148,11 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	s.reg.refresh(time.Now(), false)
 	q := r.URL.Query()
 	limit := min(200, max(1, atoi(q.Get("limit"), 50)))
-	page := max(1, atoi(q.Get("page"), 1))
+	// Bounded before multiplying: a huge page must not overflow.
+	page := min(max(1, atoi(q.Get("page"), 1)), 1<<30)
 	offset := (page - 1) * limit
 	if q.Has("offset") {
-		offset = max(0, atoi(q.Get("offset"), 0))
+		offset = min(max(0, atoi(q.Get("offset"), 0)), 1<<40)
 	}
 	date, status, needle := q.Get("date"), q.Get("status"), strings.ToLower(q.Get("q"))
 
