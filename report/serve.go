@@ -181,15 +181,16 @@ func Serve(ctx context.Context, c Config) error {
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
 	h := Handler(Options{Root: c.Root, UI: c.UI, ScanEvery: max(every, 2*time.Second)})
-	h.reg.refresh(time.Now(), true)
-	h.sent = h.reg.versions()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)
 	if c.Open {
 		openBrowser(url)
 	}
-	go h.Poll(ctx, every)
+	go func() {
+		h.tick() // the first scan, after the URL is out: 5,000 runs take a second or two
+		h.Poll(ctx, every)
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
