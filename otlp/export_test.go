@@ -1,0 +1,107 @@
+package otlp_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jaiph-go/jaiph/otlp"
+)
+
+// The fixture is the summary of a run of workflow (live_test.go), its paths
+// under /ws: replayed, it gives the live run's tree.
+func TestExportRunDir(t *testing.T) {
+	rcv := newReceiver(t)
+	// The SDK reads its settings from the process environment (doc.go).
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	t.Setenv("OTEL_SERVICE_NAME", "nightly")
+	if err := otlp.ExportRunDir(context.Background(), "testdata/run", os.Environ()); err != nil {
+		t.Fatal(err)
+	}
+	root := rcv.trace(t)
+	if got := render(root); got != wantTree {
+		t.Errorf("trace:\n%s\nwant:\n%s", got, wantTree)
+	}
+	if root.resource["service.name"] != "nightly" {
+		t.Errorf("service.name = %q, want OTEL_SERVICE_NAME's", root.resource["service.name"])
+	}
+	checkStepAttrs(t, root, "/ws/.jaiph/runs/2026-11-23/07-22-00-main.jh")
+	// Second-resolution times: spans start at their ts and last elapsed_ms.
+	ts := time.Date(2026, 11, 23, 7, 22, 0, 0, time.UTC)
+	top := root.children[0]
+	if root.StartTimeUnixNano != uint64(ts.UnixNano()) || top.StartTimeUnixNano != uint64(ts.UnixNano()) {
+		t.Errorf("start times %d %d, want %d", root.StartTimeUnixNano, top.StartTimeUnixNano, ts.UnixNano())
+	}
+	if d := time.Duration(top.EndTimeUnixNano - top.StartTimeUnixNano); d != 79*time.Millisecond {
+		t.Errorf("workflow default lasted %v, want its elapsed_ms 79", d)
+	}
+	if root.EndTimeUnixNano != top.EndTimeUnixNano {
+		t.Errorf("the run ends at %d, its last call at %d", root.EndTimeUnixNano, top.EndTimeUnixNano)
+	}
+}
+
+// A crash can leave a torn last line: the calls it did not end are errors
+// and so is the run.
+func TestExportRunDirTorn(t *testing.T) {
+	data, err := os.ReadFile("testdata/run/run_summary.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	// Up to the analyst's LOG, then half a line.
+	cut := strings.Join(lines[:17], "") + lines[17][:40]
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run_summary.jsonl"), []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rcv := newReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	if err := otlp.ExportRunDir(context.Background(), dir, os.Environ()); err != nil {
+		t.Fatal(err)
+	}
+	want := `jaiph run main.jh ERROR(the run failed)
+  * INBOX_ENQUEUE channel="findings" sender="default" inbox_seq="001" payload_preview="payload"
+  * INBOX_DISPATCH_START channel="findings" sender="default" target="main::analyst" inbox_seq="001"
+  workflow default ERROR(no STEP_END: the run was interrupted) func="main::default"
+    * LOG message="hello log"
+    * LOGERR message="flaky failed; carrying on"
+    rule ready func="main::ready" status="0" param.arg1="yes"
+    function helper func="main::helper" status="0" param.arg1="x y"
+    workflow flaky ERROR(exit status 3) func="main::flaky" status="3"
+    workflow analyst ERROR(no STEP_END: the run was interrupted) func="main::analyst" dispatched="true" channel="findings" sender="default" param.arg1="payload" param.arg2="findings" param.arg3="default"
+      * LOG message="analyst got payload"
+`
+	if got := render(rcv.trace(t)); got != want {
+		t.Errorf("trace:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestExportRunDirErrors(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+	err := otlp.ExportRunDir(context.Background(), "testdata/run", []string{"PATH=/bin"})
+	if err == nil || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_ENDPOINT") {
+		t.Errorf("without an endpoint: %v, want an error naming OTEL_EXPORTER_OTLP_ENDPOINT", err)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", url)
+	err = otlp.ExportRunDir(context.Background(), "testdata/run", os.Environ())
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("with nobody listening: %v, want connection refused", err)
+	}
+
+	err = otlp.ExportRunDir(context.Background(), t.TempDir(), os.Environ())
+	if !os.IsNotExist(err) {
+		t.Errorf("a directory without a summary: %v, want not exist", err)
+	}
+}
