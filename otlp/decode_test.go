@@ -57,8 +57,8 @@ func TestParseEventRoundTrip(t *testing.T) {
 func TestParseEventRejects(t *testing.T) {
 	for _, line := range []string{
 		`{"type":"LOG","message":"x","depth":1,"ts":"2026-11-23T07:22:00Z","run_id":"r"`, // torn
-		`{"message":"x","event_version":1}`,                                               // no type
-		`{"type":"LOG","ts":"2026-11-23T07:22:00Z"}`,                                      // no version
+		`{"message":"x","event_version":1}`,                                              // no type
+		`{"type":"LOG","ts":"2026-11-23T07:22:00Z"}`,                                     // no version
 		`{"type":"LOG","ts":"yesterday","event_version":1}`,
 		`[1,2]`,
 	} {
