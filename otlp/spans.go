@@ -62,9 +62,6 @@ func (s *Spans) Event(e *event.Event) {
 		s.rootCtx, s.root = s.tracer.Start(context.Background(), "jaiph run",
 			trace.WithTimestamp(t), trace.WithSpanKind(trace.SpanKindInternal))
 	}
-	if t.After(s.last) {
-		s.last = t
-	}
 	if e.RunID != "" {
 		s.root.SetAttributes(attribute.String("jaiph.run_id", e.RunID))
 	}
@@ -99,6 +96,11 @@ func (s *Spans) Event(e *event.Event) {
 		s.root.AddEvent(e.Type, trace.WithTimestamp(t))
 	default: // inbox events and any later type: on the run
 		s.root.AddEvent(e.Type, trace.WithTimestamp(t), trace.WithAttributes(attrs(e)...))
+	}
+	// After the switch: the calls RUN_RESUMED ends stop at the interrupted
+	// attempt's last event.
+	if t.After(s.last) {
+		s.last = t
 	}
 }
 
