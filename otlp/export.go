@@ -12,7 +12,6 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -29,34 +28,41 @@ const ExportWait = 10 * time.Second
 // errNoEndpoint names the variables that switch export on.
 var errNoEndpoint = errors.New("no OTLP endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. http://127.0.0.1:4318) or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 
-// Enabled reports whether environ asks for trace export. The SDK itself
-// reads its settings (endpoint, OTEL_EXPORTER_OTLP_HEADERS,
-// OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, …) from the process
-// environment only; for `jaiph run` and `jaiph report` environ is that
-// environment.
+// Enabled reports whether environ asks for trace export.
 func Enabled(environ []string) bool {
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		if (k == "OTEL_EXPORTER_OTLP_ENDPOINT" || k == "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") && v != "" {
-			return true
-		}
-	}
-	return false
+	return lookup(environ, "OTEL_EXPORTER_OTLP_ENDPOINT") != "" || lookup(environ, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 }
 
-// provider is a tracer provider exporting over OTLP/HTTP protobuf, its
-// resource from the standard variables with service.name "jaiph" unless
-// OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise.
-func provider(ctx context.Context, proc func(sdktrace.SpanExporter) sdktrace.SpanProcessor) (*sdktrace.TracerProvider, sdktrace.SpanExporter, error) {
-	exp, err := otlptracehttp.New(ctx)
+func lookup(environ []string, name string) string {
+	v := ""
+	for _, kv := range environ {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val // the last one wins, as in exec
+		}
+	}
+	return v
+}
+
+// provider is a tracer provider whose spans go to proc(the OTLP exporter),
+// its resource service.name "jaiph" unless OTEL_SERVICE_NAME or
+// OTEL_RESOURCE_ATTRIBUTES (read from environ, like the exporter's
+// variables) say otherwise.
+func provider(ctx context.Context, environ []string, proc func(sdktrace.SpanExporter) sdktrace.SpanProcessor) (*sdktrace.TracerProvider, sdktrace.SpanExporter, error) {
+	exp, err := newExporter(environ)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Later options win: the environment over the default name.
-	res, err := resource.New(ctx, resource.WithAttributes(attribute.String("service.name", "jaiph")),
-		resource.WithFromEnv(), resource.WithTelemetrySDK())
-	if err != nil && res == nil { // a partial resource (a bad attribute) still serves
-		res = resource.Empty()
+	attrs := []attribute.KeyValue{attribute.String("service.name", "jaiph")}
+	for _, kv := range pairs(lookup(environ, "OTEL_RESOURCE_ATTRIBUTES")) {
+		attrs = append(attrs, attribute.String(kv[0], kv[1]))
+	}
+	if name := lookup(environ, "OTEL_SERVICE_NAME"); name != "" {
+		attrs = append(attrs, attribute.String("service.name", name))
+	}
+	// Later attributes win.
+	res, err := resource.New(ctx, resource.WithTelemetrySDK(), resource.WithAttributes(attrs...))
+	if err != nil {
+		return nil, nil, err
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSpanProcessor(proc(exp)))
 	return tp, exp, nil
@@ -83,14 +89,12 @@ func Start(environ []string, stderr io.Writer) *Live {
 	// The SDK reports batch failures to the global handler, whose default
 	// logs to stderr mid-run.
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(errs.note))
-	tp, _, err := provider(context.Background(), func(e sdktrace.SpanExporter) sdktrace.SpanProcessor {
+	tp, _, err := provider(context.Background(), environ, func(e sdktrace.SpanExporter) sdktrace.SpanProcessor {
 		return sdktrace.NewBatchSpanProcessor(e)
 	})
 	l := &Live{tp: tp, errs: errs}
-	for _, kv := range environ {
-		if kv == "JAIPH_DEBUG=true" {
-			l.debug = stderr
-		}
+	if lookup(environ, "JAIPH_DEBUG") == "true" {
+		l.debug = stderr
 	}
 	if err != nil {
 		errs.note(err)
@@ -135,7 +139,7 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 	// Spans are collected, then sent in one request whose error is ours to
 	// return (a batch processor would hand it to the global handler).
 	rec := tracetest.NewSpanRecorder()
-	tp, exp, err := provider(ctx, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec })
+	tp, exp, err := provider(ctx, environ, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec })
 	if err != nil {
 		return err
 	}

@@ -16,18 +16,18 @@ import (
 // under /ws: replayed, it gives the live run's tree.
 func TestExportRunDir(t *testing.T) {
 	rcv := newReceiver(t)
-	// The SDK reads its settings from the process environment (doc.go).
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
-	t.Setenv("OTEL_SERVICE_NAME", "nightly")
-	if err := otlp.ExportRunDir(context.Background(), "testdata/run", os.Environ()); err != nil {
+	// The settings come from the environment given, not the process's.
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL + "/", "OTEL_SERVICE_NAME=nightly",
+		"OTEL_RESOURCE_ATTRIBUTES=service.name=ignored,team=q%20a"}
+	if err := otlp.ExportRunDir(context.Background(), "testdata/run", env); err != nil {
 		t.Fatal(err)
 	}
 	root := rcv.trace(t)
 	if got := render(root); got != wantTree {
 		t.Errorf("trace:\n%s\nwant:\n%s", got, wantTree)
 	}
-	if root.resource["service.name"] != "nightly" {
-		t.Errorf("service.name = %q, want OTEL_SERVICE_NAME's", root.resource["service.name"])
+	if root.resource["service.name"] != "nightly" || root.resource["team"] != "q a" {
+		t.Errorf("resource = %v, want OTEL_SERVICE_NAME's service.name and team \"q a\"", root.resource)
 	}
 	checkStepAttrs(t, root, "/ws/.jaiph/runs/2026-11-23/07-22-00-main.jh")
 	// Second-resolution times: spans start at their ts and last elapsed_ms.
@@ -59,8 +59,7 @@ func TestExportRunDirTorn(t *testing.T) {
 		t.Fatal(err)
 	}
 	rcv := newReceiver(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
-	if err := otlp.ExportRunDir(context.Background(), dir, os.Environ()); err != nil {
+	if err := otlp.ExportRunDir(context.Background(), dir, []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=" + rcv.URL + "/v1/traces"}); err != nil {
 		t.Fatal(err)
 	}
 	want := `jaiph run main.jh ERROR(the run failed)
@@ -81,9 +80,8 @@ func TestExportRunDirTorn(t *testing.T) {
 }
 
 func TestExportRunDirErrors(t *testing.T) {
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
-	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
-	err := otlp.ExportRunDir(context.Background(), "testdata/run", []string{"PATH=/bin"})
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1") // not what counts
+	err := otlp.ExportRunDir(context.Background(), "testdata/run", []string{"PATH=/bin", "OTEL_EXPORTER_OTLP_ENDPOINT="})
 	if err == nil || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_ENDPOINT") {
 		t.Errorf("without an endpoint: %v, want an error naming OTEL_EXPORTER_OTLP_ENDPOINT", err)
 	}
@@ -92,15 +90,14 @@ func TestExportRunDirErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "http://" + ln.Addr().String()
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + ln.Addr().String()}
 	ln.Close()
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", url)
-	err = otlp.ExportRunDir(context.Background(), "testdata/run", os.Environ())
+	err = otlp.ExportRunDir(context.Background(), "testdata/run", env)
 	if err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("with nobody listening: %v, want connection refused", err)
 	}
 
-	err = otlp.ExportRunDir(context.Background(), t.TempDir(), os.Environ())
+	err = otlp.ExportRunDir(context.Background(), t.TempDir(), env)
 	if !os.IsNotExist(err) {
 		t.Errorf("a directory without a summary: %v, want not exist", err)
 	}
