@@ -3,6 +3,8 @@ package otlp_test
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,5 +102,38 @@ func TestExportRunDirErrors(t *testing.T) {
 	err = otlp.ExportRunDir(context.Background(), t.TempDir(), env)
 	if !os.IsNotExist(err) {
 		t.Errorf("a directory without a summary: %v, want not exist", err)
+	}
+}
+
+// The exporter's standard variables: traces-specific ones win, headers are
+// percent-decoded, gzip is sent as such; a collector's error status and an
+// endpoint that is not a URL are errors.
+func TestExporterSettings(t *testing.T) {
+	rcv := newReceiver(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=" + rcv.URL + "/v1/traces",
+		"OTEL_EXPORTER_OTLP_HEADERS=x-general=1", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=Authorization=Bearer%20t0k,x-team = qa ",
+		"OTEL_EXPORTER_OTLP_COMPRESSION=gzip"}
+	if err := otlp.ExportRunDir(context.Background(), "testdata/run", env); err != nil {
+		t.Fatal(err)
+	}
+	if got := render(rcv.trace(t)); got != wantTree {
+		t.Errorf("trace:\n%s", got)
+	}
+	h := rcv.headers[0]
+	if h.Get("Authorization") != "Bearer t0k" || h.Get("X-Team") != "qa" || h.Get("X-General") != "" || h.Get("Content-Encoding") != "gzip" {
+		t.Errorf("headers %v", h)
+	}
+
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "no", http.StatusServiceUnavailable)
+	}))
+	defer failing.Close()
+	err := otlp.ExportRunDir(context.Background(), "testdata/run", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + failing.URL})
+	if err == nil || !strings.Contains(err.Error(), "503") {
+		t.Errorf("a collector answering 503: %v", err)
+	}
+	err = otlp.ExportRunDir(context.Background(), "testdata/run", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=localhost:4318"})
+	if err == nil || !strings.Contains(err.Error(), "http://") {
+		t.Errorf("an endpoint without a scheme: %v", err)
 	}
 }

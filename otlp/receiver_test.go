@@ -1,6 +1,7 @@
 package otlp_test
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,16 +24,24 @@ type receiver struct {
 	*httptest.Server
 	mu       sync.Mutex
 	requests []*collectortrace.ExportTraceServiceRequest
+	headers  []http.Header
 	bad      []string // what was not a well-formed export
 }
 
 func newReceiver(t *testing.T) *receiver {
 	r := &receiver{}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, q *http.Request) {
-		body, _ := io.ReadAll(q.Body)
+		var rd io.Reader = q.Body
+		if q.Header.Get("Content-Encoding") == "gzip" {
+			if z, err := gzip.NewReader(q.Body); err == nil {
+				rd = z
+			}
+		}
+		body, _ := io.ReadAll(rd)
 		req := &collectortrace.ExportTraceServiceRequest{}
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		r.headers = append(r.headers, q.Header)
 		switch {
 		case q.Method != http.MethodPost || q.URL.Path != "/v1/traces":
 			r.bad = append(r.bad, q.Method+" "+q.URL.Path)
