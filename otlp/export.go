@@ -14,7 +14,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // ShutdownWait bounds how long a live export may delay the end of `jaiph
@@ -138,7 +137,7 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 	}
 	// Spans are collected, then sent in one request whose error is ours to
 	// return (a batch processor would hand it to the global handler).
-	rec := tracetest.NewSpanRecorder()
+	rec := &recorder{}
 	tp, exp, err := provider(ctx, environ, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec })
 	if err != nil {
 		return err
@@ -148,11 +147,20 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 		spans.Event(e)
 	}
 	spans.End()
-	if err := exp.ExportSpans(ctx, rec.Ended()); err != nil {
+	if err := exp.ExportSpans(ctx, rec.ended); err != nil {
 		return fmt.Errorf("OTLP export: %v", oneLine(err))
 	}
 	return exp.Shutdown(ctx)
 }
+
+// recorder keeps the spans ExportRunDir ends (it ends them on one
+// goroutine).
+type recorder struct{ ended []sdktrace.ReadOnlySpan }
+
+func (r *recorder) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (r *recorder) OnEnd(s sdktrace.ReadOnlySpan)                   { r.ended = append(r.ended, s) }
+func (r *recorder) Shutdown(context.Context) error                  { return nil }
+func (r *recorder) ForceFlush(context.Context) error                { return nil }
 
 // firstError keeps the first error of several goroutines.
 type firstError struct {

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"encoding/binary"
 	"math"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -8,15 +9,15 @@ import (
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // The OTLP protobuf encoding of spans (opentelemetry-proto v1,
-// collector/trace/v1.ExportTraceServiceRequest), written field by field
-// with protowire. The generated Go types of go.opentelemetry.io/proto/otlp
-// would bring its collector package, which links all of gRPC into every
-// jaiph start (docs/performance.md); the tests decode what this writes
-// with those types.
+// collector/trace/v1.ExportTraceServiceRequest), written field by field.
+// The generated Go types of go.opentelemetry.io/proto/otlp would bring its
+// collector package, which links all of gRPC into every jaiph start, and
+// even protowire runs an init that hashes the executable
+// (docs/performance.md); the tests decode what this writes with the
+// generated types.
 
 // encodeRequest is the ExportTraceServiceRequest carrying spans, grouped by
 // resource and instrumentation scope.
@@ -102,28 +103,28 @@ func encodeSpan(s sdktrace.ReadOnlySpan) []byte {
 	}
 	b = message(b, 15, st)
 	// flags: the W3C trace flags, and "is_remote is known (false)".
-	b = protowire.AppendTag(b, 16, protowire.Fixed32Type)
-	b = protowire.AppendFixed32(b, uint32(sc.TraceFlags())|0x100)
+	b = appendTag(b, 16, wireFixed32)
+	b = binary.LittleEndian.AppendUint32(b, uint32(sc.TraceFlags())|0x100)
 	return b
 }
 
 // encodeAttrs appends each attribute as a KeyValue in field num.
-func encodeAttrs(b []byte, num protowire.Number, kvs []attribute.KeyValue) []byte {
+func encodeAttrs(b []byte, num field, kvs []attribute.KeyValue) []byte {
 	for _, kv := range kvs {
 		var v []byte // AnyValue
 		switch kv.Value.Type() {
 		case attribute.BOOL:
-			v = protowire.AppendTag(v, 2, protowire.VarintType)
-			v = protowire.AppendVarint(v, protowire.EncodeBool(kv.Value.AsBool()))
+			v = appendTag(v, 2, wireVarint)
+			v = binary.AppendUvarint(v, boolInt(kv.Value.AsBool()))
 		case attribute.INT64:
-			v = protowire.AppendTag(v, 3, protowire.VarintType)
-			v = protowire.AppendVarint(v, uint64(kv.Value.AsInt64()))
+			v = appendTag(v, 3, wireVarint)
+			v = binary.AppendUvarint(v, uint64(kv.Value.AsInt64()))
 		case attribute.FLOAT64:
-			v = protowire.AppendTag(v, 4, protowire.Fixed64Type)
-			v = protowire.AppendFixed64(v, math.Float64bits(kv.Value.AsFloat64()))
+			v = appendTag(v, 4, wireFixed64)
+			v = binary.LittleEndian.AppendUint64(v, math.Float64bits(kv.Value.AsFloat64()))
 		default: // strings; slices (which jaiph never sets) as their text
-			v = protowire.AppendTag(v, 1, protowire.BytesType)
-			v = protowire.AppendString(v, kv.Value.Emit())
+			v = appendTag(v, 1, wireBytes)
+			v = appendBytes(v, kv.Value.Emit())
 		}
 		var e []byte
 		e = str(e, 1, string(kv.Key))
@@ -133,32 +134,59 @@ func encodeAttrs(b []byte, num protowire.Number, kvs []attribute.KeyValue) []byt
 	return b
 }
 
-// Field writers; proto3 leaves zero scalars out.
+// The protobuf wire format: a field is a varint tag (number<<3 | wire
+// type), then a varint, 8 or 4 little-endian bytes, or a length-prefixed
+// byte string. Proto3 leaves zero scalars out.
 
-func message(b []byte, num protowire.Number, m []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, m)
+type field uint64
+
+const (
+	wireVarint  = 0
+	wireFixed64 = 1
+	wireBytes   = 2
+	wireFixed32 = 5
+)
+
+func appendTag(b []byte, num field, typ uint64) []byte {
+	return binary.AppendUvarint(b, uint64(num)<<3|typ)
 }
 
-func bytesField(b []byte, num protowire.Number, v []byte) []byte { return message(b, num, v) }
+func appendBytes[T []byte | string](b []byte, v T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
 
-func str(b []byte, num protowire.Number, s string) []byte {
+func boolInt(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func message(b []byte, num field, m []byte) []byte {
+	b = appendTag(b, num, wireBytes)
+	return appendBytes(b, m)
+}
+
+func bytesField(b []byte, num field, v []byte) []byte { return message(b, num, v) }
+
+func str(b []byte, num field, s string) []byte {
 	if s == "" {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
+	b = appendTag(b, num, wireBytes)
+	return appendBytes(b, s)
 }
 
-func varint(b []byte, num protowire.Number, v uint64) []byte {
+func varint(b []byte, num field, v uint64) []byte {
 	if v == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, v)
+	b = appendTag(b, num, wireVarint)
+	return binary.AppendUvarint(b, v)
 }
 
-func fixed64(b []byte, num protowire.Number, v uint64) []byte {
-	b = protowire.AppendTag(b, num, protowire.Fixed64Type)
-	return protowire.AppendFixed64(b, v)
+func fixed64(b []byte, num field, v uint64) []byte {
+	b = appendTag(b, num, wireFixed64)
+	return binary.LittleEndian.AppendUint64(b, v)
 }
