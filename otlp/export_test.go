@@ -137,3 +137,37 @@ func TestExporterSettings(t *testing.T) {
 		t.Errorf("an endpoint without a scheme: %v", err)
 	}
 }
+
+// Start and Close in-process (under -race in make test): the first events
+// arrive on another goroutine (the runtime serialises its calls but not on
+// one goroutine), the batch processor sends from its own, Close from this.
+func TestLiveInProcess(t *testing.T) {
+	if otlp.Start([]string{"OTEL_EXPORTER_OTLP_ENDPOINT="}, nil) != nil {
+		t.Error("an empty endpoint started an exporter")
+	}
+	events, bad, err := otlp.ReadSummary("testdata/run/run_summary.jsonl")
+	if err != nil || bad != 0 {
+		t.Fatal(err, bad)
+	}
+	rcv := newReceiver(t)
+	var stderr strings.Builder
+	live := otlp.Start([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL, "JAIPH_DEBUG=true"}, &stderr)
+	done := make(chan bool)
+	go func() {
+		for _, e := range events[:3] {
+			live.Event(e)
+		}
+		done <- true
+	}()
+	<-done
+	for _, e := range events[3:] {
+		live.Event(e)
+	}
+	live.Close()
+	if got := render(rcv.trace(t)); got != wantTree {
+		t.Errorf("trace:\n%s\nwant:\n%s", got, wantTree)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
