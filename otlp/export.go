@@ -24,6 +24,9 @@ const ShutdownWait = 2 * time.Second
 // OTEL_EXPORTER_OTLP_TIMEOUT's default bounds one request.
 const ExportWait = 10 * time.Second
 
+// exportBatch is the batch span processor's default batch size.
+const exportBatch = 512
+
 // errNoEndpoint names the variables that switch export on.
 var errNoEndpoint = errors.New("no OTLP endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. http://127.0.0.1:4318) or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 
@@ -147,8 +150,12 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 		spans.Event(e)
 	}
 	spans.End()
-	if err := exp.ExportSpans(ctx, rec.ended); err != nil {
-		return fmt.Errorf("OTLP export: %v", oneLine(err))
+	// Requests of at most exportBatch spans, as the live batch processor
+	// sends them: collectors cap a request's size.
+	for sent := 0; sent < len(rec.ended); sent += exportBatch {
+		if err := exp.ExportSpans(ctx, rec.ended[sent:min(sent+exportBatch, len(rec.ended))]); err != nil {
+			return fmt.Errorf("OTLP export: %v", oneLine(err))
+		}
 	}
 	return exp.Shutdown(ctx)
 }

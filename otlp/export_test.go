@@ -2,6 +2,7 @@ package otlp_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -169,5 +170,40 @@ func TestLiveInProcess(t *testing.T) {
 	}
 	if stderr.Len() != 0 {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// A big run goes in requests of at most 512 spans, one trace still.
+func TestExportRunDirBatches(t *testing.T) {
+	var b strings.Builder
+	step := func(typ, id, parent string, seq, depth int) {
+		p, status := `null`, `"status":null,"elapsed_ms":null,"out_file":"","err_file":""`
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		if typ == "STEP_END" {
+			status = `"status":0,"elapsed_ms":1,"out_file":"","err_file":""`
+		}
+		fmt.Fprintf(&b, `{"type":"%s","func":"main::s","kind":"workflow","name":"s","ts":"2026-11-23T07:00:00Z",%s,"id":"%s","parent_id":%s,"seq":%d,"depth":%d,"run_id":"r","params":[],"event_version":1}`+"\n",
+			typ, status, id, p, seq, depth)
+	}
+	step("STEP_START", "r:1:1", "", 1, 0)
+	for i := 2; i <= 700; i++ {
+		id := fmt.Sprintf("r:1:%d", i)
+		step("STEP_START", id, "r:1:1", i, 1)
+		step("STEP_END", id, "r:1:1", i, 1)
+	}
+	step("STEP_END", "r:1:1", "", 1, 0)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run_summary.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rcv := newReceiver(t)
+	if err := otlp.ExportRunDir(context.Background(), dir, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	root := rcv.trace(t)
+	if len(rcv.requests) != 2 || len(root.children) != 1 || len(root.children[0].children) != 699 {
+		t.Errorf("%d requests, %d root calls, %d children", len(rcv.requests), len(root.children), len(root.children[0].children))
 	}
 }
