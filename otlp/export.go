@@ -138,8 +138,8 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 	if len(events) == 0 {
 		return fmt.Errorf("%s: no events in run_summary.jsonl", runDir)
 	}
-	// Spans are collected, then sent in one request whose error is ours to
-	// return (a batch processor would hand it to the global handler).
+	// Spans are collected, then sent here, so that an export error is ours
+	// to return (a batch processor would hand it to the global handler).
 	rec := &recorder{}
 	tp, exp, err := provider(ctx, environ, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec })
 	if err != nil {

@@ -30,6 +30,7 @@ type Spans struct {
 	open     map[string]*call // by step id
 	order    []*call          // open calls, oldest first, to find a log's owner
 	rootName bool             // the root span is named after the source
+	runID    string
 	ended    bool
 }
 
@@ -62,7 +63,8 @@ func (s *Spans) Event(e *event.Event) {
 		s.rootCtx, s.root = s.tracer.Start(context.Background(), "jaiph run",
 			trace.WithTimestamp(t), trace.WithSpanKind(trace.SpanKindInternal))
 	}
-	if e.RunID != "" {
+	if e.RunID != "" && e.RunID != s.runID {
+		s.runID = e.RunID
 		s.root.SetAttributes(attribute.String("jaiph.run_id", e.RunID))
 	}
 	switch e.Type {
