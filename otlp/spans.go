@@ -207,23 +207,23 @@ func (s *Spans) End() {
 // attrs are the event's fields as jaiph.* attributes, the empty ones left
 // out (params are added by the caller, content is in the artifacts).
 func attrs(e *event.Event) []attribute.KeyValue {
-	var a []attribute.KeyValue
+	a := make([]attribute.KeyValue, 0, 12)
 	str := func(k, v string) {
 		if v != "" {
-			a = append(a, attribute.String("jaiph."+k, v))
+			a = append(a, attribute.String(k, v))
 		}
 	}
 	num := func(k string, v int64) {
 		if v != 0 {
-			a = append(a, attribute.Int64("jaiph."+k, v))
+			a = append(a, attribute.Int64(k, v))
 		}
 	}
-	str("kind", e.Kind)
-	str("name", e.Name)
-	str("func", e.Func)
-	str("id", e.ID)
-	str("parent_id", e.ParentID)
-	num("seq", int64(e.Seq))
+	str("jaiph.kind", e.Kind)
+	str("jaiph.name", e.Name)
+	str("jaiph.func", e.Func)
+	str("jaiph.id", e.ID)
+	str("jaiph.parent_id", e.ParentID)
+	num("jaiph.seq", int64(e.Seq))
 	if e.Depth != 0 || e.Kind != "" { // a call's depth 0 is the root's
 		a = append(a, attribute.Int("jaiph.depth", e.Depth))
 	}
@@ -233,21 +233,21 @@ func attrs(e *event.Event) []attribute.KeyValue {
 	if e.ElapsedMS != nil {
 		a = append(a, attribute.Int64("jaiph.elapsed_ms", *e.ElapsedMS))
 	}
-	str("out_file", e.OutFile)
-	str("err_file", e.ErrFile)
+	str("jaiph.out_file", e.OutFile)
+	str("jaiph.err_file", e.ErrFile)
 	if e.Dispatched {
 		a = append(a, attribute.Bool("jaiph.dispatched", true))
 	}
-	str("channel", e.Channel)
-	str("sender", e.Sender)
-	str("inbox_seq", e.InboxSeq)
-	str("target", e.Target)
-	str("payload_preview", e.PayloadPreview)
+	str("jaiph.channel", e.Channel)
+	str("jaiph.sender", e.Sender)
+	str("jaiph.inbox_seq", e.InboxSeq)
+	str("jaiph.target", e.Target)
+	str("jaiph.payload_preview", e.PayloadPreview)
 	if e.PayloadRef != nil {
-		str("payload_ref", *e.PayloadRef)
+		str("jaiph.payload_ref", *e.PayloadRef)
 	}
-	num("attempt", int64(e.Attempt))
-	num("delay_ms", e.DelayMS)
-	num("idle_ms", e.IdleMS)
+	num("jaiph.attempt", int64(e.Attempt))
+	num("jaiph.delay_ms", e.DelayMS)
+	num("jaiph.idle_ms", e.IdleMS)
 	return a
 }

@@ -1,14 +1,18 @@
 package otlp
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/jaiph-go/jaiph/event"
 )
 
 // replay feeds summary lines to a Spans and draws the spans it ended as a
@@ -113,5 +117,46 @@ func TestSpansInterrupted(t *testing.T) {
 `
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+type encodeOnly struct{}
+
+func (encodeOnly) ExportSpans(_ context.Context, s []sdktrace.ReadOnlySpan) error {
+	encodeRequest(s)
+	return nil
+}
+func (encodeOnly) Shutdown(context.Context) error { return nil }
+
+// BenchmarkSpans: what live export costs a run of 10,000 messages through
+// one route (7 events each, as in BenchmarkInbox10000), spans built, batched
+// and encoded; no network.
+func BenchmarkSpans(b *testing.B) {
+	ts := time.Date(2026, 11, 23, 7, 0, 0, 0, time.UTC)
+	st, el := 0, int64(1)
+	events := []*event.Event{{Type: event.StepStart, Kind: "workflow", Name: "default", Func: "main::default", ID: "r:1:1", Seq: 1, Time: ts}}
+	for i := 2; i <= 10001; i++ {
+		id, seq := fmt.Sprintf("r:1:%d", i), fmt.Sprintf("%03d", i)
+		step := event.Event{Kind: "workflow", Name: "target", Func: "main::target", ID: id, ParentID: "r:1:1", Seq: i, Depth: 1,
+			Time: ts, Dispatched: true, Channel: "work", Sender: "default"}
+		start, end := step, step
+		start.Type, start.Params = event.StepStart, [][2]string{{"arg1", "message"}, {"arg2", "work"}, {"arg3", "default"}}
+		end.Type, end.Status, end.ElapsedMS = event.StepEnd, &st, &el
+		events = append(events,
+			&event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: "work", Sender: "default", PayloadPreview: "message", Time: ts},
+			&event.Event{Type: event.DispatchStart, InboxSeq: seq, Channel: "work", Target: "main::target", Sender: "default", Time: ts},
+			&start, &event.Event{Type: event.WorkflowStart, Workflow: "target", Source: "main.jh", Time: ts},
+			&event.Event{Type: event.WorkflowEnd, Workflow: "target", Source: "main.jh", Status: &st, Time: ts}, &end,
+			&event.Event{Type: event.DispatchFinish, InboxSeq: seq, Channel: "work", Target: "main::target", Sender: "default", Status: &st, ElapsedMS: &el, Time: ts})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(encodeOnly{}))
+		s := NewSpans(tp.Tracer("bench"))
+		for _, e := range events {
+			s.Event(e)
+		}
+		s.End()
+		tp.Shutdown(context.Background())
 	}
 }

@@ -44,7 +44,7 @@ func encodeRequest(spans []sdktrace.ReadOnlySpan) []byte {
 		}
 		g.scopes[sc] = append(g.scopes[sc], s)
 	}
-	var req []byte
+	var req, buf []byte // buf: one span at a time, reused
 	for _, g := range groups {
 		var rs []byte
 		rs = message(rs, 1, encodeAttrs(nil, 1, g.res.Attributes())) // Resource.attributes
@@ -55,7 +55,8 @@ func encodeRequest(spans []sdktrace.ReadOnlySpan) []byte {
 			scope = str(scope, 2, sc.Version)
 			ss = message(ss, 1, scope)
 			for _, s := range g.scopes[sc] {
-				ss = message(ss, 2, encodeSpan(s))
+				buf = encodeSpan(buf[:0], s)
+				ss = message(ss, 2, buf)
 			}
 			ss = str(ss, 3, sc.SchemaURL)
 			rs = message(rs, 2, ss)
@@ -66,10 +67,10 @@ func encodeRequest(spans []sdktrace.ReadOnlySpan) []byte {
 	return req
 }
 
-func encodeSpan(s sdktrace.ReadOnlySpan) []byte {
+// encodeSpan appends the Span message's content to b.
+func encodeSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
 	sc := s.SpanContext()
 	tid, sid := sc.TraceID(), sc.SpanID()
-	var b []byte
 	b = bytesField(b, 1, tid[:])
 	b = bytesField(b, 2, sid[:])
 	b = str(b, 3, sc.TraceState().String())
@@ -110,8 +111,9 @@ func encodeSpan(s sdktrace.ReadOnlySpan) []byte {
 
 // encodeAttrs appends each attribute as a KeyValue in field num.
 func encodeAttrs(b []byte, num field, kvs []attribute.KeyValue) []byte {
+	var v, e []byte // the AnyValue and the KeyValue, reused
 	for _, kv := range kvs {
-		var v []byte // AnyValue
+		v = v[:0]
 		switch kv.Value.Type() {
 		case attribute.BOOL:
 			v = appendTag(v, 2, wireVarint)
@@ -126,8 +128,7 @@ func encodeAttrs(b []byte, num field, kvs []attribute.KeyValue) []byte {
 			v = appendTag(v, 1, wireBytes)
 			v = appendBytes(v, kv.Value.Emit())
 		}
-		var e []byte
-		e = str(e, 1, string(kv.Key))
+		e = str(e[:0], 1, string(kv.Key))
 		e = message(e, 2, v)
 		b = message(b, num, e)
 	}
