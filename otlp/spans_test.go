@@ -151,7 +151,7 @@ func BenchmarkSpans(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(encodeOnly{}))
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(encodeOnly{}, sdktrace.WithBlocking())) // every span encoded
 		s := NewSpans(tp.Tracer("bench"))
 		for _, e := range events {
 			s.Event(e)
