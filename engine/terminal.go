@@ -8,6 +8,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/hooks"
+	"github.com/jaiph-go/jaiph/otlp"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -37,8 +38,13 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 	tree := progress.NewTree(t.Stdout, style, progress.TTY(progress.IsTerminal(t.Stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(lookup(t.Environ))))
 	stray := progress.NewStrayLog(tree.StrayWriter(t.Stderr))
+	obs := event.Observers{tree, hk}
+	if tr := otlp.Start(t.Environ, t.Stderr); tr != nil { // OTEL_EXPORTER_OTLP_ENDPOINT set
+		obs = append(obs, tr)
+		defer tr.Close() // after the result is shown; at most otlp.ShutdownWait
+	}
 	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
-		StrayStderr: stray, Observer: event.Observers{tree, hk}}, func(start time.Time) {
+		StrayStderr: stray, Observer: obs}, func(start time.Time) {
 		hk.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
 		hk.WorkflowStart(p.Path, p.Workspace)
 		tree.Header(p.Source, args)
