@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jaiph-go/jaiph/engine"
@@ -52,8 +53,15 @@ func New(tools []Tool, o Options) *mcp.Server {
 		o.Stderr = io.Discard
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "jaiph", Version: buildinfo.Version()}, nil)
+	in, err := jsonschema.For[Input](nil)
+	if err != nil {
+		panic(err) // Input is a fixed type: its schema always derives
+	}
+	// An array, not the ["null","array"] a Go slice derives: args may be
+	// left out, but not given as null.
+	in.Properties["args"].Types, in.Properties["args"].Type = nil, "array"
 	for _, t := range tools {
-		mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description},
+		mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: in},
 			func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, Output, error) {
 				return o.call(ctx, req, t, in.Args)
 			})
