@@ -49,6 +49,9 @@ func Tools(files []string, strict bool, warn func(error)) ([]Tool, error) {
 	var tools []Tool
 	for _, file := range files {
 		prog, err := engine.Open(file)
+		if _, serr := os.Stat(file); serr != nil {
+			err = fmt.Errorf("no such file: %s", file) // not engine.Open's "jaiph run: …"
+		}
 		if err != nil {
 			if strict {
 				return nil, err
