@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jaiph-go/jaiph/runs"
 )
 
 // The workflows the tests serve. greet calls a function, so a call makes
@@ -243,6 +245,10 @@ func TestCallFailingTool(t *testing.T) {
 		if !strings.Contains(text(res), w) {
 			t.Errorf("text content lacks %q:\n%s", w, text(res))
 		}
+	}
+	// jaiph resume would call default: it refuses the run.
+	if _, err := runs.Resumable(out.RunDir, true); err == nil || !strings.Contains(err.Error(), "jaiph mcp call of workflow fail") {
+		t.Errorf("resumable: %v, want a refusal", err)
 	}
 }
 
