@@ -201,8 +201,16 @@ func text(res *mcp.CallToolResult) string {
 
 func TestCallTool(t *testing.T) {
 	dir := workspace(t, map[string]string{"tools.jh": toolsJH})
+	// Hooks fire as for jaiph run; their stdout goes nowhere near the protocol.
+	hookLog := filepath.Join(dir, "workflow_end.json")
+	hooks, _ := json.Marshal(map[string][]string{"workflow_end": {"echo hook-stdout; cat > " + hookLog}})
+	os.WriteFile(filepath.Join(dir, ".jaiph", "hooks.json"), hooks, 0o644)
 	s := serve(t, filepath.Join(dir, "tools.jh"))
 	res, out := call(t, s, "greet", "bob")
+	if hook, _ := os.ReadFile(hookLog); !strings.Contains(string(hook), `"status":0`) ||
+		!strings.Contains(string(hook), `"run_dir":"`+out.RunDir+`"`) {
+		t.Errorf("workflow_end hook payload %q", hook)
+	}
 	if res.IsError || out.Status != 0 || out.ReturnValue != "greeted bob" || out.Output != "hello bob\n" {
 		t.Errorf("result %+v (isError %v), want status 0, output hello bob, return value greeted bob", out, res.IsError)
 	}
@@ -290,6 +298,11 @@ func TestCancelCall(t *testing.T) {
 	}
 	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
 		t.Errorf("the sleep (pid %d) outlived the cancelled run", pid)
+	}
+	var out Output
+	json.Unmarshal(data, &out)
+	if r, _ := runs.Read(out.RunDir, time.Now()); r.Status != runs.Interrupted {
+		t.Errorf("run %s recorded as %s, want %s", out.RunDir, r.Status, runs.Interrupted)
 	}
 	if _, err := os.Stat(pidFile + ".after"); err == nil {
 		t.Error("the workflow went on after the sleep")
