@@ -46,6 +46,12 @@ export workflow slow {
   echo finished > "$1.after"
 }
 
+# The same, deaf to SIGINT.
+export workflow stubborn {
+  sh -c 'trap "" INT; echo $$ > "$1"; exec sleep 30' sh "$1"
+  echo finished > "$1.after"
+}
+
 workflow hidden {
   echo never offered
 }
@@ -130,9 +136,10 @@ func TestListTools(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"greet": "Greets someone by name.\nReturns the greeting.",
-		"fail":  "Jaiph workflow fail of tools.jh.",
-		"slow":  "Writes the pid of a 30 s sleep to $1, then waits for it.",
+		"greet":    "Greets someone by name.\nReturns the greeting.",
+		"fail":     "Jaiph workflow fail of tools.jh.",
+		"slow":     "Writes the pid of a 30 s sleep to $1, then waits for it.",
+		"stubborn": "The same, deaf to SIGINT.",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tools %q, want %q", got, want)
@@ -157,7 +164,7 @@ func TestSeveralFiles(t *testing.T) {
 	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
-	if want := []string{"ops.greet", "my_tools.greet", "my_tools.fail", "my_tools.slow"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"ops.greet", "my_tools.greet", "my_tools.fail", "my_tools.slow", "my_tools.stubborn"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 	// A file that does not compile: an error when named, skipped otherwise.
@@ -261,15 +268,22 @@ func TestCallFailingTool(t *testing.T) {
 }
 
 // A cancelled call interrupts the run as Ctrl-C does: the call ends long
-// before the sleep would, with the SIGINT status, and the sleep is gone.
+// before the sleep would, with the SIGINT status, and the sleep is gone;
+// a sleep that ignores SIGINT is killed 2 s later.
 func TestCancelCall(t *testing.T) {
+	for _, tool := range []string{"slow", "stubborn"} {
+		t.Run(tool, func(t *testing.T) { testCancel(t, tool) })
+	}
+}
+
+func testCancel(t *testing.T, tool string) {
 	dir := workspace(t, map[string]string{"tools.jh": toolsJH})
 	s := serve(t, filepath.Join(dir, "tools.jh"))
 	pidFile := filepath.Join(dir, "sleep.pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	returned := make(chan error)
 	go func() {
-		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"args": []string{pidFile}}})
+		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"args": []string{pidFile}}})
 		returned <- err
 	}()
 	pid := waitFor(t, func() (int, bool) {
@@ -280,6 +294,7 @@ func TestCancelCall(t *testing.T) {
 	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
 		t.Fatalf("the sleep (pid %d) is not running: %v", pid, err)
 	}
+	cancelled := time.Now()
 	cancel()
 	if err := <-returned; err == nil {
 		t.Error("the cancelled call returned no error")
@@ -292,6 +307,7 @@ func TestCancelCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the run went on after the call was cancelled")
 	}
+	t.Logf("the run ended %v after the cancel (docs/performance.md)", time.Since(cancelled))
 	data, _ := json.Marshal(res.StructuredContent)
 	if !res.IsError || !strings.Contains(string(data), `"status":130`) {
 		t.Errorf("cancelled run: isError %v, %s; want status 130 (SIGINT)", res.IsError, data)
@@ -346,4 +362,38 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+// Calls may overlap (agents call tools in parallel): each is its own run.
+func TestConcurrentCalls(t *testing.T) {
+	dir := workspace(t, map[string]string{"tools.jh": toolsJH})
+	s := serve(t, filepath.Join(dir, "tools.jh"))
+	const n = 4
+	outs := make([]Output, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet",
+				Arguments: map[string]any{"args": []string{strconv.Itoa(i)}}})
+			if err != nil || res.IsError {
+				t.Errorf("call %d: %v %v", i, err, res)
+				return
+			}
+			data, _ := json.Marshal(res.StructuredContent)
+			json.Unmarshal(data, &outs[i])
+		}()
+	}
+	wg.Wait()
+	dirs := map[string]bool{}
+	for i, out := range outs {
+		if want := "greeted " + strconv.Itoa(i); out.ReturnValue != want {
+			t.Errorf("call %d returned %q, want %q", i, out.ReturnValue, want)
+		}
+		dirs[out.RunDir] = true
+	}
+	if len(dirs) != n {
+		t.Errorf("%d calls made %d run directories", n, len(dirs))
+	}
 }
