@@ -120,10 +120,10 @@ func resultText(t Tool, res Output, out engine.Outcome, strayLine string) string
 	if res.ReturnValue != "" {
 		fmt.Fprintf(&b, "\nReturn value: %s\n", res.ReturnValue)
 	}
-	if out.RunDir != "" {
+	if !out.Failed && out.RunDir != "" {
 		fmt.Fprintf(&b, "\nLogs: %s\nSummary: %s\n", out.RunDir, out.SummaryFile)
 	}
-	if out.Failed {
+	if out.Failed { // its Logs and Summary lines too
 		var fail strings.Builder
 		progress.Fail(&fail, progress.NewStyle(false), out.Failure(strayLine))
 		// The FAIL block without its first line, which names the default
