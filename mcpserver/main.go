@@ -17,7 +17,8 @@ compile is reported on stderr and skipped).
 Each "export workflow NAME" is a tool called NAME (STEM.NAME when several
 files are served, STEM being the file name without .jh), described by the
 comment lines right above it. Its input is {"args": ["…", …]}: the
-workflow's $1, $2, …. A call runs the workflow as jaiph run does (run
+workflow's $1, $2, … (the description of args lists those its body uses,
+named after lines like name="$1"). A call runs the workflow as jaiph run does (run
 directory, run_summary.jsonl, artifacts, hooks) and returns its output,
 return value, run directory and status; a failed run is an error result
 with the failed step's output. Each step start and end is a progress

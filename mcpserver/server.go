@@ -32,7 +32,7 @@ type Options struct {
 
 // Input is a tool's arguments.
 type Input struct {
-	Args []string `json:"args,omitempty" jsonschema:"the workflow's positional arguments: $1, $2, …"`
+	Args []string `json:"args,omitempty"` // described per tool (argsDescription)
 }
 
 // Output is a tool's structured result.
@@ -53,14 +53,15 @@ func New(tools []Tool, o Options) *mcp.Server {
 		o.Stderr = io.Discard
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "jaiph", Version: buildinfo.Version()}, nil)
-	in, err := jsonschema.For[Input](nil)
-	if err != nil {
-		panic(err) // Input is a fixed type: its schema always derives
-	}
-	// An array, not the ["null","array"] a Go slice derives: args may be
-	// left out, but not given as null.
-	in.Properties["args"].Types, in.Properties["args"].Type = nil, "array"
 	for _, t := range tools {
+		in, err := jsonschema.For[Input](nil)
+		if err != nil {
+			panic(err) // Input is a fixed type: its schema always derives
+		}
+		// An array, not the ["null","array"] a Go slice derives: args may
+		// be left out, but not given as null.
+		args := in.Properties["args"]
+		args.Types, args.Type, args.Description = nil, "array", argsDescription(t.Params)
 		mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: in},
 			func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, Output, error) {
 				return o.call(ctx, req, t, in.Args)

@@ -134,6 +134,9 @@ func TestListTools(t *testing.T) {
 		if !strings.Contains(string(schema), `"items":{"type":"string"},"type":"array"`) {
 			t.Errorf("%s: input schema %s, want an args array of strings", tool.Name, schema)
 		}
+		if tool.Name == "greet" && !strings.Contains(string(schema), `(its body uses $1)`) {
+			t.Errorf("greet: input schema %s does not say it uses $1", schema)
+		}
 	}
 	want := map[string]string{
 		"greet":    "Greets someone by name.\nReturns the greeting.",

@@ -19,8 +19,9 @@ import (
 type Tool struct {
 	Name        string // the tool's name: the workflow's, or <file stem>.<workflow> when several files are served
 	Workflow    string
-	File        string // the .jh file, absolute
-	Description string // the comment lines right above the declaration
+	File        string   // the .jh file, absolute
+	Description string   // the comment lines right above the declaration
+	Params      []string // the positional parameters its body uses (Params)
 }
 
 // DefaultFiles are the files `jaiph mcp` serves without arguments: the .jh
@@ -59,10 +60,16 @@ func Tools(files []string, strict bool, warn func(error)) ([]Tool, error) {
 			warn(err)
 			continue
 		}
+		src, err := os.ReadFile(prog.Path)
+		if err != nil {
+			return nil, err
+		}
+		lines := strings.Split(string(src), "\n")
 		for _, it := range prog.Checked.Entry.Items {
 			if w, ok := it.(*ast.Workflow); ok && w.Exported {
+				body := lines[min(w.Pos.Line, len(lines)):min(w.End.Line, len(lines))]
 				tools = append(tools, Tool{Name: w.Name, Workflow: w.Name, File: prog.Path,
-					Description: describe(prog.Checked.Entry.Items, w, prog.Source)})
+					Description: describe(prog.Checked.Entry.Items, w, prog.Source), Params: Params(body)})
 			}
 		}
 	}
