@@ -26,6 +26,8 @@ notification when the call asks for progress; cancelling a call interrupts
 the run as Ctrl-C does.
 
 Stdout carries the protocol only; the runs' stray stderr goes to stderr.
+SIGINT or SIGTERM interrupts the runs in progress as it would jaiph run,
+and jaiph mcp exits once they ended.
 
 Client configuration (the "mcpServers" block of Claude Desktop, Cursor and
 other MCP clients):

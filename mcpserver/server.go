@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,6 +29,42 @@ type Options struct {
 	Environ []string  // the runs' environment
 	Home    string    // the user's home directory, for ~/.jaiph/hooks.json
 	Stderr  io.Writer // the runs' stray stderr and the hooks' messages
+	// Interrupt, when cancelled with a *runtime.Interrupted cause (as
+	// runtime.NotifyInterrupt's context), interrupts every run with it.
+	Interrupt context.Context
+	running   *running // the calls in progress, when the caller waits for them
+}
+
+// running counts calls in progress, so that a stopping server can let
+// their runs end and record it.
+type running struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func newRunning() *running {
+	r := &running{}
+	r.cond = sync.NewCond(&r.mu)
+	return r
+}
+
+func (r *running) add(d int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.n += d
+	r.mu.Unlock()
+	r.cond.Broadcast()
+}
+
+func (r *running) wait() {
+	r.mu.Lock()
+	for r.n > 0 {
+		r.cond.Wait()
+	}
+	r.mu.Unlock()
 }
 
 // Input is a tool's arguments.
@@ -75,6 +112,8 @@ func New(tools []Tool, o Options) *mcp.Server {
 // interrupts it as SIGINT does (the programs of the run get the signal,
 // stragglers are killed 2 s later), and the call returns once it ended.
 func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, args []string) (*mcp.CallToolResult, Output, error) {
+	o.running.add(1)
+	defer o.running.add(-1)
 	prog, err := engine.Open(t.File)
 	if err != nil {
 		return nil, Output{}, err
@@ -82,6 +121,9 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 	runCtx, interrupt := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer interrupt(nil)
 	defer context.AfterFunc(ctx, func() { interrupt(&runtime.Interrupted{Signal: syscall.SIGINT}) })()
+	if o.Interrupt != nil {
+		defer context.AfterFunc(o.Interrupt, func() { interrupt(context.Cause(o.Interrupt)) })()
+	}
 	if err := prog.Refuse(runCtx, o.Environ); err != nil {
 		return nil, Output{}, err
 	}

@@ -7,15 +7,17 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
+
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // ServeStdio serves tools on the process's stdin and stdout until the
-// client closes stdin or a SIGINT or SIGTERM arrives. The protocol gets
+// client closes stdin or a SIGINT or SIGTERM arrives; the signal
+// interrupts the runs in progress as it would a `jaiph run`, and
+// ServeStdio returns once they ended. The protocol gets
 // private copies of descriptors 0 and 1, and 0 and 1 themselves become
 // /dev/null and a copy of stderr: stdout is the protocol, so nothing else
 // (a program a workflow starts, a stray print) may write to it, and nothing
@@ -25,11 +27,20 @@ func ServeStdio(ctx context.Context, tools []Tool, o Options) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	sig, stop := runtime.NotifyInterrupt()
 	defer stop()
-	err = New(tools, o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
-	if errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
-		return nil // a signal, or the client went away: the end of a session
+	o.Interrupt, o.running = sig, newRunning()
+	done := make(chan error, 1)
+	go func() { done <- New(tools, o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out}) }()
+	select {
+	case err = <-done:
+	case <-sig.Done():
+		// The session may wait for stdin to close: it is left behind.
+		o.running.wait()
+		return nil
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil // the client went away: the end of a session
 	}
 	return err
 }
