@@ -80,6 +80,7 @@ type RunOptions struct {
 	StrayStderr io.Writer // the root step's bubbled stderr
 	Observer    event.Observer
 	Resume      string // a run directory to continue (resume.go)
+	Workflow    string // the entry's workflow to call; "" is default (jaiph mcp)
 }
 
 // Refuse reports a run that must not start on this host (a requested
@@ -99,7 +100,7 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume,
+		Resume: o.Resume, Workflow: o.Workflow,
 	})
 	return rt, env, nil
 }

@@ -30,6 +30,8 @@ type Outcome struct {
 	FailedOut, FailedErr *string
 	// Interrupted is the signal that stopped the run, if any.
 	Interrupted *runtime.Interrupted
+	// Value is the root workflow's return value.
+	Value string
 }
 
 // ExitStatus is the process exit status for the outcome: 0, 1, or
@@ -82,7 +84,7 @@ func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.T
 		fmt.Fprintf(stray, "jaiph: %v\n", runErr)
 	}
 	out := Outcome{Status: status, Elapsed: time.Since(start), RunID: rt.RunID(), RunDir: rt.RunDir(),
-		Interrupted: runtime.Interruption(ctx)}
+		Interrupted: runtime.Interruption(ctx), Value: rt.Returned()}
 	out.Failed = status != 0 || (stray.n.Load() > 0 && env.Get("JAIPH_DEBUG") != "true")
 	if out.RunDir != "" {
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")

@@ -36,6 +36,9 @@ type Meta struct {
 	// Modules are every loaded module's absolute path and the sha256 of
 	// its source.
 	Modules []Module `json:"modules"`
+	// Workflow is the root workflow when it is not default (a jaiph mcp
+	// tool call); such a run is not resumable.
+	Workflow string `json:"workflow,omitempty"`
 }
 
 // Setting is one environment variable a run was started with.

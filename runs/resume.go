@@ -48,6 +48,8 @@ func Resumable(dir string, force bool) (*Meta, error) {
 		return nil, fmt.Errorf("run %s is still running", dir)
 	case r.Status == Passed:
 		return nil, fmt.Errorf("run %s passed: nothing to resume", dir)
+	case m.Workflow != "": // resume calls default
+		return nil, fmt.Errorf("run %s is a jaiph mcp call of workflow %s: call the tool again", dir, m.Workflow)
 	}
 	if force {
 		return m, nil

@@ -38,9 +38,13 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 	if args == nil {
 		args = []string{}
 	}
+	workflow := rt.opts.Workflow
+	if workflow == "default" {
+		workflow = ""
+	}
 	return runs.WriteMeta(rt.records, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path, RunDir: realDir,
 		Source: rt.opts.SourceFile, Args: args, Workspace: rt.opts.Workspace, Start: start.UTC(), PID: rt.pid,
-		Settings: runs.Settings(rt.opts.Environ), Modules: mods})
+		Settings: runs.Settings(rt.opts.Environ), Modules: mods, Workflow: workflow})
 }
 
 // End records how the run ended (run.end): interrupted when sig is not

@@ -55,6 +55,9 @@ type Options struct {
 	// Resume is the run directory of an interrupted or failed run to
 	// continue (replay.go); "" creates a new one.
 	Resume string
+	// Workflow is the entry module's workflow Run calls; "" is "default"
+	// (jaiph mcp calls the others).
+	Workflow string
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -89,8 +92,9 @@ type Runtime struct {
 	// FirstFailure is the first STEP_END with a non-zero status.
 	firstFailure *event.Event
 
-	args []string // the root call's arguments, for the metadata
-	lock *os.File // the run dir's lock, held while the run is live
+	args  []string // the root call's arguments, for the metadata
+	value string   // the root call's return value
+	lock  *os.File // the run dir's lock, held while the run is live
 
 	journal *journal // nil in test mode
 	records string   // the run's records (runs.RecordsDir); "" in test mode
@@ -267,19 +271,30 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// Run calls the entry module's `default` workflow with args as the root step
-// and returns its exit status.
+// Run calls the entry module's `default` workflow (or Options.Workflow)
+// with args as the root step and returns its exit status.
 func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
-	b := rt.opts.Entry.Bodies["default"]
-	if b == nil || b.Kind != lowered.Workflow {
+	name := rt.opts.Workflow
+	if name == "" {
+		name = "default"
+	}
+	b := rt.opts.Entry.Bodies[name]
+	switch {
+	case (b == nil || b.Kind != lowered.Workflow) && name == "default":
 		return 1, ErrNoDefault
+	case b == nil || b.Kind != lowered.Workflow:
+		return 1, fmt.Errorf("no workflow %q in %s", name, rt.opts.SourceFile)
 	}
 	rt.args = args
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
-	status, _, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
+	status, value, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})
+	rt.value = value
 	return status, err
 }
+
+// Returned is the return value of the root call once Run returned.
+func (rt *Runtime) Returned() string { return rt.value }
 
 // rootCall makes the first managed call of a run: everything it starts is
 // in one process group (internal/procgroup), and it returns once the jobs
