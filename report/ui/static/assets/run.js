@@ -1,0 +1,275 @@
+"use strict";
+// One run: the step tree (/tree), a step's stdout and stderr (/output for
+// the summary's copy and file names, /logs for the files, tailed while the
+// step runs), the inbox (/inbox) and every step's output (/aggregate).
+
+const runPath = new URLSearchParams(location.search).get("run") || "";
+const api = `/api/runs/${encodeURIComponent(runPath)}`;
+let selectedId = null;
+let nodes = new Map(); // step id → tree node of the last /tree answer
+let lastTree = "";
+let tab = "step";
+
+// Log lines: the server puts a step's LOG/LOGERR lines either in its
+// `logs` list or as children whose type (or kind) is LOG or LOGERR.
+function isLogNode(n) {
+  const t = String(n.type || n.kind || "").toUpperCase();
+  return t === "LOG" || t === "LOGERR";
+}
+
+function logItem(n) {
+  const err = String(n.type || n.kind || "").toUpperCase() === "LOGERR";
+  return el("li", { class: err ? "log logerr" : "log" },
+    el("span", { class: "log-tag" }, err ? "LOGERR" : "LOG"), " ",
+    el("span", { class: "log-msg" }, n.message ?? n.name ?? ""));
+}
+
+function paramsText(params) {
+  if (!Array.isArray(params) || params.length === 0) return "";
+  return params.map((p) => {
+    const [k, v] = Array.isArray(p) ? p : [p.key ?? p.name, p.value];
+    const short = String(v).length > 40 ? `${String(v).slice(0, 40)}…` : String(v);
+    return `${k}="${short}"`;
+  }).join(", ");
+}
+
+function stepItem(n) {
+  nodes.set(n.id, n);
+  const st = stepStatus(n);
+  const params = paramsText(n.params);
+  const btn = el("button", {
+    type: "button",
+    class: `step st-${st.key}${n.id === selectedId ? " selected" : ""}`,
+    dataset: { id: n.id },
+    "aria-pressed": n.id === selectedId ? "true" : "false",
+    onclick: () => select(n.id),
+  },
+  statusBadge(st.key === "interrupted" ? "interrupted" : st.key), " ",
+  el("span", { class: "kind" }, n.kind || "step"), " ",
+  el("span", { class: "name" }, n.name || n.func || n.id),
+  params ? el("span", { class: "params" }, ` (${params})`) : null,
+  n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
+  n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null,
+  st.key === "failed" ? el("span", { class: "sr-only" }, ` ${st.word}`) : null);
+  const kids = [];
+  for (const l of n.logs || []) kids.push(logItem(l));
+  for (const c of n.children || []) kids.push(isLogNode(c) ? logItem(c) : stepItem(c));
+  return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
+}
+
+function runStatus(data) {
+  if (data.status) return data.status;
+  const roots = (data.steps || []).filter((n) => !isLogNode(n));
+  if (roots.some((n) => n.running)) return "running";
+  if (roots.some((n) => n.status != null && n.status !== 0)) return "failed";
+  return roots.length ? "passed" : "running";
+}
+
+async function loadTree() {
+  const data = await getJSON(`${api}/tree`);
+  const key = JSON.stringify(data);
+  if (key === lastTree) return;
+  lastTree = key;
+  const host = document.getElementById("step-tree");
+  const hadFocus = host.contains(document.activeElement) ? document.activeElement.dataset.id : null;
+  nodes = new Map();
+  const items = (data.steps || []).map((n) => (isLogNode(n) ? logItem(n) : stepItem(n)));
+  host.replaceChildren(items.length ? el("ul", { class: "tree" }, ...items)
+    : el("p", { class: "muted" }, "No steps yet."));
+  if (hadFocus) focusStep(hadFocus);
+  const status = runStatus(data);
+  document.title = `${data.path || runPath} · Jaiph`;
+  document.getElementById("run-title").replaceChildren(statusBadge(status), " ", data.source || data.path || runPath);
+  const sub = [data.path || runPath];
+  if (data.run_id) sub.push(`run id ${data.run_id}`);
+  if (data.started_at) sub.push(`started ${fmtTime(data.started_at)}`);
+  if (data.resumed || [...nodes.values()].some((n) => n.replayed)) sub.push("resumed (↺ marks replayed steps)");
+  document.getElementById("run-sub").textContent = sub.join(" · ");
+  if (selectedId && nodes.has(selectedId)) renderMeta(nodes.get(selectedId));
+  else if (!selectedId) selectDefault();
+}
+
+// The first failed step (deepest first) or else the first step opens.
+function selectDefault() {
+  let failed = null;
+  for (const n of nodes.values()) if (n.status != null && n.status !== 0) failed = n;
+  const first = nodes.values().next().value;
+  const pick = failed || first;
+  if (pick) select(pick.id, false);
+}
+
+function focusStep(id) {
+  const b = document.querySelector(`button.step[data-id="${CSS.escape(id)}"]`);
+  if (b) b.focus();
+}
+
+function select(id, userAction = true) {
+  selectedId = id;
+  for (const b of document.querySelectorAll("button.step")) {
+    const on = b.dataset.id === id;
+    b.classList.toggle("selected", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  if (userAction) showTab("step");
+  tail.out = tail.err = null;
+  document.getElementById("step-out").textContent = "";
+  document.getElementById("step-err").textContent = "";
+  const n = nodes.get(id);
+  if (n) renderMeta(n);
+  loadOutput().catch(showError);
+}
+
+function renderMeta(n) {
+  document.getElementById("step-empty").hidden = true;
+  document.getElementById("step-detail").hidden = false;
+  const st = stepStatus(n);
+  document.getElementById("step-title").replaceChildren(
+    statusBadge(st.key), " ", `${n.kind || "step"} ${n.name || n.id}`);
+  const rows = [
+    ["status", st.word + (n.replayed ? " · ↺ replayed" : "")],
+    ["function", n.func],
+    ["started", n.started_at ? fmtTime(n.started_at) : null],
+    ["ended", n.ended_at ? fmtTime(n.ended_at) : null],
+    ["elapsed", n.elapsed_ms != null ? fmtMs(n.elapsed_ms) : null],
+    ["params", paramsText(n.params) || null],
+    ["id", n.id],
+  ];
+  const dl = document.getElementById("step-meta");
+  dl.replaceChildren(...rows.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
+
+// tail keeps what each stream showed, so a running step's output only
+// grows (and the view stays scrolled to the end when it was there).
+const tail = { out: null, err: null };
+
+async function logText(stream) {
+  const res = await fetch(`${api}/steps/${encodeURIComponent(selectedId)}/logs?stream=${stream}`, { cache: "no-store" });
+  if (!res.ok) return null; // no file (yet): the summary's copy stands in
+  return res.text();
+}
+
+async function loadOutput() {
+  const id = selectedId;
+  if (!id) return;
+  let embedded = {};
+  try {
+    embedded = await getJSON(`${api}/steps/${encodeURIComponent(id)}/output`);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+  }
+  const [out, err] = await Promise.all([logText("out"), logText("err")]);
+  if (id !== selectedId) return; // another step was chosen meanwhile
+  show("out", out, embedded.out_content, embedded.out_truncated);
+  show("err", err, embedded.err_content, embedded.err_truncated);
+}
+
+function show(stream, fileText, embedded, truncated) {
+  const pre = document.getElementById(`step-${stream}`);
+  const note = document.getElementById(`${stream}-note`);
+  let text = fileText;
+  let from = "";
+  if (text == null) {
+    text = embedded || "";
+    from = truncated ? "(summary copy, truncated)" : "";
+  }
+  const n = nodes.get(selectedId);
+  if (n && n.running) from = "(live)";
+  note.textContent = from;
+  if (text === tail[stream]) return;
+  const atEnd = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+  tail[stream] = text;
+  pre.textContent = text || "";
+  pre.classList.toggle("empty", !text);
+  if (!text) pre.textContent = "(empty)";
+  if (atEnd) pre.scrollTop = pre.scrollHeight;
+}
+
+async function loadInbox() {
+  const host = document.getElementById("inbox");
+  let data;
+  try {
+    data = await getJSON(`${api}/inbox`);
+  } catch (e) {
+    if (e.status === 404) {
+      host.replaceChildren(el("p", { class: "muted" }, "This run sent no messages."));
+      return;
+    }
+    throw e;
+  }
+  const msgs = data.messages || [];
+  if (msgs.length === 0) {
+    host.replaceChildren(el("p", { class: "muted" }, "This run sent no messages."));
+    return;
+  }
+  const rows = msgs.map((m) => el("tr", {},
+    el("td", { class: "mono" }, m.seq),
+    el("td", {}, m.channel),
+    el("td", {}, m.sender),
+    el("td", {}, m.state),
+    el("td", { class: "mono small" }, m.preview),
+    el("td", {}, el("ul", { class: "plain" }, ...(m.targets || []).map((d) => el("li", {},
+      `${d.target}: ${d.state}`,
+      d.attempts > 1 ? ` after ${d.attempts} attempts` : "",
+      d.status != null ? ` (exit ${d.status})` : ""))))));
+  host.replaceChildren(el("table", { class: "runs" },
+    el("caption", {}, "Messages and their deliveries"),
+    el("thead", {}, el("tr", {}, ...["#", "channel", "sender", "state", "payload", "deliveries"]
+      .map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, ...rows)));
+}
+
+async function loadAggregate() {
+  const res = await fetch(`${api}/aggregate`, { cache: "no-store" });
+  const pre = document.getElementById("aggregate");
+  pre.textContent = res.ok ? await res.text() : `(HTTP ${res.status})`;
+}
+
+function showTab(name) {
+  tab = name;
+  for (const t of ["step", "inbox", "all"]) {
+    document.getElementById(`tab-${t}`).setAttribute("aria-selected", t === name ? "true" : "false");
+    document.getElementById(`panel-${t}`).hidden = t !== name;
+  }
+  if (name === "inbox") loadInbox().catch(showError);
+  if (name === "all") loadAggregate().catch(showError);
+}
+
+// ↑/↓ move between steps, Home/End to the first and last.
+function treeKeys(e) {
+  if (!e.target.matches("button.step")) return;
+  const all = [...document.querySelectorAll("button.step")];
+  const i = all.indexOf(e.target);
+  let j = null;
+  if (e.key === "ArrowDown") j = Math.min(all.length - 1, i + 1);
+  else if (e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = all.length - 1;
+  if (j == null) return;
+  e.preventDefault();
+  all[j].focus();
+}
+
+// Each poll: the tree, and the open step's output while it runs (or just
+// ended, to catch its last lines).
+async function poll() {
+  const before = selectedId && nodes.get(selectedId);
+  const wasRunning = !!(before && before.running);
+  await loadTree();
+  const now = selectedId && nodes.get(selectedId);
+  if (now && (now.running || wasRunning)) await loadOutput();
+  if (tab === "inbox") await loadInbox();
+}
+
+function setup() {
+  if (!runPath) {
+    document.getElementById("run-title").textContent = "No run given";
+    return;
+  }
+  document.getElementById("step-tree").addEventListener("keydown", treeKeys);
+  for (const t of ["step", "inbox", "all"]) {
+    document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
+  }
+  pollMs().then((ms) => every(poll, ms));
+}
+
+setup();
