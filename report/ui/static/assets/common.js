@@ -91,24 +91,50 @@ function showError(err) {
   p.textContent = err ? `Cannot reach the report server (${err.message}); retrying.` : "";
 }
 
-// pollMs is how often the pages refresh: the server's --poll-ms when it
-// tells (/api/config), else one second.
-async function pollMs() {
-  try {
-    const c = await getJSON("/api/config");
-    if (c && c.poll_ms > 0) return Math.max(100, c.poll_ms);
-  } catch (_) { /* an older server: keep the default */ }
-  return 1000;
-}
+// pollMs is how often the pages poll when the server's event stream is
+// unavailable, and how often a running step's output is tailed: the
+// server's --poll-ms when it tells (/api/config), else one second.
+let pollEvery = 1000;
+const pollReady = fetch("/api/config", { cache: "no-store" })
+  .then((r) => (r.ok ? r.json() : null))
+  .then((c) => { if (c && c.poll_ms > 0) pollEvery = Math.max(100, c.poll_ms); })
+  .catch(() => {});
 
-// every(fn, ms) runs fn now and then again ms after each run ends, so a
-// slow server never sees overlapping requests; hidden tabs wait.
-function every(fn, ms) {
-  const tick = async () => {
-    if (!document.hidden) {
-      try { await fn(); showError(null); } catch (e) { showError(e); }
-    }
-    setTimeout(tick, ms);
+// While the event stream is up, a slow backstop poll still runs (it
+// catches a missed event and moves running durations on).
+const BACKSTOP_MS = 5000;
+
+// live(fn, wants) runs fn now, whenever /api/events (Server-Sent Events)
+// announces a change wants(data) cares about, and on a timer: every
+// pollEvery ms without the stream, every BACKSTOP_MS with it. Runs never
+// overlap; a change during a run queues one more. Hidden tabs skip timers.
+function live(fn, wants) {
+  let streamUp = false;
+  let busy = false;
+  let again = false;
+  let last = 0;
+  const run = async () => {
+    if (busy) { again = true; return; }
+    busy = true;
+    last = Date.now();
+    try { await fn(); showError(null); } catch (e) { showError(e); }
+    busy = false;
+    if (again) { again = false; run(); }
   };
-  tick();
+  if (window.EventSource) {
+    const es = new EventSource("/api/events");
+    es.onopen = () => { streamUp = true; };
+    es.onerror = () => { streamUp = false; }; // the browser reconnects by itself
+    es.addEventListener("runs", (ev) => {
+      let data = {};
+      try { data = JSON.parse(ev.data); } catch (_) { /* a malformed event: refresh anyway */ }
+      if (wants(data)) run();
+    });
+  }
+  const tick = () => {
+    const ms = streamUp ? BACKSTOP_MS : pollEvery;
+    if (!document.hidden && Date.now() - last >= ms) run();
+    setTimeout(tick, 200);
+  };
+  pollReady.then(() => { run(); tick(); });
 }

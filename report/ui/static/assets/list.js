@@ -1,6 +1,7 @@
 "use strict";
 // The run list: /api/runs one page at a time (the server filters and pages,
 // so thousands of runs cost one page), /api/active for the live strip.
+// The status filter sends the API's words: a passed run is "completed".
 
 const LIMIT = 50;
 const state = { page: 1, status: "", q: "" };
@@ -119,10 +120,9 @@ function setup() {
     state.page += 1;
     refresh();
   });
-  pollMs().then((ms) => {
-    every(loadRuns, ms);
-    every(loadActive, ms);
-  });
+  // Any change can move this page (a new run, a status), so every event
+  // refreshes it.
+  live(() => Promise.all([loadRuns(), loadActive()]), () => true);
 }
 
 setup();

@@ -10,18 +10,23 @@ let nodes = new Map(); // step id → tree node of the last /tree answer
 let lastTree = "";
 let tab = "step";
 
-// Log lines: the server puts a step's LOG/LOGERR lines either in its
-// `logs` list or as children whose type (or kind) is LOG or LOGERR.
-function isLogNode(n) {
-  const t = String(n.type || n.kind || "").toUpperCase();
-  return t === "LOG" || t === "LOGERR";
-}
-
-function logItem(n) {
-  const err = String(n.type || n.kind || "").toUpperCase() === "LOGERR";
+// A log/logerr line ({type, message, after_seq}) sits after the sibling
+// steps whose seq <= after_seq, where the terminal tree prints it.
+function logItem(l) {
+  const err = String(l.type).toUpperCase() === "LOGERR";
   return el("li", { class: err ? "log logerr" : "log" },
     el("span", { class: "log-tag" }, err ? "LOGERR" : "LOG"), " ",
-    el("span", { class: "log-msg" }, n.message ?? n.name ?? ""));
+    el("span", { class: "log-msg" }, l.message ?? ""));
+}
+
+function withLogs(steps, logs) {
+  const out = [];
+  const pending = [...(logs || [])];
+  for (const c of steps || []) {
+    while (pending.length && (pending[0].after_seq ?? -1) < (c.seq ?? Infinity)) out.push(logItem(pending.shift()));
+    out.push(stepItem(c));
+  }
+  return out.concat(pending.map(logItem));
 }
 
 function paramsText(params) {
@@ -51,42 +56,52 @@ function stepItem(n) {
   n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
   n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null,
   st.key === "failed" ? el("span", { class: "sr-only" }, ` ${st.word}`) : null);
-  const kids = [];
-  for (const l of n.logs || []) kids.push(logItem(l));
-  for (const c of n.children || []) kids.push(isLogNode(c) ? logItem(c) : stepItem(c));
+  const kids = withLogs(n.children, n.logs);
   return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
 }
 
-function runStatus(data) {
-  if (data.status) return data.status;
-  const roots = (data.steps || []).filter((n) => !isLogNode(n));
-  if (roots.some((n) => n.running)) return "running";
-  if (roots.some((n) => n.status != null && n.status !== 0)) return "failed";
-  return roots.length ? "passed" : "running";
-}
+// The run's row (/api/runs/{run}) names its status and version; the tree
+// is refetched only when the version moves.
+let lastVersion = null;
 
 async function loadTree() {
+  let run;
+  try {
+    run = await getJSON(api);
+  } catch (e) {
+    if (e.status !== 404 && e.status !== 400) throw e;
+    document.getElementById("run-title").textContent = `No such run: ${runPath}`;
+    document.getElementById("run-sub").textContent = "It was deleted, or the link is wrong.";
+    return;
+  }
+  renderHeader(run);
+  if (run.version != null && run.version === lastVersion) return;
   const data = await getJSON(`${api}/tree`);
+  lastVersion = run.version ?? null;
   const key = JSON.stringify(data);
   if (key === lastTree) return;
   lastTree = key;
   const host = document.getElementById("step-tree");
   const hadFocus = host.contains(document.activeElement) ? document.activeElement.dataset.id : null;
   nodes = new Map();
-  const items = (data.steps || []).map((n) => (isLogNode(n) ? logItem(n) : stepItem(n)));
+  const items = withLogs(data.steps, data.logs);
   host.replaceChildren(items.length ? el("ul", { class: "tree" }, ...items)
     : el("p", { class: "muted" }, "No steps yet."));
   if (hadFocus) focusStep(hadFocus);
-  const status = runStatus(data);
-  document.title = `${data.path || runPath} · Jaiph`;
-  document.getElementById("run-title").replaceChildren(statusBadge(status), " ", data.source || data.path || runPath);
-  const sub = [data.path || runPath];
-  if (data.run_id) sub.push(`run id ${data.run_id}`);
-  if (data.started_at) sub.push(`started ${fmtTime(data.started_at)}`);
-  if (data.resumed || [...nodes.values()].some((n) => n.replayed)) sub.push("resumed (↺ marks replayed steps)");
-  document.getElementById("run-sub").textContent = sub.join(" · ");
   if (selectedId && nodes.has(selectedId)) renderMeta(nodes.get(selectedId));
   else if (!selectedId) selectDefault();
+}
+
+function renderHeader(run) {
+  document.title = `${run.source || run.path} · Jaiph run`;
+  document.getElementById("run-title").replaceChildren(statusBadge(run.status), " ", run.source || run.path);
+  const sub = [run.path];
+  if (run.run_id) sub.push(`run id ${run.run_id}`);
+  sub.push(`started ${fmtTime(run.started_at)}`);
+  sub.push(`duration ${duration(run.started_at, run.ended_at, run.status === "running")}`);
+  sub.push(`${run.step_completed ?? 0}/${run.step_count ?? 0} steps`);
+  if (run.resumed) sub.push("resumed: ↺ marks replayed steps");
+  document.getElementById("run-sub").textContent = sub.join(" · ");
 }
 
 // The first failed step (deepest first) or else the first step opens.
@@ -249,14 +264,22 @@ function treeKeys(e) {
   all[j].focus();
 }
 
-// Each poll: the tree, and the open step's output while it runs (or just
-// ended, to catch its last lines).
-async function poll() {
-  const before = selectedId && nodes.get(selectedId);
-  const wasRunning = !!(before && before.running);
+// The tree follows the event stream; the open step's files are tailed
+// every pollEvery ms while it runs, and once more after it ends (its last
+// lines).
+let tailedRunning = false;
+async function tailTick() {
+  const n = selectedId && nodes.get(selectedId);
+  const running = !!(n && n.running);
+  if (!document.hidden && (running || tailedRunning)) {
+    try { await loadOutput(); } catch (e) { showError(e); }
+  }
+  tailedRunning = running;
+  setTimeout(tailTick, pollEvery);
+}
+
+async function refresh() {
   await loadTree();
-  const now = selectedId && nodes.get(selectedId);
-  if (now && (now.running || wasRunning)) await loadOutput();
   if (tab === "inbox") await loadInbox();
 }
 
@@ -269,7 +292,8 @@ function setup() {
   for (const t of ["step", "inbox", "all"]) {
     document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
   }
-  pollMs().then((ms) => every(poll, ms));
+  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath));
+  pollReady.then(tailTick);
 }
 
 setup();
