@@ -44,7 +44,7 @@ function stepItem(n) {
   const params = paramsText(n.params);
   const btn = el("button", {
     type: "button",
-    class: `step st-${st.key}${n.id === selectedId ? " selected" : ""}`,
+    class: `step${n.id === selectedId ? " selected" : ""}`,
     dataset: { id: n.id },
     "aria-pressed": n.id === selectedId ? "true" : "false",
     onclick: () => select(n.id),
