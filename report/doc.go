@@ -1,0 +1,107 @@
+// Package report serves a workspace's runs over HTTP for `jaiph report`: a
+// read-only JSON API over the run directories under one runs root
+// (<root>/<date>/<run>/run_summary.jsonl and the step artifacts beside it),
+// and the browser UI's static files from an fs.FS it is given.
+//
+// It imports no runtime: summaries are tailed from disk as they grow (each
+// run keeps its read offset; only new complete lines are parsed; a torn or
+// half-written last line waits for its newline; lines that are not JSON are
+// skipped), and a run's status comes from the runs package (run.end, the
+// run-directory lock).
+//
+// # API (the reference's, Jaiph v0.5.0, plus the additions marked +)
+//
+// Only GET and HEAD are served (anything else: 405). JSON bodies are
+// `application/json; charset=utf-8`, `Cache-Control: no-store`. A run is
+// named by its path relative to the runs root, "<date>/<run>", URL-encoded
+// as ONE path segment (encodeURIComponent: "2026-11-23%2F07-19-02-x.jh").
+//
+// GET /api/runs?limit=50&page=1&offset=&status=&date=&q=
+//
+//	{"runs": [Run…], "total": N, "page": P, "page_size": L, "offset": O+}
+//
+// Newest first (started_at, then path). limit is 1..200 (default 50); page
+// starts at 1; offset (+) overrides page. status filters on Run.status,
+// date on the path's "<date>/" prefix, q (case-insensitive) on path, source
+// and run_id. Run:
+//
+//	{"id": "<encoded path>", "path": "<date>/<run>", "run_id": "…",
+//	 "source": "x.jh", "started_at": "…Z"|null, "ended_at": "…Z"|null,
+//	 "status": "running"|"completed"|"failed"|"interrupted"+,
+//	 "step_count": n, "step_completed": n, "step_running": n,
+//	 "failed": bool, "resumed": bool+, "version": n+}
+//
+// status (+ differs from the reference, which guesses from the summary):
+// "running" only while the live jaiph holds the run directory's lock;
+// "completed"/"failed" from run.end (or, for a run without records, the
+// root step's STEP_END); a run that never recorded its end and whose lock
+// is free (killed, kill -9) is "interrupted" and never active. failed is
+// true when a step of the latest attempt ended non-zero (a resumed run
+// starts counting afresh at RUN_RESUMED). version (+) grows whenever the
+// run's summary or status changes: poll it to know when to refetch a tree.
+//
+// GET /api/runs/{run} (+): the one Run above. 404 {"error":"run_not_found"}.
+//
+// GET /api/active
+//
+//	{"runs": [{"path", "relPath", "run_id", "source", "status": "running",
+//	  "step_total", "step_completed", "step_running",
+//	  "percent": 0..99|null, "current_step_label": "kind:name"|null}]}
+//
+// GET /api/runs/{run}/tree
+//
+//	{"run_id", "path", "steps": [Step…], "status"+, "version"+, "logs": [Log…]+}
+//
+// Step (children sorted by seq; a step whose parent is unknown is a root):
+//
+//	{"id", "parent_id": "…"|null, "seq": n|null, "depth": n|null, "kind",
+//	 "name", "func", "params": [["name","value"]…], "status": n|null,
+//	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
+//	 "err_content", "running": bool, "replayed": bool+, "logs": [Log…]+,
+//	 "children": [Step…]}
+//
+// replayed (+) marks a call `jaiph resume` replayed from the journal
+// (STEP_REPLAYED) instead of running it. Log (+) is one `log`/`logerr` line:
+//
+//	{"type": "LOG"|"LOGERR", "message", "ts", "depth", "after_seq": n}
+//
+// attached to the step it was logged in (the latest open step one level
+// up); after_seq is the seq of the last step started before it, so a UI
+// shows it after the children whose seq <= after_seq, as the terminal tree
+// does. A log no open step claims goes to the tree's top-level "logs".
+//
+// GET /api/runs/{run}/aggregate: text/plain, every step by seq:
+// "\n--- seq N kind name (id) ---\n" then its .out file (or out_content)
+// and "\n".
+//
+// GET /api/runs/{run}/steps/{id}/output
+//
+//	{"out_content", "err_content", "out_truncated", "err_truncated",
+//	 "out_file", "err_file"}    (contents cut at 64 KiB)
+//
+// GET /api/runs/{run}/steps/{id}/logs?stream=out|err: the step's .out (or
+// .err) file as text/plain; 404 with an empty body when it has none.
+//
+// GET /api/runs/{run}/inbox (+): the run's messages and their deliveries,
+// the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
+// that sent nothing gives {"run_dir", "source": "", "messages": []}.
+//
+// GET /api/events (+): Server-Sent Events. Each poll (--poll-ms) that
+// finds a change sends
+//
+//	event: runs
+//	data: {"changed": ["<date>/<run>"…], "removed": [...]}
+//
+// (new runs are in changed), and ": ping" comments keep the stream open.
+// A UI refetches the list, or the open run's tree, when its path is named.
+//
+// Errors: 400 {"error":"bad_run_id"} for a run path that leaves the runs
+// root (.., %2e%2e, absolute, NUL); 404 {"error":"run_not_found"},
+// {"error":"step_not_found"} or {"error":"not_found"}. A run directory
+// that disappears while being read is 404 and leaves the list, never 500.
+//
+// Everything else is a static file of the UI's fs.FS ("/" is index.html);
+// with no UI given, a placeholder page. No file outside the runs root is
+// ever served: run paths and artifact paths are resolved through symlinks
+// and must stay inside it.
+package report

@@ -1,0 +1,234 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jaiph-go/jaiph/runs"
+)
+
+// registry keeps every run under the runs root with its summary read so
+// far. A run is re-read only from where it was left (its offset) when its
+// summary grew, and its status (runs.Read) is asked again only when the
+// summary changed or the run was running: an unchanged finished run costs
+// one stat per refresh.
+type registry struct {
+	root      string // as given, for runs.Read's paths
+	real      string // root through symlinks, for containment checks
+	scanEvery time.Duration
+
+	mu       sync.Mutex
+	slots    map[string]*slot // by path relative to root, "<date>/<run>"
+	lastScan time.Time
+}
+
+type slot struct {
+	rel, dir string
+	// Tail state: the identity and size of the summary at the last read,
+	// the offset read up to, and the bytes after the last newline.
+	fi      os.FileInfo
+	off     int64
+	partial []byte
+	sum     *summary
+
+	status  string // the API's status
+	version int64  // counts the changes seen
+	entry   *Run   // cached list entry, nil when stale
+}
+
+func newRegistry(root string, scanEvery time.Duration) *registry {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = filepath.Clean(root)
+	}
+	if abs, err := filepath.Abs(real); err == nil {
+		real = abs
+	}
+	return &registry{root: root, real: real, scanEvery: scanEvery, slots: map[string]*slot{}}
+}
+
+// refresh brings the registry up to date: the directory scan at most every
+// scanEvery (or when force), then every known run's summary and status.
+// It returns the runs that changed and those that went away.
+func (r *registry) refresh(now time.Time, force bool) (changed, removed []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if force || r.lastScan.IsZero() || now.Sub(r.lastScan) >= r.scanEvery {
+		r.lastScan = now
+		seen := map[string]bool{}
+		for _, rel := range scan(r.root) {
+			seen[rel] = true
+			if r.slots[rel] == nil {
+				r.slots[rel] = &slot{rel: rel, dir: filepath.Join(r.root, filepath.FromSlash(rel)), sum: newSummary()}
+			}
+		}
+		for rel := range r.slots {
+			if !seen[rel] {
+				delete(r.slots, rel)
+				removed = append(removed, rel)
+			}
+		}
+	}
+	for rel, s := range r.slots {
+		ok, moved := r.update(s, now)
+		if !ok {
+			delete(r.slots, rel)
+			removed = append(removed, rel)
+		} else if moved {
+			changed = append(changed, rel)
+		}
+	}
+	sort.Strings(changed)
+	sort.Strings(removed)
+	return changed, removed
+}
+
+// scan lists the run directories under root: <date>/<run> holding a
+// run_summary.jsonl, as the reference finds them.
+func scan(root string) []string {
+	var out []string
+	days, _ := os.ReadDir(root)
+	for _, d := range days {
+		if !d.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(root, d.Name(), e.Name(), runs.SummaryFile)); err == nil && st.Mode().IsRegular() {
+				out = append(out, d.Name()+"/"+e.Name())
+			}
+		}
+	}
+	return out
+}
+
+// get is the run at rel brought up to date, or nil when there is none
+// (never scanned yet: looked up directly, as the reference does).
+func (r *registry) get(rel string, now time.Time) *slot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.slots[rel]
+	if s == nil {
+		s = &slot{rel: rel, dir: filepath.Join(r.root, filepath.FromSlash(rel)), sum: newSummary()}
+	}
+	if ok, _ := r.update(s, now); !ok {
+		delete(r.slots, rel)
+		return nil
+	}
+	r.slots[rel] = s
+	return s
+}
+
+// update reads what was appended to s's summary since the last call and
+// asks for its status again when needed. ok is false when the run is gone
+// (or its summary is not a regular file inside the root); changed tells
+// whether anything the API shows may have changed.
+func (r *registry) update(s *slot, now time.Time) (ok, changed bool) {
+	p := filepath.Join(s.dir, runs.SummaryFile)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false, true
+	}
+	grew := s.fi == nil || fi.Size() != s.fi.Size() || !fi.ModTime().Equal(s.fi.ModTime()) || !os.SameFile(fi, s.fi)
+	if grew {
+		// Checked again on every change, not on every refresh: resolving
+		// symlinks costs a stat per path element.
+		if !r.inside(p) {
+			return false, true
+		}
+		if s.fi == nil || !os.SameFile(fi, s.fi) || fi.Size() < s.off {
+			// Replaced or truncated: read it again from the start.
+			s.off, s.partial, s.sum = 0, nil, newSummary()
+		}
+		if !r.tail(s, p) {
+			return false, true
+		}
+		s.fi = fi
+	}
+	if grew || s.status == "" || s.status == "running" {
+		st := status(s.dir, now)
+		if grew || st != s.status {
+			s.status = st
+			s.version++
+			s.entry = nil
+			changed = true
+		}
+	}
+	return true, changed
+}
+
+// tail parses the complete lines appended since s.off.
+func (r *registry) tail(s *slot, p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if _, err := f.Seek(s.off, io.SeekStart); err != nil {
+		return false
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			s.off += int64(n)
+			data := buf[:n]
+			for {
+				i := bytes.IndexByte(data, '\n')
+				if i < 0 {
+					s.partial = append(s.partial, data...)
+					break
+				}
+				if len(s.partial) > 0 {
+					s.partial = append(s.partial, data[:i]...)
+					s.sum.add(s.partial)
+					s.partial = s.partial[:0]
+				} else {
+					s.sum.add(data[:i])
+				}
+				data = data[i+1:]
+			}
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// status is the API's status of the run at dir, from the runs package:
+// running while its lock is held, completed or failed from its end record
+// (or its root step), otherwise interrupted.
+func status(dir string, now time.Time) string {
+	run, _ := runs.Read(dir, now)
+	switch run.Status {
+	case runs.Running:
+		return "running"
+	case runs.Passed:
+		return "completed"
+	case runs.Failed:
+		return "failed"
+	}
+	return "interrupted"
+}
+
+// inside tells whether p, through symlinks, is within the runs root.
+func (r *registry) inside(p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r.real, real)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

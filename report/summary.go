@@ -1,0 +1,279 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"sort"
+)
+
+// Step is one step of a run as the tree shows it (field order and names
+// are the reference's StepRow, then ours).
+type Step struct {
+	ID         string      `json:"id"`
+	ParentID   *string     `json:"parent_id"`
+	Seq        *int        `json:"seq"`
+	Depth      *int        `json:"depth"`
+	Kind       string      `json:"kind"`
+	Name       string      `json:"name"`
+	Func       string      `json:"func"`
+	Params     [][2]string `json:"params"`
+	Status     *int        `json:"status"`
+	ElapsedMS  *int64      `json:"elapsed_ms"`
+	OutFile    string      `json:"out_file"`
+	ErrFile    string      `json:"err_file"`
+	OutContent string      `json:"out_content"`
+	ErrContent string      `json:"err_content"`
+	Running    bool        `json:"running"`
+	Replayed   bool        `json:"replayed"`
+	Logs       []Log       `json:"logs"`
+	Children   []*Step     `json:"children"`
+}
+
+// Log is one LOG or LOGERR line.
+type Log struct {
+	Type     string `json:"type"`
+	Message  string `json:"message"`
+	TS       string `json:"ts"`
+	Depth    int    `json:"depth"`
+	AfterSeq int    `json:"after_seq"`
+}
+
+// summary is what a run's run_summary.jsonl has told so far; add feeds it
+// one complete line at a time.
+type summary struct {
+	runID, source string
+	first, last   string // ts of the first and last events
+	steps         map[string]*Step
+	order         []*Step // in first-seen order (the reference's Map order)
+	open          []*Step // started, not ended, in start order
+	hasFailure    bool
+	resumed       bool
+	lastSeq       int
+	logs          []Log // claimed by no open step
+}
+
+func newSummary() *summary { return &summary{steps: map[string]*Step{}} }
+
+// line is the union of the fields of the event types read here.
+type line struct {
+	Type       string          `json:"type"`
+	TS         string          `json:"ts"`
+	RunID      string          `json:"run_id"`
+	Source     string          `json:"source"`
+	Workflow   string          `json:"workflow"`
+	ID         string          `json:"id"`
+	ParentID   *string         `json:"parent_id"`
+	Seq        *int            `json:"seq"`
+	Depth      *int            `json:"depth"`
+	Kind       string          `json:"kind"`
+	Name       string          `json:"name"`
+	Func       string          `json:"func"`
+	Params     json.RawMessage `json:"params"`
+	Status     *int            `json:"status"`
+	ElapsedMS  *int64          `json:"elapsed_ms"`
+	OutFile    string          `json:"out_file"`
+	ErrFile    string          `json:"err_file"`
+	OutContent string          `json:"out_content"`
+	ErrContent string          `json:"err_content"`
+	Message    string          `json:"message"`
+}
+
+// add applies one line; blank lines and lines that are not a JSON object
+// (a torn write, garbage) are skipped, as the reference does.
+func (s *summary) add(b []byte) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	var e line
+	if json.Unmarshal(b, &e) != nil {
+		return
+	}
+	if e.TS != "" {
+		if s.first == "" {
+			s.first = e.TS
+		}
+		s.last = e.TS
+	}
+	if s.runID == "" {
+		s.runID = e.RunID
+	}
+	switch e.Type {
+	case "WORKFLOW_START":
+		if e.Source != "" {
+			s.source = path.Base(e.Source)
+		} else if s.source == "" {
+			s.source = e.Workflow
+		}
+	case "STEP_START", "STEP_END", "STEP_REPLAYED":
+		if e.ID == "" {
+			return
+		}
+		st := s.steps[e.ID]
+		if st == nil {
+			st = &Step{ID: e.ID}
+			s.steps[e.ID] = st
+			s.order = append(s.order, st)
+		}
+		st.set(&e)
+		s.closeStep(st)
+		if e.Type == "STEP_START" {
+			st.Running = true
+			s.open = append(s.open, st)
+		}
+		if e.Seq != nil && *e.Seq > s.lastSeq {
+			s.lastSeq = *e.Seq
+		}
+		st.Replayed = e.Type == "STEP_REPLAYED"
+		if e.Type == "STEP_END" && st.Status != nil && *st.Status != 0 {
+			s.hasFailure = true
+		}
+	case "LOG", "LOGERR":
+		depth := 0
+		if e.Depth != nil {
+			depth = *e.Depth
+		}
+		l := Log{Type: e.Type, Message: e.Message, TS: e.TS, Depth: depth, AfterSeq: s.lastSeq}
+		if st := s.owner(depth); st != nil {
+			st.Logs = append(st.Logs, l)
+		} else {
+			s.logs = append(s.logs, l)
+		}
+	case "RUN_RESUMED":
+		// A new attempt: the steps the last one left open were ended by
+		// resume's repair; failures are counted afresh.
+		for _, st := range s.open {
+			st.Running = false
+		}
+		s.open, s.hasFailure, s.resumed = nil, false, true
+	}
+}
+
+// set copies an event's step fields, as the reference merges STEP_START
+// and STEP_END rows (each event overwrites every field).
+func (st *Step) set(e *line) {
+	st.ParentID, st.Seq, st.Depth = e.ParentID, e.Seq, e.Depth
+	st.Kind, st.Name, st.Func = e.Kind, e.Name, e.Func
+	st.Params = params(e.Params)
+	st.Status, st.ElapsedMS = e.Status, e.ElapsedMS
+	st.OutFile, st.ErrFile = e.OutFile, e.ErrFile
+	st.OutContent, st.ErrContent = e.OutContent, e.ErrContent
+	st.Running = false
+}
+
+// params keeps the [name, value] string pairs of a params array.
+func params(raw json.RawMessage) [][2]string {
+	out := [][2]string{}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return out
+	}
+	for _, p := range list {
+		var pair []any
+		if json.Unmarshal(p, &pair) != nil || len(pair) < 2 {
+			continue
+		}
+		k, ok1 := pair[0].(string)
+		v, ok2 := pair[1].(string)
+		if ok1 && ok2 {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
+}
+
+func (s *summary) closeStep(st *Step) {
+	for i, o := range s.open {
+		if o == st {
+			s.open = append(s.open[:i], s.open[i+1:]...)
+			return
+		}
+	}
+}
+
+// owner is the step a log line at depth was written in: the latest open
+// step one level up (log depth is the call stack's length).
+func (s *summary) owner(depth int) *Step {
+	for i := len(s.open) - 1; i >= 0; i-- {
+		if d := s.open[i].Depth; d != nil && *d == depth-1 {
+			return s.open[i]
+		}
+	}
+	return nil
+}
+
+// counts are the reference's step counts: every step seen, those not
+// running, those running.
+func (s *summary) counts() (total, completed, running int) {
+	for _, st := range s.order {
+		if st.Running {
+			running++
+		}
+	}
+	return len(s.order), len(s.order) - running, running
+}
+
+// cycle tells whether st's parent chain (garbage input) leads back to st,
+// which would make the tree infinite.
+func (s *summary) cycle(st *Step) bool {
+	for p, n := st.ParentID, 0; p != nil && n <= len(s.order); n++ {
+		if *p == st.ID {
+			return true
+		}
+		parent := s.steps[*p]
+		if parent == nil {
+			return false
+		}
+		p = parent.ParentID
+	}
+	return false
+}
+
+func seqKey(st *Step) int {
+	if st.Seq == nil {
+		return 1e9
+	}
+	return *st.Seq
+}
+
+// bySeq is every step, in seq order (a step without seq last).
+func (s *summary) bySeq() []*Step {
+	out := append([]*Step(nil), s.order...)
+	sort.SliceStable(out, func(i, j int) bool { return seqKey(out[i]) < seqKey(out[j]) })
+	return out
+}
+
+// tree copies the steps into parent/child trees sorted by seq; a step
+// whose parent was never seen is a root. The copies are the caller's.
+func (s *summary) tree() []*Step {
+	nodes := make(map[string]*Step, len(s.order))
+	for _, st := range s.order {
+		c := *st
+		c.Children = []*Step{}
+		c.Logs = append([]Log{}, st.Logs...)
+		nodes[st.ID] = &c
+	}
+	var roots []*Step
+	for _, st := range s.order {
+		n := nodes[st.ID]
+		if st.ParentID != nil && nodes[*st.ParentID] != nil && !s.cycle(st) {
+			p := nodes[*st.ParentID]
+			p.Children = append(p.Children, n)
+		} else {
+			roots = append(roots, n)
+		}
+	}
+	var sortRec func([]*Step)
+	sortRec = func(list []*Step) {
+		sort.SliceStable(list, func(i, j int) bool { return seqKey(list[i]) < seqKey(list[j]) })
+		for _, n := range list {
+			sortRec(n.Children)
+		}
+	}
+	sortRec(roots)
+	if roots == nil {
+		roots = []*Step{}
+	}
+	return roots
+}
