@@ -1,0 +1,272 @@
+package ui_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/report"
+	"github.com/jaiph-go/jaiph/report/ui"
+)
+
+// The failed run's failing step writes this line to stderr; the test looks
+// for it in the page.
+const boom = "boom: disk /var is full (exit 3)"
+
+// fxStep is one child step of a fixture run's `default` workflow.
+type fxStep struct {
+	kind, name string
+	params     [][2]string
+	status     int
+	out, err   string
+}
+
+// writeRun writes a finished run the way runtime does: run_summary.jsonl
+// (encoded by the event package, as a real run's) and the steps' .out and
+// .err files, under root/rel. A LOG line precedes the first child.
+func writeRun(t *testing.T, root, rel, source string, start time.Time, steps []fxStep) {
+	t.Helper()
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runID := "run-" + strings.NewReplacer("/", "-", ".", "-").Replace(rel)
+	mod := strings.TrimSuffix(source, ".jh")
+	var sum bytes.Buffer
+	emit := func(e *event.Event) {
+		e.RunID = runID
+		if e.Time.IsZero() {
+			e.Time = start
+		}
+		sum.Write(e.JSON())
+		sum.WriteByte('\n')
+	}
+	artifact := func(seq int, name, ext, text string) string {
+		if text == "" {
+			return ""
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%06d-%s__%s.%s", seq, mod, name, ext))
+		if err := os.WriteFile(p, []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rootID := runID + ":1"
+	emit(&event.Event{Type: event.StepStart, Func: mod + "::default", Kind: "workflow", Name: "default", ID: rootID, Seq: 1})
+	emit(&event.Event{Type: event.WorkflowStart, Workflow: "default", Source: source})
+	emit(&event.Event{Type: event.Log, Message: "starting " + source, Depth: 1})
+	final := 0
+	for i, s := range steps {
+		seq := i + 2
+		id := fmt.Sprintf("%s:%d", runID, seq)
+		common := event.Event{Func: mod + "::" + s.name, Kind: s.kind, Name: s.name, ID: id, ParentID: rootID, Seq: seq, Depth: 1, Params: s.params}
+		st := common
+		st.Type = event.StepStart
+		emit(&st)
+		end := common
+		end.Type, end.Status, end.ElapsedMS = event.StepEnd, &s.status, new(int64(40*seq))
+		end.Time = start.Add(time.Duration(seq) * time.Second)
+		end.OutFile, end.ErrFile = artifact(seq, s.name, "out", s.out), artifact(seq, s.name, "err", s.err)
+		if s.out != "" {
+			end.OutContent = &s.out
+		}
+		if s.err != "" {
+			end.ErrContent = &s.err
+		}
+		emit(&end)
+		if s.status != 0 {
+			final = s.status
+			break
+		}
+	}
+	endAt := start.Add(time.Duration(len(steps)+2) * time.Second)
+	emit(&event.Event{Type: event.WorkflowEnd, Workflow: "default", Source: source, Status: &final, Time: endAt})
+	emit(&event.Event{Type: event.StepEnd, Func: mod + "::default", Kind: "workflow", Name: "default", ID: rootID, Seq: 1,
+		Status: &final, ElapsedMS: new(int64(1000 * (len(steps) + 2))), Time: endAt})
+	if err := os.WriteFile(filepath.Join(dir, "run_summary.jsonl"), sum.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fixture is a runs root with a passed run (ok.jh) and a failed one
+// (deploy.jh) whose failing rule wrote boom to stderr.
+func fixture(t *testing.T) string {
+	root := t.TempDir()
+	day := time.Date(2026, 11, 23, 7, 0, 0, 0, time.UTC)
+	writeRun(t, root, "2026-11-23/07-00-00-ok.jh", "ok.jh", day, []fxStep{
+		{kind: "function", name: "greet", params: [][2]string{{"arg1", "world"}}, out: "hello world"},
+	})
+	writeRun(t, root, "2026-11-23/07-05-00-deploy.jh", "deploy.jh", day.Add(5*time.Minute), []fxStep{
+		{kind: "function", name: "build", params: [][2]string{{"arg1", "v1.2"}}, out: "built v1.2"},
+		{kind: "rule", name: "disk_free", out: "checking /var", err: boom, status: 3},
+	})
+	return root
+}
+
+// serve starts the real report server over root with the embedded UI.
+func serve(t *testing.T, root string) string {
+	srv := httptest.NewServer(report.Handler(report.Options{Root: root, UI: ui.FS}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// browser starts headless Chromium (the flags of the machine notes, a
+// fresh profile) and gives a tab whose actions all end within 60 s.
+func browser(t *testing.T) context.Context {
+	exe := os.Getenv("JAIPH_CHROMIUM")
+	if exe == "" {
+		var err error
+		if exe, err = exec.LookPath("chromium"); err != nil {
+			t.Fatalf("the browser test needs Chromium and found none on PATH (or in $JAIPH_CHROMIUM): " +
+				"install it with `apt-get install -y chromium` (as root), as .ci/run does")
+		}
+	}
+	profile := t.TempDir() // removed after the browser exits: cleanups run last-in first-out
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 800),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelTab := chromedp.NewContext(ctx)
+	t.Cleanup(cancelTab)
+	return ctx
+}
+
+func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// waitJS waits until the JavaScript condition holds in the page.
+func waitJS(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("waiting for %s: %v", cond, err)
+	}
+}
+
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// stepButton is the tree's button for the step called name.
+func stepButton(name string) chromedp.Search {
+	return chromedp.Search(fmt.Sprintf(`//button[contains(@class,"step")][span[@class="name"][text()=%q]]`, name))
+}
+
+// A user opens the list, clicks into the failed run, clicks a passed step
+// (its stdout shows, no stderr) and then the failed step: its stderr line
+// is on the page.
+func TestBrowserFailedStepStderr(t *testing.T) {
+	url := serve(t, fixture(t))
+	ctx := browser(t)
+	do(t, ctx, "open the run list",
+		chromedp.Navigate(url+"/"),
+		chromedp.WaitVisible(chromedp.Search(`//a[@class="run-link"][text()="deploy.jh"]`)))
+	if row := text(t, ctx, "#runs-body tr:first-child"); !strings.Contains(row, "failed") || !strings.Contains(row, "deploy.jh") {
+		t.Fatalf("newest run's row = %q, want the failed deploy.jh", row)
+	}
+	do(t, ctx, "click into the failed run",
+		chromedp.Click(chromedp.Search(`//a[@class="run-link"][text()="deploy.jh"]`)),
+		chromedp.WaitVisible(stepButton("disk_free")))
+	if title := text(t, ctx, "#run-title"); !strings.Contains(title, "failed") {
+		t.Errorf("run title = %q, want it to say failed", title)
+	}
+	do(t, ctx, "click the passed step", chromedp.Click(stepButton("build")))
+	waitJS(t, ctx, `document.querySelector("#step-out").textContent.includes("built v1.2")`)
+	if got := text(t, ctx, "#step-err"); strings.Contains(got, boom) {
+		t.Fatalf("the passed step shows the failed step's stderr %q", got)
+	}
+	do(t, ctx, "click the failed step", chromedp.Click(stepButton("disk_free")))
+	waitJS(t, ctx, `document.querySelector("#step-title").textContent.includes("disk_free")`)
+	waitJS(t, ctx, fmt.Sprintf(`document.querySelector("#step-err").textContent.includes(%q)`, boom))
+	if got := text(t, ctx, "#step-err"); strings.TrimSpace(got) != boom {
+		t.Errorf("stderr pane = %q, want %q", got, boom)
+	}
+	if got := text(t, ctx, "#step-meta"); !strings.Contains(got, "failed (exit 3)") {
+		t.Errorf("step details = %q, want the exit status", got)
+	}
+	if got := text(t, ctx, "#step-tree"); !strings.Contains(got, "starting deploy.jh") {
+		t.Errorf("step tree = %q, want the LOG line", got)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil || img.Bounds().Dx() < 800 {
+		t.Fatalf("screenshot: %v (%v)", err, img)
+	}
+	path := filepath.Join(t.TempDir(), "failed-step.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if dst := os.Getenv("JAIPH_UI_SCREENSHOT"); dst != "" {
+		// `JAIPH_UI_SCREENSHOT=docs/report-screenshot.png` refreshes the README's picture.
+		if err := os.WriteFile(dst, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// pickStatus chooses a status in the list's filter as a user does: the
+// select's value changes and it fires "change".
+func pickStatus(t *testing.T, ctx context.Context, value string) {
+	t.Helper()
+	do(t, ctx, "pick status "+value, chromedp.SetValue(chromedp.CSS("#f-status"), value))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#f-status").dispatchEvent(new Event("change"))`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Filtering the list to failed runs leaves only the failed run, and the
+// filter survives a reload (it lives in the address).
+func TestBrowserStatusFilter(t *testing.T) {
+	url := serve(t, fixture(t))
+	ctx := browser(t)
+	rows := `[...document.querySelectorAll("#runs-body a.run-link")].map(a => a.textContent).join(",")`
+	do(t, ctx, "open the run list", chromedp.Navigate(url+"/"))
+	waitJS(t, ctx, rows+` === "deploy.jh,ok.jh"`)
+	pickStatus(t, ctx, "failed")
+	waitJS(t, ctx, rows+` === "deploy.jh"`)
+	if got := text(t, ctx, "#runs-body"); strings.Contains(got, "passed") || !strings.Contains(got, "failed") {
+		t.Errorf("filtered rows = %q, want only failed ones", got)
+	}
+	pickStatus(t, ctx, "completed")
+	waitJS(t, ctx, rows+` === "ok.jh"`)
+	pickStatus(t, ctx, "failed")
+	waitJS(t, ctx, `location.search === "?status=failed"`)
+	do(t, ctx, "reload", chromedp.Reload())
+	waitJS(t, ctx, rows+` === "deploy.jh" && document.querySelector("#f-status").value === "failed"`)
+}
