@@ -60,6 +60,8 @@
 //	 "err_content", "running": bool, "replayed": bool+, "logs": [Log…]+,
 //	 "children": [Step…]}
 //
+// In a run that is not running (+), no step is: one it left open (killed)
+// has "running": false and "status": null, and counts as completed.
 // replayed (+) marks a call `jaiph resume` replayed from the journal
 // (STEP_REPLAYED) instead of running it. Log (+) is one `log`/`logerr` line:
 //

@@ -84,7 +84,7 @@ func (s *slot) run() *Run {
 		return s.entry
 	}
 	sum := s.sum
-	total, completed, running := sum.counts()
+	total, completed, running := sum.counts(s.status == "running")
 	e := &Run{ID: url.PathEscape(s.rel), Path: s.rel, RunID: sum.runID, Source: cmp.Or(sum.source, path.Base(s.rel)),
 		StartedAt: strPtr(sum.first), Status: s.status, StepCount: total, StepCompleted: completed, StepRunning: running,
 		Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
@@ -289,7 +289,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 			Status  string  `json:"status"`
 			Version int64   `json:"version"`
 			Logs    []Log   `json:"logs"`
-		}{sl.sum.runID, rel, sl.sum.tree(), sl.status, sl.version, append([]Log{}, sl.sum.logs...)}
+		}{sl.sum.runID, rel, sl.sum.tree(sl.status == "running"), sl.status, sl.version, append([]Log{}, sl.sum.logs...)}
 		s.reg.mu.Unlock()
 		writeJSON(w, http.StatusOK, body)
 	case len(segs) == 2 && segs[1] == "aggregate":
@@ -312,8 +312,14 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 		if segs[3] == "output" {
 			out, outCut := preview(step.OutContent)
 			errc, errCut := preview(step.ErrContent)
-			writeJSON(w, http.StatusOK, map[string]any{"out_content": out, "err_content": errc,
-				"out_truncated": outCut, "err_truncated": errCut, "out_file": step.OutFile, "err_file": step.ErrFile})
+			writeJSON(w, http.StatusOK, struct {
+				Out    string `json:"out_content"`
+				Err    string `json:"err_content"`
+				OutCut bool   `json:"out_truncated"`
+				ErrCut bool   `json:"err_truncated"`
+				OutF   string `json:"out_file"`
+				ErrF   string `json:"err_file"`
+			}{out, errc, outCut, errCut, step.OutFile, step.ErrFile})
 			return
 		}
 		file := step.OutFile

@@ -204,10 +204,11 @@ func (s *summary) owner(depth int) *Step {
 }
 
 // counts are the reference's step counts: every step seen, those not
-// running, those running.
-func (s *summary) counts() (total, completed, running int) {
+// running, those running. In a run that is not live (live false) no step
+// is running: one left open never ended.
+func (s *summary) counts(live bool) (total, completed, running int) {
 	for _, st := range s.order {
-		if st.Running {
+		if st.Running && live {
 			running++
 		}
 	}
@@ -245,11 +246,13 @@ func (s *summary) bySeq() []*Step {
 }
 
 // tree copies the steps into parent/child trees sorted by seq; a step
-// whose parent was never seen is a root. The copies are the caller's.
-func (s *summary) tree() []*Step {
+// whose parent was never seen is a root. The copies are the caller's. In
+// a run that is not live, no step is running (see counts).
+func (s *summary) tree(live bool) []*Step {
 	nodes := make(map[string]*Step, len(s.order))
 	for _, st := range s.order {
 		c := *st
+		c.Running = c.Running && live
 		c.Children = []*Step{}
 		c.Logs = append([]Log{}, st.Logs...)
 		nodes[st.ID] = &c

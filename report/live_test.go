@@ -1,0 +1,350 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+)
+
+func appendFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type treeBody struct {
+	Status  string  `json:"status"`
+	Version int64   `json:"version"`
+	Steps   []*Step `json:"steps"`
+}
+
+type activeBody struct {
+	Runs []activeRun `json:"runs"`
+}
+
+func countSteps(steps []*Step) int {
+	n := len(steps)
+	for _, s := range steps {
+		n += countSteps(s.Children)
+	}
+	return n
+}
+
+// TestLiveAppend: lines appended to a running run's summary show in its
+// tree and in /api/active, a partial line only once it is complete, and
+// the run leaves /api/active when it ends and its lock is freed.
+func TestLiveAppend(t *testing.T) {
+	f := setup(t)
+	sum := filepath.Join(f.root, runningRun, "run_summary.jsonl")
+	rest, err := os.ReadFile("testdata/running-rest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest = bytes.ReplaceAll(rest, []byte("@ROOT@"), []byte(f.root))
+	lines := bytes.SplitAfter(rest, []byte("\n"))
+
+	var a activeBody
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 2 || *a.Runs[0].Current != "workflow:default" {
+		t.Fatalf("active before: %+v", a.Runs)
+	}
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	v0, n0 := tr.Version, countSteps(tr.Steps)
+
+	// Up to the start of rule ready (lines 5-8 of the passed run), the
+	// STEP_START of ready cut in the middle.
+	head := bytes.Join(lines[:3], nil)
+	cut := len(lines[3]) / 2
+	appendFile(t, sum, append(head, lines[3][:cut]...))
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if countSteps(tr.Steps) != n0 || tr.Version == v0 {
+		t.Fatalf("half a STEP_START: %d steps (want %d), version %d (was %d)", countSteps(tr.Steps), n0, tr.Version, v0)
+	}
+	appendFile(t, sum, lines[3][cut:])
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if countSteps(tr.Steps) != n0+1 {
+		t.Fatalf("completed STEP_START: %d steps, want %d", countSteps(tr.Steps), n0+1)
+	}
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 3 || *a.Runs[0].Current != "workflow:default" {
+		t.Fatalf("active after a step started: %+v", a.Runs)
+	}
+
+	// The rest: every step ends; the run is still live while its lock is held.
+	appendFile(t, sum, bytes.Join(lines[4:], nil))
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 0 || a.Runs[0].StepCompleted != 3 {
+		t.Fatalf("active after every step ended: %+v", a.Runs)
+	}
+}
+
+// TestLockDecides: a summary with open steps is running only while a
+// process holds the run's lock; once it is free (the process died: the
+// kernel frees an flock even after kill -9) the run is interrupted and
+// leaves /api/active. A copy nobody ever locked is interrupted from the
+// start.
+func TestLockDecides(t *testing.T) {
+	f := setup(t)
+	copyDir(t, filepath.Join(f.root, runningRun), filepath.Join(f.root, "2026-11-24", "unlocked"))
+	var a activeBody
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 1 || a.Runs[0].Path != runningRun {
+		t.Fatalf("want only the locked run active, got %+v", a.Runs)
+	}
+	var r Run
+	f.getJSON(t, "/api/runs/"+enc("2026-11-24/unlocked"), &r)
+	if r.Status != "interrupted" || r.EndedAt == nil || r.StepRunning != 0 {
+		t.Fatalf("unlocked copy: %+v", r)
+	}
+	f.lock.Close()
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 0 {
+		t.Fatalf("active after the lock was freed: %+v", a.Runs)
+	}
+	f.getJSON(t, "/api/runs/"+enc(runningRun), &r)
+	if r.Status != "interrupted" || r.StepRunning != 0 {
+		t.Fatalf("after the lock was freed: %+v", r)
+	}
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHalfLine: a summary whose last line is half written shows what its
+// complete lines say; completing the line updates the run, and garbage
+// lines before it are skipped.
+func TestHalfLine(t *testing.T) {
+	f := setup(t)
+	var r Run
+	f.getJSON(t, "/api/runs/"+enc(halfRun), &r)
+	if r.Status != "interrupted" || r.StepCount != 3 {
+		t.Fatalf("before: %+v", r)
+	}
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(halfRun)+"/tree", &tr)
+	if len(tr.Steps) != 1 || tr.Steps[0].Status != nil || countSteps(tr.Steps) != 3 {
+		t.Fatalf("before: root %+v, %d steps", tr.Steps[0], countSteps(tr.Steps))
+	}
+	rest, err := os.ReadFile("testdata/half-rest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(f.root, halfRun, "run_summary.jsonl"), bytes.ReplaceAll(rest, []byte("@ROOT@"), []byte(f.root)))
+	f.getJSON(t, "/api/runs/"+enc(halfRun), &r)
+	if r.Status != "completed" || r.StepCount != 3 || r.StepCompleted != 3 {
+		t.Fatalf("after: %+v", r)
+	}
+	f.getJSON(t, "/api/runs/"+enc(halfRun)+"/tree", &tr)
+	if len(tr.Steps) != 1 || tr.Steps[0].Status == nil || *tr.Steps[0].Status != 0 || tr.Steps[0].ElapsedMS == nil {
+		t.Fatalf("after: root %+v", tr.Steps[0])
+	}
+}
+
+// TestReplacedSummary: a summary replaced by a shorter file is read again
+// from its start.
+func TestReplacedSummary(t *testing.T) {
+	f := setup(t)
+	var r Run
+	f.getJSON(t, "/api/runs/"+enc(passRun), &r)
+	if r.StepCount != 3 {
+		t.Fatalf("before: %+v", r)
+	}
+	sum := filepath.Join(f.root, passRun, "run_summary.jsonl")
+	data, _ := os.ReadFile(sum)
+	first := data[:bytes.IndexByte(data, '\n')+1]
+	if err := os.WriteFile(sum+".new", first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(sum+".new", sum); err != nil {
+		t.Fatal(err)
+	}
+	f.getJSON(t, "/api/runs/"+enc(passRun), &r)
+	if r.StepCount != 1 {
+		t.Fatalf("after: %+v", r)
+	}
+}
+
+// TestRunDisappears: a run directory removed after it was listed gives 404
+// on every endpoint and leaves the list; never a 500.
+func TestRunDisappears(t *testing.T) {
+	f := setup(t)
+	var list struct {
+		Total int `json:"total"`
+	}
+	f.getJSON(t, "/api/runs", &list)
+	before := list.Total
+	if err := os.RemoveAll(filepath.Join(f.root, failRun)); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"", "/tree", "/aggregate", "/inbox", "/steps/" + failStep + "/output", "/steps/" + failStep + "/logs"} {
+		if code, _, body := f.get(t, "/api/runs/"+enc(failRun)+u); code != http.StatusNotFound {
+			t.Errorf("%s: %d %s", u, code, body)
+		}
+	}
+	f.getJSON(t, "/api/runs", &list)
+	if list.Total != before-1 {
+		t.Errorf("total %d, want %d", list.Total, before-1)
+	}
+	// The whole runs root gone.
+	if err := os.RemoveAll(f.root); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.reg.scanEvery = 0
+	f.getJSON(t, "/api/runs", &list)
+	if list.Total != 0 {
+		t.Errorf("total %d with no runs root", list.Total)
+	}
+}
+
+// TestEvents: /api/events names the runs a poll found changed.
+func TestEvents(t *testing.T) {
+	f := setup(t)
+	f.get(t, "/api/runs") // the first scan
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	br := bufio.NewReader(res.Body)
+	if l, _ := br.ReadString('\n'); l != ": ok\n" {
+		t.Fatalf("first line %q", l)
+	}
+	br.ReadString('\n')
+	rest, _ := os.ReadFile("testdata/running-rest.jsonl")
+	appendFile(t, filepath.Join(f.root, runningRun, "run_summary.jsonl"), rest)
+	os.RemoveAll(filepath.Join(f.root, killedRun))
+	f.srv.tick()
+	var got []string
+	for len(got) < 3 {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.TrimSuffix(l, "\n"))
+	}
+	want := []string{"event: runs", `data: {"changed":["` + runningRun + `"],"removed":["` + killedRun + `"]}`, ""}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStaticAndMethods: the UI's files are served from the fs.FS given
+// (the placeholder without one); only GET and HEAD are answered.
+func TestStaticAndMethods(t *testing.T) {
+	f := setup(t)
+	code, ctype, body := f.get(t, "/")
+	if code != http.StatusOK || !strings.HasPrefix(ctype, "text/html") || !strings.Contains(body, "/api/runs") {
+		t.Errorf("placeholder: %d %s %q", code, ctype, body)
+	}
+	ui := fstest.MapFS{"index.html": {Data: []byte("<p>ui</p>")}, "assets/app.js": {Data: []byte("let x = 1")}}
+	f2 := &fixture{root: f.root, srv: Handler(Options{Root: f.root, UI: ui})}
+	f2.ts = httptest.NewServer(f2.srv)
+	defer f2.ts.Close()
+	for url, want := range map[string]string{"/": "<p>ui</p>", "/assets/app.js": "let x = 1"} {
+		if code, _, body := f2.get(t, url); code != http.StatusOK || body != want {
+			t.Errorf("GET %s: %d %q", url, code, body)
+		}
+	}
+	if code, _, _ := f2.get(t, "/nope.js"); code != http.StatusNotFound {
+		t.Errorf("missing file: %d", code)
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		req, _ := http.NewRequest(m, f.ts.URL+"/api/runs", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: %d allow %q", m, res.StatusCode, res.Header.Get("Allow"))
+		}
+	}
+	res, err := http.Head(f.ts.URL + "/api/runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("HEAD: %d", res.StatusCode)
+	}
+}
+
+// TestCycle: steps whose parents form a loop (garbage) still make a
+// finite tree holding every step.
+func TestCycle(t *testing.T) {
+	s := newSummary()
+	for _, l := range []string{
+		`{"type":"STEP_START","id":"a","parent_id":"b","seq":1}`,
+		`{"type":"STEP_START","id":"b","parent_id":"a","seq":2}`,
+		`{"type":"STEP_START","id":"c","parent_id":"c","seq":3}`,
+		`{"type":"STEP_START","id":"d","parent_id":"a","seq":4}`,
+	} {
+		s.add([]byte(l))
+	}
+	if n := countSteps(s.tree(true)); n != 4 {
+		t.Errorf("%d steps in the tree, want 4", n)
+	}
+}
+
+// TestConcurrent: requests, polls and a growing summary at the same time
+// (run under -race by make test).
+func TestConcurrent(t *testing.T) {
+	f := setup(t)
+	rest, _ := os.ReadFile("testdata/running-rest.jsonl")
+	lines := bytes.SplitAfter(rest, []byte("\n"))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, u := range []string{"/api/runs", "/api/active", "/api/runs/" + enc(runningRun) + "/tree", "/api/runs/" + enc(runningRun) + "/aggregate"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if code, _, body := f.get(t, u); code != http.StatusOK {
+					t.Errorf("GET %s: %d %s", u, code, body)
+					return
+				}
+			}
+		}()
+	}
+	for _, l := range lines {
+		appendFile(t, filepath.Join(f.root, runningRun, "run_summary.jsonl"), l)
+		f.srv.tick()
+	}
+	close(done)
+	wg.Wait()
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if countSteps(tr.Steps) != 3 {
+		t.Errorf("%d steps at the end, want 3", countSteps(tr.Steps))
+	}
+}
