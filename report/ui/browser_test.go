@@ -18,6 +18,7 @@ import (
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/report"
 	"github.com/jaiph-go/jaiph/report/ui"
+	"github.com/jaiph-go/jaiph/runs"
 )
 
 // The failed run's failing step writes this line to stderr; the test looks
@@ -114,10 +115,16 @@ func fixture(t *testing.T) string {
 	return root
 }
 
-// serve starts the real report server over root with the embedded UI.
+// serve starts the real report server over root with the embedded UI,
+// polling for changes (its /api/events) every 50 ms as `jaiph report
+// --poll-ms 50` does.
 func serve(t *testing.T, root string) string {
-	srv := httptest.NewServer(report.Handler(report.Options{Root: root, UI: ui.FS}))
+	h := report.Handler(report.Options{Root: root, UI: ui.FS})
+	srv := httptest.NewServer(h)
+	ctx, stop := context.WithCancel(context.Background())
+	go h.Poll(ctx, 50*time.Millisecond)
 	t.Cleanup(srv.Close)
+	t.Cleanup(stop)
 	return srv.URL
 }
 
@@ -159,6 +166,14 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 	t.Helper()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval runs a JavaScript expression whose value is a boolean.
+func eval(t *testing.T, ctx context.Context, expr string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr)); err != nil {
+		t.Fatalf("%s: %v", expr, err)
 	}
 }
 
@@ -245,9 +260,7 @@ func TestBrowserFailedStepStderr(t *testing.T) {
 func pickStatus(t *testing.T, ctx context.Context, value string) {
 	t.Helper()
 	do(t, ctx, "pick status "+value, chromedp.SetValue(chromedp.CSS("#f-status"), value))
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#f-status").dispatchEvent(new Event("change"))`)); err != nil {
-		t.Fatal(err)
-	}
+	eval(t, ctx, `document.querySelector("#f-status").dispatchEvent(new Event("change"))`)
 }
 
 // Filtering the list to failed runs leaves only the failed run, and the
@@ -269,4 +282,91 @@ func TestBrowserStatusFilter(t *testing.T) {
 	waitJS(t, ctx, `location.search === "?status=failed"`)
 	do(t, ctx, "reload", chromedp.Reload())
 	waitJS(t, ctx, rows+` === "deploy.jh" && document.querySelector("#f-status").value === "failed"`)
+}
+
+// appendLines adds summary lines to a run, as a live jaiph does.
+func appendLines(t *testing.T, path string, evs ...*event.Event) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, e := range evs {
+		if _, err := f.Write(append(e.JSON(), '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A run that starts and ends while the pages are open shows up in the
+// list, and its page follows it from running to passed, without a reload.
+func TestBrowserLiveRun(t *testing.T) {
+	root := fixture(t)
+	url := serve(t, root)
+	ctx := browser(t)
+	rows := `[...document.querySelectorAll("#runs-body a.run-link")].map(a => a.textContent).join(",")`
+	do(t, ctx, "open the run list", chromedp.Navigate(url+"/"))
+	waitJS(t, ctx, rows+` === "deploy.jh,ok.jh"`)
+	eval(t, ctx, `window.notReloaded = true`)
+
+	// A live run: its directory is locked (as jaiph holds it) and its
+	// summary has a started step.
+	rel := "2026-11-23/07-10-00-live.jh"
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := runs.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	at := time.Date(2026, 11, 23, 7, 10, 0, 0, time.UTC)
+	summary := filepath.Join(dir, "run_summary.jsonl")
+	if err := os.WriteFile(summary, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step := func(typ string, seq int, name string, status *int) *event.Event {
+		e := &event.Event{Type: typ, Func: "live::" + name, Kind: "workflow", Name: name, ID: fmt.Sprintf("live:%d", seq),
+			Seq: seq, Depth: seq - 1, RunID: "live", Time: at, Status: status}
+		if seq > 1 {
+			e.ParentID, e.Kind = "live:1", "function"
+		}
+		if status != nil {
+			e.ElapsedMS = new(int64(seq))
+		}
+		return e
+	}
+	appendLines(t, summary, step(event.StepStart, 1, "default", nil),
+		&event.Event{Type: event.WorkflowStart, Workflow: "default", Source: "live.jh", RunID: "live", Time: at})
+	waitJS(t, ctx, rows+` === "live.jh,deploy.jh,ok.jh"`)
+	if row := text(t, ctx, "#runs-body tr:first-child"); !strings.Contains(row, "running") {
+		t.Errorf("live run's row = %q, want running", row)
+	}
+	waitJS(t, ctx, `document.querySelector("#active-list").textContent.includes("live.jh")`)
+
+	do(t, ctx, "open the live run",
+		chromedp.Click(chromedp.Search(`//a[@class="run-link"][text()="live.jh"]`)),
+		chromedp.WaitVisible(stepButton("default")))
+	eval(t, ctx, `window.notReloaded = true`)
+	if title := text(t, ctx, "#run-title"); !strings.Contains(title, "running") {
+		t.Errorf("run title = %q, want running", title)
+	}
+	out := "fetched 3 pages"
+	zero := 0
+	end := step(event.StepEnd, 2, "fetch", &zero)
+	end.OutFile = filepath.Join(dir, "000002-live__fetch.out")
+	end.OutContent = &out
+	if err := os.WriteFile(end.OutFile, []byte(out+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendLines(t, summary, step(event.StepStart, 2, "fetch", nil), end,
+		&event.Event{Type: event.WorkflowEnd, Workflow: "default", Source: "live.jh", RunID: "live", Time: at, Status: &zero},
+		step(event.StepEnd, 1, "default", &zero))
+	lock.Close() // the run's process is gone: it ended
+	waitJS(t, ctx, `document.querySelector("#run-title").textContent.includes("passed")`)
+	do(t, ctx, "open the new step", chromedp.Click(stepButton("fetch")))
+	waitJS(t, ctx, fmt.Sprintf(`document.querySelector("#step-out").textContent.includes(%q)`, out))
+	waitJS(t, ctx, `window.notReloaded === true`)
 }
