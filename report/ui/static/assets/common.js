@@ -27,7 +27,7 @@ const STATUS = {
   completed: { sym: "✓", word: "passed" },
   failed: { sym: "✗", word: "failed" },
   running: { sym: "◷", word: "running" },
-  interrupted: { sym: "⏸", word: "interrupted" },
+  interrupted: { sym: "■", word: "interrupted" },
 };
 
 function statusBadge(status) {
@@ -37,9 +37,10 @@ function statusBadge(status) {
 }
 
 // A step's status from its tree node: running, passed (exit 0), failed
-// (other exit codes, named) or unknown when the summary has no end.
+// (other exit codes, named) or interrupted when it never ended (and the
+// run is over: runLive, set by the run page).
 function stepStatus(n) {
-  if (n.running) return { key: "running", word: "running" };
+  if (n.running && (typeof runLive === "undefined" || runLive)) return { key: "running", word: "running" };
   if (n.status === 0) return { key: "passed", word: "passed" };
   if (n.status != null) return { key: "failed", word: `failed (exit ${n.status})` };
   return { key: "interrupted", word: "no end" };

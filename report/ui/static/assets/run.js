@@ -9,6 +9,9 @@ let selectedId = null;
 let nodes = new Map(); // step id → tree node of the last /tree answer
 let lastTree = "";
 let tab = "step";
+// runLive is false once the run is over: a step still open then was cut
+// off (killed run), not running.
+let runLive = true;
 
 // A log/logerr line ({type, message, after_seq}) sits after the sibling
 // steps whose seq <= after_seq, where the terminal tree prints it.
@@ -75,6 +78,9 @@ async function loadTree() {
     return;
   }
   renderHeader(run);
+  const live = run.status === "running";
+  if (live !== runLive) lastTree = ""; // re-render the open steps' status
+  runLive = live;
   if (run.version != null && run.version === lastVersion) return;
   const data = await getJSON(`${api}/tree`);
   lastVersion = run.version ?? null;
@@ -85,11 +91,17 @@ async function loadTree() {
   const hadFocus = host.contains(document.activeElement) ? document.activeElement.dataset.id : null;
   nodes = new Map();
   const items = withLogs(data.steps, data.logs);
+  // A resumed run has one root per attempt: name them.
+  const roots = items.filter((li) => li.querySelector(":scope > button.step"));
+  if (run.resumed && roots.length > 1) {
+    roots.forEach((li, i) => li.prepend(el("p", { class: "attempt muted small" },
+      i === 0 ? "Attempt 1" : `Attempt ${i + 1} (resumed)`)));
+  }
   host.replaceChildren(items.length ? el("ul", { class: "tree" }, ...items)
     : el("p", { class: "muted" }, "No steps yet."));
   if (hadFocus) focusStep(hadFocus);
   if (selectedId && nodes.has(selectedId)) renderMeta(nodes.get(selectedId));
-  else if (!selectedId) selectDefault();
+  else if (!selectedId) selectDefault(run);
 }
 
 function renderHeader(run) {
@@ -104,12 +116,13 @@ function renderHeader(run) {
   document.getElementById("run-sub").textContent = sub.join(" · ");
 }
 
-// The first failed step (deepest first) or else the first step opens.
-function selectDefault() {
-  let failed = null;
-  for (const n of nodes.values()) if (n.status != null && n.status !== 0) failed = n;
-  const first = nodes.values().next().value;
-  const pick = failed || first;
+// A failed run opens at its last failed step (the deepest, in the latest
+// attempt); any other at its first step.
+function selectDefault(run) {
+  let pick = nodes.values().next().value;
+  if (run.status === "failed") {
+    for (const n of nodes.values()) if (n.status != null && n.status !== 0) pick = n;
+  }
   if (pick) select(pick.id, false);
 }
 
@@ -188,7 +201,7 @@ function show(stream, fileText, embedded, truncated) {
     from = truncated ? "(summary copy, truncated)" : "";
   }
   const n = nodes.get(selectedId);
-  if (n && n.running) from = "(live)";
+  if (n && n.running && runLive) from = "(live)";
   note.textContent = from;
   if (text === tail[stream]) return;
   const atEnd = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
@@ -270,7 +283,7 @@ function treeKeys(e) {
 let tailedRunning = false;
 async function tailTick() {
   const n = selectedId && nodes.get(selectedId);
-  const running = !!(n && n.running);
+  const running = !!(n && n.running && runLive);
   if (!document.hidden && (running || tailedRunning)) {
     try { await loadOutput(); } catch (e) { showError(e); }
   }
