@@ -370,3 +370,36 @@ func TestBrowserLiveRun(t *testing.T) {
 	waitJS(t, ctx, fmt.Sprintf(`document.querySelector("#step-out").textContent.includes(%q)`, out))
 	waitJS(t, ctx, `window.notReloaded === true`)
 }
+
+// 120 runs are shown 50 to a page; Older/Newer move between pages, and
+// the text filter narrows the list.
+func TestBrowserPagingAndSearch(t *testing.T) {
+	root := t.TempDir()
+	day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	for i := range 120 {
+		at := day.Add(time.Duration(i) * time.Minute)
+		name := fmt.Sprintf("job%03d.jh", i)
+		writeRun(t, root, at.Format("2006-01-02/15-04-05-")+name, name, at, []fxStep{{kind: "function", name: "work", out: "ok"}})
+	}
+	url := serve(t, root)
+	ctx := browser(t)
+	count := `document.querySelectorAll("#runs-body a.run-link").length`
+	first := `document.querySelector("#runs-body a.run-link").textContent`
+	do(t, ctx, "open the run list", chromedp.Navigate(url+"/"))
+	waitJS(t, ctx, count+` === 50 && `+first+` === "job119.jh"`)
+	if got := text(t, ctx, "#runs-meta"); got != "1–50 of 120 runs · page 1 of 3" {
+		t.Errorf("page 1 meta = %q", got)
+	}
+	do(t, ctx, "older", chromedp.Click(chromedp.ID("p-next")))
+	waitJS(t, ctx, count+` === 50 && `+first+` === "job069.jh"`)
+	do(t, ctx, "older", chromedp.Click(chromedp.ID("p-next")))
+	waitJS(t, ctx, count+` === 20 && `+first+` === "job019.jh"`)
+	if got := text(t, ctx, "#runs-meta"); got != "101–120 of 120 runs · page 3 of 3" {
+		t.Errorf("page 3 meta = %q", got)
+	}
+	do(t, ctx, "newer", chromedp.Click(chromedp.ID("p-prev")))
+	waitJS(t, ctx, first+` === "job069.jh"`)
+	do(t, ctx, "search", chromedp.SendKeys(chromedp.ID("f-q"), "job04"))
+	waitJS(t, ctx, count+` === 10 && `+first+` === "job049.jh"`)
+	waitJS(t, ctx, `location.search === "?q=job04"`)
+}
