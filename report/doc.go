@@ -62,7 +62,8 @@
 //
 // In a run that is not running (+), no step is: one it left open (killed)
 // has "running": false and "status": null, and counts as completed.
-// replayed (+) marks a call `jaiph resume` replayed from the journal
+// A step keeps its STEP_START params after STEP_END (+; the reference
+// empties them). replayed (+) marks a call `jaiph resume` replayed from the journal
 // (STEP_REPLAYED) instead of running it. Log (+) is one `log`/`logerr` line:
 //
 //	{"type": "LOG"|"LOGERR", "message", "ts", "depth", "after_seq": n}
@@ -88,8 +89,9 @@
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
 // that sent nothing gives {"run_dir", "source": "", "messages": []}.
 //
-// GET /api/events (+): Server-Sent Events. Each poll (--poll-ms) that
-// finds a change sends
+// GET /api/events (+): Server-Sent Events. Each poll (--poll-ms) after
+// which a run's version differs from the previous poll's, or a run went
+// away, sends
 //
 //	event: runs
 //	data: {"changed": ["<date>/<run>"…], "removed": [...]}
@@ -102,8 +104,9 @@
 // {"error":"step_not_found"} or {"error":"not_found"}. A run directory
 // that disappears while being read is 404 and leaves the list, never 500.
 //
-// Everything else is a static file of the UI's fs.FS ("/" is index.html);
-// with no UI given, a placeholder page. No file outside the runs root is
+// Everything else is a static file of the UI's fs.FS ("/" is index.html):
+// Options.UI, or Config.UI for Serve (cmd/jaiph/report.go sets it); with
+// none, a placeholder page. No file outside the runs root is
 // ever served: run paths and artifact paths are resolved through symlinks
 // and must stay inside it.
 package report

@@ -215,10 +215,11 @@ func TestRunDisappears(t *testing.T) {
 	}
 }
 
-// TestEvents: /api/events names the runs a poll found changed.
+// TestEvents: /api/events names the runs that changed or went away since
+// the last poll, also when a request read the change first.
 func TestEvents(t *testing.T) {
 	f := setup(t)
-	f.get(t, "/api/runs") // the first scan
+	f.srv.tick() // the first scan: what later ticks compare with
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events", nil)
@@ -238,6 +239,7 @@ func TestEvents(t *testing.T) {
 	rest, _ := os.ReadFile("testdata/running-rest.jsonl")
 	appendFile(t, filepath.Join(f.root, runningRun, "run_summary.jsonl"), rest)
 	os.RemoveAll(filepath.Join(f.root, killedRun))
+	f.get(t, "/api/runs")
 	f.srv.tick()
 	var got []string
 	for len(got) < 3 {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -55,9 +54,9 @@ func newRegistry(root string, scanEvery time.Duration) *registry {
 }
 
 // refresh brings the registry up to date: the directory scan at most every
-// scanEvery (or when force), then every known run's summary and status.
-// It returns the runs that changed and those that went away.
-func (r *registry) refresh(now time.Time, force bool) (changed, removed []string) {
+// scanEvery (or when force), then every known run's summary and status. A
+// run that went away is dropped.
+func (r *registry) refresh(now time.Time, force bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if force || r.lastScan.IsZero() || now.Sub(r.lastScan) >= r.scanEvery {
@@ -72,22 +71,25 @@ func (r *registry) refresh(now time.Time, force bool) (changed, removed []string
 		for rel := range r.slots {
 			if !seen[rel] {
 				delete(r.slots, rel)
-				removed = append(removed, rel)
 			}
 		}
 	}
 	for rel, s := range r.slots {
-		ok, moved := r.update(s, now)
-		if !ok {
+		if !r.update(s, now) {
 			delete(r.slots, rel)
-			removed = append(removed, rel)
-		} else if moved {
-			changed = append(changed, rel)
 		}
 	}
-	sort.Strings(changed)
-	sort.Strings(removed)
-	return changed, removed
+}
+
+// versions are the version of every known run.
+func (r *registry) versions() map[string]int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int64, len(r.slots))
+	for rel, s := range r.slots {
+		out[rel] = s.version
+	}
+	return out
 }
 
 // scan lists the run directories under root: <date>/<run> holding a
@@ -121,7 +123,7 @@ func (r *registry) get(rel string, now time.Time) *slot {
 	if s == nil {
 		s = &slot{rel: rel, dir: filepath.Join(r.root, filepath.FromSlash(rel)), sum: newSummary()}
 	}
-	if ok, _ := r.update(s, now); !ok {
+	if !r.update(s, now) {
 		delete(r.slots, rel)
 		return nil
 	}
@@ -130,28 +132,28 @@ func (r *registry) get(rel string, now time.Time) *slot {
 }
 
 // update reads what was appended to s's summary since the last call and
-// asks for its status again when needed. ok is false when the run is gone
-// (or its summary is not a regular file inside the root); changed tells
-// whether anything the API shows may have changed.
-func (r *registry) update(s *slot, now time.Time) (ok, changed bool) {
+// asks for its status again when needed; s.version grows when anything
+// the API shows may have changed. It is false when the run is gone (or its
+// summary is not a regular file inside the root).
+func (r *registry) update(s *slot, now time.Time) bool {
 	p := filepath.Join(s.dir, runs.SummaryFile)
 	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() {
-		return false, true
+		return false
 	}
 	grew := s.fi == nil || fi.Size() != s.fi.Size() || !fi.ModTime().Equal(s.fi.ModTime()) || !os.SameFile(fi, s.fi)
 	if grew {
 		// Checked again on every change, not on every refresh: resolving
 		// symlinks costs a stat per path element.
 		if !r.inside(p) {
-			return false, true
+			return false
 		}
 		if s.fi == nil || !os.SameFile(fi, s.fi) || fi.Size() < s.off {
 			// Replaced or truncated: read it again from the start.
 			s.off, s.partial, s.sum = 0, nil, newSummary()
 		}
 		if !r.tail(s, p) {
-			return false, true
+			return false
 		}
 		s.fi = fi
 	}
@@ -161,10 +163,9 @@ func (r *registry) update(s *slot, now time.Time) (ok, changed bool) {
 			s.status = st
 			s.version++
 			s.entry = nil
-			changed = true
 		}
 	}
-	return true, changed
+	return true
 }
 
 // tail parses the complete lines appended since s.off.

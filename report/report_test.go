@@ -129,6 +129,8 @@ func TestGolden(t *testing.T) {
 		{"runs_status", "/api/runs?status=interrupted"},
 		{"runs_q", "/api/runs?q=INBOX"},
 		{"runs_date", "/api/runs?date=2026-11-24"},
+		{"runs_huge", "/api/runs?page=9223372036854775807&limit=999999999999"},
+		{"runs_junk", "/api/runs?page=-3&limit=x&offset=-9223372036854775808"},
 		{"active", "/api/active"},
 		{"run_pass", "/api/runs/" + enc(passRun)},
 		{"tree_pass", "/api/runs/" + enc(passRun) + "/tree"},

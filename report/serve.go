@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"time"
 
@@ -36,16 +37,33 @@ func (s *Server) Poll(ctx context.Context, every time.Duration) {
 	}
 }
 
-// tick is one poll: refresh, then tell the subscribers what changed.
+// tick is one poll: refresh, then tell the subscribers which runs changed
+// since the last tick (a request's refresh may have read the change first)
+// and which went away.
 func (s *Server) tick() {
-	changed, removed := s.reg.refresh(time.Now(), false)
+	s.reg.refresh(time.Now(), false)
+	now := s.reg.versions()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var changed, removed []string
+	for rel, v := range now {
+		if old, ok := s.sent[rel]; !ok || old != v {
+			changed = append(changed, rel)
+		}
+	}
+	for rel := range s.sent {
+		if _, ok := now[rel]; !ok {
+			removed = append(removed, rel)
+		}
+	}
+	s.sent = now
 	if len(changed)+len(removed) == 0 {
 		return
 	}
+	sort.Strings(changed)
+	sort.Strings(removed)
 	data, _ := json.Marshal(map[string][]string{"changed": nonNil(changed), "removed": nonNil(removed)})
 	msg := []byte("event: runs\ndata: " + string(data) + "\n\n")
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for c := range s.subs {
 		select {
 		case c <- msg:
@@ -81,6 +99,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
 	io.WriteString(w, ": ok\n\n")
 	fl.Flush()
 	ping := time.NewTicker(15 * time.Second)
@@ -160,14 +181,16 @@ func Serve(ctx context.Context, c Config) error {
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
 	h := Handler(Options{Root: c.Root, UI: c.UI, ScanEvery: max(every, 2*time.Second)})
-	h.reg.refresh(time.Now(), true)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)
 	if c.Open {
 		openBrowser(url)
 	}
-	go h.Poll(ctx, every)
+	go func() {
+		h.tick() // the first scan, after the URL is out: 5,000 runs take a second or two
+		h.Poll(ctx, every)
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -47,6 +47,7 @@ type Server struct {
 
 	mu   sync.Mutex
 	subs map[chan []byte]bool
+	sent map[string]int64 // each run's version at the last tick
 }
 
 //go:embed placeholder
@@ -85,16 +86,29 @@ func (s *slot) run() *Run {
 	}
 	sum := s.sum
 	total, completed, running := sum.counts(s.status == "running")
-	e := &Run{ID: url.PathEscape(s.rel), Path: s.rel, RunID: sum.runID, Source: cmp.Or(sum.source, path.Base(s.rel)),
+	e := &Run{ID: encodeURIComponent(s.rel), Path: s.rel, RunID: sum.runID, Source: cmp.Or(sum.source, path.Base(s.rel)),
 		StartedAt: strPtr(sum.first), Status: s.status, StepCount: total, StepCompleted: completed, StepRunning: running,
 		Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
-	// The reference's id is encodeURIComponent: "/" is escaped too.
-	e.ID = strings.ReplaceAll(e.ID, "/", "%2F")
 	if s.status != "running" {
 		e.EndedAt = strPtr(sum.last)
 	}
 	s.entry = e
 	return e
+}
+
+// encodeURIComponent escapes s as JavaScript's function does (the
+// reference's run id): every byte but letters, digits and -_.!~*'().
+func encodeURIComponent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 func strPtr(s string) *string {
@@ -147,10 +161,11 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	s.reg.refresh(time.Now(), false)
 	q := r.URL.Query()
 	limit := min(200, max(1, atoi(q.Get("limit"), 50)))
-	page := max(1, atoi(q.Get("page"), 1))
+	// Bounded before multiplying: a huge page must not overflow.
+	page := min(max(1, atoi(q.Get("page"), 1)), 1<<30)
 	offset := (page - 1) * limit
 	if q.Has("offset") {
-		offset = max(0, atoi(q.Get("offset"), 0))
+		offset = min(max(0, atoi(q.Get("offset"), 0)), 1<<40)
 	}
 	date, status, needle := q.Get("date"), q.Get("status"), strings.ToLower(q.Get("q"))
 

@@ -101,7 +101,10 @@ func (s *summary) add(b []byte) {
 	}
 	switch e.Type {
 	case "WORKFLOW_START":
-		if e.Source != "" {
+		// The entry's file: the first WORKFLOW_START's (the reference
+		// takes every one's, so a run that calls into an imported module
+		// was listed under that module's file).
+		if s.source == "" && e.Source != "" {
 			s.source = path.Base(e.Source)
 		} else if s.source == "" {
 			s.source = e.Workflow
@@ -155,7 +158,13 @@ func (s *summary) add(b []byte) {
 func (st *Step) set(e *line) {
 	st.ParentID, st.Seq, st.Depth = e.ParentID, e.Seq, e.Depth
 	st.Kind, st.Name, st.Func = e.Kind, e.Name, e.Func
-	st.Params = params(e.Params)
+	// STEP_END carries no params: keep STEP_START's (the reference
+	// empties them).
+	if e.Params != nil {
+		st.Params = params(e.Params)
+	} else if st.Params == nil {
+		st.Params = [][2]string{}
+	}
 	st.Status, st.ElapsedMS = e.Status, e.ElapsedMS
 	st.OutFile, st.ErrFile = e.OutFile, e.ErrFile
 	st.OutContent, st.ErrContent = e.OutContent, e.ErrContent
