@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"net/http/httptest"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/report"
@@ -402,4 +404,23 @@ func TestBrowserPagingAndSearch(t *testing.T) {
 	do(t, ctx, "search", chromedp.SendKeys(chromedp.ID("f-q"), "job04"))
 	waitJS(t, ctx, count+` === 10 && `+first+` === "job049.jh"`)
 	waitJS(t, ctx, `location.search === "?q=job04"`)
+}
+
+// The step tree works from the keyboard: steps take focus, ↓ moves to the
+// next one, Enter opens it.
+func TestBrowserKeyboard(t *testing.T) {
+	url := serve(t, fixture(t))
+	ctx := browser(t)
+	do(t, ctx, "open the passed run",
+		chromedp.Navigate(url+"/run.html?run="+neturl.QueryEscape("2026-11-23/07-00-00-ok.jh")),
+		chromedp.WaitVisible(stepButton("greet")),
+		chromedp.Focus(stepButton("default")),
+		chromedp.KeyEvent(kb.ArrowDown))
+	waitJS(t, ctx, `document.activeElement.dataset.id.endsWith(":2")`)
+	if got := text(t, ctx, "#step-title"); !strings.Contains(got, "default") {
+		t.Fatalf("moving the focus opened %q; only Enter should", got)
+	}
+	do(t, ctx, "press Enter", chromedp.KeyEvent(kb.Enter))
+	waitJS(t, ctx, `document.querySelector("#step-title").textContent.includes("greet")`)
+	waitJS(t, ctx, `document.querySelector("#step-out").textContent.includes("hello world")`)
 }
