@@ -99,6 +99,9 @@
 // (new runs are in changed), and ": ping" comments keep the stream open.
 // A UI refetches the list, or the open run's tree, when its path is named.
 //
+// GET /api/config (+): {"poll_ms": n}, the server's --poll-ms (0 when
+// unknown), for a UI that polls when the event stream is down.
+//
 // Errors: 400 {"error":"bad_run_id"} for a run path that leaves the runs
 // root (.., %2e%2e, absolute, NUL); 404 {"error":"run_not_found"},
 // {"error":"step_not_found"} or {"error":"not_found"}. A run directory

@@ -83,7 +83,7 @@ func setup(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lock.Close() })
-	f := &fixture{ws: ws, root: root, srv: Handler(Options{Root: root}), lock: lock}
+	f := &fixture{ws: ws, root: root, srv: Handler(Options{Root: root, PollMS: 250}), lock: lock}
 	f.ts = httptest.NewServer(f.srv)
 	t.Cleanup(f.ts.Close)
 	return f
@@ -154,6 +154,7 @@ func TestGolden(t *testing.T) {
 		{"err_run_endpoint", "/api/runs/" + enc(passRun) + "/bogus"},
 		{"err_runs_empty", "/api/runs/"},
 		{"err_api", "/api/nope"},
+		{"config", "/api/config"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, ctype, body := f.get(t, c.url)

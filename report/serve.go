@@ -180,7 +180,7 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
-	h := Handler(Options{Root: c.Root, UI: c.UI, ScanEvery: max(every, 2*time.Second)})
+	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second)})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)

@@ -34,6 +34,8 @@ type Options struct {
 	// UI holds the browser UI's static files ("/" serves index.html); nil
 	// serves a placeholder page.
 	UI fs.FS
+	// PollMS is the poll interval /api/config tells the UI (0: unknown).
+	PollMS int
 	// ScanEvery is the least time between two scans of the runs root for
 	// new run directories (the reference's 2 s); known runs are re-read on
 	// every request and poll. 0 scans every time.
@@ -44,6 +46,7 @@ type Options struct {
 type Server struct {
 	reg    *registry
 	static http.Handler
+	pollMS int
 
 	mu   sync.Mutex
 	subs map[chan []byte]bool
@@ -60,7 +63,7 @@ func Handler(o Options) *Server {
 	if ui == nil {
 		ui, _ = fs.Sub(placeholder, "placeholder")
 	}
-	return &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), subs: map[chan []byte]bool{}}
+	return &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
 }
 
 // Run is one run of the list (field names are the reference's, then ours).
@@ -133,6 +136,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.active(w)
 	case p == "/api/events":
 		s.events(w, r)
+	case p == "/api/config":
+		writeJSON(w, http.StatusOK, map[string]int{"poll_ms": s.pollMS})
 	case strings.HasPrefix(p, "/api/runs/"):
 		s.run(w, r, strings.TrimPrefix(p, "/api/runs/"))
 	case p == "/api" || strings.HasPrefix(p, "/api/"):
