@@ -52,13 +52,12 @@ function stepItem(n) {
     "aria-pressed": n.id === selectedId ? "true" : "false",
     onclick: () => select(n.id),
   },
-  statusBadge(st.key === "interrupted" ? "interrupted" : st.key), " ",
+  statusBadge(st.key), " ",
   el("span", { class: "kind" }, n.kind || "step"), " ",
   el("span", { class: "name" }, n.name || n.func || n.id),
   params ? el("span", { class: "params" }, ` (${params})`) : null,
   n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
-  n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null,
-  st.key === "failed" ? el("span", { class: "sr-only" }, ` ${st.word}`) : null);
+  n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null);
   const kids = withLogs(n.children, n.logs);
   return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
 }
