@@ -424,3 +424,64 @@ func TestBrowserKeyboard(t *testing.T) {
 	waitJS(t, ctx, `document.querySelector("#step-title").textContent.includes("greet")`)
 	waitJS(t, ctx, `document.querySelector("#step-out").textContent.includes("hello world")`)
 }
+
+// copyRuns copies the report package's fixture runs (made by jaiph-go
+// itself; "@ROOT@" in their summaries stands for the runs root) into a
+// fresh runs root.
+func copyRuns(t *testing.T, names ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, name := range names {
+		src := filepath.Join("..", "testdata", "runs", filepath.FromSlash(name))
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			dst := filepath.Join(root, filepath.FromSlash(name), rel)
+			if d.IsDir() {
+				return os.MkdirAll(dst, 0o755)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(dst, bytes.ReplaceAll(b, []byte("@ROOT@"), []byte(root)), 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// A resumed run names its attempts and marks the replayed step; an inbox
+// run's Inbox tab lists its messages and their deliveries.
+func TestBrowserResumedAndInbox(t *testing.T) {
+	resumed, inbox := "2026-11-23/07-22-49-resumed.jh", "2026-11-23/07-22-45-inbox.jh"
+	url := serve(t, copyRuns(t, resumed, inbox))
+	ctx := browser(t)
+	do(t, ctx, "open the resumed run",
+		chromedp.Navigate(url+"/run.html?run="+neturl.QueryEscape(resumed)),
+		chromedp.WaitVisible(stepButton("slow")))
+	tree := text(t, ctx, "#step-tree")
+	if strings.Count(tree, "↺ replayed") != 1 || !strings.Contains(tree, "Attempt 2 (resumed)") {
+		t.Errorf("resumed run's tree = %q, want one replayed step and two attempts", tree)
+	}
+	replayed := `//li[p[contains(., "Attempt 2")]]//button[span[@class="name"][text()="first"]]`
+	if got, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.Search(replayed))); err != nil || !strings.Contains(got, "↺ replayed") {
+		t.Errorf("attempt 2's first step = %q (%v), want it marked replayed", got, err)
+	}
+
+	do(t, ctx, "open the inbox run's Inbox tab",
+		chromedp.Navigate(url+"/run.html?run="+neturl.QueryEscape(inbox)),
+		chromedp.WaitVisible(stepButton("reviewer")),
+		chromedp.Click(chromedp.ID("tab-inbox")))
+	waitJS(t, ctx, `document.querySelectorAll("#inbox tbody tr").length === 2`)
+	rows := text(t, ctx, "#inbox tbody")
+	for _, want := range []string{"findings", "inbox::analyst: delivered", "report", "inbox::reviewer: delivered"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("inbox rows = %q, want %q", rows, want)
+		}
+	}
+}
