@@ -119,9 +119,9 @@ func fixture(t *testing.T) string {
 
 // serve starts the real report server over root with the embedded UI,
 // polling for changes (its /api/events) every 50 ms as `jaiph report
-// --poll-ms 50` does.
+// --poll-ms 50` does (and /api/config tells the pages so).
 func serve(t *testing.T, root string) string {
-	h := report.Handler(report.Options{Root: root, UI: ui.FS})
+	h := report.Handler(report.Options{Root: root, UI: ui.FS, PollMS: 50})
 	srv := httptest.NewServer(h)
 	ctx, stop := context.WithCancel(context.Background())
 	go h.Poll(ctx, 50*time.Millisecond)
