@@ -373,8 +373,8 @@ func TestBrowserLiveRun(t *testing.T) {
 	waitJS(t, ctx, `window.notReloaded === true`)
 }
 
-// 120 runs are shown 50 to a page; Older/Newer move between pages, and
-// the text filter narrows the list.
+// 120 runs are shown 50 to a page; Older/Newer move between pages (a page
+// past the end shows the last), and the text filter narrows the list.
 func TestBrowserPagingAndSearch(t *testing.T) {
 	root := t.TempDir()
 	day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
@@ -399,6 +399,8 @@ func TestBrowserPagingAndSearch(t *testing.T) {
 	if got := text(t, ctx, "#runs-meta"); got != "101–120 of 120 runs · page 3 of 3" {
 		t.Errorf("page 3 meta = %q", got)
 	}
+	do(t, ctx, "an address past the last page", chromedp.Navigate(url+"/?page=7"))
+	waitJS(t, ctx, count+` === 20 && `+first+` === "job019.jh" && location.search === "?page=3"`)
 	do(t, ctx, "newer", chromedp.Click(chromedp.ID("p-prev")))
 	waitJS(t, ctx, first+` === "job069.jh"`)
 	do(t, ctx, "search", chromedp.SendKeys(chromedp.ID("f-q"), "job04"))

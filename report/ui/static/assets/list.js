@@ -47,6 +47,12 @@ async function loadRuns() {
   if (state.status) p.set("status", state.status);
   if (state.q) p.set("q", state.q);
   const data = await getJSON(`/api/runs?${p}`);
+  const pageCount = Math.max(1, Math.ceil((data.total || 0) / (data.page_size || LIMIT)));
+  if (state.page > pageCount) { // runs were deleted under this page
+    state.page = pageCount;
+    writeAddress();
+    return loadRuns();
+  }
   const key = JSON.stringify([state, data]);
   const anyRunning = (data.runs || []).some((r) => r.status === "running");
   if (key === lastRuns && !anyRunning) return; // nothing changed: keep focus and selection
@@ -60,7 +66,7 @@ async function loadRuns() {
   body.replaceChildren(...rows);
   const total = data.total || 0;
   const size = data.page_size || LIMIT;
-  const pages = Math.max(1, Math.ceil(total / size));
+  const pages = pageCount;
   const first = total === 0 ? 0 : (state.page - 1) * size + 1;
   const last = Math.min(total, state.page * size);
   document.getElementById("runs-meta").textContent =
