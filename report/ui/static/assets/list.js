@@ -42,11 +42,17 @@ function runRow(r) {
     el("td", {}, `${r.step_completed ?? 0}/${r.step_count ?? 0}`));
 }
 
-async function loadRuns() {
+function runsQuery() {
   const p = new URLSearchParams({ page: state.page, limit: LIMIT });
   if (state.status) p.set("status", state.status);
   if (state.q) p.set("q", state.q);
-  const data = await getJSON(`/api/runs?${p}`);
+  return p.toString();
+}
+
+async function loadRuns() {
+  const asked = runsQuery();
+  const data = await getJSON(`/api/runs?${asked}`);
+  if (asked !== runsQuery()) return; // the filters changed meanwhile: a newer answer follows
   const pageCount = Math.max(1, Math.ceil((data.total || 0) / (data.page_size || LIMIT)));
   if (state.page > pageCount) { // runs were deleted under this page
     state.page = pageCount;
