@@ -8,11 +8,12 @@ import (
 
 	"github.com/jaiph-go/jaiph/otlp"
 	"github.com/jaiph-go/jaiph/report"
+	"github.com/jaiph-go/jaiph/report/ui"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
 func newReportCmd(stdout io.Writer) *cobra.Command {
-	c := report.Config{Out: stdout}
+	c := report.Config{Out: stdout, UI: ui.FS}
 	var otlpDir string
 	cmd := &cobra.Command{Use: "report [--host H] [--port N] [--runs-dir DIR] [--poll-ms MS] [--open] | report --otlp RUN_DIR", Short: "Browse the workspace's runs in a web browser (read-only)",
 		Long: `Serve a read-only web view and JSON API (report/doc.go) over the workspace's runs

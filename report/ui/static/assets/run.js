@@ -1,0 +1,311 @@
+"use strict";
+// One run: the step tree (/tree), a step's stdout and stderr (/output for
+// the summary's copy and file names, /logs for the files, tailed while the
+// step runs), the inbox (/inbox) and every step's output (/aggregate).
+
+const runPath = new URLSearchParams(location.search).get("run") || "";
+const api = `/api/runs/${encodeURIComponent(runPath)}`;
+let selectedId = null;
+let nodes = new Map(); // step id → tree node of the last /tree answer
+let lastTree = "";
+let tab = "step";
+// runLive is false once the run is over: a step still open then was cut
+// off (killed run), not running.
+let runLive = true;
+
+// A log/logerr line ({type, message, after_seq}) sits after the sibling
+// steps whose seq <= after_seq, where the terminal tree prints it.
+function logItem(l) {
+  const err = String(l.type).toUpperCase() === "LOGERR";
+  return el("li", { class: err ? "log logerr" : "log" },
+    el("span", { class: "log-tag" }, err ? "LOGERR" : "LOG"), " ",
+    el("span", { class: "log-msg" }, l.message ?? ""));
+}
+
+function withLogs(steps, logs) {
+  const out = [];
+  const pending = [...(logs || [])];
+  for (const c of steps || []) {
+    while (pending.length && (pending[0].after_seq ?? -1) < (c.seq ?? Infinity)) out.push(logItem(pending.shift()));
+    out.push(stepItem(c));
+  }
+  return out.concat(pending.map(logItem));
+}
+
+function paramsText(params) {
+  if (!Array.isArray(params) || params.length === 0) return "";
+  return params.map((p) => {
+    const [k, v] = Array.isArray(p) ? p : [p.key ?? p.name, p.value];
+    const short = String(v).length > 40 ? `${String(v).slice(0, 40)}…` : String(v);
+    return `${k}="${short}"`;
+  }).join(", ");
+}
+
+function stepItem(n) {
+  nodes.set(n.id, n);
+  const st = stepStatus(n);
+  const params = paramsText(n.params);
+  const btn = el("button", {
+    type: "button",
+    class: `step${n.id === selectedId ? " selected" : ""}`,
+    dataset: { id: n.id },
+    "aria-pressed": n.id === selectedId ? "true" : "false",
+    onclick: () => select(n.id),
+  },
+  statusBadge(st.key), " ",
+  el("span", { class: "kind" }, n.kind || "step"), " ",
+  el("span", { class: "name" }, n.name || n.func || n.id),
+  params ? el("span", { class: "params" }, ` (${params})`) : null,
+  n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
+  n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null);
+  const kids = withLogs(n.children, n.logs);
+  return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
+}
+
+// The run's row (/api/runs/{run}) names its status and version; the tree
+// is refetched only when the version moves.
+let lastVersion = null;
+
+async function loadTree() {
+  let run;
+  try {
+    run = await getJSON(api);
+  } catch (e) {
+    if (e.status !== 404 && e.status !== 400) throw e;
+    document.getElementById("run-title").textContent = `No such run: ${runPath}`;
+    document.getElementById("run-sub").textContent = "It was deleted, or the link is wrong.";
+    return;
+  }
+  renderHeader(run);
+  const live = run.status === "running";
+  if (live !== runLive) lastTree = ""; // re-render the open steps' status
+  runLive = live;
+  if (run.version != null && run.version === lastVersion) return;
+  const data = await getJSON(`${api}/tree`);
+  lastVersion = run.version ?? null;
+  const key = JSON.stringify(data);
+  if (key === lastTree) return;
+  lastTree = key;
+  const host = document.getElementById("step-tree");
+  const hadFocus = host.contains(document.activeElement) ? document.activeElement.dataset.id : null;
+  nodes = new Map();
+  const items = withLogs(data.steps, data.logs);
+  // A resumed run has one root per attempt: name them.
+  const roots = items.filter((li) => li.querySelector(":scope > button.step"));
+  if (run.resumed && roots.length > 1) {
+    roots.forEach((li, i) => li.prepend(el("p", { class: "attempt muted small" },
+      i === 0 ? "Attempt 1" : `Attempt ${i + 1} (resumed)`)));
+  }
+  host.replaceChildren(items.length ? el("ul", { class: "tree" }, ...items)
+    : el("p", { class: "muted" }, "No steps yet."));
+  if (hadFocus) focusStep(hadFocus);
+  if (selectedId && nodes.has(selectedId)) renderMeta(nodes.get(selectedId));
+  else if (!selectedId) selectDefault(run);
+}
+
+function renderHeader(run) {
+  document.title = `${run.source || run.path} · Jaiph run`;
+  document.getElementById("run-title").replaceChildren(statusBadge(run.status), " ", run.source || run.path);
+  const sub = [run.path];
+  if (run.run_id) sub.push(`run id ${run.run_id}`);
+  sub.push(`started ${fmtTime(run.started_at)}`);
+  sub.push(`duration ${duration(run.started_at, run.ended_at, run.status === "running")}`);
+  sub.push(`${run.step_completed ?? 0}/${run.step_count ?? 0} steps`);
+  if (run.resumed) sub.push("resumed: ↺ marks replayed steps");
+  document.getElementById("run-sub").textContent = sub.join(" · ");
+}
+
+// A failed run opens at its last failed step (the deepest, in the latest
+// attempt); any other at its first step.
+function selectDefault(run) {
+  let pick = nodes.values().next().value;
+  if (run.status === "failed") {
+    for (const n of nodes.values()) if (n.status != null && n.status !== 0) pick = n;
+  }
+  if (pick) select(pick.id, false);
+}
+
+function focusStep(id) {
+  const b = document.querySelector(`button.step[data-id="${CSS.escape(id)}"]`);
+  if (b) b.focus();
+}
+
+function select(id, userAction = true) {
+  selectedId = id;
+  for (const b of document.querySelectorAll("button.step")) {
+    const on = b.dataset.id === id;
+    b.classList.toggle("selected", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  if (userAction) showTab("step");
+  tail.out = tail.err = null;
+  document.getElementById("step-out").textContent = "";
+  document.getElementById("step-err").textContent = "";
+  const n = nodes.get(id);
+  if (n) renderMeta(n);
+  loadOutput().catch(showError);
+}
+
+function renderMeta(n) {
+  document.getElementById("step-empty").hidden = true;
+  document.getElementById("step-detail").hidden = false;
+  const st = stepStatus(n);
+  document.getElementById("step-title").replaceChildren(
+    statusBadge(st.key), " ", `${n.kind || "step"} ${n.name || n.id}`);
+  const rows = [
+    ["status", st.word + (n.replayed ? " · ↺ replayed" : "")],
+    ["function", n.func],
+    ["started", n.started_at ? fmtTime(n.started_at) : null],
+    ["ended", n.ended_at ? fmtTime(n.ended_at) : null],
+    ["elapsed", n.elapsed_ms != null ? fmtMs(n.elapsed_ms) : null],
+    ["params", paramsText(n.params) || null],
+    ["id", n.id],
+  ];
+  const dl = document.getElementById("step-meta");
+  dl.replaceChildren(...rows.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
+
+// tail keeps what each stream showed, so a running step's output only
+// grows (and the view stays scrolled to the end when it was there).
+const tail = { out: null, err: null };
+
+async function logText(stream) {
+  const res = await fetch(`${api}/steps/${encodeURIComponent(selectedId)}/logs?stream=${stream}`, { cache: "no-store" });
+  if (!res.ok) return null; // no file (yet): the summary's copy stands in
+  return res.text();
+}
+
+async function loadOutput() {
+  const id = selectedId;
+  if (!id) return;
+  let embedded = {};
+  try {
+    embedded = await getJSON(`${api}/steps/${encodeURIComponent(id)}/output`);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+  }
+  const [out, err] = await Promise.all([logText("out"), logText("err")]);
+  if (id !== selectedId) return; // another step was chosen meanwhile
+  show("out", out, embedded.out_content, embedded.out_truncated);
+  show("err", err, embedded.err_content, embedded.err_truncated);
+}
+
+function show(stream, fileText, embedded, truncated) {
+  const pre = document.getElementById(`step-${stream}`);
+  const note = document.getElementById(`${stream}-note`);
+  let text = fileText;
+  let from = "";
+  if (text == null) {
+    text = embedded || "";
+    from = truncated ? "(summary copy, truncated)" : "";
+  }
+  const n = nodes.get(selectedId);
+  if (n && n.running && runLive) from = "(live)";
+  note.textContent = from;
+  if (text === tail[stream]) return;
+  const atEnd = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+  tail[stream] = text;
+  pre.textContent = text || "";
+  pre.classList.toggle("empty", !text);
+  if (!text) pre.textContent = "(empty)";
+  if (atEnd) pre.scrollTop = pre.scrollHeight;
+}
+
+async function loadInbox() {
+  const host = document.getElementById("inbox");
+  let data;
+  try {
+    data = await getJSON(`${api}/inbox`);
+  } catch (e) {
+    if (e.status === 404) {
+      host.replaceChildren(el("p", { class: "muted" }, "This run sent no messages."));
+      return;
+    }
+    throw e;
+  }
+  const msgs = data.messages || [];
+  if (msgs.length === 0) {
+    host.replaceChildren(el("p", { class: "muted" }, "This run sent no messages."));
+    return;
+  }
+  const rows = msgs.map((m) => el("tr", {},
+    el("td", { class: "mono" }, m.seq),
+    el("td", {}, m.channel),
+    el("td", {}, m.sender),
+    el("td", {}, m.state),
+    el("td", { class: "mono small" }, m.preview),
+    el("td", {}, el("ul", { class: "plain" }, ...(m.targets || []).map((d) => el("li", {},
+      `${d.target}: ${d.state}`,
+      d.attempts > 1 ? ` after ${d.attempts} attempts` : "",
+      d.status != null ? ` (exit ${d.status})` : ""))))));
+  host.replaceChildren(el("table", { class: "runs" },
+    el("caption", {}, "Messages and their deliveries"),
+    el("thead", {}, el("tr", {}, ...["#", "channel", "sender", "state", "payload", "deliveries"]
+      .map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, ...rows)));
+}
+
+async function loadAggregate() {
+  const res = await fetch(`${api}/aggregate`, { cache: "no-store" });
+  const pre = document.getElementById("aggregate");
+  pre.textContent = res.ok ? await res.text() : `(HTTP ${res.status})`;
+}
+
+function showTab(name) {
+  tab = name;
+  for (const t of ["step", "inbox", "all"]) {
+    document.getElementById(`tab-${t}`).setAttribute("aria-selected", t === name ? "true" : "false");
+    document.getElementById(`panel-${t}`).hidden = t !== name;
+  }
+  if (name === "inbox") loadInbox().catch(showError);
+  if (name === "all") loadAggregate().catch(showError);
+}
+
+// ↑/↓ move between steps, Home/End to the first and last.
+function treeKeys(e) {
+  if (!e.target.matches("button.step")) return;
+  const all = [...document.querySelectorAll("button.step")];
+  const i = all.indexOf(e.target);
+  let j = null;
+  if (e.key === "ArrowDown") j = Math.min(all.length - 1, i + 1);
+  else if (e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = all.length - 1;
+  if (j == null) return;
+  e.preventDefault();
+  all[j].focus();
+}
+
+// The tree follows the event stream; the open step's files are tailed
+// every pollEvery ms while it runs, and once more after it ends (its last
+// lines).
+let tailedRunning = false;
+async function tailTick() {
+  const n = selectedId && nodes.get(selectedId);
+  const running = !!(n && n.running && runLive);
+  if (!document.hidden && (running || tailedRunning)) {
+    try { await loadOutput(); } catch (e) { showError(e); }
+  }
+  tailedRunning = running;
+  setTimeout(tailTick, pollEvery);
+}
+
+async function refresh() {
+  await loadTree();
+  if (tab === "inbox") await loadInbox();
+}
+
+function setup() {
+  if (!runPath) {
+    document.getElementById("run-title").textContent = "No run given";
+    return;
+  }
+  document.getElementById("step-tree").addEventListener("keydown", treeKeys);
+  for (const t of ["step", "inbox", "all"]) {
+    document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
+  }
+  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath));
+  pollReady.then(tailTick);
+}
+
+setup();
