@@ -20,7 +20,11 @@
 //
 //	{"runs": [Run…], "total": N, "page": P, "page_size": L, "offset": O+}
 //
-// Newest first (started_at, then path). limit is 1..200 (default 50); page
+// Newest first (started_at, then path). While `jaiph report`'s first full
+// read of the runs goes on (seconds for thousands of runs), an unfiltered
+// list is cut from an index of the runs' start times (each summary read up
+// to its first event) and only the page's runs are read; the answer is the
+// one the full read gives. Filtered lists wait for the full read. limit is 1..200 (default 50); page
 // starts at 1; offset (+) overrides page. status filters on Run.status,
 // date on the path's "<date>/" prefix, q (case-insensitive) on path, source
 // and run_id. Run:

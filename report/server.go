@@ -40,6 +40,10 @@ type Options struct {
 	// new run directories (the reference's 2 s); known runs are re-read on
 	// every request and poll. 0 scans every time.
 	ScanEvery time.Duration
+	// Warm marks a server whose Run has not finished its first full pass
+	// yet: until it has, the unfiltered list is answered from an index of
+	// the runs' start times, reading only the page's runs (Run).
+	Warm bool
 }
 
 // Server is the HTTP handler of `jaiph report`.
@@ -63,7 +67,9 @@ func Handler(o Options) *Server {
 	if ui == nil {
 		ui, _ = fs.Sub(placeholder, "placeholder")
 	}
-	return &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
+	s := &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
+	s.reg.warming.Store(o.Warm)
+	return s
 }
 
 // Run is one run of the list (field names are the reference's, then ours).
@@ -163,7 +169,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
-	s.reg.refresh(time.Now(), false)
+	now := time.Now()
 	q := r.URL.Query()
 	limit := min(200, max(1, atoi(q.Get("limit"), 50)))
 	// Bounded before multiplying: a huge page must not overflow.
@@ -174,9 +180,33 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	date, status, needle := q.Get("date"), q.Get("status"), strings.ToLower(q.Get("q"))
 
+	rows, total, ok := []*Run(nil), 0, false
+	if s.reg.warming.Load() && date == "" && status == "" && needle == "" {
+		rows, total, ok = s.firstPage(offset, limit, now)
+	}
+	if !ok {
+		rows, total = s.filter(date, status, needle, now)
+		rows = rows[min(offset, total):min(offset+limit, total)]
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Runs     []*Run `json:"runs"`
+		Total    int    `json:"total"`
+		Page     int    `json:"page"`
+		PageSize int    `json:"page_size"`
+		Offset   int    `json:"offset"`
+	}{rows, total, offset/limit + 1, limit, offset})
+}
+
+// filter is every run that passes the filters, newest first (started_at,
+// then path), after a refresh.
+func (s *Server) filter(date, status, needle string, now time.Time) ([]*Run, int) {
+	s.reg.refresh(now, false)
 	s.reg.mu.Lock()
 	rows := make([]*Run, 0, len(s.reg.slots))
 	for _, sl := range s.reg.slots {
+		if sl.fi == nil {
+			continue // found by a concurrent scan, not read yet
+		}
 		e := sl.run()
 		switch {
 		case date != "" && !strings.HasPrefix(e.Path, date+"/"):
@@ -190,15 +220,31 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	slices.SortFunc(rows, func(a, b *Run) int {
 		return cmp.Or(cmp.Compare(deref(b.StartedAt), deref(a.StartedAt)), cmp.Compare(b.Path, a.Path))
 	})
-	total := len(rows)
-	rows = rows[min(offset, total):min(offset+limit, total)]
-	writeJSON(w, http.StatusOK, struct {
-		Runs     []*Run `json:"runs"`
-		Total    int    `json:"total"`
-		Page     int    `json:"page"`
-		PageSize int    `json:"page_size"`
-		Offset   int    `json:"offset"`
-	}{rows, total, offset/limit + 1, limit, offset})
+	return rows, len(rows)
+}
+
+// firstPage answers the unfiltered list while the warm-up's first pass
+// runs (a full pass over 5,000 runs takes seconds): the page is cut from
+// the index and only its runs are read in full. ok is false when a page
+// run no longer matches the index (gone, or its start changed): then the
+// caller does the full pass, so the answer is always the full pass's.
+func (s *Server) firstPage(offset, limit int, now time.Time) ([]*Run, int, bool) {
+	idx := s.reg.index()
+	rows := []*Run{}
+	for _, k := range idx[min(offset, len(idx)):min(offset+limit, len(idx))] {
+		sl := s.reg.get(k.rel, now)
+		if sl == nil {
+			return nil, 0, false
+		}
+		s.reg.mu.Lock()
+		e := sl.run()
+		s.reg.mu.Unlock()
+		if deref(e.StartedAt) != k.first {
+			return nil, 0, false
+		}
+		rows = append(rows, e)
+	}
+	return rows, len(idx), true
 }
 
 func deref(p *string) string {

@@ -82,12 +82,8 @@ type line struct {
 // add applies one line; blank lines and lines that are not a JSON object
 // (a torn write, garbage) are skipped, as the reference does.
 func (s *summary) add(b []byte) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return
-	}
-	var e line
-	if json.Unmarshal(b, &e) != nil {
+	e, ok := parse(b)
+	if !ok {
 		return
 	}
 	if e.TS != "" {
@@ -151,6 +147,12 @@ func (s *summary) add(b []byte) {
 		}
 		s.open, s.hasFailure, s.resumed = nil, false, true
 	}
+}
+
+// parse reads one line; ok is false for a blank line or one add skips.
+func parse(b []byte) (e line, ok bool) {
+	b = bytes.TrimSpace(b)
+	return e, len(b) > 0 && json.Unmarshal(b, &e) == nil
 }
 
 // set copies an event's step fields, as the reference merges STEP_START
