@@ -30,7 +30,8 @@ type registry struct {
 	mu       sync.Mutex
 	slots    map[string]*slot // by path relative to root, "<date>/<run>"
 	lastScan time.Time
-	reads    int // summary reads (tail calls), for tests: unchanged runs cost none
+	reads    int    // summary reads (tail calls), for tests: unchanged runs cost none
+	buf      []byte // tail's, shared: tail runs under mu
 
 	// warming is set from the start (Options.Warm) until the warm-up's
 	// first full pass ends; meanwhile the unfiltered list is answered from
@@ -265,7 +266,8 @@ func (r *registry) update(s *slot, now time.Time) bool {
 	return true
 }
 
-// tail parses the complete lines appended since s.off.
+// tail parses the complete lines appended since s.off (under r.mu: the
+// read buffer is the registry's; add copies what it keeps).
 func (r *registry) tail(s *slot, p string) bool {
 	r.reads++
 	f, err := os.Open(p)
@@ -276,7 +278,10 @@ func (r *registry) tail(s *slot, p string) bool {
 	if _, err := f.Seek(s.off, io.SeekStart); err != nil {
 		return false
 	}
-	buf := make([]byte, 64<<10)
+	if r.buf == nil {
+		r.buf = make([]byte, 64<<10)
+	}
+	buf := r.buf
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
