@@ -89,6 +89,13 @@
 // GET /api/runs/{run}/steps/{id}/logs?stream=out|err: the step's .out (or
 // .err) file as text/plain; 404 with an empty body when it has none.
 //
+// A step without STEP_END (running, or left open by a killed run) has no
+// paths in the summary yet; its artifacts are written live under the
+// runtime's names, "<seq %06d>-<func with every character but
+// [A-Za-z0-9_.-] as _>.out|.err" in the run directory, and /logs serves
+// those (+; what is written so far, for a UI to tail) and /output names
+// and previews them (+; the reference has only what STEP_END says).
+//
 // GET /api/runs/{run}/inbox (+): the run's messages and their deliveries,
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
 // that sent nothing gives {"run_dir", "source": "", "messages": []}.

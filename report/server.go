@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jaiph-go/jaiph/inboxlog"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // previewBytes caps the contents the output endpoint embeds (the
@@ -375,6 +376,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "step_not_found"})
 			return
 		}
+		s.liveArtifacts(sl, &step)
 		if segs[3] == "output" {
 			out, outCut := preview(step.OutContent)
 			errc, errCut := preview(step.ErrContent)
@@ -406,6 +408,32 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 	}
+}
+
+// liveArtifacts points a step that has no STEP_END (running, or left open
+// by a killed run) at the artifacts the runtime writes live while it runs,
+// which its STEP_START does not name: "<seq %06d>-<func, SafeName>.out|.err"
+// in the run directory (runtime/call.go). Only those that exist, and the
+// first previewBytes of each as the step's contents, for /output.
+func (s *Server) liveArtifacts(sl *slot, st *Step) {
+	if !st.Running || st.Seq == nil || st.Func == "" {
+		return
+	}
+	base := filepath.Join(sl.dir, fmt.Sprintf("%06d-%s", *st.Seq, lowered.SafeName(st.Func)))
+	st.OutFile, st.OutContent = s.head(base + ".out")
+	st.ErrFile, st.ErrContent = s.head(base + ".err")
+}
+
+// head is p and its first bytes (a little over previewBytes, for preview
+// to cut), or "" twice when p cannot be served (see open).
+func (s *Server) head(p string) (string, string) {
+	f := s.open(p)
+	if f == nil {
+		return "", ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, previewBytes+utf8.UTFMax))
+	return p, string(b)
 }
 
 // preview cuts s at previewBytes, on a character boundary.
