@@ -61,8 +61,13 @@
 //	{"id", "parent_id": "…"|null, "seq": n|null, "depth": n|null, "kind",
 //	 "name", "func", "params": [["name","value"]…], "status": n|null,
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
-//	 "err_content", "running": bool, "replayed": bool+, "logs": [Log…]+,
+//	 "err_content", "running": bool, "replayed": bool+,
+//	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
 //	 "children": [Step…]}
+//
+// started_at (+) is the STEP_START's ts, ended_at (+) the STEP_END's (null
+// while running, and for a step a killed run left open); a replayed step's
+// are both its STEP_REPLAYED's.
 //
 // In a run that is not running (+), no step is: one it left open (killed)
 // has "running": false and "status": null, and counts as completed.

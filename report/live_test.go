@@ -367,6 +367,11 @@ func TestRunningStepOutput(t *testing.T) {
 	if code, _, body := f.get(t, build+"/logs"); code != http.StatusNotFound || body != "" {
 		t.Fatalf("nothing written yet: %d %q", code, body)
 	}
+	var tr0 treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr0)
+	if b := tr0.Steps[0].Children[0]; b.Name != "build" || deref(b.StartedAt) != "2026-11-23T07:23:00Z" || b.EndedAt != nil {
+		t.Fatalf("running step's times: %s %v %v", b.Name, b.StartedAt, b.EndedAt)
+	}
 	if err := os.WriteFile(out, []byte("compiling\nhalf a li"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -426,5 +431,10 @@ func TestRunningStepOutput(t *testing.T) {
 	if o.OutF != "@ROOT@/"+runningRun+"/000002-pass__build.out" || o.ErrF != "@ROOT@/"+runningRun+"/000002-pass__build.err" ||
 		o.Out != "building\nbuilt ok" {
 		t.Fatalf("ended: %+v", o)
+	}
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if b := tr.Steps[0].Children[0]; b.Name != "build" || deref(b.StartedAt) != "2026-11-23T07:23:00Z" || deref(b.EndedAt) != "2026-11-23T07:23:00Z" {
+		t.Fatalf("ended step's times: %s %v %v", b.Name, b.StartedAt, b.EndedAt)
 	}
 }

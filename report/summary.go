@@ -26,6 +26,8 @@ type Step struct {
 	ErrContent string      `json:"err_content"`
 	Running    bool        `json:"running"`
 	Replayed   bool        `json:"replayed"`
+	StartedAt  *string     `json:"started_at"`
+	EndedAt    *string     `json:"ended_at"`
 	Logs       []Log       `json:"logs"`
 	Children   []*Step     `json:"children"`
 }
@@ -116,6 +118,14 @@ func (s *summary) add(b []byte) {
 			s.order = append(s.order, st)
 		}
 		st.set(&e)
+		switch e.Type {
+		case "STEP_START": // again when resume runs a step anew
+			st.StartedAt, st.EndedAt = strPtr(e.TS), nil
+		case "STEP_END":
+			st.EndedAt = strPtr(e.TS)
+		case "STEP_REPLAYED": // taken from the journal at that moment
+			st.StartedAt, st.EndedAt = strPtr(e.TS), strPtr(e.TS)
+		}
 		s.closeStep(st)
 		if e.Type == "STEP_START" {
 			st.Running = true
