@@ -228,7 +228,9 @@ func (s *Server) filter(date, status, needle string, now time.Time) ([]*Run, int
 // runs (a full pass over 5,000 runs takes seconds): the page is cut from
 // the index and only its runs are read in full. ok is false when a page
 // run no longer matches the index (gone, or its start changed): then the
-// caller does the full pass, so the answer is always the full pass's.
+// caller does the full pass. Runs that appear (or whose first line
+// completes) off the page meanwhile show once the warm-up is over, as new
+// run directories show only at the next scan.
 func (s *Server) firstPage(offset, limit int, now time.Time) ([]*Run, int, bool) {
 	idx := s.reg.index()
 	rows := []*Run{}

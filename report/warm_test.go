@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -142,5 +143,36 @@ func TestWarmSameAsFull(t *testing.T) {
 	<-done
 	if got, want := get(warm.URL, urls[1]), get(full.URL, urls[1]); got != want {
 		t.Errorf("after the warm-up:\n%s\nfull pass:\n%s", got, want)
+	}
+}
+
+// TestWarmStaleIndex: when a page run changed after the index was made
+// (gone, or its summary replaced with another start), the warming list
+// falls back to the full pass rather than answer from the stale index.
+func TestWarmStaleIndex(t *testing.T) {
+	f := setup(t)
+	f.srv.reg.warming.Store(true)
+	f.srv.reg.index()
+	if err := os.RemoveAll(filepath.Join(f.root, failRun)); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Runs  []Run `json:"runs"`
+		Total int   `json:"total"`
+	}
+	f.getJSON(t, "/api/runs", &list)
+	if list.Total != 6 || len(list.Runs) != 6 {
+		t.Fatalf("a page run gone: total %d, %d runs, want 6", list.Total, len(list.Runs))
+	}
+
+	f = setup(t)
+	f.srv.reg.warming.Store(true)
+	f.srv.reg.index()
+	sum := filepath.Join(f.root, passRun, "run_summary.jsonl")
+	data, _ := os.ReadFile(sum)
+	os.WriteFile(sum, bytes.ReplaceAll(data, []byte("2026-11-23T07:22:43Z"), []byte("2026-11-30T00:00:00Z")), 0o644)
+	f.getJSON(t, "/api/runs", &list)
+	if len(list.Runs) != 7 || list.Runs[0].Path != passRun {
+		t.Fatalf("a page run's start moved to the newest: %+v", list.Runs)
 	}
 }
