@@ -171,9 +171,35 @@ func (r *registry) index() []key {
 				}
 			}
 		}
-		slices.SortFunc(r.idx, func(a, b key) int { return cmp.Or(cmp.Compare(b.first, a.first), cmp.Compare(b.rel, a.rel)) })
+		sortKeys(r.idx)
 	})
 	return r.idx
+}
+
+func sortKeys(idx []key) {
+	slices.SortFunc(idx, func(a, b key) int { return cmp.Or(cmp.Compare(b.first, a.first), cmp.Compare(b.rel, a.rel)) })
+}
+
+// started is idx with the runs that had no start yet when it was made
+// looked at again: one that was just starting then (its first line not
+// complete) has one now, and is the newest. idx itself when none has.
+func (r *registry) started(idx []key) []key {
+	var out []key
+	br := bufio.NewReaderSize(nil, 4<<10)
+	for i := len(idx) - 1; i >= 0 && idx[i].first == ""; i-- { // sorted last
+		first, _ := r.firstTS(filepath.Join(r.root, filepath.FromSlash(idx[i].rel), runs.SummaryFile), br)
+		if first != "" {
+			if out == nil {
+				out = slices.Clone(idx)
+			}
+			out[i].first = first
+		}
+	}
+	if out == nil {
+		return idx
+	}
+	sortKeys(out)
+	return out
 }
 
 // firstTS is the started_at a full read of the summary at p gives (the ts

@@ -232,7 +232,7 @@ func (s *Server) filter(date, status, needle string, now time.Time) ([]*Run, int
 // completes) off the page meanwhile show once the warm-up is over, as new
 // run directories show only at the next scan.
 func (s *Server) firstPage(offset, limit int, now time.Time) ([]*Run, int, bool) {
-	idx := s.reg.index()
+	idx := s.reg.started(s.reg.index())
 	rows := []*Run{}
 	for _, k := range idx[min(offset, len(idx)):min(offset+limit, len(idx))] {
 		sl := s.reg.get(k.rel, now)

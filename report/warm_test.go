@@ -175,4 +175,21 @@ func TestWarmStaleIndex(t *testing.T) {
 	if len(list.Runs) != 7 || list.Runs[0].Path != passRun {
 		t.Fatalf("a page run's start moved to the newest: %+v", list.Runs)
 	}
+
+	// A run starting while the index was made: no complete line yet, then
+	// its first event. It is the newest, off the page the index gave.
+	f = setup(t)
+	f.srv.reg.warming.Store(true)
+	starting := filepath.Join(f.root, "2026-11-30", "00-00-00-new.jh", "run_summary.jsonl")
+	os.MkdirAll(filepath.Dir(starting), 0o755)
+	os.WriteFile(starting, []byte(`{"type":"STEP_START","ts":"2026-11-30T00:00:00Z","id":"n`), 0o644)
+	f.srv.reg.index()
+	appendFile(t, starting, []byte(`"}`+"\n"))
+	f.getJSON(t, "/api/runs?limit=1", &list)
+	if list.Total != 8 || len(list.Runs) != 1 || list.Runs[0].Path != "2026-11-30/00-00-00-new.jh" {
+		t.Fatalf("a run that started while the index was made: total %d, %+v", list.Total, list.Runs)
+	}
+	if f.srv.reg.reads != 1 {
+		t.Errorf("%d summaries read in full, want the page's 1", f.srv.reg.reads)
+	}
 }
