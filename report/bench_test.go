@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -107,4 +108,30 @@ func BenchmarkFirstScan5000(b *testing.B) {
 	for b.Loop() {
 		Handler(Options{Root: root}).reg.refresh(time.Now(), true)
 	}
+}
+
+// BenchmarkFirstRequest5000: a server started as jaiph report starts it
+// (Warm, Run's warm-up in the background) and its first
+// /api/runs?limit=50 over 5,000 runs, timed from the start (the issue's
+// target: under 100 ms). ns/op is that time only: the rest of the warm-up,
+// waited for before the next start, is not counted.
+func BenchmarkFirstRequest5000(b *testing.B) {
+	root := makeRuns(b, 5000)
+	var first time.Duration
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		s := Handler(Options{Root: root, ScanEvery: 2 * time.Second, Warm: true})
+		done := make(chan struct{})
+		go func() { s.Run(ctx, time.Hour); close(done) }()
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", "/api/runs?limit=50", nil))
+		first += time.Since(start)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"total":5000`) {
+			b.Fatal(rec.Code, rec.Body.String())
+		}
+		cancel()
+		<-done
+	}
+	b.ReportMetric(float64(first.Nanoseconds())/float64(b.N), "ns/op")
 }

@@ -20,7 +20,11 @@
 //
 //	{"runs": [Run…], "total": N, "page": P, "page_size": L, "offset": O+}
 //
-// Newest first (started_at, then path). limit is 1..200 (default 50); page
+// Newest first (started_at, then path). While `jaiph report`'s first full
+// read of the runs goes on (seconds for thousands of runs), an unfiltered
+// list is cut from an index of the runs' start times (each summary read up
+// to its first event) and only the page's runs are read; the answer is the
+// one the full read gives. Filtered lists wait for the full read. limit is 1..200 (default 50); page
 // starts at 1; offset (+) overrides page. status filters on Run.status,
 // date on the path's "<date>/" prefix, q (case-insensitive) on path, source
 // and run_id. Run:
@@ -57,8 +61,13 @@
 //	{"id", "parent_id": "…"|null, "seq": n|null, "depth": n|null, "kind",
 //	 "name", "func", "params": [["name","value"]…], "status": n|null,
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
-//	 "err_content", "running": bool, "replayed": bool+, "logs": [Log…]+,
+//	 "err_content", "running": bool, "replayed": bool+,
+//	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
 //	 "children": [Step…]}
+//
+// started_at (+) is the STEP_START's ts, ended_at (+) the STEP_END's (null
+// while running, and for a step a killed run left open); a replayed step's
+// are both its STEP_REPLAYED's.
 //
 // In a run that is not running (+), no step is: one it left open (killed)
 // has "running": false and "status": null, and counts as completed.
@@ -84,6 +93,13 @@
 //
 // GET /api/runs/{run}/steps/{id}/logs?stream=out|err: the step's .out (or
 // .err) file as text/plain; 404 with an empty body when it has none.
+//
+// A step without STEP_END (running, or left open by a killed run) has no
+// paths in the summary yet; its artifacts are written live under the
+// runtime's names, "<seq %06d>-<func with every character but
+// [A-Za-z0-9_.-] as _>.out|.err" in the run directory, and /logs serves
+// those (+; what is written so far, for a UI to tail) and /output names
+// and previews them (+; the reference has only what STEP_END says).
 //
 // GET /api/runs/{run}/inbox (+): the run's messages and their deliveries,
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run

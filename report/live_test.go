@@ -350,3 +350,91 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("%d steps at the end, want 3", countSteps(tr.Steps))
 	}
 }
+
+// TestRunningStepOutput: a step still running (no STEP_END, so no paths in
+// the summary) is served from the artifacts the runtime writes live,
+// "<seq>-<func>.out|.err" in the run directory: /logs gives what is written
+// so far, half a line included, and more as it grows; /output names the
+// files and previews them. A step that wrote nothing yet has none, and a
+// live name that is a symlink out of the runs root is not served. Once the
+// step ended, its STEP_END's paths count.
+func TestRunningStepOutput(t *testing.T) {
+	f := setup(t)
+	dir := filepath.Join(f.root, runningRun)
+	build := "/api/runs/" + enc(runningRun) + "/steps/96a3afd0-e942-46d6-b6d3-d929c57dd5c5:29622:2"
+	root := "/api/runs/" + enc(runningRun) + "/steps/96a3afd0-e942-46d6-b6d3-d929c57dd5c5:29622:1"
+	out := filepath.Join(dir, "000002-pass__build.out")
+	if code, _, body := f.get(t, build+"/logs"); code != http.StatusNotFound || body != "" {
+		t.Fatalf("nothing written yet: %d %q", code, body)
+	}
+	var tr0 treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr0)
+	if b := tr0.Steps[0].Children[0]; b.Name != "build" || deref(b.StartedAt) != "2026-11-23T07:23:00Z" || b.EndedAt != nil {
+		t.Fatalf("running step's times: %s %v %v", b.Name, b.StartedAt, b.EndedAt)
+	}
+	if err := os.WriteFile(out, []byte("compiling\nhalf a li"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "000002-pass__build.err"), []byte("warn\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := f.get(t, build+"/logs?stream=out"); code != http.StatusOK || body != "compiling\nhalf a li" {
+		t.Fatalf("out so far: %d %q", code, body)
+	}
+	appendFile(t, out, []byte("ne\n"))
+	if code, _, body := f.get(t, build+"/logs"); code != http.StatusOK || body != "compiling\nhalf a line\n" {
+		t.Fatalf("out grown: %d %q", code, body)
+	}
+	if code, _, body := f.get(t, build+"/logs?stream=err"); code != http.StatusOK || body != "warn\n" {
+		t.Fatalf("err: %d %q", code, body)
+	}
+	var o struct {
+		Out    string `json:"out_content"`
+		Err    string `json:"err_content"`
+		OutF   string `json:"out_file"`
+		ErrF   string `json:"err_file"`
+		OutCut bool   `json:"out_truncated"`
+	}
+	f.getJSON(t, build+"/output", &o)
+	if o.Out != "compiling\nhalf a line\n" || o.Err != "warn\n" || o.OutF != "@ROOT@/"+runningRun+"/000002-pass__build.out" ||
+		o.ErrF != "@ROOT@/"+runningRun+"/000002-pass__build.err" || o.OutCut {
+		t.Fatalf("output: %+v", o)
+	}
+	big := bytes.Repeat([]byte("x"), previewBytes+10)
+	if err := os.WriteFile(out, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.getJSON(t, build+"/output", &o)
+	if len(o.Out) != previewBytes || !o.OutCut {
+		t.Fatalf("a big live file: %d bytes, truncated %v", len(o.Out), o.OutCut)
+	}
+
+	secret := filepath.Join(f.ws, "secret.txt")
+	os.WriteFile(secret, []byte("TOPSECRET"), 0o644)
+	if err := os.Symlink(secret, filepath.Join(dir, "000001-pass__default.out")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := f.get(t, root+"/logs"); code != http.StatusNotFound || body != "" {
+		t.Fatalf("a live name linked out of the root: %d %q", code, body)
+	}
+	if _, _, body := f.get(t, root+"/output"); strings.Contains(body, "TOPSECRET") || !strings.Contains(body, `"out_file":""`) {
+		t.Fatalf("a live name linked out of the root: %s", body)
+	}
+
+	// Ended: the STEP_END's paths and out_content (not the file's "final").
+	rest, _ := os.ReadFile("testdata/running-rest.jsonl")
+	appendFile(t, filepath.Join(dir, "run_summary.jsonl"), bytes.ReplaceAll(rest, []byte("@ROOT@"), []byte(f.root)))
+	if err := os.WriteFile(out, []byte("final\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.getJSON(t, build+"/output", &o)
+	if o.OutF != "@ROOT@/"+runningRun+"/000002-pass__build.out" || o.ErrF != "@ROOT@/"+runningRun+"/000002-pass__build.err" ||
+		o.Out != "building\nbuilt ok" {
+		t.Fatalf("ended: %+v", o)
+	}
+	var tr treeBody
+	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
+	if b := tr.Steps[0].Children[0]; b.Name != "build" || deref(b.StartedAt) != "2026-11-23T07:23:00Z" || deref(b.EndedAt) != "2026-11-23T07:23:00Z" {
+		t.Fatalf("ended step's times: %s %v %v", b.Name, b.StartedAt, b.EndedAt)
+	}
+}

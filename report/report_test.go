@@ -116,6 +116,21 @@ func (f *fixture) getJSON(t testing.TB, url string, v any) {
 	}
 }
 
+// answer is what a golden file holds for url: the request, status, content
+// type and body (JSON indented).
+func (f *fixture) answer(t testing.TB, url string) string {
+	t.Helper()
+	code, ctype, body := f.get(t, url)
+	if strings.HasPrefix(ctype, "application/json") {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(body), "", "  "); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, body)
+		}
+		body = b.String()
+	}
+	return "GET " + url + "\n" + http.StatusText(code) + "\n" + ctype + "\n\n" + body
+}
+
 func enc(rel string) string { return strings.ReplaceAll(rel, "/", "%2F") }
 
 // TestGolden: every endpoint's answer over the fixture runs, compared with
@@ -157,15 +172,7 @@ func TestGolden(t *testing.T) {
 		{"config", "/api/config"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, ctype, body := f.get(t, c.url)
-			if strings.HasPrefix(ctype, "application/json") {
-				var b bytes.Buffer
-				if err := json.Indent(&b, []byte(body), "", "  "); err != nil {
-					t.Fatalf("not JSON: %v\n%s", err, body)
-				}
-				body = b.String()
-			}
-			got := "GET " + c.url + "\n" + http.StatusText(code) + "\n" + ctype + "\n\n" + body
+			got := f.answer(t, c.url)
 			path := filepath.Join("testdata", "golden", c.name+".txt")
 			if *update {
 				os.MkdirAll(filepath.Dir(path), 0o755)

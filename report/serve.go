@@ -22,6 +22,18 @@ import (
 	"github.com/jaiph-go/jaiph/runs"
 )
 
+// Run does the first full pass over the runs (a Warm server answers the
+// first page from its index meanwhile), then polls every interval until ctx
+// ends.
+func (s *Server) Run(ctx context.Context, every time.Duration) {
+	if s.reg.warming.Load() {
+		s.reg.index()
+	}
+	s.tick()
+	s.reg.warming.Store(false)
+	s.Poll(ctx, every)
+}
+
 // Poll refreshes the registry every interval until ctx ends, sending each
 // change to the /api/events subscribers.
 func (s *Server) Poll(ctx context.Context, every time.Duration) {
@@ -180,17 +192,16 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
-	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second)})
+	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second), Warm: true})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)
 	if c.Open {
 		openBrowser(url)
 	}
-	go func() {
-		h.tick() // the first scan, after the URL is out: 5,000 runs take a second or two
-		h.Poll(ctx, every)
-	}()
+	// The warm-up starts with the server: 5,000 runs take a second or two
+	// to read in full, the first page a few milliseconds.
+	go h.Run(ctx, every)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

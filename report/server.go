@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jaiph-go/jaiph/inboxlog"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // previewBytes caps the contents the output endpoint embeds (the
@@ -40,6 +41,10 @@ type Options struct {
 	// new run directories (the reference's 2 s); known runs are re-read on
 	// every request and poll. 0 scans every time.
 	ScanEvery time.Duration
+	// Warm marks a server whose Run has not finished its first full pass
+	// yet: until it has, the unfiltered list is answered from an index of
+	// the runs' start times, reading only the page's runs (Run).
+	Warm bool
 }
 
 // Server is the HTTP handler of `jaiph report`.
@@ -63,7 +68,9 @@ func Handler(o Options) *Server {
 	if ui == nil {
 		ui, _ = fs.Sub(placeholder, "placeholder")
 	}
-	return &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
+	s := &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
+	s.reg.warming.Store(o.Warm)
+	return s
 }
 
 // Run is one run of the list (field names are the reference's, then ours).
@@ -163,7 +170,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
-	s.reg.refresh(time.Now(), false)
+	now := time.Now()
 	q := r.URL.Query()
 	limit := min(200, max(1, atoi(q.Get("limit"), 50)))
 	// Bounded before multiplying: a huge page must not overflow.
@@ -174,9 +181,33 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	date, status, needle := q.Get("date"), q.Get("status"), strings.ToLower(q.Get("q"))
 
+	rows, total, ok := []*Run(nil), 0, false
+	if s.reg.warming.Load() && date == "" && status == "" && needle == "" {
+		rows, total, ok = s.firstPage(offset, limit, now)
+	}
+	if !ok {
+		rows, total = s.filter(date, status, needle, now)
+		rows = rows[min(offset, total):min(offset+limit, total)]
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Runs     []*Run `json:"runs"`
+		Total    int    `json:"total"`
+		Page     int    `json:"page"`
+		PageSize int    `json:"page_size"`
+		Offset   int    `json:"offset"`
+	}{rows, total, offset/limit + 1, limit, offset})
+}
+
+// filter is every run that passes the filters, newest first (started_at,
+// then path), after a refresh.
+func (s *Server) filter(date, status, needle string, now time.Time) ([]*Run, int) {
+	s.reg.refresh(now, false)
 	s.reg.mu.Lock()
 	rows := make([]*Run, 0, len(s.reg.slots))
 	for _, sl := range s.reg.slots {
+		if sl.fi == nil {
+			continue // found by a concurrent scan, not read yet
+		}
 		e := sl.run()
 		switch {
 		case date != "" && !strings.HasPrefix(e.Path, date+"/"):
@@ -190,15 +221,33 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	slices.SortFunc(rows, func(a, b *Run) int {
 		return cmp.Or(cmp.Compare(deref(b.StartedAt), deref(a.StartedAt)), cmp.Compare(b.Path, a.Path))
 	})
-	total := len(rows)
-	rows = rows[min(offset, total):min(offset+limit, total)]
-	writeJSON(w, http.StatusOK, struct {
-		Runs     []*Run `json:"runs"`
-		Total    int    `json:"total"`
-		Page     int    `json:"page"`
-		PageSize int    `json:"page_size"`
-		Offset   int    `json:"offset"`
-	}{rows, total, offset/limit + 1, limit, offset})
+	return rows, len(rows)
+}
+
+// firstPage answers the unfiltered list while the warm-up's first pass
+// runs (a full pass over 5,000 runs takes seconds): the page is cut from
+// the index and only its runs are read in full. ok is false when a page
+// run no longer matches the index (gone, or its start changed): then the
+// caller does the full pass. Runs that appear (or whose first line
+// completes) off the page meanwhile show once the warm-up is over, as new
+// run directories show only at the next scan.
+func (s *Server) firstPage(offset, limit int, now time.Time) ([]*Run, int, bool) {
+	idx := s.reg.started(s.reg.index())
+	rows := []*Run{}
+	for _, k := range idx[min(offset, len(idx)):min(offset+limit, len(idx))] {
+		sl := s.reg.get(k.rel, now)
+		if sl == nil {
+			return nil, 0, false
+		}
+		s.reg.mu.Lock()
+		e := sl.run()
+		s.reg.mu.Unlock()
+		if deref(e.StartedAt) != k.first {
+			return nil, 0, false
+		}
+		rows = append(rows, e)
+	}
+	return rows, len(idx), true
 }
 
 func deref(p *string) string {
@@ -329,6 +378,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "step_not_found"})
 			return
 		}
+		s.liveArtifacts(sl, &step)
 		if segs[3] == "output" {
 			out, outCut := preview(step.OutContent)
 			errc, errCut := preview(step.ErrContent)
@@ -360,6 +410,32 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 	}
+}
+
+// liveArtifacts points a step that has no STEP_END (running, or left open
+// by a killed run) at the artifacts the runtime writes live while it runs,
+// which its STEP_START does not name: "<seq %06d>-<func, SafeName>.out|.err"
+// in the run directory (runtime/call.go). Only those that exist, and the
+// first previewBytes of each as the step's contents, for /output.
+func (s *Server) liveArtifacts(sl *slot, st *Step) {
+	if !st.Running || st.Seq == nil || st.Func == "" {
+		return
+	}
+	base := filepath.Join(sl.dir, fmt.Sprintf("%06d-%s", *st.Seq, lowered.SafeName(st.Func)))
+	st.OutFile, st.OutContent = s.head(base + ".out")
+	st.ErrFile, st.ErrContent = s.head(base + ".err")
+}
+
+// head is p and its first bytes (a little over previewBytes, for preview
+// to cut), or "" twice when p cannot be served (see open).
+func (s *Server) head(p string) (string, string) {
+	f := s.open(p)
+	if f == nil {
+		return "", ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, previewBytes+utf8.UTFMax))
+	return p, string(b)
 }
 
 // preview cuts s at previewBytes, on a character boundary.

@@ -26,6 +26,8 @@ type Step struct {
 	ErrContent string      `json:"err_content"`
 	Running    bool        `json:"running"`
 	Replayed   bool        `json:"replayed"`
+	StartedAt  *string     `json:"started_at"`
+	EndedAt    *string     `json:"ended_at"`
 	Logs       []Log       `json:"logs"`
 	Children   []*Step     `json:"children"`
 }
@@ -82,12 +84,8 @@ type line struct {
 // add applies one line; blank lines and lines that are not a JSON object
 // (a torn write, garbage) are skipped, as the reference does.
 func (s *summary) add(b []byte) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return
-	}
-	var e line
-	if json.Unmarshal(b, &e) != nil {
+	e, ok := parse(b)
+	if !ok {
 		return
 	}
 	if e.TS != "" {
@@ -120,6 +118,14 @@ func (s *summary) add(b []byte) {
 			s.order = append(s.order, st)
 		}
 		st.set(&e)
+		switch e.Type {
+		case "STEP_START": // again when resume runs a step anew
+			st.StartedAt, st.EndedAt = strPtr(e.TS), nil
+		case "STEP_END":
+			st.EndedAt = strPtr(e.TS)
+		case "STEP_REPLAYED": // taken from the journal at that moment
+			st.StartedAt, st.EndedAt = strPtr(e.TS), strPtr(e.TS)
+		}
 		s.closeStep(st)
 		if e.Type == "STEP_START" {
 			st.Running = true
@@ -151,6 +157,12 @@ func (s *summary) add(b []byte) {
 		}
 		s.open, s.hasFailure, s.resumed = nil, false, true
 	}
+}
+
+// parse reads one line; ok is false for a blank line or one add skips.
+func parse(b []byte) (e line, ok bool) {
+	b = bytes.TrimSpace(b)
+	return e, len(b) > 0 && json.Unmarshal(b, &e) == nil
 }
 
 // set copies an event's step fields, as the reference merges STEP_START

@@ -113,7 +113,8 @@ func Newest(root string) (string, error) {
 // Read reads one run directory; ok is false when dir is not a run.
 func Read(dir string, now time.Time) (Run, bool) {
 	r := Run{Dir: dir, Status: Unknown, Args: []string{}}
-	metaData, metaErr := os.ReadFile(Record(dir, MetaFile))
+	records := RecordsDir(dir) // once: it resolves the path and looks for the workspace
+	metaData, metaErr := os.ReadFile(filepath.Join(records, MetaFile))
 	sum, sumErr := os.Open(filepath.Join(dir, SummaryFile))
 	if metaErr != nil && sumErr != nil {
 		return r, false
@@ -139,7 +140,7 @@ func Read(dir string, now time.Time) (Run, bool) {
 	case Locked(dir) && alive(m.PID):
 		r.Status = Running
 		last = now
-	case readJSON(Record(dir, EndFile), &end) && end.Status != "":
+	case readJSON(filepath.Join(records, EndFile), &end) && end.Status != "":
 		r.Status, r.Signal, last = end.Status, end.Signal, end.End
 		r.End, r.Redriven = &end.End, end.Redriven
 	}
@@ -193,7 +194,7 @@ type summaryFacts struct {
 // that does not parse (a torn last line of a killed run) is skipped.
 func scanSummary(r io.Reader) summaryFacts {
 	f := summaryFacts{status: Unknown}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReader(r) // small: listing reads thousands of summaries, most of a few lines
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
