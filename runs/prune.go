@@ -24,6 +24,7 @@ func Prune(workspace string) (int, error) {
 		if _, err := os.Stat(m.RunDir); !errors.Is(err, os.ErrNotExist) {
 			continue
 		}
+		RemoveTmp(records)
 		if err := os.RemoveAll(records); err != nil {
 			return n, err
 		}

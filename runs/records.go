@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A run's records live outside its run directory, so that the run
@@ -17,7 +18,20 @@ const (
 	EndFile     = "run.end"  // End, written atomically when the run ends
 	JournalFile = "journal"  // the call journal (runtime/journal.go; `jaiph resume` replays from it)
 	SummaryFile = "run_summary.jsonl"
+	// TmpFile names the run's temporary directory (return values, rules'
+	// TMPDIR), which a process killed by SIGKILL cannot remove: resume,
+	// redrive and Prune remove it (RemoveTmp).
+	TmpFile = "tmp"
 )
+
+// RemoveTmp removes the temporary directory named in records' TmpFile, if
+// it is one of jaiph's (an absolute jaiph-rv-* path).
+func RemoveTmp(records string) {
+	data, err := os.ReadFile(filepath.Join(records, TmpFile))
+	if dir := string(data); err == nil && filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), "jaiph-rv-") {
+		os.RemoveAll(dir)
+	}
+}
 
 // Record is the path of the record name of the run at runDir: in
 // RecordsDir(runDir).

@@ -55,8 +55,8 @@ func (rt *Runtime) reattach(dir string) ([]*event.Event, error) {
 	if rt.journal, err = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); err != nil {
 		return nil, err
 	}
-	rt.rvDir, err = os.MkdirTemp("", "jaiph-rv-")
-	return open, err
+	runs.RemoveTmp(rt.records) // the killed attempt's
+	return open, rt.makeTmp()
 }
 
 // openSummary opens dir's run_summary.jsonl for appending events.

@@ -221,9 +221,24 @@ func (rt *Runtime) ensureRunDir() error {
 				return
 			}
 		}
-		rt.rvDir, rt.dirErr = os.MkdirTemp("", "jaiph-rv-")
+		rt.dirErr = rt.makeTmp()
 	})
 	return rt.dirErr
+}
+
+// makeTmp makes the run's temporary directory and names it in the run's
+// records (runs.TmpFile), so that a later resume, redrive or prune can
+// remove it when a SIGKILL kept Close from doing so.
+func (rt *Runtime) makeTmp() error {
+	dir, err := os.MkdirTemp("", "jaiph-rv-")
+	if err != nil {
+		return err
+	}
+	rt.rvDir = dir
+	if rt.records == "" { // jaiph test: no records
+		return nil
+	}
+	return os.WriteFile(filepath.Join(rt.records, runs.TmpFile), []byte(dir), 0o644)
 }
 
 // emit appends an event to the summary and tells the observer.

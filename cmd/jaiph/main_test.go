@@ -35,9 +35,25 @@ func TestMain(m *testing.M) {
 		os.Unsetenv("JAIPH_TEST_AS_JAIPH")
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(testscript.RunMain(m, map[string]func() int{
+	os.Exit(testscript.RunMain(ownTmpdir{m}, map[string]func() int{
 		"jaiph": func() int { return run(os.Args[1:], os.Stdout, os.Stderr) },
 	}))
+}
+
+// ownTmpdir runs the tests with a TMPDIR of their own, removed afterwards:
+// tests kill jaiph with SIGKILL on purpose, which leaves the killed
+// process's temporary directory (jaiph-rv-*) behind, and the machine's
+// TMPDIR would collect thousands of them.
+type ownTmpdir struct{ m *testing.M }
+
+func (o ownTmpdir) Run() int {
+	tmp, err := os.MkdirTemp("", "jaiph-cmd-test-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(tmp)
+	os.Setenv("TMPDIR", tmp)
+	return o.m.Run()
 }
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script. Besides the

@@ -112,9 +112,22 @@ func TestResumeAfterKill(t *testing.T) {
 			if err == nil {
 				t.Fatalf("SIG%s after call %d: the run was not stopped:\n%s", sig, n, out)
 			}
+			// The killed attempt's temporary directory, which only a
+			// SIGKILL leaves behind, goes with the resume.
+			tmps, _ := filepath.Glob(filepath.Join(dir, ".jaiph/state/runs/*/tmp"))
+			if len(tmps) != 1 {
+				t.Fatalf("SIG%s after call %d: records name %d temporary directories", sig, n, len(tmps))
+			}
+			killedTmp := readFile(t, tmps[0])
+			if _, err := os.Stat(killedTmp); (err == nil) != (sig == "KILL") {
+				t.Errorf("SIG%s after call %d: the killed attempt's %s: %v", sig, n, killedTmp, err)
+			}
 			out, err = jaiphIn(dir, sig, "resume").CombinedOutput()
 			if err != nil {
 				t.Fatalf("SIG%s after call %d: resume: %v\n%s", sig, n, err, out)
+			}
+			if _, err := os.Stat(killedTmp); err == nil {
+				t.Errorf("SIG%s after call %d: %s is still there after the resume", sig, n, killedTmp)
 			}
 			if got := strings.Count(string(out), "(replayed)"); got != n {
 				t.Errorf("SIG%s after call %d: %d replayed calls, want %d:\n%s", sig, n, got, n, out)
