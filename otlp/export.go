@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -132,6 +133,9 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 	ctx, cancel := context.WithTimeout(ctx, ExportWait)
 	defer cancel()
 	events, _, err := ReadSummary(filepath.Join(runDir, "run_summary.jsonl"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s is not a run directory (it has no run_summary.jsonl)", runDir)
+	}
 	if err != nil {
 		return err
 	}

@@ -102,8 +102,8 @@ func TestExportRunDirErrors(t *testing.T) {
 	}
 
 	err = otlp.ExportRunDir(context.Background(), t.TempDir(), env)
-	if !os.IsNotExist(err) {
-		t.Errorf("a directory without a summary: %v, want not exist", err)
+	if err == nil || !strings.HasSuffix(err.Error(), " is not a run directory (it has no run_summary.jsonl)") {
+		t.Errorf("a directory without a summary: %v, want not a run directory", err)
 	}
 }
 
