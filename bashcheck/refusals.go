@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -298,7 +299,7 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 			if n, ok := signalNumbers[sig]; ok && !trappable[n] {
 				hit(kTrapSig, name, sig, w.Pos())
-			} else if isDigits(sig) {
+			} else if shellscan.IsDigits(sig) {
 				for nm, num := range signalNumbers {
 					if num == sig && !trappable[sig] {
 						hit(kTrapSig, name, nm, w.Pos())
@@ -307,18 +308,6 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // signalNumbers are the Linux signal names jaiph knows, by name; only

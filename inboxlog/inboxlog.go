@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Inbox is what `jaiph inbox --json` prints: the run's messages in number
@@ -73,7 +75,7 @@ func Read(runDir string) (*Inbox, error) {
 		if err := eachLine(q, func(n int, line string) error {
 			ch, rest, ok1 := strings.Cut(line, ":")
 			seq, sender, ok2 := strings.Cut(rest, ":")
-			if !ok1 || !ok2 || ch == "" || !digits(seq) || bySeq[seq] != nil {
+			if !ok1 || !ok2 || ch == "" || !shellscan.IsDigits(seq) || bySeq[seq] != nil {
 				return fmt.Errorf("garbled queue journal %s line %d: %q", filepath.Base(q), n, line)
 			}
 			m := &Message{Seq: seq, Channel: ch, Sender: sender, File: "inbox/" + seq + "-" + ch + ".txt", Targets: []Delivery{}}
@@ -169,7 +171,7 @@ type Record struct {
 func ParseRecord(line string) (Record, bool) {
 	f := strings.Split(line, " ")
 	want := map[string]int{"start": 4, "end": 5, "dead": 5}[f[0]]
-	if want == 0 || len(f) != want || !digits(f[1]) || f[2] == "" {
+	if want == 0 || len(f) != want || !shellscan.IsDigits(f[1]) || f[2] == "" {
 		return Record{}, false
 	}
 	r := Record{Kind: f[0], Seq: f[1], Target: f[2]}
@@ -318,18 +320,6 @@ func preview(path string) string {
 		line = string(r[:77]) + "..."
 	}
 	return line
-}
-
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // seqLess orders message numbers numerically (they grow past 999).

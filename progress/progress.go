@@ -11,6 +11,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // Style applies the reference's SGR pieces, or nothing without colour. A
@@ -207,7 +208,7 @@ func FormatParams(params [][2]string, cap int) string {
 		switch {
 		case allPositional:
 			key = fmt.Sprint(i + 1)
-		case strings.HasPrefix(key, "arg") && isDigits(key[3:]):
+		case strings.HasPrefix(key, "arg") && shellscan.IsDigits(key[3:]):
 			key = key[3:]
 		}
 		parts[i] = key + `="` + displayValue(p.v) + `"`
@@ -220,23 +221,11 @@ func FormatParams(params [][2]string, cap int) string {
 	return out
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 func isPositionalKey(k string) bool {
-	if strings.HasPrefix(k, "arg") && isDigits(k[3:]) {
+	if strings.HasPrefix(k, "arg") && shellscan.IsDigits(k[3:]) {
 		return true
 	}
-	return isDigits(k) && k[0] != '0'
+	return shellscan.IsDigits(k) && k[0] != '0'
 }
 
 // displayValue collapses white space, cuts after 32 characters and escapes.

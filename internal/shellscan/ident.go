@@ -13,6 +13,20 @@ func IsIdentStart(c byte) bool {
 // IsIdentChar reports whether c may continue an identifier ([A-Za-z0-9_]).
 func IsIdentChar(c byte) bool { return IsIdentStart(c) || c >= '0' && c <= '9' }
 
+// IsDigits reports whether s is one or more ASCII digits (a number
+// without sign: a message number, a positional parameter, a signal).
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // LeadingIdent returns the identifier at the start of s and the rest.
 func LeadingIdent(s string) (string, string) {
 	if s == "" || !IsIdentStart(s[0]) {

@@ -342,3 +342,11 @@ func TestQuoteQ(t *testing.T) {
 		}
 	}
 }
+
+func TestIsDigits(t *testing.T) {
+	for s, want := range map[string]bool{"": false, "0": true, "007": true, "12a": false, "-1": false, "١": false, " 1": false} {
+		if got := IsDigits(s); got != want {
+			t.Errorf("IsDigits(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
