@@ -22,7 +22,7 @@ func replay(t *testing.T, lines string) string {
 	rec := tracetest.NewSpanRecorder()
 	s := NewSpans(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test"))
 	for _, l := range strings.Split(strings.TrimSpace(lines), "\n") {
-		e, err := ParseEvent([]byte(l))
+		e, err := event.Parse([]byte(l))
 		if err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}
@@ -31,7 +31,7 @@ func replay(t *testing.T, lines string) string {
 	s.End()
 	// After End nothing more is traced (a hook's or a torn-down dispatch's
 	// late event).
-	late, _ := ParseEvent([]byte(`{"type":"STEP_START","kind":"workflow","name":"late","ts":"2026-11-23T07:00:09Z","id":"x","parent_id":null,"seq":9,"depth":0,"run_id":"r","params":[],"event_version":1}`))
+	late, _ := event.Parse([]byte(`{"type":"STEP_START","kind":"workflow","name":"late","ts":"2026-11-23T07:00:09Z","id":"x","parent_id":null,"seq":9,"depth":0,"run_id":"r","params":[],"event_version":1}`))
 	s.Event(late)
 	s.End()
 

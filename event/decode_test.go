@@ -1,4 +1,4 @@
-package otlp
+package event_test
 
 import (
 	"reflect"
@@ -9,7 +9,7 @@ import (
 )
 
 // ParseEvent reads back every type event.Event.JSON writes, field for field.
-func TestParseEventRoundTrip(t *testing.T) {
+func TestParseRoundTrip(t *testing.T) {
 	ts := time.Date(2026, 11, 23, 7, 22, 0, 0, time.UTC)
 	st, st0, el := 3, 0, int64(79)
 	out, ref := "line1\n\"q\"\t\u00e9", "inbox/002-report.txt"
@@ -41,7 +41,7 @@ func TestParseEventRoundTrip(t *testing.T) {
 		{Type: event.RunResumed, Time: ts, RunID: "r"},
 	} {
 		line := e.JSON()
-		got, err := ParseEvent(line)
+		got, err := event.Parse(line)
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
@@ -54,7 +54,7 @@ func TestParseEventRoundTrip(t *testing.T) {
 	}
 }
 
-func TestParseEventRejects(t *testing.T) {
+func TestParseRejects(t *testing.T) {
 	for _, line := range []string{
 		`{"type":"LOG","message":"x","depth":1,"ts":"2026-11-23T07:22:00Z","run_id":"r"`, // torn
 		`{"message":"x","event_version":1}`,                                              // no type
@@ -62,7 +62,7 @@ func TestParseEventRejects(t *testing.T) {
 		`{"type":"LOG","ts":"yesterday","event_version":1}`,
 		`[1,2]`,
 	} {
-		if e, err := ParseEvent([]byte(line)); err == nil {
+		if e, err := event.Parse([]byte(line)); err == nil {
 			t.Errorf("%s: accepted as %+v", line, e)
 		}
 	}
