@@ -8,7 +8,7 @@ import (
 	"github.com/jaiph-go/jaiph/event"
 )
 
-// ParseEvent reads back every type event.Event.JSON writes, field for field.
+// Parse reads back every type event.Event.JSON writes, field for field.
 func TestParseRoundTrip(t *testing.T) {
 	ts := time.Date(2026, 11, 23, 7, 22, 0, 0, time.UTC)
 	st, st0, el := 3, 0, int64(79)
