@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -436,5 +439,20 @@ func TestRunningStepOutput(t *testing.T) {
 	f.getJSON(t, "/api/runs/"+enc(runningRun)+"/tree", &tr)
 	if b := tr.Steps[0].Children[0]; b.Name != "build" || deref(b.StartedAt) != "2026-11-23T07:23:00Z" || deref(b.EndedAt) != "2026-11-23T07:23:00Z" {
 		t.Fatalf("ended step's times: %s %v %v", b.Name, b.StartedAt, b.EndedAt)
+	}
+}
+
+// A port another process holds is refused with what to do about it.
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	err = Serve(context.Background(), Config{Host: "127.0.0.1", Port: port, Root: t.TempDir(), PollMS: 1000, Out: io.Discard})
+	want := fmt.Sprintf("127.0.0.1:%d is in use (another jaiph report?); choose another port with --port, or --port 0 for any free one", port)
+	if err == nil || err.Error() != want {
+		t.Errorf("Serve on a taken port: %v, want %q", err, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -188,6 +189,9 @@ func Serve(ctx context.Context, c Config) error {
 		c.Root = abs
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("%s:%d is in use (another jaiph report?); choose another port with --port, or --port 0 for any free one", c.Host, c.Port)
+	}
 	if err != nil {
 		return err
 	}
