@@ -6,7 +6,6 @@ package runtime
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -96,32 +95,23 @@ func scanOpenSteps(path string) (int, []*event.Event) {
 		return 0, nil
 	}
 	defer f.Close()
-	type rec struct {
-		Type, Func, Kind, Name, ID string
-		ParentID                   *string `json:"parent_id"`
-		Seq, Depth                 int
-	}
 	maxSeq := 0
 	var order []string
 	open := map[string]*event.Event{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<30)
 	for sc.Scan() {
-		var r rec
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue
+		e, err := event.Parse(sc.Bytes())
+		if err != nil {
+			continue // a torn last line
 		}
-		maxSeq = max(maxSeq, r.Seq)
-		switch r.Type {
+		maxSeq = max(maxSeq, e.Seq)
+		switch e.Type {
 		case event.StepStart:
-			e := &event.Event{Func: r.Func, Kind: r.Kind, Name: r.Name, ID: r.ID, Seq: r.Seq, Depth: r.Depth}
-			if r.ParentID != nil {
-				e.ParentID = *r.ParentID
-			}
-			open[r.ID] = e
-			order = append(order, r.ID)
+			open[e.ID] = &event.Event{Func: e.Func, Kind: e.Kind, Name: e.Name, ID: e.ID, ParentID: e.ParentID, Seq: e.Seq, Depth: e.Depth}
+			order = append(order, e.ID)
 		case event.StepEnd:
-			delete(open, r.ID)
+			delete(open, e.ID)
 		}
 	}
 	var out []*event.Event

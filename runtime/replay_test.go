@@ -39,11 +39,11 @@ func TestCutTornLine(t *testing.T) {
 // step number (of any event that has one).
 func TestScanOpenSteps(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "run_summary.jsonl")
-	summary := `{"type":"STEP_START","func":"m::default","kind":"workflow","name":"default","id":"r:1:1","parent_id":null,"seq":1,"depth":0}
-{"type":"STEP_START","func":"m::a","kind":"function","name":"a","id":"r:1:2","parent_id":"r:1:1","seq":2,"depth":1}
-{"type":"STEP_END","func":"m::a","kind":"function","name":"a","status":0,"id":"r:1:2","seq":2,"depth":1}
-{"type":"STEP_START","func":"m::b","kind":"workflow","name":"b","id":"r:1:3","parent_id":"r:1:1","seq":3,"depth":1}
-{"type":"LOG","message":"x","depth":2}
+	summary := `{"type":"STEP_START","func":"m::default","kind":"workflow","name":"default","id":"r:1:1","parent_id":null,"seq":1,"depth":0,"ts":"2026-11-23T07:00:00Z","event_version":1}
+{"type":"STEP_START","func":"m::a","kind":"function","name":"a","id":"r:1:2","parent_id":"r:1:1","seq":2,"depth":1,"ts":"2026-11-23T07:00:00Z","event_version":1}
+{"type":"STEP_END","func":"m::a","kind":"function","name":"a","status":0,"id":"r:1:2","seq":2,"depth":1,"ts":"2026-11-23T07:00:00Z","event_version":1}
+{"type":"STEP_START","func":"m::b","kind":"workflow","name":"b","id":"r:1:3","parent_id":"r:1:1","seq":3,"depth":1,"ts":"2026-11-23T07:00:00Z","event_version":1}
+{"type":"LOG","message":"x","depth":2,"ts":"2026-11-23T07:00:00Z","event_version":1}
 torn
 `
 	if err := os.WriteFile(p, []byte(summary), 0o644); err != nil {
