@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/hooks"
-	"github.com/jaiph-go/jaiph/otlp"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -32,21 +30,16 @@ const HookWait = 5 * time.Second
 // a TTY, heartbeats elsewhere; cli.md §5) after the header, and the PASS
 // line or the FAIL block ends it. It returns the exit status.
 func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) int {
-	hk := hooks.Load(t.Home, p.Workspace, t.Stderr)
-	defer hk.Wait(HookWait)
+	w := p.Watch(t.Environ, t.Home, t.Stderr)
+	defer w.Close() // after the result is shown
 	style := progress.NewStyle(progress.ColourWanted(t.Stdout))
 	tree := progress.NewTree(t.Stdout, style, progress.TTY(progress.IsTerminal(t.Stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(lookup(t.Environ))))
 	stray := progress.NewStrayLog(tree.StrayWriter(t.Stderr))
-	obs := event.Observers{tree, hk}
-	if tr := otlp.Start(t.Environ, t.Stderr); tr != nil { // OTEL_EXPORTER_OTLP_ENDPOINT set
-		obs = append(obs, tr)
-		defer tr.Close() // after the result is shown; at most otlp.ShutdownWait
-	}
 	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
-		StrayStderr: stray, Observer: obs}, func(start time.Time) {
-		hk.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
-		hk.WorkflowStart(p.Path, p.Workspace)
+		StrayStderr: stray, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
+		w.Hooks.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
+		w.Started(p)
 		tree.Header(p.Source, args)
 		tree.Start(start)
 	})
@@ -59,12 +52,11 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 		fmt.Fprintf(t.Stderr, "jaiph: %v\n", err)
 		return 1
 	}
+	w.Ended(out)
 	if !out.Failed {
-		hk.WorkflowEnd(out.RunID, 0, out.Elapsed, out.RunDir, out.SummaryFile)
 		progress.Pass(t.Stdout, style, out.Elapsed)
 		return 0
 	}
-	hk.WorkflowEnd(out.RunID, 1, out.Elapsed, out.RunDir, out.SummaryFile)
 	progress.Fail(t.Stderr, style, out.Failure(stray.LastLine()))
 	return out.ExitStatus()
 }

@@ -18,7 +18,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/hooks"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/progress"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -127,20 +126,20 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 	if err := prog.Refuse(runCtx, o.Environ); err != nil {
 		return nil, Output{}, err
 	}
-	hk := hooks.Load(o.Home, prog.Workspace, o.Stderr)
-	defer hk.Wait(engine.HookWait)
+	w := prog.Watch(o.Environ, o.Home, o.Stderr)
+	defer w.Close()
 	root := &rootStep{}
-	obs := event.Observers{root, hk}
+	obs := append(event.Observers{root}, w.Observers()...)
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		obs = append(obs, &progressNotifier{ctx: ctx, session: req.Session, token: tok})
 	}
 	stray := progress.NewStrayLog(o.Stderr)
 	out, err := prog.Execute(runCtx, engine.RunOptions{Environ: o.Environ, Args: args, Workflow: t.Workflow,
-		StrayStderr: stray, Observer: obs}, func(time.Time) { hk.WorkflowStart(prog.Path, prog.Workspace) })
+		StrayStderr: stray, Observer: obs}, func(time.Time) { w.Started(prog) })
 	if err != nil {
 		return nil, Output{}, err
 	}
-	hk.WorkflowEnd(out.RunID, min(out.ExitStatus(), 1), out.Elapsed, out.RunDir, out.SummaryFile)
+	w.Ended(out)
 	res := Output{Status: out.ExitStatus(), Output: root.output(), ReturnValue: out.Value, RunDir: out.RunDir,
 		SummaryFile: out.SummaryFile}
 	text := resultText(t, res, out, stray.LastLine())

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -398,5 +401,35 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	if len(dirs) != n {
 		t.Errorf("%d calls made %d run directories", n, len(dirs))
+	}
+}
+
+// A tool call is traced as jaiph run is when an OTLP endpoint is set: the
+// span of its workflow reaches the collector before the call returns.
+func TestCallExportsTrace(t *testing.T) {
+	var mu sync.Mutex
+	var bodies [][]byte
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.URL.Path == "/v1/traces" {
+			mu.Lock()
+			bodies = append(bodies, body)
+			mu.Unlock()
+		}
+	}))
+	defer collector.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	dir := workspace(t, map[string]string{"tools.jh": toolsJH})
+	s := serve(t, filepath.Join(dir, "tools.jh"))
+	if res, _ := call(t, s, "greet", "bob"); res.IsError {
+		t.Fatalf("call failed: %s", text(res))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	all := bytes.Join(bodies, nil)
+	for _, span := range []string{"workflow greet", "function shout"} {
+		if !bytes.Contains(all, []byte(span)) {
+			t.Errorf("no span %q among %d export requests", span, len(bodies))
+		}
 	}
 }
