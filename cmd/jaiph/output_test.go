@@ -54,7 +54,7 @@ workflow default {
 
 // TestOutputMemoryFlat runs the real binary on steps printing
 // JAIPH_STRESS_OUTPUT bytes (default 64 MiB; `make stress` uses 1 GiB) and
-// checks that its peak RSS stays within 8 MiB of the same run printing 4
+// checks that its peak RSS stays within 16 MiB of the same run printing 4
 // MiB (past out_content's 1 MiB cap, so every buffer is at its largest;
 // the binary's own size and the race detector's are then not what is
 // measured: memory must not grow with the output), that the artifacts hold every byte, and that out_content is
@@ -68,7 +68,12 @@ func TestOutputMemoryFlat(t *testing.T) {
 		}
 		size = n
 	}
-	const rssGrowthMax = 8 << 20
+	// Memory that grew with the output would add at least the 60 MiB of
+	// extra output (1 GiB under make stress). 16 MiB leaves room for the
+	// GC running late on a loaded machine: CI saw 9.7 MiB once for
+	// "noisy" with -race while the other packages' tests ran, and 0-3 MiB
+	// on a quiet one.
+	const rssGrowthMax = 16 << 20
 	// run runs workflow wf printing n bytes and returns its workspace, peak
 	// RSS, stderr and error.
 	run := func(t *testing.T, wf string, n int64) (string, int64, *tailWriter, error) {
