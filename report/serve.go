@@ -182,7 +182,14 @@ func (r *ranged) Type() string { return "int" }
 // Serve serves c.Root until ctx ends (Ctrl-C), then shuts down: requests
 // in flight get a second to finish, event streams are closed.
 func Serve(ctx context.Context, c Config) error {
-	if c.Root == "" {
+	if c.Root != "" {
+		// A runs dir named on the command line must be there: a typo would
+		// otherwise serve an empty list that looks like "no runs yet". The
+		// workspace's own may not exist until its first run.
+		if fi, err := os.Stat(c.Root); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--runs-dir %s: not a directory; name the runs directory (.jaiph/runs of a workspace, or JAIPH_RUNS_DIR of its runs)", c.Root)
+		}
+	} else {
 		c.Root = runs.Root(c.Workspace, os.Getenv("JAIPH_RUNS_DIR"))
 	}
 	if abs, err := filepath.Abs(c.Root); err == nil {
