@@ -36,11 +36,15 @@ func (w *Watchers) Observers() event.Observers {
 // Started fires the workflow_start hook of p's run.
 func (w *Watchers) Started(p *Program) { w.Hooks.WorkflowStart(p.Path, p.Workspace) }
 
-// Ended fires the workflow_end hook with the run's outcome.
+// Ended fires the workflow_end hook with the run's outcome and gives the
+// trace the run's result (a run can fail with every call passed).
 func (w *Watchers) Ended(out Outcome) {
 	status := 0
 	if out.Failed {
 		status = 1
+		if w.trace != nil {
+			w.trace.Fail("the run failed")
+		}
 	}
 	w.Hooks.WorkflowEnd(out.RunID, status, out.Elapsed, out.RunDir, out.SummaryFile)
 }

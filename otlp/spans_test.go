@@ -16,8 +16,9 @@ import (
 )
 
 // replay feeds summary lines to a Spans and draws the spans it ended as a
-// tree (children in start order), with statuses and span events.
-func replay(t *testing.T, lines string) string {
+// tree (children in start order), with statuses and span events. A fail
+// reason is given to Spans.Fail before End, as a live run's runner does.
+func replay(t *testing.T, lines string, fail ...string) string {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
 	s := NewSpans(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test"))
@@ -27,6 +28,9 @@ func replay(t *testing.T, lines string) string {
 			t.Fatalf("%s: %v", l, err)
 		}
 		s.Event(e)
+	}
+	for _, why := range fail {
+		s.Fail(why)
 	}
 	s.End()
 	// After End nothing more is traced (a hook's or a torn-down dispatch's
@@ -117,6 +121,24 @@ func TestSpansInterrupted(t *testing.T) {
 `
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A run that failed with every call passed (a fault, stray stderr): its
+// runner's Fail makes the run's span an error, the calls stay as they were.
+func TestSpansFailedWithCallsPassed(t *testing.T) {
+	lines := `
+{"type":"STEP_START","func":"main::default","kind":"workflow","name":"default","ts":"2026-11-23T07:00:01Z","status":null,"elapsed_ms":null,"out_file":"","err_file":"","id":"r:1:1","parent_id":null,"seq":1,"depth":0,"run_id":"r","params":[],"event_version":1}
+{"type":"STEP_END","func":"main::default","kind":"workflow","name":"default","ts":"2026-11-23T07:00:02Z","status":0,"elapsed_ms":1000,"out_file":"","err_file":"","id":"r:1:1","parent_id":null,"seq":1,"depth":0,"run_id":"r","event_version":1}
+`
+	want := `jaiph run 01.000..02.000%s
+  workflow default 01.000..02.000
+`
+	if got := replay(t, lines); got != fmt.Sprintf(want, "") {
+		t.Errorf("passed run, got:\n%s", got)
+	}
+	if got := replay(t, lines, "the run failed"); got != fmt.Sprintf(want, " ERROR(the run failed)") {
+		t.Errorf("failed run, got:\n%s", got)
 	}
 }
 
