@@ -82,9 +82,21 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	}
 	all := true
 	for _, l := range todo {
-		status, err := rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
+		d, err := rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
 			Attempt: l.Attempts + 1}, o.Stderr)
+		status := d.Status
 		switch {
+		case status == 0 && d.Sent > 0:
+			fmt.Fprintf(o.Stdout, "%s %s -> %s: delivered (attempt %d)\n", l.Seq, l.Channel, l.Target, l.Attempts+1)
+			if d.FollowUp == 0 && err == nil {
+				fmt.Fprintf(o.Stdout, "  and the %s it sent: delivered\n", plural(d.Sent, "message"))
+				break
+			}
+			all = false
+			fmt.Fprintf(o.Stdout, "  and the %s it sent: not all delivered; see jaiph inbox %s\n", plural(d.Sent, "message"), o.RunDir)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintf(o.Stderr, "jaiph: %v\n", err)
+			}
 		case status == 0 && err == nil:
 			fmt.Fprintf(o.Stdout, "%s %s -> %s: delivered (attempt %d)\n", l.Seq, l.Channel, l.Target, l.Attempts+1)
 		case err != nil && status == 0:
@@ -105,6 +117,14 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	}
 	removeDelivered(o.RunDir, letters)
 	return all, runs.MarkRedriven(runs.RecordsDir(o.RunDir), time.Now())
+}
+
+// plural is "1 message" or "3 messages".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // pending picks the letters not yet delivered (only message seq when

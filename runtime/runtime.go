@@ -318,6 +318,13 @@ func (rt *Runtime) Returned() string { return rt.value }
 // run fails when the system refused something along the way (a fault),
 // whatever the step's status.
 func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (int, string, error) {
+	return rt.asRoot(ctx, func(ctx context.Context) (int, string, error) { return rt.call(ctx, root, spec) })
+}
+
+// asRoot runs run as the run's root step runs: its processes in a group
+// that a signal to the run reaches, faults reported, lingering jobs
+// waited for; a fault fails a run that passed.
+func (rt *Runtime) asRoot(ctx context.Context, run func(context.Context) (int, string, error)) (int, string, error) {
 	group := procgroup.New(ctx, func(cause error) syscall.Signal {
 		var in *Interrupted
 		if errors.As(cause, &in) {
@@ -330,7 +337,7 @@ func (rt *Runtime) rootCall(ctx context.Context, root *frame, spec callSpec) (in
 	// body or the job that made the call ends.
 	ctx = interp.WithJobRoot(procgroup.WithGroup(ctx, group))
 	ctx = shellbuiltin.WithFaultReporter(ctx, func(err error) { rt.fault(err, false) })
-	status, value, err := rt.call(ctx, root, spec)
+	status, value, err := run(ctx)
 	rt.lingering.Wait()
 	if ferr := rt.faultErr(); ferr != nil && err == nil {
 		err, status = ferr, max(status, 1)
