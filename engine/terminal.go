@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/jaiph-go/jaiph/event"
@@ -19,6 +20,13 @@ type Terminal struct {
 	Environ        []string
 	Home           string // the user's home directory, for ~/.jaiph/hooks.json
 	Resume         string // the run directory `jaiph resume` continues (resume.go)
+}
+
+// ProcessTerminal is this process's terminal: its stdin, environment
+// and home, with stdout and stderr as given.
+func ProcessTerminal(stdout, stderr io.Writer) Terminal {
+	home, _ := os.UserHomeDir()
+	return Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: os.Environ(), Home: home}
 }
 
 // HookWait bounds how long a run waits, just before it returns, for hook

@@ -51,7 +51,7 @@ func newLspCmd(stdout io.Writer) *cobra.Command {
 jaiph check reports them, definitions, references, hover, completion, the
 outline, formatting as jaiph fmt does it, and rename. Editors start it
 themselves (see editors/ in the jaiph-go repository).`,
-		Args: noArgs,
+		Args: positional(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (lsp.Options{Format: format.Source}).Serve(context.Background(), cmd.InOrStdin(), stdout) != nil {
 				return &exitError{code: exitFailure} // exit without shutdown: 1, as LSP asks

@@ -20,7 +20,7 @@ import (
 
 func newRunsCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, prune bool
-	cmd := &cobra.Command{Use: "runs [--json] [--prune]", Short: "List the workspace's runs, newest first", Args: noArgs,
+	cmd := &cobra.Command{Use: "runs [--json] [--prune]", Short: "List the workspace's runs, newest first", Args: positional(0, 0),
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if prune {
@@ -43,7 +43,7 @@ func newInboxCmd(stdout io.Writer) *cobra.Command {
 		Long: `List a run's messages: number, channel, sender, state (queued, delivering, delivered,
 failed, dead), attempts, the outcome per target and the payload's first line. RUN_DIR
 defaults to the workspace's newest run; a live or killed run is read from its files.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: positional(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			dir, err := runs.Dir(strings.Join(args, ""), cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
 			if err == nil {
@@ -59,7 +59,7 @@ func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := engine.RedriveOptions{Stdout: stdout, Stderr: stderr}
 	cmd := &cobra.Command{Use: "redrive RUN_DIR [--message SEQ] [--force]", Short: "Deliver a finished run's dead letters again",
 		Long: "Deliver each dead letter of RUN_DIR (or only message SEQ) once more to its target, in the same run\ndirectory (docs/inbox-files.md). Exit 0 when every one was delivered.",
-		Args: cobra.ExactArgs(1),
+		Args: positional(1, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
@@ -83,18 +83,11 @@ run directory: the calls its journal records as completed are replayed, the rest
 (docs/durability.md). RUN_DIR defaults to the workspace's newest interrupted or failed
 run. Refused: a run still running, a run that passed, a run whose sources changed
 (unless --force).`,
-		Args: cobra.MaximumNArgs(1),
+		Args: positional(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := runs.ResumableDir(strings.Join(args, ""), cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
-			if err != nil {
-				fmt.Fprintf(stderr, "jaiph resume: %v\n", err)
-				return &exitError{exitFailure}
-			}
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
-			home, _ := os.UserHomeDir()
-			return &exitError{engine.Resume(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
-				Environ: os.Environ(), Home: home}, dir, force)}
+			return &exitError{engine.Resume(ctx, engine.ProcessTerminal(stdout, stderr), cwdWorkspace(), strings.Join(args, ""), force)}
 		}}
 	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run")
 	return cmd

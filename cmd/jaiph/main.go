@@ -21,7 +21,7 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Long: `Print the version of this implementation (jaiph-go) and of the Jaiph
 language it is compatible with. "jaiph --version" prints only the language
 version, as the reference does.`,
-		Args: noArgs,
+		Args: positional(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(stdout, "jaiph-go %s\nJaiph language %s\n", buildinfo.Version(), buildinfo.Language)
 			return nil
@@ -29,12 +29,20 @@ version, as the reference does.`,
 	}
 }
 
-// noArgs rejects arguments as a usage error (exit 2).
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return &usageError{cmd.Name() + " takes no arguments, got " + args[0]}
+// positional takes from min to max positional arguments (max 1: a
+// RUN_DIR); anything else is a usage error (exit 2).
+func positional(min, max int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) > max && max == 0:
+			return &usageError{cmd.Name() + " takes no arguments, got " + args[0]}
+		case len(args) > max:
+			return &usageError{fmt.Sprintf("%s takes one RUN_DIR, got %d arguments: %s", cmd.Name(), len(args), strings.Join(args, " "))}
+		case len(args) < min:
+			return &usageError{cmd.Name() + " needs RUN_DIR, a run directory (jaiph runs lists them)"}
+		}
+		return nil
 	}
-	return nil
 }
 
 // Exit codes.

@@ -21,7 +21,7 @@ func newReportCmd(stdout io.Writer) *cobra.Command {
 Prints the URL; Ctrl-C stops it (exit 0). Binds 127.0.0.1 unless --host says otherwise.
 With --otlp it serves nothing: it sends the trace of the run at RUN_DIR to the OTLP/HTTP
 endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and exits.`,
-		Args: noArgs,
+		Args: positional(0, 0),
 		RunE: func(_ *cobra.Command, _ []string) error {
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()

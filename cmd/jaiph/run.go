@@ -59,7 +59,5 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	home, _ := os.UserHomeDir()
-	return prog.RunInTerminal(ctx, engine.Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
-		Environ: os.Environ(), Home: home}, ca.pos[1:])
+	return prog.RunInTerminal(ctx, engine.ProcessTerminal(stdout, stderr), ca.pos[1:])
 }
