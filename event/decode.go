@@ -41,6 +41,7 @@ type line struct {
 	Attempts       int          `json:"attempts"` // INBOX_DEAD's name for Attempt
 	DelayMS        int64        `json:"delay_ms"`
 	IdleMS         int64        `json:"idle_ms"`
+	Replayed       bool         `json:"replayed"`
 	Version        *json.Number `json:"event_version"`
 }
 
@@ -64,7 +65,7 @@ func Parse(b []byte) (*Event, error) {
 		Dispatched: l.Dispatched, Channel: l.Channel, Sender: l.Sender,
 		OutContent: l.OutContent, ErrContent: l.ErrContent, Workflow: l.Workflow, Source: l.Source,
 		Message: l.Message, InboxSeq: l.InboxSeq, Target: l.Target, PayloadPreview: l.PayloadPreview,
-		PayloadRef: l.PayloadRef, Attempt: l.Attempt + l.Attempts, DelayMS: l.DelayMS, IdleMS: l.IdleMS}
+		PayloadRef: l.PayloadRef, Attempt: l.Attempt + l.Attempts, DelayMS: l.DelayMS, IdleMS: l.IdleMS, Replayed: l.Replayed}
 	if l.ParentID != nil {
 		e.ParentID = *l.ParentID
 	}

@@ -34,6 +34,7 @@ func TestParseRoundTrip(t *testing.T) {
 		{Type: event.InboxEnqueue, InboxSeq: "002", Channel: "c", Sender: "s", PayloadPreview: "p", Time: ts, RunID: "r"},
 		{Type: event.DispatchStart, InboxSeq: "001", Channel: "c", Target: "main::t", Sender: "s", Time: ts, RunID: "r"},
 		{Type: event.DispatchFinish, InboxSeq: "001", Channel: "c", Target: "main::t", Sender: "s", Status: &st, ElapsedMS: &el, Time: ts, RunID: "r"},
+		{Type: event.DispatchFinish, InboxSeq: "002", Channel: "c", Target: "main::t", Sender: "s", Status: &st, ElapsedMS: &el, Time: ts, RunID: "r", Replayed: true},
 		{Type: event.PromptRetry, ID: "r:1:3", Attempt: 1, Status: &st, DelayMS: 500, OutFile: "/o", Depth: 2, Time: ts, RunID: "r"},
 		{Type: event.PromptIdle, ID: "r:1:3", IdleMS: 30000, Depth: 2, Time: ts, RunID: "r"},
 		{Type: event.InboxRetry, InboxSeq: "001", Channel: "c", Target: "main::t", Sender: "s", Attempt: 2, Status: &st, DelayMS: 100, Depth: 1, Time: ts, RunID: "r"},

@@ -53,6 +53,10 @@ type Event struct {
 	Attempt         int
 	DelayMS, IdleMS int64
 	RunID           string
+	// Replayed marks an INBOX_DISPATCH_COMPLETE whose delivery a resumed
+	// run replayed from the journal instead of running it (written only
+	// when true: not an attempt).
+	Replayed bool
 }
 
 // Step event types and the others.
@@ -174,6 +178,9 @@ func (e *Event) JSON() []byte {
 		if e.Type == DispatchFinish {
 			w.raw("status", strconv.Itoa(*e.Status))
 			w.raw("elapsed_ms", strconv.FormatInt(*e.ElapsedMS, 10))
+			if e.Replayed {
+				w.raw("replayed", "true")
+			}
 		}
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)

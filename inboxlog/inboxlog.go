@@ -188,7 +188,8 @@ func ParseRecord(line string) (Record, bool) {
 }
 
 // summaryDeliveries takes the deliveries from INBOX_DISPATCH_START and
-// INBOX_DISPATCH_COMPLETE events (each start is one attempt). Lines that
+// INBOX_DISPATCH_COMPLETE events (each start is one attempt, unless its
+// completion says a resume replayed it). Lines that
 // are not JSON (a torn last line) are skipped: the summary is a log, not
 // the inbox's record.
 func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, target string) *Delivery) error {
@@ -205,10 +206,11 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 			continue
 		}
 		var e struct {
-			Type   string `json:"type"`
-			Seq    string `json:"inbox_seq"`
-			Target string `json:"target"`
-			Status *int   `json:"status"`
+			Type     string `json:"type"`
+			Seq      string `json:"inbox_seq"`
+			Target   string `json:"target"`
+			Status   *int   `json:"status"`
+			Replayed bool   `json:"replayed"`
 		}
 		if json.Unmarshal(line, &e) != nil || bySeq[e.Seq] == nil || e.Target == "" {
 			continue
@@ -221,6 +223,9 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 		case "INBOX_DISPATCH_COMPLETE":
 			if e.Status != nil {
 				d.open, d.Status = false, e.Status
+			}
+			if e.Replayed { // a resume's replay of a delivery: not an attempt
+				d.Attempts = max(d.Attempts-1, 1)
 			}
 		}
 	}

@@ -36,6 +36,9 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	}
 	jid := caller.callID(b.Symbol, spec.args)
 	if r := rt.journal.begin(caller, jid, string(b.Kind), b.Symbol, spec.args, spec.setEnv != nil); r != nil {
+		if spec.replayed != nil {
+			*spec.replayed = true
+		}
 		return rt.replayCall(caller, spec, jid, r)
 	}
 	env := spec.env

@@ -106,6 +106,9 @@ type callSpec struct {
 	forward bool
 	// setEnv are exported into the callee's environment (dispatch).
 	setEnv [][2]string
+	// replayed, when set, is set to whether the call was replayed from
+	// the journal (resume) instead of run.
+	replayed *bool
 }
 
 type callFlags struct {

@@ -478,8 +478,9 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 	hc := interp.HandlerCtx(ctx)
 	rt.emit(&event.Event{Type: event.DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
 	start := time.Now()
+	replayed := false
 	status, _, err := rt.call(ctx, f, callSpec{body: t, args: []string{content, m.name, m.sender},
-		stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, env: env, dir: hc.Dir,
+		stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, env: env, dir: hc.Dir, replayed: &replayed,
 		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", m.name}, {"JAIPH_DISPATCH_SENDER", m.sender}}})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: %v\n", err)
@@ -489,6 +490,6 @@ func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m mes
 	}
 	elapsed := time.Since(start).Milliseconds()
 	rt.emit(&event.Event{Type: event.DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
-		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
+		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed})
 	return status
 }
