@@ -20,7 +20,8 @@ import (
 )
 
 // exporter posts spans to an OTLP/HTTP collector as protobuf
-// (http/protobuf, the only protocol jaiph speaks), one attempt per batch.
+// (http/protobuf, the only protocol jaiph speaks), retrying a batch the
+// collector asks to be sent again.
 // Its settings are the standard OTEL_EXPORTER_OTLP_* variables, read from
 // the run's environment.
 type exporter struct {
@@ -120,9 +121,20 @@ func tlsConfig(caFile, certFile, keyFile string) (*tls.Config, error) {
 	return tc, nil
 }
 
-// ExportSpans posts one ExportTraceServiceRequest; any status but 2xx is an
-// error (OTLP/HTTP puts a google.rpc.Status in the body; its size is
-// enough to say so).
+// Retries of a batch the collector could not take for now (OTLP/HTTP's
+// retryable statuses: 429, 502, 503, 504): at most exportAttempts in all,
+// waiting retryBase, then twice as long each time, or the Retry-After the
+// collector asked for up to retryAfterMax; never past the context's
+// deadline (ShutdownWait at the end of a run, ExportWait for --otlp).
+const (
+	exportAttempts = 5
+	retryBase      = 50 * time.Millisecond
+	retryAfterMax  = 5 * time.Second
+)
+
+// ExportSpans posts one ExportTraceServiceRequest, retrying the statuses
+// OTLP/HTTP calls retryable; any other status but 2xx is an error (the
+// body, a google.rpc.Status, is read and dropped).
 func (e *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	if e.shutdown.Load() || len(spans) == 0 {
 		return nil
@@ -135,9 +147,48 @@ func (e *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 		w.Close()
 		body = z.Bytes()
 	}
+	wait := retryBase
+	for attempt := 1; ; attempt++ {
+		resp, err := e.post(ctx, body)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode/100 == 2 {
+			return nil
+		}
+		err = fmt.Errorf("OTLP collector %s answered %s", e.url, resp.Status)
+		if attempt > 1 {
+			err = fmt.Errorf("%w (attempt %d)", err, attempt)
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		default:
+			return err
+		}
+		if attempt == exportAttempts {
+			return err
+		}
+		pause := wait
+		if s, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && s >= 0 {
+			pause = min(time.Duration(s)*time.Second, retryAfterMax)
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < pause {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		wait *= 2
+	}
+}
+
+// post sends body once; the response's body is read and closed.
+func (e *exporter) post(ctx context.Context, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for k, v := range e.headers {
 		req.Header.Set(k, v)
@@ -148,14 +199,11 @@ func (e *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("OTLP collector %s answered %s", e.url, resp.Status)
-	}
-	return nil
+	resp.Body.Close()
+	return resp, nil
 }
 
 // Shutdown makes later exports no-ops.

@@ -140,6 +140,58 @@ func TestExporterSettings(t *testing.T) {
 	}
 }
 
+// A collector that cannot take a batch for now (429, 502, 503, 504) gets
+// it again, after a backoff or the Retry-After it asked for, up to 5
+// attempts; any other refusal, or the fifth, is an error at once.
+func TestExportRetries(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		refuse     []int
+		retryAfter string
+		requests   int    // the collector saw
+		err        string // "" when the export succeeds
+	}{
+		{"503 then 502 then taken", []int{503, 502}, "", 3, ""},
+		{"429 with Retry-After 0, 504, taken", []int{429, 504}, "0", 3, ""},
+		{"400 is not retried", []int{400}, "", 1, "400 Bad Request"},
+		{"413 is not retried", []int{413}, "", 1, "413 Request Entity Too Large"},
+		{"503 five times", []int{503, 503, 503, 503, 503, 503}, "", 5, "503 Service Unavailable (attempt 5)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rcv := newReceiver(t)
+			rcv.refuse, rcv.retryAfter = tc.refuse, tc.retryAfter
+			err := otlp.ExportRunDir(context.Background(), "testdata/run", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL})
+			if n := len(rcv.headers); n != tc.requests {
+				t.Errorf("the collector saw %d requests, want %d", n, tc.requests)
+			}
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatal(err)
+			case tc.err == "":
+				if got := render(rcv.trace(t)); got != wantTree {
+					t.Errorf("trace after the retries:\n%s", got)
+				}
+			case err == nil || !strings.HasSuffix(err.Error(), tc.err):
+				t.Errorf("error %v, want one ending %q", err, tc.err)
+			}
+		})
+	}
+
+	// A Retry-After past the export's deadline is not waited for.
+	rcv := newReceiver(t)
+	rcv.refuse, rcv.retryAfter = []int{503}, "3"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	err := otlp.ExportRunDir(ctx, "testdata/run", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL})
+	if err == nil || !strings.Contains(err.Error(), "503") || len(rcv.headers) != 1 {
+		t.Errorf("Retry-After past the deadline: %v after %d requests, want the 503 after 1", err, len(rcv.headers))
+	}
+	if d := time.Since(start); d > 900*time.Millisecond {
+		t.Errorf("the export waited %v for a Retry-After past its deadline", d)
+	}
+}
+
 // Start and Close in-process (under -race in make test): the first events
 // arrive on another goroutine (the runtime serialises its calls but not on
 // one goroutine), the batch processor sends from its own, Close from this.

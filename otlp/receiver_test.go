@@ -26,6 +26,10 @@ type receiver struct {
 	requests []*collectortrace.ExportTraceServiceRequest
 	headers  []http.Header
 	bad      []string // what was not a well-formed export
+	// refuse are the statuses to answer the next requests with, in
+	// order, with Retry-After set to retryAfter when it is not "".
+	refuse     []int
+	retryAfter string
 }
 
 func newReceiver(t *testing.T) *receiver {
@@ -42,6 +46,14 @@ func newReceiver(t *testing.T) *receiver {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.headers = append(r.headers, q.Header)
+		if len(r.refuse) > 0 {
+			if r.retryAfter != "" {
+				w.Header().Set("Retry-After", r.retryAfter)
+			}
+			http.Error(w, "not now", r.refuse[0])
+			r.refuse = r.refuse[1:]
+			return
+		}
 		switch {
 		case q.Method != http.MethodPost || q.URL.Path != "/v1/traces":
 			r.bad = append(r.bad, q.Method+" "+q.URL.Path)
