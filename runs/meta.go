@@ -131,6 +131,15 @@ func WriteMeta(records string, m *Meta) error {
 	return writeJSON(filepath.Join(records, MetaFile), m)
 }
 
+// TakeOver records pid in run.json as the process that now holds the run
+// (a resume or a redrive, which took its lock), so that jaiph runs and
+// jaiph report show it running while that process lives; the rest of m
+// is kept as read.
+func TakeOver(records string, m *Meta, pid int) error {
+	m.PID = pid
+	return writeJSON(filepath.Join(records, MetaFile), m)
+}
+
 // WriteEnd writes the run.end record into records (the run's RecordsDir)
 // atomically.
 func WriteEnd(records string, e *End) error { return writeJSON(filepath.Join(records, EndFile), e) }

@@ -37,6 +37,9 @@ func (rt *Runtime) reattach(dir string) ([]*event.Event, error) {
 		return nil, err
 	}
 	rt.runDir, rt.runID, rt.records = dir, meta.RunID, runs.RecordsDir(dir)
+	if err := runs.TakeOver(rt.records, meta, rt.pid); err != nil {
+		return nil, fmt.Errorf("cannot record the run's new process in %s: %w", rt.records, err)
+	}
 	sumPath := filepath.Join(dir, runs.SummaryFile)
 	for _, p := range []string{sumPath, filepath.Join(rt.records, runs.JournalFile)} {
 		if err := cutTornLine(p); err != nil {
