@@ -27,11 +27,22 @@ type lineInfo struct {
 // '…' or `…`, which is what decides the lines that must stay verbatim;
 // here-document operators still come from shellscan.Heredocs.
 type scanner struct {
-	quote    byte     // 0, '\'', '"', '$' ($'…') or '`' while inside a string
+	quote byte // 0, '\'', '"', '$' ($'…') or '`' while inside a string
+	// nest are the substitutions opened inside double quotes ("$(…)",
+	// "${…}", "`…`"), innermost last: quotes start afresh inside them, and
+	// the string goes on after them.
+	nest     []nested
 	heredocs []string // delimiters of the open here-documents, in order
 	stack    []string // open constructs: "{", "(", "if", "do", "case", "pat", "cfg", "["
 	cont     bool     // the previous line ended in an unquoted backslash
 	glued    bool
+}
+
+// nested is one substitution inside a double-quoted string: its closing
+// byte, the opening byte that nests within it, how deep that nesting is.
+type nested struct {
+	open, close byte
+	depth       int
 }
 
 func (s *scanner) top() string {
@@ -65,7 +76,7 @@ func (s *scanner) line(raw string) lineInfo {
 	}
 	info := lineInfo{indent: len(s.stack), cont: s.cont, glued: s.glued}
 	s.cont, s.glued = false, false
-	if s.quote != 0 {
+	if s.quote != 0 || len(s.nest) > 0 {
 		info.verbatim, info.inString = true, true
 	}
 	if strings.TrimSpace(raw) == "config {" && s.quote == 0 {
@@ -85,7 +96,14 @@ func (s *scanner) line(raw string) lineInfo {
 		c := raw[i]
 		if s.quote != 0 {
 			i = s.inQuote(raw, i)
-			if info.verbatim && rest == 0 && s.quote == 0 {
+			if info.verbatim && rest == 0 && s.quote == 0 && len(s.nest) == 0 {
+				rest = i
+			}
+			continue
+		}
+		if n := len(s.nest); n > 0 {
+			i = s.inNested(raw, i, &s.nest[n-1])
+			if info.verbatim && rest == 0 && s.quote == 0 && len(s.nest) == 0 {
 				rest = i
 			}
 			continue
@@ -173,8 +191,8 @@ func (s *scanner) line(raw string) lineInfo {
 	if t := strings.TrimRightFunc(raw, unicode.IsSpace); s.quote == 0 && !comment && !s.cont && t != raw && oddBackslashes(t) {
 		s.cont, s.glued = true, true
 	}
-	info.openQuote = s.quote != 0
-	if info.verbatim && s.quote == 0 || !info.verbatim && !strings.HasPrefix(strings.TrimSpace(raw), "#") {
+	info.openQuote = s.quote != 0 || len(s.nest) > 0
+	if info.verbatim && s.quote == 0 && len(s.nest) == 0 || !info.verbatim && !strings.HasPrefix(strings.TrimSpace(raw), "#") {
 		for _, h := range shellscan.Heredocs(raw[rest:]) {
 			s.heredocs = append(s.heredocs, h.Delim)
 		}
@@ -232,9 +250,47 @@ func (s *scanner) inQuote(raw string, i int) int {
 		switch {
 		case c == '\\' && s.quote != '\'':
 			i++
+		case s.quote == '"' && c == '$' && i+1 < len(raw) && (raw[i+1] == '(' || raw[i+1] == '{'):
+			open := raw[i+1]
+			s.nest = append(s.nest, nested{open: open, close: map[byte]byte{'(': ')', '{': '}'}[open]})
+			s.quote = 0
+			return i + 2
+		case s.quote == '"' && c == '`':
+			s.nest = append(s.nest, nested{close: '`'})
+			s.quote = 0
+			return i + 1
 		case c == '\'' && (s.quote == '\'' || s.quote == '$'), c == '"' && s.quote == '"', c == '`' && s.quote == '`':
 			s.quote = 0
 			return i + 1
+		}
+	}
+	return i
+}
+
+// inNested scans inside substitution f of a double-quoted string from
+// raw[i] until a quote opens (its text is scanned by inQuote) or f
+// closes, which resumes the string. Its parentheses and braces do not
+// nest the body's blocks.
+func (s *scanner) inNested(raw string, i int, f *nested) int {
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			i++
+		case c == f.close && (f.depth == 0 || c == '`'):
+			s.nest = s.nest[:len(s.nest)-1]
+			s.quote = '"'
+			return i + 1
+		case c == f.close:
+			f.depth--
+		case c == f.open && f.open != 0:
+			f.depth++
+		case c == '\'' || c == '"' || c == '`':
+			s.quote = c
+			return i + 1
+		case c == '$' && i+1 < len(raw) && raw[i+1] == '\'':
+			s.quote = '$'
+			return i + 2
 		}
 	}
 	return i
