@@ -42,7 +42,9 @@
 // # Never changed
 //
 // Lines that start inside a string (prompt text, multi-line local values,
-// shell quotes spanning lines: '…', "…", $'…', `…`) and here-document
+// shell quotes spanning lines: '…', "…", $'…', `…`, and the lines of a
+// "$(…)", "${…}" or backtick substitution inside "…", whose quotes
+// nest) and here-document
 // bodies with their delimiter lines are copied as they are (only blanks
 // after a closing quote go); so are the trailing blanks of a line that
 // ends inside a string and a blank escaped by a backslash. A continuation
