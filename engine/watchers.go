@@ -43,7 +43,7 @@ func (w *Watchers) Ended(out Outcome) {
 	if out.Failed {
 		status = 1
 		if w.trace != nil {
-			w.trace.Fail("the run failed")
+			w.trace.Fail()
 		}
 	}
 	w.Hooks.WorkflowEnd(out.RunID, status, out.Elapsed, out.RunDir, out.SummaryFile)

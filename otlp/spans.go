@@ -22,19 +22,16 @@ import (
 type Spans struct {
 	tracer trace.Tracer
 
-	mu      sync.Mutex
-	root    trace.Span
-	rootCtx context.Context
-	failed  bool // a root call ended with a non-zero status
-	// failedWhy is the run's failure as its runner reports it (Fail):
-	// a run can fail with every call passed (a fault, stray stderr).
-	failedWhy string
-	last      time.Time
-	open      map[string]*call // by step id
-	order     []*call          // open calls, oldest first, to find a log's owner
-	rootName  bool             // the root span is named after the source
-	runID     string
-	ended     bool
+	mu       sync.Mutex
+	root     trace.Span
+	rootCtx  context.Context
+	failed   bool // a root call ended non-zero, or the runner said so (Fail)
+	last     time.Time
+	open     map[string]*call // by step id
+	order    []*call          // open calls, oldest first, to find a log's owner
+	rootName bool             // the root span is named after the source
+	runID    string
+	ended    bool
 }
 
 type call struct {
@@ -185,13 +182,13 @@ func (s *Spans) byID(id string) trace.Span {
 	return s.root
 }
 
-// Fail marks the run failed for the reason why, whatever its calls'
-// statuses were: the live runner knows the run's result, the summary
+// Fail marks the run failed whatever its calls' statuses were (a fault,
+// stray stderr): the live runner knows the run's result, the summary
 // alone does not. Call it before End.
-func (s *Spans) Fail(why string) {
+func (s *Spans) Fail() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.failedWhy = why
+	s.failed = true
 }
 
 // End closes the trace: calls that never ended (an interrupted run) end
@@ -209,12 +206,8 @@ func (s *Spans) End() {
 		s.finish(c, s.last, codes.Error, "no STEP_END: the run was interrupted")
 		s.failed = true
 	}
-	if s.failed || s.failedWhy != "" {
-		why := "the run failed"
-		if !s.failed {
-			why = s.failedWhy
-		}
-		s.root.SetStatus(codes.Error, why)
+	if s.failed {
+		s.root.SetStatus(codes.Error, "the run failed")
 	}
 	s.root.End(trace.WithTimestamp(s.last))
 	s.ended = true
