@@ -251,8 +251,11 @@ func (s *scanner) inQuote(raw string, i int) int {
 		case c == '\\' && s.quote != '\'':
 			i++
 		case s.quote == '"' && c == '$' && i+1 < len(raw) && (raw[i+1] == '(' || raw[i+1] == '{'):
-			open := raw[i+1]
-			s.nest = append(s.nest, nested{open: open, close: map[byte]byte{'(': ')', '{': '}'}[open]})
+			n := nested{open: raw[i+1], close: ')'}
+			if n.open == '{' {
+				n.close = '}'
+			}
+			s.nest = append(s.nest, n)
 			s.quote = 0
 			return i + 2
 		case s.quote == '"' && c == '`':
