@@ -86,21 +86,21 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 			Attempt: l.Attempts + 1}, o.Stderr)
 		status := d.Status
 		switch {
-		case status == 0 && d.Sent > 0:
-			fmt.Fprintf(o.Stdout, "%s %s -> %s: delivered (attempt %d)\n", l.Seq, l.Channel, l.Target, l.Attempts+1)
-			if d.FollowUp == 0 && err == nil {
-				fmt.Fprintf(o.Stdout, "  and the %s it sent: delivered\n", plural(d.Sent, "message"))
-				break
-			}
-			all = false
-			fmt.Fprintf(o.Stdout, "  and the %s it sent: not all delivered; see jaiph inbox %s\n", plural(d.Sent, "message"), o.RunDir)
-			if err != nil && !errors.Is(err, context.Canceled) {
-				fmt.Fprintf(o.Stderr, "jaiph: %v\n", err)
-			}
-		case status == 0 && err == nil:
-			fmt.Fprintf(o.Stdout, "%s %s -> %s: delivered (attempt %d)\n", l.Seq, l.Channel, l.Target, l.Attempts+1)
-		case err != nil && status == 0:
+		case status == 0 && err != nil && d.Sent == 0:
 			return false, err // not recorded: the next redrive decides again
+		case status == 0:
+			fmt.Fprintf(o.Stdout, "%s %s -> %s: delivered (attempt %d)\n", l.Seq, l.Channel, l.Target, l.Attempts+1)
+			switch {
+			case d.Sent == 0:
+			case d.FollowUp == 0 && err == nil:
+				fmt.Fprintf(o.Stdout, "  and the %s it sent: delivered\n", plural(d.Sent, "message"))
+			default:
+				all = false
+				fmt.Fprintf(o.Stdout, "  and the %s it sent: not all delivered; see jaiph inbox %s\n", plural(d.Sent, "message"), o.RunDir)
+				if err != nil && !errors.Is(err, context.Canceled) {
+					fmt.Fprintf(o.Stderr, "jaiph: %v\n", err)
+				}
+			}
 		default:
 			all = false
 			fmt.Fprintf(o.Stdout, "%s %s -> %s: failed (attempt %d, exit %d); still a dead letter\n", l.Seq, l.Channel, l.Target, l.Attempts+1, status)
