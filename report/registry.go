@@ -130,20 +130,11 @@ func (r *registry) versions() map[string]int64 {
 // scan lists the run directories under root: <date>/<run> holding a
 // run_summary.jsonl, as the reference finds them.
 func scan(root string) []string {
-	var out []string
-	days, _ := os.ReadDir(root)
-	for _, d := range days {
-		if !d.IsDir() {
-			continue
-		}
-		entries, _ := os.ReadDir(filepath.Join(root, d.Name()))
-		for _, e := range entries {
-			if !e.IsDir() {
-				continue
-			}
-			if st, err := os.Stat(filepath.Join(root, d.Name(), e.Name(), runs.SummaryFile)); err == nil && st.Mode().IsRegular() {
-				out = append(out, d.Name()+"/"+e.Name())
-			}
+	dirs, _ := runs.Dirs(root)
+	out := dirs[:0]
+	for _, dir := range dirs {
+		if st, err := os.Stat(filepath.Join(root, dir, runs.SummaryFile)); err == nil && st.Mode().IsRegular() {
+			out = append(out, dir)
 		}
 	}
 	return out

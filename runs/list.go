@@ -49,26 +49,14 @@ type Run struct {
 // is not a run and is skipped; unreadable or partial files never fail the
 // listing: what they do not tell stays empty (status unknown at worst).
 func List(root string, now time.Time) ([]Run, error) {
-	days, err := os.ReadDir(root)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
+	dirs, err := Dirs(root)
 	if err != nil {
 		return nil, err
 	}
 	var out []Run
-	for _, d := range days {
-		if !d.IsDir() {
-			continue
-		}
-		entries, _ := os.ReadDir(filepath.Join(root, d.Name()))
-		for _, e := range entries {
-			if !e.IsDir() {
-				continue
-			}
-			if r, ok := Read(filepath.Join(root, d.Name(), e.Name()), now); ok {
-				out = append(out, r)
-			}
+	for _, dir := range dirs {
+		if r, ok := Read(filepath.Join(root, dir), now); ok {
+			out = append(out, r)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -186,6 +174,32 @@ type summaryFacts struct {
 	first, last   time.Time
 	source, runID string
 	status        string // passed/failed from the root STEP_END, else Unknown
+}
+
+// Dirs lists the run directories under root, <date>/<run>, relative to
+// root ("2026-11-23/09-18-38-flow.jh"); a root that does not exist has
+// none.
+func Dirs(root string) ([]string, error) {
+	days, err := os.ReadDir(root)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range days {
+		if !d.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, e := range entries {
+			if e.IsDir() {
+				out = append(out, d.Name()+"/"+e.Name())
+			}
+		}
+	}
+	return out, nil
 }
 
 // scanSummary reads a summary for a run without run.end: the source from
