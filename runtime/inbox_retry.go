@@ -89,10 +89,14 @@ func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m mess
 			fmt.Fprintf(stderr, "jaiph: cannot log delivery of message %s: %v\n", m.seq, err)
 			return 1, false
 		}
-		if status == 0 || ctx.Err() != nil {
+		// An interrupted delivery is left to resume, which runs it again;
+		// in a redrive nothing would, so it is a dead letter for the next
+		// redrive.
+		interrupted := ctx.Err() != nil
+		if status == 0 || interrupted && !rt.redriving {
 			return status, false
 		}
-		if attempt > pol.retries {
+		if attempt > pol.retries || interrupted {
 			if err := rt.deadLetter(f, m, t, attempt, status); err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", m.seq, err)
 				return 1, false

@@ -37,6 +37,7 @@ func (rt *Runtime) Reopen(dir string, lastMessage int) error {
 			// A redrive's inboxes journal to .queue-<step seq>, numbered
 			// after the run's steps: the run's .queue stays as it was.
 			rt.inboxes.journals = 1
+			rt.redriving = true
 		}
 	})
 	return rt.dirErr

@@ -71,6 +71,9 @@ type Runtime struct {
 	bodies  map[string]*lowered.Body   // by symbol
 	modules map[string]*lowered.Module // by module symbol
 	pid     int
+	// redriving: a redrive reopened the run (Reopen); deliveries its
+	// Ctrl-C stops become dead letters, since no resume will run them.
+	redriving bool
 
 	parseMu sync.Mutex
 	parsed  map[string]*syntax.File
