@@ -53,8 +53,8 @@ unit:
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
-	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime 10000x ./format
-	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime 2000x ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime 10000x ./internal/tools/format
+	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime 2000x ./internal/tools/lsp
 
 conformance:
 	JAIPH_CONFORMANCE_DIR=$(abspath $(CONFORMANCE_DIR)) $(GO) test -count=1 -run '^TestConformance$$' ./cmd/jaiph
@@ -77,14 +77,14 @@ stress:
 	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop|TestRunsKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
-	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./format
+	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./internal/tools/format
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) ./codegen
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./internal/shellscan
-	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./format
-	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./internal/tools/format
+	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime $(FUZZTIME) ./internal/tools/lsp
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/exec/agent"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
-	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // ModuleSymbol derives a module symbol from a file path relative to root:

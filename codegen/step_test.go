@@ -10,9 +10,9 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/codegen"
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/exec/agent"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // builtin implements one `jaiph::…` command; it returns the exit status.

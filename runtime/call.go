@@ -16,9 +16,9 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/lowered"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // MaxCallDepth bounds nested managed calls, so endless recursion ends with

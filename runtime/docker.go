@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // The reference can run a workflow inside a Docker container

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 	"mvdan.cc/sh/v3/expand"
 )
 

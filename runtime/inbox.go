@@ -12,10 +12,10 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
-	"github.com/jaiph-go/jaiph/lowered"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,

@@ -16,9 +16,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jaiph-go/jaiph/event"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // deliveryPolicy is what a drain reads from the orchestrator's environment

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // journalRecord is one line of the journal: a call's start ("start"), its

@@ -14,11 +14,11 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/agent"
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/lowered"
-	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/exec/agent"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // PromptMock answers prompts in test mode instead of an agent

@@ -17,7 +17,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/internal/event"
 )
 
 // promptPolicy is what a prompt reads from its environment at call time

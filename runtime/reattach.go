@@ -9,9 +9,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // ErrRunLive is returned by Reopen when a live process holds the run dir.

@@ -20,8 +20,8 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/lowered"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
 // Reopen makes rt write into the existing run directory dir (a redrive),

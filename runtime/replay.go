@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // replayCall stands for call id, journaled as completed with status 0: a

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // startRecord locks the new run dir and writes its metadata, before the

@@ -7,7 +7,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 )
 
 // This file is the one place that builds interpreter runners: bodies, test

@@ -20,11 +20,11 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/event"
-	"github.com/jaiph-go/jaiph/internal/procgroup"
-	"github.com/jaiph-go/jaiph/lowered"
-	"github.com/jaiph-go/jaiph/runs"
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/exec/procgroup"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // Options configure one run.
@@ -315,7 +315,7 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 func (rt *Runtime) Returned() string { return rt.value }
 
 // rootCall makes the first managed call of a run: everything it starts is
-// in one process group (internal/procgroup), and it returns once the jobs
+// in one process group (internal/exec/procgroup), and it returns once the jobs
 // its bodies never waited for have ended and their steps closed, as the
 // reference's run ends when the last of them lets go of its output. The
 // run fails when the system refused something along the way (a fault),

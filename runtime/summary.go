@@ -6,7 +6,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/jaiph-go/jaiph/event"
+	"github.com/jaiph-go/jaiph/internal/event"
 )
 
 // summaryWriter appends whole lines to run_summary.jsonl. One process owns

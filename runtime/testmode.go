@@ -10,7 +10,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 )
 
 // This file holds what `jaiph test` needs from the runtime (testing.md):

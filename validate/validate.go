@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/jaiph-go/jaiph/agent"
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/internal/exec/agent"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 

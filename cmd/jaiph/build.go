@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
 func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/diag"
-	"github.com/jaiph-go/jaiph/engine"
+	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
 func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {

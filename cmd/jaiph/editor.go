@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/format"
-	"github.com/jaiph-go/jaiph/lsp"
+	"github.com/jaiph-go/jaiph/internal/tools/format"
+	"github.com/jaiph-go/jaiph/internal/tools/lsp"
 )
 
 // The commands for editing .jh files.

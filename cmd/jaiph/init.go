@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/internal/scaffold"
-	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/tools/scaffold"
 )
 
 func newInitCmd(stdout, stderr io.Writer) *cobra.Command {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/engine"
-	"github.com/jaiph-go/jaiph/inboxlog"
-	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 

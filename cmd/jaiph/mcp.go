@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/mcpserver"
+	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 )
 
 func newMcpCmd(stderr io.Writer) *cobra.Command {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/jaiph-go/jaiph/runs"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // TestMcpStdio runs `jaiph mcp FILE` as a process (this test binary acting

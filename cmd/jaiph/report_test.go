@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// jaiph report serves the embedded browser UI (report/ui), not the
+// jaiph report serves the embedded browser UI (internal/tools/report/ui), not the
 // placeholder a report.Config without UI gets: the run list page and the
 // assets it loads, from the binary alone.
 func TestReportServesUI(t *testing.T) {

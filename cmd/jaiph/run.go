@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/engine"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
-	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 

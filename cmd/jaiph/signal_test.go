@@ -227,7 +227,7 @@ func summaryClosed(dir string) (string, error) {
 
 // TestKillNineLoop kills jaiph with SIGKILL once its programs run and checks
 // that none of them outlives it by more than the grace period: the run's
-// keeper (internal/procgroup) ends the group. JAIPH_STRESS_SIGNAL_LOOPS
+// keeper (internal/exec/procgroup) ends the group. JAIPH_STRESS_SIGNAL_LOOPS
 // scales it up too.
 func TestKillNineLoop(t *testing.T) {
 	loops := max(4, signalLoops(4)/2)

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/engine"
-	"github.com/jaiph-go/jaiph/progress"
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/testrun"
 	"github.com/jaiph-go/jaiph/runtime"
-	"github.com/jaiph-go/jaiph/testrun"
 )
 
 func newTestCmd(stdout, stderr io.Writer) *cobra.Command {

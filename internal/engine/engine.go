@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/bashcheck"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/internal/testrun"
+	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/runtime"
+	"github.com/jaiph-go/jaiph/validate"
+)
+
+// Program is an entry file that passed every check, lowered.
+type Program struct {
+	Path      string // the entry file, absolute
+	Workspace string // workspace root W (runtime.md §1)
+	Source    string // the entry's base name (JAIPH_SOURCE_FILE)
+	Checked   *validate.Program
+	Modules   []*lowered.Module
+	Entry     *lowered.Module
+}
+
+// Open compiles the file `jaiph run FILE` names, which must be an existing
+// .jh or .jph file (the errors say so as the reference does).
+func Open(file string) (*Program, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case os.IsNotExist(err) && parser.IsSourceFile(abs):
+		return nil, fmt.Errorf("jaiph run: no such file: %s", file)
+	case err != nil || !st.Mode().IsRegular() || !parser.IsSourceFile(abs):
+		return nil, errors.New("jaiph run expects a single .jh or .jph file")
+	}
+	return Load(abs)
+}
+
+// Load compiles the entry file at path: the first diagnostic (validation,
+// then the lowered shell) is returned as the error.
+func Load(path string) (*Program, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := validate.LoadEntry(abs)
+	if err != nil {
+		return nil, err
+	}
+	mods := codegen.LowerProgram(prog.Modules, codegen.RootOf(abs), prog.Loader.Resolved)
+	if ds := bashcheck.Lowered(prog, mods); len(ds) > 0 {
+		return nil, ds[0]
+	}
+	p := &Program{Path: abs, Workspace: runs.WorkspaceRoot(filepath.Dir(abs)), Source: filepath.Base(abs),
+		Checked: prog, Modules: mods}
+	for _, m := range mods {
+		if m.Path == prog.Entry.Path {
+			p.Entry = m
+		}
+	}
+	return p, nil
+}
+
+// RunOptions are what a run takes from its caller.
+type RunOptions struct {
+	Environ     []string // the process environment
+	Args        []string // the workflow's arguments ($1, …)
+	Stdin       io.Reader
+	StrayStderr io.Writer // the root step's bubbled stderr
+	Observer    event.Observer
+	Resume      string // a run directory to continue (resume.go)
+	Workflow    string // the entry's workflow to call; "" is default (jaiph mcp)
+}
+
+// Refuse reports a run that must not start on this host (a requested
+// Docker sandbox, which jaiph-go does not provide). It runs nothing, so it
+// comes before Prepare, which evaluates module locals.
+func (p *Program) Refuse(ctx context.Context, environ []string) error {
+	return runtime.Sandbox(ctx, runtime.NewEnv(environ), p.Entry)
+}
+
+// Prepare builds the run's environment (config defaults, evaluated module
+// locals) and the runtime that runs its default workflow.
+func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
+	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Entry, p.Modules, p.Workspace, p.Source, o.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt := runtime.New(runtime.Options{
+		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
+		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
+		Resume: o.Resume, Workflow: o.Workflow,
+	})
+	return rt, env, nil
+}
+
+// LoadTest compiles a test file and the modules it imports (D19) for the
+// workspace.
+func LoadTest(path, workspace string) (*validate.Program, error) {
+	prog, err := validate.LoadTestFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if ds := bashcheck.Program(prog, workspace); len(ds) > 0 {
+		return nil, ds[0]
+	}
+	return prog, nil
+}
+
+// PrepareTest lowers a compiled test file (opts.Program, from LoadTest)
+// and the modules it imports, evaluates their config defaults and locals,
+// and returns its blocks ready to run.
+func PrepareTest(ctx context.Context, opts testrun.Options) (*testrun.File, error) {
+	prog := opts.Program
+	mods := codegen.LowerProgram(prog.Modules, opts.Workspace, prog.Loader.Resolved)
+	// The test file is not compiled as a module (its other declarations
+	// never run); only its imports matter, for aliases and load order.
+	shell := &ast.File{Path: prog.Entry.Path, IsTest: true, Imports: prog.Entry.Imports}
+	entry := codegen.LowerProgram([]*ast.File{shell}, opts.Workspace, prog.Loader.Resolved)[0]
+	env, locals, err := runtime.PrepareEnv(ctx, opts.Env, entry, mods, opts.Workspace, filepath.Base(prog.Entry.Path), nil)
+	if err != nil {
+		return nil, err
+	}
+	return testrun.New(opts, testrun.Prepared{Modules: mods, Entry: entry, Locals: locals, Env: env}), nil
+}

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Terminal is where `jaiph run` reads and writes: the process's streams
+// and environment.
+type Terminal struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Environ        []string
+	Home           string // the user's home directory, for ~/.jaiph/hooks.json
+	Resume         string // the run directory `jaiph resume` continues (resume.go)
+}
+
+// ProcessTerminal is this process's terminal: its stdin, environment
+// and home, with stdout and stderr as given.
+func ProcessTerminal(stdout, stderr io.Writer) Terminal {
+	home, _ := os.UserHomeDir()
+	return Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: os.Environ(), Home: home}
+}
+
+// HookWait bounds how long a run waits, just before it returns, for hook
+// commands that are still running (docs/differences.md).
+const HookWait = 5 * time.Second
+
+// RunInTerminal runs the default workflow with args as `jaiph run` shows
+// it: hooks fire, the progress tree goes to stdout (a live RUNNING line on
+// a TTY, heartbeats elsewhere; cli.md §5) after the header, and the PASS
+// line or the FAIL block ends it. It returns the exit status.
+func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) int {
+	w := p.Watch(t.Environ, t.Home, t.Stderr)
+	defer w.Close() // after the result is shown
+	style := progress.NewStyle(progress.ColourWanted(t.Stdout))
+	tree := progress.NewTree(t.Stdout, style, progress.TTY(progress.IsTerminal(t.Stdout)),
+		progress.WithHeartbeat(progress.HeartbeatFromEnv(lookup(t.Environ))))
+	stray := progress.NewStrayLog(tree.StrayWriter(t.Stderr))
+	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
+		StrayStderr: stray, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
+		w.Hooks.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
+		w.Started(p)
+		tree.Header(p.Source, args)
+		tree.Start(start)
+	})
+	tree.Stop() // the RUNNING line goes and the ticker ends before the result
+	switch {
+	case err != nil && out.Interrupted != nil: // stopped while module locals ran: no step ran
+		fmt.Fprintf(t.Stderr, "Process terminated by signal %s\n", out.Interrupted.SignalName())
+		return out.ExitStatus()
+	case err != nil:
+		fmt.Fprintf(t.Stderr, "jaiph: %v\n", err)
+		return 1
+	}
+	w.Ended(out)
+	if !out.Failed {
+		progress.Pass(t.Stdout, style, out.Elapsed)
+		return 0
+	}
+	progress.Fail(t.Stderr, style, out.Failure(stray.LastLine()))
+	return out.ExitStatus()
+}
+
+// lookup reads an environment list as os.LookupEnv reads the process's.
+func lookup(environ []string) func(string) (string, bool) {
+	env := runtime.NewEnv(environ)
+	return func(k string) (string, bool) { return env.Get(k), env.Has(k) }
+}

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"io"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/hooks"
+	"github.com/jaiph-go/jaiph/internal/observe/otlp"
+)
+
+// Watchers are what watches every run a front end starts (`jaiph run`,
+// `jaiph resume`, a `jaiph mcp` tool call) besides its own display: the
+// user's hooks (~/.jaiph/hooks.json, the workspace's) and, when an OTLP
+// endpoint is set, the run's trace.
+type Watchers struct {
+	Hooks *hooks.Hooks
+	trace *otlp.Live // nil without an endpoint
+}
+
+// Watch loads the hooks of the user at home for p's workspace (their
+// messages go to stderr) and starts the trace export when environ names an
+// OTLP endpoint.
+func (p *Program) Watch(environ []string, home string, stderr io.Writer) *Watchers {
+	return &Watchers{Hooks: hooks.Load(home, p.Workspace, stderr), trace: otlp.Start(environ, stderr)}
+}
+
+// Observers are the watchers as event observers, to pass with the front
+// end's own in RunOptions.Observer.
+func (w *Watchers) Observers() event.Observers {
+	if w.trace == nil {
+		return event.Observers{w.Hooks}
+	}
+	return event.Observers{w.Hooks, w.trace}
+}
+
+// Started fires the workflow_start hook of p's run.
+func (w *Watchers) Started(p *Program) { w.Hooks.WorkflowStart(p.Path, p.Workspace) }
+
+// Ended fires the workflow_end hook with the run's outcome and gives the
+// trace the run's result (a run can fail with every call passed).
+func (w *Watchers) Ended(out Outcome) {
+	status := 0
+	if out.Failed {
+		status = 1
+		if w.trace != nil {
+			w.trace.Fail()
+		}
+	}
+	w.Hooks.WorkflowEnd(out.RunID, status, out.Elapsed, out.RunDir, out.SummaryFile)
+}
+
+// Close sends the rest of the trace (at most otlp.ShutdownWait) and waits
+// for hook commands still running (at most HookWait); call it once the
+// result has been shown.
+func (w *Watchers) Close() {
+	if w.trace != nil {
+		w.trace.Close()
+	}
+	w.Hooks.Wait(HookWait)
+}

@@ -1,0 +1,179 @@
+package shellbuiltin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/jaiph-go/jaiph/internal/exec/procgroup"
+)
+
+// Rewrite may replace an external command's program and argv just before
+// it starts (rules run theirs under Landlock).
+type Rewrite func(ctx context.Context, path string, args []string) (string, []string)
+
+// External returns the exec handler for external programs. It runs a
+// program as a real process with the shell's exported variables; unlike
+// interp's default handler it reports lookup failures as bash does
+// (`x: command not found`, 127; `./x: No such file or directory`, 127;
+// `./dir: Is a directory`, 126), forwards the signal of a cancellation
+// cause (SIGTERM stays SIGTERM) and kills procgroup.KillDelay later. Files the kernel
+// refuses to execute (scripts without a shebang) go to next, which runs
+// them as shell scripts. rewrite may be nil.
+func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+		return func(ctx context.Context, args []string) error {
+			hc := interp.HandlerCtx(ctx)
+			path, status, msg := lookPath(hc, args[0])
+			if msg != "" {
+				fmt.Fprintln(hc.Stderr, msg)
+				return interp.ExitStatus(status)
+			}
+			if rewrite != nil {
+				path, args = rewrite(ctx, path, args)
+			}
+			newCmd := func() *exec.Cmd {
+				cmd := exec.CommandContext(ctx, path)
+				cmd.Args = args
+				cmd.Env = ExportedList(hc.Env)
+				cmd.Dir = hc.Dir
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = hc.Stdin, direct(hc.Stdout), direct(hc.Stderr)
+				cmd.ExtraFiles = hc.ExtraFiles // descriptors 3+ (exec 3>f, {fd}>f) as in bash
+				return cmd
+			}
+			cmd, err := StartInterruptible(ctx, newCmd)
+			if errors.Is(err, syscall.ENOEXEC) {
+				return next(ctx, args)
+			}
+			if err == nil {
+				err = cmd.Wait()
+			}
+			var exitErr *exec.ExitError
+			switch {
+			case err == nil, errors.Is(err, exec.ErrWaitDelay):
+				return nil
+			case errors.As(err, &exitErr):
+				if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					return interp.ExitStatus(uint8(128 + int(ws.Signal())))
+				}
+				return interp.ExitStatus(uint8(exitErr.ExitCode()))
+			case ctx.Err() != nil:
+				// Cancelled before the program started (`kill %1` right
+				// after `sleep 5 &`): as in bash, it ends by the signal,
+				// silently.
+				if sig, ok := interp.ContextSignal(ctx, os.Interrupt).(syscall.Signal); ok {
+					return interp.ExitStatus(uint8(128 + int(sig)))
+				}
+				return interp.ExitStatus(128 + 2)
+			default:
+				fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], errnoText(err))
+				reportFault(ctx, args[0], err)
+				return interp.ExitStatus(126)
+			}
+		}
+	}
+}
+
+// lookPath finds a command as bash does; on failure it returns bash's
+// status and message.
+func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
+	path, err := interp.LookPathDir(hc.Dir, hc.Env, name)
+	if err == nil {
+		return path, 0, ""
+	}
+	if !strings.Contains(name, "/") {
+		return "", 127, name + ": command not found"
+	}
+	abs := name
+	if !strings.HasPrefix(abs, "/") {
+		abs = hc.Dir + "/" + name
+	}
+	fi, serr := os.Stat(abs)
+	switch {
+	case serr != nil:
+		return "", 127, name + ": " + errnoText(serr)
+	case fi.IsDir():
+		return "", 126, name + ": Is a directory"
+	default:
+		return "", 126, name + ": Permission denied"
+	}
+}
+
+// ExportedList renders the exported variables as KEY=VALUE pairs.
+func ExportedList(env expand.Environ) []string {
+	var list []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() {
+			list = append(list, name+"="+vr.String())
+		}
+		return true
+	})
+	return list
+}
+
+// FileWriter is a writer backed by a file that a child process may be
+// handed directly (a step artifact), so its output lands without a copying
+// goroutine.
+type FileWriter interface {
+	io.Writer
+	OSFile() (*os.File, error)
+}
+
+func direct(w io.Writer) io.Writer {
+	if fw, ok := w.(FileWriter); ok {
+		if f, err := fw.OSFile(); err == nil {
+			return f
+		}
+	}
+	return w
+}
+
+// StartInterruptible starts the command newCmd builds in the run's process
+// group (procgroup.FromContext), so that a cancelled ctx reaches it with the
+// cause's signal (interp.SignalCause; else SIGINT) and kills it procgroup.KillDelay
+// later, which also bounds how long a child that outlives it may keep its
+// output pipes open. When the run itself is cancelled the whole group gets
+// the signal once (a program must not see it twice: many treat a second
+// SIGINT as "quit now"); a job's own cancellation (`kill %1`) signals just
+// its program, as bash does. A concurrently forked process may briefly hold
+// a just-written executable open (go.dev/issue/22315), so ETXTBSY is
+// retried for a short while.
+func StartInterruptible(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	group := procgroup.FromContext(ctx)
+	build := func() (*exec.Cmd, error) {
+		cmd := newCmd()
+		cmd.Cancel = func() error {
+			sig := interp.ContextSignal(ctx, os.Interrupt)
+			if group.RunCancelled() {
+				if s, ok := sig.(syscall.Signal); ok {
+					group.Interrupt(s)
+				}
+				return nil
+			}
+			return cmd.Process.Signal(sig)
+		}
+		cmd.WaitDelay = procgroup.KillDelay
+		return cmd, group.Prepare(cmd)
+	}
+	cmd, err := build()
+	if err != nil {
+		return cmd, err
+	}
+	err = cmd.Start()
+	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
+		time.Sleep(delay)
+		if cmd, err = build(); err == nil {
+			err = cmd.Start()
+		}
+	}
+	return cmd, err
+}

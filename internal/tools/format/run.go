@@ -1,0 +1,112 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
+	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/internal/engine"
+)
+
+// Options are the flags of `jaiph fmt` and its streams.
+type Options struct {
+	Check, Write   bool
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// stdinName stands for standard input in messages; its text is checked as
+// a module in the working directory (named _stdin.jh, a name that makes
+// a valid module symbol).
+const stdinName = "<stdin>"
+
+// Run is `jaiph fmt [--check] [-w] [paths… | -]`. It returns the exit
+// status (0, or 1 when a file has diagnostics, cannot be read or written,
+// or would change under --check) and a usage error.
+func Run(args []string, o Options) (int, error) {
+	if len(args) == 0 {
+		return 0, errors.New("no paths given (use - for standard input)")
+	}
+	cwd, _ := os.Getwd()
+	if len(args) == 1 && args[0] == "-" {
+		if o.Write {
+			return 0, errors.New("-w cannot rewrite standard input")
+		}
+		src, err := io.ReadAll(o.Stdin)
+		if err != nil {
+			return 0, err
+		}
+		return o.file(filepath.Join(cwd, "_stdin.jh"), stdinName, src), nil
+	}
+	for _, a := range args {
+		if a == "-" {
+			return 0, errors.New("- must be the only path")
+		}
+	}
+	files, err := engine.SourceFiles(args)
+	if err != nil {
+		return 0, err
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(o.Stderr, "no .jh or .jph files found")
+	}
+	code := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(o.Stderr, err)
+			code = 1
+			continue
+		}
+		code = max(code, o.file(f, diag.Shown(cwd, f), src))
+	}
+	return code, nil
+}
+
+// file formats one file whose contents are src and reports as the options
+// ask; name is how messages show it.
+func (o Options) file(path, name string, src []byte) int {
+	out, err := Source(path, src)
+	var de *Error
+	switch {
+	case errors.As(err, &de):
+		for _, d := range de.Diags {
+			d.File = name
+		}
+		diag.WriteText(o.Stderr, de.Diags)
+		return 1
+	case err != nil:
+		fmt.Fprintf(o.Stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	changed := !bytes.Equal(out, src)
+	code := 0
+	if o.Check && changed {
+		fmt.Fprintln(o.Stdout, name)
+		code = 1
+	}
+	if o.Write && changed {
+		// Through a symbolic link to its target, which keeps its mode.
+		target, err := filepath.EvalSymlinks(path)
+		var st os.FileInfo
+		if err == nil {
+			st, err = os.Stat(target)
+		}
+		if err == nil {
+			err = atomicfile.Write(target, out, st.Mode().Perm())
+		}
+		if err != nil {
+			fmt.Fprintf(o.Stderr, "%s: %v\n", name, err)
+			return 1
+		}
+	}
+	if !o.Check && !o.Write {
+		o.Stdout.Write(out)
+	}
+	return code
+}

@@ -1,0 +1,225 @@
+package mcpserver
+
+// This file answers: what does a tool call do (run, result, progress,
+// cancellation)?
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Options configure a server.
+type Options struct {
+	Environ []string  // the runs' environment
+	Home    string    // the user's home directory, for ~/.jaiph/hooks.json
+	Stderr  io.Writer // the runs' stray stderr and the hooks' messages
+	// Interrupt, when cancelled with a *runtime.Interrupted cause (as
+	// runtime.NotifyInterrupt's context), interrupts every run with it.
+	Interrupt context.Context
+	running   *running // the calls in progress, when the caller waits for them
+}
+
+// running counts calls in progress, so that a stopping server can let
+// their runs end and record it.
+type running struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func newRunning() *running {
+	r := &running{}
+	r.cond = sync.NewCond(&r.mu)
+	return r
+}
+
+func (r *running) add(d int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.n += d
+	r.mu.Unlock()
+	r.cond.Broadcast()
+}
+
+func (r *running) wait() {
+	r.mu.Lock()
+	for r.n > 0 {
+		r.cond.Wait()
+	}
+	r.mu.Unlock()
+}
+
+// Input is a tool's arguments.
+type Input struct {
+	Args []string `json:"args,omitempty"` // described per tool (argsDescription)
+}
+
+// Output is a tool's structured result.
+type Output struct {
+	Status      int    `json:"status" jsonschema:"the exit status jaiph run would have: 0 passed, 1 failed, 128+N stopped by signal N"`
+	Output      string `json:"output,omitempty" jsonschema:"what the workflow wrote to stdout (its .out artifact)"`
+	ReturnValue string `json:"return_value,omitempty" jsonschema:"the workflow's return value"`
+	RunDir      string `json:"run_dir,omitempty" jsonschema:"the run directory with the step artifacts"`
+	SummaryFile string `json:"summary_file,omitempty" jsonschema:"the run's run_summary.jsonl"`
+}
+
+// maxOutput bounds the output a result carries; the artifact keeps all.
+const maxOutput = 100_000
+
+// New returns a server offering tools.
+func New(tools []Tool, o Options) *mcp.Server {
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "jaiph", Version: buildinfo.Version()}, nil)
+	for _, t := range tools {
+		in, err := jsonschema.For[Input](nil)
+		if err != nil {
+			panic(err) // Input is a fixed type: its schema always derives
+		}
+		// An array, not the ["null","array"] a Go slice derives: args may
+		// be left out, but not given as null.
+		args := in.Properties["args"]
+		args.Types, args.Type, args.Description = nil, "array", argsDescription(t.Params)
+		mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: in},
+			func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, Output, error) {
+				return o.call(ctx, req, t, in.Args)
+			})
+	}
+	return s
+}
+
+// call runs the tool's workflow with args as `jaiph run` does. The run is
+// not cancelled with the request's context as such: a cancelled request
+// interrupts it as SIGINT does (the programs of the run get the signal,
+// stragglers are killed 2 s later), and the call returns once it ended.
+func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, args []string) (*mcp.CallToolResult, Output, error) {
+	o.running.add(1)
+	defer o.running.add(-1)
+	prog, err := engine.Open(t.File)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	runCtx, interrupt := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer interrupt(nil)
+	defer context.AfterFunc(ctx, func() { interrupt(&runtime.Interrupted{Signal: syscall.SIGINT}) })()
+	if o.Interrupt != nil {
+		defer context.AfterFunc(o.Interrupt, func() { interrupt(context.Cause(o.Interrupt)) })()
+	}
+	if err := prog.Refuse(runCtx, o.Environ); err != nil {
+		return nil, Output{}, err
+	}
+	w := prog.Watch(o.Environ, o.Home, o.Stderr)
+	defer w.Close()
+	root := &rootStep{}
+	obs := append(event.Observers{root}, w.Observers()...)
+	if tok := req.Params.GetProgressToken(); tok != nil {
+		obs = append(obs, &progressNotifier{ctx: ctx, session: req.Session, token: tok})
+	}
+	stray := progress.NewStrayLog(o.Stderr)
+	out, err := prog.Execute(runCtx, engine.RunOptions{Environ: o.Environ, Args: args, Workflow: t.Workflow,
+		StrayStderr: stray, Observer: obs}, func(time.Time) { w.Started(prog) })
+	if err != nil {
+		return nil, Output{}, err
+	}
+	w.Ended(out)
+	res := Output{Status: out.ExitStatus(), Output: root.output(), ReturnValue: out.Value, RunDir: out.RunDir,
+		SummaryFile: out.SummaryFile}
+	text := resultText(t, res, out, stray.LastLine())
+	return &mcp.CallToolResult{IsError: out.Failed, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
+}
+
+// resultText is what the model reads: PASS or FAIL as `jaiph run` says it,
+// the output and return value, where the run's files are and, for a
+// failure, the failed step's output (the FAIL block's).
+func resultText(t Tool, res Output, out engine.Outcome, strayLine string) string {
+	var b strings.Builder
+	if out.Failed {
+		fmt.Fprintf(&b, "✗ FAIL workflow %s (status %d, %s)\n", t.Workflow, res.Status, progress.Duration(out.Elapsed))
+	} else {
+		fmt.Fprintf(&b, "✓ PASS workflow %s (%s)\n", t.Workflow, progress.Duration(out.Elapsed))
+	}
+	if res.Output != "" {
+		fmt.Fprintf(&b, "\nOutput:\n%s\n", strings.TrimRight(res.Output, "\n"))
+	}
+	if res.ReturnValue != "" {
+		fmt.Fprintf(&b, "\nReturn value: %s\n", res.ReturnValue)
+	}
+	if !out.Failed && out.RunDir != "" {
+		fmt.Fprintf(&b, "\nLogs: %s\nSummary: %s\n", out.RunDir, out.SummaryFile)
+	}
+	if out.Failed { // its Logs and Summary lines too
+		var fail strings.Builder
+		progress.Fail(&fail, progress.NewStyle(false), out.Failure(strayLine))
+		// The FAIL block without its first line, which names the default
+		// workflow: the line above names this one.
+		_, rest, _ := strings.Cut(strings.TrimPrefix(fail.String(), "\n"), "\n")
+		fmt.Fprintf(&b, "\n%s", rest)
+	}
+	return b.String()
+}
+
+// rootStep remembers the root step's stdout artifact.
+type rootStep struct{ outFile string }
+
+func (r *rootStep) Event(e *event.Event) {
+	if e.Type == event.StepEnd && e.ParentID == "" {
+		r.outFile = e.OutFile
+	}
+}
+
+// output is the root step's stdout, at most maxOutput bytes of it.
+func (r *rootStep) output() string {
+	if r.outFile == "" {
+		return ""
+	}
+	f, err := os.Open(r.outFile)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, maxOutput+1))
+	if len(data) > maxOutput {
+		return string(data[:maxOutput]) + "\n… (cut; all of it is in " + r.outFile + ")"
+	}
+	return string(data)
+}
+
+// progressNotifier sends notifications/progress for each step's start and
+// end (the run serialises events, so progress only grows).
+type progressNotifier struct {
+	ctx     context.Context
+	session *mcp.ServerSession
+	token   any
+	n       int
+}
+
+func (p *progressNotifier) Event(e *event.Event) {
+	if e.Type != event.StepStart && e.Type != event.StepEnd {
+		return
+	}
+	p.n++
+	msg := fmt.Sprintf("%s %s %s", e.Type, e.Kind, e.Name)
+	if e.Type == event.StepEnd {
+		msg += fmt.Sprintf(" status %d", *e.Status)
+	}
+	_ = p.session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token,
+		Progress: float64(p.n), Message: msg})
+}
