@@ -83,6 +83,7 @@ stress:
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./internal/tools/format
+	JAIPH_STRESS_BROKER_MESSAGES=1000 $(GO) test -race -count=1 -timeout 30m -v ./internal/broker
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
