@@ -10,6 +10,7 @@ package broker
 //   object store JAIPH_SRC                             the runs' sources, by content hash
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -193,4 +194,85 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// The broker may restart (or a cluster lose its leader) while a run goes
+// on: the clients reconnect by themselves, and these wrappers retry what
+// failed meanwhile, for up to a minute, so nothing acknowledged is lost and
+// nothing is done twice.
+const (
+	retryEvery = 200 * time.Millisecond
+	retryTries = 300
+)
+
+// update is kv.Update riding out a restart. A revision mismatch after a
+// failed try may be our own write whose acknowledgement was lost: reading
+// our value back tells.
+func update(ctx context.Context, kv jetstream.KeyValue, key string, val []byte, rev uint64) (uint64, error) {
+	retried := false
+	for try := 0; ; try++ {
+		n, err := kv.Update(ctx, key, val, rev)
+		switch {
+		case err == nil:
+			return n, nil
+		case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
+			if retried {
+				if e, gerr := kv.Get(ctx, key); gerr == nil && bytes.Equal(e.Value(), val) {
+					return e.Revision(), nil
+				}
+			}
+			return 0, err
+		case ctx.Err() != nil || try >= retryTries:
+			return 0, err
+		}
+		retried = true
+		sleep(ctx, retryEvery)
+	}
+}
+
+// create is kv.Create riding out a restart; a key that exists after a
+// failed try is ours.
+func create(ctx context.Context, kv jetstream.KeyValue, key string, val []byte) error {
+	for try := 0; ; try++ {
+		_, err := kv.Create(ctx, key, val)
+		switch {
+		case err == nil || errors.Is(err, jetstream.ErrKeyExists):
+			return nil
+		case ctx.Err() != nil || try >= retryTries:
+			return err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+// get is kv.Get riding out a restart.
+func get(ctx context.Context, kv jetstream.KeyValue, key string) (jetstream.KeyValueEntry, error) {
+	for try := 0; ; try++ {
+		e, err := kv.Get(ctx, key)
+		if err == nil || errors.Is(err, jetstream.ErrKeyNotFound) || ctx.Err() != nil || try >= retryTries {
+			return e, err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+// publish publishes with a message id (a retry the broker already stored
+// is dropped as a duplicate) riding out a restart.
+func publish(ctx context.Context, js jetstream.JetStream, subject string, data []byte, id string) (*jetstream.PubAck, error) {
+	for try := 0; ; try++ {
+		ack, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(id))
+		if err == nil || ctx.Err() != nil || try >= retryTries {
+			return ack, err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

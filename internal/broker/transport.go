@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,6 +59,9 @@ type Transport struct {
 	src      Sources
 	hash     string
 	replicas int
+	// reconnected is signalled when the client reconnected to the
+	// broker (a restart): a drain then follows its feeds again.
+	reconnected chan struct{}
 }
 
 // Options of a transport beyond its URL.
@@ -75,7 +77,13 @@ func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, 
 	if err != nil {
 		return nil, err
 	}
-	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1)}
+	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), reconnected: make(chan struct{}, 1)}
+	nc.SetReconnectHandler(func(*nats.Conn) {
+		select {
+		case t.reconnected <- struct{}{}:
+		default:
+		}
+	})
 	if err := t.publishSources(ctx); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("cannot publish the run's sources to the broker: %w", err)
@@ -185,11 +193,11 @@ func (q *queue) enqueue(ctx context.Context, channel, sender, content string) er
 			Retries: q.retries, BackoffMS: q.backoff.Milliseconds()}
 		// The ledger key exists before any worker can claim the delivery.
 		rec := &record{State: stQueued, Target: target}
-		if _, err := q.kv.Create(ctx, d.Key, rec.encode()); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		if err := create(ctx, q.kv, d.Key, rec.encode()); err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
 		b, _ := json.Marshal(d)
-		if _, err := q.t.js.Publish(ctx, workPrefix+q.run, b, jetstream.WithMsgID(q.run+"."+d.Key)); err != nil {
+		if _, err := publish(ctx, q.t.js, workPrefix+q.run, b, q.run+"."+d.Key); err != nil {
 			return fmt.Errorf("cannot queue the delivery of message %s to %s: %w", seq, target, err)
 		}
 		q.known[d.Key] = &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
@@ -211,30 +219,13 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	watch, err := q.kv.WatchAll(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph: cannot watch the run's deliveries on the broker: %v\n", err)
-		return 1
-	}
-	defer watch.Stop()
-	cons, err := q.t.js.OrderedConsumer(ctx, eventStream(q.run), jetstream.OrderedConsumerConfig{})
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph: cannot read the run's remote events: %v\n", err)
-		return 1
-	}
-	events := make(chan jetstream.Msg, 64)
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		select {
-		case events <- m:
-		case <-ctx.Done():
-		}
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "jaiph: cannot read the run's remote events: %v\n", err)
-		return 1
-	}
-	defer cc.Stop()
 	var consumed uint64 // the last event stream sequence shown
+	f, err := q.subscribe(ctx, consumed)
+	if err != nil {
+		fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+		return 1
+	}
+	defer func() { f.stop() }()
 	status := 0
 	for {
 		if q.outstanding() == 0 {
@@ -243,15 +234,33 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 		select {
 		case <-ctx.Done():
 			return 1
-		case m := <-events:
-			if md, err := m.Metadata(); err == nil {
-				consumed = md.Sequence.Stream
+		case <-q.t.reconnected:
+			// The broker restarted: follow both again from where we are
+			// (a watch replays every record; observe ignores the old).
+			f.stop()
+			if f, err = q.subscribe(ctx, consumed); err != nil {
+				fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+				return 1
 			}
+		case m := <-f.events:
+			md, err := m.Metadata()
+			if err != nil || md.Sequence.Stream <= consumed {
+				continue // already shown (a resubscription replays)
+			}
+			consumed = md.Sequence.Stream
 			q.showEvent(m.Data())
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
 			}
-		case e := <-watch.Updates():
+		case e, ok := <-f.watch.Updates():
+			if !ok {
+				f.stop()
+				if f, err = q.subscribe(ctx, consumed); err != nil {
+					fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+					return 1
+				}
+				continue
+			}
 			if e == nil || e.Operation() != jetstream.KeyValuePut || !strings.HasPrefix(e.Key(), "d.") {
 				continue
 			}
@@ -275,6 +284,59 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			return 1
 		}
 	}
+}
+
+// feeds are what a drain follows: a watch of the ledger and the event
+// stream after the last event shown.
+type feeds struct {
+	watch  jetstream.KeyWatcher
+	cc     jetstream.ConsumeContext
+	events chan jetstream.Msg
+}
+
+func (f *feeds) stop() {
+	f.watch.Stop()
+	f.cc.Stop()
+}
+
+// subscribe follows the ledger and the events after sequence from,
+// retrying while the broker is away.
+func (q *queue) subscribe(ctx context.Context, from uint64) (*feeds, error) {
+	for try := 0; ; try++ {
+		f, err := q.trySubscribe(ctx, from)
+		if err == nil || ctx.Err() != nil || try >= retryTries {
+			return f, err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+func (q *queue) trySubscribe(ctx context.Context, from uint64) (*feeds, error) {
+	watch, err := q.kv.WatchAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg := jetstream.OrderedConsumerConfig{}
+	if from > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from+1
+	}
+	cons, err := q.t.js.OrderedConsumer(ctx, eventStream(q.run), cfg)
+	if err != nil {
+		watch.Stop()
+		return nil, err
+	}
+	f := &feeds{watch: watch, events: make(chan jetstream.Msg, 64)}
+	f.cc, err = cons.Consume(func(m jetstream.Msg) {
+		select {
+		case f.events <- m:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		watch.Stop()
+		return nil, err
+	}
+	return f, nil
 }
 
 // outstanding counts the deliveries not yet final.

@@ -121,7 +121,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.TermWithReason("no ledger")
 		return
 	}
-	entry, err := kv.Get(ctx, d.Key)
+	entry, err := get(ctx, kv, d.Key)
 	if err != nil {
 		w.logf("worker %s: dropped delivery %s of run %s: no ledger record (%v)", w.Name, d.Key, d.Run, err)
 		_ = m.TermWithReason("no ledger record")
@@ -139,7 +139,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	rev := entry.Revision()
 	if lost := r.Claims - r.Failures; lost >= maxLost {
 		r.State, r.Why = stDead, fmt.Sprintf("it lost its worker %d times (a worker crashed or stalled past the lease each time)", lost)
-		if _, err := kv.Update(ctx, d.Key, r.encode(), rev); err == nil {
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err == nil {
 			_ = m.TermWithReason("lost its worker")
 		}
 		return
@@ -147,7 +147,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	// Claim: compare-and-set on the record's revision is the fence.
 	r.State, r.Worker, r.Beat = stClaimed, w.Name, time.Now().UnixMilli()
 	r.Claims++
-	rev, err = kv.Update(ctx, d.Key, r.encode(), rev)
+	rev, err = update(ctx, kv, d.Key, r.encode(), rev)
 	if err != nil {
 		return // another worker claimed it this instant
 	}
@@ -171,7 +171,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	r.Status, r.Why, r.Events, r.Beat = &status, why, lastEvent, time.Now().UnixMilli()
 	if status == 0 {
 		r.State, r.Sends = stDone, sends
-		if _, err := kv.Update(ctx, d.Key, r.encode(), rev); err != nil {
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 			return // fenced at the finish line: the result never counts
 		}
 		_ = m.DoubleAck(ctx)
@@ -181,7 +181,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	r.Failures++
 	if r.Failures <= d.Retries {
 		r.State = stQueued
-		if _, err := kv.Update(ctx, d.Key, r.encode(), rev); err != nil {
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 			return
 		}
 		_ = m.NakWithDelay(retryDelay(time.Duration(d.BackoffMS)*time.Millisecond, r.Failures))
@@ -191,7 +191,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	if d.Retries > 0 {
 		r.State = stDead
 	}
-	if _, err := kv.Update(ctx, d.Key, r.encode(), rev); err != nil {
+	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 		return
 	}
 	_ = m.TermWithReason(r.State)
@@ -279,7 +279,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 			}
 			revMu.Lock()
 			r.Beat = time.Now().UnixMilli()
-			n, err := kv.Update(ctx, d.Key, r.encode(), rev)
+			n, err := update(ctx, kv, d.Key, r.encode(), rev)
 			if err == nil {
 				rev = n
 				_ = m.InProgress()
@@ -357,6 +357,7 @@ type publisher struct {
 	fenced  *atomic.Bool
 	last    atomic.Uint64
 	mu      sync.Mutex
+	n       int // events published (p.mu)
 }
 
 func (p *publisher) Event(e *event.Event) {
@@ -375,9 +376,10 @@ func (p *publisher) Event(e *event.Event) {
 	b, _ := json.Marshal(w)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if ack, err := p.js.Publish(ctx, p.subject, b); err == nil {
+	p.n++
+	if ack, err := publish(ctx, p.js, p.subject, b, fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n)); err == nil {
 		p.last.Store(ack.Sequence)
 	}
 }
