@@ -9,8 +9,10 @@ package broker_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +25,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/jaiph-go/jaiph/internal/broker"
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -645,5 +649,125 @@ func TestBrokerRestart(t *testing.T) {
 	ib := inbox(t, newestRun(t, dir))
 	if len(ib.Messages) != n {
 		t.Fatalf("jaiph inbox lists %d messages, want %d", len(ib.Messages), n)
+	}
+}
+
+// cluster is three in-process JetStream servers routed into one cluster.
+type cluster struct {
+	t       *testing.T
+	servers []*server.Server
+	urls    []string
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	c := &cluster{t: t}
+	ports := []int{freePort(t), freePort(t), freePort(t)}
+	var routes []string
+	for _, p := range ports {
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", p))
+	}
+	for i, p := range ports {
+		s, err := server.NewServer(&server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: server.RANDOM_PORT,
+			JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+			Cluster: server.ClusterOpts{Name: "jaiph", Host: "127.0.0.1", Port: p},
+			Routes:  server.RoutesFromStr(strings.Join(routes, ","))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Start()
+		if !s.ReadyForConnections(20 * time.Second) {
+			t.Fatalf("cluster node %d did not start", i)
+		}
+		c.servers = append(c.servers, s)
+		c.urls = append(c.urls, s.ClientURL())
+	}
+	t.Cleanup(func() {
+		for _, s := range c.servers {
+			s.Shutdown()
+			s.WaitForShutdown()
+		}
+	})
+	// JetStream is usable once the cluster elected its meta leader.
+	stop := time.Now().Add(deadline)
+	for !c.servers[0].JetStreamIsCurrent() || !hasMetaLeader(c.servers) {
+		if time.Now().After(stop) {
+			t.Fatal("the cluster elected no JetStream leader")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return c
+}
+
+func hasMetaLeader(servers []*server.Server) bool {
+	for _, s := range servers {
+		if s.JetStreamIsLeader() {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *cluster) url() string { return strings.Join(c.urls, ",") }
+
+// TestClusterNodeLoss: a three-node cluster with R3 streams loses one node
+// in the middle of the drain; nothing is lost.
+func TestClusterNodeLoss(t *testing.T) {
+	n := sizeFromEnv("JAIPH_STRESS_BROKER_MESSAGES", 100)
+	c := startCluster(t)
+	dir := workspace(t, steady)
+	env := []string{"JAIPH_INBOX_REPLICAS=3"}
+	w := startWorker(t, c.url(), "a", dir, 2, env...)
+	r := startRun(t, c.url(), dir, "flow.jh", env, strconv.Itoa(n))
+	w.log.wait(t, fmt.Sprintf("delivered message %03d", n/4))
+	checkReplicas(t, c.urls[0], "JAIPH_WORK", 3)
+	c.servers[2].Shutdown() // whichever it leads, the others take over
+	c.servers[2].WaitForShutdown()
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s\nworker:\n%s", code, r.stdout.String(), r.stderr.String(), w.log.text())
+	}
+	got := lines(t, filepath.Join(dir, "done.txt"))
+	seen := map[string]bool{}
+	for _, l := range got {
+		seen[l] = true
+	}
+	for i := 1; i <= n; i++ {
+		if !seen[fmt.Sprintf("done m%d", i)] {
+			t.Fatalf("message m%d was never delivered (%d lines)", i, len(got))
+		}
+	}
+	if extra := len(got) - n; extra > 2 {
+		t.Fatalf("%d repeated deliveries; at most the 2 in flight may repeat", extra)
+	}
+}
+
+// checkReplicas fails unless the stream has the replicas.
+func checkReplicas(t *testing.T, url, stream string, want int) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(context.Background(), stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.CachedInfo().Config.Replicas; got != want {
+		t.Fatalf("stream %s has %d replicas, want %d", stream, got, want)
 	}
 }

@@ -55,6 +55,9 @@ func Install() {
 		}
 		ctx, stop := runtime.NotifyInterrupt()
 		defer stop()
+		if o.Replicas > 0 {
+			os.Setenv("JAIPH_INBOX_REPLICAS", strconv.Itoa(o.Replicas))
+		}
 		w := &Worker{URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Environ: os.Environ(), Log: cmd.ErrOrStderr()}
 		return w.Run(ctx)
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,7 +59,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.js, w.programs, w.ledgers = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}
 	cons, err := js.Consumer(ctx, workStream, workersName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-		cons, err = ensureWork(ctx, js, 30*time.Second, 1)
+		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
+		cons, err = ensureWork(ctx, js, 30*time.Second, max(replicas, 1))
 	}
 	if err != nil {
 		return fmt.Errorf("cannot open the work queue: %w", err)

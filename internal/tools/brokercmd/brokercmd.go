@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -27,6 +28,7 @@ type BrokerOptions struct {
 type WorkerOptions struct {
 	Inbox, Name, Dir string
 	Concurrency      int
+	Replicas         int
 }
 
 // UsageError is a command-line mistake (exit 2).
@@ -80,6 +82,15 @@ func TakeInbox(args []string) ([]string, string, error) {
 			}
 			url = args[i+1]
 			i++
+		case a == "--replicas" || strings.HasPrefix(a, "--replicas="):
+			n, ok := strings.CutPrefix(a, "--replicas=")
+			if !ok && i+1 < len(args) {
+				n, i = args[i+1], i+1
+			}
+			if r, err := strconv.Atoi(n); err != nil || r < 1 || r > 5 {
+				return nil, "", &UsageError{fmt.Sprintf("--replicas needs a number from 1 to 5 (the broker's stream replicas), got %q", n)}
+			}
+			os.Setenv("JAIPH_INBOX_REPLICAS", n)
 		case strings.HasPrefix(a, "--inbox="):
 			url = strings.TrimPrefix(a, "--inbox=")
 		case cmd == "run" && a == "--target" && i+1 < len(args):
@@ -193,6 +204,7 @@ over stops its target and reports nothing.`,
 	cmd.Flags().StringVar(&o.Inbox, "inbox", "", "the broker (`URL`: nats://HOST:PORT; credentials and TLS as NATS URLs take them)")
 	cmd.Flags().IntVar(&o.Concurrency, "concurrency", 1, "deliveries run at once (`N`)")
 	cmd.Flags().StringVar(&o.Name, "name", "", "the worker's name in progress and logs (`NAME`; default host:pid)")
+	cmd.Flags().IntVar(&o.Replicas, "replicas", 0, "replicas of the work queue when this worker creates it (`N`; a cluster: 3; JAIPH_INBOX_REPLICAS)")
 	cmd.Flags().StringVar(&o.Dir, "dir", "", "working directory of the bodies (`DIR`; default the current one)")
 	return cmd
 }
