@@ -99,20 +99,23 @@ func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
 	}
 	name := channelName(channel)
 	file := seq + "-" + name + ".txt"
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
-		return err
-	}
 	ri := &rt.inboxes
-	ri.logMu.Lock()
-	defer ri.logMu.Unlock()
-	j, err := os.OpenFile(filepath.Join(dir, ".queue"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = j.WriteString(name + ":" + seq + ":" + sender + "\n")
-	j.Close()
-	if err != nil {
-		return err
+	// A resumed run queues its messages again: one already stored, with
+	// the same content, keeps its file and journal line.
+	if old, err := os.ReadFile(filepath.Join(dir, file)); err != nil || string(old) != content {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
+			return err
+		}
+		ri.logMu.Lock()
+		j, err := os.OpenFile(filepath.Join(dir, ".queue"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err == nil {
+			_, err = j.WriteString(name + ":" + seq + ":" + sender + "\n")
+			j.Close()
+		}
+		ri.logMu.Unlock()
+		if err != nil {
+			return err
+		}
 	}
 	ri.mu.Lock()
 	if n := atoiOr(seq, 0); n > ri.seq {

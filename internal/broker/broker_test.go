@@ -771,3 +771,86 @@ func checkReplicas(t *testing.T, url, stream string, want int) {
 		t.Fatalf("stream %s has %d replicas, want %d", stream, got, want)
 	}
 }
+
+const chain = `channel jobs
+channel report
+
+config {
+  run.inbox_max_dispatch_depth = 1000000
+}
+
+workflow work {
+  sleep 0.02
+  echo "work $1" >> done.txt
+  report <- echo "report $1"
+}
+
+workflow reviewer {
+  echo "review $1" >> reviews.txt
+}
+
+workflow default {
+  i=0
+  while [ "$i" -lt "$1" ]; do
+    i=$((i + 1))
+    jobs <- echo "m$i"
+  done
+  jobs -> work
+  report -> reviewer
+}
+`
+
+// TestOrchestratorKilled: the orchestrating run is killed with SIGKILL in
+// the middle of the drain; jaiph resume reattaches to the run's ledger and
+// streams and finishes it, redoing nothing that completed.
+func TestOrchestratorKilled(t *testing.T) {
+	n := sizeFromEnv("JAIPH_STRESS_BROKER_MESSAGES", 100) / 2
+	srv := startServer(t)
+	dir := workspace(t, chain)
+	w := startWorker(t, srv.url(), "a", dir, 2)
+	r := startRun(t, srv.url(), dir, "flow.jh", nil, strconv.Itoa(n))
+	w.log.wait(t, fmt.Sprintf("delivered message %03d", n/4))
+	_ = r.cmd.Process.Kill()
+	r.wait(t)
+	runDir := newestRun(t, dir)
+	resume := exec.Command(jaiphNats, "resume", "--inbox", srv.url(), runDir)
+	resume.Dir = dir
+	out, err := resume.CombinedOutput()
+	if err != nil {
+		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
+	}
+	for _, f := range []string{"done.txt", "reviews.txt"} {
+		got := lines(t, filepath.Join(dir, f))
+		seen := map[string]int{}
+		for _, l := range got {
+			seen[l]++
+		}
+		if len(seen) != n {
+			t.Fatalf("%s has %d distinct lines, want %d", f, len(seen), n)
+		}
+		// Deliveries ran once each; a kill cannot make a worker repeat one.
+		for l, c := range seen {
+			if c != 1 {
+				t.Fatalf("%s: %q %d times", f, l, c)
+			}
+		}
+	}
+	starts := 0
+	for _, e := range summary(t, runDir) {
+		if e.Type == event.StepStart && e.Func == "flow::work" {
+			starts++
+		}
+	}
+	if starts < n || starts > n+1 {
+		t.Fatalf("the summary shows %d work steps, want %d (one more at most: the event shown as the run was killed)", starts, n)
+	}
+	ib := inbox(t, runDir)
+	if len(ib.Messages) != 2*n {
+		t.Fatalf("jaiph inbox lists %d messages, want %d", len(ib.Messages), 2*n)
+	}
+	for _, m := range ib.Messages {
+		if m.State != "delivered" {
+			t.Fatalf("jaiph inbox: message %s is %s", m.Seq, m.State)
+		}
+	}
+}

@@ -81,9 +81,14 @@ type record struct {
 	// Events is the sequence of the attempt's last event on the event
 	// stream: the orchestrator shows the result after that event.
 	Events uint64 `json:"ev,omitempty"`
-	// Fanned: the orchestrator queued the sends (orchestrator only).
-	Fanned bool  `json:"fan,omitempty"`
-	Beat   int64 `json:"hb,omitempty"` // last heartbeat, unix ms
+	// Numbers are the message numbers the orchestrator gave Sends,
+	// recorded before it queued them, so a resumed orchestrator queues
+	// the same messages again, not new ones.
+	Numbers []string `json:"nums,omitempty"`
+	// Epoch counts the times a resumed run queued a failed delivery
+	// again; Claims and Failures count within an epoch.
+	Epoch int   `json:"ep,omitempty"`
+	Beat  int64 `json:"hb,omitempty"` // last heartbeat, unix ms
 }
 
 func (r *record) terminal() bool {

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -117,6 +118,7 @@ func (t *Transport) publishSources(ctx context.Context) error {
 // and the work stream with the orchestrator's lease.
 func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.Host) (runtime.Queue, error) {
 	run := h.RunID()
+	_, existed := t.js.KeyValue(ctx, ledgerName(run))
 	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], 30*time.Second)
 	if _, err := ensureWork(ctx, t.js, lease, t.replicas); err != nil {
 		return nil, err
@@ -134,6 +136,17 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
 	if q.max == 0 {
 		q.max, q.maxHint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
+	}
+	if existed == nil { // a resumed run: its ledger is there
+		if q.prior, err = readPrior(ctx, kv, h.RunDir()); err != nil {
+			return nil, fmt.Errorf("cannot resume the run's inbox: %w", err)
+		}
+		for id, n := range q.prior.ids {
+			q.ids[id] = n
+		}
+	}
+	if q.cursor, err = openCursor(h.RunDir()); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -155,16 +168,20 @@ type queue struct {
 	known    map[string]*known // deliveries by ledger key
 	overflow bool              // E_DISPATCH_DEPTH
 	ids      map[string]int    // remote step id → local step number
+	prior    *prior            // what the interrupted attempt did (a resumed run)
+	cursor   *cursor           // the last event shown, kept in the run directory
 }
 
 // known is what the orchestrator tracks of a delivery.
 type known struct {
 	seq, channel, sender, target string
 	chanSym                      string
-	claims, failures             int
+	claims, failures, epoch      int
 	started                      time.Time
 	final                        bool
+	doneBefore                   bool    // completed in the interrupted attempt (its events were shown)
 	rec                          *record // a final record waiting for its events
+	rev                          uint64  // rec's revision
 }
 
 // Send numbers a message, stores it in the run directory and queues one
@@ -178,12 +195,21 @@ func (q *queue) Send(ctx context.Context, channel, sender, content string) error
 
 // enqueue is Send with q.mu held.
 func (q *queue) enqueue(ctx context.Context, channel, sender, content string) error {
-	q.seq++
-	if q.seq > q.max {
+	if q.seq+1 > q.max {
 		q.overflow = true
 		return fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", q.max, q.maxHint)
 	}
-	seq := fmt.Sprintf("%03d", q.seq)
+	q.seq++
+	return q.queueAs(ctx, fmt.Sprintf("%03d", q.seq), channel, sender, content)
+}
+
+// queueAs stores message seq and queues its deliveries. On a resumed run
+// the ledger already knows them: a delivery that is done stays done, one
+// queued or claimed is published again (the broker drops the duplicate,
+// a worker acks a second copy of a final one), and one that failed in the
+// interrupted attempt is queued again in a new epoch, as the file inbox's
+// resume runs again what did not complete.
+func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content string) error {
 	if err := q.h.StoreMessage(seq, channel, sender, content); err != nil {
 		return err
 	}
@@ -192,23 +218,61 @@ func (q *queue) enqueue(ctx context.Context, channel, sender, content string) er
 			Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 			Retries: q.retries, BackoffMS: q.backoff.Milliseconds()}
 		// The ledger key exists before any worker can claim the delivery.
-		rec := &record{State: stQueued, Target: target}
-		if err := create(ctx, q.kv, d.Key, rec.encode()); err != nil {
+		id, err := q.ledgerEntry(ctx, d.Key, target)
+		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
+		k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
+		if p := q.prior; p != nil {
+			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
+		}
+		q.known[d.Key] = k
+		if id == "" {
+			continue // done already
+		}
 		b, _ := json.Marshal(d)
-		if _, err := publish(ctx, q.t.js, workPrefix+q.run, b, q.run+"."+d.Key); err != nil {
+		if _, err := publish(ctx, q.t.js, workPrefix+q.run, b, id); err != nil {
 			return fmt.Errorf("cannot queue the delivery of message %s to %s: %w", seq, target, err)
 		}
-		q.known[d.Key] = &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
 	}
 	return nil
 }
 
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
+// ledgerEntry makes sure the delivery's ledger record exists and returns
+// the message id to publish its work under ("" when it is done already).
+func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, error) {
+	id := q.run + "." + key
+	if q.prior == nil {
+		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+	}
+	e, err := get(ctx, q.kv, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+	}
+	if err != nil {
+		return "", err
+	}
+	r, err := decodeRecord(e.Value())
+	if err != nil {
+		return "", err
+	}
+	switch r.State {
+	case stDone:
+		return "", nil
+	case stFailed, stDead:
+		r2 := &record{State: stQueued, Target: target, Epoch: r.Epoch + 1}
+		if _, err := update(ctx, q.kv, key, r2.encode(), e.Revision()); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s.e%d", id, r2.Epoch), nil
+	}
+	return id, nil
+}
+
 // Close implements runtime.Queue.
-func (q *queue) Close() {}
+func (q *queue) Close() { q.cursor.close() }
 
 // Drain waits, on a watch of the ledger and the event stream (no polling),
 // until every delivery is final, and shows the remote steps as they run.
@@ -219,7 +283,12 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var consumed uint64 // the last event stream sequence shown
+	consumed := q.cursor.last // the last event stream sequence shown
+	if q.prior != nil {
+		q.mu.Lock()
+		q.seq = max(q.seq, q.prior.highest)
+		q.mu.Unlock()
+	}
 	f, err := q.subscribe(ctx, consumed)
 	if err != nil {
 		fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
@@ -249,6 +318,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			}
 			consumed = md.Sequence.Stream
 			q.showEvent(m.Data())
+			q.cursor.set(consumed)
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
 			}
@@ -268,7 +338,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			if err != nil {
 				continue
 			}
-			q.observe(e.Key(), r)
+			q.observe(e.Key(), r, e.Revision())
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
 			}
@@ -354,12 +424,18 @@ func (q *queue) outstanding() int {
 
 // observe records a ledger change: a new attempt starts (INBOX_DISPATCH_START),
 // a failed one is retried (INBOX_RETRY), a final one waits for its events.
-func (q *queue) observe(key string, r *record) {
+func (q *queue) observe(key string, r *record, rev uint64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	k := q.known[key]
 	if k == nil || k.final {
 		return
+	}
+	if r.Epoch > k.epoch {
+		k.epoch, k.claims, k.failures, k.doneBefore = r.Epoch, 0, 0, false
+	}
+	if r.Epoch < k.epoch {
+		return // the record before this run queued it again
 	}
 	if r.Failures > k.failures && !r.terminal() {
 		// an attempt failed and is retried
@@ -382,7 +458,7 @@ func (q *queue) observe(key string, r *record) {
 		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender, Time: k.started})
 	}
 	if r.terminal() {
-		k.rec = r
+		k.rec, k.rev = r, rev
 	}
 }
 
@@ -411,18 +487,15 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 		if r.State == stDone {
 			st = 0
 		}
-		if k.claims > k.failures || r.State == stDone {
+		if (k.claims > k.failures || r.State == stDone) && !k.doneBefore {
 			q.finish(k, st, false)
 		}
 		switch r.State {
 		case stDone:
-			for _, s := range r.Sends {
-				if err := q.enqueue(ctx, s.Channel, s.Sender, s.Content); err != nil {
-					if !q.overflow {
-						fmt.Fprintf(stderr, "jaiph: cannot queue message on %q: %v\n", channelName(s.Channel), err)
-						status = 1
-					}
-					break
+			if err := q.fanOut(ctx, key, k); err != nil {
+				if !q.overflow {
+					fmt.Fprintf(stderr, "jaiph: cannot queue the messages %s sent: %v\n", k.target, err)
+					status = 1
 				}
 			}
 		case stDead:
@@ -441,6 +514,38 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 		}
 	}
 	return status
+}
+
+// fanOut queues the messages a delivered target sent: numbered first, and
+// the numbers recorded in its ledger record before anything is queued, so
+// a resumed orchestrator queues the same messages under the same numbers.
+func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
+	r := k.rec
+	if len(r.Sends) == 0 {
+		return nil
+	}
+	if len(r.Numbers) != len(r.Sends) {
+		nums := make([]string, len(r.Sends))
+		for i := range nums {
+			if q.seq+1 > q.max {
+				q.overflow = true
+				return fmt.Errorf("E_DISPATCH_DEPTH")
+			}
+			q.seq++
+			nums[i] = fmt.Sprintf("%03d", q.seq)
+		}
+		r.Numbers = nums
+		if _, err := update(ctx, q.kv, key, r.encode(), k.rev); err != nil {
+			return err
+		}
+	}
+	for i, s := range r.Sends {
+		q.seq = max(q.seq, atoi(r.Numbers[i]))
+		if err := q.queueAs(ctx, r.Numbers[i], s.Channel, s.Sender, s.Content); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.

@@ -47,6 +47,9 @@ func (p *Program) transport(ctx context.Context, environ []string) (runtime.Tran
 	}
 	scheme, _, ok := strings.Cut(url, "://")
 	f := transports[scheme]
+	if ok && scheme == "nats" && f == nil {
+		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-nats, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
+	}
 	if !ok || f == nil {
 		return nil, fmt.Errorf("JAIPH_INBOX_URL %q: unsupported inbox URL (want nats://HOST:PORT)", url)
 	}
