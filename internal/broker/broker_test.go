@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -356,6 +357,9 @@ func TestManyWorkers(t *testing.T) {
 	for _, e := range events {
 		switch e.Type {
 		case event.DispatchStart:
+			if !strings.HasPrefix(e.Worker, "w") {
+				t.Fatalf("INBOX_DISPATCH_START names no worker: %+v", e)
+			}
 			starts++
 		case event.DispatchFinish:
 			ends++
@@ -374,6 +378,9 @@ func TestManyWorkers(t *testing.T) {
 	}
 	if starts != 2*n || ends != 2*n || outs != n {
 		t.Fatalf("summary: %d dispatch starts, %d completions, %d left artifacts; want %d, %d, %d", starts, ends, outs, 2*n, 2*n, n)
+	}
+	if !regexp.MustCompile(`▸ workflow left \(1="m1", 2="jobs", 3="default"\) on w[123]\n`).MatchString(r.stdout.String()) {
+		t.Fatalf("the progress tree does not show which worker ran m1:\n%s", r.stdout.String())
 	}
 	ib := inbox(t, runDir)
 	if len(ib.Messages) != n {
@@ -851,6 +858,64 @@ func TestOrchestratorKilled(t *testing.T) {
 	for _, m := range ib.Messages {
 		if m.State != "delivered" {
 			t.Fatalf("jaiph inbox: message %s is %s", m.Seq, m.State)
+		}
+	}
+}
+
+const echoing = `channel jobs
+
+workflow work {
+  printf '%s\n' "$1" >> got.txt
+}
+
+workflow default {
+  jobs <- printf '%s' "$1"
+  jobs <- printf '%s' "$2"
+  jobs -> work
+}
+`
+
+// TestBadInput: a malformed work message is moved to the dead-letter
+// stream with its reason and the worker goes on serving; hostile payloads
+// reach the target as data on a worker, never as code.
+func TestBadInput(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, echoing)
+	w := startWorker(t, srv.url(), "a", dir, 1)
+	nc, err := nats.Connect(srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	if _, err := js.Publish(ctx, "jaiph.work.garbage", []byte(`{"run": 42,`)); err != nil {
+		t.Fatal(err)
+	}
+	w.log.wait(t, "rejected malformed delivery on jaiph.work.garbage")
+	dlq, err := js.Stream(ctx, "JAIPH_DLQ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := dlq.GetLastMsgForSubject(ctx, "jaiph.dlq.garbage")
+	if err != nil {
+		t.Fatalf("the malformed message is not in JAIPH_DLQ: %v", err)
+	}
+	if string(raw.Data) != `{"run": 42,` || !strings.Contains(raw.Header.Get("Jaiph-Reason"), "malformed delivery") {
+		t.Fatalf("JAIPH_DLQ holds %q with reason %q", raw.Data, raw.Header.Get("Jaiph-Reason"))
+	}
+	hostile := []string{`$(touch pwned1)`, "`touch pwned2`; touch pwned3 && echo ${IFS}x"}
+	r := startRun(t, srv.url(), dir, "flow.jh", nil, hostile...)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "got.txt"))
+	if want := hostile[0] + "\n" + hostile[1] + "\n"; string(got) != want && string(got) != hostile[1]+"\n"+hostile[0]+"\n" {
+		t.Fatalf("got.txt = %q, want the payloads verbatim", got)
+	}
+	for _, f := range []string{"pwned1", "pwned2", "pwned3"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Fatalf("a payload ran as code: %s exists", f)
 		}
 	}
 }

@@ -23,6 +23,10 @@ import (
 )
 
 const (
+	// deadStream keeps the work messages no worker could read (malformed,
+	// or of a run whose ledger is gone), with the reason in a header.
+	deadStream  = "JAIPH_DLQ"
+	deadPrefix  = "jaiph.dlq."
 	workStream  = "JAIPH_WORK"
 	workPrefix  = "jaiph.work."
 	workersName = "workers"
@@ -166,6 +170,10 @@ func ensureWork(ctx context.Context, js jetstream.JetStream, lease time.Duration
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: replicas})
 	if err != nil {
 		return nil, fmt.Errorf("work stream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: deadStream, Subjects: []string{deadPrefix + ">"},
+		Storage: jetstream.FileStorage, Replicas: replicas, MaxAge: 30 * 24 * time.Hour}); err != nil {
+		return nil, fmt.Errorf("dead-letter stream: %w", err)
 	}
 	c, err := js.CreateOrUpdateConsumer(ctx, workStream, jetstream.ConsumerConfig{Durable: workersName,
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: lease, MaxDeliver: -1, MaxAckPending: -1})

@@ -175,7 +175,7 @@ type queue struct {
 // known is what the orchestrator tracks of a delivery.
 type known struct {
 	seq, channel, sender, target string
-	chanSym                      string
+	chanSym, worker              string
 	claims, failures, epoch      int
 	started                      time.Time
 	final                        bool
@@ -455,7 +455,9 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 		if q.retries > 0 {
 			_ = q.h.DeliveryStarted(k.seq, k.target, k.claims)
 		}
-		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender, Time: k.started})
+		k.worker = r.Worker
+		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+			Worker: k.worker, Time: k.started})
 	}
 	if r.terminal() {
 		k.rec, k.rev = r, rev
@@ -558,7 +560,7 @@ func (q *queue) finish(k *known, status int, replayed bool) {
 		elapsed = time.Since(k.started).Milliseconds()
 	}
 	q.h.Emit(&event.Event{Type: event.DispatchFinish, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
-		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed})
+		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker})
 }
 
 // showEvent shows one remote event as a step of this run: its step number
@@ -588,6 +590,9 @@ func (q *queue) showEvent(data []byte) {
 		e.Seq = n
 		if e.ParentID == "" {
 			e.ParentID = q.o.StepID
+			if e.Type == event.StepStart {
+				e.Worker = w.Worker
+			}
 		}
 		e.Depth += q.o.ChildDepth
 		if e.Type == event.StepEnd {

@@ -113,25 +113,22 @@ func (w *Worker) ledger(ctx context.Context, run string) (jetstream.KeyValue, er
 func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	var d delivery
 	if err := json.Unmarshal(m.Data(), &d); err != nil || d.Run == "" || d.Key == "" || d.Target == "" {
-		w.logf("worker %s: dropped a malformed delivery on %s: %v", w.Name, m.Subject(), err)
-		_ = m.TermWithReason("malformed delivery")
+		w.reject(ctx, m, fmt.Sprintf("malformed delivery on %s: %v", m.Subject(), cmpErr(err, "a field is missing")))
 		return
 	}
 	kv, err := w.ledger(ctx, d.Run)
 	if err != nil {
-		w.logf("worker %s: dropped delivery %s of run %s: its ledger is gone (%v)", w.Name, d.Key, d.Run, err)
-		_ = m.TermWithReason("no ledger")
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: the run's ledger is gone (%v)", d.Key, d.Run, err))
 		return
 	}
 	entry, err := get(ctx, kv, d.Key)
 	if err != nil {
-		w.logf("worker %s: dropped delivery %s of run %s: no ledger record (%v)", w.Name, d.Key, d.Run, err)
-		_ = m.TermWithReason("no ledger record")
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: no ledger record (%v)", d.Key, d.Run, err))
 		return
 	}
 	r, err := decodeRecord(entry.Value())
 	if err != nil {
-		_ = m.TermWithReason("unreadable ledger record")
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: unreadable ledger record (%v)", d.Key, d.Run, err))
 		return
 	}
 	if r.terminal() {
@@ -198,6 +195,33 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	_ = m.TermWithReason(r.State)
 	w.logf("worker %s: message %s to %s %s (status %d)", w.Name, d.Seq, d.Target, r.State, status)
+}
+
+// reject moves a work message no run can take to the dead-letter stream,
+// with the reason, and removes it from the queue.
+func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
+	w.logf("worker %s: rejected %s", w.Name, why)
+	md, _ := m.Metadata()
+	id := m.Subject()
+	if md != nil {
+		id = fmt.Sprintf("%s.%d", workStream, md.Sequence.Stream)
+	}
+	msg := &nats.Msg{Subject: deadPrefix + strings.TrimPrefix(m.Subject(), workPrefix), Data: m.Data(),
+		Header: nats.Header{"Jaiph-Reason": []string{why}, "Jaiph-Worker": []string{w.Name}, "Nats-Msg-Id": []string{id}}}
+	for try := 0; ; try++ {
+		if _, err := w.js.PublishMsg(ctx, msg); err == nil || ctx.Err() != nil || try >= retryTries {
+			break
+		}
+		sleep(ctx, retryEvery)
+	}
+	_ = m.TermWithReason(why)
+}
+
+func cmpErr(err error, otherwise string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return otherwise
 }
 
 // program materialises and verifies the delivery's sources (once per
