@@ -379,6 +379,9 @@ func TestManyWorkers(t *testing.T) {
 	if starts != 2*n || ends != 2*n || outs != n {
 		t.Fatalf("summary: %d dispatch starts, %d completions, %d left artifacts; want %d, %d, %d", starts, ends, outs, 2*n, 2*n, n)
 	}
+	if names := streams(t, srv.url()); strings.Join(names, " ") != "JAIPH_DLQ JAIPH_WORK OBJ_JAIPH_SRC" {
+		t.Fatalf("streams left on the broker after the run passed: %v (its ledger and events should be gone)", names)
+	}
 	if !regexp.MustCompile(`▸ workflow left \(1="m1", 2="jobs", 3="default"\) on w[123]\n`).MatchString(r.stdout.String()) {
 		t.Fatalf("the progress tree does not show which worker ran m1:\n%s", r.stdout.String())
 	}
@@ -918,4 +921,25 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("a payload ran as code: %s exists", f)
 		}
 	}
+}
+
+// streams lists the broker's streams, sorted.
+func streams(t *testing.T, url string) []string {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	var names []string
+	l := js.StreamNames(context.Background())
+	for n := range l.Name() {
+		names = append(names, n)
+	}
+	if l.Err() != nil {
+		t.Fatal(l.Err())
+	}
+	sort.Strings(names)
+	return names
 }

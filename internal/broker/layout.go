@@ -218,6 +218,10 @@ const (
 	retryTries = 300
 )
 
+// errGone is a ledger that no longer exists: its run completed and the
+// orchestrator removed it, so a claim on it is lost like a taken-over one.
+var errGone = fmt.Errorf("%w: the run's ledger is gone", jetstream.ErrKeyRevisionMismatch)
+
 // update is kv.Update riding out a restart. A revision mismatch after a
 // failed try may be our own write whose acknowledgement was lost: reading
 // our value back tells.
@@ -225,6 +229,11 @@ func update(ctx context.Context, kv jetstream.KeyValue, key string, val []byte, 
 	retried := false
 	for try := 0; ; try++ {
 		n, err := kv.Update(ctx, key, val, rev)
+		if err != nil && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			if _, serr := kv.Status(ctx); notFound(serr) {
+				return 0, errGone
+			}
+		}
 		switch {
 		case err == nil:
 			return n, nil
@@ -277,6 +286,9 @@ func publish(ctx context.Context, js jetstream.JetStream, subject string, data [
 		if err == nil || ctx.Err() != nil || try >= retryTries {
 			return ack, err
 		}
+		if _, serr := js.StreamNameBySubject(ctx, subject); notFound(serr) {
+			return nil, errGone // no stream takes it any more: its run completed
+		}
 		sleep(ctx, retryEvery)
 	}
 }
@@ -288,4 +300,11 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// notFound tells an error saying the stream (or bucket) does not exist.
+func notFound(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.Is(err, jetstream.ErrBucketNotFound) || errors.Is(err, jetstream.ErrStreamNotFound) ||
+		errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamNotFound
 }

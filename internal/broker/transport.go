@@ -169,6 +169,7 @@ type queue struct {
 	overflow bool              // E_DISPATCH_DEPTH
 	ids      map[string]int    // remote step id → local step number
 	prior    *prior            // what the interrupted attempt did (a resumed run)
+	drained  bool              // every delivery done: the broker's copy can go
 	cursor   *cursor           // the last event shown, kept in the run directory
 }
 
@@ -271,8 +272,18 @@ func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, er
 	return id, nil
 }
 
-// Close implements runtime.Queue.
-func (q *queue) Close() { q.cursor.close() }
+// Close implements runtime.Queue. A run whose drain completed no longer
+// needs its ledger and event stream on the broker (everything is in the
+// run directory); a failed or interrupted one keeps them for jaiph resume.
+func (q *queue) Close() {
+	q.cursor.close()
+	if q.drained {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = q.t.js.DeleteKeyValue(ctx, ledgerName(q.run))
+		_ = q.t.js.DeleteStream(ctx, eventStream(q.run))
+	}
+}
 
 // Drain waits, on a watch of the ledger and the event stream (no polling),
 // until every delivery is final, and shows the remote steps as they run.
@@ -298,6 +309,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	status := 0
 	for {
 		if q.outstanding() == 0 {
+			q.drained = status == 0
 			return status
 		}
 		select {

@@ -405,7 +405,11 @@ func (p *publisher) Event(e *event.Event) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p.n++
-	if ack, err := publish(ctx, p.js, p.subject, b, fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n)); err == nil {
+	ack, err := publish(ctx, p.js, p.subject, b, fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n))
+	switch {
+	case err == nil:
 		p.last.Store(ack.Sequence)
+	case errors.Is(err, errGone):
+		p.fenced.Store(true) // the run completed without this attempt
 	}
 }
