@@ -65,7 +65,7 @@ func sizeFromEnv(name string, def int) int {
 
 // testServer is an embedded broker that a test can restart on its store.
 type testServer struct {
-	t     *testing.T
+	t     testing.TB
 	store string
 	addr  string
 	s     *server.Server
@@ -669,7 +669,7 @@ type cluster struct {
 	urls    []string
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

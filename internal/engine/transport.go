@@ -26,10 +26,15 @@ type Sources struct {
 // sources to its workers.
 type TransportFactory func(ctx context.Context, url string, src Sources) (runtime.Transport, error)
 
-var transports = map[string]TransportFactory{}
+var transports map[string]TransportFactory
 
 // RegisterTransport makes scheme:// URLs in JAIPH_INBOX_URL use f.
-func RegisterTransport(scheme string, f TransportFactory) { transports[scheme] = f }
+func RegisterTransport(scheme string, f TransportFactory) {
+	if transports == nil {
+		transports = map[string]TransportFactory{}
+	}
+	transports[scheme] = f
+}
 
 // InboxURL is the broker URL a run's environment names ("" for the file
 // inbox): JAIPH_INBOX_URL, which `--inbox URL` sets. It is an operator
