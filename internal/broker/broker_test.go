@@ -385,6 +385,11 @@ func TestManyWorkers(t *testing.T) {
 	if !regexp.MustCompile(`▸ workflow left \(1="m1", 2="jobs", 3="default"\) on w[123]\n`).MatchString(r.stdout.String()) {
 		t.Fatalf("the progress tree does not show which worker ran m1:\n%s", r.stdout.String())
 	}
+	runsCmd := exec.Command(jaiphNats, "runs", "--json")
+	runsCmd.Dir = dir
+	if out, err := runsCmd.Output(); err != nil || !strings.Contains(string(out), `"status": "passed"`) {
+		t.Fatalf("jaiph runs --json: %v\n%s", err, out)
+	}
 	ib := inbox(t, runDir)
 	if len(ib.Messages) != n {
 		t.Fatalf("jaiph inbox lists %d messages, want %d", len(ib.Messages), n)
@@ -942,4 +947,87 @@ func streams(t *testing.T, url string) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+const single = `channel jobs
+
+config {
+  run.inbox_retries = 1
+  run.inbox_retry_backoff = "10ms"
+}
+
+workflow work {
+  echo "ran $1" >> done.txt
+}
+
+workflow default {
+  jobs <- echo "m1"
+  jobs -> work
+}
+`
+
+// TestRefusals: a worker of another jaiph-go version, and one that finds
+// sources whose hash is not the delivery's, refuse the delivery with the
+// reason; it is retried, then a dead letter; nothing runs.
+func TestRefusals(t *testing.T) {
+	t.Run("version", func(t *testing.T) {
+		other := filepath.Join(t.TempDir(), "jaiph-nats")
+		out, err := exec.Command("go", "build", "-tags", "nats", "-ldflags",
+			"-X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=v0.0.0-other", "-o", other,
+			"github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		srv := startServer(t)
+		dir := workspace(t, single)
+		old := jaiphNats
+		jaiphNats = other
+		w := startWorker(t, srv.url(), "old", dir, 1)
+		jaiphNats = old
+		r := startRun(t, srv.url(), dir, "flow.jh", nil)
+		if code := r.wait(t); code != 1 {
+			t.Fatalf("exit %d, want 1\nstderr:\n%s", code, r.stderr.String())
+		}
+		if !strings.Contains(r.stderr.String(), "this worker runs jaiph-go v0.0.0-other, the run was started by jaiph-go") {
+			t.Fatalf("stderr does not give the reason:\n%s", r.stderr.String())
+		}
+		w.log.wait(t, "refused message 001")
+		if _, err := os.Stat(filepath.Join(dir, "done.txt")); err == nil {
+			t.Fatal("the refused delivery ran")
+		}
+	})
+	t.Run("sources", func(t *testing.T) {
+		srv := startServer(t)
+		dir := workspace(t, single)
+		hash := broker.Sources{Entry: "flow.jh", Files: map[string][]byte{"flow.jh": []byte(single)}}.Hash()
+		nc, err := nats.Connect(srv.url())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		ctx := context.Background()
+		obs, err := js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: "JAIPH_SRC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tampered := strings.Replace(single, `echo "ran $1" >> done.txt`, `touch tampered`, 1)
+		b, _ := json.Marshal(broker.Sources{Entry: "flow.jh", Files: map[string][]byte{"flow.jh": []byte(tampered)}})
+		if _, err := obs.PutBytes(ctx, hash, b); err != nil {
+			t.Fatal(err)
+		}
+		startWorker(t, srv.url(), "a", dir, 1)
+		r := startRun(t, srv.url(), dir, "flow.jh", nil)
+		if code := r.wait(t); code != 1 {
+			t.Fatalf("exit %d, want 1\nstderr:\n%s", code, r.stderr.String())
+		}
+		if !strings.Contains(r.stderr.String(), "the sources' hash is") {
+			t.Fatalf("stderr does not give the reason:\n%s", r.stderr.String())
+		}
+		for _, f := range []string{"done.txt", "tampered"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				t.Fatalf("%s exists: something ran", f)
+			}
+		}
+	})
 }
