@@ -646,21 +646,9 @@ func TestBrokerRestart(t *testing.T) {
 	if code := r.wait(t); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s\nworker:\n%s", code, r.stdout.String(), r.stderr.String(), w.log.text())
 	}
-	got := lines(t, filepath.Join(dir, "done.txt"))
-	seen := map[string]bool{}
-	for _, l := range got {
-		seen[l] = true
-	}
-	for i := 1; i <= n; i++ {
-		if !seen[fmt.Sprintf("done m%d", i)] {
-			t.Fatalf("message m%d was never delivered (%d lines)", i, len(got))
-		}
-	}
 	// A delivery in flight at the restart may run again (its ack was lost
 	// with the connection); no other repeats.
-	if extra := len(got) - n; extra > 2 {
-		t.Fatalf("%d repeated deliveries; at most the 2 in flight may repeat", extra)
-	}
+	checkDelivered(t, dir, n, 2)
 	ib := inbox(t, newestRun(t, dir))
 	if len(ib.Messages) != n {
 		t.Fatalf("jaiph inbox lists %d messages, want %d", len(ib.Messages), n)
@@ -751,19 +739,7 @@ func TestClusterNodeLoss(t *testing.T) {
 	if code := r.wait(t); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s\nworker:\n%s", code, r.stdout.String(), r.stderr.String(), w.log.text())
 	}
-	got := lines(t, filepath.Join(dir, "done.txt"))
-	seen := map[string]bool{}
-	for _, l := range got {
-		seen[l] = true
-	}
-	for i := 1; i <= n; i++ {
-		if !seen[fmt.Sprintf("done m%d", i)] {
-			t.Fatalf("message m%d was never delivered (%d lines)", i, len(got))
-		}
-	}
-	if extra := len(got) - n; extra > 2 {
-		t.Fatalf("%d repeated deliveries; at most the 2 in flight may repeat", extra)
-	}
+	checkDelivered(t, dir, n, 2)
 }
 
 // checkReplicas fails unless the stream has the replicas.
@@ -1030,4 +1006,23 @@ func TestRefusals(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkDelivered fails unless done.txt has "done mI" for every message
+// 1…n, with at most inFlight repeats (the deliveries in flight at a fault).
+func checkDelivered(t *testing.T, dir string, n, inFlight int) {
+	t.Helper()
+	got := lines(t, filepath.Join(dir, "done.txt"))
+	seen := map[string]bool{}
+	for _, l := range got {
+		seen[l] = true
+	}
+	for i := 1; i <= n; i++ {
+		if !seen[fmt.Sprintf("done m%d", i)] {
+			t.Fatalf("message m%d was never delivered (%d lines)", i, len(got))
+		}
+	}
+	if extra := len(got) - n; extra > inFlight {
+		t.Fatalf("%d repeated deliveries; at most the %d in flight may repeat", extra, inFlight)
+	}
 }
