@@ -83,6 +83,9 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 	if err != nil {
 		return failed, err
 	}
+	if rt.opts.Transport != nil {
+		return rt.redeliverRemote(ctx, l, t, string(data), stderr)
+	}
 	m := message{seq: l.Seq, name: l.Channel, sender: l.Sender}
 	ri := &rt.inboxes
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}

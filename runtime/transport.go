@@ -54,6 +54,16 @@ type Queue interface {
 	Close()
 }
 
+// Redeliverer is a Queue that can deliver a dead letter again (`jaiph
+// redrive` of a run whose inbox is on a broker): Redeliver queues message
+// seq (channel is the channel symbol) for target once more, as attempt
+// attempt; Drain then waits for it and for what it sends; Outcome tells
+// the letter's own status and how many messages it sent.
+type Redeliverer interface {
+	Redeliver(ctx context.Context, seq, channel, sender, content, target string, attempt int) error
+	Outcome(seq, target string) (status, sent int)
+}
+
 // Host is what a transport may do to the run that opened it.
 type Host interface {
 	// RunDir is the run directory; RunID the run's id.
@@ -169,15 +179,67 @@ func (rt *Runtime) openRemote(ctx context.Context, f *frame, env mapEnviron) (Qu
 			settings[k] = v
 		}
 	}
-	o := Orchestrator{Symbol: f.body.Symbol, StepID: f.id, ChildDepth: f.stackLen, Env: settings, Routes: map[string][]string{}}
-	for _, r := range f.body.Routes {
+	return rt.opts.Transport.Open(ctx, rt.orchestrator(f.body, f.id, f.stackLen, settings), rt)
+}
+
+// orchestrator describes workflow b with routes to a transport.
+func (rt *Runtime) orchestrator(b *lowered.Body, stepID string, childDepth int, settings map[string]string) Orchestrator {
+	o := Orchestrator{Symbol: b.Symbol, StepID: stepID, ChildDepth: childDepth, Env: settings, Routes: map[string][]string{}}
+	for _, r := range b.Routes {
 		for _, t := range r.Targets {
 			if rt.bodies[t] != nil {
 				o.Routes[r.Channel] = append(o.Routes[r.Channel], t)
 			}
 		}
 	}
-	return rt.opts.Transport.Open(ctx, o, rt)
+	return o
+}
+
+// redeliverRemote is Redeliver for a run whose inbox is on a broker: the
+// letter goes back on the broker for a worker, and what it sends is
+// delivered there too.
+func (rt *Runtime) redeliverRemote(ctx context.Context, l Letter, t *lowered.Body, content string, stderr io.Writer) (Redelivery, error) {
+	failed := Redelivery{Status: 1}
+	orch := rt.router(l.Channel, t.Symbol)
+	if orch == nil {
+		return failed, fmt.Errorf("no single workflow routes %q to %s", l.Channel, t.Symbol)
+	}
+	channel := ""
+	for _, r := range orch.Routes {
+		if channelName(r.Channel) == l.Channel {
+			channel = r.Channel
+		}
+	}
+	settings := map[string]string{}
+	env := envFromList(rt.opts.Env)
+	for _, k := range []string{"JAIPH_INBOX_RETRIES", "JAIPH_INBOX_RETRY_BACKOFF", "JAIPH_INBOX_MAX_DISPATCH_DEPTH", "JAIPH_INBOX_LEASE"} {
+		if v := env.get(k); v != "" {
+			settings[k] = v
+		}
+	}
+	rt.applyScope(env, orch)
+	for k := range settings {
+		settings[k] = env.get(k)
+	}
+	q, err := rt.opts.Transport.Open(ctx, rt.orchestrator(orch, "", 1, settings), rt)
+	if err != nil {
+		return failed, err
+	}
+	defer q.Close()
+	rq, ok := q.(Redeliverer)
+	if !ok {
+		return failed, fmt.Errorf("this inbox transport cannot redeliver")
+	}
+	if err := rq.Redeliver(ctx, l.Seq, channel, l.Sender, content, t.Symbol, l.Attempt); err != nil {
+		return failed, err
+	}
+	drained := q.Drain(ctx, stderr)
+	status, sent := rq.Outcome(l.Seq, t.Symbol)
+	followUp := 0
+	if status == 0 && drained != 0 {
+		followUp = drained
+	}
+	return Redelivery{Status: status, Sent: sent, FollowUp: followUp}, nil
 }
 
 // Deliver runs a delivery on a worker: the target workflow is the root

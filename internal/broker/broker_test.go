@@ -525,8 +525,8 @@ workflow default {
 func TestDeadLetters(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, flaky)
-	startWorker(t, srv.url(), "a", dir, 2)
-	startWorker(t, srv.url(), "b", dir, 2)
+	a := startWorker(t, srv.url(), "a", dir, 2)
+	b := startWorker(t, srv.url(), "b", dir, 2)
 	r := startRun(t, srv.url(), dir, "flow.jh", nil)
 	if code := r.wait(t); code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, r.stdout.String(), r.stderr.String())
@@ -547,13 +547,29 @@ func TestDeadLetters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fixed"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The run's broker URL is in its records: the redrive goes through
+	// the broker, and a worker delivers each letter.
 	redrive := exec.Command(jaiphNats, "redrive", runDir)
 	redrive.Dir = dir
-	if out, err := redrive.CombinedOutput(); err != nil {
+	out, err := redrive.CombinedOutput()
+	if err != nil {
 		t.Fatalf("jaiph redrive: %v\n%s", err, out)
+	}
+	for _, want := range []string{"003 jobs -> flow::work: delivered (attempt 3)", "007 jobs -> flow::work: delivered (attempt 3)"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("jaiph redrive printed:\n%s\nwant a line %q", out, want)
+		}
+	}
+	if !strings.Contains(a.log.text()+b.log.text(), "delivered message 003") {
+		t.Fatalf("no worker delivered the redriven letter:\n%s\n%s", a.log.text(), b.log.text())
 	}
 	if got := len(lines(t, filepath.Join(dir, "done.txt"))); got != 10 {
 		t.Fatalf("%d delivered after the redrive, want 10", got)
+	}
+	for _, m := range inbox(t, runDir).Messages {
+		if m.State != "delivered" {
+			t.Fatalf("after the redrive, jaiph inbox shows message %s %s", m.Seq, m.State)
+		}
 	}
 }
 

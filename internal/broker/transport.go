@@ -5,6 +5,7 @@ package broker
 // target, is final?
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,6 +172,7 @@ type queue struct {
 	ids      map[string]int    // remote step id → local step number
 	prior    *prior            // what the interrupted attempt did (a resumed run)
 	drained  bool              // every delivery done: the broker's copy can go
+	redrive  bool              // a redrive: every attempt goes to inbox/.deliveries
 	cursor   *cursor           // the last event shown, kept in the run directory
 }
 
@@ -178,6 +181,7 @@ type known struct {
 	seq, channel, sender, target string
 	chanSym, worker              string
 	claims, failures, epoch      int
+	attemptBase                  int // attempts before this one (a redriven letter)
 	started                      time.Time
 	final                        bool
 	doneBefore                   bool    // completed in the interrupted attempt (its events were shown)
@@ -272,6 +276,51 @@ func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, er
 	return id, nil
 }
 
+// Redeliver implements runtime.Redeliverer: dead letter seq goes back on
+// the broker for target, in a new epoch of its ledger record.
+func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, target string, attempt int) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.redrive = true
+	i := slices.Index(q.o.Routes[channel], target)
+	if i < 0 {
+		return fmt.Errorf("%s no longer routes %s to %s", q.o.Symbol, channelName(channel), target)
+	}
+	if q.prior == nil {
+		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
+	}
+	key := deliveryKey(seq, i)
+	id, err := q.ledgerEntry(ctx, key, target)
+	if err != nil || id == "" {
+		return cmp.Or(err, fmt.Errorf("message %s to %s is already delivered", seq, target))
+	}
+	q.known[key] = &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1}
+	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
+		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
+		Retries: 0, BackoffMS: q.backoff.Milliseconds()}
+	b, _ := json.Marshal(d)
+	_, err = publish(ctx, q.t.js, workPrefix+q.run, b, id)
+	return err
+}
+
+// Outcome implements runtime.Redeliverer.
+func (q *queue) Outcome(seq, target string) (int, int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, k := range q.known {
+		if k.seq == seq && k.target == target && k.final && k.rec != nil {
+			if k.rec.State == stDone {
+				return 0, len(k.rec.Sends)
+			}
+			if k.rec.Status != nil && *k.rec.Status != 0 {
+				return *k.rec.Status, 0
+			}
+			return 1, 0
+		}
+	}
+	return 1, 0
+}
+
 // Close implements runtime.Queue. A run whose drain completed no longer
 // needs its ledger and event stream on the broker (everything is in the
 // run directory); a failed or interrupted one keeps them for jaiph resume.
@@ -309,7 +358,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	status := 0
 	for {
 		if q.outstanding() == 0 {
-			q.drained = status == 0
+			q.drained = status == 0 && !q.redrive // a redrive drains one letter of the run
 			return status
 		}
 		select {
@@ -464,8 +513,8 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	if r.Claims > k.claims {
 		k.claims = r.Claims
 		k.started = time.Now()
-		if q.retries > 0 {
-			_ = q.h.DeliveryStarted(k.seq, k.target, k.claims)
+		if q.retries > 0 || q.redrive {
+			_ = q.h.DeliveryStarted(k.seq, k.target, k.attemptBase+k.claims)
 		}
 		k.worker = r.Worker
 		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
@@ -504,7 +553,11 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 		if (k.claims > k.failures || r.State == stDone) && !k.doneBefore {
 			q.finish(k, st, false)
 		}
-		switch r.State {
+		state := r.State
+		if state == stFailed && q.redrive {
+			state = stDead // a redriven letter that fails again stays a dead letter
+		}
+		switch state {
 		case stDone:
 			if err := q.fanOut(ctx, key, k); err != nil {
 				if !q.overflow {
@@ -516,7 +569,7 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 			if r.Why != "" {
 				fmt.Fprintf(stderr, "jaiph: message %s to %s is a dead letter: %s\n", k.seq, k.target, r.Why)
 			}
-			if err := q.h.DeadLetter(k.seq, k.chanSym, k.sender, k.target, max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
+			if err := q.h.DeadLetter(k.seq, k.chanSym, k.sender, k.target, k.attemptBase+max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", k.seq, err)
 			}
 			status = 1
@@ -564,8 +617,8 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
-	if q.retries > 0 && k.claims > 0 {
-		_ = q.h.DeliveryEnded(k.seq, k.target, k.claims, status)
+	if (q.retries > 0 || q.redrive) && k.claims > 0 {
+		_ = q.h.DeliveryEnded(k.seq, k.target, k.attemptBase+k.claims, status)
 	}
 	elapsed := int64(0)
 	if !k.started.IsZero() {
