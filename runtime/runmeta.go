@@ -14,7 +14,7 @@ import (
 // startRecord locks the new run dir and writes its metadata, before the
 // first step. Test runs (jaiph test) are not resumable and record nothing.
 func (rt *Runtime) startRecord(dir string, start time.Time) error {
-	if rt.opts.TestMode {
+	if rt.opts.TestMode || rt.opts.Ephemeral {
 		return nil
 	}
 	lock, err := runs.Lock(dir)

@@ -61,6 +61,9 @@ type Options struct {
 	// Transport, when set, carries the first orchestrator's messages
 	// beyond this process (transport.go); nil is the file inbox.
 	Transport Transport
+	// Ephemeral runs keep no records for later commands (no run.json,
+	// lock or journal): a worker's delivery, whose run lives elsewhere.
+	Ephemeral bool
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -227,7 +230,7 @@ func (rt *Runtime) ensureRunDir() error {
 		if rt.dirErr = rt.openSummary(dir); rt.dirErr != nil {
 			return
 		}
-		if !rt.opts.TestMode {
+		if !rt.opts.TestMode && !rt.opts.Ephemeral {
 			if rt.journal, rt.dirErr = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); rt.dirErr != nil {
 				return
 			}

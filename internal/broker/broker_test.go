@@ -1042,3 +1042,43 @@ func checkDelivered(t *testing.T, dir string, n, inFlight int) {
 		t.Fatalf("%d repeated deliveries; at most the %d in flight may repeat", extra, inFlight)
 	}
 }
+
+const loud = `channel jobs
+
+workflow work {
+  head -c 3000000 /dev/zero | tr '\0' x
+  echo
+  head -c 10 /dev/zero | tr '\0' y >&2
+}
+
+workflow default {
+  jobs <- echo "m1"
+  jobs -> work
+}
+`
+
+// TestLargeArtifact: a remote step's 3 MB of output (past the broker's
+// message size) arrives whole in the run directory.
+func TestLargeArtifact(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, loud)
+	startWorker(t, srv.url(), "a", dir, 1)
+	r := startRun(t, srv.url(), dir, "flow.jh", nil)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	for _, e := range summary(t, newestRun(t, dir)) {
+		if e.Type == event.StepEnd && e.Func == "flow::work" {
+			out, err := os.ReadFile(e.OutFile)
+			if err != nil || len(out) != 3000001 || out[0] != 'x' {
+				t.Fatalf("the .out artifact has %d bytes (%v), want 3000001", len(out), err)
+			}
+			errOut, err := os.ReadFile(e.ErrFile)
+			if err != nil || string(errOut) != "yyyyyyyyyy" {
+				t.Fatalf("the .err artifact is %q (%v)", errOut, err)
+			}
+			return
+		}
+	}
+	t.Fatal("no STEP_END of work in the summary")
+}

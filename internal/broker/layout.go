@@ -119,16 +119,32 @@ func (r *record) encode() []byte {
 	return b
 }
 
-// wireEvent is one remote event on the event stream, with the step's
-// artifacts when it is a STEP_END that kept them.
-type wireEvent struct {
-	Key     string `json:"key"`
-	Worker  string `json:"worker"`
-	Attempt int    `json:"attempt"`
-	Event   []byte `json:"e"` // a run_summary.jsonl line
-	Out     []byte `json:"out,omitempty"`
-	Err     []byte `json:"err,omitempty"`
+// wireBatch is one message of the event stream: the events a delivery's
+// target produced since the previous message, in order, each STEP_END
+// with the step's artifacts (inline, or in the run's artifact store when
+// large).
+type wireBatch struct {
+	Key     string      `json:"key"`
+	Worker  string      `json:"worker"`
+	Attempt int         `json:"attempt"`
+	Events  []wireEvent `json:"events"`
 }
+
+type wireEvent struct {
+	Event  []byte `json:"e"` // a run_summary.jsonl line
+	Out    []byte `json:"out,omitempty"`
+	Err    []byte `json:"err,omitempty"`
+	OutObj string `json:"out_obj,omitempty"` // the artifact's name in artStore(run)
+	ErrObj string `json:"err_obj,omitempty"`
+}
+
+// artStore is the run's object store for artifacts too large to travel
+// inline (maxInline).
+func artStore(run string) string { return "JAIPH_ART_" + run }
+
+// maxInline is the largest artifact sent inside an event message; the
+// batch stays under NATS's default 1 MiB maximum message size.
+const maxInline = 256 << 10
 
 // connect dials the broker and fails fast when it cannot be reached.
 func connect(ctx context.Context, url, name string) (*nats.Conn, jetstream.JetStream, error) {

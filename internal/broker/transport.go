@@ -133,6 +133,9 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 		Storage: jetstream.FileStorage, Replicas: t.replicas}); err != nil {
 		return nil, fmt.Errorf("event stream: %w", err)
 	}
+	if _, err := t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: artStore(run), Replicas: t.replicas}); err != nil {
+		return nil, fmt.Errorf("artifact store: %w", err)
+	}
 	q := &queue{t: t, o: o, h: h, run: run, kv: kv, known: map[string]*known{}, ids: map[string]int{},
 		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
 		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
@@ -331,6 +334,7 @@ func (q *queue) Close() {
 		defer cancel()
 		_ = q.t.js.DeleteKeyValue(ctx, ledgerName(q.run))
 		_ = q.t.js.DeleteStream(ctx, eventStream(q.run))
+		_ = q.t.js.DeleteObjectStore(ctx, artStore(q.run))
 	}
 }
 
@@ -378,7 +382,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 				continue // already shown (a resubscription replays)
 			}
 			consumed = md.Sequence.Stream
-			q.showEvent(m.Data())
+			q.showBatch(ctx, m.Data())
 			q.cursor.set(consumed)
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
@@ -628,54 +632,68 @@ func (q *queue) finish(k *known, status int, replayed bool) {
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker})
 }
 
-// showEvent shows one remote event as a step of this run: its step number
-// is this run's, its root hangs under the orchestrator, and its artifacts
-// are written into the run directory.
-func (q *queue) showEvent(data []byte) {
-	var w wireEvent
-	if json.Unmarshal(data, &w) != nil {
-		return
-	}
-	e, err := event.Parse(w.Event)
-	if err != nil {
+// showBatch shows the remote events of one event message as steps of
+// this run: a step's number is this run's, a delivered target hangs under
+// the orchestrator, and artifacts are written into the run directory.
+func (q *queue) showBatch(ctx context.Context, data []byte) {
+	var b wireBatch
+	if json.Unmarshal(data, &b) != nil {
 		return
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if k := q.known[w.Key]; k == nil || k.final {
-		return // a stale attempt's late event
+	if k := q.known[b.Key]; k == nil || k.final {
+		return // a stale attempt's late events
 	}
-	switch e.Type {
-	case event.StepStart, event.StepEnd:
-		n, ok := q.ids[e.ID]
-		if !ok {
-			n = q.h.NextSeq()
-			q.ids[e.ID] = n
+	for _, w := range b.Events {
+		e, err := event.Parse(w.Event)
+		if err != nil {
+			continue
 		}
-		e.Seq = n
-		if e.ParentID == "" {
-			e.ParentID = q.o.StepID
-			if e.Type == event.StepStart {
-				e.Worker = w.Worker
+		switch e.Type {
+		case event.StepStart, event.StepEnd:
+			n, ok := q.ids[e.ID]
+			if !ok {
+				n = q.h.NextSeq()
+				q.ids[e.ID] = n
 			}
+			e.Seq = n
+			if e.ParentID == "" {
+				e.ParentID = q.o.StepID
+				if e.Type == event.StepStart {
+					e.Worker = b.Worker
+				}
+			}
+			e.Depth += q.o.ChildDepth
+			if e.Type == event.StepEnd {
+				delete(q.ids, e.ID)
+				base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
+				if e.OutFile != "" {
+					e.OutFile = base + ".out"
+					q.artifact(ctx, e.OutFile, w.Out, w.OutObj)
+				}
+				if e.ErrFile != "" {
+					e.ErrFile = base + ".err"
+					q.artifact(ctx, e.ErrFile, w.Err, w.ErrObj)
+				}
+			}
+		default:
+			e.Depth += q.o.ChildDepth
 		}
-		e.Depth += q.o.ChildDepth
-		if e.Type == event.StepEnd {
-			delete(q.ids, e.ID)
-			base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
-			if e.OutFile != "" {
-				e.OutFile = base + ".out"
-				_ = os.WriteFile(e.OutFile, w.Out, 0o644)
-			}
-			if e.ErrFile != "" {
-				e.ErrFile = base + ".err"
-				_ = os.WriteFile(e.ErrFile, w.Err, 0o644)
-			}
-		}
-	default:
-		e.Depth += q.o.ChildDepth
+		q.h.Emit(e)
 	}
-	q.h.Emit(e)
+}
+
+// artifact writes a remote step's artifact into the run directory: its
+// bytes, or the object they were stored as.
+func (q *queue) artifact(ctx context.Context, path string, inline []byte, object string) {
+	if object == "" {
+		_ = os.WriteFile(path, inline, 0o644)
+		return
+	}
+	if obs, err := q.t.js.ObjectStore(ctx, artStore(q.run)); err == nil {
+		_ = obs.GetFile(ctx, object, path)
+	}
 }
 
 // purge removes the run's deliveries that no worker has taken yet, when

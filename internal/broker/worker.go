@@ -173,7 +173,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 			return // fenced at the finish line: the result never counts
 		}
-		_ = m.DoubleAck(ctx)
+		// The ledger says done: a lost ack only makes the next worker ack
+		// a duplicate, so it need not wait for the broker's reply.
+		_ = m.Ack()
 		w.logf("worker %s: delivered message %s to %s", w.Name, d.Seq, d.Target)
 		return
 	}
@@ -318,10 +320,10 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 			revMu.Unlock()
 		}
 	}()
-	pub := &publisher{js: w.js, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced}
+	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced}
 	q := &workerQueue{}
 	environ := append(withoutInbox(w.Environ), "JAIPH_RUNS_DIR="+filepath.Join(w.Dir, ".jaiph", "worker", "runs"))
-	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir,
+	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
 		Stdin: strings.NewReader(""), StrayStderr: io.Discard})
 	status := 1
 	if err == nil {
@@ -335,6 +337,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 	if err != nil && status == 0 {
 		status = 1
 	}
+	pub.flush()
 	cancel()
 	<-beatDone
 	revMu.Lock()
@@ -372,44 +375,148 @@ func (q *workerQueue) Drain(context.Context, io.Writer) int { return 0 }
 func (q *workerQueue) Close()                               {}
 
 // publisher sends the target's events, with their artifacts, to the run's
-// event stream; each publish is acknowledged before the next (the order is
-// the run's), and nothing is sent once the claim is lost.
+// event stream, nothing once the claim is lost. A goroutine publishes them
+// in order, each message acknowledged before the next, and sends whatever
+// accumulated meanwhile as one message (a group commit): the target never
+// waits for the broker, the order is the run's, and a no-op delivery
+// costs two round trips, not one per event. flush waits until the broker
+// has everything.
 type publisher struct {
 	js      jetstream.JetStream
+	run     string
 	subject string
 	key     string
 	worker  string
 	attempt int
 	fenced  *atomic.Bool
 	last    atomic.Uint64
+
 	mu      sync.Mutex
-	n       int // events published (p.mu)
+	cond    *sync.Cond
+	queue   []wireEvent // produced, not yet taken by the goroutine
+	busy    bool        // the goroutine is publishing
+	closed  bool
+	n       int // messages published
+	started bool
 }
 
 func (p *publisher) Event(e *event.Event) {
 	if p.fenced.Load() {
 		return
 	}
-	w := wireEvent{Key: p.key, Worker: p.worker, Attempt: p.attempt, Event: e.JSON()}
+	w := wireEvent{Event: e.JSON()}
 	if e.Type == event.StepEnd {
-		if e.OutFile != "" {
-			w.Out, _ = os.ReadFile(e.OutFile)
-		}
-		if e.ErrFile != "" {
-			w.Err, _ = os.ReadFile(e.ErrFile)
-		}
+		w.Out, w.OutObj = p.artifact(e.OutFile, e.ID, "out")
+		w.Err, w.ErrObj = p.artifact(e.ErrFile, e.ID, "err")
 	}
-	b, _ := json.Marshal(w)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.started {
+		p.started, p.cond = true, sync.NewCond(&p.mu)
+		go p.loop()
+	}
+	p.queue = append(p.queue, w)
+	p.cond.Broadcast()
+}
+
+// artifact is a step artifact inline, or the name it was stored under in
+// the run's artifact store when it is large.
+func (p *publisher) artifact(path, id, kind string) ([]byte, string) {
+	if path == "" {
+		return nil, ""
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, ""
+	}
+	if st.Size() <= maxInline {
+		b, _ := os.ReadFile(path)
+		return b, ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	obs, err := p.js.ObjectStore(ctx, artStore(p.run))
+	if err != nil {
+		return nil, ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ""
+	}
+	defer f.Close()
+	name := p.key + "." + strconv.Itoa(p.attempt) + "." + strings.ReplaceAll(id, ":", "_") + "." + kind
+	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: name}, f); err != nil {
+		return nil, ""
+	}
+	return nil, name
+}
+
+// loop publishes the queue, batch by batch, until closed and empty.
+func (p *publisher) loop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		for len(p.queue) == 0 && !p.closed {
+			p.cond.Wait()
+		}
+		if len(p.queue) == 0 {
+			return
+		}
+		batch := p.takeBatch()
+		p.busy = true
+		p.n++
+		id := fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n)
+		p.mu.Unlock()
+		p.send(batch, id)
+		p.mu.Lock()
+		p.busy = false
+		p.cond.Broadcast()
+	}
+}
+
+// takeBatch removes from the queue the events of the next message, at
+// most about maxInline*3 bytes of artifacts (p.mu held).
+func (p *publisher) takeBatch() []wireEvent {
+	size, n := 0, 0
+	for n < len(p.queue) {
+		size += len(p.queue[n].Event) + len(p.queue[n].Out) + len(p.queue[n].Err)
+		if n > 0 && size > 3*maxInline {
+			break
+		}
+		n++
+	}
+	batch := append([]wireEvent(nil), p.queue[:n]...)
+	p.queue = p.queue[n:]
+	return batch
+}
+
+func (p *publisher) send(batch []wireEvent, id string) {
+	if p.fenced.Load() {
+		return
+	}
+	b, _ := json.Marshal(wireBatch{Key: p.key, Worker: p.worker, Attempt: p.attempt, Events: batch})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	p.n++
-	ack, err := publish(ctx, p.js, p.subject, b, fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n))
+	ack, err := publish(ctx, p.js, p.subject, b, id)
 	switch {
 	case err == nil:
 		p.last.Store(ack.Sequence)
 	case errors.Is(err, errGone):
 		p.fenced.Store(true) // the run completed without this attempt
+	}
+}
+
+// flush waits until every event produced so far is on the broker, and
+// stops the goroutine.
+func (p *publisher) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started {
+		return
+	}
+	p.closed = true
+	p.cond.Broadcast()
+	for len(p.queue) > 0 || p.busy {
+		p.cond.Wait()
 	}
 }

@@ -84,6 +84,8 @@ type RunOptions struct {
 	// Workspace replaces the program's workspace (a worker runs
 	// delivered sources with its own directory as the working directory).
 	Workspace string
+	// Ephemeral: no records for later commands (runtime.Options.Ephemeral).
+	Ephemeral bool
 }
 
 // Refuse reports a run that must not start on this host (a requested
@@ -111,7 +113,7 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow, Transport: tr,
+		Resume: o.Resume, Workflow: o.Workflow, Transport: tr, Ephemeral: o.Ephemeral,
 	})
 	return rt, env, nil
 }
