@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -115,13 +116,7 @@ func (rt *Runtime) openInbox(b *lowered.Body, stepSeq int) (*inbox, error) {
 	return ib, nil
 }
 
-func (ib *inbox) close() {
-	if ib.remote != nil {
-		ib.remote.Close()
-		return
-	}
-	ib.journal.Close()
-}
+func (ib *inbox) close() { ib.queue(nil).Close() }
 
 // intern returns the index of s in ib.names (ib.mu held).
 func (ib *inbox) intern(s string) uint32 {
@@ -351,11 +346,7 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", channelName(args[0]))
 		return 1
 	}
-	send := func() error { return f.rt.enqueue(f.inbox, args[0], args[1], args[2]) }
-	if q := f.inbox.remote; q != nil {
-		send = func() error { return q.Send(ctx, args[0], args[1], args[2]) }
-	}
-	if err := send(); err != nil {
+	if err := f.inbox.queue(f).Send(ctx, args[0], args[1], args[2]); err != nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", channelName(args[0]), err)
 		return 1
 	}
@@ -383,14 +374,45 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if len(args) > 0 && args[0] != "0" {
 		return shellbuiltin.StatusArg(args)
 	}
-	hc := interp.HandlerCtx(ctx)
 	ib := f.inbox
 	if ib == nil || !f.ownsInbox {
 		return 0
 	}
+	return ib.queue(f).Drain(ctx, interp.HandlerCtx(ctx).Stderr)
+}
+
+// queue is the Queue that carries ib's messages (transport.go): the
+// transport's, or the file inbox's own (fileQueue); f is the orchestrator
+// (or a caller inside it) whose call drains or sends.
+func (ib *inbox) queue(f *frame) Queue {
 	if ib.remote != nil {
-		return remoteDrain(ctx, ib)
+		return ib.remote
 	}
+	return fileQueue{f: f, ib: ib}
+}
+
+// fileQueue is the file inbox behind the transport seam: Send stores a
+// message in the run directory (enqueue), Drain dispatches the queue in
+// this process (drainFiles).
+type fileQueue struct {
+	f  *frame
+	ib *inbox
+}
+
+func (q fileQueue) Send(_ context.Context, channel, sender, content string) error {
+	return q.f.rt.enqueue(q.ib, channel, sender, content)
+}
+
+func (q fileQueue) Drain(ctx context.Context, _ io.Writer) int { return drainFiles(ctx, q.f, q.ib) }
+
+func (q fileQueue) Close() { q.ib.journal.Close() }
+
+// drainFiles is the file inbox's drain (inbox.md §4): the orchestrator's
+// queue dispatched in this process, by routes, in order or in parallel,
+// with retries, dead letters and the depth limit. ctx is the drain
+// builtin's handler context.
+func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
+	hc := interp.HandlerCtx(ctx)
 	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
 	hint := "" // for whoever hit the default without knowing it can be raised
 	if max == 0 {

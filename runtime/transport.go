@@ -1,12 +1,12 @@
 package runtime
 
-// This file answers: where does an orchestrator's message go when the run's
-// inbox is carried beyond this process (a broker, `jaiph run --inbox URL`)?
-// The file inbox (inbox.go) is the default and needs none of this. A
-// Transport is the one seam: the runtime's send and drain builtins hand a
-// message to the orchestrator's Queue and wait on its Drain; they never know
-// which transport carries it. Implementations live outside the runtime
-// (internal/broker), so the default binary links none of them.
+// This file answers: where does an orchestrator's message go? The Queue is
+// the one seam: the runtime's send and drain builtins hand a message to the
+// orchestrator's Queue and wait on its Drain; they never know what carries
+// it. Two implementations: the file inbox (fileQueue, inbox.go), the
+// default, and a Transport's queue when the run's inbox is carried beyond
+// this process (a broker, `jaiph run --inbox URL`: internal/broker, which
+// lives outside the runtime, so the default binary links none of it).
 
 import (
 	"context"
@@ -15,8 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"mvdan.cc/sh/v3/interp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
@@ -257,9 +255,4 @@ func (rt *Runtime) Deliver(ctx context.Context, d Delivery) (int, error) {
 		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", channelName(d.Channel)}, {"JAIPH_DISPATCH_SENDER", d.Sender}}})
 	rt.value = value
 	return status, err
-}
-
-// remoteDrain is the drain of an orchestrator whose queue is remote.
-func remoteDrain(ctx context.Context, ib *inbox) int {
-	return ib.remote.Drain(ctx, interp.HandlerCtx(ctx).Stderr)
 }
