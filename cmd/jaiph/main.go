@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -72,6 +73,9 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == runtime.ReadOnlyExecArg {
 		return runtime.ReadOnlyExecMain(args[1:])
+	}
+	if len(args) > 0 && args[0] == sandbox.InnerCommand {
+		return sandboxMain(args[1:], stdout, stderr)
 	}
 	root := newRootCmd(stdout, stderr)
 	if len(args) > 0 {

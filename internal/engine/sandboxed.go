@@ -1,0 +1,132 @@
+package engine
+
+// This file answers: how does a run go into the sandbox and come back
+// (internal/sandbox, docs/sandbox.md)?
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+var errSandboxRedrive = errors.New("E_DOCKER_UNSUPPORTED jaiph redrive does not run in the Docker sandbox yet; no letter was delivered. " +
+	"Set JAIPH_DOCKER_ENABLED=false to deliver them on this machine")
+
+// openSandbox returns the sandbox the run asks for (nil: none), ready.
+func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box, error) {
+	env := runtime.NewEnv(environ)
+	file := map[string]string{}
+	for _, s := range p.Entry.Config {
+		if strings.HasPrefix(s.Key, "runtime.") {
+			file[s.Key] = s.Value
+		}
+	}
+	cfg, err := sandbox.Resolve(env.Get, file, p.Workspace)
+	if err != nil || !cfg.Enabled {
+		return nil, err
+	}
+	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	return box, nil
+}
+
+// executeSandboxed is Execute in the sandbox: the sandboxed jaiph prepares
+// and runs the program (module locals included), the host shows and hooks
+// its events and reads its outcome. The exit status is the sandbox's.
+func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *countingWriter, started func(time.Time)) (Outcome, error) {
+	start := time.Now()
+	if started != nil {
+		started(start)
+	}
+	obs := o.Observer
+	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
+		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w,
+		Event: func(e *event.Event) {
+			if obs != nil {
+				obs.Event(e)
+			}
+		}})
+	in := runtime.Interruption(ctx)
+	if err != nil {
+		return Outcome{Interrupted: in}, fmt.Errorf("the Docker sandbox did not start: %w", err)
+	}
+	if res.Error != "" && res.Outcome == nil {
+		return Outcome{Interrupted: in}, errors.New(res.Error)
+	}
+	out := Outcome{Status: res.ExitCode, Elapsed: time.Since(start), Interrupted: in}
+	if r := res.Outcome; r != nil {
+		out.Status, out.RunID, out.RunDir, out.Value = r.Status, r.RunID, r.RunDir, r.Value
+		out.LastOut, out.LastErr, out.FailedOut, out.FailedErr = r.LastOut, r.LastErr, r.FailedOut, r.FailedErr
+		out.Failed = r.Failed
+	}
+	// The container's exit status decides: the records only describe.
+	if res.ExitCode != 0 {
+		out.Failed = true
+		if out.Status == 0 {
+			out.Status = res.ExitCode
+		}
+	}
+	if res.TimedOut {
+		fmt.Fprintln(stray, "E_TIMEOUT container execution exceeded timeout")
+		out.Failed = true
+	}
+	if out.RunDir != "" {
+		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
+	}
+	return out, nil
+}
+
+// SandboxArgs are what the host's jaiph passes the sandboxed one.
+type SandboxArgs struct {
+	Workspace, Resume, Workflow, Entry string
+	Args                               []string
+}
+
+// ServeSandbox is the sandboxed side (`jaiph __sandbox`, inside the
+// container): it runs the program as Execute does and reports the run on
+// stdout (sandbox.Reporter). When stdin ends (the host's jaiph is gone)
+// the run stops as on SIGTERM. It returns the exit status.
+func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io.Reader, stdout io.Writer) int {
+	rep := sandbox.NewReporter(stdout)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		io.Copy(io.Discard, stdin)
+		cancel(&runtime.Interrupted{Signal: syscall.SIGTERM})
+	}()
+	p, err := Load(a.Entry)
+	if err != nil {
+		rep.Error(err)
+		return 1
+	}
+	if a.Workspace != "" {
+		p.Workspace = a.Workspace
+	}
+	out, err := p.Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
+		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow}, nil)
+	if err != nil {
+		if out.Interrupted == nil {
+			rep.Error(err)
+			return 1
+		}
+	}
+	r := sandbox.Outcome{Status: out.Status, Failed: out.Failed, RunID: out.RunID, RunDir: out.RunDir,
+		LastOut: out.LastOut, LastErr: out.LastErr, FailedOut: out.FailedOut, FailedErr: out.FailedErr,
+		Value: out.Value, ExitStatus: out.ExitStatus()}
+	if out.Interrupted != nil {
+		r.Signal = int(out.Interrupted.Signal)
+	}
+	rep.Outcome(r)
+	return out.ExitStatus()
+}
