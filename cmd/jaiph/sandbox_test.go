@@ -90,9 +90,9 @@ func prepareSandbox() (binary, why string) {
 		return "", err.Error()
 	}
 	files := map[string]string{
-		filepath.Join(ctx, "busybox"):    string(b),
-		filepath.Join(ctx, "Dockerfile"): "FROM scratch\nCOPY busybox /bin/busybox\nRUN [\"/bin/busybox\", \"--install\", \"-s\", \"/bin\"]\n",
-		filepath.Join(empty, "README"):   "an image with no shell and no programs\n",
+		filepath.Join(ctx, "busybox"):      string(b),
+		filepath.Join(ctx, "Dockerfile"):   "FROM scratch\nCOPY busybox /bin/busybox\nRUN [\"/bin/busybox\", \"--install\", \"-s\", \"/bin\"]\n",
+		filepath.Join(empty, "README"):     "an image with no shell and no programs\n",
 		filepath.Join(empty, "Dockerfile"): "FROM scratch\nCOPY README /README\n",
 	}
 	for p, text := range files {
