@@ -210,3 +210,54 @@ func waitContainers(ts *testscript.TestScript, neg bool, args []string, want boo
 	}
 	ts.Fatalf("containers with %s after 30 s: %q (want any: %v)", filter, out, want)
 }
+
+// sandboxConformanceOut are the conformance cases that do not run in the
+// container, and why (docs/sandbox.md lists them too). Cases of `jaiph
+// test` (main.test.jh) are not listed: the test runner never uses the
+// sandbox.
+var sandboxConformanceOut = map[string]string{
+	"030_prompt_cursor_stub":         stubAgent,
+	"031_prompt_claude_stub":         stubAgent,
+	"032_prompt_typed_returns":       stubAgent,
+	"033_prompt_typed_type_error":    stubAgent,
+	"034_prompt_typed_missing_field": stubAgent,
+	"035_prompt_param_display":       stubAgent,
+}
+
+const stubAgent = "its stub agent is a bash script found through the host's PATH (<ws>/bin): the sandbox forwards no PATH, and the busybox test image has no bash"
+
+// TestSandboxConformance runs the conformance cases that make sense in a
+// container with runtime.docker_enabled: the same observable results as on
+// the host (stdout, stderr, exit, the files the run changed, artifacts,
+// summary).
+func TestSandboxConformance(t *testing.T) {
+	binary := needSandbox(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"JAIPH_TEST_AS_JAIPH=1", "JAIPH_DOCKER_ENABLED=true", "JAIPH_DOCKER_BINARY=" + binary,
+		"JAIPH_DOCKER_IMAGE=" + sandboxImage, "JAIPH_DOCKER_NETWORK=none"}
+	root := conformanceDir()
+	entries, err := os.ReadDir(filepath.Join(root, "cases"))
+	if err != nil {
+		t.Fatalf("conformance corpus: %v", err)
+	}
+	ran := 0
+	for _, e := range entries {
+		caseDir, err := filepath.Abs(filepath.Join(root, "cases", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, out := sandboxConformanceOut[e.Name()]; out || !e.IsDir() || fileExists(filepath.Join(caseDir, "main.test.jh")) {
+			continue
+		}
+		ran++
+		t.Run(e.Name(), func(t *testing.T) {
+			if report := conformanceCase(t, exe, env, caseDir); report != "" {
+				t.Error(report)
+			}
+		})
+	}
+	t.Logf("%d conformance cases ran in the sandbox; %d do not run there (docs/sandbox.md)", ran, len(sandboxConformanceOut))
+}
