@@ -50,13 +50,18 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 		started(start)
 	}
 	obs := o.Observer
+	noAgent := false
 	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
 		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w,
 		Event: func(e *event.Event) {
+			noAgent = noAgent || agentMissing(e)
 			if obs != nil {
 				obs.Event(e)
 			}
 		}})
+	if noAgent {
+		fmt.Fprintln(stray.w, sandboxNoAgent)
+	}
 	in := runtime.Interruption(ctx)
 	if err != nil {
 		return Outcome{Interrupted: in}, fmt.Errorf("the Docker sandbox did not start: %w", err)
@@ -85,6 +90,18 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
 	}
 	return out, nil
+}
+
+const sandboxNoAgent = "jaiph: the agent CLI was not found in the Docker sandbox: it must be in the image " +
+	"(JAIPH_DOCKER_IMAGE, .jaiph/Dockerfile) or in a mounted directory named by agent.command (docs/sandbox.md)"
+
+// agentMissing reports a prompt step that failed because its agent CLI
+// was not found.
+func agentMissing(e *event.Event) bool {
+	if e.Type != event.StepEnd || e.Kind != "prompt" || e.Status == nil || *e.Status == 0 || e.ErrContent == nil {
+		return false
+	}
+	return strings.Contains(*e.ErrContent, ": command not found") || strings.Contains(*e.ErrContent, "was not found in PATH")
 }
 
 // SandboxArgs are what the host's jaiph passes the sandboxed one.
