@@ -442,17 +442,18 @@ var credentials = map[string]bool{
 }
 
 // Forwarded reports whether the host environment variable k reaches the
-// container: the run's JAIPH_* settings (not JAIPH_DOCKER_*, not the run
-// directory's, which the sandboxed run sets), agent credentials by name,
-// and the locale and terminal variables. Nothing else, not even PATH.
+// container: the run's JAIPH_* settings (not the run directory's, which
+// the sandboxed run sets), agent credentials by name, and the locale and
+// terminal variables. Nothing else, not even PATH. JAIPH_DOCKER_* go in
+// so that the run's records keep them: `jaiph resume` of a run the
+// environment sandboxed goes into the sandbox again (inside, a nested
+// `jaiph run` that asks for Docker stops with E_DOCKER_NOT_FOUND).
 func Forwarded(k string) bool {
 	switch {
 	case credentials[k]:
 		return true
 	case k == "NO_COLOR" || k == "TERM" || k == "LANG" || k == "TZ" || strings.HasPrefix(k, "LC_"):
 		return true
-	case strings.HasPrefix(k, "JAIPH_DOCKER_"):
-		return false
 	}
 	switch k {
 	case "JAIPH_RUN_DIR", "JAIPH_RUN_ID", "JAIPH_RUN_SUMMARY_FILE", "JAIPH_WORKSPACE", "JAIPH_TEST_AS_JAIPH":

@@ -69,7 +69,7 @@ func TestForwarded(t *testing.T) {
 		"JAIPH_AGENT_MODEL": true, "JAIPH_DEBUG": true, "ANTHROPIC_API_KEY": true, "CURSOR_API_KEY": true,
 		"NO_COLOR": true, "LC_ALL": true, "TZ": true,
 		"PATH": false, "HOME": false, "AWS_SECRET_ACCESS_KEY": false, "SSH_AUTH_SOCK": false, "DOCKER_HOST": false,
-		"JAIPH_DOCKER_IMAGE": false, "JAIPH_RUN_DIR": false, "JAIPH_WORKSPACE": false, "BASH_ENV": false,
+		"JAIPH_DOCKER_ENABLED": true, "JAIPH_RUN_DIR": false, "JAIPH_WORKSPACE": false, "BASH_ENV": false,
 	} {
 		if Forwarded(k) != want {
 			t.Errorf("Forwarded(%s) = %v, want %v", k, !want, want)
