@@ -127,7 +127,7 @@ func (d *Docker) prepareImage(ctx context.Context, stderr io.Writer) (string, er
 		dockerfile := filepath.Join(d.workspace, ".jaiph", "Dockerfile")
 		if _, err := os.Stat(dockerfile); err == nil {
 			fmt.Fprintf(stderr, "jaiph: building %s from .jaiph/Dockerfile\n", BuiltImage)
-			if _, err := d.docker(ctx, 0, "build", "-q", "-t", BuiltImage, "-f", dockerfile, filepath.Dir(dockerfile)); err != nil {
+			if _, err := d.docker(ctx, 0, "build", "-q", "--force-rm", "-t", BuiltImage, "-f", dockerfile, filepath.Dir(dockerfile)); err != nil {
 				return "", fmt.Errorf("E_DOCKER_BUILD failed to build .jaiph/Dockerfile: %s", reason(err))
 			}
 			return BuiltImage, nil
