@@ -35,6 +35,9 @@ func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box
 		return nil, err
 	}
 	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
+	if in := runtime.Interruption(ctx); err != nil && in != nil {
+		return nil, fmt.Errorf("Process terminated by signal %s", in.SignalName())
+	}
 	if err != nil {
 		return nil, err
 	}
