@@ -48,14 +48,19 @@ func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box
 // and runs the program (module locals included), the host shows and hooks
 // its events and reads its outcome. The exit status is the sandbox's.
 func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *countingWriter, started func(time.Time)) (Outcome, error) {
+	// The run shows as started (the header, workflow_start) when the
+	// container's jaiph reports first: a container that never starts shows
+	// nothing but why. Its elapsed time counts from the container's start.
 	start := time.Now()
-	if started != nil {
-		started(start)
-	}
 	obs := o.Observer
 	noAgent := false
 	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
 		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w,
+		Started: func() {
+			if started != nil {
+				started(time.Now())
+			}
+		},
 		Event: func(e *event.Event) {
 			noAgent = noAgent || agentMissing(e)
 			if obs != nil {
@@ -69,7 +74,14 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 	if err != nil {
 		return Outcome{Interrupted: in}, fmt.Errorf("the Docker sandbox did not start: %w", err)
 	}
-	if res.Error != "" && res.Outcome == nil {
+	switch {
+	case res.NotStarted != "" && res.TimedOut:
+		return Outcome{}, errors.New("E_TIMEOUT container execution exceeded timeout")
+	case res.NotStarted != "" && in != nil:
+		return Outcome{Interrupted: in}, context.Cause(ctx)
+	case res.NotStarted != "":
+		return Outcome{}, fmt.Errorf("E_DOCKER_RUN the container did not start: %s", res.NotStarted)
+	case res.Error != "" && res.Outcome == nil:
 		return Outcome{Interrupted: in}, errors.New(res.Error)
 	}
 	out := Outcome{Status: res.ExitCode, Elapsed: time.Since(start), Interrupted: in}

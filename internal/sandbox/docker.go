@@ -191,7 +191,10 @@ func (d *Docker) Run(ctx context.Context, j Job) (Result, error) {
 	// The docker CLI is not in the terminal's process group: Ctrl-C is
 	// jaiph's to forward (--sig-proxy=false), once.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stderr = j.Stderr
+	// The CLI's messages wait until the container has started: when it
+	// never does, they are the reason, said once.
+	gate := &gate{w: j.Stderr}
+	cmd.Stderr = gate
 	// The container's stdin is a pipe jaiph holds open and never writes:
 	// when jaiph dies, even by SIGKILL, the pipe ends and the sandboxed
 	// jaiph stops its run (the watchdog, docs/sandbox.md).
@@ -214,8 +217,15 @@ func (d *Docker) Run(ctx context.Context, j Job) (Result, error) {
 
 	exited := make(chan struct{})
 	var waitErr error
+	started := false
 	go func() {
-		read(stdout, j, &res)
+		read(stdout, j, &res, func() {
+			started = true
+			gate.open()
+			if j.Started != nil {
+				j.Started()
+			}
+		})
 		waitErr = cmd.Wait()
 		close(exited)
 	}()
@@ -256,7 +266,53 @@ wait:
 	case waitErr != nil:
 		return res, waitErr
 	}
+	if !started {
+		res.NotStarted = gate.reason()
+		if res.NotStarted == "" {
+			res.NotStarted = "docker run exited with status " + strconv.Itoa(res.ExitCode)
+		}
+	}
 	return res, nil
+}
+
+// gate holds what is written to it until it is opened, then passes it on.
+type gate struct {
+	mu     sync.Mutex
+	opened bool
+	buf    bytes.Buffer
+	w      io.Writer
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.opened {
+		return g.w.Write(p)
+	}
+	if g.buf.Len() < 64*1024 {
+		g.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+func (g *gate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.opened {
+		g.opened = true
+		g.w.Write(g.buf.Bytes())
+		g.buf.Reset()
+	}
+}
+
+// reason is the first line of what the gate held, without the CLI's
+// prefixes.
+func (g *gate) reason() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	line, _, _ := strings.Cut(strings.TrimSpace(g.buf.String()), "\n")
+	line = strings.TrimPrefix(line, "docker: ")
+	return strings.TrimSuffix(strings.TrimPrefix(line, "Error response from daemon: "), ".")
 }
 
 // stop sends sig to the container (its init forwards it to jaiph), retrying

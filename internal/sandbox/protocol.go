@@ -66,12 +66,17 @@ func (r *Reporter) Outcome(o Outcome) {
 	r.line(b)
 }
 
-// read is the host side: it dispatches the records of rd until EOF. A
-// line that is no record goes to the stray stderr as it came.
-func read(rd io.Reader, j Job, res *Result) {
+// read is the host side: it dispatches the records of rd until EOF, and
+// calls first before the first. A line that is no record goes to the
+// stray stderr as it came.
+func read(rd io.Reader, j Job, res *Result, first func()) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	for sc.Scan() {
+		if first != nil {
+			first()
+			first = nil
+		}
 		b := sc.Bytes()
 		if bytes.HasPrefix(b, []byte(`{"jaiph_`)) {
 			var rec record

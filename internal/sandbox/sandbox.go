@@ -45,8 +45,12 @@ type Job struct {
 	// reached the run's stray stderr inside.
 	Event func(*event.Event)
 	Stray io.Writer
-	// Stderr receives the sandbox's own messages (the docker CLI's).
+	// Stderr receives the sandbox's own messages (the docker CLI's), once
+	// the sandboxed jaiph has started.
 	Stderr io.Writer
+	// Started is called when the sandboxed jaiph sends its first record
+	// (the run has started in the sandbox).
+	Started func()
 }
 
 // Result is how a job ended.
@@ -57,6 +61,9 @@ type Result struct {
 	// Error is a preparation error of the sandboxed run (nothing ran), as
 	// the sandboxed jaiph reported it.
 	Error string
+	// NotStarted is why the sandboxed jaiph never started (the docker
+	// CLI's last message), "" when it did.
+	NotStarted string
 }
 
 // Outcome is what the sandboxed jaiph reports when its run ends.

@@ -110,7 +110,11 @@ func TestProtocol(t *testing.T) {
 	var events []*event.Event
 	var stray bytes.Buffer
 	var res Result
-	read(&buf, Job{Event: func(e *event.Event) { events = append(events, e) }, Stray: &stray}, &res)
+	firsts := 0
+	read(&buf, Job{Event: func(e *event.Event) { events = append(events, e) }, Stray: &stray}, &res, func() { firsts++ })
+	if firsts != 1 {
+		t.Fatalf("first called %d times", firsts)
+	}
 	if len(events) != 1 || events[0].Func != "main::default" || *events[0].Status != 0 {
 		t.Fatalf("events: %+v", events)
 	}
