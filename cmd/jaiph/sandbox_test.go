@@ -12,6 +12,7 @@ package main
 // both).
 
 import (
+	"context"
 	"debug/elf"
 	"fmt"
 	"os"
@@ -25,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -260,4 +262,40 @@ func TestSandboxConformance(t *testing.T) {
 		})
 	}
 	t.Logf("%d conformance cases ran in the sandbox; %d do not run there (docs/sandbox.md)", ran, len(sandboxConformanceOut))
+}
+
+// TestSandboxMcp: a `jaiph mcp` tool call runs its workflow in the sandbox
+// (a named workflow, not default) and answers with the container's output.
+func TestSandboxMcp(t *testing.T) {
+	binary := needSandbox(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "ops.jh")
+	src := "export workflow where {\n  if test -f /jaiph/bin/jaiph; then echo \"sandbox $1\"; else echo \"host $1\"; fi\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "mcp", file)
+	cmd.Env = append(os.Environ(), "JAIPH_TEST_AS_JAIPH=1", "HOME="+dir, "JAIPH_DOCKER_ENABLED=true",
+		"JAIPH_DOCKER_BINARY="+binary, "JAIPH_DOCKER_IMAGE="+sandboxImage, "JAIPH_DOCKER_NETWORK=none")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "where", Arguments: map[string]any{"args": []string{"mcp"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); res.IsError || !ok || !strings.Contains(tc.Text, "sandbox mcp") {
+		t.Errorf("call result %+v, want the sandbox's output", res.Content)
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v (stderr %s)", err, stderr.String())
+	}
 }
