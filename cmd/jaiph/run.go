@@ -57,9 +57,6 @@ func runFile(ca cmdArgs, stdout, stderr io.Writer) int {
 	// module locals run anything.
 	if err := prog.Refuse(ctx, os.Environ()); err != nil {
 		fmt.Fprintln(stderr, err)
-		if in := runtime.Interruption(ctx); in != nil { // Ctrl-C while the sandbox's image was pulled
-			return in.Status()
-		}
 		return 1
 	}
 	return prog.RunInTerminal(ctx, engine.ProcessTerminal(stdout, stderr), ca.pos[1:])

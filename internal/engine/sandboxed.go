@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -35,13 +36,22 @@ func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box
 		return nil, err
 	}
 	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
-	if in := runtime.Interruption(ctx); err != nil && in != nil {
-		return nil, fmt.Errorf("Process terminated by signal %s", in.SignalName())
+	if err != nil && runtime.Interruption(ctx) != nil {
+		// Ctrl-C while the image was pulled or built: the run reports the
+		// signal (130/143) as any run stopped before its first step.
+		return interrupted{context.Cause(ctx)}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	return box, nil
+}
+
+// interrupted is a sandbox whose readying a signal stopped.
+type interrupted struct{ cause error }
+
+func (i interrupted) Run(context.Context, sandbox.Job) (sandbox.Result, error) {
+	return sandbox.Result{}, i.cause
 }
 
 // executeSandboxed is Execute in the sandbox: the sandboxed jaiph prepares
@@ -161,4 +171,43 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 	}
 	rep.Outcome(r)
 	return out.ExitStatus()
+}
+
+// Hidden runs the commands jaiph gives itself when it re-executes its own
+// binary (never typed by a user): a rule's external command under Landlock
+// (runtime.ReadOnlyExecArg) and the jaiph inside the sandbox
+// (sandbox.InnerCommand: `jaiph __sandbox [--workspace W] [--resume DIR]
+// [--workflow NAME] -- FILE [ARGS...]`). ok is false for any other command
+// line.
+func Hidden(args []string, stdout, stderr io.Writer) (status int, ok bool) {
+	switch {
+	case len(args) > 0 && args[0] == runtime.ReadOnlyExecArg:
+		return runtime.ReadOnlyExecMain(args[1:]), true
+	case len(args) == 0 || args[0] != sandbox.InnerCommand:
+		return 0, false
+	}
+	var a SandboxArgs
+	args = args[1:]
+	for len(args) >= 2 && args[0] != "--" {
+		switch args[0] {
+		case "--workspace":
+			a.Workspace = args[1]
+		case "--resume":
+			a.Resume = args[1]
+		case "--workflow":
+			a.Workflow = args[1]
+		default:
+			fmt.Fprintf(stderr, "jaiph %s: unknown flag %s\n", sandbox.InnerCommand, args[0])
+			return 2, true
+		}
+		args = args[2:]
+	}
+	if len(args) < 2 || args[0] != "--" {
+		fmt.Fprintf(stderr, "jaiph %s: expected [flags] -- FILE [ARGS...]\n", sandbox.InnerCommand)
+		return 2, true
+	}
+	a.Entry, a.Args = args[1], args[2:]
+	ctx, stop := runtime.NotifyInterrupt()
+	defer stop()
+	return ServeSandbox(ctx, a, os.Environ(), os.Stdin, stdout), true
 }
