@@ -14,8 +14,12 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=$(VERSION)
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
+# bin/jaiph-nats is the same CLI with the NATS broker linked in (-tags nats):
+# jaiph hands `broker`, `worker` and runs with --inbox to it, so that no
+# other command pays the broker's start-up cost (docs/distributed.md).
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/jaiph
+	CGO_ENABLED=0 $(GO) build -trimpath -tags nats -ldflags '$(LDFLAGS)' -o $(BIN)-nats ./cmd/jaiph
 
 # Static binaries for every platform in dist/, with their SHA-256 sums.
 release:
@@ -24,6 +28,7 @@ release:
 		os=$${p%/*}; arch=$${p#*/}; \
 		echo "building dist/jaiph-$$os-$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-$$os-$$arch ./cmd/jaiph || exit 1; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags nats -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-nats-$$os-$$arch ./cmd/jaiph || exit 1; \
 	done
 	cd dist && sha256sum jaiph-* > SHA256SUMS
 
@@ -78,6 +83,7 @@ stress:
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./internal/tools/format
+	JAIPH_STRESS_BROKER_MESSAGES=1000 $(GO) test -race -count=1 -timeout 30m -v ./internal/broker
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
@@ -89,6 +95,7 @@ fuzz:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags nats ./cmd/jaiph
 
 clean:
 	rm -rf bin .bench dist

@@ -29,7 +29,8 @@ var configKeyKind = map[string]ast.ConfigKind{
 	"run.logs_dir": ast.ConfigString, "run.debug": ast.ConfigBool, "run.inbox_parallel": ast.ConfigBool,
 	"run.inbox_max_dispatch_depth": ast.ConfigInt,
 	"run.inbox_retries":            ast.ConfigInt, "run.inbox_retry_backoff": ast.ConfigString,
-	"agent.retries": ast.ConfigInt, "agent.retry_backoff": ast.ConfigString,
+	"run.inbox_lease": ast.ConfigString,
+	"agent.retries":   ast.ConfigInt, "agent.retry_backoff": ast.ConfigString,
 	"agent.idle_warn":        ast.ConfigString,
 	"runtime.docker_enabled": ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
 	"runtime.docker_network": ast.ConfigString, "runtime.docker_timeout": ast.ConfigInt,
@@ -229,7 +230,7 @@ func checkConfigType(e *ast.ConfigEntry, want ast.ConfigKind) string {
 		return "run.inbox_max_dispatch_depth must be a positive integer"
 	}
 	// Checked here so that a typo fails `jaiph check`, not the first prompt.
-	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn" || e.Key == "run.inbox_retry_backoff") && !validDuration(e.Str) {
+	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn" || e.Key == "run.inbox_retry_backoff" || e.Key == "run.inbox_lease") && !validDuration(e.Str) {
 		return e.Key + ` must be a duration such as "1s", "500ms" or "2m": ` + e.Str
 	}
 	return ""

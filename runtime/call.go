@@ -105,7 +105,15 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	}
 	var inboxErr error
 	if len(b.Routes) > 0 {
-		ib, err := rt.openInbox(b, seq)
+		q, qerr := rt.openRemote(ctx, f, env)
+		var ib *inbox
+		err := qerr
+		if q != nil {
+			ib = &inbox{remote: q}
+			_, err = rt.inboxDir()
+		} else if err == nil {
+			ib, err = rt.openInbox(b, seq)
+		}
 		if err != nil {
 			inboxErr = fmt.Errorf("cannot create inbox: %w", err)
 		} else {

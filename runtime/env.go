@@ -26,6 +26,7 @@ var scopedVars = map[string]string{
 	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
 	"run.inbox_retries":            "JAIPH_INBOX_RETRIES",       // runtime/inbox_retry.go
 	"run.inbox_retry_backoff":      "JAIPH_INBOX_RETRY_BACKOFF", // runtime/inbox_retry.go
+	"run.inbox_lease":              "JAIPH_INBOX_LEASE",         // internal/broker: a delivery's lease on a worker
 	// jaiph-go keys (runtime/prompt_retry.go), scoped like the agent.* ones.
 	"agent.retries":       "JAIPH_AGENT_RETRIES",
 	"agent.retry_backoff": "JAIPH_AGENT_RETRY_BACKOFF",

@@ -22,6 +22,10 @@ import (
 // inbox.md). Nested orchestrators get their own (D6); message numbers and
 // files are shared by the whole run, so they never repeat.
 type inbox struct {
+	// remote, when set, carries the sends and the drain (transport.go);
+	// the fields below are then unused.
+	remote Queue
+
 	journal *os.File                   // append-only `<channel>:<NNN>:<sender>` lines
 	routes  map[string][]*lowered.Body // channel symbol → targets, in route order
 
@@ -111,7 +115,13 @@ func (rt *Runtime) openInbox(b *lowered.Body, stepSeq int) (*inbox, error) {
 	return ib, nil
 }
 
-func (ib *inbox) close() { ib.journal.Close() }
+func (ib *inbox) close() {
+	if ib.remote != nil {
+		ib.remote.Close()
+		return
+	}
+	ib.journal.Close()
+}
 
 // intern returns the index of s in ib.names (ib.mu held).
 func (ib *inbox) intern(s string) uint32 {
@@ -341,7 +351,11 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", channelName(args[0]))
 		return 1
 	}
-	if err := f.rt.enqueue(f.inbox, args[0], args[1], args[2]); err != nil {
+	send := func() error { return f.rt.enqueue(f.inbox, args[0], args[1], args[2]) }
+	if q := f.inbox.remote; q != nil {
+		send = func() error { return q.Send(ctx, args[0], args[1], args[2]) }
+	}
+	if err := send(); err != nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", channelName(args[0]), err)
 		return 1
 	}
@@ -373,6 +387,9 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	ib := f.inbox
 	if ib == nil || !f.ownsInbox {
 		return 0
+	}
+	if ib.remote != nil {
+		return remoteDrain(ctx, ib)
 	}
 	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
 	hint := "" // for whoever hit the default without knowing it can be raised

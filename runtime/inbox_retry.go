@@ -118,6 +118,11 @@ func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m mess
 // line is the commit point, so a crash in between leaves only a file
 // without a record, which readers ignore.
 func (rt *Runtime) deadLetter(f *frame, m message, t *lowered.Body, attempts, status int) error {
+	return rt.storeDeadLetter(m, t.Symbol, attempts, status, f.stackLen-1)
+}
+
+// storeDeadLetter is deadLetter for a target symbol, its event at depth.
+func (rt *Runtime) storeDeadLetter(m message, target string, attempts, status, depth int) error {
 	ri := &rt.inboxes
 	name := m.seq + "-" + m.name + ".txt"
 	dead := filepath.Join(ri.dir, "dead")
@@ -133,11 +138,11 @@ func (rt *Runtime) deadLetter(f *frame, m message, t *lowered.Body, attempts, st
 			return err
 		}
 	}
-	if err := ri.logDelivery(fmt.Sprintf("dead %s %s %d %d\n", m.seq, t.Symbol, attempts, status), true); err != nil {
+	if err := ri.logDelivery(fmt.Sprintf("dead %s %s %d %d\n", m.seq, target, attempts, status), true); err != nil {
 		return err
 	}
 	ref := "inbox/dead/" + name
-	rt.emit(&event.Event{Type: event.InboxDead, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
-		Attempt: attempts, Status: &status, PayloadRef: &ref, Depth: f.stackLen - 1, Time: time.Now()})
+	rt.emit(&event.Event{Type: event.InboxDead, InboxSeq: m.seq, Channel: m.name, Target: target, Sender: m.sender,
+		Attempt: attempts, Status: &status, PayloadRef: &ref, Depth: depth, Time: time.Now()})
 	return nil
 }

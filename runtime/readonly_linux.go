@@ -43,7 +43,7 @@ func restrictWrites(writable []string) error {
 		return syscall.ENOSYS
 	}
 	rights := landlockWrite(abi)
-	attr := unix.LandlockRulesetAttr{Access_fs: rights}
+	attr := unix.LandlockRulesetAttr{Handled_access_fs: rights}
 	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), 8, 0)
 	if errno != 0 {
 		return errno

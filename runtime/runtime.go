@@ -58,6 +58,9 @@ type Options struct {
 	// Workflow is the entry module's workflow Run calls; "" is "default"
 	// (jaiph mcp calls the others).
 	Workflow string
+	// Transport, when set, carries the first orchestrator's messages
+	// beyond this process (transport.go); nil is the file inbox.
+	Transport Transport
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -87,6 +90,8 @@ type Runtime struct {
 	rvDir   string
 	rvSeq   atomic.Int64
 	inboxes runInbox
+	// remoteOpened: the transport's queue went to the first orchestrator.
+	remoteOpened atomic.Bool
 	// lingering counts the bodies whose background jobs still run after
 	// the body returned (runBody).
 	lingering sync.WaitGroup
@@ -156,6 +161,9 @@ func (rt *Runtime) Close() {
 	}
 	if rt.journal != nil {
 		rt.journal.close()
+	}
+	if c, ok := rt.opts.Transport.(io.Closer); ok {
+		c.Close()
 	}
 	rt.summary.mu.Lock()
 	if rt.summary.f != nil {

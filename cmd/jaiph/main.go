@@ -11,6 +11,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
 	"github.com/jaiph-go/jaiph/parser"
 )
 
@@ -73,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if code, ok := engine.Hidden(args, stdout, stderr); ok { // re-executions of jaiph by itself
 		return code
 	}
+	args, status, done := brokercmd.Route(args, func(a string) bool { return shorthand(a) == "run" }, stderr)
+	if done {
+		return status
+	}
 	root := newRootCmd(stdout, stderr)
 	if len(args) > 0 {
 		switch a := args[0]; {
@@ -115,6 +120,7 @@ func isCommand(root *cobra.Command, name string) bool {
 func execute(root *cobra.Command, stderr io.Writer) int {
 	var ue *usageError
 	var ee *exitError
+	var bue *brokercmd.UsageError
 	switch err := root.Execute(); {
 	case err == nil:
 		return exitOK
@@ -122,7 +128,7 @@ func execute(root *cobra.Command, stderr io.Writer) int {
 		return ee.code
 	default:
 		fmt.Fprintf(stderr, "jaiph: %s\n", err)
-		if errors.As(err, &ue) {
+		if errors.As(err, &ue) || errors.As(err, &bue) {
 			return exitUsage
 		}
 		return exitFailure
@@ -149,7 +155,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(brokercmd.NewBrokerCmd(stderr), newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVersionCmd(stdout), brokercmd.NewWorkerCmd(stderr))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()

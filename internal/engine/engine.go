@@ -85,6 +85,9 @@ type RunOptions struct {
 	Observer    event.Observer
 	Resume      string // a run directory to continue (resume.go)
 	Workflow    string // the entry's workflow to call; "" is default (jaiph mcp)
+	// Workspace replaces the program's workspace (a worker runs
+	// delivered sources with its own directory as the working directory).
+	Workspace string
 }
 
 // Refuse decides where the run goes and reports a run that must not
@@ -103,14 +106,22 @@ func (p *Program) Refuse(ctx context.Context, environ []string) error {
 // Prepare builds the run's environment (config defaults, evaluated module
 // locals) and the runtime that runs its default workflow.
 func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
-	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Entry, p.Modules, p.Workspace, p.Source, o.Args)
+	ws := p.Workspace
+	if o.Workspace != "" {
+		ws = o.Workspace
+	}
+	tr, err := p.transport(ctx, o.Environ)
+	if err != nil {
+		return nil, nil, err
+	}
+	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Entry, p.Modules, ws, p.Source, o.Args)
 	if err != nil {
 		return nil, nil, err
 	}
 	rt := runtime.New(runtime.Options{
-		Modules: p.Modules, Entry: p.Entry, Workspace: p.Workspace, SourceFile: p.Source,
+		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow,
+		Resume: o.Resume, Workflow: o.Workflow, Transport: tr,
 	})
 	return rt, env, nil
 }

@@ -42,6 +42,7 @@ type line struct {
 	DelayMS        int64        `json:"delay_ms"`
 	IdleMS         int64        `json:"idle_ms"`
 	Replayed       bool         `json:"replayed"`
+	Worker         string       `json:"worker"`
 	Version        *json.Number `json:"event_version"`
 }
 
@@ -65,7 +66,7 @@ func Parse(b []byte) (*Event, error) {
 		Dispatched: l.Dispatched, Channel: l.Channel, Sender: l.Sender,
 		OutContent: l.OutContent, ErrContent: l.ErrContent, Workflow: l.Workflow, Source: l.Source,
 		Message: l.Message, InboxSeq: l.InboxSeq, Target: l.Target, PayloadPreview: l.PayloadPreview,
-		PayloadRef: l.PayloadRef, Attempt: l.Attempt + l.Attempts, DelayMS: l.DelayMS, IdleMS: l.IdleMS, Replayed: l.Replayed}
+		PayloadRef: l.PayloadRef, Attempt: l.Attempt + l.Attempts, DelayMS: l.DelayMS, IdleMS: l.IdleMS, Replayed: l.Replayed, Worker: l.Worker}
 	if l.ParentID != nil {
 		e.ParentID = *l.ParentID
 	}

@@ -57,6 +57,10 @@ type Event struct {
 	// run replayed from the journal instead of running it (written only
 	// when true: not an attempt).
 	Replayed bool
+	// Worker names the `jaiph worker` that ran a delivery of a broker run
+	// (internal/broker): on its INBOX_DISPATCH_START/COMPLETE and on the
+	// STEP_START of the delivered target; "" for a local one.
+	Worker string
 }
 
 // Step event types and the others.
@@ -139,6 +143,9 @@ func (e *Event) JSON() []byte {
 				w.str("sender", e.Sender)
 			}
 		}
+		if e.Worker != "" {
+			w.str("worker", e.Worker)
+		}
 		if e.OutContent != nil {
 			w.str("out_content", *e.OutContent)
 		}
@@ -181,6 +188,9 @@ func (e *Event) JSON() []byte {
 			if e.Replayed {
 				w.raw("replayed", "true")
 			}
+		}
+		if e.Worker != "" {
+			w.str("worker", e.Worker)
 		}
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)

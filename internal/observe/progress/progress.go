@@ -116,7 +116,11 @@ func (t *Tree) Event(e *event.Event) {
 		if e.Kind == "prompt" {
 			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Dim("▸"), promptStart(t.s, e.Params, t.shown)))
 		} else {
-			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(t.shown(FormatParams(e.Params, 0)))))
+			on := ""
+			if e.Worker != "" {
+				on = " on " + e.Worker // a delivery a broker worker runs
+			}
+			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(t.shown(FormatParams(e.Params, 0))+on)))
 		}
 	case event.StepEnd:
 		if isRoot(e) {

@@ -81,6 +81,9 @@ func Settings(environ []string) []Setting {
 		if secretKey(k) {
 			v = "sha256:" + Hash([]byte(v))
 		}
+		if k == "JAIPH_INBOX_URL" {
+			v = withoutCredentials(v)
+		}
 		out = append(out, Setting{k, v})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
@@ -175,4 +178,19 @@ func Root(workspace, runsDir string) string {
 		return filepath.Join(workspace, runsDir)
 	}
 	return runsDir
+}
+
+// withoutCredentials drops the user and password of a broker URL (or of
+// each of a comma-separated list), which must not be written to disk; a
+// resume takes the URL from its own environment when it has one.
+func withoutCredentials(urls string) string {
+	parts := strings.Split(urls, ",")
+	for i, u := range parts {
+		if at := strings.LastIndex(u, "@"); at >= 0 {
+			if s := strings.Index(u, "://"); s >= 0 && s < at {
+				parts[i] = u[:s+3] + u[at+1:]
+			}
+		}
+	}
+	return strings.Join(parts, ",")
 }

@@ -87,6 +87,9 @@ func (m *Meta) Environ(environ []string) []string {
 	}
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
+		if k == "JAIPH_INBOX_URL" { // the operator's broker URL, credentials included, wins
+			secret[k] = true
+		}
 		if !strings.HasPrefix(k, "JAIPH_") || secret[k] {
 			out = append(out, kv)
 		}

@@ -1,0 +1,64 @@
+package broker
+
+// This file answers: what does the jaiph-nats build add to the CLI? The
+// "nats" inbox transport and the bodies of `jaiph broker` and `jaiph
+// worker` (internal/tools/brokercmd declares them for every build).
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Install registers the transport and the commands (cmd/jaiph with -tags
+// nats calls it from init).
+func Install() {
+	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources) (runtime.Transport, error) {
+		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
+		return Dial(ctx, url, Sources{Entry: src.Entry, Files: src.Files}, Options{Replicas: replicas})
+	})
+	brokercmd.ServeBroker = func(cmd *cobra.Command, o brokercmd.BrokerOptions) error {
+		if o.Store == "" {
+			o.Store = filepath.Join(".jaiph", "broker")
+		}
+		s, err := Serve(ServerOptions{Listen: o.Listen, StoreDir: o.Store, SyncAlways: os.Getenv("JAIPH_INBOX_FSYNC") == "true"})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s (store %s); Ctrl-C stops it\n", s.ClientURL(), o.Store)
+		ctx, stop := runtime.NotifyInterrupt()
+		defer stop()
+		<-ctx.Done()
+		s.Shutdown()
+		s.WaitForShutdown()
+		return nil
+	}
+	brokercmd.ServeWorker = func(cmd *cobra.Command, o brokercmd.WorkerOptions) error {
+		if o.Dir == "" {
+			o.Dir, _ = os.Getwd()
+		}
+		dir, err := filepath.Abs(o.Dir)
+		if err != nil {
+			return err
+		}
+		if o.Name == "" {
+			host, _ := os.Hostname()
+			o.Name = host + ":" + strconv.Itoa(os.Getpid())
+		}
+		ctx, stop := runtime.NotifyInterrupt()
+		defer stop()
+		if o.Replicas > 0 {
+			os.Setenv("JAIPH_INBOX_REPLICAS", strconv.Itoa(o.Replicas))
+		}
+		w := &Worker{URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Environ: os.Environ(), Log: cmd.ErrOrStderr()}
+		return w.Run(ctx)
+	}
+}

@@ -1,0 +1,106 @@
+package broker
+
+// This file answers: what does a resumed orchestrator (jaiph resume after
+// a kill -9) take from its interrupted attempt? The ledger on the broker
+// says what every delivery did; the run directory says what was already
+// shown: the last event of the event stream (the cursor) and, in
+// run_summary.jsonl, the dispatch events and the remote steps still open.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+)
+
+// prior is what the interrupted attempt showed and numbered.
+type prior struct {
+	starts    map[string]int  // "NNN target" → INBOX_DISPATCH_STARTs shown
+	completed map[string]bool // "NNN target" → INBOX_DISPATCH_COMPLETE shown
+	ids       map[string]int  // open remote step id → its step number here
+	highest   int             // the highest message number the ledger knows
+}
+
+func readPrior(ctx context.Context, kv jetstream.KeyValue, runDir string) (*prior, error) {
+	p := &prior{starts: map[string]int{}, completed: map[string]bool{}, ids: map[string]int{}}
+	b, err := os.ReadFile(filepath.Join(runDir, "run_summary.jsonl"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		e, err := event.Parse(line)
+		if err != nil {
+			continue // a torn last line
+		}
+		switch e.Type {
+		case event.DispatchStart:
+			p.starts[e.InboxSeq+" "+e.Target]++
+		case event.DispatchFinish:
+			if !e.Replayed {
+				p.completed[e.InboxSeq+" "+e.Target] = true
+			}
+		case event.StepStart:
+			p.ids[e.ID] = e.Seq
+		case event.StepEnd:
+			delete(p.ids, e.ID)
+		}
+	}
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for key := range keys.Keys() {
+		if parts := strings.Split(key, "."); len(parts) == 3 && parts[0] == "d" {
+			p.highest = max(p.highest, atoi(parts[1]))
+			if e, err := get(ctx, kv, key); err == nil {
+				if r, err := decodeRecord(e.Value()); err == nil {
+					for _, n := range r.Numbers {
+						p.highest = max(p.highest, atoi(n))
+					}
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// cursor keeps the sequence of the last remote event shown in the run
+// directory (inbox/.events), rewritten in place after each one: a resumed
+// orchestrator goes on after it. A crash between showing an event and
+// recording it shows that one event twice.
+type cursor struct {
+	f    *os.File
+	last uint64
+}
+
+func openCursor(runDir string) (*cursor, error) {
+	dir := filepath.Join(runDir, "inbox")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".events"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("inbox/.events: %w", err)
+	}
+	c := &cursor{f: f}
+	var buf [20]byte
+	if n, _ := f.ReadAt(buf[:], 0); n > 0 {
+		c.last, _ = strconv.ParseUint(strings.TrimSpace(string(buf[:n])), 10, 64)
+	}
+	return c, nil
+}
+
+func (c *cursor) set(seq uint64) {
+	c.last = seq
+	_, _ = c.f.WriteAt([]byte(fmt.Sprintf("%20d", seq)), 0)
+}
+
+func (c *cursor) close() { c.f.Close() }

@@ -1,0 +1,644 @@
+package broker
+
+// This file answers: how does the orchestrating run put its messages on
+// the broker and know when every delivery, local or sent by a remote
+// target, is final?
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Sources are the files a worker needs to run the program: every module,
+// relative to their common root.
+type Sources struct {
+	Entry string            // the entry file, relative
+	Files map[string][]byte // relative path → content
+}
+
+// Hash is the sources' content address: SHA-256 over the sorted paths and
+// contents.
+func (s Sources) Hash() string {
+	paths := make([]string, 0, len(s.Files))
+	for p := range s.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	fmt.Fprintf(h, "entry %q\n", s.Entry)
+	for _, p := range paths {
+		fmt.Fprintf(h, "%q %d\n", p, len(s.Files[p]))
+		h.Write(s.Files[p])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Transport is the orchestrator's side: it implements runtime.Transport.
+type Transport struct {
+	url      string
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	src      Sources
+	hash     string
+	replicas int
+	// reconnected is signalled when the client reconnected to the
+	// broker (a restart): a drain then follows its feeds again.
+	reconnected chan struct{}
+}
+
+// Options of a transport beyond its URL.
+type Options struct {
+	Replicas int // stream replicas (a cluster: 3); 0 is 1
+}
+
+// Dial connects to the broker at url and publishes the program's sources
+// (once per content hash). An unreachable broker is an error before
+// anything runs.
+func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, error) {
+	nc, js, err := connect(ctx, url, "jaiph run")
+	if err != nil {
+		return nil, err
+	}
+	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), reconnected: make(chan struct{}, 1)}
+	nc.SetReconnectHandler(func(*nats.Conn) {
+		select {
+		case t.reconnected <- struct{}{}:
+		default:
+		}
+	})
+	if err := t.publishSources(ctx); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("cannot publish the run's sources to the broker: %w", err)
+	}
+	return t, nil
+}
+
+// Close disconnects from the broker.
+func (t *Transport) Close() error {
+	t.nc.Close()
+	return nil
+}
+
+func (t *Transport) publishSources(ctx context.Context) error {
+	obs, err := t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: sourceStore, Replicas: t.replicas})
+	if err != nil {
+		return err
+	}
+	if _, err := obs.GetInfo(ctx, t.hash); err == nil {
+		return nil
+	}
+	b, err := json.Marshal(t.src)
+	if err != nil {
+		return err
+	}
+	_, err = obs.PutBytes(ctx, t.hash, b)
+	return err
+}
+
+// Open implements runtime.Transport: the run's ledger and event stream,
+// and the work stream with the orchestrator's lease.
+func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.Host) (runtime.Queue, error) {
+	run := h.RunID()
+	_, existed := t.js.KeyValue(ctx, ledgerName(run))
+	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], 30*time.Second)
+	if _, err := ensureWork(ctx, t.js, lease, t.replicas); err != nil {
+		return nil, err
+	}
+	kv, err := t.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ledgerName(run), History: 1, Replicas: t.replicas})
+	if err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	if _, err := t.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: eventStream(run), Subjects: []string{"jaiph.ev." + run + ".>"},
+		Storage: jetstream.FileStorage, Replicas: t.replicas}); err != nil {
+		return nil, fmt.Errorf("event stream: %w", err)
+	}
+	q := &queue{t: t, o: o, h: h, run: run, kv: kv, known: map[string]*known{}, ids: map[string]int{},
+		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
+		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
+	if q.max == 0 {
+		q.max, q.maxHint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
+	}
+	if existed == nil { // a resumed run: its ledger is there
+		if q.prior, err = readPrior(ctx, kv, h.RunDir()); err != nil {
+			return nil, fmt.Errorf("cannot resume the run's inbox: %w", err)
+		}
+		for id, n := range q.prior.ids {
+			q.ids[id] = n
+		}
+	}
+	if q.cursor, err = openCursor(h.RunDir()); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// queue is one orchestrator's queue on the broker.
+type queue struct {
+	t       *Transport
+	o       runtime.Orchestrator
+	h       runtime.Host
+	run     string
+	kv      jetstream.KeyValue
+	max     int
+	maxHint string
+	retries int
+	backoff time.Duration
+
+	mu       sync.Mutex
+	seq      int               // messages numbered so far
+	known    map[string]*known // deliveries by ledger key
+	overflow bool              // E_DISPATCH_DEPTH
+	ids      map[string]int    // remote step id → local step number
+	prior    *prior            // what the interrupted attempt did (a resumed run)
+	drained  bool              // every delivery done: the broker's copy can go
+	cursor   *cursor           // the last event shown, kept in the run directory
+}
+
+// known is what the orchestrator tracks of a delivery.
+type known struct {
+	seq, channel, sender, target string
+	chanSym, worker              string
+	claims, failures, epoch      int
+	started                      time.Time
+	final                        bool
+	doneBefore                   bool    // completed in the interrupted attempt (its events were shown)
+	rec                          *record // a final record waiting for its events
+	rev                          uint64  // rec's revision
+}
+
+// Send numbers a message, stores it in the run directory and queues one
+// delivery per route target, each durable on the broker before Send
+// returns.
+func (q *queue) Send(ctx context.Context, channel, sender, content string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.enqueue(ctx, channel, sender, content)
+}
+
+// enqueue is Send with q.mu held.
+func (q *queue) enqueue(ctx context.Context, channel, sender, content string) error {
+	if q.seq+1 > q.max {
+		q.overflow = true
+		return fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", q.max, q.maxHint)
+	}
+	q.seq++
+	return q.queueAs(ctx, fmt.Sprintf("%03d", q.seq), channel, sender, content)
+}
+
+// queueAs stores message seq and queues its deliveries. On a resumed run
+// the ledger already knows them: a delivery that is done stays done, one
+// queued or claimed is published again (the broker drops the duplicate,
+// a worker acks a second copy of a final one), and one that failed in the
+// interrupted attempt is queued again in a new epoch, as the file inbox's
+// resume runs again what did not complete.
+func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content string) error {
+	if err := q.h.StoreMessage(seq, channel, sender, content); err != nil {
+		return err
+	}
+	for i, target := range q.o.Routes[channel] {
+		d := delivery{Run: q.run, Key: deliveryKey(seq, i), Seq: seq, Channel: channel, Sender: sender, Target: target,
+			Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
+			Retries: q.retries, BackoffMS: q.backoff.Milliseconds()}
+		// The ledger key exists before any worker can claim the delivery.
+		id, err := q.ledgerEntry(ctx, d.Key, target)
+		if err != nil {
+			return fmt.Errorf("ledger: %w", err)
+		}
+		k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
+		if p := q.prior; p != nil {
+			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
+		}
+		q.known[d.Key] = k
+		if id == "" {
+			continue // done already
+		}
+		b, _ := json.Marshal(d)
+		if _, err := publish(ctx, q.t.js, workPrefix+q.run, b, id); err != nil {
+			return fmt.Errorf("cannot queue the delivery of message %s to %s: %w", seq, target, err)
+		}
+	}
+	return nil
+}
+
+func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
+
+// ledgerEntry makes sure the delivery's ledger record exists and returns
+// the message id to publish its work under ("" when it is done already).
+func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, error) {
+	id := q.run + "." + key
+	if q.prior == nil {
+		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+	}
+	e, err := get(ctx, q.kv, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+	}
+	if err != nil {
+		return "", err
+	}
+	r, err := decodeRecord(e.Value())
+	if err != nil {
+		return "", err
+	}
+	switch r.State {
+	case stDone:
+		return "", nil
+	case stFailed, stDead:
+		r2 := &record{State: stQueued, Target: target, Epoch: r.Epoch + 1}
+		if _, err := update(ctx, q.kv, key, r2.encode(), e.Revision()); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s.e%d", id, r2.Epoch), nil
+	}
+	return id, nil
+}
+
+// Close implements runtime.Queue. A run whose drain completed no longer
+// needs its ledger and event stream on the broker (everything is in the
+// run directory); a failed or interrupted one keeps them for jaiph resume.
+func (q *queue) Close() {
+	q.cursor.close()
+	if q.drained {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = q.t.js.DeleteKeyValue(ctx, ledgerName(q.run))
+		_ = q.t.js.DeleteStream(ctx, eventStream(q.run))
+	}
+}
+
+// Drain waits, on a watch of the ledger and the event stream (no polling),
+// until every delivery is final, and shows the remote steps as they run.
+func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
+	if q.overflow {
+		fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	consumed := q.cursor.last // the last event stream sequence shown
+	if q.prior != nil {
+		q.mu.Lock()
+		q.seq = max(q.seq, q.prior.highest)
+		q.mu.Unlock()
+	}
+	f, err := q.subscribe(ctx, consumed)
+	if err != nil {
+		fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+		return 1
+	}
+	defer func() { f.stop() }()
+	status := 0
+	for {
+		if q.outstanding() == 0 {
+			q.drained = status == 0
+			return status
+		}
+		select {
+		case <-ctx.Done():
+			return 1
+		case <-q.t.reconnected:
+			// The broker restarted: follow both again from where we are
+			// (a watch replays every record; observe ignores the old).
+			f.stop()
+			if f, err = q.subscribe(ctx, consumed); err != nil {
+				fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+				return 1
+			}
+		case m := <-f.events:
+			md, err := m.Metadata()
+			if err != nil || md.Sequence.Stream <= consumed {
+				continue // already shown (a resubscription replays)
+			}
+			consumed = md.Sequence.Stream
+			q.showEvent(m.Data())
+			q.cursor.set(consumed)
+			if s := q.settle(ctx, consumed, stderr); s != 0 {
+				status = s
+			}
+		case e, ok := <-f.watch.Updates():
+			if !ok {
+				f.stop()
+				if f, err = q.subscribe(ctx, consumed); err != nil {
+					fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+					return 1
+				}
+				continue
+			}
+			if e == nil || e.Operation() != jetstream.KeyValuePut || !strings.HasPrefix(e.Key(), "d.") {
+				continue
+			}
+			r, err := decodeRecord(e.Value())
+			if err != nil {
+				continue
+			}
+			q.observe(e.Key(), r, e.Revision())
+			if s := q.settle(ctx, consumed, stderr); s != 0 {
+				status = s
+			}
+		}
+		if status != 0 && q.retries == 0 {
+			// The reference's drain stops at the first failed delivery.
+			q.purge(ctx)
+			return status
+		}
+		if q.overflow {
+			fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+			q.purge(ctx)
+			return 1
+		}
+	}
+}
+
+// feeds are what a drain follows: a watch of the ledger and the event
+// stream after the last event shown.
+type feeds struct {
+	watch  jetstream.KeyWatcher
+	cc     jetstream.ConsumeContext
+	events chan jetstream.Msg
+}
+
+func (f *feeds) stop() {
+	f.watch.Stop()
+	f.cc.Stop()
+}
+
+// subscribe follows the ledger and the events after sequence from,
+// retrying while the broker is away.
+func (q *queue) subscribe(ctx context.Context, from uint64) (*feeds, error) {
+	for try := 0; ; try++ {
+		f, err := q.trySubscribe(ctx, from)
+		if err == nil || ctx.Err() != nil || try >= retryTries {
+			return f, err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+func (q *queue) trySubscribe(ctx context.Context, from uint64) (*feeds, error) {
+	watch, err := q.kv.WatchAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg := jetstream.OrderedConsumerConfig{}
+	if from > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from+1
+	}
+	cons, err := q.t.js.OrderedConsumer(ctx, eventStream(q.run), cfg)
+	if err != nil {
+		watch.Stop()
+		return nil, err
+	}
+	f := &feeds{watch: watch, events: make(chan jetstream.Msg, 64)}
+	f.cc, err = cons.Consume(func(m jetstream.Msg) {
+		select {
+		case f.events <- m:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		watch.Stop()
+		return nil, err
+	}
+	return f, nil
+}
+
+// outstanding counts the deliveries not yet final.
+func (q *queue) outstanding() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := 0
+	for _, k := range q.known {
+		if !k.final {
+			n++
+		}
+	}
+	return n
+}
+
+// observe records a ledger change: a new attempt starts (INBOX_DISPATCH_START),
+// a failed one is retried (INBOX_RETRY), a final one waits for its events.
+func (q *queue) observe(key string, r *record, rev uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	k := q.known[key]
+	if k == nil || k.final {
+		return
+	}
+	if r.Epoch > k.epoch {
+		k.epoch, k.claims, k.failures, k.doneBefore = r.Epoch, 0, 0, false
+	}
+	if r.Epoch < k.epoch {
+		return // the record before this run queued it again
+	}
+	if r.Failures > k.failures && !r.terminal() {
+		// an attempt failed and is retried
+		status := 1
+		if r.Status != nil {
+			status = *r.Status
+		}
+		q.finish(k, status, false)
+		k.failures = r.Failures
+		q.h.Emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, r.Failures).Milliseconds(),
+			Depth: q.o.ChildDepth - 1, Time: time.Now()})
+	}
+	if r.Claims > k.claims {
+		k.claims = r.Claims
+		k.started = time.Now()
+		if q.retries > 0 {
+			_ = q.h.DeliveryStarted(k.seq, k.target, k.claims)
+		}
+		k.worker = r.Worker
+		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+			Worker: k.worker, Time: k.started})
+	}
+	if r.terminal() {
+		k.rec, k.rev = r, rev
+	}
+}
+
+// settle finishes the final deliveries whose events have all been shown:
+// INBOX_DISPATCH_COMPLETE, and the messages a delivered target sent are
+// queued. It returns 1 when one failed.
+func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	status := 0
+	keys := make([]string, 0)
+	for key, k := range q.known {
+		if k.rec != nil && !k.final && k.rec.Events <= consumed {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys) // message order: d.NNN.i
+	for _, key := range keys {
+		k := q.known[key]
+		r := k.rec
+		k.final = true
+		st := 1
+		if r.Status != nil {
+			st = *r.Status
+		}
+		if r.State == stDone {
+			st = 0
+		}
+		if (k.claims > k.failures || r.State == stDone) && !k.doneBefore {
+			q.finish(k, st, false)
+		}
+		switch r.State {
+		case stDone:
+			if err := q.fanOut(ctx, key, k); err != nil {
+				if !q.overflow {
+					fmt.Fprintf(stderr, "jaiph: cannot queue the messages %s sent: %v\n", k.target, err)
+					status = 1
+				}
+			}
+		case stDead:
+			if r.Why != "" {
+				fmt.Fprintf(stderr, "jaiph: message %s to %s is a dead letter: %s\n", k.seq, k.target, r.Why)
+			}
+			if err := q.h.DeadLetter(k.seq, k.chanSym, k.sender, k.target, max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
+				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", k.seq, err)
+			}
+			status = 1
+		default:
+			if r.Why != "" {
+				fmt.Fprintf(stderr, "jaiph: delivery of message %s to %s failed: %s\n", k.seq, k.target, r.Why)
+			}
+			status = 1
+		}
+	}
+	return status
+}
+
+// fanOut queues the messages a delivered target sent: numbered first, and
+// the numbers recorded in its ledger record before anything is queued, so
+// a resumed orchestrator queues the same messages under the same numbers.
+func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
+	r := k.rec
+	if len(r.Sends) == 0 {
+		return nil
+	}
+	if len(r.Numbers) != len(r.Sends) {
+		nums := make([]string, len(r.Sends))
+		for i := range nums {
+			if q.seq+1 > q.max {
+				q.overflow = true
+				return fmt.Errorf("E_DISPATCH_DEPTH")
+			}
+			q.seq++
+			nums[i] = fmt.Sprintf("%03d", q.seq)
+		}
+		r.Numbers = nums
+		if _, err := update(ctx, q.kv, key, r.encode(), k.rev); err != nil {
+			return err
+		}
+	}
+	for i, s := range r.Sends {
+		q.seq = max(q.seq, atoi(r.Numbers[i]))
+		if err := q.queueAs(ctx, r.Numbers[i], s.Channel, s.Sender, s.Content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
+func (q *queue) finish(k *known, status int, replayed bool) {
+	if q.retries > 0 && k.claims > 0 {
+		_ = q.h.DeliveryEnded(k.seq, k.target, k.claims, status)
+	}
+	elapsed := int64(0)
+	if !k.started.IsZero() {
+		elapsed = time.Since(k.started).Milliseconds()
+	}
+	q.h.Emit(&event.Event{Type: event.DispatchFinish, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker})
+}
+
+// showEvent shows one remote event as a step of this run: its step number
+// is this run's, its root hangs under the orchestrator, and its artifacts
+// are written into the run directory.
+func (q *queue) showEvent(data []byte) {
+	var w wireEvent
+	if json.Unmarshal(data, &w) != nil {
+		return
+	}
+	e, err := event.Parse(w.Event)
+	if err != nil {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if k := q.known[w.Key]; k == nil || k.final {
+		return // a stale attempt's late event
+	}
+	switch e.Type {
+	case event.StepStart, event.StepEnd:
+		n, ok := q.ids[e.ID]
+		if !ok {
+			n = q.h.NextSeq()
+			q.ids[e.ID] = n
+		}
+		e.Seq = n
+		if e.ParentID == "" {
+			e.ParentID = q.o.StepID
+			if e.Type == event.StepStart {
+				e.Worker = w.Worker
+			}
+		}
+		e.Depth += q.o.ChildDepth
+		if e.Type == event.StepEnd {
+			delete(q.ids, e.ID)
+			base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
+			if e.OutFile != "" {
+				e.OutFile = base + ".out"
+				_ = os.WriteFile(e.OutFile, w.Out, 0o644)
+			}
+			if e.ErrFile != "" {
+				e.ErrFile = base + ".err"
+				_ = os.WriteFile(e.ErrFile, w.Err, 0o644)
+			}
+		}
+	default:
+		e.Depth += q.o.ChildDepth
+	}
+	q.h.Emit(e)
+}
+
+// purge removes the run's deliveries that no worker has taken yet, when
+// the drain stops early.
+func (q *queue) purge(ctx context.Context) {
+	if st, err := q.t.js.Stream(ctx, workStream); err == nil {
+		_ = st.Purge(ctx, jetstream.WithPurgeSubject(workPrefix+q.run))
+	}
+}
+
+// retryDelay is the wait before retry n (1-based): backoff doubled after
+// each failed attempt, at most 5 minutes.
+func retryDelay(backoff time.Duration, n int) time.Duration {
+	d := backoff
+	for i := 1; i < n && d < 5*time.Minute; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Minute)
+}

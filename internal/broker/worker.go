@@ -1,0 +1,415 @@
+package broker
+
+// This file answers: how does `jaiph worker` claim a delivery, keep its
+// lease, run the target, and report the result exactly once?
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// maxLost is how many times a delivery may lose its worker (a crash, a
+// stall past the lease) before it is a dead letter: a target that kills
+// its worker must not loop forever.
+const maxLost = 3
+
+// Worker claims deliveries of any run and runs their targets.
+type Worker struct {
+	URL         string
+	Name        string
+	Dir         string // working directory of the bodies; caches sources under .jaiph/worker
+	Concurrency int
+	Environ     []string  // the environment the targets run with
+	Log         io.Writer // one line per delivery and per refusal
+
+	js       jetstream.JetStream
+	progMu   sync.Mutex
+	programs map[string]*engine.Program // by sources hash
+	kvMu     sync.Mutex
+	ledgers  map[string]jetstream.KeyValue
+	logMu    sync.Mutex
+}
+
+// Run serves until ctx ends. Each slot pulls one delivery at a time (no
+// prefetch: a lease must not tick in a client buffer).
+func (w *Worker) Run(ctx context.Context) error {
+	nc, js, err := connect(ctx, w.URL, "jaiph worker "+w.Name)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	w.js, w.programs, w.ledgers = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}
+	cons, err := js.Consumer(ctx, workStream, workersName)
+	if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
+		cons, err = ensureWork(ctx, js, 30*time.Second, max(replicas, 1))
+	}
+	if err != nil {
+		return fmt.Errorf("cannot open the work queue: %w", err)
+	}
+	w.logf("worker %s: serving %s with %d slot(s)", w.Name, redactURL(w.URL), max(w.Concurrency, 1))
+	var wg sync.WaitGroup
+	for range max(w.Concurrency, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+				if err != nil {
+					if !errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil {
+						time.Sleep(200 * time.Millisecond) // the broker is restarting: the client reconnects
+					}
+					continue
+				}
+				w.handle(ctx, m)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Log == nil {
+		return
+	}
+	w.logMu.Lock()
+	fmt.Fprintf(w.Log, format+"\n", args...)
+	w.logMu.Unlock()
+}
+
+func (w *Worker) ledger(ctx context.Context, run string) (jetstream.KeyValue, error) {
+	w.kvMu.Lock()
+	defer w.kvMu.Unlock()
+	if kv := w.ledgers[run]; kv != nil {
+		return kv, nil
+	}
+	kv, err := w.js.KeyValue(ctx, ledgerName(run))
+	if err == nil {
+		w.ledgers[run] = kv
+	}
+	return kv, err
+}
+
+// handle claims one delivery and runs it, or refuses it with a reason.
+func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
+	var d delivery
+	if err := json.Unmarshal(m.Data(), &d); err != nil || d.Run == "" || d.Key == "" || d.Target == "" {
+		w.reject(ctx, m, fmt.Sprintf("malformed delivery on %s: %v", m.Subject(), cmpErr(err, "a field is missing")))
+		return
+	}
+	kv, err := w.ledger(ctx, d.Run)
+	if err != nil {
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: the run's ledger is gone (%v)", d.Key, d.Run, err))
+		return
+	}
+	entry, err := get(ctx, kv, d.Key)
+	if err != nil {
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: no ledger record (%v)", d.Key, d.Run, err))
+		return
+	}
+	r, err := decodeRecord(entry.Value())
+	if err != nil {
+		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: unreadable ledger record (%v)", d.Key, d.Run, err))
+		return
+	}
+	if r.terminal() {
+		_ = m.Ack() // already final: a duplicate
+		return
+	}
+	rev := entry.Revision()
+	if lost := r.Claims - r.Failures; lost >= maxLost {
+		r.State, r.Why = stDead, fmt.Sprintf("it lost its worker %d times (a worker crashed or stalled past the lease each time)", lost)
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err == nil {
+			_ = m.TermWithReason("lost its worker")
+		}
+		return
+	}
+	// Claim: compare-and-set on the record's revision is the fence.
+	r.State, r.Worker, r.Beat = stClaimed, w.Name, time.Now().UnixMilli()
+	r.Claims++
+	rev, err = update(ctx, kv, d.Key, r.encode(), rev)
+	if err != nil {
+		return // another worker claimed it this instant
+	}
+	attempt := r.Claims
+	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
+	prog, why := w.program(ctx, &d)
+	var status int
+	var sends []sent
+	var lastEvent uint64
+	fenced := &atomic.Bool{}
+	if why == "" {
+		status, sends, lastEvent, rev = w.runTarget(ctx, m, kv, &d, r, rev, attempt, prog, fenced)
+		if fenced.Load() || ctx.Err() != nil {
+			w.logf("worker %s: lost the claim of %s (message %s to %s); its result is dropped", w.Name, d.Key, d.Seq, d.Target)
+			return // taken over or stopping: report nothing, never ack
+		}
+	} else {
+		status = 1
+		w.logf("worker %s: refused message %s to %s: %s", w.Name, d.Seq, d.Target, why)
+	}
+	r.Status, r.Why, r.Events, r.Beat = &status, why, lastEvent, time.Now().UnixMilli()
+	if status == 0 {
+		r.State, r.Sends = stDone, sends
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+			return // fenced at the finish line: the result never counts
+		}
+		_ = m.DoubleAck(ctx)
+		w.logf("worker %s: delivered message %s to %s", w.Name, d.Seq, d.Target)
+		return
+	}
+	r.Failures++
+	if r.Failures <= d.Retries {
+		r.State = stQueued
+		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+			return
+		}
+		_ = m.NakWithDelay(retryDelay(time.Duration(d.BackoffMS)*time.Millisecond, r.Failures))
+		return
+	}
+	r.State = stFailed
+	if d.Retries > 0 {
+		r.State = stDead
+	}
+	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+		return
+	}
+	_ = m.TermWithReason(r.State)
+	w.logf("worker %s: message %s to %s %s (status %d)", w.Name, d.Seq, d.Target, r.State, status)
+}
+
+// reject moves a work message no run can take to the dead-letter stream,
+// with the reason, and removes it from the queue.
+func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
+	w.logf("worker %s: rejected %s", w.Name, why)
+	md, _ := m.Metadata()
+	id := m.Subject()
+	if md != nil {
+		id = fmt.Sprintf("%s.%d", workStream, md.Sequence.Stream)
+	}
+	msg := &nats.Msg{Subject: deadPrefix + strings.TrimPrefix(m.Subject(), workPrefix), Data: m.Data(),
+		Header: nats.Header{"Jaiph-Reason": []string{why}, "Jaiph-Worker": []string{w.Name}, "Nats-Msg-Id": []string{id}}}
+	for try := 0; ; try++ {
+		if _, err := w.js.PublishMsg(ctx, msg); err == nil || ctx.Err() != nil || try >= retryTries {
+			break
+		}
+		sleep(ctx, retryEvery)
+	}
+	_ = m.TermWithReason(why)
+}
+
+func cmpErr(err error, otherwise string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return otherwise
+}
+
+// program materialises and verifies the delivery's sources (once per
+// content hash) and compiles them; a reason is returned when this worker
+// must not run them.
+func (w *Worker) program(ctx context.Context, d *delivery) (*engine.Program, string) {
+	if d.Version != buildinfo.Version() {
+		return nil, fmt.Sprintf("this worker runs jaiph-go %s, the run was started by jaiph-go %s", buildinfo.Version(), d.Version)
+	}
+	w.progMu.Lock()
+	defer w.progMu.Unlock()
+	if p := w.programs[d.Sources]; p != nil {
+		return p, ""
+	}
+	obs, err := w.js.ObjectStore(ctx, sourceStore)
+	if err != nil {
+		return nil, "the run's sources are not on the broker: " + err.Error()
+	}
+	b, err := obs.GetBytes(ctx, d.Sources)
+	if err != nil {
+		return nil, "the run's sources are not on the broker: " + err.Error()
+	}
+	var src Sources
+	if err := json.Unmarshal(b, &src); err != nil {
+		return nil, "the run's sources are unreadable: " + err.Error()
+	}
+	if h := src.Hash(); h != d.Sources {
+		return nil, fmt.Sprintf("the sources' hash is %s, the delivery names %s", h, d.Sources)
+	}
+	root := filepath.Join(w.Dir, ".jaiph", "worker", "src", d.Sources)
+	for rel, content := range src.Files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if !within(root, p) {
+			return nil, fmt.Sprintf("the sources name a file outside their root: %q", rel)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err.Error()
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			return nil, err.Error()
+		}
+	}
+	p, err := engine.Load(filepath.Join(root, filepath.FromSlash(src.Entry)))
+	if err != nil {
+		return nil, "the sources do not compile here: " + err.Error()
+	}
+	w.programs[d.Sources] = p
+	return p, ""
+}
+
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// runTarget runs the delivery's target while heartbeats keep the lease
+// and the claim; a lost claim stops the target (fenced is then set). It
+// returns the status, what the target sent, the last event's stream
+// sequence and the claim's revision.
+func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.KeyValue, d *delivery, r *record, rev uint64,
+	attempt int, prog *engine.Program, fenced *atomic.Bool) (int, []sent, uint64, uint64) {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lease := 30 * time.Second
+	if ci, err := w.js.Consumer(ctx, workStream, workersName); err == nil {
+		if c := ci.CachedInfo(); c != nil && c.Config.AckWait > 0 {
+			lease = c.Config.AckWait
+		}
+	}
+	var revMu sync.Mutex
+	beatDone := make(chan struct{})
+	go func() {
+		defer close(beatDone)
+		t := time.NewTicker(max(lease/3, 50*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+			}
+			revMu.Lock()
+			r.Beat = time.Now().UnixMilli()
+			n, err := update(ctx, kv, d.Key, r.encode(), rev)
+			if err == nil {
+				rev = n
+				_ = m.InProgress()
+			} else if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+				fenced.Store(true)
+				revMu.Unlock()
+				cancel()
+				return
+			}
+			revMu.Unlock()
+		}
+	}()
+	pub := &publisher{js: w.js, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced}
+	q := &workerQueue{}
+	environ := append(withoutInbox(w.Environ), "JAIPH_RUNS_DIR="+filepath.Join(w.Dir, ".jaiph", "worker", "runs"))
+	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir,
+		Stdin: strings.NewReader(""), StrayStderr: io.Discard})
+	status := 1
+	if err == nil {
+		status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
+		runDir := rt.RunDir()
+		rt.Close()
+		if runDir != "" && !fenced.Load() {
+			os.RemoveAll(runDir)
+		}
+	}
+	if err != nil && status == 0 {
+		status = 1
+	}
+	cancel()
+	<-beatDone
+	revMu.Lock()
+	defer revMu.Unlock()
+	return status, q.sends, pub.last.Load(), rev
+}
+
+// withoutInbox drops JAIPH_INBOX_URL: a target that orchestrates on a
+// worker drains its own messages there (the file inbox).
+func withoutInbox(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "JAIPH_INBOX_URL=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// workerQueue keeps what a delivered target sends: the messages are stored
+// with the delivery's result, so they exist exactly when it completed.
+type workerQueue struct {
+	mu    sync.Mutex
+	sends []sent
+}
+
+func (q *workerQueue) Send(_ context.Context, channel, sender, content string) error {
+	q.mu.Lock()
+	q.sends = append(q.sends, sent{Channel: channel, Sender: sender, Content: content})
+	q.mu.Unlock()
+	return nil
+}
+
+func (q *workerQueue) Drain(context.Context, io.Writer) int { return 0 }
+func (q *workerQueue) Close()                               {}
+
+// publisher sends the target's events, with their artifacts, to the run's
+// event stream; each publish is acknowledged before the next (the order is
+// the run's), and nothing is sent once the claim is lost.
+type publisher struct {
+	js      jetstream.JetStream
+	subject string
+	key     string
+	worker  string
+	attempt int
+	fenced  *atomic.Bool
+	last    atomic.Uint64
+	mu      sync.Mutex
+	n       int // events published (p.mu)
+}
+
+func (p *publisher) Event(e *event.Event) {
+	if p.fenced.Load() {
+		return
+	}
+	w := wireEvent{Key: p.key, Worker: p.worker, Attempt: p.attempt, Event: e.JSON()}
+	if e.Type == event.StepEnd {
+		if e.OutFile != "" {
+			w.Out, _ = os.ReadFile(e.OutFile)
+		}
+		if e.ErrFile != "" {
+			w.Err, _ = os.ReadFile(e.ErrFile)
+		}
+	}
+	b, _ := json.Marshal(w)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p.n++
+	ack, err := publish(ctx, p.js, p.subject, b, fmt.Sprintf("%s.%d.%d", p.subject, p.attempt, p.n))
+	switch {
+	case err == nil:
+		p.last.Store(ack.Sequence)
+	case errors.Is(err, errGone):
+		p.fenced.Store(true) // the run completed without this attempt
+	}
+}

@@ -1,0 +1,89 @@
+package engine
+
+// This file answers: which transport carries a run's inbox? Without
+// JAIPH_INBOX_URL, the file inbox (none here). With one, the transport
+// registered for its scheme: only the jaiph-nats build registers "nats"
+// (internal/broker), so the default binary links no broker code.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Sources are the program's files, relative to their common root, for a
+// transport that runs deliveries on other machines.
+type Sources struct {
+	Entry string
+	Files map[string][]byte
+}
+
+// TransportFactory dials a transport for url, carrying the program's
+// sources to its workers.
+type TransportFactory func(ctx context.Context, url string, src Sources) (runtime.Transport, error)
+
+var transports = map[string]TransportFactory{}
+
+// RegisterTransport makes scheme:// URLs in JAIPH_INBOX_URL use f.
+func RegisterTransport(scheme string, f TransportFactory) { transports[scheme] = f }
+
+// InboxURL is the broker URL a run's environment names ("" for the file
+// inbox): JAIPH_INBOX_URL, which `--inbox URL` sets. It is an operator
+// setting: a workflow file's config cannot name one.
+func InboxURL(environ []string) string {
+	v, _ := lookup(environ)("JAIPH_INBOX_URL")
+	return strings.TrimSpace(v)
+}
+
+// transport dials the transport named by the environment, or returns nil.
+func (p *Program) transport(ctx context.Context, environ []string) (runtime.Transport, error) {
+	url := InboxURL(environ)
+	if url == "" {
+		return nil, nil
+	}
+	scheme, _, ok := strings.Cut(url, "://")
+	f := transports[scheme]
+	if ok && scheme == "nats" && f == nil {
+		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-nats, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
+	}
+	if !ok || f == nil {
+		return nil, fmt.Errorf("JAIPH_INBOX_URL %q: unsupported inbox URL (want nats://HOST:PORT)", url)
+	}
+	src, err := p.Sources()
+	if err != nil {
+		return nil, err
+	}
+	return f(ctx, url, src)
+}
+
+// Sources reads the program's module files relative to the directory that
+// holds them all.
+func (p *Program) Sources() (Sources, error) {
+	root := filepath.Dir(p.Path)
+	for _, m := range p.Modules {
+		for !within(root, m.Path) {
+			root = filepath.Dir(root)
+		}
+	}
+	src := Sources{Files: map[string][]byte{}}
+	for _, m := range p.Modules {
+		b, err := os.ReadFile(m.Path)
+		if err != nil {
+			return src, err
+		}
+		rel, _ := filepath.Rel(root, m.Path)
+		src.Files[filepath.ToSlash(rel)] = b
+	}
+	rel, _ := filepath.Rel(root, p.Path)
+	src.Entry = filepath.ToSlash(rel)
+	return src, nil
+}
+
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}

@@ -1,0 +1,217 @@
+package brokercmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Set by the jaiph-nats build (cmd/jaiph/dist_nats.go).
+var (
+	ServeBroker func(cmd *cobra.Command, o BrokerOptions) error
+	ServeWorker func(cmd *cobra.Command, o WorkerOptions) error
+)
+
+// BrokerOptions are `jaiph broker`'s flags.
+type BrokerOptions struct {
+	Listen, Store string
+}
+
+// WorkerOptions are `jaiph worker`'s flags.
+type WorkerOptions struct {
+	Inbox, Name, Dir string
+	Concurrency      int
+	Replicas         int
+}
+
+// UsageError is a command-line mistake (exit 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Route handles what comes before the commands: it takes `--inbox URL`
+// into JAIPH_INBOX_URL and, in the default build, hands broker commands and
+// runs with an inbox URL to jaiph-nats (Forward). done means the process is
+// over with status.
+func Route(args []string, isRunFile func(string) bool, stderr io.Writer) (rest []string, status int, done bool) {
+	args, url, err := TakeInbox(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "jaiph: %s\n", err)
+		return nil, 2, true
+	}
+	if url != "" {
+		os.Setenv("JAIPH_INBOX_URL", url)
+	}
+	if NeedsBroker(args, isRunFile) {
+		return nil, Forward(args, stderr), true
+	}
+	return args, 0, false
+}
+
+// natsBinary is the name of the build that links the broker.
+const natsBinary = "jaiph-nats"
+
+// TakeInbox removes `--inbox URL` (or --inbox=URL) from the options of
+// run, resume and redrive (before run's FILE: what follows is the
+// workflow's) and returns the URL.
+func TakeInbox(args []string) ([]string, string, error) {
+	if len(args) == 0 {
+		return args, "", nil
+	}
+	cmd := args[0]
+	if cmd != "run" && cmd != "resume" && cmd != "redrive" {
+		return args, "", nil
+	}
+	out := []string{cmd}
+	url := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(out, args[i:]...), url, nil
+		case a == "--inbox":
+			if i+1 >= len(args) || args[i+1] == "" {
+				return nil, "", &UsageError{"--inbox needs a broker URL (nats://HOST:PORT)"}
+			}
+			url = args[i+1]
+			i++
+		case a == "--replicas" || strings.HasPrefix(a, "--replicas="):
+			n, ok := strings.CutPrefix(a, "--replicas=")
+			if !ok && i+1 < len(args) {
+				n, i = args[i+1], i+1
+			}
+			if r, err := strconv.Atoi(n); err != nil || r < 1 || r > 5 {
+				return nil, "", &UsageError{fmt.Sprintf("--replicas needs a number from 1 to 5 (the broker's stream replicas), got %q", n)}
+			}
+			os.Setenv("JAIPH_INBOX_REPLICAS", n)
+		case strings.HasPrefix(a, "--inbox="):
+			url = strings.TrimPrefix(a, "--inbox=")
+		case cmd == "run" && a == "--target" && i+1 < len(args):
+			out = append(out, a, args[i+1])
+			i++
+		case cmd == "run" && !strings.HasPrefix(a, "-"):
+			return append(out, args[i:]...), url, nil
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, url, nil
+}
+
+// NeedsBroker tells whether args must run in the jaiph-nats build; a
+// FILE shorthand (jaiph FILE …) is a run when isRunFile says so.
+func NeedsBroker(args []string, isRunFile func(string) bool) bool {
+	if len(args) == 0 || ServeBroker != nil {
+		return false
+	}
+	switch args[0] {
+	case "broker", "worker":
+		return !(len(args) > 1 && (args[1] == "-h" || args[1] == "--help"))
+	case "run", "resume", "redrive":
+		return os.Getenv("JAIPH_INBOX_URL") != ""
+	}
+	return isRunFile(args[0]) && os.Getenv("JAIPH_INBOX_URL") != ""
+}
+
+// Forward replaces this process with jaiph-nats (beside this
+// binary, else on PATH) running args; it returns only when it cannot.
+func Forward(args []string, stderr io.Writer) int {
+	path := ""
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), natsBinary); isExecutable(p) {
+			path = p
+		}
+	}
+	if path == "" {
+		path, _ = exec.LookPath(natsBinary)
+	}
+	if path == "" {
+		fmt.Fprintf(stderr, "jaiph: %s needs %s, the build of jaiph with the NATS broker linked in; `make build` writes it beside jaiph (bin/%s), or put it on PATH\n",
+			describe(args), natsBinary, natsBinary)
+		return 1
+	}
+	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
+	fmt.Fprintf(stderr, "jaiph: cannot start %s: %v\n", path, err)
+	return 1
+}
+
+func describe(args []string) string {
+	if args[0] == "broker" || args[0] == "worker" {
+		return "jaiph " + args[0]
+	}
+	return "a run with an inbox URL (--inbox, JAIPH_INBOX_URL)"
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// NewBrokerCmd is `jaiph broker`.
+func NewBrokerCmd(stderr io.Writer) *cobra.Command {
+	var o BrokerOptions
+	cmd := &cobra.Command{Use: "broker [--listen HOST:PORT] [--store DIR]", Short: "Serve an embedded NATS JetStream broker for jaiph run --inbox and jaiph worker",
+		Long: `Run a single-node NATS JetStream server (docs/distributed.md) until Ctrl-C or SIGTERM.
+Runs point at it with --inbox nats://HOST:PORT (or JAIPH_INBOX_URL); workers with
+jaiph worker --inbox nats://HOST:PORT. A restart on the same --store loses nothing
+the broker acknowledged. For several machines or a cluster, a NATS deployment works
+as well (docs/distributed.md).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ServeBroker == nil {
+				os.Exit(Forward(os.Args[1:], stderr))
+			}
+			return ServeBroker(cmd, o)
+		}}
+	cmd.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on (`HOST:PORT`; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.Store, "store", "", "directory of the broker's streams (`DIR`; default .jaiph/broker in the working directory)")
+	return cmd
+}
+
+// NewWorkerCmd is `jaiph worker`.
+func NewWorkerCmd(stderr io.Writer) *cobra.Command {
+	var o WorkerOptions
+	cmd := &cobra.Command{Use: "worker --inbox URL [--concurrency N] [--name NAME] [--dir DIR]", Short: "Claim and run deliveries of broker runs (jaiph run --inbox)",
+		Long: `Claim deliveries of any run on the broker at URL (nats://HOST:PORT, or JAIPH_INBOX_URL)
+and run their target workflows, N at a time, until Ctrl-C or SIGTERM
+(docs/distributed.md). A worker needs no checkout: it fetches the run's sources from
+the broker and verifies their hash; bodies run with DIR as their working directory.
+A delivery is held by a lease that heartbeats renew; a worker whose claim was taken
+over stops its target and reports nothing.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ServeWorker == nil {
+				os.Exit(Forward(os.Args[1:], stderr))
+			}
+			if o.Inbox == "" {
+				o.Inbox = os.Getenv("JAIPH_INBOX_URL")
+			}
+			if o.Inbox == "" {
+				return &UsageError{"jaiph worker needs --inbox URL (nats://HOST:PORT) or JAIPH_INBOX_URL"}
+			}
+			if o.Concurrency < 1 {
+				return &UsageError{fmt.Sprintf("--concurrency must be at least 1, got %d", o.Concurrency)}
+			}
+			return ServeWorker(cmd, o)
+		}}
+	cmd.Flags().StringVar(&o.Inbox, "inbox", "", "the broker (`URL`: nats://HOST:PORT; credentials and TLS as NATS URLs take them)")
+	cmd.Flags().IntVar(&o.Concurrency, "concurrency", 1, "deliveries run at once (`N`)")
+	cmd.Flags().StringVar(&o.Name, "name", "", "the worker's name in progress and logs (`NAME`; default host:pid)")
+	cmd.Flags().IntVar(&o.Replicas, "replicas", 0, "replicas of the work queue when this worker creates it (`N`; a cluster: 3; JAIPH_INBOX_REPLICAS)")
+	cmd.Flags().StringVar(&o.Dir, "dir", "", "working directory of the bodies (`DIR`; default the current one)")
+	return cmd
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return &UsageError{cmd.Name() + " takes no arguments, got " + args[0]}
+	}
+	return nil
+}
