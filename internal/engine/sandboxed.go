@@ -22,6 +22,9 @@ import (
 var errSandboxRedrive = errors.New("E_DOCKER_UNSUPPORTED jaiph redrive does not run in the Docker sandbox yet; no letter was delivered. " +
 	"Set JAIPH_DOCKER_ENABLED=false to deliver them on this machine")
 
+var errSandboxBroker = errors.New("E_DOCKER_UNSUPPORTED a run whose inbox is on a broker (JAIPH_INBOX_URL, --inbox) does not run in the Docker sandbox yet; " +
+	"the workflow was not run. Run it without the broker, or with JAIPH_DOCKER_ENABLED=false")
+
 // openSandbox returns the sandbox the run asks for (nil: none), ready.
 func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box, error) {
 	env := runtime.NewEnv(environ)
@@ -34,6 +37,9 @@ func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box
 	cfg, err := sandbox.Resolve(env.Get, file, p.Workspace)
 	if err != nil || !cfg.Enabled {
 		return nil, err
+	}
+	if url := InboxURL(environ); url != "" {
+		return nil, errSandboxBroker
 	}
 	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
 	if err != nil && runtime.Interruption(ctx) != nil {

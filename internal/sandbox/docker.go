@@ -64,14 +64,15 @@ type Docker struct {
 // there (building .jaiph/Dockerfile or pulling it when not). Nothing of
 // the workflow runs. Progress messages (pulling, building) go to stderr.
 func OpenDocker(ctx context.Context, cfg Config, workspace string, environ []string, stderr io.Writer) (*Docker, error) {
-	cli, err := exec.LookPath("docker")
-	if err != nil {
+	cli := lookPath("docker", envOf(environ)["PATH"])
+	if cli == "" {
 		return nil, ErrNotFound
 	}
 	d := &Docker{cli: cli, cfg: cfg, workspace: workspace, environ: environ}
 	if _, err := d.docker(ctx, 10*time.Second, "info", "--format", "{{.ServerVersion}}"); err != nil {
 		return nil, ErrNotFound
 	}
+	var err error
 	if d.binary, err = binary(cfg.Binary); err != nil {
 		return nil, err
 	}
@@ -478,6 +479,21 @@ func denied(path string) error {
 		}
 	}
 	return nil
+}
+
+// lookPath finds an executable in path (the run's PATH, which may not be
+// this process's).
+func lookPath(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 func envOf(environ []string) map[string]string {
