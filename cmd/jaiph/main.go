@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
 	"github.com/jaiph-go/jaiph/parser"
-	"github.com/jaiph-go/jaiph/runtime"
 )
 
 func newVersionCmd(stdout io.Writer) *cobra.Command {
@@ -71,8 +71,8 @@ func main() {
 // inspected for global options and the file shorthand; everything else goes
 // to the named command.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == runtime.ReadOnlyExecArg {
-		return runtime.ReadOnlyExecMain(args[1:])
+	if code, ok := engine.Hidden(args, stdout, stderr); ok { // re-executions of jaiph by itself
+		return code
 	}
 	args, status, done := brokercmd.Route(args, func(a string) bool { return shorthand(a) == "run" }, stderr)
 	if done {

@@ -13,6 +13,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/testrun"
 	"github.com/jaiph-go/jaiph/parser"
@@ -28,6 +29,9 @@ type Program struct {
 	Checked   *validate.Program
 	Modules   []*lowered.Module
 	Entry     *lowered.Module
+	// box runs the program in a sandbox (sandboxed.go); set by Refuse
+	// when the run asks for one, nil to run on this host.
+	box sandbox.Box
 }
 
 // Open compiles the file `jaiph run FILE` names, which must be an existing
@@ -88,11 +92,17 @@ type RunOptions struct {
 	Ephemeral bool
 }
 
-// Refuse reports a run that must not start on this host (a requested
-// Docker sandbox, which jaiph-go does not provide). It runs nothing, so it
-// comes before Prepare, which evaluates module locals.
+// Refuse decides where the run goes and reports a run that must not
+// start: when the run asks for the Docker sandbox (runtime.docker_enabled,
+// JAIPH_DOCKER_ENABLED) it readies the sandbox, which Execute then runs
+// the program in, and refuses the run when it cannot (E_DOCKER_*): a
+// sandbox that was asked for never becomes a run on the host. It runs
+// nothing of the program, so it comes before Prepare, which evaluates
+// module locals.
 func (p *Program) Refuse(ctx context.Context, environ []string) error {
-	return runtime.Sandbox(ctx, runtime.NewEnv(environ), p.Entry)
+	box, err := openSandbox(ctx, p, environ)
+	p.box = box
+	return err
 }
 
 // Prepare builds the run's environment (config defaults, evaluated module

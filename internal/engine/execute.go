@@ -68,6 +68,9 @@ func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.T
 		stray.w = io.Discard
 	}
 	o.StrayStderr = stray
+	if p.box != nil {
+		return p.executeSandboxed(ctx, o, stray, started)
+	}
 	rt, env, err := p.Prepare(ctx, o)
 	if err != nil {
 		return Outcome{Interrupted: runtime.Interruption(ctx)}, err

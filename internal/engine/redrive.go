@@ -69,6 +69,9 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if err := p.Refuse(ctx, environ); err != nil {
 		return false, err
 	}
+	if p.box != nil {
+		return false, errSandboxRedrive
+	}
 	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr})
 	if err != nil {
 		return false, err

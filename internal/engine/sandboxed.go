@@ -1,0 +1,219 @@
+package engine
+
+// This file answers: how does a run go into the sandbox and come back
+// (internal/sandbox, docs/sandbox.md)?
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+var errSandboxRedrive = errors.New("E_DOCKER_UNSUPPORTED jaiph redrive does not run in the Docker sandbox yet; no letter was delivered. " +
+	"Set JAIPH_DOCKER_ENABLED=false to deliver them on this machine")
+
+var errSandboxBroker = errors.New("E_DOCKER_UNSUPPORTED a run whose inbox is on a broker (JAIPH_INBOX_URL, --inbox) does not run in the Docker sandbox yet; " +
+	"the workflow was not run. Run it without the broker, or with JAIPH_DOCKER_ENABLED=false")
+
+// openSandbox returns the sandbox the run asks for (nil: none), ready.
+func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box, error) {
+	env := runtime.NewEnv(environ)
+	file := map[string]string{}
+	for _, s := range p.Entry.Config {
+		if strings.HasPrefix(s.Key, "runtime.") {
+			file[s.Key] = s.Value
+		}
+	}
+	cfg, err := sandbox.Resolve(env.Get, file, p.Workspace)
+	if err != nil || !cfg.Enabled {
+		return nil, err
+	}
+	if url := InboxURL(environ); url != "" {
+		return nil, errSandboxBroker
+	}
+	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
+	if err != nil && runtime.Interruption(ctx) != nil {
+		// Ctrl-C while the image was pulled or built: the run reports the
+		// signal (130/143) as any run stopped before its first step.
+		return interrupted{context.Cause(ctx)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return box, nil
+}
+
+// interrupted is a sandbox whose readying a signal stopped.
+type interrupted struct{ cause error }
+
+func (i interrupted) Run(context.Context, sandbox.Job) (sandbox.Result, error) {
+	return sandbox.Result{}, i.cause
+}
+
+// executeSandboxed is Execute in the sandbox: the sandboxed jaiph prepares
+// and runs the program (module locals included), the host shows and hooks
+// its events and reads its outcome. The exit status is the sandbox's.
+func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *countingWriter, started func(time.Time)) (Outcome, error) {
+	// The run shows as started (the header, workflow_start) when the
+	// container's jaiph reports first: a container that never starts shows
+	// nothing but why. Its elapsed time counts from the container's start.
+	start := time.Now()
+	obs := o.Observer
+	noAgent := false
+	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
+		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w,
+		Started: func() {
+			if started != nil {
+				started(time.Now())
+			}
+		},
+		Event: func(e *event.Event) {
+			noAgent = noAgent || agentMissing(e)
+			if obs != nil {
+				obs.Event(e)
+			}
+		}})
+	if noAgent {
+		fmt.Fprintln(stray.w, sandboxNoAgent)
+	}
+	in := runtime.Interruption(ctx)
+	if err != nil {
+		return Outcome{Interrupted: in}, fmt.Errorf("the Docker sandbox did not start: %w", err)
+	}
+	switch {
+	case res.NotStarted != "" && res.TimedOut:
+		return Outcome{}, errors.New("E_TIMEOUT container execution exceeded timeout")
+	case res.NotStarted != "" && in != nil:
+		return Outcome{Interrupted: in}, context.Cause(ctx)
+	case res.NotStarted != "":
+		return Outcome{}, fmt.Errorf("E_DOCKER_RUN the container did not start: %s", res.NotStarted)
+	case res.Error != "" && res.Outcome == nil:
+		return Outcome{Interrupted: in}, errors.New(res.Error)
+	}
+	out := Outcome{Status: res.ExitCode, Elapsed: time.Since(start), Interrupted: in}
+	if r := res.Outcome; r != nil {
+		out.Status, out.RunID, out.RunDir, out.Value = r.Status, r.RunID, r.RunDir, r.Value
+		out.LastOut, out.LastErr, out.FailedOut, out.FailedErr = r.LastOut, r.LastErr, r.FailedOut, r.FailedErr
+		out.Failed = r.Failed
+	}
+	// The container's exit status decides: the records only describe.
+	if res.ExitCode != 0 {
+		out.Failed = true
+		if out.Status == 0 {
+			out.Status = res.ExitCode
+		}
+	}
+	if res.TimedOut {
+		fmt.Fprintln(stray, "E_TIMEOUT container execution exceeded timeout")
+		out.Failed = true
+	}
+	if out.RunDir != "" {
+		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
+	}
+	return out, nil
+}
+
+const sandboxNoAgent = "jaiph: the agent CLI was not found in the Docker sandbox: it must be in the image " +
+	"(JAIPH_DOCKER_IMAGE, .jaiph/Dockerfile) or in a mounted directory named by agent.command (docs/sandbox.md)"
+
+// agentMissing reports a prompt step that failed because its agent CLI
+// was not found.
+func agentMissing(e *event.Event) bool {
+	if e.Type != event.StepEnd || e.Kind != "prompt" || e.Status == nil || *e.Status == 0 || e.ErrContent == nil {
+		return false
+	}
+	return strings.Contains(*e.ErrContent, ": command not found") || strings.Contains(*e.ErrContent, "was not found in PATH")
+}
+
+// SandboxArgs are what the host's jaiph passes the sandboxed one.
+type SandboxArgs struct {
+	Workspace, Resume, Workflow, Entry string
+	Args                               []string
+}
+
+// ServeSandbox is the sandboxed side (`jaiph __sandbox`, inside the
+// container): it runs the program as Execute does and reports the run on
+// stdout (sandbox.Reporter). When stdin ends (the host's jaiph is gone)
+// the run stops as on SIGTERM. It returns the exit status.
+func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io.Reader, stdout io.Writer) int {
+	rep := sandbox.NewReporter(stdout)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		io.Copy(io.Discard, stdin)
+		cancel(&runtime.Interrupted{Signal: syscall.SIGTERM})
+	}()
+	p, err := Load(a.Entry)
+	if err != nil {
+		rep.Error(err)
+		return 1
+	}
+	if a.Workspace != "" {
+		p.Workspace = a.Workspace
+	}
+	out, err := p.Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
+		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow}, nil)
+	if err != nil {
+		if out.Interrupted == nil {
+			rep.Error(err)
+			return 1
+		}
+	}
+	r := sandbox.Outcome{Status: out.Status, Failed: out.Failed, RunID: out.RunID, RunDir: out.RunDir,
+		LastOut: out.LastOut, LastErr: out.LastErr, FailedOut: out.FailedOut, FailedErr: out.FailedErr,
+		Value: out.Value, ExitStatus: out.ExitStatus()}
+	if out.Interrupted != nil {
+		r.Signal = int(out.Interrupted.Signal)
+	}
+	rep.Outcome(r)
+	return out.ExitStatus()
+}
+
+// Hidden runs the commands jaiph gives itself when it re-executes its own
+// binary (never typed by a user): a rule's external command under Landlock
+// (runtime.ReadOnlyExecArg) and the jaiph inside the sandbox
+// (sandbox.InnerCommand: `jaiph __sandbox [--workspace W] [--resume DIR]
+// [--workflow NAME] -- FILE [ARGS...]`). ok is false for any other command
+// line.
+func Hidden(args []string, stdout, stderr io.Writer) (status int, ok bool) {
+	switch {
+	case len(args) > 0 && args[0] == runtime.ReadOnlyExecArg:
+		return runtime.ReadOnlyExecMain(args[1:]), true
+	case len(args) == 0 || args[0] != sandbox.InnerCommand:
+		return 0, false
+	}
+	var a SandboxArgs
+	args = args[1:]
+	for len(args) >= 2 && args[0] != "--" {
+		switch args[0] {
+		case "--workspace":
+			a.Workspace = args[1]
+		case "--resume":
+			a.Resume = args[1]
+		case "--workflow":
+			a.Workflow = args[1]
+		default:
+			fmt.Fprintf(stderr, "jaiph %s: unknown flag %s\n", sandbox.InnerCommand, args[0])
+			return 2, true
+		}
+		args = args[2:]
+	}
+	if len(args) < 2 || args[0] != "--" {
+		fmt.Fprintf(stderr, "jaiph %s: expected [flags] -- FILE [ARGS...]\n", sandbox.InnerCommand)
+		return 2, true
+	}
+	a.Entry, a.Args = args[1], args[2:]
+	ctx, stop := runtime.NotifyInterrupt()
+	defer stop()
+	return ServeSandbox(ctx, a, os.Environ(), os.Stdin, stdout), true
+}

@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+)
+
+// The sandboxed jaiph reports its run on its stdout, one JSON line per
+// record: an event as run_summary.jsonl writes it, a chunk of stray
+// stderr ({"jaiph_stray":"…"}), a preparation error ({"jaiph_error":"…"}),
+// and last the outcome ({"jaiph_outcome":{…}}). Nothing else of the run
+// writes to that stdout: steps write to their artifacts.
+//
+// The host trusts none of it for the run's result beyond display: the
+// exit status is the container's, and events only feed the progress tree,
+// hooks (whose commands are the host's own) and the trace.
+
+type record struct {
+	Stray   *string  `json:"jaiph_stray,omitempty"`
+	Error   *string  `json:"jaiph_error,omitempty"`
+	Outcome *Outcome `json:"jaiph_outcome,omitempty"`
+}
+
+// Reporter is the sandboxed side of the protocol: an event.Observer, the
+// run's stray stderr (Write), and the final records.
+type Reporter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewReporter reports on w.
+func NewReporter(w io.Writer) *Reporter { return &Reporter{w: w} }
+
+func (r *Reporter) line(b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Write(append(b, '\n'))
+}
+
+// Event reports an event.
+func (r *Reporter) Event(e *event.Event) { r.line(e.JSON()) }
+
+// Write reports stray stderr.
+func (r *Reporter) Write(p []byte) (int, error) {
+	s := string(p)
+	b, _ := json.Marshal(record{Stray: &s})
+	r.line(b)
+	return len(p), nil
+}
+
+// Error reports a preparation error.
+func (r *Reporter) Error(err error) {
+	s := err.Error()
+	b, _ := json.Marshal(record{Error: &s})
+	r.line(b)
+}
+
+// Outcome reports how the run ended.
+func (r *Reporter) Outcome(o Outcome) {
+	b, _ := json.Marshal(record{Outcome: &o})
+	r.line(b)
+}
+
+// read is the host side: it dispatches the records of rd until EOF, and
+// calls first before the first. A line that is no record goes to the
+// stray stderr as it came.
+func read(rd io.Reader, j Job, res *Result, first func()) {
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	for sc.Scan() {
+		if first != nil {
+			first()
+			first = nil
+		}
+		b := sc.Bytes()
+		if bytes.HasPrefix(b, []byte(`{"jaiph_`)) {
+			var rec record
+			if json.Unmarshal(b, &rec) == nil {
+				switch {
+				case rec.Stray != nil:
+					io.WriteString(j.Stray, *rec.Stray)
+					continue
+				case rec.Error != nil:
+					res.Error = *rec.Error
+					continue
+				case rec.Outcome != nil:
+					res.Outcome = rec.Outcome
+					continue
+				}
+			}
+		}
+		if e, err := event.Parse(b); err == nil {
+			if j.Event != nil {
+				j.Event(e)
+			}
+			continue
+		}
+		j.Stray.Write(append(append([]byte{}, b...), '\n'))
+	}
+	io.Copy(io.Discard, rd) // a line too long: drain, so the container never blocks
+}
