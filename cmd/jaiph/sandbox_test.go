@@ -13,7 +13,6 @@ package main
 
 import (
 	"context"
-	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,84 +27,40 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/jaiph-go/jaiph/internal/sandbox/sandboxtest"
 )
 
 const (
-	sandboxImage      = "jaiph-test-busybox:sandbox"
-	sandboxEmptyImage = "jaiph-test-empty:sandbox"
+	sandboxImage      = sandboxtest.Busybox
+	sandboxEmptyImage = sandboxtest.Empty
 )
 
 var sandboxSetup struct {
 	once   sync.Once
 	binary string // the static jaiph mounted into containers
-	why    string // why there is no sandbox ("" when there is)
+	why    string // why it could not be built ("" when it was)
 }
 
 // needSandbox returns the static jaiph for the container, or skips the test
-// (fails it under CI=true) when Docker or busybox-static is missing.
+// (fails it under CI=true) when Docker or busybox-static is missing
+// (sandboxtest.Need).
 func needSandbox(t *testing.T) string {
 	t.Helper()
+	sandboxtest.Need(t)
 	s := &sandboxSetup
-	s.once.Do(func() { s.binary, s.why = prepareSandbox() })
+	s.once.Do(func() { s.binary, s.why = buildStatic() })
 	if s.why != "" {
-		msg := "!!! DOCKER SANDBOX TESTS SKIPPED: " + s.why + " (.ci/run installs docker.io and busybox-static and starts dockerd) !!!"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + "; CI=true forbids skipping them")
-		}
-		fmt.Fprintln(os.Stderr, msg)
-		t.Skip(msg)
+		t.Fatal(s.why)
 	}
 	return s.binary
 }
 
-func prepareSandbox() (binary, why string) {
-	if _, err := exec.LookPath("docker"); err != nil {
-		return "", "no docker CLI"
-	}
-	if out, err := exec.Command("docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput(); err != nil {
-		return "", "no Docker daemon: " + strings.TrimSpace(string(out))
-	}
-	busybox := ""
-	for _, p := range []string{"/bin/busybox", "/usr/bin/busybox"} {
-		if static(p) {
-			busybox = p
-			break
-		}
-	}
-	if busybox == "" {
-		return "", "no static busybox (apt-get install -y busybox-static)"
-	}
+// buildStatic builds the static jaiph that the containers mount.
+func buildStatic() (binary, why string) {
 	dir, err := os.MkdirTemp("", "jaiph-sandbox-test-")
 	if err != nil {
 		return "", err.Error()
-	}
-	// The images: busybox alone, and an image with no shell at all.
-	ctx := filepath.Join(dir, "busybox")
-	empty := filepath.Join(dir, "empty")
-	for _, d := range []string{ctx, empty} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return "", err.Error()
-		}
-	}
-	b, err := os.ReadFile(busybox)
-	if err != nil {
-		return "", err.Error()
-	}
-	files := map[string]string{
-		filepath.Join(ctx, "busybox"):      string(b),
-		filepath.Join(ctx, "Dockerfile"):   "FROM scratch\nCOPY busybox /bin/busybox\nRUN [\"/bin/busybox\", \"--install\", \"-s\", \"/bin\"]\n",
-		filepath.Join(empty, "README"):     "an image with no shell and no programs\n",
-		filepath.Join(empty, "Dockerfile"): "FROM scratch\nCOPY README /README\n",
-	}
-	for p, text := range files {
-		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
-			return "", err.Error()
-		}
-	}
-	for tag, d := range map[string]string{sandboxImage: ctx, sandboxEmptyImage: empty} {
-		if out, err := exec.Command("docker", "build", "-q", "-t", tag, d).CombinedOutput(); err != nil {
-			return "", fmt.Sprintf("cannot build the test image %s: %v\n%s", tag, err, out)
-		}
 	}
 	binary = filepath.Join(dir, "jaiph")
 	gobin := filepath.Join(goruntime.GOROOT(), "bin", "go")
@@ -118,21 +73,6 @@ func prepareSandbox() (binary, why string) {
 		return "", fmt.Sprintf("cannot build a static jaiph: %v\n%s", err, out)
 	}
 	return binary, ""
-}
-
-// static reports whether path is a statically linked ELF executable.
-func static(path string) bool {
-	f, err := elf.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSandbox runs testdata/sandbox/*.txtar. Besides TestScripts' commands

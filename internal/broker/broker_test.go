@@ -31,6 +31,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/broker"
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/sandbox/sandboxtest"
 )
 
 var jaiphNats string // the binary under test
@@ -41,7 +42,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	jaiphNats = filepath.Join(dir, "jaiph-nats")
-	out, err := exec.Command("go", "build", "-tags", "nats", "-o", jaiphNats, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput()
+	// Static (no cgo), as the Docker sandbox mounts it into containers.
+	build := exec.Command("go", "build", "-tags", "nats", "-o", jaiphNats, "github.com/jaiph-go/jaiph/cmd/jaiph")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building jaiph-nats: %v\n%s", err, out)
 		os.Exit(1)
@@ -166,7 +170,13 @@ type worker struct {
 
 func startWorker(t *testing.T, url, name, dir string, concurrency int, env ...string) *worker {
 	t.Helper()
-	cmd := exec.Command(jaiphNats, "worker", "--inbox", url, "--name", name, "--dir", dir, "--concurrency", strconv.Itoa(concurrency))
+	return startWorkerWith(t, url, name, dir, []string{"--concurrency", strconv.Itoa(concurrency)}, env)
+}
+
+// startWorkerWith starts a worker with more flags.
+func startWorkerWith(t *testing.T, url, name, dir string, flags, env []string) *worker {
+	t.Helper()
+	cmd := exec.Command(jaiphNats, append([]string{"worker", "--inbox", url, "--name", name, "--dir", dir}, flags...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
@@ -1081,4 +1091,52 @@ func TestLargeArtifact(t *testing.T) {
 		}
 	}
 	t.Fatal("no STEP_END of work in the summary")
+}
+
+const boxed = `channel jobs
+channel report
+
+workflow work {
+  if [ -x /jaiph/bin/jaiph ]; then where=container; else where=host; fi
+  echo "work $1 in $where" >> done.txt
+  report <- echo "report $1"
+}
+
+workflow reviewer {
+  echo "review $1" >> reviews.txt
+}
+
+workflow default {
+  for i in 1 2 3; do
+    jobs <- echo "m$i"
+  done
+  jobs -> work
+  report -> reviewer
+}
+`
+
+// TestSandboxedWorker: jaiph worker --sandbox docker runs each delivery in
+// a container (a real Docker Engine, the busybox test image); the
+// deliveries, their sends, events and artifacts come back as from a host
+// worker.
+func TestSandboxedWorker(t *testing.T) {
+	sandboxtest.Need(t)
+	srv := startServer(t)
+	dir := workspace(t, boxed)
+	startWorkerWith(t, srv.url(), "boxed", dir, []string{"--concurrency", "2", "--sandbox", "docker"},
+		[]string{"JAIPH_DOCKER_IMAGE=" + sandboxtest.Busybox, "JAIPH_DOCKER_NETWORK=none"})
+	r := startRun(t, srv.url(), dir, "flow.jh", nil)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n")
+	if got != "work m1 in container\nwork m2 in container\nwork m3 in container" {
+		t.Fatalf("done.txt:\n%s\nwant every delivery once, in a container", got)
+	}
+	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1\nreview report m2\nreview report m3" {
+		t.Fatalf("reviews.txt: %q, want each report once", rv)
+	}
+	if out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=jaiph.sandbox=1").Output(); strings.TrimSpace(string(out)) != "" {
+		t.Fatalf("containers left behind: %s", out)
+	}
 }

@@ -58,7 +58,7 @@ func Install() {
 		if o.Replicas > 0 {
 			os.Setenv("JAIPH_INBOX_REPLICAS", strconv.Itoa(o.Replicas))
 		}
-		w := &Worker{URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Environ: os.Environ(), Log: cmd.ErrOrStderr()}
+		w := &Worker{Sandbox: o.Sandbox, URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Environ: os.Environ(), Log: cmd.ErrOrStderr()}
 		return w.Run(ctx)
 	}
 }

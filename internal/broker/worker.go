@@ -23,6 +23,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -39,10 +40,14 @@ type Worker struct {
 	Concurrency int
 	Environ     []string  // the environment the targets run with
 	Log         io.Writer // one line per delivery and per refusal
+	// Sandbox "docker" runs each delivery in the Docker sandbox
+	// (docs/sandbox.md), "" on this machine.
+	Sandbox string
 
 	js       jetstream.JetStream
 	progMu   sync.Mutex
 	programs map[string]*engine.Program // by sources hash
+	boxes    map[string]sandbox.Box     // by sources hash (Sandbox)
 	kvMu     sync.Mutex
 	ledgers  map[string]jetstream.KeyValue
 	logMu    sync.Mutex
@@ -56,7 +61,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	defer nc.Close()
-	w.js, w.programs, w.ledgers = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}
+	w.js, w.programs, w.ledgers, w.boxes = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}, map[string]sandbox.Box{}
 	cons, err := js.Consumer(ctx, workStream, workersName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
 		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
@@ -323,6 +328,15 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced}
 	q := &workerQueue{}
 	environ := append(withoutInbox(w.Environ), "JAIPH_RUNS_DIR="+filepath.Join(w.Dir, ".jaiph", "worker", "runs"))
+	if w.Sandbox != "" {
+		status := w.runSandboxed(runCtx, d, prog, environ, pub, q)
+		pub.flush()
+		cancel()
+		<-beatDone
+		revMu.Lock()
+		defer revMu.Unlock()
+		return status, q.sends, pub.last.Load(), rev
+	}
 	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
 		Stdin: strings.NewReader(""), StrayStderr: io.Discard})
 	status := 1
@@ -343,6 +357,41 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 	revMu.Lock()
 	defer revMu.Unlock()
 	return status, q.sends, pub.last.Load(), rev
+}
+
+// runSandboxed runs the delivery in the worker's sandbox: a container per
+// delivery, its events published as they come, its sends kept with the
+// result. A sandbox that cannot be had fails the attempt with the reason.
+func (w *Worker) runSandboxed(ctx context.Context, d *delivery, prog *engine.Program, environ []string, pub *publisher, q *workerQueue) int {
+	w.progMu.Lock()
+	box := w.boxes[d.Sources]
+	var err error
+	if box == nil {
+		if box, err = engine.OpenWorkerSandbox(ctx, prog, w.Dir, environ); err == nil {
+			w.boxes[d.Sources] = box
+		}
+	}
+	w.progMu.Unlock()
+	if err != nil {
+		w.logf("worker %s: message %s to %s: %v", w.Name, d.Seq, d.Target, err)
+		return 1
+	}
+	res, err := box.Run(ctx, sandbox.Job{Entry: prog.Path, Workspace: w.Dir, Args: []string{d.Payload, d.Channel, d.Sender},
+		Deliver: d.Target, Environ: environ, Event: pub.Event, Stray: io.Discard, Stderr: io.Discard})
+	if err == nil && res.Outcome == nil {
+		err = fmt.Errorf("the sandbox ended without an outcome (exit %d) %s%s", res.ExitCode, res.Error, res.NotStarted)
+	}
+	if err != nil {
+		w.logf("worker %s: message %s to %s: %v", w.Name, d.Seq, d.Target, err)
+		return 1
+	}
+	for _, s := range res.Sends {
+		_ = q.Send(ctx, s.Channel, s.Sender, s.Content)
+	}
+	if res.Outcome.RunDir != "" {
+		os.RemoveAll(res.Outcome.RunDir)
+	}
+	return res.Outcome.Status
 }
 
 // withoutInbox drops JAIPH_INBOX_URL: a target that orchestrates on a

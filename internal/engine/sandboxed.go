@@ -139,6 +139,7 @@ func agentMissing(e *event.Event) bool {
 type SandboxArgs struct {
 	Workspace, Resume, Workflow, Entry string
 	Args                               []string
+	Deliver                            string // a broker delivery's target (sandbox.Job.Deliver)
 }
 
 // ServeSandbox is the sandboxed side (`jaiph __sandbox`, inside the
@@ -160,6 +161,9 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 	}
 	if a.Workspace != "" {
 		p.Workspace = a.Workspace
+	}
+	if a.Deliver != "" {
+		return serveDelivery(ctx, p, a, environ, rep)
 	}
 	out, err := p.Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
 		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow}, nil)
@@ -202,6 +206,8 @@ func Hidden(args []string, stdout, stderr io.Writer) (status int, ok bool) {
 			a.Resume = args[1]
 		case "--workflow":
 			a.Workflow = args[1]
+		case "--deliver":
+			a.Deliver = args[1]
 		default:
 			fmt.Fprintf(stderr, "jaiph %s: unknown flag %s\n", sandbox.InnerCommand, args[0])
 			return 2, true
@@ -216,4 +222,63 @@ func Hidden(args []string, stdout, stderr io.Writer) (status int, ok bool) {
 	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
 	return ServeSandbox(ctx, a, os.Environ(), os.Stdin, stdout), true
+}
+
+// serveDelivery runs a broker delivery in the sandbox (`jaiph worker
+// --sandbox docker`): the target with the message as its arguments, its
+// sends reported back as records, no run records kept (the run lives with
+// its orchestrator).
+func serveDelivery(ctx context.Context, p *Program, a SandboxArgs, environ []string, rep *sandbox.Reporter) int {
+	if len(a.Args) != 3 {
+		rep.Error(fmt.Errorf("jaiph %s --deliver: want the payload, the channel and the sender", sandbox.InnerCommand))
+		return 2
+	}
+	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Stdin: strings.NewReader(""), StrayStderr: rep, Observer: rep,
+		Workspace: p.Workspace, Ephemeral: true})
+	if err != nil {
+		rep.Error(err)
+		return 1
+	}
+	status, err := rt.Deliver(ctx, runtime.Delivery{Target: a.Deliver, Payload: a.Args[0], Channel: a.Args[1], Sender: a.Args[2],
+		Queue: reportedSends{rep}})
+	rt.Close()
+	if err != nil && status == 0 {
+		status = 1
+	}
+	if err != nil {
+		io.WriteString(rep, "jaiph: "+err.Error()+"\n")
+	}
+	rep.Outcome(sandbox.Outcome{Status: status, Failed: status != 0, RunID: rt.RunID(), RunDir: rt.RunDir(), ExitStatus: status})
+	return status
+}
+
+// reportedSends is the queue of a delivery in the sandbox: each send is a
+// record for the worker, which stores it with the delivery's result.
+type reportedSends struct{ rep *sandbox.Reporter }
+
+func (q reportedSends) Send(_ context.Context, channel, sender, content string) error {
+	q.rep.Send(sandbox.Sent{Channel: channel, Sender: sender, Content: content})
+	return nil
+}
+
+func (reportedSends) Drain(context.Context, io.Writer) int { return 0 }
+func (reportedSends) Close()                               {}
+
+// OpenWorkerSandbox readies the sandbox a worker runs program p's
+// deliveries in (`jaiph worker --sandbox docker`): the worker's directory
+// is the workspace, the sandbox settings are the operator's environment
+// over p's entry config, as for a run.
+func OpenWorkerSandbox(ctx context.Context, p *Program, workspace string, environ []string) (sandbox.Box, error) {
+	env := runtime.NewEnv(append(environ, "JAIPH_DOCKER_ENABLED=true"))
+	file := map[string]string{}
+	for _, s := range p.Entry.Config {
+		if strings.HasPrefix(s.Key, "runtime.") {
+			file[s.Key] = s.Value
+		}
+	}
+	cfg, err := sandbox.Resolve(env.Get, file, workspace)
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.OpenDocker(ctx, cfg, workspace, environ, io.Discard)
 }

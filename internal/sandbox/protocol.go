@@ -21,6 +21,7 @@ import (
 // hooks (whose commands are the host's own) and the trace.
 
 type record struct {
+	Send    *Sent    `json:"jaiph_send,omitempty"`
 	Stray   *string  `json:"jaiph_stray,omitempty"`
 	Error   *string  `json:"jaiph_error,omitempty"`
 	Outcome *Outcome `json:"jaiph_outcome,omitempty"`
@@ -53,6 +54,12 @@ func (r *Reporter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Send reports a message a delivered target sent (Job.Deliver).
+func (r *Reporter) Send(s Sent) {
+	b, _ := json.Marshal(record{Send: &s})
+	r.line(b)
+}
+
 // Error reports a preparation error.
 func (r *Reporter) Error(err error) {
 	s := err.Error()
@@ -82,6 +89,9 @@ func read(rd io.Reader, j Job, res *Result, first func()) {
 			var rec record
 			if json.Unmarshal(b, &rec) == nil {
 				switch {
+				case rec.Send != nil:
+					res.Sends = append(res.Sends, *rec.Send)
+					continue
 				case rec.Stray != nil:
 					io.WriteString(j.Stray, *rec.Stray)
 					continue

@@ -40,6 +40,11 @@ type Job struct {
 	Args      []string // the workflow's arguments
 	Resume    string   // a run directory to continue ("" for a new run)
 	Workflow  string   // the workflow to call ("" is default)
+	// Deliver, when set, is a broker delivery (`jaiph worker --sandbox
+	// docker`): the target workflow's symbol, called with Args as the
+	// message ($1 payload, $2 channel symbol, $3 sender); what it sends
+	// comes back in Result.Sends.
+	Deliver string
 	Environ   []string // the caller's environment (filtered by the allowlist)
 	// Event receives each event of the run, in order; Stray receives what
 	// reached the run's stray stderr inside.
@@ -64,6 +69,15 @@ type Result struct {
 	// NotStarted is why the sandboxed jaiph never started (the docker
 	// CLI's last message), "" when it did.
 	NotStarted string
+	// Sends are the messages a delivered target sent (Job.Deliver).
+	Sends []Sent
+}
+
+// Sent is a message a delivered target sent.
+type Sent struct {
+	Channel string `json:"channel"`
+	Sender  string `json:"sender"`
+	Content string `json:"content"`
 }
 
 // Outcome is what the sandboxed jaiph reports when its run ends.

@@ -29,6 +29,7 @@ type WorkerOptions struct {
 	Inbox, Name, Dir string
 	Concurrency      int
 	Replicas         int
+	Sandbox          string
 }
 
 // UsageError is a command-line mistake (exit 2).
@@ -196,6 +197,9 @@ over stops its target and reports nothing.`,
 			if o.Inbox == "" {
 				return &UsageError{"jaiph worker needs --inbox URL (nats://HOST:PORT) or JAIPH_INBOX_URL"}
 			}
+			if o.Sandbox != "" && o.Sandbox != "docker" {
+				return &UsageError{fmt.Sprintf("--sandbox takes docker, got %q", o.Sandbox)}
+			}
 			if o.Concurrency < 1 {
 				return &UsageError{fmt.Sprintf("--concurrency must be at least 1, got %d", o.Concurrency)}
 			}
@@ -204,6 +208,7 @@ over stops its target and reports nothing.`,
 	cmd.Flags().StringVar(&o.Inbox, "inbox", "", "the broker (`URL`: nats://HOST:PORT; credentials and TLS as NATS URLs take them)")
 	cmd.Flags().IntVar(&o.Concurrency, "concurrency", 1, "deliveries run at once (`N`)")
 	cmd.Flags().StringVar(&o.Name, "name", "", "the worker's name in progress and logs (`NAME`; default host:pid)")
+	cmd.Flags().StringVar(&o.Sandbox, "sandbox", "", "run each delivery in the Docker sandbox (`docker`; docs/sandbox.md): image, network and timeout as JAIPH_DOCKER_* set them for a run")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", 0, "replicas of the work queue when this worker creates it (`N`; a cluster: 3; JAIPH_INBOX_REPLICAS)")
 	cmd.Flags().StringVar(&o.Dir, "dir", "", "working directory of the bodies (`DIR`; default the current one)")
 	return cmd
