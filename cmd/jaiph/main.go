@@ -82,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
+		case isCompletionRequest(a):
+			// The hidden command the completion scripts call (complete.go).
 		case shorthand(a) != "":
 			root.SetArgs(append([]string{shorthand(a)}, args...))
 			return execute(root, stderr)
@@ -153,6 +155,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
+	addCompletions(root)
 	return root
 }
 
