@@ -19,14 +19,17 @@ func newFmtCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Rewrite .jh files in the canonical layout",
 		Long: `Print Jaiph files in the canonical layout: two-space indentation by nesting,
 imports, config, channels and locals first, one blank line between
-definitions, no trailing blanks. Strings and here-documents are never
-changed. Paths are files or directories (searched like jaiph check); "-"
-reads standard input. A file with diagnostics is not formatted: they are
+definitions, single spaces inside declaration lines, no trailing blanks.
+Strings and here-documents are never changed. Paths are files or
+directories (searched like jaiph check); "-" reads standard input, as an
+editor pipes a buffer (--stdin-filename names it: a *.test.jh name formats
+a test file). Formatting needs only the file's text: imports are not read.
+A file that does not parse is not formatted: its E_PARSE diagnostics are
 printed on stderr as jaiph check prints them.
 
-Exit status: 0 on success, 1 on diagnostics (or, with --check, when a file
-would change), 2 on usage errors.`,
-		Example: "  jaiph fmt flow.jh\n  jaiph fmt -w .\n  jaiph fmt --check flows/\n  cat flow.jh | jaiph fmt -",
+Exit status: 0 on success, 1 on a file that does not parse (or, with
+--check, when a file would change), 2 on usage errors.`,
+		Example: "  jaiph fmt flow.jh\n  jaiph fmt -w .\n  jaiph fmt --check flows/\n  cat flow.jh | jaiph fmt -\n  jaiph fmt --stdin-filename flows/deploy.test.jh - < buffer",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Stdin, opt.Stdout, opt.Stderr = stdin, stdout, stderr
 			switch code, err := format.Run(args, opt); {
@@ -40,6 +43,7 @@ would change), 2 on usage errors.`,
 	}
 	cmd.Flags().BoolVar(&opt.Check, "check", false, "list the files whose layout would change and exit 1 if any")
 	cmd.Flags().BoolVarP(&opt.Write, "write", "w", false, "rewrite the files in place instead of printing them")
+	cmd.Flags().StringVar(&opt.StdinFilename, "stdin-filename", "", "the path standard input's text stands for (with -): names positions, tells a *.test.jh file; never read")
 	return cmd
 }
 

@@ -1,12 +1,14 @@
 package engine
 
 import (
-	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
 	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -17,26 +19,6 @@ import (
 func CheckOverlay(files []string, read func(string) ([]byte, error)) []*diag.Diagnostic {
 	diags, _ := check(files, read)
 	return diags
-}
-
-// CheckSource checks the file at path with src standing in for its
-// contents (its imports are read from disk): its AST and the diagnostics
-// `jaiph check path` reports for the file itself, sorted. Problems of the
-// modules it imports are theirs and left out (`jaiph fmt`).
-func CheckSource(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
-	all, loader := check([]string{path}, func(p string) ([]byte, error) {
-		if p == path {
-			return src, nil
-		}
-		return os.ReadFile(p)
-	})
-	var mine []*diag.Diagnostic
-	for _, d := range all {
-		if d.File == path {
-			mine = append(mine, d)
-		}
-	}
-	return loader.File(path), diag.SortAndDedupe(mine)
 }
 
 // check validates files read through read, then checks the lowered shell
@@ -53,4 +35,35 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 		withProblems[d.File] = true
 	}
 	return append(diags, bashcheck.Files(loader, files, withProblems)...), loader
+}
+
+// ParseSource parses src as the file at path from its text alone: path
+// names positions and decides a module or a test file, and nothing is
+// read from disk (the module's imports are not looked at; codegen may read
+// path itself for the columns of shell diagnostics). The diagnostics are
+// those that mean the file does not parse: the parser's and the shell
+// syntax errors of its bodies (E_PARSE), sorted. `jaiph fmt` formats
+// whatever passes.
+func ParseSource(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
+	f, ds := parser.Parse(path, src)
+	if len(ds) > 0 {
+		return f, diag.SortAndDedupe(ds)
+	}
+	var shell []*diag.Diagnostic
+	if f.IsTest {
+		shell = bashcheck.TestFile(f)
+	} else {
+		root := filepath.Dir(path)
+		none := func(string) bool { return false }
+		m := codegen.Lower(f, codegen.ModuleSymbol(root, path), func(im *ast.Import) string {
+			return codegen.ModuleSymbol(root, parser.ResolveImport(path, im.Path, none))
+		})
+		shell = bashcheck.Module(m)
+	}
+	for _, d := range shell {
+		if d.Code == diag.Parse {
+			ds = append(ds, d)
+		}
+	}
+	return f, diag.SortAndDedupe(ds)
 }
