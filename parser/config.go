@@ -72,7 +72,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		l := newLine(t)
 		h, ok := parseHead(l, grammars().config)
 		if !ok && !strings.Contains(t, "=") {
-			p.errorAt(j+1, col, "config line must be key = value: "+t)
+			p.entryError(j+1, col, "config line must be key = value: "+t)
 			bad = true
 			continue
 		}
@@ -89,12 +89,12 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		}
 		want, known := configKeyKind[key]
 		if !known {
-			p.errorAt(j+1, col, "unknown config key: "+key+". Allowed: "+strings.Join(ConfigKeys, ", "))
+			p.entryError(j+1, col, "unknown config key: "+key+". Allowed: "+strings.Join(ConfigKeys, ", "))
 			bad = true
 			continue
 		}
 		if inWorkflow && strings.HasPrefix(key, "runtime.") {
-			p.errorAt(j+1, col, "runtime.* keys are not allowed in workflow-level config (only agent.* and run.* keys)")
+			p.entryError(j+1, col, "runtime.* keys are not allowed in workflow-level config (only agent.* and run.* keys)")
 			bad = true
 			continue
 		}
@@ -104,11 +104,12 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			msg = configError{line: j + 1, col: col, text: checkConfigType(e, want)}
 		}
 		if msg.text != "" {
-			p.errorAt(msg.line, msg.col, msg.text)
 			if msg.fatal {
+				p.errorAt(msg.line, msg.col, msg.text)
 				p.eof = true
 				return nil, next
 			}
+			p.entryError(msg.line, msg.col, msg.text)
 			bad = true
 		}
 		e.End = p.endOf(next - 1)
