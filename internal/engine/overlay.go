@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/jaiph-go/jaiph/ast"
@@ -53,11 +52,10 @@ func ParseSource(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
 	if f.IsTest {
 		shell = bashcheck.TestFile(f)
 	} else {
-		root := filepath.Dir(path)
-		none := func(string) bool { return false }
-		m := codegen.Lower(f, codegen.ModuleSymbol(root, path), func(im *ast.Import) string {
-			return codegen.ModuleSymbol(root, parser.ResolveImport(path, im.Path, none))
-		})
+		// The module's symbol names only its shell functions: a fixed one
+		// keeps a file name that could not be a module's (a `check`
+		// diagnostic) from refusing the text.
+		m := codegen.Lower(f, "main", func(im *ast.Import) string { return "imported::" + im.Alias })
 		shell = bashcheck.Module(m)
 	}
 	for _, d := range shell {
