@@ -33,7 +33,9 @@
 //	 "source": "x.jh", "started_at": "…Z"|null, "ended_at": "…Z"|null,
 //	 "status": "running"|"completed"|"failed"|"interrupted"+,
 //	 "step_count": n, "step_completed": n, "step_running": n,
-//	 "failed": bool, "resumed": bool+, "version": n+}
+//	 "failed": bool, "resumed": bool+, "version": n+,
+//	 "duration_ms": n|null+, "end_unknown": true+, "dead_letters": n+,
+//	 "redriven": true+, "note": "…"+}
 //
 // status (+ differs from the reference, which guesses from the summary):
 // "running" only while the live jaiph holds the run directory's lock;
@@ -43,6 +45,13 @@
 // true when a step of the latest attempt ended non-zero (a resumed run
 // starts counting afresh at RUN_RESUMED). version (+) grows whenever the
 // run's summary or status changes: poll it to know when to refetch a tree.
+// duration_ms (+) is the run's duration as `jaiph runs` computes it (its
+// records, or the root step's elapsed_ms; null while it runs): the
+// summary's whole-second timestamps cannot time a sub-second run.
+// end_unknown (+) marks a killed run, whose duration runs to its last
+// event (a lower bound). dead_letters and redriven (+) are `jaiph runs`'
+// facts and note (+) its NOTE column's words for them; the status stays
+// the same set of words.
 //
 // GET /api/runs/{run} (+): the one Run above. 404 {"error":"run_not_found"}.
 //
@@ -105,7 +114,9 @@
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
 // that sent nothing gives {"run_dir", "source": "", "messages": []}.
 //
-// GET /api/events (+): Server-Sent Events. Each poll (--poll-ms) after
+// GET /api/events (+): Server-Sent Events. (The UI's pages share one
+// stream between tabs and hold it only while they show a running run;
+// see ui/static/assets/common.js.) Each poll (--poll-ms) after
 // which a run's version differs from the previous poll's, or a run went
 // away, sends
 //

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"io"
 	"io/fs"
 	"net/http"
@@ -88,6 +89,14 @@ type Run struct {
 	Failed        bool    `json:"failed"`
 	Resumed       bool    `json:"resumed"`
 	Version       int64   `json:"version"`
+	// DurationMS is the run's duration as jaiph runs computes it (null
+	// while it runs); EndUnknown marks a killed run's, which runs to its
+	// last event; Note is jaiph runs' NOTE (dead letters, redriven, killed).
+	DurationMS  *int64 `json:"duration_ms"`
+	EndUnknown  bool   `json:"end_unknown,omitempty"`
+	DeadLetters int    `json:"dead_letters,omitempty"`
+	Redriven    bool   `json:"redriven,omitempty"`
+	Note        string `json:"note,omitempty"`
 }
 
 func (s *slot) run() *Run {
@@ -101,7 +110,10 @@ func (s *slot) run() *Run {
 		Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
 	if s.status != "running" {
 		e.EndedAt = strPtr(sum.last)
+		d := s.info.DurationMS
+		e.DurationMS, e.EndUnknown = &d, s.info.EndUnknown
 	}
+	e.DeadLetters, e.Redriven, e.Note = s.info.DeadLetters, s.info.Redriven != nil, runs.Note(s.info)
 	s.entry = e
 	return e
 }

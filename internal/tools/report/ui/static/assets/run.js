@@ -9,9 +9,9 @@ let selectedId = null;
 let nodes = new Map(); // step id → tree node of the last /tree answer
 let lastTree = "";
 let tab = "step";
-// runLive is false once the run is over: a step still open then was cut
-// off (killed run), not running.
-let runLive = true;
+// runLive is true while the run runs (known from its first fetch): a step
+// still open once it is over was cut off (killed run), not running.
+let runLive = false;
 
 // A log/logerr line ({type, message, after_seq}) sits after the sibling
 // steps whose seq <= after_seq, where the terminal tree prints it.
@@ -109,7 +109,8 @@ function renderHeader(run) {
   const sub = [run.path];
   if (run.run_id) sub.push(`run id ${run.run_id}`);
   sub.push(`started ${fmtTime(run.started_at)}`);
-  sub.push(`duration ${duration(run.started_at, run.ended_at, run.status === "running")}`);
+  sub.push(`duration ${runDuration(run)}`);
+  if (runNote(run)) sub.push(runNote(run));
   sub.push(`${run.step_completed ?? 0}/${run.step_count ?? 0} steps`);
   if (run.resumed) sub.push("resumed: ↺ marks replayed steps");
   document.getElementById("run-sub").textContent = sub.join(" · ");
@@ -304,7 +305,8 @@ function setup() {
   for (const t of ["step", "inbox", "all"]) {
     document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
   }
-  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath));
+  // A finished run changes only when resumed or redriven: polled slowly.
+  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath), () => runLive, BACKSTOP_MS);
   pollReady.then(tailTick);
 }
 

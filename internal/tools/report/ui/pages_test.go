@@ -1,0 +1,121 @@
+package ui_test
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	neturl "net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
+)
+
+// liveRun adds to root a run that is running: its directory locked (as a
+// live jaiph holds it), its summary a started root step. It stays live
+// until the test ends.
+func liveRun(t *testing.T, root string) string {
+	t.Helper()
+	rel := "2026-11-23/07-10-00-live.jh"
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := runs.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
+	at := time.Date(2026, 11, 23, 7, 10, 0, 0, time.UTC)
+	summary := filepath.Join(dir, "run_summary.jsonl")
+	if err := os.WriteFile(summary, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendLines(t, summary,
+		&event.Event{Type: event.StepStart, Func: "live::default", Kind: "workflow", Name: "default", ID: "live:1", Seq: 1, RunID: "live", Time: at},
+		&event.Event{Type: event.WorkflowStart, Workflow: "default", Source: "live.jh", RunID: "live", Time: at})
+	return rel
+}
+
+// Ten report pages open at once in ten tabs, all showing a live run, and
+// ten pages opened in turn in one tab all load. Each page used to hold an
+// /api/events stream of its own, and a browser allows six connections per
+// host: the seventh page stayed blank. The tabs now share one stream.
+func TestBrowserTenPages(t *testing.T) {
+	root := fixture(t)
+	live := liveRun(t, root)
+	url := serve(t, root)
+	first := browser(t)
+	runURL := url + "/run.html?run=" + neturl.QueryEscape(live)
+	for i := range 10 {
+		tab := first
+		if i > 0 {
+			var cancel context.CancelFunc
+			tab, cancel = chromedp.NewContext(first)
+			t.Cleanup(cancel)
+		}
+		do(t, tab, fmt.Sprintf("open tab %d on the live run", i+1),
+			chromedp.Navigate(runURL),
+			chromedp.WaitVisible(stepButton("default")))
+		waitJS(t, tab, `document.querySelector("#run-title").textContent.includes("running")`)
+	}
+	// In turn in one tab: the run list, a finished run, the live run, …
+	pages := []string{url + "/", url + "/run.html?run=" + neturl.QueryEscape("2026-11-23/07-05-00-deploy.jh"), runURL}
+	for i := range 10 {
+		p := pages[i%len(pages)]
+		do(t, first, fmt.Sprintf("page %d in turn: %s", i+1, p), chromedp.Navigate(p))
+		switch i % len(pages) {
+		case 0:
+			waitJS(t, first, `document.querySelectorAll("#runs-body a.run-link").length === 3`)
+		case 1:
+			do(t, first, "the finished run's tree", chromedp.WaitVisible(stepButton("disk_free")))
+		case 2:
+			do(t, first, "the live run's tree", chromedp.WaitVisible(stepButton("default")))
+		}
+	}
+}
+
+// A finished page settles: `chromium --headless --screenshot
+// --virtual-time-budget` (which waits for the network to go quiet) returns
+// with a screenshot of the run list and of a run. It never returned while
+// every page held the event stream open.
+func TestBrowserScreenshotSettles(t *testing.T) {
+	url := serve(t, fixture(t))
+	exe := os.Getenv("JAIPH_CHROMIUM")
+	if exe == "" {
+		var err error
+		if exe, err = exec.LookPath("chromium"); err != nil {
+			t.Fatal("the browser test needs Chromium: apt-get install -y chromium")
+		}
+	}
+	for _, page := range []string{"/", "/run.html?run=" + neturl.QueryEscape("2026-11-23/07-05-00-deploy.jh")} {
+		dir := t.TempDir()
+		shot := filepath.Join(dir, "shot.png")
+		// The limit only ends a test that fails: a settled page returns in
+		// about a second.
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		cmd := exec.CommandContext(ctx, exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+			"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1280,800",
+			"--virtual-time-budget=3000", url+page)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("chromium --screenshot %s: %v (it did not return: the page never settled)\n%s", page, err, out)
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatalf("no screenshot of %s: %v", page, err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() < 800 {
+			t.Fatalf("screenshot of %s: %v", page, err)
+		}
+	}
+}
