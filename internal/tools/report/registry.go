@@ -55,8 +55,8 @@ type slot struct {
 
 	status  string   // the API's status
 	info    runs.Run // what runs.Read says of it (duration, notes)
-	version int64  // counts the changes seen
-	entry   *Run   // cached list entry, nil when stale
+	version int64    // counts the changes seen
+	entry   *Run     // cached list entry, nil when stale
 }
 
 func newRegistry(root string, scanEvery time.Duration) *registry {
