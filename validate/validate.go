@@ -375,7 +375,7 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 		switch s := s.(type) {
 		case *ast.Prompt:
 			switch {
-			case strings.Contains(s.Text, "`"):
+			case unescaped(s.Text, "`"):
 				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain backticks (`...`); use variable expansion only")
 			case strings.Contains(s.Text, "$("):
 				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain command substitution ($( ... )); use variable expansion only")
@@ -456,4 +456,25 @@ func (c *checker) checkTests() {
 			}
 		}
 	}
+}
+
+// unescaped reports whether sub occurs in a prompt's text without a
+// backslash escaping its first character (an odd number of backslashes
+// before it): "\`" is a literal backtick.
+func unescaped(text, sub string) bool {
+	for i := strings.Index(text, sub); i >= 0; {
+		n := 0
+		for n < i && text[i-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+		j := strings.Index(text[i+1:], sub)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
