@@ -93,7 +93,8 @@
 //
 // GET /api/runs/{run}/aggregate: text/plain, every step by seq:
 // "\n--- seq N kind name (id) ---\n" then its .out file (or out_content)
-// and "\n".
+// and "\n". With ?stderr=1 (+) each step's non-blank .err (or
+// err_content) follows under "--- seq N kind name (id) stderr ---\n".
 //
 // GET /api/runs/{run}/steps/{id}/output
 //

@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -117,5 +119,48 @@ func TestBrowserScreenshotSettles(t *testing.T) {
 		if err != nil || img.Bounds().Dx() < 800 {
 			t.Fatalf("screenshot of %s: %v", page, err)
 		}
+	}
+}
+
+// A step and a tab have addresses that can be shared: clicking a step and
+// the All output tab puts them in the address, and opening that address
+// in another tab shows the same. All output includes stderr, and no page
+// asks for a file a step does not have (a 404 in the console per step).
+func TestBrowserLinksAndAllOutput(t *testing.T) {
+	url := serve(t, fixture(t))
+	ctx := browser(t)
+	var mu sync.Mutex
+	var notFound []string
+	listen := chromedp.Listen(ctx, func(ev any) {
+		if r, ok := ev.(*network.EventResponseReceived); ok && r.Response.Status == 404 {
+			mu.Lock()
+			notFound = append(notFound, r.Response.URL)
+			mu.Unlock()
+		}
+	})
+	if listen != nil {
+		t.Fatal(listen)
+	}
+	do(t, ctx, "open the failed run",
+		chromedp.Navigate(url+"/run.html?run="+neturl.QueryEscape("2026-11-23/07-05-00-deploy.jh")),
+		chromedp.WaitVisible(stepButton("build")),
+		chromedp.Click(stepButton("build")))
+	waitJS(t, ctx, `document.querySelector("#step-out").textContent.includes("built v1.2")`)
+	do(t, ctx, "open All output", chromedp.Click(chromedp.ID("tab-all")))
+	waitJS(t, ctx, fmt.Sprintf(`document.querySelector("#aggregate").textContent.includes(%q)`, boom))
+	waitJS(t, ctx, `new URLSearchParams(location.search).get("tab") === "all" && new URLSearchParams(location.search).has("step")`)
+	link, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	do(t, other, "open the shared address in another tab", chromedp.Navigate(link))
+	waitJS(t, other, `!document.querySelector("#panel-all").hidden && document.querySelector("#aggregate").textContent.includes("built v1.2")`)
+	waitJS(t, other, `(document.querySelector("button.step.selected .name") || {}).textContent === "build"`)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notFound) > 0 {
+		t.Errorf("the pages asked for what is not there: %q", notFound)
 	}
 }

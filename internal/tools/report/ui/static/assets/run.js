@@ -3,7 +3,11 @@
 // the summary's copy and file names, /logs for the files, tailed while the
 // step runs), the inbox (/inbox) and every step's output (/aggregate).
 
-const runPath = new URLSearchParams(location.search).get("run") || "";
+const address = new URLSearchParams(location.search);
+const runPath = address.get("run") || "";
+// A step and a tab can be linked to: run.html?run=…&step=<id>&tab=inbox.
+const linkedStep = address.get("step");
+const linkedTab = address.get("tab");
 const api = `/api/runs/${encodeURIComponent(runPath)}`;
 let selectedId = null;
 let nodes = new Map(); // step id → tree node of the last /tree answer
@@ -119,6 +123,10 @@ function renderHeader(run) {
 // A failed run opens at its last failed step (the deepest, in the latest
 // attempt); any other at its first step.
 function selectDefault(run) {
+  if (linkedStep && nodes.has(linkedStep)) {
+    select(linkedStep, false);
+    return;
+  }
   let pick = nodes.values().next().value;
   if (run.status === "failed") {
     for (const n of nodes.values()) if (n.status != null && n.status !== 0) pick = n;
@@ -139,6 +147,7 @@ function select(id, userAction = true) {
     b.setAttribute("aria-pressed", on ? "true" : "false");
   }
   if (userAction) showTab("step");
+  remember();
   tail.out = tail.err = null;
   document.getElementById("step-out").textContent = "";
   document.getElementById("step-err").textContent = "";
@@ -170,9 +179,12 @@ function renderMeta(n) {
 // grows (and the view stays scrolled to the end when it was there).
 const tail = { out: null, err: null };
 
-async function logText(stream) {
+// logText is the step's file for stream, when /output names one (asking
+// for a file a step does not have would be a 404 in the console per step).
+async function logText(stream, file) {
+  if (!file) return null; // no file: the summary's copy stands in
   const res = await fetch(`${api}/steps/${encodeURIComponent(selectedId)}/logs?stream=${stream}`, { cache: "no-store" });
-  if (!res.ok) return null; // no file (yet): the summary's copy stands in
+  if (!res.ok) return null;
   return res.text();
 }
 
@@ -185,7 +197,7 @@ async function loadOutput() {
   } catch (e) {
     if (e.status !== 404) throw e;
   }
-  const [out, err] = await Promise.all([logText("out"), logText("err")]);
+  const [out, err] = await Promise.all([logText("out", embedded.out_file), logText("err", embedded.err_file)]);
   if (id !== selectedId) return; // another step was chosen meanwhile
   show("out", out, embedded.out_content, embedded.out_truncated);
   show("err", err, embedded.err_content, embedded.err_truncated);
@@ -247,13 +259,22 @@ async function loadInbox() {
 }
 
 async function loadAggregate() {
-  const res = await fetch(`${api}/aggregate`, { cache: "no-store" });
+  const res = await fetch(`${api}/aggregate?stderr=1`, { cache: "no-store" });
   const pre = document.getElementById("aggregate");
   pre.textContent = res.ok ? await res.text() : `(HTTP ${res.status})`;
 }
 
+// remember puts the open step and tab in the address, so it can be shared.
+function remember() {
+  const p = new URLSearchParams(location.search);
+  if (selectedId) p.set("step", selectedId); else p.delete("step");
+  if (tab !== "step") p.set("tab", tab); else p.delete("tab");
+  history.replaceState(null, "", `?${p}`);
+}
+
 function showTab(name) {
   tab = name;
+  remember();
   for (const t of ["step", "inbox", "all"]) {
     document.getElementById(`tab-${t}`).setAttribute("aria-selected", t === name ? "true" : "false");
     document.getElementById(`panel-${t}`).hidden = t !== name;
@@ -306,6 +327,7 @@ function setup() {
     document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
   }
   // A finished run changes only when resumed or redriven: polled slowly.
+  if (linkedTab === "inbox" || linkedTab === "all") showTab(linkedTab);
   live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath), () => runLive, BACKSTOP_MS);
   pollReady.then(tailTick);
 }
