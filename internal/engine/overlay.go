@@ -29,8 +29,17 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 	loader := validate.NewLoader()
 	loader.ReadFile = read
 	diags := validate.CheckWith(loader, files)
+	// The shell check needs a whole syntax tree: a file the parser failed
+	// on is left out; one with only validation errors or config-entry
+	// errors is checked too, so every diagnostic shows in one pass.
 	withProblems := map[string]bool{}
 	for _, d := range diags {
+		if d.Code == diag.Validate || d.Code == diag.Schema {
+			continue
+		}
+		if f := loader.File(d.File); d.Code == diag.Parse && f != nil && f.EntryErrorsOnly {
+			continue
+		}
 		withProblems[d.File] = true
 	}
 	return append(diags, bashcheck.Files(loader, files, withProblems)...), loader
