@@ -72,7 +72,15 @@
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
 //	 "err_content", "running": bool, "replayed": bool+,
 //	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
-//	 "children": [Step…]}
+//	 "children": [Step…], "retries": [Retry…]+, "letters": [Letter…]+}
+//
+// retries (+, omitted when none) are a prompt's failed attempts that
+// agent.retries retried (PROMPT_RETRY): {"attempt", "status", "delay_ms",
+// "out_file", "err_file", "ts"}; letters (+, omitted when none) an
+// orchestrator's failed deliveries (INBOX_RETRY, INBOX_DEAD):
+// {"type": "retry"|"dead", "inbox_seq", "channel", "target", "attempt"
+// (the failed one, or the number made for a dead letter), "status",
+// "payload_ref" (dead letters), "ts"}.
 //
 // started_at (+) is the STEP_START's ts, ended_at (+) the STEP_END's (null
 // while running, and for a step a killed run left open); a replayed step's

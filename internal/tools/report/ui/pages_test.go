@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -163,4 +164,53 @@ func TestBrowserLinksAndAllOutput(t *testing.T) {
 	if len(notFound) > 0 {
 		t.Errorf("the pages asked for what is not there: %q", notFound)
 	}
+}
+
+// Retries and dead letters show in the step tree: a prompt's retried
+// attempt under the prompt, an orchestrator's retried delivery and dead
+// letter under the orchestrator, the message linked to the Inbox tab.
+func TestBrowserRetriesAndDeadLetters(t *testing.T) {
+	root := t.TempDir()
+	rel := "2026-11-23/08-00-00-jobs.jh"
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	zero, one, four := 0, 1, 4
+	dead := "inbox/dead/003-jobs.txt"
+	evs := []*event.Event{
+		{Type: event.StepStart, Func: "jobs::default", Kind: "workflow", Name: "default", ID: "j:1", Seq: 1},
+		{Type: event.WorkflowStart, Workflow: "default", Source: "jobs.jh"},
+		{Type: event.StepStart, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", ID: "j:2", ParentID: "j:1", Seq: 2, Depth: 1},
+		{Type: event.PromptRetry, ID: "j:2", Attempt: 1, Status: &one, DelayMS: 1000, Depth: 1},
+		{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", ID: "j:2", ParentID: "j:1", Seq: 2, Depth: 1, Status: &zero, ElapsedMS: new(int64(5))},
+		{Type: event.InboxRetry, InboxSeq: "003", Channel: "jobs", Target: "jobs::worker", Sender: "default", Attempt: 1, Status: &four, DelayMS: 100},
+		{Type: event.InboxDead, InboxSeq: "003", Channel: "jobs", Target: "jobs::worker", Sender: "default", Attempt: 2, Status: &four, PayloadRef: &dead},
+		{Type: event.WorkflowEnd, Workflow: "default", Source: "jobs.jh", Status: &one},
+		{Type: event.StepEnd, Func: "jobs::default", Kind: "workflow", Name: "default", ID: "j:1", Seq: 1, Status: &one, ElapsedMS: new(int64(9))},
+	}
+	var sum []byte
+	for _, e := range evs {
+		e.RunID, e.Time = "j", at
+		sum = append(append(sum, e.JSON()...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run_summary.jsonl"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, root)
+	ctx := browser(t)
+	do(t, ctx, "open the run",
+		chromedp.Navigate(url+"/run.html?run="+neturl.QueryEscape(rel)),
+		chromedp.WaitVisible(stepButton("prompt")))
+	tree := text(t, ctx, "#step-tree")
+	for _, want := range []string{"↻ attempt 1 failed (exit 1), retried",
+		"↻ message 003 (jobs) to jobs::worker: attempt 1 failed (exit 4), retried",
+		"✉ message 003 (jobs) to jobs::worker is a dead letter after 2 attempts (exit 4)"} {
+		if !strings.Contains(tree, want) {
+			t.Errorf("step tree = %q, want %q", tree, want)
+		}
+	}
+	do(t, ctx, "follow the dead letter's link", chromedp.Click(chromedp.Search(`//li[@class="dead"]/a`)))
+	waitJS(t, ctx, `document.querySelector("#tab-inbox").getAttribute("aria-selected") === "true" && !document.querySelector("#panel-inbox").hidden`)
 }

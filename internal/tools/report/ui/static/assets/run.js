@@ -45,6 +45,24 @@ function paramsText(params) {
   }).join(", ");
 }
 
+// attempts lists a prompt's retried attempts and an orchestrator's failed
+// deliveries (retried, or dead letters: linked to the Inbox tab).
+function attempts(n) {
+  const items = [];
+  for (const r of n.retries || []) {
+    items.push(el("li", { class: "retry" }, `↻ attempt ${r.attempt} failed (exit ${r.status}), retried`));
+  }
+  for (const l of n.letters || []) {
+    const what = `message ${l.inbox_seq} (${l.channel}) to ${l.target}`;
+    const inbox = el("a", { href: `?run=${encodeURIComponent(runPath)}&tab=inbox`,
+      onclick: (e) => { e.preventDefault(); showTab("inbox"); } }, what);
+    items.push(l.type === "dead"
+      ? el("li", { class: "dead" }, "✉ ", inbox, ` is a dead letter after ${l.attempt} attempts (exit ${l.status})`)
+      : el("li", { class: "retry" }, "↻ ", inbox, `: attempt ${l.attempt} failed (exit ${l.status}), retried`));
+  }
+  return items.length ? el("ul", { class: "attempts muted small" }, ...items) : null;
+}
+
 function stepItem(n) {
   nodes.set(n.id, n);
   const st = stepStatus(n);
@@ -63,7 +81,7 @@ function stepItem(n) {
   n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
   n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null);
   const kids = withLogs(n.children, n.logs);
-  return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
+  return el("li", {}, btn, attempts(n), kids.length ? el("ul", {}, ...kids) : null);
 }
 
 // The run's row (/api/runs/{run}) names its status and version; the tree
