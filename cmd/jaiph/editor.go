@@ -15,20 +15,9 @@ import (
 func newFmtCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var opt format.Options
 	cmd := &cobra.Command{
-		Use:   "fmt [--check] [-w] [paths... | -]",
-		Short: "Rewrite .jh files in the canonical layout",
-		Long: `Print Jaiph files in the canonical layout: two-space indentation by nesting,
-imports, config, channels and locals first, one blank line between
-definitions, single spaces inside declaration lines, no trailing blanks.
-Strings and here-documents are never changed. Paths are files or
-directories (searched like jaiph check); "-" reads standard input, as an
-editor pipes a buffer (--stdin-filename names it: a *.test.jh name formats
-a test file). Formatting needs only the file's text: imports are not read.
-A file that does not parse is not formatted: its E_PARSE diagnostics are
-printed on stderr as jaiph check prints them.
-
-Exit status: 0 on success, 1 on a file that does not parse (or, with
---check, when a file would change), 2 on usage errors.`,
+		Use:     "fmt [--check] [-w] [paths... | -]",
+		Short:   "Rewrite .jh files in the canonical layout",
+		Long:    format.Help,
 		Example: "  jaiph fmt flow.jh\n  jaiph fmt -w .\n  jaiph fmt --check flows/\n  cat flow.jh | jaiph fmt -\n  jaiph fmt --stdin-filename flows/deploy.test.jh - < buffer",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Stdin, opt.Stdout, opt.Stderr = stdin, stdout, stderr

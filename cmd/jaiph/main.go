@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
+	"github.com/jaiph-go/jaiph/internal/tools/completion"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -82,8 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
-		case isCompletionRequest(a):
-			// The hidden command the completion scripts call (complete.go).
+		case completion.IsRequest(a):
+			// The hidden command the completion scripts call.
 		case shorthand(a) != "":
 			root.SetArgs(append([]string{shorthand(a)}, args...))
 			return execute(root, stderr)
@@ -155,7 +156,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
-	addCompletions(root)
+	completion.Add(root)
 	return root
 }
 

@@ -14,6 +14,20 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
+// Help is `jaiph fmt --help`'s text.
+const Help = `Print Jaiph files in the canonical layout: two-space indentation by nesting,
+imports, config, channels and locals first, one blank line between
+definitions, single spaces inside declaration lines, no trailing blanks.
+Strings and here-documents are never changed. Paths are files or
+directories (searched like jaiph check); "-" reads standard input, as an
+editor pipes a buffer (--stdin-filename names it: a *.test.jh name formats
+a test file). Formatting needs only the file's text: imports are not read.
+A file that does not parse is not formatted: its E_PARSE diagnostics are
+printed on stderr as jaiph check prints them.
+
+Exit status: 0 on success, 1 on a file that does not parse (or, with
+--check, when a file would change), 2 on usage errors.`
+
 // Options are the flags of `jaiph fmt` and its streams.
 type Options struct {
 	Check, Write bool

@@ -1,4 +1,7 @@
-package main
+// Package completion is `jaiph completion bash|zsh|fish`: the candidates
+// cobra's scripts ask `jaiph __complete …` for, and a bash script that works
+// without the bash-completion package.
+package completion
 
 import (
 	"errors"
@@ -12,18 +15,17 @@ import (
 	"github.com/jaiph-go/jaiph/parser"
 )
 
-// Shell completion. `jaiph completion bash|zsh|fish` prints cobra's
-// script, which asks `jaiph __complete ARGS… WORD` for the candidates;
-// run lets that hidden command through the reference-compatible
-// dispatch. The candidates are computed here, the same for every shell:
+// `jaiph completion bash|zsh|fish` prints cobra's script, which asks
+// `jaiph __complete ARGS… WORD` for the candidates; cmd/jaiph lets that
+// hidden command through its reference-compatible dispatch (IsRequest). The candidates are computed here, the same for every shell:
 // commands and flags by cobra, and for the arguments that name Jaiph
 // files the .jh/.jph files and the directories that match the word being
 // completed (listed by jaiph itself, since not every shell's script can
 // filter files by extension).
 
-// isCompletionRequest reports whether a is cobra's hidden completion
-// command (with or without descriptions).
-func isCompletionRequest(a string) bool {
+// IsRequest reports whether a is cobra's hidden completion command (with
+// or without descriptions).
+func IsRequest(a string) bool {
 	return a == cobra.ShellCompRequestCmd || a == cobra.ShellCompNoDescRequestCmd
 }
 
@@ -116,9 +118,9 @@ func completeSelfParsing(flags []string, withTarget, fileArg bool) func(*cobra.C
 	}
 }
 
-// addCompletions wires the candidates of every command's arguments and
-// flag values into the tree root.
-func addCompletions(root *cobra.Command) {
+// Add wires the candidates of every command's arguments and flag values
+// into the command tree root (after its completion command exists).
+func Add(root *cobra.Command) {
 	// `jaiph FILE …` runs or tests FILE (cli.md §1).
 	root.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
