@@ -55,6 +55,10 @@ type File struct {
 	Functions []*Function
 	Workflows []*Workflow
 	Tests     []*Test // test files only
+	// EntryErrorsOnly is set when the file's parse errors are all in
+	// config entries (an unknown key, a wrong value): its structure is
+	// whole and it is validated like a file without errors.
+	EntryErrorsOnly bool
 }
 
 // Rule returns the rule called name, or nil.

@@ -572,7 +572,7 @@ func PromptText(s *ast.Prompt) string {
 // PromptPreview is the first 24 characters of the compile-time text (typed
 // prompts include the schema suffix the agent sees).
 func PromptPreview(s *ast.Prompt) string {
-	t := PromptText(s)
+	t := strings.ReplaceAll(PromptText(s), "\\`", "`") // as the expanded text shows it
 	r := []rune(t)
 	if len(r) > 24 {
 		r = r[:24]

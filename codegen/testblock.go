@@ -6,7 +6,6 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/lowered"
-	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
 // TestCommand is the command a lowered test block uses for each statement
@@ -55,18 +54,17 @@ func LowerTest(t *ast.Test) string {
 // MockBody lowers the body of a `mock workflow|rule|function REF { … }` to a
 // body that replaces symbol for one test (testing.md §3.4). The reference
 // runs the lines as a separate bash script: a fresh shell with the exported
-// environment (Script), errexit and pipefail off, and the internal prefix
-// arguments before the call's own *(quirk)*: `<symbol>::impl` for workflows
-// and functions, `jaiph::execute_readonly <symbol>::impl` for rules.
+// environment (Script), errexit and pipefail off. Its script also gets
+// internal prefix arguments before the call's own *(quirk)*
+// (`<symbol>::impl`, and `jaiph::execute_readonly` before it for rules), so
+// `$1` in a mock body was a mangled function name: here `$1`, `$2`, … and
+// `$@` are the call's arguments (docs/differences.md). The second line
+// stays, so the body's lines start on line 3 as bashcheck counts them.
 func MockBody(kind lowered.Kind, symbol, text string) *lowered.Body {
-	prefix := shellscan.Quote(symbol + "::impl")
-	if kind == lowered.Rule {
-		prefix = shellscan.Quote("jaiph::execute_readonly") + " " + prefix
-	}
 	name := symbol
 	if i := strings.LastIndex(symbol, "::"); i >= 0 {
 		name = symbol[i+2:]
 	}
-	src := "set +e +o pipefail\nset -- " + prefix + " \"$@\"\n" + text + "\n"
+	src := "set +e +o pipefail\n# the mock of " + strings.ReplaceAll(symbol, "\n", " ") + ": $@ are the call's arguments\n" + text + "\n"
 	return &lowered.Body{Kind: kind, Name: name, Symbol: symbol, Source: src, Script: true}
 }

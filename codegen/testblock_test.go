@@ -34,9 +34,11 @@ func TestMockBody(t *testing.T) {
 		symbol string
 		want   string
 	}{
-		{lowered.Workflow, "lib::tools::deploy", "set +e +o pipefail\nset -- 'lib::tools::deploy::impl' \"$@\"\necho hi\n"},
-		{lowered.Function, "main::f", "set +e +o pipefail\nset -- 'main::f::impl' \"$@\"\necho hi\n"},
-		{lowered.Rule, "main::ok", "set +e +o pipefail\nset -- 'jaiph::execute_readonly' 'main::ok::impl' \"$@\"\necho hi\n"},
+		// $1… are the call's arguments (the reference's internal prefix
+		// arguments are not added; docs/differences.md).
+		{lowered.Workflow, "lib::tools::deploy", "set +e +o pipefail\n# the mock of lib::tools::deploy: $@ are the call's arguments\necho hi\n"},
+		{lowered.Function, "main::f", "set +e +o pipefail\n# the mock of main::f: $@ are the call's arguments\necho hi\n"},
+		{lowered.Rule, "main::ok", "set +e +o pipefail\n# the mock of main::ok: $@ are the call's arguments\necho hi\n"},
 	} {
 		b := MockBody(tc.kind, tc.symbol, "echo hi")
 		if b.Source != tc.want || b.Symbol != tc.symbol || b.Kind != tc.kind || !b.Script {

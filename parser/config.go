@@ -7,35 +7,64 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/diag"
 )
 
-// ConfigKeys lists the reference's config keys in its order, as the
-// unknown-key diagnostic shows them (its text is the reference's; the
-// jaiph-go keys run.inbox_max_dispatch_depth, run.inbox_retries,
-// run.inbox_retry_backoff, agent.retries, agent.retry_backoff and
-// agent.idle_warn are allowed but not listed).
-var ConfigKeys = []string{
-	"agent.default_model", "agent.command", "agent.backend", "agent.trusted_workspace",
-	"agent.cursor_flags", "agent.claude_flags", "run.logs_dir", "run.debug", "run.inbox_parallel",
-	"runtime.docker_enabled", "runtime.docker_image", "runtime.docker_network",
-	"runtime.docker_timeout", "runtime.workspace",
+// configTable is every config key and the value type it requires: the
+// reference's keys in its order, then jaiph-go's (docs/differences.md).
+// The one list: the unknown-key diagnostic, its "Did you mean", the key
+// kinds and editor completion (ConfigKeys) all come from it.
+var configTable = []struct {
+	key       string
+	kind      ast.ConfigKind
+	reference bool // one of the reference's keys
+}{
+	{"agent.default_model", ast.ConfigString, true}, {"agent.command", ast.ConfigString, true},
+	{"agent.backend", ast.ConfigString, true}, {"agent.trusted_workspace", ast.ConfigString, true},
+	{"agent.cursor_flags", ast.ConfigString, true}, {"agent.claude_flags", ast.ConfigString, true},
+	{"run.logs_dir", ast.ConfigString, true}, {"run.debug", ast.ConfigBool, true}, {"run.inbox_parallel", ast.ConfigBool, true},
+	{"runtime.docker_enabled", ast.ConfigBool, true}, {"runtime.docker_image", ast.ConfigString, true},
+	{"runtime.docker_network", ast.ConfigString, true}, {"runtime.docker_timeout", ast.ConfigInt, true},
+	{"runtime.workspace", ast.ConfigArray, true},
+	// jaiph-go's own.
+	{"agent.retries", ast.ConfigInt, false}, {"agent.retry_backoff", ast.ConfigString, false},
+	{"agent.idle_warn", ast.ConfigString, false},
+	{"run.inbox_max_dispatch_depth", ast.ConfigInt, false},
+	{"run.inbox_retries", ast.ConfigInt, false}, {"run.inbox_retry_backoff", ast.ConfigString, false},
+	{"run.inbox_lease", ast.ConfigString, false},
+}
+
+// ConfigKeys lists every config key in configTable's order.
+var ConfigKeys = configKeys(false)
+
+// configKeys lists the keys of configTable (only the reference's when
+// referenceOnly).
+func configKeys(referenceOnly bool) []string {
+	var out []string
+	for _, e := range configTable {
+		if e.reference || !referenceOnly {
+			out = append(out, e.key)
+		}
+	}
+	return out
+}
+
+// unknownKey is the unknown-key diagnostic. Its "Allowed:" list is the
+// reference's keys, as the reference prints it (the conformance corpus
+// pins the text, case 050); "Did you mean" looks at every key, so a
+// misspelt jaiph-go key is named.
+func unknownKey(key string) string {
+	return "unknown config key: " + key + ". Allowed: " + strings.Join(configKeys(true), ", ") + diag.Suggest(key, ConfigKeys)
 }
 
 // configKeyKind is the value type each key requires.
-var configKeyKind = map[string]ast.ConfigKind{
-	"agent.default_model": ast.ConfigString, "agent.command": ast.ConfigString,
-	"agent.backend": ast.ConfigString, "agent.trusted_workspace": ast.ConfigString,
-	"agent.cursor_flags": ast.ConfigString, "agent.claude_flags": ast.ConfigString,
-	"run.logs_dir": ast.ConfigString, "run.debug": ast.ConfigBool, "run.inbox_parallel": ast.ConfigBool,
-	"run.inbox_max_dispatch_depth": ast.ConfigInt,
-	"run.inbox_retries":            ast.ConfigInt, "run.inbox_retry_backoff": ast.ConfigString,
-	"run.inbox_lease": ast.ConfigString,
-	"agent.retries":   ast.ConfigInt, "agent.retry_backoff": ast.ConfigString,
-	"agent.idle_warn":        ast.ConfigString,
-	"runtime.docker_enabled": ast.ConfigBool, "runtime.docker_image": ast.ConfigString,
-	"runtime.docker_network": ast.ConfigString, "runtime.docker_timeout": ast.ConfigInt,
-	"runtime.workspace": ast.ConfigArray,
-}
+var configKeyKind = func() map[string]ast.ConfigKind {
+	out := make(map[string]ast.ConfigKind, len(configTable))
+	for _, e := range configTable {
+		out[e.key] = e.kind
+	}
+	return out
+}()
 
 var intValue = regexp.MustCompile(`^[0-9]+$`)
 
@@ -73,7 +102,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		l := newLine(t)
 		h, ok := parseHead(l, grammars().config)
 		if !ok && !strings.Contains(t, "=") {
-			p.errorAt(j+1, col, "config line must be key = value: "+t)
+			p.entryError(j+1, col, "config line must be key = value: "+t)
 			bad = true
 			continue
 		}
@@ -90,12 +119,12 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		}
 		want, known := configKeyKind[key]
 		if !known {
-			p.errorAt(j+1, col, "unknown config key: "+key+". Allowed: "+strings.Join(ConfigKeys, ", "))
+			p.entryError(j+1, col, unknownKey(key))
 			bad = true
 			continue
 		}
 		if inWorkflow && strings.HasPrefix(key, "runtime.") {
-			p.errorAt(j+1, col, "runtime.* keys are not allowed in workflow-level config (only agent.* and run.* keys)")
+			p.entryError(j+1, col, "runtime.* keys are not allowed in workflow-level config (only agent.* and run.* keys)")
 			bad = true
 			continue
 		}
@@ -105,11 +134,12 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			msg = configError{line: j + 1, col: col, text: checkConfigType(e, want)}
 		}
 		if msg.text != "" {
-			p.errorAt(msg.line, msg.col, msg.text)
 			if msg.fatal {
+				p.errorAt(msg.line, msg.col, msg.text)
 				p.eof = true
 				return nil, next
 			}
+			p.entryError(msg.line, msg.col, msg.text)
 			bad = true
 		}
 		e.End = p.endOf(next - 1)

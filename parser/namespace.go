@@ -1,40 +1,52 @@
 package parser
 
-import "github.com/jaiph-go/jaiph/ast"
+import (
+	"sort"
+
+	"github.com/jaiph-go/jaiph/ast"
+)
 
 // checkNamespace reports names declared twice in the module's single
-// namespace, in the reference's order: channels, rules, functions, workflows,
-// then locals, each at the declaration that collides.
+// namespace (channels, rules, functions, workflows, locals), each at the
+// later declaration in the file, saying what the earlier one is. (The
+// reference visits the kinds in that order, so it can flag the earlier
+// declaration; see docs/differences.md.)
 func (p *parser) checkNamespace() {
-	kinds := map[string]string{}
-	declare := func(name, kind string, pos ast.Pos) {
-		prev, taken := kinds[name]
-		switch {
-		case !taken:
-			kinds[name] = kind
-		case kind == "channel":
-			p.errorAt(pos.Line, 1, `duplicate name "`+name+`" — channels, rules, workflows, and functions share a single namespace (already declared as channel)`)
-		default:
-			p.errorAt(pos.Line, 1, `duplicate name "`+name+`" — rules, workflows, and functions share a single namespace (already declared as `+prev+`)`)
-		}
+	type decl struct {
+		name, kind string
+		pos        ast.Pos
 	}
+	var all []decl
 	for _, c := range p.file.Channels {
-		declare(c.Name, "channel", c.Pos)
+		all = append(all, decl{c.Name, "channel", c.Pos})
 	}
 	for _, r := range p.file.Rules {
-		declare(r.Name, "rule", r.Pos)
+		all = append(all, decl{r.Name, "rule", r.Pos})
 	}
 	for _, f := range p.file.Functions {
-		declare(f.Name, "function", f.Pos)
+		all = append(all, decl{f.Name, "function", f.Pos})
 	}
 	for _, w := range p.file.Workflows {
-		declare(w.Name, "workflow", w.Pos)
+		all = append(all, decl{w.Name, "workflow", w.Pos})
 	}
 	for _, l := range p.file.Locals {
-		if prev, taken := kinds[l.Name]; taken {
-			p.errorAt(l.Line, 1, `duplicate name "`+l.Name+`" — variable name collides with `+prev+` of the same name`)
-			continue
+		all = append(all, decl{l.Name, "local", l.Pos})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].pos.Line < all[j].pos.Line })
+	kinds := map[string]string{}
+	for _, d := range all {
+		prev, taken := kinds[d.name]
+		switch {
+		case !taken:
+			kinds[d.name] = d.kind
+		case d.kind == "local":
+			p.errorAt(d.pos.Line, 1, `duplicate name "`+d.name+`" — variable name collides with `+prev+` of the same name`)
+		case prev == "local":
+			p.errorAt(d.pos.Line, 1, `duplicate name "`+d.name+`" — variable name collides with `+d.kind+` of the same name`)
+		case d.kind == "channel" && prev == "channel":
+			p.errorAt(d.pos.Line, 1, `duplicate name "`+d.name+`" — channels, rules, workflows, and functions share a single namespace (already declared as channel)`)
+		default:
+			p.errorAt(d.pos.Line, 1, `duplicate name "`+d.name+`" — rules, workflows, and functions share a single namespace (already declared as `+prev+`)`)
 		}
-		kinds[l.Name] = "local"
 	}
 }

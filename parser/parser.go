@@ -24,6 +24,9 @@ func Parse(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
 		file:  &ast.File{Path: path, IsTest: IsTestFile(path)},
 	}
 	p.parseTopLevel()
+	if p.failed {
+		p.file.EntryErrorsOnly = false
+	}
 	if !p.failed {
 		p.checkNamespace()
 	}
@@ -74,6 +77,15 @@ type parser struct {
 func (p *parser) errorAt(line, col int, msg string) {
 	p.diags = append(p.diags, diag.New(p.path, line, col, diag.Parse, msg))
 	p.failed = true
+}
+
+// entryError reports a config entry's error (an unknown key, a value of
+// the wrong type): an E_PARSE like the reference's, but the file's
+// structure is whole, so the rest of it is still checked and validated
+// (every diagnostic in one pass); the block is dropped.
+func (p *parser) entryError(line, col int, msg string) {
+	p.diags = append(p.diags, diag.New(p.path, line, col, diag.Parse, msg))
+	p.file.EntryErrorsOnly = !p.failed
 }
 
 // errorAtEOF reports an error of a construct that consumed the rest of the

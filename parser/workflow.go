@@ -533,8 +533,13 @@ func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []s
 }
 
 // promptCompileText applies the compile-time escape processing of prompt
-// text: `\`+newline removed; `\$`, "\`", `\"`, `\\` become the character;
-// other backslashes are kept.
+// text: `\`+newline removed; `\$`, `\"`, `\\` become the character (so
+// `\$5` is expanded at run time, to "" outside a workflow given five
+// arguments: the reference's quirk, which the conformance corpus pins
+// (case 030); `\\$` is a literal `$`); "\`" stays escaped, so the text's
+// expansion gives a literal backtick (the reference unescaped it and then
+// refused it as a command substitution; docs/differences.md); other
+// backslashes are kept.
 func promptCompileText(raw string) string {
 	if !strings.Contains(raw, `\`) {
 		return raw
@@ -547,7 +552,12 @@ func promptCompileText(raw string) string {
 			case '\n':
 				i++
 				continue
-			case '$', '`', '"', '\\':
+			case '`':
+				b.WriteByte(c)
+				b.WriteByte(n)
+				i++
+				continue
+			case '$', '"', '\\':
 				b.WriteByte(n)
 				i++
 				continue

@@ -216,7 +216,7 @@ func CheckWith(l *Loader, files []string) []*diag.Diagnostic {
 			continue
 		}
 		all = append(all, m.diags...)
-		if len(m.diags) > 0 {
+		if len(m.diags) > 0 && !m.file.EntryErrorsOnly {
 			// Not validated further, but the modules it imports still are.
 			for _, im := range m.file.Imports {
 				l.ResolveImport(path, im)

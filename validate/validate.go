@@ -101,7 +101,7 @@ func kindIn(m *ast.File, name string) string {
 func (c *checker) checkEnsureRef(ref ast.Ref, line, col int) {
 	mod, ok := c.lookup(ref)
 	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for rule reference %q", ref.Alias, ref.String()))
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for rule reference %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
 		return
 	}
 	if mod == nil {
@@ -116,9 +116,9 @@ func (c *checker) checkEnsureRef(ref ast.Ref, line, col int) {
 		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with ensure", n))
 	default:
 		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local rule reference %q", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local rule reference %q", n)+diag.Suggest(n, names(mod, "", "rule")))
 		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported rule %q does not exist", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported rule %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "rule")))
 		}
 	}
 }
@@ -127,7 +127,7 @@ func (c *checker) checkEnsureRef(ref ast.Ref, line, col int) {
 func (c *checker) checkRunRef(ref ast.Ref, line, col int) {
 	mod, ok := c.lookup(ref)
 	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for run target %q", ref.Alias, ref.String()))
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for run target %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
 		return
 	}
 	if mod == nil {
@@ -140,9 +140,9 @@ func (c *checker) checkRunRef(ref ast.Ref, line, col int) {
 		c.report(line, col, diag.Validate, fmt.Sprintf("rule %q must be called with ensure, not run", n))
 	default:
 		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow or function reference %q", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow or function reference %q", n)+diag.Suggest(n, names(mod, "", "workflow", "function")))
 		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow or function %q does not exist", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow or function %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "workflow", "function")))
 		}
 	}
 }
@@ -151,7 +151,7 @@ func (c *checker) checkRunRef(ref ast.Ref, line, col int) {
 func (c *checker) checkRouteTarget(ref ast.Ref, line, col int) {
 	mod, ok := c.lookup(ref)
 	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for workflow reference %q", ref.Alias, ref.String()))
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for workflow reference %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
 		return
 	}
 	if mod == nil {
@@ -166,9 +166,9 @@ func (c *checker) checkRouteTarget(ref ast.Ref, line, col int) {
 		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with run", n))
 	default:
 		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow reference %q", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow reference %q", n)+diag.Suggest(n, names(mod, "", "workflow")))
 		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow %q does not exist", n))
+			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "workflow")))
 		}
 	}
 }
@@ -180,8 +180,57 @@ func (c *checker) checkChannel(ref ast.Ref, line int) {
 		return
 	}
 	if !ok || mod.Channel(ref.Name) == nil {
-		c.report(line, 1, diag.Validate, fmt.Sprintf("Channel %q is not defined", ref.String()))
+		var cands []string
+		switch {
+		case !ok:
+			for _, a := range c.aliases() {
+				if m := c.imports[a]; m != nil && m.Channel(ref.Name) != nil {
+					cands = append(cands, a+"."+ref.Name)
+				}
+			}
+		case ref.Alias == "":
+			cands = names(mod, "", "channel")
+		default:
+			cands = names(mod, ref.Alias+".", "channel")
+		}
+		c.report(line, 1, diag.Validate, fmt.Sprintf("Channel %q is not defined", ref.String())+diag.Suggest(ref.String(), cands))
 	}
+}
+
+// aliases are the import aliases of the module.
+func (c *checker) aliases() []string {
+	out := make([]string, 0, len(c.imports))
+	for a := range c.imports {
+		out = append(out, a)
+	}
+	return out
+}
+
+// names lists the declarations of the given kinds ("rule", "workflow",
+// "function", "channel") in m, each prefixed, for a "Did you mean".
+func names(m *ast.File, prefix string, kinds ...string) []string {
+	var out []string
+	for _, k := range kinds {
+		switch k {
+		case "rule":
+			for _, r := range m.Rules {
+				out = append(out, prefix+r.Name)
+			}
+		case "workflow":
+			for _, w := range m.Workflows {
+				out = append(out, prefix+w.Name)
+			}
+		case "function":
+			for _, f := range m.Functions {
+				out = append(out, prefix+f.Name)
+			}
+		case "channel":
+			for _, ch := range m.Channels {
+				out = append(out, prefix+ch.Name)
+			}
+		}
+	}
+	return out
 }
 
 // symbolKindOf is the guard's view of a command word in this module.
@@ -326,7 +375,7 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 		switch s := s.(type) {
 		case *ast.Prompt:
 			switch {
-			case strings.Contains(s.Text, "`"):
+			case unescaped(s.Text, "`"):
 				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain backticks (`...`); use variable expansion only")
 			case strings.Contains(s.Text, "$("):
 				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain command substitution ($( ... )); use variable expansion only")
@@ -407,4 +456,25 @@ func (c *checker) checkTests() {
 			}
 		}
 	}
+}
+
+// unescaped reports whether sub occurs in a prompt's text without a
+// backslash escaping its first character (an odd number of backslashes
+// before it): "\`" is a literal backtick.
+func unescaped(text, sub string) bool {
+	for i := strings.Index(text, sub); i >= 0; {
+		n := 0
+		for n < i && text[i-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+		j := strings.Index(text[i+1:], sub)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
+	"github.com/jaiph-go/jaiph/internal/tools/completion"
 	"github.com/jaiph-go/jaiph/parser"
 )
 
@@ -87,6 +88,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, usage(root))
 			return exitOK
+		case completion.IsRequest(a):
+			// The hidden command the completion scripts call.
 		case shorthand(a) != "":
 			root.SetArgs(append([]string{shorthand(a)}, args...))
 			return execute(root, stderr)
@@ -159,6 +162,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
+	completion.Add(root)
 	return root
 }
 

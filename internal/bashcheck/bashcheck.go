@@ -119,6 +119,9 @@ func Body(file string, b *lowered.Body) []*diag.Diagnostic {
 			}
 		}
 	}
+	if d := unclosedOpener(file, b, src, first, errLine); d != nil {
+		return d
+	}
 	// An unclosed construct runs into the wrapper's closing brace; the body
 	// alone names the construct itself.
 	if inner, ok := unwrap(b); ok {
@@ -145,6 +148,9 @@ func unwrap(b *lowered.Body) (string, bool) {
 // Module checks every body of a lowered module. Large modules are checked
 // on all CPUs (bodies are independent); the result is in body order.
 func Module(m *lowered.Module) []*diag.Diagnostic {
+	if ds := fileName(m); ds != nil {
+		return ds
+	}
 	res := make([][]*diag.Diagnostic, len(m.Order))
 	workers := min(runtime.GOMAXPROCS(0), len(m.Order)/bodiesPerWorker)
 	var next atomic.Int64

@@ -1,12 +1,13 @@
 package engine
 
 import (
-	"os"
 	"runtime/debug"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
 	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/validate"
 )
 
@@ -19,26 +20,6 @@ func CheckOverlay(files []string, read func(string) ([]byte, error)) []*diag.Dia
 	return diags
 }
 
-// CheckSource checks the file at path with src standing in for its
-// contents (its imports are read from disk): its AST and the diagnostics
-// `jaiph check path` reports for the file itself, sorted. Problems of the
-// modules it imports are theirs and left out (`jaiph fmt`).
-func CheckSource(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
-	all, loader := check([]string{path}, func(p string) ([]byte, error) {
-		if p == path {
-			return src, nil
-		}
-		return os.ReadFile(p)
-	})
-	var mine []*diag.Diagnostic
-	for _, d := range all {
-		if d.File == path {
-			mine = append(mine, d)
-		}
-	}
-	return loader.File(path), diag.SortAndDedupe(mine)
-}
-
 // check validates files read through read, then checks the lowered shell
 // of those without other problems, as run, build and test check it.
 func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnostic, *validate.Loader) {
@@ -48,9 +29,48 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 	loader := validate.NewLoader()
 	loader.ReadFile = read
 	diags := validate.CheckWith(loader, files)
+	// The shell check needs a whole syntax tree: a file the parser failed
+	// on is left out; one with only validation errors or config-entry
+	// errors is checked too, so every diagnostic shows in one pass.
 	withProblems := map[string]bool{}
 	for _, d := range diags {
+		if d.Code == diag.Validate || d.Code == diag.Schema {
+			continue
+		}
+		if f := loader.File(d.File); d.Code == diag.Parse && f != nil && f.EntryErrorsOnly {
+			continue
+		}
 		withProblems[d.File] = true
 	}
 	return append(diags, bashcheck.Files(loader, files, withProblems)...), loader
+}
+
+// ParseSource parses src as the file at path from its text alone: path
+// names positions and decides a module or a test file, and nothing is
+// read from disk (the module's imports are not looked at; codegen may read
+// path itself for the columns of shell diagnostics). The diagnostics are
+// those that mean the file does not parse: the parser's and the shell
+// syntax errors of its bodies (E_PARSE), sorted. `jaiph fmt` formats
+// whatever passes.
+func ParseSource(path string, src []byte) (*ast.File, []*diag.Diagnostic) {
+	f, ds := parser.Parse(path, src)
+	if len(ds) > 0 {
+		return f, diag.SortAndDedupe(ds)
+	}
+	var shell []*diag.Diagnostic
+	if f.IsTest {
+		shell = bashcheck.TestFile(f)
+	} else {
+		// The module's symbol names only its shell functions: a fixed one
+		// keeps a file name that could not be a module's (a `check`
+		// diagnostic) from refusing the text.
+		m := codegen.Lower(f, "main", func(im *ast.Import) string { return "imported::" + im.Alias })
+		shell = bashcheck.Module(m)
+	}
+	for _, d := range shell {
+		if d.Code == diag.Parse {
+			ds = append(ds, d)
+		}
+	}
+	return f, diag.SortAndDedupe(ds)
 }

@@ -39,6 +39,9 @@ type Run struct {
 	// that no redrive has delivered yet; Redriven is the last redrive.
 	DeadLetters int        `json:"dead_letters,omitempty"`
 	Redriven    *time.Time `json:"redriven,omitempty"`
+	// EndUnknown marks a killed run (no end record, no live process):
+	// its duration runs to its last event and is a lower bound.
+	EndUnknown bool `json:"end_unknown,omitempty"`
 	// Legacy marks a run dir without run.json (an older jaiph, jaiph
 	// test, or the reference), read from its summary alone.
 	Legacy bool `json:"legacy,omitempty"`
@@ -132,8 +135,10 @@ func Read(dir string, now time.Time) (Run, bool) {
 		r.Status, r.Signal, last = end.Status, end.Signal, end.End
 		r.End, r.Redriven = &end.End, end.Redriven
 	}
+	var sumFacts summaryFacts
 	if sumErr == nil && (r.Start.IsZero() || r.Status == Unknown) {
 		s := scanSummary(sum)
+		sumFacts = s
 		if r.Start.IsZero() {
 			r.Start = s.first
 		}
@@ -156,10 +161,21 @@ func Read(dir string, now time.Time) (Run, bool) {
 	// Started, never recorded its end, nobody holds the lock: killed (a
 	// run with run.json always records its end unless its process died).
 	if r.Status == Unknown && !r.Start.IsZero() {
-		r.Status = Interrupted
+		r.Status, r.EndUnknown = Interrupted, true
+		// Its duration runs to its last event, whose timestamp is whole
+		// seconds: the summary's modification time is that event's write
+		// to the nanosecond (when it falls within the timestamp's second:
+		// a copied run directory's files have new times).
+		if fi, err := os.Stat(filepath.Join(dir, SummaryFile)); err == nil && !last.IsZero() &&
+			!fi.ModTime().Before(last) && fi.ModTime().Before(last.Add(time.Second)) {
+			last = fi.ModTime()
+		}
 	}
 	if !r.Start.IsZero() && last.After(r.Start) {
 		r.DurationMS = last.Sub(r.Start).Milliseconds()
+	}
+	if r.End == nil && sumFacts.rootElapsed != nil && (r.Status == Passed || r.Status == Failed) {
+		r.DurationMS = *sumFacts.rootElapsed // a run without records: its root step's own time
 	}
 	return r, true
 }
@@ -174,6 +190,7 @@ type summaryFacts struct {
 	first, last   time.Time
 	source, runID string
 	status        string // passed/failed from the root STEP_END, else Unknown
+	rootElapsed   *int64 // the root STEP_END's elapsed_ms
 }
 
 // Dirs lists the run directories under root, <date>/<run>, relative to
@@ -229,6 +246,7 @@ func (f *summaryFacts) add(line []byte) {
 		ParentID *string `json:"parent_id"`
 		Depth    int     `json:"depth"`
 		Status   *int    `json:"status"`
+		Elapsed  *int64  `json:"elapsed_ms"`
 	}
 	if json.Unmarshal(line, &e) != nil {
 		return
@@ -246,7 +264,7 @@ func (f *summaryFacts) add(line []byte) {
 	case e.Type == "WORKFLOW_START" && f.source == "" && e.Source != nil:
 		f.source = *e.Source
 	case e.Type == "STEP_END" && e.ParentID == nil && e.Depth == 0 && e.Status != nil:
-		f.status = Failed
+		f.status, f.rootElapsed = Failed, e.Elapsed
 		if *e.Status == 0 {
 			f.status = Passed
 		}

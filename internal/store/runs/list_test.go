@@ -228,3 +228,58 @@ func TestNewest(t *testing.T) {
 		t.Errorf("Newest of nothing: %v", err)
 	}
 }
+
+// TestKilledRunDuration: a run killed with SIGKILL records no end; its
+// duration runs to its last event, whose whole-second timestamp the
+// summary's modification time makes exact (it read 0 before: the last
+// event's ts, truncated, was not after the exact start). A copied run
+// directory, whose summary's time is not within the event's second,
+// keeps the timestamp.
+func TestKilledRunDuration(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 300_000_000, time.UTC)
+	meta := &Meta{Version: MetaVersion, RunID: "id", Entry: "/w/a.jh", Source: "a.jh", Start: start}
+	event := `{"type":"STEP_START","func":"a::default","kind":"workflow","name":"default","ts":"2026-01-02T03:04:06Z","status":null,"id":"r1:1:1","parent_id":null,"seq":1,"depth":0,"run_id":"id","event_version":1}`
+	for _, tc := range []struct {
+		name  string
+		mtime time.Time
+		ms    int64
+	}{
+		{"summary written 1.5 s after the start", start.Add(1500 * time.Millisecond), 1500},
+		{"copied: the summary's time is later", start.Add(time.Hour), 700},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			must(t, WriteMeta(RecordsDir(dir), meta))
+			sum := filepath.Join(dir, SummaryFile)
+			write(t, sum, lines(event))
+			must(t, os.Chtimes(sum, tc.mtime, tc.mtime))
+			r, ok := Read(dir, start.Add(2*time.Hour))
+			if !ok || r.Status != Interrupted || r.DurationMS != tc.ms || !r.EndUnknown {
+				t.Errorf("got %q %d ms end unknown %v, want interrupted %d ms, end unknown", r.Status, r.DurationMS, r.EndUnknown, tc.ms)
+			}
+			var b bytes.Buffer
+			must(t, WriteText(&b, []Run{r}, dir))
+			if !strings.Contains(b.String(), "≥") || !strings.Contains(b.String(), "killed: duration to its last event") {
+				t.Errorf("text %q lacks the lower bound and its note", b.String())
+			}
+		})
+	}
+}
+
+// TestNote: the words jaiph runs and the report's list share.
+func TestNote(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		r    Run
+		want string
+	}{
+		{Run{Status: Failed, DeadLetters: 2}, "2 dead letters"},
+		{Run{Status: Failed, DeadLetters: 1, Redriven: &now}, "1 dead letter, redriven"},
+		{Run{Status: Failed, Redriven: &now}, "redriven"},
+		{Run{Status: Passed}, ""},
+	} {
+		if got := Note(tc.r); got != tc.want {
+			t.Errorf("Note(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}

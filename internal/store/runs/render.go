@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -28,8 +29,18 @@ func WriteText(w io.Writer, list []Run, base string) error {
 		_, err := fmt.Fprintln(w, "no runs")
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "START\tSTATUS\tDURATION\tSOURCE\tRUN DIR")
+	notes := false
+	for _, r := range list {
+		notes = notes || Note(r) != ""
+	}
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	// The NOTE column is there when a run has one.
+	if notes {
+		fmt.Fprintln(tw, "START\tSTATUS\tDURATION\tSOURCE\tRUN DIR\tNOTE")
+	} else {
+		fmt.Fprintln(tw, "START\tSTATUS\tDURATION\tSOURCE\tRUN DIR")
+	}
 	for _, r := range list {
 		start := "-"
 		if !r.Start.IsZero() {
@@ -39,16 +50,27 @@ func WriteText(w io.Writer, list []Run, base string) error {
 		if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
 			dir = rel
 		}
-		status := r.Status
-		switch {
-		case r.DeadLetters > 0:
-			status += fmt.Sprintf(" (%d dead letters)", r.DeadLetters)
-		case r.Redriven != nil:
-			status += " (redriven)"
+		dur := Duration(r.DurationMS)
+		if r.EndUnknown {
+			dur = "≥" + dur
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", start, status, Duration(r.DurationMS), orDash(r.Source), dir)
+		if notes {
+			dir += "\t" + Note(r)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", start, r.Status, dur, orDash(r.Source), dir)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// A row without a note ends in the padding of RUN DIR.
+	lines := strings.SplitAfter(table.String(), "\n")
+	for i, l := range lines {
+		if t := strings.TrimRight(l, " \n"); t != strings.TrimSuffix(l, "\n") {
+			lines[i] = t + "\n"
+		}
+	}
+	_, err := io.WriteString(w, strings.Join(lines, ""))
+	return err
 }
 
 // Duration shows milliseconds as 0.4s, 12.3s, 4m05s, 2h01m.
@@ -81,4 +103,24 @@ func Print(w io.Writer, workspace, runsDir string, asJSON bool) error {
 		return WriteJSON(w, list)
 	}
 	return WriteText(w, list, workspace)
+}
+
+// Note is what a run's status alone does not say, in the words `jaiph
+// runs` and the report's list both use: dead letters left, a redrive, a
+// killed run's unknown end.
+func Note(r Run) string {
+	var notes []string
+	switch {
+	case r.DeadLetters == 1:
+		notes = append(notes, "1 dead letter")
+	case r.DeadLetters > 1:
+		notes = append(notes, fmt.Sprintf("%d dead letters", r.DeadLetters))
+	}
+	if r.Redriven != nil {
+		notes = append(notes, "redriven")
+	}
+	if r.EndUnknown {
+		notes = append(notes, "killed: duration to its last event")
+	}
+	return strings.Join(notes, ", ")
 }

@@ -1,14 +1,16 @@
 // Package format is `jaiph fmt`: it rewrites a .jh/.jph/test file into the
 // canonical layout without changing what the file means.
 //
-// Source refuses a file that `jaiph check` reports problems in (the
-// problems come back as an *Error). Its text is given, never read from
-// disk; the modules it imports are read from disk, so that validation
-// sees them, and their own problems do not stop the file from being
-// formatted. One thing still reads the file at path: codegen takes the
-// columns of lowered lines from the source on disk (when it exists), so
-// for an unsaved buffer the column of a shell syntax diagnostic may be
-// off; which diagnostics there are does not depend on it.
+// Source refuses a file that does not parse (its E_PARSE diagnostics come
+// back as an *Error): the parser's errors and the shell syntax errors of
+// its bodies. It needs only the file's text: nothing else is read, imports
+// are not resolved, and `jaiph check`'s other diagnostics do not stop it
+// (an editor formats buffers whose imports do not exist yet). The path
+// names positions and tells a test file (*.test.jh) from a module. One
+// thing still reads the file at path: codegen takes the columns of
+// lowered lines from the source on disk (when it exists), so for an
+// unsaved buffer the column of a shell syntax diagnostic may be off;
+// which diagnostics there are does not depend on it.
 //
 // # Layout
 //
@@ -21,6 +23,9 @@
 //     the same kind a blank line stays where the source had one. Runs of
 //     blank lines become one; blank lines at the start and end of a body
 //     and of the file go.
+//   - The first line of an import, channel, local (up to its `=`) and
+//     definition (up to its `{`) has single spaces between its words,
+//     outside quotes: `workflow   default {` becomes `workflow default {`.
 //   - Lines are indented two spaces a nesting level and lose trailing
 //     blanks; their text is otherwise untouched. CRLF becomes LF; the file
 //     ends in one newline.

@@ -10,8 +10,8 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
-// Error is returned for a file that is not formatted because `jaiph check`
-// reports problems in it. Diags are sorted, as check prints them.
+// Error is returned for a file that is not formatted because it does not
+// parse. Diags are sorted, as check prints them.
 type Error struct{ Diags []*diag.Diagnostic }
 
 func (e *Error) Error() string {
@@ -21,10 +21,12 @@ func (e *Error) Error() string {
 }
 
 // Source returns the canonical layout of src, the contents of the file at
-// path (absolute; it is used to resolve imports and to tell test files, src
-// is never read from disk). A file with diagnostics is returned as an *Error.
+// path (absolute; it names positions and tells test files from modules).
+// Only the text is needed: no file is read, imports are not resolved. A
+// file that does not parse is returned as an *Error with its E_PARSE
+// diagnostics; other problems (`jaiph check`'s) do not stop formatting.
 func Source(path string, src []byte) ([]byte, error) {
-	f, ds := engine.CheckSource(path, src)
+	f, ds := engine.ParseSource(path, src)
 	if len(ds) > 0 {
 		return nil, &Error{Diags: ds}
 	}
@@ -276,9 +278,9 @@ func body(it *item, lines []string) []string {
 		out[len(out)-1] = strings.TrimRight(out[len(out)-1], " \t")
 		return out
 	case it.start == it.end:
-		return []string{strings.TrimSpace(src[0])}
+		return []string{header(it.kind, strings.TrimSpace(src[0]))}
 	}
-	out := []string{strings.TrimSpace(src[0])}
+	out := []string{header(it.kind, strings.TrimSpace(src[0]))}
 	sc := &scanner{}
 	if it.kind == kConfig {
 		sc.push("cfg")
@@ -359,4 +361,38 @@ func oddBackslashes(s string) bool {
 		n++
 	}
 	return n%2 == 1
+}
+
+// header normalises the inner spacing of a declaration's first line (an
+// import, a channel, `config {`, a definition's header): each run of
+// blanks becomes one space, outside quotes, up to a definition's opening
+// `{`, a local's `=` and before a comment (a local's value is text).
+func header(kind int, s string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' && i+1 < len(s) {
+				b.WriteByte(c)
+				i++
+				c = s[i]
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t'),
+			c == '{' && (kind == kDef || kind == kConfig), c == '=' && kind == kLocal:
+			return b.String() + s[i:]
+		case c == ' ' || c == '\t':
+			for i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t') {
+				i++
+			}
+			c = ' '
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -7,22 +7,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/diag"
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
+// Help is `jaiph fmt --help`'s text.
+const Help = `Print Jaiph files in the canonical layout: two-space indentation by nesting,
+imports, config, channels and locals first, one blank line between
+definitions, single spaces inside declaration lines, no trailing blanks.
+Strings and here-documents are never changed. Paths are files or
+directories (searched like jaiph check); "-" reads standard input, as an
+editor pipes a buffer (--stdin-filename names it: a *.test.jh name formats
+a test file). Formatting needs only the file's text: imports are not read.
+A file that does not parse is not formatted: its E_PARSE diagnostics are
+printed on stderr as jaiph check prints them.
+
+Exit status: 0 on success, 1 on a file that does not parse (or, with
+--check, when a file would change), 2 on usage errors.`
+
 // Options are the flags of `jaiph fmt` and its streams.
 type Options struct {
-	Check, Write   bool
+	Check, Write bool
+	// StdinFilename is the path standard input's text stands for (only
+	// with "-"): it names positions in messages and decides a test file
+	// (*.test.jh) from a module. The file is not read.
+	StdinFilename  string
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 }
 
-// stdinName stands for standard input in messages; its text is checked as
-// a module in the working directory (named _stdin.jh, a name that makes
-// a valid module symbol).
+// stdinName stands for standard input in messages; without
+// --stdin-filename its text is parsed as a module in the working
+// directory (named _stdin.jh, a name that makes a valid module symbol),
+// or as a test file when it parses as one and not as a module.
 const stdinName = "<stdin>"
 
 // Run is `jaiph fmt [--check] [-w] [paths… | -]`. It returns the exit
@@ -41,7 +61,17 @@ func Run(args []string, o Options) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return o.file(filepath.Join(cwd, "_stdin.jh"), stdinName, src), nil
+		path, name := filepath.Join(cwd, "_stdin.jh"), stdinName
+		if o.StdinFilename != "" {
+			path, name = o.StdinFilename, o.StdinFilename
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(cwd, path)
+			}
+		}
+		return o.file(path, name, src), nil
+	}
+	if o.StdinFilename != "" {
+		return 0, errors.New("--stdin-filename needs - (standard input) as the only path")
 	}
 	for _, a := range args {
 		if a == "-" {
@@ -72,6 +102,12 @@ func Run(args []string, o Options) (int, error) {
 // ask; name is how messages show it.
 func (o Options) file(path, name string, src []byte) int {
 	out, err := Source(path, src)
+	if err != nil && name == stdinName {
+		// Unnamed standard input that is no module may be a test file.
+		if tout, terr := Source(strings.TrimSuffix(path, ".jh")+".test.jh", src); terr == nil {
+			out, err = tout, nil
+		}
+	}
 	var de *Error
 	switch {
 	case errors.As(err, &de):

@@ -140,7 +140,7 @@ func (s *server) hover(p TextDocumentPositionParams) *Hover {
 		}
 	}
 	if tix != ix {
-		b.WriteString("\n\n" + filepath.Base(tix.path))
+		b.WriteString("\n\n" + ix.importPath(tix.path))
 	}
 	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: strings.TrimRight(b.String(), "\n")}, Range: &r}
 }
@@ -431,4 +431,19 @@ func (s *server) format(path string) (any, error) {
 		edits = append(edits, TextEdit{Range: Range{End: t.pos(last, len(t.lines[last]))}, NewText: string(out)})
 	}
 	return edits, nil
+}
+
+// importPath names the module at path as the file of ix imports it (the
+// path as written: `lib/util.jh`, not `util.jh`), else relative to ix's
+// folder.
+func (ix *index) importPath(path string) string {
+	for _, im := range ix.file.Imports {
+		if ix.aliases[im.Alias] == path {
+			return im.Path
+		}
+	}
+	if rel, err := filepath.Rel(filepath.Dir(ix.path), path); err == nil {
+		return rel
+	}
+	return path
 }

@@ -31,7 +31,9 @@ func ServeStdio(ctx context.Context, tools []Tool, o Options) error {
 	defer stop()
 	o.Interrupt, o.running = sig, newRunning()
 	done := make(chan error, 1)
-	go func() { done <- New(tools, o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out}) }()
+	// Every request read before stdin's EOF is answered (pending.go).
+	r, w := waitingStdio(sig, in, out)
+	go func() { done <- New(tools, o).Run(ctx, &mcp.IOTransport{Reader: r, Writer: w}) }()
 	select {
 	case err = <-done:
 	case <-sig.Done():

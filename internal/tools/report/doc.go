@@ -33,7 +33,9 @@
 //	 "source": "x.jh", "started_at": "…Z"|null, "ended_at": "…Z"|null,
 //	 "status": "running"|"completed"|"failed"|"interrupted"+,
 //	 "step_count": n, "step_completed": n, "step_running": n,
-//	 "failed": bool, "resumed": bool+, "version": n+}
+//	 "failed": bool, "resumed": bool+, "version": n+,
+//	 "duration_ms": n|null+, "end_unknown": true+, "dead_letters": n+,
+//	 "redriven": true+, "note": "…"+}
 //
 // status (+ differs from the reference, which guesses from the summary):
 // "running" only while the live jaiph holds the run directory's lock;
@@ -43,6 +45,13 @@
 // true when a step of the latest attempt ended non-zero (a resumed run
 // starts counting afresh at RUN_RESUMED). version (+) grows whenever the
 // run's summary or status changes: poll it to know when to refetch a tree.
+// duration_ms (+) is the run's duration as `jaiph runs` computes it (its
+// records, or the root step's elapsed_ms; null while it runs): the
+// summary's whole-second timestamps cannot time a sub-second run.
+// end_unknown (+) marks a killed run, whose duration runs to its last
+// event (a lower bound). dead_letters and redriven (+) are `jaiph runs`'
+// facts and note (+) its NOTE column's words for them; the status stays
+// the same set of words.
 //
 // GET /api/runs/{run} (+): the one Run above. 404 {"error":"run_not_found"}.
 //
@@ -63,7 +72,15 @@
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
 //	 "err_content", "running": bool, "replayed": bool+,
 //	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
-//	 "children": [Step…]}
+//	 "children": [Step…], "retries": [Retry…]+, "letters": [Letter…]+}
+//
+// retries (+, omitted when none) are a prompt's failed attempts that
+// agent.retries retried (PROMPT_RETRY): {"attempt", "status", "delay_ms",
+// "out_file", "err_file", "ts"}; letters (+, omitted when none) an
+// orchestrator's failed deliveries (INBOX_RETRY, INBOX_DEAD):
+// {"type": "retry"|"dead", "inbox_seq", "channel", "target", "attempt"
+// (the failed one, or the number made for a dead letter), "status",
+// "payload_ref" (dead letters), "ts"}.
 //
 // started_at (+) is the STEP_START's ts, ended_at (+) the STEP_END's (null
 // while running, and for a step a killed run left open); a replayed step's
@@ -84,7 +101,8 @@
 //
 // GET /api/runs/{run}/aggregate: text/plain, every step by seq:
 // "\n--- seq N kind name (id) ---\n" then its .out file (or out_content)
-// and "\n".
+// and "\n". With ?stderr=1 (+) each step's non-blank .err (or
+// err_content) follows under "--- seq N kind name (id) stderr ---\n".
 //
 // GET /api/runs/{run}/steps/{id}/output
 //
@@ -105,7 +123,9 @@
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
 // that sent nothing gives {"run_dir", "source": "", "messages": []}.
 //
-// GET /api/events (+): Server-Sent Events. Each poll (--poll-ms) after
+// GET /api/events (+): Server-Sent Events. (The UI's pages share one
+// stream between tabs and hold it only while they show a running run;
+// see ui/static/assets/common.js.) Each poll (--poll-ms) after
 // which a run's version differs from the previous poll's, or a run went
 // away, sends
 //

@@ -53,9 +53,10 @@ type slot struct {
 	partial []byte
 	sum     *summary
 
-	status  string // the API's status
-	version int64  // counts the changes seen
-	entry   *Run   // cached list entry, nil when stale
+	status  string   // the API's status
+	info    runs.Run // what runs.Read says of it (duration, notes)
+	version int64    // counts the changes seen
+	entry   *Run     // cached list entry, nil when stale
 }
 
 func newRegistry(root string, scanEvery time.Duration) *registry {
@@ -273,9 +274,9 @@ func (r *registry) update(s *slot, now time.Time) bool {
 		s.fi = fi
 	}
 	if grew || s.status == "" || s.status == "running" {
-		st := status(s.dir, now)
-		if grew || st != s.status {
-			s.status = st
+		st, info := status(s.dir, now)
+		if grew || st != s.status || runs.Note(info) != runs.Note(s.info) {
+			s.status, s.info = st, info
 			s.version++
 			s.entry = nil
 		}
@@ -332,17 +333,17 @@ func (r *registry) tail(s *slot, p string) bool {
 // status is the API's status of the run at dir, from the runs package:
 // running while its lock is held, completed or failed from its end record
 // (or its root step), otherwise interrupted.
-func status(dir string, now time.Time) string {
+func status(dir string, now time.Time) (string, runs.Run) {
 	run, _ := runs.Read(dir, now)
 	switch run.Status {
 	case runs.Running:
-		return "running"
+		return "running", run
 	case runs.Passed:
-		return "completed"
+		return "completed", run
 	case runs.Failed:
-		return "failed"
+		return "failed", run
 	}
-	return "interrupted"
+	return "interrupted", run
 }
 
 // inside tells whether p, through symlinks, is within the runs root.

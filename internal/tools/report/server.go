@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"io"
 	"io/fs"
 	"net/http"
@@ -88,6 +89,14 @@ type Run struct {
 	Failed        bool    `json:"failed"`
 	Resumed       bool    `json:"resumed"`
 	Version       int64   `json:"version"`
+	// DurationMS is the run's duration as jaiph runs computes it (null
+	// while it runs); EndUnknown marks a killed run's, which runs to its
+	// last event; Note is jaiph runs' NOTE (dead letters, redriven, killed).
+	DurationMS  *int64 `json:"duration_ms"`
+	EndUnknown  bool   `json:"end_unknown,omitempty"`
+	DeadLetters int    `json:"dead_letters,omitempty"`
+	Redriven    bool   `json:"redriven,omitempty"`
+	Note        string `json:"note,omitempty"`
 }
 
 func (s *slot) run() *Run {
@@ -101,7 +110,10 @@ func (s *slot) run() *Run {
 		Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
 	if s.status != "running" {
 		e.EndedAt = strPtr(sum.last)
+		d := s.info.DurationMS
+		e.DurationMS, e.EndUnknown = &d, s.info.EndUnknown
 	}
+	e.DeadLetters, e.Redriven, e.Note = s.info.DeadLetters, s.info.Redriven != nil, runs.Note(s.info)
 	s.entry = e
 	return e
 }
@@ -362,7 +374,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 		s.reg.mu.Unlock()
 		writeJSON(w, http.StatusOK, body)
 	case len(segs) == 2 && segs[1] == "aggregate":
-		s.aggregate(w, sl)
+		s.aggregate(w, sl, r.URL.Query().Get("stderr") == "1")
 	case len(segs) == 2 && segs[1] == "inbox":
 		s.inbox(w, sl)
 	case len(segs) == 4 && segs[1] == "steps" && (segs[3] == "output" || segs[3] == "logs"):
@@ -471,7 +483,10 @@ func (s *Server) open(p string) *os.File {
 	return f
 }
 
-func (s *Server) aggregate(w http.ResponseWriter, sl *slot) {
+// aggregate writes every step's output by seq; withErr (+, ?stderr=1)
+// adds each step's stderr after it, under a header of its own, when there
+// is any.
+func (s *Server) aggregate(w http.ResponseWriter, sl *slot, withErr bool) {
 	s.reg.mu.Lock()
 	var steps []Step
 	for _, st := range sl.sum.bySeq() {
@@ -493,6 +508,21 @@ func (s *Server) aggregate(w http.ResponseWriter, sl *slot) {
 			io.WriteString(w, st.OutContent)
 		}
 		io.WriteString(w, "\n")
+		if !withErr {
+			continue
+		}
+		var stderr []byte
+		if f := s.open(st.ErrFile); f != nil {
+			stderr, _ = io.ReadAll(f)
+			f.Close()
+		} else {
+			stderr = []byte(st.ErrContent)
+		}
+		if len(bytes.TrimSpace(stderr)) > 0 {
+			fmt.Fprintf(w, "--- seq %s %s %s (%s) stderr ---\n", seq, st.Kind, st.Name, st.ID)
+			w.Write(stderr)
+			io.WriteString(w, "\n")
+		}
 	}
 }
 

@@ -30,6 +30,36 @@ type Step struct {
 	EndedAt    *string     `json:"ended_at"`
 	Logs       []Log       `json:"logs"`
 	Children   []*Step     `json:"children"`
+	// Retries (+) are a prompt's failed attempts that were retried
+	// (PROMPT_RETRY, agent.retries); Letters (+) an orchestrator's failed
+	// deliveries: retried (INBOX_RETRY) or dead letters (INBOX_DEAD,
+	// run.inbox_retries).
+	Retries []Retry  `json:"retries,omitempty"`
+	Letters []Letter `json:"letters,omitempty"`
+}
+
+// Retry is one failed attempt of a prompt that was retried.
+type Retry struct {
+	Attempt int    `json:"attempt"`
+	Status  int    `json:"status"`
+	DelayMS int64  `json:"delay_ms"`
+	OutFile string `json:"out_file"`
+	ErrFile string `json:"err_file"`
+	TS      string `json:"ts"`
+}
+
+// Letter is one failed delivery of a message: "retry" (attempt failed,
+// retried) or "dead" (a dead letter after attempt attempts; payload_ref
+// names its file).
+type Letter struct {
+	Type       string `json:"type"`
+	InboxSeq   string `json:"inbox_seq"`
+	Channel    string `json:"channel"`
+	Target     string `json:"target"`
+	Attempt    int    `json:"attempt"`
+	Status     int    `json:"status"`
+	PayloadRef string `json:"payload_ref,omitempty"`
+	TS         string `json:"ts"`
 }
 
 // Log is one LOG or LOGERR line.
@@ -79,6 +109,14 @@ type line struct {
 	OutContent string          `json:"out_content"`
 	ErrContent string          `json:"err_content"`
 	Message    string          `json:"message"`
+	// PROMPT_RETRY, INBOX_RETRY, INBOX_DEAD.
+	Attempt    *int   `json:"attempt"`
+	Attempts   *int   `json:"attempts"`
+	DelayMS    int64  `json:"delay_ms"`
+	InboxSeq   string `json:"inbox_seq"`
+	Channel    string `json:"channel"`
+	Target     string `json:"target"`
+	PayloadRef string `json:"payload_ref"`
 }
 
 // add applies one line; blank lines and lines that are not a JSON object
@@ -148,6 +186,24 @@ func (s *summary) add(b []byte) {
 			st.Logs = append(st.Logs, l)
 		} else {
 			s.logs = append(s.logs, l)
+		}
+	case "PROMPT_RETRY":
+		if st := s.steps[e.ID]; st != nil {
+			st.Retries = append(st.Retries, Retry{Attempt: intOr0(e.Attempt), Status: intOr0(e.Status), DelayMS: e.DelayMS,
+				OutFile: e.OutFile, ErrFile: e.ErrFile, TS: e.TS})
+		}
+	case "INBOX_RETRY", "INBOX_DEAD":
+		l := Letter{Type: "retry", InboxSeq: e.InboxSeq, Channel: e.Channel, Target: e.Target, Attempt: intOr0(e.Attempt),
+			Status: intOr0(e.Status), TS: e.TS}
+		if e.Type == "INBOX_DEAD" {
+			l.Type, l.Attempt, l.PayloadRef = "dead", intOr0(e.Attempts), e.PayloadRef
+		}
+		// depth is the orchestrator's: the open step at that depth.
+		for i := len(s.open) - 1; i >= 0; i-- {
+			if d := s.open[i].Depth; d != nil && e.Depth != nil && *d == *e.Depth {
+				s.open[i].Letters = append(s.open[i].Letters, l)
+				break
+			}
 		}
 	case "RUN_RESUMED":
 		// A new attempt: the steps the last one left open were ended by
@@ -300,4 +356,11 @@ func (s *summary) tree(live bool) []*Step {
 		roots = []*Step{}
 	}
 	return roots
+}
+
+func intOr0(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

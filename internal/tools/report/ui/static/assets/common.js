@@ -67,7 +67,22 @@ function fmtMs(ms) {
   return `${Math.floor(m / 60)} h ${pad(m % 60)} m`;
 }
 
-// duration of a run: to its end, or to now while it runs.
+// duration of a run: the server's duration_ms when it tells (exact: the
+// run's records, or its root step's elapsed time; a killed run's runs to
+// its last event and is a lower bound, shown with ≥), else from its start
+// to its end, or to now while it runs.
+function runDuration(r) {
+  if (r.status !== "running" && r.duration_ms != null) {
+    return (r.end_unknown ? "≥ " : "") + fmtMs(r.duration_ms);
+  }
+  return duration(r.started_at, r.ended_at, r.status === "running");
+}
+
+// runNote is what the status alone does not say, as jaiph runs shows it.
+function runNote(r) {
+  return r.note || "";
+}
+
 function duration(started, ended, running) {
   const a = Date.parse(started || "");
   const b = ended ? Date.parse(ended) : running ? Date.now() : NaN;
@@ -105,12 +120,88 @@ const pollReady = fetch("/api/config", { cache: "no-store" })
 // catches a missed event and moves running durations on).
 const BACKSTOP_MS = 5000;
 
-// live(fn, wants) runs fn now, whenever /api/events (Server-Sent Events)
+// stream is the server's event stream (/api/events) as the report's pages
+// share it: one tab holds it under a Web Lock and passes its events on to
+// the other tabs over a BroadcastChannel, so any number of tabs cost one
+// connection (a browser allows six per host over HTTP/1.1: a seventh
+// page's requests would wait forever). A page asks for it only while it
+// shows something running (want); otherwise it polls, so a finished page
+// settles: nothing stays pending on the network, and a screenshot tool
+// that waits for that (chromium --headless --screenshot
+// --virtual-time-budget) returns. It is let go on pagehide (the back/forward
+// cache keeps a hidden page alive) and asked for again on pageshow.
+// Without Web Locks (plain http on an address other than localhost) a page
+// holds a stream of its own while it wants one.
+const stream = (() => {
+  const listeners = [];
+  const bc = typeof BroadcastChannel === "function" ? new BroadcastChannel("jaiph-report-events") : null;
+  const shared = !!(bc && navigator.locks);
+  let es = null; // this page's EventSource
+  let release = null; // lets the lock go
+  let waiting = null; // aborts a lock request still waiting
+  let wanted = false;
+  let shown = true;
+  let heard = 0; // when the stream (here or in the holding tab) was last known up
+  const deliver = (data) => { for (const f of listeners) f(data); };
+  const open = () => {
+    es = new EventSource("/api/events");
+    es.onopen = () => { heard = Date.now(); };
+    es.addEventListener("runs", (ev) => {
+      let data = {};
+      try { data = JSON.parse(ev.data); } catch (_) { /* a malformed event: refresh anyway */ }
+      heard = Date.now();
+      deliver(data);
+      if (bc) bc.postMessage({ runs: data });
+    });
+  };
+  const close = () => {
+    if (es) { es.close(); es = null; }
+    if (release) { release(); release = null; }
+    if (waiting) { waiting.abort(); waiting = null; }
+  };
+  const sync = () => {
+    if (!(wanted && shown)) { close(); return; }
+    if (es || release || waiting) return; // held, or waiting for the tab that holds it
+    if (!shared) { open(); return; }
+    const ctl = new AbortController();
+    waiting = ctl;
+    navigator.locks.request("jaiph-report-events", { signal: ctl.signal }, () => new Promise((resolve) => {
+      waiting = null;
+      release = resolve;
+      open();
+    })).catch(() => { /* given up: the page no longer wants it */ });
+  };
+  if (bc) {
+    bc.onmessage = (m) => {
+      const d = m.data || {};
+      heard = Date.now();
+      if (d.runs) deliver(d.runs);
+    };
+  }
+  // The holder tells the other tabs that the stream is up.
+  setInterval(() => {
+    if (es && es.readyState === 1) {
+      heard = Date.now();
+      if (bc) bc.postMessage({ up: true });
+    }
+  }, 1000);
+  addEventListener("pagehide", () => { shown = false; sync(); });
+  addEventListener("pageshow", () => { shown = true; sync(); });
+  return {
+    listen(f) { listeners.push(f); },
+    want(w) { wanted = w; sync(); },
+    up() { return Date.now() - heard < 2500; },
+    holds() { return !!es; },
+  };
+})();
+
+// live(fn, wants, isLive, idleMs) runs fn now, whenever the event stream
 // announces a change wants(data) cares about, and on a timer: every
-// pollEvery ms without the stream, every BACKSTOP_MS with it. Runs never
-// overlap; a change during a run queues one more. Hidden tabs skip timers.
-function live(fn, wants) {
-  let streamUp = false;
+// BACKSTOP_MS while the stream is up, else every pollEvery ms while
+// isLive() (the page shows something running) and every idleMs (default
+// pollEvery) otherwise. Runs never overlap; a change during a run queues
+// one more. Hidden tabs skip timers.
+function live(fn, wants, isLive, idleMs) {
   let busy = false;
   let again = false;
   let last = 0;
@@ -122,18 +213,11 @@ function live(fn, wants) {
     busy = false;
     if (again) { again = false; run(); }
   };
-  if (window.EventSource) {
-    const es = new EventSource("/api/events");
-    es.onopen = () => { streamUp = true; };
-    es.onerror = () => { streamUp = false; }; // the browser reconnects by itself
-    es.addEventListener("runs", (ev) => {
-      let data = {};
-      try { data = JSON.parse(ev.data); } catch (_) { /* a malformed event: refresh anyway */ }
-      if (wants(data)) run();
-    });
-  }
+  stream.listen((data) => { if (wants(data)) run(); });
   const tick = () => {
-    const ms = streamUp ? BACKSTOP_MS : pollEvery;
+    const liveNow = isLive();
+    stream.want(liveNow);
+    const ms = stream.up() ? BACKSTOP_MS : liveNow ? pollEvery : (idleMs || pollEvery);
     if (!document.hidden && Date.now() - last >= ms) run();
     setTimeout(tick, 200);
   };

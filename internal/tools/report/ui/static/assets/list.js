@@ -7,6 +7,9 @@ const LIMIT = 50;
 const state = { page: 1, status: "", q: "" };
 let lastRuns = "";
 let lastActive = "";
+// listLive: a run shown here, or in the live strip, is running.
+let listLive = false;
+let activeLive = false;
 
 // The filters live in the address, so reload and back keep them.
 function readAddress() {
@@ -32,13 +35,13 @@ function runHref(path) {
 }
 
 function runRow(r) {
-  const running = r.status === "running";
+  const note = runNote(r);
   return el("tr", { class: `st-row-${r.status}` },
-    el("td", {}, statusBadge(r.status)),
+    el("td", {}, statusBadge(r.status), note ? el("span", { class: "note muted small" }, ` ${note}`) : null),
     el("td", {}, el("a", { href: runHref(r.path), class: "run-link" }, r.source || r.path)),
     el("td", { class: "mono small" }, r.path),
     el("td", {}, el("time", { datetime: r.started_at || "" }, fmtTime(r.started_at))),
-    el("td", {}, duration(r.started_at, r.ended_at, running)),
+    el("td", {}, runDuration(r)),
     el("td", {}, `${r.step_completed ?? 0}/${r.step_count ?? 0}`));
 }
 
@@ -61,6 +64,7 @@ async function loadRuns() {
   }
   const key = JSON.stringify([state, data]);
   const anyRunning = (data.runs || []).some((r) => r.status === "running");
+  listLive = anyRunning;
   if (key === lastRuns && !anyRunning) return; // nothing changed: keep focus and selection
   lastRuns = key;
   const body = document.getElementById("runs-body");
@@ -87,6 +91,7 @@ async function loadActive() {
   if (key === lastActive) return;
   lastActive = key;
   const runs = data.runs || [];
+  activeLive = runs.length > 0;
   const list = document.getElementById("active-list");
   if (runs.length === 0) {
     list.replaceChildren(el("li", { class: "muted" }, "None"));
@@ -134,7 +139,7 @@ function setup() {
   });
   // Any change can move this page (a new run, a status), so every event
   // refreshes it.
-  live(() => Promise.all([loadRuns(), loadActive()]), () => true);
+  live(() => Promise.all([loadRuns(), loadActive()]), () => true, () => listLive || activeLive);
 }
 
 setup();

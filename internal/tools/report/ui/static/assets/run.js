@@ -3,15 +3,19 @@
 // the summary's copy and file names, /logs for the files, tailed while the
 // step runs), the inbox (/inbox) and every step's output (/aggregate).
 
-const runPath = new URLSearchParams(location.search).get("run") || "";
+const address = new URLSearchParams(location.search);
+const runPath = address.get("run") || "";
+// A step and a tab can be linked to: run.html?run=…&step=<id>&tab=inbox.
+const linkedStep = address.get("step");
+const linkedTab = address.get("tab");
 const api = `/api/runs/${encodeURIComponent(runPath)}`;
 let selectedId = null;
 let nodes = new Map(); // step id → tree node of the last /tree answer
 let lastTree = "";
 let tab = "step";
-// runLive is false once the run is over: a step still open then was cut
-// off (killed run), not running.
-let runLive = true;
+// runLive is true while the run runs (known from its first fetch): a step
+// still open once it is over was cut off (killed run), not running.
+let runLive = false;
 
 // A log/logerr line ({type, message, after_seq}) sits after the sibling
 // steps whose seq <= after_seq, where the terminal tree prints it.
@@ -41,6 +45,24 @@ function paramsText(params) {
   }).join(", ");
 }
 
+// attempts lists a prompt's retried attempts and an orchestrator's failed
+// deliveries (retried, or dead letters: linked to the Inbox tab).
+function attempts(n) {
+  const items = [];
+  for (const r of n.retries || []) {
+    items.push(el("li", { class: "retry" }, `↻ attempt ${r.attempt} failed (exit ${r.status}), retried`));
+  }
+  for (const l of n.letters || []) {
+    const what = `message ${l.inbox_seq} (${l.channel}) to ${l.target}`;
+    const inbox = el("a", { href: `?run=${encodeURIComponent(runPath)}&tab=inbox`,
+      onclick: (e) => { e.preventDefault(); showTab("inbox"); } }, what);
+    items.push(l.type === "dead"
+      ? el("li", { class: "dead" }, "✉ ", inbox, ` is a dead letter after ${l.attempt} attempts (exit ${l.status})`)
+      : el("li", { class: "retry" }, "↻ ", inbox, `: attempt ${l.attempt} failed (exit ${l.status}), retried`));
+  }
+  return items.length ? el("ul", { class: "attempts muted small" }, ...items) : null;
+}
+
 function stepItem(n) {
   nodes.set(n.id, n);
   const st = stepStatus(n);
@@ -59,7 +81,7 @@ function stepItem(n) {
   n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
   n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null);
   const kids = withLogs(n.children, n.logs);
-  return el("li", {}, btn, kids.length ? el("ul", {}, ...kids) : null);
+  return el("li", {}, btn, attempts(n), kids.length ? el("ul", {}, ...kids) : null);
 }
 
 // The run's row (/api/runs/{run}) names its status and version; the tree
@@ -109,7 +131,8 @@ function renderHeader(run) {
   const sub = [run.path];
   if (run.run_id) sub.push(`run id ${run.run_id}`);
   sub.push(`started ${fmtTime(run.started_at)}`);
-  sub.push(`duration ${duration(run.started_at, run.ended_at, run.status === "running")}`);
+  sub.push(`duration ${runDuration(run)}`);
+  if (runNote(run)) sub.push(runNote(run));
   sub.push(`${run.step_completed ?? 0}/${run.step_count ?? 0} steps`);
   if (run.resumed) sub.push("resumed: ↺ marks replayed steps");
   document.getElementById("run-sub").textContent = sub.join(" · ");
@@ -118,6 +141,10 @@ function renderHeader(run) {
 // A failed run opens at its last failed step (the deepest, in the latest
 // attempt); any other at its first step.
 function selectDefault(run) {
+  if (linkedStep && nodes.has(linkedStep)) {
+    select(linkedStep, false);
+    return;
+  }
   let pick = nodes.values().next().value;
   if (run.status === "failed") {
     for (const n of nodes.values()) if (n.status != null && n.status !== 0) pick = n;
@@ -138,6 +165,7 @@ function select(id, userAction = true) {
     b.setAttribute("aria-pressed", on ? "true" : "false");
   }
   if (userAction) showTab("step");
+  remember();
   tail.out = tail.err = null;
   document.getElementById("step-out").textContent = "";
   document.getElementById("step-err").textContent = "";
@@ -169,9 +197,12 @@ function renderMeta(n) {
 // grows (and the view stays scrolled to the end when it was there).
 const tail = { out: null, err: null };
 
-async function logText(stream) {
+// logText is the step's file for stream, when /output names one (asking
+// for a file a step does not have would be a 404 in the console per step).
+async function logText(stream, file) {
+  if (!file) return null; // no file: the summary's copy stands in
   const res = await fetch(`${api}/steps/${encodeURIComponent(selectedId)}/logs?stream=${stream}`, { cache: "no-store" });
-  if (!res.ok) return null; // no file (yet): the summary's copy stands in
+  if (!res.ok) return null;
   return res.text();
 }
 
@@ -184,7 +215,7 @@ async function loadOutput() {
   } catch (e) {
     if (e.status !== 404) throw e;
   }
-  const [out, err] = await Promise.all([logText("out"), logText("err")]);
+  const [out, err] = await Promise.all([logText("out", embedded.out_file), logText("err", embedded.err_file)]);
   if (id !== selectedId) return; // another step was chosen meanwhile
   show("out", out, embedded.out_content, embedded.out_truncated);
   show("err", err, embedded.err_content, embedded.err_truncated);
@@ -246,13 +277,22 @@ async function loadInbox() {
 }
 
 async function loadAggregate() {
-  const res = await fetch(`${api}/aggregate`, { cache: "no-store" });
+  const res = await fetch(`${api}/aggregate?stderr=1`, { cache: "no-store" });
   const pre = document.getElementById("aggregate");
   pre.textContent = res.ok ? await res.text() : `(HTTP ${res.status})`;
 }
 
+// remember puts the open step and tab in the address, so it can be shared.
+function remember() {
+  const p = new URLSearchParams(location.search);
+  if (selectedId) p.set("step", selectedId); else p.delete("step");
+  if (tab !== "step") p.set("tab", tab); else p.delete("tab");
+  history.replaceState(null, "", `?${p}`);
+}
+
 function showTab(name) {
   tab = name;
+  remember();
   for (const t of ["step", "inbox", "all"]) {
     document.getElementById(`tab-${t}`).setAttribute("aria-selected", t === name ? "true" : "false");
     document.getElementById(`panel-${t}`).hidden = t !== name;
@@ -304,7 +344,9 @@ function setup() {
   for (const t of ["step", "inbox", "all"]) {
     document.getElementById(`tab-${t}`).addEventListener("click", () => showTab(t));
   }
-  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath));
+  // A finished run changes only when resumed or redriven: polled slowly.
+  if (linkedTab === "inbox" || linkedTab === "all") showTab(linkedTab);
+  live(refresh, (d) => [...(d.changed || []), ...(d.removed || [])].includes(runPath), () => runLive, BACKSTOP_MS);
   pollReady.then(tailTick);
 }
 
