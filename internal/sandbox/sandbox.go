@@ -45,7 +45,7 @@ type Job struct {
 	// message ($1 payload, $2 channel symbol, $3 sender); what it sends
 	// comes back in Result.Sends.
 	Deliver string
-	Environ   []string // the caller's environment (filtered by the allowlist)
+	Environ []string // the caller's environment (filtered by the allowlist)
 	// Event receives each event of the run, in order; Stray receives what
 	// reached the run's stray stderr inside.
 	Event func(*event.Event)
