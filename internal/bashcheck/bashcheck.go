@@ -89,7 +89,11 @@ func Body(file string, b *lowered.Body) []*diag.Diagnostic {
 	}
 	first := b.First()
 	f, perr := parse(b.Source, first)
-	if perr == nil || !perr.pos.IsValid() {
+	if perr == nil {
+		ds := report(file, f, nil, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
+		return append(ds, stepDiagnostics(file, f, b)...)
+	}
+	if !perr.pos.IsValid() {
 		return report(file, f, perr, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
 	}
 	errLine := int(perr.pos.Line())
