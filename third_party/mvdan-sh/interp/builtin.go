@@ -419,6 +419,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				continue
 			}
+			if def, ok := r.handlerFunc(ctx, arg); ok { // jaiph-go patch
+				if mode == "-t" {
+					r.out("function\n")
+				} else {
+					r.outf("%s is a function\n%s", arg, def)
+				}
+				continue
+			}
 			if IsBuiltin(arg) {
 				if mode == "-t" {
 					r.out("builtin\n")
@@ -539,7 +547,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-V":
 				// jaiph-go patch: describe each name as type does.
 				for _, arg := range fp.args() {
-					if r.Funcs[arg] != nil || IsBuiltin(arg) {
+					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 						exit = r.builtin(ctx, pos, "type", []string{arg})
 					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
 						exit = r.builtin(ctx, pos, "type", []string{arg})
@@ -568,7 +576,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		last := uint8(0)
 		for _, arg := range args {
 			last = 0
-			if r.Funcs[arg] != nil || IsBuiltin(arg) {
+			if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
 			} else if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
 				r.outf("%s\n", path)

@@ -873,7 +873,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// declare -f name: print function definition;
 				// declare -F name: its name only.
 				// Bash silently returns exit 1 for missing functions.
-				if body := r.Funcs[name]; body == nil {
+				if def, ok := r.handlerFunc(ctx, name); ok { // jaiph-go patch
+					if declQuery == "-F" {
+						r.outf("%s\n", name)
+					} else {
+						r.out(def)
+					}
+				} else if body := r.Funcs[name]; body == nil {
 					r.exit.code = 1
 				} else if declQuery == "-F" {
 					r.outf("%s\n", name)
