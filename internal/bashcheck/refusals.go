@@ -12,16 +12,17 @@ import (
 type kind int
 
 const (
-	kNode    kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
-	kCommand             // any simple command named Cmd
-	kFlag                // Cmd with the short option Arg (`set` also matches +Arg)
-	kSetOpt              // `set -o Arg` / `set +o Arg`
-	kShopt               // `shopt … Arg` naming the option Arg
-	kParamOp             // `${name@Arg}`
-	kReplace             // `${name/Arg…/…}` (an anchored pattern)
-	kParam               // the special parameter `$Arg`
-	kBare                // Cmd without its option Arg (`jobs` but not `jobs -p`)
-	kTrapSig             // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
+	kNode     kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
+	kCommand              // any simple command named Cmd
+	kFlag                 // Cmd with the short option Arg (`set` also matches +Arg)
+	kSetOpt               // `set -o Arg` / `set +o Arg`
+	kShopt                // `shopt … Arg` naming the option Arg
+	kParamOp              // `${name@Arg}`
+	kReplace              // `${name/Arg…/…}` (an anchored pattern)
+	kParam                // the special parameter `$Arg`
+	kBare                 // Cmd without its option Arg (`jobs` but not `jobs -p`)
+	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
+	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -103,6 +104,9 @@ var table = []refusal{
 	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},       // not set
 	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                // no DEBUG traps
 	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},    // no RETURN traps
+	// bash reports the syntax error when the trap runs, with its own text
+	// and line; the interpreter's parser words it differently.
+	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
 }
 
 // trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
@@ -288,6 +292,9 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 		if len(args) < 2 || strings.HasPrefix(args[0].Lit(), "-") && args[0].Lit() != "-" {
 			return
 		}
+		if code, ok := literalWord(args[0]); ok && code != "-" && !validShell(code) {
+			hit(kTrapCode, name, "", args[0].Pos())
+		}
 		for _, w := range args[1:] {
 			sig := signalWord(w.Lit())
 			if sig == "" || trappable[sig] {
@@ -308,6 +315,43 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
+}
+
+// literalWord is the value of a word made only of literal text and quotes
+// (no expansions).
+func literalWord(w *syntax.Word) (string, bool) {
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				sb.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// validShell reports whether code parses as bash.
+func validShell(code string) bool {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	syntax.StartLine(1)(p)
+	_, err := p.Parse(strings.NewReader(code), "")
+	return err == nil
 }
 
 // signalNumbers are the Linux signal names jaiph knows, by name; only

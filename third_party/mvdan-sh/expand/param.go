@@ -56,6 +56,43 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 	return false
 }
 
+// opWord is the word of ${x:-w}, ${x:+w}, ${x:=w} or ${x:?w} as it is
+// expanded (jaiph-go patch): inside double quotes a single-quoted part keeps
+// its quotes, as in bash ("${u:-'a b'}" is 'a b' with the quotes), and
+// backslashes follow double-quote rules.
+func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
+	if !cfg.inDblQuote || w == nil {
+		return w
+	}
+	parts := make([]syntax.WordPart, 0, len(w.Parts))
+	for _, p := range w.Parts {
+		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
+			p = &syntax.Lit{ValuePos: sq.Left, ValueEnd: sq.Right, Value: "'" + sq.Value + "'"}
+		}
+		parts = append(parts, p)
+	}
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
+}
+
+// indirectElem expands ${!ref} whose value names an array element, such as
+// a[1] or m[key] (jaiph-go patch); ok is false for any other value.
+func (cfg *Config) indirectElem(target string) (string, bool, error) {
+	open := strings.IndexByte(target, '[')
+	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) {
+		return "", false, nil
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Index == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Excl || pe.Length {
+		return "", false, nil
+	}
+	v, err := cfg.paramExp(pe)
+	return v, true, err
+}
+
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
@@ -145,6 +182,15 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			callVarInd = false
 			elems = vr.AssocValues()
 			str = join(elems)
+		case String:
+			// jaiph-go patch: a plain variable is an array of one
+			// element, as in bash (${s[@]}, ${#s[@]}).
+			indexAllElements = true
+			callVarInd = false
+			if vr.IsSet() {
+				elems = cfg.sliceElems(pe, []string{vr.Str}, nil, false)
+			}
+			str = join(elems)
 		}
 	}
 	if callVarInd {
@@ -178,15 +224,24 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			strs = cfg.namesByPrefix(pe.Param.Value)
 		case orig.Kind == NameRef:
 			strs = append(strs, orig.Str)
-		case pe.Index != nil && vr.Kind == Indexed:
+		case indexAllElements && vr.Kind == Indexed: // jaiph-go patch: ${!a[1]} is indirection
 			strs = vr.indexedKeys()
-		case pe.Index != nil && vr.Kind == Associative:
+		case indexAllElements && vr.Kind == Associative:
 			strs = vr.AssocKeys()
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
 			return "", nil
 		default:
+			// jaiph-go patch: the target may name an element
+			// (ref='a[1]', ref='m[k]'), as in bash.
+			if v, ok, err := cfg.indirectElem(str); ok {
+				if err != nil {
+					return "", err
+				}
+				strs = append(strs, v)
+				break
+			}
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
 		}
@@ -231,9 +286,33 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		str = join(elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
-		if err != nil {
-			return "", err
+		// jaiph-go patch: the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w}
+		// is expanded only when it is used (${x:-$((i++))} leaves i alone
+		// when x is set), inside double quotes with their rules.
+		var arg string
+		if overridingUnset(pe) {
+			used := false
+			switch pe.Exp.Op {
+			case syntax.AlternateUnsetOrNull:
+				used = str != ""
+			case syntax.AlternateUnset:
+				used = set
+			case syntax.DefaultUnset, syntax.ErrorUnset, syntax.AssignUnset:
+				used = !set
+			default:
+				used = str == ""
+			}
+			if used {
+				var err error
+				if arg, err = Literal(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
+					return "", err
+				}
+			}
+		} else {
+			var err error
+			if arg, err = Literal(cfg, pe.Exp.Word); err != nil {
+				return "", err
+			}
 		}
 		switch op := pe.Exp.Op; op {
 		case syntax.AlternateUnsetOrNull:
@@ -301,6 +380,15 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if indexAllElements && perElemAtOp(arg) {
+				// jaiph-go patch: ${a[@]@Q} quotes each element.
+				out := make([]string, len(elems))
+				for i, e := range elems {
+					out[i] = cfg.atOp(arg, e, orig.Flags())
+				}
+				str = join(out)
+				break
+			}
 			switch arg {
 			case "Q":
 				// jaiph-go patch: bash's own quoting style.
@@ -330,7 +418,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
 				}
 			case "P":
-				// TODO: implement prompt expansion (\u, \h, \w, etc.).
+				str = cfg.promptExpand(str) // jaiph-go patch
 			case "U":
 				str = strings.ToUpper(str)
 			case "u":
@@ -425,9 +513,63 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps:
+			// jaiph-go patch: "${a[@]@Q}" and the like transform each
+			// element, as in bash.
+			if perElemAtOp(arg) {
+				flags := cfg.Env.Get(pe.Param.Value).Flags()
+				out := make([]string, len(elems))
+				for i, e := range elems {
+					out[i] = cfg.atOp(arg, e, flags)
+				}
+				return out, nil
+			}
 		}
 	}
 	return elems, nil
+}
+
+// perElemAtOp: the ${x@OP} operators that apply to each element of a list.
+func perElemAtOp(op string) bool {
+	switch op {
+	case "Q", "E", "a", "P", "U", "u", "L":
+		return true
+	}
+	return false
+}
+
+// atOp applies ${x@OP} to one value; flags are the variable's attributes.
+func (cfg *Config) atOp(op, str, flags string) string {
+	switch op {
+	case "Q":
+		// jaiph-go patch: bash's own quoting style.
+		return bashQuoteQ(str)
+	case "E":
+		tail := str
+		var rns []rune
+		for tail != "" {
+			var rn rune
+			rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
+			rns = append(rns, rn)
+		}
+		return string(rns)
+	case "a":
+		return flags
+	case "P":
+		return cfg.promptExpand(str)
+	case "U":
+		return strings.ToUpper(str)
+	case "u":
+		// jaiph-go patch: the rest is kept byte for byte
+		// ([]rune made an invalid UTF-8 byte U+FFFD).
+		if r, size := utf8.DecodeRuneInString(str); size > 1 || r != utf8.RuneError {
+			return string(unicode.ToUpper(r)) + str[size:]
+		}
+		return str
+	case "L":
+		return strings.ToLower(str)
+	}
+	return str
 }
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
@@ -777,4 +919,67 @@ func charOffsets(s string) []int {
 		offs = append(offs, i)
 	}
 	return append(offs, len(s))
+}
+
+// promptExpand is ${x@P} (jaiph-go patch): the value expanded as a prompt
+// string. Backslash escapes with a fixed meaning are decoded; \u, \h, \w,
+// the date and time escapes and the history and job counts are taken from
+// the environment and clock as bash does.
+func (cfg *Config) promptExpand(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i == len(s)-1 {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'e':
+			sb.WriteByte(0x1b)
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case '\\':
+			sb.WriteByte('\\')
+		case '[', ']':
+		case '$':
+			if cfg.Env.Get("EUID").String() == "0" {
+				sb.WriteByte('#')
+			} else {
+				sb.WriteByte('$')
+			}
+		case 's':
+			sb.WriteString("bash")
+		case 'v':
+			sb.WriteString("5.2")
+		case 'V':
+			sb.WriteString("5.2.15")
+		case 'u':
+			sb.WriteString(cfg.Env.Get("USER").String())
+		case 'w', 'W':
+			dir := cfg.Env.Get("PWD").String()
+			home := cfg.Env.Get("HOME").String()
+			if e == 'W' && dir != "/" && !(home != "" && dir == home) {
+				dir = dir[strings.LastIndexByte(dir, '/')+1:]
+			} else if home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+				dir = "~" + dir[len(home):]
+			}
+			sb.WriteString(dir)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, j := 0, i
+			for ; j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7'; j++ {
+				n = n*8 + int(s[j]-'0')
+			}
+			sb.WriteByte(byte(n))
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(e)
+		}
+	}
+	return sb.String()
 }

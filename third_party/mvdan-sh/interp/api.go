@@ -144,6 +144,10 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// noErrExitOnce exempts the status of the command just run from
+	// errexit (jaiph-go patch: bash's `for - in …` fails with status 1
+	// without ending the shell).
+	noErrExitOnce bool
 
 	// The current and last exit statuses. They can only be different if
 	// the interpreter is in the middle of running a statement. In that
@@ -1282,6 +1286,10 @@ func (r *Runner) subshell(background bool) *Runner {
 		// subshell run as part of an && or || list or a condition.
 		noErrExit:  r.noErrExit,
 		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
+		// jaiph-go patch: a subshell of a function may `return` (it
+		// ends the subshell with that status), as in bash.
+		inFunc:     r.inFunc,
+		inSource:   r.inSource,
 		running:    r.running,
 		jobRoot:    r.jobRoot,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),

@@ -304,7 +304,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				*enclosing = n
 				break
 			}
-			fallthrough
+			// jaiph-go patch: as in bash, a count that is not a number
+			// is fatal: the shell exits with status 128.
+			r.errf("%s: %s: numeric argument required\n", name, args[0])
+			exit.code = 128
+			exit.exiting = true
+			return exit
 		default:
 			return failf(2, "usage: %s [n]\n", name)
 		}
@@ -1354,6 +1359,12 @@ func (p *flagParser) flag() string {
 }
 
 func (p *flagParser) value() string {
+	if p.current != "" {
+		// jaiph-go patch: as getopt, the rest of "-n1" is -n's value.
+		v := p.current[1:]
+		p.current = ""
+		return v
+	}
 	if len(p.remaining) == 0 {
 		return ""
 	}

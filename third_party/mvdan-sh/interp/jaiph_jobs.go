@@ -510,6 +510,20 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 			exit.code = 1
 			continue
 		}
+		if sig == 9 || sig == 19 {
+			// jaiph-go patch: as bash, a trap of KILL or STOP is kept
+			// (and listed) but can never run: no delivery bit is set.
+			if r.traps == nil {
+				r.traps = map[int]string{}
+			}
+			if reset {
+				delete(r.traps, sig)
+			} else {
+				r.traps[sig] = cb
+			}
+			r.shownTraps = nil
+			continue
+		}
 		if !reset && sig != trapExit && sig != trapErr && !trappable[sig] {
 			r.errf("trap: %s: jaiph traps only EXIT, ERR, HUP, INT, QUIT, TERM, USR1 and USR2\n", arg)
 			exit.code = 2

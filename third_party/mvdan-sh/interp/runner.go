@@ -388,6 +388,13 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 		return true
 	}
+	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
+	// negated command, functions it calls included (even one that runs
+	// `set -e` itself).
+	negNoErrExit := r.noErrExit
+	if st.Negated {
+		r.noErrExit = true
+	}
 	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
 		// jaiph-go patch: as in bash, a simple command's words are
 		// expanded before its redirections are performed, so that
@@ -401,6 +408,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd)
 	}
+	r.noErrExit = negNoErrExit
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -408,6 +416,8 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+	} else if r.noErrExitOnce {
+		r.noErrExitOnce = false
 	} else if !r.exit.ok() && !r.noErrExit {
 		if !r.exit.exiting {
 			// jaiph-go patch: a shell already exiting (`exit` in an
@@ -523,6 +533,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				prev.Local = false
 
 				name, vr := r.assignVal(name, prev, as, "")
+				if name != as.Name.Value && as.Index != nil {
+					// jaiph-go patch: r[k]=v through a nameref sets
+					// the element of the referenced array.
+					prev = r.lookupVar(name)
+				}
 				r.setVarWithIndex(prev, name, as.Index, vr)
 
 				if !tracingEnabled {
@@ -628,8 +643,25 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
+			// jaiph-go patch: the condition is inside the loop, as in
+			// bash: `while break; do …; done` ends the loop (it hung),
+			// `continue` there starts the next iteration.
+			oldInLoop := r.inLoop
+			r.inLoop = true
 			r.stmts(ctx, cm.Cond)
+			r.inLoop = oldInLoop
 			r.noErrExit = oldNoErrExit
+			if r.breakEnclosing > 0 {
+				r.breakEnclosing--
+				break
+			}
+			if r.contnEnclosing > 0 {
+				r.contnEnclosing--
+				if r.contnEnclosing > 0 {
+					break
+				}
+				continue
+			}
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
@@ -641,6 +673,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		switch y := cm.Loop.(type) {
 		case *syntax.WordIter:
 			name := y.Name.Value
+			if !syntax.ValidName(name) {
+				// jaiph-go patch: bash's error; the loop does not run.
+				r.errf("`%s': not a valid identifier\n", name)
+				r.exit.code = 1
+				r.noErrExitOnce = true // bash's for fails without errexit
+				break
+			}
 			items := r.Params // for i; do ...
 
 			inToken := y.InPos.IsValid()
@@ -988,17 +1027,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if cm.Stmt != nil {
 			r.stmt(ctx, cm.Stmt)
 		}
+		// jaiph-go patch: the report goes to the shell's stderr, as in
+		// bash (it was written to stdout, so $(time cmd) captured it).
 		format := "%s\t%s\n"
 		if cm.PosixFormat {
 			format = "%s %s\n"
 		} else {
-			r.outf("\n")
+			r.errf("\n")
 		}
 		real := time.Since(start)
-		r.outf(format, "real", elapsedString(real, cm.PosixFormat))
+		r.errf(format, "real", elapsedString(real, cm.PosixFormat))
 		// TODO: can we do these?
-		r.outf(format, "user", elapsedString(0, cm.PosixFormat))
-		r.outf(format, "sys", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "user", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "sys", elapsedString(0, cm.PosixFormat))
 	default:
 		// Should only happen if we forgot a case above.
 		r.errf("unhandled command node: %T\n", cm)
@@ -1297,6 +1338,12 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			r.setFd(n, nil)
 			return nil, nil
 		}
+		move := false
+		if d, ok := strings.CutSuffix(arg, "-"); ok && d != "" && strings.Trim(d, "0123456789") == "" {
+			// jaiph-go patch: N>&M- moves descriptor M to N (dup, then
+			// close M), as in bash.
+			arg, move = d, true
+		}
 		m, err := strconv.Atoi(arg)
 		if err != nil || m < 0 {
 			if rd.Op == syntax.DplOut && n == 1 && rd.N == nil {
@@ -1313,6 +1360,9 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			e = &fdEntry{r: e.r, w: e.w, own: e.own}
 		}
 		r.setFd(n, e)
+		if move && m != n {
+			r.setFd(m, nil)
+		}
 		return nil, nil
 	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrInOut,
 		syntax.RdrAll, syntax.AppAll:

@@ -589,7 +589,26 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			maps.Copy(amap, prev.Map)
 			maps.Copy(seq, prev.MapSeq)
 		}
+		if len(elems) > 0 && !slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) {
+			// jaiph-go patch: without subscripts the words are key-value
+			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
+			// is empty.
+			for i := 0; i < len(elems); i += 2 {
+				k, v := r.literal(elems[i].Value), ""
+				if i+1 < len(elems) {
+					v = r.literal(elems[i+1].Value)
+				}
+				if _, ok := amap[k]; !ok {
+					seq[k] = expand.NextAssocSeq()
+				}
+				amap[k] = v
+			}
+			elems = nil
+		}
 		for _, elem := range elems {
+			if elem.Index == nil {
+				continue
+			}
 			k := r.literal(elem.Index.(*syntax.Word))
 			if _, ok := amap[k]; !ok {
 				seq[k] = expand.NextAssocSeq()
