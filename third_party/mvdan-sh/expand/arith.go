@@ -86,7 +86,16 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if end := int(x.End().Offset()); end < len(s) {
 		// The parser stops after a whole expression; bash rejects
 		// what follows it, as in "a b" or "1)".
-		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: strings.TrimLeft(sl[end:], " \t\n")}
+		tok := strings.TrimLeft(sl[end:], " \t\n")
+		msg := "syntax error in expression"
+		if tok != "" && strings.IndexByte("@#$\\\"'`{}.:;", tok[0]) >= 0 {
+			msg = "syntax error: invalid arithmetic operator" // jaiph-go patch: bash's text
+		}
+		return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
+	}
+	if i := strings.IndexByte(sl, '#'); i > 0 && syntax.ValidName(sl[:i]) {
+		// jaiph-go patch: NAME#digits is not a constant in bash.
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
 	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
@@ -101,6 +110,29 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 // the failing operand to the end.
 func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
 	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && (ae.Msg == "value too great for base" || ae.Msg == "invalid arithmetic base") {
+		// jaiph-go patch: as bash, a bad constant names the expression
+		// up to the end of that constant ("y = 1 + 08", "2#102").
+		var r arithRender
+		r.node(expr)
+		if text := strings.TrimLeft(r.sb.String(), "'\""); strings.Contains(text, ae.Token) {
+			ae.Expr = text[:strings.Index(text, ae.Token)+len(ae.Token)]
+			return 0, ae
+		}
+	}
+	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && trailing != "" {
+		// jaiph-go patch: an error about the whole expression quotes it
+		// with the spacing before the closing parentheses, as bash.
+		var r arithRender
+		r.node(expr)
+		if text := r.sb.String(); ae.Expr == text {
+			if strings.HasSuffix(text, ae.Token) {
+				ae.Token += trailing
+			}
+			ae.Expr += trailing
+			return 0, ae
+		}
+	}
 	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
 		var r arithRender
 		r.node(expr)

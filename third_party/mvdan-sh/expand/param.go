@@ -391,8 +391,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			switch arg {
 			case "Q":
-				// jaiph-go patch: bash's own quoting style.
-				str = bashQuoteQ(str)
+				// jaiph-go patch: bash's own quoting style; an unset
+				// variable quotes to nothing.
+				if set {
+					str = bashQuoteQ(str)
+				}
 			case "E":
 				tail := str
 				var rns []rune

@@ -748,8 +748,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if y.Init != nil {
 				r.arithm(y.Init)
 			}
+			r.exit.clear()
 			for y.Cond == nil || r.arithm(y.Cond) != 0 {
-				if !r.exit.ok() || r.loopStmtsBroken(ctx, cm.Do) {
+				// jaiph-go patch: a body whose last command failed goes on
+				// looping, as in bash (only a fatal error or exit stops).
+				if r.stop(ctx) || r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
 				if y.Post != nil {
