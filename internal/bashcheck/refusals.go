@@ -41,7 +41,11 @@ type refusal struct {
 // extglob, `exec 3>file`, read -t, let).
 var table = []refusal{
 	{"coproc", kNode, "coproc", "", "coproc cat; echo started"}, // no coprocesses: "unhandled command node"
-	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"},         // brace expansion cannot be switched off
+	// bash parses a body before any `shopt -s extglob` in it runs, so an
+	// extglob group in a case pattern or a plain word is its syntax error
+	// (`[[ … ]]` and `${x#…}` patterns are parsed with extglob on).
+	{"extglob pattern outside [[ ]] and ${…}", kNode, "extglob", "", "shopt -s extglob; case ab in @(ab)) echo m;; esac"},
+	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
 	{"set -o errtrace", kSetOpt, "set", "errtrace", "set -o errtrace; echo st=$?"},
@@ -185,8 +189,28 @@ func refusals(f *syntax.File) []found {
 			out = append(out, found{name, pos})
 		}
 	}
+	// extglob groups inside [[ ]] and ${…} are parsed by bash whatever
+	// the extglob option; elsewhere they are its syntax error.
+	parsedByBash := map[*syntax.ExtGlob]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.TestClause, *syntax.ParamExp:
+			syntax.Walk(n, func(m syntax.Node) bool {
+				if eg, ok := m.(*syntax.ExtGlob); ok {
+					parsedByBash[eg] = true
+				}
+				return true
+			})
+			return false
+		}
+		return true
+	})
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ExtGlob:
+			if !parsedByBash[n] {
+				hit(kNode, "extglob", "", n.Pos())
+			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
 		case *syntax.ProcSubst:
