@@ -70,6 +70,9 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if pe, ok := err.(syntax.ParseError); ok {
 		off := min(int(pe.Pos.Offset()), len(sl))
 		switch {
+		case strings.HasSuffix(pe.Text, "must follow a name") && isAssignOp(sl[off:]):
+			// jaiph-go patch: bash's text for `let '5 += 1'`.
+			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
 			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
@@ -199,6 +202,17 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
 	}
+}
+
+// isAssignOp reports whether s starts with an arithmetic assignment
+// operator (=, +=, <<=, …, but not ==).
+func isAssignOp(s string) bool {
+	for _, op := range []string{"<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|="} {
+		if strings.HasPrefix(s, op) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "=") && !strings.HasPrefix(s, "==")
 }
 
 // bashNumber parses an integer constant as bash does: 0x hex, 0 octal,

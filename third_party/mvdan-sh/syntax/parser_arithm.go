@@ -211,6 +211,18 @@ func (p *Parser) arithmExprValue(compact bool) ArithmExpr {
 	default:
 		if w := p.getWord(); w != nil {
 			x = w
+			// jaiph-go patch: as bash expands $((…)) as text first,
+			// ${base}#digits and $base#digits are BASE#DIGITS constants.
+			if p.tok == hash && !p.spaced && len(w.Parts) > 0 {
+				hpos := p.pos
+				p.next()
+				if p.tok != _LitWord || p.spaced {
+					p.curErr("%#q must be followed by digits", hash)
+					return nil
+				}
+				l := p.getLit()
+				w.Parts = append(w.Parts, &Lit{ValuePos: hpos, ValueEnd: l.ValueEnd, Value: "#" + l.Value})
+			}
 		} else {
 			return nil
 		}
