@@ -1103,11 +1103,12 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return vr.AssocValues(), lit == "*", true
+			return cfg.sliceAssoc(pe, vr.AssocValues()), lit == "*", true
 		case String:
 			// jaiph-go patch: a plain variable is an array of one
-			// element, as in bash ("${s[@]}" is "$s").
-			if vr.IsSet() {
+			// element, as in bash ("${s[@]}" is "$s"; sliced, the
+			// string is: paramExp).
+			if vr.IsSet() && pe.Slice == nil {
 				return cfg.sliceElems(pe, []string{vr.Str}, nil, false), lit == "*", true
 			}
 		}
@@ -1150,6 +1151,11 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				return []string{}, nil // jaiph-go patch: zero fields
 			case Associative:
 				return vr.AssocKeys(), nil
+			case String: // jaiph-go patch: a scalar has the one index 0
+				if vr.IsSet() {
+					return []string{"0"}, nil
+				}
+				return []string{}, nil
 			}
 		}
 		return nil, nil

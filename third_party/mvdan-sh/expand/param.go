@@ -74,6 +74,21 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
 }
 
+// sliceAssoc slices the values of an associative array as bash does: its
+// offsets count from 1, as for positional parameters without $0 (jaiph-go
+// patch).
+func (cfg *Config) sliceAssoc(pe *syntax.ParamExp, elems []string) []string {
+	if pe.Slice == nil {
+		return elems
+	}
+	const before = "\x00jaiph: before the first value\x00"
+	out := cfg.sliceElems(pe, append([]string{before}, elems...), nil, false)
+	if len(out) > 0 && out[0] == before {
+		out = out[1:]
+	}
+	return out
+}
+
 // indirectElem expands ${!ref} whose value names an array element, such as
 // a[1] or m[key] (jaiph-go patch); ok is false for any other value.
 func (cfg *Config) indirectElem(target string) (string, bool, error) {
@@ -180,15 +195,19 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// associative array; list its values like bash does.
 			indexAllElements = true
 			callVarInd = false
-			elems = vr.AssocValues()
+			elems = cfg.sliceAssoc(pe, vr.AssocValues())
 			str = join(elems)
 		case String:
 			// jaiph-go patch: a plain variable is an array of one
-			// element, as in bash (${s[@]}, ${#s[@]}).
-			indexAllElements = true
+			// element, as in bash (${s[@]}, ${#s[@]}); sliced, it is
+			// the string (${s[@]:1:2} is ${s:1:2}).
+			if pe.Slice != nil {
+				break // varInd gives the string, sliced below
+			}
 			callVarInd = false
+			indexAllElements = true
 			if vr.IsSet() {
-				elems = cfg.sliceElems(pe, []string{vr.Str}, nil, false)
+				elems = []string{vr.Str}
 			}
 			str = join(elems)
 		}
@@ -228,6 +247,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			strs = vr.indexedKeys()
 		case indexAllElements && vr.Kind == Associative:
 			strs = vr.AssocKeys()
+		case indexAllElements && vr.Kind == String:
+			if vr.IsSet() {
+				strs = []string{"0"}
+			}
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
@@ -714,12 +737,20 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
+		if l := nodeLit(idx); l == "@" || l == "*" {
+			return vr.Str, vr.IsSet(), nil // jaiph-go patch: ${s[@]:o:l}
+		}
 		n, err := Arithm(cfg, idx)
 		if err != nil {
 			return "", false, err
 		}
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
+		}
+		if n < 0 && vr.IsSet() {
+			// jaiph-go patch: bash: a negative subscript of a
+			// scalar is a bad array subscript.
+			return "", false, ErrBadSubscript
 		}
 	case Indexed:
 		switch nodeLit(idx) {

@@ -401,6 +401,14 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			return
 		}
 
+		if k == "" {
+			// jaiph-go patch: an empty key is bash's fatal assignment
+			// error.
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
+			r.exit.code = 1
+			r.exit.exiting = true
+			return
+		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
@@ -410,8 +418,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
-			r.errf("%s: bad array subscript\n", name)
+			// jaiph-go patch: bash names the element as written.
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 			r.exit.code = 1
+			r.exit.exiting = true // fatal in bash
 			return
 		}
 	}
@@ -674,4 +684,18 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	prev.List = list
 	prev.Indexes = indexes
 	return name, prev
+}
+
+// printNode renders a syntax node as source text (jaiph-go patch).
+func printNode(n syntax.Node) string {
+	var sb strings.Builder
+	if x, ok := n.(syntax.ArithmExpr); ok {
+		if w, ok := x.(*syntax.Word); !ok || w.Lit() == "" {
+			syntax.NewPrinter().Print(&sb, &syntax.ArithmExp{X: x})
+			out := strings.ReplaceAll(sb.String(), "\\\n", "") // positions from elsewhere
+			return strings.TrimSuffix(strings.TrimPrefix(out, "$(("), "))")
+		}
+	}
+	syntax.NewPrinter().Print(&sb, n)
+	return strings.ReplaceAll(sb.String(), "\\\n", "")
 }
