@@ -69,45 +69,53 @@ var table = []refusal{
 	{"set -o onecmd", kSetOpt, "set", "onecmd", "set -o onecmd; echo st=$?"},
 	{"set -v", kFlag, "set", "v", "set -v; echo st=$?"}, // verbose: invalid option
 	{"set -o verbose", kSetOpt, "set", "verbose", "set -o verbose; echo st=$?"},
-	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                   // invalid option
-	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},             // invalid option
-	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},       // invalid option
-	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                   // invalid option
-	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                            // invalid option
-	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                        // unsupported builtin
-	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                    // unsupported builtin
-	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                              // unsupported builtin
-	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                   // unsupported builtin
-	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                             // unsupported builtin
-	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                  // unsupported builtin
-	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                               // unsupported builtin
-	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},             // only jobs -p is implemented
-	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                            // unsupported builtin
-	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                            // unsupported builtin
-	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                             // unsupported builtin
-	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                // unsupported builtin
-	{"history", kCommand, "history", "", "history; echo st=$?"},                             // unsupported builtin
-	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                         // unsupported builtin
-	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},             // unsupported builtin
-	{"type -a", kFlag, "type", "a", "type -a echo"},                                         // NOT IMPLEMENTED
-	{"type -f", kFlag, "type", "f", "type -f echo"},                                         // NOT IMPLEMENTED
-	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                            // invalid option
-	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                          // invalid option
-	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},       // invalid option
-	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"}, // invalid option
-	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                       // runs "-a" as the command
-	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                             // usage error
-	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                             // usage error
-	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                       // invalid option
-	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                    // prints nothing
-	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},              // prints the function
-	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                // keys missing
-	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                // keys missing
-	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // bash -c adds c
-	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},       // not set: bodies have no source file
-	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},       // not set
-	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                // no DEBUG traps
-	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},    // no RETURN traps
+	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                                  // invalid option
+	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},                            // invalid option
+	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},                      // invalid option
+	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                                  // invalid option
+	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                                           // invalid option
+	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                                       // unsupported builtin
+	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                                   // unsupported builtin
+	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                                             // unsupported builtin
+	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                                  // unsupported builtin
+	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                                            // unsupported builtin
+	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                                 // unsupported builtin
+	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                                              // unsupported builtin
+	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},                            // only jobs -p is implemented
+	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                                           // unsupported builtin
+	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                                           // unsupported builtin
+	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                                            // unsupported builtin
+	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                               // unsupported builtin
+	{"history", kCommand, "history", "", "history; echo st=$?"},                                            // unsupported builtin
+	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
+	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},                            // unsupported builtin
+	{"type -a", kFlag, "type", "a", "type -a echo"},                                                        // NOT IMPLEMENTED
+	{"type -f", kFlag, "type", "f", "type -f echo"},                                                        // NOT IMPLEMENTED
+	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                                           // invalid option
+	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                                         // invalid option
+	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},                      // invalid option
+	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"},                // invalid option
+	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                                      // runs "-a" as the command
+	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
+	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
+	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option
+	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                                   // prints nothing
+	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},                             // prints the function
+	{"export -n", kFlag, "export", "n", "export E=1; export -n E; sh -c 'echo ${E-unset}'"},                // makes a nameref
+	{"export -p", kFlag, "export", "p", "export ZZ=1; export -p | grep -c ZZ="},                            // lists nothing
+	{"readonly -p", kFlag, "readonly", "p", "readonly Q=1; readonly -p | grep -c Q="},                      // lists nothing
+	{"local -", kFlag, "local", "-", "f() { local -; set +e; }; f; echo st=$?"},                            // invalid option
+	{"declare +ATTR", kFlag, "declare", "+", "declare -i n=1; declare +i n; n=1+1; echo $n"},               // invalid option
+	{"typeset +ATTR", kFlag, "typeset", "+", "typeset -i n=1; typeset +i n; n=1+1; echo $n"},               // invalid option
+	{"local +ATTR", kFlag, "local", "+", "f() { local -i n=1; local +i n; n=1+1; echo $n; }; f"},           // invalid option
+	{"eval with a literal string that is not valid shell", kTrapCode, "eval", "", "eval 'if'; echo st=$?"}, // the parser's wording
+	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                               // keys missing
+	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                               // keys missing
+	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                               // bash -c adds c
+	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},                      // not set: bodies have no source file
+	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},                      // not set
+	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                               // no DEBUG traps
+	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},                   // no RETURN traps
 	// bash reports the syntax error when the trap runs, with its own text
 	// and line; the interpreter's parser words it differently.
 	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
@@ -276,6 +284,14 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 			continue
 		}
+		if w == "-" && name == "local" {
+			hit(kFlag, name, "-", words[i].Pos())
+			return
+		}
+		if len(w) >= 2 && w[0] == '+' && (name == "declare" || name == "typeset" || name == "local") {
+			hit(kFlag, name, "+", words[i].Pos())
+			return
+		}
 		if w == "--" || len(w) < 2 || !(w[0] == '-' || w[0] == '+' && name == "set") {
 			return
 		}
@@ -309,6 +325,12 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 		hit(kBare, name, "p", words[0].Pos())
+	case "eval":
+		if len(args) == 1 {
+			if code, ok := literalWord(args[0]); ok && !validShell(code) {
+				hit(kTrapCode, name, "", args[0].Pos())
+			}
+		}
 	case "trap":
 		if len(args) > 0 && args[0].Lit() == "--" {
 			args = args[1:]

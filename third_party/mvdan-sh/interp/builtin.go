@@ -238,6 +238,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		for _, arg := range args {
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetElem(name, sub)
+			} else if vars && r.lookupVar(arg).ReadOnly {
+				// jaiph-go patch: bash's text.
+				r.errf("unset: %s: cannot unset: readonly variable\n", arg)
+				exit.code = 1
 			} else if vars && r.lookupVar(arg).IsSet() {
 				r.delVar(arg)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
@@ -463,7 +467,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		p := syntax.NewParser()
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
-			return failf(1, "eval: %v\n", err)
+			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
 		}
 		r.stmts(ctx, file.Stmts)
 		exit = r.exit
