@@ -191,30 +191,38 @@ var tableIndex = sync.OnceValue(func() map[key]string {
 })
 
 func refusals(f *syntax.File) []found {
-	var out []found
+	out, _ := scan(f)
+	return out
+}
+
+// scan walks f once and returns the refused constructs and the misplaced
+// Jaiph step words (steps.go), each in source order.
+func scan(f *syntax.File) (out, steps []found) {
+	var defined map[string]bool
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
 		if name, ok := tableIndex()[key{k, cmd, arg}]; ok {
 			out = append(out, found{name, pos})
 		}
 	}
 	// extglob groups inside [[ ]] and ${…} are parsed by bash whatever
-	// the extglob option; elsewhere they are its syntax error.
-	parsedByBash := map[*syntax.ExtGlob]bool{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.TestClause, *syntax.ParamExp:
-			syntax.Walk(n, func(m syntax.Node) bool {
-				if eg, ok := m.(*syntax.ExtGlob); ok {
-					parsedByBash[eg] = true
+	// the extglob option; elsewhere they are its syntax error. The walk
+	// meets those nodes before the groups they hold.
+	var parsedByBash map[*syntax.ExtGlob]bool
+	markParsed := func(n syntax.Node) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			if eg, ok := m.(*syntax.ExtGlob); ok {
+				if parsedByBash == nil {
+					parsedByBash = map[*syntax.ExtGlob]bool{}
 				}
-				return true
-			})
-			return false
-		}
-		return true
-	})
+				parsedByBash[eg] = true
+			}
+			return true
+		})
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.TestClause:
+			markParsed(n)
 		case *syntax.ExtGlob:
 			if !parsedByBash[n] {
 				hit(kNode, "extglob", "", n.Pos())
@@ -225,10 +233,20 @@ func refusals(f *syntax.File) []found {
 			if n.Op == syntax.CmdOut {
 				hit(kNode, ">(", "", n.Pos())
 			}
+		case *syntax.FuncDecl:
+			if n.Name != nil && stepWords[n.Name.Value] {
+				if defined == nil {
+					defined = map[string]bool{}
+				}
+				defined[n.Name.Value] = true
+			}
 		case *syntax.CallExpr:
 			words := n.Args
 			if len(words) == 0 {
 				return true
+			}
+			if w := stepWord(words); w != nil {
+				steps = append(steps, found{w.Lit(), w.Pos()})
 			}
 			name := words[0].Lit()
 			if name == "builtin" && len(words) > 1 {
@@ -251,6 +269,9 @@ func refusals(f *syntax.File) []found {
 			}
 			options(n.Variant.Value, words, hit)
 		case *syntax.ParamExp:
+			if n.Exp != nil || n.Repl != nil {
+				markParsed(n)
+			}
 			if n.Param != nil {
 				hit(kParam, "", n.Param.Value, n.Pos())
 			}
@@ -265,7 +286,16 @@ func refusals(f *syntax.File) []found {
 		}
 		return true
 	})
-	return out
+	if len(steps) > 0 && defined != nil {
+		kept := steps[:0]
+		for _, st := range steps {
+			if !defined[st.name] {
+				kept = append(kept, st)
+			}
+		}
+		steps = kept
+	}
+	return out, steps
 }
 
 // options reports the refused short options, `set -o` names and shopt

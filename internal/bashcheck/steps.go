@@ -15,39 +15,23 @@ import (
 // is just false: a gate that silently passes.
 var stepWords = map[string]bool{"run": true, "ensure": true}
 
-// misplacedSteps returns, in source order, the simple commands of f whose
-// name is a literal "run" or "ensure" (when f defines no shell function of
-// that name itself).
-func misplacedSteps(f *syntax.File) []found {
-	defined := map[string]bool{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-			defined[fd.Name.Value] = true
-		}
-		return true
-	})
-	var out []found
-	syntax.Walk(f, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.CallExpr)
-		if !ok || len(c.Args) == 0 {
-			return true
-		}
-		words := c.Args
-		for len(words) > 1 && (words[0].Lit() == "command" || words[0].Lit() == "builtin" || words[0].Lit() == "exec") {
-			words = words[1:]
-		}
-		if w := words[0].Lit(); stepWords[w] && !defined[w] {
-			out = append(out, found{w, words[0].Pos()})
-		}
-		return true
-	})
-	return out
+// stepWord is the word naming the command of a simple command (after
+// `command`, `builtin` or `exec`) when it is a literal step word; the
+// caller drops those of a body that defines a shell function of that name.
+func stepWord(words []*syntax.Word) *syntax.Word {
+	for len(words) > 1 && (words[0].Lit() == "command" || words[0].Lit() == "builtin" || words[0].Lit() == "exec") {
+		words = words[1:]
+	}
+	if stepWords[words[0].Lit()] {
+		return words[0]
+	}
+	return nil
 }
 
 // stepDiagnostics reports each misplaced step word of a parsed body.
-func stepDiagnostics(file string, f *syntax.File, b *lowered.Body) []*diag.Diagnostic {
+func stepDiagnostics(file string, steps []found, b *lowered.Body) []*diag.Diagnostic {
 	var out []*diag.Diagnostic
-	for _, s := range misplacedSteps(f) {
+	for _, s := range steps {
 		line, col := b.Position(int(s.pos.Line()), int(s.pos.Col()))
 		out = append(out, diag.New(file, line, col, diag.Validate, misplacedMessage(s.name, b.Kind)))
 	}
