@@ -749,7 +749,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				in = e.r
 			default:
-				return failf(2, "read: invalid option %q\n", flag)
+				// jaiph-go patch: bash's text and usage line.
+				return failf(2, "read: %s: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n", flag)
 			}
 		}
 
@@ -765,6 +766,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				exit.code = 1
 			}
 			return exit
+		}
+		if in == nil {
+			// jaiph-go patch: a closed stdin is bash's read error
+			// (-u checks its descriptor above).
+			return failf(1, "read: read error: 0: Bad file descriptor\n")
 		}
 		if _, term := stdinTerminal(in); prompt != "" && term {
 			// jaiph-go patch: as bash, the prompt goes to stderr and

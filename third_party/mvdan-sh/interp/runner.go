@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -1452,7 +1453,9 @@ func (r *Runner) setFd(n int, e *fdEntry) {
 		}
 		return
 	case 1, 2:
-		w := io.Discard
+		// jaiph-go patch: writes to a closed stdout or stderr fail with
+		// EBADF, as in bash (`echo x >&-` fails; it used to succeed).
+		var w io.Writer = closedWriter{}
 		if e != nil && e.w != nil {
 			w = e.w
 		}
@@ -1574,8 +1577,18 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		origEnv := r.writeEnv
 		r.writeEnv = &overlayEnviron{parent: r.writeEnv, funcScope: true}
 
+		// jaiph-go patch: as in bash without errtrace, a function does
+		// not inherit the ERR trap; the caller's is restored on return.
+		errTrap, hadErrTrap := r.traps[trapErr]
+		if hadErrTrap {
+			delete(r.traps, trapErr)
+		}
+
 		r.stmt(ctx, body)
 
+		if hadErrTrap {
+			r.traps[trapErr] = errTrap
+		}
 		r.writeEnv = origEnv
 
 		r.Params = oldParams
@@ -2059,3 +2072,8 @@ func isArithmErr(err error) bool {
 	_, ok := errors.AsType[expand.ArithmError](err)
 	return ok
 }
+
+// closedWriter is a closed descriptor 1 or 2 (jaiph-go patch).
+type closedWriter struct{}
+
+func (closedWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
