@@ -1133,6 +1133,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if pe == nil || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
 		return nil, nil
 	}
+	if pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word.Lit() == "A" {
+		return nil, nil // jaiph-go patch: one declare statement (paramExp)
+	}
 	name := pe.Param.Value
 	if pe.Excl {
 		switch pe.Names {
@@ -1159,6 +1162,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			}
 		}
 		return nil, nil
+	}
+	if err := cfg.listSliceLength(pe); err != nil {
+		return nil, err
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
 		if pe.Exp != nil {
@@ -1215,6 +1221,33 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return []string{}, nil
 	}
 	return nil, nil
+}
+
+// listSliceLength reports bash's fatal "N: substring expression < 0" for a
+// list expansion sliced with a negative length (${a[@]:1:-1}, ${@:1:-1});
+// a string may take one (jaiph-go patch).
+func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
+	if pe.Slice == nil || pe.Slice.Length == nil || pe.Param == nil {
+		return nil
+	}
+	list := pe.Param.Value == "@" || pe.Param.Value == "*"
+	if l := nodeLit(pe.Index); l == "@" || l == "*" {
+		switch cfg.Env.Get(pe.Param.Value).Kind {
+		case Indexed, Associative:
+			list = true
+		}
+	}
+	if !list {
+		return nil
+	}
+	n, err := Arithm(cfg, pe.Slice.Length)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("%d: substring expression < 0", n)
+	}
+	return nil
 }
 
 // quotedOpFields expands the word of a quoted "${a[@]:-w}" (jaiph-go patch)

@@ -153,6 +153,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 	}
 
+	if err := cfg.listSliceLength(pe); err != nil {
+		return "", err
+	}
 	var sliceOffset, sliceLen int
 	if pe.Slice != nil {
 		var err error
@@ -403,6 +406,25 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if indexAllElements && arg == "A" && vr.Kind == Indexed {
+				// jaiph-go patch: bash's declare statement for the array.
+				var sb strings.Builder
+				flags := orig.Flags()
+				if !strings.Contains(flags, "a") {
+					flags = "a" + flags
+				}
+				sb.WriteString("declare -" + flags + " " + name + "=(")
+				for i, k := range vr.indexedKeys() {
+					if i > 0 {
+						sb.WriteByte(' ')
+					}
+					v, _ := vr.indexedVal(atoiOr0(k))
+					sb.WriteString("[" + k + "]=" + dqDeclare(v))
+				}
+				sb.WriteString(")")
+				str = sb.String()
+				break
+			}
 			if indexAllElements && perElemAtOp(arg) {
 				// jaiph-go patch: ${a[@]@Q} quotes each element.
 				out := make([]string, len(elems))
@@ -553,6 +575,27 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		}
 	}
 	return elems, nil
+}
+
+// atoiOr0 is strconv.Atoi without the error.
+func atoiOr0(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// dqDeclare double-quotes a value as bash's declare -p does.
+func dqDeclare(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '$', '`':
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	sb.WriteByte('"')
+	return sb.String()
 }
 
 // perElemAtOp: the ${x@OP} operators that apply to each element of a list.

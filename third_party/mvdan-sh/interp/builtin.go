@@ -355,7 +355,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				r.outf("%s\n", path)
 			}
 		default:
-			return failf(2, "usage: cd [dir]\n")
+			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
 		}
 		exit.code = r.changeDir(ctx, "cd", path)
 	case "wait":
@@ -420,11 +420,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				continue
 			}
-			if _, ok := r.Funcs[arg]; ok {
+			if body, ok := r.Funcs[arg]; ok {
 				if mode == "-t" {
 					r.out("function\n")
 				} else {
-					r.outf("%s is a function\n", arg)
+					// jaiph-go patch: bash prints the definition too.
+					r.outf("%s is a function\n%s", arg, funcDefinition(arg, body))
 				}
 				continue
 			}
@@ -556,7 +557,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-V":
 				// jaiph-go patch: describe each name as type does.
 				for _, arg := range fp.args() {
-					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
+					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
 						exit = r.builtin(ctx, pos, "type", []string{arg})
 					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
 						exit = r.builtin(ctx, pos, "type", []string{arg})

@@ -703,8 +703,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 					line, err := r.readLine(ctx, true)
 					if err != nil {
-						r.errf("\n")
+						// jaiph-go patch: as bash, a newline on stdout
+						// and status 1, which errexit ignores.
+						r.out("\n")
 						r.exit.code = 1
+						r.noErrExitOnce = true
 						break
 					}
 					if len(line) == 0 {
