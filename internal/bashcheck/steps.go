@@ -8,12 +8,12 @@ import (
 
 // stepWords are the Jaiph keywords that start a managed call only where the
 // parser classifies a line (the start of a workflow line, a rule's `ensure`
-// line, an if-run/if-ensure header). Anywhere else in a body's shell (`if
+// line, an if-run/if-ensure header and its branches). Anywhere else in a body's shell (`if
 // run w; then …; fi` on one line, `while run w; do`, `{ run w && x; }`,
 // `echo a; run w`) the word would be a simple command named "run", which
 // fails with "command not found" into the step's .err while the condition
 // is just false: a gate that silently passes.
-var stepWords = map[string]bool{"run": true, "ensure": true}
+var stepWords = map[string]bool{"run": true, "ensure": true, "prompt": true}
 
 // stepWord is the word naming the command of a simple command (after
 // `command`, `builtin` or `exec`) when it is a literal step word; the
@@ -42,6 +42,8 @@ func stepDiagnostics(file string, steps []found, b *lowered.Body) []*diag.Diagno
 func misplacedMessage(word string, k lowered.Kind) string {
 	msg := `"` + word + `" inside a shell construct is not a Jaiph step: bash would run a command named "` + word + `" ("command not found"); `
 	switch {
+	case word == "prompt":
+		msg += `start a workflow line with it ("prompt \"…\"" or "x = prompt \"…\"")`
 	case k == lowered.Workflow:
 		msg += `start a line with it ("` + word + ` ref args", "x = ` + word + ` ref", or "if ` + word + ` ref; then" with the branch on the following lines)`
 	case k == lowered.Rule && word == "ensure":
