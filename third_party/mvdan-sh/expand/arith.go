@@ -24,6 +24,9 @@ type ArithmError struct {
 	// Operand is where the error token starts when Expr and Token are
 	// still to be filled in from the whole expression's source spacing.
 	Operand syntax.ArithmExpr
+	// AtOp: the token starts at Operand's operator, not at Operand
+	// (jaiph-go patch: bash's "attempted assignment to non-variable").
+	AtOp bool
 }
 
 func (e ArithmError) Error() string {
@@ -142,10 +145,12 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 		text := r.sb.String()
 		ae.Expr = text + trailing
 		ae.Token = ae.Expr
-		if start, ok := r.starts[ae.Operand]; ok {
+		if start, ok := r.starts[ae.Operand]; ok && !ae.AtOp {
+			ae.Token = text[start:] + trailing
+		} else if start, ok := r.opStarts[ae.Operand]; ok && ae.AtOp {
 			ae.Token = text[start:] + trailing
 		}
-		ae.Operand = nil
+		ae.Operand, ae.AtOp = nil, false
 		return 0, ae
 	}
 	return n, err
@@ -154,8 +159,9 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 // arithRender renders an arithmetic expression with its source spacing,
 // from the nodes' positions, recording where each node starts.
 type arithRender struct {
-	sb     strings.Builder
-	starts map[syntax.ArithmExpr]int
+	sb       strings.Builder
+	starts   map[syntax.ArithmExpr]int
+	opStarts map[syntax.ArithmExpr]int // where a binary node's operator is
 }
 
 func (r *arithRender) gap(line, col uint, to syntax.Pos) {
@@ -177,6 +183,10 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.node(x.X)
 		op := x.Op.String()
 		r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+		if r.opStarts == nil {
+			r.opStarts = make(map[syntax.ArithmExpr]int)
+		}
+		r.opStarts[x] = r.sb.Len()
 		r.sb.WriteString(op)
 		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.Y.Pos())
 		r.node(x.Y)
@@ -461,6 +471,11 @@ func atoiLargeBase(s string, base int64) int64 {
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	cur, set, err := cfg.arithmLvalue(b.X)
+	if ae, ok := err.(ArithmError); ok && ae.Msg == "attempted assignment to non-variable" && ae.Operand == nil {
+		// jaiph-go patch: bash quotes the whole expression and the text
+		// from the operator on.
+		return 0, ArithmError{Msg: ae.Msg, Operand: b, AtOp: true}
+	}
 	if err != nil {
 		return 0, err
 	}

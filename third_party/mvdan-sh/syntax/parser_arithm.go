@@ -23,7 +23,7 @@ func (p *Parser) arithmExprAssign(compact bool) ArithmExpr {
 		if compact && p.spaced {
 			return value
 		}
-		if !isArithName(value) {
+		if !isArithName(value) && !p.arithLvalueAtRunTime(value) {
 			p.posErr(p.pos, "%#q must follow a name", p.tok)
 		}
 		pos := p.pos
@@ -375,4 +375,17 @@ func (p *Parser) arithmEnd(ltok token, lpos Pos, old saveState) Pos {
 	pos := p.pos
 	p.next()
 	return pos
+}
+
+// arithLvalueAtRunTime reports an assignment target that bash rejects only
+// when it evaluates it ("attempted assignment to non-variable", status 1),
+// such as the constant in (( 1 = 2 )) (jaiph-go patch). The parser of a
+// let string or a variable's value (Arithmetic) keeps the syntax error,
+// which the interpreter words as bash.
+func (p *Parser) arithLvalueAtRunTime(x ArithmExpr) bool {
+	if p.quote != arithmExpr && p.quote != arithmExprCmd {
+		return false
+	}
+	w, ok := x.(*Word)
+	return ok && len(w.Parts) == 1 && w.Lit() != ""
 }
