@@ -115,7 +115,6 @@ var table = []refusal{
 	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},                      // not set: bodies have no source file
 	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},                      // not set
 	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                               // no DEBUG traps
-	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},                   // no RETURN traps
 	// bash reports the syntax error when the trap runs, with its own text
 	// and line; the interpreter's parser words it differently.
 	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
@@ -373,10 +372,10 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 		}
 		for _, w := range args[1:] {
 			sig := signalWord(w.Lit())
-			if sig == "" || trappable[sig] {
+			if sig == "" || trappable[sig] || sig == "RETURN" {
 				continue
 			}
-			if sig == "DEBUG" || sig == "RETURN" {
+			if sig == "DEBUG" {
 				hit(kTrapSig, name, sig, w.Pos())
 				continue
 			}

@@ -149,6 +149,10 @@ type Runner struct {
 	// without ending the shell).
 	noErrExitOnce bool
 
+	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
+	// trap sees as $? (jaiph-go patch).
+	statusBeforeReturn uint8
+
 	// The current and last exit statuses. They can only be different if
 	// the interpreter is in the middle of running a statement. In that
 	// scenario, 'exit' is the status for the current statement being run,

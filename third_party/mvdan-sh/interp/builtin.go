@@ -515,6 +515,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.sourceSetParams = false
 		r.inSource = true // know that we're inside a sourced script.
 		r.stmts(ctx, file.Stmts)
+		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
+		}
 
 		// If we modified the parameters and the sourced file didn't
 		// explicitly set them, we restore the old ones.
@@ -672,6 +675,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(2, "popd: invalid argument\n")
 		}
 	case "return":
+		r.statusBeforeReturn = r.lastExit.code // jaiph-go patch: $? in a RETURN trap
 		if !r.inFunc && !r.inSource {
 			return failf(2, "return: can only `return' from a function or sourced script\n") // jaiph-go patch: bash's text and status
 		}

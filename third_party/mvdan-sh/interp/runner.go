@@ -1054,6 +1054,26 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	}
 }
 
+// returnTrap runs a RETURN trap as bash does (jaiph-go patch): $? is the
+// status before a `return` (or of the last command), errexit applies inside
+// it whatever the caller's context, and the returned status is kept unless
+// the trap ends the shell.
+func (r *Runner) returnTrap(ctx context.Context, cb string) {
+	saved := r.exit
+	if r.exit.returning {
+		r.exit.code = r.statusBeforeReturn
+	}
+	r.exit.returning = false
+	oldNoErrExit := r.noErrExit
+	r.noErrExit = false
+	r.trapCallback(ctx, cb, "return")
+	r.noErrExit = oldNoErrExit
+	if r.exit.exiting {
+		return
+	}
+	r.exit = saved
+}
+
 func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	if callback == "" {
 		return // nothing to do
@@ -1586,11 +1606,22 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		if hadErrTrap {
 			delete(r.traps, trapErr)
 		}
+		// jaiph-go patch: nor the RETURN trap; one the function sets runs
+		// when it returns and stays set after it, as in bash.
+		retTrap, hadRetTrap := r.traps[trapReturn]
+		if hadRetTrap {
+			delete(r.traps, trapReturn)
+		}
 
 		r.stmt(ctx, body)
 
 		if hadErrTrap {
 			r.traps[trapErr] = errTrap
+		}
+		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			r.returnTrap(ctx, cb)
+		} else if !ok && hadRetTrap {
+			r.traps[trapReturn] = retTrap
 		}
 		r.writeEnv = origEnv
 
