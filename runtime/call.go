@@ -187,6 +187,7 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		env: env, dir: spec.dir, params: params,
 		stdin: spec.stdin, stdout: stdout, stderr: errFile,
 		jaiph:    rt.execMiddleware,
+		funcs:    rt.commandFunc,
 		readOnly: f.readOnly, readOnlyTmp: rt.rvDir,
 	})
 	if err != nil {
@@ -311,6 +312,26 @@ func (rt *Runtime) lookupCommand(f *frame, name string) *lowered.Body {
 		return b
 	}
 	return nil
+}
+
+// commandFunc answers `command -v NAME`, `type NAME` and `declare -F NAME`
+// for the names a body calls as managed calls (lookupCommand): they are
+// functions, as in the reference, where each function has a shim of its
+// bare name (`g () { main::g "$@"; }`) and every rule, workflow and
+// function a `<module>::<name>` function.
+func (rt *Runtime) commandFunc(ctx context.Context, name string) (string, bool) {
+	f := frameOf(ctx)
+	if f == nil {
+		return "", false
+	}
+	b := rt.lookupCommand(f, name)
+	if b == nil {
+		return "", false
+	}
+	if name != b.Symbol {
+		return b.Symbol + ` "$@"`, true
+	}
+	return b.Symbol + `::impl "$@"`, true
 }
 
 // managedFromShell performs a managed call requested by a running body.

@@ -170,7 +170,7 @@ func (rt *Runtime) followUp(ctx context.Context, root *frame, stderr io.Writer) 
 	}
 	status, _, err := rt.asRoot(ctx, func(ctx context.Context) (int, string, error) {
 		r, err := newRunner(runnerConfig{env: root.env, dir: rt.opts.Workspace, params: []string{"--"},
-			stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, jaiph: rt.execMiddleware})
+			stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, jaiph: rt.execMiddleware, funcs: rt.commandFunc})
 		if err != nil {
 			return 1, "", err
 		}

@@ -25,6 +25,9 @@ type runnerConfig struct {
 	// statements) before the shell builtins and external programs; nil for
 	// plain shell (module locals).
 	jaiph func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc
+	// funcs tells `command -v`, `type` and `declare -F` which command
+	// names jaiph runs as functions (interp.HandlerFunctions); nil: none.
+	funcs func(ctx context.Context, name string) (string, bool)
 	// readOnlyTmp, when set, isolates a rule: writes are refused except
 	// below this directory (readonly.go).
 	readOnlyTmp string
@@ -58,6 +61,9 @@ func newRunner(c runnerConfig) (*interp.Runner, error) {
 	}
 	if c.params != nil {
 		opts = append(opts, interp.Params(c.params...))
+	}
+	if c.funcs != nil {
+		opts = append(opts, interp.HandlerFunctions(c.funcs))
 	}
 	if c.readOnly {
 		opts = append(opts, interp.OpenHandler(readOnlyOpen(c.readOnlyTmp)))

@@ -163,14 +163,21 @@ func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, ar
 			v = strings.ReplaceAll(v, `"`, `\"`)
 			f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("__jaiph_v=\n__jaiph_v=\""+v+"\"\n"), "local")
 			if err == nil && sh == nil {
+				// The reference's script runs `set -euo pipefail` before
+				// its locals: an unset variable or a failing `$(…)` in a
+				// value ends the run with that status.
 				sh, err = newRunner(runnerConfig{env: envFromList(env.List()), dir: dir, stderr: os.Stderr,
-					params: append([]string{"--"}, args...)})
+					params: append([]string{"-euo", "pipefail", "--"}, args...)})
 			}
+			var status int
 			if err == nil {
-				err = runIn(ctx, sh, f)
+				status, err = runStatus(ctx, sh, f)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("local %s: %w", l.Name, err)
+			}
+			if status != 0 {
+				return nil, &LocalError{Module: m.Symbol, Name: l.Name, Status: status}
 			}
 			val = sh.Vars["__jaiph_v"].String()
 		}
@@ -190,6 +197,30 @@ func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, ar
 		out = append(out, Local{Name: l.Name, EnvName: name, Value: val})
 	}
 	return out, nil
+}
+
+// LocalError is a module local whose value failed to expand (an unset
+// variable under the reference's `set -u`, a failing command substitution
+// under its `set -e`): the run ends with Status before anything runs; the
+// shell has already said why on stderr.
+type LocalError struct {
+	Module, Name string
+	Status       int
+}
+
+func (e *LocalError) Error() string {
+	return fmt.Sprintf("local %s of module %s: its value failed (status %d)", e.Name, e.Module, e.Status)
+}
+
+// runStatus runs node in sh and returns its exit status.
+func runStatus(ctx context.Context, sh *interp.Runner, node syntax.Node) (int, error) {
+	if err := sh.Run(ctx, node); err != nil {
+		if st, ok := interp.IsExitStatus(err); ok {
+			return int(st), nil
+		}
+		return 1, err
+	}
+	return 0, nil
 }
 
 // runIn runs node in sh; an exit status is not an error (a value whose

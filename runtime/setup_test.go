@@ -21,7 +21,7 @@ func localsModule(values ...string) *lowered.Module {
 // spaces, invalid UTF-8 kept); $ and ` expand, a backslash stays itself.
 func TestEvalLocalsValues(t *testing.T) {
 	m := localsModule(`say "hi" it's`, "a  b\xff", `$1-${v0}`, `\$x \"q\"`, "`echo sub`")
-	got, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), []string{"arg"})
+	got, err := evalLocals(context.Background(), m, NewEnv([]string{"x="}), t.TempDir(), []string{"arg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +29,23 @@ func TestEvalLocalsValues(t *testing.T) {
 	for i, l := range got {
 		if l.Value != want[i] {
 			t.Errorf("local %s = %q, want %q", l.Name, l.Value, want[i])
+		}
+	}
+}
+
+// TestEvalLocalsFail: as under the reference's `set -euo pipefail`, an
+// unset variable, a failed ${x:?} or a failing command substitution ends
+// the evaluation with a LocalError carrying the status.
+func TestEvalLocalsFail(t *testing.T) {
+	for _, tc := range []struct {
+		value  string
+		status int
+	}{{"$unset_var", 1}, {"${unset_var:?no}", 1}, {"$(exit 4)", 4}, {"$(false | true)", 1}, {"$1", 1}} {
+		m := localsModule("ok", tc.value, "never")
+		_, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), nil)
+		le, ok := err.(*LocalError)
+		if !ok || le.Name != "v1" || le.Status != tc.status {
+			t.Errorf("%s: got %v, want a LocalError for v1 with status %d", tc.value, err, tc.status)
 		}
 	}
 }
@@ -63,10 +80,9 @@ func TestEvalLocalsLinear(t *testing.T) {
 
 // TestEvalLocalsOneShell: values are expanded in one shell that sees the
 // locals set before (by their exported names) and what earlier expansions
-// assigned, as the reference's script-level assignments do; a failed
-// expansion leaves its local empty and the next ones are still expanded.
+// assigned, as the reference's script-level assignments do.
 func TestEvalLocalsOneShell(t *testing.T) {
-	m := localsModule("it's $1", "${main__v0}!", "${n:=7}", "n=$n", "${unset_var:?no}", "after $n")
+	m := localsModule("it's $1", "${main__v0}!", "${n:=7}", "n=$n", "${unset_var:-}", "after $n")
 	got, err := evalLocals(context.Background(), m, NewEnv(nil), t.TempDir(), []string{"x"})
 	if err != nil {
 		t.Fatal(err)

@@ -44,8 +44,13 @@ func report(file string, f *syntax.File, perr *parseError, at func(syntax.Pos) (
 		}
 		return []*diag.Diagnostic{diag.New(file, line, col, diag.Parse, perr.msg)}
 	}
+	return diagnose(file, refusals(f), at)
+}
+
+// diagnose turns refused constructs into diagnostics.
+func diagnose(file string, refused []found, at func(syntax.Pos) (int, int)) []*diag.Diagnostic {
 	var out []*diag.Diagnostic
-	for _, r := range refusals(f) {
+	for _, r := range refused {
 		line, col := at(r.pos)
 		out = append(out, diag.New(file, line, col, diag.Validate, "unsupported shell feature: "+r.name))
 	}
@@ -89,7 +94,12 @@ func Body(file string, b *lowered.Body) []*diag.Diagnostic {
 	}
 	first := b.First()
 	f, perr := parse(b.Source, first)
-	if perr == nil || !perr.pos.IsValid() {
+	if perr == nil {
+		refused, steps := scan(f)
+		ds := diagnose(file, refused, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
+		return append(ds, stepDiagnostics(file, steps, b)...)
+	}
+	if !perr.pos.IsValid() {
 		return report(file, f, perr, func(p syntax.Pos) (int, int) { return b.Position(int(p.Line()), int(p.Col())) })
 	}
 	errLine := int(perr.pos.Line())

@@ -12,16 +12,17 @@ import (
 type kind int
 
 const (
-	kNode    kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
-	kCommand             // any simple command named Cmd
-	kFlag                // Cmd with the short option Arg (`set` also matches +Arg)
-	kSetOpt              // `set -o Arg` / `set +o Arg`
-	kShopt               // `shopt … Arg` naming the option Arg
-	kParamOp             // `${name@Arg}`
-	kReplace             // `${name/Arg…/…}` (an anchored pattern)
-	kParam               // the special parameter `$Arg`
-	kBare                // Cmd without its option Arg (`jobs` but not `jobs -p`)
-	kTrapSig             // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
+	kNode     kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
+	kCommand              // any simple command named Cmd
+	kFlag                 // Cmd with the short option Arg (`set` also matches +Arg)
+	kSetOpt               // `set -o Arg` / `set +o Arg`
+	kShopt                // `shopt … Arg` naming the option Arg
+	kParamOp              // `${name@Arg}`
+	kReplace              // `${name/Arg…/…}` (an anchored pattern)
+	kParam                // the special parameter `$Arg`
+	kBare                 // Cmd without its option Arg (`jobs` but not `jobs -p`)
+	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
+	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -40,7 +41,11 @@ type refusal struct {
 // extglob, `exec 3>file`, read -t, let).
 var table = []refusal{
 	{"coproc", kNode, "coproc", "", "coproc cat; echo started"}, // no coprocesses: "unhandled command node"
-	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"},         // brace expansion cannot be switched off
+	// bash parses a body before any `shopt -s extglob` in it runs, so an
+	// extglob group in a case pattern or a plain word is its syntax error
+	// (`[[ … ]]` and `${x#…}` patterns are parsed with extglob on).
+	{"extglob pattern outside [[ ]] and ${…}", kNode, "extglob", "", "shopt -s extglob; case ab in @(ab)) echo m;; esac"},
+	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
 	{"set -o errtrace", kSetOpt, "set", "errtrace", "set -o errtrace; echo st=$?"},
@@ -64,45 +69,55 @@ var table = []refusal{
 	{"set -o onecmd", kSetOpt, "set", "onecmd", "set -o onecmd; echo st=$?"},
 	{"set -v", kFlag, "set", "v", "set -v; echo st=$?"}, // verbose: invalid option
 	{"set -o verbose", kSetOpt, "set", "verbose", "set -o verbose; echo st=$?"},
-	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                   // invalid option
-	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},             // invalid option
-	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},       // invalid option
-	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                   // invalid option
-	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                            // invalid option
-	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                        // unsupported builtin
-	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                    // unsupported builtin
-	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                              // unsupported builtin
-	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                   // unsupported builtin
-	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                             // unsupported builtin
-	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                  // unsupported builtin
-	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                               // unsupported builtin
-	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},             // only jobs -p is implemented
-	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                            // unsupported builtin
-	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                            // unsupported builtin
-	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                             // unsupported builtin
-	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                // unsupported builtin
-	{"history", kCommand, "history", "", "history; echo st=$?"},                             // unsupported builtin
-	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                         // unsupported builtin
-	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},             // unsupported builtin
-	{"type -a", kFlag, "type", "a", "type -a echo"},                                         // NOT IMPLEMENTED
-	{"type -f", kFlag, "type", "f", "type -f echo"},                                         // NOT IMPLEMENTED
-	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                            // invalid option
-	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                          // invalid option
-	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},       // invalid option
-	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"}, // invalid option
-	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                       // runs "-a" as the command
-	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                             // usage error
-	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                             // usage error
-	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                       // invalid option
-	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                    // prints nothing
-	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},              // prints the function
-	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                // keys missing
-	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                // keys missing
-	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                // bash -c adds c
-	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},       // not set: bodies have no source file
-	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},       // not set
-	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                // no DEBUG traps
-	{"trap RETURN", kTrapSig, "trap", "RETURN", "f() { :; }; trap 'echo ret' RETURN; f"},    // no RETURN traps
+	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                                  // invalid option
+	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},                            // invalid option
+	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},                      // invalid option
+	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                                  // invalid option
+	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                                           // invalid option
+	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                                       // unsupported builtin
+	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                                   // unsupported builtin
+	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                                             // unsupported builtin
+	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                                  // unsupported builtin
+	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                                            // unsupported builtin
+	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                                 // unsupported builtin
+	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                                              // unsupported builtin
+	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},                            // only jobs -p is implemented
+	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                                           // unsupported builtin
+	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                                           // unsupported builtin
+	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                                            // unsupported builtin
+	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                               // unsupported builtin
+	{"history", kCommand, "history", "", "history; echo st=$?"},                                            // unsupported builtin
+	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
+	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},                            // unsupported builtin
+	{"type -a", kFlag, "type", "a", "type -a echo"},                                                        // NOT IMPLEMENTED
+	{"type -f", kFlag, "type", "f", "type -f echo"},                                                        // NOT IMPLEMENTED
+	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                                           // invalid option
+	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                                         // invalid option
+	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},                      // invalid option
+	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"},                // invalid option
+	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                                      // runs "-a" as the command
+	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
+	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
+	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option
+	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                                   // prints nothing
+	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},                             // prints the function
+	{"export -n", kFlag, "export", "n", "export E=1; export -n E; sh -c 'echo ${E-unset}'"},                // makes a nameref
+	{"export -p", kFlag, "export", "p", "export ZZ=1; export -p | grep -c ZZ="},                            // lists nothing
+	{"readonly -p", kFlag, "readonly", "p", "readonly Q=1; readonly -p | grep -c Q="},                      // lists nothing
+	{"local -", kFlag, "local", "-", "f() { local -; set +e; }; f; echo st=$?"},                            // invalid option
+	{"declare +ATTR", kFlag, "declare", "+", "declare -i n=1; declare +i n; n=1+1; echo $n"},               // invalid option
+	{"typeset +ATTR", kFlag, "typeset", "+", "typeset -i n=1; typeset +i n; n=1+1; echo $n"},               // invalid option
+	{"local +ATTR", kFlag, "local", "+", "f() { local -i n=1; local +i n; n=1+1; echo $n; }; f"},           // invalid option
+	{"eval with a literal string that is not valid shell", kTrapCode, "eval", "", "eval 'if'; echo st=$?"}, // the parser's wording
+	{"${name@K}", kParamOp, "", "K", "declare -A m=([k]=v); echo ${m[@]@K}"},                               // keys missing
+	{"${name@k}", kParamOp, "", "k", "declare -A m=([k]=v); echo ${m[@]@k}"},                               // keys missing
+	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                               // bash -c adds c
+	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},                      // not set: bodies have no source file
+	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},                      // not set
+	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                               // no DEBUG traps
+	// bash reports the syntax error when the trap runs, with its own text
+	// and line; the interpreter's parser words it differently.
+	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
 }
 
 // trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
@@ -175,24 +190,62 @@ var tableIndex = sync.OnceValue(func() map[key]string {
 })
 
 func refusals(f *syntax.File) []found {
-	var out []found
+	out, _ := scan(f)
+	return out
+}
+
+// scan walks f once and returns the refused constructs and the misplaced
+// Jaiph step words (steps.go), each in source order.
+func scan(f *syntax.File) (out, steps []found) {
+	var defined map[string]bool
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
 		if name, ok := tableIndex()[key{k, cmd, arg}]; ok {
 			out = append(out, found{name, pos})
 		}
 	}
+	// extglob groups inside [[ ]] and ${…} are parsed by bash whatever
+	// the extglob option; elsewhere they are its syntax error. The walk
+	// meets those nodes before the groups they hold.
+	var parsedByBash map[*syntax.ExtGlob]bool
+	markParsed := func(n syntax.Node) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			if eg, ok := m.(*syntax.ExtGlob); ok {
+				if parsedByBash == nil {
+					parsedByBash = map[*syntax.ExtGlob]bool{}
+				}
+				parsedByBash[eg] = true
+			}
+			return true
+		})
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.TestClause:
+			markParsed(n)
+		case *syntax.ExtGlob:
+			if !parsedByBash[n] {
+				hit(kNode, "extglob", "", n.Pos())
+			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
 		case *syntax.ProcSubst:
 			if n.Op == syntax.CmdOut {
 				hit(kNode, ">(", "", n.Pos())
 			}
+		case *syntax.FuncDecl:
+			if n.Name != nil && stepWords[n.Name.Value] {
+				if defined == nil {
+					defined = map[string]bool{}
+				}
+				defined[n.Name.Value] = true
+			}
 		case *syntax.CallExpr:
 			words := n.Args
 			if len(words) == 0 {
 				return true
+			}
+			if w := stepWord(words); w != nil {
+				steps = append(steps, found{w.Lit(), w.Pos()})
 			}
 			name := words[0].Lit()
 			if name == "builtin" && len(words) > 1 {
@@ -215,6 +268,9 @@ func refusals(f *syntax.File) []found {
 			}
 			options(n.Variant.Value, words, hit)
 		case *syntax.ParamExp:
+			if n.Exp != nil || n.Repl != nil {
+				markParsed(n)
+			}
 			if n.Param != nil {
 				hit(kParam, "", n.Param.Value, n.Pos())
 			}
@@ -229,7 +285,16 @@ func refusals(f *syntax.File) []found {
 		}
 		return true
 	})
-	return out
+	if len(steps) > 0 && defined != nil {
+		kept := steps[:0]
+		for _, st := range steps {
+			if !defined[st.name] {
+				kept = append(kept, st)
+			}
+		}
+		steps = kept
+	}
+	return out, steps
 }
 
 // options reports the refused short options, `set -o` names and shopt
@@ -247,6 +312,14 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 				hit(kShopt, name, w, words[i].Pos())
 			}
 			continue
+		}
+		if w == "-" && name == "local" {
+			hit(kFlag, name, "-", words[i].Pos())
+			return
+		}
+		if len(w) >= 2 && w[0] == '+' && (name == "declare" || name == "typeset" || name == "local") {
+			hit(kFlag, name, "+", words[i].Pos())
+			return
 		}
 		if w == "--" || len(w) < 2 || !(w[0] == '-' || w[0] == '+' && name == "set") {
 			return
@@ -281,6 +354,12 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 		hit(kBare, name, "p", words[0].Pos())
+	case "eval":
+		if len(args) == 1 {
+			if code, ok := literalWord(args[0]); ok && !validShell(code) {
+				hit(kTrapCode, name, "", args[0].Pos())
+			}
+		}
 	case "trap":
 		if len(args) > 0 && args[0].Lit() == "--" {
 			args = args[1:]
@@ -288,12 +367,15 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 		if len(args) < 2 || strings.HasPrefix(args[0].Lit(), "-") && args[0].Lit() != "-" {
 			return
 		}
+		if code, ok := literalWord(args[0]); ok && code != "-" && !validShell(code) {
+			hit(kTrapCode, name, "", args[0].Pos())
+		}
 		for _, w := range args[1:] {
 			sig := signalWord(w.Lit())
-			if sig == "" || trappable[sig] {
+			if sig == "" || trappable[sig] || sig == "RETURN" {
 				continue
 			}
-			if sig == "DEBUG" || sig == "RETURN" {
+			if sig == "DEBUG" {
 				hit(kTrapSig, name, sig, w.Pos())
 				continue
 			}
@@ -308,6 +390,43 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
+}
+
+// literalWord is the value of a word made only of literal text and quotes
+// (no expansions).
+func literalWord(w *syntax.Word) (string, bool) {
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				sb.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// validShell reports whether code parses as bash.
+func validShell(code string) bool {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	syntax.StartLine(1)(p)
+	_, err := p.Parse(strings.NewReader(code), "")
+	return err == nil
 }
 
 // signalNumbers are the Linux signal names jaiph knows, by name; only

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,9 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 		return out.ExitStatus()
 	case err != nil:
 		fmt.Fprintf(t.Stderr, "jaiph: %v\n", err)
+		if le := (*runtime.LocalError)(nil); errors.As(err, &le) && le.Status > 0 {
+			return le.Status // as the reference's script exits under set -e
+		}
 		return 1
 	}
 	w.Ended(out)

@@ -108,11 +108,12 @@ func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
 	}
 }
 
-// ExportedList renders the exported variables as KEY=VALUE pairs.
+// ExportedList renders the exported variables as KEY=VALUE pairs. As in
+// bash, arrays are never part of a program's environment, even exported.
 func ExportedList(env expand.Environ) []string {
 	var list []string
 	env.Each(func(name string, vr expand.Variable) bool {
-		if vr.Exported && vr.IsSet() {
+		if vr.Exported && vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
 			list = append(list, name+"="+vr.String())
 		}
 		return true

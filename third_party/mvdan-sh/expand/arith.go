@@ -24,6 +24,9 @@ type ArithmError struct {
 	// Operand is where the error token starts when Expr and Token are
 	// still to be filled in from the whole expression's source spacing.
 	Operand syntax.ArithmExpr
+	// AtOp: the token starts at Operand's operator, not at Operand
+	// (jaiph-go patch: bash's "attempted assignment to non-variable").
+	AtOp bool
 }
 
 func (e ArithmError) Error() string {
@@ -70,6 +73,9 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if pe, ok := err.(syntax.ParseError); ok {
 		off := min(int(pe.Pos.Offset()), len(sl))
 		switch {
+		case strings.HasSuffix(pe.Text, "must follow a name") && isAssignOp(sl[off:]):
+			// jaiph-go patch: bash's text for `let '5 += 1'`.
+			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
 			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
@@ -86,7 +92,16 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if end := int(x.End().Offset()); end < len(s) {
 		// The parser stops after a whole expression; bash rejects
 		// what follows it, as in "a b" or "1)".
-		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: strings.TrimLeft(sl[end:], " \t\n")}
+		tok := strings.TrimLeft(sl[end:], " \t\n")
+		msg := "syntax error in expression"
+		if tok != "" && strings.IndexByte("@#$\\\"'`{}.:;", tok[0]) >= 0 {
+			msg = "syntax error: invalid arithmetic operator" // jaiph-go patch: bash's text
+		}
+		return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
+	}
+	if i := strings.IndexByte(sl, '#'); i > 0 && syntax.ValidName(sl[:i]) {
+		// jaiph-go patch: NAME#digits is not a constant in bash.
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
 	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
@@ -101,16 +116,41 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 // the failing operand to the end.
 func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
 	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && (ae.Msg == "value too great for base" || ae.Msg == "invalid arithmetic base") {
+		// jaiph-go patch: as bash, a bad constant names the expression
+		// up to the end of that constant ("y = 1 + 08", "2#102").
+		var r arithRender
+		r.node(expr)
+		if text := strings.TrimLeft(r.sb.String(), "'\""); strings.Contains(text, ae.Token) {
+			ae.Expr = text[:strings.Index(text, ae.Token)+len(ae.Token)]
+			return 0, ae
+		}
+	}
+	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && trailing != "" {
+		// jaiph-go patch: an error about the whole expression quotes it
+		// with the spacing before the closing parentheses, as bash.
+		var r arithRender
+		r.node(expr)
+		if text := r.sb.String(); ae.Expr == text {
+			if strings.HasSuffix(text, ae.Token) {
+				ae.Token += trailing
+			}
+			ae.Expr += trailing
+			return 0, ae
+		}
+	}
 	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
 		var r arithRender
 		r.node(expr)
 		text := r.sb.String()
 		ae.Expr = text + trailing
 		ae.Token = ae.Expr
-		if start, ok := r.starts[ae.Operand]; ok {
+		if start, ok := r.starts[ae.Operand]; ok && !ae.AtOp {
+			ae.Token = text[start:] + trailing
+		} else if start, ok := r.opStarts[ae.Operand]; ok && ae.AtOp {
 			ae.Token = text[start:] + trailing
 		}
-		ae.Operand = nil
+		ae.Operand, ae.AtOp = nil, false
 		return 0, ae
 	}
 	return n, err
@@ -119,8 +159,9 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 // arithRender renders an arithmetic expression with its source spacing,
 // from the nodes' positions, recording where each node starts.
 type arithRender struct {
-	sb     strings.Builder
-	starts map[syntax.ArithmExpr]int
+	sb       strings.Builder
+	starts   map[syntax.ArithmExpr]int
+	opStarts map[syntax.ArithmExpr]int // where a binary node's operator is
 }
 
 func (r *arithRender) gap(line, col uint, to syntax.Pos) {
@@ -142,6 +183,10 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.node(x.X)
 		op := x.Op.String()
 		r.gap(x.X.End().Line(), x.X.End().Col(), x.OpPos)
+		if r.opStarts == nil {
+			r.opStarts = make(map[syntax.ArithmExpr]int)
+		}
+		r.opStarts[x] = r.sb.Len()
 		r.sb.WriteString(op)
 		r.gap(x.OpPos.Line(), x.OpPos.Col()+uint(len(op)), x.Y.Pos())
 		r.node(x.Y)
@@ -167,6 +212,17 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
 	}
+}
+
+// isAssignOp reports whether s starts with an arithmetic assignment
+// operator (=, +=, <<=, …, but not ==).
+func isAssignOp(s string) bool {
+	for _, op := range []string{"<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|="} {
+		if strings.HasPrefix(s, op) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "=") && !strings.HasPrefix(s, "==")
 }
 
 // bashNumber parses an integer constant as bash does: 0x hex, 0 octal,
@@ -415,6 +471,11 @@ func atoiLargeBase(s string, base int64) int64 {
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	cur, set, err := cfg.arithmLvalue(b.X)
+	if ae, ok := err.(ArithmError); ok && ae.Msg == "attempted assignment to non-variable" && ae.Operand == nil {
+		// jaiph-go patch: bash quotes the whole expression and the text
+		// from the operator on.
+		return 0, ArithmError{Msg: ae.Msg, Operand: b, AtOp: true}
+	}
 	if err != nil {
 		return 0, err
 	}

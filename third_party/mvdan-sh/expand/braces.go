@@ -121,7 +121,14 @@ func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
 				default:
 					lit.Value = strconv.FormatInt(n, 10)
 				}
-				next.Parts = append([]syntax.WordPart{lit}, rest...)
+				var part syntax.WordPart = lit
+				if chars && n == '\\' {
+					// jaiph-go patch: as in bash, the backslash of
+					// {Z..a} quotes nothing and is removed, leaving an
+					// empty (quoted) word.
+					part = &syntax.SglQuoted{}
+				}
+				next.Parts = append([]syntax.WordPart{part}, rest...)
 				if !expand(&next) {
 					return false
 				}

@@ -109,6 +109,10 @@ type Config struct {
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp
+
+	// inDblQuote: the parameter expansion being expanded is inside
+	// double quotes (jaiph-go patch, see opWord).
+	inDblQuote bool
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -603,12 +607,45 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					yield("", err)
 					return
 				}
+				if emptyLitWord(w) {
+					continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash
+				}
+				w = mergeLits(w) // jaiph-go patch: {~,b}/x expands the tilde
 				if expandWord(w) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// mergeLits joins adjacent literal parts of a brace-expanded word, so that
+// a tilde prefix split by the braces is seen whole (bash: {~,b}/x).
+func mergeLits(w *syntax.Word) *syntax.Word {
+	if len(w.Parts) < 2 {
+		return w
+	}
+	parts := make([]syntax.WordPart, 0, len(w.Parts))
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && len(parts) > 0 {
+			if prev, ok := parts[len(parts)-1].(*syntax.Lit); ok {
+				parts[len(parts)-1] = &syntax.Lit{ValuePos: prev.ValuePos, ValueEnd: l.ValueEnd, Value: prev.Value + l.Value}
+				continue
+			}
+		}
+		parts = append(parts, p)
+	}
+	return &syntax.Word{Parts: parts}
+}
+
+// emptyLitWord reports a brace-expanded word made only of empty literals.
+func emptyLitWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
 }
 
 type fieldPart struct {
@@ -694,7 +731,10 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 				field = append(field, part)
 			}
 		case *syntax.ParamExp:
+			oldDbl := cfg.inDblQuote
+			cfg.inDblQuote = ql == quoteDouble // jaiph-go patch, see opWord
 			val, err := cfg.paramExp(wp)
+			cfg.inDblQuote = oldDbl
 			if err != nil {
 				return nil, err
 			}
@@ -721,12 +761,71 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			// Like how [Config.wordFields] deals with [syntax.ExtGlob],
 			// except that we allow these through even when [Config.ExtGlob]
 			// is false, as it only applies to pathname expansion.
-			field = append(field, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			field = append(field, fieldPart{val: wp.Op.String() + cfg.extGlobBody(wp.Pattern.Value) + ")"})
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
 	}
 	return field, nil
+}
+
+// extGlobBody expands the text inside an extglob group of a pattern
+// (jaiph-go patch): the parser keeps it raw, so @($v) matched a literal "$v"
+// and @("a b") the quotes. Each run between the unquoted group characters
+// | ( ) is expanded as a pattern word; a body holding a command
+// substitution, or one that does not parse, is kept raw.
+func (cfg *Config) extGlobBody(text string) string {
+	if !strings.ContainsAny(text, "$\"'\\") || strings.Contains(text, "$(") || strings.Contains(text, "`") {
+		return text
+	}
+	var sb strings.Builder
+	start := 0
+	var quote byte
+	flush := func(end int) bool {
+		run := text[start:end]
+		if run == "" {
+			return true
+		}
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(": "+run), "")
+		if err != nil || len(f.Stmts) != 1 {
+			return false
+		}
+		call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 2 || len(call.Assigns) > 0 || len(f.Stmts[0].Redirs) > 0 {
+			return false
+		}
+		pat, err := Pattern(cfg, call.Args[1])
+		if err != nil {
+			return false
+		}
+		sb.WriteString(pat)
+		return true
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' && i+1 < len(text) {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\' && i+1 < len(text):
+			i++
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '|' || c == '(' || c == ')':
+			if !flush(i) {
+				return text
+			}
+			sb.WriteByte(c)
+			start = i + 1
+		}
+	}
+	if quote != 0 || !flush(len(text)) {
+		return text
+	}
+	return sb.String()
 }
 
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
@@ -797,6 +896,25 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 {
+				if eq := strings.IndexByte(s, '='); eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
+					(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
+					// jaiph-go patch: as bash, a word that looks like an
+					// assignment (NAME=~/a:~/b) gets tilde expansion after
+					// its = and each :.
+					curField = append(curField, fieldPart{val: s[:eq+1]})
+					segs := strings.Split(s[eq+1:], ":")
+					for k, seg := range segs {
+						if k > 0 {
+							curField = append(curField, fieldPart{val: ":"})
+						}
+						prefix, rest := cfg.expandUser(seg, k == len(segs)-1 && len(wps) > 1)
+						if prefix != "" {
+							curField = append(curField, fieldPart{quote: quoteSingle, val: prefix})
+						}
+						curField = append(curField, fieldPart{val: rest})
+					}
+					continue
+				}
 				prefix, rest := cfg.expandUser(s, len(wps) > 1)
 				curField = append(curField, fieldPart{
 					quote: quoteSingle,
@@ -985,7 +1103,14 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return vr.AssocValues(), lit == "*", true
+			return cfg.sliceAssoc(pe, vr.AssocValues()), lit == "*", true
+		case String:
+			// jaiph-go patch: a plain variable is an array of one
+			// element, as in bash ("${s[@]}" is "$s"; sliced, the
+			// string is: paramExp).
+			if vr.IsSet() && pe.Slice == nil {
+				return cfg.sliceElems(pe, []string{vr.Str}, nil, false), lit == "*", true
+			}
 		}
 	}
 	return nil, false, false
@@ -1008,6 +1133,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if pe == nil || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
 		return nil, nil
 	}
+	if pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word.Lit() == "A" {
+		return nil, nil // jaiph-go patch: one declare statement (paramExp)
+	}
 	name := pe.Param.Value
 	if pe.Excl {
 		switch pe.Names {
@@ -1026,9 +1154,17 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				return []string{}, nil // jaiph-go patch: zero fields
 			case Associative:
 				return vr.AssocKeys(), nil
+			case String: // jaiph-go patch: a scalar has the one index 0
+				if vr.IsSet() {
+					return []string{"0"}, nil
+				}
+				return []string{}, nil
 			}
 		}
 		return nil, nil
+	}
+	if err := cfg.listSliceLength(pe); err != nil {
+		return nil, err
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
 		if pe.Exp != nil {
@@ -1044,11 +1180,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				isDefault := op == syntax.DefaultUnset || op == syntax.DefaultUnsetOrNull
 				switch {
 				case isDefault == empty: // the default, or the alternative
-					arg, err := Literal(cfg, pe.Exp.Word)
-					if err != nil {
-						return nil, err
-					}
-					return []string{arg}, nil
+					return cfg.quotedOpFields(pe.Exp.Word)
 				case empty: // no alternative for an empty list
 					return []string{}, nil
 				}
@@ -1074,11 +1206,72 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		return elems, nil
 	}
+	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp != nil {
+		// jaiph-go patch: "${undef[@]:-${default[@]}}" gives the
+		// default's own fields, as bash.
+		switch pe.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+			return cfg.quotedOpFields(pe.Exp.Word)
+		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			return []string{}, nil
+		}
+	}
 	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
 	}
 	return nil, nil
+}
+
+// listSliceLength reports bash's fatal "N: substring expression < 0" for a
+// list expansion sliced with a negative length (${a[@]:1:-1}, ${@:1:-1});
+// a string may take one (jaiph-go patch).
+func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
+	if pe.Slice == nil || pe.Slice.Length == nil || pe.Param == nil {
+		return nil
+	}
+	list := pe.Param.Value == "@" || pe.Param.Value == "*"
+	if l := nodeLit(pe.Index); l == "@" || l == "*" {
+		switch cfg.Env.Get(pe.Param.Value).Kind {
+		case Indexed, Associative:
+			list = true
+		}
+	}
+	if !list {
+		return nil
+	}
+	n, err := Arithm(cfg, pe.Slice.Length)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("%d: substring expression < 0", n)
+	}
+	return nil
+}
+
+// quotedOpFields expands the word of a quoted "${a[@]:-w}" (jaiph-go patch)
+// as a double-quoted word: one field, or one per element of a list
+// expansion inside it ("${u[@]:-${d[@]}}").
+func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
+	if w == nil {
+		return []string{""}, nil
+	}
+	oldDbl := cfg.inDblQuote
+	cfg.inDblQuote = true
+	defer func() { cfg.inDblQuote = oldDbl }()
+	fields, err := cfg.wordFields(cfg.opWord(w).Parts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, cfg.fieldJoin(f))
+	}
+	if len(out) == 0 {
+		out = append(out, "")
+	}
+	return out, nil
 }
 
 // sliceElems applies ${var:offset:length} slicing to a list of elements.

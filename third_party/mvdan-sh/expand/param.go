@@ -56,6 +56,58 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 	return false
 }
 
+// opWord is the word of ${x:-w}, ${x:+w}, ${x:=w} or ${x:?w} as it is
+// expanded (jaiph-go patch): inside double quotes a single-quoted part keeps
+// its quotes, as in bash ("${u:-'a b'}" is 'a b' with the quotes), and
+// backslashes follow double-quote rules.
+func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
+	if !cfg.inDblQuote || w == nil {
+		return w
+	}
+	parts := make([]syntax.WordPart, 0, len(w.Parts))
+	for _, p := range w.Parts {
+		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
+			p = &syntax.Lit{ValuePos: sq.Left, ValueEnd: sq.Right, Value: "'" + sq.Value + "'"}
+		}
+		parts = append(parts, p)
+	}
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
+}
+
+// sliceAssoc slices the values of an associative array as bash does: its
+// offsets count from 1, as for positional parameters without $0 (jaiph-go
+// patch).
+func (cfg *Config) sliceAssoc(pe *syntax.ParamExp, elems []string) []string {
+	if pe.Slice == nil {
+		return elems
+	}
+	const before = "\x00jaiph: before the first value\x00"
+	out := cfg.sliceElems(pe, append([]string{before}, elems...), nil, false)
+	if len(out) > 0 && out[0] == before {
+		out = out[1:]
+	}
+	return out
+}
+
+// indirectElem expands ${!ref} whose value names an array element, such as
+// a[1] or m[key] (jaiph-go patch); ok is false for any other value.
+func (cfg *Config) indirectElem(target string) (string, bool, error) {
+	open := strings.IndexByte(target, '[')
+	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) {
+		return "", false, nil
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Index == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Excl || pe.Length {
+		return "", false, nil
+	}
+	v, err := cfg.paramExp(pe)
+	return v, true, err
+}
+
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
@@ -101,6 +153,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 	}
 
+	if err := cfg.listSliceLength(pe); err != nil {
+		return "", err
+	}
 	var sliceOffset, sliceLen int
 	if pe.Slice != nil {
 		var err error
@@ -143,7 +198,20 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// associative array; list its values like bash does.
 			indexAllElements = true
 			callVarInd = false
-			elems = vr.AssocValues()
+			elems = cfg.sliceAssoc(pe, vr.AssocValues())
+			str = join(elems)
+		case String:
+			// jaiph-go patch: a plain variable is an array of one
+			// element, as in bash (${s[@]}, ${#s[@]}); sliced, it is
+			// the string (${s[@]:1:2} is ${s:1:2}).
+			if pe.Slice != nil {
+				break // varInd gives the string, sliced below
+			}
+			callVarInd = false
+			indexAllElements = true
+			if vr.IsSet() {
+				elems = []string{vr.Str}
+			}
 			str = join(elems)
 		}
 	}
@@ -178,15 +246,28 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			strs = cfg.namesByPrefix(pe.Param.Value)
 		case orig.Kind == NameRef:
 			strs = append(strs, orig.Str)
-		case pe.Index != nil && vr.Kind == Indexed:
+		case indexAllElements && vr.Kind == Indexed: // jaiph-go patch: ${!a[1]} is indirection
 			strs = vr.indexedKeys()
-		case pe.Index != nil && vr.Kind == Associative:
+		case indexAllElements && vr.Kind == Associative:
 			strs = vr.AssocKeys()
+		case indexAllElements && vr.Kind == String:
+			if vr.IsSet() {
+				strs = []string{"0"}
+			}
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
 			return "", nil
 		default:
+			// jaiph-go patch: the target may name an element
+			// (ref='a[1]', ref='m[k]'), as in bash.
+			if v, ok, err := cfg.indirectElem(str); ok {
+				if err != nil {
+					return "", err
+				}
+				strs = append(strs, v)
+				break
+			}
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
 		}
@@ -231,9 +312,33 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		str = join(elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
-		if err != nil {
-			return "", err
+		// jaiph-go patch: the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w}
+		// is expanded only when it is used (${x:-$((i++))} leaves i alone
+		// when x is set), inside double quotes with their rules.
+		var arg string
+		if overridingUnset(pe) {
+			used := false
+			switch pe.Exp.Op {
+			case syntax.AlternateUnsetOrNull:
+				used = str != ""
+			case syntax.AlternateUnset:
+				used = set
+			case syntax.DefaultUnset, syntax.ErrorUnset, syntax.AssignUnset:
+				used = !set
+			default:
+				used = str == ""
+			}
+			if used {
+				var err error
+				if arg, err = Literal(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
+					return "", err
+				}
+			}
+		} else {
+			var err error
+			if arg, err = Literal(cfg, pe.Exp.Word); err != nil {
+				return "", err
+			}
 		}
 		switch op := pe.Exp.Op; op {
 		case syntax.AlternateUnsetOrNull:
@@ -301,10 +406,41 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if indexAllElements && arg == "A" && vr.Kind == Indexed {
+				// jaiph-go patch: bash's declare statement for the array.
+				var sb strings.Builder
+				flags := orig.Flags()
+				if !strings.Contains(flags, "a") {
+					flags = "a" + flags
+				}
+				sb.WriteString("declare -" + flags + " " + name + "=(")
+				for i, k := range vr.indexedKeys() {
+					if i > 0 {
+						sb.WriteByte(' ')
+					}
+					v, _ := vr.indexedVal(atoiOr0(k))
+					sb.WriteString("[" + k + "]=" + dqDeclare(v))
+				}
+				sb.WriteString(")")
+				str = sb.String()
+				break
+			}
+			if indexAllElements && perElemAtOp(arg) {
+				// jaiph-go patch: ${a[@]@Q} quotes each element.
+				out := make([]string, len(elems))
+				for i, e := range elems {
+					out[i] = cfg.atOp(arg, e, orig.Flags())
+				}
+				str = join(out)
+				break
+			}
 			switch arg {
 			case "Q":
-				// jaiph-go patch: bash's own quoting style.
-				str = bashQuoteQ(str)
+				// jaiph-go patch: bash's own quoting style; an unset
+				// variable quotes to nothing.
+				if set {
+					str = bashQuoteQ(str)
+				}
 			case "E":
 				tail := str
 				var rns []rune
@@ -330,7 +466,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
 				}
 			case "P":
-				// TODO: implement prompt expansion (\u, \h, \w, etc.).
+				str = cfg.promptExpand(str) // jaiph-go patch
 			case "U":
 				str = strings.ToUpper(str)
 			case "u":
@@ -425,9 +561,84 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps:
+			// jaiph-go patch: "${a[@]@Q}" and the like transform each
+			// element, as in bash.
+			if perElemAtOp(arg) {
+				flags := cfg.Env.Get(pe.Param.Value).Flags()
+				out := make([]string, len(elems))
+				for i, e := range elems {
+					out[i] = cfg.atOp(arg, e, flags)
+				}
+				return out, nil
+			}
 		}
 	}
 	return elems, nil
+}
+
+// atoiOr0 is strconv.Atoi without the error.
+func atoiOr0(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// dqDeclare double-quotes a value as bash's declare -p does.
+func dqDeclare(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '$', '`':
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+// perElemAtOp: the ${x@OP} operators that apply to each element of a list.
+func perElemAtOp(op string) bool {
+	switch op {
+	case "Q", "E", "a", "P", "U", "u", "L":
+		return true
+	}
+	return false
+}
+
+// atOp applies ${x@OP} to one value; flags are the variable's attributes.
+func (cfg *Config) atOp(op, str, flags string) string {
+	switch op {
+	case "Q":
+		// jaiph-go patch: bash's own quoting style.
+		return bashQuoteQ(str)
+	case "E":
+		tail := str
+		var rns []rune
+		for tail != "" {
+			var rn rune
+			rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
+			rns = append(rns, rn)
+		}
+		return string(rns)
+	case "a":
+		return flags
+	case "P":
+		return cfg.promptExpand(str)
+	case "U":
+		return strings.ToUpper(str)
+	case "u":
+		// jaiph-go patch: the rest is kept byte for byte
+		// ([]rune made an invalid UTF-8 byte U+FFFD).
+		if r, size := utf8.DecodeRuneInString(str); size > 1 || r != utf8.RuneError {
+			return string(unicode.ToUpper(r)) + str[size:]
+		}
+		return str
+	case "L":
+		return strings.ToLower(str)
+	}
+	return str
 }
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
@@ -569,12 +780,20 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
+		if l := nodeLit(idx); l == "@" || l == "*" {
+			return vr.Str, vr.IsSet(), nil // jaiph-go patch: ${s[@]:o:l}
+		}
 		n, err := Arithm(cfg, idx)
 		if err != nil {
 			return "", false, err
 		}
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
+		}
+		if n < 0 && vr.IsSet() {
+			// jaiph-go patch: bash: a negative subscript of a
+			// scalar is a bad array subscript.
+			return "", false, ErrBadSubscript
 		}
 	case Indexed:
 		switch nodeLit(idx) {
@@ -777,4 +996,67 @@ func charOffsets(s string) []int {
 		offs = append(offs, i)
 	}
 	return append(offs, len(s))
+}
+
+// promptExpand is ${x@P} (jaiph-go patch): the value expanded as a prompt
+// string. Backslash escapes with a fixed meaning are decoded; \u, \h, \w,
+// the date and time escapes and the history and job counts are taken from
+// the environment and clock as bash does.
+func (cfg *Config) promptExpand(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i == len(s)-1 {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'e':
+			sb.WriteByte(0x1b)
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case '\\':
+			sb.WriteByte('\\')
+		case '[', ']':
+		case '$':
+			if cfg.Env.Get("EUID").String() == "0" {
+				sb.WriteByte('#')
+			} else {
+				sb.WriteByte('$')
+			}
+		case 's':
+			sb.WriteString("bash")
+		case 'v':
+			sb.WriteString("5.2")
+		case 'V':
+			sb.WriteString("5.2.15")
+		case 'u':
+			sb.WriteString(cfg.Env.Get("USER").String())
+		case 'w', 'W':
+			dir := cfg.Env.Get("PWD").String()
+			home := cfg.Env.Get("HOME").String()
+			if e == 'W' && dir != "/" && !(home != "" && dir == home) {
+				dir = dir[strings.LastIndexByte(dir, '/')+1:]
+			} else if home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+				dir = "~" + dir[len(home):]
+			}
+			sb.WriteString(dir)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, j := 0, i
+			for ; j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7'; j++ {
+				n = n*8 + int(s[j]-'0')
+			}
+			sb.WriteByte(byte(n))
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(e)
+		}
+	}
+	return sb.String()
 }

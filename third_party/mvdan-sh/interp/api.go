@@ -85,6 +85,10 @@ type Runner struct {
 	// builtinHandlers replace builtins' implementations (jaiph-go patch).
 	builtinHandlers map[string]ExecHandlerFunc
 
+	// handlerFuncs tells whether a name the exec handlers run is a
+	// function to the shell (jaiph-go patch, [HandlerFunctions]).
+	handlerFuncs func(ctx context.Context, name string) (string, bool)
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -140,6 +144,14 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// noErrExitOnce exempts the status of the command just run from
+	// errexit (jaiph-go patch: bash's `for - in …` fails with status 1
+	// without ending the shell).
+	noErrExitOnce bool
+
+	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
+	// trap sees as $? (jaiph-go patch).
+	statusBeforeReturn uint8
 
 	// The current and last exit statuses. They can only be different if
 	// the interpreter is in the middle of running a statement. In that
@@ -589,6 +601,39 @@ func BuiltinHandler(name string, f ExecHandlerFunc) RunnerOption {
 	}
 }
 
+// HandlerFunctions (jaiph-go patch) names the commands that the exec
+// handlers implement as functions of the program (a host's own callable
+// units): "command -v", "command -V", "type" and "declare -F/-f NAME" report
+// a name for which f returns true as a shell function (after the runner's
+// own functions, which take precedence), where they would otherwise look it
+// up on PATH. f gets the builtin's context and returns the one command its
+// printed definition holds ("declare -f NAME", "type NAME").
+func HandlerFunctions(f func(ctx context.Context, name string) (string, bool)) RunnerOption {
+	return func(r *Runner) error {
+		r.handlerFuncs = f
+		return nil
+	}
+}
+
+// isHandlerFunc reports whether name is a function of the exec handlers
+// ([HandlerFunctions]) that no shell function shadows.
+func (r *Runner) isHandlerFunc(ctx context.Context, name string) bool {
+	_, ok := r.handlerFunc(ctx, name)
+	return ok
+}
+
+// handlerFunc is name's definition as a function of the exec handlers.
+func (r *Runner) handlerFunc(ctx context.Context, name string) (string, bool) {
+	if r.handlerFuncs == nil || r.Funcs[name] != nil {
+		return "", false
+	}
+	cmd, ok := r.handlerFuncs(ctx, name)
+	if !ok {
+		return "", false
+	}
+	return name + " () \n{ \n    " + cmd + "\n}\n", true
+}
+
 // ExecHandler sets one command execution handler,
 // which replaces [DefaultExecHandler](2 * time.Second).
 //
@@ -990,6 +1035,7 @@ func (r *Runner) Reset() {
 		tempDir:         r.tempDir,
 		callHandler:     r.callHandler,
 		builtinHandlers: r.builtinHandlers, // jaiph-go patch
+		handlerFuncs:    r.handlerFuncs,    // jaiph-go patch
 		execHandler:     r.execHandler,
 		openHandler:     r.openHandler,
 		readDirHandler:  r.readDirHandler,
@@ -1228,6 +1274,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		openHandler: r.openHandler,
 		// jaiph-go patch: replaced builtins apply in subshells too.
 		builtinHandlers: r.builtinHandlers,
+		handlerFuncs:    r.handlerFuncs,
 		readDirHandler:  r.readDirHandler,
 		statHandler:     r.statHandler,
 		accessHandler:   r.accessHandler,
@@ -1243,6 +1290,10 @@ func (r *Runner) subshell(background bool) *Runner {
 		// subshell run as part of an && or || list or a condition.
 		noErrExit:  r.noErrExit,
 		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
+		// jaiph-go patch: a subshell of a function may `return` (it
+		// ends the subshell with that status), as in bash.
+		inFunc:     r.inFunc,
+		inSource:   r.inSource,
 		running:    r.running,
 		jobRoot:    r.jobRoot,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),

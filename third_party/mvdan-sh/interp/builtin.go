@@ -238,6 +238,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		for _, arg := range args {
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetElem(name, sub)
+			} else if vars && r.lookupVar(arg).ReadOnly {
+				// jaiph-go patch: bash's text.
+				r.errf("unset: %s: cannot unset: readonly variable\n", arg)
+				exit.code = 1
 			} else if vars && r.lookupVar(arg).IsSet() {
 				r.delVar(arg)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
@@ -304,7 +308,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				*enclosing = n
 				break
 			}
-			fallthrough
+			// jaiph-go patch: as in bash, a count that is not a number
+			// is fatal: the shell exits with status 128.
+			r.errf("%s: %s: numeric argument required\n", name, args[0])
+			exit.code = 128
+			exit.exiting = true
+			return exit
 		default:
 			return failf(2, "usage: %s [n]\n", name)
 		}
@@ -346,7 +355,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				r.outf("%s\n", path)
 			}
 		default:
-			return failf(2, "usage: cd [dir]\n")
+			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
 		}
 		exit.code = r.changeDir(ctx, "cd", path)
 	case "wait":
@@ -411,11 +420,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				continue
 			}
-			if _, ok := r.Funcs[arg]; ok {
+			if body, ok := r.Funcs[arg]; ok {
 				if mode == "-t" {
 					r.out("function\n")
 				} else {
-					r.outf("%s is a function\n", arg)
+					// jaiph-go patch: bash prints the definition too.
+					r.outf("%s is a function\n%s", arg, funcDefinition(arg, body))
+				}
+				continue
+			}
+			if def, ok := r.handlerFunc(ctx, arg); ok { // jaiph-go patch
+				if mode == "-t" {
+					r.out("function\n")
+				} else {
+					r.outf("%s is a function\n%s", arg, def)
 				}
 				continue
 			}
@@ -450,7 +468,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		p := syntax.NewParser()
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
-			return failf(1, "eval: %v\n", err)
+			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
 		}
 		r.stmts(ctx, file.Stmts)
 		exit = r.exit
@@ -497,6 +515,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.sourceSetParams = false
 		r.inSource = true // know that we're inside a sourced script.
 		r.stmts(ctx, file.Stmts)
+		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
+		}
 
 		// If we modified the parameters and the sourced file didn't
 		// explicitly set them, we restore the old ones.
@@ -539,7 +560,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-V":
 				// jaiph-go patch: describe each name as type does.
 				for _, arg := range fp.args() {
-					if r.Funcs[arg] != nil || IsBuiltin(arg) {
+					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
 						exit = r.builtin(ctx, pos, "type", []string{arg})
 					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
 						exit = r.builtin(ctx, pos, "type", []string{arg})
@@ -568,7 +589,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		last := uint8(0)
 		for _, arg := range args {
 			last = 0
-			if r.Funcs[arg] != nil || IsBuiltin(arg) {
+			if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
 			} else if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
 				r.outf("%s\n", path)
@@ -654,6 +675,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(2, "popd: invalid argument\n")
 		}
 	case "return":
+		r.statusBeforeReturn = r.lastExit.code // jaiph-go patch: $? in a RETURN trap
 		if !r.inFunc && !r.inSource {
 			return failf(2, "return: can only `return' from a function or sourced script\n") // jaiph-go patch: bash's text and status
 		}
@@ -732,7 +754,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				in = e.r
 			default:
-				return failf(2, "read: invalid option %q\n", flag)
+				// jaiph-go patch: bash's text and usage line.
+				return failf(2, "read: %s: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n", flag)
 			}
 		}
 
@@ -748,6 +771,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				exit.code = 1
 			}
 			return exit
+		}
+		if in == nil {
+			// jaiph-go patch: a closed stdin is bash's read error
+			// (-u checks its descriptor above).
+			return failf(1, "read: read error: 0: Bad file descriptor\n")
 		}
 		if _, term := stdinTerminal(in); prompt != "" && term {
 			// jaiph-go patch: as bash, the prompt goes to stderr and
@@ -1346,6 +1374,12 @@ func (p *flagParser) flag() string {
 }
 
 func (p *flagParser) value() string {
+	if p.current != "" {
+		// jaiph-go patch: as getopt, the rest of "-n1" is -n's value.
+		v := p.current[1:]
+		p.current = ""
+		return v
+	}
 	if len(p.remaining) == 0 {
 		return ""
 	}

@@ -60,6 +60,9 @@ const TrapTimeout = 2 * time.Second
 const (
 	trapExit = 0
 	trapErr  = 66 // after all signals, as bash's trap -p orders it
+	// trapReturn runs when a function or a sourced script returns; a
+	// function does not inherit it (bash without functrace).
+	trapReturn = 67
 )
 
 // signalNames are Linux's signal names without "SIG", as bash prints them.
@@ -106,6 +109,8 @@ func parseSignal(spec string, traps bool) (int, bool) {
 			return trapExit, true
 		case "ERR":
 			return trapErr, true
+		case "RETURN":
+			return trapReturn, true
 		}
 	}
 	up = strings.TrimPrefix(up, "SIG")
@@ -123,6 +128,8 @@ func trapName(n int) string {
 		return "EXIT"
 	case trapErr:
 		return "ERR"
+	case trapReturn:
+		return "RETURN"
 	}
 	return "SIG" + signalNames[n]
 }
@@ -500,8 +507,8 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 	}
 	for _, arg := range args {
 		sig, ok := parseSignal(arg, true)
-		if up := strings.ToUpper(arg); up == "DEBUG" || up == "RETURN" {
-			r.errf("trap: %s: jaiph does not support DEBUG and RETURN traps\n", arg)
+		if up := strings.ToUpper(arg); up == "DEBUG" {
+			r.errf("trap: %s: jaiph does not support DEBUG traps\n", arg)
 			exit.code = 2
 			continue
 		}
@@ -510,7 +517,21 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 			exit.code = 1
 			continue
 		}
-		if !reset && sig != trapExit && sig != trapErr && !trappable[sig] {
+		if sig == 9 || sig == 19 {
+			// jaiph-go patch: as bash, a trap of KILL or STOP is kept
+			// (and listed) but can never run: no delivery bit is set.
+			if r.traps == nil {
+				r.traps = map[int]string{}
+			}
+			if reset {
+				delete(r.traps, sig)
+			} else {
+				r.traps[sig] = cb
+			}
+			r.shownTraps = nil
+			continue
+		}
+		if !reset && sig != trapExit && sig != trapErr && sig != trapReturn && !trappable[sig] {
 			r.errf("trap: %s: jaiph traps only EXIT, ERR, HUP, INT, QUIT, TERM, USR1 and USR2\n", arg)
 			exit.code = 2
 			continue

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -388,6 +389,13 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 		return true
 	}
+	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
+	// negated command, functions it calls included (even one that runs
+	// `set -e` itself).
+	negNoErrExit := r.noErrExit
+	if st.Negated {
+		r.noErrExit = true
+	}
 	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
 		// jaiph-go patch: as in bash, a simple command's words are
 		// expanded before its redirections are performed, so that
@@ -401,6 +409,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd)
 	}
+	r.noErrExit = negNoErrExit
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -408,6 +417,8 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+	} else if r.noErrExitOnce {
+		r.noErrExitOnce = false
 	} else if !r.exit.ok() && !r.noErrExit {
 		if !r.exit.exiting {
 			// jaiph-go patch: a shell already exiting (`exit` in an
@@ -523,6 +534,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				prev.Local = false
 
 				name, vr := r.assignVal(name, prev, as, "")
+				if name != as.Name.Value && as.Index != nil {
+					// jaiph-go patch: r[k]=v through a nameref sets
+					// the element of the referenced array.
+					prev = r.lookupVar(name)
+				}
 				r.setVarWithIndex(prev, name, as.Index, vr)
 
 				if !tracingEnabled {
@@ -628,8 +644,25 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
+			// jaiph-go patch: the condition is inside the loop, as in
+			// bash: `while break; do …; done` ends the loop (it hung),
+			// `continue` there starts the next iteration.
+			oldInLoop := r.inLoop
+			r.inLoop = true
 			r.stmts(ctx, cm.Cond)
+			r.inLoop = oldInLoop
 			r.noErrExit = oldNoErrExit
+			if r.breakEnclosing > 0 {
+				r.breakEnclosing--
+				break
+			}
+			if r.contnEnclosing > 0 {
+				r.contnEnclosing--
+				if r.contnEnclosing > 0 {
+					break
+				}
+				continue
+			}
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
@@ -641,6 +674,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		switch y := cm.Loop.(type) {
 		case *syntax.WordIter:
 			name := y.Name.Value
+			if !syntax.ValidName(name) {
+				// jaiph-go patch: bash's error; the loop does not run.
+				r.errf("`%s': not a valid identifier\n", name)
+				r.exit.code = 1
+				r.noErrExitOnce = true // bash's for fails without errexit
+				break
+			}
 			items := r.Params // for i; do ...
 
 			inToken := y.InPos.IsValid()
@@ -663,8 +703,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 					line, err := r.readLine(ctx, true)
 					if err != nil {
-						r.errf("\n")
+						// jaiph-go patch: as bash, a newline on stdout
+						// and status 1, which errexit ignores.
+						r.out("\n")
 						r.exit.code = 1
+						r.noErrExitOnce = true
 						break
 					}
 					if len(line) == 0 {
@@ -709,8 +752,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if y.Init != nil {
 				r.arithm(y.Init)
 			}
+			r.exit.clear()
 			for y.Cond == nil || r.arithm(y.Cond) != 0 {
-				if !r.exit.ok() || r.loopStmtsBroken(ctx, cm.Do) {
+				// jaiph-go patch: a body whose last command failed goes on
+				// looping, as in bash (only a fatal error or exit stops).
+				if r.stop(ctx) || r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
 				if y.Post != nil {
@@ -873,7 +919,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// declare -f name: print function definition;
 				// declare -F name: its name only.
 				// Bash silently returns exit 1 for missing functions.
-				if body := r.Funcs[name]; body == nil {
+				if def, ok := r.handlerFunc(ctx, name); ok { // jaiph-go patch
+					if declQuery == "-F" {
+						r.outf("%s\n", name)
+					} else {
+						r.out(def)
+					}
+				} else if body := r.Funcs[name]; body == nil {
 					r.exit.code = 1
 				} else if declQuery == "-F" {
 					r.outf("%s\n", name)
@@ -982,22 +1034,44 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if cm.Stmt != nil {
 			r.stmt(ctx, cm.Stmt)
 		}
+		// jaiph-go patch: the report goes to the shell's stderr, as in
+		// bash (it was written to stdout, so $(time cmd) captured it).
 		format := "%s\t%s\n"
 		if cm.PosixFormat {
 			format = "%s %s\n"
 		} else {
-			r.outf("\n")
+			r.errf("\n")
 		}
 		real := time.Since(start)
-		r.outf(format, "real", elapsedString(real, cm.PosixFormat))
+		r.errf(format, "real", elapsedString(real, cm.PosixFormat))
 		// TODO: can we do these?
-		r.outf(format, "user", elapsedString(0, cm.PosixFormat))
-		r.outf(format, "sys", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "user", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "sys", elapsedString(0, cm.PosixFormat))
 	default:
 		// Should only happen if we forgot a case above.
 		r.errf("unhandled command node: %T\n", cm)
 		r.exit.code = 1
 	}
+}
+
+// returnTrap runs a RETURN trap as bash does (jaiph-go patch): $? is the
+// status before a `return` (or of the last command), errexit applies inside
+// it whatever the caller's context, and the returned status is kept unless
+// the trap ends the shell.
+func (r *Runner) returnTrap(ctx context.Context, cb string) {
+	saved := r.exit
+	if r.exit.returning {
+		r.exit.code = r.statusBeforeReturn
+	}
+	r.exit.returning = false
+	oldNoErrExit := r.noErrExit
+	r.noErrExit = false
+	r.trapCallback(ctx, cb, "return")
+	r.noErrExit = oldNoErrExit
+	if r.exit.exiting {
+		return
+	}
+	r.exit = saved
 }
 
 func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
@@ -1291,6 +1365,12 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			r.setFd(n, nil)
 			return nil, nil
 		}
+		move := false
+		if d, ok := strings.CutSuffix(arg, "-"); ok && d != "" && strings.Trim(d, "0123456789") == "" {
+			// jaiph-go patch: N>&M- moves descriptor M to N (dup, then
+			// close M), as in bash.
+			arg, move = d, true
+		}
 		m, err := strconv.Atoi(arg)
 		if err != nil || m < 0 {
 			if rd.Op == syntax.DplOut && n == 1 && rd.N == nil {
@@ -1307,6 +1387,9 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			e = &fdEntry{r: e.r, w: e.w, own: e.own}
 		}
 		r.setFd(n, e)
+		if move && m != n {
+			r.setFd(m, nil)
+		}
 		return nil, nil
 	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrInOut,
 		syntax.RdrAll, syntax.AppAll:
@@ -1393,7 +1476,9 @@ func (r *Runner) setFd(n int, e *fdEntry) {
 		}
 		return
 	case 1, 2:
-		w := io.Discard
+		// jaiph-go patch: writes to a closed stdout or stderr fail with
+		// EBADF, as in bash (`echo x >&-` fails; it used to succeed).
+		var w io.Writer = closedWriter{}
 		if e != nil && e.w != nil {
 			w = e.w
 		}
@@ -1515,8 +1600,29 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		origEnv := r.writeEnv
 		r.writeEnv = &overlayEnviron{parent: r.writeEnv, funcScope: true}
 
+		// jaiph-go patch: as in bash without errtrace, a function does
+		// not inherit the ERR trap; the caller's is restored on return.
+		errTrap, hadErrTrap := r.traps[trapErr]
+		if hadErrTrap {
+			delete(r.traps, trapErr)
+		}
+		// jaiph-go patch: nor the RETURN trap; one the function sets runs
+		// when it returns and stays set after it, as in bash.
+		retTrap, hadRetTrap := r.traps[trapReturn]
+		if hadRetTrap {
+			delete(r.traps, trapReturn)
+		}
+
 		r.stmt(ctx, body)
 
+		if hadErrTrap {
+			r.traps[trapErr] = errTrap
+		}
+		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			r.returnTrap(ctx, cb)
+		} else if !ok && hadRetTrap {
+			r.traps[trapReturn] = retTrap
+		}
 		r.writeEnv = origEnv
 
 		r.Params = oldParams
@@ -2000,3 +2106,8 @@ func isArithmErr(err error) bool {
 	_, ok := errors.AsType[expand.ArithmError](err)
 	return ok
 }
+
+// closedWriter is a closed descriptor 1 or 2 (jaiph-go patch).
+type closedWriter struct{}
+
+func (closedWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }

@@ -401,6 +401,14 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			return
 		}
 
+		if k == "" {
+			// jaiph-go patch: an empty key is bash's fatal assignment
+			// error.
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
+			r.exit.code = 1
+			r.exit.exiting = true
+			return
+		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
 		r.setVar(name, prev)
@@ -410,8 +418,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
-			r.errf("%s: bad array subscript\n", name)
+			// jaiph-go patch: bash names the element as written.
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 			r.exit.code = 1
+			r.exit.exiting = true // fatal in bash
 			return
 		}
 	}
@@ -589,7 +599,26 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			maps.Copy(amap, prev.Map)
 			maps.Copy(seq, prev.MapSeq)
 		}
+		if len(elems) > 0 && !slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) {
+			// jaiph-go patch: without subscripts the words are key-value
+			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
+			// is empty.
+			for i := 0; i < len(elems); i += 2 {
+				k, v := r.literal(elems[i].Value), ""
+				if i+1 < len(elems) {
+					v = r.literal(elems[i+1].Value)
+				}
+				if _, ok := amap[k]; !ok {
+					seq[k] = expand.NextAssocSeq()
+				}
+				amap[k] = v
+			}
+			elems = nil
+		}
 		for _, elem := range elems {
+			if elem.Index == nil {
+				continue
+			}
 			k := r.literal(elem.Index.(*syntax.Word))
 			if _, ok := amap[k]; !ok {
 				seq[k] = expand.NextAssocSeq()
@@ -655,4 +684,18 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	prev.List = list
 	prev.Indexes = indexes
 	return name, prev
+}
+
+// printNode renders a syntax node as source text (jaiph-go patch).
+func printNode(n syntax.Node) string {
+	var sb strings.Builder
+	if x, ok := n.(syntax.ArithmExpr); ok {
+		if w, ok := x.(*syntax.Word); !ok || w.Lit() == "" {
+			syntax.NewPrinter().Print(&sb, &syntax.ArithmExp{X: x})
+			out := strings.ReplaceAll(sb.String(), "\\\n", "") // positions from elsewhere
+			return strings.TrimSuffix(strings.TrimPrefix(out, "$(("), "))")
+		}
+	}
+	syntax.NewPrinter().Print(&sb, n)
+	return strings.ReplaceAll(sb.String(), "\\\n", "")
 }

@@ -23,7 +23,7 @@ func (p *Parser) arithmExprAssign(compact bool) ArithmExpr {
 		if compact && p.spaced {
 			return value
 		}
-		if !isArithName(value) {
+		if !isArithName(value) && !p.arithLvalueAtRunTime(value) {
 			p.posErr(p.pos, "%#q must follow a name", p.tok)
 		}
 		pos := p.pos
@@ -211,6 +211,18 @@ func (p *Parser) arithmExprValue(compact bool) ArithmExpr {
 	default:
 		if w := p.getWord(); w != nil {
 			x = w
+			// jaiph-go patch: as bash expands $((…)) as text first,
+			// ${base}#digits and $base#digits are BASE#DIGITS constants.
+			if p.tok == hash && !p.spaced && len(w.Parts) > 0 {
+				hpos := p.pos
+				p.next()
+				if p.tok != _LitWord || p.spaced {
+					p.curErr("%#q must be followed by digits", hash)
+					return nil
+				}
+				l := p.getLit()
+				w.Parts = append(w.Parts, &Lit{ValuePos: hpos, ValueEnd: l.ValueEnd, Value: "#" + l.Value})
+			}
 		} else {
 			return nil
 		}
@@ -363,4 +375,17 @@ func (p *Parser) arithmEnd(ltok token, lpos Pos, old saveState) Pos {
 	pos := p.pos
 	p.next()
 	return pos
+}
+
+// arithLvalueAtRunTime reports an assignment target that bash rejects only
+// when it evaluates it ("attempted assignment to non-variable", status 1),
+// such as the constant in (( 1 = 2 )) (jaiph-go patch). The parser of a
+// let string or a variable's value (Arithmetic) keeps the syntax error,
+// which the interpreter words as bash.
+func (p *Parser) arithLvalueAtRunTime(x ArithmExpr) bool {
+	if p.quote != arithmExpr && p.quote != arithmExprCmd {
+		return false
+	}
+	w, ok := x.(*Word)
+	return ok && len(w.Parts) == 1 && w.Lit() != ""
 }
