@@ -28,6 +28,9 @@ const MaxCallDepth = 1000
 // call runs one managed call and returns its exit status (runtime.md §4).
 func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (status int, value string, err error) {
 	b := spec.body
+	if !rt.countStep() {
+		return 1, "", nil // the run is being stopped (limits.go)
+	}
 	if caller.stackLen >= MaxCallDepth {
 		return 1, "", fmt.Errorf("%s: more than %d nested managed calls (endless recursion?)", b.Symbol, MaxCallDepth)
 	}
