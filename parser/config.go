@@ -32,6 +32,8 @@ var configTable = []struct {
 	{"run.inbox_max_dispatch_depth", ast.ConfigInt, false},
 	{"run.inbox_retries", ast.ConfigInt, false}, {"run.inbox_retry_backoff", ast.ConfigString, false},
 	{"run.inbox_lease", ast.ConfigString, false},
+	{"run.timeout", ast.ConfigString, false}, {"run.max_steps", ast.ConfigInt, false},
+	{"run.step_idle_kill", ast.ConfigString, false},
 }
 
 // ConfigKeys lists every config key in configTable's order.
@@ -260,7 +262,7 @@ func checkConfigType(e *ast.ConfigEntry, want ast.ConfigKind) string {
 		return "run.inbox_max_dispatch_depth must be a positive integer"
 	}
 	// Checked here so that a typo fails `jaiph check`, not the first prompt.
-	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn" || e.Key == "run.inbox_retry_backoff" || e.Key == "run.inbox_lease") && !validDuration(e.Str) {
+	if (e.Key == "agent.retry_backoff" || e.Key == "agent.idle_warn" || e.Key == "run.inbox_retry_backoff" || e.Key == "run.inbox_lease" || e.Key == "run.timeout" || e.Key == "run.step_idle_kill") && !validDuration(e.Str) {
 		return e.Key + ` must be a duration such as "1s", "500ms" or "2m": ` + e.Str
 	}
 	return ""

@@ -28,6 +28,11 @@ const MaxCallDepth = 1000
 // call runs one managed call and returns its exit status (runtime.md §4).
 func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (status int, value string, err error) {
 	b := spec.body
+	if !rt.countStep() {
+		return 1, "", nil // the run is being stopped (limits.go)
+	}
+	caller.inflight.Add(1)
+	defer caller.inflight.Add(-1)
 	if caller.stackLen >= MaxCallDepth {
 		return 1, "", fmt.Errorf("%s: more than %d nested managed calls (endless recursion?)", b.Symbol, MaxCallDepth)
 	}
@@ -127,7 +132,13 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	outPath, errPath := base+".out", base+".err"
 	status, runErr := 1, inboxErr
 	if inboxErr == nil {
-		status, runErr = rt.runBody(ctx, f, spec, env, outPath, errPath)
+		bodyCtx, unwatch := rt.watchIdle(ctx, f, outPath, errPath)
+		status, runErr = rt.runBody(bodyCtx, f, spec, env, outPath, errPath)
+		unwatch()
+		if in := Interruption(bodyCtx); in != nil && in.Limit != "" && Interruption(ctx) == nil {
+			// Stopped for being idle: the step fails, the run goes on.
+			status, runErr = max(status, 1), nil
+		}
 	}
 	if v, ok := f.returned(); ok {
 		value = v

@@ -27,6 +27,9 @@ var scopedVars = map[string]string{
 	"run.inbox_retries":            "JAIPH_INBOX_RETRIES",       // runtime/inbox_retry.go
 	"run.inbox_retry_backoff":      "JAIPH_INBOX_RETRY_BACKOFF", // runtime/inbox_retry.go
 	"run.inbox_lease":              "JAIPH_INBOX_LEASE",         // internal/broker: a delivery's lease on a worker
+	"run.timeout":                  "JAIPH_RUN_TIMEOUT",         // limits.go
+	"run.max_steps":                "JAIPH_MAX_STEPS",           // limits.go
+	"run.step_idle_kill":           "JAIPH_STEP_IDLE_KILL",      // limits.go
 	// jaiph-go keys (runtime/prompt_retry.go), scoped like the agent.* ones.
 	"agent.retries":       "JAIPH_AGENT_RETRIES",
 	"agent.retry_backoff": "JAIPH_AGENT_RETRY_BACKOFF",

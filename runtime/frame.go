@@ -55,6 +55,9 @@ type frame struct {
 	// delivery marks the delivery of a message, where that stops.
 	divergedHere atomic.Bool
 	delivery     bool
+	// inflight counts the managed calls this one is making now
+	// (run.step_idle_kill watches only a call that makes none).
+	inflight atomic.Int32
 }
 
 // pendingCount is a WaitGroup that can also tell whether it is zero.

@@ -49,10 +49,20 @@ func Interruption(ctx context.Context) *Interrupted {
 	return nil
 }
 
-// Interrupted is the cancellation cause of a run stopped by a signal.
-type Interrupted struct{ Signal syscall.Signal }
+// Interrupted is the cancellation cause of a run stopped by a signal, or
+// by one of its limits (limits.go: Limit says which; the run's processes
+// get Signal all the same, but the run counts as failed, not interrupted).
+type Interrupted struct {
+	Signal syscall.Signal
+	Limit  string
+}
 
-func (i *Interrupted) Error() string { return "interrupted by " + signalName(i.Signal) }
+func (i *Interrupted) Error() string {
+	if i.Limit != "" {
+		return i.Limit
+	}
+	return "interrupted by " + signalName(i.Signal)
+}
 
 // CauseSignal makes an interrupted run's signal reach the body's traps and
 // the programs it runs (interp.SignalCause).

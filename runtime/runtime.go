@@ -95,6 +95,8 @@ type Runtime struct {
 	inboxes runInbox
 	// remoteOpened: the transport's queue went to the first orchestrator.
 	remoteOpened atomic.Bool
+	limits       limits       // run.timeout, run.max_steps (limits.go)
+	steps        atomic.Int64 // managed calls made, for run.max_steps
 	// lingering counts the bodies whose background jobs still run after
 	// the body returned (runBody).
 	lingering sync.WaitGroup
@@ -315,6 +317,8 @@ func (rt *Runtime) Run(ctx context.Context, args []string) (int, error) {
 		return 1, fmt.Errorf("no workflow %q in %s", name, rt.opts.SourceFile)
 	}
 	rt.args = args
+	ctx, disarm := rt.withLimits(ctx)
+	defer disarm()
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	status, value, err := rt.rootCall(ctx, root, callSpec{body: b, args: args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace})

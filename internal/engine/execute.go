@@ -81,6 +81,10 @@ func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.T
 		started(start)
 	}
 	status, runErr := rt.Run(ctx, o.Args)
+	if why := rt.Limited(); why != "" {
+		fmt.Fprintf(stray, "jaiph: %s\n", why)
+		status, runErr = max(status, 1), nil
+	}
 	if errors.Is(runErr, runtime.ErrNoDefault) {
 		fmt.Fprintln(stray, runErr.Error())
 	} else if runErr != nil && !errors.Is(runErr, context.Canceled) {

@@ -21,7 +21,8 @@ type Watchers struct {
 // messages go to stderr) and starts the trace export when environ names an
 // OTLP endpoint.
 func (p *Program) Watch(environ []string, home string, stderr io.Writer) *Watchers {
-	return &Watchers{Hooks: hooks.Load(home, p.Workspace, stderr), trace: otlp.Start(environ, stderr)}
+	trusted := hooks.Trusted(envGet(environ, "JAIPH_TRUST_HOOKS"), home, p.Workspace)
+	return &Watchers{Hooks: hooks.Load(home, p.Workspace, trusted, stderr), trace: otlp.Start(environ, stderr)}
 }
 
 // Observers are the watchers as event observers, to pass with the front
@@ -57,4 +58,10 @@ func (w *Watchers) Close() {
 		w.trace.Close()
 	}
 	w.Hooks.Wait(HookWait)
+}
+
+// envGet is a variable of an environment list ("" when unset).
+func envGet(environ []string, key string) string {
+	v, _ := lookup(environ)(key)
+	return v
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,17 +42,26 @@ type job struct {
 
 // Load reads <home>/.jaiph/hooks.json and <workspace>/.jaiph/hooks.json
 // (an empty home or workspace skips that file) and merges them per event,
-// the project's non-empty list winning. Problems with either file are
-// reported on stderr and leave that file out. Commands later run with the
-// environment and working directory the process has now.
-func Load(home, workspace string, stderr io.Writer) *Hooks {
+// the project's non-empty list winning. The project's file runs host
+// commands that came with the sources (a cloned repository), so it is read
+// only when the operator trusts the workspace (Trusted); otherwise a
+// present one is named on stderr, once, and left out. Problems with
+// either file are reported on stderr and leave that file out. Commands
+// later run with the environment and working directory the process has
+// now.
+func Load(home, workspace string, trusted bool, stderr io.Writer) *Hooks {
 	h := New(nil, stderr)
 	var global, project Config
 	if home != "" {
 		global = readConfig(GlobalPath(home), h.stderr)
 	}
 	if workspace != "" {
-		project = readConfig(ProjectPath(workspace), h.stderr)
+		if trusted {
+			project = readConfig(ProjectPath(workspace), h.stderr)
+		} else if _, err := os.Stat(ProjectPath(workspace)); err == nil {
+			fmt.Fprintf(h.stderr, "jaiph: %s not run: a workspace's own hooks run only when the operator trusts it (JAIPH_TRUST_HOOKS=true, or its path in %s)\n",
+				ProjectPath(workspace), TrustFile(home))
+		}
 	}
 	h.cfg = Merge(global, project)
 	h.workspace = workspace
@@ -293,4 +304,27 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// TrustFile lists the workspaces whose own hooks.json may run, one
+// absolute path a line: <home>/.jaiph/trusted-workspaces.
+func TrustFile(home string) string { return filepath.Join(home, ".jaiph", "trusted-workspaces") }
+
+// Trusted tells whether the operator trusts workspace's own hooks: trust
+// is JAIPH_TRUST_HOOKS=true in the environment, or the workspace listed in
+// TrustFile(home). A workflow file cannot grant it.
+func Trusted(trustEnv, home, workspace string) bool {
+	if trustEnv == "true" {
+		return true
+	}
+	b, err := os.ReadFile(TrustFile(home))
+	if err != nil || home == "" {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if p := strings.TrimSpace(line); p != "" && filepath.Clean(p) == filepath.Clean(workspace) {
+			return true
+		}
+	}
+	return false
 }

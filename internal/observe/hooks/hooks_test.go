@@ -107,11 +107,11 @@ func writeFile(t *testing.T, path, content string) {
 
 func TestLoadMissingFilesAreSilent(t *testing.T) {
 	var stderr bytes.Buffer
-	h := Load(t.TempDir(), t.TempDir(), &stderr)
+	h := Load(t.TempDir(), t.TempDir(), true, &stderr)
 	if stderr.Len() != 0 || len(h.cfg) != 0 {
 		t.Fatalf("stderr %q, config %v", stderr.String(), h.cfg)
 	}
-	h = Load("", "", &stderr)
+	h = Load("", "", true, &stderr)
 	if stderr.Len() != 0 || len(h.cfg) != 0 {
 		t.Fatalf("stderr %q, config %v", stderr.String(), h.cfg)
 	}
@@ -125,7 +125,7 @@ func TestLoadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	h := Load(home, ws, &stderr)
+	h := Load(home, ws, true, &stderr)
 	want := "jaiph hooks: invalid or unsupported config at " + GlobalPath(home) + ", skipping\n" +
 		"jaiph hooks: failed to read " + ProjectPath(ws) + ", skipping\n"
 	if stderr.String() != want {
@@ -150,7 +150,7 @@ func TestLoadPrecedence(t *testing.T) {
 		"step_end": ["project-se"]
 	}`)
 	var stderr bytes.Buffer
-	h := Load(home, ws, &stderr)
+	h := Load(home, ws, true, &stderr)
 	want := Config{
 		"workflow_start": {"global-ws"},
 		"workflow_end":   {"project-we1", "project-we2"},
@@ -163,7 +163,7 @@ func TestLoadPrecedence(t *testing.T) {
 	// An invalid project file falls back to the global lists.
 	writeFile(t, ProjectPath(ws), `{"step_end": [`)
 	stderr.Reset()
-	h = Load(home, ws, &stderr)
+	h = Load(home, ws, true, &stderr)
 	if len(h.cfg["step_end"]) != 0 || h.cfg["workflow_end"][0] != "global-we" {
 		t.Errorf("config %#v", h.cfg)
 	}
@@ -385,5 +385,34 @@ func TestSetMessageWriter(t *testing.T) {
 	// The command's own stderr still goes where it went before.
 	if got, _ := os.ReadFile(before.Name()); string(got) != "child-err\n" {
 		t.Errorf("original stderr got %q", got)
+	}
+}
+
+// TestProjectHooksNeedTrust: a workspace's own hooks.json runs only when
+// the operator trusts the workspace (JAIPH_TRUST_HOOKS=true, or its path
+// in ~/.jaiph/trusted-workspaces); untrusted, it is named on stderr and
+// left out, while the user's own hooks still run.
+func TestProjectHooksNeedTrust(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	writeFile(t, GlobalPath(home), `{"workflow_end": ["global-we"]}`)
+	writeFile(t, ProjectPath(ws), `{"workflow_start": ["touch pwned"]}`)
+	var stderr bytes.Buffer
+	h := Load(home, ws, Trusted("", home, ws), &stderr)
+	if _, ok := h.cfg["workflow_start"]; ok || h.cfg["workflow_end"][0] != "global-we" {
+		t.Fatalf("untrusted workspace: config %#v", h.cfg)
+	}
+	if !strings.Contains(stderr.String(), ProjectPath(ws)+" not run: a workspace's own hooks run only when the operator trusts it") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+	if !Trusted("true", home, ws) {
+		t.Fatal("JAIPH_TRUST_HOOKS=true does not trust")
+	}
+	writeFile(t, TrustFile(home), "/elsewhere\n"+ws+"/\n")
+	if !Trusted("", home, ws) || Trusted("", home, ws+"-other") {
+		t.Fatal("the trust file is not read as a list of workspaces")
+	}
+	stderr.Reset()
+	if h := Load(home, ws, Trusted("", home, ws), &stderr); h.cfg["workflow_start"][0] != "touch pwned" || stderr.Len() != 0 {
+		t.Fatalf("trusted workspace: config %#v, stderr %q", h.cfg, stderr.String())
 	}
 }

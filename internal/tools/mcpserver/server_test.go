@@ -218,6 +218,7 @@ func TestCallTool(t *testing.T) {
 	hookLog := filepath.Join(dir, "workflow_end.json")
 	hooks, _ := json.Marshal(map[string][]string{"workflow_end": {"echo hook-stdout; cat > " + hookLog}})
 	os.WriteFile(filepath.Join(dir, ".jaiph", "hooks.json"), hooks, 0o644)
+	t.Setenv("JAIPH_TRUST_HOOKS", "true") // a workspace's own hooks need the operator's trust
 	s := serve(t, filepath.Join(dir, "tools.jh"))
 	res, out := call(t, s, "greet", "bob")
 	if hook, _ := os.ReadFile(hookLog); !strings.Contains(string(hook), `"status":0`) ||
