@@ -33,8 +33,14 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 	// on is left out; one with only validation errors or config-entry
 	// errors is checked too, so every diagnostic shows in one pass.
 	withProblems := map[string]bool{}
+	type fileLine struct {
+		file string
+		line int
+	}
+	refused := map[fileLine]bool{} // lines validation already refused
 	for _, d := range diags {
 		if d.Code == diag.Validate || d.Code == diag.Schema {
+			refused[fileLine{d.File, d.Line}] = true
 			continue
 		}
 		if f := loader.File(d.File); d.Code == diag.Parse && f != nil && f.EntryErrorsOnly {
@@ -42,7 +48,15 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 		}
 		withProblems[d.File] = true
 	}
-	return append(diags, bashcheck.Files(loader, files, withProblems)...), loader
+	// The lowered shell of a refused line is no shell its author wrote: a
+	// shell diagnostic there would repeat the refusal, at a column of the
+	// generated code.
+	for _, d := range bashcheck.Files(loader, files, withProblems) {
+		if !refused[fileLine{d.File, d.Line}] {
+			diags = append(diags, d)
+		}
+	}
+	return diags, loader
 }
 
 // ParseSource parses src as the file at path from its text alone: path
