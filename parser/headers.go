@@ -21,12 +21,17 @@ import (
 // String is a Jaiph "…" string (closes at a quote not escaped by an odd
 // number of backslashes, shellscan.ClosingQuote) or a '…' string without
 // escapes, and Ident is shellscan.IsIdent; TestHeaderLexerAgrees checks both.
-var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-	{Name: "Space", Pattern: `[ \t]+`},
-	{Name: "Punct", Pattern: `[{}().]`},
-	{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
+//
+// It is built on first use: compiling its patterns is most of what the
+// package's initialisation would otherwise cost every command.
+var headerLexer = sync.OnceValue(func() *lexer.StatefulDefinition {
+	return lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "Space", Pattern: `[ \t]+`},
+		{Name: "Punct", Pattern: `[{}().]`},
+		{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
+	})
 })
 
 // ruleHeader is `[export] rule name {`, workflowHeader `[export] workflow
@@ -88,7 +93,7 @@ var headers = sync.OnceValue(func() *headerParsers {
 		rule:     participle.MustBuild[ruleHeader](opts...),
 		workflow: participle.MustBuild[workflowHeader](opts...),
 		fn:       participle.MustBuild[funcHeader](opts...),
-		imp:      participle.MustBuild[importHeader](participle.Lexer(headerLexer), participle.UseLookahead(2)),
+		imp:      participle.MustBuild[importHeader](participle.Lexer(headerLexer()), participle.UseLookahead(2)),
 		channel:  participle.MustBuild[channelHeader](opts...),
 		test:     participle.MustBuild[testHeader](opts...),
 		mock:     participle.MustBuild[mockHeader](opts...),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/diag"
@@ -221,18 +222,23 @@ func (c *checker) checkShellText(text string, lines bool, line, col int) {
 	}
 }
 
-// Function-body command tests, in the reference's order.
-var functionBodyTests = []struct {
+// Function-body command tests, in the reference's order, compiled on first
+// use (a package-level regexp would cost every command, `--version` too).
+type functionBodyTest struct {
 	re  *regexp.Regexp
 	msg string
-}{
-	{regexp.MustCompile(`^(run|ensure)\s`), "function body cannot use run or ensure (move orchestration to a workflow)"},
-	{regexp.MustCompile(`^\s*config\s*\{`), "function body cannot contain config blocks"},
-	{regexp.MustCompile(`^\s*(export\s+)?workflow\s`), "function body cannot declare workflows"},
-	{regexp.MustCompile(`^\s*(export\s+)?rule\s`), "function body cannot declare rules"},
-	{regexp.MustCompile(`^\s*function\s`), "function body cannot declare nested functions"},
-	{regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\s+->\s+`), "function body cannot declare channel routes (->)"},
 }
+
+var functionBodyTests = sync.OnceValue(func() []functionBodyTest {
+	return []functionBodyTest{
+		{regexp.MustCompile(`^(run|ensure)\s`), "function body cannot use run or ensure (move orchestration to a workflow)"},
+		{regexp.MustCompile(`^\s*config\s*\{`), "function body cannot contain config blocks"},
+		{regexp.MustCompile(`^\s*(export\s+)?workflow\s`), "function body cannot declare workflows"},
+		{regexp.MustCompile(`^\s*(export\s+)?rule\s`), "function body cannot declare rules"},
+		{regexp.MustCompile(`^\s*function\s`), "function body cannot declare nested functions"},
+		{regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\s+->\s+`), "function body cannot declare channel routes (->)"},
+	}
+})
 
 func (c *checker) checkFunction(fn *ast.Function) {
 	for _, cmd := range fn.Body {
@@ -242,7 +248,7 @@ func (c *checker) checkFunction(fn *ast.Function) {
 		text := cmd.Text
 		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 		reported := false
-		for _, t := range functionBodyTests {
+		for _, t := range functionBodyTests() {
 			if t.re.MatchString(first) {
 				c.report(fn.Line, 1, diag.Validate, t.msg)
 				reported = true
