@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench stress fuzz lint clean bashcompat editors
+.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz lint clean bashcompat editors
 
 all: build examples
 
@@ -64,6 +64,13 @@ conformance:
 bench:
 	mkdir -p .bench
 	JAIPH_BENCH_DIR=$(CURDIR)/.bench $(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The benchmark guard (TestInstructionBudget in internal/perfguard, part of
+# `make unit`) counts the instructions of whole jaiph processes with
+# valgrind and fails at +25 % against internal/perfguard/testdata/
+# instructions.txt. After an intended change, rewrite that baseline:
+perf-baseline:
+	JAIPH_PERF_UPDATE=1 $(GO) test -count=1 -run '^TestInstructionBudget$$' -v ./internal/perfguard
 
 # The stress tests, each about 10× its size in `make test`: the inbox with
 # 10,000 messages and 30,000 deliveries; 200 SIGKILLs during sends; the peak
