@@ -1,45 +1,143 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
 
-// TestInboxMemory measures the peak RSS of `jaiph run` of an orchestrator
-// that sends n messages (inboxFlow: one route, a trivial target) and
-// checks that it stays flat: from 5,000 messages to n it may grow by at
-// most 4 MB plus 150 KB per 1,000 messages. The 4 MB absorb the Go
-// runtime: the live heap stays ~2 MB, but how far the heap's pages spread
-// before the scavenger returns them moves the peak by up to ~4 MB between
-// runs. Keeping ~150 bytes per message (its content, preview or summary
-// line) would exceed the bound at 100,000 messages, where the peak must
-// also stay under 64 MB.
+// TestInboxMemory checks that the memory of `jaiph run` of an
+// orchestrator sending n messages (inboxFlow: one route, a trivial target)
+// stays flat, with a measure that does not depend on the machine's load:
+// the run happens in this process, and after every garbage collection
+// heapPeak reads the live heap the collector marked (GOGC=10, so that a
+// collection comes every ~10 % of growth and garbage allocated during
+// one adds little). From 5,000 to 20,000 messages the peak live heap may
+// grow by at most 1 MB plus 100 bytes per message; it grows by 1.2–1.7 MB
+// (~80–110 bytes per message: a queued message's 12 bytes and its
+// slice's doubling, the journal's per-call entry in its caller; the spread
+// is how many messages are queued when a collection runs). Keeping ~150
+// more bytes per message (its content, preview or summary line) would add
+// 2.25 MB and fail.
 //
-// n is 20,000, or JAIPH_STRESS_INBOX_MESSAGES (`make stress`: 100,000).
+// Peak RSS, which also counts how far the heap's pages spread before the
+// scavenger returns them (up to ~8 MB between runs of the same flow on a
+// loaded machine), is measured by TestInboxMemoryRSS under `make stress`.
 func TestInboxMemory(t *testing.T) {
-	const base = 5000
-	n := 20000
-	if v, err := strconv.Atoi(os.Getenv("JAIPH_STRESS_INBOX_MESSAGES")); err == nil && v > base {
-		n = v
+	const small, large = 5000, 20000
+	t.Setenv("JAIPH_INBOX_MAX_DISPATCH_DEPTH", strconv.Itoa(large))
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	a, b := peakLiveHeap(t, small), peakLiveHeap(t, large)
+	growth := b.peak - a.peak
+	allowed := uint64(1<<20 + 100*(large-small))
+	t.Logf("peak live heap: %d KB for %d messages (%d collections), %d KB for %d (%d collections); growth %d KB, allowed %d KB",
+		a.peak>>10, small, a.cycles, b.peak>>10, large, b.cycles, int64(growth)>>10, allowed>>10)
+	t.Logf("allocations per message: %.0f objects, %.0f bytes", float64(b.objects-a.objects)/(large-small), float64(b.bytes-a.bytes)/(large-small))
+	if b.peak > a.peak && growth > allowed {
+		t.Errorf("peak live heap grew by %d KB from %d to %d messages, more than %d KB", growth>>10, small, large, allowed>>10)
 	}
-	// The smaller of two runs each: how far the heap spreads before the
-	// scavenger returns pages only ever adds to a peak, and under load
-	// (make test runs packages side by side) one run in a few adds ~8 MB.
-	small, large := min(peakRSS(t, base), peakRSS(t, base)), min(peakRSS(t, n), peakRSS(t, n))
-	growth := large - small
-	allowed := 4096 + 150*int64(n-base)/1000
-	t.Logf("peak RSS: %d KB for %d messages, %d KB for %d (growth %d KB, allowed %d KB)", small, base, large, n, growth, allowed)
-	if growth > allowed {
-		t.Errorf("peak RSS grew by %d KB from %d to %d messages, more than %d KB", growth, base, n, allowed)
+}
+
+// heapStats is what peakLiveHeap measured of one run.
+type heapStats struct {
+	peak           uint64 // largest live heap after a collection, bytes
+	cycles         int    // collections seen
+	objects, bytes uint64 // allocated during the run
+}
+
+// peakLiveHeap runs inboxFlow(n) in this process and returns the largest
+// live heap a collection left during the run. A finalizer on a sentinel
+// object runs after each collection (and re-arms itself); it reads
+// /gc/heap/live:bytes, the heap the last collection marked.
+func peakLiveHeap(t *testing.T, n int) heapStats {
+	t.Helper()
+	dir := workspace(t, map[string]string{"flow.jh": inboxFlow(n)})
+	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	var (
+		mu      sync.Mutex
+		st      heapStats
+		stopped bool
+	)
+	sample := func() {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		mu.Lock()
+		defer mu.Unlock()
+		st.peak = max(st.peak, s[0].Value.Uint64())
+		st.cycles++
 	}
-	if n >= 100000 && large >= 64<<10 {
-		t.Errorf("peak RSS %d KB for %d messages, want under 64 MB", large, n)
+	type sentinel struct {
+		p   *int
+		pad [4]int
+	}
+	var arm func()
+	arm = func() {
+		s := new(sentinel)
+		goruntime.SetFinalizer(s, func(*sentinel) {
+			mu.Lock()
+			done := stopped
+			mu.Unlock()
+			if !done {
+				sample()
+				arm()
+			}
+		})
+	}
+	goruntime.GC()
+	metrics.Read(samples)
+	objects, bytes := samples[1].Value.Uint64(), samples[2].Value.Uint64()
+	arm()
+	code := run([]string{"run", filepath.Join(dir, "flow.jh")}, io.Discard, io.Discard)
+	metrics.Read(samples)
+	mu.Lock()
+	stopped = true
+	st.objects, st.bytes = samples[1].Value.Uint64()-objects, samples[2].Value.Uint64()-bytes
+	res := st
+	mu.Unlock()
+	if code != 0 {
+		t.Fatalf("%d messages: exit %d", n, code)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", "inbox", "*-work.txt")); len(files) != n {
+		t.Fatalf("%d messages sent, want %d", len(files), n)
+	}
+	if res.cycles < 3 {
+		t.Fatalf("%d messages: only %d collections seen during the run", n, res.cycles)
+	}
+	return res
+}
+
+// TestInboxMemoryRSS measures the peak RSS of the real `jaiph run` of
+// inboxFlow at growing sizes, for `make stress` (JAIPH_STRESS_INBOX_MESSAGES
+// is the largest; 100,000 there), and checks it stays under 64 MB at
+// 100,000 messages. RSS depends on the machine's load (see
+// TestInboxMemory), so the curve is logged, not compared; docs/performance.md
+// records it.
+func TestInboxMemoryRSS(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("JAIPH_STRESS_INBOX_MESSAGES"))
+	if err != nil || n < 1000 {
+		t.Skip("a stress test: JAIPH_STRESS_INBOX_MESSAGES=N (make stress)")
+	}
+	var prev int
+	for _, size := range []int{1000, 10000, n} {
+		if size > n || size == prev {
+			continue
+		}
+		// The smaller of two runs: the scavenger's timing only ever adds.
+		rss := min(peakRSS(t, size), peakRSS(t, size))
+		t.Logf("peak RSS: %d KB for %d messages", rss, size)
+		if size >= 100000 && rss >= 64<<10 {
+			t.Errorf("peak RSS %d KB for %d messages, want under 64 MB", rss, size)
+		}
+		prev = size
 	}
 }
 

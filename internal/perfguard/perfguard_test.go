@@ -27,7 +27,7 @@ type workload struct {
 }
 
 // The workloads of docs/performance.md's goals (cmd/jaiph/bench_test.go has
-// the same flows as time benchmarks). Each takes 1–8 s under callgrind.
+// the same flows as time benchmarks). Each run takes 1–8 s under callgrind.
 var workloads = []workload{
 	{"version", []string{"--version"}},
 	{"run-trivial", []string{"run", "trivial.jh"}},
@@ -67,14 +67,17 @@ workflow default {
 `,
 }
 
-// TestInstructionBudget runs each workload once under callgrind and fails
-// when it executes more than 25 % more instructions than its baseline.
-// Counts vary by a few per cent between runs (goroutine scheduling, the
-// runtime's timers), never by 25 %; load on the machine slows valgrind
-// down but does not change what it counts.
+// TestInstructionBudget runs each workload twice under callgrind and fails
+// when the smaller count is more than 25 % above its baseline. Load on the
+// machine slows valgrind down but does not change what it counts; what
+// varies between runs (the runtime's timers and idle spinning, goroutine
+// order) only ever adds instructions, a few per cent (the inbox flow's
+// worst single run seen under stress-ng: +16 % with GOMAXPROCS=2, +9 % with
+// 1), so the smaller of two runs with GOMAXPROCS=1 stays within ~2 % of
+// the baseline.
 func TestInstructionBudget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the instruction budget takes ~20 s (valgrind)")
+		t.Skip("the instruction budget takes 15–80 s (valgrind)")
 	}
 	valgrind, err := exec.LookPath("valgrind")
 	if err != nil {
@@ -101,9 +104,15 @@ func TestInstructionBudget(t *testing.T) {
 	}
 	got := map[string]int64{}
 	for _, w := range workloads {
-		n, err := instructions(valgrind, bin, dir, w.args)
-		if err != nil {
-			t.Fatalf("%s: %v", w.name, err)
+		var n int64
+		for range 2 {
+			c, err := instructions(valgrind, bin, dir, w.args)
+			if err != nil {
+				t.Fatalf("%s: %v", w.name, err)
+			}
+			if n == 0 || c < n {
+				n = c
+			}
 		}
 		got[w.name] = n
 		b, ok := base[w.name]
@@ -158,7 +167,7 @@ func instructions(valgrind, bin, dir string, args []string) (int64, error) {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "GODEBUG=asyncpreemptoff=1", "GOMAXPROCS=2", "NO_COLOR=1", "HOME="+dir,
+	cmd.Env = append(env, "GODEBUG=asyncpreemptoff=1", "GOMAXPROCS=1", "NO_COLOR=1", "HOME="+dir,
 		"JAIPH_INBOX_MAX_DISPATCH_DEPTH=100000")
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = nil, &stderr
