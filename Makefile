@@ -80,7 +80,7 @@ perf-baseline:
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_KILL_LOOPS=200 $(GO) test -count=1 -run '^TestInboxKill$$' -timeout 30m -v ./cmd/jaiph
-	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory$$' -timeout 30m -v ./cmd/jaiph
+	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory(RSS)?$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop|TestRunsKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
