@@ -81,7 +81,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			continue
 		}
 		l := newLine(t)
-		h, ok := parseHead(l, grammars().config)
+		h, ok := parseHead(l, grammars.config())
 		if !ok && !strings.Contains(t, "=") {
 			p.errorAt(j+1, col, "config line must be key = value: "+t)
 			bad = true
