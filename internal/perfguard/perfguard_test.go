@@ -94,15 +94,7 @@ func TestInstructionBudget(t *testing.T) {
 	}
 	bin := buildJaiph(t)
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files["big.jh"] = benchdata.Module()
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeWorkspace(t, dir)
 	got := map[string]int64{}
 	for _, w := range workloads {
 		var n int64
@@ -135,6 +127,39 @@ func TestInstructionBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", baselineFile)
+	}
+}
+
+// TestWriteWorkspace writes the workloads' workspace (trivial.jh, steps.jh,
+// inbox100.jh, inbox10000.jh, big.jh: the 4,500-line module) into
+// $JAIPH_PERF_WORKSPACE, for measuring them by hand (docs/performance.md):
+//
+//	JAIPH_PERF_WORKSPACE=$PWD/.bench/ws go test -run TestWriteWorkspace ./internal/perfguard
+func TestWriteWorkspace(t *testing.T) {
+	dir := os.Getenv("JAIPH_PERF_WORKSPACE")
+	if dir == "" {
+		t.Skip("JAIPH_PERF_WORKSPACE=DIR writes the workloads' workspace there")
+	}
+	writeWorkspace(t, dir)
+	src := strings.Replace(files["inbox100.jh"], `-lt 100 ]`, `-lt 10000 ]`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "inbox10000.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeWorkspace writes the workloads' files and .jaiph into dir.
+func writeWorkspace(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.jh"), []byte(benchdata.Module()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
