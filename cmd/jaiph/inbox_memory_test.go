@@ -54,55 +54,78 @@ type heapStats struct {
 	objects, bytes uint64 // allocated during the run
 }
 
+// heapSampler records the largest live heap a garbage collection leaves: a
+// finalizer on a sentinel object runs after each collection, reads
+// /gc/heap/live:bytes (the heap the last collection marked) and re-arms
+// itself until stop. onPeak, if set, is called with each new peak.
+type heapSampler struct {
+	mu      sync.Mutex
+	st      heapStats
+	stopped bool
+	onPeak  func(peak uint64)
+	objects uint64
+	bytes   uint64
+}
+
+func startHeapSampler(onPeak func(peak uint64)) *heapSampler {
+	h := &heapSampler{onPeak: onPeak}
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	h.objects, h.bytes = s[0].Value.Uint64(), s[1].Value.Uint64()
+	h.arm()
+	return h
+}
+
+type sentinel struct {
+	p   *int
+	pad [4]int
+}
+
+func (h *heapSampler) arm() {
+	goruntime.SetFinalizer(new(sentinel), func(*sentinel) {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		h.mu.Lock()
+		if h.stopped {
+			h.mu.Unlock()
+			return
+		}
+		h.st.cycles++
+		peak := s[0].Value.Uint64() > h.st.peak
+		if peak {
+			h.st.peak = s[0].Value.Uint64()
+		}
+		p := h.st.peak
+		h.mu.Unlock()
+		if peak && h.onPeak != nil {
+			h.onPeak(p)
+		}
+		h.arm()
+	})
+}
+
+// stop ends the sampling and returns what it saw, with the allocations
+// since the start.
+func (h *heapSampler) stop() heapStats {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stopped = true
+	st := h.st
+	st.objects, st.bytes = s[0].Value.Uint64()-h.objects, s[1].Value.Uint64()-h.bytes
+	return st
+}
+
 // peakLiveHeap runs inboxFlow(n) in this process and returns the largest
-// live heap a collection left during the run. A finalizer on a sentinel
-// object runs after each collection (and re-arms itself); it reads
-// /gc/heap/live:bytes, the heap the last collection marked.
+// live heap a collection left during the run (heapSampler).
 func peakLiveHeap(t *testing.T, n int) heapStats {
 	t.Helper()
 	dir := workspace(t, map[string]string{"flow.jh": inboxFlow(n)})
-	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
-	var (
-		mu      sync.Mutex
-		st      heapStats
-		stopped bool
-	)
-	sample := func() {
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(s)
-		mu.Lock()
-		defer mu.Unlock()
-		st.peak = max(st.peak, s[0].Value.Uint64())
-		st.cycles++
-	}
-	type sentinel struct {
-		p   *int
-		pad [4]int
-	}
-	var arm func()
-	arm = func() {
-		s := new(sentinel)
-		goruntime.SetFinalizer(s, func(*sentinel) {
-			mu.Lock()
-			done := stopped
-			mu.Unlock()
-			if !done {
-				sample()
-				arm()
-			}
-		})
-	}
 	goruntime.GC()
-	metrics.Read(samples)
-	objects, bytes := samples[1].Value.Uint64(), samples[2].Value.Uint64()
-	arm()
+	h := startHeapSampler(nil)
 	code := run([]string{"run", filepath.Join(dir, "flow.jh")}, io.Discard, io.Discard)
-	metrics.Read(samples)
-	mu.Lock()
-	stopped = true
-	st.objects, st.bytes = samples[1].Value.Uint64()-objects, samples[2].Value.Uint64()-bytes
-	res := st
-	mu.Unlock()
+	res := h.stop()
 	if code != 0 {
 		t.Fatalf("%d messages: exit %d", n, code)
 	}
@@ -113,6 +136,26 @@ func peakLiveHeap(t *testing.T, n int) heapStats {
 		t.Fatalf("%d messages: only %d collections seen during the run", n, res.cycles)
 	}
 	return res
+}
+
+// init makes the test binary acting as jaiph, given
+// JAIPH_TEST_HEAP_PEAK=FILE, collect at GOGC=10 and write its peak live
+// heap in bytes (heapSampler) to FILE each time it grows, for tests of a
+// real process's memory that must not depend on the machine's load
+// (TestOutputMemoryFlat).
+func init() {
+	file := os.Getenv("JAIPH_TEST_HEAP_PEAK")
+	if file == "" || os.Getenv("JAIPH_TEST_AS_JAIPH") != "1" {
+		return
+	}
+	os.Unsetenv("JAIPH_TEST_HEAP_PEAK")
+	debug.SetGCPercent(10)
+	startHeapSampler(func(peak uint64) {
+		// Renamed into place: the process may exit in the middle of a write.
+		if os.WriteFile(file+".tmp", []byte(strconv.FormatUint(peak, 10)), 0o644) == nil {
+			_ = os.Rename(file+".tmp", file)
+		}
+	})
 }
 
 // TestInboxMemoryRSS measures the peak RSS of the real `jaiph run` of
