@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +67,19 @@ var configKeyKind = func() map[string]ast.ConfigKind {
 	return out
 }()
 
-var intValue = regexp.MustCompile(`^[0-9]+$`)
+// isDigits reports whether v is one or more ASCII digits (the reference's
+// /^[0-9]+$/).
+func isDigits(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // parseConfigBlock parses `config {` … `}` starting at line i and returns the
 // block and the index of the line after it. In a workflow only agent.* and
@@ -102,7 +113,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 			continue
 		}
 		l := newLine(t)
-		h, ok := parseHead(l, grammars().config)
+		h, ok := parseHead(l, grammars.config())
 		if !ok && !strings.Contains(t, "=") {
 			p.entryError(j+1, col, "config line must be key = value: "+t)
 			bad = true
@@ -181,7 +192,7 @@ func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, con
 	switch {
 	case v == "true" || v == "false":
 		e.Kind, e.Bool = ast.ConfigBool, v == "true"
-	case intValue.MatchString(v):
+	case isDigits(v):
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return j + 1, at("config value must be a quoted string or true/false: " + v)

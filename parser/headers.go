@@ -21,12 +21,17 @@ import (
 // String is a Jaiph "…" string (closes at a quote not escaped by an odd
 // number of backslashes, shellscan.ClosingQuote) or a '…' string without
 // escapes, and Ident is shellscan.IsIdent; TestHeaderLexerAgrees checks both.
-var headerLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-	{Name: "Space", Pattern: `[ \t]+`},
-	{Name: "Punct", Pattern: `[{}().]`},
-	{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
+//
+// It is built on first use: compiling its patterns is most of what the
+// package's initialisation would otherwise cost every command.
+var headerLexer = sync.OnceValue(func() *lexer.StatefulDefinition {
+	return lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "String", Pattern: `"(?:\\.|[^"\\])*"|'[^']*'`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "Space", Pattern: `[ \t]+`},
+		{Name: "Punct", Pattern: `[{}().]`},
+		{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
+	})
 })
 
 // ruleHeader is `[export] rule name {`, workflowHeader `[export] workflow
@@ -70,30 +75,38 @@ type mockHeader struct {
 	Name  string `parser:"('.' @Ident)? Space? '{'"`
 }
 
-type headerParsers struct {
-	rule     *participle.Parser[ruleHeader]
-	workflow *participle.Parser[workflowHeader]
-	fn       *participle.Parser[funcHeader]
-	imp      *participle.Parser[importHeader]
-	channel  *participle.Parser[channelHeader]
-	test     *participle.Parser[testHeader]
-	mock     *participle.Parser[mockHeader]
+// headers holds the declaration header grammars, each built on its first
+// use: a command pays only for the ones its files need (`--version` for
+// none, a file of workflows for one).
+var headers = struct {
+	rule     func() *participle.Parser[ruleHeader]
+	workflow func() *participle.Parser[workflowHeader]
+	fn       func() *participle.Parser[funcHeader]
+	imp      func() *participle.Parser[importHeader]
+	channel  func() *participle.Parser[channelHeader]
+	test     func() *participle.Parser[testHeader]
+	mock     func() *participle.Parser[mockHeader]
+}{
+	rule:     lazyGrammar[ruleHeader](stepLexerLookahead2),
+	workflow: lazyGrammar[workflowHeader](stepLexerLookahead2),
+	fn:       lazyGrammar[funcHeader](stepLexerLookahead2),
+	imp: lazyGrammar[importHeader](func() []participle.Option {
+		return []participle.Option{participle.Lexer(headerLexer()), participle.UseLookahead(2)}
+	}),
+	channel: lazyGrammar[channelHeader](stepLexerLookahead2),
+	test:    lazyGrammar[testHeader](stepLexerLookahead2),
+	mock:    lazyGrammar[mockHeader](stepLexerLookahead2),
 }
 
-// headers builds the grammars once, on first use, so that commands that never
-// parse (`--version`) do not pay for it.
-var headers = sync.OnceValue(func() *headerParsers {
-	opts := []participle.Option{participle.Lexer(stepLexer{}), participle.UseLookahead(2)}
-	return &headerParsers{
-		rule:     participle.MustBuild[ruleHeader](opts...),
-		workflow: participle.MustBuild[workflowHeader](opts...),
-		fn:       participle.MustBuild[funcHeader](opts...),
-		imp:      participle.MustBuild[importHeader](participle.Lexer(headerLexer), participle.UseLookahead(2)),
-		channel:  participle.MustBuild[channelHeader](opts...),
-		test:     participle.MustBuild[testHeader](opts...),
-		mock:     participle.MustBuild[mockHeader](opts...),
-	}
-})
+func stepLexerLookahead2() []participle.Option {
+	return []participle.Option{participle.Lexer(stepLexer{}), participle.UseLookahead(2)}
+}
+
+// lazyGrammar returns a function that builds G's grammar with opts() on its
+// first call and returns the same parser on every call.
+func lazyGrammar[G any](opts func() []participle.Option) func() *participle.Parser[G] {
+	return sync.OnceValue(func() *participle.Parser[G] { return participle.MustBuild[G](opts()...) })
+}
 
 // parseWhole parses the whole text with g.
 func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
@@ -107,13 +120,13 @@ func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
 // and returns the name and whether it is exported.
 func parseDeclHeader(line, kind string) (name string, export, ok bool) {
 	if kind == "rule" {
-		h, ok := parseWhole(line, headers().rule)
+		h, ok := parseWhole(line, headers.rule())
 		if !ok {
 			return "", false, false
 		}
 		return h.Name, h.Export, true
 	}
-	h, ok := parseWhole(line, headers().workflow)
+	h, ok := parseWhole(line, headers.workflow())
 	if !ok {
 		return "", false, false
 	}
@@ -121,11 +134,11 @@ func parseDeclHeader(line, kind string) (name string, export, ok bool) {
 }
 
 func parseFuncHeader(line string) (*funcHeader, bool) {
-	return parseWhole(line, headers().fn)
+	return parseWhole(line, headers.fn())
 }
 
 func parseImportHeader(line string) (*importHeader, bool) {
-	h, err := headers().imp.ParseString("", line)
+	h, err := headers.imp().ParseString("", line)
 	if err != nil {
 		return nil, false
 	}
@@ -136,11 +149,11 @@ func parseImportHeader(line string) (*importHeader, bool) {
 }
 
 func parseChannelHeader(line string) (*channelHeader, bool) {
-	return parseWhole(line, headers().channel)
+	return parseWhole(line, headers.channel())
 }
 
 func parseTestHeader(line string) (string, bool) {
-	h, ok := parseWhole(line, headers().test)
+	h, ok := parseWhole(line, headers.test())
 	if !ok || !strings.HasPrefix(h.Description, `"`) {
 		return "", false
 	}
@@ -148,5 +161,5 @@ func parseTestHeader(line string) (string, bool) {
 }
 
 func parseMockHeader(line string) (*mockHeader, bool) {
-	return parseWhole(line, headers().mock)
+	return parseWhole(line, headers.mock())
 }

@@ -212,7 +212,7 @@ func (p *parser) parseImport(i int, t string) {
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
 	l := newLine(trim(t[5:]))
-	h, ok := parseHead(l, grammars().local)
+	h, ok := parseHead(l, grammars.local())
 	var value string
 	if ok {
 		value = trim(l.rest(h.EndPos))

@@ -282,9 +282,9 @@ func TestHeredocBodyVerbatimInWorkflow(t *testing.T) {
 // TestHeaderLexerAgrees checks that the header lexer's String and Ident
 // tokens follow the scanning kit's rules.
 func TestHeaderLexerAgrees(t *testing.T) {
-	sym := headerLexer.Symbols()
+	sym := headerLexer().Symbols()
 	for _, in := range []string{`"a"x`, `"a\"b" x`, `"a\\" x`, `"a\\\"" x`, `"\\\\"`, `'a\'b'`, `'x' y`, `"unterminated`, `abc_1.x`, `_a b`, `9a`} {
-		lx, err := headerLexer.LexString("", in)
+		lx, err := headerLexer().LexString("", in)
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}

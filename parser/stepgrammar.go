@@ -2,7 +2,6 @@ package parser
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -123,41 +122,38 @@ type localHead struct {
 	EndPos lexer.Position
 }
 
-type stepParsers struct {
-	managedIf *participle.Parser[managedIfHead]
-	shellIf   *participle.Parser[shellIfHead]
-	malformed *participle.Parser[malformedIfHead]
-	assign    *participle.Parser[assignHead]
-	route     *participle.Parser[routeHead]
-	send      *participle.Parser[sendHead]
-	call      *participle.Parser[callHead]
-	prompt    *participle.Parser[promptHead]
-	returns   *participle.Parser[returnsHead]
-	log       *participle.Parser[logHead]
-	ret       *participle.Parser[returnHead]
-	config    *participle.Parser[configHead]
-	local     *participle.Parser[localHead]
+// grammars holds the step grammars, each built on its first use.
+var grammars = struct {
+	managedIf func() *participle.Parser[managedIfHead]
+	shellIf   func() *participle.Parser[shellIfHead]
+	malformed func() *participle.Parser[malformedIfHead]
+	assign    func() *participle.Parser[assignHead]
+	route     func() *participle.Parser[routeHead]
+	send      func() *participle.Parser[sendHead]
+	call      func() *participle.Parser[callHead]
+	prompt    func() *participle.Parser[promptHead]
+	returns   func() *participle.Parser[returnsHead]
+	log       func() *participle.Parser[logHead]
+	ret       func() *participle.Parser[returnHead]
+	config    func() *participle.Parser[configHead]
+	local     func() *participle.Parser[localHead]
+}{
+	managedIf: lazyGrammar[managedIfHead](stepLexerOnly),
+	shellIf:   lazyGrammar[shellIfHead](stepLexerOnly),
+	malformed: lazyGrammar[malformedIfHead](stepLexerOnly),
+	assign:    lazyGrammar[assignHead](stepLexerOnly),
+	route:     lazyGrammar[routeHead](stepLexerOnly),
+	send:      lazyGrammar[sendHead](stepLexerOnly),
+	call:      lazyGrammar[callHead](stepLexerOnly),
+	prompt:    lazyGrammar[promptHead](stepLexerOnly),
+	returns:   lazyGrammar[returnsHead](stepLexerOnly),
+	log:       lazyGrammar[logHead](stepLexerOnly),
+	ret:       lazyGrammar[returnHead](stepLexerOnly),
+	config:    lazyGrammar[configHead](stepLexerOnly),
+	local:     lazyGrammar[localHead](stepLexerOnly),
 }
 
-// grammars builds the parsers once, on first use.
-var grammars = sync.OnceValue(func() *stepParsers {
-	opts := []participle.Option{participle.Lexer(stepLexer{})}
-	return &stepParsers{
-		managedIf: participle.MustBuild[managedIfHead](opts...),
-		shellIf:   participle.MustBuild[shellIfHead](opts...),
-		malformed: participle.MustBuild[malformedIfHead](opts...),
-		assign:    participle.MustBuild[assignHead](opts...),
-		route:     participle.MustBuild[routeHead](opts...),
-		send:      participle.MustBuild[sendHead](opts...),
-		call:      participle.MustBuild[callHead](opts...),
-		prompt:    participle.MustBuild[promptHead](opts...),
-		returns:   participle.MustBuild[returnsHead](opts...),
-		log:       participle.MustBuild[logHead](opts...),
-		ret:       participle.MustBuild[returnHead](opts...),
-		config:    participle.MustBuild[configHead](opts...),
-		local:     participle.MustBuild[localHead](opts...),
-	}
-})
+func stepLexerOnly() []participle.Option { return []participle.Option{participle.Lexer(stepLexer{})} }
 
 // line is one text (a trimmed step line, a right-hand side, a recover
 // statement) and its tokens, shared by every grammar tried on it.
@@ -257,7 +253,7 @@ func (l *line) prompt() (string, bool) {
 	if l.first() != "prompt" {
 		return "", false
 	}
-	h, ok := parseHead(l, grammars().prompt)
+	h, ok := parseHead(l, grammars.prompt())
 	if !ok {
 		return "", false
 	}
@@ -268,7 +264,7 @@ func (l *line) prompt() (string, bool) {
 // quote and returns the schema text, trimmed.
 func returnsSchema(text string) (string, bool) {
 	l := newLine(text)
-	h, ok := parseHead(l, grammars().returns)
+	h, ok := parseHead(l, grammars.returns())
 	if !ok {
 		return "", false
 	}
@@ -281,7 +277,7 @@ func (l *line) log() (isErr bool, arg string, ok bool) {
 	if f := l.first(); f != "log" && f != "logerr" {
 		return false, "", false
 	}
-	h, ok := parseHead(l, grammars().log)
+	h, ok := parseHead(l, grammars.log())
 	if !ok {
 		return false, "", false
 	}
@@ -307,7 +303,7 @@ func (l *line) assignHead() *assignHead {
 	if len(l.toks) < 3 || l.toks[0].Type != tokIdent || !(l.toks[1].Value == "=" || l.toks[2].Value == "=") {
 		return nil
 	}
-	if h, ok := parseHead(l, grammars().assign); ok {
+	if h, ok := parseHead(l, grammars.assign()); ok {
 		l.assign = h
 	}
 	return l.assign
@@ -334,7 +330,7 @@ func (l *line) call(kw string) (ast.Ref, string, int, bool) {
 // callTarget splits the line `REF [args]`; ok is false when the first word
 // is not a REF. off is the REF's offset in the root line.
 func (l *line) callTarget() (ast.Ref, string, int, bool) {
-	h, ok := parseHead(l, grammars().call)
+	h, ok := parseHead(l, grammars.call())
 	if !ok {
 		return ast.Ref{}, "", 0, false
 	}
@@ -354,7 +350,7 @@ func (l *line) ifHeader() (kind ast.IfKind, negated bool, body string, bodyOff i
 	if l.first() != "if" {
 		return 0, false, "", 0, false
 	}
-	if h, ok := parseHead(l, grammars().managedIf); ok {
+	if h, ok := parseHead(l, grammars.managedIf()); ok {
 		if body, ok := ifBody(l.rest(h.EndPos)); ok {
 			kind = ast.IfEnsure
 			if h.Kw == "run" {
@@ -363,7 +359,7 @@ func (l *line) ifHeader() (kind ast.IfKind, negated bool, body string, bodyOff i
 			return kind, h.Negated, body, h.EndPos.Offset, true
 		}
 	}
-	if h, ok := parseHead(l, grammars().shellIf); ok {
+	if h, ok := parseHead(l, grammars.shellIf()); ok {
 		if body, ok := ifBody(l.rest(h.EndPos)); ok {
 			return ast.IfNotShell, true, body, h.EndPos.Offset, true
 		}
@@ -390,7 +386,7 @@ func (l *line) malformedIf() bool {
 	if l.first() != "if" || !l.has("ensure") {
 		return false
 	}
-	_, ok := parseHead(l, grammars().malformed)
+	_, ok := parseHead(l, grammars.malformed())
 	return ok
 }
 
@@ -400,7 +396,7 @@ func (l *line) route() (ast.Ref, string, int, bool) {
 	if l.toks[0].Type != tokIdent || !l.has("->") {
 		return ast.Ref{}, "", 0, false
 	}
-	h, ok := parseHead(l, grammars().route)
+	h, ok := parseHead(l, grammars.route())
 	if !ok || l.atEnd(h.EndPos) {
 		return ast.Ref{}, "", 0, false
 	}
@@ -413,7 +409,7 @@ func (l *line) send() (ast.Ref, string, bool) {
 	if l.toks[0].Type != tokIdent || !l.has("<-") {
 		return ast.Ref{}, "", false
 	}
-	h, ok := parseHead(l, grammars().send)
+	h, ok := parseHead(l, grammars.send())
 	if !ok {
 		return ast.Ref{}, "", false
 	}
@@ -426,7 +422,7 @@ func (l *line) isValueReturn() (string, bool) {
 	if l.first() != "return" {
 		return "", false
 	}
-	h, ok := parseHead(l, grammars().ret)
+	h, ok := parseHead(l, grammars.ret())
 	if !ok {
 		return "", false
 	}

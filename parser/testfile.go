@@ -1,23 +1,24 @@
 package parser
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/lazy"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
+// The test language's line patterns, compiled on first use (internal/lazy).
 var (
-	reExpect        = regexp.MustCompile(`^(expectContain|expectNotContain|expectEqual)\s+([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*$`)
-	reLegacyCapture = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\$\(\{\s*([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\s+2>&1;\s*\}\s*\|\|\s*true\s*\)\s*(#.*)?$`)
-	reTestAssign    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
-	reTestRun       = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
-	reSingleQuoted  = regexp.MustCompile(`^'(?:[^'\\]|\\.)*'$`)
-	reAssignLike    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\s+=\s*|\s*=\s+)[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?(?:\s|$)`)
-	reRunLike       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*(?:\s|$)`)
-	reMockIf        = regexp.MustCompile(`^(if|elif)\s+\$1\s+contains\s+"((?:[^"\\]|\\.)*)"\s*;\s*then\s*$`)
-	reRespond       = regexp.MustCompile(`^respond\s+"((?:[^"\\]|\\.)*)"\s*$`)
+	reExpect        = lazy.Regexp(`^(expectContain|expectNotContain|expectEqual)\s+([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*$`)
+	reLegacyCapture = lazy.Regexp(`^([A-Za-z_][A-Za-z0-9_]*)=\$\(\{\s*([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\s+2>&1;\s*\}\s*\|\|\s*true\s*\)\s*(#.*)?$`)
+	reTestAssign    = lazy.Regexp(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
+	reTestRun       = lazy.Regexp(`^([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?(\s+allow_failure)?\s*$`)
+	reSingleQuoted  = lazy.Regexp(`^'(?:[^'\\]|\\.)*'$`)
+	reAssignLike    = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*(?:\s+=\s*|\s*=\s+)[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?(?:\s|$)`)
+	reRunLike       = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*(?:\s|$)`)
+	reMockIf        = lazy.Regexp(`^(if|elif)\s+\$1\s+contains\s+"((?:[^"\\]|\\.)*)"\s*;\s*then\s*$`)
+	reRespond       = lazy.Regexp(`^respond\s+"((?:[^"\\]|\\.)*)"\s*$`)
 )
 
 // decodeTestString applies the test language's escapes: `\"` → `"`, `\n` →
@@ -67,7 +68,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		}
 		switch {
 		case strings.HasPrefix(arg, `"`) && shellscan.ClosingQuote(arg[1:], '"') >= 0:
-		case reSingleQuoted.MatchString(arg):
+		case reSingleQuoted().MatchString(arg):
 		default:
 			// Quirk: the reference reports the 0-based index of `mock`
 			// (so one column to the left); we keep it but never go below 1.
@@ -110,13 +111,13 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 			}
 		}
 	}
-	if m := reExpect.FindStringSubmatch(inner); m != nil {
+	if m := reExpect().FindStringSubmatch(inner); m != nil {
 		return &ast.Expect{Pos: pos, Kind: m[1], Var: m[2], Expected: decodeTestString(m[3])}, j + 1
 	}
-	if m := reLegacyCapture.FindStringSubmatch(inner); m != nil {
+	if m := reLegacyCapture().FindStringSubmatch(inner); m != nil {
 		return &ast.TestRun{Pos: pos, Capture: m[1], Ref: ast.Ref{Alias: m[2], Name: m[3]}, AllowFailure: true}, j + 1
 	}
-	if m := reTestAssign.FindStringSubmatchIndex(inner); m != nil {
+	if m := reTestAssign().FindStringSubmatchIndex(inner); m != nil {
 		ref, _ := ast.ParseRef(inner[m[4]:m[5]])
 		run := &ast.TestRun{Pos: pos, Capture: inner[m[2]:m[3]], Ref: ref, AllowFailure: m[8] >= 0}
 		if m[6] >= 0 {
@@ -124,7 +125,7 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 		}
 		return run, j + 1
 	}
-	if m := reTestRun.FindStringSubmatchIndex(inner); m != nil {
+	if m := reTestRun().FindStringSubmatchIndex(inner); m != nil {
 		ref, _ := ast.ParseRef(inner[m[2]:m[3]])
 		run := &ast.TestRun{Pos: pos, Ref: ref, AllowFailure: m[6] >= 0}
 		if m[4] >= 0 {
@@ -134,11 +135,11 @@ func (p *parser) parseTestStmt(j int, inner string, pos ast.Pos) (ast.TestStmt, 
 	}
 	// A line shaped like a capture or run whose tail does not fit the
 	// grammar would run as a broken shell command; report it instead.
-	if reAssignLike.MatchString(inner) {
+	if reAssignLike().MatchString(inner) {
 		p.errorAt(j+1, pos.Col, `assignment in test must be: name = <workflow_ref> or name = <workflow_ref> "arg" or name = <workflow_ref> allow_failure`)
 		return nil, j + 1
 	}
-	if reRunLike.MatchString(inner) {
+	if reRunLike().MatchString(inner) {
 		p.errorAt(j+1, pos.Col, "workflow run in test must be <alias>.<workflow>")
 		return nil, j + 1
 	}
@@ -177,7 +178,7 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 			}
 			return d, k + 1
 		}
-		if m := reMockIf.FindStringSubmatch(line); m != nil {
+		if m := reMockIf().FindStringSubmatch(line); m != nil {
 			if inElse {
 				return fail(k, "elif after else not allowed in mock prompt block")
 			}
@@ -197,8 +198,8 @@ func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 				return fail(k, `respond "..." required after if/elif ... then before else`)
 			}
 			inElse = true
-		case reRespond.MatchString(line):
-			resp := decodeTestString(reRespond.FindStringSubmatch(line)[1])
+		case reRespond().MatchString(line):
+			resp := decodeTestString(reRespond().FindStringSubmatch(line)[1])
 			switch {
 			case inElse:
 				// A repeated respond in else replaces the response.

@@ -140,7 +140,7 @@ func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, ar
 		if depth > 64 {
 			return v
 		}
-		return localRef.ReplaceAllStringFunc(v, func(ref string) string {
+		return localRef().ReplaceAllStringFunc(v, func(ref string) string {
 			name := strings.Trim(strings.TrimPrefix(ref, "$"), "{}")
 			if val, ok := raw[name]; ok {
 				return subst(val, depth+1)

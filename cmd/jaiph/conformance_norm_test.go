@@ -841,18 +841,25 @@ func TestConformanceFacets(t *testing.T) {
 
 // TestConformanceTimeLimit checks the exit statuses `timeout -k` gives bash.
 func TestConformanceTimeLimit(t *testing.T) {
+	// No status may depend on how fast the machine starts a shell: the
+	// scripts that end by themselves get a limit no loaded machine reaches
+	// (with 200 ms, a shell slow to start would end on the TERM, 124); the
+	// trap must be set before the TERM comes, so that one gets 2 s; only
+	// `exec sleep` ends on the TERM whenever it comes.
+	const quick, trapSet, long = 200 * time.Millisecond, 2 * time.Second, time.Minute
 	for _, c := range []struct {
 		script string
+		limit  time.Duration
 		want   int
 	}{
-		{"exit 3", 3},
-		{"kill -SEGV $$", 128 + 11},
-		{"exec sleep 30", 124},                  // ends on the TERM
-		{"trap '' TERM; sleep 30; exit 0", 137}, // needs the KILL (sleep ignores TERM too)
+		{"exit 3", long, 3},
+		{"kill -SEGV $$", long, 128 + 11},
+		{"exec sleep 30", quick, 124},                    // ends on the TERM
+		{"trap '' TERM; sleep 30; exit 0", trapSet, 137}, // needs the KILL (sleep ignores TERM too)
 	} {
 		dir := t.TempDir()
 		got, _, _ := runLimited(t, "/bin/sh", []string{"-c", c.script}, dir, os.Environ(), filepath.Join(dir, "raw"),
-			200*time.Millisecond, 200*time.Millisecond)
+			c.limit, quick)
 		if got != c.want {
 			t.Errorf("%q: exit %d, want %d", c.script, got, c.want)
 		}

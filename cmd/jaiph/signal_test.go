@@ -160,6 +160,18 @@ func testEnv(dir string) []string {
 	return append(env, "JAIPH_TEST_AS_JAIPH=1", "NO_COLOR=1", "HOME="+dir)
 }
 
+// sleepsMarked counts the live `sleep` processes marked with mark (see
+// processesMarked).
+func sleepsMarked(mark string) int {
+	n := 0
+	for _, pid := range processesMarked(mark) {
+		if comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); err == nil && string(comm) == "sleep\n" {
+			n++
+		}
+	}
+	return n
+}
+
 // processesMarked lists the live (not zombie) processes whose environment
 // holds JAIPH_SIGTEST_MARK=mark: everything the run started inherits it.
 func processesMarked(mark string) []int {
@@ -248,12 +260,15 @@ func TestKillNineLoop(t *testing.T) {
 				t.Error(err)
 				return
 			}
+			// Once its three sleeps run (the body's `ready` comes before its
+			// background jobs have started them: on a loaded machine 150 ms
+			// later they sometimes had not, and the test saw nothing).
 			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-				if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil || time.Now().After(deadline) {
+				if sleepsMarked(mark) >= 3 || time.Now().After(deadline) {
 					break
 				}
 			}
-			time.Sleep(50*time.Millisecond + time.Duration(rand.IntN(100))*time.Millisecond)
+			time.Sleep(time.Duration(rand.IntN(100)) * time.Millisecond)
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			if len(processesMarked(mark)) == 0 {

@@ -1,8 +1,9 @@
 package shellscan
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/lazy"
 )
 
 // IsIdentStart reports whether c may start an identifier ([A-Za-z_]).
@@ -61,14 +62,14 @@ func HasWordPrefix(s, word string) bool {
 }
 
 // VarRef matches a `$NAME` or `${NAME}` reference; submatch 1 is the braced
-// name, submatch 2 the bare one.
-var VarRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+// name, submatch 2 the bare one. It is compiled on first use.
+var VarRef = lazy.Regexp(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
 
 // VarRefNames returns the names s refers to with `$NAME` or `${NAME}`, in
 // order.
 func VarRefNames(s string) []string {
 	var out []string
-	for _, m := range VarRef.FindAllStringSubmatch(s, -1) {
+	for _, m := range VarRef().FindAllStringSubmatch(s, -1) {
 		if m[1] != "" {
 			out = append(out, m[1])
 		} else {

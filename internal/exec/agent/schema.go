@@ -2,11 +2,13 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/lazy"
 )
 
-var schemaEntry = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S+)\s*$`)
+// schemaEntry is compiled on first use (internal/lazy).
+var schemaEntry = lazy.Regexp(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S+)\s*$`)
 
 // ParseSchema parses a flat `{ name: type, … }` schema; msg is the E_SCHEMA
 // text when it is invalid. validate reports msg; codegen puts the fields of
@@ -30,7 +32,7 @@ func ParseSchema(schema string) (fields []Field, msg string) {
 	}
 	for _, part := range strings.Split(inner, ",") {
 		p := strings.TrimSpace(part)
-		m := schemaEntry.FindStringSubmatch(p)
+		m := schemaEntry().FindStringSubmatch(p)
 		if m == nil {
 			if len(p) > 40 {
 				p = p[:40]

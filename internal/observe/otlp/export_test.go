@@ -179,15 +179,18 @@ func TestExportRetries(t *testing.T) {
 
 	// A Retry-After past the export's deadline is not waited for.
 	rcv := newReceiver(t)
-	rcv.refuse, rcv.retryAfter = []int{503}, "3"
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// A wait would last until the context's end (4 s); not waiting takes one
+	// request. The bound between them (3 s) leaves a loaded machine room:
+	// with a 1 s deadline and a 0.9 s bound it did not.
+	rcv.refuse, rcv.retryAfter = []int{503}, "5"
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
 	start := time.Now()
 	err := otlp.ExportRunDir(ctx, "testdata/run", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL})
 	if err == nil || !strings.Contains(err.Error(), "503") || len(rcv.headers) != 1 {
 		t.Errorf("Retry-After past the deadline: %v after %d requests, want the 503 after 1", err, len(rcv.headers))
 	}
-	if d := time.Since(start); d > 900*time.Millisecond {
+	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the export waited %v for a Retry-After past its deadline", d)
 	}
 }

@@ -1,11 +1,11 @@
 package lsp
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/lazy"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/parser"
 )
@@ -331,7 +331,7 @@ func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 		return
 	}
 	// A test's `mock workflow name {` names a symbol of the first import.
-	if m := mockLine.FindStringSubmatchIndex(l); m != nil && ix.file.IsTest && len(ix.file.Imports) > 0 {
+	if m := mockLine().FindStringSubmatchIndex(l); m != nil && ix.file.IsTest && len(ix.file.Imports) > 0 {
 		target := ix.aliases[ix.file.Imports[0].Alias]
 		ix.refs = append(ix.refs, ref{key{target, l[m[2]:m[3]], nsSymbol}, span{line, m[2], m[3]}})
 		return
@@ -468,9 +468,9 @@ func (ix *index) def(k key) *def {
 	return nil
 }
 
-var mockLine = regexp.MustCompile(`^\s*mock\s+(?:workflow|rule|function)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{\s*$`)
+var mockLine = lazy.Regexp(`^\s*mock\s+(?:workflow|rule|function)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{\s*$`)
 
-var declLine = regexp.MustCompile(`^(?:export\s+)?(workflow|rule|function|test)\s+("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)`)
+var declLine = lazy.Regexp(`^(?:export\s+)?(workflow|rule|function|test)\s+("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)`)
 
 // textDecl is a declaration found in the text alone: a buffer being typed
 // often does not parse (an unterminated body drops it from the AST), and
@@ -484,7 +484,7 @@ func (ix *index) textDecls() []textDecl {
 	var out []textDecl
 	lines := ix.text.lines
 	for i := 0; i < len(lines); i++ {
-		m := declLine.FindStringSubmatch(strings.TrimSpace(lines[i]))
+		m := declLine().FindStringSubmatch(strings.TrimSpace(lines[i]))
 		if m == nil || !strings.HasSuffix(strings.TrimSpace(lines[i]), "{") {
 			continue
 		}
@@ -495,7 +495,7 @@ func (ix *index) textDecls() []textDecl {
 				d.last = j
 				break
 			}
-			if declLine.MatchString(lines[j]) && indent(lines[j]) <= in {
+			if declLine().MatchString(lines[j]) && indent(lines[j]) <= in {
 				d.last = j // the next declaration ends an unterminated body
 				break
 			}
