@@ -4,6 +4,7 @@ package broker
 // lease, run the target, and report the result exactly once?
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -267,7 +269,13 @@ func (w *Worker) program(ctx context.Context, d *delivery) (*engine.Program, str
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, err.Error()
 		}
-		if err := os.WriteFile(p, content, 0o644); err != nil {
+		// Workers sharing a --dir share this directory: a file is written
+		// whole (renamed into place), so another worker reading it never
+		// sees a part of it.
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, content) {
+			continue
+		}
+		if err := atomicfile.Write(p, content, 0o644); err != nil {
 			return nil, err.Error()
 		}
 	}
@@ -337,8 +345,9 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 		defer revMu.Unlock()
 		return status, q.sends, pub.last.Load(), rev
 	}
+	var stray bytes.Buffer // what reached the delivery's stray stderr: logged when it fails
 	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
-		Stdin: strings.NewReader(""), StrayStderr: io.Discard})
+		Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}})
 	status := 1
 	if err == nil {
 		status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
@@ -350,6 +359,15 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 	}
 	if err != nil && status == 0 {
 		status = 1
+	}
+	if status != 0 && !fenced.Load() && ctx.Err() == nil {
+		why := strings.TrimSpace(stray.String())
+		if err != nil {
+			why = strings.TrimSpace(why + " " + err.Error())
+		}
+		if why != "" {
+			w.logf("worker %s: message %s to %s: %s", w.Name, d.Seq, d.Target, why)
+		}
 	}
 	pub.flush()
 	cancel()
@@ -568,4 +586,17 @@ func (p *publisher) flush() {
 	for len(p.queue) > 0 || p.busy {
 		p.cond.Wait()
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the concurrent writers of a
+// run's stray stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
