@@ -583,17 +583,13 @@ func TestDeadLetters(t *testing.T) {
 	}
 }
 
-const crashing = `channel jobs
-
-workflow work {
-  sh -c 'kill -9 $PPID'
+// oneJob is a flow whose default workflow sends one message to work,
+// whose body is given.
+func oneJob(work string) string {
+	return "channel jobs\n\nworkflow work {\n" + work + "}\n\nworkflow default {\n  jobs <- echo \"m1\"\n  jobs -> work\n}\n"
 }
 
-workflow default {
-  jobs <- echo "m1"
-  jobs -> work
-}
-`
+var crashing = oneJob("  sh -c 'kill -9 $PPID'\n")
 
 // TestCrashLoop: a delivery whose worker always dies ends as a dead letter
 // instead of looping forever.
@@ -1053,19 +1049,10 @@ func checkDelivered(t *testing.T, dir string, n, inFlight int) {
 	}
 }
 
-const loud = `channel jobs
-
-workflow work {
-  head -c 3000000 /dev/zero | tr '\0' x
+var loud = oneJob(`  head -c 3000000 /dev/zero | tr '\0' x
   echo
   head -c 10 /dev/zero | tr '\0' y >&2
-}
-
-workflow default {
-  jobs <- echo "m1"
-  jobs -> work
-}
-`
+`)
 
 // TestLargeArtifact: a remote step's 3 MB of output (past the broker's
 // message size) arrives whole in the run directory.
