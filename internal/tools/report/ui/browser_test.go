@@ -141,6 +141,27 @@ func browser(t *testing.T) context.Context {
 				"install it with `apt-get install -y chromium` (as root), as .ci/run does")
 		}
 	}
+	// Chromium sometimes exits at start on a busy machine ("chrome failed
+	// to start", once in a CI run beside Docker and many test processes):
+	// that is not what these tests check, so a start is tried three times.
+	for attempt := 1; ; attempt++ {
+		ctx, stop := startBrowser(t, exe)
+		err := chromedp.Do(ctx) // starts the browser and opens the tab
+		if err == nil {
+			t.Cleanup(stop)
+			return ctx
+		}
+		stop()
+		if attempt == 3 || !strings.Contains(err.Error(), "chrome failed to start") {
+			t.Fatalf("starting %s: %v", exe, err)
+		}
+		t.Logf("starting %s (attempt %d): %v", exe, attempt, err)
+	}
+}
+
+// startBrowser makes the allocator and the tab of one browser; stop ends
+// both.
+func startBrowser(t *testing.T, exe string) (context.Context, func()) {
 	profile := t.TempDir() // removed after the browser exits: cleanups run last-in first-out
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -156,12 +177,9 @@ func browser(t *testing.T) context.Context {
 		chromedp.WindowSize(1280, 800),
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
 	ctx, cancelTab := chromedp.NewContext(ctx)
-	t.Cleanup(cancelTab)
-	return ctx
+	return ctx, func() { cancelTab(); cancelAlloc(); cancel() }
 }
 
 func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
