@@ -84,12 +84,15 @@ func TestBrowserTenPages(t *testing.T) {
 	}
 }
 
-// A finished page settles: `chromium --headless --screenshot
+// Every page settles: `chromium --headless --screenshot
 // --virtual-time-budget` (which waits for the network to go quiet) returns
-// with a screenshot of the run list and of a run. It never returned while
-// every page held the event stream open.
+// with a screenshot of the run list, a finished run and a live one. It
+// never returned while a page held the event stream open; a page now opens
+// it only once someone uses it, and polls until then.
 func TestBrowserScreenshotSettles(t *testing.T) {
-	url := serve(t, fixture(t))
+	root := fixture(t)
+	live := liveRun(t, root)
+	url := serve(t, root)
 	exe := os.Getenv("JAIPH_CHROMIUM")
 	if exe == "" {
 		var err error
@@ -97,7 +100,7 @@ func TestBrowserScreenshotSettles(t *testing.T) {
 			t.Fatal("the browser test needs Chromium: apt-get install -y chromium")
 		}
 	}
-	for _, page := range []string{"/", "/run.html?run=" + neturl.QueryEscape("2026-11-23/07-05-00-deploy.jh")} {
+	for _, page := range []string{"/", "/run.html?run=" + neturl.QueryEscape("2026-11-23/07-05-00-deploy.jh"), "/run.html?run=" + neturl.QueryEscape(live)} {
 		dir := t.TempDir()
 		shot := filepath.Join(dir, "shot.png")
 		// The limit only ends a test that fails: a settled page returns in

@@ -130,6 +130,9 @@ const BACKSTOP_MS = 5000;
 // that waits for that (chromium --headless --screenshot
 // --virtual-time-budget) returns. It is let go on pagehide (the back/forward
 // cache keeps a hidden page alive) and asked for again on pageshow.
+// A page opens it only once someone uses it (a pointer, a key, the wheel,
+// a touch): until then a live page polls, so a screenshot tool, which
+// never does, sees a live page settle too.
 // Without Web Locks (plain http on an address other than localhost) a page
 // holds a stream of its own while it wants one.
 const stream = (() => {
@@ -141,6 +144,7 @@ const stream = (() => {
   let waiting = null; // aborts a lock request still waiting
   let wanted = false;
   let shown = true;
+  let engaged = false; // someone used the page
   let heard = 0; // when the stream (here or in the holding tab) was last known up
   const deliver = (data) => { for (const f of listeners) f(data); };
   const open = () => {
@@ -160,7 +164,7 @@ const stream = (() => {
     if (waiting) { waiting.abort(); waiting = null; }
   };
   const sync = () => {
-    if (!(wanted && shown)) { close(); return; }
+    if (!(wanted && shown && engaged)) { close(); return; }
     if (es || release || waiting) return; // held, or waiting for the tab that holds it
     if (!shared) { open(); return; }
     const ctl = new AbortController();
@@ -185,6 +189,14 @@ const stream = (() => {
       if (bc) bc.postMessage({ up: true });
     }
   }, 1000);
+  const engage = () => {
+    if (engaged) return;
+    engaged = true;
+    sync();
+  };
+  for (const ev of ["pointerdown", "keydown", "wheel", "touchstart"]) {
+    addEventListener(ev, engage, { capture: true, passive: true });
+  }
   addEventListener("pagehide", () => { shown = false; sync(); });
   addEventListener("pageshow", () => { shown = true; sync(); });
   return {
