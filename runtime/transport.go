@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -126,7 +127,7 @@ func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
 		}
 	}
 	ri.mu.Lock()
-	if n := atoiOr(seq, 0); n > ri.seq {
+	if n, _ := strconv.Atoi(seq); n > ri.seq {
 		ri.seq = n
 	}
 	ri.mu.Unlock()
@@ -152,17 +153,6 @@ func (rt *Runtime) DeliveryEnded(seq, target string, attempt, status int) error 
 // DeadLetter implements Host.
 func (rt *Runtime) DeadLetter(seq, channel, sender, target string, attempts, status, depth int) error {
 	return rt.storeDeadLetter(message{seq: seq, channel: channel, name: channelName(channel), sender: sender}, target, attempts, status, depth)
-}
-
-func atoiOr(s string, def int) int {
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return def
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // openRemote opens the transport's queue for orchestrator b (call.go): the
