@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -31,7 +32,10 @@ type journalRecord struct {
 	Sender  string   `json:"sender,omitempty"`
 	Content string   `json:"content,omitempty"`
 	Box     string   `json:"box,omitempty"` // identity of the orchestrator whose inbox got the message
-	line    int      // of a send record: its line in the journal
+	// Redacted: a credential was masked in Args, Value or Content, so the
+	// record cannot stand for the call on resume (docs/security.md).
+	Redacted bool `json:"redacted,omitempty"`
+	line     int  // of a send record: its line in the journal
 }
 
 // journal appends records with a group commit: start and send records wait
@@ -50,16 +54,20 @@ type journal struct {
 	started map[string]int            // id → line of its last start record
 	parents map[string]bool           // calls that made calls
 	sends   []*journalRecord          // in order
+	// masked: calls a resume runs live because a record of theirs (their
+	// value, or a message they or a call under them sent) was redacted.
+	masked map[string]bool
+	redact *redact.Redactor
 	// resuming: the journal had records, so replay applies.
 	resuming bool
 }
 
 // openJournal opens (creating or appending to) the journal among a run's
 // records (the directory must exist) and loads what is in it.
-func openJournal(records string, fsync bool) (*journal, error) {
+func openJournal(records string, fsync bool, r *redact.Redactor) (*journal, error) {
 	path := filepath.Join(records, runs.JournalFile)
 	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]int{},
-		parents: map[string]bool{}}
+		parents: map[string]bool{}, masked: map[string]bool{}, redact: r}
 	if data, err := os.Open(path); err == nil {
 		sc := bufio.NewScanner(data)
 		sc.Buffer(nil, 1<<30)
@@ -76,9 +84,17 @@ func openJournal(records string, fsync bool) (*journal, error) {
 				}
 			case "end":
 				j.ended[r.ID] = &r
+				if r.Redacted {
+					j.masked[r.ID] = true
+				}
 			case "send":
 				r.line = line
 				j.sends = append(j.sends, &r)
+				// Replaying any call the sender is part of would send
+				// the masked content.
+				for id := r.ID; r.Redacted && id != ""; id = parentID(id) {
+					j.masked[id] = true
+				}
 			}
 		}
 		data.Close()
@@ -163,7 +179,7 @@ func (j *journal) begin(caller *frame, id, kind, callee string, args []string, d
 		return nil
 	}
 	if j.resuming && !caller.diverged() {
-		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 && caller.body != nil {
+		if r := j.ended[id]; r != nil && r.Status != nil && *r.Status == 0 && caller.body != nil && !j.masked[id] {
 			return r
 		}
 		if _, started := j.started[id]; !delivery && (!started || (j.ended[id] != nil && !j.parents[id])) {
@@ -175,8 +191,21 @@ func (j *journal) begin(caller *frame, id, kind, callee string, args []string, d
 			}
 		}
 	}
-	j.add(&journalRecord{T: "start", ID: id, Kind: kind, Callee: callee, Args: args}, false)
+	r := &journalRecord{T: "start", ID: id, Kind: kind, Callee: callee, Args: args}
+	if j.redact != nil {
+		r.Args = append([]string(nil), args...)
+		r.Redacted = j.redact.Strings(r.Args)
+	}
+	j.add(r, false)
 	return nil
+}
+
+// parentID is the identity of the call that made call id ("" for the root).
+func parentID(id string) string {
+	if i := strings.LastIndexByte(id, '/'); i > 0 {
+		return id[:i]
+	}
+	return ""
 }
 
 // diverged tells whether f or a caller of f made a call that diverged.
@@ -197,7 +226,9 @@ func (j *journal) end(id string, status int, value, out string) {
 	if out != "" {
 		out = filepath.Base(out)
 	}
-	j.add(&journalRecord{T: "end", ID: id, Status: &status, Value: value, Out: out}, true)
+	r := &journalRecord{T: "end", ID: id, Status: &status, Value: j.redact.String(value), Out: out}
+	r.Redacted = r.Value != value
+	j.add(r, true)
 }
 
 // sent journals a message sent by call id into the inbox of call box.
@@ -205,7 +236,9 @@ func (j *journal) sent(id, box, channel, sender, content string) {
 	if j == nil {
 		return
 	}
-	j.add(&journalRecord{T: "send", ID: id, Box: box, Channel: channel, Sender: sender, Content: content}, false)
+	r := &journalRecord{T: "send", ID: id, Box: box, Channel: channel, Sender: sender, Content: j.redact.String(content)}
+	r.Redacted = r.Content != content
+	j.add(r, false)
 }
 
 // replaySends re-enqueues into ib, in the journal's order, the messages

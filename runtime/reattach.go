@@ -55,7 +55,7 @@ func (rt *Runtime) reattach(dir string) ([]*event.Event, error) {
 	if err := rt.openSummary(dir); err != nil {
 		return nil, err
 	}
-	if rt.journal, err = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); err != nil {
+	if rt.journal, err = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true", rt.redact); err != nil {
 		return nil, err
 	}
 	runs.RemoveTmp(rt.records) // the killed attempt's

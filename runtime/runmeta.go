@@ -34,16 +34,14 @@ func (rt *Runtime) startRecord(dir string, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	args := rt.args
-	if args == nil {
-		args = []string{}
-	}
+	args := append([]string{}, rt.args...)
+	masked := rt.redact.Strings(args)
 	workflow := rt.opts.Workflow
 	if workflow == "default" {
 		workflow = ""
 	}
 	return runs.WriteMeta(rt.records, &runs.Meta{Version: runs.MetaVersion, RunID: rt.runID, Entry: rt.opts.Entry.Path, RunDir: realDir,
-		Source: rt.opts.SourceFile, Args: args, Workspace: rt.opts.Workspace, Start: start.UTC(), PID: rt.pid,
+		Source: rt.opts.SourceFile, Args: args, ArgsRedacted: masked, Workspace: rt.opts.Workspace, Start: start.UTC(), PID: rt.pid,
 		Settings: runs.Settings(rt.opts.Environ), Modules: mods, Workflow: workflow})
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/exec/procgroup"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -115,6 +116,10 @@ type Runtime struct {
 	faultMu    sync.Mutex
 	faults     int
 	firstFault error
+
+	// redact masks the run environment's credentials in what the run
+	// writes and shows about itself (events, journal); nil: none.
+	redact *redact.Redactor
 }
 
 // New prepares a run.
@@ -125,6 +130,7 @@ func New(opts Options) *Runtime {
 		modules: map[string]*lowered.Module{},
 		parsed:  map[string]*syntax.File{},
 		pid:     os.Getpid(),
+		redact:  redact.FromEnv(opts.Env),
 	}
 	for _, m := range opts.Modules {
 		rt.modules[m.Symbol] = m
@@ -233,7 +239,7 @@ func (rt *Runtime) ensureRunDir() error {
 			return
 		}
 		if !rt.opts.TestMode && !rt.opts.Ephemeral {
-			if rt.journal, rt.dirErr = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true"); rt.dirErr != nil {
+			if rt.journal, rt.dirErr = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true", rt.redact); rt.dirErr != nil {
 				return
 			}
 		}
@@ -260,6 +266,9 @@ func (rt *Runtime) makeTmp() error {
 // emit appends an event to the summary and tells the observer.
 func (rt *Runtime) emit(e *event.Event) {
 	e.RunID = rt.runID
+	if rt.redact != nil {
+		redactEvent(rt.redact, e)
+	}
 	rt.summary.write(e)
 	rt.obsMu.Lock()
 	defer rt.obsMu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
 // summaryWriter appends whole lines to run_summary.jsonl. One process owns
@@ -25,6 +26,24 @@ func (s *summaryWriter) write(e *event.Event) {
 		if _, err := s.f.Write(line); err != nil && s.failed != nil {
 			s.failed(err)
 			s.failed = nil
+		}
+	}
+}
+
+// redactEvent masks credentials in the parts of e a step's data reaches:
+// arguments, log messages, captured output, message previews. Names,
+// kinds and paths come from the program and the run.
+func redactEvent(r *redact.Redactor, e *event.Event) {
+	for i := range e.Params {
+		e.Params[i][1] = r.String(e.Params[i][1])
+	}
+	e.Message = r.String(e.Message)
+	e.PayloadPreview = r.String(e.PayloadPreview)
+	for _, c := range []**string{&e.OutContent, &e.ErrContent} {
+		if *c != nil {
+			if v := r.String(**c); v != **c {
+				*c = &v
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,5 +126,86 @@ func waitUntil(t *testing.T, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatal("gave up waiting after 10 s")
 		}
+	}
+}
+
+// TestMcpArgumentsStayData (issue 26): tool arguments are the model's
+// words, so they travel as values: through a workflow's $1, a function's
+// arguments, a message's payload and a prompt's text, none is expanded,
+// split, globbed or run.
+func TestMcpArgumentsStayData(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{".jaiph", "bin"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := `channel words
+
+function show {
+  printf 'fn[%s]\n' "$@"
+}
+
+workflow hear {
+  printf 'msg[%s]\n' "$1"
+}
+
+# Repeats its arguments.
+export workflow parrot {
+  printf 'wf[%s]\n' "$1" "$2"
+  run show "$1" "$2"
+  words <- echo "$1"
+  words -> hear
+  answer = prompt "say $1"
+  printf 'ans[%s]\n' "$answer"
+}
+
+workflow default {
+  echo unused
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The agent answers with the prompt's text as it got it.
+	agent := "#!/bin/sh\neval \"p=\\${$#}\"\nprintf '%s\\n' \"$p\" > \"$HOME/prompt.txt\"\nprintf '{\"type\":\"result\",\"result\":\"ok\"}\\n'\n"
+	if err := os.WriteFile(filepath.Join(dir, "bin", "cursor-agent"), []byte(agent), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hostile := []string{"$(touch pwned1)", "`touch pwned2`; touch pwned3", "${HOME} $((6*7)) * ?", "'\"; touch pwned4; \"'"}
+	cmd := jaiphIn(dir, "", "mcp", "tools.jh")
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for i := 0; i+1 < len(hostile); i += 2 {
+		a, b := hostile[i], hostile[i+1]
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "parrot", Arguments: map[string]any{"args": []string{a, b}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError {
+			t.Fatalf("parrot failed:\n%s", text)
+		}
+		for _, want := range []string{"wf[" + a + "]\nwf[" + b + "]", "ans[ok]"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("result lacks %q:\n%s", want, text)
+			}
+		}
+		runDir := strings.TrimSpace(regexp.MustCompile(`Logs: (.*)`).FindStringSubmatch(text)[1])
+		for glob, want := range map[string]string{"*show.out": "fn[" + a + "]\nfn[" + b + "]\n", "*hear.out": "msg[" + a + "]\n"} {
+			if arts, _ := filepath.Glob(filepath.Join(runDir, glob)); len(arts) != 1 || readFile(t, arts[0]) != want {
+				t.Errorf("%s: %v, want one holding %q", glob, arts, want)
+			}
+		}
+		if got := readFile(t, filepath.Join(dir, "prompt.txt")); got != "say "+a+"\n" {
+			t.Errorf("the agent got the prompt %q, want %q", got, "say "+a+"\n")
+		}
+	}
+	if pwned, _ := filepath.Glob(filepath.Join(dir, "pwned*")); len(pwned) > 0 {
+		t.Errorf("an argument ran as code: %v", pwned)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -45,13 +46,21 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 	tree := progress.NewTree(t.Stdout, style, progress.TTY(progress.IsTerminal(t.Stdout)),
 		progress.WithHeartbeat(progress.HeartbeatFromEnv(lookup(t.Environ))))
 	stray := progress.NewStrayLog(tree.StrayWriter(t.Stderr))
+	// Events come masked from the runtime; the arguments shown in the
+	// header and what a body writes to the run's own stderr are masked
+	// here (docs/security.md).
+	red := redact.FromEnv(t.Environ)
+	strayOut := redact.NewWriter(red, stray)
 	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
-		StrayStderr: stray, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
+		StrayStderr: strayOut, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
 		w.Hooks.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
 		w.Started(p)
-		tree.Header(p.Source, args)
+		shown := append([]string(nil), args...)
+		red.Strings(shown)
+		tree.Header(p.Source, shown)
 		tree.Start(start)
 	})
+	strayOut.Flush()
 	tree.Stop() // the RUNNING line goes and the ticker ends before the result
 	switch {
 	case err != nil && out.Interrupted != nil: // stopped while module locals ran: no step ran

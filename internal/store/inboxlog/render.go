@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
 // WriteText prints the inbox as an aligned table: one row per message,
@@ -52,13 +54,22 @@ func printable(s string) string {
 }
 
 // Print writes the inbox of the run at runDir as a table, or as JSON.
-func Print(w io.Writer, runDir string, asJSON bool) error {
+func Print(w io.Writer, runDir string, asJSON bool, r *redact.Redactor) error {
 	in, err := Read(runDir)
 	if err != nil {
 		return err
 	}
+	in.Mask(r)
 	if asJSON {
 		return WriteJSON(w, in)
 	}
 	return WriteText(w, in)
+}
+
+// Mask masks r's credentials in the messages' previews (the message files
+// keep the payloads: a delivery needs them).
+func (in *Inbox) Mask(r *redact.Redactor) {
+	for i := range in.Messages {
+		in.Messages[i].Preview = r.String(in.Messages[i].Preview)
+	}
 }

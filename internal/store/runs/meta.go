@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
+	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
 // MetaVersion is Meta's format version; readers refuse other versions.
@@ -23,12 +24,15 @@ type Meta struct {
 	Entry   string `json:"entry"` // absolute path of the entry file
 	// RunDir is the run directory's real path, so records whose run
 	// directory is gone can be found (Prune).
-	RunDir    string    `json:"run_dir,omitempty"`
-	Source    string    `json:"source"` // JAIPH_SOURCE_FILE
-	Args      []string  `json:"args"`
-	Workspace string    `json:"workspace"`
-	Start     time.Time `json:"start"`
-	PID       int       `json:"pid"`
+	RunDir string   `json:"run_dir,omitempty"`
+	Source string   `json:"source"` // JAIPH_SOURCE_FILE
+	Args   []string `json:"args"`
+	// ArgsRedacted: a credential in the arguments was masked in Args
+	// (docs/security.md), so a resume cannot pass them again.
+	ArgsRedacted bool      `json:"args_redacted,omitempty"`
+	Workspace    string    `json:"workspace"`
+	Start        time.Time `json:"start"`
+	PID          int       `json:"pid"`
 	// Settings are the caller's JAIPH_* environment variables (sorted by
 	// key); a value whose key looks secret is replaced by its sha256
 	// ("sha256:<hex>"), so it can be compared but is never stored.
@@ -78,7 +82,7 @@ func Settings(environ []string) []Setting {
 	}
 	out := make([]Setting, 0, len(m))
 	for k, v := range m {
-		if secretKey(k) {
+		if redact.SecretName(k) {
 			v = "sha256:" + Hash([]byte(v))
 		}
 		if k == "JAIPH_INBOX_URL" {
@@ -88,16 +92,6 @@ func Settings(environ []string) []Setting {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
-}
-
-// secretKey tells a variable whose value must not be written to disk.
-func secretKey(k string) bool {
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "API_KEY", "PRIVATE"} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return strings.HasSuffix(k, "_KEY")
 }
 
 // Hash is the hex sha256 of data.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
 // ReadMeta reads the run.json record of the run at dir.
@@ -50,6 +52,8 @@ func Resumable(dir string, force bool) (*Meta, error) {
 		return nil, fmt.Errorf("run %s passed: nothing to resume", dir)
 	case m.Workflow != "": // resume calls default
 		return nil, fmt.Errorf("run %s is a jaiph mcp call of workflow %s: call the tool again", dir, m.Workflow)
+	case m.ArgsRedacted: // --force cannot bring them back
+		return nil, fmt.Errorf("run %s was started with a credential in its arguments, which its records do not keep (docs/security.md): start it again with jaiph run", dir)
 	}
 	if force {
 		return m, nil
@@ -80,7 +84,7 @@ func (m *Meta) Environ(environ []string) []string {
 	secret := map[string]bool{}
 	var out []string
 	for _, s := range m.Settings {
-		if strings.HasPrefix(s.Value, "sha256:") && secretKey(s.Key) {
+		if strings.HasPrefix(s.Value, "sha256:") && redact.SecretName(s.Key) {
 			secret[s.Key] = true
 			continue
 		}

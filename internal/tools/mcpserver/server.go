@@ -5,6 +5,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -134,15 +136,20 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 		obs = append(obs, &progressNotifier{ctx: ctx, session: req.Session, token: tok})
 	}
 	stray := progress.NewStrayLog(o.Stderr)
+	// The model reads the result: the run environment's credentials are
+	// masked in it as in the run's records (docs/security.md).
+	red := redact.FromEnv(o.Environ)
+	strayOut := redact.NewWriter(red, stray)
 	out, err := prog.Execute(runCtx, engine.RunOptions{Environ: o.Environ, Args: args, Workflow: t.Workflow,
-		StrayStderr: stray, Observer: obs}, func(time.Time) { w.Started(prog) })
+		StrayStderr: strayOut, Observer: obs}, func(time.Time) { w.Started(prog) })
+	strayOut.Flush()
 	if err != nil {
-		return nil, Output{}, err
+		return nil, Output{}, errors.New(red.String(err.Error()))
 	}
 	w.Ended(out)
-	res := Output{Status: out.ExitStatus(), Output: root.output(), ReturnValue: out.Value, RunDir: out.RunDir,
-		SummaryFile: out.SummaryFile}
-	text := resultText(t, res, out, stray.LastLine())
+	res := Output{Status: out.ExitStatus(), Output: red.String(root.output()), ReturnValue: red.String(out.Value),
+		RunDir: out.RunDir, SummaryFile: out.SummaryFile}
+	text := red.String(resultText(t, res, out, stray.LastLine()))
 	return &mcp.CallToolResult{IsError: out.Failed, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -203,7 +204,8 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
-	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second), Warm: true})
+	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second), Warm: true,
+		Redact: redact.FromEnv(os.Environ())})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
 )
 
@@ -46,6 +47,10 @@ type Options struct {
 	// yet: until it has, the unfiltered list is answered from an index of
 	// the runs' start times, reading only the page's runs (Run).
 	Warm bool
+	// Redact masks credentials in the step output and message previews
+	// the server reads from artifacts and inboxes (events in summaries
+	// are masked when written); nil masks nothing.
+	Redact *redact.Redactor
 }
 
 // Server is the HTTP handler of `jaiph report`.
@@ -53,6 +58,7 @@ type Server struct {
 	reg    *registry
 	static http.Handler
 	pollMS int
+	red    *redact.Redactor
 
 	mu   sync.Mutex
 	subs map[chan []byte]bool
@@ -69,7 +75,7 @@ func Handler(o Options) *Server {
 	if ui == nil {
 		ui, _ = fs.Sub(placeholder, "placeholder")
 	}
-	s := &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, subs: map[chan []byte]bool{}}
+	s := &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, red: o.Redact, subs: map[chan []byte]bool{}}
 	s.reg.warming.Store(o.Warm)
 	return s
 }
@@ -418,7 +424,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 		defer f.Close()
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		io.Copy(w, f)
+		s.copy(w, f)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 	}
@@ -447,7 +453,14 @@ func (s *Server) head(p string) (string, string) {
 	}
 	defer f.Close()
 	b, _ := io.ReadAll(io.LimitReader(f, previewBytes+utf8.UTFMax))
-	return p, string(b)
+	return p, s.red.String(string(b))
+}
+
+// copy sends an artifact to w with credentials masked.
+func (s *Server) copy(w io.Writer, f io.Reader) {
+	rw := redact.NewWriter(s.red, w)
+	io.Copy(rw, f)
+	rw.Flush()
 }
 
 // preview cuts s at previewBytes, on a character boundary.
@@ -502,7 +515,7 @@ func (s *Server) aggregate(w http.ResponseWriter, sl *slot, withErr bool) {
 		}
 		fmt.Fprintf(w, "\n--- seq %s %s %s (%s) ---\n", seq, st.Kind, st.Name, st.ID)
 		if f := s.open(st.OutFile); f != nil {
-			io.Copy(w, f)
+			s.copy(w, f)
 			f.Close()
 		} else {
 			io.WriteString(w, st.OutContent)
@@ -518,6 +531,7 @@ func (s *Server) aggregate(w http.ResponseWriter, sl *slot, withErr bool) {
 		} else {
 			stderr = []byte(st.ErrContent)
 		}
+		stderr = s.red.Bytes(stderr)
 		if len(bytes.TrimSpace(stderr)) > 0 {
 			fmt.Fprintf(w, "--- seq %s %s %s (%s) stderr ---\n", seq, st.Kind, st.Name, st.ID)
 			w.Write(stderr)
@@ -542,5 +556,6 @@ func (s *Server) inbox(w http.ResponseWriter, sl *slot) {
 	if in.Messages == nil {
 		in.Messages = []inboxlog.Message{}
 	}
+	in.Mask(s.red)
 	writeJSON(w, http.StatusOK, in)
 }
