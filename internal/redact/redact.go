@@ -17,30 +17,33 @@ const Mask = "***"
 // anyone should rely on.
 const MinLen = 6
 
-// A credential's name contains one of passWords anywhere, has one of
-// nameParts as a whole _-separated part (GITHUB_TOKEN, MY_SECRET_VALUE,
-// PRIVATE_KEY_PEM, but not TOKENIZER_DIR) or ends in _KEY (OPENAI_API_KEY,
-// AWS_SECRET_ACCESS_KEY, SIGNING_KEY).
-var (
-	passWords = []string{"PASSWORD", "PASSWD", "PASSPHRASE"}
-	nameParts = map[string]bool{"TOKEN": true, "TOKENS": true, "SECRET": true, "SECRETS": true,
-		"CREDENTIAL": true, "CREDENTIALS": true, "PRIVATE": true, "APIKEY": true, "PAT": true}
-)
-
 // SecretName tells whether an environment variable's name looks like it
-// holds a credential (case-insensitive).
+// holds a credential (case-insensitive): it contains PASSWORD, PASSWD or
+// PASSPHRASE anywhere, ends in _KEY (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY,
+// SIGNING_KEY) or has TOKEN(S), SECRET(S), CREDENTIAL(S), PRIVATE, APIKEY
+// or PAT as a whole _-separated part (GITHUB_TOKEN, MY_SECRET_VALUE,
+// PRIVATE_KEY_PEM, but not TOKENIZER_DIR). It runs for every variable of
+// every run's environment, so it allocates nothing for upper-case names.
 func SecretName(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range passWords {
-		if strings.Contains(n, w) {
-			return true
+	n := name
+	for i := 0; i < len(name); i++ {
+		if 'a' <= name[i] && name[i] <= 'z' {
+			n = strings.ToUpper(name)
+			break
 		}
+	}
+	if strings.Contains(n, "PASS") &&
+		(strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || strings.Contains(n, "PASSPHRASE")) {
+		return true
 	}
 	if strings.HasSuffix(n, "_KEY") {
 		return true
 	}
-	for _, part := range strings.Split(n, "_") {
-		if nameParts[part] {
+	for rest := n; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, "_")
+		switch part {
+		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "CREDENTIAL", "CREDENTIALS", "PRIVATE", "APIKEY", "PAT":
 			return true
 		}
 	}
@@ -51,6 +54,7 @@ func SecretName(name string) bool {
 // nothing, at no cost: the common case of an environment without secrets.
 type Redactor struct {
 	needles [][]byte // longest first
+	strs    []string // the same, for the no-match test of String
 }
 
 // FromEnv builds the Redactor of a KEY=VALUE environment: the values of
@@ -106,13 +110,17 @@ func New(values ...string) *Redactor {
 		return nil
 	}
 	sort.SliceStable(needles, func(i, j int) bool { return len(needles[i]) > len(needles[j]) })
-	return &Redactor{needles: needles}
+	r := &Redactor{needles: needles}
+	for _, n := range needles {
+		r.strs = append(r.strs, string(n))
+	}
+	return r
 }
 
 // String returns s with every secret masked.
 func (r *Redactor) String(s string) string {
-	if r == nil || s == "" {
-		return s
+	if r == nil || len(s) < MinLen || !r.occursIn(s) {
+		return s // most strings: no copy
 	}
 	out, _, changed := r.replaceUpTo([]byte(s), len(s))
 	if !changed {
@@ -183,4 +191,14 @@ func (r *Redactor) replaceUpTo(b []byte, limit int) ([]byte, int, bool) {
 		return b[:end], end, false
 	}
 	return append(out, b[i:end]...), end, true
+}
+
+// occursIn tells whether any secret occurs in s.
+func (r *Redactor) occursIn(s string) bool {
+	for _, n := range r.strs {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }
