@@ -14,12 +14,13 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=$(VERSION)
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-# bin/jaiph-nats is the same CLI with the NATS broker linked in (-tags nats):
-# jaiph hands `broker`, `worker` and runs with --inbox to it, so that no
-# other command pays the broker's start-up cost (docs/distributed.md).
+# bin/jaiph-full is the same CLI with the NATS broker, the report and MCP
+# servers and the OTLP exporter linked in (-tags full): jaiph hands `broker`,
+# `worker`, `report`, `mcp`, runs with --inbox and runs that export a trace to
+# it, so that no other command pays their start-up cost (docs/architecture.md).
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/jaiph
-	CGO_ENABLED=0 $(GO) build -trimpath -tags nats -ldflags '$(LDFLAGS)' -o $(BIN)-nats ./cmd/jaiph
+	CGO_ENABLED=0 $(GO) build -trimpath -tags full -ldflags '$(LDFLAGS)' -o $(BIN)-full ./cmd/jaiph
 
 # Static binaries for every platform in dist/, with their SHA-256 sums.
 release:
@@ -28,7 +29,7 @@ release:
 		os=$${p%/*}; arch=$${p#*/}; \
 		echo "building dist/jaiph-$$os-$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-$$os-$$arch ./cmd/jaiph || exit 1; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags nats -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-nats-$$os-$$arch ./cmd/jaiph || exit 1; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags full -ldflags '$(LDFLAGS) -s -w' -o dist/jaiph-full-$$os-$$arch ./cmd/jaiph || exit 1; \
 	done
 	cd dist && sha256sum jaiph-* > SHA256SUMS
 
@@ -103,7 +104,7 @@ fuzz:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) vet -tags nats ./cmd/jaiph
+	$(GO) vet -tags full ./cmd/jaiph
 
 clean:
 	rm -rf bin .bench dist

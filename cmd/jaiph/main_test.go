@@ -53,8 +53,23 @@ func (o ownTmpdir) Run() int {
 	}
 	defer os.RemoveAll(tmp)
 	os.Setenv("TMPDIR", tmp)
+	// The test binary acts as the default jaiph build, which hands report,
+	// mcp, broker commands and traced runs to jaiph-full: the real one,
+	// built here and put first on PATH (where jaiph looks for it).
+	full := filepath.Join(tmp, "full")
+	build := exec.Command("go", "build", "-tags", "full", "-o", filepath.Join(full, "jaiph-full"), "github.com/jaiph-go/jaiph/cmd/jaiph")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building jaiph-full: %v\n%s", err, out)
+		return 1
+	}
+	pathWithoutFull = os.Getenv("PATH")
+	os.Setenv("PATH", full+string(os.PathListSeparator)+pathWithoutFull)
 	return o.m.Run()
 }
+
+// pathWithoutFull is PATH without the jaiph-full the tests built, for the
+// scripts that check what jaiph does without it ($PATH_WITHOUT_FULL).
+var pathWithoutFull string
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script. Besides the
 // standard testscript commands they may use
@@ -89,6 +104,10 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH_WITHOUT_FULL", pathWithoutFull)
+			return nil
+		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "landlock" {
 				return runtime.LandlockAvailable(), nil

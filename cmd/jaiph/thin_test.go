@@ -15,7 +15,8 @@ import (
 // commands added since (fmt, lsp, runs, inbox, redrive, resume) each cost a help
 // text and a flag or two, so the bound is on lines of code: not blank, not
 // comments. broker and worker (internal/tools/brokercmd) cost their routing
-// to jaiph-nats: 620.
+// to jaiph-full: 620; the default build's stand-ins for report and mcp,
+// whose bodies moved to jaiph-full (forward.go, issue 24), 14 more: 635.
 func TestCLIStaysThin(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -36,7 +37,7 @@ func TestCLIStaysThin(t *testing.T) {
 			}
 		}
 	}
-	if lines >= 620 {
-		t.Errorf("cmd/jaiph has %d lines of code, want under 620: move logic into engine, progress or diag", lines)
+	if lines >= 635 {
+		t.Errorf("cmd/jaiph has %d lines of code, want under 635: move logic into engine, progress or diag", lines)
 	}
 }

@@ -2,7 +2,7 @@ package broker_test
 
 // Whole-process measures of the broker inbox, recorded in
 // docs/performance.md (`make bench`, or go test -run '^$' -bench . -benchtime 1x ./internal/broker).
-// Each iteration is a whole run with real jaiph-nats processes.
+// Each iteration is a whole run with real jaiph-full processes.
 
 import (
 	"fmt"
@@ -70,7 +70,7 @@ func BenchmarkDeliveryOverhead(b *testing.B) {
 			dir := b.TempDir()
 			os.WriteFile(filepath.Join(dir, "flow.jh"), []byte(src), 0o644)
 			os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755)
-			cmd := exec.Command(jaiphNats, "run", "flow.jh", strconv.Itoa(n))
+			cmd := exec.Command(jaiphFull, "run", "flow.jh", strconv.Itoa(n))
 			cmd.Dir = dir
 			start := time.Now()
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -90,7 +90,7 @@ func BenchmarkThroughput(b *testing.B) {
 	for range b.N {
 		store := b.TempDir()
 		port := freePort(b)
-		brk := exec.Command(jaiphNats, "broker", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--store", store)
+		brk := exec.Command(jaiphFull, "broker", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--store", store)
 		out, _ := brk.StdoutPipe()
 		if err := brk.Start(); err != nil {
 			b.Fatal(err)
@@ -103,13 +103,13 @@ func BenchmarkThroughput(b *testing.B) {
 		os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755)
 		var workers []*exec.Cmd
 		for i := range 4 {
-			w := exec.Command(jaiphNats, "worker", "--inbox", url, "--name", fmt.Sprint("w", i), "--dir", dir, "--concurrency", "2")
+			w := exec.Command(jaiphFull, "worker", "--inbox", url, "--name", fmt.Sprint("w", i), "--dir", dir, "--concurrency", "2")
 			if err := w.Start(); err != nil {
 				b.Fatal(err)
 			}
 			workers = append(workers, w)
 		}
-		run := exec.Command(jaiphNats, "run", "--inbox", url, "flow.jh", strconv.Itoa(n))
+		run := exec.Command(jaiphFull, "run", "--inbox", url, "flow.jh", strconv.Itoa(n))
 		run.Dir = dir
 		start := time.Now()
 		if o, err := run.CombinedOutput(); err != nil {
@@ -141,7 +141,7 @@ func brokerRun(b *testing.B, src string, n, workers, slots int) time.Duration {
 	os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755)
 	var cmds []*exec.Cmd
 	for i := range workers {
-		w := exec.Command(jaiphNats, "worker", "--inbox", srvT.url(), "--name", fmt.Sprint("w", i), "--dir", dir, "--concurrency", strconv.Itoa(slots))
+		w := exec.Command(jaiphFull, "worker", "--inbox", srvT.url(), "--name", fmt.Sprint("w", i), "--dir", dir, "--concurrency", strconv.Itoa(slots))
 		if err := w.Start(); err != nil {
 			b.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func brokerRun(b *testing.B, src string, n, workers, slots int) time.Duration {
 			w.Wait()
 		}
 	}()
-	run := exec.Command(jaiphNats, "run", "--inbox", srvT.url(), "flow.jh", strconv.Itoa(n))
+	run := exec.Command(jaiphFull, "run", "--inbox", srvT.url(), "flow.jh", strconv.Itoa(n))
 	run.Dir = dir
 	start := time.Now()
 	if o, err := run.CombinedOutput(); err != nil {

@@ -1,7 +1,7 @@
 package broker_test
 
 // End-to-end tests of the broker inbox: a real JetStream server in this
-// process (broker.Serve on a loopback port), the real jaiph-nats binary as
+// process (broker.Serve on a loopback port), the real jaiph-full binary as
 // the orchestrating run and as `jaiph worker` subprocesses. Nothing here
 // asserts a duration: waits are for events (a log line, an exit) with a
 // generous deadline whose expiry is a failure.
@@ -34,20 +34,20 @@ import (
 	"github.com/jaiph-go/jaiph/internal/sandbox/sandboxtest"
 )
 
-var jaiphNats string // the binary under test
+var jaiphFull string // the binary under test
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "jaiph-broker-test-")
 	if err != nil {
 		panic(err)
 	}
-	jaiphNats = filepath.Join(dir, "jaiph-nats")
+	jaiphFull = filepath.Join(dir, "jaiph-full")
 	// Static (no cgo), as the Docker sandbox mounts it into containers.
-	build := exec.Command("go", "build", "-tags", "nats", "-o", jaiphNats, "github.com/jaiph-go/jaiph/cmd/jaiph")
+	build := exec.Command("go", "build", "-tags", "full", "-o", jaiphFull, "github.com/jaiph-go/jaiph/cmd/jaiph")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := build.CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building jaiph-nats: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "building jaiph-full: %v\n%s", err, out)
 		os.Exit(1)
 	}
 	os.Setenv("TMPDIR", dir) // killed runs leave their jaiph-rv-* behind
@@ -176,7 +176,7 @@ func startWorker(t *testing.T, url, name, dir string, concurrency int, env ...st
 // startWorkerWith starts a worker with more flags.
 func startWorkerWith(t *testing.T, url, name, dir string, flags, env []string) *worker {
 	t.Helper()
-	cmd := exec.Command(jaiphNats, append([]string{"worker", "--inbox", url, "--name", name, "--dir", dir}, flags...)...)
+	cmd := exec.Command(jaiphFull, append([]string{"worker", "--inbox", url, "--name", name, "--dir", dir}, flags...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
@@ -210,7 +210,7 @@ type run struct {
 func startRun(t *testing.T, url, dir, file string, env []string, args ...string) *run {
 	t.Helper()
 	r := &run{done: make(chan struct{})}
-	r.cmd = exec.Command(jaiphNats, append([]string{"run", "--inbox", url, file}, args...)...)
+	r.cmd = exec.Command(jaiphFull, append([]string{"run", "--inbox", url, file}, args...)...)
 	r.cmd.Dir = dir
 	r.cmd.Env = append(os.Environ(), env...)
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
@@ -303,7 +303,7 @@ type inboxJSON struct {
 
 func inbox(t *testing.T, runDir string) inboxJSON {
 	t.Helper()
-	out, err := exec.Command(jaiphNats, "inbox", runDir, "--json").Output()
+	out, err := exec.Command(jaiphFull, "inbox", runDir, "--json").Output()
 	if err != nil {
 		t.Fatalf("jaiph inbox: %v", err)
 	}
@@ -395,7 +395,7 @@ func TestManyWorkers(t *testing.T) {
 	if !regexp.MustCompile(`▸ workflow left \(1="m1", 2="jobs", 3="default"\) on w[123]\n`).MatchString(r.stdout.String()) {
 		t.Fatalf("the progress tree does not show which worker ran m1:\n%s", r.stdout.String())
 	}
-	runsCmd := exec.Command(jaiphNats, "runs", "--json")
+	runsCmd := exec.Command(jaiphFull, "runs", "--json")
 	runsCmd.Dir = dir
 	if out, err := runsCmd.Output(); err != nil || !strings.Contains(string(out), `"status": "passed"`) {
 		t.Fatalf("jaiph runs --json: %v\n%s", err, out)
@@ -559,7 +559,7 @@ func TestDeadLetters(t *testing.T) {
 	}
 	// The run's broker URL is in its records: the redrive goes through
 	// the broker, and a worker delivers each letter.
-	redrive := exec.Command(jaiphNats, "redrive", runDir)
+	redrive := exec.Command(jaiphFull, "redrive", runDir)
 	redrive.Dir = dir
 	out, err := redrive.CombinedOutput()
 	if err != nil {
@@ -826,7 +826,7 @@ func TestOrchestratorKilled(t *testing.T) {
 	_ = r.cmd.Process.Kill()
 	r.wait(t)
 	runDir := newestRun(t, dir)
-	resume := exec.Command(jaiphNats, "resume", "--inbox", srv.url(), runDir)
+	resume := exec.Command(jaiphFull, "resume", "--inbox", srv.url(), runDir)
 	resume.Dir = dir
 	out, err := resume.CombinedOutput()
 	if err != nil {
@@ -969,8 +969,8 @@ workflow default {
 // reason; it is retried, then a dead letter; nothing runs.
 func TestRefusals(t *testing.T) {
 	t.Run("version", func(t *testing.T) {
-		other := filepath.Join(t.TempDir(), "jaiph-nats")
-		out, err := exec.Command("go", "build", "-tags", "nats", "-ldflags",
+		other := filepath.Join(t.TempDir(), "jaiph-full")
+		out, err := exec.Command("go", "build", "-tags", "full", "-ldflags",
 			"-X github.com/jaiph-go/jaiph/internal/buildinfo.buildVersion=v0.0.0-other", "-o", other,
 			"github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput()
 		if err != nil {
@@ -978,10 +978,10 @@ func TestRefusals(t *testing.T) {
 		}
 		srv := startServer(t)
 		dir := workspace(t, single)
-		old := jaiphNats
-		jaiphNats = other
+		old := jaiphFull
+		jaiphFull = other
 		w := startWorker(t, srv.url(), "old", dir, 1)
-		jaiphNats = old
+		jaiphFull = old
 		r := startRun(t, srv.url(), dir, "flow.jh", nil)
 		if code := r.wait(t); code != 1 {
 			t.Fatalf("exit %d, want 1\nstderr:\n%s", code, r.stderr.String())

@@ -10,6 +10,6 @@
 // ledger updated by compare-and-set on its revision: a worker whose claim
 // was taken over stops its target and reports nothing.
 //
-// Only the jaiph-nats build links this package (cmd/jaiph, build tag
+// Only the jaiph-full build links this package (cmd/jaiph, build tag
 // nats): the default binary pays none of its start-up cost.
 package broker

@@ -1,6 +1,6 @@
 package broker
 
-// This file answers: what does the jaiph-nats build add to the CLI? The
+// This file answers: what does the jaiph-full build add to the CLI? The
 // "nats" inbox transport and the bodies of `jaiph broker` and `jaiph
 // worker` (internal/tools/brokercmd declares them for every build).
 

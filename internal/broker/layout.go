@@ -178,6 +178,14 @@ func redactURL(u string) string {
 	return u
 }
 
+// setupPatience bounds the requests that create a run's or a worker's
+// streams, buckets and consumer. A replicated stream exists once its
+// replicas elected a leader, which on a loaded cluster takes longer than
+// the client's 5 s default (a worker gave up on a three-node cluster at
+// load 8); nothing waits on these requests but the start of the run or
+// worker, and a broker that is not there fails at connect, at once.
+const setupPatience = 60 * time.Second
+
 // ensureWork creates the work stream and the workers' consumer, whose
 // AckWait is the lease (no BackOff: it would replace AckWait; retries are
 // delayed with NakWithDelay instead).

@@ -87,7 +87,9 @@ func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, 
 		default:
 		}
 	})
-	if err := t.publishSources(ctx); err != nil {
+	setup, cancel := context.WithTimeout(ctx, setupPatience)
+	defer cancel()
+	if err := t.publishSources(setup); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("cannot publish the run's sources to the broker: %w", err)
 	}
@@ -119,6 +121,8 @@ func (t *Transport) publishSources(ctx context.Context) error {
 // Open implements runtime.Transport: the run's ledger and event stream,
 // and the work stream with the orchestrator's lease.
 func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.Host) (runtime.Queue, error) {
+	ctx, cancel := context.WithTimeout(ctx, setupPatience)
+	defer cancel()
 	run := h.RunID()
 	_, existed := t.js.KeyValue(ctx, ledgerName(run))
 	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], 30*time.Second)

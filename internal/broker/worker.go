@@ -64,10 +64,12 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	defer nc.Close()
 	w.js, w.programs, w.ledgers, w.boxes = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}, map[string]sandbox.Box{}
-	cons, err := js.Consumer(ctx, workStream, workersName)
+	setup, cancel := context.WithTimeout(ctx, setupPatience)
+	defer cancel()
+	cons, err := js.Consumer(setup, workStream, workersName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
 		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
-		cons, err = ensureWork(ctx, js, 30*time.Second, max(replicas, 1))
+		cons, err = ensureWork(setup, js, 30*time.Second, max(replicas, 1))
 	}
 	if err != nil {
 		return fmt.Errorf("cannot open the work queue: %w", err)

@@ -2,7 +2,7 @@ package engine
 
 // This file answers: which transport carries a run's inbox? Without
 // JAIPH_INBOX_URL, the file inbox (none here). With one, the transport
-// registered for its scheme: only the jaiph-nats build registers "nats"
+// registered for its scheme: only the jaiph-full build registers "nats"
 // (internal/broker), so the default binary links no broker code.
 
 import (
@@ -53,7 +53,7 @@ func (p *Program) transport(ctx context.Context, environ []string) (runtime.Tran
 	scheme, _, ok := strings.Cut(url, "://")
 	f := transports[scheme]
 	if ok && scheme == "nats" && f == nil {
-		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-nats, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
+		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-full, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
 	}
 	if !ok || f == nil {
 		return nil, fmt.Errorf("JAIPH_INBOX_URL %q: unsupported inbox URL (want nats://HOST:PORT)", url)

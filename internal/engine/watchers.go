@@ -5,8 +5,25 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/observe/hooks"
-	"github.com/jaiph-go/jaiph/internal/observe/otlp"
 )
+
+// Tracer exports a run's trace while it runs (internal/observe/otlp in
+// the jaiph-full build): an observer of the run's events, told when the
+// run failed, closed once the result was shown.
+type Tracer interface {
+	event.Observer
+	Fail()
+	Close()
+}
+
+// startTracer starts the trace of a run when its environment asks for one
+// (nil: it does not). Only the jaiph-full build registers one; the default
+// build hands runs whose environment names an OTLP endpoint to jaiph-full
+// before they start (internal/tools/brokercmd).
+var startTracer func(environ []string, stderr io.Writer) Tracer
+
+// RegisterTracer sets how runs start their trace.
+func RegisterTracer(start func(environ []string, stderr io.Writer) Tracer) { startTracer = start }
 
 // Watchers are what watches every run a front end starts (`jaiph run`,
 // `jaiph resume`, a `jaiph mcp` tool call) besides its own display: the
@@ -14,7 +31,7 @@ import (
 // endpoint is set, the run's trace.
 type Watchers struct {
 	Hooks *hooks.Hooks
-	trace *otlp.Live // nil without an endpoint
+	trace Tracer // nil without an endpoint
 }
 
 // Watch loads the hooks of the user at home for p's workspace (their
@@ -22,7 +39,11 @@ type Watchers struct {
 // OTLP endpoint.
 func (p *Program) Watch(environ []string, home string, stderr io.Writer) *Watchers {
 	trusted := hooks.Trusted(envGet(environ, "JAIPH_TRUST_HOOKS"), home, p.Workspace)
-	return &Watchers{Hooks: hooks.Load(home, p.Workspace, trusted, stderr), trace: otlp.Start(environ, stderr)}
+	w := &Watchers{Hooks: hooks.Load(home, p.Workspace, trusted, stderr)}
+	if startTracer != nil {
+		w.trace = startTracer(environ, stderr)
+	}
+	return w
 }
 
 // Observers are the watchers as event observers, to pass with the front

@@ -15,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
 // ShutdownWait bounds how long a live export may delay the end of `jaiph
@@ -195,4 +197,15 @@ func (f *firstError) get() error {
 
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// Install makes runs export their trace live when their environment names
+// an endpoint (the jaiph-full build calls it; engine.RegisterTracer).
+func Install() {
+	engine.RegisterTracer(func(environ []string, stderr io.Writer) engine.Tracer {
+		if l := Start(environ, stderr); l != nil {
+			return l
+		}
+		return nil // not a typed nil: the watchers test for none
+	})
 }

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	jaiph = filepath.Join(dir, "jaiph")
-	if out, err := exec.Command("go", "build", "-o", jaiph, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "full", "-o", jaiph, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.Exit(1)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Set by the jaiph-nats build (cmd/jaiph/dist_nats.go).
+// Set by the jaiph-full build (cmd/jaiph/dist_full.go).
 var (
 	ServeBroker func(cmd *cobra.Command, o BrokerOptions) error
 	ServeWorker func(cmd *cobra.Command, o WorkerOptions) error
@@ -38,9 +38,9 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // Route handles what comes before the commands: it takes `--inbox URL`
-// into JAIPH_INBOX_URL and, in the default build, hands broker commands and
-// runs with an inbox URL to jaiph-nats (Forward). done means the process is
-// over with status.
+// into JAIPH_INBOX_URL and, in the default build, hands what needs code
+// only jaiph-full links (NeedsFull) to it (Forward). done means the
+// process is over with status.
 func Route(args []string, isRunFile func(string) bool, stderr io.Writer) (rest []string, status int, done bool) {
 	args, url, err := TakeInbox(args)
 	if err != nil {
@@ -50,14 +50,15 @@ func Route(args []string, isRunFile func(string) bool, stderr io.Writer) (rest [
 	if url != "" {
 		os.Setenv("JAIPH_INBOX_URL", url)
 	}
-	if NeedsBroker(args, isRunFile) {
+	if NeedsFull(args, isRunFile) {
 		return nil, Forward(args, stderr), true
 	}
 	return args, 0, false
 }
 
-// natsBinary is the name of the build that links the broker.
-const natsBinary = "jaiph-nats"
+// fullBinary is the name of the build that links the broker, the report
+// server, the MCP server and the OTLP exporter.
+const fullBinary = "jaiph-full"
 
 // TakeInbox removes `--inbox URL` (or --inbox=URL) from the options of
 // run, resume and redrive (before run's FILE: what follows is the
@@ -106,36 +107,49 @@ func TakeInbox(args []string) ([]string, string, error) {
 	return out, url, nil
 }
 
-// NeedsBroker tells whether args must run in the jaiph-nats build; a
-// FILE shorthand (jaiph FILE …) is a run when isRunFile says so.
-func NeedsBroker(args []string, isRunFile func(string) bool) bool {
+// NeedsFull tells whether args must run in the jaiph-full build: the
+// broker and its worker, the report and MCP servers (their help too: their
+// flags are defined there), and runs with an inbox URL or whose trace goes
+// to an OTLP endpoint. A FILE shorthand (jaiph FILE …) is a run when
+// isRunFile says so.
+func NeedsFull(args []string, isRunFile func(string) bool) bool {
 	if len(args) == 0 || ServeBroker != nil {
 		return false
 	}
 	switch args[0] {
 	case "broker", "worker":
 		return !(len(args) > 1 && (args[1] == "-h" || args[1] == "--help"))
-	case "run", "resume", "redrive":
+	case "report", "mcp":
+		return true
+	case "run", "resume":
+		return os.Getenv("JAIPH_INBOX_URL") != "" || traced()
+	case "redrive":
 		return os.Getenv("JAIPH_INBOX_URL") != ""
 	}
-	return isRunFile(args[0]) && os.Getenv("JAIPH_INBOX_URL") != ""
+	return isRunFile(args[0]) && (os.Getenv("JAIPH_INBOX_URL") != "" || traced())
 }
 
-// Forward replaces this process with jaiph-nats (beside this
+// traced tells whether the environment names an OTLP endpoint, as
+// internal/observe/otlp.Enabled reads it (runs export their trace live).
+func traced() bool {
+	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
+}
+
+// Forward replaces this process with jaiph-full (beside this
 // binary, else on PATH) running args; it returns only when it cannot.
 func Forward(args []string, stderr io.Writer) int {
 	path := ""
 	if self, err := os.Executable(); err == nil {
-		if p := filepath.Join(filepath.Dir(self), natsBinary); isExecutable(p) {
+		if p := filepath.Join(filepath.Dir(self), fullBinary); isExecutable(p) {
 			path = p
 		}
 	}
 	if path == "" {
-		path, _ = exec.LookPath(natsBinary)
+		path, _ = exec.LookPath(fullBinary)
 	}
 	if path == "" {
-		fmt.Fprintf(stderr, "jaiph: %s needs %s, the build of jaiph with the NATS broker linked in; `make build` writes it beside jaiph (bin/%s), or put it on PATH\n",
-			describe(args), natsBinary, natsBinary)
+		fmt.Fprintf(stderr, "jaiph: %s needs %s, the build of jaiph with the broker, report, MCP and OTLP code linked in; `make build` writes it beside jaiph (bin/%s), or put it on PATH\n",
+			describe(args), fullBinary, fullBinary)
 		return 1
 	}
 	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
@@ -144,10 +158,13 @@ func Forward(args []string, stderr io.Writer) int {
 }
 
 func describe(args []string) string {
-	if args[0] == "broker" || args[0] == "worker" {
+	switch {
+	case args[0] == "broker" || args[0] == "worker" || args[0] == "report" || args[0] == "mcp":
 		return "jaiph " + args[0]
+	case os.Getenv("JAIPH_INBOX_URL") != "":
+		return "a run with an inbox URL (--inbox, JAIPH_INBOX_URL)"
 	}
-	return "a run with an inbox URL (--inbox, JAIPH_INBOX_URL)"
+	return "a run that exports its trace (OTEL_EXPORTER_OTLP_ENDPOINT)"
 }
 
 func isExecutable(p string) bool {
@@ -219,4 +236,15 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return &UsageError{cmd.Name() + " takes no arguments, got " + args[0]}
 	}
 	return nil
+}
+
+// NewForwardedCmd is a command of the default build whose body is linked
+// into jaiph-full only (report, mcp): Route hands it there, help included,
+// before it runs; it shows in the command list and `jaiph help NAME`.
+func NewForwardedCmd(use, short string, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Long: short + " (runs in " + fullBinary + ").", DisableFlagParsing: true,
+		RunE: func(*cobra.Command, []string) error {
+			os.Exit(Forward(os.Args[1:], stderr))
+			return nil
+		}}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jaiph-go/jaiph/internal/observe/otlp"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -408,6 +409,7 @@ func TestConcurrentCalls(t *testing.T) {
 // A tool call is traced as jaiph run is when an OTLP endpoint is set: the
 // span of its workflow reaches the collector before the call returns.
 func TestCallExportsTrace(t *testing.T) {
+	otlp.Install() // as the jaiph-full build, the only one with jaiph mcp, does
 	var mu sync.Mutex
 	var bodies [][]byte
 	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
