@@ -32,6 +32,9 @@ type runnerConfig struct {
 	// below this directory (readonly.go).
 	readOnlyTmp string
 	readOnly    bool
+	// keepVars: the caller reads the runner's Vars after Run (module
+	// locals); other runners skip that copy of the environment.
+	keepVars bool
 }
 
 // newRunner builds a runner: bash's printf and echo (shellbuiltin) as the
@@ -67,6 +70,9 @@ func newRunner(c runnerConfig) (*interp.Runner, error) {
 	}
 	if c.readOnly {
 		opts = append(opts, interp.OpenHandler(readOnlyOpen(c.readOnlyTmp)))
+	}
+	if !c.keepVars {
+		opts = append(opts, interp.NoFinalVars())
 	}
 	return interp.New(opts...)
 }

@@ -167,7 +167,7 @@ func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, ar
 				// its locals: an unset variable or a failing `$(…)` in a
 				// value ends the run with that status.
 				sh, err = newRunner(runnerConfig{env: envFromList(env.List()), dir: dir, stderr: os.Stderr,
-					params: append([]string{"-euo", "pipefail", "--"}, args...)})
+					params: append([]string{"-euo", "pipefail", "--"}, args...), keepVars: true})
 			}
 			var status int
 			if err == nil {

@@ -2,8 +2,12 @@ package event_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 )
@@ -96,6 +100,54 @@ func TestAppendJSONString(t *testing.T) {
 	for _, c := range cases {
 		if got := string(event.AppendJSONString([]byte("x"), c.in)); got != "x"+c.want {
 			t.Errorf("AppendJSONString(%q) = %s, want x%s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestAppendJSONStringRandom compares the encoder, which copies runs of
+// plain bytes at once, with a byte-at-a-time reference over random byte
+// strings (every byte value, valid and broken UTF-8).
+func TestAppendJSONStringRandom(t *testing.T) {
+	reference := func(s string) string {
+		var b strings.Builder
+		b.WriteByte('"')
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteString(`\` + string(r))
+			case r == '\b':
+				b.WriteString(`\b`)
+			case r == '\f':
+				b.WriteString(`\f`)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r < 0x20:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r) // RuneError for an invalid byte: U+FFFD
+			}
+			i += size
+		}
+		b.WriteByte('"')
+		return b.String()
+	}
+	rng := rand.New(rand.NewSource(7))
+	for n := 0; n < 20000; n++ {
+		buf := make([]byte, rng.Intn(24))
+		for i := range buf {
+			if rng.Intn(3) == 0 {
+				buf[i] = byte(rng.Intn(256))
+			} else {
+				buf[i] = "ab\"\\\n\x01é日"[rng.Intn(10)]
+			}
+		}
+		if got, want := string(event.AppendJSONString(nil, string(buf))), reference(string(buf)); got != want {
+			t.Fatalf("AppendJSONString(%q) = %s, want %s", buf, got, want)
 		}
 	}
 }

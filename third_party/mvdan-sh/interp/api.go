@@ -89,6 +89,10 @@ type Runner struct {
 	// function to the shell (jaiph-go patch, [HandlerFunctions]).
 	handlerFuncs func(ctx context.Context, name string) (string, bool)
 
+	// noFinalVars: Run does not copy the environment into Vars at its end
+	// (jaiph-go patch, NoFinalVars).
+	noFinalVars bool
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -615,6 +619,16 @@ func HandlerFunctions(f func(ctx context.Context, name string) (string, bool)) R
 	}
 }
 
+// NoFinalVars makes Run leave Vars alone at its end, instead of copying
+// every variable of the environment into it (jaiph-go patch): an embedder
+// that never reads Vars saves a copy of the whole environment per Run.
+func NoFinalVars() RunnerOption {
+	return func(r *Runner) error {
+		r.noFinalVars = true
+		return nil
+	}
+}
+
 // isHandlerFunc reports whether name is a function of the exec handlers
 // ([HandlerFunctions]) that no shell function shadows.
 func (r *Runner) isHandlerFunc(ctx context.Context, name string) bool {
@@ -1036,6 +1050,7 @@ func (r *Runner) Reset() {
 		callHandler:     r.callHandler,
 		builtinHandlers: r.builtinHandlers, // jaiph-go patch
 		handlerFuncs:    r.handlerFuncs,    // jaiph-go patch
+		noFinalVars:     r.noFinalVars,     // jaiph-go patch
 		execHandler:     r.execHandler,
 		openHandler:     r.openHandler,
 		readDirHandler:  r.readDirHandler,
@@ -1207,7 +1222,9 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	// trap and the EXIT trap, and ends with 128+signal (jaiph_jobs.go).
 	_, isFile := node.(*syntax.File)
 	r.exitTraps(ctx, isFile)
-	maps.Insert(r.Vars, r.writeEnv.Each)
+	if !r.noFinalVars { // jaiph-go patch
+		maps.Insert(r.Vars, r.writeEnv.Each)
+	}
 	// Return the first of: a fatal error, a non-fatal handler error, or the exit code.
 	if err := r.exit.err; err != nil {
 		if r.exit.code == 0 {
