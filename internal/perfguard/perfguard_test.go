@@ -36,37 +36,6 @@ var workloads = []workload{
 	{"inbox-100", []string{"run", "inbox100.jh"}},
 }
 
-var files = map[string]string{
-	"trivial.jh": "workflow default {\n  echo hi\n}\n",
-	"steps.jh": `workflow step {
-  :
-}
-
-workflow default {
-  i=0
-  while [ "$i" -lt 100 ]; do
-    run step
-    i=$((i + 1))
-  done
-}
-`,
-	"inbox100.jh": `channel work
-
-workflow target {
-  :
-}
-
-workflow default {
-  work -> target
-  i=0
-  while [ "$i" -lt 100 ]; do
-    work <- echo "message $i"
-    i=$((i + 1))
-  done
-}
-`,
-}
-
 // TestInstructionBudget runs each workload twice under callgrind and fails
 // when the smaller count is more than 25 % above its baseline. Load on the
 // machine slows valgrind down but does not change what it counts. What
@@ -98,7 +67,9 @@ func TestInstructionBudget(t *testing.T) {
 	}
 	bin := buildJaiph(t)
 	dir := t.TempDir()
-	writeWorkspace(t, dir)
+	if err := benchdata.WriteWorkspace(dir); err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]int64{}
 	for _, w := range workloads {
 		var n int64
@@ -131,39 +102,6 @@ func TestInstructionBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", baselineFile)
-	}
-}
-
-// TestWriteWorkspace writes the workloads' workspace (trivial.jh, steps.jh,
-// inbox100.jh, inbox10000.jh, big.jh: the 4,500-line module) into
-// $JAIPH_PERF_WORKSPACE, for measuring them by hand (docs/performance.md):
-//
-//	JAIPH_PERF_WORKSPACE=$PWD/.bench/ws go test -run TestWriteWorkspace ./internal/perfguard
-func TestWriteWorkspace(t *testing.T) {
-	dir := os.Getenv("JAIPH_PERF_WORKSPACE")
-	if dir == "" {
-		t.Skip("JAIPH_PERF_WORKSPACE=DIR writes the workloads' workspace there")
-	}
-	writeWorkspace(t, dir)
-	src := strings.Replace(files["inbox100.jh"], `-lt 100 ]`, `-lt 10000 ]`, 1)
-	if err := os.WriteFile(filepath.Join(dir, "inbox10000.jh"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// writeWorkspace writes the workloads' files and .jaiph into dir.
-func writeWorkspace(t *testing.T, dir string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "big.jh"), []byte(benchdata.Module()), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
