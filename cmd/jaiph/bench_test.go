@@ -1,48 +1,21 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/internal/benchdata"
 )
 
 // Whole-process benchmarks: each iteration starts the jaiph binary (this
 // test binary acting as jaiph) on a real .jh file, as a user would.
 
-const trivialFlow = "workflow default {\n  echo hi\n}\n"
-
-const hundredSteps = `workflow step {
-  :
-}
-
-workflow default {
-  i=0
-  while [ "$i" -lt 100 ]; do
-    run step
-    i=$((i + 1))
-  done
-}
-`
-
-// inboxFlow sends n messages through one route.
-func inboxFlow(n int) string {
-	return fmt.Sprintf(`channel work
-
-workflow target {
-  :
-}
-
-workflow default {
-  work -> target
-  i=0
-  while [ "$i" -lt %d ]; do
-    work <- echo "message $i"
-    i=$((i + 1))
-  done
-}
-`, n)
-}
+var (
+	trivialFlow  = benchdata.Workloads["trivial.jh"]
+	hundredSteps = benchdata.Workloads["steps.jh"]
+	inboxFlow    = benchdata.InboxFlow
+)
 
 // benchDir is where benchmark workspaces live: below $JAIPH_BENCH_DIR if
 // set, else in the system temp dir (removed afterwards). Workspaces below

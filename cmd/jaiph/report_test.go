@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,23 +21,7 @@ func TestReportServesUI(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := jaiphIn(dir, "", "report", "--port", "0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-	}()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`).FindString(line)
-	if err != nil || url == "" {
-		t.Fatalf("no URL in %q (%v)", line, err)
-	}
+	url := startReport(t, jaiphIn(dir, "", "report", "--port", "0")) + "/"
 	get := func(path string) string {
 		resp, err := http.Get(url + path)
 		if err != nil {
@@ -57,4 +42,27 @@ func TestReportServesUI(t *testing.T) {
 			t.Errorf("GET %s: empty", asset)
 		}
 	}
+}
+
+// startReport starts `jaiph report --port 0` (cmd), stopped with SIGINT
+// when the test ends, and returns its base URL (no trailing slash).
+func startReport(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if err != nil || base == "" {
+		t.Fatalf("no URL in %q (%v)", line, err)
+	}
+	return base
 }

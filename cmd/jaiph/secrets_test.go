@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/hex"
@@ -17,7 +16,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -216,22 +214,7 @@ func newestRun(t *testing.T, ws string) string {
 // every run, step and artifact.
 func reportAPI(t *testing.T, cmd *exec.Cmd) string {
 	t.Helper()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-	}()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
-	if err != nil || base == "" {
-		t.Fatalf("no URL in %q (%v)", line, err)
-	}
+	base := startReport(t, cmd)
 	get := func(path string) string {
 		resp, err := http.Get(base + path)
 		if err != nil {

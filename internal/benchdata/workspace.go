@@ -1,13 +1,13 @@
 package benchdata
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Workloads are the flows of docs/performance.md's goals, by file name
-// (cmd/jaiph/bench_test.go has the same flows as time benchmarks).
+// (cmd/jaiph/bench_test.go times the same flows).
 var Workloads = map[string]string{
 	"trivial.jh": "workflow default {\n  echo hi\n}\n",
 	"steps.jh": `workflow step {
@@ -22,7 +22,12 @@ workflow default {
   done
 }
 `,
-	"inbox100.jh": `channel work
+	"inbox100.jh": InboxFlow(100),
+}
+
+// InboxFlow sends n messages through one route to a trivial target.
+func InboxFlow(n int) string {
+	return fmt.Sprintf(`channel work
 
 workflow target {
   :
@@ -31,12 +36,12 @@ workflow target {
 workflow default {
   work -> target
   i=0
-  while [ "$i" -lt 100 ]; do
+  while [ "$i" -lt %d ]; do
     work <- echo "message $i"
     i=$((i + 1))
   done
 }
-`,
+`, n)
 }
 
 // WriteWorkspace writes a workspace of the workloads into dir: .jaiph,
@@ -47,7 +52,7 @@ func WriteWorkspace(dir string) error {
 		return err
 	}
 	files := map[string]string{"big.jh": Module(),
-		"inbox10000.jh": strings.Replace(Workloads["inbox100.jh"], `-lt 100 ]`, `-lt 10000 ]`, 1)}
+		"inbox10000.jh": InboxFlow(10000)}
 	for name, src := range Workloads {
 		files[name] = src
 	}
