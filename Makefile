@@ -52,8 +52,11 @@ test: lint unit bashcompat conformance examples
 
 unit:
 	@# TestBashCompat and TestConformance run in their own targets (below)
-	$(GO) test -race -count=1 -skip '^(TestBashCompat|TestConformance)$$' ./...
-	cd third_party/mvdan-sh && $(GO) test -count=1 ./...
+	@# -timeout 30m: go test's default 10 minutes per package is a time limit a
+	@# loaded machine can reach with the race detector on (cmd/jaiph); a hang
+	@# still ends the run.
+	$(GO) test -race -count=1 -timeout 30m -skip '^(TestBashCompat|TestConformance)$$' ./...
+	cd third_party/mvdan-sh && $(GO) test -count=1 -timeout 30m ./...
 	@# Execution counts, not durations: Go 1.26's fuzz coordinator can fail a
 	@# duration-bounded run with a spurious "context deadline exceeded" when
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
