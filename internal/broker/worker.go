@@ -211,7 +211,6 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 // reject moves a work message no run can take to the dead-letter stream,
 // with the reason, and removes it from the queue.
 func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
-	w.logf("worker %s: rejected %s", w.Name, why)
 	md, _ := m.Metadata()
 	id := m.Subject()
 	if md != nil {
@@ -219,11 +218,19 @@ func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
 	}
 	msg := &nats.Msg{Subject: deadPrefix + strings.TrimPrefix(m.Subject(), workPrefix), Data: m.Data(),
 		Header: nats.Header{"Jaiph-Reason": []string{why}, "Jaiph-Worker": []string{w.Name}, "Nats-Msg-Id": []string{id}}}
+	var err error
 	for try := 0; ; try++ {
-		if _, err := w.js.PublishMsg(ctx, msg); err == nil || ctx.Err() != nil || try >= retryTries {
+		if _, err = w.js.PublishMsg(ctx, msg); err == nil || ctx.Err() != nil || try >= retryTries {
 			break
 		}
 		sleep(ctx, retryEvery)
+	}
+	// Logged once the letter is stored (or could not be): a reader of the
+	// log finds it in the dead-letter stream.
+	if err != nil {
+		w.logf("worker %s: rejected %s (not kept as a dead letter: %v)", w.Name, why, err)
+	} else {
+		w.logf("worker %s: rejected %s", w.Name, why)
 	}
 	_ = m.TermWithReason(why)
 }
