@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/jaiph-go/jaiph/internal/redact"
-	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // journalRecord is one line of the journal: a call's start ("start"), its
@@ -39,15 +38,15 @@ type journalRecord struct {
 }
 
 // journal appends records with a group commit: start and send records wait
-// in buf (up to 64 KB) and reach the file (synced when fsync) together with
-// the next end record, before the caller of the ended call goes on. A start lost with
+// in buf (up to 64 KB) and reach the file (synced when JAIPH_INBOX_FSYNC,
+// with their MACs: chain.go) together with the next end record, in one
+// write, before the caller of the ended call goes on. A start lost with
 // buf had no completed call after it, so a resume runs it live anyway.
 type journal struct {
-	mu    sync.Mutex
-	f     *os.File
-	fsync bool
-	buf   []byte
-	err   error
+	mu  sync.Mutex
+	out appender // nil once closed
+	buf []byte
+	err error
 
 	// What the interrupted attempt(s) left, when resuming.
 	ended   map[string]*journalRecord // id → end record
@@ -62,11 +61,10 @@ type journal struct {
 	resuming bool
 }
 
-// openJournal opens (creating or appending to) the journal among a run's
-// records (the directory must exist) and loads what is in it.
-func openJournal(records string, fsync bool, r *redact.Redactor) (*journal, error) {
-	path := filepath.Join(records, runs.JournalFile)
-	j := &journal{fsync: fsync, ended: map[string]*journalRecord{}, started: map[string]int{},
+// openJournal loads what the journal at path holds (nothing when it does
+// not exist) and appends to it through out.
+func openJournal(path string, out appender, r *redact.Redactor) *journal {
+	j := &journal{out: out, ended: map[string]*journalRecord{}, started: map[string]int{},
 		parents: map[string]bool{}, masked: map[string]bool{}, redact: r}
 	if data, err := os.Open(path); err == nil {
 		sc := bufio.NewScanner(data)
@@ -100,12 +98,7 @@ func openJournal(records string, fsync bool, r *redact.Redactor) (*journal, erro
 		data.Close()
 		j.resuming = len(j.started) > 0
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	j.f = f
-	return j, nil
+	return j
 }
 
 func (j *journal) add(r *journalRecord, flush bool) {
@@ -115,25 +108,22 @@ func (j *journal) add(r *journalRecord, flush bool) {
 	j.buf = append(append(j.buf, line...), '\n')
 	// Records waiting for an end record may go out early (many sends
 	// before the first end): earlier is never wrong, and memory stays flat.
-	if (!flush && len(j.buf) < 64<<10) || j.f == nil || j.err != nil {
+	if (!flush && len(j.buf) < 64<<10) || j.out == nil || j.err != nil {
 		return
 	}
-	_, j.err = j.f.Write(j.buf)
-	if j.err == nil && j.fsync {
-		j.err = j.f.Sync()
-	}
+	j.err = j.out.Append(j.buf)
 	j.buf = j.buf[:0]
 }
 
 func (j *journal) close() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f != nil {
+	if j.out != nil {
 		if len(j.buf) > 0 && j.err == nil {
-			_, _ = j.f.Write(j.buf)
+			j.err = j.out.Append(j.buf)
 		}
-		j.f.Close()
-		j.f = nil
+		j.out.Close()
+		j.out = nil
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"syscall"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -40,37 +39,17 @@ func (rt *Runtime) reattach(dir string) ([]*event.Event, error) {
 	if err := runs.TakeOver(rt.records, meta, rt.pid); err != nil {
 		return nil, fmt.Errorf("cannot record the run's new process in %s: %w", rt.records, err)
 	}
-	sumPath := filepath.Join(dir, runs.SummaryFile)
-	for _, p := range []string{sumPath, filepath.Join(rt.records, runs.JournalFile)} {
-		if err := cutTornLine(p); err != nil {
-			return nil, err
-		}
+	// Opening the summary and the journal again drops what a kill cut
+	// short at their ends (chain.Continue), before they are read.
+	if err := rt.openFiles(dir, true); err != nil {
+		return nil, err
 	}
 	// .seq holds the last step number when the run ended; the summary's
 	// events tell it when the run was killed.
-	maxSeq, open := scanOpenSteps(sumPath)
+	maxSeq, open := scanOpenSteps(filepath.Join(dir, runs.SummaryFile))
 	data, _ := os.ReadFile(filepath.Join(dir, ".seq"))
 	last, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	rt.seq.Store(int64(max(maxSeq, last)))
-	if err := rt.openSummary(dir); err != nil {
-		return nil, err
-	}
-	if rt.journal, err = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true", rt.redact); err != nil {
-		return nil, err
-	}
 	runs.RemoveTmp(rt.records) // the killed attempt's
 	return open, rt.makeTmp()
-}
-
-// openSummary opens dir's run_summary.jsonl for appending events.
-func (rt *Runtime) openSummary(dir string) error {
-	f, err := os.OpenFile(filepath.Join(dir, runs.SummaryFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	rt.summary.f = f
-	rt.summary.failed = func(err error) {
-		rt.fault(fmt.Errorf("cannot write %s: %s", f.Name(), shellbuiltin.ErrnoText(err)), true)
-	}
-	return nil
 }

@@ -5,7 +5,6 @@ package runtime
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -72,19 +71,6 @@ func (rt *Runtime) reopenRunDir(dir string) error {
 	}
 	rt.summary.write(&event.Event{Type: event.RunResumed, Time: now, RunID: rt.runID})
 	return nil
-}
-
-// cutTornLine truncates path after its last newline: a line a kill cut
-// short would otherwise run into the next one appended.
-func cutTornLine(path string) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil || len(data) == 0 || data[len(data)-1] == '\n' {
-		return err
-	}
-	return os.Truncate(path, int64(bytes.LastIndexByte(data, '\n')+1))
 }
 
 // scanOpenSteps reads a summary: the highest step number and the

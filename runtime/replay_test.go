@@ -8,33 +8,6 @@ import (
 	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
-// A kill during a write leaves a line without its newline: resume cuts it
-// off, so the next record does not run into it; whole files stay as they
-// are.
-func TestCutTornLine(t *testing.T) {
-	dir := t.TempDir()
-	for _, c := range []struct{ in, want string }{
-		{"", ""},
-		{"a\nb\n", "a\nb\n"},
-		{"a\nb\n{\"t\":\"en", "a\nb\n"},
-		{"{\"t\":", ""},
-	} {
-		p := filepath.Join(dir, "f")
-		if err := os.WriteFile(p, []byte(c.in), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := cutTornLine(p); err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := os.ReadFile(p); string(got) != c.want {
-			t.Errorf("cutTornLine(%q) left %q, want %q", c.in, got, c.want)
-		}
-	}
-	if err := cutTornLine(filepath.Join(dir, "missing")); err != nil {
-		t.Errorf("missing file: %v", err)
-	}
-}
-
 // The steps a killed attempt left open, outermost first, and the highest
 // step number (of any event that has one).
 func TestScanOpenSteps(t *testing.T) {

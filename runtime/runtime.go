@@ -25,6 +25,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -65,6 +66,14 @@ type Options struct {
 	// Ephemeral runs keep no records for later commands (no run.json,
 	// lock or journal): a worker's delivery, whose run lives elsewhere.
 	Ephemeral bool
+	// KeyDir is the key store that chains the summary and the journal
+	// (internal/store/chain); "" leaves them unchained, with a warning.
+	KeyDir string
+	// Records, when set, takes the summary's and the journal's lines
+	// instead of the files (chain.go): a sandboxed run's host writes them.
+	Records RecordSink
+	// Notices receives the runtime's own warnings (nil: os.Stderr).
+	Notices io.Writer
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -112,6 +121,7 @@ type Runtime struct {
 
 	journal *journal // nil in test mode
 	records string   // the run's records (runs.RecordsDir); "" in test mode
+	chained *chain.Records
 
 	faultMu    sync.Mutex
 	faults     int
@@ -170,18 +180,10 @@ func (rt *Runtime) Close() {
 	if rt.rvDir != "" {
 		os.RemoveAll(rt.rvDir)
 	}
-	if rt.journal != nil {
-		rt.journal.close()
-	}
 	if c, ok := rt.opts.Transport.(io.Closer); ok {
 		c.Close()
 	}
-	rt.summary.mu.Lock()
-	if rt.summary.f != nil {
-		rt.summary.f.Close()
-		rt.summary.f = nil
-	}
-	rt.summary.mu.Unlock()
+	rt.closeFiles()
 	rt.unlock()
 }
 
@@ -235,13 +237,8 @@ func (rt *Runtime) ensureRunDir() error {
 			rt.dirErr = err
 			return
 		}
-		if rt.dirErr = rt.openSummary(dir); rt.dirErr != nil {
+		if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
 			return
-		}
-		if !rt.opts.TestMode && !rt.opts.Ephemeral {
-			if rt.journal, rt.dirErr = openJournal(rt.records, rt.env("JAIPH_INBOX_FSYNC") == "true", rt.redact); rt.dirErr != nil {
-				return
-			}
 		}
 		rt.dirErr = rt.makeTmp()
 	})

@@ -54,7 +54,7 @@ func startRun(t *testing.T, src string) (*runtime.Runtime, *recorder, string) {
 	}
 	rec := &recorder{}
 	rt := runtime.New(runtime.Options{Modules: mods, Entry: entry, Workspace: dir, SourceFile: "flow.jh",
-		Env: env.List(), Observer: rec, Locals: locals})
+		Env: env.List(), Observer: rec, Locals: locals, KeyDir: filepath.Join(dir, "keys")})
 	t.Cleanup(rt.Close)
 	return rt, rec, dir
 }

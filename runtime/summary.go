@@ -3,18 +3,19 @@ package runtime
 // This file answers: how does an event reach run_summary.jsonl?
 
 import (
-	"os"
 	"sync"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
-// summaryWriter appends whole lines to run_summary.jsonl. One process owns
-// the file, so a mutex (not a file lock) keeps concurrent appends untorn.
+// summaryWriter appends whole lines to run_summary.jsonl, through the
+// run's chain (chain.go) or its RecordSink. One process owns the file, so
+// a mutex (not a file lock) keeps concurrent appends untorn and their
+// MACs in the file's order.
 type summaryWriter struct {
 	mu     sync.Mutex
-	f      *os.File
+	out    appender
 	failed func(error) // told about the first write error
 }
 
@@ -22,8 +23,8 @@ func (s *summaryWriter) write(e *event.Event) {
 	line := append(e.JSON(), '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.f != nil {
-		if _, err := s.f.Write(line); err != nil && s.failed != nil {
+	if s.out != nil {
+		if err := s.out.Append(line); err != nil && s.failed != nil {
 			s.failed(err)
 			s.failed = nil
 		}
@@ -45,5 +46,15 @@ func redactEvent(r *redact.Redactor, e *event.Event) {
 				*c = &v
 			}
 		}
+	}
+}
+
+// close closes the summary: later events reach the observer only.
+func (s *summaryWriter) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out != nil {
+		s.out.Close()
+		s.out = nil
 	}
 }

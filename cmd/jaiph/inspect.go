@@ -25,13 +25,13 @@ func newRunsCmd(stdout io.Writer) *cobra.Command {
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if prune {
-				n, err := runs.Prune(cwdWorkspace())
+				n, err := runs.Prune(cwdWorkspace(), os.Getenv)
 				fmt.Fprintf(cmd.ErrOrStderr(), "pruned the records of %d deleted runs\n", n)
 				if err != nil {
 					return err
 				}
 			}
-			return runs.Print(stdout, cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"), asJSON)
+			return runs.Print(stdout, cwdWorkspace(), os.Getenv, asJSON)
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/durability.md)")
 	cmd.Flags().BoolVar(&prune, "prune", false, "first remove the records (.jaiph/state/runs) of runs whose run directory was deleted")
@@ -72,25 +72,34 @@ func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		}}
 	cmd.Flags().StringVar(&o.Message, "message", "", "redrive only the dead letters of message `SEQ`")
-	cmd.Flags().BoolVar(&o.Force, "force", false, "redrive although a module's source changed since the run")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "redrive although a module's source changed since the run, or the run does not verify")
 	return cmd
 }
 
 func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
-		Long: `Run RUN_DIR's entry again with the same arguments and JAIPH_* settings, in the same
-run directory: the calls its journal records as completed are replayed, the rest run
-(docs/durability.md). RUN_DIR defaults to the workspace's newest interrupted or failed
-run. Refused: a run still running, a run that passed, a run whose sources changed
-(unless --force).`,
-		Args: positional(0, 1),
+		Long: engine.ResumeHelp, Args: positional(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
 			return &exitError{engine.Resume(ctx, engine.ProcessTerminal(stdout, stderr), cwdWorkspace(), strings.Join(args, ""), force)}
 		}}
-	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run")
+	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run, or the run does not verify")
+	return cmd
+}
+
+func newVerifyCmd(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{Use: "verify RUN_DIR [--json]", Short: "Check that a run's summary and journal are what the run wrote",
+		Long: runs.VerifyHelp, Args: positional(1, 1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if ok, err := runs.PrintVerify(stdout, args[0], os.Getenv, asJSON); err != nil || !ok {
+				return cmp.Or(err, error(&exitError{exitFailure}))
+			}
+			return nil
+		}}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document (fields: docs/security.md)")
 	return cmd
 }
 

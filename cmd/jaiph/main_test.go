@@ -64,6 +64,10 @@ func (o ownTmpdir) Run() int {
 	}
 	pathWithoutFull = os.Getenv("PATH")
 	os.Setenv("PATH", full+string(os.PathListSeparator)+pathWithoutFull)
+	// The key store of the runs the tests make (internal/store/chain):
+	// never the real home's.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(tmp, "state"))
+	os.Unsetenv("JAIPH_KEY_DIR")
 	return o.m.Run()
 }
 
@@ -106,7 +110,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH_WITHOUT_FULL", pathWithoutFull)
-			return nil
+			return setupKeyStore(env)
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "landlock" {
@@ -123,6 +127,19 @@ func TestScripts(t *testing.T) {
 			"runfiles": cmdRunFiles,
 		},
 	})
+}
+
+// setupKeyStore gives each script a key store of its own outside $WORK
+// (the workspace), in $XDG_STATE_HOME/jaiph/keys: testscript's HOME is
+// /no-home.
+func setupKeyStore(env *testscript.Env) error {
+	state, err := os.MkdirTemp("", "jaiph-state-")
+	if err != nil {
+		return err
+	}
+	env.Setenv("XDG_STATE_HOME", state)
+	env.Defer(func() { os.RemoveAll(state) })
+	return nil
 }
 
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {

@@ -14,6 +14,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/sandbox"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/testrun"
 	"github.com/jaiph-go/jaiph/parser"
@@ -90,6 +91,14 @@ type RunOptions struct {
 	Workspace string
 	// Ephemeral: no records for later commands (runtime.Options.Ephemeral).
 	Ephemeral bool
+	// KeyDir is the key store that chains the run's summary and journal
+	// (internal/store/chain); "" is the one Environ names (chain.StoreDir).
+	KeyDir string
+	// Records takes the summary's and journal's lines instead of the
+	// files (a sandboxed run: runtime.RecordSink).
+	Records runtime.RecordSink
+	// Notices receives jaiph's own warnings during the run (nil: stderr).
+	Notices io.Writer
 }
 
 // Refuse decides where the run goes and reports a run that must not
@@ -120,10 +129,14 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if o.KeyDir == "" {
+		o.KeyDir = keyStore("", o.Environ).Dir
+	}
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
 		Resume: o.Resume, Workflow: o.Workflow, Transport: tr, Ephemeral: o.Ephemeral,
+		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices,
 	})
 	return rt, env, nil
 }
@@ -156,4 +169,13 @@ func PrepareTest(ctx context.Context, opts testrun.Options) (*testrun.File, erro
 		return nil, err
 	}
 	return testrun.New(opts, testrun.Prepared{Modules: mods, Entry: entry, Locals: locals, Env: env}), nil
+}
+
+// keyStore is the key store dir names, or when dir is "" the one environ
+// names (chain.StoreDir; none without HOME).
+func keyStore(dir string, environ []string) chain.Store {
+	if dir == "" {
+		dir, _ = chain.StoreDir(runtime.NewEnv(environ).Get)
+	}
+	return chain.Store{Dir: dir}
 }

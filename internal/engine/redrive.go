@@ -52,9 +52,13 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		}
 		return false, fmt.Errorf("nothing to redrive: %s has no dead letters", o.RunDir)
 	}
+	store := keyStore("", o.Environ)
 	if !o.Force {
 		if changed := meta.Changed(); len(changed) > 0 {
 			return false, fmt.Errorf("%s changed since the run; redrive anyway with --force", changed[0])
+		}
+		if err := trusted(o.RunDir, store, "redrives"); err != nil {
+			return false, err
 		}
 	}
 	last, err := lastMessage(o.RunDir)
@@ -72,7 +76,7 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if p.box != nil {
 		return false, errSandboxRedrive
 	}
-	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr})
+	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
 	if err != nil {
 		return false, err
 	}

@@ -22,13 +22,19 @@ type Terminal struct {
 	Environ        []string
 	Home           string // the user's home directory, for ~/.jaiph/hooks.json
 	Resume         string // the run directory `jaiph resume` continues (resume.go)
+	// KeyDir is the user's key store (internal/store/chain), named by the
+	// environment the process started with: a resume's recorded settings
+	// never move it. "": the one Environ names.
+	KeyDir string
 }
 
 // ProcessTerminal is this process's terminal: its stdin, environment
 // and home, with stdout and stderr as given.
 func ProcessTerminal(stdout, stderr io.Writer) Terminal {
 	home, _ := os.UserHomeDir()
-	return Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: os.Environ(), Home: home}
+	environ := os.Environ()
+	return Terminal{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Environ: environ, Home: home,
+		KeyDir: keyStore("", environ).Dir}
 }
 
 // HookWait bounds how long a run waits, just before it returns, for hook
@@ -51,8 +57,8 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 	// here (docs/security.md).
 	red := redact.FromEnv(t.Environ)
 	strayOut := redact.NewWriter(red, stray)
-	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume,
-		StrayStderr: strayOut, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
+	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume, KeyDir: t.KeyDir,
+		Notices: tree.NoticeWriter(t.Stderr), StrayStderr: strayOut, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
 		w.Hooks.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
 		w.Started(p)
 		shown := append([]string(nil), args...)

@@ -52,12 +52,12 @@ func lookup(environ []string, name string) string {
 // its resource service.name "jaiph" unless OTEL_SERVICE_NAME or
 // OTEL_RESOURCE_ATTRIBUTES (read from environ, like the exporter's
 // variables) say otherwise.
-func provider(ctx context.Context, environ []string, proc func(sdktrace.SpanExporter) sdktrace.SpanProcessor) (*sdktrace.TracerProvider, sdktrace.SpanExporter, error) {
+func provider(ctx context.Context, environ []string, proc func(sdktrace.SpanExporter) sdktrace.SpanProcessor, extra ...attribute.KeyValue) (*sdktrace.TracerProvider, sdktrace.SpanExporter, error) {
 	exp, err := newExporter(environ)
 	if err != nil {
 		return nil, nil, err
 	}
-	attrs := []attribute.KeyValue{attribute.String("service.name", "jaiph")}
+	attrs := append([]attribute.KeyValue{attribute.String("service.name", "jaiph")}, extra...)
 	for _, kv := range pairs(lookup(environ, "OTEL_RESOURCE_ATTRIBUTES")) {
 		attrs = append(attrs, attribute.String(kv[0], kv[1]))
 	}
@@ -129,6 +129,13 @@ func (l *Live) Close() {
 // fails when environ sets no endpoint, the summary cannot be read or the
 // collector does not accept the spans.
 func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
+	return ExportRunDirMarked(ctx, runDir, environ, "")
+}
+
+// ExportRunDirMarked is ExportRunDir with the verdict on the run's summary
+// (sealed, unsealed, tampered or unverifiable: internal/store/chain) as
+// the trace's resource attribute jaiph.integrity ("": none).
+func ExportRunDirMarked(ctx context.Context, runDir string, environ []string, integrity string) error {
 	if !Enabled(environ) {
 		return errNoEndpoint
 	}
@@ -147,7 +154,11 @@ func ExportRunDir(ctx context.Context, runDir string, environ []string) error {
 	// Spans are collected, then sent here, so that an export error is ours
 	// to return (a batch processor would hand it to the global handler).
 	rec := &recorder{}
-	tp, exp, err := provider(ctx, environ, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec })
+	var mark []attribute.KeyValue
+	if integrity != "" {
+		mark = append(mark, attribute.String("jaiph.integrity", integrity))
+	}
+	tp, exp, err := provider(ctx, environ, func(sdktrace.SpanExporter) sdktrace.SpanProcessor { return rec }, mark...)
 	if err != nil {
 		return err
 	}

@@ -136,6 +136,9 @@ func (f *File) Mark() Mark {
 	return m
 }
 
+// Err is the error that stopped the file, if any.
+func (f *File) Err() error { return f.err }
+
 // Chained tells whether the file's lines are chained.
 func (f *File) Chained() bool { return f.c != nil }
 

@@ -290,6 +290,29 @@ func TestStartWithoutKeyStore(t *testing.T) {
 	}
 }
 
+// A kill during a write leaves a line without its newline: going on
+// without a key cuts it off, so the next line does not run into it;
+// whole files stay as they are.
+func TestCutPartial(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"a\nb\n", "a\nb\n"},
+		{"a\nb\n{\"t\":\"en", "a\nb\n"},
+		{"{\"t\":", ""},
+	} {
+		p := filepath.Join(dir, "f")
+		must(t, os.WriteFile(p, []byte(c.in), 0o644))
+		must(t, cutPartial(p, -1))
+		if got, _ := os.ReadFile(p); string(got) != c.want {
+			t.Errorf("cutPartial(%q) left %q, want %q", c.in, got, c.want)
+		}
+	}
+	if err := cutPartial(filepath.Join(dir, "missing"), -1); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
 func TestKeyFileModes(t *testing.T) {
 	fx := newFixture(t)
 	fx.write(t, true)

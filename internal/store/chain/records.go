@@ -195,10 +195,16 @@ func (r *Records) Close() error {
 }
 
 // Seal records in the key store where both files end: the run ended
-// normally. The files must not be appended to afterwards.
+// normally. The files must not be appended to afterwards. Files a write
+// failed on are not sealed: where they end is not known.
 func (r *Records) Seal() error {
 	if r.kf == nil {
 		return nil
+	}
+	for _, f := range []*File{r.Summary, r.Journal} {
+		if f.Err() != nil {
+			return f.Err()
+		}
 	}
 	r.kf.seal(r.Summary.Mark(), r.Journal.Mark())
 	return r.store.write(r.kf)

@@ -47,6 +47,8 @@ type Result struct {
 	// Reason is the verdict in one line of words (Tampered,
 	// Unverifiable).
 	Reason string `json:"reason,omitempty"`
+	// Cause is why a run is unverifiable, in a word or two.
+	Cause string `json:"cause,omitempty"`
 	// Lines counts the lines verified in both files; Torn the MACs at the
 	// end of an unsealed file whose lines its last write never wrote.
 	Lines int `json:"lines"`
@@ -72,6 +74,31 @@ func (r Result) String() string {
 	return string(r.Status) + ": " + r.Reason
 }
 
+// Causes of Unverifiable.
+const (
+	NoKey       = "no key"             // the key store has none for the run
+	BadKey      = "unreadable key"     // its key file is not one
+	KeyMismatch = "key does not match" // the key matches none of the run's MACs
+	NoRecords   = "no run record"      // nothing names the run's key (set by the caller)
+)
+
+// Note is the verdict in a few words, for a list of runs: "tampered:
+// run_summary.jsonl line 3", "unverifiable: no key"; "" when the files
+// verify.
+func (r Result) Note() string {
+	switch {
+	case r.Status == Tampered && r.Line > 0:
+		return fmt.Sprintf("tampered: %s line %d", r.File, r.Line)
+	case r.Status == Tampered:
+		return "tampered: seal"
+	case r.Status == Unverifiable && r.Cause != "":
+		return "unverifiable: " + r.Cause
+	case r.Status == Unverifiable:
+		return "unverifiable"
+	}
+	return ""
+}
+
 // Files names a run's chained files and their sidecars (one MAC entry per
 // line).
 type Files struct{ Summary, SummaryMAC, Journal, JournalMAC string }
@@ -81,9 +108,9 @@ func Verify(store Store, runID string, files Files) Result {
 	kf, err := store.load(runID)
 	switch {
 	case errors.Is(err, ErrNoKey):
-		return Result{Status: Unverifiable, Reason: fmt.Sprintf("no key for run %s in %s", runID, store.Dir)}
+		return Result{Status: Unverifiable, Cause: NoKey, Reason: fmt.Sprintf("no key for run %s in %s", runID, store.Dir)}
 	case err != nil:
-		return Result{Status: Unverifiable, Reason: err.Error()}
+		return Result{Status: Unverifiable, Cause: BadKey, Reason: err.Error()}
 	}
 	r, _, _ := verify(store, kf, files)
 	return r
@@ -105,7 +132,7 @@ func verify(store Store, kf *keyFile, files Files) (Result, *check, *check) {
 	j := verifyFile(k, files.Journal, files.JournalMAC, JournalDomain, jm)
 	switch {
 	case s.checked+j.checked > 0 && s.fails == s.checked && j.fails == j.checked:
-		return Result{Status: Unverifiable, Reason: fmt.Sprintf("the key of run %s in %s matches none of its MACs (a replaced key, or every line changed)",
+		return Result{Status: Unverifiable, Cause: KeyMismatch, Reason: fmt.Sprintf("the key of run %s in %s matches none of its MACs (a replaced key, or every line changed)",
 			kf.RunID, store.Dir)}, s, j
 	case s.reason != "":
 		return Result{Status: Tampered, File: s.name, Line: s.bad, Reason: s.reason}, s, j

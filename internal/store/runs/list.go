@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 )
 
 // Statuses of a run.
@@ -45,6 +47,9 @@ type Run struct {
 	// Legacy marks a run dir without run.json (an older jaiph, jaiph
 	// test, or the reference), read from its summary alone.
 	Legacy bool `json:"legacy,omitempty"`
+	// Integrity tells whether its summary and journal are what the run
+	// wrote (Verify; set by Print, not by List and Read).
+	Integrity *chain.Result `json:"integrity,omitempty"`
 }
 
 // List reads the run directories under root (<root>/<date>/<time>-<source>)

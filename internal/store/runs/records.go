@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 )
 
 // A run's records live outside its run directory, so that the run
@@ -18,6 +20,11 @@ const (
 	EndFile     = "run.end"  // End, written atomically when the run ends
 	JournalFile = "journal"  // the call journal (runtime/journal.go; `jaiph resume` replays from it)
 	SummaryFile = "run_summary.jsonl"
+	// SummaryMACFile and JournalMACFile hold the MACs of the summary's and
+	// the journal's lines (internal/store/chain), among the records so
+	// that the run directory keeps the reference's listing.
+	SummaryMACFile = "summary.mac"
+	JournalMACFile = "journal.mac"
 	// TmpFile names the run's temporary directory (return values, rules'
 	// TMPDIR), which a process killed by SIGKILL cannot remove: resume,
 	// redrive and Prune remove it (RemoveTmp).
@@ -31,6 +38,14 @@ func RemoveTmp(records string) {
 	if dir := string(data); err == nil && filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), "jaiph-rv-") {
 		os.RemoveAll(dir)
 	}
+}
+
+// Chained names the files of the run at runDir that its chain covers:
+// its summary, its journal and their MACs.
+func Chained(runDir string) chain.Files {
+	records := RecordsDir(runDir)
+	return chain.Files{Summary: filepath.Join(runDir, SummaryFile), SummaryMAC: filepath.Join(records, SummaryMACFile),
+		Journal: filepath.Join(records, JournalFile), JournalMAC: filepath.Join(records, JournalMACFile)}
 }
 
 // Record is the path of the record name of the run at runDir: in

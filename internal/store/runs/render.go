@@ -92,12 +92,18 @@ func orDash(s string) string {
 	return s
 }
 
-// Print lists the runs of workspace (runsDir as JAIPH_RUNS_DIR) to w as a
-// table, or as JSON.
-func Print(w io.Writer, workspace, runsDir string, asJSON bool) error {
-	list, err := List(Root(workspace, runsDir), time.Now())
+// Print lists the runs of workspace to w as a table, or as JSON, each
+// with its verdict (Verify). getenv gives JAIPH_RUNS_DIR and the key store
+// (chain.StoreDir).
+func Print(w io.Writer, workspace string, getenv func(string) string, asJSON bool) error {
+	list, err := List(Root(workspace, getenv("JAIPH_RUNS_DIR")), time.Now())
 	if err != nil {
 		return err
+	}
+	store := keyStore(getenv)
+	for i := range list {
+		v := Verify(list[i].Dir, store)
+		list[i].Integrity = &v
 	}
 	if asJSON {
 		return WriteJSON(w, list)
@@ -106,10 +112,13 @@ func Print(w io.Writer, workspace, runsDir string, asJSON bool) error {
 }
 
 // Note is what a run's status alone does not say, in the words `jaiph
-// runs` and the report's list both use: dead letters left, a redrive, a
-// killed run's unknown end.
+// runs` and the report's list both use: a summary or journal that does not
+// verify (first), dead letters left, a redrive, a killed run's unknown end.
 func Note(r Run) string {
 	var notes []string
+	if r.Integrity != nil && r.Integrity.Note() != "" {
+		notes = append(notes, r.Integrity.Note())
+	}
 	switch {
 	case r.DeadLetters == 1:
 		notes = append(notes, "1 dead letter")

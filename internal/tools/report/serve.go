@@ -244,3 +244,12 @@ func openBrowser(url string) {
 		}
 	}
 }
+
+// Help is `jaiph report`'s help text.
+const Help = `Serve a read-only web view and JSON API (internal/tools/report/doc.go) over the workspace's runs
+(.jaiph/runs, JAIPH_RUNS_DIR, or --runs-dir), following live runs as they write.
+Prints the URL; Ctrl-C stops it (exit 0). Binds 127.0.0.1 unless --host says otherwise.
+With --otlp it serves nothing: it sends the trace of the run at RUN_DIR to the OTLP/HTTP
+endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and exits.
+The trace carries the run's jaiph verify verdict as jaiph.integrity; a tampered run is
+refused unless --force.`
