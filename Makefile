@@ -36,10 +36,11 @@ release:
 examples: build
 	./$(BIN) check examples/
 	@# every example with a default workflow; each gets "world" as $$1 (hello.jh needs a name);
-	@# prompts are answered by the stub agents in testdata/agents
-	@for f in examples/*.jh; do \
+	@# prompts are answered by the stub agents in testdata/agents; the runs' keys
+	@# (docs/security.md) go to a temporary key store, not the home's
+	@keys=$$(mktemp -d) && trap 'rm -rf "$$keys"' EXIT && for f in examples/*.jh; do \
 		grep -q '^workflow default' "$$f" || continue; \
-		PATH="$(CURDIR)/testdata/agents:$$PATH" ./$(BIN) run "$$f" world || { echo "example $$f failed" >&2; exit 1; }; \
+		JAIPH_KEY_DIR="$$keys" PATH="$(CURDIR)/testdata/agents:$$PATH" ./$(BIN) run "$$f" world || { echo "example $$f failed" >&2; exit 1; }; \
 	done
 	./$(BIN) test examples/
 

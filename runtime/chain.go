@@ -5,6 +5,7 @@ package runtime
 // docs/security.md "Tamper evidence")?
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -65,12 +66,18 @@ func (rt *Runtime) openFiles(dir string, resume bool) error {
 		if resume {
 			open = chain.Continue
 		}
-		recs, err := open(chain.Store{Dir: rt.opts.KeyDir}, rt.runID, runs.Chained(dir), rt.env("JAIPH_INBOX_FSYNC") == "true")
+		store := chain.Store{Dir: rt.opts.KeyDir}
+		var why error
+		if inside(store.Dir, rt.opts.Workspace) { // a body could rewrite it, git could carry it away
+			store.Dir, why = "", fmt.Errorf("the key store %s is inside the workspace; set JAIPH_KEY_DIR", rt.opts.KeyDir)
+		}
+		recs, err := open(store, rt.runID, runs.Chained(dir), rt.env("JAIPH_INBOX_FSYNC") == "true")
 		if err != nil {
 			return err
 		}
 		if recs.Unchained != nil {
-			fmt.Fprintf(rt.notices(), "jaiph: warning: run %s is not tamper-evident (%v); jaiph verify will call it unverifiable\n", rt.runID, recs.Unchained)
+			fmt.Fprintf(rt.notices(), "jaiph: warning: run %s is not tamper-evident (%v); jaiph verify will call it unverifiable\n",
+				rt.runID, cmp.Or(why, recs.Unchained))
 		}
 		rt.chained = recs
 		rt.summary.out, journalOut = recs.Summary, recs.Journal
@@ -105,4 +112,13 @@ func (rt *Runtime) notices() io.Writer {
 		return rt.opts.Notices
 	}
 	return os.Stderr
+}
+
+// inside tells whether dir is ws or below it.
+func inside(dir, ws string) bool {
+	if dir == "" || ws == "" {
+		return false
+	}
+	rel, err := filepath.Rel(ws, dir)
+	return err == nil && filepath.IsLocal(rel) || rel == "."
 }

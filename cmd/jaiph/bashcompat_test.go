@@ -295,7 +295,8 @@ func bashCompatBashScript(body string) string {
 
 // bashCompatEnv is the whole environment of both sides.
 func bashCompatEnv(dir string) []string {
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LC_ALL=C.UTF-8", "TZ=UTC", "NO_COLOR=1"}
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LC_ALL=C.UTF-8", "TZ=UTC", "NO_COLOR=1",
+		"XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")} // jaiph's key store outside the workspace (main_test.go)
 }
 
 // bashCompatExec runs a command in dir with the compat environment, stdin

@@ -51,6 +51,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("TMPDIR", dir) // killed runs leave their jaiph-rv-* behind
+	// The runs' keys (internal/store/chain), never in the real home.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	os.Unsetenv("JAIPH_KEY_DIR")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -70,6 +70,9 @@ func TestInstructionBudget(t *testing.T) {
 	if err := benchdata.WriteWorkspace(dir); err != nil {
 		t.Fatal(err)
 	}
+	// The runs' keys (internal/store/chain) outside the workspace, as a
+	// user's are: inside it, a run would go unchained.
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	got := map[string]int64{}
 	for _, w := range workloads {
 		var n int64

@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	jaiph = filepath.Join(dir, "jaiph")
+	// The runs' keys (internal/store/chain): outside the workspaces (each
+	// test's HOME) and never in the real home.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	os.Unsetenv("JAIPH_KEY_DIR")
 	if out, err := exec.Command("go", "build", "-tags", "full", "-o", jaiph, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.Exit(1)
