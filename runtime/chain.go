@@ -66,11 +66,7 @@ func (rt *Runtime) openFiles(dir string, resume bool) error {
 		if resume {
 			open = chain.Continue
 		}
-		store := chain.Store{Dir: rt.opts.KeyDir}
-		var why error
-		if inside(store.Dir, rt.opts.Workspace) { // a body could rewrite it, git could carry it away
-			store.Dir, why = "", fmt.Errorf("the key store %s is inside the workspace; set JAIPH_KEY_DIR", rt.opts.KeyDir)
-		}
+		store, why := chain.Store{Dir: rt.opts.KeyDir}.Outside(rt.opts.Workspace)
 		recs, err := open(store, rt.runID, runs.Chained(dir), rt.env("JAIPH_INBOX_FSYNC") == "true")
 		if err != nil {
 			return err
@@ -112,13 +108,4 @@ func (rt *Runtime) notices() io.Writer {
 		return rt.opts.Notices
 	}
 	return os.Stderr
-}
-
-// inside tells whether dir is ws or below it.
-func inside(dir, ws string) bool {
-	if dir == "" || ws == "" {
-		return false
-	}
-	rel, err := filepath.Rel(ws, dir)
-	return err == nil && filepath.IsLocal(rel) || rel == "."
 }

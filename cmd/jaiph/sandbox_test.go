@@ -93,7 +93,7 @@ func TestSandbox(t *testing.T) {
 			e.Setenv("JAIPH_DOCKER_IMAGE", sandboxImage)
 			e.Setenv("JAIPH_DOCKER_NETWORK", "none")
 			e.Setenv("EMPTY_IMAGE", sandboxEmptyImage)
-			return nil
+			return setupKeyStore(e)
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {

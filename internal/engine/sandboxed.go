@@ -4,6 +4,7 @@ package engine
 // (internal/sandbox, docs/sandbox.md)?
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -70,8 +71,14 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 	start := time.Now()
 	obs := o.Observer
 	noAgent := false
+	files := newHostFiles(o, p.Workspace, cmp.Or[io.Writer](o.Notices, stray.w))
+	if o.Resume != "" {
+		if err := files.resume(o.Resume); err != nil {
+			return Outcome{}, err
+		}
+	}
 	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
-		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w,
+		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w, Opened: files.Opened, Append: files.Append,
 		Started: func() {
 			if started != nil {
 				started(time.Now())
@@ -83,6 +90,7 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 				obs.Event(e)
 			}
 		}})
+	files.close(res.Outcome != nil)
 	if noAgent {
 		fmt.Fprintln(stray.w, sandboxNoAgent)
 	}
@@ -166,7 +174,7 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 		return serveDelivery(ctx, p, a, environ, rep)
 	}
 	out, err := p.Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
-		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow}, nil)
+		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow, Records: rep}, nil)
 	if err != nil {
 		if out.Interrupted == nil {
 			rep.Error(err)

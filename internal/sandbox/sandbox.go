@@ -56,6 +56,11 @@ type Job struct {
 	// Started is called when the sandboxed jaiph sends its first record
 	// (the run has started in the sandbox).
 	Started func()
+	// Opened names the run's directory and id once the sandboxed run has
+	// one; Append receives the lines of its summary and journal (file
+	// run_summary.jsonl or journal), which the host writes (protocol.go).
+	Opened func(runDir, runID string)
+	Append func(file string, lines []byte)
 }
 
 // Result is how a job ended.

@@ -41,6 +41,19 @@ func StoreDir(getenv func(string) string) (string, error) {
 	return "", errors.New("no key store: neither JAIPH_KEY_DIR, XDG_STATE_HOME nor HOME is set")
 }
 
+// Outside is the store when its directory is outside workspace, else no
+// store and why: a body could rewrite a key kept in its workspace, and a
+// repository could carry it off.
+func (s Store) Outside(workspace string) (Store, error) {
+	if s.Dir == "" || workspace == "" {
+		return s, nil
+	}
+	if rel, err := filepath.Rel(workspace, s.Dir); err == nil && filepath.IsLocal(rel) || rel == "." {
+		return Store{}, fmt.Errorf("the key store %s is inside the workspace; set JAIPH_KEY_DIR", s.Dir)
+	}
+	return s, nil
+}
+
 // Key is a run's secret: 32 random bytes.
 type Key struct{ b []byte }
 
