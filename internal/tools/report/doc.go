@@ -35,7 +35,7 @@
 //	 "step_count": n, "step_completed": n, "step_running": n,
 //	 "failed": bool, "resumed": bool+, "version": n+,
 //	 "duration_ms": n|null+, "end_unknown": true+, "dead_letters": n+,
-//	 "redriven": true+, "note": "…"+}
+//	 "redriven": true+, "note": "…"+, "integrity": "sealed"|"unsealed"|"tampered"|"unverifiable"+}
 //
 // status (+ differs from the reference, which guesses from the summary):
 // "running" only while the live jaiph holds the run directory's lock;
@@ -51,7 +51,12 @@
 // end_unknown (+) marks a killed run, whose duration runs to its last
 // event (a lower bound). dead_letters and redriven (+) are `jaiph runs`'
 // facts and note (+) its NOTE column's words for them; the status stays
-// the same set of words.
+// the same set of words. integrity (+) is `jaiph verify`'s verdict on the
+// run's summary and journal (docs/security.md), checked once the run is no
+// longer running and again whenever its summary changes (a journal or key
+// changed alone is seen after a restart); a tampered run's note names the
+// first bad line ("tampered: run_summary.jsonl line 6"), an unverifiable
+// one's why ("unverifiable: no key"), and the pages show a badge.
 //
 // GET /api/runs/{run} (+): the one Run above. 404 {"error":"run_not_found"}.
 //

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -26,6 +27,7 @@ type registry struct {
 	real      string // root through symlinks, for containment checks
 	resolved  bool   // root is absolute and real is its resolution (see firstTS)
 	scanEvery time.Duration
+	keys      *chain.Store // verifies runs' files (Options.Keys)
 
 	mu       sync.Mutex
 	slots    map[string]*slot // by path relative to root, "<date>/<run>"
@@ -275,6 +277,10 @@ func (r *registry) update(s *slot, now time.Time) bool {
 	}
 	if grew || s.status == "" || s.status == "running" {
 		st, info := status(s.dir, now)
+		if r.keys != nil && st != "running" {
+			v := runs.Verify(s.dir, *r.keys)
+			info.Integrity = &v
+		}
 		if grew || st != s.status || runs.Note(info) != runs.Note(s.info) {
 			s.status, s.info = st, info
 			s.version++

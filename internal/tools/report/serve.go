@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -204,8 +205,9 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	}
 	every := time.Duration(c.PollMS) * time.Millisecond
+	keys, _ := chain.StoreDir(os.Getenv)
 	h := Handler(Options{Root: c.Root, UI: c.UI, PollMS: c.PollMS, ScanEvery: max(every, 2*time.Second), Warm: true,
-		Redact: redact.FromEnv(os.Environ())})
+		Redact: redact.FromEnv(os.Environ()), Keys: &chain.Store{Dir: keys}})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.Out, "jaiph report: %s (runs: %s)\n", url, c.Root)

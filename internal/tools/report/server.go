@@ -24,6 +24,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	// the server reads from artifacts and inboxes (events in summaries
 	// are masked when written); nil masks nothing.
 	Redact *redact.Redactor
+	// Keys is the key store a run's summary and journal are verified
+	// against (runs.Verify) once it is not running, and again whenever its
+	// summary changes; nil verifies nothing (no integrity in the API).
+	Keys *chain.Store
 }
 
 // Server is the HTTP handler of `jaiph report`.
@@ -76,6 +81,7 @@ func Handler(o Options) *Server {
 		ui, _ = fs.Sub(placeholder, "placeholder")
 	}
 	s := &Server{reg: newRegistry(o.Root, o.ScanEvery), static: http.FileServerFS(ui), pollMS: o.PollMS, red: o.Redact, subs: map[chan []byte]bool{}}
+	s.reg.keys = o.Keys
 	s.reg.warming.Store(o.Warm)
 	return s
 }
@@ -97,12 +103,15 @@ type Run struct {
 	Version       int64   `json:"version"`
 	// DurationMS is the run's duration as jaiph runs computes it (null
 	// while it runs); EndUnknown marks a killed run's, which runs to its
-	// last event; Note is jaiph runs' NOTE (dead letters, redriven, killed).
+	// last event; Note is jaiph runs' NOTE (tampered, unverifiable, dead
+	// letters, redriven, killed); Integrity is jaiph verify's verdict
+	// (sealed, unsealed, tampered, unverifiable; omitted while it runs).
 	DurationMS  *int64 `json:"duration_ms"`
 	EndUnknown  bool   `json:"end_unknown,omitempty"`
 	DeadLetters int    `json:"dead_letters,omitempty"`
 	Redriven    bool   `json:"redriven,omitempty"`
 	Note        string `json:"note,omitempty"`
+	Integrity   string `json:"integrity,omitempty"`
 }
 
 func (s *slot) run() *Run {
@@ -120,6 +129,9 @@ func (s *slot) run() *Run {
 		e.DurationMS, e.EndUnknown = &d, s.info.EndUnknown
 	}
 	e.DeadLetters, e.Redriven, e.Note = s.info.DeadLetters, s.info.Redriven != nil, runs.Note(s.info)
+	if s.info.Integrity != nil {
+		e.Integrity = string(s.info.Integrity.Status)
+	}
 	s.entry = e
 	return e
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/tools/report"
 	"github.com/jaiph-go/jaiph/internal/tools/report/ui"
@@ -121,7 +122,11 @@ func fixture(t *testing.T) string {
 // polling for changes (its /api/events) every 50 ms as `jaiph report
 // --poll-ms 50` does (and /api/config tells the pages so).
 func serve(t *testing.T, root string) string {
-	h := report.Handler(report.Options{Root: root, UI: ui.FS, PollMS: 50})
+	return serveWith(t, report.Options{Root: root, UI: ui.FS, PollMS: 50})
+}
+
+func serveWith(t *testing.T, o report.Options) string {
+	h := report.Handler(o)
 	srv := httptest.NewServer(h)
 	ctx, stop := context.WithCancel(context.Background())
 	go h.Poll(ctx, 50*time.Millisecond)
@@ -504,4 +509,19 @@ func TestBrowserResumedAndInbox(t *testing.T) {
 			t.Errorf("inbox rows = %q, want %q", rows, want)
 		}
 	}
+}
+
+// A run whose summary does not verify has a badge beside its status, in
+// the list and on its page: the fixture's runs have no key (an empty key
+// store), so both are unverifiable.
+func TestBrowserIntegrityBadge(t *testing.T) {
+	url := serveWith(t, report.Options{Root: fixture(t), UI: ui.FS, PollMS: 50, Keys: &chain.Store{Dir: t.TempDir()}})
+	ctx := browser(t)
+	do(t, ctx, "open the run list", chromedp.Navigate(url+"/"))
+	waitJS(t, ctx, `document.querySelectorAll("#runs-body .integ-unverifiable").length === 2`)
+	if got := text(t, ctx, "#runs-body"); !strings.Contains(got, "unverifiable: no run record") {
+		t.Errorf("rows = %q, want the note", got)
+	}
+	do(t, ctx, "open a run", chromedp.Navigate(url+"/run.html?run="+"2026-11-23%2F07-00-00-ok.jh"))
+	waitJS(t, ctx, `document.querySelector("#run-title .integ-unverifiable") !== null`)
 }

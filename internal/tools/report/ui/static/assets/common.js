@@ -36,6 +36,16 @@ function statusBadge(status) {
     el("span", { "aria-hidden": "true" }, s.sym), " ", s.word);
 }
 
+// integrityBadge marks a run whose summary and journal do not verify
+// (jaiph verify: tampered, or unverifiable without its key); null for a
+// run that verifies, or whose verdict the server does not give.
+function integrityBadge(r) {
+  if (r.integrity !== "tampered" && r.integrity !== "unverifiable") return null;
+  const sym = r.integrity === "tampered" ? "⚠" : "?";
+  return el("span", { class: `badge integ-${r.integrity}`, title: r.note || r.integrity },
+    el("span", { "aria-hidden": "true" }, sym), " ", r.integrity);
+}
+
 // A step's status from its tree node: running, passed (exit 0), failed
 // (other exit codes, named) or interrupted when it never ended (and the
 // run is over: runLive, set by the run page).

@@ -36,8 +36,10 @@ function runHref(path) {
 
 function runRow(r) {
   const note = runNote(r);
+  const integ = integrityBadge(r);
   return el("tr", { class: `st-row-${r.status}` },
-    el("td", {}, statusBadge(r.status), note ? el("span", { class: "note muted small" }, ` ${note}`) : null),
+    el("td", {}, statusBadge(r.status), integ ? " " : null, integ,
+      note ? el("span", { class: "note muted small" }, ` ${note}`) : null),
     el("td", {}, el("a", { href: runHref(r.path), class: "run-link" }, r.source || r.path)),
     el("td", { class: "mono small" }, r.path),
     el("td", {}, el("time", { datetime: r.started_at || "" }, fmtTime(r.started_at))),

@@ -127,7 +127,9 @@ async function loadTree() {
 
 function renderHeader(run) {
   document.title = `${run.source || run.path} · Jaiph run`;
-  document.getElementById("run-title").replaceChildren(statusBadge(run.status), " ", run.source || run.path);
+  const integ = integrityBadge(run);
+  document.getElementById("run-title").replaceChildren(statusBadge(run.status), " ", ...(integ ? [integ, " "] : []),
+    run.source || run.path);
   const sub = [run.path];
   if (run.run_id) sub.push(`run id ${run.run_id}`);
   sub.push(`started ${fmtTime(run.started_at)}`);
