@@ -1,6 +1,7 @@
 package otlp_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -276,5 +277,50 @@ func TestReportOTLPCommand(t *testing.T) {
 	}
 	if got := render(rcv.trace(t)); got != wantTree {
 		t.Errorf("trace:\n%s\nwant:\n%s", got, wantTree)
+	}
+}
+
+// `jaiph report --otlp` tells the collector whether the run's summary
+// verifies (jaiph.integrity on the resource) and refuses a tampered run
+// unless --force; a run without a key (testdata/run: no records) is sent,
+// marked unverifiable.
+func TestReportOTLPIntegrity(t *testing.T) {
+	r := runJaiph(t)
+	send := func(args ...string) (*receiver, string, error) {
+		rcv := newReceiver(t)
+		cmd := exec.Command(jaiph, append([]string{"report", "--otlp"}, args...)...)
+		cmd.Env = append(cleanEnv(), "OTEL_EXPORTER_OTLP_ENDPOINT="+rcv.URL)
+		out, err := cmd.CombinedOutput()
+		return rcv, string(out), err
+	}
+	rcv, out, err := send(r.runDir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := rcv.trace(t).resource["jaiph.integrity"]; got != "sealed" {
+		t.Errorf("jaiph.integrity = %q, want sealed", got)
+	}
+	rcv, _, _ = send("testdata/run")
+	if got := rcv.trace(t).resource["jaiph.integrity"]; got != "unverifiable" {
+		t.Errorf("jaiph.integrity = %q, want unverifiable", got)
+	}
+	p := filepath.Join(r.runDir, "run_summary.jsonl")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.Replace(data, []byte(`"status":3`), []byte(`"status":0`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rcv, out, err = send(r.runDir)
+	if err == nil || !strings.Contains(out, "is tampered: run_summary.jsonl line ") || !strings.Contains(out, "--force") || len(rcv.requests) != 0 {
+		t.Fatalf("a tampered run: %v, %d requests\n%s", err, len(rcv.requests), out)
+	}
+	rcv, out, err = send(r.runDir, "--force")
+	if err != nil {
+		t.Fatalf("--force: %v\n%s", err, out)
+	}
+	if got := rcv.trace(t).resource["jaiph.integrity"]; got != "tampered" {
+		t.Errorf("jaiph.integrity = %q, want tampered", got)
 	}
 }
