@@ -102,10 +102,9 @@ func openJournal(path string, out appender, r *redact.Redactor) *journal {
 }
 
 func (j *journal) add(r *journalRecord, flush bool) {
-	line, _ := json.Marshal(r)
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.buf = append(append(j.buf, line...), '\n')
+	j.buf = append(appendRecord(j.buf, r), '\n')
 	// Records waiting for an end record may go out early (many sends
 	// before the first end): earlier is never wrong, and memory stays flat.
 	if (!flush && len(j.buf) < 64<<10) || j.out == nil || j.err != nil {
