@@ -13,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	"github.com/jaiph-go/jaiph/internal/atomicfile"
 )
 
 // Store is the key store: a directory holding one file per run, named by
@@ -165,7 +163,23 @@ func (s Store) write(kf *keyFile) error {
 	}
 	kf.Version, kf.Key = 1, hex.EncodeToString(kf.key)
 	data, _ := json.Marshal(kf)
-	return atomicfile.Write(p, append(data, '\n'), 0o600)
+	// atomicfile.Write's steps less its MkdirAll and Chmod: the store
+	// exists (create made it) and a temporary file is 0600 already.
+	tmp, err := os.CreateTemp(s.Dir, "."+kf.RunID+".key.*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // seal is kf sealed with its files at summary and journal.
