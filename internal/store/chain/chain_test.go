@@ -373,3 +373,35 @@ func ExampleVerify() {
 	// sealed: the run ended and its 2 lines verify
 	// tampered: run_summary.jsonl line 2 is missing (the run was sealed with 2 lines)
 }
+
+// A file read while its run appends to it: the sidecar is read first, so
+// lines appended since are not checked (Live), and never taken for lines
+// without a MAC; lines cut by a kill are not mistaken for them either.
+func TestVerifyLive(t *testing.T) {
+	fx := newFixture(t)
+	fx.write(t, false)
+	side, err := os.ReadFile(fx.files.SummaryMAC)
+	must(t, err)
+	r, err := Continue(fx.store, runID, fx.files, false)
+	must(t, err)
+	for range 3 {
+		must(t, r.Summary.Append([]byte(`{"type":"LOG"}`+"\n")))
+	}
+	must(t, r.Close())
+	// What a reader saw: the sidecar before the appends, the file after.
+	now, err := os.ReadFile(fx.files.SummaryMAC)
+	must(t, err)
+	must(t, os.WriteFile(fx.files.SummaryMAC, side, 0o644))
+	live := fx.files
+	live.Live = true
+	if v := Verify(fx.store, runID, live); v.Status != Unsealed || v.Lines != 5+6 {
+		t.Errorf("live: %s", v)
+	}
+	if v := Verify(fx.store, runID, fx.files); v.Status != Tampered || v.Line != 6 {
+		t.Errorf("not live: %s", v)
+	}
+	must(t, os.WriteFile(fx.files.SummaryMAC, now, 0o644))
+	if v := Verify(fx.store, runID, fx.files); v.Status != Unsealed || v.Lines != 8+6 {
+		t.Errorf("after: %s", v)
+	}
+}

@@ -101,7 +101,13 @@ func (r Result) Note() string {
 
 // Files names a run's chained files and their sidecars (one MAC entry per
 // line).
-type Files struct{ Summary, SummaryMAC, Journal, JournalMAC string }
+type Files struct {
+	Summary, SummaryMAC, Journal, JournalMAC string
+	// Live: a process still appends to them. Lines whose MACs were written
+	// after Verify read the sidecar are then not checked, rather than
+	// called lines without a MAC.
+	Live bool
+}
 
 // Verify checks run id's files against its key and seal in store.
 func Verify(store Store, runID string, files Files) Result {
@@ -128,8 +134,8 @@ func verify(store Store, kf *keyFile, files Files) (Result, *check, *check) {
 	if seal != nil {
 		sm, jm = &seal.Summary, &seal.Journal
 	}
-	s := verifyFile(k, files.Summary, files.SummaryMAC, SummaryDomain, sm)
-	j := verifyFile(k, files.Journal, files.JournalMAC, JournalDomain, jm)
+	s := verifyFile(k, files.Summary, files.SummaryMAC, SummaryDomain, sm, files.Live)
+	j := verifyFile(k, files.Journal, files.JournalMAC, JournalDomain, jm, files.Live)
 	switch {
 	case s.checked+j.checked > 0 && s.fails == s.checked && j.fails == j.checked:
 		return Result{Status: Unverifiable, Cause: KeyMismatch, Reason: fmt.Sprintf("the key of run %s in %s matches none of its MACs (a replaced key, or every line changed)",
@@ -203,16 +209,17 @@ func (e *entryReader) next() (ok, partial bool) {
 // the run is sealed, is where the file must end. Writes put a line's MAC
 // on disk before the line, so without a seal the only lines that may be
 // missing are those of the file's last write, whose MACs end the sidecar
-// (a kill between the two writes): their count is torn.
-func verifyFile(k *Key, path, sidecar, domain string, mark *Mark) *check {
+// (a kill between the two writes): their count is torn. The sidecar is
+// read before the file, so that every line read had its MAC written
+// before the sidecar was read, but a live file's lines appended since.
+func verifyFile(k *Key, path, sidecar, domain string, mark *Mark, live bool) *check {
 	c := &check{name: filepath.Base(path)}
 	side := filepath.Base(sidecar)
+	entries, _ := os.ReadFile(sidecar)
 	f, _ := os.Open(path)
-	s, _ := os.Open(sidecar)
 	defer f.Close() // nil-safe: os.(*File).Close of nil returns ErrInvalid
-	defer s.Close()
 	fr := bufio.NewReaderSize(reader(f), 64<<10)
-	er := &entryReader{r: bufio.NewReaderSize(reader(s), 16<<10)}
+	er := &entryReader{r: bufio.NewReader(bytes.NewReader(entries))}
 	ch := newChainer(k, nil)
 	prev := []byte(domain)
 	var lastFlag byte
@@ -231,6 +238,7 @@ func verifyFile(k *Key, path, sidecar, domain string, mark *Mark) *check {
 		ok, partial := er.next()
 		stop := true
 		switch {
+		case !ok && live: // appended since the sidecar was read
 		case ok && !er.valid:
 			c.fault(n, "has a malformed MAC in %s", side)
 		case !ok && !complete:

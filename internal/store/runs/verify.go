@@ -19,7 +19,9 @@ func Verify(dir string, store chain.Store) chain.Result {
 	if err != nil {
 		return chain.Result{Status: chain.Unverifiable, Cause: chain.NoRecords, Reason: "no run record (run.json) names its key"}
 	}
-	return chain.Verify(store, m.RunID, Chained(dir))
+	files := Chained(dir)
+	files.Live = Locked(dir) // its process appends to them while they are read
+	return chain.Verify(store, m.RunID, files)
 }
 
 // keyStore is the key store getenv names (none without HOME).
