@@ -87,11 +87,12 @@ func (rt *Runtime) openFiles(dir string, resume bool) error {
 	return nil
 }
 
-// closeFiles flushes and closes the summary and the journal and, the run
-// having ended without being killed, seals them (chain.Records.Seal).
+// closeFiles flushes and closes the summary and the journal (Close has
+// closed the journal already, before the transport) and, the run having
+// ended without being killed, seals them (chain.Records.Seal).
 func (rt *Runtime) closeFiles() {
 	if rt.journal != nil {
-		rt.journal.close()
+		rt.journal.close() // again: a no-op
 	}
 	rt.summary.close()
 	if rt.chained != nil {

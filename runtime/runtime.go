@@ -180,6 +180,9 @@ func (rt *Runtime) Close() {
 	if rt.rvDir != "" {
 		os.RemoveAll(rt.rvDir)
 	}
+	if rt.journal != nil {
+		rt.journal.close()
+	}
 	if c, ok := rt.opts.Transport.(io.Closer); ok {
 		c.Close()
 	}
