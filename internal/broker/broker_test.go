@@ -31,6 +31,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/broker"
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/internal/sandbox/sandboxtest"
 )
 
@@ -1113,7 +1114,7 @@ func TestSandboxedWorker(t *testing.T) {
 	sandboxtest.Need(t)
 	srv := startServer(t)
 	dir := workspace(t, boxed)
-	startWorkerWith(t, srv.url(), "boxed", dir, []string{"--concurrency", "2", "--sandbox", "docker"},
+	w := startWorkerWith(t, srv.url(), "boxed", dir, []string{"--concurrency", "2", "--sandbox", "docker"},
 		[]string{"JAIPH_DOCKER_IMAGE=" + sandboxtest.Busybox, "JAIPH_DOCKER_NETWORK=none"})
 	r := startRun(t, srv.url(), dir, "flow.jh", nil)
 	if code := r.wait(t); code != 0 {
@@ -1126,7 +1127,10 @@ func TestSandboxedWorker(t *testing.T) {
 	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1\nreview report m2\nreview report m3" {
 		t.Fatalf("reviews.txt: %q, want each report once", rv)
 	}
-	if out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=jaiph.sandbox=1").Output(); strings.TrimSpace(string(out)) != "" {
+	// This worker's containers only: other tests (cmd/jaiph's sandbox
+	// tests) may run theirs on the same daemon at the same time.
+	mine := fmt.Sprintf("label=%s=%d", sandbox.LabelHostPID, w.cmd.Process.Pid)
+	if out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label="+sandbox.LabelSandbox+"=1", "--filter", mine).Output(); strings.TrimSpace(string(out)) != "" {
 		t.Fatalf("containers left behind: %s", out)
 	}
 }
