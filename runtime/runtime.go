@@ -248,19 +248,23 @@ func (rt *Runtime) ensureRunDir() error {
 	return rt.dirErr
 }
 
-// makeTmp makes the run's temporary directory and names it in the run's
-// records (runs.TmpFile), so that a later resume, redrive or prune can
-// remove it when a SIGKILL kept Close from doing so.
+// makeTmp makes the run's temporary directory (return values, rules'
+// TMPDIR): the records' runs.TmpFile, which a later resume, redrive or
+// prune removes when a SIGKILL kept Close from doing so. Among the records
+// it costs one directory and no file naming it; `jaiph test` keeps no
+// records and takes one under $TMPDIR.
 func (rt *Runtime) makeTmp() error {
-	dir, err := os.MkdirTemp("", "jaiph-rv-")
-	if err != nil {
+	if rt.records == "" {
+		dir, err := os.MkdirTemp("", "jaiph-rv-")
+		rt.rvDir = dir
+		return err
+	}
+	dir := filepath.Join(rt.records, runs.TmpFile)
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return err
 	}
 	rt.rvDir = dir
-	if rt.records == "" { // jaiph test: no records
-		return nil
-	}
-	return os.WriteFile(filepath.Join(rt.records, runs.TmpFile), []byte(dir), 0o644)
+	return nil
 }
 
 // emit appends an event to the summary and tells the observer.

@@ -112,14 +112,15 @@ func TestResumeAfterKill(t *testing.T) {
 			if err == nil {
 				t.Fatalf("SIG%s after call %d: the run was not stopped:\n%s", sig, n, out)
 			}
-			// The killed attempt's temporary directory, which only a
-			// SIGKILL leaves behind, goes with the resume.
-			tmps, _ := filepath.Glob(filepath.Join(dir, ".jaiph/state/runs/*/tmp"))
-			if len(tmps) != 1 {
-				t.Fatalf("SIG%s after call %d: records name %d temporary directories", sig, n, len(tmps))
+			// The killed attempt's temporary directory (among the run's
+			// records), which only a SIGKILL leaves behind, goes with the
+			// resume.
+			records, _ := filepath.Glob(filepath.Join(dir, ".jaiph/state/runs/*"))
+			if len(records) != 1 {
+				t.Fatalf("SIG%s after call %d: %d runs' records", sig, n, len(records))
 			}
-			killedTmp := readFile(t, tmps[0])
-			if _, err := os.Stat(killedTmp); (err == nil) != (sig == "KILL") {
+			killedTmp := filepath.Join(records[0], "tmp")
+			if fi, err := os.Stat(killedTmp); (err == nil && fi.IsDir()) != (sig == "KILL") {
 				t.Errorf("SIG%s after call %d: the killed attempt's %s: %v", sig, n, killedTmp, err)
 			}
 			out, err = jaiphIn(dir, sig, "resume").CombinedOutput()

@@ -175,6 +175,21 @@ func TestVerify(t *testing.T) {
 				must(t, err)
 				must(t, os.WriteFile(p, bytes.Replace(data, []byte(`"lines":5`), []byte(`"lines":4`), 1), 0o600))
 			}},
+		{name: "seal cut short by a kill", sealed: true, status: Unsealed,
+			mutate: func(t *testing.T, fx *fixture) {
+				p := filepath.Join(fx.store.Dir, runID+".key")
+				data, err := os.ReadFile(p)
+				must(t, err)
+				must(t, os.WriteFile(p, data[:len(data)-20], 0o600))
+			}},
+		{name: "key file with a line that is no seal", sealed: true, status: Unverifiable,
+			mutate: func(t *testing.T, fx *fixture) {
+				f, err := os.OpenFile(filepath.Join(fx.store.Dir, runID+".key"), os.O_WRONLY|os.O_APPEND, 0)
+				must(t, err)
+				_, err = f.WriteString("not json\n")
+				must(t, err)
+				must(t, f.Close())
+			}},
 		{name: "seal removed, tail cut", sealed: true, status: Unsealed,
 			mutate: func(t *testing.T, fx *fixture) {
 				// Undetectable (docs/security.md): a user who can write the
@@ -323,10 +338,16 @@ func TestKeyFileModes(t *testing.T) {
 			t.Errorf("%s: %v, want %v", p, fi.Mode().Perm(), want)
 		}
 	}
+	// The key on the first line, the seal appended on the next.
 	data, _ := os.ReadFile(filepath.Join(fx.store.Dir, runID+".key"))
-	var kf map[string]any
-	must(t, json.Unmarshal(data, &kf))
-	if kf["seal"] == nil || kf["run_id"] != runID {
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	var kf, seal map[string]any
+	if len(lines) != 2 {
+		t.Fatalf("key file of %d lines: %s", len(lines), data)
+	}
+	must(t, json.Unmarshal([]byte(lines[0]), &kf))
+	must(t, json.Unmarshal([]byte(lines[1]), &seal))
+	if kf["run_id"] != runID || kf["seal"] != nil || seal["seal"] == nil {
 		t.Errorf("key file: %s", data)
 	}
 	if _, err := fx.store.create(runID); err == nil {

@@ -3,6 +3,7 @@ package chain
 // This file answers: where is a run's key, and how is a run sealed?
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -132,7 +133,9 @@ func (s Store) create(runID string) (*keyFile, error) {
 	return kf, nil
 }
 
-// load reads run id's key file. ErrNoKey: the store has none.
+// load reads run id's key file: the key on its first line, then the
+// seals appended since (sealAppend), the last complete one in force. A
+// line cut short by a kill is no seal: the run did not finish sealing.
 func (s Store) load(runID string) (*keyFile, error) {
 	p, err := s.path(runID)
 	if err != nil {
@@ -145,14 +148,50 @@ func (s Store) load(runID string) (*keyFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
 	var kf keyFile
-	if err := json.Unmarshal(data, &kf); err != nil || kf.Version != 1 || kf.RunID != runID {
+	if err := json.Unmarshal(first, &kf); err != nil || kf.Version != 1 || kf.RunID != runID {
 		return nil, fmt.Errorf("%s is not the key file of run %s", p, runID)
 	}
 	if kf.key, err = hex.DecodeString(kf.Key); err != nil || len(kf.key) != 32 {
 		return nil, fmt.Errorf("%s holds no 32-byte key", p)
 	}
+	for {
+		line, more, complete := bytes.Cut(rest, []byte("\n"))
+		if !complete {
+			break
+		}
+		var later struct {
+			Seal *Seal `json:"seal"`
+		}
+		if err := json.Unmarshal(line, &later); err != nil {
+			return nil, fmt.Errorf("%s line %d is not a seal", p, bytes.Count(data[:len(data)-len(rest)], []byte("\n"))+1)
+		}
+		kf.Seal, rest = later.Seal, more
+	}
 	return &kf, nil
+}
+
+// sealAppend records kf's seal by appending it to the key file: cheaper
+// than rewriting the file (no new file, no rename), and a kill halfway
+// leaves a cut line that load ignores.
+func (s Store) sealAppend(kf *keyFile) error {
+	p, err := s.path(kf.RunID)
+	if err != nil {
+		return err
+	}
+	line, _ := json.Marshal(struct {
+		Seal *Seal `json:"seal"`
+	}{kf.Seal})
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // write replaces run id's key file with kf.

@@ -207,5 +207,5 @@ func (r *Records) Seal() error {
 		}
 	}
 	r.kf.seal(r.Summary.Mark(), r.Journal.Mark())
-	return r.store.write(r.kf)
+	return r.store.sealAppend(r.kf)
 }

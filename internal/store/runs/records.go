@@ -25,16 +25,23 @@ const (
 	// that the run directory keeps the reference's listing.
 	SummaryMACFile = "summary.mac"
 	JournalMACFile = "journal.mac"
-	// TmpFile names the run's temporary directory (return values, rules'
+	// TmpFile is the run's temporary directory (return values, rules'
 	// TMPDIR), which a process killed by SIGKILL cannot remove: resume,
-	// redrive and Prune remove it (RemoveTmp).
+	// redrive and Prune remove it (RemoveTmp). Runs before 2026-11-27
+	// kept it under $TMPDIR and named it in a file of this name.
 	TmpFile = "tmp"
 )
 
-// RemoveTmp removes the temporary directory named in records' TmpFile, if
-// it is one of jaiph's (an absolute jaiph-rv-* path).
+// RemoveTmp removes the run's temporary directory: records' TmpFile, or
+// the directory an older run's TmpFile names if it is one of jaiph's (an
+// absolute jaiph-rv-* path).
 func RemoveTmp(records string) {
-	data, err := os.ReadFile(filepath.Join(records, TmpFile))
+	p := filepath.Join(records, TmpFile)
+	if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+		os.RemoveAll(p)
+		return
+	}
+	data, err := os.ReadFile(p)
 	if dir := string(data); err == nil && filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), "jaiph-rv-") {
 		os.RemoveAll(dir)
 	}

@@ -255,9 +255,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		}
 	default:
 		// jaiph-go patch: ${10} and beyond are positional parameters too.
-		if n, err := strconv.Atoi(name); err == nil && n >= 10 && name[0] != '0' {
-			if n <= len(r.Params) {
-				vr.Kind, vr.Str = expand.String, r.Params[n-1]
+		// (Only names starting with a digit: Atoi's error allocates, and
+		// every variable lookup came here.)
+		if name != "" && name[0] >= '1' && name[0] <= '9' {
+			if n, err := strconv.Atoi(name); err == nil && n >= 10 {
+				if n <= len(r.Params) {
+					vr.Kind, vr.Str = expand.String, r.Params[n-1]
+				}
 			}
 		}
 	}
