@@ -76,3 +76,5 @@ func benchInProcess(b *testing.B, src string) {
 func BenchmarkInProcess100Steps(b *testing.B)   { benchInProcess(b, hundredSteps) }
 func BenchmarkInProcessInbox100(b *testing.B)   { benchInProcess(b, inboxFlow(100)) }
 func BenchmarkInProcessInbox10000(b *testing.B) { benchInProcess(b, inboxFlow(10000)) }
+
+func BenchmarkInProcessTrivial(b *testing.B) { benchInProcess(b, trivialFlow) }
