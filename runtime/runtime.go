@@ -236,10 +236,9 @@ func (rt *Runtime) ensureRunDir() error {
 			rt.dirErr = err
 			return
 		}
-		if err := os.WriteFile(filepath.Join(dir, ".seq"), []byte("0"), 0o644); err != nil {
-			rt.dirErr = err
-			return
-		}
+		// .seq is written when the run ends (Close), not created with 0
+		// here: nothing reads it during a run, and a file creation is
+		// the dearest system call a run makes (docs/differences.md).
 		if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
 			return
 		}
