@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -20,6 +21,24 @@ import (
 )
 
 const jobsTestBash = "/usr/bin/bash"
+
+// A test started with a signal ignored (under nohup, or as a background job
+// of a non-interactive shell, which ignores SIGINT and SIGQUIT) passes the
+// ignoring on to the bash it compares with, and bash cannot trap a signal
+// ignored on entry: its trap tests would wait for a signal that never
+// comes. Handling those signals here gives the children the default
+// disposition again (exec resets handled signals, never ignored ones).
+func init() {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM} {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
+}
+
+// bashDeadline bounds a bash run: a script that should have ended is
+// killed, and the test fails, instead of waiting for the test timeout.
+const bashDeadline = 60 * time.Second
 
 var bashPrefix = regexp.MustCompile(`(?m)^bash: (line \d+: )?`)
 
@@ -83,7 +102,11 @@ func runBash(t *testing.T, script string, args []string, dir string, sig syscall
 	if sig != 0 {
 		time.AfterFunc(delay, func() { syscall.Kill(-cmd.Process.Pid, sig) })
 	}
+	watchdog := time.AfterFunc(bashDeadline, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 	err := cmd.Wait()
+	if !watchdog.Stop() {
+		t.Fatalf("bash ran for more than %v: killed\n%s", bashDeadline, script)
+	}
 	status := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		status = ee.ExitCode()
