@@ -112,8 +112,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		if bad {
 			continue
 		}
-		l := newLine(t)
-		h, ok := parseHead(l, grammars.config())
+		h, ok := parseHead(t, grammars.config())
 		if !ok && !strings.Contains(t, "=") {
 			p.entryError(j+1, col, "config line must be key = value: "+t)
 			bad = true
@@ -121,7 +120,7 @@ func (p *parser) parseConfigBlock(i int, inWorkflow bool) (*ast.Config, int) {
 		}
 		var key, value string
 		if ok {
-			key, value = h.Key, trim(l.rest(h.EndPos))
+			key, value = h.Key, trim(t[h.EndPos.Offset:])
 		} else {
 			// Not `key = ` as tokens: split at the first `=` as the
 			// reference does, which names the text before it in the

@@ -8,8 +8,10 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The declaration header lines (`rule x {`, `import "p" as a`, `test "…" {`, …)
-// have a real little grammar, so they are parsed with participle. White space
+// The declaration header lines used once per file (`import "p" as a`,
+// `channel c`, `test "…" {`, `mock …`) have a real little grammar, so they
+// are parsed with participle; rule, workflow and function headers, one per
+// declaration, are matched by hand (parseDeclHeader). White space
 // is a token because the reference's patterns require it in some places
 // (`rule\s+name`) and forbid it in others (`name()`). They read the step
 // lexer's tokens (steplex.go), except the import line.
@@ -33,24 +35,6 @@ var headerLexer = sync.OnceValue(func() *lexer.StatefulDefinition {
 		{Name: "Other", Pattern: `[^ \t"'{}().A-Za-z_]+|["']`},
 	})
 })
-
-// ruleHeader is `[export] rule name {`, workflowHeader `[export] workflow
-// name {`: one grammar per kind, since the caller knows which it wants and
-// each capture costs participle several allocations.
-type ruleHeader struct {
-	Export bool   `parser:"(@'export' Space)?"`
-	Name   string `parser:"'rule' Space @Ident Space? '{'"`
-}
-
-type workflowHeader struct {
-	Export bool   `parser:"(@'export' Space)?"`
-	Name   string `parser:"'workflow' Space @Ident Space? '{'"`
-}
-
-// funcHeader is `function name[()] {`.
-type funcHeader struct {
-	Name string `parser:"'function' Space @Ident ('(' ')')? Space? '{'"`
-}
 
 // importHeader is `import "path" as alias` (quotes optional).
 type importHeader struct {
@@ -79,17 +63,11 @@ type mockHeader struct {
 // use: a command pays only for the ones its files need (`--version` for
 // none, a file of workflows for one).
 var headers = struct {
-	rule     func() *participle.Parser[ruleHeader]
-	workflow func() *participle.Parser[workflowHeader]
-	fn       func() *participle.Parser[funcHeader]
-	imp      func() *participle.Parser[importHeader]
-	channel  func() *participle.Parser[channelHeader]
-	test     func() *participle.Parser[testHeader]
-	mock     func() *participle.Parser[mockHeader]
+	imp     func() *participle.Parser[importHeader]
+	channel func() *participle.Parser[channelHeader]
+	test    func() *participle.Parser[testHeader]
+	mock    func() *participle.Parser[mockHeader]
 }{
-	rule:     lazyGrammar[ruleHeader](stepLexerLookahead2),
-	workflow: lazyGrammar[workflowHeader](stepLexerLookahead2),
-	fn:       lazyGrammar[funcHeader](stepLexerLookahead2),
 	imp: lazyGrammar[importHeader](func() []participle.Option {
 		return []participle.Option{participle.Lexer(headerLexer()), participle.UseLookahead(2)}
 	}),
@@ -110,31 +88,54 @@ func lazyGrammar[G any](opts func() []participle.Option) func() *participle.Pars
 
 // parseWhole parses the whole text with g.
 func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
-	l := newLine(text)
-	pl := l.cursor()
-	h, err := g.ParseFromLexer(&pl)
+	pl, _ := lexer.Upgrade(&lineLexer{s: text})
+	h, err := g.ParseFromLexer(pl)
 	return h, err == nil
 }
 
-// parseDeclHeader parses `[export] KIND name {` for KIND rule or workflow
-// and returns the name and whether it is exported.
-func parseDeclHeader(line, kind string) (name string, export, ok bool) {
-	if kind == "rule" {
-		h, ok := parseWhole(line, headers.rule())
-		if !ok {
+// parseDeclHeader matches `[export WS] KIND WS name [WS] {`, the whole
+// line, for KIND rule or workflow, and returns the name and whether it is
+// exported. It is matched by hand, like the step heads (heads.go): a
+// module has one per declaration.
+func parseDeclHeader(text, kind string) (name string, export, ok bool) {
+	c := cursor{toks: lexTokens(text, 0)}
+	if c.lit("export") {
+		if export = c.space(); !export {
 			return "", false, false
 		}
-		return h.Name, h.Export, true
 	}
-	h, ok := parseWhole(line, headers.workflow())
-	if !ok {
+	if !c.lit(kind) || !c.space() {
 		return "", false, false
 	}
-	return h.Name, h.Export, true
+	if name, ok = c.of(tokIdent); !ok {
+		return "", false, false
+	}
+	c.space()
+	if !c.lit("{") || !c.eof() {
+		return "", false, false
+	}
+	return name, export, true
 }
 
-func parseFuncHeader(line string) (*funcHeader, bool) {
-	return parseWhole(line, headers.fn())
+// parseFuncHeader matches `function WS name [()] [WS] {`, the whole line,
+// and returns the name.
+func parseFuncHeader(text string) (string, bool) {
+	c := cursor{toks: lexTokens(text, 0)}
+	if !c.lit("function") || !c.space() {
+		return "", false
+	}
+	name, ok := c.of(tokIdent)
+	if !ok {
+		return "", false
+	}
+	if c.toks[c.k].val == "(" && c.toks[c.k+1].val == ")" {
+		c.k += 2
+	}
+	c.space()
+	if !c.lit("{") || !c.eof() {
+		return "", false
+	}
+	return name, true
 }
 
 func parseImportHeader(line string) (*importHeader, bool) {

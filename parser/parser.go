@@ -211,11 +211,11 @@ func (p *parser) parseImport(i int, t string) {
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
 // double-quoted string (language §3). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
-	l := newLine(trim(t[5:]))
-	h, ok := parseHead(l, grammars.local())
+	text := trim(t[5:])
+	h, ok := parseHead(text, grammars.local())
 	var value string
 	if ok {
-		value = trim(l.rest(h.EndPos))
+		value = trim(text[h.EndPos.Offset:])
 	}
 	if value == "" {
 		p.errorAt(i+1, 1, "invalid local declaration — expected: local NAME = VALUE")
@@ -295,13 +295,13 @@ func (p *parser) parseRuleOrWorkflow(i int, t, kind string) int {
 }
 
 func (p *parser) parseFunction(i int, t string) int {
-	h, ok := parseFuncHeader(t)
+	name, ok := parseFuncHeader(t)
 	if !ok {
 		p.errorAt(i+1, 1, "invalid function declaration")
 		return p.skipToNextDecl(i + 1)
 	}
-	fn := &ast.Function{Pos: p.pos(i, 1), Name: h.Name}
-	body, next := p.parseBody(i, "function", h.Name)
+	fn := &ast.Function{Pos: p.pos(i, 1), Name: name}
+	body, next := p.parseBody(i, "function", name)
 	fn.Body, fn.End = body, p.endOf(next-1)
 	p.file.Functions = append(p.file.Functions, fn)
 	p.item(fn)

@@ -1,9 +1,11 @@
 package parser
 
 import (
-	"github.com/jaiph-go/jaiph/ast"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/jaiph-go/jaiph/ast"
 )
 
 // TestStepLexerTokens pins the token stream of the step lexer: quoted text,
@@ -31,12 +33,12 @@ func TestStepLexerTokens(t *testing.T) {
 	} {
 		var got []string
 		for _, tok := range newLine(tc.in).toks {
-			if tok.EOF() {
+			if tok.typ == lexer.EOF {
 				break
 			}
-			s := names[int(tok.Type)]
-			if tok.Type != tokSpace {
-				s += "(" + tok.Value + ")"
+			s := names[int(tok.typ)]
+			if tok.typ != tokSpace {
+				s += "(" + tok.val + ")"
 			}
 			got = append(got, s)
 		}
