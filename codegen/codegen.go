@@ -28,6 +28,15 @@ func ModuleSymbol(root, path string) string {
 // Lower lowers every body of f. symbolOf returns the module symbol of the
 // module an import alias resolves to.
 func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *lowered.Module {
+	return LowerEach(f, symbol, symbolOf, nil)
+}
+
+// LowerEach is Lower that also hands each body to done, when done is not
+// nil, as soon as the body is lowered (in Order), so that a consumer such
+// as the shell check can work on it while the next bodies are lowered.
+// done must not change the body, and must not read the module before
+// LowerEach returns.
+func LowerEach(f *ast.File, symbol string, symbolOf func(*ast.Import) string, done func(*lowered.Body)) *lowered.Module {
 	m := &lowered.Module{Symbol: symbol, Path: f.Path, Bodies: map[string]*lowered.Body{}, Imports: map[string]string{},
 		Config: settings(f.Config)}
 	for _, im := range f.Imports {
@@ -42,6 +51,9 @@ func Lower(f *ast.File, symbol string, symbolOf func(*ast.Import) string) *lower
 		b.Source, b.StartLine, b.Lines, b.Blocks, b.Steps = l.b.String(), l.start, l.lines, l.blocks, l.tab
 		m.Bodies[b.Name] = b
 		m.Order = append(m.Order, b)
+		if done != nil {
+			done(b)
+		}
 	}
 	for _, r := range f.Rules {
 		sym := symbol + "::" + r.Name
@@ -144,15 +156,26 @@ func (l *lowerer) at(line, col int, prefix, text, suffix string) {
 		line = l.lastLine()
 	}
 	l.padTo(line)
-	off := 0
+	off, pad := 0, 0
 	if col > 0 {
-		pad := col - 1 - len(prefix)
+		pad = col - 1 - len(prefix)
 		if pad < 0 {
 			pad = min(len(l.indentOf(line)), col-1)
 		}
-		prefix = strings.Repeat(" ", pad) + prefix
-		off = col - 1 - len(prefix)
+		off = col - 1 - pad - len(prefix)
 	}
+	if !strings.Contains(prefix, "\n") && !strings.Contains(text, "\n") && !strings.Contains(suffix, "\n") {
+		// One line, the common case: written in place rather than
+		// joined and split again.
+		for range pad {
+			l.b.WriteByte(' ')
+		}
+		l.b.WriteString(prefix)
+		l.b.WriteString(text)
+		l.put(suffix, lowered.Origin{Line: line, Col: off})
+		return
+	}
+	prefix = strings.Repeat(" ", pad) + prefix
 	parts := strings.Split(prefix+text+suffix, "\n")
 	for k, part := range parts {
 		o := lowered.Origin{Line: line + k, Col: off}
