@@ -16,7 +16,8 @@ func (p *parser) checkNamespace() {
 		name, kind string
 		pos        ast.Pos
 	}
-	var all []decl
+	f := p.file
+	all := make([]decl, 0, len(f.Channels)+len(f.Rules)+len(f.Functions)+len(f.Workflows)+len(f.Locals))
 	for _, c := range p.file.Channels {
 		all = append(all, decl{c.Name, "channel", c.Pos})
 	}
@@ -33,7 +34,7 @@ func (p *parser) checkNamespace() {
 		all = append(all, decl{l.Name, "local", l.Pos})
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].pos.Line < all[j].pos.Line })
-	kinds := map[string]string{}
+	kinds := make(map[string]string, len(all))
 	for _, d := range all {
 		prev, taken := kinds[d.name]
 		switch {
