@@ -63,6 +63,7 @@ unit:
 	@# the time runs out (go.dev/issue/75804). About 10 s each here.
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzHeadsAgree$$' -fuzztime 100000x ./parser
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHalves$$' -fuzztime 200000x ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime 8000x ./codegen
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime 10000x ./internal/tools/format
 	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime 2000x ./internal/tools/lsp
@@ -102,6 +103,7 @@ stress:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzHeadsAgree$$' -fuzztime $(FUZZTIME) ./parser
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHalves$$' -fuzztime $(FUZZTIME) ./parser
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) ./codegen
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./internal/shellscan
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./internal/tools/format
