@@ -7,8 +7,9 @@ import (
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
-// stepLexer tokenizes one trimmed workflow line for the step grammar
-// (stepgrammar.go). It is stateful: quoted text ("…" with backslash escapes,
+// stepLexer tokenizes one trimmed workflow line for the step heads
+// (heads.go, lexOne) and for the participle grammars of the other headers
+// (Lex). It is stateful: quoted text ("…" with backslash escapes,
 // '…', $'…'), command substitutions $(…) (nested, with quotes inside),
 // backticks and # comments are single tokens, so a `<-`, `->`, `=`, `{` or
 // `}` inside them is text. An unclosed one runs to the end of the line (a

@@ -137,8 +137,8 @@ type stepForm struct {
 }
 
 // stepForms is the normative order of language §5.1, items 1–15: the first
-// form whose parse matches the line wins. Each parse runs a participle
-// grammar (stepgrammar.go) on the line's tokens; the checks that are not
+// form whose parse matches the line wins. Each parse matches a head
+// (heads.go) on the line's tokens; the checks that are not part of the
 // grammar (the quote-unaware `; then` tail, the excluded right-hand sides
 // of item 6) are said next to their form.
 var stepForms = []stepForm{
