@@ -98,7 +98,7 @@ func parseWhole[G any](text string, g *participle.Parser[G]) (*G, bool) {
 // exported. It is matched by hand, like the step heads (heads.go): a
 // module has one per declaration.
 func parseDeclHeader(text, kind string) (name string, export, ok bool) {
-	c := cursor{toks: lexTokens(text, 0)}
+	c := cursor{toks: lexTokens(text)}
 	if c.lit("export") {
 		if export = c.space(); !export {
 			return "", false, false
@@ -120,7 +120,7 @@ func parseDeclHeader(text, kind string) (name string, export, ok bool) {
 // parseFuncHeader matches `function WS name [()] [WS] {`, the whole line,
 // and returns the name.
 func parseFuncHeader(text string) (string, bool) {
-	c := cursor{toks: lexTokens(text, 0)}
+	c := cursor{toks: lexTokens(text)}
 	if !c.lit("function") || !c.space() {
 		return "", false
 	}

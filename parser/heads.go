@@ -32,17 +32,16 @@ type tok struct {
 	off int
 }
 
-// lexTokens lexes text, whose first byte is at offset base of the root
-// line; the last token is an EOF at the end.
-func lexTokens(text string, base int) []tok {
+// lexTokens lexes a root line; the last token is an EOF at its end.
+func lexTokens(text string) []tok {
 	var buf [24]tok
 	ts := buf[:0]
 	for i := 0; i < len(text); {
 		j, typ := lexOne(text, i)
-		ts = append(ts, tok{typ: typ, val: text[i:j], off: base + i})
+		ts = append(ts, tok{typ: typ, val: text[i:j], off: i})
 		i = j
 	}
-	ts = append(ts, tok{typ: lexer.EOF, off: base + len(text)})
+	ts = append(ts, tok{typ: lexer.EOF, off: len(text)})
 	return append(make([]tok, 0, len(ts)), ts...)
 }
 
@@ -162,7 +161,7 @@ type line struct {
 }
 
 func newLine(text string) *line {
-	return &line{text: text, toks: lexTokens(text, 0)}
+	return &line{text: text, toks: lexTokens(text)}
 }
 
 // from returns the text from the token boundary at offset off of the root

@@ -106,16 +106,36 @@ func (a *artifact) closeAndPrune() {
 	a.f.Close()
 }
 
+// touched reports whether the artifact's file was created or tried (a nil
+// artifact: unknown, so yes). An untouched one has no file: its step
+// printed nothing, and attachArtifacts need not look.
+func (a *artifact) touched() bool {
+	if a == nil {
+		return true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.f != nil || a.err != nil
+}
+
 // attachArtifacts fills a STEP_END's out/err fields from the step's
-// artifacts (removing empty ones) and reports which were kept. Only the
-// contents' bounded prefixes are read, so a huge output costs no memory.
-func (rt *Runtime) attachArtifacts(end *event.Event, outPath, errPath string) (bool, bool) {
-	out, outKept := rt.readContent(outPath)
+// artifacts (removing empty ones) and reports which were kept; outMaybe and
+// errMaybe false say an artifact was never created, which saves the look
+// (a stat per artifact and step). Only the contents' bounded prefixes are
+// read, so a huge output costs no memory.
+func (rt *Runtime) attachArtifacts(end *event.Event, outPath, errPath string, outMaybe, errMaybe bool) (bool, bool) {
+	var out, errOut string
+	var outKept, errKept bool
+	if outMaybe {
+		out, outKept = rt.readContent(outPath)
+	}
 	if outKept {
 		end.OutFile = outPath
 		end.OutContent = &out
 	}
-	errOut, errKept := rt.readContent(errPath)
+	if errMaybe {
+		errOut, errKept = rt.readContent(errPath)
+	}
 	if errKept {
 		end.ErrFile = errPath
 		if *end.Status != 0 {

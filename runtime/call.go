@@ -153,7 +153,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		ID: f.id, ParentID: parentID, Seq: seq, Depth: caller.stackLen}
 	elapsed := time.Since(start).Milliseconds()
 	end.Status, end.ElapsedMS = &status, &elapsed
-	outKept, errKept := rt.attachArtifacts(end, outPath, errPath)
+	outKept, errKept := rt.attachArtifacts(end, outPath, errPath, f.out.touched(), f.errOut.touched())
 	if b.Kind == lowered.Workflow {
 		rt.emit(&event.Event{Type: event.WorkflowEnd, Workflow: b.Name, Source: rt.opts.SourceFile, Time: time.Now(), Status: &status})
 	}
@@ -173,7 +173,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 // stdout/stderr are the step's artifacts, written live (D1).
 func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env mapEnviron, outPath, errPath string) (int, error) {
 	out, errFile := rt.newArtifact(outPath, nil), rt.newArtifact(errPath, rt.opts.StrayStderr)
-	f.out = out
+	f.out, f.errOut = out, errFile
 	var stdout io.Writer = out
 	if spec.forward && !spec.capture && !rt.opts.TestMode {
 		stdout = io.MultiWriter(out, spec.stdout)

@@ -21,6 +21,7 @@ type frame struct {
 	jid       string    // the call's identity in the journal (journal.go)
 	stackLen  int       // open steps including this one
 	out       *artifact // the step's own .out artifact
+	errOut    *artifact // and its .err artifact
 	rvPath    string    // JAIPH_RETURN_VALUE_FILE of this call
 	noErrExit bool
 	// readOnly is set for rules and everything they call (readonly.go);

@@ -17,6 +17,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/rawfile"
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,
@@ -195,19 +196,13 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 	if err := ri.failed(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Join(ri.dir, ".tmp"), "*")
+	// Plain system calls, not an *os.File: its registration with the poller
+	// would be five calls more per message (internal/rawfile).
+	tmp, err := rawfile.WriteTemp(filepath.Join(ri.dir, ".tmp"), content)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.WriteString(content)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	p := &pendingMessage{ib: ib, channel: channel, sender: sender, tmp: tmp.Name(), preview: content, queuedAt: time.Now()}
+	p := &pendingMessage{ib: ib, channel: channel, sender: sender, tmp: tmp, preview: content, queuedAt: time.Now()}
 	if head, cut := cutRunes(content, 4096); cut {
 		p.preview, p.ref = head+"...", true
 	}
@@ -474,7 +469,7 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 			}
 			m := message{seq: fmt.Sprintf("%03d", e.seq), channel: names[e.channel], sender: names[e.sender]}
 			m.name = channelName(m.channel)
-			data, err := os.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt"))
+			data, err := rawfile.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt"))
 			if err != nil {
 				fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
 				wg.Wait()

@@ -257,7 +257,7 @@ func (rt *Runtime) livePrompt(ctx context.Context, f *frame, pc *lowered.Step, v
 	elapsed := time.Since(start).Milliseconds()
 	end := &event.Event{Type: event.StepEnd, Func: "jaiph::prompt", Kind: "prompt", Name: "prompt", Time: time.Now(),
 		ID: id, ParentID: parentID, Seq: seq, Depth: f.stackLen, Status: &status, ElapsedMS: &elapsed}
-	_, errKept := rt.attachArtifacts(end, outPath, errPath)
+	_, errKept := rt.attachArtifacts(end, outPath, errPath, true, true)
 	stepEvent(end)
 	if Interruption(ctx) == nil { // an interrupted prompt stays started, not ended
 		rt.journal.end(jid, status, answer, end.OutFile)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"io"
+	"path/filepath"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -37,6 +38,20 @@ type runnerConfig struct {
 	keepVars bool
 }
 
+// dirOption sets a runner's directory. An absolute one is taken as it is:
+// it is the workspace or the directory a shell was in, which interp.Dir
+// would stat again for every managed call (a bash subshell does not check
+// its directory either).
+func dirOption(dir string) interp.RunnerOption {
+	if !filepath.IsAbs(dir) {
+		return interp.Dir(dir)
+	}
+	return func(r *interp.Runner) error {
+		r.Dir = filepath.Clean(dir)
+		return nil
+	}
+}
+
 // newRunner builds a runner: bash's printf and echo (shellbuiltin) as the
 // builtins; for other commands jaiph's handlers, then external programs.
 func newRunner(c runnerConfig) (*interp.Runner, error) {
@@ -54,7 +69,7 @@ func newRunner(c runnerConfig) (*interp.Runner, error) {
 	handlers = append(handlers, shellbuiltin.Middleware, shellbuiltin.External(rewrite))
 	opts := []interp.RunnerOption{
 		interp.Env(c.env),
-		interp.Dir(c.dir),
+		dirOption(c.dir),
 		interp.StdIO(c.stdin, c.stdout, c.stderr),
 		interp.ExecHandlers(handlers...),
 		// bash's echo and printf replace the interpreter's builtins; shell

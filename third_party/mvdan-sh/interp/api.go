@@ -1110,7 +1110,7 @@ func (r *Runner) Reset() {
 			Set:      true,
 			Kind:     expand.String,
 			ReadOnly: true,
-			Str:      strconv.Itoa(os.Getuid()),
+			Str:      strconv.Itoa(processIDs().uid),
 		})
 	}
 	if !r.writeEnv.Get("EUID").IsSet() {
@@ -1118,7 +1118,7 @@ func (r *Runner) Reset() {
 			Set:      true,
 			Kind:     expand.String,
 			ReadOnly: true,
-			Str:      strconv.Itoa(os.Geteuid()),
+			Str:      strconv.Itoa(processIDs().euid),
 		})
 	}
 	if !r.writeEnv.Get("GID").IsSet() {
@@ -1126,7 +1126,7 @@ func (r *Runner) Reset() {
 			Set:      true,
 			Kind:     expand.String,
 			ReadOnly: true,
-			Str:      strconv.Itoa(os.Getgid()),
+			Str:      strconv.Itoa(processIDs().gid),
 		})
 	}
 	r.setVarString("PWD", r.Dir)
@@ -1382,4 +1382,11 @@ var bashPath = sync.OnceValue(func() string {
 		return ""
 	}
 	return path
+})
+
+// processIDs are the process's user and group ids, read once (jaiph
+// patch): every Reset read them again, three system calls for each of
+// the many runners a jaiph run makes; the process never changes them.
+var processIDs = sync.OnceValue(func() struct{ uid, euid, gid int } {
+	return struct{ uid, euid, gid int }{os.Getuid(), os.Geteuid(), os.Getgid()}
 })
