@@ -553,6 +553,10 @@ type Parser struct {
 	litBatch  []Lit
 	wordBatch []wordAlloc
 
+	// recycle and slabs: RecycleNodes (jaiph patch, jaiph_recycle.go).
+	recycle bool
+	slabs   *nodeSlabs
+
 	readBuf [bufSize]byte
 	litBuf  [bufSize]byte
 	litBs   []byte
@@ -594,6 +598,7 @@ func (p *Parser) reset() {
 	// own) does not allocate 32 of each per parse; a tree kept alive only
 	// keeps up to 31 elements more of the batch it shares.
 	p.litBs = nil
+	p.resetSlabs()
 }
 
 // nextPos returns the position of the next rune, [Parser.r].
@@ -612,11 +617,7 @@ func (p *Parser) nextPos() Pos {
 }
 
 func (p *Parser) lit(pos Pos, val string) *Lit {
-	if len(p.litBatch) == 0 {
-		p.litBatch = make([]Lit, 32)
-	}
-	l := &p.litBatch[0]
-	p.litBatch = p.litBatch[1:]
+	l := p.allocLit()
 	l.ValuePos = pos
 	l.ValueEnd = p.nextPos()
 	l.Value = val
@@ -629,22 +630,14 @@ type wordAlloc struct {
 }
 
 func (p *Parser) wordAnyNumber() *Word {
-	if len(p.wordBatch) == 0 {
-		p.wordBatch = make([]wordAlloc, 32)
-	}
-	alloc := &p.wordBatch[0]
-	p.wordBatch = p.wordBatch[1:]
+	alloc := p.newWordAlloc()
 	w := &alloc.word
 	w.Parts = p.wordParts(alloc.parts[:0])
 	return w
 }
 
 func (p *Parser) wordOne(part WordPart) *Word {
-	if len(p.wordBatch) == 0 {
-		p.wordBatch = make([]wordAlloc, 32)
-	}
-	alloc := &p.wordBatch[0]
-	p.wordBatch = p.wordBatch[1:]
+	alloc := p.newWordAlloc()
 	w := &alloc.word
 	w.Parts = alloc.parts[:1]
 	w.Parts[0] = part
@@ -652,10 +645,7 @@ func (p *Parser) wordOne(part WordPart) *Word {
 }
 
 func (p *Parser) call(w *Word) *CallExpr {
-	var alloc struct {
-		ce CallExpr
-		ws [4]*Word
-	}
+	alloc := p.newCallAlloc()
 	ce := &alloc.ce
 	ce.Args = alloc.ws[:1]
 	ce.Args[0] = w
@@ -1426,7 +1416,8 @@ func (p *Parser) wordPart() WordPart {
 }
 
 func (p *Parser) cmdSubst() *CmdSubst {
-	cs := &CmdSubst{Left: p.pos}
+	cs := p.newCmdSubst()
+	cs.Left = p.pos
 	old := p.preNested(subCmd)
 	p.next()
 	cs.Stmts, cs.Last = p.stmtList()
@@ -1436,12 +1427,8 @@ func (p *Parser) cmdSubst() *CmdSubst {
 }
 
 func (p *Parser) dblQuoted() *DblQuoted {
-	alloc := &struct {
-		quoted DblQuoted
-		parts  [1]WordPart
-	}{
-		quoted: DblQuoted{Left: p.pos, Dollar: p.tok == dollDblQuote},
-	}
+	alloc := p.newDblQuotedAlloc()
+	alloc.quoted = DblQuoted{Left: p.pos, Dollar: p.tok == dollDblQuote}
 	q := &alloc.quoted
 	old := p.quote
 	p.quote = dblQuotes
@@ -1467,10 +1454,8 @@ func (p *Parser) paramExp() *ParamExp {
 	old := p.quote
 	p.quote = runeByRune
 	// [ParamExp.Short] means we are parsing $exp rather than ${exp}.
-	pe := &ParamExp{
-		Dollar: p.pos,
-		Short:  p.tok == dollar,
-	}
+	pe := p.newParamExp()
+	pe.Dollar, pe.Short = p.pos, p.tok == dollar
 	if !pe.Short && p.r == '(' {
 		p.checkLang(pe.Pos(), LangZsh, `parameter expansion flags`)
 		// For now, for simplicity, we parse flags as just a literal.
@@ -2128,7 +2113,7 @@ func (p *Parser) doRedirect(s *Stmt) {
 
 func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 	pos, ok := p.gotRsrv("!")
-	s := &Stmt{Position: pos}
+	s := p.newStmt(pos)
 	if ok {
 		s.Negated = true
 		if p.stopToken() {
@@ -2148,11 +2133,7 @@ func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 			// right recursion should only read a single element
 			return s
 		}
-		b := &BinaryCmd{
-			OpPos: p.pos,
-			Op:    BinCmdOperator(p.tok),
-			X:     s,
-		}
+		b := p.newBinaryCmd(p.pos, BinCmdOperator(p.tok), s)
 		p.next()
 		p.got(_Newl)
 		b.Y = p.getStmt(false, true, false)
@@ -2164,7 +2145,7 @@ func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 				return nil
 			}
 		}
-		s = &Stmt{Position: s.Position}
+		s = p.newStmt(s.Position)
 		s.Cmd = b
 		s.Comments, b.X.Comments = b.X.Comments, nil
 	}
@@ -2362,10 +2343,10 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 			// we parse |& as two tokens.
 			break
 		}
-		b := &BinaryCmd{OpPos: p.pos, Op: BinCmdOperator(p.tok), X: s}
+		b := p.newBinaryCmd(p.pos, BinCmdOperator(p.tok), s)
 		p.next()
 		p.got(_Newl)
-		if b.Y = p.gotStmtPipe(&Stmt{Position: p.pos}, true); b.Y == nil || p.err != nil {
+		if b.Y = p.gotStmtPipe(p.newStmt(p.pos), true); b.Y == nil || p.err != nil {
 			if p.recoverError() {
 				b.Y = &Stmt{Position: recoveredPos}
 			} else {
@@ -2373,7 +2354,7 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 				break
 			}
 		}
-		s = &Stmt{Position: s.Position}
+		s = p.newStmt(s.Position)
 		s.Cmd = b
 		s.Comments, b.X.Comments = b.X.Comments, nil
 		// in "! x | y", the bang applies to the entire pipeline
