@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/ast"
 )
 
 // headLines are lines at the edges of the heads, beyond what the corpus
@@ -55,53 +57,73 @@ func corpusLines(t testing.TB) []string {
 	return lines
 }
 
-// headsSummary is everything the hand-written heads make of text.
-func headsSummary(text string) string {
-	var b strings.Builder
-	p := func(v ...any) { fmt.Fprintln(&b, v...) }
-	l := newLine(text)
-	p(l.ifHeader())
-	p(l.malformedIf())
-	p(l.assignment(true))
-	p(l.assignment(false))
-	if _, _, _, ok := l.assignment(false); ok {
-		r := l.rhsLine()
-		p(r.call("run"))
-		p(r.call("ensure"))
-		p(r.prompt())
-		p(r.send())
-	}
-	p(l.prompt())
-	p(l.log())
-	p(l.isValueReturn())
-	p(l.route())
-	p(l.send())
-	p(l.call("run"))
-	p(l.call("ensure"))
-	p(l.callTarget())
-	if r, ok := l.keywordLine("ensure"); ok {
-		fmt.Fprintln(&b, r.text, r.base)
-	}
-	p(returnsSchema(text))
-	p(splitCall(text))
-	p(isSend(text))
-	p(parseDeclHeader(text, "rule"))
-	p(parseDeclHeader(text, "workflow"))
-	p(parseFuncHeader(text))
-	return b.String()
+// heads is what both implementations of a line's heads answer: *line
+// (heads.go) and *oLine (the participle grammars, heads_oracle_test.go).
+type heads interface {
+	ifHeader() (ast.IfKind, bool, string, int, bool)
+	malformedIf() bool
+	assignment(spaceBefore bool) (string, string, int, bool)
+	prompt() (string, bool)
+	log() (bool, string, bool)
+	isValueReturn() (string, bool)
+	route() (ast.Ref, string, int, bool)
+	send() (ast.Ref, string, bool)
+	call(kw string) (ast.Ref, string, int, bool)
+	callTarget() (ast.Ref, string, int, bool)
 }
 
-// oracleSummary is the same from the participle grammars.
-func oracleSummary(text string) string {
+// implementation is one side of the comparison: its line type and the
+// heads that work on text.
+type implementation struct {
+	line          func(text string) heads
+	rhs           func(heads) heads                            // the assignment's right-hand side
+	ensureRest    func(heads) (text string, base int, ok bool) // what follows `ensure `
+	returnsSchema func(string) (string, bool)
+	splitCall     func(string) (ast.Ref, string, int, bool)
+	isSend        func(string) (ast.Ref, string, bool)
+	declHeader    func(text, kind string) (string, bool, bool)
+	funcHeader    func(string) (string, bool)
+}
+
+var handWritten = implementation{
+	line: func(text string) heads { return newLine(text) },
+	rhs:  func(h heads) heads { return h.(*line).rhsLine() },
+	ensureRest: func(h heads) (string, int, bool) {
+		r, ok := h.(*line).keywordLine("ensure")
+		if !ok {
+			return "", 0, false
+		}
+		return r.text, r.base, true
+	},
+	returnsSchema: returnsSchema, splitCall: splitCall, isSend: isSend,
+	declHeader: parseDeclHeader, funcHeader: parseFuncHeader,
+}
+
+var oracle = implementation{
+	line: func(text string) heads { return oNewLine(text) },
+	rhs:  func(h heads) heads { return h.(*oLine).rhsLine() },
+	ensureRest: func(h heads) (string, int, bool) {
+		r, ok := h.(*oLine).keywordLine("ensure")
+		if !ok {
+			return "", 0, false
+		}
+		return r.text, r.base, true
+	},
+	returnsSchema: oReturnsSchema, splitCall: oSplitCall, isSend: oIsSend,
+	declHeader: oParseDeclHeader, funcHeader: oParseFuncHeader,
+}
+
+// summary is everything an implementation's heads make of text.
+func (im implementation) summary(text string) string {
 	var b strings.Builder
 	p := func(v ...any) { fmt.Fprintln(&b, v...) }
-	l := oNewLine(text)
+	l := im.line(text)
 	p(l.ifHeader())
 	p(l.malformedIf())
 	p(l.assignment(true))
 	p(l.assignment(false))
 	if _, _, _, ok := l.assignment(false); ok {
-		r := l.rhsLine()
+		r := im.rhs(l)
 		p(r.call("run"))
 		p(r.call("ensure"))
 		p(r.prompt())
@@ -115,15 +137,13 @@ func oracleSummary(text string) string {
 	p(l.call("run"))
 	p(l.call("ensure"))
 	p(l.callTarget())
-	if r, ok := l.keywordLine("ensure"); ok {
-		fmt.Fprintln(&b, r.text, r.base)
-	}
-	p(oReturnsSchema(text))
-	p(oSplitCall(text))
-	p(oIsSend(text))
-	p(oParseDeclHeader(text, "rule"))
-	p(oParseDeclHeader(text, "workflow"))
-	p(oParseFuncHeader(text))
+	p(im.ensureRest(l))
+	p(im.returnsSchema(text))
+	p(im.splitCall(text))
+	p(im.isSend(text))
+	p(im.declHeader(text, "rule"))
+	p(im.declHeader(text, "workflow"))
+	p(im.funcHeader(text))
 	return b.String()
 }
 
@@ -140,7 +160,7 @@ func FuzzHeadsAgree(f *testing.F) {
 		if strings.ContainsAny(text, "\n\r") {
 			return // a line never holds a line break
 		}
-		if got, want := headsSummary(text), oracleSummary(text); got != want {
+		if got, want := handWritten.summary(text), oracle.summary(text); got != want {
 			t.Errorf("heads of %q:\n got  %s\n want %s", text, got, want)
 		}
 	})

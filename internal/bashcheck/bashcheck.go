@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -178,69 +177,67 @@ func Module(m *lowered.Module) []*diag.Diagnostic {
 	if ds := fileName(m); ds != nil {
 		return ds
 	}
-	res := make([][]*diag.Diagnostic, len(m.Order))
-	workers := min(runtime.GOMAXPROCS(0), len(m.Order)/bodiesPerWorker)
-	var next atomic.Int64
-	work := func() {
-		for i := int(next.Add(1)) - 1; i < len(m.Order); i = int(next.Add(1)) - 1 {
-			res[i] = Body(m.Path, m.Order[i])
+	return checkBodies(m.Path, len(m.Order), func(each func(*lowered.Body)) {
+		for _, b := range m.Order {
+			each(b)
 		}
+	})
+}
+
+// lowerAndCheck is Module(codegen.Lower(…)), except that a large module's
+// bodies are checked on the other CPUs while the next ones are lowered:
+// lowering the 4,500-line benchmark module is a quarter of its shell
+// check, which otherwise ran on one CPU before the rest could start.
+func lowerAndCheck(f *ast.File, symbol string, symbolOf func(*ast.Import) string) []*diag.Diagnostic {
+	var m *lowered.Module
+	// Lowering makes one body per rule, function and workflow.
+	ds := checkBodies(f.Path, len(f.Rules)+len(f.Functions)+len(f.Workflows), func(each func(*lowered.Body)) {
+		m = codegen.LowerEach(f, symbol, symbolOf, each)
+	})
+	if bad := fileName(m); bad != nil {
+		return bad
 	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Add(1)
-		go func() { defer wg.Done(); work() }()
-	}
-	work()
-	wg.Wait()
-	var out []*diag.Diagnostic
-	for _, ds := range res {
-		out = append(out, ds...)
-	}
-	return out
+	return ds
 }
 
 // bodiesPerWorker is the least number of bodies worth a goroutine.
 const bodiesPerWorker = 50
 
-// lowerAndCheck lowers module f and checks its bodies, as Module(
-// codegen.Lower(…)) does, but a large module's bodies are checked on the
-// other CPUs while the next ones are lowered, and on all CPUs once the
-// lowering is done: lowering the 4,500-line benchmark module is a quarter
-// of its shell check, which otherwise ran on one CPU before the rest could
-// start. The result is in body order.
-func lowerAndCheck(f *ast.File, symbol string, symbolOf func(*ast.Import) string) []*diag.Diagnostic {
-	n := len(f.Rules) + len(f.Functions) + len(f.Workflows)
-	workers := min(runtime.GOMAXPROCS(0), n/bodiesPerWorker)
-	if workers < 2 {
-		return Module(codegen.Lower(f, symbol, symbolOf))
-	}
-	type job struct {
-		i int
-		b *lowered.Body
-	}
+// checkBodies checks the n bodies of the module at path that produce hands
+// to each, and returns their diagnostics in that order. With
+// bodiesPerWorker bodies per CPU or more, the other CPUs check bodies while
+// produce runs, and all of them once it has returned.
+func checkBodies(path string, n int, produce func(each func(*lowered.Body))) []*diag.Diagnostic {
 	res := make([][]*diag.Diagnostic, n)
-	jobs := make(chan job, n)
-	work := func() {
-		for j := range jobs {
-			res[j.i] = Body(f.Path, j.b)
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Add(1)
-		go func() { defer wg.Done(); work() }()
-	}
 	i := 0
-	m := codegen.LowerEach(f, symbol, symbolOf, func(b *lowered.Body) {
-		jobs <- job{i, b}
-		i++
-	})
-	close(jobs)
-	work()
-	wg.Wait()
-	if ds := fileName(m); ds != nil {
-		return ds
+	if workers := min(runtime.GOMAXPROCS(0), n/bodiesPerWorker); workers < 2 {
+		produce(func(b *lowered.Body) {
+			res[i] = Body(path, b)
+			i++
+		})
+	} else {
+		type job struct {
+			i int
+			b *lowered.Body
+		}
+		jobs := make(chan job, n)
+		work := func() {
+			for j := range jobs {
+				res[j.i] = Body(path, j.b)
+			}
+		}
+		var wg sync.WaitGroup
+		for range workers - 1 {
+			wg.Add(1)
+			go func() { defer wg.Done(); work() }()
+		}
+		produce(func(b *lowered.Body) {
+			jobs <- job{i, b}
+			i++
+		})
+		close(jobs)
+		work()
+		wg.Wait()
 	}
 	var out []*diag.Diagnostic
 	for _, ds := range res {
