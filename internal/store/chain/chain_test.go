@@ -223,6 +223,33 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+// TestVerifyLongLines: lines longer than the verifier's 64 KiB read buffer
+// (a STEP_END carrying a big step's out_content is about 1.3 MB) verify,
+// and an edit in the middle of one is still found.
+func TestVerifyLongLines(t *testing.T) {
+	fx := newFixture(t)
+	for _, d := range []string{filepath.Dir(fx.files.Summary), filepath.Dir(fx.files.Journal)} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	r, err := Start(fx.store, runID, fx.files, false)
+	must(t, err)
+	for _, n := range []int{10, 64<<10 - 1, 64 << 10, 70 << 10, 200 << 10, 1300 << 10, 5} {
+		must(t, r.Summary.Append([]byte(`{"out":"`+strings.Repeat("x", n)+`"}`+"\n")))
+	}
+	must(t, r.Close())
+	must(t, r.Seal())
+	if res := Verify(fx.store, runID, fx.files); res.Status != Sealed {
+		t.Fatalf("long lines: %s", res)
+	}
+	edit(t, fx.files.Summary, func(l []string) []string {
+		l[5] = l[5][:700<<10] + "y" + l[5][700<<10+1:]
+		return l
+	})
+	if res := Verify(fx.store, runID, fx.files); res.Status != Tampered || res.Line != 6 {
+		t.Fatalf("an edit inside a long line: %s (line %d), want tampered at line 6", res, res.Line)
+	}
+}
+
 // A resume goes on from the sidecar after a kill: the torn tail is
 // dropped and the resumed run seals a chain that verifies.
 func TestContinueAfterKill(t *testing.T) {

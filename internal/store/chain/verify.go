@@ -225,10 +225,15 @@ func verifyFile(k *Key, path, sidecar, domain string, mark *Mark, live bool) *ch
 	var lastFlag byte
 	for {
 		line, err := fr.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			var more []byte
-			more, err = fr.ReadSlice('\n')
-			line = append(append([]byte(nil), line...), more...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer (a step's big out_content):
+			// copied before the next read reuses the buffer.
+			line = append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				var more []byte
+				more, err = fr.ReadSlice('\n')
+				line = append(line, more...)
+			}
 		}
 		if len(line) == 0 {
 			break
