@@ -8,9 +8,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -22,8 +24,12 @@ import (
 // Install registers the transport and the commands (cmd/jaiph with -tags
 // nats calls it from init).
 func Install() {
-	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources) (runtime.Transport, error) {
-		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
+	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool)) (runtime.Transport, error) {
+		// The run's replicas, as its run.json records them for a resume:
+		// never this process's environment (a resume without --replicas
+		// once turned a cluster's R3 streams into R1).
+		v, _ := settings("JAIPH_INBOX_REPLICAS")
+		replicas, _ := strconv.Atoi(v)
 		return Dial(ctx, url, Sources{Entry: src.Entry, Files: src.Files}, Options{Replicas: replicas})
 	})
 	brokercmd.ServeBroker = func(cmd *cobra.Command, o brokercmd.BrokerOptions) error {
@@ -61,13 +67,27 @@ func Install() {
 			host, _ := os.Hostname()
 			o.Name = host + ":" + strconv.Itoa(os.Getpid())
 		}
-		ctx, stop := runtime.NotifyInterrupt()
-		defer stop()
-		if o.Replicas > 0 {
-			os.Setenv("JAIPH_INBOX_REPLICAS", strconv.Itoa(o.Replicas))
+		if o.Replicas == 0 {
+			o.Replicas, _ = strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
 		}
-		w := &Worker{Sandbox: o.Sandbox, URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Environ: os.Environ(), Log: cmd.ErrOrStderr()}
-		return w.Run(ctx)
+		// The first SIGINT/SIGTERM stops claiming and lets what the worker
+		// holds finish; a second one (or --shutdown-timeout) hands it back.
+		soft, stopSoft := context.WithCancel(context.Background())
+		hard, stopHard := context.WithCancel(context.Background())
+		defer stopSoft()
+		defer stopHard()
+		sigc := make(chan os.Signal, 2)
+		signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sigc)
+		go func() {
+			<-sigc
+			stopSoft()
+			<-sigc
+			stopHard()
+		}()
+		w := &Worker{Sandbox: o.Sandbox, URL: o.Inbox, Name: o.Name, Dir: dir, Concurrency: o.Concurrency, Replicas: o.Replicas,
+			Environ: os.Environ(), Log: cmd.ErrOrStderr(), Hard: hard, ShutdownTimeout: o.ShutdownTimeout}
+		return w.Run(soft)
 	}
 }
 

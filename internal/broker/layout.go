@@ -2,10 +2,10 @@ package broker
 
 // This file answers: what lives on the broker, under which names?
 //
-//   stream JAIPH_WORK (work queue, jaiph.work.<run>)   one message per delivery; one durable
+//   stream JAIPH_WORK (work queue, jaiph.work.<run>.<key>) one message per delivery; one durable
 //                                                      consumer "workers" that every worker pulls from
 //   KV     JAIPH_<run>                                 the run's delivery ledger (d.<NNN>.<i>) and
-//                                                      its state record (run)
+//                                                      its start record (run: sources, start time)
 //   stream JAIPH_EV_<run> (jaiph.ev.<run>.>)           events and artifacts of remote steps
 //   object store JAIPH_SRC                             the runs' sources, by content hash
 
@@ -39,6 +39,11 @@ func eventSubject(run, key string) string {
 	return "jaiph.ev." + run + "." + strings.ReplaceAll(key, ".", "_")
 }
 
+// workSubject is the subject of a delivery's work message: one subject
+// per delivery, so the watchdog can tell whether a queued delivery has a
+// work message behind it.
+func workSubject(run, key string) string { return workPrefix + run + "." + key }
+
 // deliveryKey names one delivery in the ledger: message NNN to the route's
 // i-th target.
 func deliveryKey(seq string, i int) string { return fmt.Sprintf("d.%s.%d", seq, i) }
@@ -59,7 +64,28 @@ type delivery struct {
 	Version      string `json:"version"` // the jaiph-go that published it
 	Retries      int    `json:"retries"`
 	BackoffMS    int64  `json:"backoff_ms"`
+	// LeaseMS is the run's lease (run.inbox_lease): how long a claim
+	// lives without a heartbeat. Each run has its own; the consumer's
+	// AckWait (consumerAckWait) only bounds how soon JetStream hands a
+	// dead worker's message out again.
+	LeaseMS int64 `json:"lease_ms,omitempty"`
 }
+
+// lease is the delivery's lease, 30 s when it names none.
+func (d *delivery) lease() time.Duration {
+	if d.LeaseMS > 0 {
+		return time.Duration(d.LeaseMS) * time.Millisecond
+	}
+	return defaultLease
+}
+
+const defaultLease = 30 * time.Second
+
+// consumerAckWait is the workers' consumer's AckWait, the same for every
+// run. It is not a run's lease (that is the ledger's heartbeat against
+// delivery.LeaseMS): one run's setting must never change another's. A
+// worker renews a held message at a third of the shorter of the two.
+const consumerAckWait = 30 * time.Second
 
 // Ledger states of a delivery.
 const (
@@ -93,7 +119,22 @@ type record struct {
 	// again; Claims and Failures count within an epoch.
 	Epoch int   `json:"ep,omitempty"`
 	Beat  int64 `json:"hb,omitempty"` // last heartbeat, unix ms
+	// Msg is the message id of the delivery's current work message. A
+	// worker holding another copy (one the watchdog replaced) drops it.
+	Msg string `json:"m,omitempty"`
+	// Released counts claims handed back by a stopping worker: they are
+	// not lost workers (maxLost).
+	Released int `json:"rel,omitempty"`
+	// Republished counts the work messages the watchdog published again
+	// (a claim past its lease, a queued delivery with no message).
+	Republished int `json:"rp,omitempty"`
+	// Waiting says why no worker took the delivery yet (a worker of
+	// another jaiph-go version saw it), for the orchestrator to show.
+	Waiting string `json:"wt,omitempty"`
 }
+
+// lost is how many claims ended without a result or a hand-back.
+func (r *record) lost() int { return r.Claims - r.Failures - r.Released }
 
 func (r *record) terminal() bool {
 	return r.State == stDone || r.State == stFailed || r.State == stDead
@@ -186,25 +227,57 @@ func redactURL(u string) string {
 // worker, and a broker that is not there fails at connect, at once.
 const setupPatience = 60 * time.Second
 
-// ensureWork creates the work stream and the workers' consumer, whose
-// AckWait is the lease (no BackOff: it would replace AckWait; retries are
-// delayed with NakWithDelay instead).
-func ensureWork(ctx context.Context, js jetstream.JetStream, lease time.Duration, replicas int) (jetstream.Consumer, error) {
-	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: workStream, Subjects: []string{workPrefix + ">"},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: replicas})
-	if err != nil {
+// ensureWork makes sure the work stream, the dead-letter stream and the
+// workers' consumer exist. A stream that exists keeps its replicas, or
+// gains some: a run or worker asking for fewer never shrinks the streams
+// every other run shares (an R1 request once remapped a cluster's R3 work
+// queue to one node). The consumer's AckWait is consumerAckWait, never a
+// run's lease; no BackOff (it would replace AckWait; retries are delayed
+// with NakWithDelay instead).
+func ensureWork(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream.Consumer, error) {
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{Name: workStream, Subjects: []string{workPrefix + ">"},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: replicas}); err != nil {
 		return nil, fmt.Errorf("work stream: %w", err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: deadStream, Subjects: []string{deadPrefix + ">"},
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{Name: deadStream, Subjects: []string{deadPrefix + ">"},
 		Storage: jetstream.FileStorage, Replicas: replicas, MaxAge: 30 * 24 * time.Hour}); err != nil {
 		return nil, fmt.Errorf("dead-letter stream: %w", err)
 	}
-	c, err := js.CreateOrUpdateConsumer(ctx, workStream, jetstream.ConsumerConfig{Durable: workersName,
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: lease, MaxDeliver: -1, MaxAckPending: -1})
+	cfg := jetstream.ConsumerConfig{Durable: workersName, AckPolicy: jetstream.AckExplicitPolicy, AckWait: consumerAckWait,
+		MaxDeliver: -1, MaxAckPending: -1}
+	if c, err := js.Consumer(ctx, workStream, workersName); err == nil {
+		if ci := c.CachedInfo(); ci != nil && ci.Config.AckWait == consumerAckWait {
+			return c, nil
+		}
+	}
+	c, err := js.CreateOrUpdateConsumer(ctx, workStream, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("workers' consumer: %w", err)
 	}
 	return c, nil
+}
+
+// ensureStream creates a shared stream, or raises the replicas of one
+// that exists with fewer; it never lowers them.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	st, err := js.Stream(ctx, cfg.Name)
+	if err == nil {
+		have := st.CachedInfo().Config
+		if have.Replicas >= cfg.Replicas {
+			return nil
+		}
+		have.Replicas = cfg.Replicas
+		_, err = js.UpdateStream(ctx, have)
+		return err
+	}
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return err
+	}
+	_, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return nil // another process created it this instant
+	}
+	return err
 }
 
 // settingDuration reads a duration setting, or def.
@@ -236,11 +309,21 @@ func atoi(s string) int {
 // The broker may restart (or a cluster lose its leader) while a run goes
 // on: the clients reconnect by themselves, and these wrappers retry what
 // failed meanwhile, for up to a minute, so nothing acknowledged is lost and
-// nothing is done twice.
+// nothing is done twice. Each try has its own bound (tryTimeout): a request
+// whose stream leader died holding it must not wait out the whole minute
+// in one try (a worker once stalled 60 s and dropped events that way).
 const (
 	retryEvery = 200 * time.Millisecond
 	retryTries = 300
+	tryTimeout = 3 * time.Second
 )
+
+// try runs f with a context bounded by tryTimeout.
+func try[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	c, cancel := context.WithTimeout(ctx, tryTimeout)
+	defer cancel()
+	return f(c)
+}
 
 // errGone is a ledger that no longer exists: its run completed and the
 // orchestrator removed it, so a claim on it is lost like a taken-over one.
@@ -248,27 +331,27 @@ var errGone = fmt.Errorf("%w: the run's ledger is gone", jetstream.ErrKeyRevisio
 
 // update is kv.Update riding out a restart. A revision mismatch after a
 // failed try may be our own write whose acknowledgement was lost: reading
-// our value back tells.
-func update(ctx context.Context, kv jetstream.KeyValue, key string, val []byte, rev uint64) (uint64, error) {
+// our value back (from the leader) tells.
+func update(ctx context.Context, l *ledger, key string, val []byte, rev uint64) (uint64, error) {
 	retried := false
-	for try := 0; ; try++ {
-		n, err := kv.Update(ctx, key, val, rev)
+	for n := 0; ; n++ {
+		next, err := try(ctx, func(c context.Context) (uint64, error) { return l.kv.Update(c, key, val, rev) })
 		if err != nil && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			if _, serr := kv.Status(ctx); notFound(serr) {
+			if _, serr := try(ctx, func(c context.Context) (jetstream.KeyValueStatus, error) { return l.kv.Status(c) }); notFound(serr) {
 				return 0, errGone
 			}
 		}
 		switch {
 		case err == nil:
-			return n, nil
+			return next, nil
 		case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
 			if retried {
-				if e, gerr := kv.Get(ctx, key); gerr == nil && bytes.Equal(e.Value(), val) {
-					return e.Revision(), nil
+				if e, gerr := l.get(ctx, key); gerr == nil && bytes.Equal(e.value, val) {
+					return e.rev, nil
 				}
 			}
 			return 0, err
-		case ctx.Err() != nil || try >= retryTries:
+		case ctx.Err() != nil || n >= retryTries:
 			return 0, err
 		}
 		retried = true
@@ -278,39 +361,100 @@ func update(ctx context.Context, kv jetstream.KeyValue, key string, val []byte, 
 
 // create is kv.Create riding out a restart; a key that exists after a
 // failed try is ours.
-func create(ctx context.Context, kv jetstream.KeyValue, key string, val []byte) error {
-	for try := 0; ; try++ {
-		_, err := kv.Create(ctx, key, val)
+func create(ctx context.Context, l *ledger, key string, val []byte) error {
+	for n := 0; ; n++ {
+		_, err := try(ctx, func(c context.Context) (uint64, error) { return l.kv.Create(c, key, val) })
 		switch {
 		case err == nil || errors.Is(err, jetstream.ErrKeyExists):
 			return nil
-		case ctx.Err() != nil || try >= retryTries:
+		case ctx.Err() != nil || n >= retryTries:
 			return err
 		}
 		sleep(ctx, retryEvery)
 	}
 }
 
-// get is kv.Get riding out a restart.
-func get(ctx context.Context, kv jetstream.KeyValue, key string) (jetstream.KeyValueEntry, error) {
-	for try := 0; ; try++ {
-		e, err := kv.Get(ctx, key)
-		if err == nil || errors.Is(err, jetstream.ErrKeyNotFound) || ctx.Err() != nil || try >= retryTries {
+// ledger is a run's ledger bucket. Reads go to the bucket's stream leader
+// (leaderGet): a replicated bucket answers the client's default "direct"
+// get from any replica, and one that lags misses a record created a
+// moment ago (no read-after-write; nats-server issue 6557): a worker once
+// took such a miss for a run that no longer exists and dropped the
+// delivery.
+type ledger struct {
+	kv     jetstream.KeyValue
+	nc     *nats.Conn
+	bucket string
+}
+
+func openLedger(nc *nats.Conn, kv jetstream.KeyValue, run string) *ledger {
+	return &ledger{kv: kv, nc: nc, bucket: ledgerName(run)}
+}
+
+// entry is a ledger value and its revision.
+type entry struct {
+	value []byte
+	rev   uint64
+}
+
+// errNoRecord is a key the leader does not have.
+var errNoRecord = jetstream.ErrKeyNotFound
+
+// get reads key from the leader, riding out a restart.
+func (l *ledger) get(ctx context.Context, key string) (entry, error) {
+	for n := 0; ; n++ {
+		e, err := try(ctx, func(c context.Context) (entry, error) { return l.leaderGet(c, key) })
+		if err == nil || errors.Is(err, errNoRecord) || notFound(err) || ctx.Err() != nil || n >= retryTries {
 			return e, err
 		}
 		sleep(ctx, retryEvery)
 	}
 }
 
+// leaderGet asks the stream leader for key's last value
+// ($JS.API.STREAM.MSG.GET, not the direct get any replica answers).
+func (l *ledger) leaderGet(ctx context.Context, key string) (entry, error) {
+	req, _ := json.Marshal(map[string]string{"last_by_subj": "$KV." + l.bucket + "." + key})
+	msg, err := l.nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET.KV_"+l.bucket, req)
+	if err != nil {
+		return entry{}, err
+	}
+	var resp struct {
+		Message *struct {
+			Seq  uint64 `json:"seq"`
+			Hdrs []byte `json:"hdrs"`
+			Data []byte `json:"data"`
+		} `json:"message"`
+		Error *jetstream.APIError `json:"error"`
+	}
+	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+		return entry{}, fmt.Errorf("the ledger's leader answered %q: %w", msg.Data, err)
+	}
+	if resp.Error != nil {
+		if resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound {
+			return entry{}, errNoRecord
+		}
+		return entry{}, resp.Error
+	}
+	if resp.Message == nil {
+		return entry{}, fmt.Errorf("the ledger's leader answered %q", msg.Data)
+	}
+	if bytes.Contains(resp.Message.Hdrs, []byte("KV-Operation: DEL")) || bytes.Contains(resp.Message.Hdrs, []byte("KV-Operation: PURGE")) {
+		return entry{}, errNoRecord
+	}
+	return entry{value: resp.Message.Data, rev: resp.Message.Seq}, nil
+}
+
 // publish publishes with a message id (a retry the broker already stored
 // is dropped as a duplicate) riding out a restart.
 func publish(ctx context.Context, js jetstream.JetStream, subject string, data []byte, id string) (*jetstream.PubAck, error) {
-	for try := 0; ; try++ {
-		ack, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(id))
-		if err == nil || ctx.Err() != nil || try >= retryTries {
+	for n := 0; ; n++ {
+		ack, err := try(ctx, func(c context.Context) (*jetstream.PubAck, error) {
+			return js.Publish(c, subject, data, jetstream.WithMsgID(id))
+		})
+		if err == nil || ctx.Err() != nil || n >= retryTries {
 			return ack, err
 		}
-		if _, serr := js.StreamNameBySubject(ctx, subject); notFound(serr) {
+		if _, serr := try(ctx, func(c context.Context) (string, error) { return js.StreamNameBySubject(c, subject) }); notFound(serr) {
 			return nil, errGone // no stream takes it any more: its run completed
 		}
 		sleep(ctx, retryEvery)

@@ -16,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/jaiph-go/jaiph/internal/event"
 )
 
@@ -29,7 +27,7 @@ type prior struct {
 	highest   int             // the highest message number the ledger knows
 }
 
-func readPrior(ctx context.Context, kv jetstream.KeyValue, runDir string) (*prior, error) {
+func readPrior(ctx context.Context, kv *ledger, runDir string) (*prior, error) {
 	p := &prior{starts: map[string]int{}, completed: map[string]bool{}, ids: map[string]int{}}
 	b, err := os.ReadFile(filepath.Join(runDir, "run_summary.jsonl"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -53,15 +51,15 @@ func readPrior(ctx context.Context, kv jetstream.KeyValue, runDir string) (*prio
 			delete(p.ids, e.ID)
 		}
 	}
-	keys, err := kv.ListKeys(ctx)
+	keys, err := kv.kv.ListKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for key := range keys.Keys() {
 		if parts := strings.Split(key, "."); len(parts) == 3 && parts[0] == "d" {
 			p.highest = max(p.highest, atoi(parts[1]))
-			if e, err := get(ctx, kv, key); err == nil {
-				if r, err := decodeRecord(e.Value()); err == nil {
+			if e, err := kv.get(ctx, key); err == nil {
+				if r, err := decodeRecord(e.value); err == nil {
 					for _, n := range r.Numbers {
 						p.highest = max(p.highest, atoi(n))
 					}

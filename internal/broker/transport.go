@@ -125,12 +125,17 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	defer cancel()
 	run := h.RunID()
 	_, existed := t.js.KeyValue(ctx, ledgerName(run))
-	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], 30*time.Second)
-	if _, err := ensureWork(ctx, t.js, lease, t.replicas); err != nil {
+	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], defaultLease)
+	if _, err := ensureWork(ctx, t.js, t.replicas); err != nil {
 		return nil, err
 	}
-	kv, err := t.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ledgerName(run), History: 1, Replicas: t.replicas})
+	bucket, err := t.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ledgerName(run), History: 1, Replicas: t.replicas})
 	if err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	kv := openLedger(t.nc, bucket, run)
+	start, _ := json.Marshal(map[string]any{"src": t.hash, "started": time.Now().UnixMilli()})
+	if err := create(ctx, kv, "run", start); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	if _, err := t.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: eventStream(run), Subjects: []string{"jaiph.ev." + run + ".>"},
@@ -140,7 +145,7 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	if _, err := t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: artStore(run), Replicas: t.replicas}); err != nil {
 		return nil, fmt.Errorf("artifact store: %w", err)
 	}
-	q := &queue{t: t, o: o, h: h, run: run, kv: kv, known: map[string]*known{}, ids: map[string]int{},
+	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, ids: map[string]int{},
 		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
 		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
 	if q.max == 0 {
@@ -166,7 +171,8 @@ type queue struct {
 	o       runtime.Orchestrator
 	h       runtime.Host
 	run     string
-	kv      jetstream.KeyValue
+	kv      *ledger
+	lease   time.Duration
 	max     int
 	maxHint string
 	retries int
@@ -194,6 +200,18 @@ type known struct {
 	doneBefore                   bool    // completed in the interrupted attempt (its events were shown)
 	rec                          *record // a final record waiting for its events
 	rev                          uint64  // rec's revision
+	// work is the delivery's work message, for the watchdog to publish
+	// again; published is set once it was queued (or, on a resumed run,
+	// found in the ledger).
+	work      []byte
+	published bool
+	// What the drain last saw of the ledger record, and when: the
+	// watchdog's evidence that a claim still lives.
+	state     string
+	seenRev   uint64
+	seenAt    time.Time
+	checkedAt time.Time // the last time the watchdog looked for its work message
+	waiting   string    // a Waiting reason already shown
 }
 
 // Send numbers a message, stores it in the run directory and queues one
@@ -228,9 +246,9 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 	for i, target := range q.o.Routes[channel] {
 		d := delivery{Run: q.run, Key: deliveryKey(seq, i), Seq: seq, Channel: channel, Sender: sender, Target: target,
 			Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
-			Retries: q.retries, BackoffMS: q.backoff.Milliseconds()}
+			Retries: q.retries, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
 		// The ledger key exists before any worker can claim the delivery.
-		id, err := q.ledgerEntry(ctx, d.Key, target)
+		id, publishNow, err := q.ledgerEntry(ctx, d.Key, target)
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
@@ -238,14 +256,21 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		if p := q.prior; p != nil {
 			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
 		}
+		k.work, _ = json.Marshal(d)
 		q.known[d.Key] = k
 		if id == "" {
 			continue // done already
 		}
-		b, _ := json.Marshal(d)
-		if _, err := publish(ctx, q.t.js, workPrefix+q.run, b, id); err != nil {
-			return fmt.Errorf("cannot queue the delivery of message %s to %s: %w", seq, target, err)
+		if publishNow {
+			if _, err := publish(ctx, q.t.js, workSubject(q.run, d.Key), k.work, id); err != nil {
+				return fmt.Errorf("cannot queue the delivery of message %s to %s: %w", seq, target, err)
+			}
 		}
+		// A resumed run's delivery that was queued or claimed is not
+		// published again under its old id (within the broker's dedup
+		// window that would be dropped, and its message may be gone):
+		// the watchdog looks for its work message, or its worker, first.
+		k.published = true
 	}
 	return nil
 }
@@ -253,34 +278,37 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
 // ledgerEntry makes sure the delivery's ledger record exists and returns
-// the message id to publish its work under ("" when it is done already).
-func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, error) {
+// the message id of its work message ("" when it is done already), and
+// whether that message is to be published now (a resumed run's delivery
+// still queued or claimed is left to the watchdog).
+func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bool, error) {
 	id := q.run + "." + key
 	if q.prior == nil {
-		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+		return id, true, create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
 	}
-	e, err := get(ctx, q.kv, key)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return id, create(ctx, q.kv, key, (&record{State: stQueued, Target: target}).encode())
+	e, err := q.kv.get(ctx, key)
+	if errors.Is(err, errNoRecord) {
+		return id, true, create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
 	}
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	r, err := decodeRecord(e.Value())
+	r, err := decodeRecord(e.value)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	switch r.State {
 	case stDone:
-		return "", nil
+		return "", false, nil
 	case stFailed, stDead:
 		r2 := &record{State: stQueued, Target: target, Epoch: r.Epoch + 1}
-		if _, err := update(ctx, q.kv, key, r2.encode(), e.Revision()); err != nil {
-			return "", err
+		r2.Msg = fmt.Sprintf("%s.e%d", id, r2.Epoch)
+		if _, err := update(ctx, q.kv, key, r2.encode(), e.rev); err != nil {
+			return "", false, err
 		}
-		return fmt.Sprintf("%s.e%d", id, r2.Epoch), nil
+		return r2.Msg, true, nil
 	}
-	return id, nil
+	return cmp.Or(r.Msg, id), false, nil
 }
 
 // Redeliver implements runtime.Redeliverer: dead letter seq goes back on
@@ -297,16 +325,20 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
 	}
 	key := deliveryKey(seq, i)
-	id, err := q.ledgerEntry(ctx, key, target)
+	id, publishNow, err := q.ledgerEntry(ctx, key, target)
 	if err != nil || id == "" {
 		return cmp.Or(err, fmt.Errorf("message %s to %s is already delivered", seq, target))
 	}
-	q.known[key] = &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1}
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
-		Retries: 0, BackoffMS: q.backoff.Milliseconds()}
-	b, _ := json.Marshal(d)
-	_, err = publish(ctx, q.t.js, workPrefix+q.run, b, id)
+		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
+	k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
+	k.work, _ = json.Marshal(d)
+	q.known[key] = k
+	if !publishNow {
+		return nil // queued or claimed already: the watchdog sees to it
+	}
+	_, err = publish(ctx, q.t.js, workSubject(q.run, key), k.work, id)
 	return err
 }
 
@@ -336,6 +368,7 @@ func (q *queue) Close() {
 	if q.drained {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		q.purge(ctx) // copies of work messages the watchdog replaced
 		_ = q.t.js.DeleteKeyValue(ctx, ledgerName(q.run))
 		_ = q.t.js.DeleteStream(ctx, eventStream(q.run))
 		_ = q.t.js.DeleteObjectStore(ctx, artStore(q.run))
@@ -363,6 +396,9 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 		return 1
 	}
 	defer func() { f.stop() }()
+	dog := time.NewTicker(watchdogEvery(q.lease))
+	defer dog.Stop()
+	q.watchdog(ctx, stderr) // a resumed run's deliveries are looked for at once
 	status := 0
 	for {
 		if q.outstanding() == 0 {
@@ -372,6 +408,8 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 		select {
 		case <-ctx.Done():
 			return 1
+		case <-dog.C:
+			q.watchdog(ctx, stderr)
 		case <-q.t.reconnected:
 			// The broker restarted: follow both again from where we are
 			// (a watch replays every record; observe ignores the old).
@@ -408,6 +446,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 				continue
 			}
 			q.observe(e.Key(), r, e.Revision())
+			q.showWaiting(e.Key(), r, stderr)
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
 			}
@@ -451,7 +490,7 @@ func (q *queue) subscribe(ctx context.Context, from uint64) (*feeds, error) {
 }
 
 func (q *queue) trySubscribe(ctx context.Context, from uint64) (*feeds, error) {
-	watch, err := q.kv.WatchAll(ctx)
+	watch, err := q.kv.kv.WatchAll(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -500,6 +539,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	if k == nil || k.final {
 		return
 	}
+	k.state, k.seenRev, k.seenAt = r.State, rev, time.Now()
 	if r.Epoch > k.epoch {
 		k.epoch, k.claims, k.failures, k.doneBefore = r.Epoch, 0, 0, false
 	}
@@ -704,7 +744,7 @@ func (q *queue) artifact(ctx context.Context, path string, inline []byte, object
 // the drain stops early.
 func (q *queue) purge(ctx context.Context) {
 	if st, err := q.t.js.Stream(ctx, workStream); err == nil {
-		_ = st.Purge(ctx, jetstream.WithPurgeSubject(workPrefix+q.run))
+		_ = st.Purge(ctx, jetstream.WithPurgeSubject(workPrefix+q.run+".>"))
 	}
 }
 
@@ -716,4 +756,126 @@ func retryDelay(backoff time.Duration, n int) time.Duration {
 		d *= 2
 	}
 	return min(d, 5*time.Minute)
+}
+
+// watchdogEvery is how often the drain looks for deliveries that nothing
+// is moving: a fraction of the lease, within bounds.
+func watchdogEvery(lease time.Duration) time.Duration {
+	return min(max(lease/2, 250*time.Millisecond), 5*time.Second)
+}
+
+// watchdog makes "a delivery nobody will ever finish" impossible by
+// construction rather than by luck. It republishes, under a fresh message
+// id, a delivery that is queued in the ledger with no work message behind
+// it (a message lost to a fault, or never published before a kill -9), and
+// one claimed by a worker that stopped renewing its lease: no ledger change
+// seen for 1.5 leases, by this process's clock (no worker's clock is
+// trusted). The record's compare-and-set is the fence, as for a worker;
+// the stale worker's late writes fail on it, and a worker that receives
+// the replaced message drops it (record.Msg).
+func (q *queue) watchdog(ctx context.Context, stderr io.Writer) {
+	now := time.Now()
+	type candidate struct {
+		key string
+		k   *known
+	}
+	var queued, stale []candidate
+	q.mu.Lock()
+	for key, k := range q.known {
+		if k.final || k.rec != nil || !k.published {
+			continue
+		}
+		switch {
+		case k.state == stClaimed && !k.seenAt.IsZero() && now.Sub(k.seenAt) > q.lease+q.lease/2:
+			stale = append(stale, candidate{key, k})
+		case (k.state == stQueued || k.state == "") && (k.checkedAt.IsZero() && k.seenAt.IsZero() ||
+			now.Sub(k.checkedAt) > q.lease && now.Sub(k.seenAt) > q.lease):
+			// never looked at, or nothing moved it for a lease
+			queued = append(queued, candidate{key, k})
+		}
+	}
+	q.mu.Unlock()
+	if len(queued) == 0 && len(stale) == 0 {
+		return
+	}
+	var present map[string]uint64
+	if len(queued) > 0 {
+		st, err := try(ctx, func(c context.Context) (jetstream.Stream, error) { return q.t.js.Stream(c, workStream) })
+		if err != nil {
+			return // the broker is away: the next round looks again
+		}
+		info, err := try(ctx, func(c context.Context) (*jetstream.StreamInfo, error) {
+			return st.Info(c, jetstream.WithSubjectFilter(workPrefix+q.run+".>"))
+		})
+		if err != nil {
+			return
+		}
+		present = info.State.Subjects
+	}
+	for _, c := range queued {
+		q.mu.Lock()
+		c.k.checkedAt = now
+		q.mu.Unlock()
+		if present[workSubject(q.run, c.key)] > 0 {
+			continue
+		}
+		q.takeOver(ctx, c.key, c.k, stQueued, stderr)
+	}
+	for _, c := range stale {
+		q.takeOver(ctx, c.key, c.k, stClaimed, stderr)
+	}
+}
+
+// takeOver queues delivery key again under a fresh message id, if the
+// leader's record is still in the state the watchdog saw (and, for a
+// claim, at the revision it last saw).
+func (q *queue) takeOver(ctx context.Context, key string, k *known, state string, stderr io.Writer) {
+	e, err := q.kv.get(ctx, key)
+	if err != nil {
+		return
+	}
+	r, err := decodeRecord(e.value)
+	if err != nil || r.State != state {
+		return
+	}
+	q.mu.Lock()
+	seenRev, worker := k.seenRev, r.Worker
+	if state == stClaimed && e.rev != seenRev {
+		// The watch lags behind the leader: the claim lives.
+		k.seenRev, k.seenAt = e.rev, time.Now()
+		q.mu.Unlock()
+		return
+	}
+	q.mu.Unlock()
+	r.Republished++
+	r.State, r.Worker = stQueued, ""
+	r.Msg = fmt.Sprintf("%s.%s.r%d", q.run, key, r.Republished)
+	if r.Epoch > 0 {
+		r.Msg += fmt.Sprintf(".e%d", r.Epoch)
+	}
+	if _, err := update(ctx, q.kv, key, r.encode(), e.rev); err != nil {
+		return // it moved meanwhile: whoever moved it owns it
+	}
+	if _, err := publish(ctx, q.t.js, workSubject(q.run, key), k.work, r.Msg); err != nil {
+		fmt.Fprintf(stderr, "jaiph: cannot queue message %s to %s again: %v\n", k.seq, k.target, err)
+		return
+	}
+	if state == stClaimed {
+		fmt.Fprintf(stderr, "jaiph: message %s to %s: worker %s stopped renewing its lease; queued again\n", k.seq, k.target, worker)
+	} else {
+		fmt.Fprintf(stderr, "jaiph: message %s to %s was queued with no work message on the broker; queued again\n", k.seq, k.target)
+	}
+}
+
+// showWaiting tells once why a delivery waits (no worker of the run's
+// jaiph-go version took it yet).
+func (q *queue) showWaiting(key string, r *record, stderr io.Writer) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	k := q.known[key]
+	if k == nil || k.final || r.Waiting == "" || r.Waiting == k.waiting || r.State != stQueued {
+		return
+	}
+	k.waiting = r.Waiting
+	fmt.Fprintf(stderr, "jaiph: message %s to %s waits: %s\n", k.seq, k.target, r.Waiting)
 }

@@ -40,60 +40,125 @@ type Worker struct {
 	Name        string
 	Dir         string // working directory of the bodies; caches sources under .jaiph/worker
 	Concurrency int
+	Replicas    int       // the work queue's replicas when this worker creates it
 	Environ     []string  // the environment the targets run with
 	Log         io.Writer // one line per delivery and per refusal
 	// Sandbox "docker" runs each delivery in the Docker sandbox
 	// (docs/sandbox.md), "" on this machine.
 	Sandbox string
+	// Stopping: when Run's context ends the worker claims nothing more and
+	// lets the deliveries it holds finish. When Hard ends, or
+	// ShutdownTimeout passes (0: no limit), it stops them and hands them
+	// back to the queue for another worker: nothing it held is lost.
+	Hard            context.Context
+	ShutdownTimeout time.Duration
 
+	nc       *nats.Conn
 	js       jetstream.JetStream
 	progMu   sync.Mutex
 	programs map[string]*engine.Program // by sources hash
 	boxes    map[string]sandbox.Box     // by sources hash (Sandbox)
 	kvMu     sync.Mutex
-	ledgers  map[string]jetstream.KeyValue
+	ledgers  map[string]*ledger
 	logMu    sync.Mutex
+	waitMu   sync.Mutex
+	waitSeen map[string]bool // deliveries this worker said it leaves for another version
 }
 
-// Run serves until ctx ends. Each slot pulls one delivery at a time (no
-// prefetch: a lease must not tick in a client buffer).
+// Run serves until ctx ends, then stops as Worker says. Each slot pulls
+// one delivery at a time (no prefetch: a lease must not tick in a client
+// buffer).
 func (w *Worker) Run(ctx context.Context) error {
+	if err := w.checkDir(); err != nil {
+		return err
+	}
 	nc, js, err := connect(ctx, w.URL, "jaiph worker "+w.Name)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	w.js, w.programs, w.ledgers, w.boxes = js, map[string]*engine.Program{}, map[string]jetstream.KeyValue{}, map[string]sandbox.Box{}
+	w.nc, w.js, w.programs, w.ledgers, w.boxes = nc, js, map[string]*engine.Program{}, map[string]*ledger{}, map[string]sandbox.Box{}
+	w.waitSeen = map[string]bool{}
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
-	cons, err := js.Consumer(setup, workStream, workersName)
-	if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-		replicas, _ := strconv.Atoi(os.Getenv("JAIPH_INBOX_REPLICAS"))
-		cons, err = ensureWork(setup, js, 30*time.Second, max(replicas, 1))
-	}
+	cons, err := ensureWork(setup, js, max(w.Replicas, 1))
 	if err != nil {
 		return fmt.Errorf("cannot open the work queue: %w", err)
 	}
 	w.logf("worker %s: serving %s with %d slot(s)", w.Name, redactURL(w.URL), max(w.Concurrency, 1))
+	// work is the deliveries' context: it outlives ctx (a stopping worker
+	// finishes what it holds) and ends on Hard or the shutdown timeout.
+	work, abort := context.WithCancel(context.Background())
+	defer abort()
+	slotsDone := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.logf("worker %s: stopping: claiming nothing more, finishing what it holds", w.Name)
+		case <-slotsDone:
+			return
+		}
+		hard := w.Hard
+		if hard == nil {
+			hard = context.Background()
+		}
+		var timeout <-chan time.Time
+		if w.ShutdownTimeout > 0 {
+			t := time.NewTimer(w.ShutdownTimeout)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-hard.Done():
+			w.logf("worker %s: stopping now: handing back what it holds", w.Name)
+		case <-timeout:
+			w.logf("worker %s: the shutdown timeout (%s) passed: handing back what it holds", w.Name, w.ShutdownTimeout)
+		case <-slotsDone:
+		}
+		abort()
+	}()
 	var wg sync.WaitGroup
 	for range max(w.Concurrency, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
-				m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+				fetch, cancel := context.WithTimeout(ctx, 5*time.Second)
+				m, err := cons.Next(jetstream.FetchContext(fetch))
+				cancel()
 				if err != nil {
-					if !errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil {
+					if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
 						time.Sleep(200 * time.Millisecond) // the broker is restarting: the client reconnects
 					}
 					continue
 				}
-				w.handle(ctx, m)
+				if ctx.Err() != nil {
+					_ = m.Nak() // it came as we stopped: another worker takes it now
+					continue
+				}
+				w.handle(work, m)
 			}
 		}()
 	}
 	wg.Wait()
+	close(slotsDone)
+	w.logf("worker %s: stopped", w.Name)
 	return nil
+}
+
+// checkDir fails at start, not at every delivery, when the worker cannot
+// write its directory (sources and runs live under DIR/.jaiph/worker).
+func (w *Worker) checkDir() error {
+	dir := filepath.Join(w.Dir, ".jaiph", "worker")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--dir %s: the worker cannot write there (%v)", w.Dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("--dir %s: the worker cannot write there (%v)", w.Dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func (w *Worker) logf(format string, args ...any) {
@@ -105,47 +170,104 @@ func (w *Worker) logf(format string, args ...any) {
 	w.logMu.Unlock()
 }
 
-func (w *Worker) ledger(ctx context.Context, run string) (jetstream.KeyValue, error) {
+func (w *Worker) ledger(ctx context.Context, run string) (*ledger, error) {
 	w.kvMu.Lock()
 	defer w.kvMu.Unlock()
 	if kv := w.ledgers[run]; kv != nil {
 		return kv, nil
 	}
-	kv, err := w.js.KeyValue(ctx, ledgerName(run))
-	if err == nil {
-		w.ledgers[run] = kv
+	kv, err := try(ctx, func(c context.Context) (jetstream.KeyValue, error) { return w.js.KeyValue(c, ledgerName(run)) })
+	if err != nil {
+		return nil, err
 	}
-	return kv, err
+	l := openLedger(w.nc, kv, run)
+	w.ledgers[run] = l
+	return l, nil
 }
 
+// later hands m back to the queue for another look after d: never a
+// termination, whatever went wrong, while the run may still exist.
+func later(m jetstream.Msg, d time.Duration) { _ = m.NakWithDelay(d) }
+
+// maxMissing is how many times a delivery whose ledger record is missing
+// is looked at again before it is kept as a dead letter.
+const maxMissing = 10
+
 // handle claims one delivery and runs it, or refuses it with a reason.
+// ctx ends when the worker must stop at once (then what it holds is
+// handed back).
 func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	var d delivery
 	if err := json.Unmarshal(m.Data(), &d); err != nil || d.Run == "" || d.Key == "" || d.Target == "" {
-		w.reject(ctx, m, fmt.Sprintf("malformed delivery on %s: %v", m.Subject(), cmpErr(err, "a field is missing")))
+		w.reject(m, fmt.Sprintf("malformed delivery on %s: %v", m.Subject(), cmpErr(err, "a field is missing")))
 		return
 	}
 	kv, err := w.ledger(ctx, d.Run)
-	if err != nil {
-		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: the run's ledger is gone (%v)", d.Key, d.Run, err))
+	if notFound(err) {
+		w.reject(m, fmt.Sprintf("delivery %s of run %s: the run's ledger is gone (%v)", d.Key, d.Run, err))
 		return
 	}
-	entry, err := get(ctx, kv, d.Key)
 	if err != nil {
-		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: no ledger record (%v)", d.Key, d.Run, err))
+		later(m, time.Second) // the broker is away or electing: look again
 		return
 	}
-	r, err := decodeRecord(entry.Value())
+	e, err := kv.get(ctx, d.Key)
+	if errors.Is(err, errNoRecord) {
+		md, _ := m.Metadata()
+		if md != nil && md.NumDelivered >= maxMissing {
+			w.reject(m, fmt.Sprintf("delivery %s of run %s: no ledger record after %d looks", d.Key, d.Run, md.NumDelivered))
+			return
+		}
+		w.logf("worker %s: delivery %s of run %s has no ledger record yet; looking again later", w.Name, d.Key, d.Run)
+		later(m, time.Second)
+		return
+	}
+	if notFound(err) {
+		w.reject(m, fmt.Sprintf("delivery %s of run %s: the run's ledger is gone (%v)", d.Key, d.Run, err))
+		return
+	}
 	if err != nil {
-		w.reject(ctx, m, fmt.Sprintf("delivery %s of run %s: unreadable ledger record (%v)", d.Key, d.Run, err))
+		later(m, time.Second)
+		return
+	}
+	r, err := decodeRecord(e.value)
+	if err != nil {
+		w.reject(m, fmt.Sprintf("delivery %s of run %s: unreadable ledger record (%v)", d.Key, d.Run, err))
 		return
 	}
 	if r.terminal() {
 		_ = m.Ack() // already final: a duplicate
 		return
 	}
-	rev := entry.Revision()
-	if lost := r.Claims - r.Failures; lost >= maxLost {
+	if id := m.Headers().Get(jetstream.MsgIDHeader); r.Msg != "" && id != "" && id != r.Msg {
+		_ = m.Ack() // a copy the watchdog replaced: the current one is r.Msg
+		return
+	}
+	rev := e.rev
+	if d.Version != buildinfo.Version() {
+		// A mixed fleet (a rolling upgrade): leave it to a worker of the
+		// run's version, and say so once in the ledger for the run to show.
+		why := fmt.Sprintf("worker %s runs jaiph-go %s, the run was started by jaiph-go %s; waiting for a worker of its version", w.Name, buildinfo.Version(), d.Version)
+		if w.firstWait(d.Run + d.Key) {
+			w.logf("worker %s: left message %s to %s for another worker: %s", w.Name, d.Seq, d.Target, why)
+		}
+		if r.Waiting != why && r.State == stQueued {
+			r.Waiting = why
+			_, _ = update(ctx, kv, d.Key, r.encode(), rev)
+		}
+		later(m, 2*time.Second)
+		return
+	}
+	lease := d.lease()
+	if r.State == stClaimed {
+		// JetStream handed the message out again (its AckWait is not the
+		// run's lease): the claim stands while its heartbeats are fresh.
+		if age := time.Since(time.UnixMilli(r.Beat)); age < lease {
+			later(m, lease-age+100*time.Millisecond)
+			return
+		}
+	}
+	if lost := r.lost(); lost >= maxLost {
 		r.State, r.Why = stDead, fmt.Sprintf("it lost its worker %d times (a worker crashed or stalled past the lease each time)", lost)
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err == nil {
 			_ = m.TermWithReason("lost its worker")
@@ -153,11 +275,12 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	// Claim: compare-and-set on the record's revision is the fence.
-	r.State, r.Worker, r.Beat = stClaimed, w.Name, time.Now().UnixMilli()
+	r.State, r.Worker, r.Beat, r.Waiting = stClaimed, w.Name, time.Now().UnixMilli(), ""
 	r.Claims++
 	rev, err = update(ctx, kv, d.Key, r.encode(), rev)
 	if err != nil {
-		return // another worker claimed it this instant
+		later(m, retryEvery) // it moved this instant: look again
+		return
 	}
 	attempt := r.Claims
 	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
@@ -168,9 +291,13 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	fenced := &atomic.Bool{}
 	if why == "" {
 		status, sends, lastEvent, rev = w.runTarget(ctx, m, kv, &d, r, rev, attempt, prog, fenced)
-		if fenced.Load() || ctx.Err() != nil {
+		if fenced.Load() {
 			w.logf("worker %s: lost the claim of %s (message %s to %s); its result is dropped", w.Name, d.Key, d.Seq, d.Target)
-			return // taken over or stopping: report nothing, never ack
+			return // taken over: report nothing, never ack
+		}
+		if ctx.Err() != nil {
+			w.handBack(m, kv, &d, r, rev)
+			return
 		}
 	} else {
 		status = 1
@@ -180,6 +307,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	if status == 0 {
 		r.State, r.Sends = stDone, sends
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+			w.logf("worker %s: the result of message %s to %s was not recorded (%v); it will be delivered again", w.Name, d.Seq, d.Target, err)
 			return // fenced at the finish line: the result never counts
 		}
 		// The ledger says done: a lost ack only makes the next worker ack
@@ -192,9 +320,10 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	if r.Failures <= d.Retries {
 		r.State = stQueued
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+			w.logf("worker %s: the failure of message %s to %s was not recorded (%v)", w.Name, d.Seq, d.Target, err)
 			return
 		}
-		_ = m.NakWithDelay(retryDelay(time.Duration(d.BackoffMS)*time.Millisecond, r.Failures))
+		later(m, retryDelay(time.Duration(d.BackoffMS)*time.Millisecond, r.Failures))
 		return
 	}
 	r.State = stFailed
@@ -202,15 +331,51 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		r.State = stDead
 	}
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+		w.logf("worker %s: the failure of message %s to %s was not recorded (%v)", w.Name, d.Seq, d.Target, err)
 		return
 	}
 	_ = m.TermWithReason(r.State)
 	w.logf("worker %s: message %s to %s %s (status %d)", w.Name, d.Seq, d.Target, r.State, status)
 }
 
+// firstWait tells whether this worker has not yet said it leaves key to
+// another worker.
+func (w *Worker) firstWait(key string) bool {
+	w.waitMu.Lock()
+	defer w.waitMu.Unlock()
+	if w.waitSeen[key] {
+		return false
+	}
+	if len(w.waitSeen) > 10000 {
+		clear(w.waitSeen)
+	}
+	w.waitSeen[key] = true
+	return true
+}
+
+// handBack returns a delivery the stopping worker holds to the queue: the
+// record is queued again (the claim released, not lost) and the message
+// is redelivered at once to another worker.
+func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r.State, r.Worker = stQueued, ""
+	r.Released++
+	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
+		w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
+		return
+	}
+	_ = m.Nak()
+	w.logf("worker %s: handed back message %s to %s", w.Name, d.Seq, d.Target)
+}
+
 // reject moves a work message no run can take to the dead-letter stream,
-// with the reason, and removes it from the queue.
-func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
+// with the reason, and removes it from the queue. It is kept there even
+// when the worker is stopping: the letter is stored before the message is
+// terminated, or the message stays in the queue.
+func (w *Worker) reject(m jetstream.Msg, why string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	md, _ := m.Metadata()
 	id := m.Subject()
 	if md != nil {
@@ -219,19 +384,20 @@ func (w *Worker) reject(ctx context.Context, m jetstream.Msg, why string) {
 	msg := &nats.Msg{Subject: deadPrefix + strings.TrimPrefix(m.Subject(), workPrefix), Data: m.Data(),
 		Header: nats.Header{"Jaiph-Reason": []string{why}, "Jaiph-Worker": []string{w.Name}, "Nats-Msg-Id": []string{id}}}
 	var err error
-	for try := 0; ; try++ {
-		if _, err = w.js.PublishMsg(ctx, msg); err == nil || ctx.Err() != nil || try >= retryTries {
+	for n := 0; ; n++ {
+		if _, err = try(ctx, func(c context.Context) (*jetstream.PubAck, error) { return w.js.PublishMsg(c, msg) }); err == nil || ctx.Err() != nil || n >= retryTries {
 			break
 		}
 		sleep(ctx, retryEvery)
 	}
-	// Logged once the letter is stored (or could not be): a reader of the
-	// log finds it in the dead-letter stream.
 	if err != nil {
-		w.logf("worker %s: rejected %s (not kept as a dead letter: %v)", w.Name, why, err)
-	} else {
-		w.logf("worker %s: rejected %s", w.Name, why)
+		w.logf("worker %s: could not keep a dead letter (%v) for: %s; the message stays queued", w.Name, err, why)
+		later(m, 5*time.Second)
+		return
 	}
+	// Logged once the letter is stored: a reader of the log finds it in
+	// the dead-letter stream.
+	w.logf("worker %s: rejected %s", w.Name, why)
 	_ = m.TermWithReason(why)
 }
 
@@ -305,21 +471,18 @@ func within(root, path string) bool {
 // and the claim; a lost claim stops the target (fenced is then set). It
 // returns the status, what the target sent, the last event's stream
 // sequence and the claim's revision.
-func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.KeyValue, d *delivery, r *record, rev uint64,
+func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64,
 	attempt int, prog *engine.Program, fenced *atomic.Bool) (int, []sent, uint64, uint64) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	lease := 30 * time.Second
-	if ci, err := w.js.Consumer(ctx, workStream, workersName); err == nil {
-		if c := ci.CachedInfo(); c != nil && c.Config.AckWait > 0 {
-			lease = c.Config.AckWait
-		}
-	}
+	// Renewed at a third of the shorter of the run's lease and the
+	// consumer's AckWait: the ledger claim and JetStream's hold both live.
+	every := max(min(d.lease(), consumerAckWait)/3, 50*time.Millisecond)
 	var revMu sync.Mutex
 	beatDone := make(chan struct{})
 	go func() {
 		defer close(beatDone)
-		t := time.NewTicker(max(lease/3, 50*time.Millisecond))
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -342,9 +505,12 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv jetstream.Ke
 			revMu.Unlock()
 		}
 	}()
-	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced}
+	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced, stop: runCtx}
 	q := &workerQueue{}
-	environ := append(withoutInbox(w.Environ), "JAIPH_RUNS_DIR="+filepath.Join(w.Dir, ".jaiph", "worker", "runs"))
+	// JAIPH_DELIVERY_ID is the same for every attempt at one delivery:
+	// with JAIPH_ATTEMPT a workflow can make its own effects idempotent.
+	environ := append(withoutInbox(w.Environ), "JAIPH_RUNS_DIR="+filepath.Join(w.Dir, ".jaiph", "worker", "runs"),
+		"JAIPH_DELIVERY_ID="+d.Run+"."+d.Key, "JAIPH_ATTEMPT="+strconv.Itoa(attempt))
 	if w.Sandbox != "" {
 		status := w.runSandboxed(runCtx, d, prog, environ, pub, q)
 		pub.flush()
@@ -465,6 +631,7 @@ type publisher struct {
 	worker  string
 	attempt int
 	fenced  *atomic.Bool
+	stop    context.Context // the attempt was stopped: nothing more to send
 	last    atomic.Uint64
 
 	mu      sync.Mutex
@@ -571,14 +738,21 @@ func (p *publisher) send(batch []wireEvent, id string) {
 		return
 	}
 	b, _ := json.Marshal(wireBatch{Key: p.key, Worker: p.worker, Attempt: p.attempt, Events: batch})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	ack, err := publish(ctx, p.js, p.subject, b, id)
-	switch {
-	case err == nil:
-		p.last.Store(ack.Sequence)
-	case errors.Is(err, errGone):
-		p.fenced.Store(true) // the run completed without this attempt
+	// Retried, each try bounded (tryTimeout), for as long as the attempt
+	// holds its claim: a node loss must not drop a step's events. The id
+	// makes a retry the broker already stored a duplicate.
+	for {
+		ack, err := publish(p.stop, p.js, p.subject, b, id)
+		switch {
+		case err == nil:
+			p.last.Store(ack.Sequence)
+			return
+		case errors.Is(err, errGone):
+			p.fenced.Store(true) // the run completed without this attempt
+			return
+		case p.fenced.Load() || p.stop.Err() != nil:
+			return
+		}
 	}
 }
 

@@ -23,8 +23,10 @@ type Sources struct {
 }
 
 // TransportFactory dials a transport for url, carrying the program's
-// sources to its workers.
-type TransportFactory func(ctx context.Context, url string, src Sources) (runtime.Transport, error)
+// sources to its workers. settings looks up the run's own settings (a
+// resumed run's are those recorded in its run.json), never the process
+// environment's.
+type TransportFactory func(ctx context.Context, url string, src Sources, settings func(string) (string, bool)) (runtime.Transport, error)
 
 var transports map[string]TransportFactory
 
@@ -62,7 +64,7 @@ func (p *Program) transport(ctx context.Context, environ []string) (runtime.Tran
 	if err != nil {
 		return nil, err
 	}
-	return f(ctx, url, src)
+	return f(ctx, url, src, lookup(environ))
 }
 
 // Sources reads the program's module files relative to the directory that

@@ -48,7 +48,11 @@ type Delivery struct {
 	State    string `json:"state"` // delivering, delivered, failed or dead
 	Attempts int    `json:"attempts"`
 	Status   *int   `json:"status"` // the last finished attempt's exit status
-	open     bool   // the last attempt started and did not end
+	// Worker and Since say where an open attempt runs (a broker run's
+	// worker) and since when (the start event's time).
+	Worker string `json:"worker,omitempty"`
+	Since  string `json:"since,omitempty"`
+	open   bool   // the last attempt started and did not end
 	dead     bool   // the last record is a dead line
 	wasDead  bool   // a dead line was written (redrive may have delivered it since)
 }
@@ -109,6 +113,9 @@ func Read(runDir string) (*Inbox, error) {
 				d.State = "delivered"
 			default:
 				d.State = "failed"
+			}
+			if d.State != "delivering" {
+				d.Worker, d.Since = "", "" // where it ran is in the summary
 			}
 			states[d.State] = true
 			m.Attempts += d.Attempts
@@ -211,6 +218,8 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 			Target   string `json:"target"`
 			Status   *int   `json:"status"`
 			Replayed bool   `json:"replayed"`
+			Worker   string `json:"worker"`
+			TS       string `json:"ts"`
 		}
 		if json.Unmarshal(line, &e) != nil || bySeq[e.Seq] == nil || e.Target == "" {
 			continue
@@ -220,6 +229,7 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 		case "INBOX_DISPATCH_START":
 			d.Attempts++
 			d.open = true
+			d.Worker, d.Since = e.Worker, e.TS
 		case "INBOX_DISPATCH_COMPLETE":
 			if e.Status != nil {
 				d.open, d.Status = false, e.Status

@@ -23,6 +23,12 @@ func WriteText(w io.Writer, in *Inbox) error {
 			if d.Status != nil && *d.Status != 0 {
 				s += fmt.Sprintf("/exit %d", *d.Status)
 			}
+			if d.Worker != "" {
+				s += " on " + d.Worker
+			}
+			if d.Since != "" {
+				s += " since " + d.Since
+			}
 			ts = append(ts, s)
 		}
 		targets := strings.Join(ts, ",")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -30,6 +31,7 @@ type WorkerOptions struct {
 	Concurrency      int
 	Replicas         int
 	Sandbox          string
+	ShutdownTimeout  time.Duration
 }
 
 // UsageError is a command-line mistake (exit 2).
@@ -199,7 +201,9 @@ func NewWorkerCmd(stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: "worker --inbox URL [--concurrency N] [--name NAME] [--dir DIR]", Short: "Claim and run deliveries of broker runs (jaiph run --inbox)",
 		Long: `Claim deliveries of any run on the broker at URL (nats://HOST:PORT, or JAIPH_INBOX_URL)
 and run their target workflows, N at a time, until Ctrl-C or SIGTERM
-(docs/distributed.md). A worker needs no checkout: it fetches the run's sources from
+(docs/distributed.md). The first signal stops claiming and lets the deliveries it
+holds finish; a second one, or --shutdown-timeout, stops them and hands them back
+to the queue for another worker. A worker needs no checkout: it fetches the run's sources from
 the broker and verifies their hash; bodies run with DIR as their working directory.
 A delivery is held by a lease that heartbeats renew; a worker whose claim was taken
 over stops its target and reports nothing.`,
@@ -228,6 +232,7 @@ over stops its target and reports nothing.`,
 	cmd.Flags().StringVar(&o.Sandbox, "sandbox", "", "run each delivery in the Docker sandbox (`docker`; docs/sandbox.md): image, network and timeout as JAIPH_DOCKER_* set them for a run")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", 0, "replicas of the work queue when this worker creates it (`N`; a cluster: 3; JAIPH_INBOX_REPLICAS)")
 	cmd.Flags().StringVar(&o.Dir, "dir", "", "working directory of the bodies (`DIR`; default the current one)")
+	cmd.Flags().DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 25*time.Second, "after Ctrl-C or SIGTERM, how long held deliveries may finish before they are handed back (`DURATION`; 0: no limit)")
 	return cmd
 }
 

@@ -1,0 +1,261 @@
+package broker_test
+
+// The broker's answers to the faults an operator found on a real cluster
+// (issue 32): a stopping worker loses nothing, one run's lease never
+// changes another's, a delivery whose work message vanished is queued
+// again by the orchestrator's watchdog, shared streams never lose
+// replicas, targets learn their delivery's id and attempt, and a worker
+// that cannot write its directory says so at start.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// TestGracefulStop: SIGTERM stops a worker from claiming and lets the
+// delivery it holds finish; a second SIGTERM hands a held delivery back to
+// the queue, where another worker takes it. Nothing is lost, nothing but
+// the handed-back attempt repeats.
+func TestGracefulStop(t *testing.T) {
+	t.Run("finish", func(t *testing.T) {
+		srv := startServer(t)
+		dir := workspace(t, slowFlow("2"))
+		a := startWorker(t, srv.url(), "a", dir, 1)
+		r := startRun(t, srv.url(), dir, "flow.jh", nil)
+		waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
+		_ = a.cmd.Process.Signal(syscall.SIGTERM)
+		a.log.wait(t, "stopping: claiming nothing more")
+		a.log.wait(t, "delivered message 001")
+		a.log.wait(t, "worker a: stopped")
+		<-a.exited
+		if code := a.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Fatalf("the stopped worker exited %d, want 0\n%s", code, a.log.text())
+		}
+		// The report message the delivery sent waits for a worker.
+		startWorker(t, srv.url(), "b", dir, 1)
+		if code := r.wait(t); code != 0 {
+			t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+		}
+		if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "end m1\nstart m1" {
+			t.Fatalf("done.txt:\n%s\nwant the held delivery once, finished", got)
+		}
+	})
+	t.Run("hand back", func(t *testing.T) {
+		srv := startServer(t)
+		dir := workspace(t, strings.Replace(slow, `sleep "$2"`, `[ -f fast ] || sleep 60`, 1))
+		a := startWorker(t, srv.url(), "a", dir, 1)
+		r := startRun(t, srv.url(), dir, "flow.jh", nil)
+		waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
+		_ = a.cmd.Process.Signal(syscall.SIGTERM)
+		a.log.wait(t, "stopping: claiming nothing more")
+		_ = a.cmd.Process.Signal(syscall.SIGTERM)
+		a.log.wait(t, "handed back message 001")
+		<-a.exited
+		// The second attempt need not sleep.
+		if err := os.WriteFile(filepath.Join(dir, "fast"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b := startWorker(t, srv.url(), "b", dir, 1)
+		b.log.wait(t, "claimed message 001 to flow::work (attempt 2)")
+		if code := r.wait(t); code != 0 {
+			t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+		}
+		if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "end m1\nstart m1\nstart m1" {
+			t.Fatalf("done.txt:\n%s\nwant the handed-back attempt's start, then one whole delivery", got)
+		}
+		if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
+			t.Fatalf("reviews.txt: %q, want the report once", rv)
+		}
+	})
+}
+
+// TestLeasePerRun: run A (lease 30 s, a delivery of 4 s) is in flight when
+// run B starts with a 1 s lease: A's delivery runs once. (When the lease
+// was the shared consumer's AckWait, B's start made A's in-flight delivery
+// expire and run again.)
+func TestLeasePerRun(t *testing.T) {
+	srv := startServer(t)
+	dirA := workspace(t, slowFlow("4"))
+	dirB := workspace(t, oneJob("  echo \"ran $1\" >> b.txt\n"))
+	startWorker(t, srv.url(), "a1", dirA, 1)
+	startWorker(t, srv.url(), "a2", dirA, 1)
+	startWorker(t, srv.url(), "b", dirB, 1)
+	ra := startRun(t, srv.url(), dirA, "flow.jh", []string{"JAIPH_INBOX_LEASE=30s"})
+	waitLine(t, filepath.Join(dirA, "done.txt"), "start m1")
+	rb := startRun(t, srv.url(), dirB, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
+	if code := rb.wait(t); code != 0 {
+		t.Fatalf("run B: exit %d\nstderr:\n%s", code, rb.stderr.String())
+	}
+	if code := ra.wait(t); code != 0 {
+		t.Fatalf("run A: exit %d\nstderr:\n%s", code, ra.stderr.String())
+	}
+	if got := strings.Join(lines(t, filepath.Join(dirA, "done.txt")), "\n"); got != "end m1\nstart m1" {
+		t.Fatalf("run A's done.txt:\n%s\nwant its delivery once", got)
+	}
+}
+
+// TestWatchdog: a delivery whose work message vanished from the broker
+// (deleted by hand here; a terminated message or a lost publish in the
+// field) is queued again by the orchestrator, and delivered once.
+func TestWatchdog(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, single)
+	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
+	nc, err := nats.Connect(srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	var seq uint64
+	for stop := time.Now().Add(deadline); seq == 0; {
+		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
+			if m, err := st.GetMsg(ctx, 1); err == nil {
+				seq = m.Sequence
+				if err := st.DeleteMsg(ctx, seq); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if time.Now().After(stop) {
+			t.Fatal("the run queued no work message")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitRunText(t, dir, "message 001 to flow::work was queued with no work message on the broker; queued again")
+	startWorker(t, srv.url(), "a", dir, 1)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+	}
+	if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "ran m1" {
+		t.Fatalf("done.txt: %q, want the delivery once", got)
+	}
+}
+
+// TestStalledWorkerTakenOver: a worker stopped (SIGSTOP) in the middle of
+// a delivery, with no other worker waiting on JetStream's redelivery: the
+// orchestrator's watchdog sees the claim's heartbeats stop and queues the
+// delivery again; another worker delivers it; the stalled worker, when it
+// continues, is fenced.
+func TestStalledWorkerTakenOver(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, slowFlow("2"))
+	a := startWorker(t, srv.url(), "a", dir, 1)
+	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
+	a.log.wait(t, "claimed message 001")
+	_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGSTOP)
+	waitRunText(t, dir, "message 001 to flow::work: worker a stopped renewing its lease; queued again")
+	b := startWorker(t, srv.url(), "b", dir, 1)
+	b.log.wait(t, "delivered message 001")
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+	}
+	_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGCONT)
+	a.log.wait(t, "lost the claim")
+	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
+		t.Fatalf("reviews.txt: %q, want the report once", rv)
+	}
+}
+
+// TestDeliveryEnv: a target sees its delivery's id (the same for every
+// attempt) and its attempt number.
+func TestDeliveryEnv(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, `channel jobs
+
+config {
+  run.inbox_retries = 1
+  run.inbox_retry_backoff = "10ms"
+}
+
+workflow work {
+  echo "$JAIPH_DELIVERY_ID $JAIPH_ATTEMPT" >> ids.txt
+  [ "$JAIPH_ATTEMPT" = 2 ]
+}
+
+workflow default {
+  jobs <- echo "m1"
+  jobs -> work
+}
+`)
+	startWorker(t, srv.url(), "a", dir, 1)
+	r := startRun(t, srv.url(), dir, "flow.jh", nil)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+	}
+	got := lines(t, filepath.Join(dir, "ids.txt"))
+	if len(got) != 2 || !strings.HasSuffix(got[0], ".d.001.0 1") || !strings.HasSuffix(got[1], ".d.001.0 2") ||
+		strings.TrimSuffix(got[0], " 1") != strings.TrimSuffix(got[1], " 2") {
+		t.Fatalf("ids.txt: %q, want one delivery id with attempts 1 and 2", got)
+	}
+}
+
+// TestWorkerDirUnwritable: a worker whose --dir it cannot write fails at
+// start with the reason, not at every delivery.
+func TestWorkerDirUnwritable(t *testing.T) {
+	srv := startServer(t)
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(jaiphFull, "worker", "--inbox", srv.url(), "--dir", filepath.Join(file, "sub")).CombinedOutput()
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "the worker cannot write there") {
+		t.Fatalf("exit %d:\n%s\nwant exit 1 saying the directory is not writable", code, out)
+	}
+}
+
+func exitCode(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// TestReplicasNeverShrink: on a three-node cluster, a worker and a run
+// that ask for no replicas leave the shared R3 streams at R3.
+func TestReplicasNeverShrink(t *testing.T) {
+	c := startCluster(t)
+	dir := workspace(t, single)
+	startWorker(t, c.url(), "a", dir, 1, "JAIPH_INBOX_REPLICAS=3")
+	checkReplicas(t, c.urls[0], "JAIPH_WORK", 3)
+	startWorker(t, c.url(), "b", dir, 1)
+	r := startRun(t, c.url(), dir, "flow.jh", nil)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+	}
+	checkReplicas(t, c.urls[0], "JAIPH_WORK", 3)
+	checkReplicas(t, c.urls[0], "JAIPH_DLQ", 3)
+}
+
+// waitRunText waits until a file of the workspace's newest run directory
+// has s: what the drain says goes to the orchestrating step's stderr
+// artifact, as the file inbox's messages do.
+func waitRunText(t *testing.T, dir, s string) {
+	t.Helper()
+	stop := time.Now().Add(deadline)
+	for {
+		runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", "*.err"))
+		for _, f := range runs {
+			if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), s) {
+				return
+			}
+		}
+		if time.Now().After(stop) {
+			t.Fatalf("no run artifact has %q", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
