@@ -50,11 +50,11 @@ type Delivery struct {
 	Status   *int   `json:"status"` // the last finished attempt's exit status
 	// Worker and Since say where an open attempt runs (a broker run's
 	// worker) and since when (the start event's time).
-	Worker string `json:"worker,omitempty"`
-	Since  string `json:"since,omitempty"`
-	open   bool   // the last attempt started and did not end
-	dead     bool   // the last record is a dead line
-	wasDead  bool   // a dead line was written (redrive may have delivered it since)
+	Worker  string `json:"worker,omitempty"`
+	Since   string `json:"since,omitempty"`
+	open    bool   // the last attempt started and did not end
+	dead    bool   // the last record is a dead line
+	wasDead bool   // a dead line was written (redrive may have delivered it since)
 }
 
 // ErrNoInbox is returned for a run that has no inbox (it sent no message).
