@@ -50,6 +50,7 @@ func Install() {
 		fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s (store %s); Ctrl-C stops it\n", s.ClientURL(), o.Store)
 		ctx, stop := runtime.NotifyInterrupt()
 		defer stop()
+		StartJanitor(ctx, s, o.Retention, cmd.ErrOrStderr()) // retention (issue 32): retention.go
 		<-ctx.Done()
 		s.Shutdown()
 		s.WaitForShutdown()
@@ -89,6 +90,10 @@ func Install() {
 			Environ: os.Environ(), Log: cmd.ErrOrStderr(), Hard: hard, ShutdownTimeout: o.ShutdownTimeout}
 		return w.Run(soft)
 	}
+	// Retention (issue 32): the bodies of `jaiph broker runs` and `jaiph
+	// broker prune` (retentioncmd.go).
+	brokercmd.ListRuns = listRunsCommand
+	brokercmd.PruneRuns = pruneRunsCommand
 }
 
 // brokerMemoryLimit is `jaiph broker`'s soft memory limit (GOMEMLIMIT).

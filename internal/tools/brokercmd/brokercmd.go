@@ -23,6 +23,9 @@ var (
 // BrokerOptions are `jaiph broker`'s flags.
 type BrokerOptions struct {
 	Listen, Store string
+	// Retention: the broker prunes the state of runs inactive for longer,
+	// at start and hourly (0: never; docs/distributed.md, "Retention").
+	Retention time.Duration
 }
 
 // WorkerOptions are `jaiph worker`'s flags.
@@ -120,7 +123,7 @@ func NeedsFull(args []string, isRunFile func(string) bool) bool {
 	}
 	switch args[0] {
 	case "broker", "worker":
-		return !(len(args) > 1 && (args[1] == "-h" || args[1] == "--help"))
+		return !(len(args) > 1 && (args[1] == "-h" || args[1] == "--help")) && !brokerSubcommandHelp(args)
 	case "report", "mcp":
 		return true
 	case "run", "resume":
@@ -192,6 +195,11 @@ as well (docs/distributed.md).`,
 		}}
 	cmd.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on (`HOST:PORT`; port 0 picks a free one)")
 	cmd.Flags().StringVar(&o.Store, "store", "", "directory of the broker's streams (`DIR`; default .jaiph/broker in the working directory)")
+	// Retention (issue 32): the janitor's window and the runs and prune
+	// subcommands (retention part at the end of this file).
+	o.Retention = DefaultRetention
+	cmd.Flags().Var(retentionValue{&o.Retention}, "retention", "prune the state of runs inactive for longer than `DURATION`, at start and every hour (e.g. 168h, 7d; 0 never)")
+	cmd.AddCommand(newBrokerRunsCmd(stderr), newBrokerPruneCmd(stderr))
 	return cmd
 }
 
@@ -253,3 +261,164 @@ func NewForwardedCmd(use, short string, stderr io.Writer) *cobra.Command {
 			return nil
 		}}
 }
+
+// ---- Retention (issue 32): jaiph broker runs, jaiph broker prune ----
+
+// Set by the jaiph-full build (internal/broker/install.go).
+var (
+	ListRuns  func(cmd *cobra.Command, o RunsOptions) error
+	PruneRuns func(cmd *cobra.Command, o PruneOptions) error
+)
+
+// DefaultRetention is how long the broker keeps the state of a run that
+// did not complete (a failed or killed one, for jaiph resume) after its
+// last activity: 7 days.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// RunsOptions are `jaiph broker runs`'s flags.
+type RunsOptions struct {
+	Inbox string
+	JSON  bool
+}
+
+// PruneOptions are `jaiph broker prune`'s flags.
+type PruneOptions struct {
+	Inbox     string
+	OlderThan time.Duration
+	DryRun    bool
+}
+
+// brokerSubcommandHelp tells `jaiph broker runs|prune … --help`, which
+// the default build answers itself (the flags are declared here).
+func brokerSubcommandHelp(args []string) bool {
+	if args[0] != "broker" || len(args) < 3 || (args[1] != "runs" && args[1] != "prune") {
+		return false
+	}
+	for _, a := range args[2:] {
+		if a == "--" {
+			return false
+		}
+		if a == "-h" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+// inboxOf is --inbox, else JAIPH_INBOX_URL.
+func inboxOf(name, flag string) (string, error) {
+	if flag == "" {
+		flag = os.Getenv("JAIPH_INBOX_URL")
+	}
+	if flag == "" {
+		return "", &UsageError{"jaiph broker " + name + " needs --inbox URL (nats://HOST:PORT) or JAIPH_INBOX_URL"}
+	}
+	return flag, nil
+}
+
+func newBrokerRunsCmd(stderr io.Writer) *cobra.Command {
+	var o RunsOptions
+	cmd := &cobra.Command{Use: "runs --inbox URL [--json]", Short: "List the runs that have state on the broker",
+		Long: `List every run with state on the broker at URL (nats://HOST:PORT, or JAIPH_INBOX_URL):
+its ledger, event stream and artifact store (which of them exist, their messages and
+bytes), its last activity, the deliveries it still has in the work queue and the hash
+of its sources. A run whose drain completed removed its state; what is listed is
+failed, killed or still running (docs/distributed.md, "Retention").`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ListRuns == nil {
+				os.Exit(Forward(os.Args[1:], stderr))
+			}
+			var err error
+			if o.Inbox, err = inboxOf("runs", o.Inbox); err != nil {
+				return err
+			}
+			return ListRuns(cmd, o)
+		}}
+	cmd.Flags().StringVar(&o.Inbox, "inbox", "", "the broker (`URL`: nats://HOST:PORT; default JAIPH_INBOX_URL)")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/distributed.md)")
+	return cmd
+}
+
+func newBrokerPruneCmd(stderr io.Writer) *cobra.Command {
+	o := PruneOptions{OlderThan: DefaultRetention}
+	cmd := &cobra.Command{Use: "prune --inbox URL [--older-than DURATION] [--dry-run]", Short: "Remove the broker state of runs inactive for longer than a duration",
+		Long: `Remove from the broker at URL (nats://HOST:PORT, or JAIPH_INBOX_URL) the ledger, event
+stream and artifact store of every run inactive for longer than DURATION (default
+168h, 7 days), and its deliveries left in the work queue; then the sources no
+remaining run uses, stored longer ago than DURATION. A run active within DURATION is
+never touched; a removed run can no longer be resumed with jaiph resume
+(docs/distributed.md, "Retention"). Prints what it removed (with --dry-run, what it
+would remove).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if PruneRuns == nil {
+				os.Exit(Forward(os.Args[1:], stderr))
+			}
+			var err error
+			if o.Inbox, err = inboxOf("prune", o.Inbox); err != nil {
+				return err
+			}
+			if o.OlderThan <= 0 {
+				return &UsageError{"--older-than needs a duration above 0 (e.g. 168h, 7d)"}
+			}
+			return PruneRuns(cmd, o)
+		}}
+	cmd.Flags().StringVar(&o.Inbox, "inbox", "", "the broker (`URL`: nats://HOST:PORT; default JAIPH_INBOX_URL)")
+	cmd.Flags().Var(retentionValue{&o.OlderThan}, "older-than", "remove runs inactive for longer than `DURATION` (e.g. 168h, 90m, 7d)")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be removed and remove nothing")
+	return cmd
+}
+
+// ParseRetention reads a retention window: a Go duration (168h, 90m,
+// 1ns) or a number of days (7d); never negative.
+func ParseRetention(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseUint(days, 10, 32)
+		if err != nil || n > 100000 {
+			return 0, fmt.Errorf("want a duration such as 168h, 90m or 7d")
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want a duration such as 168h, 90m or 7d")
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("a duration cannot be negative")
+	}
+	return d, nil
+}
+
+// FormatRetention shows a window as ParseRetention reads it: 168h, 90m, 1ns.
+func FormatRetention(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// retentionValue is a flag holding a ParseRetention duration.
+type retentionValue struct{ d *time.Duration }
+
+func (v retentionValue) Set(s string) error {
+	d, err := ParseRetention(s)
+	if err == nil {
+		*v.d = d
+	}
+	return err
+}
+
+func (v retentionValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return FormatRetention(*v.d)
+}
+
+func (v retentionValue) Type() string { return "duration" }
