@@ -107,7 +107,11 @@ func (t *Transport) publishSources(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := obs.GetInfo(ctx, t.hash); err == nil {
+	// Stored already, and recently: nothing to do. One stored long ago
+	// is written again, so its time is fresh: retention (Prune) removes
+	// sources no run references that are older than its window, and this
+	// run's start record (the ledger's "run" key) does not exist yet.
+	if info, err := obs.GetInfo(ctx, t.hash); err == nil && time.Since(info.ModTime) < time.Hour {
 		return nil
 	}
 	b, err := json.Marshal(t.src)
