@@ -231,6 +231,11 @@ func TestReplicasNeverShrink(t *testing.T) {
 	dir := workspace(t, single)
 	startWorker(t, c.url(), "a", dir, 1, "JAIPH_INBOX_REPLICAS=3")
 	checkReplicas(t, c.urls[0], "JAIPH_WORK", 3)
+	first := startRun(t, c.url(), dir, "flow.jh", []string{"JAIPH_INBOX_REPLICAS=3"})
+	if code := first.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, first.stderr.String())
+	}
+	checkReplicas(t, c.urls[0], "OBJ_JAIPH_SRC", 3)
 	startWorker(t, c.url(), "b", dir, 1)
 	r := startRun(t, c.url(), dir, "flow.jh", nil)
 	if code := r.wait(t); code != 0 {
@@ -238,6 +243,7 @@ func TestReplicasNeverShrink(t *testing.T) {
 	}
 	checkReplicas(t, c.urls[0], "JAIPH_WORK", 3)
 	checkReplicas(t, c.urls[0], "JAIPH_DLQ", 3)
+	checkReplicas(t, c.urls[0], "OBJ_JAIPH_SRC", 3)
 }
 
 // waitRunText waits until a file of the workspace's newest run directory

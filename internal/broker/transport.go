@@ -103,9 +103,18 @@ func (t *Transport) Close() error {
 }
 
 func (t *Transport) publishSources(ctx context.Context) error {
-	obs, err := t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: sourceStore, Replicas: t.replicas})
+	// Shared by every run: it keeps its replicas, or gains some (never
+	// fewer, as ensureStream).
+	obs, err := t.js.ObjectStore(ctx, sourceStore)
+	if err == nil {
+		if st, serr := obs.Status(ctx); serr == nil && st.Replicas() < t.replicas {
+			err = jetstream.ErrBucketNotFound
+		}
+	}
 	if err != nil {
-		return err
+		if obs, err = t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: sourceStore, Replicas: t.replicas}); err != nil {
+			return err
+		}
 	}
 	// Stored already, and recently: nothing to do. One stored long ago
 	// is written again, so its time is fresh: retention (Prune) removes
