@@ -320,6 +320,8 @@ type inboxJSON struct {
 			Target   string `json:"target"`
 			State    string `json:"state"`
 			Attempts int    `json:"attempts"`
+			Worker   string `json:"worker"`
+			Since    string `json:"since"`
 		} `json:"targets"`
 	} `json:"messages"`
 }

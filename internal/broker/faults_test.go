@@ -32,6 +32,18 @@ func TestGracefulStop(t *testing.T) {
 		a := startWorker(t, srv.url(), "a", dir, 1)
 		r := startRun(t, srv.url(), dir, "flow.jh", nil)
 		waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
+		// jaiph inbox says where the delivery is.
+		for stop := time.Now().Add(deadline); ; time.Sleep(20 * time.Millisecond) {
+			ib := inbox(t, newestRun(t, dir))
+			if len(ib.Messages) == 1 && len(ib.Messages[0].Targets) == 1 {
+				if d := ib.Messages[0].Targets[0]; d.State == "delivering" && d.Worker == "a" && d.Since != "" {
+					break
+				}
+			}
+			if time.Now().After(stop) {
+				t.Fatalf("jaiph inbox never showed the delivery on worker a: %+v", ib)
+			}
+		}
 		_ = a.cmd.Process.Signal(syscall.SIGTERM)
 		a.log.wait(t, "stopping: claiming nothing more")
 		a.log.wait(t, "delivered message 001")
