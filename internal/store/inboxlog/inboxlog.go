@@ -48,8 +48,8 @@ type Delivery struct {
 	State    string `json:"state"` // delivering, delivered, failed or dead
 	Attempts int    `json:"attempts"`
 	Status   *int   `json:"status"` // the last finished attempt's exit status
-	// Worker and Since say where an open attempt runs (a broker run's
-	// worker) and since when (the start event's time).
+	// Worker and Since say where an open attempt of a broker run runs
+	// and since when (the start event's time).
 	Worker  string `json:"worker,omitempty"`
 	Since   string `json:"since,omitempty"`
 	open    bool   // the last attempt started and did not end
@@ -229,7 +229,10 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 		case "INBOX_DISPATCH_START":
 			d.Attempts++
 			d.open = true
-			d.Worker, d.Since = e.Worker, e.TS
+			d.Worker, d.Since = e.Worker, ""
+			if e.Worker != "" { // a broker run's: where it is, and since when
+				d.Since = e.TS
+			}
 		case "INBOX_DISPATCH_COMPLETE":
 			if e.Status != nil {
 				d.open, d.Status = false, e.Status
