@@ -176,3 +176,20 @@ func peakRSS(pid int) int {
 	}
 	return 0
 }
+
+// BenchmarkNoopDeliveries: no-op deliveries per second on one in-process
+// node, through 1 and 4 workers of one slot (issue 32's measure;
+// JAIPH_BENCH_BROKER_MESSAGES, default 1,000). The R3 figures come from
+// three `jaiph broker` processes (docs/performance.md says how).
+func BenchmarkNoopDeliveries(b *testing.B) {
+	n := sizeFromEnv("JAIPH_BENCH_BROKER_MESSAGES", 1000)
+	src := strings.Replace(sleepy, "TARGET", "noop", 1)
+	for _, workers := range []int{1, 4} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for range b.N {
+				wall := brokerRun(b, src, n, workers, 1)
+				b.ReportMetric(float64(n)/wall.Seconds(), "deliveries/s")
+			}
+		})
+	}
+}

@@ -189,8 +189,12 @@ const maxInline = 256 << 10
 
 // connect dials the broker and fails fast when it cannot be reached.
 func connect(ctx context.Context, url, name string) (*nats.Conn, jetstream.JetStream, error) {
+	// Pings every 10 s (the client's default is 2 minutes): a connection to
+	// a node that froze or was cut off is given up within about 30 s and
+	// the client moves to another node of the cluster.
 	nc, err := nats.Connect(url, nats.Name(name), nats.Timeout(5*time.Second), nats.MaxReconnects(-1),
-		nats.ReconnectWait(200*time.Millisecond), nats.RetryOnFailedConnect(false))
+		nats.ReconnectWait(200*time.Millisecond), nats.RetryOnFailedConnect(false),
+		nats.PingInterval(10*time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot reach the broker at %s: %v (is `jaiph broker` or a NATS server with JetStream running there?)", redactURL(url), err)
 	}
