@@ -6,6 +6,7 @@ package broker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -43,11 +44,21 @@ func Install() {
 		if o.Store == "" {
 			o.Store = filepath.Join(".jaiph", "broker")
 		}
-		s, err := Serve(ServerOptions{Listen: o.Listen, StoreDir: o.Store, SyncAlways: os.Getenv("JAIPH_INBOX_FSYNC") == "true"})
+		s, err := Serve(ServerOptions{Listen: o.Listen, StoreDir: o.Store, SyncAlways: os.Getenv("JAIPH_INBOX_FSYNC") == "true",
+			Name: o.Name, Cluster: o.Cluster, Routes: o.Routes, ClusterName: o.ClusterName})
+		var oe *OptionError
+		if errors.As(err, &oe) {
+			return &brokercmd.UsageError{Msg: oe.Msg}
+		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s (store %s); Ctrl-C stops it\n", s.ClientURL(), o.Store)
+		if c := ClusterURL(s); c != "" {
+			fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s, routes on %s (node %s of cluster %s, store %s); Ctrl-C stops it\n",
+				s.ClientURL(), c, s.Name(), s.ClusterName(), o.Store)
+		} else {
+			fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s (store %s); Ctrl-C stops it\n", s.ClientURL(), o.Store)
+		}
 		ctx, stop := runtime.NotifyInterrupt()
 		defer stop()
 		StartJanitor(ctx, s, o.Retention, cmd.ErrOrStderr()) // retention (issue 32): retention.go

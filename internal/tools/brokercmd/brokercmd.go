@@ -26,6 +26,10 @@ type BrokerOptions struct {
 	// Retention: the broker prunes the state of runs inactive for longer,
 	// at start and hourly (0: never; docs/distributed.md, "Retention").
 	Retention time.Duration
+	// A cluster node: its server name, the address it takes routes on,
+	// the seed routes to the other nodes, the cluster's name.
+	Name, Cluster, ClusterName string
+	Routes                     []string
 }
 
 // WorkerOptions are `jaiph worker`'s flags.
@@ -180,26 +184,45 @@ func isExecutable(p string) bool {
 // NewBrokerCmd is `jaiph broker`.
 func NewBrokerCmd(stderr io.Writer) *cobra.Command {
 	var o BrokerOptions
-	cmd := &cobra.Command{Use: "broker [--listen HOST:PORT] [--store DIR]", Short: "Serve an embedded NATS JetStream broker for jaiph run --inbox and jaiph worker",
-		Long: `Run a single-node NATS JetStream server (docs/distributed.md) until Ctrl-C or SIGTERM.
+	cmd := &cobra.Command{Use: "broker [--listen HOST:PORT] [--store DIR] [--name NAME --cluster HOST:PORT --routes URL,...]",
+		Short: "Serve an embedded NATS JetStream broker for jaiph run --inbox and jaiph worker",
+		Long: `Run a NATS JetStream server (docs/distributed.md) until Ctrl-C or SIGTERM.
 Runs point at it with --inbox nats://HOST:PORT (or JAIPH_INBOX_URL); workers with
 jaiph worker --inbox nats://HOST:PORT. A restart on the same --store loses nothing
-the broker acknowledged. For several machines or a cluster, a NATS deployment works
-as well (docs/distributed.md).`,
+the broker acknowledged.
+
+With --cluster the broker is one node of a cluster: it takes routes from the other
+nodes on --cluster HOST:PORT and connects to the seed routes --routes names (the
+other nodes' --cluster addresses, nats://HOST:PORT; its own may be among them).
+Each node needs its own --store and a --name unique in the cluster and the same
+across its restarts. Three nodes and runs and workers with --replicas 3 lose
+nothing when one node is lost; clients list every node:
+--inbox nats://a:4222,nats://b:4222,nats://c:4222. A NATS deployment works as
+well (docs/distributed.md).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(o.Routes) > 0 && o.Cluster == "" {
+				return &UsageError{"--routes needs --cluster HOST:PORT (the address this node takes the other nodes' routes on)"}
+			}
+			if cmd.Flags().Changed("cluster-name") && o.Cluster == "" {
+				return &UsageError{"--cluster-name needs --cluster HOST:PORT"}
+			}
 			if ServeBroker == nil {
 				os.Exit(Forward(os.Args[1:], stderr))
 			}
 			return ServeBroker(cmd, o)
 		}}
-	cmd.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on (`HOST:PORT`; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on for clients (`HOST:PORT`; port 0 picks a free one)")
 	cmd.Flags().StringVar(&o.Store, "store", "", "directory of the broker's streams (`DIR`; default .jaiph/broker in the working directory)")
 	// Retention (issue 32): the janitor's window and the runs and prune
 	// subcommands (retention part at the end of this file).
 	o.Retention = DefaultRetention
 	cmd.Flags().Var(retentionValue{&o.Retention}, "retention", "prune the state of runs inactive for longer than `DURATION`, at start and every hour (e.g. 168h, 7d; 0 never)")
 	cmd.AddCommand(newBrokerRunsCmd(stderr), newBrokerPruneCmd(stderr))
+	cmd.Flags().StringVar(&o.Name, "name", "", "the server's name, unique in a cluster, the same across restarts (`NAME`: letters, digits, - _ .; default HOSTNAME-PORT from the client port)")
+	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "serve as a cluster node taking routes on this address (`HOST:PORT`; port 0 picks a free one)")
+	cmd.Flags().StringSliceVar(&o.Routes, "routes", nil, "seed routes to the other nodes' --cluster addresses (`URL[,URL...]`: nats://HOST:PORT; needs --cluster)")
+	cmd.Flags().StringVar(&o.ClusterName, "cluster-name", "jaiph", "the cluster's name, the same on every node (`NAME`)")
 	return cmd
 }
 
