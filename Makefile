@@ -89,7 +89,8 @@ perf-baseline:
 # RSS curve up to 100,000 messages (without -race, which would inflate it); 200
 # signals at random moments and 100 kill -9 of a run (exit codes, leaked
 # processes, open steps); steps printing 1 GiB each (peak RSS within 256 MiB
-# of printing 4 MiB).
+# of printing 4 MiB); the broker's fault trials at 2,000 messages, 10 of each
+# kind.
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_KILL_LOOPS=200 $(GO) test -count=1 -run '^TestInboxKill$$' -timeout 30m -v ./cmd/jaiph
@@ -98,7 +99,10 @@ stress:
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./internal/tools/format
-	JAIPH_STRESS_BROKER_MESSAGES=1000 $(GO) test -race -count=1 -timeout 30m -v ./internal/broker
+	JAIPH_STRESS_BROKER_MESSAGES=1000 $(GO) test -race -count=1 -timeout 30m -skip '^TestFaultTrials$$' -v ./internal/broker
+	@# The fault-injection suite on a three-process cluster (docs/distributed.md):
+	@# 10 trials of each fault at 2,000 messages.
+	JAIPH_STRESS_FAULT_TRIALS=10 JAIPH_STRESS_FAULT_MESSAGES=2000 $(GO) test -count=1 -run '^TestFaultTrials$$' -timeout 180m -v ./internal/broker
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
