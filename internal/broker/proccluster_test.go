@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -531,4 +532,70 @@ func workerLogs(ws []*worker) string {
 		fmt.Fprintf(&b, "--- worker %d, besides its claims and deliveries:\n%s\n--- its last lines:\n%s\n", i, tail(strings.Join(odd, "\n"), 40), tail(text, 10))
 	}
 	return b.String()
+}
+
+// TestBrokerClusterFlags: jaiph broker's cluster flags. A mistake is one
+// line and exit 2; a clustered broker's startup line names its route
+// address and it stops on SIGTERM.
+func TestBrokerClusterFlags(t *testing.T) {
+	store := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--routes", "nats://127.0.0.1:6222"}, "--routes needs --cluster HOST:PORT"},
+		{[]string{"--cluster-name", "x"}, "--cluster-name needs --cluster HOST:PORT"},
+		{[]string{"--cluster", "127.0.0.1"}, `--cluster "127.0.0.1": want HOST:PORT`},
+		{[]string{"--cluster", "127.0.0.1:70000"}, `--cluster "127.0.0.1:70000": the port must be a number from 0 to 65535`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://a b:1"}, `--routes "nats://a b:1": not a URL`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "http://127.0.0.1:6222"}, "the scheme must be nats"},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1"}, "the port must be a number from 1 to 65535"},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1:x"}, `--routes "nats://127.0.0.1:x"`},
+		{[]string{"--name", "a b"}, `--name "a b": a server name is letters, digits`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1:6222", "--cluster-name", "a*"}, `--cluster-name "a*"`},
+		{[]string{"--cluster", "127.0.0.1:0"}, "--cluster needs --routes"},
+	} {
+		cmd := exec.Command(jaiphFull, append([]string{"broker", "--listen", "127.0.0.1:0", "--store", store}, tc.args...)...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("jaiph broker %s: %v, want exit 2\n%s", strings.Join(tc.args, " "), err, out)
+		}
+		if text := strings.TrimSpace(string(out)); strings.Count(text, "\n") != 0 || !strings.HasPrefix(text, "jaiph: ") || !strings.Contains(text, tc.want) {
+			t.Fatalf("jaiph broker %s printed:\n%s\nwant one line with %q", strings.Join(tc.args, " "), out, tc.want)
+		}
+	}
+	// A seed node: its own route is its only one.
+	port := loopbackPorts(t, 1)[0]
+	cmd := exec.Command(jaiphFull, "broker", "--name", "solo", "--listen", "127.0.0.1:0", "--store", store,
+		"--cluster", fmt.Sprintf("127.0.0.1:%d", port), "--routes", fmt.Sprintf("nats://127.0.0.1:%d", port))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := newLogWatcher()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error)
+	go func() { log.read(bufio.NewScanner(stdout)); exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) == nil {
+			<-exited
+		}
+	})
+	line := log.wait(t, "jaiph broker: listening on")
+	if !regexp.MustCompile(`listening on nats://127\.0\.0\.1:\d+, routes on nats://127\.0\.0\.1:` + strconv.Itoa(port) + ` \(node solo of cluster jaiph, store `).MatchString(line) {
+		t.Fatalf("startup line: %s", line)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("jaiph broker after SIGTERM: %v", err)
+		}
+	case <-time.After(deadline):
+		t.Fatal("jaiph broker did not stop on SIGTERM")
+	}
 }
