@@ -210,7 +210,7 @@ well (docs/distributed.md).`,
 	cmd.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on for clients (`HOST:PORT`; port 0 picks a free one)")
 	cmd.Flags().StringVar(&o.Store, "store", "", "directory of the broker's streams (`DIR`; default .jaiph/broker in the working directory)")
 	cmd.Flags().StringVar(&o.Name, "name", "", "the server's name, unique in a cluster, the same across restarts (`NAME`: letters, digits, - _ .; default HOSTNAME-PORT from the client port)")
-	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "serve as a cluster node taking routes on this address (`HOST:PORT`; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "serve as a cluster node taking routes on this address (`HOST:PORT`; port 0 picks a free one; needs --routes)")
 	cmd.Flags().StringSliceVar(&o.Routes, "routes", nil, "seed routes to the other nodes' --cluster addresses (`URL[,URL...]`: nats://HOST:PORT; needs --cluster)")
 	cmd.Flags().StringVar(&o.ClusterName, "cluster-name", "jaiph", "the cluster's name, the same on every node (`NAME`)")
 	return cmd
