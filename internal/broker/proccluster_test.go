@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,34 +151,54 @@ func (c *procCluster) start(i int) {
 // with a leader and both other replicas current and online. The probe is
 // deleted afterwards.
 func (c *procCluster) waitReady() {
-	t := c.t
-	t.Helper()
-	stop := time.Now().Add(deadline)
+	c.t.Helper()
 	probe := fmt.Sprintf("JAIPH_PROBE_%d", rand.Uint32())
-	var why error
-	for i := range c.nodes {
-		for {
-			why = c.probe(i, probe)
-			if why == nil {
-				break
-			}
-			if time.Now().After(stop) {
-				t.Fatalf("the %s cluster is not ready through node %s: %v\n%s", c.kind, c.nodes[i].name, why, c.logs())
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+	for i, n := range c.nodes {
+		c.eventually("the cluster is ready through node "+n.name, func() error { return c.probe(i, probe) })
 	}
-	nc, err := nats.Connect(c.url())
+	c.eventually("deleting the probe stream", func() error {
+		return c.withJS(func(ctx context.Context, js jetstream.JetStream) error {
+			err := js.DeleteStream(ctx, probe)
+			if errors.Is(err, jetstream.ErrStreamNotFound) {
+				return nil // an earlier try deleted it, its answer lost
+			}
+			return err
+		})
+	})
+}
+
+// eventually retries f every 100 ms until it returns nil, failing the
+// test with its last error and the nodes' logs at the deadline.
+func (c *procCluster) eventually(what string, f func() error) {
+	c.t.Helper()
+	stop := time.Now().Add(deadline)
+	for {
+		err := f()
+		if err == nil {
+			return
+		}
+		if time.Now().After(stop) {
+			c.t.Fatalf("%s cluster: %s: %v\n%s", c.kind, what, err, c.logs())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// withJS calls f with a JetStream client of the whole cluster and a
+// context of a few seconds.
+func (c *procCluster) withJS(f func(context.Context, jetstream.JetStream) error) error {
+	nc, err := nats.Connect(c.url(), nats.Timeout(2*time.Second))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	if err := js.DeleteStream(ctx, probe); err != nil {
-		t.Fatalf("deleting the probe stream: %v", err)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return f(ctx, js)
 }
 
 // probe asks node i about the probe stream, creating it if need be, and
@@ -233,60 +254,46 @@ func replicasCurrent(info *jetstream.StreamInfo) error {
 // waitStreamCurrent waits until every replica of the stream is current
 // (after a node's restart: it caught up).
 func (c *procCluster) waitStreamCurrent(stream string) {
-	t := c.t
-	t.Helper()
-	nc, err := nats.Connect(c.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	stop := time.Now().Add(deadline)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		st, err := js.Stream(ctx, stream)
-		if err == nil {
-			var info *jetstream.StreamInfo
-			if info, err = st.Info(ctx); err == nil {
-				err = replicasCurrent(info)
+	c.t.Helper()
+	c.eventually("stream "+stream, func() error {
+		return c.withJS(func(ctx context.Context, js jetstream.JetStream) error {
+			st, err := js.Stream(ctx, stream)
+			if err != nil {
+				return err
 			}
-		}
-		cancel()
-		if err == nil {
-			return
-		}
-		if time.Now().After(stop) {
-			t.Fatalf("stream %s: %v\n%s", stream, err, c.logs())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+			info, err := st.Info(ctx)
+			if err != nil {
+				return err
+			}
+			return replicasCurrent(info)
+		})
+	})
 }
 
 // leader is the index of the node leading the stream.
 func (c *procCluster) leader(stream string) int {
-	t := c.t
-	t.Helper()
-	nc, err := nats.Connect(c.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	st, err := js.Stream(ctx, stream)
-	if err != nil {
-		t.Fatalf("stream %s: %v", stream, err)
-	}
-	if cl := st.CachedInfo().Cluster; cl != nil {
-		for i, n := range c.nodes {
-			if n.name == cl.Leader {
-				return i
+	c.t.Helper()
+	leader := -1
+	c.eventually("the leader of stream "+stream, func() error {
+		return c.withJS(func(ctx context.Context, js jetstream.JetStream) error {
+			st, err := js.Stream(ctx, stream)
+			if err != nil {
+				return err
 			}
-		}
-	}
-	t.Fatalf("stream %s has no leader among %s: %+v", stream, c.url(), st.CachedInfo().Cluster)
-	return -1
+			cl := st.CachedInfo().Cluster
+			if cl == nil {
+				return errors.New("no cluster information")
+			}
+			for i, n := range c.nodes {
+				if n.name == cl.Leader {
+					leader = i
+					return nil
+				}
+			}
+			return fmt.Errorf("the leader is %q", cl.Leader)
+		})
+	})
+	return leader
 }
 
 // signal sends sig to node i's process group.
@@ -449,15 +456,41 @@ func waitLines(t *testing.T, path string, n int, r *run) {
 	}
 }
 
+// gated is steady whose messages past the first HALF wait for a file named
+// gate: a test can act in the middle of the drain, deliveries in flight.
+const gated = `channel jobs
+
+config {
+  run.inbox_max_dispatch_depth = 1000000
+}
+
+workflow work {
+  if [ "${1#m}" -gt HALF ]; then
+    while [ ! -e gate ]; do sleep 0.05; done
+  fi
+  echo "done $1" >> done.txt
+}
+
+workflow default {
+  i=0
+  while [ "$i" -lt "$1" ]; do
+    i=$((i + 1))
+    jobs <- echo "m$i"
+  done
+  jobs -> work
+}
+`
+
 // TestProcClusterJaiph: three `jaiph broker --cluster` processes, R3
-// streams; the node leading the work queue is killed with SIGKILL in the
-// middle of the drain and restarted on its store while the drain goes on.
+// streams. In the middle of the drain (half the messages delivered, the
+// rest held or queued), the node leading the work queue is killed with
+// SIGKILL; the drain goes on without it, and it is restarted on its store.
 // Every delivery is made, the run passes, and the restarted node catches
 // up.
 func TestProcClusterJaiph(t *testing.T) {
 	n := sizeFromEnv("JAIPH_STRESS_BROKER_MESSAGES", 100)
 	c := startProcCluster(t, "jaiph")
-	dir := workspace(t, steady)
+	dir := workspace(t, strings.Replace(gated, "HALF", strconv.Itoa(n/2), 1))
 	// A work message the killed node handed out, whose claim or ack died
 	// with it, is delivered again when its lease ends: a short lease
 	// keeps the test short (heartbeats renew it every lease/3).
@@ -468,12 +501,15 @@ func TestProcClusterJaiph(t *testing.T) {
 	}
 	r := startRun(t, c.url(), dir, "flow.jh", env, strconv.Itoa(n))
 	done := filepath.Join(dir, "done.txt")
-	waitLines(t, done, n/4, r)
+	waitLines(t, done, n/2, r)
 	checkReplicas(t, c.url(), "JAIPH_WORK", 3)
 	lost := c.leader("JAIPH_WORK")
 	t.Logf("killing node %s, the work queue's leader", c.nodes[lost].name)
 	c.kill9(lost)
-	waitLines(t, done, n/2, r) // the drain goes on without it
+	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(t, done, n/2+n/4, r) // the drain goes on without it
 	t.Logf("restarting node %s", c.nodes[lost].name)
 	c.restart(lost)
 	t.Logf("node %s is back", c.nodes[lost].name)
@@ -531,4 +567,70 @@ func workerLogs(ws []*worker) string {
 		fmt.Fprintf(&b, "--- worker %d, besides its claims and deliveries:\n%s\n--- its last lines:\n%s\n", i, tail(strings.Join(odd, "\n"), 40), tail(text, 10))
 	}
 	return b.String()
+}
+
+// TestBrokerClusterFlags: jaiph broker's cluster flags. A mistake is one
+// line and exit 2; a clustered broker's startup line names its route
+// address and it stops on SIGTERM.
+func TestBrokerClusterFlags(t *testing.T) {
+	store := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--routes", "nats://127.0.0.1:6222"}, "--routes needs --cluster HOST:PORT"},
+		{[]string{"--cluster-name", "x"}, "--cluster-name needs --cluster HOST:PORT"},
+		{[]string{"--cluster", "127.0.0.1"}, `--cluster "127.0.0.1": want HOST:PORT`},
+		{[]string{"--cluster", "127.0.0.1:70000"}, `--cluster "127.0.0.1:70000": the port must be a number from 0 to 65535`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://a b:1"}, `--routes "nats://a b:1": not a URL`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "http://127.0.0.1:6222"}, "the scheme must be nats"},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1"}, "the port must be a number from 1 to 65535"},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1:x"}, `--routes "nats://127.0.0.1:x"`},
+		{[]string{"--name", "a b"}, `--name "a b": a server name is letters, digits`},
+		{[]string{"--cluster", "127.0.0.1:0", "--routes", "nats://127.0.0.1:6222", "--cluster-name", "a*"}, `--cluster-name "a*"`},
+		{[]string{"--cluster", "127.0.0.1:0"}, "--cluster needs --routes"},
+	} {
+		cmd := exec.Command(jaiphFull, append([]string{"broker", "--listen", "127.0.0.1:0", "--store", store}, tc.args...)...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("jaiph broker %s: %v, want exit 2\n%s", strings.Join(tc.args, " "), err, out)
+		}
+		if text := strings.TrimSpace(string(out)); strings.Count(text, "\n") != 0 || !strings.HasPrefix(text, "jaiph: ") || !strings.Contains(text, tc.want) {
+			t.Fatalf("jaiph broker %s printed:\n%s\nwant one line with %q", strings.Join(tc.args, " "), out, tc.want)
+		}
+	}
+	// A seed node: its own route is its only one.
+	port := loopbackPorts(t, 1)[0]
+	cmd := exec.Command(jaiphFull, "broker", "--name", "solo", "--listen", "127.0.0.1:0", "--store", store,
+		"--cluster", fmt.Sprintf("127.0.0.1:%d", port), "--routes", fmt.Sprintf("nats://127.0.0.1:%d", port))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := newLogWatcher()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error)
+	go func() { log.read(bufio.NewScanner(stdout)); exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) == nil {
+			<-exited
+		}
+	})
+	line := log.wait(t, "jaiph broker: listening on")
+	if !regexp.MustCompile(`listening on nats://127\.0\.0\.1:\d+, routes on nats://127\.0\.0\.1:` + strconv.Itoa(port) + ` \(node solo of cluster jaiph, store `).MatchString(line) {
+		t.Fatalf("startup line: %s", line)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("jaiph broker after SIGTERM: %v", err)
+		}
+	case <-time.After(deadline):
+		t.Fatal("jaiph broker did not stop on SIGTERM")
+	}
 }

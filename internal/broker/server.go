@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -156,6 +157,10 @@ func (o ServerOptions) natsOptions() (*server.Options, error) {
 		}
 		opts.Routes = append(opts.Routes, u)
 	}
+	if len(opts.Routes) == 0 {
+		// JetStream refuses a cluster without them.
+		return nil, optionErr("--cluster needs --routes URL[,URL...] (the nodes' --cluster addresses, nats://HOST:PORT; this node's own may be among them)")
+	}
 	return opts, nil
 }
 
@@ -182,9 +187,18 @@ func Serve(o ServerOptions) (*server.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Start()
+	l := &startLog{}
+	s.SetLogger(l, false, false)
+	s.Start() // returns early, having said why, when JetStream cannot start
+	if why := l.why(); why != "" {
+		s.Shutdown()
+		return nil, fmt.Errorf("the broker cannot start: %s", why)
+	}
 	if !s.ReadyForConnections(10 * time.Second) {
 		s.Shutdown()
+		if why := l.why(); why != "" {
+			return nil, fmt.Errorf("the broker cannot start: %s", why)
+		}
 		what := o.Listen
 		if o.Cluster != "" {
 			what += " (clients) and " + o.Cluster + " (routes)"
@@ -193,6 +207,33 @@ func Serve(o ServerOptions) (*server.Server, error) {
 	}
 	return s, nil
 }
+
+// startLog is the server's logger: it keeps the first fatal error (the
+// server does not exit on one) and drops the rest, as NoLog would.
+type startLog struct {
+	mu    sync.Mutex
+	fatal string
+}
+
+func (l *startLog) why() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fatal
+}
+
+func (l *startLog) Fatalf(format string, v ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fatal == "" {
+		l.fatal = fmt.Sprintf(format, v...)
+	}
+}
+
+func (l *startLog) Noticef(string, ...any) {}
+func (l *startLog) Warnf(string, ...any)   {}
+func (l *startLog) Errorf(string, ...any)  {}
+func (l *startLog) Debugf(string, ...any)  {}
+func (l *startLog) Tracef(string, ...any)  {}
 
 // canListen tells why the server could not listen on host:port (a
 // random port always can).

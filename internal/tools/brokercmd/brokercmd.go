@@ -220,7 +220,7 @@ well (docs/distributed.md).`,
 	cmd.Flags().Var(retentionValue{&o.Retention}, "retention", "prune the state of runs inactive for longer than `DURATION`, at start and every hour (e.g. 168h, 7d; 0 never)")
 	cmd.AddCommand(newBrokerRunsCmd(stderr), newBrokerPruneCmd(stderr))
 	cmd.Flags().StringVar(&o.Name, "name", "", "the server's name, unique in a cluster, the same across restarts (`NAME`: letters, digits, - _ .; default HOSTNAME-PORT from the client port)")
-	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "serve as a cluster node taking routes on this address (`HOST:PORT`; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "serve as a cluster node taking routes on this address (`HOST:PORT`; port 0 picks a free one; needs --routes)")
 	cmd.Flags().StringSliceVar(&o.Routes, "routes", nil, "seed routes to the other nodes' --cluster addresses (`URL[,URL...]`: nats://HOST:PORT; needs --cluster)")
 	cmd.Flags().StringVar(&o.ClusterName, "cluster-name", "jaiph", "the cluster's name, the same on every node (`NAME`)")
 	return cmd
