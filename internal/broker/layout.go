@@ -329,11 +329,26 @@ const (
 	tryTimeout = 3 * time.Second
 )
 
-// try runs f with a context bounded by tryTimeout.
+// try runs f with a context bounded by tryTimeout, or by the shorter
+// bound a delivery set on ctx (withTryBound).
 func try[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
-	c, cancel := context.WithTimeout(ctx, tryTimeout)
+	bound := tryTimeout
+	if d, ok := ctx.Value(tryBoundKey{}).(time.Duration); ok && d > 0 {
+		bound = min(bound, d)
+	}
+	c, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	return f(c)
+}
+
+type tryBoundKey struct{}
+
+// withTryBound ties the tries made under ctx to a delivery's lease: a
+// heartbeat or an event publish that waits longer than a third of the
+// lease is tried again (on whichever node leads now) rather than waiting
+// past the point where the claim could be taken over.
+func withTryBound(ctx context.Context, lease time.Duration) context.Context {
+	return context.WithValue(ctx, tryBoundKey{}, max(lease/3, 200*time.Millisecond))
 }
 
 // errGone is a ledger that no longer exists: its run completed and the

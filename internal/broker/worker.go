@@ -473,6 +473,7 @@ func within(root, path string) bool {
 // sequence and the claim's revision.
 func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64,
 	attempt int, prog *engine.Program, fenced *atomic.Bool) (int, []sent, uint64, uint64) {
+	ctx = withTryBound(ctx, d.lease())
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Renewed at a third of the shorter of the run's lease and the
