@@ -263,7 +263,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		// JetStream handed the message out again (its AckWait is not the
 		// run's lease): the claim stands while its heartbeats are fresh.
 		if age := time.Since(time.UnixMilli(r.Beat)); age < lease {
-			later(m, lease-age+100*time.Millisecond)
+			// (a clock behind the claimant's makes age negative: at most
+			// a lease)
+			later(m, min(lease-age, lease)+100*time.Millisecond)
 			return
 		}
 	}
