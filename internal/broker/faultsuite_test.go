@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jaiph-go/jaiph/internal/event"
 )
 
 // sink counts effects: each delivery appends its message, delivery id and
@@ -168,6 +170,17 @@ func faultTrial(t *testing.T, c *procCluster, kind string, n int, rng *rand.Rand
 			t.Fatalf("the short-lease run: exit %d\nstderr:\n%s", code, other.stderr.String())
 		}
 		checkEffects(t, filepath.Join(dir, "sink2.txt"), 20, 0)
+	}
+	// No event is dropped: every delivery's step ended in the run's
+	// summary (an attempt in flight at a fault may show twice).
+	ends := 0
+	for _, e := range summary(t, newestRun(t, dir)) {
+		if e.Type == event.StepEnd && e.Func == "flow::sink" {
+			ends++
+		}
+	}
+	if ends < n {
+		t.Fatalf("the summary has %d STEP_END of flow::sink for %d messages: events were dropped", ends, n)
 	}
 	effects := checkEffects(t, sinkFile, n, inFlight)
 	checkReplicas(t, c.url(), "JAIPH_WORK", 3)
