@@ -44,6 +44,10 @@ func Install() {
 		if o.Store == "" {
 			o.Store = filepath.Join(".jaiph", "broker")
 		}
+		// Before the startup line: a signal right after it stops the
+		// broker as it says, not by the default action.
+		ctx, stop := runtime.NotifyInterrupt()
+		defer stop()
 		s, err := Serve(ServerOptions{Listen: o.Listen, StoreDir: o.Store, SyncAlways: os.Getenv("JAIPH_INBOX_FSYNC") == "true",
 			Name: o.Name, Cluster: o.Cluster, Routes: o.Routes, ClusterName: o.ClusterName})
 		var oe *OptionError
@@ -59,8 +63,6 @@ func Install() {
 		} else {
 			fmt.Fprintf(cmd.OutOrStdout(), "jaiph broker: listening on %s (store %s); Ctrl-C stops it\n", s.ClientURL(), o.Store)
 		}
-		ctx, stop := runtime.NotifyInterrupt()
-		defer stop()
 		StartJanitor(ctx, s, o.Retention, cmd.ErrOrStderr()) // retention (issue 32): retention.go
 		<-ctx.Done()
 		s.Shutdown()

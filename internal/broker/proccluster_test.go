@@ -38,6 +38,7 @@ type procNode struct {
 	cmd           *exec.Cmd
 	log           *logWatcher // stdout and stderr
 	exited        chan struct{}
+	ended         *os.ProcessState // how the last process ended
 }
 
 // procCluster is three clustered server processes.
@@ -314,7 +315,7 @@ func (c *procCluster) waitExit(i int) {
 	n := c.nodes[i]
 	select {
 	case <-n.exited:
-		n.cmd = nil
+		n.ended, n.cmd = n.cmd.ProcessState, nil
 	case <-time.After(deadline):
 		c.t.Fatalf("node %s did not exit\n%s", n.name, n.log.text())
 	}
@@ -534,6 +535,28 @@ func TestProcClusterNatsServer(t *testing.T) {
 	c.waitRun(r, workers)
 	checkDelivered(t, dir, n, 0)
 	checkReplicas(t, c.url(), "JAIPH_WORK", 3)
+}
+
+// TestProcClusterHarness: the harness's faults. A node stopped and
+// continued, and one terminated (it exits 0, as an operator's SIGTERM
+// should make it) and restarted on its store, leave a ready cluster that
+// still has the stream created before.
+func TestProcClusterHarness(t *testing.T) {
+	c := startProcCluster(t, "jaiph")
+	c.eventually("creating a stream", func() error {
+		return c.withJS(func(ctx context.Context, js jetstream.JetStream) error {
+			_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: "KEPT", Subjects: []string{"kept"}, Replicas: 3})
+			return err
+		})
+	})
+	c.stop(0)
+	c.cont(0)
+	c.term(1)
+	if !c.nodes[1].ended.Success() {
+		t.Fatalf("jaiph broker after SIGTERM: %v\n%s", c.nodes[1].ended, c.nodes[1].log.text())
+	}
+	c.restart(1)
+	c.waitStreamCurrent("KEPT")
 }
 
 // waitRun waits for the run to pass, failing with everyone's logs when it

@@ -187,9 +187,12 @@ func Serve(o ServerOptions) (*server.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// While it starts, a logger keeps why it cannot (Start returns early,
+	// having said so, when JetStream cannot start); then none, as NoLog.
 	l := &startLog{}
 	s.SetLogger(l, false, false)
-	s.Start() // returns early, having said why, when JetStream cannot start
+	s.Start()
+	defer s.SetLogger(nil, false, false)
 	if why := l.why(); why != "" {
 		s.Shutdown()
 		return nil, fmt.Errorf("the broker cannot start: %s", why)
@@ -208,8 +211,8 @@ func Serve(o ServerOptions) (*server.Server, error) {
 	return s, nil
 }
 
-// startLog is the server's logger: it keeps the first fatal error (the
-// server does not exit on one) and drops the rest, as NoLog would.
+// startLog is the server's logger while it starts: it keeps the first
+// fatal error (the server does not exit on one) and drops the rest.
 type startLog struct {
 	mu    sync.Mutex
 	fatal string
