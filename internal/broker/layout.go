@@ -496,6 +496,30 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
+// retrySetup runs f until it succeeds, fails for good, or ctx ends: a
+// cluster that just elected its leaders answers "no responders" or times
+// out for a moment (a run once failed at start with "cannot publish the
+// run's sources to the broker: no responders available for request").
+func retrySetup(ctx context.Context, f func(context.Context) error) error {
+	for {
+		c, cancel := context.WithTimeout(ctx, 10*time.Second) // a whole step, a put of sources included
+		err := f(c)
+		cancel()
+		if err == nil || !transient(err) || ctx.Err() != nil {
+			return err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+// transient tells an error that a moment later may not repeat.
+func transient(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrConnectionReconnecting) ||
+		errors.As(err, &apiErr) && apiErr.Code == 503 // JetStream not ready yet (no leader)
+}
+
 // notFound tells an error saying the stream (or bucket) does not exist.
 func notFound(err error) bool {
 	var apiErr *jetstream.APIError

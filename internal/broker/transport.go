@@ -89,7 +89,7 @@ func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, 
 	})
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
-	if err := t.publishSources(setup); err != nil {
+	if err := retrySetup(setup, t.publishSources); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("cannot publish the run's sources to the broker: %w", err)
 	}
@@ -137,13 +137,25 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	ctx, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
 	run := h.RunID()
-	_, existed := t.js.KeyValue(ctx, ledgerName(run))
+	var existed error
+	if err := retrySetup(ctx, func(c context.Context) error {
+		_, existed = t.js.KeyValue(c, ledgerName(run))
+		if existed != nil && !notFound(existed) {
+			return existed
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
 	lease := settingDuration(o.Env["JAIPH_INBOX_LEASE"], defaultLease)
-	if _, err := ensureWork(ctx, t.js, t.replicas); err != nil {
+	if err := retrySetup(ctx, func(c context.Context) error { _, err := ensureWork(c, t.js, t.replicas); return err }); err != nil {
 		return nil, err
 	}
-	bucket, err := t.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ledgerName(run), History: 1, Replicas: t.replicas})
-	if err != nil {
+	var bucket jetstream.KeyValue
+	if err := retrySetup(ctx, func(c context.Context) (err error) {
+		bucket, err = t.js.CreateOrUpdateKeyValue(c, jetstream.KeyValueConfig{Bucket: ledgerName(run), History: 1, Replicas: t.replicas})
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	kv := openLedger(t.nc, bucket, run)
@@ -151,11 +163,17 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	if err := create(ctx, kv, "run", start); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	if _, err := t.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: eventStream(run), Subjects: []string{"jaiph.ev." + run + ".>"},
-		Storage: jetstream.FileStorage, Replicas: t.replicas}); err != nil {
+	if err := retrySetup(ctx, func(c context.Context) error {
+		_, err := t.js.CreateOrUpdateStream(c, jetstream.StreamConfig{Name: eventStream(run), Subjects: []string{"jaiph.ev." + run + ".>"},
+			Storage: jetstream.FileStorage, Replicas: t.replicas})
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("event stream: %w", err)
 	}
-	if _, err := t.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: artStore(run), Replicas: t.replicas}); err != nil {
+	if err := retrySetup(ctx, func(c context.Context) error {
+		_, err := t.js.CreateOrUpdateObjectStore(c, jetstream.ObjectStoreConfig{Bucket: artStore(run), Replicas: t.replicas})
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("artifact store: %w", err)
 	}
 	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, ids: map[string]int{},
@@ -164,6 +182,7 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	if q.max == 0 {
 		q.max, q.maxHint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
 	}
+	var err error
 	if existed == nil { // a resumed run: its ledger is there
 		if q.prior, err = readPrior(ctx, kv, h.RunDir()); err != nil {
 			return nil, fmt.Errorf("cannot resume the run's inbox: %w", err)
@@ -412,6 +431,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	dog := time.NewTicker(watchdogEvery(q.lease))
 	defer dog.Stop()
 	q.watchdog(ctx, stderr) // a resumed run's deliveries are looked for at once
+	followed := time.Now()
 	status := 0
 	for {
 		if q.outstanding() == 0 {
@@ -422,7 +442,17 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 		case <-ctx.Done():
 			return 1
 		case <-dog.C:
-			q.watchdog(ctx, stderr)
+			if q.watchdog(ctx, stderr) && time.Since(followed) > q.lease {
+				// The leader's ledger is ahead of what the watch showed:
+				// the watch (or the events' consumer) lived on a node that
+				// died, and no reconnect told us. Follow both again.
+				f.stop()
+				followed = time.Now()
+				if f, err = q.subscribe(ctx, consumed); err != nil {
+					fmt.Fprintf(stderr, "jaiph: cannot follow the run's deliveries on the broker: %v\n", err)
+					return 1
+				}
+			}
 		case <-q.t.reconnected:
 			// The broker restarted: follow both again from where we are
 			// (a watch replays every record; observe ignores the old).
@@ -786,7 +816,10 @@ func watchdogEvery(lease time.Duration) time.Duration {
 // trusted). The record's compare-and-set is the fence, as for a worker;
 // the stale worker's late writes fail on it, and a worker that receives
 // the replaced message drops it (record.Msg).
-func (q *queue) watchdog(ctx context.Context, stderr io.Writer) {
+//
+// It returns true when the leader's ledger was ahead of what the drain's
+// watch showed, for a delivery the watch has been silent on for a lease.
+func (q *queue) watchdog(ctx context.Context, stderr io.Writer) (lagging bool) {
 	now := time.Now()
 	type candidate struct {
 		key string
@@ -809,19 +842,19 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) {
 	}
 	q.mu.Unlock()
 	if len(queued) == 0 && len(stale) == 0 {
-		return
+		return false
 	}
 	var present map[string]uint64
 	if len(queued) > 0 {
 		st, err := try(ctx, func(c context.Context) (jetstream.Stream, error) { return q.t.js.Stream(c, workStream) })
 		if err != nil {
-			return // the broker is away: the next round looks again
+			return false // the broker is away: the next round looks again
 		}
 		info, err := try(ctx, func(c context.Context) (*jetstream.StreamInfo, error) {
 			return st.Info(c, jetstream.WithSubjectFilter(workPrefix+q.run+".>"))
 		})
 		if err != nil {
-			return
+			return false
 		}
 		present = info.State.Subjects
 	}
@@ -832,34 +865,40 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) {
 		if present[workSubject(q.run, c.key)] > 0 {
 			continue
 		}
-		q.takeOver(ctx, c.key, c.k, stQueued, stderr)
+		lagging = q.takeOver(ctx, c.key, c.k, stQueued, stderr) || lagging
 	}
 	for _, c := range stale {
-		q.takeOver(ctx, c.key, c.k, stClaimed, stderr)
+		lagging = q.takeOver(ctx, c.key, c.k, stClaimed, stderr) || lagging
 	}
+	return lagging
 }
 
 // takeOver queues delivery key again under a fresh message id, if the
 // leader's record is still in the state the watchdog saw (and, for a
-// claim, at the revision it last saw).
-func (q *queue) takeOver(ctx context.Context, key string, k *known, state string, stderr io.Writer) {
+// claim, at the revision it last saw). It reports a watch that lags: the
+// leader has a revision the watch never showed.
+func (q *queue) takeOver(ctx context.Context, key string, k *known, state string, stderr io.Writer) (lagging bool) {
 	e, err := q.kv.get(ctx, key)
 	if err != nil {
-		return
-	}
-	r, err := decodeRecord(e.value)
-	if err != nil || r.State != state {
-		return
+		return false
 	}
 	q.mu.Lock()
-	seenRev, worker := k.seenRev, r.Worker
+	seenRev := k.seenRev
+	lagging = seenRev != 0 && e.rev > seenRev
+	q.mu.Unlock()
+	r, err := decodeRecord(e.value)
+	if err != nil || r.State != state {
+		return lagging
+	}
+	worker := r.Worker
 	if state == stClaimed && e.rev != seenRev {
-		// The watch lags behind the leader: the claim lives.
+		// The leader has heartbeats the watch did not show: the claim
+		// lives (and the watch is to be followed again).
+		q.mu.Lock()
 		k.seenRev, k.seenAt = e.rev, time.Now()
 		q.mu.Unlock()
-		return
+		return lagging
 	}
-	q.mu.Unlock()
 	r.Republished++
 	r.State, r.Worker = stQueued, ""
 	r.Msg = fmt.Sprintf("%s.%s.r%d", q.run, key, r.Republished)
@@ -867,17 +906,18 @@ func (q *queue) takeOver(ctx context.Context, key string, k *known, state string
 		r.Msg += fmt.Sprintf(".e%d", r.Epoch)
 	}
 	if _, err := update(ctx, q.kv, key, r.encode(), e.rev); err != nil {
-		return // it moved meanwhile: whoever moved it owns it
+		return lagging // it moved meanwhile: whoever moved it owns it
 	}
 	if _, err := publish(ctx, q.t.js, workSubject(q.run, key), k.work, r.Msg); err != nil {
 		fmt.Fprintf(stderr, "jaiph: cannot queue message %s to %s again: %v\n", k.seq, k.target, err)
-		return
+		return lagging
 	}
 	if state == stClaimed {
 		fmt.Fprintf(stderr, "jaiph: message %s to %s: worker %s stopped renewing its lease; queued again\n", k.seq, k.target, worker)
 	} else {
 		fmt.Fprintf(stderr, "jaiph: message %s to %s was queued with no work message on the broker; queued again\n", k.seq, k.target)
 	}
+	return lagging
 }
 
 // showWaiting tells once why a delivery waits (no worker of the run's
