@@ -243,6 +243,7 @@ type known struct {
 	seenRev   uint64
 	seenAt    time.Time
 	checkedAt time.Time // the last time the watchdog looked for its work message
+	recAt     time.Time // when rec came: its events are due
 	waiting   string    // a Waiting reason already shown
 }
 
@@ -612,6 +613,9 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 			Worker: k.worker, Time: k.started})
 	}
 	if r.terminal() {
+		if k.rec == nil {
+			k.recAt = time.Now()
+		}
 		k.rec, k.rev = r, rev
 	}
 }
@@ -828,6 +832,11 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) (lagging bool) {
 	var queued, stale []candidate
 	q.mu.Lock()
 	for key, k := range q.known {
+		if !k.final && k.rec != nil && now.Sub(k.recAt) > q.lease {
+			// Final in the ledger a lease ago, and its events never came:
+			// the events' consumer is stuck on a node that died.
+			lagging = true
+		}
 		if k.final || k.rec != nil || !k.published {
 			continue
 		}
@@ -842,19 +851,19 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) (lagging bool) {
 	}
 	q.mu.Unlock()
 	if len(queued) == 0 && len(stale) == 0 {
-		return false
+		return lagging
 	}
 	var present map[string]uint64
 	if len(queued) > 0 {
 		st, err := try(ctx, func(c context.Context) (jetstream.Stream, error) { return q.t.js.Stream(c, workStream) })
 		if err != nil {
-			return false // the broker is away: the next round looks again
+			return lagging // the broker is away: the next round looks again
 		}
 		info, err := try(ctx, func(c context.Context) (*jetstream.StreamInfo, error) {
 			return st.Info(c, jetstream.WithSubjectFilter(workPrefix+q.run+".>"))
 		})
 		if err != nil {
-			return false
+			return lagging
 		}
 		present = info.State.Subjects
 	}
