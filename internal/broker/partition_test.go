@@ -462,8 +462,8 @@ var staleNetns = regexp.MustCompile(`^jaiph-pt-(\d+)-(\d+)-`)
 
 // removeStaleLabs removes what the labs of test processes that no longer
 // exist left behind (a test binary killed at its timeout runs no
-// clean-up): the processes in their namespaces, the namespaces (and so
-// their veth pairs) and the bridges, found by the namespaces' names alone.
+// clean-up): the processes in their namespaces, their veth pairs, the
+// namespaces and the bridges, found by the namespaces' names alone.
 func removeStaleLabs(t *testing.T) {
 	out, _ := exec.Command("ip", "netns", "list").Output()
 	for _, line := range strings.Split(string(out), "\n") {
@@ -482,8 +482,19 @@ func removeStaleLabs(t *testing.T) {
 		}
 		t.Logf("removing namespace %s, left by test process %d", f[0], pid)
 		killNetns(f[0])
+		// The veths first: a namespace outlives its name while anything
+		// holds it (a killed process's orphaned sockets), and so would
+		// they.
+		prefix := labPrefix(pid, seq)
+		if ifaces, err := net.Interfaces(); err == nil {
+			for _, ifc := range ifaces {
+				if rest, ok := strings.CutPrefix(ifc.Name, prefix+"h"); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+					_ = exec.Command("ip", "link", "del", ifc.Name).Run()
+				}
+			}
+		}
 		_ = exec.Command("ip", "netns", "del", f[0]).Run()
-		_ = exec.Command("ip", "link", "del", labPrefix(pid, seq)).Run()
+		_ = exec.Command("ip", "link", "del", prefix).Run()
 	}
 }
 
