@@ -103,6 +103,7 @@ stress:
 	@# The fault-injection suite on a three-process cluster (docs/distributed.md):
 	@# 10 trials of each fault at 2,000 messages.
 	JAIPH_STRESS_FAULT_TRIALS=10 JAIPH_STRESS_FAULT_MESSAGES=2000 $(GO) test -count=1 -run '^TestFaultTrials$$' -timeout 180m -v ./internal/broker
+	JAIPH_STRESS_PARTITION_TRIALS=10 JAIPH_STRESS_PARTITION_MESSAGES=2000 $(GO) test -count=1 -run '^TestPartitions$$' -timeout 180m -v ./internal/broker
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./parser
