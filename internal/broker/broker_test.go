@@ -180,7 +180,15 @@ func startWorker(t *testing.T, url, name, dir string, concurrency int, env ...st
 // startWorkerWith starts a worker with more flags.
 func startWorkerWith(t *testing.T, url, name, dir string, flags, env []string) *worker {
 	t.Helper()
-	cmd := exec.Command(jaiphFull, append([]string{"worker", "--inbox", url, "--name", name, "--dir", dir}, flags...)...)
+	return startWorkerCmd(t, nil, url, name, dir, flags, env)
+}
+
+// startWorkerCmd starts a worker behind a command prefix (e.g. `ip netns
+// exec NS`), nil for none.
+func startWorkerCmd(t *testing.T, prefix []string, url, name, dir string, flags, env []string) *worker {
+	t.Helper()
+	argv := append(append(append([]string(nil), prefix...), jaiphFull, "worker", "--inbox", url, "--name", name, "--dir", dir), flags...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()

@@ -294,28 +294,7 @@ func startNetCluster(t *testing.T, hosts []*nsHost) *procCluster {
 // startWorkerIn is startWorkerWith with the worker in h's namespace.
 func startWorkerIn(t *testing.T, h *nsHost, url, name, dir string, flags, env []string) *worker {
 	t.Helper()
-	args := append([]string{"netns", "exec", h.ns, jaiphFull, "worker", "--inbox", url, "--name", name, "--dir", dir}, flags...)
-	cmd := exec.Command("ip", args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w := &worker{cmd: cmd, log: newLogWatcher(), exited: make(chan struct{})}
-	read := make(chan struct{})
-	go func() { w.log.read(bufio.NewScanner(stderr)); close(read) }()
-	go func() { <-read; _ = cmd.Wait(); close(w.exited) }()
-	w.log.wait(t, "serving")
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-w.exited
-	})
-	return w
+	return startWorkerCmd(t, []string{"ip", "netns", "exec", h.ns}, url, name, dir, flags, env)
 }
 
 // The network lab: a bridge with an address in the root namespace, and
