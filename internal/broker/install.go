@@ -23,7 +23,7 @@ import (
 )
 
 // Install registers the transport and the commands (cmd/jaiph with -tags
-// nats calls it from init).
+// full calls it from init, dist_full.go).
 func Install() {
 	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool)) (runtime.Transport, error) {
 		// The run's replicas, as its run.json records them for a resume:
