@@ -81,7 +81,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.waitSeen = map[string]bool{}
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
-	cons, err := ensureWork(setup, js, max(w.Replicas, 1))
+	var cons jetstream.Consumer
+	err = retrySetup(setup, func(c context.Context) (err error) {
+		cons, err = ensureWork(c, js, max(w.Replicas, 1))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("cannot open the work queue: %w", err)
 	}
