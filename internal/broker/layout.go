@@ -390,8 +390,17 @@ func update(ctx context.Context, l *ledger, key string, val []byte, rev uint64) 
 func create(ctx context.Context, l *ledger, key string, val []byte) error {
 	for n := 0; ; n++ {
 		_, err := try(ctx, func(c context.Context) (uint64, error) { return l.kv.Create(c, key, val) })
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			// The server says "exists" also while our own earlier try is
+			// still in flight on a leader that may lose it (a partition):
+			// it exists only when the leader has it.
+			if _, gerr := l.get(ctx, key); gerr == nil {
+				return nil
+			}
+			err = fmt.Errorf("the record %s is not on the ledger's leader yet", key)
+		}
 		switch {
-		case err == nil || errors.Is(err, jetstream.ErrKeyExists):
+		case err == nil:
 			return nil
 		case ctx.Err() != nil || n >= retryTries:
 			return err
