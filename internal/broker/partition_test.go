@@ -25,6 +25,7 @@ package broker_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"net"
@@ -45,7 +46,7 @@ import (
 )
 
 // partitionKinds are the partitions a trial makes, one kind at a time.
-var partitionKinds = []string{"worker-partition", "node-partition", "both"}
+var partitionKinds = []string{"worker-partition", "node-partition", "both", "ledger-partition"}
 
 func TestPartitions(t *testing.T) {
 	needNetLab(t)
@@ -68,6 +69,11 @@ func TestPartitions(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed*1000 + int64(i)*31 + int64(len(kind))))
 			t.Run(fmt.Sprintf("%s/%d", kind, i), func(t *testing.T) {
 				start := time.Now()
+				if kind == "ledger-partition" {
+					what := ledgerTrial(t, lab, c, nodeHosts, workerHost)
+					t.Logf("partition %s trial %d: %s; %s", kind, i, what, time.Since(start).Round(10*time.Millisecond))
+					return
+				}
 				res := partitionTrial(t, lab, c, nodeHosts, workerHost, kind, i, n, rng)
 				t.Logf("partition %s trial %d: %d messages, %d effects (%d repeats, at most %d allowed); cut %s after %d effects; "+
 					"%d deliveries claimed again, %d results of worker wp fenced; %s",
@@ -230,6 +236,123 @@ func inboxText(dir string) string {
 		}
 	}
 	return fmt.Sprintf("(jaiph inbox: %v; lines with no delivered target)\n%s", err, tail(strings.Join(open, "\n"), 60))
+}
+
+// ledgerFlow sends m1, then m2 once a file named gate exists: a test can
+// cut the network off just before the orchestrator writes m2's ledger
+// record.
+const ledgerFlow = `channel jobs
+
+workflow sink {
+  printf '%s %s %s\n' "$1" "$JAIPH_DELIVERY_ID" "$JAIPH_ATTEMPT" >> sink.txt
+}
+
+workflow default {
+  jobs <- echo "m1"
+  while [ ! -e gate ]; do sleep 0.05; done
+  jobs <- echo "m2"
+  jobs -> sink
+}
+`
+
+// ledgerTrial: the run's ledger leader is cut off from the other two
+// nodes (it stays reachable from the root namespace, so its own clients
+// carry on) just as the orchestrator creates a ledger record; after a
+// while the sides swap: the leader is cut off and the other two come
+// back, elect a leader of the ledger of their own, and then the old
+// leader comes back. The record's creation is never committed: the old
+// leader proposed it and could not commit it, and it answers the
+// orchestrator's retry "wrong last sequence" (the subject has a write in
+// flight), which nats.go's KeyValue.Create reports as ErrKeyExists. The
+// run must still pass: the message sent meanwhile has its effect, once.
+// (When this was written, it did not: the orchestrator took ErrKeyExists
+// for its own record, published the work message without one, the
+// workers dead-lettered it after ten looks, and the run waited for ever.)
+func ledgerTrial(t *testing.T, lab *netLab, c *procCluster, nodeHosts []*nsHost, workerHost *nsHost) string {
+	c.waitReady()
+	dir := workspace(t, ledgerFlow)
+	sinkFile := filepath.Join(dir, "sink.txt")
+	env := []string{"JAIPH_INBOX_REPLICAS=3", "JAIPH_INBOX_LEASE=3s"}
+	flags := []string{"--concurrency", "2", "--shutdown-timeout", "0"}
+	var workers []*worker
+	for i := range 2 {
+		workers = append(workers, startWorkerWith(t, c.url(), fmt.Sprintf("w%d", i), dir, flags, env))
+	}
+	workers = append(workers, startWorkerIn(t, workerHost, c.url(), "wp", dir, flags, env))
+	// The orchestrator talks to node n0 (it learns the others from it).
+	r := startRun(t, c.urls[0], dir, "flow.jh", env)
+	waitLines(t, sinkFile, 1, r)
+	b, err := os.ReadFile(sinkFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b)) // m1 RUN.d.001.0 1
+	if len(f) < 2 || !strings.Contains(f[1], ".d.") {
+		t.Fatalf("sink.txt: %q", b)
+	}
+	ledger := "KV_JAIPH_" + f[1][:strings.Index(f[1], ".d.")]
+	// n0 leads the run's ledger, every replica current.
+	c.eventually("n0 leads "+ledger, func() error {
+		if c.leader(ledger) == 0 {
+			return nil
+		}
+		nc, err := nats.Connect(c.url(), nats.Timeout(2*time.Second))
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		_, err = nc.Request("$JS.API.STREAM.LEADER.STEPDOWN."+ledger, []byte(`{"placement":{"preferred":"n0"}}`), 5*time.Second)
+		if err != nil {
+			return err
+		}
+		return errors.New("asked the leader to step down for n0")
+	})
+	c.waitStreamCurrent(ledger)
+	// n0 alone with the root namespace (the run, two workers): it can
+	// propose m2's record, not commit it.
+	others := []*nsHost{nodeHosts[1], nodeHosts[2]}
+	defer func() { // even when a step fails: the next trial needs them
+		for _, h := range nodeHosts {
+			_ = exec.Command("ip", "link", "set", h.hostVeth, "up").Run()
+		}
+	}()
+	start := time.Now()
+	lab.cut(others)
+	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The orchestrator's first try times out after 3 s, its second is
+	// answered at once; the old leader would step down at 10 s without
+	// a quorum. Six seconds, then the sides swap.
+	time.Sleep(time.Until(start.Add(6 * time.Second))) // the fault's length
+	lab.cut(nodeHosts[:1])
+	lab.heal(others)
+	c.eventually("n1 or n2 leads "+ledger, func() error {
+		if l := c.leader(ledger); l == 0 {
+			return errors.New("n0 still leads it")
+		}
+		return nil
+	})
+	lab.heal(nodeHosts[:1])
+	what := fmt.Sprintf("n1 and n2 off the leader n0 of %s for 6s, then n0 off until they elected another (%s in all)",
+		ledger, time.Since(start).Round(100*time.Millisecond))
+	select {
+	case <-r.done:
+		if r.code != 0 {
+			t.Errorf("the run failed: exit %d", r.code)
+		}
+	case <-time.After(deadline):
+		t.Errorf("the run did not end within %s of the partition's end", deadline)
+	}
+	if t.Failed() {
+		t.Fatalf("%s\n%s\nstdout:\n%s\nstderr:\n%s\nworkers:\n%s\nnodes:\n%s\nwhere each delivery is:\n%s", what, partitionState(sinkFile, 2),
+			tail(r.stdout.String(), 40), tail(r.stderr.String(), 40), workerLogs(workers), c.logs(), inboxText(dir))
+	}
+	checkEffects(t, sinkFile, 2, 0)
+	c.waitStreamCurrent("JAIPH_WORK")
+	c.waitReady()
+	checkReplicas(t, c.urls[1], "JAIPH_WORK", 3)
+	return what
 }
 
 // startNetCluster starts three `jaiph broker` nodes, node i in hosts[i]'s
@@ -477,6 +600,22 @@ func (l *netLab) partition(hosts []*nsHost) {
 		time.Sleep(time.Until(start.Add(next.length))) // the fault's length, not a wait for an event
 		l.ip("link", "set", next.hostVeth, "up")
 		delete(down, next)
+	}
+}
+
+// cut sets the hosts' veths down; heal sets them up again. A test that
+// cuts registers nothing: the lab's removal takes the links away.
+func (l *netLab) cut(hosts []*nsHost) {
+	l.t.Helper()
+	for _, h := range hosts {
+		l.ip("link", "set", h.hostVeth, "down")
+	}
+}
+
+func (l *netLab) heal(hosts []*nsHost) {
+	l.t.Helper()
+	for _, h := range hosts {
+		l.ip("link", "set", h.hostVeth, "up")
 	}
 }
 
