@@ -154,6 +154,56 @@ func TestWatchdog(t *testing.T) {
 	}
 }
 
+// TestWatchdogLostRecord: a delivery whose ledger record and work message
+// are both gone (a replica that came back without the record; a worker
+// that dead-lettered the message after looking for the record ten times)
+// is recorded and queued again by the orchestrator, and delivered once.
+func TestWatchdogLostRecord(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, single)
+	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
+	nc, err := nats.Connect(srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	var subject string
+	for stop := time.Now().Add(deadline); subject == ""; {
+		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
+			if m, err := st.GetMsg(ctx, 1); err == nil {
+				subject = m.Subject
+				if err := st.DeleteMsg(ctx, m.Sequence); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if time.Now().After(stop) {
+			t.Fatal("the run queued no work message")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
+	rest := strings.TrimPrefix(subject, "jaiph.work.")
+	run, key, _ := strings.Cut(rest, ".")
+	kv, err := js.KeyValue(ctx, "JAIPH_"+run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Purge(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	waitRunText(t, dir, "message 001 to flow::work had no ledger record on the broker; recorded and queued again")
+	startWorker(t, srv.url(), "a", dir, 1)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
+	}
+	if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "ran m1" {
+		t.Fatalf("done.txt: %q, want the delivery once", got)
+	}
+}
+
 // TestStalledWorkerTakenOver: a worker stopped (SIGSTOP) in the middle of
 // a delivery, with no other worker waiting on JetStream's redelivery: the
 // orchestrator's watchdog sees the claim's heartbeats stop and queues the

@@ -888,6 +888,10 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) (lagging bool) {
 // leader has a revision the watch never showed.
 func (q *queue) takeOver(ctx context.Context, key string, k *known, state string, stderr io.Writer) (lagging bool) {
 	e, err := q.kv.get(ctx, key)
+	if errors.Is(err, errNoRecord) {
+		q.recreate(ctx, key, k, stderr)
+		return false
+	}
 	if err != nil {
 		return false
 	}
@@ -927,6 +931,28 @@ func (q *queue) takeOver(ctx context.Context, key string, k *known, state string
 		fmt.Fprintf(stderr, "jaiph: message %s to %s was queued with no work message on the broker; queued again\n", k.seq, k.target)
 	}
 	return lagging
+}
+
+// recreate writes again the record of a delivery the run queued whose
+// record the ledger's leader does not have (it was created, so it was
+// lost: a replica that came back without it, a worker that dead-lettered
+// the work message after looking for it ten times), and queues the
+// delivery under a fresh message id. Without this the run would wait for
+// a delivery no worker can take.
+func (q *queue) recreate(ctx context.Context, key string, k *known, stderr io.Writer) {
+	id := fmt.Sprintf("%s.%s.n%d", q.run, key, time.Now().UnixNano())
+	r := &record{State: stQueued, Target: k.target, Msg: id, Epoch: k.epoch}
+	if _, err := try(ctx, func(c context.Context) (uint64, error) { return q.kv.kv.Create(c, key, r.encode()) }); err != nil {
+		return // someone wrote it meanwhile, or the broker is away: the next round looks again
+	}
+	if _, err := publish(ctx, q.t.js, workSubject(q.run, key), k.work, id); err != nil {
+		fmt.Fprintf(stderr, "jaiph: cannot queue message %s to %s again: %v\n", k.seq, k.target, err)
+		return
+	}
+	q.mu.Lock()
+	k.state, k.seenRev, k.seenAt, k.checkedAt = stQueued, 0, time.Time{}, time.Now()
+	q.mu.Unlock()
+	fmt.Fprintf(stderr, "jaiph: message %s to %s had no ledger record on the broker; recorded and queued again\n", k.seq, k.target)
 }
 
 // showWaiting tells once why a delivery waits (no worker of the run's
