@@ -187,6 +187,14 @@ func startWorkerWith(t *testing.T, url, name, dir string, flags, env []string) *
 // exec NS`), nil for none.
 func startWorkerCmd(t *testing.T, prefix []string, url, name, dir string, flags, env []string) *worker {
 	t.Helper()
+	w := launchWorker(t, prefix, url, name, dir, flags, env)
+	w.log.wait(t, "serving")
+	return w
+}
+
+// launchWorker starts a worker process and returns before it serves.
+func launchWorker(t *testing.T, prefix []string, url, name, dir string, flags, env []string) *worker {
+	t.Helper()
 	argv := append(append(append([]string(nil), prefix...), jaiphFull, "worker", "--inbox", url, "--name", name, "--dir", dir), flags...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
@@ -202,7 +210,6 @@ func startWorkerCmd(t *testing.T, prefix []string, url, name, dir string, flags,
 	read := make(chan struct{})
 	go func() { w.log.read(bufio.NewScanner(stderr)); close(read) }()
 	go func() { <-read; _ = cmd.Wait(); close(w.exited) }()
-	w.log.wait(t, "serving")
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -730,33 +737,53 @@ func freePort(t testing.TB) int {
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
 	c := &cluster{t: t}
+	for _, o := range clusterOptions(t) {
+		c.startNode(o)
+	}
+	c.waitMetaLeader()
+	return c
+}
+
+// clusterOptions are three in-process nodes routed to each other.
+func clusterOptions(t *testing.T) []*server.Options {
 	ports := []int{freePort(t), freePort(t), freePort(t)}
 	var routes []string
 	for _, p := range ports {
 		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", p))
 	}
+	var opts []*server.Options
 	for i, p := range ports {
-		s, err := server.NewServer(&server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: server.RANDOM_PORT,
+		opts = append(opts, &server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: server.RANDOM_PORT,
 			JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
 			Cluster: server.ClusterOpts{Name: "jaiph", Host: "127.0.0.1", Port: p},
 			Routes:  server.RoutesFromStr(strings.Join(routes, ","))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Start()
-		if !s.ReadyForConnections(20 * time.Second) {
-			t.Fatalf("cluster node %d did not start", i)
-		}
-		c.servers = append(c.servers, s)
-		c.urls = append(c.urls, s.ClientURL())
 	}
+	return opts
+}
+
+// startNode starts one node; t.Cleanup stops it.
+func (c *cluster) startNode(o *server.Options) {
+	t := c.t
+	s, err := server.NewServer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(20 * time.Second) {
+		t.Fatalf("cluster node %s did not start", o.ServerName)
+	}
+	c.servers = append(c.servers, s)
+	c.urls = append(c.urls, s.ClientURL())
 	t.Cleanup(func() {
-		for _, s := range c.servers {
-			s.Shutdown()
-			s.WaitForShutdown()
-		}
+		s.Shutdown()
+		s.WaitForShutdown()
 	})
-	// JetStream is usable once the cluster elected its meta leader.
+}
+
+// waitMetaLeader returns once the cluster elected its JetStream meta
+// leader: JetStream is usable from then on.
+func (c *cluster) waitMetaLeader() {
+	t := c.t
 	stop := time.Now().Add(deadline)
 	for !c.servers[0].JetStreamIsCurrent() || !hasMetaLeader(c.servers) {
 		if time.Now().After(stop) {
@@ -764,7 +791,6 @@ func startCluster(t *testing.T) *cluster {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return c
 }
 
 func hasMetaLeader(servers []*server.Server) bool {

@@ -327,3 +327,53 @@ func waitRunText(t *testing.T, dir, s string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestConnectWaitsForCluster: a worker and a run that reach a node whose
+// cluster has no JetStream leader yet (a node back before its peers, a
+// cluster starting) wait for one, rather than failing on the first 503.
+func TestConnectWaitsForCluster(t *testing.T) {
+	opts := clusterOptions(t)
+	c := &cluster{t: t}
+	c.startNode(opts[0]) // alone: no quorum, no meta leader
+	apiErrors := func() int64 {
+		v, err := c.servers[0].Varz(nil)
+		if err != nil || v.JetStream.Stats == nil {
+			return 0
+		}
+		return int64(v.JetStream.Stats.API.Errors)
+	}
+	nc, err := nats.Connect(c.urls[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, err = js.AccountInfo(ctx)
+	cancel()
+	nc.Close()
+	if err == nil {
+		t.Fatal("a lone node of a three-node cluster answered JetStream requests")
+	}
+	before := apiErrors()
+	dir := workspace(t, single)
+	w := launchWorker(t, nil, c.urls[0], "a", dir, []string{"--concurrency", "1"}, nil)
+	r := startRun(t, c.urls[0], dir, "flow.jh", nil)
+	// Both asked more than once (the answers counted as API errors by
+	// the node): each is waiting, not failed.
+	for stop := time.Now().Add(deadline); apiErrors() < before+4; {
+		if time.Now().After(stop) {
+			t.Fatalf("the node counted %d JetStream API errors since the probe, want 4 (two tries each)\nrun stderr:\n%s\nworker:\n%s",
+				apiErrors()-before, r.stderr.String(), w.log.text())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.startNode(opts[1])
+	c.startNode(opts[2])
+	w.log.wait(t, "serving")
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s\nworker:\n%s", code, r.stderr.String(), w.log.text())
+	}
+	if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "ran m1" {
+		t.Fatalf("done.txt: %q, want the delivery once", got)
+	}
+}

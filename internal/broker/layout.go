@@ -210,15 +210,39 @@ func connect(ctx context.Context, url, name string) (*nats.Conn, jetstream.JetSt
 		nc.Close()
 		return nil, nil, err
 	}
-	if _, err := js.AccountInfo(ctx); err != nil {
+	if err := accountInfo(ctx, js); err != nil {
 		nc.Close()
 		if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
 			return nil, nil, fmt.Errorf("the NATS server at %s has no JetStream (start it with -js, or use `jaiph broker`)", redactURL(url))
+		}
+		if transient(err) {
+			return nil, nil, fmt.Errorf("the broker at %s: JetStream did not answer within %s: %v (a cluster with too few nodes up to elect a leader?)",
+				redactURL(url), connectPatience, err)
 		}
 		return nil, nil, fmt.Errorf("the broker at %s: %v", redactURL(url), err)
 	}
 	return nc, js, nil
 }
+
+// accountInfo asks for the account's JetStream info, the proof that
+// JetStream answers. A cluster that has just lost or regained a node
+// answers 503 (or not at all) until it has a meta leader: that is waited
+// out for up to connectPatience; a server without JetStream is not.
+func accountInfo(ctx context.Context, js jetstream.JetStream) error {
+	stop := time.Now().Add(connectPatience)
+	for {
+		_, err := try(ctx, func(c context.Context) (*jetstream.AccountInfo, error) { return js.AccountInfo(c) })
+		if err == nil || errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) ||
+			!transient(err) || ctx.Err() != nil || time.Now().After(stop) {
+			return err
+		}
+		sleep(ctx, retryEvery)
+	}
+}
+
+// connectPatience is how long connect waits for a cluster's JetStream to
+// elect its meta leader.
+const connectPatience = 30 * time.Second
 
 // redactURL drops credentials from a NATS URL before it is printed.
 func redactURL(u string) string {
