@@ -672,6 +672,28 @@ func TestUnreachableBroker(t *testing.T) {
 	}
 }
 
+// TestBrokerWithoutJetStream: a NATS server without JetStream is refused
+// at once, with the fix, not waited on as a cluster still electing.
+func TestBrokerWithoutJetStream(t *testing.T) {
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	if !s.ReadyForConnections(20 * time.Second) {
+		t.Fatal("the server did not start")
+	}
+	dir := workspace(t, fanOut)
+	r := startRun(t, s.ClientURL(), dir, "flow.jh", nil, "1")
+	if code := r.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if want := "has no JetStream (start it with -js, or use `jaiph broker`)"; !strings.Contains(r.stderr.String(), want) {
+		t.Fatalf("stderr:\n%s\nwant %q", r.stderr.String(), want)
+	}
+}
+
 const steady = `channel jobs
 
 config {
