@@ -66,6 +66,12 @@ type Options struct {
 	// Ephemeral runs keep no records for later commands (no run.json,
 	// lock or journal): a worker's delivery, whose run lives elsewhere.
 	Ephemeral bool
+	// Scratch, for an ephemeral run, is an existing directory to use as
+	// its run directory, written in place: a worker's slot reuses one for
+	// every delivery, because creating a directory and its files and
+	// removing them again per delivery was most of a no-op delivery's
+	// cost on ext4. Its owner empties it between runs.
+	Scratch string
 	// KeyDir is the key store that chains the summary and the journal
 	// (internal/store/chain); "" leaves them unchained, with a warning.
 	KeyDir string
@@ -174,10 +180,12 @@ func (rt *Runtime) FirstFailure() *event.Event {
 // temporary files.
 func (rt *Runtime) Close() {
 	if rt.runDir != "" {
-		_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
+		if rt.opts.Scratch == "" {
+			_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
+		}
 		rt.inboxes.close()
 	}
-	if rt.rvDir != "" {
+	if rt.rvDir != "" && rt.opts.Scratch == "" {
 		os.RemoveAll(rt.rvDir)
 	}
 	if rt.journal != nil {
@@ -205,6 +213,19 @@ func (rt *Runtime) ensureRunDir() error {
 	rt.dirOnce.Do(func() {
 		if rt.opts.Resume != "" {
 			rt.dirErr = rt.reopenRunDir(rt.opts.Resume)
+			return
+		}
+		if dir := rt.opts.Scratch; dir != "" {
+			rt.runDir, rt.runID = dir, newUUID()
+			if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
+				return
+			}
+			tmp := filepath.Join(dir, ScratchTmp)
+			if err := os.Mkdir(tmp, 0o700); err != nil && !os.IsExist(err) {
+				rt.dirErr = err
+				return
+			}
+			rt.rvDir = tmp
 			return
 		}
 		root := runs.Root(rt.opts.Workspace, rt.env("JAIPH_RUNS_DIR"))
@@ -246,6 +267,10 @@ func (rt *Runtime) ensureRunDir() error {
 	})
 	return rt.dirErr
 }
+
+// ScratchTmp is the temporary directory (return values, rules' TMPDIR)
+// inside a Scratch run directory; the owner empties it between runs.
+const ScratchTmp = ".tmp"
 
 // makeTmp makes the run's temporary directory (return values, rules'
 // TMPDIR): the records' runs.TmpFile, which a later resume, redrive or

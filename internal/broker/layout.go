@@ -69,6 +69,12 @@ type delivery struct {
 	// AckWait (consumerAckWait) only bounds how soon JetStream hands a
 	// dead worker's message out again.
 	LeaseMS int64 `json:"lease_ms,omitempty"`
+	// Rev is the ledger revision of the record the run created for this
+	// message: queued, for Target, under the message's own id. A worker
+	// that receives that message claims at that revision without reading
+	// the record first; any other revision means the record moved, and
+	// the worker reads it (0: always read).
+	Rev uint64 `json:"rev,omitempty"`
 }
 
 // lease is the delivery's lease, 30 s when it names none.
@@ -411,23 +417,24 @@ func update(ctx context.Context, l *ledger, key string, val []byte, rev uint64) 
 
 // create is kv.Create riding out a restart; a key that exists after a
 // failed try is ours.
-func create(ctx context.Context, l *ledger, key string, val []byte) error {
+func create(ctx context.Context, l *ledger, key string, val []byte) (uint64, error) {
 	for n := 0; ; n++ {
-		_, err := try(ctx, func(c context.Context) (uint64, error) { return l.kv.Create(c, key, val) })
+		rev, err := try(ctx, func(c context.Context) (uint64, error) { return l.kv.Create(c, key, val) })
 		if errors.Is(err, jetstream.ErrKeyExists) {
 			// The server says "exists" also while our own earlier try is
 			// still in flight on a leader that may lose it (a partition):
 			// it exists only when the leader has it.
-			if _, gerr := l.get(ctx, key); gerr == nil {
-				return nil
+			e, gerr := l.get(ctx, key)
+			if gerr == nil {
+				return e.rev, nil
 			}
 			err = fmt.Errorf("the record %s is not on the ledger's leader yet", key)
 		}
 		switch {
 		case err == nil:
-			return nil
+			return rev, nil
 		case ctx.Err() != nil || n >= retryTries:
-			return err
+			return 0, err
 		}
 		sleep(ctx, retryEvery)
 	}

@@ -160,7 +160,7 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	}
 	kv := openLedger(t.nc, bucket, run)
 	start, _ := json.Marshal(map[string]any{"src": t.hash, "started": time.Now().UnixMilli()})
-	if err := create(ctx, kv, "run", start); err != nil {
+	if _, err := create(ctx, kv, "run", start); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	if err := retrySetup(ctx, func(c context.Context) error {
@@ -176,7 +176,7 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	}); err != nil {
 		return nil, fmt.Errorf("artifact store: %w", err)
 	}
-	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, ids: map[string]int{},
+	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, pending: map[string]bool{}, ids: map[string]int{},
 		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
 		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
 	if q.max == 0 {
@@ -213,6 +213,8 @@ type queue struct {
 	mu       sync.Mutex
 	seq      int               // messages numbered so far
 	known    map[string]*known // deliveries by ledger key
+	open     int               // known deliveries not final
+	pending  map[string]bool   // keys of those final in the ledger, waiting for their events
 	overflow bool              // E_DISPATCH_DEPTH
 	ids      map[string]int    // remote step id → local step number
 	prior    *prior            // what the interrupted attempt did (a resumed run)
@@ -281,7 +283,8 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 			Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 			Retries: q.retries, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
 		// The ledger key exists before any worker can claim the delivery.
-		id, publishNow, err := q.ledgerEntry(ctx, d.Key, target)
+		id, publishNow, rev, err := q.ledgerEntry(ctx, d.Key, target)
+		d.Rev = rev
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
@@ -290,7 +293,7 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
 		}
 		k.work, _ = json.Marshal(d)
-		q.known[d.Key] = k
+		q.track(d.Key, k)
 		if id == "" {
 			continue // done already
 		}
@@ -311,37 +314,43 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
 // ledgerEntry makes sure the delivery's ledger record exists and returns
-// the message id of its work message ("" when it is done already), and
+// the message id of its work message ("" when it is done already),
 // whether that message is to be published now (a resumed run's delivery
-// still queued or claimed is left to the watchdog).
-func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bool, error) {
+// still queued or claimed is left to the watchdog), and the revision of
+// the record it created as {queued, target, id} (delivery.Rev; 0 for any
+// other record).
+func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bool, uint64, error) {
 	id := q.run + "." + key
+	fresh := func() (string, bool, uint64, error) {
+		rev, err := create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
+		return id, true, rev, err
+	}
 	if q.prior == nil {
-		return id, true, create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
+		return fresh()
 	}
 	e, err := q.kv.get(ctx, key)
 	if errors.Is(err, errNoRecord) {
-		return id, true, create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
+		return fresh()
 	}
 	if err != nil {
-		return "", false, err
+		return "", false, 0, err
 	}
 	r, err := decodeRecord(e.value)
 	if err != nil {
-		return "", false, err
+		return "", false, 0, err
 	}
 	switch r.State {
 	case stDone:
-		return "", false, nil
+		return "", false, 0, nil
 	case stFailed, stDead:
 		r2 := &record{State: stQueued, Target: target, Epoch: r.Epoch + 1}
 		r2.Msg = fmt.Sprintf("%s.e%d", id, r2.Epoch)
 		if _, err := update(ctx, q.kv, key, r2.encode(), e.rev); err != nil {
-			return "", false, err
+			return "", false, 0, err
 		}
-		return r2.Msg, true, nil
+		return r2.Msg, true, 0, nil
 	}
-	return cmp.Or(r.Msg, id), false, nil
+	return cmp.Or(r.Msg, id), false, 0, nil
 }
 
 // Redeliver implements runtime.Redeliverer: dead letter seq goes back on
@@ -358,16 +367,16 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
 	}
 	key := deliveryKey(seq, i)
-	id, publishNow, err := q.ledgerEntry(ctx, key, target)
+	id, publishNow, rev, err := q.ledgerEntry(ctx, key, target)
 	if err != nil || id == "" {
 		return cmp.Or(err, fmt.Errorf("message %s to %s is already delivered", seq, target))
 	}
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
-		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
+		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds(), Rev: rev}
 	k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
 	k.work, _ = json.Marshal(d)
-	q.known[key] = k
+	q.track(key, k)
 	if !publishNow {
 		return nil // queued or claimed already: the watchdog sees to it
 	}
@@ -565,13 +574,19 @@ func (q *queue) trySubscribe(ctx context.Context, from uint64) (*feeds, error) {
 func (q *queue) outstanding() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := 0
-	for _, k := range q.known {
-		if !k.final {
-			n++
-		}
+	return q.open
+}
+
+// track makes k the delivery under key (q.mu held). The counts kept
+// beside q.known spare the drain a walk over every delivery per event,
+// which made a run of n messages cost n² map steps.
+func (q *queue) track(key string, k *known) {
+	if old := q.known[key]; old != nil && !old.final {
+		q.open--
 	}
-	return n
+	delete(q.pending, key)
+	q.known[key] = k
+	q.open++
 }
 
 // observe records a ledger change: a new attempt starts (INBOX_DISPATCH_START),
@@ -617,6 +632,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 			k.recAt = time.Now()
 		}
 		k.rec, k.rev = r, rev
+		q.pending[key] = true
 	}
 }
 
@@ -628,8 +644,8 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 	defer q.mu.Unlock()
 	status := 0
 	keys := make([]string, 0)
-	for key, k := range q.known {
-		if k.rec != nil && !k.final && k.rec.Events <= consumed {
+	for key := range q.pending {
+		if k := q.known[key]; k.rec.Events <= consumed {
 			keys = append(keys, key)
 		}
 	}
@@ -638,6 +654,8 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 		k := q.known[key]
 		r := k.rec
 		k.final = true
+		delete(q.pending, key)
+		q.open--
 		st := 1
 		if r.Status != nil {
 			st = *r.Status

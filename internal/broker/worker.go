@@ -63,6 +63,7 @@ type Worker struct {
 	logMu    sync.Mutex
 	waitMu   sync.Mutex
 	waitSeen map[string]bool // deliveries this worker said it leaves for another version
+	scratch  *scratchPool
 }
 
 // Run serves until ctx ends, then stops as Worker says. Each slot pulls
@@ -79,6 +80,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	defer nc.Close()
 	w.nc, w.js, w.programs, w.ledgers, w.boxes = nc, js, map[string]*engine.Program{}, map[string]*ledger{}, map[string]sandbox.Box{}
 	w.waitSeen = map[string]bool{}
+	w.scratch = newScratchPool(filepath.Join(w.Dir, ".jaiph", "worker", "slots"), max(w.Concurrency, 1))
+	defer w.scratch.close()
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
 	var cons jetstream.Consumer
@@ -215,6 +218,21 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		later(m, time.Second) // the broker is away or electing: look again
 		return
 	}
+	if id := m.Headers().Get(jetstream.MsgIDHeader); d.Rev != 0 && id == d.Run+"."+d.Key && d.Version == buildinfo.Version() {
+		// The message the run queued with its record, which is at d.Rev
+		// unless it moved: claim at that revision without reading it.
+		r := &record{State: stClaimed, Target: d.Target, Msg: id, Worker: w.Name, Beat: time.Now().UnixMilli(), Claims: 1}
+		rev, err := update(ctx, kv, d.Key, r.encode(), d.Rev)
+		if err == nil {
+			w.deliver(ctx, m, kv, &d, r, rev)
+			return
+		}
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			later(m, retryEvery)
+			return
+		}
+		// it moved: read it
+	}
 	e, err := kv.get(ctx, d.Key)
 	if errors.Is(err, errNoRecord) {
 		md, _ := m.Metadata()
@@ -288,21 +306,27 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		later(m, retryEvery) // it moved this instant: look again
 		return
 	}
+	w.deliver(ctx, m, kv, &d, r, rev)
+}
+
+// deliver runs a delivery this worker just claimed (r at rev) and records
+// its result.
+func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64) {
 	attempt := r.Claims
 	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
-	prog, why := w.program(ctx, &d)
+	prog, why := w.program(ctx, d)
 	var status int
 	var sends []sent
 	var lastEvent uint64
 	fenced := &atomic.Bool{}
 	if why == "" {
-		status, sends, lastEvent, rev = w.runTarget(ctx, m, kv, &d, r, rev, attempt, prog, fenced)
+		status, sends, lastEvent, rev = w.runTarget(ctx, m, kv, d, r, rev, attempt, prog, fenced)
 		if fenced.Load() {
 			w.logf("worker %s: lost the claim of %s (message %s to %s); its result is dropped", w.Name, d.Key, d.Seq, d.Target)
 			return // taken over: report nothing, never ack
 		}
 		if ctx.Err() != nil {
-			w.handBack(m, kv, &d, r, rev)
+			w.handBack(m, kv, d, r, rev)
 			return
 		}
 	} else {
@@ -528,15 +552,18 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		return status, q.sends, pub.last.Load(), rev
 	}
 	var stray bytes.Buffer // what reached the delivery's stray stderr: logged when it fails
-	rt, _, err := prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
-		Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}})
+	scratch, err := w.scratch.take()
 	status := 1
 	if err == nil {
-		status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
-		runDir := rt.RunDir()
-		rt.Close()
-		if runDir != "" && !fenced.Load() {
-			os.RemoveAll(runDir)
+		var rt *runtime.Runtime
+		rt, _, err = prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
+			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}})
+		if err == nil {
+			status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
+			rt.Close()
+		}
+		if !fenced.Load() {
+			w.scratch.put(scratch) // a fenced delivery's directory stays, for whoever wants to look
 		}
 	}
 	if err != nil && status == 0 {

@@ -91,6 +91,9 @@ type RunOptions struct {
 	Workspace string
 	// Ephemeral: no records for later commands (runtime.Options.Ephemeral).
 	Ephemeral bool
+	// Scratch: the ephemeral run's reused run directory
+	// (runtime.Options.Scratch).
+	Scratch string
 	// KeyDir is the key store that chains the run's summary and journal
 	// (internal/store/chain); "" is the one Environ names (chain.StoreDir).
 	KeyDir string
@@ -135,7 +138,7 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow, Transport: tr, Ephemeral: o.Ephemeral,
+		Resume: o.Resume, Workflow: o.Workflow, Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
 		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices,
 	})
 	return rt, env, nil
