@@ -969,12 +969,7 @@ func TestBadInput(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, echoing)
 	w := startWorker(t, srv.url(), "a", dir, 1)
-	nc, err := nats.Connect(srv.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js := jsClient(t, srv.url())
 	ctx := context.Background()
 	if _, err := js.Publish(ctx, "jaiph.work.garbage", []byte(`{"run": 42,`)); err != nil {
 		t.Fatal(err)

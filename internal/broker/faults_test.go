@@ -122,28 +122,8 @@ func TestWatchdog(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, single)
 	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
-	nc, err := nats.Connect(srv.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx := context.Background()
-	var seq uint64
-	for stop := time.Now().Add(deadline); seq == 0; {
-		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
-			if m, err := st.GetMsg(ctx, 1); err == nil {
-				seq = m.Sequence
-				if err := st.DeleteMsg(ctx, seq); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if time.Now().After(stop) {
-			t.Fatal("the run queued no work message")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	js := jsClient(t, srv.url())
+	deleteWorkMessage(t, js)
 	waitRunText(t, dir, "message 001 to flow::work was queued with no work message on the broker; queued again")
 	startWorker(t, srv.url(), "a", dir, 1)
 	if code := r.wait(t); code != 0 {
@@ -151,6 +131,42 @@ func TestWatchdog(t *testing.T) {
 	}
 	if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "ran m1" {
 		t.Fatalf("done.txt: %q, want the delivery once", got)
+	}
+}
+
+// jsClient is a JetStream client of the broker at url, closed with t.
+func jsClient(t *testing.T, url string) jetstream.JetStream {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// deleteWorkMessage waits for the first work message on the broker,
+// deletes it and returns its subject (jaiph.work.<run>.<key>).
+func deleteWorkMessage(t *testing.T, js jetstream.JetStream) string {
+	t.Helper()
+	ctx := context.Background()
+	for stop := time.Now().Add(deadline); ; {
+		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
+			if m, err := st.GetMsg(ctx, 1); err == nil {
+				if err := st.DeleteMsg(ctx, m.Sequence); err != nil {
+					t.Fatal(err)
+				}
+				return m.Subject
+			}
+		}
+		if time.Now().After(stop) {
+			t.Fatal("the run queued no work message")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -162,28 +178,9 @@ func TestWatchdogLostRecord(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, single)
 	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
-	nc, err := nats.Connect(srv.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js := jsClient(t, srv.url())
 	ctx := context.Background()
-	var subject string
-	for stop := time.Now().Add(deadline); subject == ""; {
-		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
-			if m, err := st.GetMsg(ctx, 1); err == nil {
-				subject = m.Subject
-				if err := st.DeleteMsg(ctx, m.Sequence); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if time.Now().After(stop) {
-			t.Fatal("the run queued no work message")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	subject := deleteWorkMessage(t, js)
 	// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
 	rest := strings.TrimPrefix(subject, "jaiph.work.")
 	run, key, _ := strings.Cut(rest, ".")

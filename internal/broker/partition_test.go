@@ -154,18 +154,7 @@ func partitionTrial(t *testing.T, lab *netLab, c *procCluster, nodeHosts []*nsHo
 	}
 	lab.partition(cut)
 	// The bound: the run ends, and passes, within the deadline.
-	select {
-	case <-r.done:
-		if r.code != 0 {
-			t.Errorf("the run failed: exit %d", r.code)
-		}
-	case <-time.After(deadline):
-		t.Errorf("the run did not end within %s of the partition's end", deadline)
-	}
-	if t.Failed() {
-		t.Fatalf("%s\nstdout:\n%s\nstderr:\n%s\nworkers:\n%s\nnodes:\n%s\nwhere each delivery is:\n%s", partitionState(sinkFile, n),
-			tail(r.stdout.String(), 40), tail(r.stderr.String(), 40), workerLogs(workers), c.logs(), inboxText(dir))
-	}
+	waitPassed(t, r, c, workers, dir, func() string { return partitionState(sinkFile, n) })
 	// What the recovery took, for the log: deliveries claimed again
 	// (taken over from a worker that stopped renewing its lease, by the
 	// run's watchdog or by another worker once the broker handed the
@@ -336,6 +325,19 @@ func ledgerTrial(t *testing.T, lab *netLab, c *procCluster, nodeHosts []*nsHost,
 	lab.heal(nodeHosts[:1])
 	what := fmt.Sprintf("n1 and n2 off the leader n0 of %s for 6s, then n0 off until they elected another (%s in all)",
 		ledger, time.Since(start).Round(100*time.Millisecond))
+	waitPassed(t, r, c, workers, dir, func() string { return what + "\n" + partitionState(sinkFile, 2) })
+	checkEffects(t, sinkFile, 2, 0)
+	c.waitStreamCurrent("JAIPH_WORK")
+	c.waitReady()
+	checkReplicas(t, c.urls[1], "JAIPH_WORK", 3)
+	return what
+}
+
+// waitPassed fails t unless the run ends, with status 0, within the
+// deadline of the partition's end; the failure shows state(), the run's
+// output, the workers' and nodes' logs and where each delivery is.
+func waitPassed(t *testing.T, r *run, c *procCluster, workers []*worker, dir string, state func() string) {
+	t.Helper()
 	select {
 	case <-r.done:
 		if r.code != 0 {
@@ -345,14 +347,9 @@ func ledgerTrial(t *testing.T, lab *netLab, c *procCluster, nodeHosts []*nsHost,
 		t.Errorf("the run did not end within %s of the partition's end", deadline)
 	}
 	if t.Failed() {
-		t.Fatalf("%s\n%s\nstdout:\n%s\nstderr:\n%s\nworkers:\n%s\nnodes:\n%s\nwhere each delivery is:\n%s", what, partitionState(sinkFile, 2),
+		t.Fatalf("%s\nstdout:\n%s\nstderr:\n%s\nworkers:\n%s\nnodes:\n%s\nwhere each delivery is:\n%s", state(),
 			tail(r.stdout.String(), 40), tail(r.stderr.String(), 40), workerLogs(workers), c.logs(), inboxText(dir))
 	}
-	checkEffects(t, sinkFile, 2, 0)
-	c.waitStreamCurrent("JAIPH_WORK")
-	c.waitReady()
-	checkReplicas(t, c.urls[1], "JAIPH_WORK", 3)
-	return what
 }
 
 // startNetCluster starts three `jaiph broker` nodes, node i in hosts[i]'s

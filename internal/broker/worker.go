@@ -668,14 +668,22 @@ type publisher struct {
 	stop    context.Context // the attempt was stopped: nothing more to send
 	last    atomic.Uint64
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []wireEvent // produced, not yet taken by the goroutine
-	busy    bool        // the goroutine is publishing
-	closed  bool
-	n       int // messages published
-	started bool
+	mu       sync.Mutex
+	cond     *sync.Cond
+	queue    []wireEvent // produced, not yet taken by the goroutine
+	busy     bool        // the goroutine is publishing
+	closed   bool
+	n        int // messages published
+	started  bool
+	lingered bool // the first batch waited its linger
 }
+
+// firstLinger is how long the first batch of a delivery's events waits
+// for more before it is sent: a delivery done sooner sends all of its
+// events in one message, not two (the first event alone, then the rest),
+// which is a broker write, an ack and a message to the run saved per
+// quick delivery. A live view shows a step's start that much later.
+const firstLinger = 20 * time.Millisecond
 
 func (p *publisher) Event(e *event.Event) {
 	if p.fenced.Load() {
@@ -738,6 +746,19 @@ func (p *publisher) loop() {
 		}
 		if len(p.queue) == 0 {
 			return
+		}
+		if !p.lingered {
+			t := time.AfterFunc(firstLinger, func() {
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.lingered = true
+				p.cond.Broadcast()
+			})
+			for !p.lingered && !p.closed {
+				p.cond.Wait()
+			}
+			t.Stop()
+			p.lingered = true
 		}
 		batch := p.takeBatch()
 		p.busy = true
