@@ -59,6 +59,11 @@ type File struct {
 	// config entries (an unknown key, a wrong value): its structure is
 	// whole and it is validated like a file without errors.
 	EntryErrorsOnly bool
+	// Lines is the text the parser read, split at line ends (no byte order
+	// mark, no \r): later stages that need the text itself (codegen's
+	// columns of trimmed step text) take it from here, because the file on
+	// disk may not be what was parsed (an editor's unsaved buffer).
+	Lines []string `dump:"-"`
 }
 
 // Rule returns the rule called name, or nil.

@@ -9,7 +9,8 @@ import (
 
 // Dump renders a node as indented text for golden files and debugging:
 // one field per line, zero values omitted, positions as line:col, file
-// paths reduced to their base name so dumps do not depend on the checkout.
+// paths reduced to their base name so dumps do not depend on the checkout;
+// fields tagged `dump:"-"` (a file's source lines) are left out.
 func Dump(node any) string {
 	var b strings.Builder
 	dumpValue(&b, reflect.ValueOf(node), 0)
@@ -36,7 +37,7 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent int) {
 		fmt.Fprintf(b, "%s\n", v.Type().Name())
 		for i := 0; i < v.NumField(); i++ {
 			f, fv := v.Type().Field(i), v.Field(i)
-			if fv.IsZero() {
+			if fv.IsZero() || f.Tag.Get("dump") == "-" {
 				continue
 			}
 			name := f.Name

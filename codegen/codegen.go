@@ -3,7 +3,6 @@ package codegen
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -46,7 +45,7 @@ func LowerEach(f *ast.File, symbol string, symbolOf func(*ast.Import) string, do
 	for _, l := range f.Locals {
 		m.Locals = append(m.Locals, lowered.Local{Name: l.Name, Value: l.Value})
 	}
-	l := &lowerer{mod: m, src: readLines(f.Path)}
+	l := &lowerer{mod: m, src: f.Lines}
 	add := func(b *lowered.Body) {
 		b.Source, b.StartLine, b.Lines, b.Blocks, b.Steps = l.b.String(), l.start, l.lines, l.blocks, l.tab
 		m.Bodies[b.Name] = b
@@ -74,22 +73,9 @@ func LowerEach(f *ast.File, symbol string, symbolOf func(*ast.Import) string, do
 	return m
 }
 
-// readLines returns the lines of the source file at path, or nil: columns
-// of trimmed step text are then taken from the AST positions alone.
-func readLines(path string) []string {
-	if path == "" {
-		return nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	return strings.Split(string(data), "\n")
-}
-
 type lowerer struct {
 	mod    *lowered.Module
-	src    []string         // the module's source lines, if readable
+	src    []string         // the text parsed (ast.File.Lines; nil for a file built by hand)
 	b      bytes.Buffer     // not a strings.Builder: a one-line recover truncates it
 	start  int              // line number of the first line written to b
 	lines  []lowered.Origin // origin of each line written to b

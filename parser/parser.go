@@ -29,6 +29,7 @@ func parse(path string, src []byte, split func(lines []string) int) (*ast.File, 
 		lines: splitLines(string(src)),
 		file:  &ast.File{Path: path, IsTest: IsTestFile(path)},
 	}
+	p.file.Lines = p.lines
 	p.parseTopLevel(split(p.lines))
 	if p.failed {
 		p.file.EntryErrorsOnly = false

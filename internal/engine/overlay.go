@@ -61,8 +61,7 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 
 // ParseSource parses src as the file at path from its text alone: path
 // names positions and decides a module or a test file, and nothing is
-// read from disk (the module's imports are not looked at; codegen may read
-// path itself for the columns of shell diagnostics). The diagnostics are
+// read from disk (the module's imports are not looked at). The diagnostics are
 // those that mean the file does not parse: the parser's and the shell
 // syntax errors of its bodies (E_PARSE), sorted. `jaiph fmt` formats
 // whatever passes.

@@ -1,7 +1,12 @@
 package lowered_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,5 +81,86 @@ func TestLayout(t *testing.T) {
 		if !seen[stage] {
 			t.Errorf("go list ./... does not list the stage %s", stage)
 		}
+	}
+}
+
+// fileSystem names, by import path, the functions that reach the file
+// system (or the working directory); "" stands for every name of the
+// package. io/fs is not listed: its functions read an fs.FS a caller
+// hands down, which is data, not the disk.
+var fileSystem = map[string]map[string]bool{
+	"io/ioutil": {"": true},
+	"os": {"Chdir": true, "Chmod": true, "Chown": true, "Chtimes": true, "CopyFS": true, "Create": true,
+		"CreateTemp": true, "DirFS": true, "Getwd": true, "Lchown": true, "Link": true, "Lstat": true,
+		"Mkdir": true, "MkdirAll": true, "MkdirTemp": true, "Open": true, "OpenFile": true, "OpenInRoot": true,
+		"OpenRoot": true, "ReadDir": true, "ReadFile": true, "Readlink": true, "Remove": true, "RemoveAll": true,
+		"Rename": true, "Stat": true, "Symlink": true, "Truncate": true, "WriteFile": true},
+	"path/filepath": {"Abs": true, "EvalSymlinks": true, "Glob": true, "Walk": true, "WalkDir": true},
+}
+
+// fileSystemUses returns "file:line: pkg.Name" for every use of a
+// fileSystem function in the non-test Go files of dir.
+func fileSystemUses(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	if len(files) == 0 {
+		t.Fatalf("no Go files in %s", dir)
+	}
+	var uses []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := map[string]string{} // the name a file gives an import → its path
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			if fileSystem[path] == nil {
+				continue
+			}
+			n := filepath.Base(path)
+			if im.Name != nil {
+				n = im.Name.Name
+			}
+			local[n] = path
+			if fileSystem[path][""] {
+				uses = append(uses, fset.Position(im.Pos()).String()+": imports "+path)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Obj == nil && fileSystem[local[x.Name]][sel.Sel.Name] {
+				uses = append(uses, fset.Position(sel.Pos()).String()+": "+x.Name+"."+sel.Sel.Name)
+			}
+			return true
+		})
+	}
+	return uses
+}
+
+// TestNoFileSystem keeps the stages after the parser off the file system
+// (issue 33): the text they work on is what the parser was given (an
+// editor's buffer is not the file on disk), kept on ast.File. Only the
+// loader (validate/load.go: reading modules, resolving imports, finding
+// a directory's sources) reads source files.
+func TestNoFileSystem(t *testing.T) {
+	const loader = "../../validate/load.go"
+	for _, dir := range []string{"ast", "validate", "codegen", "internal/lowered", "internal/bashcheck"} {
+		for _, use := range fileSystemUses(t, filepath.Join("../..", dir)) {
+			if !strings.HasPrefix(use, loader+":") {
+				t.Errorf("%s: a stage after the parser reaches the file system; take the text from ast.File.Lines, or read in the loader (validate/load.go) and pass the data down", use)
+			}
+		}
+	}
+	// The scan sees the loader's reads; if not, it sees nothing.
+	if uses := fileSystemUses(t, "../../validate"); !strings.Contains(strings.Join(uses, "\n"), "os.ReadFile") {
+		t.Errorf("the scan does not find the loader's os.ReadFile in %s: %v", loader, uses)
 	}
 }

@@ -6,11 +6,9 @@
 // its bodies. It needs only the file's text: nothing else is read, imports
 // are not resolved, and `jaiph check`'s other diagnostics do not stop it
 // (an editor formats buffers whose imports do not exist yet). The path
-// names positions and tells a test file (*.test.jh) from a module. One
-// thing still reads the file at path: codegen takes the columns of
-// lowered lines from the source on disk (when it exists), so for an
-// unsaved buffer the column of a shell syntax diagnostic may be off;
-// which diagnostics there are does not depend on it.
+// names positions and tells a test file (*.test.jh) from a module; the
+// file at path is never read (codegen takes the columns of lowered lines
+// from the text the parser kept, ast.File.Lines).
 //
 // # Layout
 //

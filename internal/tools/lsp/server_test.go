@@ -317,3 +317,69 @@ func TestDiagnosticsMatchCheck(t *testing.T) {
 }
 
 type Range struct{ Start, End struct{ Line, Character int } }
+
+// An open buffer's shell diagnostics are placed in the buffer's text, not
+// in what is on disk under its name (issue 33): the column is the one
+// `jaiph check` reports for the buffer saved as the file, whatever the disk
+// holds (other indentation, other text, no file at all).
+func TestDiagnosticsFromBufferNotDisk(t *testing.T) {
+	const buffer = "workflow default {\n  echo hi; if then fi\n}\n"
+	saved := t.TempDir()
+	if err := os.WriteFile(filepath.Join(saved, "main.jh"), []byte(buffer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(jaiph, "check", "main.jh")
+	cmd.Dir = saved
+	out, _ := cmd.Output()
+	// Pinned, so that check and lsp cannot agree on a wrong column.
+	if want := "main.jh:2:12: E_PARSE `if` must be followed by a statement list\n"; string(out) != want {
+		t.Fatalf("jaiph check of the buffer:\n%s\nwant\n%s", out, want)
+	}
+	for _, tc := range []struct{ name, disk string }{
+		{"indented otherwise on disk", "workflow default {\n      echo hi; if then fi\n}\n"},
+		{"other text on disk", "workflow default {\n  echo bye; echo hi; if then fi\n}\n"},
+		{"not on disk", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := filepath.EvalSymlinks(t.TempDir())
+			path := filepath.Join(dir, "main.jh")
+			if tc.disk != "" {
+				if err := os.WriteFile(path, []byte(tc.disk), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text, _ := json.Marshal(buffer)
+			replies, stderr, code := serve(t, dir, [][]byte{
+				[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`),
+				[]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://%s","languageId":"jaiph","version":1,"text":%s}}}`, path, text)),
+				[]byte(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`),
+				[]byte(`{"jsonrpc":"2.0","method":"exit"}`),
+			})
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %s", code, stderr)
+			}
+			var got []string
+			for _, m := range replies {
+				var n struct {
+					Method string
+					Params struct {
+						Diagnostics []struct {
+							Range Range
+							Code  string
+						}
+					}
+				}
+				json.Unmarshal(m, &n)
+				if n.Method != "textDocument/publishDiagnostics" {
+					continue
+				}
+				for _, d := range n.Params.Diagnostics {
+					got = append(got, fmt.Sprintf("%d:%d %s", d.Range.Start.Line+1, d.Range.Start.Character+1, d.Code))
+				}
+			}
+			if g := strings.Join(got, "\n"); g != "2:12 E_PARSE" {
+				t.Errorf("lsp: %q, want 2:12 E_PARSE as jaiph check reports", g)
+			}
+		})
+	}
+}
