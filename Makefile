@@ -44,7 +44,7 @@ examples: build
 	done
 	./$(BIN) test examples/
 
-# The conformance corpus (testdata/conformance, a copy of ../shared/conformance)
+# The conformance corpus (testdata/conformance, a copy of the upstream conformance programs)
 # runs as TestConformance; `make conformance CONFORMANCE_DIR=path` runs another
 # copy of the corpus (JAIPH_CONFORMANCE_DIR empty means testdata/conformance).
 CONFORMANCE_DIR ?=
