@@ -570,7 +570,7 @@ func (l *lowerer) prompt(s *ast.Prompt, line, col int) {
 }
 
 // PromptText is the compile-time text a prompt sends: typed prompts append
-// the schema suffix (runtime.md §7).
+// the schema suffix (docs/language.md#typed-prompts).
 func PromptText(s *ast.Prompt) string {
 	if !s.HasReturns {
 		return s.Text
@@ -635,7 +635,7 @@ func PromptVarRefs(text string) []string {
 	return out
 }
 
-// rewrite applies the textual rewrites of shell lines (language §5.2): every
+// rewrite applies the textual rewrites of shell lines (docs/language.md#shell-steps): every
 // `alias.X` not preceded by [A-Za-z0-9_] becomes `<module symbol>::X`, and
 // `local|export|readonly NAME = value` becomes `NAME=value`.
 func (l *lowerer) rewrite(s string) string {

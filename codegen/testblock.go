@@ -21,7 +21,7 @@ const TestCommand = "jaiph::test"
 const TestStopCommand = "jaiph::test_stop"
 
 // LowerTest lowers one `test "…" { … }` block to the source of the shell it
-// runs in (testing.md §2, D15): shell lines stay as written, in order, so
+// runs in (docs/language.md#test-blocks, D15): shell lines stay as written, in order, so
 // multi-line shell constructs work; every other statement becomes
 // `jaiph::test <index>`, a captured run
 // `name=$(jaiph::test <index>) || jaiph::test_stop`. Each statement stays on
@@ -52,7 +52,7 @@ func LowerTest(t *ast.Test) string {
 }
 
 // MockBody lowers the body of a `mock workflow|rule|function REF { … }` to a
-// body that replaces symbol for one test (testing.md §3.4). The reference
+// body that replaces symbol for one test (docs/language.md#mocks). The reference
 // runs the lines as a separate bash script: a fresh shell with the exported
 // environment (Script), errexit and pipefail off. Its script also gets
 // internal prefix arguments before the call's own *(quirk)*

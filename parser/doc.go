@@ -1,7 +1,7 @@
 // Package parser turns Jaiph source (.jh, .jph, .test.jh) into an ast.File.
 //
 // The language is line-oriented: each trimmed line is classified by ordered
-// pattern tests whose order is normative (spec language.md §3 and §5.1), so the
+// pattern tests whose order is fixed (docs/language.md#top-level, #steps), so the
 // structure is a hand-written line classifier over a quote-aware line lexer.
 // The heads of the step forms and of rule, workflow and function headers are
 // matched by hand over the tokens; their participle grammars are the

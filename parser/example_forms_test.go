@@ -8,7 +8,7 @@ import (
 )
 
 // The classification of a workflow line is one ordered table, language
-// §5.1: the first form whose grammar matches wins.
+// docs/language.md#steps: the first form whose grammar matches wins.
 func Example_stepForms() {
 	for _, f := range stepForms {
 		fmt.Println(f.name)

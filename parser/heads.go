@@ -13,7 +13,7 @@ import (
 // verbatim text (ARGS, SHELL, a prompt's text, route targets) begins; that
 // text is the raw substring of the line from the head's end, never
 // re-joined tokens. Which head is tried in which order is the table
-// stepForms (workflow.go), language §5.1.
+// stepForms (workflow.go), docs/language.md#steps.
 //
 // Each head is a short fixed sequence of tokens, matched here by hand: the
 // participle grammars they were first written as (heads_oracle_test.go)
@@ -102,7 +102,7 @@ func (l *line) keywordEnd(kw string, bare bool) (int, bool) {
 	return c.end(), true
 }
 
-// assignHead is `IDENT [WS] = [WS]` (items 4 and 6, §5.3 and the capture
+// assignHead is `IDENT [WS] = [WS]` (forms 4 and 6, docs/language.md#captures, and the capture
 // lines of recover bodies and if branches).
 type assignHead struct {
 	name  string
@@ -110,14 +110,14 @@ type assignHead struct {
 	end   int
 }
 
-// configHead is a config entry's `key = ` (§3): the value, which an array
+// configHead is a config entry's `key = ` (docs/language.md#config): the value, which an array
 // may continue over the next lines, starts at EndPos.
 type configHead struct {
 	Key    string `parser:"@(Ident ('.' Ident)*) Space? '=' Space?"`
 	EndPos lexer.Position
 }
 
-// localHead is the `NAME = ` of a top-level `local NAME = VALUE` (§3): the
+// localHead is the `NAME = ` of a top-level `local NAME = VALUE` (docs/language.md#locals): the
 // value, which a double-quoted string may continue over the next lines,
 // starts at EndPos. `local` and the white space after it are the top-level
 // dispatch's test (parseTopLevel), which skips any white space, as the
@@ -379,7 +379,7 @@ func (l *line) route() (ast.Ref, string, int, bool) {
 	return ch, trim(l.rest(c.end())), c.end(), true
 }
 
-// send matches the send form `REF <- [command]` (§5.10): a REF, then the
+// send matches the send form `REF <- [command]` (docs/language.md#sends): a REF, then the
 // first `<-` outside quotes.
 func (l *line) send() (ast.Ref, string, bool) {
 	c := l.cursor()
@@ -396,7 +396,7 @@ func (l *line) send() (ast.Ref, string, bool) {
 }
 
 // isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`,
-// `'` or `$` and is not `$?` (§5.11).
+// `'` or `$` and is not `$?` (docs/language.md#return).
 func (l *line) isValueReturn() (string, bool) {
 	end, ok := l.keywordEnd("return", false)
 	if !ok {

@@ -14,7 +14,7 @@ import (
 // verbatim text (ARGS, SHELL, a prompt's text, route targets) begins; that
 // text is the raw substring of the oLine from the head's EndPos, never
 // re-joined tokens. Which head is tried in which order is the table
-// stepForms (workflow.go), language §5.1.
+// stepForms (workflow.go), docs/language.md#steps.
 
 // oRefNode is `name` or `alias.name`.
 type oRefNode struct {
@@ -30,7 +30,7 @@ func (r oRefNode) ref() ast.Ref {
 	return ast.Ref{Alias: r.First, Name: r.Second}
 }
 
-// oManagedIfHead is `if [!] ensure|run ` (§5.1 items 1–2).
+// oManagedIfHead is `if [!] ensure|run ` (docs/language.md#steps, forms 1–2).
 type oManagedIfHead struct {
 	Negated bool   `parser:"'if' Space (@'!' Space?)?"`
 	Kw      string `parser:"@('ensure' | 'run') Space"`
@@ -48,7 +48,7 @@ type oMalformedIfHead struct {
 	Head bool `parser:"'if' Space ('!' Space?)? 'ensure'"`
 }
 
-// oAssignHead is `IDENT [WS] = [WS]` (items 4 and 6, §5.3 and the capture
+// oAssignHead is `IDENT [WS] = [WS]` (forms 4 and 6, docs/language.md#captures, and the capture
 // lines of recover bodies and if branches).
 type oAssignHead struct {
 	Name   string `parser:"@Ident"`
@@ -62,7 +62,7 @@ type oRouteHead struct {
 	EndPos  lexer.Position
 }
 
-// oSendHead is `REF [WS] <- [WS]` (item 13, §5.10).
+// oSendHead is `REF [WS] <- [WS]` (form 13, docs/language.md#sends).
 type oSendHead struct {
 	Channel oRefNode `parser:"@@ Space? '<-' Space?"`
 	EndPos  lexer.Position
@@ -78,28 +78,28 @@ type oCallHead struct {
 // only carries the rule): each capture costs participle about four
 // allocations, and the caller has already checked the keyword with first().
 
-// oPromptHead is `prompt WS` (items 4 and 5, §5.6): the prompt's text, which
+// oPromptHead is `prompt WS` (forms 4 and 5, docs/language.md#prompt): the prompt's text, which
 // may go on over the next lines, starts at EndPos.
 type oPromptHead struct {
 	Head   bool `parser:"'prompt' Space"`
 	EndPos lexer.Position
 }
 
-// oReturnsHead is the `returns WS` after a prompt's closing quote (§5.6); the
+// oReturnsHead is the `returns WS` after a prompt's closing quote (docs/language.md#prompt); the
 // schema string, which may go on over the next lines, starts at EndPos.
 type oReturnsHead struct {
 	Head   bool `parser:"'returns' Space"`
 	EndPos lexer.Position
 }
 
-// oLogHead is `log|logerr WS` or the keyword alone (item 9, §5.7); the
+// oLogHead is `log|logerr WS` or the keyword alone (form 9, docs/language.md#log-and-logerr); the
 // message starts at EndPos.
 type oLogHead struct {
 	Head   bool `parser:"('log' | 'logerr') (Space | EOF)"`
 	EndPos lexer.Position
 }
 
-// oReturnHead is `return WS` (item 10, §5.11); which arguments make a value
+// oReturnHead is `return WS` (form 10, docs/language.md#return); which arguments make a value
 // return is tested on the trimmed rest (isValueReturn).
 type oReturnHead struct {
 	Head   bool `parser:"'return' Space"`
@@ -367,7 +367,7 @@ func (l *oLine) route() (ast.Ref, string, int, bool) {
 	return h.Channel.ref(), trim(l.rest(h.EndPos)), h.EndPos.Offset, true
 }
 
-// send matches the send form `REF <- [command]` (§5.10): a REF, then the
+// send matches the send form `REF <- [command]` (docs/language.md#sends): a REF, then the
 // first `<-` outside quotes.
 func (l *oLine) send() (ast.Ref, string, bool) {
 	if l.toks[0].Type != tokIdent || !l.has("<-") {
@@ -381,7 +381,7 @@ func (l *oLine) send() (ast.Ref, string, bool) {
 }
 
 // isValueReturn matches `^return\s+(.+)$` whose argument starts with `"`,
-// `'` or `$` and is not `$?` (§5.11).
+// `'` or `$` and is not `$?` (docs/language.md#return).
 func (l *oLine) isValueReturn() (string, bool) {
 	if l.first() != "return" {
 		return "", false

@@ -219,7 +219,7 @@ func (p *parser) parseHalves(k int) {
 }
 
 // parseTopLevelRange classifies each top-level line from i on in the
-// reference's order (language §3) until a construct ends at or past end,
+// reference's order (docs/language.md#top-level) until a construct ends at or past end,
 // and returns the index of the line after it.
 func (p *parser) parseTopLevelRange(i, end int) int {
 	for i < end {
@@ -296,7 +296,7 @@ func (p *parser) parseImport(i int, t string) {
 }
 
 // parseLocal parses `local NAME = VALUE` whose value may be a multi-line
-// double-quoted string (language §3). It returns the next line index.
+// double-quoted string (docs/language.md#locals). It returns the next line index.
 func (p *parser) parseLocal(i int, t string) int {
 	text := trim(t[5:])
 	h, ok := parseHead(text, grammars.local())
@@ -396,7 +396,7 @@ func (p *parser) parseFunction(i int, t string) int {
 	return next
 }
 
-// parseBody parses a rule or function body (language §4): raw shell lines,
+// parseBody parses a rule or function body (docs/language.md#rules, #functions): raw shell lines,
 // brace-accumulated multi-line commands, comments, `ensure` calls (rules),
 // value returns. decl is the declaration line index.
 func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
@@ -446,7 +446,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		case kind == "function" && shellscan.BraceDelta(raw) > 0:
 			// A function line that opens braces starts a block before the
 			// run/ensure test, so `run x {` reaches the validator's
-			// function-body checks (validation §3).
+			// function-body checks (docs/language.md#functions).
 			depth, blockLine, block = shellscan.BraceDelta(raw), line, []string{t}
 		case kind == "function" && (startsWithKeyword(t, "run") || startsWithKeyword(t, "ensure")):
 			p.errorAt(line+1, 1, "function body cannot use run or ensure (move orchestration to a workflow)")
@@ -476,7 +476,7 @@ func isCall(t, kw string) bool {
 	return ok
 }
 
-// isValueReturn reports whether t is a value return (§5.11).
+// isValueReturn reports whether t is a value return (docs/language.md#return).
 func isValueReturn(t string) bool {
 	_, ok := newLine(t).isValueReturn()
 	return ok
@@ -485,7 +485,7 @@ func isValueReturn(t string) bool {
 // startsWithKeyword matches `^kw\s`.
 func startsWithKeyword(t, kw string) bool { return shellscan.HasWordPrefix(t, kw) }
 
-// stripQuotePair drops a quote pair around a whole command (quirk, §4).
+// stripQuotePair drops a quote pair around a whole command (quirk, docs/language.md#rules).
 func stripQuotePair(text string) string {
 	t := trim(text)
 	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {

@@ -48,7 +48,7 @@ func TestStepLexerTokens(t *testing.T) {
 	}
 }
 
-// TestStepFormsOrder checks the table against language §5.1: one entry per
+// TestStepFormsOrder checks the table against docs/language.md#steps: one entry per
 // item group, in the normative order, the shell step last.
 func TestStepFormsOrder(t *testing.T) {
 	want := []string{"1–3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}

@@ -27,7 +27,7 @@ func decodeTestString(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, `\"`, `"`), `\n`, "\n")
 }
 
-// parseTest parses a `test "…" { … }` block (testing §2) starting at line i.
+// parseTest parses a `test "…" { … }` block (docs/language.md#test-blocks) starting at line i.
 func (p *parser) parseTest(i int, t string) int {
 	desc, ok := parseTestHeader(t)
 	if !ok {
@@ -157,7 +157,7 @@ func (p *parser) skipMockBody(k int) int {
 }
 
 // parseMockDispatcher parses `mock prompt { if $1 contains "…" ; then respond
-// "…" … fi }` (testing §3.2).
+// "…" … fi }` (docs/language.md#mocks).
 func (p *parser) parseMockDispatcher(j int, pos ast.Pos) (ast.TestStmt, int) {
 	d := &ast.MockDispatcher{Pos: pos}
 	var pending *string

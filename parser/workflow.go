@@ -9,7 +9,7 @@ import (
 )
 
 // parseWorkflowBody parses the body of w whose header is line decl, classifying
-// each depth-0 line in the normative order of language §5.1.
+// each depth-0 line in the order of docs/language.md#steps.
 func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 	var block []string
 	depth, blockLine := 0, 0
@@ -130,13 +130,13 @@ type stepResult struct {
 	open  int
 }
 
-// stepForm is one test of the classification of language §5.1.
+// stepForm is one test of the classification of docs/language.md#steps.
 type stepForm struct {
 	name  string
 	parse func(p *parser, s *stepLine) (stepResult, bool)
 }
 
-// stepForms is the normative order of language §5.1, items 1–15: the first
+// stepForms is the order of docs/language.md#steps, forms 1–15: the first
 // form whose parse matches the line wins. Each parse matches a head
 // (heads.go) on the line's tokens; the checks that are not part of the
 // grammar (the quote-unaware `; then` tail, the excluded right-hand sides
@@ -286,7 +286,7 @@ func (p *parser) parseRoute(i int, w *ast.Workflow, ch ast.Ref, targets string, 
 	w.Routes = append(w.Routes, route)
 }
 
-// parseAssignment handles `IDENT WS = RHS` (§5.3). col is the RHS column.
+// parseAssignment handles `IDENT WS = RHS` (docs/language.md#captures). col is the RHS column.
 func (p *parser) parseAssignment(i int, name string, r *line, col int) (ast.Step, int) {
 	rhs := r.text
 	if !p.checkCaptureRHS(i, r) {
@@ -334,7 +334,7 @@ func (p *parser) parseRun(i int, capture string, rest *line) ast.Step {
 	return &ast.Run{Pos: p.pos(i, colOf(p.lines[i], "run", 1)), Capture: capture, Ref: r, RefPos: p.pos(i, indentCol(p.lines[i])+off), Args: args}
 }
 
-// parseEnsure parses `REF [args] [recover …]` after `ensure` (§5.4).
+// parseEnsure parses `REF [args] [recover …]` after `ensure` (docs/language.md#recover).
 func (p *parser) parseEnsure(i int, capture string, rest *line) (ast.Step, int) {
 	raw := p.lines[i]
 	col := colOf(raw, "ensure", 1)
@@ -418,7 +418,7 @@ func splitRecover(s string) (string, string, bool) {
 	return s[:j], s[j+len(kw):], true
 }
 
-// parseRecoverStmt parses one recover statement (§5.4). Every statement
+// parseRecoverStmt parses one recover statement (docs/language.md#recover). Every statement
 // carries the ensure line i and column col. A `run`/`ensure` whose target is
 // not a REF is a shell statement, and there is no nested recover.
 func (p *parser) parseRecoverStmt(i, col int, s string) ast.Step {
@@ -482,7 +482,7 @@ func (p *parser) parsePrompt(i int, capture, rest string, col int) (ast.Step, in
 	return p.parsePromptText(i, capture, rest, colOf(p.lines[i], "prompt", col), p.lines)
 }
 
-// parsePromptText parses `"text" [\ NL] [returns '…']` (§5.6). When lines is
+// parsePromptText parses `"text" [\ NL] [returns '…']` (docs/language.md#prompt). When lines is
 // nil the prompt must fit on the given text (recover statements).
 func (p *parser) parsePromptText(i int, capture, rest string, col int, lines []string) (ast.Step, int) {
 	next := i + 1
@@ -568,7 +568,7 @@ func promptCompileText(raw string) string {
 	return b.String()
 }
 
-// parseIf parses a managed if block whose header is line i (§5.8).
+// parseIf parses a managed if block whose header is line i (docs/language.md#if).
 func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, bodyOff int) ([]ast.Step, int) {
 	raw := p.lines[i]
 	st := &ast.If{Pos: p.pos(i, 1), Kind: kind, Negated: negated}
@@ -649,7 +649,7 @@ func (p *parser) skipToFi(j int) int {
 	return j
 }
 
-// parseBranchLine classifies one if-branch line (table in §5.8). Branch
+// parseBranchLine classifies one if-branch line (the table in docs/language.md#if). Branch
 // steps are located at the line's first non-space column, except that `run`
 // targets use the first occurrence of `run` and prompts that of `prompt`.
 func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {

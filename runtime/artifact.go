@@ -90,7 +90,7 @@ func (a *artifact) Write(p []byte) (int, error) {
 }
 
 // closeAndPrune closes the file and removes it when nothing was written:
-// steps that print nothing leave no artifact (runtime.md §9). It runs once
+// steps that print nothing leave no artifact (docs/run-directory.md#step-artifacts). It runs once
 // the body's jobs are done, since a job may still write after STEP_END.
 func (a *artifact) closeAndPrune() {
 	a.mu.Lock()

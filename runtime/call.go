@@ -25,7 +25,7 @@ import (
 // a clear error instead of exhausting file descriptors and memory.
 const MaxCallDepth = 1000
 
-// call runs one managed call and returns its exit status (runtime.md §4).
+// call runs one managed call and returns its exit status (docs/language.md#managed-calls).
 func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (status int, value string, err error) {
 	b := spec.body
 	if !rt.countStep() {

@@ -9,7 +9,7 @@ import (
 
 // TestReadContentMatchesTrimContent checks that the bounded reader of a
 // step's artifact gives exactly the out_content/err_content rule applied to
-// the whole file (runtime.md STEP_END), including files larger than the
+// the whole file (docs/run-directory.md#step-events), including files larger than the
 // 4 MiB prefix it reads, and that empty artifacts are removed.
 func TestReadContentMatchesTrimContent(t *testing.T) {
 	const n = contentMax

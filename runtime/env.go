@@ -12,7 +12,7 @@ import (
 // This file answers: which variables does a managed call see (the
 // caller's snapshot, config scopes, module locals)?
 
-// Scoped config variables and the keys that feed them (runtime.md §8).
+// Scoped config variables and the keys that feed them (docs/language.md#config-keys).
 var scopedVars = map[string]string{
 	"agent.default_model":     "JAIPH_AGENT_MODEL",
 	"agent.command":           "JAIPH_AGENT_COMMAND",
@@ -37,7 +37,7 @@ var scopedVars = map[string]string{
 	"agent.idle_warn":     "JAIPH_AGENT_IDLE_WARN",
 }
 
-// applyScope applies the config scope of a call (runtime.md §8): a workflow
+// applyScope applies the config scope of a call (docs/language.md#config-scopes): a workflow
 // with its own config sets and locks its keys; otherwise the callee module's
 // config sets its keys; locked variables are never touched.
 func (rt *Runtime) applyScope(env mapEnviron, b *lowered.Body) {
@@ -129,7 +129,7 @@ func snapshotEnv(env expand.Environ) mapEnviron {
 		}
 		return true
 	})
-	// A managed call is a subshell of its caller (runtime.md §4), which
+	// A managed call is a subshell of its caller (docs/language.md#how-bodies-run), which
 	// bash runs at the same SHLVL; the callee's runner adds one as a new
 	// shell does, so hand it one less.
 	if lvl, err := strconv.Atoi(out.get("SHLVL")); err == nil && lvl > 0 {

@@ -21,7 +21,7 @@ import (
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,
-// inbox.md). Nested orchestrators get their own (D6); message numbers and
+// docs/language.md#the-inbox). Nested orchestrators get their own (D6); message numbers and
 // files are shared by the whole run, so they never repeat.
 type inbox struct {
 	// remote, when set, carries the sends and the drain (transport.go);
@@ -86,7 +86,7 @@ func (rt *Runtime) inboxDir() (string, error) {
 	return ri.dir, ri.failed()
 }
 
-// openInbox registers the routes of orchestrator b (inbox.md §2). The first
+// openInbox registers the routes of orchestrator b (docs/language.md#the-inbox). The first
 // orchestrator of the run journals to inbox/.queue, nested ones to
 // inbox/.queue-<step seq> (D6).
 func (rt *Runtime) openInbox(b *lowered.Body, stepSeq int) (*inbox, error) {
@@ -167,7 +167,7 @@ type pendingMessage struct {
 	err             error // why it failed
 }
 
-// enqueue stores a message (inbox.md §3) and returns once it is complete
+// enqueue stores a message (docs/language.md#sends) and returns once it is complete
 // under its final name, with its number and journal line:
 //
 //  1. its content is written to inbox/.tmp/<random> (no reader looks there,
@@ -363,7 +363,7 @@ func envInt(v string, def int) int {
 const maxParallelDispatch = 64
 
 // builtinDrain is `jaiph::drain STATUS`: after a body that ended with STATUS
-// 0 it dispatches the orchestrator's queue (inbox.md §4); otherwise it
+// 0 it dispatches the orchestrator's queue (docs/language.md#the-drain); otherwise it
 // returns STATUS and leaves the queue alone.
 func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if len(args) > 0 && args[0] != "0" {
@@ -402,7 +402,7 @@ func (q fileQueue) Drain(ctx context.Context, _ io.Writer) int { return drainFil
 
 func (q fileQueue) Close() { q.ib.journal.Close() }
 
-// drainFiles is the file inbox's drain (inbox.md §4): the orchestrator's
+// drainFiles is the file inbox's drain (docs/language.md#the-drain): the orchestrator's
 // queue dispatched in this process, by routes, in order or in parallel,
 // with retries, dead letters and the depth limit. ctx is the drain
 // builtin's handler context.
@@ -504,7 +504,7 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 	}
 }
 
-// dispatch calls one target with the message (inbox.md §4 "dispatch").
+// dispatch calls one target with the message (docs/language.md#the-inbox).
 func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string) int {
 	if ctx.Err() != nil {
 		return 1

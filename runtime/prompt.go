@@ -22,13 +22,13 @@ import (
 )
 
 // PromptMock answers prompts in test mode instead of an agent
-// (testing.md §3): text is the prompt as the agent would see it (expanded,
+// (docs/language.md#mocks): text is the prompt as the agent would see it (expanded,
 // schema suffix included). handled=false runs the real backend; a non-nil
 // error fails the prompt step (status 1) with the error's text as its
 // stderr.
 type PromptMock func(text string) (answer string, handled bool, err error)
 
-// builtinPromptStep runs a prompt as a managed step (runtime.md §4, §7):
+// builtinPromptStep runs a prompt as a managed step (docs/language.md#managed-calls, #prompts-at-run-time):
 // its own seq and `NNNNNN-jaiph__prompt.out/.err` artifacts, STEP_START and
 // STEP_END, the agent as a real process. Plain prompts also copy the
 // transcript to the statement's stdout; `x = prompt` prints the answer (for

@@ -21,7 +21,7 @@ import (
 )
 
 // promptPolicy is what a prompt reads from its environment at call time
-// (scoped like the other agent.* keys, runtime.md §8).
+// (scoped like the other agent.* keys, docs/language.md#config-scopes).
 type promptPolicy struct {
 	retries  int           // extra attempts after a failed one
 	backoff  time.Duration // wait before the first retry; doubled after each

@@ -12,7 +12,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 )
 
-// Rules must not change the workspace (runtime.md §12). Two layers enforce
+// Rules must not change the workspace (docs/language.md#rules). Two layers enforce
 // it, for a rule and everything it calls:
 //
 //   - In the interpreter, readOnlyOpen refuses every open for writing

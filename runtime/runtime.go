@@ -41,7 +41,7 @@ type Options struct {
 	// artifact (the root step's bubbled stderr).
 	StrayStderr io.Writer
 	Observer    event.Observer
-	// TestMode enables test-runner semantics (testing.md §4).
+	// TestMode enables test-runner semantics (docs/language.md#workflow-runs-in-tests).
 	TestMode bool
 	// Locals are the evaluated module locals (env name → value).
 	Locals map[string][]Local
@@ -208,7 +208,7 @@ func (rt *Runtime) env(key string) string {
 }
 
 // ensureRunDir creates the run directory on the first managed call
-// (runtime.md §9).
+// (docs/run-directory.md#where-runs-go).
 func (rt *Runtime) ensureRunDir() error {
 	rt.dirOnce.Do(func() {
 		if rt.opts.Resume != "" {

@@ -49,7 +49,7 @@ func (e *Env) List() []string {
 	return out
 }
 
-// PrepareEnv builds the run environment (runtime.md §1 and §3): workspace and
+// PrepareEnv builds the run environment (docs/cli.md#jaiph-run, docs/language.md#locals): workspace and
 // source variables, locks for scoped variables the caller set, load-time
 // config defaults of every module, the trusted workspace default, and the
 // evaluated module locals (returned per module symbol). Locals see args as
@@ -127,7 +127,7 @@ func EnvName(modSym, name string) string {
 	return strings.ReplaceAll(modSym, "::", "__") + "__" + name
 }
 
-// evalLocals evaluates a module's locals in order (runtime.md §3): references
+// evalLocals evaluates a module's locals in order (docs/language.md#locals): references
 // to other locals are substituted with their raw values, the result is
 // escaped and expanded as a double-quoted shell word, and exported.
 func evalLocals(ctx context.Context, m *lowered.Module, env *Env, dir string, args []string) ([]Local, error) {

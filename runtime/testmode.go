@@ -13,7 +13,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 )
 
-// This file holds what `jaiph test` needs from the runtime (testing.md):
+// This file holds what `jaiph test` needs from the runtime (docs/language.md#tests):
 // the shell a test block runs in, workflow runs started from it, and the
 // test-mode output of managed calls. Mock bodies replace real ones through
 // Options.Overrides; prompt mocks answer through Options.PromptMock.
@@ -96,7 +96,7 @@ func RunTestShell(ctx context.Context, src string, opts ShellOptions) (int, erro
 }
 
 // CallTest runs the workflow symbol as the root managed call of a test-mode
-// run started from a test shell (testing.md §4): the callee sees the shell's
+// run started from a test shell (docs/language.md#workflow-runs-in-tests): the callee sees the shell's
 // variables and directory, and out receives what the call prints in test
 // mode (its output and, on failure, its stderr). It returns the status and
 // the return value ("" when none).
@@ -111,7 +111,7 @@ func (rt *Runtime) CallTest(ctx context.Context, sh Shell, symbol string, args [
 }
 
 // testModeOutput passes a finished call's output to its caller in test mode
-// (runtime.md §4 step 8): the .out and, on failure, the .err go to the
+// (docs/language.md#workflow-runs-in-tests): the .out and, on failure, the .err go to the
 // statement's stdout — for a capture, whose stdout is the value, to the
 // enclosing step's own output.
 func testModeOutput(caller *frame, spec callSpec, outPath, errPath string, outKept, errKept bool, status int) {

@@ -84,7 +84,7 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 	return ""
 }
 
-// classifyFragment applies the guard's tests to one fragment (validation §3).
+// classifyFragment applies the guard's tests to one fragment (docs/language.md#the-keyword-first-guard).
 func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 	t := strings.TrimSpace(frag)
 	if shellscan.HasWordPrefix(t, "run") || shellscan.HasWordPrefix(t, "ensure") {

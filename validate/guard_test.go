@@ -7,7 +7,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
-// Table tests for the keyword-first guard (validation.md §3).
+// Table tests for the keyword-first guard (docs/language.md#the-keyword-first-guard).
 
 func TestSubstitutions(t *testing.T) {
 	for _, tc := range []struct {

@@ -13,7 +13,7 @@ import (
 )
 
 // checker validates one parsed module against the modules it imports
-// (validation.md §1 steps 2–4), collecting every diagnostic in the
+// (docs/language.md#checks), collecting every diagnostic in the
 // reference's order.
 type checker struct {
 	file    *ast.File
@@ -472,7 +472,7 @@ func (c *checker) checkLocalCycles() {
 	}
 }
 
-// checkTests validates the workflow runs of a test file (testing.md §5).
+// checkTests validates the workflow runs of a test file (docs/language.md#test-blocks).
 func (c *checker) checkTests() {
 	for _, t := range c.file.Tests {
 		for _, st := range t.Stmts {

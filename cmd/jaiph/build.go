@@ -30,7 +30,7 @@ exit status is 1.`,
 		DisableFlagParsing: true,
 		RunE:               selfParsing(true, false, func(ca cmdArgs) int { return runBuild(ca, stdout, stderr) }),
 	}
-	// Parsed by the command itself (cli.md §1); declared for its help.
+	// Parsed by the command itself (docs/cli.md#dispatch); declared for its help.
 	cmd.Flags().String("target", "", "write the .sh files below DIR instead of beside the modules")
 	return cmd
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // runDiagRe matches the first line of a compile diagnostic as `jaiph run`
-// prints it (validation.md §1): `<dir>/FILE:L:C CODE message`.
+// prints it (docs/cli.md#jaiph-run): `<dir>/FILE:L:C CODE message`.
 var runDiagRe = regexp.MustCompile(`^<dir>/(\S+):(\d+):(\d+) (E_[A-Z_]+) (.*)$`)
 
 // TestConformanceDiagnostics checks that `jaiph check` reports, for every

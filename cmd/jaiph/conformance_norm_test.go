@@ -1,7 +1,7 @@
 package main
 
-// The conformance normaliser: a port of the python embedded in the shared
-// corpus's run.sh (../shared/conformance/run.sh, CONF_NORMALISE_PY). The
+// The conformance normaliser: a port of the python embedded in the upstream
+// corpus's run.sh (CONF_NORMALISE_PY; run.sh is not in this repository). The
 // expected/ files were produced by that python, so every rule here follows
 // python's semantics, not Go's: bytes are decoded like
 // bytes.decode('utf-8', 'replace'), \d is any Unicode decimal digit, \b and

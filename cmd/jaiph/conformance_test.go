@@ -1,7 +1,8 @@
 package main
 
 // TestConformance runs the conformance corpus (testdata/conformance, a copy of
-// ../shared/conformance) the way the corpus's own run.sh does, so a fresh
+// the upstream conformance programs) the way upstream's run.sh (a bash and
+// python runner, not in this repository) does, so a fresh
 // clone needs only Go, bash and git:
 //
 //	go test -count=1 -run '^TestConformance$' ./cmd/jaiph        # all cases (make conformance)

@@ -68,7 +68,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run dispatches like the reference (cli.md §1): only the first argument is
+// run dispatches like the reference (docs/cli.md#dispatch): only the first argument is
 // inspected for global options and the file shorthand; everything else goes
 // to the named command.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -166,7 +166,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	return root
 }
 
-// shorthand is the command `jaiph FILE …` stands for (cli.md §1): test
+// shorthand is the command `jaiph FILE …` stands for (docs/cli.md#dispatch): test
 // for an existing test file, run for another existing .jh/.jph file (so
 // shebang scripts run), "" for anything else.
 func shorthand(a string) string {
@@ -180,14 +180,14 @@ func shorthand(a string) string {
 	return "run"
 }
 
-// cmdArgs are the arguments of a command that parses its own (cli.md §1).
+// cmdArgs are the arguments of a command that parses its own (docs/cli.md#dispatch).
 type cmdArgs struct {
 	target string   // --target DIR (run, build)
 	pos    []string // positional arguments; after "--" everything is one
 }
 
 // selfParsing is the RunE of a command that parses its own arguments (run,
-// build, test, init; cli.md §1). -h/--help as the first argument shows its
+// build, test, init; docs/cli.md#dispatch). -h/--help as the first argument shows its
 // help. `--target DIR` (when withTarget) is read anywhere before "--"
 // (without DIR: `--target requires a directory path`, exit 1). Any other
 // argument that looks like a flag is a usage error, up to "--" and, when

@@ -27,7 +27,7 @@ Exit status: 0 on success, 1 on failure or a compile error.`,
 		DisableFlagParsing: true,
 		RunE:               selfParsing(true, true, func(ca cmdArgs) int { return runFile(ca, stdout, stderr) }),
 	}
-	// Parsed by the command itself (cli.md §1); declared for its help.
+	// Parsed by the command itself (docs/cli.md#dispatch); declared for its help.
 	cmd.Flags().String("target", "", "also write the lowered shell of the entry and its imports below DIR, as build --target does")
 	cmd.Flags().String("inbox", "", "carry the run's messages on the broker at `URL` (nats://HOST:PORT; JAIPH_INBOX_URL) for jaiph worker processes (docs/distributed.md)")
 	cmd.Flags().Int("replicas", 1, "with --inbox: replicas of the run's streams on a NATS cluster (`N`; JAIPH_INBOX_REPLICAS)")

@@ -29,7 +29,7 @@ Exit status: 0 when every test passed, 1 otherwise.`,
 	}
 }
 
-// runTests implements `jaiph test [path]` (testing.md §6). Extra arguments
+// runTests implements `jaiph test [path]` (docs/cli.md#jaiph-test). Extra arguments
 // are ignored.
 func runTests(args []string, stdout, stderr io.Writer) int {
 	arg := ""

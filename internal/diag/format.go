@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The three formats of `jaiph check --format` (cli.md §7).
+// The three formats of `jaiph check --format` (docs/cli.md#jaiph-check).
 
 // KnownFormat reports whether Report knows format.
 func KnownFormat(format string) bool {

@@ -25,7 +25,7 @@ import (
 // Program is an entry file that passed every check, lowered.
 type Program struct {
 	Path      string // the entry file, absolute
-	Workspace string // workspace root W (runtime.md §1)
+	Workspace string // workspace root W (docs/cli.md#jaiph-run)
 	Source    string // the entry's base name (JAIPH_SOURCE_FILE)
 	Checked   *validate.Program
 	Modules   []*lowered.Module

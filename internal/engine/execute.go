@@ -16,7 +16,7 @@ import (
 // Outcome is how a run of the default workflow ended.
 type Outcome struct {
 	Status int // the root step's status
-	// Failed is the run's result (cli.md §5): the status is not 0, or
+	// Failed is the run's result (docs/cli.md#jaiph-run): the status is not 0, or
 	// something reached the run's stray stderr while JAIPH_DEBUG is not
 	// true.
 	Failed  bool

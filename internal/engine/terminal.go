@@ -43,7 +43,7 @@ const HookWait = 5 * time.Second
 
 // RunInTerminal runs the default workflow with args as `jaiph run` shows
 // it: hooks fire, the progress tree goes to stdout (a live RUNNING line on
-// a TTY, heartbeats elsewhere; cli.md §5) after the header, and the PASS
+// a TTY, heartbeats elsewhere; docs/cli.md#the-progress-tree) after the header, and the PASS
 // line or the FAIL block ends it. It returns the exit status.
 func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) int {
 	w := p.Watch(t.Environ, t.Home, t.Stderr)

@@ -23,7 +23,7 @@ func (o Observers) Event(e *Event) {
 }
 
 // Event is one run_summary.jsonl record. Fields are written in the order
-// runtime.md §10 and inbox.md §7 fix for each type; unset optional fields are
+// docs/run-directory.md#run_summaryjsonl gives for each type; unset optional fields are
 // left out.
 type Event struct {
 	Type string

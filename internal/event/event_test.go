@@ -13,8 +13,8 @@ import (
 )
 
 // TestJSON: one event of each type becomes exactly the run_summary.jsonl
-// line runtime.md §10 and inbox.md §7 fix (key order, nulls, optional keys).
-// The expected lines are written out by hand from the spec, not produced by
+// line docs/run-directory.md#run_summaryjsonl describes (key order, nulls, optional keys).
+// The expected lines are written out by hand from the reference's format, not produced by
 // the encoder.
 func TestJSON(t *testing.T) {
 	ts := time.Date(2024, 1, 2, 3, 4, 5, 999, time.FixedZone("X", 3600)) // rendered in UTC, whole seconds
@@ -84,7 +84,7 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-// TestAppendJSONString: the escaping of runtime.md §10 (like JSON.stringify):
+// TestAppendJSONString: the escaping of docs/run-directory.md#run_summaryjsonl (like JSON.stringify):
 // short escapes, other control characters as \u00xx, no HTML escaping,
 // UTF-8 kept, invalid bytes as U+FFFD.
 func TestAppendJSONString(t *testing.T) {

@@ -399,7 +399,7 @@ func (d *Docker) args(j Job, name string) ([]string, error) {
 		return nil, err
 	}
 	// The workspace at its own path (so every path a run records is the
-	// same on the host) and at /jaiph/workspace (runtime.md §12).
+	// same on the host) and at /jaiph/workspace (docs/sandbox.md).
 	wsRO := false
 	for _, m := range d.cfg.Mounts {
 		if m.Container == ContainerWorkspace && m.Host == d.workspace {

@@ -100,7 +100,7 @@ type Outcome struct {
 	ExitStatus int     `json:"exit_status"`
 }
 
-// The container paths of the sandbox (runtime.md §12).
+// The container paths of the sandbox (docs/sandbox.md).
 const (
 	ContainerWorkspace = "/jaiph/workspace"
 	ContainerBinary    = "/jaiph/bin/jaiph"
@@ -108,7 +108,7 @@ const (
 	InnerCommand = "__sandbox"
 )
 
-// Defaults of runtime.md §12.
+// Defaults: docs/sandbox.md, "Settings".
 const (
 	DefaultImage   = "ubuntu:24.04"
 	DefaultNetwork = "default"

@@ -4,10 +4,11 @@ import "strings"
 
 // FirstCommandWord returns the leading `[A-Za-z_][A-Za-z0-9_.]*` of the first
 // command segment that is non-empty once leading assignments and `(`/`{` are
-// stripped: the command word the keyword-first guard classifies (validation
-// §3). Segments split on `||`, `&&`, `|`, `;` and newlines without regard
-// to quotes, as the spec says; a `NAME=value` prefix's quoted value is read
-// to its next quote without escapes.
+// stripped: the command word the keyword-first guard classifies
+// (docs/language.md#the-keyword-first-guard). Segments split on `||`, `&&`,
+// `|`, `;` and newlines without regard to quotes, as the reference does; a
+// `NAME=value` prefix's quoted value is read to its next quote without
+// escapes.
 func FirstCommandWord(s string) string {
 	for _, seg := range splitSegments(s) {
 		seg = stripCommandPrefix(seg)

@@ -15,31 +15,31 @@
 // The table test (shellscan_test.go) runs every variant on the same tricky
 // inputs so that the differences are visible side by side.
 //
-//   - [BodyLine]: the brace depth of one Jaiph body line (language §1, D13;
+//   - [BodyLine]: the brace depth of one Jaiph body line (docs/language.md#lines, D13;
 //     the reference is quote-unaware) and its here-document operators, read
 //     as bash reads them: '…' has no escapes, "…" and $'…' honour
 //     backslashes, an unquoted backslash quotes the next byte, and an
 //     unquoted # at the start or after a blank or `;` ends the line. Quote
 //     state does not carry over to the next line.
-//   - [ShellText]: the keyword-first guard's `$(…)` (validation §3: outside
+//   - [ShellText]: the keyword-first guard's `$(…)` (docs/language.md#the-keyword-first-guard: outside
 //     single quotes, double quotes included) and the list operators of a
-//     `run` (runtime §1: `&&`/`||` outside quotes and `$(…)`). Like BodyLine,
+//     `run` (docs/language.md#how-bodies-run: `&&`/`||` outside quotes and `$(…)`). Like BodyLine,
 //     but bytes inside "…" are reported (marked as such) because `$(` counts
 //     there, and # is an ordinary byte.
 //   - [Operators]: the Jaiph operators written in a step's text: the `<-` of
-//     a send (language §5.10), the `->` of a route, ` recover ` (D17). Outside
+//     a send (docs/language.md#sends), the `->` of a route, ` recover ` (D17). Outside
 //     '…' and "…", backslash escapes honoured only inside quotes, so `'a\'b'`
 //     is one string here and an unterminated one in shell (the reference's
 //     send detection).
 //   - [RecoverBlock]: splitting a `recover { … }` block into statements
-//     (language §5.4): only "…" quotes (with backslash escapes); ' and an
+//     (docs/language.md#recover): only "…" quotes (with backslash escapes); ' and an
 //     unquoted backslash are ordinary bytes, as in the reference.
-//   - The guard's command word ([FirstCommandWord], validation §3): segments
+//   - The guard's command word ([FirstCommandWord], docs/language.md#the-keyword-first-guard): segments
 //     split at `||`, `&&`, `|`, `;` and newlines with no regard to quotes.
 //   - Jaiph strings ([ClosingQuote]): a "…" prompt, log or local value closes
 //     at the first quote not escaped by an odd number of backslashes (D13).
 //
-// Required differences (the spec names them, reproducing the reference):
+// Required differences (each reproduces the reference):
 // Operators escapes inside '…', RecoverBlock ignores '…', FirstCommandWord
 // ignores quotes, ShellText sees `$(` inside "…". The rest follow bash.
 //

@@ -174,7 +174,7 @@ func ClosingQuote(s string, q byte) int {
 
 // HasListOperator reports whether s (the arguments of a `run`) holds `&&` or
 // `||` outside quotes and `$(…)` (ShellText rules): such a run executes with
-// errexit ignored (runtime §1).
+// errexit ignored (docs/language.md#how-bodies-run).
 func HasListOperator(s string) bool {
 	if !strings.Contains(s, "&&") && !strings.Contains(s, "||") {
 		return false
@@ -256,7 +256,7 @@ func matchParen(s string, i int) int {
 }
 
 // SplitStatements splits the text of a `recover { … }` block at `;` and
-// newlines outside "…" (RecoverBlock rules, language §5.4), trims each
+// newlines outside "…" (RecoverBlock rules, docs/language.md#recover), trims each
 // statement and drops empty ones.
 func SplitStatements(text string) []string {
 	var out []string

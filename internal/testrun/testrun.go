@@ -66,7 +66,7 @@ type Prepared struct {
 }
 
 // New makes a test file ready to run from what engine prepared. The
-// blocks' environment (testing.md §6) is the run's minus the variables of
+// blocks' environment (docs/environment.md#set-by-jaiph) is the run's minus the variables of
 // an enclosing run, plus JAIPH_TEST_MODE=1 and JAIPH_TEST_FILE.
 func New(opts Options, p Prepared) *File {
 	env := p.Env
@@ -164,7 +164,7 @@ func (b *block) fail() {
 }
 
 // mockSymbol resolves a mock's REF; a single segment names a symbol of the
-// first import's module (testing.md §3.4).
+// first import's module (docs/language.md#mocks).
 func (b *block) mockSymbol(r ast.Ref) string {
 	if r.Alias == "" {
 		if deps := b.file.entry.Deps; len(deps) > 0 {
@@ -174,7 +174,7 @@ func (b *block) mockSymbol(r ast.Ref) string {
 	return codegen.Ref(b.file.entry, r)
 }
 
-// run performs a workflow run of the test (testing.md §4) in a run of its
+// run performs a workflow run of the test (docs/language.md#workflow-runs-in-tests) in a run of its
 // own. A capture prints its value: the return value, else the call's
 // output; a failure without allow_failure fails the test and stops it.
 func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int, bool) {
@@ -217,7 +217,7 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 	return 0, false
 }
 
-// prompt answers a prompt from the block's mocks (testing.md §3): the
+// prompt answers a prompt from the block's mocks (docs/language.md#mocks): the
 // dispatcher if there is one, else the head of the queue; an empty queue
 // or an empty queued response leaves the prompt to the real backend.
 func (b *block) prompt(text string) (string, bool, error) {
@@ -245,7 +245,7 @@ func (b *block) prompt(text string) (string, bool, error) {
 }
 
 // expect checks an expectation against the variable's value; on failure it
-// returns the message (testing.md §6). An empty substring always passes,
+// returns the message (docs/language.md#expectations). An empty substring always passes,
 // for expectNotContain too, as in the reference.
 func (b *block) expect(e *ast.Expect, v string) (string, bool) {
 	switch e.Kind {

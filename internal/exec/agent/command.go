@@ -15,7 +15,7 @@ const (
 	Claude = "claude"
 )
 
-// Settings are the agent settings in effect for one prompt (runtime.md §7),
+// Settings are the agent settings in effect for one prompt (docs/language.md#prompts-at-run-time),
 // read from the environment at call time.
 type Settings struct {
 	Backend     string // JAIPH_AGENT_BACKEND; "" → cursor
@@ -65,10 +65,10 @@ type Error struct{ Text string }
 func (e *Error) Error() string { return e.Text }
 
 // ClaudeNotFound is the failure when the claude backend is selected but no
-// `claude` is on PATH (validation.md §6).
+// `claude` is on PATH (docs/language.md#prompts-at-run-time).
 var ClaudeNotFound = &Error{`jaiph: agent.backend is "claude" but the Claude CLI (claude) was not found in PATH. Install the Anthropic Claude CLI or set agent.backend = "cursor" (or JAIPH_AGENT_BACKEND=cursor).`}
 
-// Build resolves the backend command line for prompt (runtime.md §7).
+// Build resolves the backend command line for prompt (docs/language.md#prompts-at-run-time).
 // lookup resolves variables in the agent command (the reference splits it
 // with `eval set --`). The command is split even for the claude backend,
 // which does not use it, so a malformed agent.command fails every prompt

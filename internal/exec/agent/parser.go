@@ -8,7 +8,7 @@ import (
 
 // Parser turns an agent's stream-json output into the transcript text and
 // the final answer, line by line, exactly as the reference's stream parser
-// (runtime.md §7 "Parser"). It is an io.Writer fed with the agent's output;
+// (docs/language.md#agent-output). It is an io.Writer fed with the agent's output;
 // Close ends the stream. Not safe for concurrent writes (os/exec serialises
 // writes when stdout and stderr share it).
 type Parser struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // Each case feeds the lines (joined with \n, plus a final \n) to a parser
-// and checks the transcript and the answer (runtime.md §7 "Parser").
+// and checks the transcript and the answer (docs/language.md#agent-output).
 func TestParser(t *testing.T) {
 	tests := []struct {
 		name       string

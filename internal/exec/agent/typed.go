@@ -34,7 +34,7 @@ func SchemaSuffix(fields []Field) string {
 
 // TypedError is a typed-prompt failure: Code is the statement's exit status
 // (1 invalid JSON, 2 missing field, 3 wrong type) and Message the stderr
-// text (validation.md §6), newline-terminated.
+// text (docs/language.md#typed-prompts), newline-terminated.
 type TypedError struct {
 	Code    int
 	Message string
@@ -52,7 +52,7 @@ type Typed struct {
 }
 
 // ParseTyped finds the JSON object in a prompt's answer and checks it
-// against the schema (runtime.md §7 "Typed"). Candidates, de-duplicated and
+// against the schema (docs/language.md#typed-answers). Candidates, de-duplicated and
 // tried in order: (1) the first `{…}` slice, scanning lines last to first
 // and each line's `{` left to right, whose depth-matching `}` closes a
 // valid JSON object; (2) the last non-blank line, trimmed; (3) the inside of

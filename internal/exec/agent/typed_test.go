@@ -24,7 +24,7 @@ func TestSchemaSuffix(t *testing.T) {
 	}
 }
 
-// One case per extraction strategy (runtime.md §7 "Typed"), each built so
+// One case per extraction strategy (docs/language.md#typed-answers), each built so
 // that only that strategy (or an earlier one failing) yields the object.
 func TestParseTypedStrategies(t *testing.T) {
 	tests := []struct {

@@ -273,7 +273,7 @@ func TestBashPrintf(t *testing.T) {
 	}
 }
 
-// TestShellQuoteQ covers the %q rules of runtime.md §7 (outputs from bash).
+// TestShellQuoteQ covers the %q rules of docs/language.md#prompts-at-run-time (outputs from bash).
 func TestShellQuoteQ(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", "''"},

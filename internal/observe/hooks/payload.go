@@ -7,7 +7,7 @@ import (
 )
 
 // payload builds a compact JSON object whose keys keep the order in which
-// they are added (runtime.md §11 fixes the order per event).
+// they are added (docs/cli.md#hooks gives the order per event).
 type payload struct{ b []byte }
 
 func (p *payload) key(k string) {

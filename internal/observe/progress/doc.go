@@ -1,6 +1,6 @@
 // Package progress renders the run's event stream as the reference's progress
-// tree (cli.md §3–§6): step start/end lines, log lines, parameter display,
-// the PASS line and the FAIL block, and the live parts of §5 (the TTY RUNNING
+// tree (docs/cli.md#the-progress-tree): step start/end lines, log lines, parameter display,
+// the PASS line and the FAIL block, and the live parts (the TTY RUNNING
 // line, non-TTY heartbeats; live.go). It only formats; the runtime decides
 // what happens.
 //

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// The live part of the display (cli.md §5): the TTY RUNNING line and the
+// The live part of the display (docs/cli.md#the-progress-tree): the TTY RUNNING line and the
 // non-TTY heartbeat. Both run from one ticker goroutine started by
 // Tree.Start and ended by Tree.Stop; every write goes through the Tree's
 // mutex, so tree lines, redraws and heartbeats never interleave.

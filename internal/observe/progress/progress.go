@@ -15,8 +15,9 @@ import (
 )
 
 // Style applies the reference's SGR pieces, or nothing without colour. A
-// piece is the attribute's SGR, the text and a full reset `\e[0m` (cli.md
-// §5) — not fatih/color's attribute-specific resets such as `\e[22m`.
+// piece is the attribute's SGR, the text and a full reset `\e[0m`
+// (docs/cli.md#the-progress-tree) — not fatih/color's attribute-specific
+// resets such as `\e[22m`.
 type Style struct {
 	enabled bool
 }
@@ -183,7 +184,7 @@ func (t *Tree) closeStep(id string) {
 	}
 }
 
-// FormatParams renders ` (1="a", 2="b")` from step params (cli.md §4);
+// FormatParams renders ` (1="a", 2="b")` from step params (docs/cli.md#the-progress-tree);
 // cap > 0 limits the length.
 func FormatParams(params [][2]string, cap int) string {
 	type kv struct{ k, v string }

@@ -6,7 +6,7 @@ import (
 )
 
 // promptStart renders what follows `▸ ` on a prompt step's start line
-// (cli.md §4): `prompt "<preview>"` plus the other parameters capped at 96
+// (docs/cli.md#the-progress-tree): `prompt "<preview>"` plus the other parameters capped at 96
 // characters, or `prompt prompt` when the preview is blank. shown escapes
 // data for the terminal (Printable on a TTY).
 func promptStart(s *Style, params [][2]string, shown func(string) string) string {

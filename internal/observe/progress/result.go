@@ -11,7 +11,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
 )
 
-// This file renders what `jaiph run` prints around the tree (cli.md §5–§6):
+// This file renders what `jaiph run` prints around the tree (docs/cli.md#the-result):
 // the header, the PASS line and the FAIL block, from plain inputs.
 
 // Header prints the run's banner and root line: "Jaiph: Running <source>"
@@ -51,7 +51,7 @@ type Failure struct {
 	FailedOut, FailedErr *string
 }
 
-// Fail prints the FAIL block (cli.md §6).
+// Fail prints the FAIL block (docs/cli.md#the-result).
 func Fail(w io.Writer, s *Style, f Failure) {
 	fmt.Fprintf(w, "\n%s workflow default (%s)\n", s.Red("✗ FAIL"), Duration(f.Elapsed))
 	failed := failedOutput(f.FailedOut, f.FailedErr)

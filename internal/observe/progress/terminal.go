@@ -9,7 +9,7 @@ import (
 
 // ColourWanted reports whether output to w gets colours: only on a terminal
 // and only while NO_COLOR is unset (an empty NO_COLOR counts as set, as for
-// the heartbeat lines; cli.md §5).
+// the heartbeat lines; docs/cli.md#the-progress-tree).
 func ColourWanted(w io.Writer) bool {
 	_, noColor := os.LookupEnv("NO_COLOR")
 	return IsTerminal(w) && !noColor

@@ -13,7 +13,7 @@ import (
 // expectEqual uses for the expected side.
 func (s *Style) Grey(t string) string { return s.piece(color.FgHiBlack, t) }
 
-// TestReport writes the `jaiph test` transcript (testing.md §6): a
+// TestReport writes the `jaiph test` transcript (docs/cli.md#jaiph-test): a
 // `testing <file>` header per file, the ▸ line and result of each finished
 // test, and the file's summary.
 type TestReport struct {

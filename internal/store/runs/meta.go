@@ -161,7 +161,7 @@ func writeJSON(path string, v any) error {
 	return atomicfile.Write(path, append(data, '\n'), 0o644)
 }
 
-// Root is where the runs of workspace go (runtime.md §9): runsDir
+// Root is where the runs of workspace go (docs/run-directory.md#where-runs-go): runsDir
 // (JAIPH_RUNS_DIR), absolute or relative to the workspace, else
 // <workspace>/.jaiph/runs.
 func Root(workspace, runsDir string) string {

@@ -82,7 +82,7 @@ func RecordsDir(runDir string) string {
 	return filepath.Join(base, ".jaiph", "state", "runs", hex.EncodeToString(sum[:8])+"-"+filepath.Base(abs))
 }
 
-// WorkspaceRoot is the workspace of dir (runtime.md §1): the nearest
+// WorkspaceRoot is the workspace of dir (docs/run-directory.md#where-runs-go): the nearest
 // directory from dir upwards that holds .jaiph or .git, else dir itself.
 func WorkspaceRoot(dir string) string {
 	if ws, found := workspaceOf(dir); found {

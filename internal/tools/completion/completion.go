@@ -121,7 +121,7 @@ func completeSelfParsing(flags []string, withTarget, fileArg bool) func(*cobra.C
 // Add wires the candidates of every command's arguments and flag values
 // into the command tree root (after its completion command exists).
 func Add(root *cobra.Command) {
-	// `jaiph FILE …` runs or tests FILE (cli.md §1).
+	// `jaiph FILE …` runs or tests FILE (docs/cli.md#dispatch).
 	root.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveDefault

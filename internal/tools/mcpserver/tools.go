@@ -26,7 +26,7 @@ type Tool struct {
 
 // DefaultFiles are the files `jaiph mcp` serves without arguments: the .jh
 // files of the workspace's .jaiph directory, then of the workspace root
-// (dir's workspace, runtime.md §1), test files left out.
+// (dir's workspace, docs/run-directory.md#where-runs-go), test files left out.
 func DefaultFiles(dir string) []string {
 	ws := runs.WorkspaceRoot(dir)
 	var files []string
