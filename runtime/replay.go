@@ -4,7 +4,6 @@ package runtime
 // completed in the interrupted attempt (docs/durability.md)?
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -84,13 +83,8 @@ func scanOpenSteps(path string) (int, []*event.Event) {
 	maxSeq := 0
 	var order []string
 	open := map[string]*event.Event{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		e, err := event.Parse(sc.Bytes())
-		if err != nil {
-			continue // a torn last line
-		}
+	// A line that is no event (a torn last line) is skipped.
+	_ = event.ReadEvents(f, func(e *event.Event) error {
 		maxSeq = max(maxSeq, e.Seq)
 		switch e.Type {
 		case event.StepStart:
@@ -99,7 +93,8 @@ func scanOpenSteps(path string) (int, []*event.Event) {
 		case event.StepEnd:
 			delete(open, e.ID)
 		}
-	}
+		return nil
+	})
 	var out []*event.Event
 	for _, id := range order {
 		if e := open[id]; e != nil {

@@ -7,7 +7,6 @@ package broker
 // run_summary.jsonl, the dispatch events and the remote steps still open.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // prior is what the interrupted attempt showed and numbered.
@@ -29,27 +29,8 @@ type prior struct {
 
 func readPrior(ctx context.Context, kv *ledger, runDir string) (*prior, error) {
 	p := &prior{starts: map[string]int{}, completed: map[string]bool{}, ids: map[string]int{}}
-	b, err := os.ReadFile(filepath.Join(runDir, "run_summary.jsonl"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := readShown(p, filepath.Join(runDir, runs.SummaryFile)); err != nil {
 		return nil, err
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		e, err := event.Parse(line)
-		if err != nil {
-			continue // a torn last line
-		}
-		switch e.Type {
-		case event.DispatchStart:
-			p.starts[e.InboxSeq+" "+e.Target]++
-		case event.DispatchFinish:
-			if !e.Replayed {
-				p.completed[e.InboxSeq+" "+e.Target] = true
-			}
-		case event.StepStart:
-			p.ids[e.ID] = e.Seq
-		case event.StepEnd:
-			delete(p.ids, e.ID)
-		}
 	}
 	keys, err := kv.kv.ListKeys(ctx)
 	if err != nil {
@@ -68,6 +49,35 @@ func readPrior(ctx context.Context, kv *ledger, runDir string) (*prior, error) {
 		}
 	}
 	return p, nil
+}
+
+// readShown takes from the summary at path (none: nothing shown) the
+// dispatch events and the remote steps still open; a line that is no
+// event (a torn last line) is skipped.
+func readShown(p *prior, path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return event.ReadEvents(f, func(e *event.Event) error {
+		switch e.Type {
+		case event.DispatchStart:
+			p.starts[e.InboxSeq+" "+e.Target]++
+		case event.DispatchFinish:
+			if !e.Replayed {
+				p.completed[e.InboxSeq+" "+e.Target] = true
+			}
+		case event.StepStart:
+			p.ids[e.ID] = e.Seq
+		case event.StepEnd:
+			delete(p.ids, e.ID)
+		}
+		return nil
+	})
 }
 
 // cursor keeps the sequence of the last remote event shown in the run

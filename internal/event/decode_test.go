@@ -1,7 +1,11 @@
 package event_test
 
 import (
+	"errors"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +65,9 @@ func TestParseRejects(t *testing.T) {
 		`{"message":"x","event_version":1}`,                                              // no type
 		`{"type":"LOG","ts":"2026-11-23T07:22:00Z"}`,                                     // no version
 		`{"type":"LOG","ts":"yesterday","event_version":1}`,
+		`{"type":"LOG","ts":"2026-11-23T07:22:00Z","event_version":null}`,
+		`{"type":"LOG","ts":"2026-11-23T07:22:00Z","event_version":"one"}`,
+		`{"type":"STEP_START","ts":"2026-11-23T07:22:00Z","params":[["a",1]],"event_version":1}`,
 		`[1,2]`,
 	} {
 		if e, err := event.Parse([]byte(line)); err == nil {
@@ -72,4 +79,60 @@ func TestParseRejects(t *testing.T) {
 func with(e event.Event, f func(*event.Event)) event.Event {
 	f(&e)
 	return e
+}
+
+// Read gives every line that decodes, as written, in order: it skips
+// blank and torn lines, reads a line longer than its buffer and a last
+// line without its newline, and stops at fn's error.
+func TestRead(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	summary := `{"type":"LOG","message":"a","depth":1,"ts":"2026-11-23T07:22:00Z","run_id":"r","event_version":1}` + "\n" +
+		"\n" +
+		`{"type":"STEP_START","id":` + "\n" + // torn
+		`{"type":"LOG","message":"` + long + `","depth":1}` + "\n" + // no ts, no version: a Record all the same
+		`not json` + "\n" +
+		`{"depth":2,"type":"INBOX_DISPATCH_START","inbox_seq":"001"}` + "\n" + // another key order
+		`{"type":"INBOX_DISPATCH_COMPLETE","inbox_seq":"001","status":0}` // no newline
+	var got []string
+	err := event.Read(strings.NewReader(summary), event.Filter{}, func(r *event.Record) error {
+		got = append(got, r.Type+" "+r.InboxSeq+" "+strconv.Itoa(len(r.Message)))
+		return nil
+	})
+	if want := []string{"LOG  1", "LOG  10000", "INBOX_DISPATCH_START 001 0", "INBOX_DISPATCH_COMPLETE 001 0"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Read: %q %v, want %q", got, err, want)
+	}
+
+	got = nil
+	err = event.Read(strings.NewReader(summary), event.Filter{Types: []string{event.DispatchStart, event.DispatchFinish}}, func(r *event.Record) error {
+		got = append(got, r.Type)
+		return nil
+	})
+	if want := []string{event.DispatchStart, event.DispatchFinish}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Read only dispatch events: %q %v, want %q", got, err, want)
+	}
+
+	got = nil
+	err = event.Read(strings.NewReader(summary), event.Filter{HeadOnly: true}, func(r *event.Record) error {
+		got = append(got, r.Type+" "+r.TS+" "+strconv.Itoa(len(r.Message)))
+		return nil
+	})
+	if want := []string{"LOG 2026-11-23T07:22:00Z 0", "LOG  0", "INBOX_DISPATCH_START  0", "INBOX_DISPATCH_COMPLETE  0"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Read heads only: %q %v, want %q", got, err, want)
+	}
+
+	stop := errors.New("stop")
+	n := 0
+	err = event.Read(strings.NewReader(summary), event.Filter{}, func(*event.Record) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Errorf("fn's error: Read returned %v after %d lines", err, n)
+	}
+
+	var events []string
+	err = event.ReadEvents(strings.NewReader(summary), func(e *event.Event) error {
+		events = append(events, e.Type+" "+e.Message)
+		return nil
+	})
+	if want := []string{"LOG a"}; err != nil || !slices.Equal(events, want) {
+		t.Errorf("ReadEvents: %q %v, want %q", events, err, want)
+	}
 }

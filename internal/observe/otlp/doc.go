@@ -2,7 +2,7 @@
 // it to an OTLP/HTTP collector: live, as an event.Observer of `jaiph run`
 // when OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) is set (Start,
 // Live.Close), or afterwards from a run directory's run_summary.jsonl
-// (ExportRunDir; event.Parse reads the summary back).
+// (ExportRunDir; event.ReadEvents reads the summary back).
 //
 // Spans builds the trace with the OpenTelemetry SDK; the exporter is ours
 // (http/protobuf only), because the SDK's otlptracehttp links gRPC into

@@ -141,7 +141,7 @@ func ExportRunDirMarked(ctx context.Context, runDir string, environ []string, in
 	}
 	ctx, cancel := context.WithTimeout(ctx, ExportWait)
 	defer cancel()
-	events, _, err := ReadSummary(filepath.Join(runDir, "run_summary.jsonl"))
+	events, err := ReadSummary(filepath.Join(runDir, "run_summary.jsonl"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s is not a run directory (it has no run_summary.jsonl)", runDir)
 	}

@@ -1,8 +1,6 @@
 package inboxlog
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 
@@ -205,35 +204,20 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 		return nil // no summary: every message is queued
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !strings.Contains(string(line), `"INBOX_DISPATCH_`) {
-			continue
+	return event.Read(f, event.Filter{Types: []string{event.DispatchStart, event.DispatchFinish}}, func(e *event.Record) error {
+		if bySeq[e.InboxSeq] == nil || e.Target == "" {
+			return nil
 		}
-		var e struct {
-			Type     string `json:"type"`
-			Seq      string `json:"inbox_seq"`
-			Target   string `json:"target"`
-			Status   *int   `json:"status"`
-			Replayed bool   `json:"replayed"`
-			Worker   string `json:"worker"`
-			TS       string `json:"ts"`
-		}
-		if json.Unmarshal(line, &e) != nil || bySeq[e.Seq] == nil || e.Target == "" {
-			continue
-		}
-		d := get(e.Seq, e.Target)
+		d := get(e.InboxSeq, e.Target)
 		switch e.Type {
-		case "INBOX_DISPATCH_START":
+		case event.DispatchStart:
 			d.Attempts++
 			d.open = true
 			d.Worker, d.Since = e.Worker, ""
 			if e.Worker != "" { // a broker run's: where it is, and since when
 				d.Since = e.TS
 			}
-		case "INBOX_DISPATCH_COMPLETE":
+		case event.DispatchFinish:
 			if e.Status != nil {
 				d.open, d.Status = false, e.Status
 			}
@@ -241,8 +225,8 @@ func summaryDeliveries(path string, bySeq map[string]*Message, get func(seq, tar
 				d.Attempts = max(d.Attempts-1, 1)
 			}
 		}
-	}
-	return sc.Err()
+		return nil
+	})
 }
 
 // DeadLetter is one dead letter, for the FAIL block.

@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 )
 
@@ -227,35 +226,18 @@ func Dirs(root string) ([]string, error) {
 // scanSummary reads a summary for a run without run.end: the source from
 // WORKFLOW_START, the first and last event times, and the root step's
 // STEP_END (depth 0, no parent) as passed (status 0) or failed. A line
-// that does not parse (a torn last line of a killed run) is skipped.
+// that does not decode (a torn last line of a killed run) is skipped, and
+// so is the rest after a read error: what was read still tells.
 func scanSummary(r io.Reader) summaryFacts {
 	f := summaryFacts{status: Unknown}
-	br := bufio.NewReader(r) // small: listing reads thousands of summaries, most of a few lines
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			f.add(line)
-		}
-		if err != nil {
-			return f
-		}
-	}
+	_ = event.Read(r, event.Filter{HeadOnly: true}, func(e *event.Record) error {
+		f.add(e)
+		return nil
+	})
+	return f
 }
 
-func (f *summaryFacts) add(line []byte) {
-	var e struct {
-		Type     string  `json:"type"`
-		TS       string  `json:"ts"`
-		Source   *string `json:"source"`
-		RunID    string  `json:"run_id"`
-		ParentID *string `json:"parent_id"`
-		Depth    int     `json:"depth"`
-		Status   *int    `json:"status"`
-		Elapsed  *int64  `json:"elapsed_ms"`
-	}
-	if json.Unmarshal(line, &e) != nil {
-		return
-	}
+func (f *summaryFacts) add(e *event.Record) {
 	if t, err := time.Parse(time.RFC3339, e.TS); err == nil {
 		if f.first.IsZero() {
 			f.first = t
@@ -266,10 +248,10 @@ func (f *summaryFacts) add(line []byte) {
 		f.runID = e.RunID
 	}
 	switch {
-	case e.Type == "WORKFLOW_START" && f.source == "" && e.Source != nil:
-		f.source = *e.Source
-	case e.Type == "STEP_END" && e.ParentID == nil && e.Depth == 0 && e.Status != nil:
-		f.status, f.rootElapsed = Failed, e.Elapsed
+	case e.Type == event.WorkflowStart && f.source == "":
+		f.source = e.Source
+	case e.Type == event.StepEnd && e.ParentID == nil && (e.Depth == nil || *e.Depth == 0) && e.Status != nil:
+		f.status, f.rootElapsed = Failed, e.ElapsedMS
 		if *e.Status == 0 {
 			f.status = Passed
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
@@ -226,7 +227,7 @@ func (r *registry) firstTS(p string, br *bufio.Reader) (string, bool) {
 		if err != nil {
 			return "", false
 		}
-		if e, ok := parse(b); ok && e.TS != "" {
+		if e, err := event.Decode(b); err == nil && e.TS != "" {
 			return e.TS, true
 		}
 	}

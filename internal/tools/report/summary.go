@@ -1,10 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"sort"
+
+	"github.com/jaiph-go/jaiph/internal/event"
 )
 
 // Step is one step of a run as the tree shows it (field order and names
@@ -87,43 +88,11 @@ type summary struct {
 
 func newSummary() *summary { return &summary{steps: map[string]*Step{}} }
 
-// line is the union of the fields of the event types read here.
-type line struct {
-	Type       string          `json:"type"`
-	TS         string          `json:"ts"`
-	RunID      string          `json:"run_id"`
-	Source     string          `json:"source"`
-	Workflow   string          `json:"workflow"`
-	ID         string          `json:"id"`
-	ParentID   *string         `json:"parent_id"`
-	Seq        *int            `json:"seq"`
-	Depth      *int            `json:"depth"`
-	Kind       string          `json:"kind"`
-	Name       string          `json:"name"`
-	Func       string          `json:"func"`
-	Params     json.RawMessage `json:"params"`
-	Status     *int            `json:"status"`
-	ElapsedMS  *int64          `json:"elapsed_ms"`
-	OutFile    string          `json:"out_file"`
-	ErrFile    string          `json:"err_file"`
-	OutContent string          `json:"out_content"`
-	ErrContent string          `json:"err_content"`
-	Message    string          `json:"message"`
-	// PROMPT_RETRY, INBOX_RETRY, INBOX_DEAD.
-	Attempt    *int   `json:"attempt"`
-	Attempts   *int   `json:"attempts"`
-	DelayMS    int64  `json:"delay_ms"`
-	InboxSeq   string `json:"inbox_seq"`
-	Channel    string `json:"channel"`
-	Target     string `json:"target"`
-	PayloadRef string `json:"payload_ref"`
-}
-
 // add applies one line; blank lines and lines that are not a JSON object
 // (a torn write, garbage) are skipped, as the reference does.
 func (s *summary) add(b []byte) {
-	e, ok := parse(b)
-	if !ok {
+	e, err := event.Decode(b)
+	if err != nil {
 		return
 	}
 	if e.TS != "" {
@@ -136,7 +105,7 @@ func (s *summary) add(b []byte) {
 		s.runID = e.RunID
 	}
 	switch e.Type {
-	case "WORKFLOW_START":
+	case event.WorkflowStart:
 		// The entry's file: the first WORKFLOW_START's (the reference
 		// takes every one's, so a run that calls into an imported module
 		// was listed under that module's file).
@@ -145,7 +114,7 @@ func (s *summary) add(b []byte) {
 		} else if s.source == "" {
 			s.source = e.Workflow
 		}
-	case "STEP_START", "STEP_END", "STEP_REPLAYED":
+	case event.StepStart, event.StepEnd, event.StepReplayed:
 		if e.ID == "" {
 			return
 		}
@@ -155,28 +124,28 @@ func (s *summary) add(b []byte) {
 			s.steps[e.ID] = st
 			s.order = append(s.order, st)
 		}
-		st.set(&e)
+		st.set(e)
 		switch e.Type {
-		case "STEP_START": // again when resume runs a step anew
+		case event.StepStart: // again when resume runs a step anew
 			st.StartedAt, st.EndedAt = strPtr(e.TS), nil
-		case "STEP_END":
+		case event.StepEnd:
 			st.EndedAt = strPtr(e.TS)
-		case "STEP_REPLAYED": // taken from the journal at that moment
+		case event.StepReplayed: // taken from the journal at that moment
 			st.StartedAt, st.EndedAt = strPtr(e.TS), strPtr(e.TS)
 		}
 		s.closeStep(st)
-		if e.Type == "STEP_START" {
+		if e.Type == event.StepStart {
 			st.Running = true
 			s.open = append(s.open, st)
 		}
 		if e.Seq != nil && *e.Seq > s.lastSeq {
 			s.lastSeq = *e.Seq
 		}
-		st.Replayed = e.Type == "STEP_REPLAYED"
-		if e.Type == "STEP_END" && st.Status != nil && *st.Status != 0 {
+		st.Replayed = e.Type == event.StepReplayed
+		if e.Type == event.StepEnd && st.Status != nil && *st.Status != 0 {
 			s.hasFailure = true
 		}
-	case "LOG", "LOGERR":
+	case event.Log, event.LogErr:
 		depth := 0
 		if e.Depth != nil {
 			depth = *e.Depth
@@ -187,16 +156,16 @@ func (s *summary) add(b []byte) {
 		} else {
 			s.logs = append(s.logs, l)
 		}
-	case "PROMPT_RETRY":
+	case event.PromptRetry:
 		if st := s.steps[e.ID]; st != nil {
 			st.Retries = append(st.Retries, Retry{Attempt: intOr0(e.Attempt), Status: intOr0(e.Status), DelayMS: e.DelayMS,
 				OutFile: e.OutFile, ErrFile: e.ErrFile, TS: e.TS})
 		}
-	case "INBOX_RETRY", "INBOX_DEAD":
+	case event.InboxRetry, event.InboxDead:
 		l := Letter{Type: "retry", InboxSeq: e.InboxSeq, Channel: e.Channel, Target: e.Target, Attempt: intOr0(e.Attempt),
 			Status: intOr0(e.Status), TS: e.TS}
-		if e.Type == "INBOX_DEAD" {
-			l.Type, l.Attempt, l.PayloadRef = "dead", intOr0(e.Attempts), e.PayloadRef
+		if e.Type == event.InboxDead {
+			l.Type, l.Attempt, l.PayloadRef = "dead", intOr0(e.Attempts), strOr0(e.PayloadRef)
 		}
 		// depth is the orchestrator's: the open step at that depth.
 		for i := len(s.open) - 1; i >= 0; i-- {
@@ -205,7 +174,7 @@ func (s *summary) add(b []byte) {
 				break
 			}
 		}
-	case "RUN_RESUMED":
+	case event.RunResumed:
 		// A new attempt: the steps the last one left open were ended by
 		// resume's repair; failures are counted afresh.
 		for _, st := range s.open {
@@ -215,15 +184,9 @@ func (s *summary) add(b []byte) {
 	}
 }
 
-// parse reads one line; ok is false for a blank line or one add skips.
-func parse(b []byte) (e line, ok bool) {
-	b = bytes.TrimSpace(b)
-	return e, len(b) > 0 && json.Unmarshal(b, &e) == nil
-}
-
 // set copies an event's step fields, as the reference merges STEP_START
 // and STEP_END rows (each event overwrites every field).
-func (st *Step) set(e *line) {
+func (st *Step) set(e *event.Record) {
 	st.ParentID, st.Seq, st.Depth = e.ParentID, e.Seq, e.Depth
 	st.Kind, st.Name, st.Func = e.Kind, e.Name, e.Func
 	// STEP_END carries no params: keep STEP_START's (the reference
@@ -235,7 +198,7 @@ func (st *Step) set(e *line) {
 	}
 	st.Status, st.ElapsedMS = e.Status, e.ElapsedMS
 	st.OutFile, st.ErrFile = e.OutFile, e.ErrFile
-	st.OutContent, st.ErrContent = e.OutContent, e.ErrContent
+	st.OutContent, st.ErrContent = strOr0(e.OutContent), strOr0(e.ErrContent)
 	st.Running = false
 }
 
@@ -361,6 +324,13 @@ func (s *summary) tree(live bool) []*Step {
 func intOr0(p *int) int {
 	if p == nil {
 		return 0
+	}
+	return *p
+}
+
+func strOr0(p *string) string {
+	if p == nil {
+		return ""
 	}
 	return *p
 }
