@@ -151,9 +151,6 @@ func (ri *runInbox) close() {
 	ri.logMu.Unlock()
 }
 
-// channelName is the declared name of a channel symbol.
-func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
-
 // pendingMessage is a sent message whose content is in a temporary file,
 // waiting for the group commit that gives it its number.
 type pendingMessage struct {
@@ -203,7 +200,7 @@ func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
 		return err
 	}
 	p := &pendingMessage{ib: ib, channel: channel, sender: sender, tmp: tmp, preview: content, queuedAt: time.Now()}
-	if head, cut := cutRunes(content, 4096); cut {
+	if head, cut := event.CutRunes(content, 4096); cut {
 		p.preview, p.ref = head+"...", true
 	}
 	ri.mu.Lock()
@@ -274,7 +271,7 @@ func (rt *Runtime) store(p *pendingMessage) error {
 	ri.mu.Lock()
 	n := ri.seq + 1 // commits are serial (commitMu); taken once stored, so no gaps
 	ri.mu.Unlock()
-	seq, name := fmt.Sprintf("%03d", n), channelName(p.channel)
+	seq, name := fmt.Sprintf("%03d", n), lowered.ChannelName(p.channel)
 	file := seq + "-" + name + ".txt"
 	if err := os.Rename(p.tmp, filepath.Join(ri.dir, file)); err != nil {
 		return err
@@ -338,11 +335,11 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		return 1
 	}
 	if f.inbox == nil {
-		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", channelName(args[0]))
+		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", lowered.ChannelName(args[0]))
 		return 1
 	}
 	if err := f.inbox.queue(f).Send(ctx, args[0], args[1], args[2]); err != nil {
-		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", channelName(args[0]), err)
+		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", lowered.ChannelName(args[0]), err)
 		return 1
 	}
 	f.rt.journal.sent(f.jid, f.inboxOwner(), args[0], args[1], args[2])
@@ -468,7 +465,7 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 				continue
 			}
 			m := message{seq: fmt.Sprintf("%03d", e.seq), channel: names[e.channel], sender: names[e.sender]}
-			m.name = channelName(m.channel)
+			m.name = lowered.ChannelName(m.channel)
 			data, err := rawfile.ReadFile(filepath.Join(f.rt.inboxes.dir, m.seq+"-"+m.name+".txt"))
 			if err != nil {
 				fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)

@@ -140,7 +140,7 @@ func (rt *Runtime) router(channel, target string) *lowered.Body {
 	var found *lowered.Body
 	for _, b := range rt.bodies {
 		for _, r := range b.Routes {
-			if channelName(r.Channel) != channel || !slices.Contains(r.Targets, target) {
+			if lowered.ChannelName(r.Channel) != channel || !slices.Contains(r.Targets, target) {
 				continue
 			}
 			if found != nil && found != b {

@@ -106,7 +106,7 @@ func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
 	if err != nil {
 		return err
 	}
-	name := channelName(channel)
+	name := lowered.ChannelName(channel)
 	file := seq + "-" + name + ".txt"
 	ri := &rt.inboxes
 	// A resumed run queues its messages again: one already stored, with
@@ -132,7 +132,7 @@ func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
 	}
 	ri.mu.Unlock()
 	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, PayloadPreview: content, Time: time.Now()}
-	if head, cut := cutRunes(content, 4096); cut {
+	if head, cut := event.CutRunes(content, 4096); cut {
 		ref := "inbox/" + file
 		e.PayloadPreview, e.PayloadRef = head+"...", &ref
 	}
@@ -152,7 +152,7 @@ func (rt *Runtime) DeliveryEnded(seq, target string, attempt, status int) error 
 
 // DeadLetter implements Host.
 func (rt *Runtime) DeadLetter(seq, channel, sender, target string, attempts, status, depth int) error {
-	return rt.storeDeadLetter(message{seq: seq, channel: channel, name: channelName(channel), sender: sender}, target, attempts, status, depth)
+	return rt.storeDeadLetter(message{seq: seq, channel: channel, name: lowered.ChannelName(channel), sender: sender}, target, attempts, status, depth)
 }
 
 // openRemote opens the transport's queue for orchestrator b (call.go): the
@@ -194,7 +194,7 @@ func (rt *Runtime) redeliverRemote(ctx context.Context, l Letter, t *lowered.Bod
 	}
 	channel := ""
 	for _, r := range orch.Routes {
-		if channelName(r.Channel) == l.Channel {
+		if lowered.ChannelName(r.Channel) == l.Channel {
 			channel = r.Channel
 		}
 	}
@@ -238,11 +238,11 @@ func (rt *Runtime) Deliver(ctx context.Context, d Delivery) (int, error) {
 	if b == nil || b.Kind != lowered.Workflow {
 		return 1, fmt.Errorf("no workflow %s in the delivered sources", d.Target)
 	}
-	rt.args = []string{d.Payload, channelName(d.Channel), d.Sender}
+	rt.args = []string{d.Payload, lowered.ChannelName(d.Channel), d.Sender}
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env), inbox: &inbox{remote: d.Queue}}
 	status, value, err := rt.rootCall(ctx, root, callSpec{body: b, args: rt.args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace,
-		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", channelName(d.Channel)}, {"JAIPH_DISPATCH_SENDER", d.Sender}}})
+		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", lowered.ChannelName(d.Channel)}, {"JAIPH_DISPATCH_SENDER", d.Sender}}})
 	rt.value = value
 	return status, err
 }

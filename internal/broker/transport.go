@@ -288,7 +288,7 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
-		k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
+		k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target}
 		if p := q.prior; p != nil {
 			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
 		}
@@ -310,8 +310,6 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 	}
 	return nil
 }
-
-func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
 // ledgerEntry makes sure the delivery's ledger record exists and returns
 // the message id of its work message ("" when it is done already),
@@ -361,7 +359,7 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 	q.redrive = true
 	i := slices.Index(q.o.Routes[channel], target)
 	if i < 0 {
-		return fmt.Errorf("%s no longer routes %s to %s", q.o.Symbol, channelName(channel), target)
+		return fmt.Errorf("%s no longer routes %s to %s", q.o.Symbol, lowered.ChannelName(channel), target)
 	}
 	if q.prior == nil {
 		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
@@ -374,7 +372,7 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds(), Rev: rev}
-	k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
+	k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
 	k.work, _ = json.Marshal(d)
 	q.track(key, k)
 	if !publishNow {
