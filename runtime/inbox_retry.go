@@ -5,7 +5,7 @@ package runtime
 // docs/differences.md, docs/inbox-files.md)? It is retried with backoff;
 // after the last attempt the message becomes a dead letter for that target
 // and the drain goes on. Each attempt is logged in inbox/.deliveries, so
-// `jaiph inbox` (inboxlog) can tell each message's state from disk.
+// `jaiph inbox` (internal/store/inbox) can tell each message's state from disk.
 
 import (
 	"context"
