@@ -124,7 +124,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		} else {
 			defer ib.close()
 			f.inbox, f.ownsInbox = ib, true
-			env.setExported("JAIPH_INBOX_DIR", rt.inboxes.dir)
+			env.setExported("JAIPH_INBOX_DIR", rt.inboxes.Dir())
 		}
 	}
 

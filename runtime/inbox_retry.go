@@ -11,12 +11,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 )
@@ -50,42 +47,18 @@ func deliveryPolicyFrom(get func(string) string) (deliveryPolicy, error) {
 	return p, nil
 }
 
-// logDelivery appends one line to inbox/.deliveries (docs/inbox-files.md),
-// in one write, so concurrent deliveries never tear a line and a kill -9
-// keeps every line written. With durable set and JAIPH_INBOX_FSYNC=true it
-// also syncs (a dead letter is durable before the drain moves on).
-func (ri *runInbox) logDelivery(line string, durable bool) error {
-	ri.logMu.Lock()
-	defer ri.logMu.Unlock()
-	if ri.deliveries == nil {
-		f, err := os.OpenFile(filepath.Join(ri.dir, ".deliveries"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		ri.deliveries = f
-	}
-	if _, err := ri.deliveries.WriteString(line); err != nil {
-		return err
-	}
-	if durable && ri.fsync {
-		return syncFiles(ri.dir, []string{ri.deliveries.Name(), filepath.Join(ri.dir, "dead"), ri.dir})
-	}
-	return nil
-}
-
 // deliver dispatches m to t, retrying a failed attempt up to pol.retries
 // times; after the last failure m becomes a dead letter for t. It returns
 // the last attempt's status (1 when the delivery could not be logged) and
 // whether m is now a dead letter for t.
 func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string, pol deliveryPolicy, stderr io.Writer) (int, bool) {
-	ri := &rt.inboxes
 	for attempt := 1; ; attempt++ {
-		if err := ri.logDelivery(fmt.Sprintf("start %s %s %d\n", m.seq, t.Symbol, attempt), false); err != nil {
+		if err := rt.inboxes.Started(m.seq, t.Symbol, attempt); err != nil {
 			fmt.Fprintf(stderr, "jaiph: cannot log delivery of message %s: %v\n", m.seq, err)
 			return 1, false
 		}
 		status := rt.dispatch(ctx, f, env, m, t, content)
-		if err := ri.logDelivery(fmt.Sprintf("end %s %s %d %d\n", m.seq, t.Symbol, attempt, status), false); err != nil {
+		if err := rt.inboxes.Ended(m.seq, t.Symbol, attempt, status); err != nil {
 			fmt.Fprintf(stderr, "jaiph: cannot log delivery of message %s: %v\n", m.seq, err)
 			return 1, false
 		}
@@ -112,37 +85,8 @@ func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m mess
 	}
 }
 
-// deadLetter stores m as a dead letter for t: its file is linked (or, where
-// links fail, written atomically) as inbox/dead/NNN-<channel>.txt, then the
-// `dead` line of .deliveries records target, attempts and last status; the
-// line is the commit point, so a crash in between leaves only a file
-// without a record, which readers ignore.
+// deadLetter stores m as a dead letter for t (inbox.Files.Dead), its
+// INBOX_DEAD at the depth of f's calls.
 func (rt *Runtime) deadLetter(f *frame, m message, t *lowered.Body, attempts, status int) error {
-	return rt.storeDeadLetter(m, t.Symbol, attempts, status, f.stackLen-1)
-}
-
-// storeDeadLetter is deadLetter for a target symbol, its event at depth.
-func (rt *Runtime) storeDeadLetter(m message, target string, attempts, status, depth int) error {
-	ri := &rt.inboxes
-	name := m.seq + "-" + m.name + ".txt"
-	dead := filepath.Join(ri.dir, "dead")
-	if err := os.MkdirAll(dead, 0o755); err != nil {
-		return err
-	}
-	if err := os.Link(filepath.Join(ri.dir, name), filepath.Join(dead, name)); err != nil && !os.IsExist(err) {
-		data, rerr := os.ReadFile(filepath.Join(ri.dir, name))
-		if rerr != nil {
-			return rerr
-		}
-		if err := atomicfile.Write(filepath.Join(dead, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	if err := ri.logDelivery(fmt.Sprintf("dead %s %s %d %d\n", m.seq, target, attempts, status), true); err != nil {
-		return err
-	}
-	ref := "inbox/dead/" + name
-	rt.emit(&event.Event{Type: event.InboxDead, InboxSeq: m.seq, Channel: m.name, Target: target, Sender: m.sender,
-		Attempt: attempts, Status: &status, PayloadRef: &ref, Depth: depth, Time: time.Now()})
-	return nil
+	return rt.inboxes.Dead(m.seq, m.name, m.sender, t.Symbol, attempts, status, f.stackLen-1)
 }

@@ -11,8 +11,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,10 +31,7 @@ func (rt *Runtime) Reopen(dir string, lastMessage int) error {
 	rt.dirOnce.Do(func() {
 		if _, rt.dirErr = rt.reattach(dir); rt.dirErr == nil {
 			rt.journal.resuming = false
-			rt.inboxes.seq = lastMessage // inbox/.seq is rewritten when rt closes
-			// A redrive's inboxes journal to .queue-<step seq>, numbered
-			// after the run's steps: the run's .queue stays as it was.
-			rt.inboxes.journals = 1
+			rt.inboxes.Continue(lastMessage)
 			rt.redriving = true
 		}
 	})
@@ -75,19 +70,17 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 	if t == nil {
 		return failed, fmt.Errorf("the target %s no longer exists", l.Target)
 	}
-	dir, err := rt.inboxDir()
-	if err != nil {
+	if _, err := rt.inboxDir(); err != nil {
 		return failed, err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, l.Seq+"-"+l.Channel+".txt"))
+	data, err := rt.inboxes.Content(l.Seq, l.Channel)
 	if err != nil {
 		return failed, err
 	}
 	if rt.opts.Transport != nil {
-		return rt.redeliverRemote(ctx, l, t, string(data), stderr)
+		return rt.redeliverRemote(ctx, l, t, data, stderr)
 	}
 	m := message{seq: l.Seq, name: l.Channel, sender: l.Sender}
-	ri := &rt.inboxes
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	if orch := rt.router(l.Channel, t.Symbol); orch != nil {
 		ib, err := rt.openInbox(orch, int(rt.seq.Load())+1)
@@ -97,12 +90,12 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 		defer ib.close()
 		root.inbox, root.ownsInbox = ib, true
 	}
-	if err := ri.logDelivery(fmt.Sprintf("start %s %s %d\n", m.seq, t.Symbol, l.Attempt), false); err != nil {
+	if err := rt.inboxes.Started(m.seq, t.Symbol, l.Attempt); err != nil {
 		return failed, err
 	}
 	rt.emit(&event.Event{Type: event.DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
 	start := time.Now()
-	status, _, err := rt.rootCall(ctx, root, callSpec{body: t, args: []string{string(data), m.name, m.sender},
+	status, _, err := rt.rootCall(ctx, root, callSpec{body: t, args: []string{data, m.name, m.sender},
 		stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, dir: rt.opts.Workspace,
 		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", m.name}, {"JAIPH_DISPATCH_SENDER", m.sender}}})
 	if err != nil && status == 0 {
@@ -111,7 +104,7 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 	elapsed := time.Since(start).Milliseconds()
 	rt.emit(&event.Event{Type: event.DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
-	if lerr := ri.logDelivery(fmt.Sprintf("end %s %s %d %d\n", m.seq, t.Symbol, l.Attempt, status), false); lerr != nil {
+	if lerr := rt.inboxes.Ended(m.seq, t.Symbol, l.Attempt, status); lerr != nil {
 		return failed, lerr
 	}
 	if status != 0 {
@@ -122,9 +115,7 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 		return Redelivery{Status: status}, err
 	}
 	// The commit point of the redrive: durable before dead/ changes.
-	ri.logMu.Lock()
-	serr := ri.deliveries.Sync()
-	ri.logMu.Unlock()
+	serr := rt.inboxes.Commit()
 	if serr != nil || root.inbox == nil {
 		return Redelivery{}, serr
 	}
@@ -158,9 +149,7 @@ func (rt *Runtime) router(channel, target string) *lowered.Body {
 // as in the run. The targets' stdout is in their artifacts only, as the
 // redelivered one's is.
 func (rt *Runtime) followUp(ctx context.Context, root *frame, stderr io.Writer) (Redelivery, error) {
-	root.inbox.mu.Lock()
-	sent := len(root.inbox.entries)
-	root.inbox.mu.Unlock()
+	sent := int(root.inbox.sent.Load())
 	if sent == 0 {
 		return Redelivery{}, nil
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
+	inboxfiles "github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
@@ -108,7 +109,7 @@ type Runtime struct {
 	summary summaryWriter
 	rvDir   string
 	rvSeq   atomic.Int64
-	inboxes runInbox
+	inboxes *inboxfiles.Files
 	// remoteOpened: the transport's queue went to the first orchestrator.
 	remoteOpened atomic.Bool
 	limits       limits       // run.timeout, run.max_steps (limits.go)
@@ -148,6 +149,7 @@ func New(opts Options) *Runtime {
 		pid:     os.Getpid(),
 		redact:  redact.FromEnv(opts.Env),
 	}
+	rt.inboxes = inboxfiles.New(rt.env("JAIPH_INBOX_FSYNC") == "true")
 	for _, m := range opts.Modules {
 		rt.modules[m.Symbol] = m
 		for _, b := range m.Order {
@@ -183,7 +185,7 @@ func (rt *Runtime) Close() {
 		if rt.opts.Scratch == "" {
 			_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
 		}
-		rt.inboxes.close()
+		rt.inboxes.Close()
 	}
 	if rt.rvDir != "" && rt.opts.Scratch == "" {
 		os.RemoveAll(rt.rvDir)

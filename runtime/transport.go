@@ -12,10 +12,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
@@ -102,57 +98,25 @@ func (rt *Runtime) NextSeq() int { return rt.nextSeq() }
 // StoreMessage implements Host: the message's file and journal line in the
 // run's inbox directory, so `jaiph inbox` reads a broker run as a file one.
 func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
-	dir, err := rt.inboxDir()
-	if err != nil {
+	if _, err := rt.inboxDir(); err != nil {
 		return err
 	}
-	name := lowered.ChannelName(channel)
-	file := seq + "-" + name + ".txt"
-	ri := &rt.inboxes
-	// A resumed run queues its messages again: one already stored, with
-	// the same content, keeps its file and journal line.
-	if old, err := os.ReadFile(filepath.Join(dir, file)); err != nil || string(old) != content {
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
-			return err
-		}
-		ri.logMu.Lock()
-		j, err := os.OpenFile(filepath.Join(dir, ".queue"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err == nil {
-			_, err = j.WriteString(name + ":" + seq + ":" + sender + "\n")
-			j.Close()
-		}
-		ri.logMu.Unlock()
-		if err != nil {
-			return err
-		}
-	}
-	ri.mu.Lock()
-	if n, _ := strconv.Atoi(seq); n > ri.seq {
-		ri.seq = n
-	}
-	ri.mu.Unlock()
-	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, PayloadPreview: content, Time: time.Now()}
-	if head, cut := event.CutRunes(content, 4096); cut {
-		ref := "inbox/" + file
-		e.PayloadPreview, e.PayloadRef = head+"...", &ref
-	}
-	rt.emit(e)
-	return nil
+	return rt.inboxes.Store(seq, channel, sender, content)
 }
 
 // DeliveryStarted implements Host.
 func (rt *Runtime) DeliveryStarted(seq, target string, attempt int) error {
-	return rt.inboxes.logDelivery(fmt.Sprintf("start %s %s %d\n", seq, target, attempt), false)
+	return rt.inboxes.Started(seq, target, attempt)
 }
 
 // DeliveryEnded implements Host.
 func (rt *Runtime) DeliveryEnded(seq, target string, attempt, status int) error {
-	return rt.inboxes.logDelivery(fmt.Sprintf("end %s %s %d %d\n", seq, target, attempt, status), false)
+	return rt.inboxes.Ended(seq, target, attempt, status)
 }
 
 // DeadLetter implements Host.
 func (rt *Runtime) DeadLetter(seq, channel, sender, target string, attempts, status, depth int) error {
-	return rt.storeDeadLetter(message{seq: seq, channel: channel, name: lowered.ChannelName(channel), sender: sender}, target, attempts, status, depth)
+	return rt.inboxes.Dead(seq, lowered.ChannelName(channel), sender, target, attempts, status, depth)
 }
 
 // openRemote opens the transport's queue for orchestrator b (call.go): the
