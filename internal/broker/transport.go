@@ -27,6 +27,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -62,6 +63,7 @@ type Transport struct {
 	src      Sources
 	hash     string
 	replicas int
+	files    *inbox.Files // the run's inbox files: its messages and deliveries as a file inbox's
 	// reconnected is signalled when the client reconnected to the
 	// broker (a restart): a drain then follows its feeds again.
 	reconnected chan struct{}
@@ -70,6 +72,10 @@ type Transport struct {
 // Options of a transport beyond its URL.
 type Options struct {
 	Replicas int // stream replicas (a cluster: 3); 0 is 1
+	// Inbox is the run's inbox files, where the orchestrator stores each
+	// message, delivery and dead letter, so that `jaiph inbox` and `jaiph
+	// redrive` read a broker run as a file one.
+	Inbox *inbox.Files
 }
 
 // Dial connects to the broker at url and publishes the program's sources
@@ -80,7 +86,7 @@ func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, 
 	if err != nil {
 		return nil, err
 	}
-	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), reconnected: make(chan struct{}, 1)}
+	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), files: o.Inbox, reconnected: make(chan struct{}, 1)}
 	nc.SetReconnectHandler(func(*nats.Conn) {
 		select {
 		case t.reconnected <- struct{}{}:
@@ -191,7 +197,10 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 			q.ids[id] = n
 		}
 	}
-	if q.cursor, err = openCursor(h.RunDir()); err != nil {
+	if err := t.files.Open(h.RunDir(), h.Emit); err != nil {
+		return nil, err
+	}
+	if q.cursor, err = openCursor(t.files.Dir()); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -265,7 +274,7 @@ func (q *queue) enqueue(ctx context.Context, channel, sender, content string) er
 		return fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", q.max, q.maxHint)
 	}
 	q.seq++
-	return q.queueAs(ctx, fmt.Sprintf("%03d", q.seq), channel, sender, content)
+	return q.queueAs(ctx, inbox.Number(q.seq), channel, sender, content)
 }
 
 // queueAs stores message seq and queues its deliveries. On a resumed run
@@ -275,7 +284,7 @@ func (q *queue) enqueue(ctx context.Context, channel, sender, content string) er
 // interrupted attempt is queued again in a new epoch, as the file inbox's
 // resume runs again what did not complete.
 func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content string) error {
-	if err := q.h.StoreMessage(seq, channel, sender, content); err != nil {
+	if err := q.t.files.Store(seq, channel, sender, content); err != nil {
 		return err
 	}
 	for i, target := range q.o.Routes[channel] {
@@ -399,6 +408,9 @@ func (q *queue) Outcome(seq, target string) (int, int) {
 	}
 	return 1, 0
 }
+
+// Dir implements runtime.Queue: the run's inbox directory.
+func (q *queue) Dir() string { return q.t.files.Dir() }
 
 // Close implements runtime.Queue. A run whose drain completed no longer
 // needs its ledger and event stream on the broker (everything is in the
@@ -619,7 +631,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 		k.claims = r.Claims
 		k.started = time.Now()
 		if q.retries > 0 || q.redrive {
-			_ = q.h.DeliveryStarted(k.seq, k.target, k.attemptBase+k.claims)
+			_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
 		}
 		k.worker = r.Worker
 		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
@@ -680,7 +692,7 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 			if r.Why != "" {
 				fmt.Fprintf(stderr, "jaiph: message %s to %s is a dead letter: %s\n", k.seq, k.target, r.Why)
 			}
-			if err := q.h.DeadLetter(k.seq, k.chanSym, k.sender, k.target, k.attemptBase+max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
+			if err := q.t.files.Dead(k.seq, k.channel, k.sender, k.target, k.attemptBase+max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", k.seq, err)
 			}
 			status = 1
@@ -710,7 +722,7 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 				return fmt.Errorf("E_DISPATCH_DEPTH")
 			}
 			q.seq++
-			nums[i] = fmt.Sprintf("%03d", q.seq)
+			nums[i] = inbox.Number(q.seq)
 		}
 		r.Numbers = nums
 		if _, err := update(ctx, q.kv, key, r.encode(), k.rev); err != nil {
@@ -729,7 +741,7 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
 	if (q.retries > 0 || q.redrive) && k.claims > 0 {
-		_ = q.h.DeliveryEnded(k.seq, k.target, k.attemptBase+k.claims, status)
+		_ = q.t.files.Ended(k.seq, k.target, k.attemptBase+k.claims, status)
 	}
 	elapsed := int64(0)
 	if !k.started.IsZero() {

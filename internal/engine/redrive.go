@@ -74,21 +74,29 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if p.box != nil {
 		return false, errSandboxRedrive
 	}
-	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
+	rt, _, files, err := p.prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
 	if err != nil {
 		return false, err
 	}
 	defer rt.Close()
-	if err := rt.Reopen(o.RunDir, last); err != nil {
+	if err := rt.Reopen(o.RunDir); err != nil {
 		if errors.Is(err, runtime.ErrRunLive) {
 			err = fmt.Errorf("%s is still running; redrive it when it has ended", o.RunDir)
 		}
 		return false, err
 	}
+	// The redrive's messages are numbered after the run's, and its inbox
+	// files are the run's (the delivery log, the letters' files).
+	files.Continue(last)
+	opened := files.Open(rt.RunDir(), rt.Emit)
 	all := true
 	for _, l := range todo {
-		d, err := rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
-			Attempt: l.Attempts + 1}, o.Stderr)
+		// An inbox that cannot be opened fails each letter: it stays dead.
+		d, err := runtime.Redelivery{Status: 1}, opened
+		if opened == nil {
+			d, err = rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
+				Attempt: l.Attempts + 1}, files, o.Stderr)
+		}
 		status := d.Status
 		switch {
 		case status == 0 && err != nil && d.Sent == 0:

@@ -4,8 +4,9 @@ package runtime
 // run.inbox_retries is set (beyond the reference, opt-in;
 // docs/differences.md, docs/inbox-files.md)? It is retried with backoff;
 // after the last attempt the message becomes a dead letter for that target
-// and the drain goes on. Each attempt is logged in inbox/.deliveries, so
-// `jaiph inbox` (internal/store/inbox) can tell each message's state from disk.
+// and the drain goes on. Each attempt is recorded where the transport
+// keeps its deliveries (Deliveries), so `jaiph inbox` can tell each
+// message's state.
 
 import (
 	"context"
@@ -48,17 +49,17 @@ func deliveryPolicyFrom(get func(string) string) (deliveryPolicy, error) {
 }
 
 // deliver dispatches m to t, retrying a failed attempt up to pol.retries
-// times; after the last failure m becomes a dead letter for t. It returns
-// the last attempt's status (1 when the delivery could not be logged) and
-// whether m is now a dead letter for t.
-func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string, pol deliveryPolicy, stderr io.Writer) (int, bool) {
+// times, each recorded in d; after the last failure m becomes a dead
+// letter for t. It returns the last attempt's status (1 when the delivery
+// could not be recorded) and whether m is now a dead letter for t.
+func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string, pol deliveryPolicy, d Deliveries, stderr io.Writer) (int, bool) {
 	for attempt := 1; ; attempt++ {
-		if err := rt.inboxes.Started(m.seq, t.Symbol, attempt); err != nil {
+		if err := d.Started(m.seq, t.Symbol, attempt); err != nil {
 			fmt.Fprintf(stderr, "jaiph: cannot log delivery of message %s: %v\n", m.seq, err)
 			return 1, false
 		}
 		status := rt.dispatch(ctx, f, env, m, t, content)
-		if err := rt.inboxes.Ended(m.seq, t.Symbol, attempt, status); err != nil {
+		if err := d.Ended(m.seq, t.Symbol, attempt, status); err != nil {
 			fmt.Fprintf(stderr, "jaiph: cannot log delivery of message %s: %v\n", m.seq, err)
 			return 1, false
 		}
@@ -70,7 +71,7 @@ func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m mess
 			return status, false
 		}
 		if attempt > pol.retries || interrupted {
-			if err := rt.deadLetter(f, m, t, attempt, status); err != nil {
+			if err := d.Dead(m.seq, m.name, m.sender, t.Symbol, attempt, status, f.stackLen-1); err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", m.seq, err)
 				return 1, false
 			}
@@ -83,10 +84,4 @@ func (rt *Runtime) deliver(ctx context.Context, f *frame, env mapEnviron, m mess
 			return status, false
 		}
 	}
-}
-
-// deadLetter stores m as a dead letter for t (inbox.Files.Dead), its
-// INBOX_DEAD at the depth of f's calls.
-func (rt *Runtime) deadLetter(f *frame, m message, t *lowered.Body, attempts, status int) error {
-	return rt.inboxes.Dead(m.seq, m.name, m.sender, t.Symbol, attempts, status, f.stackLen-1)
 }

@@ -1,5 +1,10 @@
 package runtime
 
+// This file answers: what do the send and drain builtins do, and how does
+// a drain deliver an orchestrator's messages in this process (DrainHere:
+// routes, order or run.inbox_parallel, the depth limit)? Where messages
+// are kept is the transport's (transport.go).
+
 import (
 	"context"
 	"fmt"
@@ -15,69 +20,66 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/lowered"
-	inboxfiles "github.com/jaiph-go/jaiph/internal/store/inbox"
 )
 
-// inbox is the message queue of one orchestrator (a workflow with routes,
-// inbox.md). Nested orchestrators get their own (D6); message numbers and
-// files are shared by the whole run, so they never repeat.
+// inbox is an orchestrator's queue (a workflow with routes, inbox.md) as
+// the calls inside it see it. Nested orchestrators get their own (D6).
 type inbox struct {
-	// remote, when set, carries the sends and the drain (transport.go);
-	// the fields below are then unused.
-	remote Queue
-
-	journal *inboxfiles.Journal
-	routes  map[string][]*lowered.Body // channel symbol → targets, in route order
-
+	queue Queue
+	// body is the orchestrator, whose routes a drain here follows (nil
+	// for the queue of a delivery run on a worker, which never drains).
+	body *lowered.Body
 	sent atomic.Int64 // messages queued (a redrive reports how many)
 }
 
-// message is an entry being dispatched.
+// message is a message being dispatched.
 type message struct {
 	seq     string // "001"
 	channel string // channel symbol (D9: declaring module + name)
-	name    string // declared channel name: $2, file name
+	name    string // declared channel name: $2
 	sender  string
 }
 
-// inboxDir opens the run's inbox directory once.
-func (rt *Runtime) inboxDir() (string, error) {
-	err := rt.inboxes.Open(rt.runDir, rt.emit)
-	return rt.inboxes.Dir(), err
-}
-
-// openInbox registers the routes of orchestrator b (inbox.md §2). The first
-// orchestrator of the run journals to inbox/.queue, nested ones to
-// inbox/.queue-<step seq> (D6).
-func (rt *Runtime) openInbox(b *lowered.Body, stepSeq int) (*inbox, error) {
-	if _, err := rt.inboxDir(); err != nil {
-		return nil, err
+// openInbox opens the queue of orchestrator b, called as step stepSeq by
+// f's caller: the run's first orchestrator's on Options.Transport when
+// one is set, every other on Options.Inbox (D6).
+func (rt *Runtime) openInbox(ctx context.Context, b *lowered.Body, stepID string, stepSeq, childDepth int, env mapEnviron) (*inbox, error) {
+	tr := rt.opts.Inbox
+	if rt.opts.Transport != nil && !rt.remoteOpened.Swap(true) {
+		tr = rt.opts.Transport
 	}
-	j, err := rt.inboxes.OpenJournal(stepSeq)
+	if tr == nil {
+		return nil, fmt.Errorf("no inbox transport (runtime.Options.Inbox)")
+	}
+	settings := map[string]string{}
+	for _, k := range []string{"JAIPH_INBOX_RETRIES", "JAIPH_INBOX_RETRY_BACKOFF", "JAIPH_INBOX_MAX_DISPATCH_DEPTH", "JAIPH_INBOX_LEASE", "JAIPH_INBOX_PARALLEL"} {
+		if v := env.get(k); v != "" {
+			settings[k] = v
+		}
+	}
+	q, err := tr.Open(ctx, rt.orchestrator(b, stepID, stepSeq, childDepth, settings), rt)
 	if err != nil {
 		return nil, err
 	}
-	ib := &inbox{journal: j, routes: map[string][]*lowered.Body{}}
+	return &inbox{queue: q, body: b}, nil
+}
+
+// orchestrator describes workflow b with routes to a transport.
+func (rt *Runtime) orchestrator(b *lowered.Body, stepID string, stepSeq, childDepth int, settings map[string]string) Orchestrator {
+	o := Orchestrator{Symbol: b.Symbol, StepID: stepID, Seq: stepSeq, ChildDepth: childDepth, Env: settings, Routes: map[string][]string{}}
 	for _, r := range b.Routes {
 		for _, t := range r.Targets {
-			if target := rt.bodies[t]; target != nil {
-				ib.routes[r.Channel] = append(ib.routes[r.Channel], target)
+			if rt.bodies[t] != nil {
+				o.Routes[r.Channel] = append(o.Routes[r.Channel], t)
 			}
 		}
 	}
-	return ib, nil
+	return o
 }
 
-func (ib *inbox) close() { ib.queue(nil).Close() }
-
-// enqueue stores a message in ib (inbox.Files.Enqueue).
-func (rt *Runtime) enqueue(ib *inbox, channel, sender, content string) error {
-	return rt.inboxes.Enqueue(ib.journal, channel, sender, content)
-}
-
-// send queues a message in ib; f is the caller that sends it.
-func (ib *inbox) send(ctx context.Context, f *frame, channel, sender, content string) error {
-	if err := ib.queue(f).Send(ctx, channel, sender, content); err != nil {
+// send queues a message in ib.
+func (ib *inbox) send(ctx context.Context, channel, sender, content string) error {
+	if err := ib.queue.Send(ctx, channel, sender, content); err != nil {
 		return err
 	}
 	ib.sent.Add(1)
@@ -96,7 +98,7 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", lowered.ChannelName(args[0]))
 		return 1
 	}
-	if err := f.inbox.send(ctx, f, args[0], args[1], args[2]); err != nil {
+	if err := f.inbox.send(ctx, args[0], args[1], args[2]); err != nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", lowered.ChannelName(args[0]), err)
 		return 1
 	}
@@ -128,40 +130,30 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if ib == nil || !f.ownsInbox {
 		return 0
 	}
-	return ib.queue(f).Drain(ctx, interp.HandlerCtx(ctx).Stderr)
+	return ib.queue.Drain(ctx, interp.HandlerCtx(ctx).Stderr)
 }
 
-// queue is the Queue that carries ib's messages (transport.go): the
-// transport's, or the file inbox's own (fileQueue); f is the orchestrator
-// (or a caller inside it) whose call drains or sends.
-func (ib *inbox) queue(f *frame) Queue {
-	if ib.remote != nil {
-		return ib.remote
+// DrainHere implements Host: the runtime's drain, for a transport whose
+// deliveries run in this process (inbox.md §4). It takes mb's messages
+// and calls each one's targets by the orchestrator's routes, in order or
+// in parallel (run.inbox_parallel), retried with dead letters
+// (run.inbox_retries, dispatch_retry.go), until none is left or the
+// dispatch depth limit is passed. ctx is the one Queue.Drain got from the
+// drain builtin.
+func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) int {
+	f := frameOf(ctx)
+	if f == nil || f.rt != rt || f.inbox == nil || f.inbox.body == nil {
+		fmt.Fprintln(stderr, "jaiph: internal error: a drain outside its orchestrator")
+		return 1
 	}
-	return fileQueue{f: f, ib: ib}
-}
-
-// fileQueue is the file inbox behind the transport seam: Send stores a
-// message in the run directory (enqueue), Drain dispatches the queue in
-// this process (drainFiles).
-type fileQueue struct {
-	f  *frame
-	ib *inbox
-}
-
-func (q fileQueue) Send(_ context.Context, channel, sender, content string) error {
-	return q.f.rt.enqueue(q.ib, channel, sender, content)
-}
-
-func (q fileQueue) Drain(ctx context.Context, _ io.Writer) int { return drainFiles(ctx, q.f, q.ib) }
-
-func (q fileQueue) Close() { q.ib.journal.Close() }
-
-// drainFiles is the file inbox's drain (inbox.md §4): the orchestrator's
-// queue dispatched in this process, by routes, in order or in parallel,
-// with retries, dead letters and the depth limit. ctx is the drain
-// builtin's handler context.
-func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
+	routes := map[string][]*lowered.Body{} // channel symbol → targets, in route order
+	for _, r := range f.inbox.body.Routes {
+		for _, t := range r.Targets {
+			if target := rt.bodies[t]; target != nil {
+				routes[r.Channel] = append(routes[r.Channel], target)
+			}
+		}
+	}
 	hc := interp.HandlerCtx(ctx)
 	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
 	hint := "" // for whoever hit the default without knowing it can be raised
@@ -171,7 +163,7 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
 	pol, err := deliveryPolicyFrom(func(name string) string { return hc.Env.Get(name).String() })
 	if err != nil {
-		fmt.Fprintln(hc.Stderr, err.Error())
+		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
 	env := snapshotEnv(hc.Env)
@@ -182,9 +174,9 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 	dead := false
 	send := func(m message, t *lowered.Body, data string) int {
 		if pol.retries == 0 {
-			return f.rt.dispatch(ctx, f, env, m, t, data)
+			return rt.dispatch(ctx, f, env, m, t, data)
 		}
-		status, isDead := f.rt.deliver(ctx, f, env, m, t, data, pol, hc.Stderr)
+		status, isDead := rt.deliver(ctx, f, env, m, t, data, pol, mb, stderr)
 		if isDead {
 			deadMu.Lock()
 			dead = true
@@ -200,24 +192,22 @@ func drainFiles(ctx context.Context, f *frame, ib *inbox) int {
 		var failMu sync.Mutex
 		failed := false
 		taken := 0
-		// Take the unprocessed entries and drop the processed ones, so a
-		// long-running orchestrator's memory stays flat.
-		for e := range ib.journal.Take() {
+		for e := range mb.Take() {
 			taken++
 			depth++
 			if depth > max {
-				fmt.Fprintf(hc.Stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", max, hint)
+				fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", max, hint)
 				wg.Wait()
 				return 1
 			}
-			targets := ib.routes[e.Channel]
+			targets := routes[e.Channel]
 			if len(targets) == 0 {
 				continue
 			}
 			m := message{seq: e.Seq, channel: e.Channel, name: lowered.ChannelName(e.Channel), sender: e.Sender}
-			data, err := f.rt.inboxes.Content(m.seq, m.name)
+			data, err := mb.Content(m.seq, m.name)
 			if err != nil {
-				fmt.Fprintf(hc.Stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
+				fmt.Fprintf(stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
 				wg.Wait()
 				return 1
 			}
