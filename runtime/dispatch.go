@@ -106,6 +106,17 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 	return 0
 }
 
+// DispatchDepth is the limit on an orchestrator's dispatches
+// (inbox.md §4) for its run.inbox_max_dispatch_depth setting (0: not set,
+// which is 100), and the E_DISPATCH_DEPTH error of a drain past it.
+func DispatchDepth(setting int) (limit int, exceeded error) {
+	limit, hint := setting, ""
+	if limit <= 0 { // for whoever hit the default without knowing it can be raised
+		limit, hint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
+	}
+	return limit, fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", limit, hint)
+}
+
 // envInt reads a positive integer setting, or def.
 func envInt(v string, def int) int {
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
@@ -155,11 +166,7 @@ func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) 
 		}
 	}
 	hc := interp.HandlerCtx(ctx)
-	max := envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0)
-	hint := "" // for whoever hit the default without knowing it can be raised
-	if max == 0 {
-		max, hint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
-	}
+	max, tooDeep := DispatchDepth(envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0))
 	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
 	pol, err := deliveryPolicyFrom(func(name string) string { return hc.Env.Get(name).String() })
 	if err != nil {
@@ -196,7 +203,7 @@ func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) 
 			taken++
 			depth++
 			if depth > max {
-				fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", max, hint)
+				fmt.Fprintf(stderr, "jaiph: %v\n", tooDeep)
 				wg.Wait()
 				return 1
 			}

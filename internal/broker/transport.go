@@ -183,11 +183,8 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 		return nil, fmt.Errorf("artifact store: %w", err)
 	}
 	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, pending: map[string]bool{}, ids: map[string]int{},
-		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
-		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
-	if q.max == 0 {
-		q.max, q.maxHint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
-	}
+		retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]), backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
+	q.max, q.tooDeep = runtime.DispatchDepth(atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]))
 	var err error
 	if existed == nil { // a resumed run: its ledger is there
 		if q.prior, err = readPrior(ctx, kv, h.RunDir()); err != nil {
@@ -214,8 +211,8 @@ type queue struct {
 	run     string
 	kv      *ledger
 	lease   time.Duration
-	max     int
-	maxHint string
+	max     int   // messages the run may queue (E_DISPATCH_DEPTH)
+	tooDeep error // the error past it
 	retries int
 	backoff time.Duration
 
@@ -271,7 +268,7 @@ func (q *queue) Send(ctx context.Context, channel, sender, content string) error
 func (q *queue) enqueue(ctx context.Context, channel, sender, content string) error {
 	if q.seq+1 > q.max {
 		q.overflow = true
-		return fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", q.max, q.maxHint)
+		return q.tooDeep
 	}
 	q.seq++
 	return q.queueAs(ctx, inbox.Number(q.seq), channel, sender, content)
@@ -431,7 +428,7 @@ func (q *queue) Close() {
 // until every delivery is final, and shows the remote steps as they run.
 func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	if q.overflow {
-		fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+		fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
 		return 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -520,7 +517,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			return status
 		}
 		if q.overflow {
-			fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+			fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
 			q.purge(ctx)
 			return 1
 		}
@@ -719,7 +716,7 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 		for i := range nums {
 			if q.seq+1 > q.max {
 				q.overflow = true
-				return fmt.Errorf("E_DISPATCH_DEPTH")
+				return q.tooDeep
 			}
 			q.seq++
 			nums[i] = inbox.Number(q.seq)
