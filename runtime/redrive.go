@@ -109,7 +109,7 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, d Deliveries, stderr
 		}
 		return Redelivery{Status: status}, err
 	}
-	// The commit point of the redrive: durable before dead/ changes.
+	// The commit point of the redrive: durable before the letter is removed.
 	serr := d.Commit()
 	if serr != nil || root.inbox == nil {
 		return Redelivery{}, serr
