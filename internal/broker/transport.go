@@ -55,6 +55,11 @@ func (s Sources) Hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+var (
+	_ runtime.Transport   = (*Transport)(nil)
+	_ runtime.Redeliverer = (*queue)(nil)
+)
+
 // Transport is the orchestrator's side: it implements runtime.Transport.
 type Transport struct {
 	url      string

@@ -9,6 +9,11 @@ import (
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
+var (
+	_ runtime.Transport = (*Transport)(nil)
+	_ runtime.Mailbox   = (*queue)(nil) // what its Drain hands to Host.DrainHere
+)
+
 // Transport is the file inbox of one run: every orchestrator's queue
 // shares the run's inbox files (message numbers, the delivery log).
 type Transport struct {
