@@ -34,15 +34,16 @@ type inbox struct {
 
 // message is a message being dispatched.
 type message struct {
-	seq     string // "001"
-	channel string // channel symbol (D9: declaring module + name)
-	name    string // declared channel name: $2
-	sender  string
+	seq    string // "001"
+	name   string // its channel's declared name: $2
+	sender string
 }
 
-// openInbox opens the queue of orchestrator b, called as step stepSeq by
-// f's caller: the run's first orchestrator's on Options.Transport when
-// one is set, every other on Options.Inbox (D6).
+// openInbox opens the queue of orchestrator b, whose call is step stepSeq
+// (stepID) and whose callees are at childDepth: the run's first
+// orchestrator's on Options.Transport when one is set, every other's on
+// Options.Inbox (D6). env is the call's, whose inbox settings the
+// transport gets.
 func (rt *Runtime) openInbox(ctx context.Context, b *lowered.Body, stepID string, stepSeq, childDepth int, env mapEnviron) (*inbox, error) {
 	tr := rt.opts.Inbox
 	if rt.opts.Transport != nil && !rt.remoteOpened.Swap(true) {
@@ -211,7 +212,7 @@ func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) 
 			if len(targets) == 0 {
 				continue
 			}
-			m := message{seq: e.Seq, channel: e.Channel, name: lowered.ChannelName(e.Channel), sender: e.Sender}
+			m := message{seq: e.Seq, name: lowered.ChannelName(e.Channel), sender: e.Sender}
 			data, err := mb.Content(m.seq, m.name)
 			if err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot read message %s on %q: %v\n", m.seq, m.name, err)
