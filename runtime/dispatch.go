@@ -22,8 +22,8 @@ import (
 	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
-// inbox is an orchestrator's queue (a workflow with routes, inbox.md) as
-// the calls inside it see it. Nested orchestrators get their own (D6).
+// inbox is an orchestrator's queue (a workflow with routes,
+// docs/language.md#the-inbox) as the calls inside it see it. Nested orchestrators get their own (D6).
 type inbox struct {
 	queue Queue
 	// body is the orchestrator, whose routes a drain here follows (nil
@@ -108,8 +108,9 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 }
 
 // DispatchDepth is the limit on an orchestrator's dispatches
-// (inbox.md §4) for its run.inbox_max_dispatch_depth setting (0: not set,
-// which is 100), and the E_DISPATCH_DEPTH error of a drain past it.
+// (docs/language.md#the-drain) for its run.inbox_max_dispatch_depth
+// setting (0: not set, which is 100), and the E_DISPATCH_DEPTH error of a
+// drain past it.
 func DispatchDepth(setting int) (limit int, exceeded error) {
 	limit, hint := setting, ""
 	if limit <= 0 { // for whoever hit the default without knowing it can be raised
@@ -132,8 +133,8 @@ func envInt(v string, def int) int {
 const maxParallelDispatch = 64
 
 // builtinDrain is `jaiph::drain STATUS`: after a body that ended with STATUS
-// 0 it dispatches the orchestrator's queue (inbox.md §4); otherwise it
-// returns STATUS and leaves the queue alone.
+// 0 it dispatches the orchestrator's queue (docs/language.md#the-drain);
+// otherwise it returns STATUS and leaves the queue alone.
 func builtinDrain(ctx context.Context, f *frame, args []string) int {
 	if len(args) > 0 && args[0] != "0" {
 		return shellbuiltin.StatusArg(args)
@@ -146,12 +147,12 @@ func builtinDrain(ctx context.Context, f *frame, args []string) int {
 }
 
 // DrainHere implements Host: the runtime's drain, for a transport whose
-// deliveries run in this process (inbox.md §4). It takes mb's messages
-// and calls each one's targets by the orchestrator's routes, in order or
-// in parallel (run.inbox_parallel), retried with dead letters
-// (run.inbox_retries, dispatch_retry.go), until none is left or the
-// dispatch depth limit is passed. ctx is the one Queue.Drain got from the
-// drain builtin.
+// deliveries run in this process (docs/language.md#the-drain). It takes
+// mb's messages and calls each one's targets by the orchestrator's
+// routes, in order or in parallel (run.inbox_parallel), retried with dead
+// letters (run.inbox_retries, dispatch_retry.go), until none is left or
+// the dispatch depth limit is passed. ctx is the one Queue.Drain got from
+// the drain builtin.
 func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) int {
 	f := frameOf(ctx)
 	if f == nil || f.rt != rt || f.inbox == nil || f.inbox.body == nil {
@@ -254,7 +255,7 @@ func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) 
 	}
 }
 
-// dispatch calls one target with the message (inbox.md §4 "dispatch").
+// dispatch calls one target with the message (docs/language.md#the-inbox).
 func (rt *Runtime) dispatch(ctx context.Context, f *frame, env mapEnviron, m message, t *lowered.Body, content string) int {
 	if ctx.Err() != nil {
 		return 1

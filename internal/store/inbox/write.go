@@ -175,8 +175,8 @@ type pendingMessage struct {
 }
 
 // Enqueue stores a message sent on the channel symbol channel in j
-// (inbox.md §3) and returns once it is complete under its final name,
-// with its number and journal line:
+// (docs/language.md#sends) and returns once it is complete under its
+// final name, with its number and journal line:
 //
 //  1. its content is written to inbox/.tmp/<random> (no reader looks there,
 //     so a crash mid-write leaves nothing that looks like a message);
