@@ -188,7 +188,7 @@ func (rt *Runtime) readContent(path string) (string, bool) {
 	if onlyNewlines(buf[cut:]) && restOnlyNewlines(f) {
 		return strings.TrimRight(string(buf[:cut]), "\n"), true
 	}
-	return validRunes(buf[:cut]) + "\n[truncated]", true
+	return event.ValidRunes(buf[:cut]) + "\n[truncated]", true
 }
 
 func onlyNewlines(b []byte) bool {
@@ -213,26 +213,6 @@ func restOnlyNewlines(r io.Reader) bool {
 			return true
 		}
 	}
-}
-
-// validRunes is string([]rune(string(b))) without the 4-byte-per-rune
-// copy: each invalid byte becomes U+FFFD, as trimContent's conversion does.
-func validRunes(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var s strings.Builder
-	s.Grow(len(b))
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			s.WriteRune(utf8.RuneError)
-		} else {
-			s.Write(b[:size])
-		}
-		b = b[size:]
-	}
-	return s.String()
 }
 
 // copyArtifact streams a kept artifact to w (a failed step's stderr to its
@@ -271,26 +251,8 @@ const contentMax = 1048576
 
 func trimContent(s string) string {
 	s = strings.TrimRight(s, "\n")
-	if head, cut := cutRunes(s, contentMax); cut {
+	if head, cut := event.CutRunes(s, contentMax); cut {
 		s = head + "\n[truncated]"
 	}
 	return s
-}
-
-// cutRunes returns the first n characters of s when s has more, as
-// string([]rune(s)[:n]) would (an invalid byte is one character, shown as
-// U+FFFD), without the 4-bytes-per-character copy.
-func cutRunes(s string, n int) (string, bool) {
-	i := 0
-	for k := 0; k < n; k++ {
-		if i >= len(s) {
-			return s, false
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	if i >= len(s) {
-		return s, false
-	}
-	return validRunes([]byte(s[:i])), true
 }

@@ -44,7 +44,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		if spec.replayed != nil {
 			*spec.replayed = true
 		}
-		return rt.replayCall(caller, spec, jid, r)
+		return rt.replayCall(ctx, caller, spec, jid, r)
 	}
 	env := spec.env
 	if env == nil {
@@ -110,21 +110,12 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	}
 	var inboxErr error
 	if len(b.Routes) > 0 {
-		q, qerr := rt.openRemote(ctx, f, env)
-		var ib *inbox
-		err := qerr
-		if q != nil {
-			ib = &inbox{remote: q}
-			_, err = rt.inboxDir()
-		} else if err == nil {
-			ib, err = rt.openInbox(b, seq)
-		}
-		if err != nil {
+		if ib, err := rt.openInbox(ctx, b, f.id, seq, f.stackLen, env); err != nil {
 			inboxErr = fmt.Errorf("cannot create inbox: %w", err)
 		} else {
-			defer ib.close()
+			defer ib.queue.Close()
 			f.inbox, f.ownsInbox = ib, true
-			env.setExported("JAIPH_INBOX_DIR", rt.inboxes.dir)
+			env.setExported("JAIPH_INBOX_DIR", ib.queue.Dir())
 		}
 	}
 

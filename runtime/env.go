@@ -25,8 +25,8 @@ var scopedVars = map[string]string{
 	"run.inbox_parallel":      "JAIPH_INBOX_PARALLEL",
 	// (own alignment block: the long key would realign the lines above)
 	"run.inbox_max_dispatch_depth": "JAIPH_INBOX_MAX_DISPATCH_DEPTH",
-	"run.inbox_retries":            "JAIPH_INBOX_RETRIES",       // runtime/inbox_retry.go
-	"run.inbox_retry_backoff":      "JAIPH_INBOX_RETRY_BACKOFF", // runtime/inbox_retry.go
+	"run.inbox_retries":            "JAIPH_INBOX_RETRIES",       // runtime/dispatch_retry.go
+	"run.inbox_retry_backoff":      "JAIPH_INBOX_RETRY_BACKOFF", // runtime/dispatch_retry.go
 	"run.inbox_lease":              "JAIPH_INBOX_LEASE",         // internal/broker: a delivery's lease on a worker
 	"run.timeout":                  "JAIPH_RUN_TIMEOUT",         // limits.go
 	"run.max_steps":                "JAIPH_MAX_STEPS",           // limits.go

@@ -5,6 +5,7 @@ package runtime
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"hash/fnv"
 	"os"
@@ -233,7 +234,7 @@ func (j *journal) sent(id, box, channel, sender, content string) {
 // replaySends re-enqueues into ib, in the journal's order, the messages
 // that call id and the calls under it sent to an inbox outside it (those
 // sent to an orchestrator within it were delivered there).
-func (rt *Runtime) replaySends(ib *inbox, id string) {
+func (rt *Runtime) replaySends(ctx context.Context, ib *inbox, id string) {
 	j := rt.journal
 	if ib == nil {
 		return
@@ -249,7 +250,7 @@ func (rt *Runtime) replaySends(ib *inbox, id string) {
 		if inside && !boxInside {
 			// Not journaled again: the record above stays in the journal
 			// for a later resume, which would otherwise send it twice.
-			_ = rt.enqueue(ib, r.Channel, r.Sender, r.Content)
+			_ = ib.send(ctx, r.Channel, r.Sender, r.Content)
 		}
 	}
 }

@@ -3,16 +3,14 @@ package runtime
 // This file answers: how does `jaiph redrive` deliver a run's dead letters
 // again (docs/inbox-files.md "Redrive")? A runtime reopens the run's
 // directory instead of creating one and calls each letter's target as a
-// root step, with the message's content, channel and sender, logging the
-// attempt in inbox/.deliveries like a drain does; what the target sends is
-// then delivered by the routes of the workflow that had dispatched it.
+// root step, with the message's content, channel and sender, recording
+// the attempt as a drain does; what the target sends is then delivered by
+// the routes of the workflow that had dispatched it.
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -24,19 +22,14 @@ import (
 	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
-// Reopen makes rt write into the existing run directory dir (a redrive),
-// whose last message number is lastMessage: reattach, with message numbers
-// after the run's. Redeliveries are journaled as the run's deliveries
-// were, but a redrive delivers and never replays: two letters may be the
-// same call.
-func (rt *Runtime) Reopen(dir string, lastMessage int) error {
+// Reopen makes rt write into the existing run directory dir (a redrive):
+// reattach. Redeliveries are journaled as the run's deliveries were, but
+// a redrive delivers and never replays: two letters may be the same call.
+// (The run's inbox transport numbers its messages after the run's.)
+func (rt *Runtime) Reopen(dir string) error {
 	rt.dirOnce.Do(func() {
 		if _, rt.dirErr = rt.reattach(dir); rt.dirErr == nil {
 			rt.journal.resuming = false
-			rt.inboxes.seq = lastMessage // inbox/.seq is rewritten when rt closes
-			// A redrive's inboxes journal to .queue-<step seq>, numbered
-			// after the run's steps: the run's .queue stays as it was.
-			rt.inboxes.journals = 1
 			rt.redriving = true
 		}
 	})
@@ -60,49 +53,44 @@ type Redelivery struct {
 }
 
 // Redeliver delivers l once, as the drain's dispatch does ($1 the content,
-// $2 the channel, $3 the sender; JAIPH_DISPATCH_* set), logging `start`
-// and `end` in inbox/.deliveries. Status 0: the end line is synced before
-// Redeliver goes on, so the caller may then remove the dead/ file; what
+// read from d, $2 the channel, $3 the sender; JAIPH_DISPATCH_* set),
+// recording its start and end in d. Status 0: d commits before Redeliver
+// goes on, so the caller may then remove the letter; what
 // the target sent is then queued in an inbox with the routes of the
 // workflow that had dispatched the letter, and delivered as that
 // workflow's drain did (retries, dead letters, E_DISPATCH_DEPTH). Any
-// other status: a `dead` line (the letter stays dead, one attempt more)
-// and an INBOX_DEAD event. The target's stderr of a failed attempt goes to
-// stderr. Reopen must have been called.
-func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (Redelivery, error) {
+// other status: d stores it as a dead letter again (one attempt more),
+// with its INBOX_DEAD event. The target's stderr of a failed attempt goes
+// to stderr. Reopen must have been called.
+func (rt *Runtime) Redeliver(ctx context.Context, l Letter, d Deliveries, stderr io.Writer) (Redelivery, error) {
 	failed := Redelivery{Status: 1}
 	t := rt.bodies[l.Target]
 	if t == nil {
 		return failed, fmt.Errorf("the target %s no longer exists", l.Target)
 	}
-	dir, err := rt.inboxDir()
-	if err != nil {
-		return failed, err
-	}
-	data, err := os.ReadFile(filepath.Join(dir, l.Seq+"-"+l.Channel+".txt"))
+	data, err := d.Content(l.Seq, l.Channel)
 	if err != nil {
 		return failed, err
 	}
 	if rt.opts.Transport != nil {
-		return rt.redeliverRemote(ctx, l, t, string(data), stderr)
+		return rt.redeliverRemote(ctx, l, t, data, stderr)
 	}
 	m := message{seq: l.Seq, name: l.Channel, sender: l.Sender}
-	ri := &rt.inboxes
 	root := &frame{rt: rt, env: envFromList(rt.opts.Env)}
 	if orch := rt.router(l.Channel, t.Symbol); orch != nil {
-		ib, err := rt.openInbox(orch, int(rt.seq.Load())+1)
+		ib, err := rt.openInbox(ctx, orch, "", int(rt.seq.Load())+1, 1, root.env)
 		if err != nil {
 			return failed, fmt.Errorf("cannot create inbox: %w", err)
 		}
-		defer ib.close()
+		defer ib.queue.Close()
 		root.inbox, root.ownsInbox = ib, true
 	}
-	if err := ri.logDelivery(fmt.Sprintf("start %s %s %d\n", m.seq, t.Symbol, l.Attempt), false); err != nil {
+	if err := d.Started(m.seq, t.Symbol, l.Attempt); err != nil {
 		return failed, err
 	}
 	rt.emit(&event.Event{Type: event.DispatchStart, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender, Time: time.Now()})
 	start := time.Now()
-	status, _, err := rt.rootCall(ctx, root, callSpec{body: t, args: []string{string(data), m.name, m.sender},
+	status, _, err := rt.rootCall(ctx, root, callSpec{body: t, args: []string{data, m.name, m.sender},
 		stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, dir: rt.opts.Workspace,
 		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", m.name}, {"JAIPH_DISPATCH_SENDER", m.sender}}})
 	if err != nil && status == 0 {
@@ -111,20 +99,18 @@ func (rt *Runtime) Redeliver(ctx context.Context, l Letter, stderr io.Writer) (R
 	elapsed := time.Since(start).Milliseconds()
 	rt.emit(&event.Event{Type: event.DispatchFinish, InboxSeq: m.seq, Channel: m.name, Target: t.Symbol, Sender: m.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now()})
-	if lerr := ri.logDelivery(fmt.Sprintf("end %s %s %d %d\n", m.seq, t.Symbol, l.Attempt, status), false); lerr != nil {
+	if lerr := d.Ended(m.seq, t.Symbol, l.Attempt, status); lerr != nil {
 		return failed, lerr
 	}
 	if status != 0 {
-		// deadLetter takes only the depth from its frame: a root step's.
-		if derr := rt.deadLetter(&frame{rt: rt, stackLen: 1}, m, t, l.Attempt, status); derr != nil {
+		// Its INBOX_DEAD is at a root step's depth.
+		if derr := d.Dead(m.seq, m.name, m.sender, t.Symbol, l.Attempt, status, 0); derr != nil {
 			return Redelivery{Status: status}, derr
 		}
 		return Redelivery{Status: status}, err
 	}
-	// The commit point of the redrive: durable before dead/ changes.
-	ri.logMu.Lock()
-	serr := ri.deliveries.Sync()
-	ri.logMu.Unlock()
+	// The commit point of the redrive: durable before the letter is removed.
+	serr := d.Commit()
 	if serr != nil || root.inbox == nil {
 		return Redelivery{}, serr
 	}
@@ -140,7 +126,7 @@ func (rt *Runtime) router(channel, target string) *lowered.Body {
 	var found *lowered.Body
 	for _, b := range rt.bodies {
 		for _, r := range b.Routes {
-			if channelName(r.Channel) != channel || !slices.Contains(r.Targets, target) {
+			if lowered.ChannelName(r.Channel) != channel || !slices.Contains(r.Targets, target) {
 				continue
 			}
 			if found != nil && found != b {
@@ -158,9 +144,7 @@ func (rt *Runtime) router(channel, target string) *lowered.Body {
 // as in the run. The targets' stdout is in their artifacts only, as the
 // redelivered one's is.
 func (rt *Runtime) followUp(ctx context.Context, root *frame, stderr io.Writer) (Redelivery, error) {
-	root.inbox.mu.Lock()
-	sent := len(root.inbox.entries)
-	root.inbox.mu.Unlock()
+	sent := int(root.inbox.sent.Load())
 	if sent == 0 {
 		return Redelivery{}, nil
 	}
@@ -184,4 +168,51 @@ func (rt *Runtime) followUp(ctx context.Context, root *frame, stderr io.Writer) 
 		return 0, "", nil
 	})
 	return Redelivery{Sent: sent, FollowUp: status}, err
+}
+
+// redeliverRemote is Redeliver for a run whose inbox is on a broker: the
+// letter goes back on the broker for a worker, and what it sends is
+// delivered there too.
+func (rt *Runtime) redeliverRemote(ctx context.Context, l Letter, t *lowered.Body, content string, stderr io.Writer) (Redelivery, error) {
+	failed := Redelivery{Status: 1}
+	orch := rt.router(l.Channel, t.Symbol)
+	if orch == nil {
+		return failed, fmt.Errorf("no single workflow routes %q to %s", l.Channel, t.Symbol)
+	}
+	channel := ""
+	for _, r := range orch.Routes {
+		if lowered.ChannelName(r.Channel) == l.Channel {
+			channel = r.Channel
+		}
+	}
+	settings := map[string]string{}
+	env := envFromList(rt.opts.Env)
+	for _, k := range []string{"JAIPH_INBOX_RETRIES", "JAIPH_INBOX_RETRY_BACKOFF", "JAIPH_INBOX_MAX_DISPATCH_DEPTH", "JAIPH_INBOX_LEASE"} {
+		if v := env.get(k); v != "" {
+			settings[k] = v
+		}
+	}
+	rt.applyScope(env, orch)
+	for k := range settings {
+		settings[k] = env.get(k)
+	}
+	q, err := rt.opts.Transport.Open(ctx, rt.orchestrator(orch, "", 0, 1, settings), rt)
+	if err != nil {
+		return failed, err
+	}
+	defer q.Close()
+	rq, ok := q.(Redeliverer)
+	if !ok {
+		return failed, fmt.Errorf("this inbox transport cannot redeliver")
+	}
+	if err := rq.Redeliver(ctx, l.Seq, channel, l.Sender, content, t.Symbol, l.Attempt); err != nil {
+		return failed, err
+	}
+	drained := q.Drain(ctx, stderr)
+	status, sent := rq.Outcome(l.Seq, t.Symbol)
+	followUp := 0
+	if status == 0 && drained != 0 {
+		followUp = drained
+	}
+	return Redelivery{Status: status, Sent: sent, FollowUp: followUp}, nil
 }

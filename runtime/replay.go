@@ -4,6 +4,7 @@ package runtime
 // completed in the interrupted attempt (docs/durability.md)?
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -17,13 +18,13 @@ import (
 // replayCall stands for call id, journaled as completed with status 0: a
 // STEP_REPLAYED event, the recorded stdout where the caller would have seen
 // it, the messages it sent queued again, its recorded return value.
-func (rt *Runtime) replayCall(caller *frame, spec callSpec, id string, r *journalRecord) (int, string, error) {
+func (rt *Runtime) replayCall(ctx context.Context, caller *frame, spec callSpec, id string, r *journalRecord) (int, string, error) {
 	b := spec.body
 	rt.emitReplayed(caller, b.Symbol, string(b.Kind), b.Name, r)
 	if spec.forward && !spec.capture && !rt.opts.TestMode && r.Out != "" {
 		rt.copyArtifact(spec.stdout, filepath.Join(rt.runDir, r.Out))
 	}
-	rt.replaySends(caller.inbox, id)
+	rt.replaySends(ctx, caller.inbox, id)
 	return 0, r.Value, nil
 }
 

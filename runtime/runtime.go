@@ -60,8 +60,13 @@ type Options struct {
 	// Workflow is the entry module's workflow Run calls; "" is "default"
 	// (jaiph mcp calls the others).
 	Workflow string
-	// Transport, when set, carries the first orchestrator's messages
-	// beyond this process (transport.go); nil is the file inbox.
+	// Inbox opens the queues of the run's orchestrators (transport.go):
+	// the file inbox, whose deliveries run in this process. Without one a
+	// workflow with routes fails.
+	Inbox Transport
+	// Transport, when set, carries the run's first orchestrator's messages
+	// beyond this process instead (a broker); nested orchestrators keep
+	// Inbox (D6).
 	Transport Transport
 	// Ephemeral runs keep no records for later commands (no run.json,
 	// lock or journal): a worker's delivery, whose run lives elsewhere.
@@ -108,7 +113,6 @@ type Runtime struct {
 	summary summaryWriter
 	rvDir   string
 	rvSeq   atomic.Int64
-	inboxes runInbox
 	// remoteOpened: the transport's queue went to the first orchestrator.
 	remoteOpened atomic.Bool
 	limits       limits       // run.timeout, run.max_steps (limits.go)
@@ -183,7 +187,9 @@ func (rt *Runtime) Close() {
 		if rt.opts.Scratch == "" {
 			_ = os.WriteFile(filepath.Join(rt.runDir, ".seq"), []byte(fmt.Sprint(rt.seq.Load())), 0o644)
 		}
-		rt.inboxes.close()
+		if c, ok := rt.opts.Inbox.(io.Closer); ok {
+			c.Close()
+		}
 	}
 	if rt.rvDir != "" && rt.opts.Scratch == "" {
 		os.RemoveAll(rt.rvDir)

@@ -1,28 +1,26 @@
 package runtime
 
-// This file answers: where does an orchestrator's message go? The Queue is
-// the one seam: the runtime's send and drain builtins hand a message to the
-// orchestrator's Queue and wait on its Drain; they never know what carries
-// it. Two implementations: the file inbox (fileQueue, inbox.go), the
-// default, and a Transport's queue when the run's inbox is carried beyond
-// this process (a broker, `jaiph run --inbox URL`: internal/broker, which
-// lives outside the runtime, so the default binary links none of it).
+// This file answers: where does an orchestrator's message go? A Transport
+// opens each orchestrator's Queue; the runtime's send and drain builtins
+// hand a message to it and wait on its Drain, and never know what carries
+// it or where it is kept. A queue delivers its messages itself (a broker's,
+// on workers) or lets the runtime deliver them in this process
+// (Host.DrainHere, dispatch.go), as the file inbox does. The transports
+// are packages of their own that import this one, never the reverse
+// (docs/architecture.md).
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"time"
+	"iter"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 )
 
-// Transport opens the queue of an orchestrator whose deliveries run
-// elsewhere.
+// Transport opens the queue of each orchestrator of a run (Options.Inbox,
+// Options.Transport).
 type Transport interface {
 	Open(ctx context.Context, o Orchestrator, h Host) (Queue, error)
 }
@@ -32,6 +30,7 @@ type Transport interface {
 type Orchestrator struct {
 	Symbol     string // module::name of the workflow with routes
 	StepID     string // its step id: remote steps are shown under it
+	Seq        int    // its step number (0 for a redrive's)
 	ChildDepth int    // the depth of a step it calls
 	// Routes maps a channel symbol to its targets' symbols, in route order.
 	Routes map[string][]string
@@ -51,6 +50,9 @@ type Queue interface {
 	// or 1 with the reason written to stderr.
 	Drain(ctx context.Context, stderr io.Writer) int
 	Close()
+	// Dir is the directory of the run's messages, which the orchestrator
+	// gets as JAIPH_INBOX_DIR ("" for none).
+	Dir() string
 }
 
 // Redeliverer is a Queue that can deliver a dead letter again (`jaiph
@@ -68,21 +70,47 @@ type Host interface {
 	// RunDir is the run directory; RunID the run's id.
 	RunDir() string
 	RunID() string
-	// Emit writes an event of a remote step to the run's summary and
-	// observers, as a local step's would be.
+	// Emit writes an event to the run's summary and observers: a remote
+	// step's, as a local step's would be, or a message's.
 	Emit(e *event.Event)
 	// NextSeq allocates a step number of the run.
 	NextSeq() int
-	// StoreMessage writes a message into the run's inbox directory
-	// (NNN-<channel>.txt and its journal line) and emits its
-	// INBOX_ENQUEUE, as the file inbox would.
-	StoreMessage(seq, channel, sender, content string) error
-	// DeliveryStarted and DeliveryEnded journal an attempt in
-	// inbox/.deliveries (with run.inbox_retries, as the file drain does);
-	// DeadLetter stores a dead letter and emits its INBOX_DEAD.
-	DeliveryStarted(seq, target string, attempt int) error
-	DeliveryEnded(seq, target string, attempt, status int) error
-	DeadLetter(seq, channel, sender, target string, attempts, status, depth int) error
+	// DrainHere delivers the messages of a queue whose deliveries run in
+	// this process: the runtime's drain (dispatch.go). A queue's Drain
+	// calls it with its own ctx.
+	DrainHere(ctx context.Context, m Mailbox, stderr io.Writer) int
+}
+
+// Mailbox is a queue delivered in this process (Host.DrainHere).
+type Mailbox interface {
+	Deliveries
+	// Take returns the messages stored since the last Take, in the order
+	// they were numbered, and forgets them.
+	Take() iter.Seq[Message]
+}
+
+// Message is a stored message: its number ("001"), its channel's symbol
+// (D9) and its sender.
+type Message struct {
+	Seq, Channel, Sender string
+}
+
+// Deliveries reads stored messages and records what became of their
+// deliveries, where `jaiph inbox` and `jaiph redrive` read it back.
+// channel is a channel's declared name.
+type Deliveries interface {
+	// Content is the payload of message seq.
+	Content(seq, channel string) (string, error)
+	// Started and Ended record an attempt at delivering message seq to
+	// the workflow target.
+	Started(seq, target string, attempt int) error
+	Ended(seq, target string, attempt, status int) error
+	// Dead stores message seq as a dead letter for target after attempts
+	// attempts, the last with status, and emits its INBOX_DEAD (depth:
+	// the event's).
+	Dead(seq, channel, sender, target string, attempts, status, depth int) error
+	// Commit makes what was recorded durable.
+	Commit() error
 }
 
 // Delivery is a message delivered to a target on a worker (Options.Delivery):
@@ -99,137 +127,6 @@ func (rt *Runtime) Emit(e *event.Event) { rt.emit(e) }
 // NextSeq implements Host.
 func (rt *Runtime) NextSeq() int { return rt.nextSeq() }
 
-// StoreMessage implements Host: the message's file and journal line in the
-// run's inbox directory, so `jaiph inbox` reads a broker run as a file one.
-func (rt *Runtime) StoreMessage(seq, channel, sender, content string) error {
-	dir, err := rt.inboxDir()
-	if err != nil {
-		return err
-	}
-	name := channelName(channel)
-	file := seq + "-" + name + ".txt"
-	ri := &rt.inboxes
-	// A resumed run queues its messages again: one already stored, with
-	// the same content, keeps its file and journal line.
-	if old, err := os.ReadFile(filepath.Join(dir, file)); err != nil || string(old) != content {
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
-			return err
-		}
-		ri.logMu.Lock()
-		j, err := os.OpenFile(filepath.Join(dir, ".queue"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err == nil {
-			_, err = j.WriteString(name + ":" + seq + ":" + sender + "\n")
-			j.Close()
-		}
-		ri.logMu.Unlock()
-		if err != nil {
-			return err
-		}
-	}
-	ri.mu.Lock()
-	if n, _ := strconv.Atoi(seq); n > ri.seq {
-		ri.seq = n
-	}
-	ri.mu.Unlock()
-	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, PayloadPreview: content, Time: time.Now()}
-	if head, cut := cutRunes(content, 4096); cut {
-		ref := "inbox/" + file
-		e.PayloadPreview, e.PayloadRef = head+"...", &ref
-	}
-	rt.emit(e)
-	return nil
-}
-
-// DeliveryStarted implements Host.
-func (rt *Runtime) DeliveryStarted(seq, target string, attempt int) error {
-	return rt.inboxes.logDelivery(fmt.Sprintf("start %s %s %d\n", seq, target, attempt), false)
-}
-
-// DeliveryEnded implements Host.
-func (rt *Runtime) DeliveryEnded(seq, target string, attempt, status int) error {
-	return rt.inboxes.logDelivery(fmt.Sprintf("end %s %s %d %d\n", seq, target, attempt, status), false)
-}
-
-// DeadLetter implements Host.
-func (rt *Runtime) DeadLetter(seq, channel, sender, target string, attempts, status, depth int) error {
-	return rt.storeDeadLetter(message{seq: seq, channel: channel, name: channelName(channel), sender: sender}, target, attempts, status, depth)
-}
-
-// openRemote opens the transport's queue for orchestrator b (call.go): the
-// run's first orchestrator only; nested ones keep the file inbox (D6).
-func (rt *Runtime) openRemote(ctx context.Context, f *frame, env mapEnviron) (Queue, error) {
-	if rt.opts.Transport == nil || rt.remoteOpened.Swap(true) {
-		return nil, nil
-	}
-	settings := map[string]string{}
-	for _, k := range []string{"JAIPH_INBOX_RETRIES", "JAIPH_INBOX_RETRY_BACKOFF", "JAIPH_INBOX_MAX_DISPATCH_DEPTH", "JAIPH_INBOX_LEASE", "JAIPH_INBOX_PARALLEL"} {
-		if v := env.get(k); v != "" {
-			settings[k] = v
-		}
-	}
-	return rt.opts.Transport.Open(ctx, rt.orchestrator(f.body, f.id, f.stackLen, settings), rt)
-}
-
-// orchestrator describes workflow b with routes to a transport.
-func (rt *Runtime) orchestrator(b *lowered.Body, stepID string, childDepth int, settings map[string]string) Orchestrator {
-	o := Orchestrator{Symbol: b.Symbol, StepID: stepID, ChildDepth: childDepth, Env: settings, Routes: map[string][]string{}}
-	for _, r := range b.Routes {
-		for _, t := range r.Targets {
-			if rt.bodies[t] != nil {
-				o.Routes[r.Channel] = append(o.Routes[r.Channel], t)
-			}
-		}
-	}
-	return o
-}
-
-// redeliverRemote is Redeliver for a run whose inbox is on a broker: the
-// letter goes back on the broker for a worker, and what it sends is
-// delivered there too.
-func (rt *Runtime) redeliverRemote(ctx context.Context, l Letter, t *lowered.Body, content string, stderr io.Writer) (Redelivery, error) {
-	failed := Redelivery{Status: 1}
-	orch := rt.router(l.Channel, t.Symbol)
-	if orch == nil {
-		return failed, fmt.Errorf("no single workflow routes %q to %s", l.Channel, t.Symbol)
-	}
-	channel := ""
-	for _, r := range orch.Routes {
-		if channelName(r.Channel) == l.Channel {
-			channel = r.Channel
-		}
-	}
-	settings := map[string]string{}
-	env := envFromList(rt.opts.Env)
-	for _, k := range []string{"JAIPH_INBOX_RETRIES", "JAIPH_INBOX_RETRY_BACKOFF", "JAIPH_INBOX_MAX_DISPATCH_DEPTH", "JAIPH_INBOX_LEASE"} {
-		if v := env.get(k); v != "" {
-			settings[k] = v
-		}
-	}
-	rt.applyScope(env, orch)
-	for k := range settings {
-		settings[k] = env.get(k)
-	}
-	q, err := rt.opts.Transport.Open(ctx, rt.orchestrator(orch, "", 1, settings), rt)
-	if err != nil {
-		return failed, err
-	}
-	defer q.Close()
-	rq, ok := q.(Redeliverer)
-	if !ok {
-		return failed, fmt.Errorf("this inbox transport cannot redeliver")
-	}
-	if err := rq.Redeliver(ctx, l.Seq, channel, l.Sender, content, t.Symbol, l.Attempt); err != nil {
-		return failed, err
-	}
-	drained := q.Drain(ctx, stderr)
-	status, sent := rq.Outcome(l.Seq, t.Symbol)
-	followUp := 0
-	if status == 0 && drained != 0 {
-		followUp = drained
-	}
-	return Redelivery{Status: status, Sent: sent, FollowUp: followUp}, nil
-}
-
 // Deliver runs a delivery on a worker: the target workflow is the root
 // call, with the message as its arguments and the dispatch variables set,
 // and its sends go to d.Queue.
@@ -238,11 +135,11 @@ func (rt *Runtime) Deliver(ctx context.Context, d Delivery) (int, error) {
 	if b == nil || b.Kind != lowered.Workflow {
 		return 1, fmt.Errorf("no workflow %s in the delivered sources", d.Target)
 	}
-	rt.args = []string{d.Payload, channelName(d.Channel), d.Sender}
-	root := &frame{rt: rt, env: envFromList(rt.opts.Env), inbox: &inbox{remote: d.Queue}}
+	rt.args = []string{d.Payload, lowered.ChannelName(d.Channel), d.Sender}
+	root := &frame{rt: rt, env: envFromList(rt.opts.Env), inbox: &inbox{queue: d.Queue}}
 	status, value, err := rt.rootCall(ctx, root, callSpec{body: b, args: rt.args, stdin: rt.opts.Stdin,
 		stdout: io.Discard, stderr: rt.opts.StrayStderr, dir: rt.opts.Workspace,
-		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", channelName(d.Channel)}, {"JAIPH_DISPATCH_SENDER", d.Sender}}})
+		setEnv: [][2]string{{"JAIPH_DISPATCH_CHANNEL", lowered.ChannelName(d.Channel)}, {"JAIPH_DISPATCH_SENDER", d.Sender}}})
 	rt.value = value
 	return status, err
 }

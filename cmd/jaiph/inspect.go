@@ -12,7 +12,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/redact"
-	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -48,7 +48,7 @@ defaults to the workspace's newest run; a live or killed run is read from its fi
 		RunE: func(_ *cobra.Command, args []string) error {
 			dir, err := runs.Dir(strings.Join(args, ""), cwdWorkspace(), os.Getenv("JAIPH_RUNS_DIR"))
 			if err == nil {
-				err = inboxlog.Print(stdout, dir, asJSON, redact.FromEnv(os.Environ()))
+				err = inbox.Print(stdout, dir, asJSON, redact.FromEnv(os.Environ()))
 			}
 			return err
 		}}

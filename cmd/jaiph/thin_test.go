@@ -9,7 +9,7 @@ import (
 )
 
 // TestCLIStaysThin keeps cmd/jaiph a thin layer: logic that compiles, runs,
-// inspects or renders belongs in engine, progress, diag, runs or inboxlog,
+// inspects or renders belongs in engine, progress, diag, runs or inbox,
 // where other front ends (the language server) can reach it. Issue 11 set
 // "under 600 lines" for the six commands of the time (580 then); the
 // commands added since (fmt, lsp, runs, inbox, redrive, resume) each cost a help

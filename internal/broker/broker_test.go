@@ -949,6 +949,57 @@ func TestOrchestratorKilled(t *testing.T) {
 	}
 }
 
+const replaying = `channel jobs
+
+workflow work {
+  printf '%s\n' "$1" >> done.txt
+}
+
+workflow produce {
+  jobs <- echo "m1"
+}
+
+workflow default {
+  run produce
+  if [ ! -f resumed ]; then
+    touch ready
+    sleep 20
+  fi
+  jobs -> work
+}
+`
+
+// TestResumeReplayedSends: a managed call that sent a message completed
+// before the orchestrator was killed; jaiph resume replays the call, so
+// its message goes to the broker queue again (not to a file journal the
+// broker run never opened), and the resumed drain waits for its delivery.
+func TestResumeReplayedSends(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, replaying)
+	r := startRun(t, srv.url(), dir, "flow.jh", nil)
+	waitLine(t, filepath.Join(dir, "ready"), "")
+	_ = r.cmd.Process.Kill()
+	r.wait(t)
+	if err := os.WriteFile(filepath.Join(dir, "resumed"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := startWorker(t, srv.url(), "a", dir, 1)
+	runDir := newestRun(t, dir)
+	resume := exec.Command(jaiphFull, "resume", "--inbox", srv.url(), runDir)
+	resume.Dir = dir
+	out, err := resume.CombinedOutput()
+	if err != nil {
+		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
+	}
+	if got := lines(t, filepath.Join(dir, "done.txt")); len(got) != 1 || got[0] != "m1" {
+		t.Fatalf("done.txt: %q, want the replayed call's message once", got)
+	}
+	ib := inbox(t, runDir)
+	if len(ib.Messages) != 1 || ib.Messages[0].State != "delivered" {
+		t.Fatalf("jaiph inbox: %+v, want message 001 delivered", ib.Messages)
+	}
+}
+
 const echoing = `channel jobs
 
 workflow work {

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -25,13 +26,13 @@ import (
 // Install registers the transport and the commands (cmd/jaiph with -tags
 // full calls it from init, dist_full.go).
 func Install() {
-	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool)) (runtime.Transport, error) {
+	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool), files *inbox.Files) (runtime.Transport, error) {
 		// The run's replicas, as its run.json records them for a resume:
 		// never this process's environment (a resume without --replicas
 		// once turned a cluster's R3 streams into R1).
 		v, _ := settings("JAIPH_INBOX_REPLICAS")
 		replicas, _ := strconv.Atoi(v)
-		return Dial(ctx, url, Sources{Entry: src.Entry, Files: src.Files}, Options{Replicas: replicas})
+		return Dial(ctx, url, Sources{Entry: src.Entry, Files: src.Files}, Options{Replicas: replicas, Inbox: files})
 	})
 	brokercmd.ServeBroker = func(cmd *cobra.Command, o brokercmd.BrokerOptions) error {
 		if os.Getenv("GOMEMLIMIT") == "" {

@@ -89,12 +89,8 @@ type cursor struct {
 	last uint64
 }
 
-func openCursor(runDir string) (*cursor, error) {
-	dir := filepath.Join(runDir, "inbox")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(filepath.Join(dir, ".events"), os.O_CREATE|os.O_RDWR, 0o644)
+func openCursor(inboxDir string) (*cursor, error) {
+	f, err := os.OpenFile(filepath.Join(inboxDir, ".events"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("inbox/.events: %w", err)
 	}

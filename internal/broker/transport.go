@@ -27,6 +27,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -54,6 +55,11 @@ func (s Sources) Hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+var (
+	_ runtime.Transport   = (*Transport)(nil)
+	_ runtime.Redeliverer = (*queue)(nil)
+)
+
 // Transport is the orchestrator's side: it implements runtime.Transport.
 type Transport struct {
 	url      string
@@ -62,6 +68,7 @@ type Transport struct {
 	src      Sources
 	hash     string
 	replicas int
+	files    *inbox.Files // the run's inbox files: its messages and deliveries as a file inbox's
 	// reconnected is signalled when the client reconnected to the
 	// broker (a restart): a drain then follows its feeds again.
 	reconnected chan struct{}
@@ -70,6 +77,10 @@ type Transport struct {
 // Options of a transport beyond its URL.
 type Options struct {
 	Replicas int // stream replicas (a cluster: 3); 0 is 1
+	// Inbox is the run's inbox files, where the orchestrator stores each
+	// message, delivery and dead letter, so that `jaiph inbox` and `jaiph
+	// redrive` read a broker run as a file one.
+	Inbox *inbox.Files
 }
 
 // Dial connects to the broker at url and publishes the program's sources
@@ -80,7 +91,7 @@ func Dial(ctx context.Context, url string, src Sources, o Options) (*Transport, 
 	if err != nil {
 		return nil, err
 	}
-	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), reconnected: make(chan struct{}, 1)}
+	t := &Transport{url: url, nc: nc, js: js, src: src, hash: src.Hash(), replicas: max(o.Replicas, 1), files: o.Inbox, reconnected: make(chan struct{}, 1)}
 	nc.SetReconnectHandler(func(*nats.Conn) {
 		select {
 		case t.reconnected <- struct{}{}:
@@ -177,11 +188,8 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 		return nil, fmt.Errorf("artifact store: %w", err)
 	}
 	q := &queue{t: t, o: o, h: h, run: run, kv: kv, lease: lease, known: map[string]*known{}, pending: map[string]bool{}, ids: map[string]int{},
-		max: atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]), retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]),
-		backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
-	if q.max == 0 {
-		q.max, q.maxHint = 100, "; raise the limit with run.inbox_max_dispatch_depth in config or JAIPH_INBOX_MAX_DISPATCH_DEPTH"
-	}
+		retries: atoi(o.Env["JAIPH_INBOX_RETRIES"]), backoff: settingDuration(o.Env["JAIPH_INBOX_RETRY_BACKOFF"], time.Second)}
+	q.max, q.tooDeep = runtime.DispatchDepth(atoi(o.Env["JAIPH_INBOX_MAX_DISPATCH_DEPTH"]))
 	var err error
 	if existed == nil { // a resumed run: its ledger is there
 		if q.prior, err = readPrior(ctx, kv, h.RunDir()); err != nil {
@@ -191,7 +199,10 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 			q.ids[id] = n
 		}
 	}
-	if q.cursor, err = openCursor(h.RunDir()); err != nil {
+	if err := t.files.Open(h.RunDir(), h.Emit); err != nil {
+		return nil, err
+	}
+	if q.cursor, err = openCursor(t.files.Dir()); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -205,8 +216,8 @@ type queue struct {
 	run     string
 	kv      *ledger
 	lease   time.Duration
-	max     int
-	maxHint string
+	max     int   // messages the run may queue (E_DISPATCH_DEPTH)
+	tooDeep error // the error past it
 	retries int
 	backoff time.Duration
 
@@ -262,10 +273,10 @@ func (q *queue) Send(ctx context.Context, channel, sender, content string) error
 func (q *queue) enqueue(ctx context.Context, channel, sender, content string) error {
 	if q.seq+1 > q.max {
 		q.overflow = true
-		return fmt.Errorf("E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s", q.max, q.maxHint)
+		return q.tooDeep
 	}
 	q.seq++
-	return q.queueAs(ctx, fmt.Sprintf("%03d", q.seq), channel, sender, content)
+	return q.queueAs(ctx, inbox.Number(q.seq), channel, sender, content)
 }
 
 // queueAs stores message seq and queues its deliveries. On a resumed run
@@ -275,7 +286,7 @@ func (q *queue) enqueue(ctx context.Context, channel, sender, content string) er
 // interrupted attempt is queued again in a new epoch, as the file inbox's
 // resume runs again what did not complete.
 func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content string) error {
-	if err := q.h.StoreMessage(seq, channel, sender, content); err != nil {
+	if err := q.t.files.Store(seq, channel, sender, content); err != nil {
 		return err
 	}
 	for i, target := range q.o.Routes[channel] {
@@ -288,7 +299,7 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
-		k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target}
+		k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target}
 		if p := q.prior; p != nil {
 			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
 		}
@@ -310,8 +321,6 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 	}
 	return nil
 }
-
-func channelName(sym string) string { return sym[strings.LastIndex(sym, "::")+2:] }
 
 // ledgerEntry makes sure the delivery's ledger record exists and returns
 // the message id of its work message ("" when it is done already),
@@ -361,7 +370,7 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 	q.redrive = true
 	i := slices.Index(q.o.Routes[channel], target)
 	if i < 0 {
-		return fmt.Errorf("%s no longer routes %s to %s", q.o.Symbol, channelName(channel), target)
+		return fmt.Errorf("%s no longer routes %s to %s", q.o.Symbol, lowered.ChannelName(channel), target)
 	}
 	if q.prior == nil {
 		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
@@ -374,7 +383,7 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds(), Rev: rev}
-	k := &known{seq: seq, channel: channelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
+	k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
 	k.work, _ = json.Marshal(d)
 	q.track(key, k)
 	if !publishNow {
@@ -402,6 +411,9 @@ func (q *queue) Outcome(seq, target string) (int, int) {
 	return 1, 0
 }
 
+// Dir implements runtime.Queue: the run's inbox directory.
+func (q *queue) Dir() string { return q.t.files.Dir() }
+
 // Close implements runtime.Queue. A run whose drain completed no longer
 // needs its ledger and event stream on the broker (everything is in the
 // run directory); a failed or interrupted one keeps them for jaiph resume.
@@ -421,7 +433,7 @@ func (q *queue) Close() {
 // until every delivery is final, and shows the remote steps as they run.
 func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	if q.overflow {
-		fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+		fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
 		return 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -510,7 +522,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			return status
 		}
 		if q.overflow {
-			fmt.Fprintf(stderr, "jaiph: E_DISPATCH_DEPTH — dispatch loop exceeded %d iterations (possible circular sends)%s\n", q.max, q.maxHint)
+			fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
 			q.purge(ctx)
 			return 1
 		}
@@ -621,7 +633,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 		k.claims = r.Claims
 		k.started = time.Now()
 		if q.retries > 0 || q.redrive {
-			_ = q.h.DeliveryStarted(k.seq, k.target, k.attemptBase+k.claims)
+			_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
 		}
 		k.worker = r.Worker
 		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
@@ -682,7 +694,7 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 			if r.Why != "" {
 				fmt.Fprintf(stderr, "jaiph: message %s to %s is a dead letter: %s\n", k.seq, k.target, r.Why)
 			}
-			if err := q.h.DeadLetter(k.seq, k.chanSym, k.sender, k.target, k.attemptBase+max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
+			if err := q.t.files.Dead(k.seq, k.channel, k.sender, k.target, k.attemptBase+max(r.Claims, 1), st, q.o.ChildDepth-1); err != nil {
 				fmt.Fprintf(stderr, "jaiph: cannot store dead letter %s: %v\n", k.seq, err)
 			}
 			status = 1
@@ -709,10 +721,10 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 		for i := range nums {
 			if q.seq+1 > q.max {
 				q.overflow = true
-				return fmt.Errorf("E_DISPATCH_DEPTH")
+				return q.tooDeep
 			}
 			q.seq++
-			nums[i] = fmt.Sprintf("%03d", q.seq)
+			nums[i] = inbox.Number(q.seq)
 		}
 		r.Numbers = nums
 		if _, err := update(ctx, q.kv, key, r.encode(), k.rev); err != nil {
@@ -731,7 +743,7 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
 	if (q.retries > 0 || q.redrive) && k.claims > 0 {
-		_ = q.h.DeliveryEnded(k.seq, k.target, k.attemptBase+k.claims, status)
+		_ = q.t.files.Ended(k.seq, k.target, k.attemptBase+k.claims, status)
 	}
 	elapsed := int64(0)
 	if !k.started.IsZero() {

@@ -649,6 +649,7 @@ func (q *workerQueue) Send(_ context.Context, channel, sender, content string) e
 
 func (q *workerQueue) Drain(context.Context, io.Writer) int { return 0 }
 func (q *workerQueue) Close()                               {}
+func (q *workerQueue) Dir() string                          { return "" }
 
 // publisher sends the target's events, with their artifacts, to the run's
 // event stream, nothing once the claim is lost. A goroutine publishes them

@@ -7,14 +7,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/fileinbox"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/testrun"
 	"github.com/jaiph-go/jaiph/parser"
@@ -120,17 +123,25 @@ func (p *Program) Refuse(ctx context.Context, environ []string) error {
 // Prepare builds the run's environment (config defaults, evaluated module
 // locals) and the runtime that runs its default workflow.
 func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
+	rt, env, _, err := p.prepare(ctx, o)
+	return rt, env, err
+}
+
+// prepare is Prepare, which also returns the run's inbox files: the file
+// inbox writes them, and a broker transport stores its messages there too.
+func (p *Program) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, *inbox.Files, error) {
 	ws := p.Workspace
 	if o.Workspace != "" {
 		ws = o.Workspace
 	}
-	tr, err := p.transport(ctx, o.Environ)
+	files := inbox.New(lastValue(o.Environ, "JAIPH_INBOX_FSYNC") == "true")
+	tr, err := p.transport(ctx, o.Environ, files)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	env, locals, err := runtime.PrepareEnv(ctx, o.Environ, p.Entry, p.Modules, ws, p.Source, o.Args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if o.KeyDir == "" {
 		o.KeyDir = keyStore("", o.Environ).Dir
@@ -138,10 +149,22 @@ func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, 
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow, Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
+		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileinbox.New(files), Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
 		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices,
 	})
-	return rt, env, nil
+	return rt, env, files, nil
+}
+
+// lastValue is key's value in environ, the last one when it is there
+// twice, as the run's environment takes it (without building the map
+// runtime.NewEnv does: a run start pays for every step).
+func lastValue(environ []string, key string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // LoadTest compiles a test file and the modules it imports (D19) for the

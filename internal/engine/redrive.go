@@ -8,13 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -40,13 +38,13 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if runs.Locked(o.RunDir) {
 		return false, fmt.Errorf("%s is still running; redrive it when it has ended", o.RunDir)
 	}
-	letters, err := inboxlog.Letters(o.RunDir)
+	letters, err := inbox.Letters(o.RunDir)
 	if err != nil {
 		return false, err
 	}
 	todo := pending(letters, o.Message)
 	if len(todo) == 0 {
-		removeDelivered(o.RunDir, letters)
+		inbox.RemoveDelivered(o.RunDir, letters)
 		if o.Message != "" {
 			return false, fmt.Errorf("nothing to redrive: message %s is not a dead letter of %s", o.Message, o.RunDir)
 		}
@@ -76,21 +74,29 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 	if p.box != nil {
 		return false, errSandboxRedrive
 	}
-	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
+	rt, _, files, err := p.prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
 	if err != nil {
 		return false, err
 	}
 	defer rt.Close()
-	if err := rt.Reopen(o.RunDir, last); err != nil {
+	if err := rt.Reopen(o.RunDir); err != nil {
 		if errors.Is(err, runtime.ErrRunLive) {
 			err = fmt.Errorf("%s is still running; redrive it when it has ended", o.RunDir)
 		}
 		return false, err
 	}
+	// The redrive's messages are numbered after the run's, and its inbox
+	// files are the run's (the delivery log, the letters' files).
+	files.Continue(last)
+	opened := files.Open(rt.RunDir(), rt.Emit)
 	all := true
 	for _, l := range todo {
-		d, err := rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
-			Attempt: l.Attempts + 1}, o.Stderr)
+		// An inbox that cannot be opened fails each letter: it stays dead.
+		d, err := runtime.Redelivery{Status: 1}, opened
+		if opened == nil {
+			d, err = rt.Redeliver(ctx, runtime.Letter{Seq: l.Seq, Channel: l.Channel, Sender: l.Sender, Target: l.Target,
+				Attempt: l.Attempts + 1}, files, o.Stderr)
+		}
 		status := d.Status
 		switch {
 		case status == 0 && err != nil && d.Sent == 0:
@@ -119,10 +125,10 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 			return false, in // "interrupted by SIGINT"; the letter stays dead
 		}
 	}
-	if letters, err = inboxlog.Letters(o.RunDir); err != nil {
+	if letters, err = inbox.Letters(o.RunDir); err != nil {
 		return false, err
 	}
-	removeDelivered(o.RunDir, letters)
+	inbox.RemoveDelivered(o.RunDir, letters)
 	return all, runs.MarkRedriven(runs.RecordsDir(o.RunDir), time.Now())
 }
 
@@ -136,8 +142,8 @@ func plural(n int, noun string) string {
 
 // pending picks the letters not yet delivered (only message seq when
 // given).
-func pending(letters []inboxlog.Letter, seq string) []inboxlog.Letter {
-	var out []inboxlog.Letter
+func pending(letters []inbox.Letter, seq string) []inbox.Letter {
+	var out []inbox.Letter
 	for _, l := range letters {
 		if !l.Done && (seq == "" || strings.TrimLeft(l.Seq, "0") == strings.TrimLeft(seq, "0")) {
 			out = append(out, l)
@@ -146,26 +152,10 @@ func pending(letters []inboxlog.Letter, seq string) []inboxlog.Letter {
 	return out
 }
 
-// removeDelivered removes the dead/ file of each message whose every dead
-// letter a redrive has delivered. It runs only after the deliveries'
-// end lines are durable (Redeliver), so a crash before it leaves a file
-// that the next redrive removes, never a letter delivered twice.
-func removeDelivered(runDir string, letters []inboxlog.Letter) {
-	open := map[string]bool{}
-	for _, l := range letters {
-		open[l.Seq] = open[l.Seq] || !l.Done
-	}
-	for _, l := range letters {
-		if !open[l.Seq] {
-			os.Remove(filepath.Join(runDir, "inbox", "dead", filepath.Base(l.File)))
-		}
-	}
-}
-
 // lastMessage is the run's highest message number (inbox/.seq is not
 // written when a run is killed).
 func lastMessage(runDir string) (int, error) {
-	in, err := inboxlog.Read(runDir)
+	in, err := inbox.Read(runDir)
 	if err != nil {
 		return 0, err
 	}

@@ -271,6 +271,7 @@ func (q reportedSends) Send(_ context.Context, channel, sender, content string) 
 
 func (reportedSends) Drain(context.Context, io.Writer) int { return 0 }
 func (reportedSends) Close()                               {}
+func (reportedSends) Dir() string                          { return "" }
 
 // OpenWorkerSandbox readies the sandbox a worker runs program p's
 // deliveries in (`jaiph worker --sandbox docker`): the worker's directory

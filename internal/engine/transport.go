@@ -1,8 +1,9 @@
 package engine
 
-// This file answers: which transport carries a run's inbox? Without
-// JAIPH_INBOX_URL, the file inbox (none here). With one, the transport
-// registered for its scheme: only the jaiph-full build registers "nats"
+// This file answers: which transport carries a run's inbox? The file inbox
+// (internal/fileinbox, made by Prepare) carries every orchestrator's, and
+// with JAIPH_INBOX_URL the transport registered for its scheme carries the
+// first orchestrator's: only the jaiph-full build registers "nats"
 // (internal/broker), so the default binary links no broker code.
 
 import (
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -25,8 +27,10 @@ type Sources struct {
 // TransportFactory dials a transport for url, carrying the program's
 // sources to its workers. settings looks up the run's own settings (a
 // resumed run's are those recorded in its run.json), never the process
-// environment's.
-type TransportFactory func(ctx context.Context, url string, src Sources, settings func(string) (string, bool)) (runtime.Transport, error)
+// environment's. files are the run's inbox files, where the transport
+// stores the messages it carries, so `jaiph inbox` reads them as a file
+// inbox's.
+type TransportFactory func(ctx context.Context, url string, src Sources, settings func(string) (string, bool), files *inbox.Files) (runtime.Transport, error)
 
 var transports map[string]TransportFactory
 
@@ -47,7 +51,7 @@ func InboxURL(environ []string) string {
 }
 
 // transport dials the transport named by the environment, or returns nil.
-func (p *Program) transport(ctx context.Context, environ []string) (runtime.Transport, error) {
+func (p *Program) transport(ctx context.Context, environ []string, files *inbox.Files) (runtime.Transport, error) {
 	url := InboxURL(environ)
 	if url == "" {
 		return nil, nil
@@ -64,7 +68,7 @@ func (p *Program) transport(ctx context.Context, environ []string) (runtime.Tran
 	if err != nil {
 		return nil, err
 	}
-	return f(ctx, url, src, lookup(environ))
+	return f(ctx, url, src, lookup(environ), files)
 }
 
 // Sources reads the program's module files relative to the directory that

@@ -34,7 +34,9 @@ func TestDependencies(t *testing.T) {
 		pkg       string
 		forbidden []string
 	}{
-		{"./runtime", []string{"ast", "validate", "parser", "codegen"}},
+		// The transports import the runtime, never the reverse
+		// (docs/architecture.md; TestRuntimeKnowsNoInboxLayout).
+		{"./runtime", []string{"ast", "validate", "parser", "codegen", "internal/fileinbox", "internal/broker"}},
 		{"./internal/lowered", []string{"ast", "validate", "parser", "codegen"}},
 		{"./codegen", []string{"validate"}},
 	} {
@@ -162,5 +164,58 @@ func TestNoFileSystem(t *testing.T) {
 	// The scan sees the loader's reads; if not, it sees nothing.
 	if uses := fileSystemUses(t, "../../validate"); !strings.Contains(strings.Join(uses, "\n"), "os.ReadFile") {
 		t.Errorf("the scan does not find the loader's os.ReadFile in %s: %v", loader, uses)
+	}
+}
+
+// TestRuntimeKnowsNoInboxLayout keeps the inbox's files out of the runtime
+// (issue 33): the file inbox (internal/fileinbox, internal/store/inbox)
+// and the broker are transports behind runtime.Transport, and the runtime
+// dispatches messages without knowing where they are kept. Its code
+// imports none of them (internal/store/runs, which it imports, may read
+// the inbox's dead letters), and no string and no comment of it names a
+// file of the inbox directory.
+func TestRuntimeKnowsNoInboxLayout(t *testing.T) {
+	files, err := filepath.Glob("../../runtime/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no runtime sources: %v", err)
+	}
+	names := []string{".queue", ".deliveries", "inbox/", "dead/", ".txt", "-<channel>"}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			for _, pkg := range []string{"internal/store/inbox", "internal/fileinbox", "internal/broker"} {
+				if p == mod+pkg {
+					t.Errorf("%s: the runtime imports %s", fset.Position(im.Pos()), pkg)
+				}
+			}
+		}
+		check := func(pos token.Pos, text string) {
+			for _, n := range names {
+				if strings.Contains(text, n) {
+					t.Errorf("%s: the runtime names the inbox's %q (internal/store/inbox owns the layout)", fset.Position(pos), n)
+				}
+			}
+		}
+		for _, c := range f.Comments {
+			check(c.Pos(), c.Text())
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				s, _ := strconv.Unquote(lit.Value)
+				check(lit.Pos(), s)
+				if s == "inbox" {
+					t.Errorf("%s: the runtime names the inbox directory", fset.Position(lit.Pos()))
+				}
+			}
+			return true
+		})
 	}
 }

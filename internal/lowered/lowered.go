@@ -155,6 +155,11 @@ type Route struct {
 	Targets []string
 }
 
+// ChannelName is the declared name of a channel symbol (D9: the
+// declaring module, `::`, the name): what a target gets as $2 and what
+// the inbox names a message's file after.
+func ChannelName(symbol string) string { return symbol[strings.LastIndex(symbol, "::")+2:] }
+
 // Local is a module `local`: Value is its source text, expanded at load
 // time by the runtime.
 type Local struct {

@@ -13,8 +13,10 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/fileinbox"
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/validate"
 )
@@ -184,9 +186,11 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 		overrides[k] = v
 	}
 	b.mu.Unlock()
+	env := sh.Environ()
 	rt := runtime.New(runtime.Options{
-		Modules: b.file.mods, Workspace: b.file.opts.Workspace, Env: sh.Environ(),
+		Modules: b.file.mods, Workspace: b.file.opts.Workspace, Env: env,
 		TestMode: true, Locals: b.file.locals, PromptMock: b.prompt, Overrides: overrides,
+		Inbox: fileinbox.New(inbox.New(runtime.NewEnv(env).Get("JAIPH_INBOX_FSYNC") == "true")),
 	})
 	defer rt.Close()
 	var args []string

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 )
 
 // This file renders what `jaiph run` prints around the tree (docs/cli.md#the-result):
@@ -84,7 +84,7 @@ func Fail(w io.Writer, s *Style, f Failure) {
 // deadLetters lists the run's dead letters (run.inbox_retries), read back
 // from its inbox like `jaiph inbox` does, and how to deliver them again.
 func deadLetters(w io.Writer, runDir string) {
-	dead := inboxlog.Dead(runDir)
+	dead := inbox.Dead(runDir)
 	if len(dead) == 0 {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 )
 
 // Statuses of a run.
@@ -159,9 +160,7 @@ func Read(dir string, now time.Time) (Run, bool) {
 			}
 		}
 	}
-	if dead, _ := filepath.Glob(filepath.Join(dir, "inbox", "dead", "*.txt")); len(dead) > 0 {
-		r.DeadLetters = len(dead)
-	}
+	r.DeadLetters = inbox.DeadLetterFiles(dir)
 	// Started, never recorded its end, nobody holds the lock: killed (a
 	// run with run.json always records its end unless its process died).
 	if r.Status == Unknown && !r.Start.IsZero() {

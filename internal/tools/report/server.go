@@ -25,7 +25,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
-	"github.com/jaiph-go/jaiph/internal/store/inboxlog"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 )
 
 // previewBytes caps the contents the output endpoint embeds (the
@@ -553,10 +553,10 @@ func (s *Server) aggregate(w http.ResponseWriter, sl *slot, withErr bool) {
 }
 
 func (s *Server) inbox(w http.ResponseWriter, sl *slot) {
-	in, err := inboxlog.Read(sl.dir)
+	in, err := inbox.Read(sl.dir)
 	switch {
-	case errors.Is(err, inboxlog.ErrNoInbox):
-		in = &inboxlog.Inbox{RunDir: sl.dir, Messages: []inboxlog.Message{}}
+	case errors.Is(err, inbox.ErrNoInbox):
+		in = &inbox.Inbox{RunDir: sl.dir, Messages: []inbox.Message{}}
 	case err != nil:
 		if _, statErr := os.Stat(sl.dir); statErr != nil {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "run_not_found"})
@@ -566,7 +566,7 @@ func (s *Server) inbox(w http.ResponseWriter, sl *slot) {
 		return
 	}
 	if in.Messages == nil {
-		in.Messages = []inboxlog.Message{}
+		in.Messages = []inbox.Message{}
 	}
 	in.Mask(s.red)
 	writeJSON(w, http.StatusOK, in)

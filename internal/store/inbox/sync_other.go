@@ -1,6 +1,6 @@
 //go:build !linux
 
-package runtime
+package inbox
 
 // syncFiles makes the files durable, one fsync each.
 func syncFiles(dir string, paths []string) error { return fsyncEach(paths) }

@@ -1,4 +1,4 @@
-package runtime
+package inbox
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package inboxlog
+package inbox
 
 import (
 	"errors"
@@ -61,7 +61,7 @@ var ErrNoInbox = errors.New("the run has no inbox (it sent no messages)")
 
 // Read reads the inbox of runDir.
 func Read(runDir string) (*Inbox, error) {
-	dir := filepath.Join(runDir, "inbox")
+	dir := filepath.Join(runDir, Dir)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		if _, err := os.Stat(runDir); err != nil {
 			return nil, fmt.Errorf("no run directory %s", runDir)
@@ -70,7 +70,7 @@ func Read(runDir string) (*Inbox, error) {
 	}
 	in := &Inbox{RunDir: runDir}
 	bySeq := map[string]*Message{}
-	queues, _ := filepath.Glob(filepath.Join(dir, ".queue*"))
+	queues, _ := filepath.Glob(filepath.Join(dir, queueFile+"*"))
 	if len(queues) == 0 {
 		return nil, fmt.Errorf("garbled inbox %s: no queue journal (.queue)", dir)
 	}
@@ -81,7 +81,7 @@ func Read(runDir string) (*Inbox, error) {
 			if !ok1 || !ok2 || ch == "" || !shellscan.IsDigits(seq) || bySeq[seq] != nil {
 				return fmt.Errorf("garbled queue journal %s line %d: %q", filepath.Base(q), n, line)
 			}
-			m := &Message{Seq: seq, Channel: ch, Sender: sender, File: "inbox/" + seq + "-" + ch + ".txt", Targets: []Delivery{}}
+			m := &Message{Seq: seq, Channel: ch, Sender: sender, File: Dir + "/" + MessageFile(seq, ch), Targets: []Delivery{}}
 			m.Preview = preview(filepath.Join(runDir, m.File))
 			bySeq[seq] = m
 			in.Messages = append(in.Messages, *m)
@@ -143,7 +143,7 @@ func deliveries(runDir string, bySeq map[string]*Message) (map[string][]Delivery
 		out[seq] = append(list, Delivery{Target: target})
 		return &out[seq][len(out[seq])-1]
 	}
-	path := filepath.Join(runDir, "inbox", ".deliveries")
+	path := filepath.Join(runDir, Dir, deliveriesFile)
 	if _, err := os.Stat(path); err != nil {
 		return out, "summary", summaryDeliveries(filepath.Join(runDir, "run_summary.jsonl"), bySeq, get)
 	}
@@ -238,7 +238,7 @@ type DeadLetter struct {
 // Dead lists the dead letters of runDir (none when it has no readable
 // inbox).
 func Dead(runDir string) []DeadLetter {
-	if _, err := os.Stat(filepath.Join(runDir, "inbox", ".deliveries")); err != nil {
+	if _, err := os.Stat(filepath.Join(runDir, Dir, deliveriesFile)); err != nil {
 		return nil // no delivery log, no dead letters (and no journal read)
 	}
 	in, err := Read(runDir)
@@ -272,7 +272,7 @@ type Letter struct {
 // dead line ended with status 0; a redelivery cut short (a start without
 // its end, or a failed end without its dead line) is not Done.
 func Letters(runDir string) ([]Letter, error) {
-	if _, err := os.Stat(filepath.Join(runDir, "inbox", ".deliveries")); err != nil {
+	if _, err := os.Stat(filepath.Join(runDir, Dir, deliveriesFile)); err != nil {
 		return nil, nil // no delivery log, no dead letters
 	}
 	in, err := Read(runDir)
@@ -290,6 +290,22 @@ func Letters(runDir string) ([]Letter, error) {
 		}
 	}
 	return out, nil
+}
+
+// RemoveDelivered removes the dead/ file of each message whose every dead
+// letter a redrive has delivered. Call it only once the deliveries' end
+// lines are durable, so a crash before it leaves a file that the next
+// redrive removes, never a letter delivered twice.
+func RemoveDelivered(runDir string, letters []Letter) {
+	open := map[string]bool{}
+	for _, l := range letters {
+		open[l.Seq] = open[l.Seq] || !l.Done
+	}
+	for _, l := range letters {
+		if !open[l.Seq] {
+			os.Remove(filepath.Join(runDir, Dir, deadDir, filepath.Base(l.File)))
+		}
+	}
 }
 
 // eachLine calls fn with each complete line of path (1-based numbers). A

@@ -1,4 +1,4 @@
-package inboxlog
+package inbox
 
 import (
 	"encoding/json"

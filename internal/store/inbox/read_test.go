@@ -1,4 +1,4 @@
-package inboxlog
+package inbox
 
 import (
 	"bytes"
@@ -193,5 +193,30 @@ func TestLetters(t *testing.T) {
 	}
 	if s, w := states(in), "001 jobs delivered m::a=delivered\n002 jobs delivered m::a=delivered\n003 jobs dead m::a=dead\n004 jobs delivering m::a=delivering\n005 jobs dead m::a=dead\n"; s != w {
 		t.Errorf("states:\n%s\nwant:\n%s", s, w)
+	}
+}
+
+// TestRemoveDelivered: a message's dead/ file goes only when every target
+// it was dead for has been delivered.
+func TestRemoveDelivered(t *testing.T) {
+	dir := t.TempDir()
+	dead := filepath.Join(dir, "inbox", "dead")
+	if err := os.MkdirAll(dead, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"001-jobs.txt", "002-jobs.txt"} {
+		if err := os.WriteFile(filepath.Join(dead, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	RemoveDelivered(dir, []Letter{
+		{Seq: "001", Target: "m::a", File: "inbox/001-jobs.txt", Done: true},
+		{Seq: "001", Target: "m::b", File: "inbox/001-jobs.txt"},
+		{Seq: "002", Target: "m::a", File: "inbox/002-jobs.txt", Done: true},
+		{Seq: "002", Target: "m::b", File: "inbox/002-jobs.txt", Done: true},
+	})
+	left, _ := os.ReadDir(dead)
+	if len(left) != 1 || left[0].Name() != "001-jobs.txt" {
+		t.Errorf("left in dead/: %v, want only 001-jobs.txt", left)
 	}
 }
