@@ -1,6 +1,4 @@
-// Package docs holds the project's documentation; its test checks that the
-// references into it resolve.
-package docs
+package doclinks
 
 import (
 	"bufio"
@@ -94,7 +92,7 @@ var (
 func TestReferencesResolve(t *testing.T) {
 	cache := map[string]map[string]bool{}
 	check := func(where, file, anchor string) {
-		path := filepath.Join(".", file)
+		path := filepath.Join("../../docs", file)
 		if _, err := os.Stat(path); err != nil {
 			t.Errorf("%s: docs/%s does not exist", where, file)
 			return
@@ -109,7 +107,7 @@ func TestReferencesResolve(t *testing.T) {
 			t.Errorf("%s: docs/%s has no heading for #%s", where, file, anchor)
 		}
 	}
-	root := ".."
+	root := "../.."
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
