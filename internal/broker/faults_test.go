@@ -123,7 +123,7 @@ func TestWatchdog(t *testing.T) {
 	dir := workspace(t, single)
 	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
 	js := jsClient(t, srv.url())
-	deleteWorkMessage(t, js)
+	deleteWorkMessage(t, js, nil)
 	waitRunText(t, dir, "message 001 to flow::work was queued with no work message on the broker; queued again")
 	startWorker(t, srv.url(), "a", dir, 1)
 	if code := r.wait(t); code != 0 {
@@ -149,18 +149,23 @@ func jsClient(t *testing.T, url string) jetstream.JetStream {
 	return js
 }
 
-// deleteWorkMessage waits for the first work message on the broker,
-// deletes it and returns its subject (jaiph.work.<run>.<key>).
-func deleteWorkMessage(t *testing.T, js jetstream.JetStream) string {
+// deleteWorkMessage waits for the first work message on the broker and
+// deletes it, after calling before (if not nil) with its subject
+// (jaiph.work.<run>.<key>): what before does happens while the message
+// is still there for the run's watchdog to see.
+func deleteWorkMessage(t *testing.T, js jetstream.JetStream, before func(subject string)) {
 	t.Helper()
 	ctx := context.Background()
 	for stop := time.Now().Add(deadline); ; {
 		if st, err := js.Stream(ctx, "JAIPH_WORK"); err == nil {
 			if m, err := st.GetMsg(ctx, 1); err == nil {
+				if before != nil {
+					before(m.Subject)
+				}
 				if err := st.DeleteMsg(ctx, m.Sequence); err != nil {
 					t.Fatal(err)
 				}
-				return m.Subject
+				return
 			}
 		}
 		if time.Now().After(stop) {
@@ -180,17 +185,19 @@ func TestWatchdogLostRecord(t *testing.T) {
 	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
 	js := jsClient(t, srv.url())
 	ctx := context.Background()
-	subject := deleteWorkMessage(t, js)
-	// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
-	rest := strings.TrimPrefix(subject, "jaiph.work.")
-	run, key, _ := strings.Cut(rest, ".")
-	kv, err := js.KeyValue(ctx, "JAIPH_"+run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := kv.Purge(ctx, key); err != nil {
-		t.Fatal(err)
-	}
+	// The record goes first: with the work message still there, the
+	// watchdog leaves the delivery alone until both are gone.
+	deleteWorkMessage(t, js, func(subject string) {
+		// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
+		run, key, _ := strings.Cut(strings.TrimPrefix(subject, "jaiph.work."), ".")
+		kv, err := js.KeyValue(ctx, "JAIPH_"+run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := kv.Purge(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	})
 	waitRunText(t, dir, "message 001 to flow::work had no ledger record on the broker; recorded and queued again")
 	startWorker(t, srv.url(), "a", dir, 1)
 	if code := r.wait(t); code != 0 {
