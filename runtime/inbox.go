@@ -16,8 +16,8 @@ import (
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/rawfile"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // inbox is the message queue of one orchestrator (a workflow with routes,

@@ -18,7 +18,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // deliveryPolicy is what a drain reads from the orchestrator's environment

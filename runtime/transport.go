@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Transport opens the queue of an orchestrator whose deliveries run

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/exec/agent"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 

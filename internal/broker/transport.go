@@ -26,7 +26,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 

@@ -13,7 +13,7 @@ const mod = "github.com/jaiph-go/jaiph/"
 func goList(t *testing.T, args ...string) []string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list"}, args...)...)
-	cmd.Dir = "../.."
+	cmd.Dir = ".."
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list %v: %v", args, err)
@@ -30,7 +30,7 @@ func TestDependencies(t *testing.T) {
 		forbidden []string
 	}{
 		{"./runtime", []string{"ast", "validate", "parser", "codegen"}},
-		{"./internal/lowered", []string{"ast", "validate", "parser", "codegen"}},
+		{"./lowered", []string{"ast", "validate", "parser", "codegen"}},
 		{"./codegen", []string{"validate"}},
 	} {
 		deps := map[string]bool{}
@@ -57,10 +57,12 @@ func TestDependencies(t *testing.T) {
 }
 
 // TestLayout keeps the repository's shape (issue 20): the root holds only
-// the design card's stages, everything else is under internal/ (or the
-// patched interpreter under third_party/, a module of its own).
+// the design card's stages and the values they hand each other (diag,
+// lowered: issue 33), everything else is under internal/ (or the patched
+// interpreter under third_party/, a module of its own).
 func TestLayout(t *testing.T) {
-	root := map[string]bool{"cmd/jaiph": true, "parser": true, "ast": true, "validate": true, "codegen": true, "runtime": true}
+	root := map[string]bool{"cmd/jaiph": true, "parser": true, "ast": true, "validate": true, "codegen": true, "runtime": true,
+		"diag": true, "lowered": true}
 	seen := map[string]bool{}
 	for _, pkg := range goList(t, "./...") {
 		rel := strings.TrimPrefix(pkg, mod)
