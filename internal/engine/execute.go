@@ -59,7 +59,8 @@ func (o Outcome) Failure(strayLine string) progress.Failure {
 
 // Execute runs the program where it was placed: in this process it
 // prepares the run (Prepare) and calls the default workflow (or
-// o.Workflow) with o.Args; in the sandbox the sandboxed jaiph does. started is called with the start time just before the root step
+// o.Workflow) with o.Args; in the sandbox the sandboxed jaiph does.
+// started is called with the start time just before the root step
 // (hooks, the header). Errors of the run itself go to o.StrayStderr as the
 // reference prints them; the returned error is a preparation failure, after
 // which nothing ran.
