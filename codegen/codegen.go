@@ -8,8 +8,8 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/internal/exec/agent"
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // ModuleSymbol derives a module symbol from a file path relative to root:

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // LowerProgram lowers every module of a validated program. Module symbols are

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // TestCommand is the command a lowered test block uses for each statement

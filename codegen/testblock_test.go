@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 func TestLowerTestKeepsLinesAndNeverInlinesData(t *testing.T) {

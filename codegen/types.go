@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // ImplName is the name of the shell function a body is lowered to.

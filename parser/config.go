@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 )
 
 // configTable is every config key and the value type it requires: the

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
 

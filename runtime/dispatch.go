@@ -19,7 +19,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // inbox is an orchestrator's queue (a workflow with routes,

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // deliveryPolicy is what a drain reads from the orchestrator's environment

@@ -17,8 +17,8 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/agent"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // PromptMock answers prompts in test mode instead of an agent

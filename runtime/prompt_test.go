@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/codegen"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/validate"
 )
 

@@ -19,7 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Reopen makes rt write into the existing run directory dir (a redrive):

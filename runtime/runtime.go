@@ -23,10 +23,10 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/procgroup"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Options configure one run.

@@ -10,8 +10,8 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Env is an ordered KEY=VALUE environment with last-wins lookups.

@@ -6,7 +6,7 @@ import (
 	goruntime "runtime"
 	"testing"
 
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 func localsModule(values ...string) *lowered.Module {

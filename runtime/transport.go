@@ -16,7 +16,7 @@ import (
 	"iter"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Transport opens the queue of each orchestrator of a run (Options.Inbox,

@@ -9,7 +9,7 @@ import (
 	"sort"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/parser"
 )
 

@@ -1,6 +1,6 @@
 package validate
 
-import "github.com/jaiph-go/jaiph/internal/diag"
+import "github.com/jaiph-go/jaiph/diag"
 
 // LoadModules loads and validates the given modules (absolute paths, sorted)
 // the way `jaiph build DIR` does: each module in turn is parsed, then

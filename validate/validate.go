@@ -3,11 +3,12 @@ package validate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/jaiph-go/jaiph/ast"
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/exec/agent"
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )
@@ -116,79 +117,44 @@ func (c *checker) kindIn(m *ast.File, name string) string {
 	return kinds[name]
 }
 
-// checkEnsureRef validates an ensure target (must be a rule).
-func (c *checker) checkEnsureRef(ref ast.Ref, line, col int) {
-	mod, ok := c.lookup(ref)
-	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for rule reference %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
-		return
-	}
-	if mod == nil {
-		return
-	}
-	n := ref.String()
-	switch c.kindIn(mod, ref.Name) {
-	case "rule":
-	case "workflow":
-		c.report(line, col, diag.Validate, fmt.Sprintf("workflow %q must be called with run", n))
-	case "function":
-		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with ensure", n))
-	default:
-		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local rule reference %q", n)+diag.Suggest(n, names(mod, "", "rule")))
-		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported rule %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "rule")))
-		}
-	}
+// refUse is one way a body names a callable (ensure, run, a route's
+// target): the kinds it accepts and, for each kind it refuses, the message
+// (%q is the reference). The three differ only in these.
+type refUse struct {
+	noun  string   // the reference in the unknown-alias message
+	kinds []string // accepted, in the order the unknown-name messages list them
+	wrong map[string]string
 }
 
-// checkRunRef validates a run target (workflow or function).
-func (c *checker) checkRunRef(ref ast.Ref, line, col int) {
-	mod, ok := c.lookup(ref)
-	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for run target %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
-		return
-	}
-	if mod == nil {
-		return
-	}
-	n := ref.String()
-	switch c.kindIn(mod, ref.Name) {
-	case "workflow", "function":
-	case "rule":
-		c.report(line, col, diag.Validate, fmt.Sprintf("rule %q must be called with ensure, not run", n))
-	default:
-		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow or function reference %q", n)+diag.Suggest(n, names(mod, "", "workflow", "function")))
-		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow or function %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "workflow", "function")))
-		}
-	}
-}
+var (
+	ensureRef = refUse{"rule reference", []string{"rule"}, map[string]string{
+		"workflow": "workflow %q must be called with run", "function": "function %q cannot be called with ensure"}}
+	runRef = refUse{"run target", []string{"workflow", "function"}, map[string]string{
+		"rule": "rule %q must be called with ensure, not run"}}
+	routeTarget = refUse{"workflow reference", []string{"workflow"}, map[string]string{
+		"rule": "rule %q must be called with ensure", "function": "function %q cannot be called with run"}}
+)
 
-// checkRouteTarget validates a route target (workflows only).
-func (c *checker) checkRouteTarget(ref ast.Ref, line, col int) {
+// checkRef validates a reference used as u says.
+func (c *checker) checkRef(u refUse, ref ast.Ref, line, col int) {
 	mod, ok := c.lookup(ref)
 	if !ok {
-		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for workflow reference %q", ref.Alias, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown import alias %q for %s %q", ref.Alias, u.noun, ref.String())+diag.Suggest(ref.Alias, c.aliases()))
 		return
 	}
 	if mod == nil {
 		return
 	}
 	n := ref.String()
-	switch c.kindIn(mod, ref.Name) {
-	case "workflow":
-	case "rule":
-		c.report(line, col, diag.Validate, fmt.Sprintf("rule %q must be called with ensure", n))
-	case "function":
-		c.report(line, col, diag.Validate, fmt.Sprintf("function %q cannot be called with run", n))
+	kinds := strings.Join(u.kinds, " or ")
+	switch kind := c.kindIn(mod, ref.Name); {
+	case slices.Contains(u.kinds, kind):
+	case kind != "":
+		c.report(line, col, diag.Validate, fmt.Sprintf(u.wrong[kind], n))
+	case ref.Alias == "":
+		c.report(line, col, diag.Validate, fmt.Sprintf("unknown local %s reference %q", kinds, n)+diag.Suggest(n, names(mod, "", u.kinds...)))
 	default:
-		if ref.Alias == "" {
-			c.report(line, col, diag.Validate, fmt.Sprintf("unknown local workflow reference %q", n)+diag.Suggest(n, names(mod, "", "workflow")))
-		} else {
-			c.report(line, col, diag.Validate, fmt.Sprintf("imported workflow %q does not exist", n)+diag.Suggest(n, names(mod, ref.Alias+".", "workflow")))
-		}
+		c.report(line, col, diag.Validate, fmt.Sprintf("imported %s %q does not exist", kinds, n)+diag.Suggest(n, names(mod, ref.Alias+".", u.kinds...)))
 	}
 }
 
@@ -345,7 +311,7 @@ func (c *checker) checkRule(r *ast.Rule) {
 	for _, cmd := range r.Body {
 		switch cmd.Kind {
 		case ast.BodyEnsure:
-			c.checkEnsureRef(cmd.Ref, cmd.Line, cmd.Col)
+			c.checkRef(ensureRef, cmd.Ref, cmd.Line, cmd.Col)
 		case ast.BodyShell, ast.BodyReturn:
 			c.checkShellText(cmd.Text, false, r.Line, 1)
 		}
@@ -356,7 +322,7 @@ func (c *checker) checkWorkflow(w *ast.Workflow) {
 	for _, rt := range w.Routes {
 		c.checkChannel(rt.Channel, rt.Line)
 		for _, t := range rt.Targets {
-			c.checkRouteTarget(t.Ref, rt.Line, t.Col)
+			c.checkRef(routeTarget, t.Ref, rt.Line, t.Col)
 		}
 	}
 	c.checkSteps(w, w.Steps)
@@ -370,16 +336,16 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 		case *ast.Capture:
 			c.checkShellText(s.Cmd, true, s.Line, s.Col)
 		case *ast.Ensure:
-			c.checkEnsureRef(s.Ref, s.Line, s.Col)
+			c.checkRef(ensureRef, s.Ref, s.Line, s.Col)
 			c.checkSteps(w, s.Recover)
 		case *ast.Run:
-			c.checkRunRef(s.Ref, s.Line, s.Col)
+			c.checkRef(runRef, s.Ref, s.Line, s.Col)
 		case *ast.If:
 			switch s.Kind {
 			case ast.IfEnsure:
-				c.checkEnsureRef(s.Ref, s.Line, s.Col)
+				c.checkRef(ensureRef, s.Ref, s.Line, s.Col)
 			case ast.IfRun:
-				c.checkRunRef(s.Ref, s.Line, s.Col)
+				c.checkRef(runRef, s.Ref, s.Line, s.Col)
 			default:
 				c.checkShellText(s.Cond, true, w.Line, 1)
 			}

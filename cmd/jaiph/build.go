@@ -11,7 +11,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
-func newBuildCmd(stdout, stderr io.Writer) *cobra.Command {
+func newBuildCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		DisableFlagsInUseLine: true,
 		Use:                   "build [--target DIR] [PATH]",
@@ -28,24 +28,21 @@ Any diagnostic is printed as jaiph run prints it, nothing is written and the
 exit status is 1.`,
 		Example:            "  jaiph build\n  jaiph build flows/ --target out\n  jaiph build deploy.jh",
 		DisableFlagParsing: true,
-		RunE:               selfParsing(true, false, func(ca cmdArgs) int { return runBuild(ca, stdout, stderr) }),
 	}
-	// Parsed by the command itself (docs/cli.md#dispatch); declared for its help.
-	cmd.Flags().String("target", "", "write the .sh files below DIR instead of beside the modules")
+	var target string
+	cmd.RunE = ownArgs(false, func(pos []string) error {
+		input := "./"
+		if len(pos) > 0 {
+			input = pos[0]
+		}
+		switch err := engine.Build(input, target, buildinfo.Generator, stdout); {
+		case errors.Is(err, engine.ErrNoSources):
+			fmt.Fprintln(stdout, err)
+		case err != nil:
+			return &exitError{exitFailure, err.Error()}
+		}
+		return nil
+	})
+	cmd.Flags().StringVar(&target, "target", "", "write the .sh files below DIR instead of beside the modules")
 	return cmd
-}
-
-func runBuild(ca cmdArgs, stdout, stderr io.Writer) int {
-	input := "./"
-	if len(ca.pos) > 0 {
-		input = ca.pos[0]
-	}
-	switch err := engine.Build(input, ca.target, buildinfo.Generator, stdout); {
-	case errors.Is(err, engine.ErrNoSources):
-		fmt.Fprintln(stdout, err)
-	case err != nil:
-		fmt.Fprintln(stderr, err)
-		return exitFailure
-	}
-	return exitOK
 }

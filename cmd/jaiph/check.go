@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
@@ -53,7 +53,7 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	}
 	cwd, _ := os.Getwd()
 	if len(diag.Report(stdout, format, cwd, files, engine.Check(files))) > 0 {
-		return &exitError{exitFailure}
+		return &exitError{code: exitFailure}
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 )
 
 // runDiagRe matches the first line of a compile diagnostic as `jaiph run`

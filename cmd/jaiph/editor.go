@@ -25,7 +25,7 @@ func newFmtCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			case err != nil:
 				return &usageError{"fmt: " + err.Error()}
 			case code != 0:
-				return &exitError{code}
+				return &exitError{code: code}
 			}
 			return nil
 		},

@@ -24,7 +24,7 @@ from $JAIPH_SKILL_PATH when that names a readable file, else the built-in
 guide).`,
 		Example:            "  jaiph init\n  ./.jaiph/bootstrap.jh",
 		DisableFlagParsing: true,
-		RunE:               selfParsing(false, false, func(ca cmdArgs) int { return runInit(ca.pos, stdout, stderr) }),
+		RunE:               ownArgs(false, func(pos []string) error { return exitCode(runInit(pos, stdout, stderr)) }),
 	}
 }
 

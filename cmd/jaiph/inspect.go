@@ -62,31 +62,48 @@ func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Deliver each dead letter of RUN_DIR (or only message SEQ) once more to its target, in the same run\ndirectory (docs/inbox-files.md). Exit 0 when every one was delivered.",
 		Args: positional(1, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := toFull(runNeeds(o.Inbox.URL, false), stderr); err != nil {
+				return err
+			}
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
 			o.RunDir, _ = filepath.Abs(args[0])
 			o.Environ = os.Environ()
 			if ok, err := engine.Redrive(ctx, o); err != nil || !ok {
-				return cmp.Or(err, error(&exitError{exitFailure}))
+				return cmp.Or(err, error(&exitError{code: exitFailure}))
 			}
 			return nil
 		}}
 	cmd.Flags().StringVar(&o.Message, "message", "", "redrive only the dead letters of message `SEQ`")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "redrive although a module's source changed since the run, or the run does not verify")
+	hiddenInboxFlags(cmd, &o.Inbox)
 	return cmd
 }
 
 func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
-	var force bool
+	var o engine.ResumeOptions
 	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
 		Long: engine.ResumeHelp, Args: positional(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := toFull(runNeeds(o.Inbox.URL, true), stderr); err != nil {
+				return err
+			}
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
-			return &exitError{engine.Resume(ctx, engine.ProcessTerminal(stdout, stderr), cwdWorkspace(), strings.Join(args, ""), force)}
+			o.Workspace, o.RunDir = cwdWorkspace(), strings.Join(args, "")
+			return &exitError{code: engine.Resume(ctx, engine.ProcessTerminal(stdout, stderr), o)}
 		}}
-	cmd.Flags().BoolVar(&force, "force", false, "resume even though a module's source changed since the run, or the run does not verify")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "resume even though a module's source changed since the run, or the run does not verify")
+	hiddenInboxFlags(cmd, &o.Inbox)
 	return cmd
+}
+
+// hiddenInboxFlags are resume's and redrive's --inbox and --replicas:
+// taken, not shown (docs/distributed.md documents them).
+func hiddenInboxFlags(cmd *cobra.Command, in *engine.Inbox) {
+	inboxFlags(cmd.Flags(), in)
+	cmd.Flags().MarkHidden("inbox")
+	cmd.Flags().MarkHidden("replicas")
 }
 
 func newVerifyCmd(stdout io.Writer) *cobra.Command {
@@ -95,7 +112,7 @@ func newVerifyCmd(stdout io.Writer) *cobra.Command {
 		Long: runs.VerifyHelp, Args: positional(1, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if ok, err := runs.PrintVerify(stdout, args[0], os.Getenv, asJSON); err != nil || !ok {
-				return cmp.Or(err, error(&exitError{exitFailure}))
+				return cmp.Or(err, error(&exitError{code: exitFailure}))
 			}
 			return nil
 		}}

@@ -1,19 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/engine"
-	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
 	"github.com/jaiph-go/jaiph/internal/tools/completion"
 	"github.com/jaiph-go/jaiph/parser"
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 func newVersionCmd(stdout io.Writer) *cobra.Command {
@@ -59,10 +62,22 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// exitError carries a specific exit code whose message was already printed.
-type exitError struct{ code int }
+// exitError carries a specific exit code; msg, when set, is printed on
+// stderr as it is (the rest was printed already).
+type exitError struct {
+	code int
+	msg  string
+}
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// exitCode is the error for an exit status (nil for 0).
+func exitCode(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code}
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -72,12 +87,10 @@ func main() {
 // inspected for global options and the file shorthand; everything else goes
 // to the named command.
 func run(args []string, stdout, stderr io.Writer) int {
-	if code, ok := engine.Hidden(args, stdout, stderr); ok { // re-executions of jaiph by itself
-		return code
-	}
-	args, status, done := brokercmd.Route(args, func(a string) bool { return shorthand(a) == "run" }, stderr)
-	if done {
-		return status
+	if len(args) > 0 && args[0] == runtime.ReadOnlyExecArg {
+		// A rule's external command under Landlock: jaiph re-executes
+		// itself for each one, so this skips building the commands.
+		return runtime.ReadOnlyExecMain(args[1:])
 	}
 	root := newRootCmd(stdout, stderr)
 	if len(args) > 0 {
@@ -123,19 +136,38 @@ func isCommand(root *cobra.Command, name string) bool {
 func execute(root *cobra.Command, stderr io.Writer) int {
 	var ue *usageError
 	var ee *exitError
-	var bue *brokercmd.UsageError
 	switch err := root.Execute(); {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, ee.msg)
+		}
 		return ee.code
 	default:
 		fmt.Fprintf(stderr, "jaiph: %s\n", err)
-		if errors.As(err, &ue) || errors.As(err, &bue) {
+		if errors.As(err, &ue) {
 			return exitUsage
 		}
 		return exitFailure
 	}
+}
+
+// flagError makes a mistake in a flag a usage error (exit 2), with the
+// flag's own message when its value says why (inboxURL, replicas), a
+// missing value included.
+func flagError(_ *cobra.Command, err error) error {
+	var ue *usageError
+	var missing *pflag.ValueRequiredError
+	if errors.As(err, &missing) {
+		if e := missing.GetFlag().Value.Set(""); errors.As(e, &ue) {
+			return ue
+		}
+	}
+	if errors.As(err, &ue) {
+		return ue
+	}
+	return &usageError{err.Error()}
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -157,8 +189,8 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// Handled in run before cobra sees the arguments; declared so that help
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(brokercmd.NewBrokerCmd(stderr), newBuildCmd(stdout, stderr), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVerifyCmd(stdout), newVersionCmd(stdout), brokercmd.NewWorkerCmd(stderr))
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newBrokerCmd(), newBuildCmd(stdout), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newTestCmd(stdout, stderr), newVerifyCmd(stdout), newVersionCmd(stdout), newWorkerCmd(), newSandboxCmd(stdout))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()
@@ -180,46 +212,92 @@ func shorthand(a string) string {
 	return "run"
 }
 
-// cmdArgs are the arguments of a command that parses its own (docs/cli.md#dispatch).
-type cmdArgs struct {
-	target string   // --target DIR (run, build)
-	pos    []string // positional arguments; after "--" everything is one
-}
-
-// selfParsing is the RunE of a command that parses its own arguments (run,
-// build, test, init; docs/cli.md#dispatch). -h/--help as the first argument shows its
-// help. `--target DIR` (when withTarget) is read anywhere before "--"
-// (without DIR: `--target requires a directory path`, exit 1). Any other
-// argument that looks like a flag is a usage error, up to "--" and, when
-// untilFirstArg, up to the first positional argument (run's workflow
-// arguments are the workflow's). fn's status is the exit status.
-func selfParsing(withTarget, untilFirstArg bool, fn func(cmdArgs) int) func(*cobra.Command, []string) error {
+// ownArgs is the RunE of a command that parses its own arguments (run,
+// build, test, init; docs/cli.md#dispatch) against the flags it declares, which help
+// shows and cobra does not parse (DisableFlagParsing). -h/--help as the
+// first argument shows the help. `--target DIR` is read anywhere before
+// "--" (without DIR: `--target requires a directory path`, exit 1);
+// another declared flag (run's --inbox, --replicas) as `--NAME VALUE` or
+// `--NAME=VALUE`; any other argument that looks like a flag is a usage
+// error. "--" ends the flags, and so, when untilFirstArg, does the first
+// positional argument (run's FILE: what follows is the workflow's,
+// verbatim). A value a flag refuses is reported before any other mistake.
+func ownArgs(untilFirstArg bool, fn func(pos []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return cmd.Help()
-		}
-		var ca cmdArgs
+		var pos []string
+		var later error // the first other mistake
 		for i := 0; i < len(args); i++ {
-			switch a := args[i]; {
+			a := args[i]
+			name, value, withValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+			f := cmd.Flags().Lookup(name)
+			switch {
 			case a == "--":
-				ca.pos = append(ca.pos, args[i+1:]...)
+				pos = append(pos, args[i+1:]...)
 				i = len(args)
-			case a == "--target" && withTarget:
+			case a == "--target" && f != nil:
 				if i+1 >= len(args) {
-					fmt.Fprintln(cmd.ErrOrStderr(), "--target requires a directory path")
-					return &exitError{exitFailure}
+					later = cmp.Or(later, error(&exitError{exitFailure, "--target requires a directory path"}))
+					break
 				}
-				ca.target = args[i+1]
+				f.Value.Set(args[i+1])
 				i++
-			case strings.HasPrefix(a, "-") && a != "-" && !(untilFirstArg && len(ca.pos) > 0):
-				return &usageError{"unknown flag: " + a}
+			case untilFirstArg && len(pos) > 0, !strings.HasPrefix(a, "-"), a == "-":
+				pos = append(pos, a)
+			case strings.HasPrefix(a, "--") && f != nil && name != "target" && name != "help":
+				if !withValue && i+1 < len(args) {
+					value, i = args[i+1], i+1
+				}
+				if err := f.Value.Set(value); err != nil {
+					return err
+				}
 			default:
-				ca.pos = append(ca.pos, a)
+				later = cmp.Or(later, error(&usageError{"unknown flag: " + a}))
 			}
 		}
-		if code := fn(ca); code != 0 {
-			return &exitError{code}
+		switch {
+		case len(args) > 0 && (args[0] == "-h" || args[0] == "--help"):
+			return cmd.Help()
+		case later != nil:
+			return later
 		}
-		return nil
+		return fn(pos)
 	}
 }
+
+// inboxFlags declares --inbox and --replicas into in: run shows them,
+// resume and redrive take them hidden (docs/distributed.md).
+func inboxFlags(fs *pflag.FlagSet, in *engine.Inbox) {
+	fs.Var(inboxURL{&in.URL}, "inbox", "carry the run's messages on the broker at `URL` (nats://HOST:PORT; JAIPH_INBOX_URL) for jaiph worker processes (docs/distributed.md)")
+	fs.Var(replicas{&in.Replicas}, "replicas", "with --inbox: replicas of the run's streams on a NATS cluster (`N`; JAIPH_INBOX_REPLICAS)")
+}
+
+// inboxURL is --inbox: a broker URL, never empty.
+type inboxURL struct{ url *string }
+
+func (v inboxURL) Set(s string) error {
+	if s == "" {
+		return &usageError{"--inbox needs a broker URL (nats://HOST:PORT)"}
+	}
+	*v.url = s
+	return nil
+}
+
+func (v inboxURL) String() string { return *v.url }
+func (inboxURL) Type() string     { return "string" }
+
+// replicas is --replicas: 1 to 5, as a NATS cluster takes them. Unset (0),
+// JAIPH_INBOX_REPLICAS or a resumed run's own count holds; help shows the
+// broker's default, 1.
+type replicas struct{ n *int }
+
+func (v replicas) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 5 {
+		return &usageError{fmt.Sprintf("--replicas needs a number from 1 to 5 (the broker's stream replicas), got %q", s)}
+	}
+	*v.n = n
+	return nil
+}
+
+func (v replicas) String() string { return strconv.Itoa(max(*v.n, 1)) }
+func (replicas) Type() string     { return "int" }

@@ -19,7 +19,7 @@ func newMcpCmd(stderr io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := mcpserver.Main(args, stderr); err != nil {
 				fmt.Fprintf(stderr, "jaiph mcp: %v\n", err)
-				return &exitError{exitFailure}
+				return &exitError{code: exitFailure}
 			}
 			return nil
 		},

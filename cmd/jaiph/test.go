@@ -25,7 +25,7 @@ block runs in isolation with its own mocks; only the test file and the
 modules it imports are compiled.
 Exit status: 0 when every test passed, 1 otherwise.`,
 		DisableFlagParsing: true,
-		RunE:               selfParsing(false, false, func(ca cmdArgs) int { return runTests(ca.pos, stdout, stderr) }),
+		RunE:               ownArgs(false, func(pos []string) error { return exitCode(runTests(pos, stdout, stderr)) }),
 	}
 }
 

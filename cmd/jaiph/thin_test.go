@@ -14,9 +14,15 @@ import (
 // "under 600 lines" for the six commands of the time (580 then); the
 // commands added since (fmt, lsp, runs, inbox, redrive, resume) each cost a help
 // text and a flag or two, so the bound is on lines of code: not blank, not
-// comments. broker and worker (internal/tools/brokercmd) cost their routing
-// to jaiph-full: 620; the default build's stand-ins for report and mcp,
-// whose bodies moved to jaiph-full (forward.go, issue 24), 14 more: 635.
+// comments. broker and worker cost their routing to jaiph-full: 620; the
+// default build's stand-ins for report and mcp, whose bodies moved to
+// jaiph-full (forward.go, issue 24), 14 more: 635. Issue 33 declared every
+// command here: broker, its runs and prune, and worker with their help
+// texts and flag checks (broker.go, from internal/tools/brokercmd, about
+// 150), their one-call bodies (broker_full.go), `__sandbox` (sandbox.go,
+// from engine.Hidden), and run's --inbox and --replicas parsed from their
+// one declaration: 908 lines, bound 920. Declarations, not logic: the
+// bound still catches logic moving in.
 func TestCLIStaysThin(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -37,7 +43,7 @@ func TestCLIStaysThin(t *testing.T) {
 			}
 		}
 	}
-	if lines >= 635 {
-		t.Errorf("cmd/jaiph has %d lines of code, want under 635: move logic into engine, progress or diag", lines)
+	if lines >= 920 {
+		t.Errorf("cmd/jaiph has %d lines of code, want under 920: move logic into engine, progress or diag", lines)
 	}
 }

@@ -6,8 +6,8 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // fileName reports a module whose file name cannot name its shell

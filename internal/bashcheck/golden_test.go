@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
-	"github.com/jaiph-go/jaiph/internal/diag"
 	"github.com/jaiph-go/jaiph/validate"
 )
 

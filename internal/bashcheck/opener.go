@@ -3,8 +3,8 @@ package bashcheck
 import (
 	"strings"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // unclosedOpener names the cause of a syntax error that a `$(`, a

@@ -1,8 +1,8 @@
 package bashcheck
 
 import (
-	"github.com/jaiph-go/jaiph/internal/diag"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/diag"
+	"github.com/jaiph-go/jaiph/lowered"
 	"mvdan.cc/sh/v3/syntax"
 )
 

@@ -1,8 +1,7 @@
 package broker
 
 // This file answers: what do `jaiph broker runs` and `jaiph broker prune`
-// print? (Their flags are in internal/tools/brokercmd; install.go installs
-// these bodies.)
+// print? (cmd/jaiph/broker.go declares them and their flags.)
 
 import (
 	"encoding/json"
@@ -12,17 +11,16 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/jaiph-go/jaiph/internal/tools/brokercmd"
+	"github.com/jaiph-go/jaiph/internal/retention"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
-// listRunsCommand is the body of `jaiph broker runs`.
-func listRunsCommand(cmd *cobra.Command, o brokercmd.RunsOptions) error {
+// RunsCommand is `jaiph broker runs`: the runs with state on the broker
+// at url, as a table or (asJSON) one JSON document, on out.
+func RunsCommand(url string, asJSON bool, out io.Writer) error {
 	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
-	nc, js, err := connect(ctx, o.Inbox, "jaiph broker runs")
+	nc, js, err := connect(ctx, url, "jaiph broker runs")
 	if err != nil {
 		return err
 	}
@@ -31,14 +29,14 @@ func listRunsCommand(cmd *cobra.Command, o brokercmd.RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.JSON {
-		enc := json.NewEncoder(cmd.OutOrStdout())
+	if asJSON {
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
 			Runs []RunState `json:"runs"`
 		}{runs})
 	}
-	return writeRuns(cmd.OutOrStdout(), runs, time.Now())
+	return writeRuns(out, runs, time.Now())
 }
 
 // writeRuns writes the runs as a table.
@@ -60,19 +58,21 @@ func writeRuns(w io.Writer, runs []RunState, now time.Time) error {
 	return tw.Flush()
 }
 
-// pruneRunsCommand is the body of `jaiph broker prune`.
-func pruneRunsCommand(cmd *cobra.Command, o brokercmd.PruneOptions) error {
+// PruneCommand is `jaiph broker prune`: it removes from the broker at url
+// the runs inactive for longer than olderThan (Prune; with dryRun,
+// nothing) and writes what it removed, or would, on out.
+func PruneCommand(url string, olderThan time.Duration, dryRun bool, out io.Writer) error {
 	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
-	nc, js, err := connect(ctx, o.Inbox, "jaiph broker prune")
+	nc, js, err := connect(ctx, url, "jaiph broker prune")
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	now := time.Now()
-	rep, err := Prune(ctx, js, o.OlderThan, now, o.DryRun)
+	rep, err := Prune(ctx, js, olderThan, now, dryRun)
 	if rep != nil {
-		writePrune(cmd.OutOrStdout(), rep, o.OlderThan, now)
+		writePrune(out, rep, olderThan, now)
 	}
 	return err
 }
@@ -83,7 +83,7 @@ func writePrune(w io.Writer, rep *PruneReport, olderThan time.Duration, now time
 	if rep.DryRun {
 		verb = "would remove"
 	}
-	window := brokercmd.FormatRetention(olderThan)
+	window := retention.Format(olderThan)
 	for _, r := range rep.Removed {
 		fmt.Fprintf(w, "%s run %s, inactive for %s (%s)\n", verb, r.Run, ageText(now.Sub(r.LastActivity)), r.describe())
 	}

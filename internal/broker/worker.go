@@ -556,7 +556,8 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 	status := 1
 	if err == nil {
 		var rt *runtime.Runtime
-		rt, _, err = prog.Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
+		// On this machine: the worker's --sandbox flag decided (above).
+		rt, _, err = prog.InProcess().Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
 			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}})
 		if err == nil {
 			status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})

@@ -3,7 +3,7 @@ package engine
 import (
 	"os"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 )
 
 // Check reports every diagnostic of the files (absolute paths) and of the

@@ -14,12 +14,11 @@ import (
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/fileinbox"
-	"github.com/jaiph-go/jaiph/internal/lowered"
-	"github.com/jaiph-go/jaiph/internal/sandbox"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/testrun"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/parser"
 	"github.com/jaiph-go/jaiph/runtime"
 	"github.com/jaiph-go/jaiph/validate"
@@ -33,9 +32,6 @@ type Program struct {
 	Checked   *validate.Program
 	Modules   []*lowered.Module
 	Entry     *lowered.Module
-	// box runs the program in a sandbox (sandboxed.go); set by Refuse
-	// when the run asks for one, nil to run on this host.
-	box sandbox.Box
 }
 
 // Open compiles the file `jaiph run FILE` names, which must be an existing
@@ -107,29 +103,22 @@ type RunOptions struct {
 	Notices io.Writer
 }
 
-// Refuse decides where the run goes and reports a run that must not
-// start: when the run asks for the Docker sandbox (runtime.docker_enabled,
-// JAIPH_DOCKER_ENABLED) it readies the sandbox, which Execute then runs
-// the program in, and refuses the run when it cannot (E_DOCKER_*): a
-// sandbox that was asked for never becomes a run on the host. It runs
-// nothing of the program, so it comes before Prepare, which evaluates
-// module locals.
-func (p *Program) Refuse(ctx context.Context, environ []string) error {
-	box, err := openSandbox(ctx, p, environ)
-	p.box = box
-	return err
-}
-
 // Prepare builds the run's environment (config defaults, evaluated module
-// locals) and the runtime that runs its default workflow.
-func (p *Program) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
-	rt, env, _, err := p.prepare(ctx, o)
+// locals) and the runtime that runs its default workflow in this process.
+// A run planned for the sandbox has no runtime here: it runs through
+// Execute.
+func (r *Run) Prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, error) {
+	rt, env, _, err := r.prepare(ctx, o)
 	return rt, env, err
 }
 
 // prepare is Prepare, which also returns the run's inbox files: the file
 // inbox writes them, and a broker transport stores its messages there too.
-func (p *Program) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, *inbox.Files, error) {
+func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *runtime.Env, *inbox.Files, error) {
+	if r.box != nil {
+		return nil, nil, nil, errSandboxPrepare
+	}
+	p := r.Program
 	ws := p.Workspace
 	if o.Workspace != "" {
 		ws = o.Workspace

@@ -9,8 +9,10 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 
-// Load compiles an entry file; Prepare evaluates its environment and module
-// locals and returns a runtime whose Run calls the default workflow.
+// Load compiles an entry file; Plan places it (here: in this process, as
+// the file does not ask for the sandbox); Prepare evaluates its
+// environment and module locals and returns a runtime whose Run calls the
+// default workflow.
 func Example() {
 	dir, _ := os.MkdirTemp("", "engine-example")
 	defer os.RemoveAll(dir)
@@ -23,7 +25,12 @@ func Example() {
 		return
 	}
 	ctx := context.Background()
-	rt, _, err := prog.Prepare(ctx, engine.RunOptions{Environ: os.Environ(), Args: []string{"world"}})
+	run, err := prog.Plan(ctx, os.Environ())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rt, _, err := run.Prepare(ctx, engine.RunOptions{Environ: os.Environ(), Args: []string{"world"}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -57,21 +57,23 @@ func (o Outcome) Failure(strayLine string) progress.Failure {
 		LastOut: o.LastOut, LastErr: o.LastErr, FailedOut: o.FailedOut, FailedErr: o.FailedErr}
 }
 
-// Execute prepares the run (Prepare) and calls the default workflow with
-// o.Args. started is called with the start time just before the root step
+// Execute runs the program where it was placed: in this process it
+// prepares the run (Prepare) and calls the default workflow (or
+// o.Workflow) with o.Args; in the sandbox the sandboxed jaiph does.
+// started is called with the start time just before the root step
 // (hooks, the header). Errors of the run itself go to o.StrayStderr as the
 // reference prints them; the returned error is a preparation failure, after
 // which nothing ran.
-func (p *Program) Execute(ctx context.Context, o RunOptions, started func(time.Time)) (Outcome, error) {
+func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)) (Outcome, error) {
 	stray := &countingWriter{w: o.StrayStderr}
 	if o.StrayStderr == nil {
 		stray.w = io.Discard
 	}
 	o.StrayStderr = stray
-	if p.box != nil {
-		return p.executeSandboxed(ctx, o, stray, started)
+	if r.box != nil {
+		return r.executeSandboxed(ctx, o, stray, started)
 	}
-	rt, env, err := p.Prepare(ctx, o)
+	rt, env, err := r.Prepare(ctx, o)
 	if err != nil {
 		return Outcome{Interrupted: runtime.Interruption(ctx)}, err
 	}

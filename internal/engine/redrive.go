@@ -23,6 +23,7 @@ type RedriveOptions struct {
 	Message string // only this message number ("" for every dead letter)
 	Force   bool   // redrive although the sources changed since the run
 	Environ []string
+	Inbox   Inbox     // --inbox (a URL with the credentials run.json leaves out), --replicas
 	Stdout  io.Writer // one line per letter
 	Stderr  io.Writer // the targets' stderr of failed attempts
 }
@@ -31,6 +32,7 @@ type RedriveOptions struct {
 // same run directory, and returns whether all were delivered. The error is
 // a refusal (nothing was delivered) or a failure to record a delivery.
 func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
+	o.Environ = o.Inbox.apply(o.Environ)
 	meta, err := runs.ReadMeta(o.RunDir)
 	if err != nil {
 		return false, err
@@ -68,13 +70,14 @@ func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
 		return false, err
 	}
 	environ := meta.Environ(o.Environ)
-	if err := p.Refuse(ctx, environ); err != nil {
+	run, err := p.Plan(ctx, environ)
+	if err != nil {
 		return false, err
 	}
-	if p.box != nil {
+	if run.box != nil {
 		return false, errSandboxRedrive
 	}
-	rt, _, files, err := p.prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
+	rt, _, files, err := run.prepare(ctx, RunOptions{Environ: environ, Args: meta.Args, StrayStderr: o.Stderr, KeyDir: store.Dir, Notices: o.Stderr})
 	if err != nil {
 		return false, err
 	}

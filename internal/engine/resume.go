@@ -15,15 +15,25 @@ run directory: the calls its journal records as completed are replayed, the rest
 run. Refused: a run still running, a run that passed, and, unless --force, a run whose
 sources changed or whose summary and journal do not verify (jaiph verify).`
 
-// Resume continues the run in dir, or when dir is "" the newest
-// interrupted or failed run of workspace (docs/durability.md "Journal and
+// ResumeOptions are what `jaiph resume` takes from its command line.
+type ResumeOptions struct {
+	Workspace string // where to look for the newest run when RunDir is ""
+	RunDir    string
+	Force     bool // resume although the sources changed or the run does not verify
+	Inbox     Inbox
+}
+
+// Resume continues the run in o.RunDir, or when it is "" the newest
+// interrupted or failed run of o.Workspace (docs/durability.md "Journal and
 // resume"): the same entry, arguments and JAIPH_* settings, in the same
 // run directory, replaying the calls its journal says completed. It
 // refuses (status 1) a live run, a passed one, and, unless force, one
 // whose sources changed or whose summary and journal do not verify
 // (tampered, unverifiable: docs/security.md).
-func Resume(ctx context.Context, t Terminal, workspace, dir string, force bool) int {
-	dir, err := runs.ResumableDir(dir, workspace, runtime.NewEnv(t.Environ).Get("JAIPH_RUNS_DIR"))
+func Resume(ctx context.Context, t Terminal, o ResumeOptions) int {
+	t.Environ = o.Inbox.apply(t.Environ)
+	dir, force := o.RunDir, o.Force
+	dir, err := runs.ResumableDir(dir, o.Workspace, runtime.NewEnv(t.Environ).Get("JAIPH_RUNS_DIR"))
 	if err != nil {
 		fmt.Fprintf(t.Stderr, "jaiph resume: %v\n", err)
 		return 1
@@ -43,9 +53,10 @@ func Resume(ctx context.Context, t Terminal, workspace, dir string, force bool) 
 		return 1
 	}
 	t.Environ, t.Resume = meta.Environ(t.Environ), dir
-	if err := prog.Refuse(ctx, t.Environ); err != nil {
+	run, err := prog.Plan(ctx, t.Environ)
+	if err != nil {
 		fmt.Fprintln(t.Stderr, err)
 		return 1
 	}
-	return prog.RunInTerminal(ctx, t, meta.Args)
+	return run.RunInTerminal(ctx, t, meta.Args)
 }

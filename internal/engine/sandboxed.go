@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -39,7 +38,7 @@ func openSandbox(ctx context.Context, p *Program, environ []string) (sandbox.Box
 	if err != nil || !cfg.Enabled {
 		return nil, err
 	}
-	if url := InboxURL(environ); url != "" {
+	if inboxURL(environ) != "" {
 		return nil, errSandboxBroker
 	}
 	box, err := sandbox.OpenDocker(ctx, cfg, p.Workspace, environ, io.Discard)
@@ -64,7 +63,8 @@ func (i interrupted) Run(context.Context, sandbox.Job) (sandbox.Result, error) {
 // executeSandboxed is Execute in the sandbox: the sandboxed jaiph prepares
 // and runs the program (module locals included), the host shows and hooks
 // its events and reads its outcome. The exit status is the sandbox's.
-func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *countingWriter, started func(time.Time)) (Outcome, error) {
+func (r *Run) executeSandboxed(ctx context.Context, o RunOptions, stray *countingWriter, started func(time.Time)) (Outcome, error) {
+	p := r.Program
 	// The run shows as started (the header, workflow_start) when the
 	// container's jaiph reports first: a container that never starts shows
 	// nothing but why. Its elapsed time counts from the container's start.
@@ -77,7 +77,7 @@ func (p *Program) executeSandboxed(ctx context.Context, o RunOptions, stray *cou
 			return Outcome{}, err
 		}
 	}
-	res, err := p.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
+	res, err := r.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
 		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w, Opened: files.Opened, Append: files.Append,
 		Started: func() {
 			if started != nil {
@@ -151,8 +151,8 @@ type SandboxArgs struct {
 }
 
 // ServeSandbox is the sandboxed side (`jaiph __sandbox`, inside the
-// container): it runs the program as Execute does and reports the run on
-// stdout (sandbox.Reporter). When stdin ends (the host's jaiph is gone)
+// container): it runs the program in this process (it is the sandbox) as
+// Execute does and reports the run on stdout (sandbox.Reporter). When stdin ends (the host's jaiph is gone)
 // the run stops as on SIGTERM. It returns the exit status.
 func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io.Reader, stdout io.Writer) int {
 	rep := sandbox.NewReporter(stdout)
@@ -173,7 +173,7 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 	if a.Deliver != "" {
 		return serveDelivery(ctx, p, a, environ, rep)
 	}
-	out, err := p.Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
+	out, err := p.InProcess().Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
 		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow, Records: rep}, nil)
 	if err != nil {
 		if out.Interrupted == nil {
@@ -191,47 +191,6 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 	return out.ExitStatus()
 }
 
-// Hidden runs the commands jaiph gives itself when it re-executes its own
-// binary (never typed by a user): a rule's external command under Landlock
-// (runtime.ReadOnlyExecArg) and the jaiph inside the sandbox
-// (sandbox.InnerCommand: `jaiph __sandbox [--workspace W] [--resume DIR]
-// [--workflow NAME] -- FILE [ARGS...]`). ok is false for any other command
-// line.
-func Hidden(args []string, stdout, stderr io.Writer) (status int, ok bool) {
-	switch {
-	case len(args) > 0 && args[0] == runtime.ReadOnlyExecArg:
-		return runtime.ReadOnlyExecMain(args[1:]), true
-	case len(args) == 0 || args[0] != sandbox.InnerCommand:
-		return 0, false
-	}
-	var a SandboxArgs
-	args = args[1:]
-	for len(args) >= 2 && args[0] != "--" {
-		switch args[0] {
-		case "--workspace":
-			a.Workspace = args[1]
-		case "--resume":
-			a.Resume = args[1]
-		case "--workflow":
-			a.Workflow = args[1]
-		case "--deliver":
-			a.Deliver = args[1]
-		default:
-			fmt.Fprintf(stderr, "jaiph %s: unknown flag %s\n", sandbox.InnerCommand, args[0])
-			return 2, true
-		}
-		args = args[2:]
-	}
-	if len(args) < 2 || args[0] != "--" {
-		fmt.Fprintf(stderr, "jaiph %s: expected [flags] -- FILE [ARGS...]\n", sandbox.InnerCommand)
-		return 2, true
-	}
-	a.Entry, a.Args = args[1], args[2:]
-	ctx, stop := runtime.NotifyInterrupt()
-	defer stop()
-	return ServeSandbox(ctx, a, os.Environ(), os.Stdin, stdout), true
-}
-
 // serveDelivery runs a broker delivery in the sandbox (`jaiph worker
 // --sandbox docker`): the target with the message as its arguments, its
 // sends reported back as records, no run records kept (the run lives with
@@ -241,7 +200,7 @@ func serveDelivery(ctx context.Context, p *Program, a SandboxArgs, environ []str
 		rep.Error(fmt.Errorf("jaiph %s --deliver: want the payload, the channel and the sender", sandbox.InnerCommand))
 		return 2
 	}
-	rt, _, err := p.Prepare(ctx, RunOptions{Environ: environ, Stdin: strings.NewReader(""), StrayStderr: rep, Observer: rep,
+	rt, _, err := p.InProcess().Prepare(ctx, RunOptions{Environ: environ, Stdin: strings.NewReader(""), StrayStderr: rep, Observer: rep,
 		Workspace: p.Workspace, Ephemeral: true})
 	if err != nil {
 		rep.Error(err)

@@ -12,7 +12,7 @@ import (
 // A run that asks for the sandbox is refused before Docker is asked when
 // it would not be sandboxed whole: its inbox on a broker, a workflow file
 // choosing its own image. Nothing runs (no module local).
-func TestRefuseSandbox(t *testing.T) {
+func TestPlanRefusesSandbox(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
 		t.Fatal(err)
@@ -26,16 +26,16 @@ func TestRefuseSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = p.Refuse(context.Background(), []string{"PATH=/nonexistent", "JAIPH_INBOX_URL=nats://127.0.0.1:4222"})
-	if !errors.Is(err, errSandboxBroker) {
-		t.Fatalf("broker inbox: got %v", err)
+	run, err := p.Plan(context.Background(), []string{"PATH=/nonexistent", "JAIPH_INBOX_URL=nats://127.0.0.1:4222"})
+	if !errors.Is(err, errSandboxBroker) || run != nil {
+		t.Fatalf("broker inbox: got %v, %v", run, err)
 	}
-	err = p.Refuse(context.Background(), []string{"PATH=/nonexistent"})
+	run, err = p.Plan(context.Background(), []string{"PATH=/nonexistent"})
 	if err == nil || !strings.HasPrefix(err.Error(), "E_DOCKER_NOT_FOUND ") {
 		t.Fatalf("no docker: got %v", err)
 	}
-	if p.box != nil {
-		t.Fatal("a refused run has no sandbox")
+	if run != nil {
+		t.Fatal("a refused run has no plan: nothing can execute it")
 	}
 	for _, f := range []string{"local.txt", "ran.txt"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -41,11 +42,51 @@ func ProcessTerminal(stdout, stderr io.Writer) Terminal {
 // commands that are still running (docs/differences.md).
 const HookWait = 5 * time.Second
 
+// FileRun is what `jaiph run` asks for.
+type FileRun struct {
+	File string   // the .jh or .jph entry
+	Args []string // the workflow's ($1, …)
+	// Target keeps the lowered shell of the entry and its imports below
+	// this directory as `jaiph build --target` writes it, marked with
+	// Generator (D5).
+	Target, Generator string
+	Inbox             Inbox
+}
+
+// RunFile is `jaiph run`: it compiles r.File, places the run (Plan) and
+// runs it in the terminal (RunInTerminal). A problem before the run
+// starts goes to t.Stderr as the reference prints it. It returns the exit
+// status.
+func RunFile(ctx context.Context, t Terminal, r FileRun) int {
+	prog, err := Open(r.File)
+	if err != nil {
+		fmt.Fprintln(t.Stderr, err)
+		return 1
+	}
+	if strings.HasSuffix(prog.Path, ".jph") && progress.IsTerminal(t.Stderr) {
+		fmt.Fprintln(t.Stderr, "jaiph: .jph extension is deprecated; use .jh for new files. Migration: mv *.jph *.jh")
+	}
+	if r.Target != "" {
+		if err := prog.Keep(r.Target, r.Generator); err != nil {
+			fmt.Fprintf(t.Stderr, "jaiph run: --target: %v\n", err)
+			return 1
+		}
+	}
+	t.Environ = r.Inbox.apply(t.Environ)
+	run, err := prog.Plan(ctx, t.Environ)
+	if err != nil {
+		fmt.Fprintln(t.Stderr, err)
+		return 1
+	}
+	return run.RunInTerminal(ctx, t, r.Args)
+}
+
 // RunInTerminal runs the default workflow with args as `jaiph run` shows
 // it: hooks fire, the progress tree goes to stdout (a live RUNNING line on
 // a TTY, heartbeats elsewhere; docs/cli.md#the-progress-tree) after the header, and the PASS
 // line or the FAIL block ends it. It returns the exit status.
-func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) int {
+func (r *Run) RunInTerminal(ctx context.Context, t Terminal, args []string) int {
+	p := r.Program
 	w := p.Watch(t.Environ, t.Home, t.Stderr)
 	defer w.Close() // after the result is shown
 	style := progress.NewStyle(progress.ColourWanted(t.Stdout))
@@ -57,7 +98,7 @@ func (p *Program) RunInTerminal(ctx context.Context, t Terminal, args []string) 
 	// here (docs/security.md).
 	red := redact.FromEnv(t.Environ)
 	strayOut := redact.NewWriter(red, stray)
-	out, err := p.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume, KeyDir: t.KeyDir,
+	out, err := r.Execute(ctx, RunOptions{Environ: t.Environ, Args: args, Stdin: t.Stdin, Resume: t.Resume, KeyDir: t.KeyDir,
 		Notices: tree.NoticeWriter(t.Stderr), StrayStderr: strayOut, Observer: append(event.Observers{tree}, w.Observers()...)}, func(start time.Time) {
 		w.Hooks.SetMessageWriter(tree.NoticeWriter(t.Stderr)) // above the RUNNING line once live
 		w.Started(p)

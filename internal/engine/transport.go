@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
@@ -42,17 +43,55 @@ func RegisterTransport(scheme string, f TransportFactory) {
 	transports[scheme] = f
 }
 
-// InboxURL is the broker URL a run's environment names ("" for the file
-// inbox): JAIPH_INBOX_URL, which `--inbox URL` sets. It is an operator
+// Inbox is what a command line says of a run's inbox (--inbox URL,
+// --replicas N). The flags are the documented variables' equivalents for
+// this one run: applied to the run's environment, they become its
+// JAIPH_INBOX_URL and JAIPH_INBOX_REPLICAS, which its bodies see, its
+// run.json records (a resume reads the run's replicas back, with the
+// credentials the URL had left out) and its transport reads. The process's
+// environment is never changed.
+type Inbox struct {
+	URL      string // the broker; "": the environment's JAIPH_INBOX_URL, else the file inbox
+	Replicas int    // the run's stream replicas; 0: the environment's JAIPH_INBOX_REPLICAS
+}
+
+// apply is environ with the settings in gives in place of its own.
+func (in Inbox) apply(environ []string) []string {
+	set := map[string]string{}
+	if in.URL != "" {
+		set["JAIPH_INBOX_URL"] = in.URL
+	}
+	if in.Replicas != 0 {
+		set["JAIPH_INBOX_REPLICAS"] = strconv.Itoa(in.Replicas)
+	}
+	if len(set) == 0 {
+		return environ
+	}
+	out := make([]string, 0, len(environ)+len(set))
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); set[k] == "" {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range []string{"JAIPH_INBOX_URL", "JAIPH_INBOX_REPLICAS"} {
+		if v := set[k]; v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
+
+// inboxURL is the broker URL a run's environment names ("" for the file
+// inbox): JAIPH_INBOX_URL, which Inbox.URL sets. It is an operator
 // setting: a workflow file's config cannot name one.
-func InboxURL(environ []string) string {
+func inboxURL(environ []string) string {
 	v, _ := lookup(environ)("JAIPH_INBOX_URL")
 	return strings.TrimSpace(v)
 }
 
 // transport dials the transport named by the environment, or returns nil.
 func (p *Program) transport(ctx context.Context, environ []string, files *inbox.Files) (runtime.Transport, error) {
-	url := InboxURL(environ)
+	url := inboxURL(environ)
 	if url == "" {
 		return nil, nil
 	}

@@ -19,7 +19,7 @@ type Tracer interface {
 // startTracer starts the trace of a run when its environment asks for one
 // (nil: it does not). Only the jaiph-full build registers one; the default
 // build hands runs whose environment names an OTLP endpoint to jaiph-full
-// before they start (internal/tools/brokercmd).
+// before they start (internal/fullbuild).
 var startTracer func(environ []string, stderr io.Writer) Tracer
 
 // RegisterTracer sets how runs start their trace.

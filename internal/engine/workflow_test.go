@@ -35,7 +35,7 @@ func TestExecuteNamedWorkflow(t *testing.T) {
 		{"nope", "", "", 1},
 	} {
 		os.Remove(filepath.Join(dir, "picked.txt"))
-		out, err := prog.Execute(context.Background(), engine.RunOptions{Environ: os.Environ(), Args: []string{"x"},
+		out, err := prog.InProcess().Execute(context.Background(), engine.RunOptions{Environ: os.Environ(), Args: []string{"x"},
 			Workflow: tc.workflow}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
 	"github.com/jaiph-go/jaiph/internal/rawfile"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // Files is the inbox directory of one run as the run writes it: the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jaiph-go/jaiph/internal/event"
-	"github.com/jaiph-go/jaiph/internal/lowered"
+	"github.com/jaiph-go/jaiph/lowered"
 )
 
 // TestWriteThenRead: what the writer leaves is what the reader reads, by

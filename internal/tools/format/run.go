@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
-	"github.com/jaiph-go/jaiph/internal/diag"
 	"github.com/jaiph-go/jaiph/internal/engine"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/jaiph-go/jaiph/internal/diag"
+	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/parser"
 )

@@ -125,7 +125,8 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 	if o.Interrupt != nil {
 		defer context.AfterFunc(o.Interrupt, func() { interrupt(context.Cause(o.Interrupt)) })()
 	}
-	if err := prog.Refuse(runCtx, o.Environ); err != nil {
+	run, err := prog.Plan(runCtx, o.Environ)
+	if err != nil {
 		return nil, Output{}, err
 	}
 	w := prog.Watch(o.Environ, o.Home, o.Stderr)
@@ -140,7 +141,7 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 	// masked in it as in the run's records (docs/security.md).
 	red := redact.FromEnv(o.Environ)
 	strayOut := redact.NewWriter(red, stray)
-	out, err := prog.Execute(runCtx, engine.RunOptions{Environ: o.Environ, Args: args, Workflow: t.Workflow,
+	out, err := run.Execute(runCtx, engine.RunOptions{Environ: o.Environ, Args: args, Workflow: t.Workflow,
 		StrayStderr: strayOut, Observer: obs}, func(time.Time) { w.Started(prog) })
 	strayOut.Flush()
 	if err != nil {

@@ -18,7 +18,7 @@ const mod = "github.com/jaiph-go/jaiph/"
 func goList(t *testing.T, args ...string) []string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list"}, args...)...)
-	cmd.Dir = "../.."
+	cmd.Dir = ".."
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list %v: %v", args, err)
@@ -37,7 +37,7 @@ func TestDependencies(t *testing.T) {
 		// The transports import the runtime, never the reverse
 		// (docs/architecture.md; TestRuntimeKnowsNoInboxLayout).
 		{"./runtime", []string{"ast", "validate", "parser", "codegen", "internal/fileinbox", "internal/broker"}},
-		{"./internal/lowered", []string{"ast", "validate", "parser", "codegen"}},
+		{"./lowered", []string{"ast", "validate", "parser", "codegen"}},
 		{"./codegen", []string{"validate"}},
 	} {
 		deps := map[string]bool{}
@@ -64,10 +64,12 @@ func TestDependencies(t *testing.T) {
 }
 
 // TestLayout keeps the repository's shape (issue 20): the root holds only
-// the design card's stages, everything else is under internal/ (or the
-// patched interpreter under third_party/, a module of its own).
+// the design card's stages and the values they hand each other (diag,
+// lowered: issue 33), everything else is under internal/ (or the patched
+// interpreter under third_party/, a module of its own).
 func TestLayout(t *testing.T) {
-	root := map[string]bool{"cmd/jaiph": true, "parser": true, "ast": true, "validate": true, "codegen": true, "runtime": true}
+	root := map[string]bool{"cmd/jaiph": true, "parser": true, "ast": true, "validate": true, "codegen": true, "runtime": true,
+		"diag": true, "lowered": true}
 	seen := map[string]bool{}
 	for _, pkg := range goList(t, "./...") {
 		rel := strings.TrimPrefix(pkg, mod)
@@ -153,16 +155,16 @@ func fileSystemUses(t *testing.T, dir string) []string {
 // loader (validate/load.go: reading modules, resolving imports, finding
 // a directory's sources) reads source files.
 func TestNoFileSystem(t *testing.T) {
-	const loader = "../../validate/load.go"
-	for _, dir := range []string{"ast", "validate", "codegen", "internal/lowered", "internal/bashcheck"} {
-		for _, use := range fileSystemUses(t, filepath.Join("../..", dir)) {
+	const loader = "../validate/load.go"
+	for _, dir := range []string{"ast", "validate", "codegen", "lowered", "internal/bashcheck"} {
+		for _, use := range fileSystemUses(t, filepath.Join("..", dir)) {
 			if !strings.HasPrefix(use, loader+":") {
 				t.Errorf("%s: a stage after the parser reaches the file system; take the text from ast.File.Lines, or read in the loader (validate/load.go) and pass the data down", use)
 			}
 		}
 	}
 	// The scan sees the loader's reads; if not, it sees nothing.
-	if uses := fileSystemUses(t, "../../validate"); !strings.Contains(strings.Join(uses, "\n"), "os.ReadFile") {
+	if uses := fileSystemUses(t, "../validate"); !strings.Contains(strings.Join(uses, "\n"), "os.ReadFile") {
 		t.Errorf("the scan does not find the loader's os.ReadFile in %s: %v", loader, uses)
 	}
 }
@@ -175,7 +177,7 @@ func TestNoFileSystem(t *testing.T) {
 // the inbox's dead letters), and no string and no comment of it names a
 // file of the inbox directory.
 func TestRuntimeKnowsNoInboxLayout(t *testing.T) {
-	files, err := filepath.Glob("../../runtime/*.go")
+	files, err := filepath.Glob("../runtime/*.go")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no runtime sources: %v", err)
 	}

@@ -1,0 +1,64 @@
+// Package fullbuild hands a command line from the default jaiph build to
+// jaiph-full, the same CLI built with `-tags full` (the broker, the report
+// and MCP servers and the live OTLP exporter linked in), which `make
+// build` writes beside jaiph. The default build links none of that code:
+// its package initialisation and size would cost every command start-up
+// time (docs/architecture.md, "Two builds of one CLI"). Only the default
+// build calls this package (cmd/jaiph/forward.go); it must import nothing
+// that only jaiph-full links.
+package fullbuild
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+)
+
+// Binary is the name of the full build.
+const Binary = "jaiph-full"
+
+// RunNeeds names what of a run this build cannot do ("" nothing): its
+// inbox on a broker (inboxURL, the --inbox flag, else JAIPH_INBOX_URL) or,
+// when traced (run and resume, not redrive's deliveries), the live export
+// of its trace to an OTLP endpoint the environment names, as
+// internal/observe/otlp reads it.
+func RunNeeds(inboxURL string, traced bool) string {
+	switch {
+	case inboxURL != "" || os.Getenv("JAIPH_INBOX_URL") != "":
+		return "a run with an inbox URL (--inbox, JAIPH_INBOX_URL)"
+	case traced && (os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""):
+		return "a run that exports its trace (OTEL_EXPORTER_OTLP_ENDPOINT)"
+	}
+	return ""
+}
+
+// Exec replaces this process with jaiph-full (beside this binary, else on
+// PATH) running args with the same environment. It returns only when it
+// cannot, having said so on stderr naming what needed it: the exit status.
+func Exec(args []string, what string, stderr io.Writer) int {
+	path := ""
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), Binary); isExecutable(p) {
+			path = p
+		}
+	}
+	if path == "" {
+		path, _ = exec.LookPath(Binary)
+	}
+	if path == "" {
+		fmt.Fprintf(stderr, "jaiph: %s needs %s, the build of jaiph with the broker, report, MCP and OTLP code linked in; `make build` writes it beside jaiph (bin/%s), or put it on PATH\n",
+			what, Binary, Binary)
+		return 1
+	}
+	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
+	fmt.Fprintf(stderr, "jaiph: cannot start %s: %v\n", path, err)
+	return 1
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
