@@ -907,12 +907,7 @@ func TestOrchestratorKilled(t *testing.T) {
 	_ = r.cmd.Process.Kill()
 	r.wait(t)
 	runDir := newestRun(t, dir)
-	resume := exec.Command(jaiphFull, "resume", "--inbox", srv.url(), runDir)
-	resume.Dir = dir
-	out, err := resume.CombinedOutput()
-	if err != nil {
-		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
-	}
+	resumeRun(t, srv.url(), dir, runDir, w)
 	for _, f := range []string{"done.txt", "reviews.txt"} {
 		got := lines(t, filepath.Join(dir, f))
 		seen := map[string]int{}
@@ -985,12 +980,7 @@ func TestResumeReplayedSends(t *testing.T) {
 	}
 	w := startWorker(t, srv.url(), "a", dir, 1)
 	runDir := newestRun(t, dir)
-	resume := exec.Command(jaiphFull, "resume", "--inbox", srv.url(), runDir)
-	resume.Dir = dir
-	out, err := resume.CombinedOutput()
-	if err != nil {
-		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
-	}
+	resumeRun(t, srv.url(), dir, runDir, w)
 	if got := lines(t, filepath.Join(dir, "done.txt")); len(got) != 1 || got[0] != "m1" {
 		t.Fatalf("done.txt: %q, want the replayed call's message once", got)
 	}
@@ -1012,6 +1002,17 @@ workflow default {
   jobs -> work
 }
 `
+
+// resumeRun runs `jaiph resume --inbox url runDir` in dir and fails t
+// (with worker w's log) when the resume fails.
+func resumeRun(t *testing.T, url, dir, runDir string, w *worker) {
+	t.Helper()
+	resume := exec.Command(jaiphFull, "resume", "--inbox", url, runDir)
+	resume.Dir = dir
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
+	}
+}
 
 // TestBadInput: a malformed work message is moved to the dead-letter
 // stream with its reason and the worker goes on serving; hostile payloads
