@@ -15,6 +15,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
+	"github.com/jaiph-go/jaiph/internal/redact"
 )
 
 // artifact is a step's .out or .err file, created on the first write so
@@ -26,10 +27,17 @@ import (
 // full) the first error is reported as a fault of the run, so the run fails
 // instead of silently losing output; what a .err artifact cannot hold goes
 // to its fallback (the run's stderr), so no error text is lost.
+//
+// When the run's environment holds credentials, what reaches the file is
+// masked as it is written (docs/security.md): a run directory may be
+// served or copied later, so its files must not depend on the reader
+// masking them. The bytes that could begin a credential wait for the next
+// write or the close, so one split across writes is masked too.
 type artifact struct {
 	path     string
 	rt       *Runtime
-	fallback io.Writer // nil: the data is lost (and reported)
+	fallback io.Writer      // nil: the data is lost (and reported)
+	mask     *redact.Writer // nil: no credentials, bytes go to the file as they come
 
 	mu     sync.Mutex
 	f      *os.File
@@ -38,13 +46,26 @@ type artifact struct {
 }
 
 func (rt *Runtime) newArtifact(path string, fallback io.Writer) *artifact {
-	return &artifact{path: path, rt: rt, fallback: fallback}
+	a := &artifact{path: path, rt: rt, fallback: fallback}
+	// A test's capture reads its call's output back from the .out
+	// (testModeOutput): masking there would change what the test sees.
+	if rt.redact != nil && !rt.opts.TestMode {
+		a.mask = redact.NewWriter(rt.redact, rawArtifact{a})
+	}
+	return a
 }
+
+// errMasked keeps external commands off a masked artifact's file.
+var errMasked = errors.New("artifact is masked")
 
 // OSFile returns the open file, creating it if needed (external commands get
 // the *os.File itself, so their output needs no copying goroutine;
-// shellbuiltin.FileWriter).
+// shellbuiltin.FileWriter). A masked artifact has none to give: the
+// command's output must pass through Write.
 func (a *artifact) OSFile() (*os.File, error) {
+	if a.mask != nil {
+		return nil, errMasked
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.openLocked()
@@ -72,6 +93,19 @@ func (a *artifact) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if a.mask != nil {
+		return a.mask.Write(p)
+	}
+	return a.write(p)
+}
+
+// rawArtifact is the file side of a masked artifact.
+type rawArtifact struct{ a *artifact }
+
+func (r rawArtifact) Write(p []byte) (int, error) { return r.a.write(p) }
+
+// write puts p in the file, creating it on the first byte.
+func (a *artifact) write(p []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	n := 0
@@ -93,6 +127,9 @@ func (a *artifact) Write(p []byte) (int, error) {
 // steps that print nothing leave no artifact (docs/run-directory.md#step-artifacts). It runs once
 // the body's jobs are done, since a job may still write after STEP_END.
 func (a *artifact) closeAndPrune() {
+	if a.mask != nil {
+		_ = a.mask.Flush() // nothing more comes: what was held back goes out
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.f == nil {

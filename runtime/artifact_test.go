@@ -64,3 +64,34 @@ func TestCloseAndPrune(t *testing.T) {
 		t.Errorf("artifact with content removed: %v", err)
 	}
 }
+
+// TestArtifactMasked: with a credential in the run's environment the
+// artifact's file holds it masked, also when it comes split across
+// writes or held back at the close; external commands get no file to
+// write to directly (their output must pass through the mask). Without
+// one, the file is handed out as before.
+func TestArtifactMasked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "000002-m__w.out")
+	rt := New(Options{Env: []string{"MY_API_TOKEN=s3cret-value-123"}})
+	a := rt.newArtifact(path, nil)
+	if _, err := a.OSFile(); err == nil {
+		t.Fatal("a masked artifact handed out its file")
+	}
+	for _, s := range []string{"raw s3cret-value-123\n", "split s3cr", "et-value-123\n", "tail s3cret-val"} {
+		if n, err := a.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("write %q: %d, %v", s, n, err)
+		}
+	}
+	a.closeAndPrune()
+	data, _ := os.ReadFile(path)
+	if got, want := string(data), "raw ***\nsplit ***\ntail s3cret-val"; got != want {
+		t.Errorf("artifact holds %q, want %q", got, want)
+	}
+
+	plain := New(Options{Env: []string{"HOME=/root"}}).newArtifact(filepath.Join(dir, "plain.out"), nil)
+	if f, err := plain.OSFile(); err != nil || f == nil {
+		t.Errorf("an artifact without credentials to mask: OSFile %v, %v", f, err)
+	}
+	plain.closeAndPrune()
+}

@@ -105,6 +105,9 @@ func New(values ...string) *Redactor {
 		add(strings.ToUpper(hex.EncodeToString(b)))
 		add(url.QueryEscape(v))
 		add(url.PathEscape(v))
+		for _, f := range encodedForms(v) {
+			add(f)
+		}
 	}
 	if len(needles) == 0 {
 		return nil
