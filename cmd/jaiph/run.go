@@ -20,7 +20,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 
 Steps write their output to .jaiph/runs/<date>/<time>-<file>/ under the
 workspace root; the progress tree goes to stdout, failures to stderr.
-Exit status: 0 on success, 1 on failure or a compile error.`,
+Exit status: 0 on success, 1 on failure or a compile error, 2 on a usage
+error, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.`,
 		DisableFlagParsing: true,
 	}
 	cmd.RunE = ownArgs(true, func(pos []string) error {
