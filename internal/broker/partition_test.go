@@ -23,7 +23,6 @@ package broker_test
 // raises JAIPH_STRESS_PARTITION_TRIALS and JAIPH_STRESS_PARTITION_MESSAGES.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -378,22 +377,7 @@ func startNetCluster(t *testing.T, hosts []*nsHost) *procCluster {
 		n := c.nodes[i]
 		cmd := exec.Command("ip", "netns", "exec", h.ns, jaiphFull, "broker", "--name", n.name, "--store", n.store,
 			"--listen", h.addr+":4222", "--cluster", h.addr+":6222", "--routes", strings.Join(routes, ","))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		rd, wr, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stdout, cmd.Stderr = wr, wr
-		if err := cmd.Start(); err != nil {
-			rd.Close()
-			wr.Close()
-			t.Fatalf("node %s: %v", n.name, err)
-		}
-		wr.Close()
-		n.cmd, n.log, n.exited = cmd, newLogWatcher(), make(chan struct{})
-		read := make(chan struct{})
-		go func() { n.log.read(bufio.NewScanner(rd)); rd.Close(); close(read) }()
-		go func(exited chan struct{}) { <-read; _ = cmd.Wait(); close(exited) }(n.exited)
+		n.start(t, cmd)
 	}
 	for i, n := range c.nodes {
 		// Accepting connections, from the root namespace over the bridge.

@@ -41,6 +41,29 @@ type procNode struct {
 	ended         *os.ProcessState // how the last process ended
 }
 
+// start starts the node's process in a process group of its own, its
+// output (stdout and stderr) read into n.log; n.exited closes when it has
+// exited.
+func (n *procNode) start(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		t.Fatalf("node %s: %v", n.name, err)
+	}
+	w.Close()
+	n.cmd, n.log, n.exited = cmd, newLogWatcher(), make(chan struct{})
+	read := make(chan struct{})
+	go func() { n.log.read(bufio.NewScanner(r)); r.Close(); close(read) }()
+	go func(exited chan struct{}) { <-read; _ = cmd.Wait(); close(exited) }(n.exited)
+}
+
 // procCluster is three clustered server processes.
 type procCluster struct {
 	t     *testing.T
@@ -111,22 +134,7 @@ func (c *procCluster) start(i int) {
 			"-n", n.name, "--cluster_name", "jaiph", "--cluster", fmt.Sprintf("nats://127.0.0.1:%d", n.cluster),
 			"--routes", c.routes())
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		t.Fatalf("node %s: %v", n.name, err)
-	}
-	w.Close()
-	n.cmd, n.log, n.exited = cmd, newLogWatcher(), make(chan struct{})
-	read := make(chan struct{})
-	go func() { n.log.read(bufio.NewScanner(r)); r.Close(); close(read) }()
-	go func(exited chan struct{}) { <-read; _ = cmd.Wait(); close(exited) }(n.exited)
+	n.start(t, cmd)
 	// Accepting connections: a client connects to this node alone.
 	stop := time.Now().Add(deadline)
 	for {

@@ -22,7 +22,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/jaiph-go/jaiph/internal/broker"
@@ -41,21 +40,6 @@ workflow default {
   jobs -> work
 }
 `
-
-// retConnect is a client of the broker at url.
-func retConnect(t *testing.T, url string) jetstream.JetStream {
-	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return js
-}
 
 // retWaitRun polls ListRuns until a run satisfies ok, retFailing at the
 // deadline or when r ends first.
@@ -185,7 +169,7 @@ func retWorkMessages(t *testing.T, js jetstream.JetStream) uint64 {
 // nothing more to remove.
 func TestBrokerRunsPrune(t *testing.T) {
 	srv := startServer(t)
-	js := retConnect(t, srv.url())
+	js := jsClient(t, srv.url())
 	dir := workspace(t, retTwoJobs)
 	dead := retKilledRun(t, srv, js, dir)
 	if strings.Join(dead.Objects, " ") != "ledger events artifacts" || dead.Messages < 2 || dead.Outstanding != 2 || dead.LastActivity.IsZero() {
@@ -324,7 +308,7 @@ var retFailing = oneJob("  echo \"cannot $1\" >&2\n  exit 3\n")
 // removes the failed run only; the live run then completes.
 func TestPruneKeepsLiveRun(t *testing.T) {
 	srv := startServer(t)
-	js := retConnect(t, srv.url())
+	js := jsClient(t, srv.url())
 	ctx := context.Background()
 	failDir, liveDir := workspace(t, retFailing), workspace(t, retGated)
 	startWorker(t, srv.url(), "w", liveDir, 1) // the retFailing target touches no file
@@ -419,7 +403,7 @@ func retWaitStarted(t *testing.T, r *run, dir string) {
 // again removes nothing more.
 func TestPruneSources(t *testing.T) {
 	srv := startServer(t)
-	js := retConnect(t, srv.url())
+	js := jsClient(t, srv.url())
 	ctx := context.Background()
 	const (
 		partial  = "00000000-0000-4000-8000-000000000001" // only an artifact store, old
@@ -567,7 +551,7 @@ func retLatest(a, b time.Time) time.Time {
 // run on stderr, and still serves and stops on SIGTERM.
 func TestRetentionJanitor(t *testing.T) {
 	srv := startServer(t)
-	js := retConnect(t, srv.url())
+	js := jsClient(t, srv.url())
 	dead := retKilledRun(t, srv, js, workspace(t, retTwoJobs))
 	srv.stop()
 
@@ -601,7 +585,7 @@ func TestRetentionJanitor(t *testing.T) {
 	if names := streams(t, url); strings.Join(names, " ") != "JAIPH_DLQ JAIPH_WORK OBJ_JAIPH_SRC" {
 		t.Fatalf("streams left after the janitor's prune: %v", names)
 	}
-	if n := retWorkMessages(t, retConnect(t, url)); n != 0 {
+	if n := retWorkMessages(t, jsClient(t, url)); n != 0 {
 		t.Fatalf("%d messages left in JAIPH_WORK", n)
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
