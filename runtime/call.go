@@ -82,6 +82,7 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 	env.setExported("JAIPH_RETURN_VALUE_FILE", f.rvPath)
 	env.setExported("JAIPH_RUN_DIR", rt.runDir)
 	env.setExported("JAIPH_RUN_ID", rt.runID)
+	env.setExported("JAIPH_ARTIFACTS_DIR", filepath.Join(rt.runDir, ArtifactsDir))
 	env.setExported("JAIPH_RUN_SUMMARY_FILE", filepath.Join(rt.runDir, "run_summary.jsonl"))
 	mod := rt.modules[strings.TrimSuffix(b.Symbol, "::"+b.Name)]
 	if mod != nil {

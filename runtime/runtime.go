@@ -85,6 +85,11 @@ type Options struct {
 	Records RecordSink
 	// Notices receives the runtime's own warnings (nil: os.Stderr).
 	Notices io.Writer
+	// RunID names a new run ("" makes a fresh UUID): jaiph serve answers
+	// with the run's id before its first step made the run directory.
+	RunID string
+	// OnRunDir, when set, learns the run directory once it is made.
+	OnRunDir func(dir string)
 }
 
 // Local is an evaluated module-level local: its shell name and value.
@@ -217,61 +222,95 @@ func (rt *Runtime) env(key string) string {
 // (docs/run-directory.md#where-runs-go).
 func (rt *Runtime) ensureRunDir() error {
 	rt.dirOnce.Do(func() {
-		if rt.opts.Resume != "" {
-			rt.dirErr = rt.reopenRunDir(rt.opts.Resume)
-			return
+		rt.openRunDir()
+		if rt.dirErr == nil {
+			rt.dirErr = rt.makeArtifacts()
 		}
-		if dir := rt.opts.Scratch; dir != "" {
-			rt.runDir, rt.runID = dir, newUUID()
-			if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
-				return
-			}
-			tmp := filepath.Join(dir, ScratchTmp)
-			if err := os.Mkdir(tmp, 0o700); err != nil && !os.IsExist(err) {
-				rt.dirErr = err
-				return
-			}
-			rt.rvDir = tmp
-			return
+		if rt.dirErr == nil && rt.opts.OnRunDir != nil {
+			rt.opts.OnRunDir(rt.runDir)
 		}
-		root := runs.Root(rt.opts.Workspace, rt.env("JAIPH_RUNS_DIR"))
-		now := time.Now()
-		src := rt.opts.SourceFile
-		if src == "" {
-			src = "run"
-		}
-		base := filepath.Join(root, now.Format("2006-01-02"), now.Format("15-04-05")+"-"+src)
-		if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
-			rt.dirErr = err
-			return
-		}
-		dir := base
-		for n := 2; ; n++ {
-			err := os.Mkdir(dir, 0o755)
-			if err == nil {
-				break
-			}
-			if !os.IsExist(err) {
-				rt.dirErr = err
-				return
-			}
-			dir = fmt.Sprintf("%s-%d", base, n)
-		}
-		rt.runDir = dir
-		rt.runID = newUUID()
-		if err := rt.startRecord(dir, now); err != nil {
-			rt.dirErr = err
-			return
-		}
-		// .seq is written when the run ends (Close), not created with 0
-		// here: nothing reads it during a run, and a file creation is
-		// the dearest system call a run makes (docs/differences.md).
+	})
+	return rt.dirErr
+}
+
+// ArtifactsDir is the directory inside the run directory where a workflow
+// publishes files ($JAIPH_ARTIFACTS_DIR; jaiph serve offers them for
+// download).
+const ArtifactsDir = "artifacts"
+
+// makeArtifacts makes the run directory's artifacts/ (there already when
+// the run is resumed or the scratch directory reused).
+func (rt *Runtime) makeArtifacts() error {
+	err := os.Mkdir(filepath.Join(rt.runDir, ArtifactsDir), 0o755)
+	if os.IsExist(err) {
+		return nil
+	}
+	return err
+}
+
+// openRunDir makes (or reopens) the run directory and its files.
+func (rt *Runtime) openRunDir() {
+	if rt.opts.Resume != "" {
+		rt.dirErr = rt.reopenRunDir(rt.opts.Resume)
+		return
+	}
+	if dir := rt.opts.Scratch; dir != "" {
+		rt.runDir, rt.runID = dir, rt.newRunID()
 		if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
 			return
 		}
-		rt.dirErr = rt.makeTmp()
-	})
-	return rt.dirErr
+		tmp := filepath.Join(dir, ScratchTmp)
+		if err := os.Mkdir(tmp, 0o700); err != nil && !os.IsExist(err) {
+			rt.dirErr = err
+			return
+		}
+		rt.rvDir = tmp
+		return
+	}
+	root := runs.Root(rt.opts.Workspace, rt.env("JAIPH_RUNS_DIR"))
+	now := time.Now()
+	src := rt.opts.SourceFile
+	if src == "" {
+		src = "run"
+	}
+	base := filepath.Join(root, now.Format("2006-01-02"), now.Format("15-04-05")+"-"+src)
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		rt.dirErr = err
+		return
+	}
+	dir := base
+	for n := 2; ; n++ {
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !os.IsExist(err) {
+			rt.dirErr = err
+			return
+		}
+		dir = fmt.Sprintf("%s-%d", base, n)
+	}
+	rt.runDir = dir
+	rt.runID = rt.newRunID()
+	if err := rt.startRecord(dir, now); err != nil {
+		rt.dirErr = err
+		return
+	}
+	// .seq is written when the run ends (Close), not created with 0
+	// here: nothing reads it during a run, and a file creation is
+	// the dearest system call a run makes (docs/differences.md).
+	if rt.dirErr = rt.openFiles(dir, false); rt.dirErr != nil {
+		return
+	}
+	rt.dirErr = rt.makeTmp()
+}
+
+// newRunID is the id the caller chose (Options.RunID), else a new UUID.
+func (rt *Runtime) newRunID() string {
+	if rt.opts.RunID != "" {
+		return rt.opts.RunID
+	}
+	return newUUID()
 }
 
 // ScratchTmp is the temporary directory (return values, rules' TMPDIR)

@@ -62,3 +62,8 @@ func newReportCmd(io.Writer) *cobra.Command {
 func newMcpCmd(io.Writer) *cobra.Command {
 	return newForwardedCmd("mcp [FILE...]", "Serve exported workflows as Model Context Protocol tools over stdin and stdout")
 }
+
+func newServeCmd(io.Writer) *cobra.Command {
+	return newForwardedCmd("serve [--host H] [--port N] [--allow-anonymous] [FILE|DIR...]",
+		"Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer")
+}

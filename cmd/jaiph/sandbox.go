@@ -28,6 +28,7 @@ func newSandboxCmd(stdout io.Writer) *cobra.Command {
 			return exitCode(engine.ServeSandbox(ctx, a, os.Environ(), os.Stdin, stdout))
 		}}
 	cmd.Flags().StringVar(&a.Workspace, "workspace", "", "the workspace inside the container")
+	cmd.Flags().StringVar(&a.RunID, "run-id", "", "the new run's id")
 	cmd.Flags().StringVar(&a.Resume, "resume", "", "the run directory to continue")
 	cmd.Flags().StringVar(&a.Workflow, "workflow", "", "the entry's workflow to call")
 	cmd.Flags().StringVar(&a.Deliver, "deliver", "", "a broker delivery's target (ARGS: payload, channel, sender)")

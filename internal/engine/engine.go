@@ -101,6 +101,11 @@ type RunOptions struct {
 	Records runtime.RecordSink
 	// Notices receives jaiph's own warnings during the run (nil: stderr).
 	Notices io.Writer
+	// RunID names the new run ("" makes one: runtime.Options.RunID).
+	RunID string
+	// OnRunDir learns the run directory once it is made (jaiph serve
+	// follows the run's summary there).
+	OnRunDir func(dir string)
 }
 
 // Prepare builds the run's environment (config defaults, evaluated module
@@ -139,7 +144,7 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
 		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileinbox.New(files), Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
-		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices,
+		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir,
 	})
 	return rt, env, files, nil
 }

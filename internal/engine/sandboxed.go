@@ -78,7 +78,13 @@ func (r *Run) executeSandboxed(ctx context.Context, o RunOptions, stray *countin
 		}
 	}
 	res, err := r.box.Run(ctx, sandbox.Job{Entry: p.Path, Workspace: p.Workspace, Args: o.Args, Resume: o.Resume,
-		Workflow: o.Workflow, Environ: o.Environ, Stray: stray, Stderr: stray.w, Opened: files.Opened, Append: files.Append,
+		Workflow: o.Workflow, RunID: o.RunID, Environ: o.Environ, Stray: stray, Stderr: stray.w, Append: files.Append,
+		Opened: func(dir, id string) {
+			files.Opened(dir, id)
+			if o.OnRunDir != nil {
+				o.OnRunDir(dir)
+			}
+		},
 		Started: func() {
 			if started != nil {
 				started(time.Now())
@@ -145,9 +151,9 @@ func agentMissing(e *event.Event) bool {
 
 // SandboxArgs are what the host's jaiph passes the sandboxed one.
 type SandboxArgs struct {
-	Workspace, Resume, Workflow, Entry string
-	Args                               []string
-	Deliver                            string // a broker delivery's target (sandbox.Job.Deliver)
+	Workspace, Resume, Workflow, Entry, RunID string
+	Args                                      []string
+	Deliver                                   string // a broker delivery's target (sandbox.Job.Deliver)
 }
 
 // ServeSandbox is the sandboxed side (`jaiph __sandbox`, inside the
@@ -174,7 +180,7 @@ func ServeSandbox(ctx context.Context, a SandboxArgs, environ []string, stdin io
 		return serveDelivery(ctx, p, a, environ, rep)
 	}
 	out, err := p.InProcess().Execute(ctx, RunOptions{Environ: environ, Args: a.Args, Stdin: strings.NewReader(""),
-		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow, Records: rep}, nil)
+		StrayStderr: rep, Observer: rep, Resume: a.Resume, Workflow: a.Workflow, Records: rep, RunID: a.RunID}, nil)
 	if err != nil {
 		if out.Interrupted == nil {
 			rep.Error(err)

@@ -448,6 +448,9 @@ func (d *Docker) args(j Job, name string) ([]string, error) {
 	if j.Workflow != "" {
 		a = append(a, "--workflow", j.Workflow)
 	}
+	if j.RunID != "" {
+		a = append(a, "--run-id", j.RunID)
+	}
 	if j.Deliver != "" {
 		a = append(a, "--deliver", j.Deliver)
 	}

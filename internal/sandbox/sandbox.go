@@ -40,6 +40,7 @@ type Job struct {
 	Args      []string // the workflow's arguments
 	Resume    string   // a run directory to continue ("" for a new run)
 	Workflow  string   // the workflow to call ("" is default)
+	RunID     string   // the new run's id ("" makes one: runtime.Options.RunID)
 	// Deliver, when set, is a broker delivery (`jaiph worker --sandbox
 	// docker`): the target workflow's symbol, called with Args as the
 	// message ($1 payload, $2 channel symbol, $3 sender); what it sends

@@ -90,6 +90,15 @@ func New(tools []Tool, o Options) *mcp.Server {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
+	return NewServer(tools, o.call)
+}
+
+// Call is what a tool call does: runs t's workflow with args.
+type Call func(ctx context.Context, req *mcp.CallToolRequest, t Tool, args []string) (*mcp.CallToolResult, Output, error)
+
+// NewServer returns a server offering tools, each call done by call
+// (jaiph serve's calls are runs of its registry).
+func NewServer(tools []Tool, call Call) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "jaiph", Version: buildinfo.Version()}, nil)
 	for _, t := range tools {
 		in, err := jsonschema.For[Input](nil)
@@ -102,7 +111,7 @@ func New(tools []Tool, o Options) *mcp.Server {
 		args.Types, args.Type, args.Description = nil, "array", argsDescription(t.Params)
 		mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: in},
 			func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, Output, error) {
-				return o.call(ctx, req, t, in.Args)
+				return call(ctx, req, t, in.Args)
 			})
 	}
 	return s
@@ -131,10 +140,10 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 	}
 	w := prog.Watch(o.Environ, o.Home, o.Stderr)
 	defer w.Close()
-	root := &rootStep{}
+	root := &RootStep{}
 	obs := append(event.Observers{root}, w.Observers()...)
-	if tok := req.Params.GetProgressToken(); tok != nil {
-		obs = append(obs, &progressNotifier{ctx: ctx, session: req.Session, token: tok})
+	if p := Progress(ctx, req); p != nil {
+		obs = append(obs, p)
 	}
 	stray := progress.NewStrayLog(o.Stderr)
 	// The model reads the result: the run environment's credentials are
@@ -148,21 +157,28 @@ func (o Options) call(ctx context.Context, req *mcp.CallToolRequest, t Tool, arg
 		return nil, Output{}, errors.New(red.String(err.Error()))
 	}
 	w.Ended(out)
-	res := Output{Status: out.ExitStatus(), Output: red.String(root.output()), ReturnValue: red.String(out.Value),
+	return Result(t, out, root, red, stray.LastLine())
+}
+
+// Result is a finished run's tool result: the structured output and the
+// text the model reads, the run environment's credentials masked.
+func Result(t Tool, out engine.Outcome, root *RootStep, red *redact.Redactor, strayLine string) (*mcp.CallToolResult, Output, error) {
+	res := Output{Status: out.ExitStatus(), Output: red.String(root.Output()), ReturnValue: red.String(out.Value),
 		RunDir: out.RunDir, SummaryFile: out.SummaryFile}
-	text := red.String(resultText(t, res, out, stray.LastLine()))
+	text := red.String(ResultText(t.Workflow, res, out, strayLine))
 	return &mcp.CallToolResult{IsError: out.Failed, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
 }
 
-// resultText is what the model reads: PASS or FAIL as `jaiph run` says it,
-// the output and return value, where the run's files are and, for a
-// failure, the failed step's output (the FAIL block's).
-func resultText(t Tool, res Output, out engine.Outcome, strayLine string) string {
+// ResultText is what the model reads about a run of workflow: PASS or
+// FAIL as `jaiph run` says it, the output and return value, where the
+// run's files are and, for a failure, the failed step's output (the FAIL
+// block's).
+func ResultText(workflow string, res Output, out engine.Outcome, strayLine string) string {
 	var b strings.Builder
 	if out.Failed {
-		fmt.Fprintf(&b, "✗ FAIL workflow %s (status %d, %s)\n", t.Workflow, res.Status, progress.Duration(out.Elapsed))
+		fmt.Fprintf(&b, "✗ FAIL workflow %s (status %d, %s)\n", workflow, res.Status, progress.Duration(out.Elapsed))
 	} else {
-		fmt.Fprintf(&b, "✓ PASS workflow %s (%s)\n", t.Workflow, progress.Duration(out.Elapsed))
+		fmt.Fprintf(&b, "✓ PASS workflow %s (%s)\n", workflow, progress.Duration(out.Elapsed))
 	}
 	if res.Output != "" {
 		fmt.Fprintf(&b, "\nOutput:\n%s\n", strings.TrimRight(res.Output, "\n"))
@@ -184,17 +200,17 @@ func resultText(t Tool, res Output, out engine.Outcome, strayLine string) string
 	return b.String()
 }
 
-// rootStep remembers the root step's stdout artifact.
-type rootStep struct{ outFile string }
+// RootStep remembers the root step's stdout artifact.
+type RootStep struct{ outFile string }
 
-func (r *rootStep) Event(e *event.Event) {
+func (r *RootStep) Event(e *event.Event) {
 	if e.Type == event.StepEnd && e.ParentID == "" {
 		r.outFile = e.OutFile
 	}
 }
 
-// output is the root step's stdout, at most maxOutput bytes of it.
-func (r *rootStep) output() string {
+// Output is the root step's stdout, at most maxOutput bytes of it.
+func (r *RootStep) Output() string {
 	if r.outFile == "" {
 		return ""
 	}
@@ -208,6 +224,16 @@ func (r *rootStep) output() string {
 		return string(data[:maxOutput]) + "\n… (cut; all of it is in " + r.outFile + ")"
 	}
 	return string(data)
+}
+
+// Progress is the observer that sends req's client a notifications/progress
+// for each step's start and end, nil when the call asked for none.
+func Progress(ctx context.Context, req *mcp.CallToolRequest) event.Observer {
+	tok := req.Params.GetProgressToken()
+	if tok == nil {
+		return nil
+	}
+	return &progressNotifier{ctx: ctx, session: req.Session, token: tok}
 }
 
 // progressNotifier sends notifications/progress for each step's start and

@@ -1,0 +1,168 @@
+package serve
+
+// This file answers: how does a served run run, end and stop?
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
+	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// executor runs workflows in this process, as `jaiph run` would.
+type executor struct {
+	environ []string // the runs' environment: the server's, its credentials left out
+	home    string
+	stderr  io.Writer // the hooks' messages
+	red     *redact.Redactor
+	keys    string // the key store that chains the runs' records
+	// stop, when cancelled with a *runtime.Interrupted cause, interrupts
+	// every run with it (the server's own SIGINT or SIGTERM).
+	stop context.Context
+}
+
+// outcome is how a run ended, for its record and an MCP result.
+type outcome struct {
+	out    engine.Outcome
+	err    error // the run did not start (nothing ran)
+	root   *mcpserver.RootStep
+	stray  string // the last line of its stray stderr
+	status string
+}
+
+// execute runs w with args as the run e names (cancelled through
+// e.cancel), then records its end and keeps its outcome in e.res.
+// extra observes the run's events too (an MCP call's progress).
+func (s *Server) execute(runCtx context.Context, e *entry, w workflow, args []string, extra event.Observer) {
+	x := s.exec
+	defer e.cancel(nil)
+	if x.stop != nil {
+		defer context.AfterFunc(x.stop, func() { e.cancel(context.Cause(x.stop)) })()
+	}
+	res := outcome{root: &mcpserver.RootStep{}}
+	obs := event.Observers{res.root, wakeOn{e}}
+	if extra != nil {
+		obs = append(obs, extra)
+	}
+	res.out, res.err, res.stray = x.run(runCtx, e, w, args, obs)
+	res.status = statusOf(res, runCtx)
+	e.res = res
+	s.runs.finish(e, func(r *Run) {
+		now := time.Now().UTC()
+		r.EndedAt, r.Status = &now, res.status
+		if res.err != nil {
+			st := 1
+			r.ExitStatus = &st
+			r.ResultText = x.red.String("the run did not start: " + res.err.Error())
+			return
+		}
+		st := res.out.ExitStatus()
+		r.ExitStatus = &st
+		if res.out.Interrupted != nil {
+			r.Signal = res.out.Interrupted.SignalName()
+		}
+		if res.out.RunDir != "" {
+			r.RunDir = res.out.RunDir
+			r.Integrity = runs.Verify(res.out.RunDir, chainStore(x.keys)).String()
+		}
+		r.ResultText = resultText(w, res, x.red)
+	})
+}
+
+// run is one run of w: plan, execute, hooks. The error: it did not start.
+func (x *executor) run(ctx context.Context, e *entry, w workflow, args []string, obs event.Observers) (engine.Outcome, error, string) {
+	prog, err := engine.Open(w.File)
+	if err != nil {
+		return engine.Outcome{}, err, ""
+	}
+	run, err := prog.Plan(ctx, x.environ)
+	if err != nil {
+		return engine.Outcome{Interrupted: runtime.Interruption(ctx)}, err, ""
+	}
+	watch := prog.Watch(x.environ, x.home, x.stderr)
+	defer watch.Close()
+	stray := progress.NewStrayLog(io.Discard)
+	strayOut := redact.NewWriter(x.red, stray)
+	rec := e.snapshot()
+	out, err := run.Execute(ctx, engine.RunOptions{Environ: x.environ, Args: args, Workflow: w.Workflow,
+		StrayStderr: strayOut, Observer: append(obs, watch.Observers()...), RunID: rec.RunID, KeyDir: x.keys,
+		OnRunDir: func(dir string) {
+			e.mu.Lock()
+			e.rec.RunDir = dir
+			e.mu.Unlock()
+			e.wake()
+		}}, func(time.Time) { watch.Started(prog) })
+	strayOut.Flush()
+	if err != nil {
+		return out, err, ""
+	}
+	watch.Ended(out)
+	return out, nil, stray.LastLine()
+}
+
+// statusOf is the run's status word.
+func statusOf(res outcome, ctx context.Context) string {
+	switch {
+	case isCancel(ctx):
+		return statusCancelled
+	case res.out.Interrupted != nil && res.out.Interrupted.Limit == "":
+		return statusInterrupted // the server's own SIGINT or SIGTERM
+	case res.err != nil || res.out.Failed || res.out.Interrupted != nil:
+		return statusFailed
+	}
+	return statusSucceeded
+}
+
+// cancelled is the cause a run's cancel (POST …/cancel, a hung-up MCP
+// call) interrupts it with: SIGTERM, as `kill` would.
+// It unwraps to the *runtime.Interrupted the runtime looks for.
+type cancelled struct{ in *runtime.Interrupted }
+
+func (c *cancelled) Error() string { return "cancelled" }
+func (c *cancelled) Unwrap() error { return c.in }
+
+func cancelCause() error { return &cancelled{&runtime.Interrupted{Signal: syscall.SIGTERM}} }
+
+func isCancel(ctx context.Context) bool {
+	var c *cancelled
+	return errors.As(context.Cause(ctx), &c)
+}
+
+// resultText is the run's result_text: the return value of a passed run,
+// else what an MCP client reads of it (the failure narrative), redacted.
+func resultText(w workflow, res outcome, red *redact.Redactor) string {
+	if !res.out.Failed && res.out.Interrupted == nil {
+		return red.String(res.out.Value)
+	}
+	o := mcpserver.Output{Status: res.out.ExitStatus(), Output: red.String(res.root.Output()),
+		ReturnValue: red.String(res.out.Value), RunDir: res.out.RunDir, SummaryFile: res.out.SummaryFile}
+	return red.String(mcpserver.ResultText(w.Workflow, o, res.out, res.stray))
+}
+
+// mcpResult is the tool result of a finished MCP call.
+func mcpResult(w workflow, res outcome, red *redact.Redactor) (*mcp.CallToolResult, mcpserver.Output, error) {
+	if res.err != nil {
+		return nil, mcpserver.Output{}, errors.New(red.String(res.err.Error()))
+	}
+	return mcpserver.Result(w.Tool, res.out, res.root, red, res.stray)
+}
+
+// wakeOn wakes the run's followers at each event.
+type wakeOn struct{ e *entry }
+
+func (w wakeOn) Event(*event.Event) { w.e.wake() }
+
+// summaryPath is the run's summary file.
+func summaryPath(runDir string) string { return filepath.Join(runDir, "run_summary.jsonl") }

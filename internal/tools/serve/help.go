@@ -1,0 +1,37 @@
+package serve
+
+// Help is `jaiph serve --help`'s text.
+const Help = `Serve the exported workflows of FILE… (a DIR: its .jh files) over HTTP on one
+port, for people, programs and agents (default 127.0.0.1:5247). Without FILE:
+the .jh files of the workspace's .jaiph/ directory and of its root. Start-up
+compiles them as jaiph check does; a diagnostic exits 1.
+
+  GET  /healthz                          liveness (no authentication)
+  GET  /openapi.json                     OpenAPI 3.1: one path per workflow
+  GET  /v1/workflows                     the served workflows
+  POST /v1/workflows/{name}/runs         start a run: a JSON object of string
+                                         arguments; 202 + Location, or with
+                                         ?wait=true the ended run; an
+                                         Idempotency-Key starts it once
+  GET  /v1/runs, /v1/runs/{id}           your runs, newest first; one run
+  GET  /v1/runs/{id}/events              its events (NDJSON), or live with
+                                         Accept: text/event-stream
+  GET  /v1/runs/{id}/artifacts[/{path}]  the files it put in $JAIPH_ARTIFACTS_DIR
+  POST /v1/runs/{id}/cancel              stop it (its programs and container)
+  POST /mcp                              the workflows as MCP tools
+                                         (Streamable HTTP)
+  GET  /workflows, /                     a form per workflow; the run viewer
+
+Authentication (from the environment, never the command line; no workflow
+sees it): JAIPH_SERVE_TOKEN, a bearer token; or JAIPH_SERVE_OIDC_ISSUER and
+JAIPH_SERVE_OIDC_AUDIENCE (JAIPH_SERVE_OIDC_JWKS_URI) for JWTs with the
+scopes jaiph:invoke, jaiph:inspect, jaiph:cancel (jaiph:admin: every
+principal's runs and the viewer). Without either, jaiph serve refuses to
+start unless --allow-anonymous, which binds loopback only.
+
+Limits: JAIPH_SERVE_MAX_CONCURRENT (runs at once, default 4; 429 beyond),
+JAIPH_SERVE_MAX_ARTIFACT_BYTES (413 beyond), JAIPH_SERVE_RETAIN_RUNS (ended
+runs remembered, default 1000). Run records: JAIPH_SERVE_STATE_DIR (default
+.jaiph/serve of the workspace). One log line per request, and an audit line
+per run started or cancelled, go to stderr. SIGINT or SIGTERM interrupts the
+runs in progress, records them, and stops.`

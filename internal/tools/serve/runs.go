@@ -1,0 +1,326 @@
+package serve
+
+// This file answers: which runs does the service know, who may see them,
+// and what is remembered of them across a restart?
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/atomicfile"
+)
+
+// Statuses of a served run.
+const (
+	statusRunning     = "running"
+	statusSucceeded   = "succeeded"
+	statusFailed      = "failed"
+	statusCancelled   = "cancelled"
+	statusInterrupted = "interrupted" // it was running when the server died
+)
+
+// Run is a run's public object (GET /v1/runs/{id}).
+type Run struct {
+	RunID         string     `json:"run_id"`
+	Workflow      string     `json:"workflow"`
+	Status        string     `json:"status"`
+	StartedAt     time.Time  `json:"started_at"`
+	EndedAt       *time.Time `json:"ended_at"`
+	ExitStatus    *int       `json:"exit_status"`
+	Signal        string     `json:"signal,omitempty"`
+	ResultText    string     `json:"result_text"`
+	RunDir        string     `json:"run_dir,omitempty"`
+	Principal     string     `json:"principal"`
+	CorrelationID string     `json:"correlation_id"`
+	// Integrity is the verdict on the run's summary and journal when it
+	// ended (jaiph verify).
+	Integrity string `json:"integrity,omitempty"`
+}
+
+func (r *Run) terminal() bool { return r.Status != statusRunning }
+
+// record is what the state directory keeps of a run: its object and the
+// idempotency key that started it.
+type record struct {
+	Run
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	ArgsHash       string `json:"args_hash,omitempty"`
+}
+
+// entry is a run the registry knows.
+type entry struct {
+	mu      sync.Mutex
+	rec     record
+	changed chan struct{}           // closed (and replaced) when the run changes or writes an event
+	done    chan struct{}           // closed when the run is terminal
+	cancel  context.CancelCauseFunc // interrupts the run (set before it starts)
+	res     outcome                 // how it ended (when done is closed, runs of this process)
+}
+
+// snapshot is the run's object now.
+func (e *entry) snapshot() Run {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.rec.Run
+}
+
+// wake tells the run's followers (SSE) to look again.
+func (e *entry) wake() {
+	e.mu.Lock()
+	close(e.changed)
+	e.changed = make(chan struct{})
+	e.mu.Unlock()
+}
+
+// watch is the channel closed at the run's next change.
+func (e *entry) watch() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.changed
+}
+
+// registry is the runs the service knows, newest last. Terminal runs
+// beyond retain are forgotten in memory (their records and run
+// directories stay on disk), with their idempotency keys.
+type registry struct {
+	dir    string // the state directory's runs/ ("" keeps nothing)
+	retain int
+
+	mu     sync.Mutex
+	runs   map[string]*entry
+	order  []*entry
+	keys   map[string]*entry // idemKey → run
+	active int
+}
+
+func newRegistry(dir string, retain int) *registry {
+	return &registry{dir: dir, retain: max(retain, 1), runs: map[string]*entry{}, keys: map[string]*entry{}}
+}
+
+// idemKey scopes an Idempotency-Key to its principal and workflow.
+func idemKey(principal, workflow, key string) string {
+	return principal + "\x00" + workflow + "\x00" + key
+}
+
+// argsHash identifies a request's arguments (the same key with other
+// arguments is a conflict).
+func argsHash(args []string) string {
+	b, _ := json.Marshal(args)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+var (
+	errTooMany  = errors.New("too many runs")
+	errConflict = errors.New("idempotency conflict")
+)
+
+// admit registers a new run unless the principal's key names one (then
+// that run, fresh false) or the cap is reached (errTooMany). A key given
+// again with other arguments is errConflict.
+func (g *registry) admit(rec record, maxActive int, cancel context.CancelCauseFunc) (e *entry, fresh bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var k string
+	if rec.IdempotencyKey != "" {
+		k = idemKey(rec.Principal, rec.Workflow, rec.IdempotencyKey)
+		if old := g.keys[k]; old != nil {
+			if old.rec.ArgsHash != rec.ArgsHash {
+				return nil, false, errConflict
+			}
+			return old, false, nil
+		}
+	}
+	if maxActive > 0 && g.active >= maxActive {
+		return nil, false, errTooMany
+	}
+	e = &entry{rec: rec, changed: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
+	if err := g.save(&e.rec); err != nil {
+		return nil, false, err
+	}
+	g.active++
+	g.runs[rec.RunID] = e
+	g.order = append(g.order, e)
+	if k != "" {
+		g.keys[k] = e
+	}
+	return e, true, nil
+}
+
+// finish records the run's end and releases its place.
+func (g *registry) finish(e *entry, end func(*Run)) {
+	e.mu.Lock()
+	end(&e.rec.Run)
+	rec := e.rec
+	e.mu.Unlock()
+	g.mu.Lock()
+	g.active--
+	if err := g.save(&rec); err != nil {
+		// The run's own files hold its outcome; the record is the
+		// service's index of them.
+		e.mu.Lock()
+		e.rec.ResultText += "\n(jaiph serve: cannot save the run's record: " + err.Error() + ")"
+		e.mu.Unlock()
+	}
+	g.forget()
+	g.mu.Unlock()
+	close(e.done)
+	e.wake()
+}
+
+// forget drops the oldest terminal runs beyond retain; g.mu is held.
+func (g *registry) forget() {
+	terminal := 0
+	for _, e := range g.order {
+		if e.isTerminal() {
+			terminal++
+		}
+	}
+	if terminal <= g.retain {
+		return
+	}
+	kept := g.order[:0]
+	for _, e := range g.order {
+		if terminal > g.retain && e.isTerminal() {
+			terminal--
+			delete(g.runs, e.rec.RunID)
+			if e.rec.IdempotencyKey != "" {
+				delete(g.keys, idemKey(e.rec.Principal, e.rec.Workflow, e.rec.IdempotencyKey))
+			}
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(g.order[len(kept):])
+	g.order = kept
+}
+
+func (e *entry) isTerminal() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// get is the run id when principal may see it (a principal sees its own
+// runs only, unless all).
+func (g *registry) get(id, principal string, all bool) *entry {
+	g.mu.Lock()
+	e := g.runs[id]
+	g.mu.Unlock()
+	if e == nil || !all && e.snapshot().Principal != principal {
+		return nil
+	}
+	return e
+}
+
+// list is a page of the runs principal may see, newest first, and how
+// many there are.
+func (g *registry) list(principal string, all bool, limit, offset int) ([]Run, int) {
+	g.mu.Lock()
+	mine := make([]*entry, 0, len(g.order))
+	for i := len(g.order) - 1; i >= 0; i-- {
+		e := g.order[i]
+		if all || e.rec.Principal == principal { // Principal never changes
+			mine = append(mine, e)
+		}
+	}
+	g.mu.Unlock()
+	page := []Run{}
+	for i := offset; i < len(mine) && len(page) < limit; i++ {
+		page = append(page, mine[i].snapshot())
+	}
+	return page, len(mine)
+}
+
+// save writes rec to the state directory, atomically.
+func (g *registry) save(rec *record) error {
+	if g.dir == "" {
+		return nil
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(g.dir, rec.RunID+".json"), append(b, '\n'), 0o600)
+}
+
+// load reads the state directory's records (the newest retain of them,
+// by start): a run still "running" in its record was cut off by the
+// server's death and is recorded as interrupted.
+func (g *registry) load() error {
+	if g.dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(g.dir, 0o700); err != nil {
+		return err
+	}
+	names, err := os.ReadDir(g.dir)
+	if err != nil {
+		return err
+	}
+	var recs []record
+	for _, n := range names {
+		if !strings.HasSuffix(n.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(g.dir, n.Name()))
+		if err != nil {
+			continue
+		}
+		var r record
+		if json.Unmarshal(b, &r) != nil || r.RunID == "" {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].StartedAt.Before(recs[j].StartedAt) })
+	if len(recs) > g.retain {
+		recs = recs[len(recs)-g.retain:]
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, r := range recs {
+		if r.Status == statusRunning {
+			now := time.Now().UTC()
+			r.Status, r.EndedAt = statusInterrupted, &now
+			r.ResultText = "the server stopped while the run was going; its outcome is unknown (its run directory keeps what it did)"
+			if err := g.save(&r); err != nil {
+				return err
+			}
+		}
+		e := &entry{rec: r, changed: make(chan struct{}), done: make(chan struct{})}
+		close(e.done)
+		g.runs[r.RunID] = e
+		g.order = append(g.order, e)
+		if r.IdempotencyKey != "" {
+			g.keys[idemKey(r.Principal, r.Workflow, r.IdempotencyKey)] = e
+		}
+	}
+	return nil
+}
+
+// waitIdle returns once no run is active, or after d.
+func (g *registry) waitIdle(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		g.mu.Lock()
+		n := g.active
+		g.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

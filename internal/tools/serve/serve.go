@@ -1,0 +1,241 @@
+package serve
+
+// This file answers: how does `jaiph serve` start, and how does it stop?
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
+	"github.com/jaiph-go/jaiph/internal/tools/report"
+	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
+	"github.com/jaiph-go/jaiph/parser"
+)
+
+// DefaultPort is the port jaiph serve listens on without --port.
+const DefaultPort = 5247
+
+// Config is what `jaiph serve` is started with.
+type Config struct {
+	Host           string
+	Port           int
+	AllowAnonymous bool
+	Paths          []string // FILE or DIR arguments; none: the workspace's (mcpserver.DefaultFiles)
+	Dir            string   // the working directory
+	Environ        []string // the server's environment
+	Home           string
+	Log            io.Writer // the request and audit log, start-up messages
+	UI             fs.FS     // the run viewer's pages (report/ui), nil: none
+	// Ready, when set, learns the address the server listens on.
+	Ready func(addr string)
+}
+
+// Serve starts the service and answers until ctx ends (SIGINT, SIGTERM as
+// runtime.NotifyInterrupt's context: the runs in progress are interrupted
+// with that signal, and Serve returns once they ended).
+func Serve(ctx context.Context, c Config) error {
+	getenv := envLookup(c.Environ)
+	files, strict, err := servedFiles(c)
+	if err != nil {
+		return err
+	}
+	tools, err := mcpserver.Tools(files, strict, func(err error) { fmt.Fprintf(c.Log, "jaiph serve: skipped: %v\n", err) })
+	if err != nil {
+		return err
+	}
+	authn, err := auth.FromEnv(ctx, getenv, nil)
+	if err != nil {
+		return err
+	}
+	if err := auth.CheckBind(authn.Mode(), c.AllowAnonymous, c.Host); err != nil {
+		return err
+	}
+	limits, err := readLimits(getenv)
+	if err != nil {
+		return err
+	}
+	ws := runs.WorkspaceRoot(c.Dir)
+	state := getenv("JAIPH_SERVE_STATE_DIR")
+	if state == "" {
+		state = filepath.Join(ws, ".jaiph", "serve")
+	}
+	keys, _ := chain.StoreDir(getenv)
+	s := &Server{workflows: map[string]workflow{}, runs: newRegistry(filepath.Join(state, "runs"), limits.retain),
+		auth: authn, maxActive: limits.maxActive, maxArtifact: limits.maxArtifact, log: c.Log,
+		exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys,
+			red: redact.FromEnv(c.Environ), stop: ctx}}
+	for _, t := range tools {
+		s.workflows[t.Name] = newWorkflow(t)
+		s.names = append(s.names, t.Name)
+	}
+	if err := s.runs.load(); err != nil {
+		return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
+	}
+	viewCtx, stopViewer := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopViewer()
+	if c.UI != nil {
+		root := runs.Root(ws, getenv("JAIPH_RUNS_DIR"))
+		v := report.Handler(report.Options{Root: root, UI: c.UI, PollMS: 1000, ScanEvery: 2 * time.Second, Warm: true,
+			Redact: s.exec.red, Keys: &chain.Store{Dir: keys}})
+		go v.Run(viewCtx, time.Second)
+		s.viewer = v
+	}
+	s.routes()
+	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("%s:%d is in use (another jaiph serve?); choose another port with --port, or --port 0 for any free one", c.Host, c.Port)
+	}
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	if authn.Mode() == auth.ModeNone {
+		fmt.Fprintf(c.Log, "jaiph serve: WARNING: no authentication (--allow-anonymous): every local user and process can run the workflows and read every run\n")
+	}
+	fmt.Fprintf(c.Log, "jaiph serve: listening on %s (%d workflow(s), auth: %s) — API %s/openapi.json, MCP %s/mcp, workflows %s/workflows\n",
+		base, len(s.names), authn.Mode(), base, base, base)
+	if len(s.names) == 0 {
+		fmt.Fprintln(c.Log, "jaiph serve: no exported workflows: nothing to offer (declare them with export workflow)")
+	}
+	if c.Ready != nil {
+		c.Ready(ln.Addr().String())
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return viewCtx }}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// The runs were interrupted with ctx's signal (executor.stop): let
+	// them end and record it, then close the connections.
+	s.runs.waitIdle(30 * time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	stopViewer() // ends SSE streams and waits
+	srv.Shutdown(sctx)
+	return nil
+}
+
+// servedFiles are the .jh files named (a directory stands for its .jh
+// files, test files left out), else the workspace's; strict: named.
+func servedFiles(c Config) ([]string, bool, error) {
+	if len(c.Paths) == 0 {
+		files := mcpserver.DefaultFiles(c.Dir)
+		if len(files) == 0 {
+			return nil, false, errors.New("no .jh files in the workspace's .jaiph/ or root: name the files to serve")
+		}
+		return files, false, nil
+	}
+	var files []string
+	for _, p := range c.Paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Dir, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, true, fmt.Errorf("no such file or directory: %s", p)
+		}
+		if !fi.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(p, "*.jh"))
+		sort.Strings(matches)
+		for _, m := range matches {
+			if !parser.IsTestFile(m) {
+				files = append(files, m)
+			}
+		}
+	}
+	return files, true, nil
+}
+
+// limits are the service's bounds, from the environment.
+type limits struct {
+	maxActive   int
+	maxArtifact int64
+	retain      int
+}
+
+func readLimits(getenv func(string) string) (limits, error) {
+	l := limits{maxActive: 4, retain: 1000}
+	for _, v := range []struct {
+		name string
+		dst  *int64
+		min  int64
+	}{
+		{"JAIPH_SERVE_MAX_CONCURRENT", new(int64), 0},
+		{"JAIPH_SERVE_MAX_ARTIFACT_BYTES", &l.maxArtifact, 0},
+		{"JAIPH_SERVE_RETAIN_RUNS", new(int64), 1},
+	} {
+		s := getenv(v.name)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < v.min {
+			return l, fmt.Errorf("%s=%q: want a whole number ≥ %d", v.name, s, v.min)
+		}
+		*v.dst = n
+		switch v.name {
+		case "JAIPH_SERVE_MAX_CONCURRENT":
+			l.maxActive = int(n)
+		case "JAIPH_SERVE_RETAIN_RUNS":
+			l.retain = int(n)
+		}
+	}
+	return l, nil
+}
+
+// runEnviron is the runs' environment: the server's without its own
+// settings and credentials (JAIPH_SERVE_*), which no workflow may read.
+func runEnviron(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "JAIPH_SERVE_") || isAuthVariable(k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func isAuthVariable(k string) bool {
+	for _, v := range auth.Variables {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// envLookup is getenv over environ (the last value wins).
+func envLookup(environ []string) func(string) string {
+	return func(key string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
+				return v
+			}
+		}
+		return ""
+	}
+}
