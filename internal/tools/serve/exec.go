@@ -49,7 +49,13 @@ func (s *Server) execute(runCtx context.Context, e *entry, w workflow, args []st
 	x := s.exec
 	defer e.cancel(nil)
 	if x.stop != nil {
-		defer context.AfterFunc(x.stop, func() { e.cancel(context.Cause(x.stop)) })()
+		defer context.AfterFunc(x.stop, func() {
+			if in := runtime.Interruption(x.stop); in != nil {
+				e.cancel(in)
+				return
+			}
+			e.cancel(&runtime.Interrupted{Signal: syscall.SIGTERM})
+		})()
 	}
 	res := outcome{root: &mcpserver.RootStep{}}
 	obs := event.Observers{res.root, wakeOn{e}}
@@ -97,7 +103,7 @@ func (x *executor) run(ctx context.Context, e *entry, w workflow, args []string,
 	strayOut := redact.NewWriter(x.red, stray)
 	rec := e.snapshot()
 	out, err := run.Execute(ctx, engine.RunOptions{Environ: x.environ, Args: args, Workflow: w.Workflow,
-		StrayStderr: strayOut, Observer: append(obs, watch.Observers()...), RunID: rec.RunID, KeyDir: x.keys,
+		StrayStderr: strayOut, Observer: append(obs, watch.Observers()...), RunID: rec.RunID, KeyDir: x.keys, Notices: x.stderr,
 		OnRunDir: func(dir string) {
 			e.mu.Lock()
 			e.rec.RunDir = dir

@@ -115,8 +115,8 @@ func (s *Server) guard(scope auth.Scope, h handler) http.HandlerFunc {
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (auth.Principal, bool) {
 	p, err := s.auth.Authenticate(r)
 	if err != nil {
-		if err.Status == http.StatusUnauthorized {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="jaiph"`)
+		if h := err.WWWAuthenticate(); h != "" {
+			w.Header().Set("WWW-Authenticate", h)
 		}
 		writeError(w, err.Status, err.Code, err.Message)
 		return auth.Principal{}, false
