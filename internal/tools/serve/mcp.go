@@ -23,6 +23,9 @@ type callerKey struct{}
 type caller struct {
 	p    auth.Principal
 	corr string
+	// hungUp ends when the HTTP request does: the SDK's handler context
+	// outlives a client that went away, the request's does not.
+	hungUp context.Context
 }
 
 // guardMCP authenticates POST /mcp and hands it to the SDK's stateless
@@ -41,7 +44,7 @@ func (s *Server) guardMCP() http.Handler {
 		if !ok {
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id")}))
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id"), hungUp: r.Context()}))
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 			asSSE.ServeHTTP(w, r)
 			return
@@ -77,7 +80,10 @@ func (s *Server) mcpServer(c caller) *mcp.Server {
 		s.logf("audit invoke workflow=%s run_id=%s principal=%s correlation_id=%s via=mcp", wf.Name, e.rec.RunID, c.p.ID, c.corr)
 		select {
 		case <-e.done:
-		case <-ctx.Done(): // the client hung up or cancelled: so is the run
+		case <-ctx.Done(): // the client cancelled or hung up: so is the run
+			e.cancel(cancelCause())
+			<-e.done
+		case <-c.hungUp.Done():
 			e.cancel(cancelCause())
 			<-e.done
 		}

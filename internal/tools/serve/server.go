@@ -21,7 +21,7 @@ const maxBody = 1 << 20
 
 // scopeAdmin lets an OIDC principal see every principal's runs and the run
 // viewer; the static token's operator and the anonymous user hold it.
-const scopeAdmin auth.Scope = "jaiph:admin"
+const scopeAdmin = auth.ScopeAdmin
 
 // Server is the HTTP handler of `jaiph serve`.
 type Server struct {

@@ -11,12 +11,14 @@ const (
 	ScopeInvoke  Scope = "jaiph:invoke"
 	ScopeInspect Scope = "jaiph:inspect"
 	ScopeCancel  Scope = "jaiph:cancel"
+	// ScopeAdmin sees every principal's runs and the run viewer.
+	ScopeAdmin Scope = "jaiph:admin"
 )
 
 // allScopes is every scope this package knows; claims naming anything else
 // are ignored rather than refused, since identity providers put unrelated
 // scopes (openid, profile, ...) in the same claim.
-var allScopes = []Scope{ScopeInvoke, ScopeInspect, ScopeCancel}
+var allScopes = []Scope{ScopeInvoke, ScopeInspect, ScopeCancel, ScopeAdmin}
 
 func knownScope(s Scope) bool {
 	for _, k := range allScopes {

@@ -1,0 +1,110 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bearerTransport adds the token to each request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectMCP(t *testing.T, s *server, progress func()) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			if progress != nil {
+				progress()
+			}
+		}})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport{testToken}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestMCPOverHTTP(t *testing.T) {
+	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/mcp", "-", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	wantError(t, "no token", code, b, 401, "E_UNAUTHORIZED")
+
+	var progress atomic.Int32
+	cs := connectMCP(t, s, func() { progress.Add(1) })
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, ",") != "envdump,fails,greet,many,slow,steps" {
+		t.Errorf("tools: %v", names)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{},
+		Meta: mcp.Meta{"progressToken": "p1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError || !strings.Contains(text, "PASS workflow steps") {
+		t.Errorf("call: %v %s", res.IsError, text)
+	}
+	if n := progress.Load(); n < 6 { // three steps, a start and an end each
+		t.Errorf("%d progress notifications, want 6", n)
+	}
+	// The call is a run of the registry.
+	_, _, b = s.do("GET", "/v1/runs", "", "")
+	runs := decode[struct{ Runs []Run }](t, b).Runs
+	if len(runs) != 1 || runs[0].Workflow != "steps" || runs[0].Status != statusSucceeded || runs[0].Principal != "operator" {
+		t.Errorf("runs: %s", b)
+	}
+	if !strings.Contains(s.log.String(), "audit invoke workflow=steps run_id="+runs[0].RunID) {
+		t.Errorf("no audit line:\n%s", s.log.String())
+	}
+}
+
+// TestMCPHangUpCancels: a client that goes away mid-call cancels the run.
+func TestMCPHangUpCancels(t *testing.T) {
+	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken)
+	cs := connectMCP(t, s, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"args": []string{"1000.414"}}})
+		done <- err
+	}()
+	var id string
+	for deadline := time.Now().Add(30 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		_, _, b := s.do("GET", "/v1/runs", "", "")
+		if rs := decode[struct{ Runs []Run }](t, b).Runs; len(rs) == 1 && len(processesWith("1000.414")) > 0 {
+			id = rs[0].RunID
+		}
+	}
+	if id == "" {
+		t.Fatal("the call's run did not start")
+	}
+	cancel()
+	<-done
+	r := s.waitTerminal(id)
+	if r.Status != statusCancelled {
+		t.Errorf("after hang-up: %+v", r)
+	}
+	if procs := processesWith("1000.414"); len(procs) > 0 {
+		t.Errorf("left processes: %v", procs)
+	}
+}
