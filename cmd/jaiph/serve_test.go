@@ -110,8 +110,8 @@ func TestServeProcess(t *testing.T) {
 		t.Errorf("after SIGTERM: %v\n%s", err, p.stderr)
 	}
 	waitProcess(t, "1000.511", false)
-	rec, err := os.ReadFile(filepath.Join(dir, ".jaiph", "serve", "runs", slow+".json"))
-	if err != nil || !strings.Contains(string(rec), `"status":"interrupted"`) {
+	rec, err := os.ReadFile(filepath.Join(dir, ".jaiph", "serve", "runs.jsonl"))
+	if err != nil || !strings.Contains(string(rec), `{"run_id":"`+slow+`","workflow":"slow","status":"interrupted"`) {
 		t.Errorf("record after SIGTERM: %v %s", err, rec)
 	}
 

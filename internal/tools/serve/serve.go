@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -75,7 +76,7 @@ func Serve(ctx context.Context, c Config) error {
 		state = filepath.Join(ws, ".jaiph", "serve")
 	}
 	keys, _ := chain.StoreDir(getenv)
-	s := &Server{workflows: map[string]workflow{}, runs: newRegistry(filepath.Join(state, "runs"), limits.retain),
+	s := &Server{workflows: map[string]workflow{}, runs: newRegistry(state, limits.retain),
 		auth: authn, maxActive: limits.maxActive, maxArtifact: limits.maxArtifact, log: c.Log,
 		exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys,
 			red: redact.FromEnv(c.Environ), stop: ctx}}
@@ -86,14 +87,20 @@ func Serve(ctx context.Context, c Config) error {
 	if err := s.runs.load(); err != nil {
 		return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
 	}
+	defer s.runs.close()
 	viewCtx, stopViewer := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopViewer()
 	if c.UI != nil {
 		root := runs.Root(ws, getenv("JAIPH_RUNS_DIR"))
 		v := report.Handler(report.Options{Root: root, UI: c.UI, PollMS: 1000, ScanEvery: 2 * time.Second, Warm: true,
 			Redact: s.exec.red, Keys: &chain.Store{Dir: keys}})
-		go v.Run(viewCtx, time.Second)
-		s.viewer = v
+		// The viewer polls the runs directory once it is used: a service
+		// nobody looks at through a browser pays nothing for it.
+		var once sync.Once
+		s.viewer = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			once.Do(func() { go v.Run(viewCtx, time.Second) })
+			v.ServeHTTP(w, r)
+		})
 	}
 	s.routes()
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))

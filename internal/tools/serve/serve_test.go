@@ -684,11 +684,17 @@ func TestRestart(t *testing.T) {
 		t.Errorf("key after restart: %d %s", code, b)
 	}
 	// A record left "running" by a kill -9 is reconciled.
-	state := filepath.Join(s.dir, ".jaiph", "serve", "runs")
+	s2.stop()
+	log := filepath.Join(s.dir, ".jaiph", "serve", logName)
 	rec := record{Run: Run{RunID: "killed", Workflow: "greet", Status: statusRunning, StartedAt: time.Now().UTC(), Principal: "operator"}}
 	bs, _ := json.Marshal(rec)
-	os.WriteFile(filepath.Join(state, "killed.json"), bs, 0o600)
-	s2.stop()
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(bs, '\n'))
+	f.WriteString(`{"run_id":"torn","sta`) // a kill in the middle of a write
+	f.Close()
 	s3 := start(t, s.dir, "JAIPH_SERVE_TOKEN="+testToken)
 	_, _, b = s3.do("GET", "/v1/runs/killed", "", "")
 	if got := decode[Run](t, b); got.Status != statusInterrupted {
@@ -761,16 +767,29 @@ func TestShutdownInterruptsRuns(t *testing.T) {
 	}
 	id := decode[Run](t, b).RunID
 	s.stop()
-	b, err := os.ReadFile(filepath.Join(s.dir, ".jaiph", "serve", "runs", id+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := decode[record](t, b); r.Status != statusInterrupted || r.EndedAt == nil {
-		t.Errorf("record after shutdown: %s", b)
+	if r := lastRecord(t, s.dir, id); r.Status != statusInterrupted || r.EndedAt == nil {
+		t.Errorf("record after shutdown: %+v", r)
 	}
 	if procs := processesWith("1000.413"); len(procs) > 0 {
 		t.Errorf("left processes: %v", procs)
 	}
+}
+
+// lastRecord is the record log's last line for run id.
+func lastRecord(t *testing.T, dir, id string) record {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".jaiph", "serve", logName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last record
+	for _, line := range strings.Split(string(b), "\n") {
+		var r record
+		if json.Unmarshal([]byte(line), &r) == nil && r.RunID == id {
+			last = r
+		}
+	}
+	return last
 }
 
 var _ = fmt.Sprintf
