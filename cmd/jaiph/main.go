@@ -71,6 +71,14 @@ type exitError struct {
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+// failed is err said as `jaiph NAME: …` with exit status 1 (nil: nil).
+func failed(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{exitFailure, "jaiph " + name + ": " + err.Error()}
+}
+
 // exitCode is the error for an exit status (nil for 0).
 func exitCode(code int) error {
 	if code == 0 {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -12,16 +11,6 @@ import (
 )
 
 func newMcpCmd(stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "mcp [FILE...]",
-		Short: "Serve exported workflows as Model Context Protocol tools over stdin and stdout",
-		Long:  mcpserver.Help,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := mcpserver.Main(args, stderr); err != nil {
-				fmt.Fprintf(stderr, "jaiph mcp: %v\n", err)
-				return &exitError{code: exitFailure}
-			}
-			return nil
-		},
-	}
+	return &cobra.Command{Use: "mcp [FILE...]", Short: "Serve exported workflows as Model Context Protocol tools over stdin and stdout", Long: mcpserver.Help,
+		RunE: func(_ *cobra.Command, args []string) error { return failed("mcp", mcpserver.Main(args, stderr)) }}
 }

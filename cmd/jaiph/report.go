@@ -4,13 +4,11 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/tools/report"
 	"github.com/jaiph-go/jaiph/internal/tools/report/ui"
-	"github.com/jaiph-go/jaiph/runtime"
 )
 
 func newReportCmd(stdout io.Writer) *cobra.Command {
@@ -19,13 +17,8 @@ func newReportCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: "report [--host H] [--port N] [--runs-dir DIR] [--poll-ms MS] [--open] | report --otlp RUN_DIR [--force]", Short: "Browse the workspace's runs in a web browser (read-only)",
 		Long: report.Help, Args: positional(0, 0),
 		RunE: func(_ *cobra.Command, _ []string) error {
-			ctx, stop := runtime.NotifyInterrupt()
-			defer stop()
-			if otlpDir != "" {
-				return report.ExportRun(ctx, otlpDir, os.Environ(), force)
-			}
 			c.Workspace = cwdWorkspace()
-			return report.Serve(ctx, c)
+			return report.Main(c, otlpDir, force)
 		}}
 	c.Flags(cmd.Flags())
 	cmd.Flags().StringVar(&otlpDir, "otlp", "", "send the trace of the run at `RUN_DIR` to the OTLP endpoint, then exit")

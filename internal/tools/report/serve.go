@@ -23,6 +23,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
+	rt "github.com/jaiph-go/jaiph/runtime"
 )
 
 // Run does the first full pass over the runs (a Warm server answers the
@@ -255,3 +256,15 @@ With --otlp it serves nothing: it sends the trace of the run at RUN_DIR to the O
 endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and exits.
 The trace carries the run's jaiph verify verdict as jaiph.integrity; a tampered run is
 refused unless --force.`
+
+// Main is `jaiph report`: with otlpDir, the export of that run's trace
+// (force: although its summary does not verify); else the server, until
+// SIGINT or SIGTERM.
+func Main(c Config, otlpDir string, force bool) error {
+	ctx, stop := rt.NotifyInterrupt()
+	defer stop()
+	if otlpDir != "" {
+		return ExportRun(ctx, otlpDir, os.Environ(), force)
+	}
+	return Serve(ctx, c)
+}

@@ -1,5 +1,41 @@
 package serve
 
+import (
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// Use and Short are the command's usage line and summary (the default
+// build's stand-in in cmd/jaiph/forward.go repeats them).
+const (
+	Use   = "serve [--host H] [--port N] [--allow-anonymous] [FILE|DIR...]"
+	Short = "Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer"
+)
+
+// Flags declares the command's flags on fs, into c.
+func (c *Config) Flags(fs *pflag.FlagSet) {
+	fs.StringVar(&c.Host, "host", "127.0.0.1", "the address to listen on")
+	fs.IntVar(&c.Port, "port", DefaultPort, "the port to listen on (0: any free one)")
+	fs.BoolVar(&c.AllowAnonymous, "allow-anonymous", false, "serve without authentication (loopback only)")
+}
+
+// Main is `jaiph serve PATHS…` in this process's directory and
+// environment, until SIGINT or SIGTERM.
+func Main(c Config, paths []string) error {
+	ctx, stop := runtime.NotifyInterrupt()
+	defer stop()
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	c.Paths, c.Dir, c.Environ = paths, dir, os.Environ()
+	c.Home, _ = os.UserHomeDir()
+	return Serve(ctx, c)
+}
+
 // Help is `jaiph serve --help`'s text.
 const Help = `Serve the exported workflows of FILE… (a DIR: its .jh files) over HTTP on one
 port, for people, programs and agents (default 127.0.0.1:5247). Without FILE:
