@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/lowered"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // addStep records a step and returns the id word that stands for it.

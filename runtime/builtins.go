@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/lowered"

@@ -1,6 +1,7 @@
 // Package runtime executes lowered Jaiph bodies in-process with
-// mvdan.cc/sh/v3/interp. Each managed call (rule, function, workflow, prompt)
-// runs in its own interpreter runner whose Jaiph builtins are exec handlers;
+// mvdan.cc/sh/v3/interp (the patched copy in third_party/mvdan-sh). Each
+// managed call (rule, function, workflow, prompt) runs in its own
+// interpreter runner whose Jaiph builtins are exec handlers;
 // the runtime owns the run directory, step artifacts, run_summary.jsonl and
 // the event stream that the progress tree and hooks observe. It never
 // formats terminal output itself. Where an orchestrator's messages are kept

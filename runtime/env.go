@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jaiph-go/jaiph/lowered"
-	"mvdan.cc/sh/v3/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 )
 
 // This file answers: which variables does a managed call see (the

@@ -9,7 +9,7 @@ import (
 	goruntime "runtime"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 )
 
 // Rules must not change the workspace (docs/language.md#rules). Two layers enforce

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"

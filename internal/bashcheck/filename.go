@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/lowered"

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // kind is what a refusal looks for in the syntax tree.

@@ -3,7 +3,7 @@ package bashcheck
 import (
 	"github.com/jaiph-go/jaiph/diag"
 	"github.com/jaiph-go/jaiph/lowered"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // stepWords are the Jaiph keywords that start a managed call only where the

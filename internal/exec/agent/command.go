@@ -3,8 +3,8 @@ package agent
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )

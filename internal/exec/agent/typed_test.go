@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 var ticket = []Field{{"title", "string"}, {"n", "number"}, {"ok", "boolean"}}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 )
 
 // Middleware runs `jaiph::status N`, which exits with N; every other

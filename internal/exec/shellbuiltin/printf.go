@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 )

@@ -3,7 +3,7 @@ package format_test
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // normalizeShell removes from shell text what bash ignores and the

@@ -28,8 +28,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // A Runner interprets shell programs. It can be reused, but it is not safe for

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 // jaiph-go patch: FUNCNEST, as in bash. A shell function called when

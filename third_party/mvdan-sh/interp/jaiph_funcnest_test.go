@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 )
 
 // TestJaiphFuncNest compares FUNCNEST with bash: the call past the limit

@@ -13,12 +13,31 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 type shResult struct {
 	stdout, stderr string
@@ -56,7 +75,9 @@ func runInterp(t *testing.T, dir, src string) shResult {
 	if err != nil {
 		return shResult{"", err.Error() + "\n", 2}
 	}
-	var out, errb bytes.Buffer
+	// Commands run concurrently (a pipeline's elements, jobs) each copy
+	// their output to these writers from a goroutine of their own.
+	var out, errb syncBuffer
 	r, err := interp.New(
 		interp.StdIO(nil, &out, &errb),
 		interp.Dir(dir),
@@ -66,12 +87,16 @@ func runInterp(t *testing.T, dir, src string) shResult {
 		t.Fatal(err)
 	}
 	err = r.Run(context.Background(), file)
+	// A job the snippet never waited for (`<(sleep 0.5)`) may still write
+	// to out and errb, as bash's own jobs do until its pipes close, which
+	// runBash's cmd.Run waits for.
+	r.WaitBackground()
 	status := 0
 	var es interp.ExitStatus
 	if errors.As(err, &es) {
 		status = int(es)
 	} else if err != nil {
-		errb.WriteString(err.Error() + "\n")
+		errb.Write([]byte(err.Error() + "\n"))
 		status = 1
 	}
 	return shResult{out.String(), errb.String(), status}

@@ -25,10 +25,10 @@ import (
 	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/internal"
-	"mvdan.cc/sh/v3/pattern"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/internal"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/pattern"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
 const (
