@@ -5,14 +5,13 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
 )
 
@@ -53,27 +52,33 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request, p auth.Princip
 		writeError(w, http.StatusBadRequest, codeBadArgs, err.Error())
 		return
 	}
-	e, fresh, ok := s.start(w, r, p, wf, args, nil)
-	if !ok {
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > 255 {
+		writeError(w, http.StatusBadRequest, codeBadArgs, "the Idempotency-Key is longer than 255 characters")
+		return
+	}
+	corr := r.Header.Get("X-Correlation-Id")
+	run, fresh, err := s.backend.Start(r.Context(), served.Start{Workflow: wf.Name, Args: args, Principal: p.ID,
+		CorrelationID: corr, IdempotencyKey: key})
+	if err != nil {
+		s.backendError(w, err)
 		return
 	}
 	if fresh {
-		s.logf("audit invoke workflow=%s run_id=%s principal=%s correlation_id=%s", wf.Name, e.rec.RunID, p.ID, r.Header.Get("X-Correlation-Id"))
+		s.logf("audit invoke workflow=%s run_id=%s principal=%s correlation_id=%s", wf.Name, run.RunID, p.ID, corr)
 	}
-	w.Header().Set("Location", "/v1/runs/"+e.rec.RunID)
+	w.Header().Set("Location", "/v1/runs/"+run.RunID)
 	if r.URL.Query().Get("wait") == "true" {
-		select {
-		case <-e.done:
-			writeJSON(w, http.StatusOK, e.snapshot())
-		case <-r.Context().Done(): // the client left; the run goes on
-		}
+		if run, err = served.Wait(r.Context(), s.backend, run.RunID); err == nil {
+			writeJSON(w, http.StatusOK, run)
+		} // else the client left; the run goes on
 		return
 	}
 	status := http.StatusAccepted
 	if !fresh {
 		status = http.StatusOK // the key's run: nothing started
 	}
-	writeJSON(w, status, e.snapshot())
+	writeJSON(w, status, run)
 }
 
 // readBody reads a JSON request body: 415 for another media type, 413
@@ -99,59 +104,15 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	return body, true
 }
 
-// start admits a run of wf with args for p and starts it (extra observes
-// its events): the entry, and whether it is new (false: the idempotency
-// key's run). It answered the request when ok is false.
-func (s *Server) start(w http.ResponseWriter, r *http.Request, p auth.Principal, wf workflow, args []string, extra event.Observer) (*entry, bool, bool) {
-	key := r.Header.Get("Idempotency-Key")
-	if len(key) > 255 {
-		writeError(w, http.StatusBadRequest, codeBadArgs, "the Idempotency-Key is longer than 255 characters")
-		return nil, false, false
-	}
-	e, fresh, err := s.launch(p, r.Header.Get("X-Correlation-Id"), key, wf, args, extra)
-	switch {
-	case errors.Is(err, errConflict):
-		writeError(w, http.StatusConflict, codeIdempotency, "this Idempotency-Key started a run with other arguments")
-	case errors.Is(err, errTooMany):
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusTooManyRequests, codeTooManyRuns, err.Error())
-	case err != nil:
-		writeError(w, http.StatusServiceUnavailable, codeUnavailable, err.Error())
-	default:
-		return e, fresh, true
-	}
-	return nil, false, false
-}
-
-// launch admits a run and starts it (see start).
-func (s *Server) launch(p auth.Principal, corr, key string, wf workflow, args []string, extra event.Observer) (*entry, bool, error) {
-	rec := record{Run: Run{RunID: newUUID(), Workflow: wf.Name, Status: statusRunning, StartedAt: time.Now().UTC(),
-		Principal: p.ID, CorrelationID: corr}, IdempotencyKey: key, ArgsHash: argsHash(args)}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	e, fresh, err := s.runs.admit(rec, s.maxActive, cancel)
-	switch {
-	case errors.Is(err, errTooMany):
-		cancel(nil)
-		return nil, false, fmt.Errorf("the server runs %d runs already (JAIPH_SERVE_MAX_CONCURRENT); retry later: %w", s.maxActive, errTooMany)
-	case errors.Is(err, errConflict):
-		cancel(nil)
-		return nil, false, err
-	case err != nil:
-		cancel(nil)
-		return nil, false, fmt.Errorf("cannot record the run: %w", err)
-	case !fresh:
-		cancel(nil)
-		return e, false, nil
-	}
-	go s.execute(ctx, e, wf, args, extra)
-	return e, true, nil
-}
-
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	q := r.URL.Query()
 	limit := min(max(atoi(q.Get("limit"), 100), 1), 1000)
 	offset := max(atoi(q.Get("offset"), 0), 0)
-	page, total := s.runs.list(p.ID, seesAll(p), limit, offset)
+	page, total, err := s.backend.List(r.Context(), p.ID, seesAll(p), limit, offset)
+	if err != nil {
+		s.backendError(w, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"runs": page, "total": total, "limit": limit, "offset": offset})
 }
 
@@ -165,17 +126,22 @@ func atoi(s string, def int) int {
 
 // visible is the run the path names when p may see it; it answered 404
 // otherwise (another principal's run looks like none).
-func (s *Server) visible(w http.ResponseWriter, r *http.Request, p auth.Principal) *entry {
-	e := s.runs.get(r.PathValue("id"), p.ID, seesAll(p))
-	if e == nil {
+func (s *Server) visible(w http.ResponseWriter, r *http.Request, p auth.Principal) (Run, bool) {
+	run, err := s.backend.Get(r.Context(), r.PathValue("id"))
+	if errors.Is(err, served.ErrNotFound) || err == nil && !seesAll(p) && run.Principal != p.ID {
 		writeError(w, http.StatusNotFound, codeNotFound, "no run "+strconv.Quote(r.PathValue("id")))
+		return Run{}, false
 	}
-	return e
+	if err != nil {
+		s.backendError(w, err)
+		return Run{}, false
+	}
+	return run, true
 }
 
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	if e := s.visible(w, r, p); e != nil {
-		writeJSON(w, http.StatusOK, e.snapshot())
+	if run, ok := s.visible(w, r, p); ok {
+		writeJSON(w, http.StatusOK, run)
 	}
 }
 
@@ -186,21 +152,27 @@ const cancelWait = 10 * time.Second
 // cancelRun interrupts the run as `kill` would and answers once it ended
 // (its programs and container gone), or after cancelWait.
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	e := s.visible(w, r, p)
-	if e == nil {
+	run, ok := s.visible(w, r, p)
+	if !ok {
 		return
 	}
-	if e.isTerminal() {
-		writeError(w, http.StatusConflict, codeRunTerminal, "the run ended already ("+e.snapshot().Status+")")
+	if served.Terminal(run.Status) {
+		writeError(w, http.StatusConflict, codeRunTerminal, "the run ended already ("+run.Status+")")
 		return
 	}
-	s.logf("audit cancel run_id=%s principal=%s correlation_id=%s", e.rec.RunID, p.ID, r.Header.Get("X-Correlation-Id"))
-	e.cancel(cancelCause())
-	select {
-	case <-e.done:
-	case <-time.After(cancelWait):
-	case <-r.Context().Done():
+	s.logf("audit cancel run_id=%s principal=%s correlation_id=%s", run.RunID, p.ID, r.Header.Get("X-Correlation-Id"))
+	if err := s.backend.Cancel(r.Context(), run.RunID); err != nil {
+		s.backendError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, e.snapshot())
+	ctx, stop := context.WithTimeout(r.Context(), cancelWait)
+	defer stop()
+	if ended, err := served.Wait(ctx, s.backend, run.RunID); err == nil {
+		run = ended
+	} else if r.Context().Err() != nil {
+		return
+	} else if now, err := s.backend.Get(r.Context(), run.RunID); err == nil {
+		run = now
+	}
+	writeJSON(w, http.StatusOK, run)
 }

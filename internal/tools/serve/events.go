@@ -5,16 +5,14 @@ package serve
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/store/chain"
-	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
 )
 
@@ -25,39 +23,38 @@ var keepAlive = 15 * time.Second
 // events is GET /v1/runs/{id}/events: the run's summary as NDJSON once its
 // chain verified, or with Accept: text/event-stream a live stream of it.
 func (s *Server) events(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	e := s.visible(w, r, p)
-	if e == nil {
+	run, ok := s.visible(w, r, p)
+	if !ok {
 		return
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-		s.stream(w, r, e)
+		s.stream(w, r, run.RunID)
 		return
 	}
-	dir := e.snapshot().RunDir
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	if dir == "" {
-		w.WriteHeader(http.StatusOK) // no step ran yet
+	if err := s.backend.Verify(r.Context(), run.RunID); err != nil {
+		s.backendError(w, err)
 		return
 	}
-	if v := runs.Verify(dir, chainStore(s.exec.keys)); v.Status == chain.Tampered {
-		writeError(w, http.StatusConflict, codeTampered, "the run's records do not verify: "+v.String())
-		return
-	}
-	f, err := os.Open(summaryPath(dir))
-	if os.IsNotExist(err) {
-		w.WriteHeader(http.StatusOK)
-		return
-	}
+	f, err := s.backend.Follow(r.Context(), run.RunID)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, codeInternal, "cannot read the run's summary: "+err.Error())
+		s.backendError(w, err)
 		return
 	}
 	defer f.Close()
-	// Complete lines only: a run still going may be writing the last one.
-	copyLines(w, f)
+	lines, err := f.Next(r.Context())
+	if err != nil {
+		s.backendError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	for _, l := range lines {
+		w.Write(l)
+	}
 }
 
-// copyLines copies r's complete lines to w; it returns how many bytes.
+// copyLines copies r's complete lines to w, one Write each (a run still
+// going may be writing the last one); it returns how many bytes.
 func copyLines(w io.Writer, r io.Reader) int64 {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var n int64
@@ -80,7 +77,14 @@ func copyLines(w io.Writer, r io.Reader) int64 {
 // stream sends the run's summary lines as Server-Sent Events: what exists,
 // then each new line, a keep-alive comment every keepAlive, and `event:
 // end` (data: the run's object) when the run is terminal.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, e *entry) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, id string) {
+	ctx := r.Context()
+	f, err := s.backend.Follow(ctx, id)
+	if err != nil {
+		s.backendError(w, err)
+		return
+	}
+	defer f.Close()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -88,30 +92,27 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, e *entry) {
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	rc.Flush()
-	var offset int64
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	var f *os.File
-	defer func() {
-		if f != nil {
-			f.Close()
-		}
-	}()
 	for {
-		changed := e.watch() // before reading: a change after the read wakes us
-		terminal := e.isTerminal()
-		run := e.snapshot()
-		if f == nil && run.RunDir != "" {
-			f, _ = os.Open(summaryPath(run.RunDir))
+		changed := f.Changed() // before looking: a change after the look wakes us
+		run, err := s.backend.Get(ctx, id)
+		if err != nil {
+			return
 		}
-		if f != nil {
-			n, err := sendLines(w, f, offset)
-			offset += n
-			if err != nil {
+		lines, err := f.Next(ctx)
+		if err != nil {
+			return
+		}
+		for _, l := range lines {
+			if _, err := io.WriteString(w, "data: "+strings.TrimRight(string(l), "\n")+"\n\n"); err != nil {
 				return
 			}
 		}
-		if terminal {
+		if served.Terminal(run.Status) {
+			if len(lines) > 0 {
+				continue // the end's last lines may still come: read until none
+			}
 			b, _ := json.Marshal(run)
 			if _, err := io.WriteString(w, "event: end\ndata: "+string(b)+"\n\n"); err == nil {
 				rc.Flush()
@@ -126,26 +127,25 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, e *entry) {
 				return
 			}
 			rc.Flush()
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		}
 	}
 }
 
-// sendLines sends f's complete lines from offset as data events; it
-// returns the bytes it consumed.
-func sendLines(w io.Writer, f *os.File, offset int64) (int64, error) {
-	var n int64
-	var buf bytes.Buffer
-	copyLines(&buf, io.NewSectionReader(f, offset, 1<<62))
-	for _, line := range bytes.SplitAfter(buf.Bytes(), []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		n += int64(len(line))
-		if _, err := w.Write(append(append([]byte("data: "), bytes.TrimRight(line, "\n")...), '\n', '\n')); err != nil {
-			return n, err
-		}
+// backendError answers for an error of the backend.
+func (s *Server) backendError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, served.ErrNotFound):
+		writeError(w, http.StatusNotFound, codeNotFound, err.Error())
+	case errors.Is(err, served.ErrTampered):
+		writeError(w, http.StatusConflict, codeTampered, err.Error())
+	case errors.Is(err, served.ErrConflict):
+		writeError(w, http.StatusConflict, codeIdempotency, err.Error())
+	case errors.Is(err, served.ErrTooMany):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusTooManyRequests, codeTooManyRuns, err.Error())
+	default:
+		writeError(w, http.StatusServiceUnavailable, codeUnavailable, err.Error())
 	}
-	return n, nil
 }

@@ -10,12 +10,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -43,10 +42,9 @@ type outcome struct {
 }
 
 // execute runs w with args as the run e names (cancelled through
-// e.cancel), then records its end and keeps its outcome in e.res.
-// extra observes the run's events too (an MCP call's progress).
-func (s *Server) execute(runCtx context.Context, e *entry, w workflow, args []string, extra event.Observer) {
-	x := s.exec
+// e.cancel), then records its end.
+func (l *local) execute(runCtx context.Context, e *entry, w workflow, args []string) {
+	x := l.exec
 	defer e.cancel(nil)
 	if x.stop != nil {
 		defer context.AfterFunc(x.stop, func() {
@@ -58,14 +56,9 @@ func (s *Server) execute(runCtx context.Context, e *entry, w workflow, args []st
 		})()
 	}
 	res := outcome{root: &mcpserver.RootStep{}}
-	obs := event.Observers{res.root, wakeOn{e}}
-	if extra != nil {
-		obs = append(obs, extra)
-	}
-	res.out, res.err, res.stray = x.run(runCtx, e, w, args, obs)
+	res.out, res.err, res.stray = x.run(runCtx, e, w, args, event.Observers{res.root, wakeOn{e}})
 	res.status = statusOf(res, runCtx)
-	e.res = res
-	s.runs.finish(e, func(r *Run) {
+	l.runs.finish(e, func(r *Run) {
 		now := time.Now().UTC()
 		r.EndedAt, r.Status = &now, res.status
 		if res.err != nil {
@@ -81,9 +74,10 @@ func (s *Server) execute(runCtx context.Context, e *entry, w workflow, args []st
 		}
 		if res.out.RunDir != "" {
 			r.RunDir = res.out.RunDir
-			r.Integrity = runs.Verify(res.out.RunDir, chainStore(x.keys)).String()
+			r.Integrity = runs.Verify(res.out.RunDir, chain.Store{Dir: x.keys}).String()
 		}
 		r.ResultText = resultText(w, res, x.red)
+		r.Output = x.red.String(res.root.Output())
 	})
 }
 
@@ -155,14 +149,6 @@ func resultText(w workflow, res outcome, red *redact.Redactor) string {
 	o := mcpserver.Output{Status: res.out.ExitStatus(), Output: red.String(res.root.Output()),
 		ReturnValue: red.String(res.out.Value), RunDir: res.out.RunDir, SummaryFile: res.out.SummaryFile}
 	return red.String(mcpserver.ResultText(w.Workflow, o, res.out, res.stray))
-}
-
-// mcpResult is the tool result of a finished MCP call.
-func mcpResult(w workflow, res outcome, red *redact.Redactor) (*mcp.CallToolResult, mcpserver.Output, error) {
-	if res.err != nil {
-		return nil, mcpserver.Output{}, errors.New(red.String(res.err.Error()))
-	}
-	return mcpserver.Result(w.Tool, res.out, res.root, red, res.stray)
 }
 
 // wakeOn wakes the run's followers at each event.

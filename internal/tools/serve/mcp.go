@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
 )
@@ -57,7 +59,7 @@ func (s *Server) guardMCP() http.Handler {
 }
 
 // mcpServer is the MCP server for one request of c: the tools c may list
-// (jaiph:inspect), each call a run of the registry (jaiph:invoke).
+// (jaiph:inspect), each call a run of the backend (jaiph:invoke).
 func (s *Server) mcpServer(c caller) *mcp.Server {
 	var tools []mcpserver.Tool
 	if c.p.Can(auth.ScopeInspect) {
@@ -70,23 +72,94 @@ func (s *Server) mcpServer(c caller) *mcp.Server {
 			return nil, mcpserver.Output{}, fmt.Errorf("%s: calling a tool needs the %s scope", codeForbidden, auth.ScopeInvoke)
 		}
 		wf := s.workflows[t.Name]
-		e, _, err := s.launch(c.p, c.corr, "", wf, args, mcpserver.Progress(ctx, req))
+		run, _, err := s.backend.Start(ctx, served.Start{Workflow: wf.Name, Args: args, Principal: c.p.ID, CorrelationID: c.corr})
 		if err != nil {
-			if errors.Is(err, errTooMany) {
+			if errors.Is(err, served.ErrTooMany) {
 				return nil, mcpserver.Output{}, fmt.Errorf("%s: %v", codeTooManyRuns, err)
 			}
 			return nil, mcpserver.Output{}, err
 		}
-		s.logf("audit invoke workflow=%s run_id=%s principal=%s correlation_id=%s via=mcp", wf.Name, e.rec.RunID, c.p.ID, c.corr)
-		select {
-		case <-e.done:
-		case <-ctx.Done(): // the client cancelled or hung up: so is the run
-			e.cancel(cancelCause())
-			<-e.done
-		case <-c.hungUp.Done():
-			e.cancel(cancelCause())
-			<-e.done
+		s.logf("audit invoke workflow=%s run_id=%s principal=%s correlation_id=%s via=mcp", wf.Name, run.RunID, c.p.ID, c.corr)
+		// Until it ends: its steps as progress; a client that cancelled
+		// or hung up cancels the run.
+		run, err = s.follow(ctx, c.hungUp, run.RunID, mcpserver.Progress(ctx, req))
+		if err != nil {
+			return nil, mcpserver.Output{}, err
 		}
-		return mcpResult(wf, e.res, s.exec.red)
+		return runResult(wf, run)
 	})
+}
+
+// follow waits for the run's end, sending its events to obs; when ctx or
+// hungUp ends first, it cancels the run and waits for that end.
+func (s *Server) follow(ctx, hungUp context.Context, id string, obs event.Observer) (Run, error) {
+	f, err := s.backend.Follow(context.WithoutCancel(ctx), id)
+	if err != nil {
+		return Run{}, err
+	}
+	defer f.Close()
+	bg := context.WithoutCancel(ctx)
+	cancelled := false
+	for {
+		changed := f.Changed()
+		run, err := s.backend.Get(bg, id)
+		if err != nil {
+			return run, err
+		}
+		lines, err := f.Next(bg)
+		if err != nil {
+			return run, err
+		}
+		for _, l := range lines {
+			if obs != nil && !cancelled {
+				if e, err := event.Parse(l); err == nil {
+					obs.Event(e)
+				}
+			}
+		}
+		if served.Terminal(run.Status) && len(lines) == 0 {
+			return run, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+		case <-hungUp.Done():
+		}
+		if !cancelled && (ctx.Err() != nil || hungUp.Err() != nil) {
+			cancelled = true
+			if err := s.backend.Cancel(bg, id); err != nil {
+				return run, err
+			}
+			ctx, hungUp = bg, bg // from now on: wait for the end
+		}
+	}
+}
+
+// runResult is an ended run's tool result: what `jaiph mcp` answers.
+func runResult(wf workflow, run Run) (*mcp.CallToolResult, mcpserver.Output, error) {
+	out := mcpserver.Output{Output: run.Output, RunDir: run.RunDir}
+	if run.ExitStatus != nil {
+		out.Status = *run.ExitStatus
+	}
+	if run.RunDir != "" {
+		out.SummaryFile = summaryPath(run.RunDir)
+	}
+	failed := run.Status != statusSucceeded
+	text := run.ResultText
+	if !failed {
+		out.ReturnValue = run.ResultText
+		var b strings.Builder
+		fmt.Fprintf(&b, "✓ PASS workflow %s\n", wf.Workflow)
+		if run.Output != "" {
+			fmt.Fprintf(&b, "\nOutput:\n%s\n", strings.TrimRight(run.Output, "\n"))
+		}
+		if run.ResultText != "" {
+			fmt.Fprintf(&b, "\nReturn value: %s\n", run.ResultText)
+		}
+		if run.RunDir != "" {
+			fmt.Fprintf(&b, "\nLogs: %s\nSummary: %s\n", run.RunDir, out.SummaryFile)
+		}
+		text = b.String()
+	}
+	return &mcp.CallToolResult{IsError: failed, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }

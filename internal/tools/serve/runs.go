@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,36 +17,21 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
+	"github.com/jaiph-go/jaiph/internal/served"
 )
 
-// Statuses of a served run.
+// The statuses of a served run (served.Status*).
 const (
-	statusRunning     = "running"
-	statusSucceeded   = "succeeded"
-	statusFailed      = "failed"
-	statusCancelled   = "cancelled"
-	statusInterrupted = "interrupted" // it was running when the server died
+	statusQueued      = served.StatusQueued
+	statusRunning     = served.StatusRunning
+	statusSucceeded   = served.StatusSucceeded
+	statusFailed      = served.StatusFailed
+	statusCancelled   = served.StatusCancelled
+	statusInterrupted = served.StatusInterrupted
 )
 
-// Run is a run's public object (GET /v1/runs/{id}).
-type Run struct {
-	RunID         string     `json:"run_id"`
-	Workflow      string     `json:"workflow"`
-	Status        string     `json:"status"`
-	StartedAt     time.Time  `json:"started_at"`
-	EndedAt       *time.Time `json:"ended_at"`
-	ExitStatus    *int       `json:"exit_status"`
-	Signal        string     `json:"signal,omitempty"`
-	ResultText    string     `json:"result_text"`
-	RunDir        string     `json:"run_dir,omitempty"`
-	Principal     string     `json:"principal"`
-	CorrelationID string     `json:"correlation_id"`
-	// Integrity is the verdict on the run's summary and journal when it
-	// ended (jaiph verify).
-	Integrity string `json:"integrity,omitempty"`
-}
-
-func (r *Run) terminal() bool { return r.Status != statusRunning }
+// Run is a run's public object.
+type Run = served.Run
 
 // record is what the state directory keeps of a run: its object and the
 // idempotency key that started it.
@@ -64,7 +48,6 @@ type entry struct {
 	changed chan struct{}           // closed (and replaced) when the run changes or writes an event
 	done    chan struct{}           // closed when the run is terminal
 	cancel  context.CancelCauseFunc // interrupts the run (set before it starts)
-	res     outcome                 // how it ended (when done is closed, runs of this process)
 }
 
 // snapshot is the run's object now.
@@ -123,8 +106,8 @@ func argsHash(args []string) string {
 }
 
 var (
-	errTooMany  = errors.New("too many runs")
-	errConflict = errors.New("idempotency conflict")
+	errTooMany  = served.ErrTooMany
+	errConflict = served.ErrConflict
 )
 
 // admit registers a new run unless the principal's key names one (then
@@ -216,16 +199,11 @@ func (e *entry) isTerminal() bool {
 	}
 }
 
-// get is the run id when principal may see it (a principal sees its own
-// runs only, unless all).
-func (g *registry) get(id, principal string, all bool) *entry {
+// get is the run id, nil when unknown.
+func (g *registry) get(id string) *entry {
 	g.mu.Lock()
-	e := g.runs[id]
-	g.mu.Unlock()
-	if e == nil || !all && e.snapshot().Principal != principal {
-		return nil
-	}
-	return e
+	defer g.mu.Unlock()
+	return g.runs[id]
 }
 
 // list is a page of the runs principal may see, newest first, and how

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
@@ -44,6 +45,9 @@ type Config struct {
 	UI             fs.FS     // the run viewer's pages (report/ui), nil: none
 	// Ready, when set, learns the address the server listens on.
 	Ready func(addr string)
+	// Backend, when set, keeps the runs (a broker: NewBackend receives
+	// the served workflows); nil runs them in this process.
+	NewBackend func(workflows []mcpserver.Tool, environ []string) (served.Backend, error)
 }
 
 // Serve starts the service and answers until ctx ends (SIGINT, SIGTERM as
@@ -76,24 +80,30 @@ func Serve(ctx context.Context, c Config) error {
 		state = filepath.Join(ws, ".jaiph", "serve")
 	}
 	keys, _ := chain.StoreDir(getenv)
-	s := &Server{workflows: map[string]workflow{}, runs: newRegistry(state, limits.retain),
-		auth: authn, maxActive: limits.maxActive, maxArtifact: limits.maxArtifact, log: c.Log,
-		exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys,
-			red: redact.FromEnv(c.Environ), stop: ctx}}
+	red := redact.FromEnv(c.Environ)
+	s := &Server{workflows: map[string]workflow{}, auth: authn, maxArtifact: limits.maxArtifact, log: c.Log}
 	for _, t := range tools {
 		s.workflows[t.Name] = newWorkflow(t)
 		s.names = append(s.names, t.Name)
 	}
-	if err := s.runs.load(); err != nil {
-		return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
+	if c.NewBackend != nil {
+		if s.backend, err = c.NewBackend(tools, runEnviron(c.Environ)); err != nil {
+			return err
+		}
+	} else {
+		l := &local{runs: newRegistry(state, limits.retain), workflows: s.workflows, maxActive: limits.maxActive,
+			exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys, red: red, stop: ctx}}
+		if err := l.runs.load(); err != nil {
+			return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
+		}
+		s.backend = l
 	}
-	defer s.runs.close()
 	viewCtx, stopViewer := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopViewer()
 	if c.UI != nil {
 		root := runs.Root(ws, getenv("JAIPH_RUNS_DIR"))
 		v := report.Handler(report.Options{Root: root, UI: c.UI, PollMS: 1000, ScanEvery: 2 * time.Second, Warm: true,
-			Redact: s.exec.red, Keys: &chain.Store{Dir: keys}})
+			Redact: red, Keys: &chain.Store{Dir: keys}})
 		// The viewer polls the runs directory once it is used: a service
 		// nobody looks at through a browser pays nothing for it.
 		var once sync.Once
@@ -105,9 +115,11 @@ func Serve(ctx context.Context, c Config) error {
 	s.routes()
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))
 	if errors.Is(err, syscall.EADDRINUSE) {
+		s.backend.Close(context.Background())
 		return fmt.Errorf("%s:%d is in use (another jaiph serve?); choose another port with --port, or --port 0 for any free one", c.Host, c.Port)
 	}
 	if err != nil {
+		s.backend.Close(context.Background())
 		return err
 	}
 	base := "http://" + ln.Addr().String()
@@ -131,9 +143,11 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	case <-ctx.Done():
 	}
-	// The runs were interrupted with ctx's signal (executor.stop): let
+	// The runs of this process were interrupted with ctx's signal: let
 	// them end and record it, then close the connections.
-	s.runs.waitIdle(30 * time.Second)
+	closing, stopClosing := context.WithTimeout(context.Background(), 30*time.Second)
+	s.backend.Close(closing)
+	stopClosing()
 	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	stopViewer() // ends SSE streams and waits

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/report/ui"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -222,7 +223,7 @@ func (s *server) waitTerminal(id string) Run {
 	s.t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		_, _, b := s.do("GET", "/v1/runs/"+id, "", "")
-		if r := decode[Run](s.t, b); r.terminal() {
+		if r := decode[Run](s.t, b); served.Terminal(r.Status) {
 			return r
 		}
 	}
@@ -525,7 +526,7 @@ func TestArtifacts(t *testing.T) {
 	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken, "JAIPH_SERVE_MAX_ARTIFACT_BYTES=14")
 	r := s.run("greet", `{"name":"art"}`)
 	_, _, b := s.do("GET", "/v1/runs/"+r.RunID+"/artifacts", "", "")
-	list := decode[struct{ Artifacts []artifact }](t, b).Artifacts
+	list := decode[struct{ Artifacts []served.Artifact }](t, b).Artifacts
 	if len(list) != 2 || list[0].Path != "report.txt" || list[0].Size != 14 || list[1].Path != "sub/n.txt" {
 		t.Errorf("list: %s", b)
 	}

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jaiph-go/jaiph/internal/store/chain"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
 )
 
@@ -27,10 +27,8 @@ const scopeAdmin = auth.ScopeAdmin
 type Server struct {
 	workflows   map[string]workflow
 	names       []string // the workflows' names, in the files' order
-	runs        *registry
-	exec        *executor
+	backend     served.Backend
 	auth        auth.Authenticator
-	maxActive   int   // concurrent runs (429 beyond); 0: no cap
 	maxArtifact int64 // bytes of one artifact download (413 beyond); 0: no cap
 	log         io.Writer
 	logMu       sync.Mutex
@@ -207,5 +205,3 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
-
-func chainStore(dir string) chain.Store { return chain.Store{Dir: dir} }
