@@ -33,6 +33,20 @@ type RecordSink interface {
 	Append(file string, lines []byte) error
 }
 
+// mirrored is a file whose lines also go to Options.Mirror.
+type mirrored struct {
+	appender
+	file   string
+	mirror func(string, []byte) error
+}
+
+func (m mirrored) Append(b []byte) error {
+	if err := m.appender.Append(b); err != nil {
+		return err
+	}
+	return m.mirror(m.file, b)
+}
+
 // sinkFile is one file of a RecordSink.
 type sinkFile struct {
 	sink RecordSink
@@ -77,6 +91,12 @@ func (rt *Runtime) openFiles(dir string, resume bool) error {
 		}
 		rt.chained = recs
 		rt.summary.out, journalOut = recs.Summary, recs.Journal
+	}
+	if m := rt.opts.Mirror; m != nil {
+		rt.summary.out = mirrored{rt.summary.out, runs.SummaryFile, m}
+		if journalOut != nil {
+			journalOut = mirrored{journalOut, runs.JournalFile, m}
+		}
 	}
 	rt.summary.failed = func(err error) {
 		rt.fault(fmt.Errorf("cannot write %s: %s", sumPath, shellbuiltin.ErrnoText(err)), true)

@@ -90,6 +90,11 @@ type Options struct {
 	RunID string
 	// OnRunDir, when set, learns the run directory once it is made.
 	OnRunDir func(dir string)
+	// Mirror, when set, gets each batch of lines once it is in the run's
+	// summary (runs.SummaryFile) or journal (runs.JournalFile): a served
+	// run on a broker copies them there, so another worker can continue
+	// it. An error fails the write as the file's own would.
+	Mirror func(file string, lines []byte) error
 }
 
 // Local is an evaluated module-level local: its shell name and value.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -25,6 +26,13 @@ import (
 // Install registers the "nats" inbox transport (cmd/jaiph with -tags full
 // calls it from init, dist_full.go).
 func Install() {
+	served.RegisterBroker(func(ctx context.Context, o served.BrokerOptions, workflows []served.Workflow) (served.Backend, error) {
+		b, err := NewServeBackend(ctx, ServeOptions{URL: o.URL, Replicas: o.Replicas, Log: o.Log, Lease: o.Lease}, workflows)
+		if err != nil || !o.Execute {
+			return b, err
+		}
+		return b.execute(o)
+	})
 	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool), files *inbox.Files) (runtime.Transport, error) {
 		// The run's replicas, as its run.json records them for a resume:
 		// never this process's environment (a resume without --replicas

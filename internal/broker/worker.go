@@ -52,6 +52,9 @@ type Worker struct {
 	// back to the queue for another worker: nothing it held is lost.
 	Hard            context.Context
 	ShutdownTimeout time.Duration
+	// RunSlots is how many served runs (`jaiph serve --inbox`) the worker
+	// runs at once, besides its deliveries: 0 is Concurrency, -1 none.
+	RunSlots int
 
 	nc       *nats.Conn
 	js       jetstream.JetStream
@@ -125,6 +128,16 @@ func (w *Worker) Run(ctx context.Context) error {
 		abort()
 	}()
 	var wg sync.WaitGroup
+	runsErr := make(chan error, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := w.serveRuns(ctx, work)
+		if err != nil {
+			w.logf("worker %s: %v", w.Name, err)
+		}
+		runsErr <- err
+	}()
 	for range max(w.Concurrency, 1) {
 		wg.Add(1)
 		go func() {
@@ -150,7 +163,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	wg.Wait()
 	close(slotsDone)
 	w.logf("worker %s: stopped", w.Name)
-	return nil
+	return <-runsErr
 }
 
 // checkDir fails at start, not at every delivery, when the worker cannot

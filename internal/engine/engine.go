@@ -106,6 +106,9 @@ type RunOptions struct {
 	// OnRunDir learns the run directory once it is made (jaiph serve
 	// follows the run's summary there).
 	OnRunDir func(dir string)
+	// Mirror gets the summary's and journal's lines as they are written
+	// (runtime.Options.Mirror).
+	Mirror func(file string, lines []byte) error
 }
 
 // Prepare builds the run's environment (config defaults, evaluated module
@@ -144,7 +147,7 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
 		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileinbox.New(files), Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
-		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir,
+		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir, Mirror: o.Mirror,
 	})
 	return rt, env, files, nil
 }

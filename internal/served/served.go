@@ -136,3 +136,39 @@ func Wait(ctx context.Context, b Backend, id string) (Run, error) {
 		}
 	}
 }
+
+// Workflow is one served workflow, as a backend that runs it elsewhere
+// needs it.
+type Workflow struct {
+	Name     string // the served name
+	Workflow string // the workflow in File
+	File     string // the .jh file, absolute
+}
+
+// BrokerOptions are what `jaiph serve --inbox URL` asks of a broker
+// backend.
+type BrokerOptions struct {
+	URL      string
+	Replicas int
+	// Execute: this process also takes runs (and deliveries) as a worker.
+	Execute bool
+	// Lease is how long a run's worker may go silent before another
+	// continues the run (0: the backend's default).
+	Lease   time.Duration
+	Environ []string // the runs' environment (Execute)
+	Dir     string   // the runs' working directory (Execute)
+	Log     io.Writer
+}
+
+// BrokerFactory makes a broker backend (internal/broker registers one in
+// the full build).
+type BrokerFactory func(ctx context.Context, o BrokerOptions, workflows []Workflow) (Backend, error)
+
+var brokerFactory BrokerFactory
+
+// RegisterBroker installs the broker backend.
+func RegisterBroker(f BrokerFactory) { brokerFactory = f }
+
+// Broker is the installed broker backend's factory, nil in a build
+// without one.
+func Broker() BrokerFactory { return brokerFactory }

@@ -11,7 +11,7 @@ import (
 // Use and Short are the command's usage line and summary (the default
 // build's stand-in in cmd/jaiph/forward.go repeats them).
 const (
-	Use   = "serve [--host H] [--port N] [--allow-anonymous] [FILE|DIR...]"
+	Use   = "serve [--host H] [--port N] [--allow-anonymous] [--inbox URL [--execute]] [FILE|DIR...]"
 	Short = "Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer"
 )
 
@@ -20,6 +20,9 @@ func (c *Config) Flags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Host, "host", "127.0.0.1", "the address to listen on")
 	fs.IntVar(&c.Port, "port", DefaultPort, "the port to listen on (0: any free one)")
 	fs.BoolVar(&c.AllowAnonymous, "allow-anonymous", false, "serve without authentication (loopback only)")
+	fs.StringVar(&c.Inbox, "inbox", "", "keep the runs on the NATS broker at `URL` (nats://HOST:PORT; default JAIPH_INBOX_URL unset: in this process): replicas share them, workers run them")
+	fs.IntVar(&c.Replicas, "replicas", 1, "replicas of the service's buckets and streams on the broker (`N`; a cluster: 3)")
+	fs.BoolVar(&c.Execute, "execute", false, "with --inbox: this process also runs runs and deliveries, as jaiph worker")
 }
 
 // Main is `jaiph serve PATHS…` in this process's directory and

@@ -43,11 +43,18 @@ type Config struct {
 	Home           string
 	Log            io.Writer // the request and audit log, start-up messages
 	UI             fs.FS     // the run viewer's pages (report/ui), nil: none
+	// Inbox, when set, keeps the runs on the broker at that URL (any
+	// number of replicas serve the same runs; workers run them), with
+	// Replicas for its buckets and streams; Execute makes this process a
+	// worker too.
+	Inbox    string
+	Replicas int
+	Execute  bool
 	// Ready, when set, learns the address the server listens on.
 	Ready func(addr string)
 	// Backend, when set, keeps the runs (a broker: NewBackend receives
 	// the served workflows); nil runs them in this process.
-	NewBackend func(workflows []mcpserver.Tool, environ []string) (served.Backend, error)
+	NewBackend func(ctx context.Context, workflows []served.Workflow, environ []string) (served.Backend, error)
 }
 
 // Serve starts the service and answers until ctx ends (SIGINT, SIGTERM as
@@ -86,8 +93,22 @@ func Serve(ctx context.Context, c Config) error {
 		s.workflows[t.Name] = newWorkflow(t)
 		s.names = append(s.names, t.Name)
 	}
+	if c.Inbox != "" && c.NewBackend == nil {
+		f := served.Broker()
+		if f == nil {
+			return errors.New("--inbox needs the build with the broker (jaiph-full)")
+		}
+		c.NewBackend = func(ctx context.Context, ws []served.Workflow, environ []string) (served.Backend, error) {
+			return f(ctx, served.BrokerOptions{URL: c.Inbox, Replicas: c.Replicas, Execute: c.Execute, Environ: environ, Dir: c.Dir,
+				Log: c.Log, Lease: limits.lease}, ws)
+		}
+	}
 	if c.NewBackend != nil {
-		if s.backend, err = c.NewBackend(tools, runEnviron(c.Environ)); err != nil {
+		var ws []served.Workflow
+		for _, t := range tools {
+			ws = append(ws, served.Workflow{Name: t.Name, Workflow: t.Workflow, File: t.File})
+		}
+		if s.backend, err = c.NewBackend(ctx, ws, runEnviron(c.Environ)); err != nil {
 			return err
 		}
 	} else {
@@ -194,10 +215,18 @@ type limits struct {
 	maxActive   int
 	maxArtifact int64
 	retain      int
+	lease       time.Duration // JAIPH_SERVE_LEASE (on a broker)
 }
 
 func readLimits(getenv func(string) string) (limits, error) {
 	l := limits{maxActive: 4, retain: 1000}
+	if v := getenv("JAIPH_SERVE_LEASE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 100*time.Millisecond {
+			return l, fmt.Errorf("JAIPH_SERVE_LEASE=%q: want a duration of at least 100ms (e.g. 30s)", v)
+		}
+		l.lease = d
+	}
 	for _, v := range []struct {
 		name string
 		dst  *int64

@@ -1,0 +1,298 @@
+package broker_test
+
+// Served runs on the broker (`jaiph serve --inbox`): two replicas in this
+// process, `jaiph worker` subprocesses, a real broker.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/broker"
+	"github.com/jaiph-go/jaiph/internal/served"
+	"github.com/jaiph-go/jaiph/internal/tools/serve"
+)
+
+const serveToken = "broker-serve-token"
+
+const servedFlow = `# Greets.
+export workflow greet {
+  name="$1"
+  echo "hello $name"
+  printf 'published %s\n' "$name" > "$JAIPH_ARTIFACTS_DIR/report.txt"
+  return "hi $name"
+}
+
+# Two steps; the second waits for the go file.
+export workflow twostep {
+  run first
+  run second
+  return "both done"
+}
+
+workflow first {
+  echo ran >> "$MARK_DIR/first.txt"
+}
+
+workflow second {
+  echo started >> "$MARK_DIR/second.txt"
+  while [ ! -f "$MARK_DIR/go" ]; do sleep 0.05; done
+}
+
+export workflow slow {
+  secs="$1"
+  sleep "$secs"
+}
+`
+
+// replica is a jaiph serve on the broker, in this process.
+type replica struct {
+	base string
+	stop func()
+}
+
+var installOnce sync.Once
+
+func startReplica(t *testing.T, url, dir string, env ...string) *replica {
+	t.Helper()
+	installOnce.Do(broker.Install) // as jaiph-full's init does
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: url, Log: io.Discard,
+		Environ: append(os.Environ(), append([]string{"JAIPH_SERVE_TOKEN=" + serveToken, "JAIPH_SERVE_LEASE=1s"}, env...)...),
+		Ready:   func(a string) { ready <- a }}
+	go func() { done <- serve.Serve(ctx, c) }()
+	select {
+	case a := <-ready:
+		r := &replica{base: "http://" + a}
+		var once sync.Once
+		r.stop = func() { once.Do(func() { cancel(); <-done }) }
+		t.Cleanup(r.stop)
+		return r
+	case err := <-done:
+		cancel()
+		t.Fatalf("serve: %v", err)
+	}
+	return nil
+}
+
+func (r *replica) do(t *testing.T, method, path, body string, headers ...string) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, r.base+path, rd)
+	req.Header.Set("Authorization", "Bearer "+serveToken)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+func decodeRun(t *testing.T, b []byte) served.Run {
+	t.Helper()
+	var r served.Run
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return r
+}
+
+// waitRun polls the run on r until it is terminal.
+func (r *replica) waitRun(t *testing.T, id string) served.Run {
+	t.Helper()
+	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		_, b := r.do(t, "GET", "/v1/runs/"+id, "")
+		if run := decodeRun(t, b); served.Terminal(run.Status) {
+			return run
+		}
+	}
+	t.Fatalf("run %s did not end", id)
+	return served.Run{}
+}
+
+// TestServeReplicas: a run started through one replica is read, streamed,
+// downloaded and cancelled through another; an Idempotency-Key holds
+// across replicas.
+func TestServeReplicas(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	a := startReplica(t, srv.url(), dir)
+	b := startReplica(t, srv.url(), dir)
+	startWorker(t, srv.url(), "w1", t.TempDir(), 2)
+
+	code, body := a.do(t, "POST", "/v1/workflows/greet/runs", `{"name":"replica"}`)
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	run := b.waitRun(t, decodeRun(t, body).RunID)
+	if run.Status != served.StatusSucceeded || run.ResultText != "hi replica" || run.Worker != "w1" || run.Attempt != 1 ||
+		!strings.HasPrefix(run.Integrity, "sealed") || run.Output != "hello replica\n" {
+		t.Fatalf("on b: %+v", run)
+	}
+	_, events := b.do(t, "GET", "/v1/runs/"+run.RunID+"/events", "")
+	if !strings.Contains(string(events), `"type":"WORKFLOW_END"`) || !strings.Contains(string(events), `"run_id":"`+run.RunID+`"`) {
+		t.Errorf("events on b:\n%s", events)
+	}
+	_, sse := b.do(t, "GET", "/v1/runs/"+run.RunID+"/events", "", "Accept", "text/event-stream")
+	if strings.Count(string(sse), "data: {\"type\"") != strings.Count(string(events), "\n") || !strings.Contains(string(sse), "event: end") {
+		t.Errorf("stream on b:\n%s", sse)
+	}
+	_, list := b.do(t, "GET", "/v1/runs/"+run.RunID+"/artifacts", "")
+	if !strings.Contains(string(list), `"path":"report.txt"`) {
+		t.Errorf("artifacts on b: %s", list)
+	}
+	if code, file := b.do(t, "GET", "/v1/runs/"+run.RunID+"/artifacts/report.txt", ""); code != 200 || string(file) != "published replica\n" {
+		t.Errorf("download on b: %d %q", code, file)
+	}
+	if code, _ := b.do(t, "GET", "/v1/runs/"+run.RunID+"/artifacts/..%2frun.json", ""); code != 404 {
+		t.Errorf("traversal on b: %d", code)
+	}
+
+	// Live events from the start, through b, of a run started on a.
+	code, body = a.do(t, "POST", "/v1/workflows/slow/runs", `{"secs":"1000.611"}`)
+	if code != http.StatusAccepted {
+		t.Fatalf("slow: %d %s", code, body)
+	}
+	slow := decodeRun(t, body)
+	req, _ := http.NewRequest("GET", b.base+"/v1/runs/"+slow.RunID+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+serveToken)
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"type":"STEP_START"`) {
+	}
+	code, body = b.do(t, "POST", "/v1/runs/"+slow.RunID+"/cancel", "")
+	if c := decodeRun(t, body); code != 200 || c.Status != served.StatusCancelled {
+		t.Fatalf("cancel on b: %d %s", code, body)
+	}
+	ended := false
+	for sc.Scan() {
+		if sc.Text() == "event: end" {
+			ended = true
+		}
+	}
+	if !ended {
+		t.Errorf("the stream did not end with the run")
+	}
+	waitGone(t, "1000.611")
+
+	// One Idempotency-Key, two replicas, many requests: one run.
+	var wg sync.WaitGroup
+	ids := make(chan string, 10)
+	for i := range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := a
+			if i%2 == 1 {
+				r = b
+			}
+			code, body := r.do(t, "POST", "/v1/workflows/greet/runs", `{"name":"once"}`, "Idempotency-Key", "k-1")
+			if code == 200 || code == 202 {
+				ids <- decodeRun(t, body).RunID
+			} else {
+				t.Errorf("keyed request: %d %s", code, body)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	first := ""
+	for id := range ids {
+		if first == "" {
+			first = id
+		}
+		if id != first {
+			t.Errorf("two runs for one key: %s and %s", first, id)
+		}
+	}
+	if code, body := b.do(t, "POST", "/v1/workflows/greet/runs", `{"name":"other"}`, "Idempotency-Key", "k-1"); code != 409 {
+		t.Errorf("key with other arguments: %d %s", code, body)
+	}
+}
+
+// waitGone waits until no process's command line holds marker.
+func waitGone(t *testing.T, marker string) {
+	t.Helper()
+	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if !hasProcess(marker) {
+			return
+		}
+	}
+	t.Fatalf("a process with %q is still there", marker)
+}
+
+func hasProcess(marker string) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestServedRunWorkerKilled: the worker running a served run is killed
+// -9; another worker continues the run from its journal: the call that
+// completed is not run again, and the run ends on the second worker.
+func TestServedRunWorkerKilled(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	marks := t.TempDir()
+	a := startReplica(t, srv.url(), dir)
+	w1 := startWorker(t, srv.url(), "w1", t.TempDir(), 1, "MARK_DIR="+marks)
+	code, body := a.do(t, "POST", "/v1/workflows/twostep/runs", "")
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	id := decodeRun(t, body).RunID
+	waitLine(t, filepath.Join(marks, "second.txt"), "started")
+	_ = syscall.Kill(-w1.cmd.Process.Pid, syscall.SIGKILL)
+	<-w1.exited
+	startWorker(t, srv.url(), "w2", t.TempDir(), 1, "MARK_DIR="+marks)
+	for end := time.Now().Add(deadline); len(lines(t, filepath.Join(marks, "second.txt"))) < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the run did not continue on w2")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(marks, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := a.waitRun(t, id)
+	if run.Status != served.StatusSucceeded || run.Worker != "w2" || run.Attempt != 2 || run.ResultText != "both done" {
+		t.Fatalf("after the takeover: %+v", run)
+	}
+	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {
+		t.Errorf("first ran %d times, want once (replayed on w2): %v", len(got), got)
+	}
+	_, events := a.do(t, "GET", "/v1/runs/"+id+"/events", "")
+	if !strings.Contains(string(events), `"type":"RUN_RESUMED"`) {
+		t.Errorf("no RUN_RESUMED in the events:\n%s", events)
+	}
+}

@@ -1,0 +1,126 @@
+package broker
+
+// This file answers: what becomes of a served run whose worker died, or
+// that was recorded but never queued?
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/served"
+)
+
+// serveWatch remembers, by this process's clock, when it last saw each
+// run's record change: a running run whose record (its heartbeat) has not
+// changed for 1.5 leases lost its worker; a queued one unchanged for a
+// lease may have no work message behind it. Either is queued again under
+// a new work message (a compare-and-set on the record: only one watcher
+// does it). No clock of another machine is read.
+type serveWatch struct {
+	kv   *ledger
+	js   jetstream.JetStream
+	log  io.Writer
+	who  string
+	seen map[string]seenRev
+}
+
+type seenRev struct {
+	rev uint64
+	at  time.Time
+}
+
+func newServeWatch(kv *ledger, js jetstream.JetStream, log io.Writer, who string) *serveWatch {
+	return &serveWatch{kv: kv, js: js, log: log, who: who, seen: map[string]seenRev{}}
+}
+
+// run looks every interval until ctx ends.
+func (w *serveWatch) run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.pass(ctx, time.Now())
+	}
+}
+
+// pass looks at every run that is not terminal once.
+func (w *serveWatch) pass(ctx context.Context, now time.Time) {
+	lister, err := w.kv.kv.ListKeys(ctx)
+	if err != nil {
+		return
+	}
+	live := map[string]bool{}
+	for k := range lister.Keys() {
+		e, err := w.kv.kv.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var r serveRecord
+		if json.Unmarshal(e.Value(), &r) != nil || served.Terminal(r.Status) {
+			continue
+		}
+		live[k] = true
+		s, ok := w.seen[k]
+		if !ok || s.rev != e.Revision() {
+			w.seen[k] = seenRev{rev: e.Revision(), at: now}
+			continue
+		}
+		idle := now.Sub(s.at)
+		switch {
+		case r.Status == served.StatusRunning && idle > r.lease()*3/2:
+			w.requeue(ctx, &r, e.Revision(), fmt.Sprintf("worker %s stopped renewing its lease", r.Worker))
+		case r.Status == served.StatusQueued && idle > r.lease():
+			w.requeue(ctx, &r, e.Revision(), "no worker took it within its lease")
+		}
+	}
+	for k := range w.seen {
+		if !live[k] {
+			delete(w.seen, k)
+		}
+	}
+}
+
+// requeue queues the run again under its next work message.
+func (w *serveWatch) requeue(ctx context.Context, r *serveRecord, rev uint64, why string) {
+	if r.Cancel && r.Status == served.StatusRunning {
+		// Cancelled, and its worker is gone: it ends here.
+		now := time.Now().UTC()
+		st := 143
+		r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
+		r.ResultText = "cancelled; " + why
+		val, _ := json.Marshal(r)
+		update(ctx, w.kv, serveRunKey(r.RunID), val, rev)
+		return
+	}
+	r.Status, r.Worker = served.StatusQueued, ""
+	r.Queued++
+	val, _ := json.Marshal(r)
+	if _, err := update(ctx, w.kv, serveRunKey(r.RunID), val, rev); err != nil {
+		return // it moved: another watcher, or the worker is back
+	}
+	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
+	if _, err := publish(ctx, w.js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued)); err != nil {
+		fmt.Fprintf(w.log, "%s: run %s: cannot queue it again: %v\n", w.who, r.RunID, err)
+		return
+	}
+	fmt.Fprintf(w.log, "%s: run %s: %s; queued again for another worker\n", w.who, r.RunID, why)
+}
+
+// watchdog is the replica's watcher: at half the default lease.
+func (b *ServeBackend) watchdog(ctx context.Context) {
+	newServeWatch(b.kv, b.js, b.o.Log, "jaiph serve").run(ctx, watchEvery(b.o.Lease))
+}
+
+// watchEvery is how often a watcher looks: half the lease, within 0.25–5 s.
+func watchEvery(lease time.Duration) time.Duration {
+	return min(max(lease/2, 250*time.Millisecond), 5*time.Second)
+}
