@@ -10,7 +10,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -294,5 +296,72 @@ func TestServedRunWorkerKilled(t *testing.T) {
 	_, events := a.do(t, "GET", "/v1/runs/"+id+"/events", "")
 	if !strings.Contains(string(events), `"type":"RUN_RESUMED"`) {
 		t.Errorf("no RUN_RESUMED in the events:\n%s", events)
+	}
+}
+
+// TestServeReplicaKilled: a replica process is killed -9 while a client
+// waits on it; the run goes on, and the client's retry on another replica
+// with the same Idempotency-Key gets that run, started once.
+func TestServeReplicaKilled(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	marks := t.TempDir()
+	startWorker(t, srv.url(), "w1", t.TempDir(), 1, "MARK_DIR="+marks)
+	cmd := exec.Command(jaiphFull, "serve", "--port", "0", "--inbox", srv.url(), "flow.jh")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "JAIPH_SERVE_TOKEN="+serveToken)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	log := newLogWatcher()
+	go log.read(bufio.NewScanner(stderr))
+	addr := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(log.wait(t, "listening on"))
+	a := &replica{base: addr[1]}
+	b := startReplica(t, srv.url(), dir)
+
+	waited := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", a.base+"/v1/workflows/twostep/runs?wait=true", nil)
+		req.Header.Set("Authorization", "Bearer "+serveToken)
+		req.Header.Set("Idempotency-Key", "retry-me")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			waited <- -1 // the replica died under the request
+			return
+		}
+		res.Body.Close()
+		waited <- res.StatusCode
+	}()
+	waitLine(t, filepath.Join(marks, "second.txt"), "started")
+	_ = cmd.Process.Kill()
+	if code := <-waited; code != -1 {
+		t.Fatalf("the waiting request on the killed replica: %d, want a failed request", code)
+	}
+	// The client retries on b: the same run, nothing started again.
+	code, body := b.do(t, "POST", "/v1/workflows/twostep/runs", "", "Idempotency-Key", "retry-me")
+	if code != http.StatusOK {
+		t.Fatalf("retry on b: %d %s", code, body)
+	}
+	id := decodeRun(t, body).RunID
+	if err := os.WriteFile(filepath.Join(marks, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := b.waitRun(t, id)
+	if run.Status != served.StatusSucceeded || run.Attempt != 1 {
+		t.Fatalf("the run: %+v", run)
+	}
+	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {
+		t.Errorf("first ran %d times, want once", len(got))
+	}
+	_, list := b.do(t, "GET", "/v1/runs", "")
+	var page struct{ Total int }
+	json.Unmarshal(list, &page)
+	if page.Total != 1 {
+		t.Errorf("%d runs on the broker, want 1: %s", page.Total, list)
 	}
 }

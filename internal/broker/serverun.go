@@ -56,6 +56,18 @@ func (w *Worker) serveRuns(ctx, work context.Context) error {
 	if slots < 0 {
 		return nil
 	}
+	// The service makes its streams; until one has, there is nothing to
+	// take (and a broker used only for deliveries keeps no trace of it).
+	for {
+		_, err := w.js.Stream(ctx, serveWork)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		sleep(ctx, time.Second)
+	}
 	var cons jetstream.Consumer
 	var kv *ledger
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
