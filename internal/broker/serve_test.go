@@ -365,3 +365,30 @@ func TestServeReplicaKilled(t *testing.T) {
 		t.Errorf("%d runs on the broker, want 1: %s", page.Total, list)
 	}
 }
+
+// TestServeExecute: a replica with --execute runs runs itself, no worker
+// needed.
+func TestServeExecute(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	installOnce.Do(broker.Install)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: srv.url(), Execute: true, Log: io.Discard,
+		Environ: append(os.Environ(), "JAIPH_SERVE_TOKEN="+serveToken), Ready: func(a string) { ready <- a }}
+	go func() { done <- serve.Serve(ctx, c) }()
+	var a *replica
+	select {
+	case addr := <-ready:
+		a = &replica{base: "http://" + addr}
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	defer func() { cancel(); <-done }()
+	code, body := a.do(t, "POST", "/v1/workflows/greet/runs?wait=true", `{"name":"self"}`)
+	if run := decodeRun(t, body); code != 200 || run.Status != served.StatusSucceeded || run.ResultText != "hi self" ||
+		!strings.HasSuffix(run.Worker, "/serve") {
+		t.Fatalf("run: %d %s", code, body)
+	}
+}
