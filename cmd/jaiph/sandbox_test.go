@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
 	"strconv"
 	"strings"
@@ -238,4 +239,51 @@ func TestSandboxMcp(t *testing.T) {
 	if err := cs.Close(); err != nil {
 		t.Errorf("close: %v (stderr %s)", err, stderr.String())
 	}
+}
+
+// TestSandboxServeCancel: a run `jaiph serve` placed in the sandbox is
+// cancelled over HTTP: its container is gone when the cancel answers (or
+// shortly after), and the run says cancelled.
+func TestSandboxServeCancel(t *testing.T) {
+	binary := needSandbox(t)
+	dir := t.TempDir()
+	src := "export workflow nap {\n  sleep 1000.711\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const tok = "sandbox-token"
+	auth := "Authorization: Bearer " + tok
+	p := startServe(t, dir, "JAIPH_SERVE_TOKEN="+tok, "JAIPH_DOCKER_ENABLED=true", "JAIPH_DOCKER_BINARY="+binary,
+		"JAIPH_DOCKER_IMAGE="+sandboxImage, "JAIPH_DOCKER_NETWORK=none")
+	out := curl(t, "-X", "POST", "-H", auth, p.base+"/v1/workflows/nap/runs")
+	m := regexp.MustCompile(`"run_id":"([^"]+)"`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("start: %s", out)
+	}
+	filter := "label=jaiph.host-pid=" + strconv.Itoa(p.cmd.Process.Pid)
+	waitDocker(t, []string{"ps", "-q", "--filter", filter}, true)
+	out = curl(t, "-X", "POST", "-H", auth, p.base+"/v1/runs/"+m[1]+"/cancel")
+	if !strings.Contains(out, `"status":"cancelled"`) {
+		t.Fatalf("cancel: %s", out)
+	}
+	waitDocker(t, []string{"ps", "-aq", "--filter", filter}, false)
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	<-p.done
+}
+
+// waitDocker waits up to 30 s until `docker ARGS` lists something (want)
+// or nothing.
+func waitDocker(t *testing.T, args []string, want bool) {
+	t.Helper()
+	var out []byte
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var err error
+		if out, err = exec.Command("docker", args...).CombinedOutput(); err != nil {
+			t.Fatalf("docker %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if (len(strings.TrimSpace(string(out))) > 0) == want {
+			return
+		}
+	}
+	t.Fatalf("docker %s after 30 s: %q (want any: %v)", strings.Join(args, " "), out, want)
 }
