@@ -10,10 +10,12 @@ FROM scratch
 # /usr/local/bin/jaiph and jaiph-full, /etc (passwd, group,
 # ssl/certs/ca-certificates.crt) and an empty /tmp with mode 1777.
 COPY root/ /
-# The working directory and the home (key store: ~/.local/state/jaiph/keys),
-# empty and the user's.
+# The working directory, the home (key store: ~/.local/state/jaiph/keys)
+# and /data (a broker's --store: a named volume mounted there takes its
+# owner), empty and the user's.
 COPY --chown=65532:65532 work/ /work/
 COPY --chown=65532:65532 home/ /home/nonroot/
+COPY --chown=65532:65532 data/ /data/
 ENV HOME=/home/nonroot
 USER 65532:65532
 WORKDIR /work

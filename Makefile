@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz lint clean bashcompat editors install-check image
+.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz lint clean bashcompat editors install-check image deploy-check
 
 all: build examples
 
@@ -55,20 +55,28 @@ install-check:
 
 # The container image (Dockerfile): FROM scratch with bin/jaiph,
 # bin/jaiph-full and this machine's CA certificates, run as user 65532 in
-# /work. The build context is staged in bin/image; nothing is pulled from a
-# registry (docs/deploy.md).
+# /work, with an empty /data of that user for a broker's store (a named
+# volume mounted there takes its owner). The build context is staged in
+# bin/image; nothing is pulled from a registry (docs/deploy.md).
 IMAGE    ?= jaiph-go:dev
 CA_CERTS ?= /etc/ssl/certs/ca-certificates.crt
 
 image: build
 	rm -rf bin/image
-	mkdir -p bin/image/root/usr/local/bin bin/image/root/etc/ssl/certs bin/image/root/tmp bin/image/work bin/image/home
+	mkdir -p bin/image/root/usr/local/bin bin/image/root/etc/ssl/certs bin/image/root/tmp bin/image/work bin/image/home bin/image/data
 	cp $(BIN) $(BIN)-full bin/image/root/usr/local/bin/
 	cp $(CA_CERTS) bin/image/root/etc/ssl/certs/ca-certificates.crt
 	printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' >bin/image/root/etc/passwd
 	printf 'root:x:0:\nnonroot:x:65532:\n' >bin/image/root/etc/group
 	chmod 1777 bin/image/root/tmp
 	docker build -t $(IMAGE) -f Dockerfile bin/image
+
+# The broker topology of docs/deploy (a broker, two `jaiph serve --inbox`
+# replicas, three workers) in containers of $(IMAGE), which `make image`
+# built: a run through each replica, one read through the other; every
+# container removed after (scripts/deploy-check.sh). .ci/run runs it.
+deploy-check:
+	IMAGE=$(IMAGE) bash scripts/deploy-check.sh
 
 # The conformance corpus (testdata/conformance, a copy of the upstream conformance programs)
 # runs as TestConformance; `make conformance CONFORMANCE_DIR=path` runs another
