@@ -283,17 +283,10 @@ func (rt *Runtime) openRunDir() {
 		rt.dirErr = err
 		return
 	}
-	dir := base
-	for n := 2; ; n++ {
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			break
-		}
-		if !os.IsExist(err) {
-			rt.dirErr = err
-			return
-		}
-		dir = fmt.Sprintf("%s-%d", base, n)
+	dir, err := makeRunDir(base)
+	if err != nil {
+		rt.dirErr = err
+		return
 	}
 	rt.runDir = dir
 	rt.runID = rt.newRunID()
@@ -308,6 +301,44 @@ func (rt *Runtime) openRunDir() {
 		return
 	}
 	rt.dirErr = rt.makeTmp()
+}
+
+// runDirNext remembers, per base name, the suffix after the last one this
+// process took: runs started in the same second (jaiph serve starts
+// hundreds) take base, base-2, base-3, … without each trying every name
+// taken before it — that was quadratic, and the failed mkdirs queued on
+// the parent directory's lock (a served run's p99 went from 6 ms to
+// 260 ms). A base is a second's: the map is emptied when it grows.
+var (
+	runDirMu   sync.Mutex
+	runDirNext = map[string]int{}
+)
+
+// makeRunDir makes base, else the first base-N that is free.
+func makeRunDir(base string) (string, error) {
+	runDirMu.Lock()
+	n := runDirNext[base]
+	runDirMu.Unlock()
+	for {
+		dir := base
+		if n >= 2 {
+			dir = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err != nil && !os.IsExist(err) {
+			return "", err
+		}
+		n = max(n+1, 2)
+		if err == nil {
+			runDirMu.Lock()
+			if len(runDirNext) > 64 {
+				clear(runDirNext)
+			}
+			runDirNext[base] = max(runDirNext[base], n)
+			runDirMu.Unlock()
+			return dir, nil
+		}
+	}
 }
 
 // newRunID is the id the caller chose (Options.RunID), else a new UUID.

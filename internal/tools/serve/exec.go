@@ -27,9 +27,6 @@ type executor struct {
 	stderr  io.Writer // the hooks' messages
 	red     *redact.Redactor
 	keys    string // the key store that chains the runs' records
-	// stop, when cancelled with a *runtime.Interrupted cause, interrupts
-	// every run with it (the server's own SIGINT or SIGTERM).
-	stop context.Context
 }
 
 // outcome is how a run ended, for its record and an MCP result.
@@ -46,15 +43,6 @@ type outcome struct {
 func (l *local) execute(runCtx context.Context, e *entry, w workflow, args []string) {
 	x := l.exec
 	defer e.cancel(nil)
-	if x.stop != nil {
-		defer context.AfterFunc(x.stop, func() {
-			if in := runtime.Interruption(x.stop); in != nil {
-				e.cancel(in)
-				return
-			}
-			e.cancel(&runtime.Interrupted{Signal: syscall.SIGTERM})
-		})()
-	}
 	res := outcome{root: &mcpserver.RootStep{}}
 	res.out, res.err, res.stray = x.run(runCtx, e, w, args, event.Observers{res.root, wakeOn{e}})
 	res.status = statusOf(res, runCtx)

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/served"
@@ -91,8 +92,29 @@ func (l *local) Verify(_ context.Context, id string) error {
 	return nil
 }
 
+// interruptAll interrupts every run in progress when the server's stop
+// context ends, with its signal (one watcher for all runs: a per-run
+// context.AfterFunc on the shared context made every run start and end
+// wait on its lock).
+func (l *local) interruptAll(stop context.Context) {
+	<-stop.Done()
+	var cause error = &runtime.Interrupted{Signal: syscall.SIGTERM}
+	if in := runtime.Interruption(stop); in != nil {
+		cause = in
+	}
+	l.runs.mu.Lock()
+	l.runs.stopping = cause
+	list := append([]*entry{}, l.runs.order...)
+	l.runs.mu.Unlock()
+	for _, e := range list {
+		if !e.isTerminal() {
+			e.cancel(cause)
+		}
+	}
+}
+
 func (l *local) Close(ctx context.Context) {
-	// The runs were interrupted with the server's signal (executor.stop):
+	// The runs were interrupted with the server's signal (interruptAll):
 	// let them end and record it.
 	deadline, ok := ctx.Deadline()
 	if !ok {

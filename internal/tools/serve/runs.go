@@ -86,6 +86,9 @@ type registry struct {
 	order  []*entry
 	keys   map[string]*entry // idemKey → run
 	active int
+	// stopping: the server stops; a run admitted now is interrupted at
+	// once with this cause.
+	stopping error
 }
 
 func newRegistry(dir string, retain int) *registry {
@@ -132,6 +135,9 @@ func (g *registry) admit(rec record, maxActive int, cancel context.CancelCauseFu
 	e = &entry{rec: rec, changed: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
 	if err := g.save(&e.rec); err != nil {
 		return nil, false, err
+	}
+	if g.stopping != nil {
+		cancel(g.stopping)
 	}
 	g.active++
 	g.runs[rec.RunID] = e

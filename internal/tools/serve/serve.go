@@ -113,10 +113,11 @@ func Serve(ctx context.Context, c Config) error {
 		}
 	} else {
 		l := &local{runs: newRegistry(state, limits.retain), workflows: s.workflows, maxActive: limits.maxActive,
-			exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys, red: red, stop: ctx}}
+			exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys, red: red}}
 		if err := l.runs.load(); err != nil {
 			return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
 		}
+		go l.interruptAll(ctx)
 		s.backend = l
 	}
 	viewCtx, stopViewer := context.WithCancel(context.WithoutCancel(ctx))
