@@ -50,6 +50,15 @@ const (
 )
 
 func serveRunKey(id string) string        { return "run." + id }
+
+// activeKey marks a run that is not terminal: the watchdog looks at these
+// only (every record would grow with every run ever served).
+func activeKey(id string) string { return "active." + id }
+
+// retire removes a terminal run's active mark.
+func retire(ctx context.Context, kv *ledger, id string) {
+	_ = kv.kv.Delete(ctx, activeKey(id))
+}
 func recSubject(id, file string) string   { return serveRecPfx + id + "." + file }
 func serveWorkSubject(id string) string   { return serveWorkPfx + id }
 func workMsgID(id string, n int) string   { return fmt.Sprintf("%s.%d", id, n) }
@@ -110,6 +119,7 @@ type ServeBackend struct {
 	workflows map[string]servedProgram
 	stop      context.CancelFunc
 	done      chan struct{}
+	hub *recordHub // one watch of every run's record, for all waiters
 	// worker: this process also takes runs (--execute).
 	worker               *Worker
 	stopWorker, hardStop context.CancelFunc
@@ -177,6 +187,12 @@ func NewServeBackend(ctx context.Context, o ServeOptions, workflows []served.Wor
 	}
 	wctx, stop := context.WithCancel(context.Background())
 	b.stop = stop
+	b.hub = &recordHub{subs: map[string][]chan struct{}{}}
+	if err := b.hub.start(wctx, b.kv.kv); err != nil {
+		stop()
+		nc.Close()
+		return nil, fmt.Errorf("cannot watch the runs' records: %w", err)
+	}
 	go func() {
 		defer close(b.done)
 		b.watchdog(wctx)
@@ -314,6 +330,9 @@ func (b *ServeBackend) Start(ctx context.Context, st served.Start) (served.Run, 
 		}
 	}
 	val, _ := json.Marshal(rec)
+	if _, err := create(ctx, b.kv, activeKey(rec.RunID), nil); err != nil {
+		return served.Run{}, false, fmt.Errorf("cannot record the run on the broker: %w", err)
+	}
 	if _, err := create(ctx, b.kv, serveRunKey(rec.RunID), val); err != nil {
 		return served.Run{}, false, fmt.Errorf("cannot record the run on the broker: %w", err)
 	}
@@ -362,7 +381,7 @@ func (b *ServeBackend) List(ctx context.Context, principal string, all bool, lim
 
 // records are all runs' records, with their revisions.
 func (b *ServeBackend) records(ctx context.Context) ([]*serveRecord, error) {
-	lister, err := b.kv.kv.ListKeys(ctx)
+	lister, err := b.kv.kv.ListKeysFiltered(ctx, "run.*")
 	if err != nil {
 		return nil, err
 	}
@@ -405,9 +424,13 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 		val, _ := json.Marshal(r)
 		if _, err := update(ctx, b.kv, serveRunKey(id), val, rev); errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 			continue // it moved (a worker took it): look again
-		} else {
+		} else if err != nil {
 			return err
 		}
+		if served.Terminal(r.Status) {
+			retire(ctx, b.kv, id)
+		}
+		return nil
 	}
 }
 
@@ -497,18 +520,19 @@ func (b *ServeBackend) Follow(ctx context.Context, id string) (served.Follower, 
 		return nil, err
 	}
 	f.cc = cc
-	w, err := b.kv.kv.Watch(fctx, serveRunKey(id), jetstream.UpdatesOnly())
-	if err != nil {
-		cc.Stop()
-		cancel()
-		return nil, err
-	}
+	// The record's changes, from the hub's one watch.
 	go func() {
-		for range w.Updates() {
-			f.wake()
+		for {
+			ch := b.hub.next(serveRunKey(id))
+			select {
+			case <-ch:
+				f.wake()
+			case <-fctx.Done():
+				b.hub.drop(serveRunKey(id), ch)
+				return
+			}
 		}
 	}()
-	f.watch = w
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		changed := f.Changed()
 		f.mu.Lock()
@@ -535,7 +559,6 @@ type streamFollower struct {
 	changed chan struct{}
 	cancel  context.CancelFunc
 	cc      jetstream.ConsumeContext
-	watch   jetstream.KeyWatcher
 }
 
 func (f *streamFollower) wake() {
@@ -564,8 +587,81 @@ func (f *streamFollower) Next(context.Context) ([][]byte, error) {
 
 func (f *streamFollower) Close() {
 	f.cc.Stop()
-	f.watch.Stop()
 	f.cancel()
+}
+
+func (b *ServeBackend) Changed(ctx context.Context, id string) (<-chan struct{}, func(), error) {
+	if !validID(id) {
+		return nil, nil, served.ErrNotFound
+	}
+	key := serveRunKey(id)
+	ch := b.hub.next(key)
+	return ch, func() { b.hub.drop(key, ch) }, nil
+}
+
+// recordHub watches every run's record with one watcher and tells the
+// waiters of a key when it changes: a consumer per waiting request hit
+// the broker's consumer limit under load.
+type recordHub struct {
+	mu   sync.Mutex
+	subs map[string][]chan struct{}
+}
+
+func (h *recordHub) start(ctx context.Context, kv jetstream.KeyValue) error {
+	w, err := kv.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		return err
+	}
+	go func() {
+		for e := range w.Updates() {
+			if e == nil {
+				continue
+			}
+			h.mu.Lock()
+			for _, ch := range h.subs[e.Key()] {
+				close(ch)
+			}
+			delete(h.subs, e.Key())
+			h.mu.Unlock()
+		}
+		// The watch ended (the backend closes): wake everyone.
+		h.mu.Lock()
+		for k, chs := range h.subs {
+			for _, ch := range chs {
+				close(ch)
+			}
+			delete(h.subs, k)
+		}
+		h.mu.Unlock()
+	}()
+	return nil
+}
+
+// next is a channel closed at key's next change.
+func (h *recordHub) next(key string) chan struct{} {
+	ch := make(chan struct{})
+	h.mu.Lock()
+	h.subs[key] = append(h.subs[key], ch)
+	h.mu.Unlock()
+	return ch
+}
+
+// drop forgets a waiter that no longer waits.
+func (h *recordHub) drop(key string, ch chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	subs := h.subs[key]
+	for i, c := range subs {
+		if c == ch {
+			subs = append(subs[:i], subs[i+1:]...)
+			break
+		}
+	}
+	if len(subs) == 0 {
+		delete(h.subs, key)
+	} else {
+		h.subs[key] = subs
+	}
 }
 
 func (b *ServeBackend) Artifacts(ctx context.Context, id string) ([]served.Artifact, error) {

@@ -307,6 +307,7 @@ func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev 
 		w.logf("worker %s: run %s: cannot record its end: %v", w.Name, r.RunID, werr)
 		return
 	}
+	retire(context.Background(), kv, r.RunID)
 	w.logf("worker %s: run %s ended: %s", w.Name, r.RunID, claim.r.Status)
 }
 

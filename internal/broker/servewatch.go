@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -54,18 +55,24 @@ func (w *serveWatch) run(ctx context.Context, every time.Duration) {
 
 // pass looks at every run that is not terminal once.
 func (w *serveWatch) pass(ctx context.Context, now time.Time) {
-	lister, err := w.kv.kv.ListKeys(ctx)
+	lister, err := w.kv.kv.ListKeysFiltered(ctx, "active.*")
 	if err != nil {
 		return
 	}
 	live := map[string]bool{}
-	for k := range lister.Keys() {
+	for a := range lister.Keys() {
+		id := strings.TrimPrefix(a, "active.")
+		k := serveRunKey(id)
 		e, err := w.kv.kv.Get(ctx, k)
 		if err != nil {
 			continue
 		}
 		var r serveRecord
-		if json.Unmarshal(e.Value(), &r) != nil || served.Terminal(r.Status) {
+		if json.Unmarshal(e.Value(), &r) != nil {
+			continue
+		}
+		if served.Terminal(r.Status) {
+			retire(ctx, w.kv, id) // its last writer died before removing the mark
 			continue
 		}
 		live[k] = true
@@ -98,7 +105,9 @@ func (w *serveWatch) requeue(ctx context.Context, r *serveRecord, rev uint64, wh
 		r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
 		r.ResultText = "cancelled; " + why
 		val, _ := json.Marshal(r)
-		update(ctx, w.kv, serveRunKey(r.RunID), val, rev)
+		if _, err := update(ctx, w.kv, serveRunKey(r.RunID), val, rev); err == nil {
+			retire(ctx, w.kv, r.RunID)
+		}
 		return
 	}
 	r.Status, r.Worker = served.StatusQueued, ""

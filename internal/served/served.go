@@ -94,6 +94,10 @@ type Backend interface {
 	// Follow opens the run's events: the lines of its summary in order,
 	// and a signal at each change of the run (a new line, a new status).
 	Follow(ctx context.Context, id string) (Follower, error)
+	// Changed returns a channel closed at the run's next change (its
+	// status, or a new event) after this call: take it before looking;
+	// stop when no longer waiting.
+	Changed(ctx context.Context, id string) (ch <-chan struct{}, stop func(), err error)
 	// Verify checks the run's records before its events are served
 	// whole (ErrTampered).
 	Verify(ctx context.Context, id string) error
@@ -118,20 +122,20 @@ type Follower interface {
 
 // Wait returns the run once it is terminal, or ctx's error.
 func Wait(ctx context.Context, b Backend, id string) (Run, error) {
-	f, err := b.Follow(ctx, id)
-	if err != nil {
-		return Run{}, err
-	}
-	defer f.Close()
 	for {
-		changed := f.Changed()
+		changed, stop, err := b.Changed(ctx, id)
+		if err != nil {
+			return Run{}, err
+		}
 		r, err := b.Get(ctx, id)
 		if err != nil || Terminal(r.Status) {
+			stop()
 			return r, err
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
+			stop()
 			return r, ctx.Err()
 		}
 	}

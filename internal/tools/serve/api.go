@@ -5,6 +5,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -69,9 +70,14 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request, p auth.Princip
 	}
 	w.Header().Set("Location", "/v1/runs/"+run.RunID)
 	if r.URL.Query().Get("wait") == "true" {
-		if run, err = served.Wait(r.Context(), s.backend, run.RunID); err == nil {
-			writeJSON(w, http.StatusOK, run)
-		} // else the client left; the run goes on
+		ended, err := served.Wait(r.Context(), s.backend, run.RunID)
+		switch {
+		case err == nil:
+			writeJSON(w, http.StatusOK, ended)
+		case r.Context().Err() != nil: // the client left; the run goes on
+		default:
+			s.backendError(w, fmt.Errorf("the run %s started, but waiting for its end failed (GET its Location): %w", run.RunID, err))
+		}
 		return
 	}
 	status := http.StatusAccepted

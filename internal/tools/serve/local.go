@@ -124,6 +124,14 @@ func (l *local) Close(ctx context.Context) {
 	l.runs.close()
 }
 
+func (l *local) Changed(_ context.Context, id string) (<-chan struct{}, func(), error) {
+	e := l.runs.get(id)
+	if e == nil {
+		return nil, nil, served.ErrNotFound
+	}
+	return e.watch(), func() {}, nil
+}
+
 // Follow reads the run's summary file from its start.
 func (l *local) Follow(_ context.Context, id string) (served.Follower, error) {
 	e := l.runs.get(id)
