@@ -49,7 +49,7 @@ const (
 	serveArtStore = "JAIPH_SERVE_ART"
 )
 
-func serveRunKey(id string) string        { return "run." + id }
+func serveRunKey(id string) string { return "run." + id }
 
 // activeKey marks a run that is not terminal: the watchdog looks at these
 // only (every record would grow with every run ever served).
@@ -119,7 +119,7 @@ type ServeBackend struct {
 	workflows map[string]servedProgram
 	stop      context.CancelFunc
 	done      chan struct{}
-	hub *recordHub // one watch of every run's record, for all waiters
+	hub       *recordHub // one watch of every run's record, for all waiters
 	// worker: this process also takes runs (--execute).
 	worker               *Worker
 	stopWorker, hardStop context.CancelFunc
