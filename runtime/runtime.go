@@ -183,6 +183,21 @@ func (rt *Runtime) RunDir() string { return rt.runDir }
 // RunID returns the run's UUID ("" before the first managed call).
 func (rt *Runtime) RunID() string { return rt.runID }
 
+// RecordsDir returns the directory of the run's records
+// (runs.RecordsDir; "" before the first managed call, and for a run that
+// keeps none: jaiph test, a worker's delivery).
+func (rt *Runtime) RecordsDir() string { return rt.records }
+
+// Redactor returns what masks the run environment's credentials in what
+// the run writes (nil when it holds none, and in test mode, whose
+// artifacts are raw): the inbox masks its message files with it.
+func (rt *Runtime) Redactor() *redact.Redactor {
+	if rt.opts.TestMode {
+		return nil
+	}
+	return rt.redact
+}
+
 // FirstFailure returns the first failed STEP_END event, or nil.
 func (rt *Runtime) FirstFailure() *event.Event {
 	rt.obsMu.Lock()

@@ -73,8 +73,9 @@ workflow default {
 // hooks, live OTLP export, jaiph report and jaiph mcp looking on. The
 // credential, raw or base64 or hex, reaches none of the terminal, the
 // summary, the journal and run records, the hook payloads, the OTLP
-// exports, the report API, the MCP results or the step artifacts; only
-// the inbox's message files keep it, as docs/security.md says.
+// exports, the report API, the MCP results, the step artifacts or the
+// inbox's message files; only the log of real message payloads among the
+// run's records keeps it, as docs/security.md says.
 func TestSecretsStayOut(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
@@ -134,10 +135,11 @@ func TestSecretsStayOut(t *testing.T) {
 		}
 	}
 
-	// The run's own files, step artifacts included, hold it masked; only
-	// the message files keep the payload a delivery reads.
+	// The run's own files, step artifacts and message files included, hold
+	// it masked; only the records' log of real payloads keeps the payload
+	// a delivery reads.
 	runDir := newestRun(t, dir)
-	artifacts := ""
+	artifacts, payloads := "", ""
 	for _, root := range []string{runDir, filepath.Join(dir, ".jaiph", "state")} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -146,8 +148,8 @@ func TestSecretsStayOut(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(dir, p)
 			switch {
-			case filepath.Base(filepath.Dir(p)) == "inbox" && strings.HasSuffix(p, ".txt"):
-				// A message file keeps its payload for delivery (docs/security.md).
+			case root != runDir && filepath.Base(p) == "payloads":
+				payloads += string(data) // the real payloads (docs/inbox-files.md)
 			default:
 				if strings.HasSuffix(p, ".out") || strings.HasSuffix(p, ".err") {
 					artifacts += string(data)
@@ -156,6 +158,12 @@ func TestSecretsStayOut(t *testing.T) {
 			}
 			return nil
 		})
+	}
+	if !strings.Contains(payloads, "message "+secretToken) {
+		t.Errorf("the log of real payloads lacks the message's:\n%s", payloads)
+	}
+	if msg := seen[mustRel(t, dir, filepath.Join(runDir, "inbox", "001-notes.txt"))]; msg != "message ***" {
+		t.Errorf("the message file holds %q, want it masked", msg)
 	}
 	if !strings.Contains(artifacts, "stdout ***") || !strings.Contains(artifacts, "stderr ***") {
 		t.Fatalf("the artifacts do not hold what the steps printed, masked (the test leaks nothing):\n%s", artifacts)

@@ -149,6 +149,9 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileinbox.New(files), Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
 		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir, Mirror: o.Mirror,
 	})
+	// Message files hold payloads masked; the real ones go to the run's
+	// records (docs/inbox-files.md "Credentials").
+	files.Mask(rt.Redactor(), rt.RecordsDir)
 	return rt, env, files, nil
 }
 

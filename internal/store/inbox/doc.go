@@ -3,6 +3,8 @@
 // inbox`, `jaiph runs`, the FAIL block's dead-letter list and `jaiph
 // redrive`: the queue journals (which messages exist), the delivery log
 // inbox/.deliveries (each attempt's start and end, dead letters) or, for
-// runs without one, the dispatch events of run_summary.jsonl. It reads
-// what a run killed with kill -9 left too, and never imports the runtime.
+// runs without one, the dispatch events of run_summary.jsonl. Message
+// files hold payloads with the run's credentials masked; the real ones
+// are kept among the run's records (private.go). It reads what a run
+// killed with kill -9 left too, and never imports the runtime.
 package inbox

@@ -16,6 +16,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/atomicfile"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/rawfile"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
@@ -25,6 +26,12 @@ import (
 // broker run's orchestrator stores its messages here too (Store).
 type Files struct {
 	fsync bool // JAIPH_INBOX_FSYNC=true: every commit syncs
+
+	// mask masks the run's credentials in the message files; the real
+	// payloads go to priv (private.go). recordsOf names the run's records.
+	mask      *redact.Redactor
+	recordsOf func() string
+	priv      *payloads // nil: files hold payloads as sent
 
 	once sync.Once
 	dir  string
@@ -53,14 +60,31 @@ func New(fsync bool) *Files { return &Files{fsync: fsync} }
 // before Open.
 func (fs *Files) Continue(last int) { fs.seq, fs.journals = last, 1 }
 
-// Open creates <runDir>/inbox and its .tmp, once; emit then gets the
-// INBOX_ENQUEUE and INBOX_DEAD events of what is stored. It returns the
-// first failure to create or to store, every time after it.
+// Open creates <runDir>/inbox and its .tmp, once, and opens the log of
+// real payloads (Mask); emit then gets the INBOX_ENQUEUE and INBOX_DEAD
+// events of what is stored. It returns the first failure to create or to
+// store, every time after it.
 func (fs *Files) Open(runDir string, emit func(*event.Event)) error {
 	fs.once.Do(func() {
 		fs.dir, fs.emit = filepath.Join(runDir, Dir), emit
 		if err := os.MkdirAll(filepath.Join(fs.dir, tmpDir), 0o755); err != nil {
 			fs.fail(err)
+			return
+		}
+		if fs.recordsOf == nil {
+			return
+		}
+		// A run with records opens their log even without credentials in
+		// its environment: a resume or redrive of a run that had some
+		// reads it (and marks the numbers it reuses).
+		if records := fs.recordsOf(); records != "" || fs.mask != nil {
+			p, err := openPayloads(records)
+			if err != nil {
+				fs.fail(fmt.Errorf("cannot open the run's message payloads: %w", err))
+				return
+			}
+			p.sameFS = fs.fsync && records != "" && sameFS(fs.dir, records)
+			fs.priv = p
 		}
 	})
 	return fs.failed()
@@ -88,6 +112,9 @@ func (fs *Files) Close() {
 		fs.deliveries.Close()
 	}
 	fs.logMu.Unlock()
+	if fs.priv != nil {
+		fs.priv.close()
+	}
 }
 
 // Journal is the queue of one orchestrator (a workflow with routes): its
@@ -167,6 +194,8 @@ type pendingMessage struct {
 	j               *Journal
 	channel, sender string
 	tmp             string
+	raw             string   // a payload that held a credential ("": none)
+	sum             [16]byte // sumOf its masked file
 	preview         string
 	ref             bool // preview truncated: the event names the file
 	queuedAt        time.Time
@@ -178,11 +207,15 @@ type pendingMessage struct {
 // (docs/language.md#sends) and returns once it is complete under its
 // final name, with its number and journal line:
 //
-//  1. its content is written to inbox/.tmp/<random> (no reader looks there,
-//     so a crash mid-write leaves nothing that looks like a message);
-//  2. a group commit (commit) then, per message, allocates the next number,
-//     renames the file to inbox/NNN-<channel>.txt, appends its journal line
-//     and writes its INBOX_ENQUEUE event.
+//  1. its content, with the run's credentials masked (Mask), is written
+//     to inbox/.tmp/<random> (no reader looks there, so a crash mid-write
+//     leaves nothing that looks like a message);
+//  2. a group commit (commit) then appends the real payloads of the
+//     messages whose files hold them masked to the log among the run's
+//     records (private.go; one write for the batch), and per message
+//     allocates the next number, renames the file to
+//     inbox/NNN-<channel>.txt, appends its journal line and writes its
+//     INBOX_ENQUEUE event.
 //
 // Concurrent senders share one commit; a sender returns only after the
 // commit that holds its message, so a send that returned 0 survives a
@@ -203,14 +236,21 @@ func (fs *Files) Enqueue(j *Journal, channel, sender, content string) error {
 	if err := fs.failed(); err != nil {
 		return err
 	}
+	p := &pendingMessage{j: j, channel: channel, sender: sender, queuedAt: time.Now()}
+	file := content // what the message file holds
+	if fs.priv != nil {
+		if m := fs.mask.String(content); m != content {
+			p.raw, p.sum, file = content, sumOf(m), m
+		}
+	}
 	// Plain system calls, not an *os.File: its registration with the poller
 	// would be five calls more per message (internal/rawfile).
-	tmp, err := rawfile.WriteTemp(filepath.Join(fs.dir, tmpDir), content)
+	tmp, err := rawfile.WriteTemp(filepath.Join(fs.dir, tmpDir), file)
 	if err != nil {
 		return err
 	}
-	p := &pendingMessage{j: j, channel: channel, sender: sender, tmp: tmp, preview: content, queuedAt: time.Now()}
-	if head, cut := event.CutRunes(content, previewMax); cut {
+	p.tmp, p.preview = tmp, file
+	if head, cut := event.CutRunes(file, previewMax); cut {
 		p.preview, p.ref = head+"...", true
 	}
 	fs.mu.Lock()
@@ -235,12 +275,27 @@ func (fs *Files) commit() {
 	fs.mu.Lock()
 	batch := fs.pending
 	fs.pending = nil
+	base := fs.seq // the batch is numbered base+1… (store), unless a message fails, which fails the rest
 	fs.mu.Unlock()
 	var err error
-	if fs.fsync {
-		tmps := make([]string, len(batch))
+	if fs.priv != nil && fs.priv.wanted(batch) {
+		ks := make([]kept, len(batch))
+		for i, p := range batch {
+			ks[i] = kept{seq: uint32(base + i + 1), raw: p.raw, sum: p.sum}
+		}
+		// On the inbox's file system the log is synced with the batch's
+		// files below, in one syncfs; elsewhere it needs an fsync of its own.
+		err = fs.priv.keep(ks, fs.fsync && !fs.priv.sameFS)
+	}
+	if err == nil && fs.fsync {
+		tmps := make([]string, len(batch), len(batch)+1)
 		for i, p := range batch {
 			tmps[i] = p.tmp
+		}
+		if fs.priv != nil && fs.priv.sameFS {
+			if log := fs.priv.file(); log != "" {
+				tmps = append(tmps, log)
+			}
 		}
 		err = syncFiles(fs.dir, tmps)
 	}
@@ -315,17 +370,31 @@ func journalLine(channel, seq, sender string) string {
 
 // Store writes message seq, numbered by a broker (a broker run's message,
 // sent on the channel symbol channel), with its line in .queue, and emits
-// its INBOX_ENQUEUE, so `jaiph inbox` reads a broker run as a file one. A
-// resumed run stores its messages again: one already stored with the same
-// content keeps its file and journal line.
+// its INBOX_ENQUEUE, so `jaiph inbox` reads a broker run as a file one.
+// The file holds content masked, as Enqueue's do, and the real payload
+// goes to the run's log of them first. A resumed run stores its messages
+// again: one already stored with the same content keeps its file and
+// journal line.
 func (fs *Files) Store(seq, channel, sender, content string) error {
 	if err := fs.failed(); err != nil {
 		return err
 	}
 	name := lowered.ChannelName(channel)
 	file := MessageFile(seq, name)
-	if old, err := os.ReadFile(filepath.Join(fs.dir, file)); err != nil || string(old) != content {
-		if err := os.WriteFile(filepath.Join(fs.dir, file), []byte(content), 0o644); err != nil {
+	masked := content
+	if n, err := strconv.ParseUint(seq, 10, 32); fs.priv != nil && err == nil {
+		k := kept{seq: uint32(n)}
+		if masked = fs.mask.String(content); masked != content {
+			k.raw, k.sum = content, sumOf(masked)
+		}
+		if raw, ok, _ := fs.priv.raw(k.seq, []byte(masked)); !ok || raw != content { // else kept already
+			if err := fs.priv.keep([]kept{k}, fs.fsync); err != nil {
+				return err
+			}
+		}
+	}
+	if old, err := os.ReadFile(filepath.Join(fs.dir, file)); err != nil || string(old) != masked {
+		if err := os.WriteFile(filepath.Join(fs.dir, file), []byte(masked), 0o644); err != nil {
 			return err
 		}
 		fs.logMu.Lock()
@@ -344,8 +413,8 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 		fs.seq = n
 	}
 	fs.mu.Unlock()
-	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, PayloadPreview: content, Time: time.Now()}
-	if head, cut := event.CutRunes(content, previewMax); cut {
+	e := &event.Event{Type: event.InboxEnqueue, InboxSeq: seq, Channel: name, Sender: sender, PayloadPreview: masked, Time: time.Now()}
+	if head, cut := event.CutRunes(masked, previewMax); cut {
 		ref := Dir + "/" + file
 		e.PayloadPreview, e.PayloadRef = head+"...", &ref
 	}
@@ -354,11 +423,22 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 }
 
 // Content reads message seq of the channel named channel (its declared
-// name).
+// name) as it was sent: its file, or, when the file holds it masked, the
+// real payload from the run's log of them (private.go). A run written
+// before message files were masked has no log: its files are its
+// payloads.
 func (fs *Files) Content(seq, channel string) (string, error) {
 	// Plain system calls, as WriteTemp (internal/rawfile).
 	data, err := rawfile.ReadFile(filepath.Join(fs.dir, MessageFile(seq, channel)))
-	return string(data), err
+	if err != nil {
+		return "", err
+	}
+	if n, perr := strconv.ParseUint(seq, 10, 32); fs.priv != nil && perr == nil {
+		if raw, ok, err := fs.priv.raw(uint32(n), data); err != nil || ok {
+			return raw, err
+		}
+	}
+	return string(data), nil
 }
 
 func (fs *Files) fail(err error) {

@@ -25,6 +25,10 @@ const (
 	// that the run directory keeps the reference's listing.
 	SummaryMACFile = "summary.mac"
 	JournalMACFile = "journal.mac"
+	// The real payloads of the messages whose files in the run
+	// directory's inbox hold them masked are in inbox.PayloadsFile, also
+	// among the records (internal/store/inbox writes and reads it).
+
 	// TmpFile is the run's temporary directory (return values, rules'
 	// TMPDIR), which a process killed by SIGKILL cannot remove: resume,
 	// redrive and Prune remove it (RemoveTmp). Runs before 2026-11-27
