@@ -26,6 +26,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -807,13 +808,40 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 
 // artifact writes a remote step's artifact into the run directory: its
 // bytes, or the object they were stored as.
+//
+// The worker masked what its own environment names as credentials; the
+// run's may hold others: the file is masked again with the run's
+// redactor as it is written (docs/security.md), as the run's own
+// artifacts are.
 func (q *queue) artifact(ctx context.Context, path string, inline []byte, object string) {
+	var red *redact.Redactor
+	if r, ok := q.h.(interface{ Redactor() *redact.Redactor }); ok {
+		red = r.Redactor()
+	}
 	if object == "" {
-		_ = os.WriteFile(path, inline, 0o644)
+		_ = os.WriteFile(path, red.Bytes(inline), 0o644)
 		return
 	}
-	if obs, err := q.t.js.ObjectStore(ctx, artStore(q.run)); err == nil {
-		_ = obs.GetFile(ctx, object, path)
+	obs, err := q.t.js.ObjectStore(ctx, artStore(q.run))
+	if err != nil {
+		return
+	}
+	r, err := obs.Get(ctx, object)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return
+	}
+	w := redact.NewWriter(red, f)
+	_, err = io.Copy(w, r)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err != nil || cerr != nil {
+		os.Remove(path) // half a file is worse than none: the event says where it was
 	}
 }
 
