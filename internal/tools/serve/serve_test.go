@@ -794,3 +794,54 @@ func lastRecord(t *testing.T, dir, id string) record {
 }
 
 var _ = fmt.Sprintf
+
+// TestArgumentsAreValues: an argument that looks like shell reaches the
+// workflow as text; nothing of it runs.
+func TestArgumentsAreValues(t *testing.T) {
+	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken)
+	for _, hostile := range []string{`$(touch pwned1)`, "`touch pwned2`", `x"; touch pwned3; echo "`, `$((1+1))`, `*`} {
+		body, _ := json.Marshal(map[string]string{"name": hostile})
+		r := s.run("greet", string(body))
+		if r.Status != statusSucceeded || r.ResultText != "hi "+hostile || r.Output != "hello "+hostile+"\n" {
+			t.Errorf("%q: %+v", hostile, r)
+		}
+	}
+	for _, f := range []string{"pwned1", "pwned2", "pwned3"} {
+		if _, err := os.Stat(filepath.Join(s.dir, f)); err == nil {
+			t.Errorf("an argument ran: %s exists", f)
+		}
+	}
+}
+
+// TestEventStreamKeepAlive: an idle stream sends a comment every
+// keepAlive (15 s; shortened here).
+func TestEventStreamKeepAlive(t *testing.T) {
+	old := keepAlive
+	keepAlive = 20 * time.Millisecond
+	defer func() { keepAlive = old }()
+	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/v1/workflows/slow/runs", "", `{"secs":"1000.415"}`)
+	if code != 202 {
+		t.Fatal(code)
+	}
+	id := decode[Run](t, b).RunID
+	req, _ := http.NewRequest("GET", s.base+"/v1/runs/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	comments := 0
+	for sc.Scan() && comments < 2 {
+		if sc.Text() == ": ka" {
+			comments++
+		}
+	}
+	if comments < 2 {
+		t.Errorf("no keep-alive comments")
+	}
+	s.do("POST", "/v1/runs/"+id+"/cancel", "", "")
+}
