@@ -217,6 +217,9 @@ type PruneReport struct {
 	// SourcesKept says why no sources were removed when a remaining run
 	// does not record which sources it uses.
 	SourcesKept string
+	// Served are the served runs (`jaiph serve --inbox`) removed: ended
+	// before the cutoff.
+	Served []string
 }
 
 // Prune removes the ledger, event stream and artifact store of every run
@@ -263,6 +266,11 @@ func Prune(ctx context.Context, js jetstream.JetStream, olderThan time.Duration,
 		rep.Removed = append(rep.Removed, r)
 	}
 	refs := map[string]bool{}
+	served, err := pruneServed(ctx, js, rep.Cutoff, dryRun, refs)
+	rep.Served = served
+	if err != nil {
+		errs = append(errs, err)
+	}
 	for _, r := range remaining {
 		if r.Sources == "" {
 			rep.SourcesKept = fmt.Sprintf("run %s has no run record naming its sources (a run of an older jaiph-go, or its ledger is gone)", r.Run)

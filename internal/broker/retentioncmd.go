@@ -90,10 +90,13 @@ func writePrune(w io.Writer, rep *PruneReport, olderThan time.Duration, now time
 	for _, s := range rep.Sources {
 		fmt.Fprintf(w, "%s sources %s (no run uses them)\n", verb, s)
 	}
+	for _, id := range rep.Served {
+		fmt.Fprintf(w, "%s served run %s (ended before the window)\n", verb, id)
+	}
 	if rep.SourcesKept != "" {
 		fmt.Fprintf(w, "kept every sources object: %s\n", rep.SourcesKept)
 	}
-	if len(rep.Removed) == 0 && len(rep.Sources) == 0 {
+	if len(rep.Removed) == 0 && len(rep.Sources) == 0 && len(rep.Served) == 0 {
 		fmt.Fprintf(w, "nothing to prune: %s on the broker, none inactive for more than %s\n", plural(len(rep.Kept), "run", "runs"), window)
 		return
 	}

@@ -120,6 +120,9 @@ type ServeBackend struct {
 	stop      context.CancelFunc
 	done      chan struct{}
 	hub       *recordHub // one watch of every run's record, for all waiters
+
+	srcMu      sync.Mutex
+	srcChecked map[string]time.Time // sources hash → when publishSources last looked
 	// worker: this process also takes runs (--execute).
 	worker               *Worker
 	stopWorker, hardStop context.CancelFunc
@@ -130,6 +133,7 @@ type ServeBackend struct {
 type servedProgram struct {
 	served.Workflow
 	sources string
+	t       *Transport // publishes the sources again (refresh)
 }
 
 var _ served.Backend = (*ServeBackend)(nil)
@@ -151,7 +155,8 @@ func NewServeBackend(ctx context.Context, o ServeOptions, workflows []served.Wor
 	if err != nil {
 		return nil, err
 	}
-	b := &ServeBackend{o: o, nc: nc, js: js, workflows: map[string]servedProgram{}, done: make(chan struct{})}
+	b := &ServeBackend{o: o, nc: nc, js: js, workflows: map[string]servedProgram{}, done: make(chan struct{}),
+		srcChecked: map[string]time.Time{}}
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
 	err = retrySetup(setup, func(c context.Context) error {
@@ -183,7 +188,7 @@ func NewServeBackend(ctx context.Context, o ServeOptions, workflows []served.Wor
 			nc.Close()
 			return nil, fmt.Errorf("cannot publish the sources of %s to the broker: %w", w.File, err)
 		}
-		b.workflows[w.Name] = servedProgram{Workflow: w, sources: t.hash}
+		b.workflows[w.Name] = servedProgram{Workflow: w, sources: t.hash, t: t}
 	}
 	wctx, stop := context.WithCancel(context.Background())
 	b.stop = stop
@@ -291,6 +296,20 @@ func (b *ServeBackend) Start(ctx context.Context, st served.Start) (served.Run, 
 	w, ok := b.workflows[st.Workflow]
 	if !ok {
 		return served.Run{}, false, served.ErrNotFound
+	}
+	// Retention removes sources no run used within its window: looked at
+	// every ten minutes, stored an hour ago or more, they are stored
+	// again (publishSources) before a run needs them.
+	b.srcMu.Lock()
+	due := time.Since(b.srcChecked[w.sources]) > 10*time.Minute
+	b.srcMu.Unlock()
+	if due {
+		if err := w.t.publishSources(ctx); err != nil {
+			return served.Run{}, false, fmt.Errorf("cannot publish the workflow's sources to the broker: %w", err)
+		}
+		b.srcMu.Lock()
+		b.srcChecked[w.sources] = time.Now()
+		b.srcMu.Unlock()
 	}
 	argsJSON, _ := json.Marshal(st.Args)
 	sum := sha256.Sum256(argsJSON)

@@ -392,3 +392,41 @@ func TestServeExecute(t *testing.T) {
 		t.Fatalf("run: %d %s", code, body)
 	}
 }
+
+// TestServePrune: retention removes a served run that ended before its
+// window (record, events, files) and keeps one still queued, and the
+// sources it needs.
+func TestServePrune(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	a := startReplica(t, srv.url(), dir)
+	w := startWorker(t, srv.url(), "w1", t.TempDir(), 1)
+	_, body := a.do(t, "POST", "/v1/workflows/greet/runs?wait=true", `{"name":"old"}`)
+	old := decodeRun(t, body)
+	if old.Status != served.StatusSucceeded {
+		t.Fatalf("run: %s", body)
+	}
+	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+	<-w.exited
+	_, body = a.do(t, "POST", "/v1/workflows/greet/runs", `{"name":"queued"}`)
+	queued := decodeRun(t, body)
+	js := jsClient(t, srv.url())
+	rep, err := broker.Prune(context.Background(), js, 0, time.Now().Add(time.Second), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rep.Served, ",") != old.RunID || len(rep.Sources) != 0 {
+		t.Fatalf("pruned served %v, sources %v; want only %s", rep.Served, rep.Sources, old.RunID)
+	}
+	if code, _ := a.do(t, "GET", "/v1/runs/"+old.RunID, ""); code != 404 {
+		t.Errorf("the pruned run: %d", code)
+	}
+	if code, _ := a.do(t, "GET", "/v1/runs/"+queued.RunID, ""); code != 200 {
+		t.Errorf("the queued run: %d", code)
+	}
+	// Its sources stayed: a worker runs it.
+	startWorker(t, srv.url(), "w2", t.TempDir(), 1)
+	if run := a.waitRun(t, queued.RunID); run.Status != served.StatusSucceeded {
+		t.Errorf("the queued run after the prune: %+v", run)
+	}
+}
