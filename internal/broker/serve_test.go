@@ -54,6 +54,20 @@ export workflow slow {
   secs="$1"
   sleep "$secs"
 }
+
+channel jobs
+
+# Sends a job to another worker and waits for it.
+export workflow fan {
+  jobs <- echo "m1"
+  jobs -> work
+  return "fanned"
+}
+
+workflow work {
+  echo "worked $1" >> "$MARK_DIR/work.txt"
+  while [ ! -f "$MARK_DIR/go" ]; do sleep 0.05; done
+}
 `
 
 // replica is a jaiph serve on the broker, in this process.
@@ -428,5 +442,46 @@ func TestServePrune(t *testing.T) {
 	startWorker(t, srv.url(), "w2", t.TempDir(), 1)
 	if run := a.waitRun(t, queued.RunID); run.Status != served.StatusSucceeded {
 		t.Errorf("the queued run after the prune: %+v", run)
+	}
+}
+
+// TestServedRunDeliveries: a served run's messages are deliveries on the
+// broker, taken by any worker; when the worker orchestrating the run dies
+// mid-drain, the next one continues the run and the delivery completes
+// once.
+func TestServedRunDeliveries(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, servedFlow)
+	marks := t.TempDir()
+	a := startReplica(t, srv.url(), dir)
+	// The run's deliveries take the workers' lease setting.
+	w1 := startWorker(t, srv.url(), "w1", t.TempDir(), 1, "MARK_DIR="+marks, "JAIPH_INBOX_LEASE=1s")
+	_, body := a.do(t, "POST", "/v1/workflows/fan/runs", "")
+	id := decodeRun(t, body).RunID
+	// w1 takes the run (one slot for runs, one for deliveries); a second
+	// worker takes the delivery once w1 is gone, or w1 does.
+	for end := time.Now().Add(deadline); ; time.Sleep(20 * time.Millisecond) {
+		_, b := a.do(t, "GET", "/v1/runs/"+id, "")
+		if decodeRun(t, b).Worker == "w1" {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("w1 did not take the run")
+		}
+	}
+	waitLine(t, filepath.Join(marks, "work.txt"), "worked m1")
+	_ = syscall.Kill(-w1.cmd.Process.Pid, syscall.SIGKILL)
+	<-w1.exited
+	startWorker(t, srv.url(), "w2", t.TempDir(), 1, "MARK_DIR="+marks, "JAIPH_INBOX_LEASE=1s")
+	if err := os.WriteFile(filepath.Join(marks, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := a.waitRun(t, id)
+	if run.Status != served.StatusSucceeded || run.ResultText != "fanned" || run.Worker != "w2" {
+		t.Fatalf("the run: %+v", run)
+	}
+	_, events := a.do(t, "GET", "/v1/runs/"+id+"/events", "")
+	if !strings.Contains(string(events), `"worker":"w`) {
+		t.Errorf("the delivery did not run on a worker:\n%s", events)
 	}
 }

@@ -327,7 +327,9 @@ func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r 
 	if prog == nil {
 		return engine.Outcome{}, errors.New(why), root, ""
 	}
-	environ := withoutInbox(w.Environ)
+	// The run's channels are on the broker too: its deliveries are work
+	// items any worker takes, as a `jaiph run --inbox` run's.
+	environ := append(withoutInbox(w.Environ), "JAIPH_INBOX_URL="+w.URL)
 	mirror := &recordMirror{w: w, id: r.RunID, attempt: r.Attempt, ctx: keep}
 	o := engine.RunOptions{Environ: environ, Args: r.Args, Workflow: r.Target, RunID: r.RunID, Workspace: w.Dir,
 		Observer: root, Stdin: strings.NewReader(""), KeyDir: w.keyDir(), Mirror: mirror.append,
