@@ -93,6 +93,9 @@ func Serve(ctx context.Context, c Config) error {
 		s.workflows[t.Name] = newWorkflow(t)
 		s.names = append(s.names, t.Name)
 	}
+	if c.Execute && c.Inbox == "" {
+		return errors.New("--execute needs --inbox URL: without a broker this process runs every run already")
+	}
 	if c.Inbox != "" && c.NewBackend == nil {
 		f := served.Broker()
 		if f == nil {
