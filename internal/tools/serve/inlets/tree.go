@@ -56,7 +56,7 @@ func (p *reader) node() (*node, error) {
 	start := p.next()
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, syntaxError(dec, err)
+		return nil, p.syntaxError(err)
 	}
 	n := &node{off: start}
 	switch t := tok.(type) {
@@ -68,7 +68,7 @@ func (p *reader) node() (*node, error) {
 				koff := p.next()
 				k, err := dec.Token()
 				if err != nil {
-					return nil, syntaxError(dec, err)
+					return nil, p.syntaxError(err)
 				}
 				v, err := p.node()
 				if err != nil {
@@ -87,7 +87,7 @@ func (p *reader) node() (*node, error) {
 			}
 		}
 		if _, err := dec.Token(); err != nil { // the closing delimiter
-			return nil, syntaxError(dec, err)
+			return nil, p.syntaxError(err)
 		}
 	case string:
 		n.kind, n.str = 's', t
@@ -116,13 +116,14 @@ func (p *reader) next() int64 {
 	return off
 }
 
-func syntaxError(dec *json.Decoder, err error) error {
+func (p *reader) syntaxError(err error) error {
+	dec := p.dec
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return &posError{off: se.Offset, msg: "not JSON: " + se.Error()}
 	}
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &posError{off: dec.InputOffset(), msg: "the file ends inside a value: close every { and ["}
+		return &posError{off: int64(len(p.data)), msg: "the file ends inside a value: close every { and ["}
 	}
 	return &posError{off: dec.InputOffset(), msg: "not JSON: " + err.Error()}
 }
