@@ -66,5 +66,5 @@ func newMcpCmd(io.Writer) *cobra.Command {
 // newServeCmd's words are serve.Use and serve.Short (not imported: the
 // default build links nothing of the server).
 func newServeCmd(io.Writer) *cobra.Command {
-	return newForwardedCmd("serve [--host H] [--port N] [--allow-anonymous] [--inbox URL [--execute]] [FILE|DIR...]", "Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer")
+	return newForwardedCmd("serve [--host H] [--port N] [--allow-anonymous] [--inbox URL [--execute]] [--inlets FILE] [FILE|DIR...]", "Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer")
 }

@@ -11,7 +11,7 @@ import (
 // Use and Short are the command's usage line and summary (the default
 // build's stand-in in cmd/jaiph/forward.go repeats them).
 const (
-	Use   = "serve [--host H] [--port N] [--allow-anonymous] [--inbox URL [--execute]] [FILE|DIR...]"
+	Use   = "serve [--host H] [--port N] [--allow-anonymous] [--inbox URL [--execute]] [--inlets FILE] [FILE|DIR...]"
 	Short = "Serve exported workflows over HTTP: REST and OpenAPI, live events, MCP, the run viewer"
 )
 
@@ -22,6 +22,7 @@ func (c *Config) Flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.AllowAnonymous, "allow-anonymous", false, "serve without authentication (loopback only)")
 	fs.StringVar(&c.Inbox, "inbox", "", "keep the runs on the NATS broker at `URL` (nats://HOST:PORT; default JAIPH_INBOX_URL unset: in this process): replicas share them, workers run them")
 	fs.IntVar(&c.Replicas, "replicas", 1, "replicas of the service's buckets and streams on the broker (`N`; a cluster: 3)")
+	fs.StringVar(&c.Inlets, "inlets", "", "webhooks and schedules that start runs, from the JSON `FILE` (docs/serve.md, \"Inlets\")")
 	fs.BoolVar(&c.Execute, "execute", false, "with --inbox: this process also runs runs and deliveries, as jaiph worker")
 }
 
@@ -60,6 +61,16 @@ compiles them as jaiph check does; a diagnostic exits 1.
   POST /mcp                              the workflows as MCP tools
                                          (Streamable HTTP)
   GET  /workflows, /                     a form per workflow; the run viewer
+  POST /hooks/{name}                     a webhook of --inlets FILE (signed:
+                                         no bearer token); its rules start
+                                         a workflow or ignore the delivery
+  POST /hooks/{name}/replay              the verdict on a payload, nothing
+                                         done (jaiph:admin)
+
+--inlets FILE (JSON) also declares schedules: a workflow started at each
+tick of a cron expression in a given time zone (jaiph schedules FILE shows
+the next ticks). The webhooks' secrets are read from the variables FILE
+names, which no run sees.
 
 Authentication (from the environment, never the command line; no workflow
 sees it): JAIPH_SERVE_TOKEN, a bearer token; or JAIPH_SERVE_OIDC_ISSUER and

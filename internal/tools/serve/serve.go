@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 	"github.com/jaiph-go/jaiph/internal/tools/report"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
+	"github.com/jaiph-go/jaiph/internal/tools/serve/inlets"
 	"github.com/jaiph-go/jaiph/parser"
 )
 
@@ -50,6 +52,10 @@ type Config struct {
 	Inbox    string
 	Replicas int
 	Execute  bool
+	// Inlets is the file of webhooks and schedules (--inlets), "" none;
+	// Clock, when set, is the schedules' time (tests).
+	Inlets string
+	Clock  inlets.Clock
 	// Ready, when set, learns the address the server listens on.
 	Ready func(addr string)
 	// Backend, when set, keeps the runs (a broker: NewBackend receives
@@ -96,6 +102,15 @@ func Serve(ctx context.Context, c Config) error {
 	if c.Execute && c.Inbox == "" {
 		return errors.New("--execute needs --inbox URL: without a broker this process runs every run already")
 	}
+	var hidden []string // variables no run may see
+	inl := &inlets.Config{}
+	if c.Inlets != "" {
+		if inl, err = loadInlets(c, getenv, s.workflows); err != nil {
+			return err
+		}
+		hidden = inl.Variables()
+	}
+	s.useInlets(inl)
 	if c.Inbox != "" && c.NewBackend == nil {
 		f := served.Broker()
 		if f == nil {
@@ -111,12 +126,12 @@ func Serve(ctx context.Context, c Config) error {
 		for _, t := range tools {
 			ws = append(ws, served.Workflow{Name: t.Name, Workflow: t.Workflow, File: t.File})
 		}
-		if s.backend, err = c.NewBackend(ctx, ws, runEnviron(c.Environ)); err != nil {
+		if s.backend, err = c.NewBackend(ctx, ws, runEnviron(c.Environ, hidden)); err != nil {
 			return err
 		}
 	} else {
 		l := &local{runs: newRegistry(state, limits.retain), workflows: s.workflows, maxActive: limits.maxActive,
-			exec: &executor{environ: runEnviron(c.Environ), home: c.Home, stderr: c.Log, keys: keys, red: red}}
+			exec: &executor{environ: runEnviron(c.Environ, hidden), home: c.Home, stderr: c.Log, keys: keys, red: red}}
 		if err := l.runs.load(); err != nil {
 			return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
 		}
@@ -161,13 +176,20 @@ func Serve(ctx context.Context, c Config) error {
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return viewCtx }}
+	schedCtx, stopSchedules := context.WithCancel(ctx)
+	schedulesDone := s.startSchedules(schedCtx, inl, c.Clock)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		stopSchedules()
+		schedulesDone()
 		return err
 	case <-ctx.Done():
 	}
+	// No tick starts a run once the service stops.
+	stopSchedules()
+	schedulesDone()
 	// The runs of this process were interrupted with ctx's signal: let
 	// them end and record it, then close the connections.
 	closing, stopClosing := context.WithTimeout(context.Background(), 30*time.Second)
@@ -260,12 +282,13 @@ func readLimits(getenv func(string) string) (limits, error) {
 }
 
 // runEnviron is the runs' environment: the server's without its own
-// settings and credentials (JAIPH_SERVE_*), which no workflow may read.
-func runEnviron(environ []string) []string {
+// settings and credentials (JAIPH_SERVE_*) and the variables hidden (the
+// inlets' secrets), which no workflow may read.
+func runEnviron(environ, hidden []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "JAIPH_SERVE_") || isAuthVariable(k) {
+		if strings.HasPrefix(k, "JAIPH_SERVE_") || isAuthVariable(k) || slices.Contains(hidden, k) {
 			continue
 		}
 		out = append(out, kv)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
+	"github.com/jaiph-go/jaiph/internal/tools/serve/inlets"
 )
 
 // maxBody caps a request's body (413 beyond).
@@ -36,6 +37,8 @@ type Server struct {
 	mux         *http.ServeMux
 	mcpJSON     http.Handler
 	mcpSSE      http.Handler
+	hooks       map[string]*inlets.Webhook // the --inlets webhooks
+	seen        map[string]inlets.Seen     // their delivery ids
 }
 
 func (s *Server) routes() {
@@ -61,6 +64,10 @@ func (s *Server) routes() {
 	guarded("/v1/runs/{id}/artifacts", auth.ScopeInspect, map[string]handler{"GET": s.listArtifacts})
 	guarded("/v1/runs/{id}/artifacts/{path...}", auth.ScopeInspect, map[string]handler{"GET": s.getArtifact})
 	guarded("/v1/runs/{id}/cancel", auth.ScopeCancel, map[string]handler{"POST": s.cancelRun})
+	// A webhook's signature is its authentication; the replay shows the
+	// operator's routing, so it needs the admin scope.
+	open("/hooks/{name}", map[string]http.HandlerFunc{"POST": s.hook})
+	guarded("/hooks/{name}/replay", auth.ScopeAdmin, map[string]handler{"POST": s.replayHook})
 	m.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, codeNotFound, "no such endpoint: "+r.URL.Path+" (GET /openapi.json lists them)")
 	})
