@@ -7,13 +7,15 @@ package inlets
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/jaiph-go/jaiph/internal/lazy"
 )
 
 // Config is an inlets file.
@@ -100,11 +102,16 @@ func Load(file string) (*Config, error) {
 // DefaultWindow is how long a delivery id is remembered.
 const DefaultWindow = 24 * time.Hour
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var nameRE = lazy.Regexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // cronParser takes five fields, six with seconds first, and descriptors
 // (@daily).
-var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+// cronParser is made on first use (internal/lazy): the default build
+// links this package for `jaiph schedules`, and package-level values cost
+// every command's start-up.
+var cronParser = sync.OnceValue(func() cron.Parser {
+	return cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+})
 
 // Parse checks data, the text of file.
 func Parse(file string, data []byte) (*Config, error) {
@@ -180,7 +187,7 @@ func (c *checker) each(n *node, what string, fn func(name string, v *node)) {
 	}
 	seen := map[string]bool{}
 	for i, k := range n.keys {
-		if !nameRE.MatchString(k) {
+		if !nameRE().MatchString(k) {
 			c.errs = append(c.errs, fmt.Sprintf("%s: %q is not a name for %s: use letters, digits, '.', '_' and '-' (at most 64)",
 				position(c.file, c.data, n.koff[i]), k, what))
 			continue
@@ -412,7 +419,7 @@ func (c *checker) schedule(name string, n *node) *Schedule {
 	case tz != "":
 		spec = "CRON_TZ=" + tz + " " + spec
 	}
-	sched, err := cronParser.Parse(spec)
+	sched, err := cronParser().Parse(spec)
 	if err != nil {
 		c.errorf(specNode, "%s: %v (fields: [seconds] minute hour day-of-month month day-of-week)", what, err)
 		return s
