@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
@@ -45,6 +46,7 @@ func checkModule(f *ast.File, l *Loader) []*diag.Diagnostic {
 	for _, w := range f.Workflows {
 		c.checkWorkflow(w)
 	}
+	c.checkReceivedNotRouted()
 	c.checkLocalCycles()
 	c.checkRuleRunLines()
 	for _, w := range f.Workflows {
@@ -356,7 +358,63 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 			if s.Cmd != "" {
 				c.checkShellText(s.Cmd, true, s.Line, 1)
 			}
+		case *ast.Receive:
+			c.checkReceive(s)
 		}
+	}
+}
+
+// checkReceive validates a receive (docs/language.md#receives): a declared
+// channel, a key without command substitution, a positive Go duration.
+func (c *checker) checkReceive(s *ast.Receive) {
+	c.checkChannel(s.Channel, s.Line)
+	if s.HasKey && (strings.Contains(s.Key, "$(") || strings.Contains(s.Key, "`")) {
+		c.report(s.Line, s.Col, diag.Validate, "a receive's key cannot contain command substitution; capture the value first (k = cmd) and write key \"$k\"")
+	}
+	if s.Timeout != "" {
+		if d, err := time.ParseDuration(s.Timeout); err != nil || d <= 0 {
+			c.report(s.Line, s.Col, diag.Validate, fmt.Sprintf("invalid receive timeout %q; write a positive duration such as \"30s\", \"5m\" or \"1h\"", s.Timeout))
+		}
+	}
+}
+
+// checkReceivedNotRouted refuses a channel of the module that is both
+// routed (`CHANNEL -> workflow`) and received from (`<- CHANNEL`): its
+// messages would have two readers.
+func (c *checker) checkReceivedNotRouted() {
+	type chKey struct {
+		mod  *ast.File
+		name string
+	}
+	routed := map[chKey]bool{}
+	for _, w := range c.file.Workflows {
+		for _, rt := range w.Routes {
+			if mod, ok := c.lookup(rt.Channel); ok && mod != nil {
+				routed[chKey{mod, rt.Channel.Name}] = true
+			}
+		}
+	}
+	if len(routed) == 0 {
+		return
+	}
+	var walk func(steps []ast.Step)
+	walk = func(steps []ast.Step) {
+		for _, s := range steps {
+			switch s := s.(type) {
+			case *ast.Receive:
+				if mod, ok := c.lookup(s.Channel); ok && mod != nil && routed[chKey{mod, s.Channel.Name}] {
+					c.report(s.RefPos.Line, s.RefPos.Col, diag.Validate, fmt.Sprintf("channel %q is both routed (->) and received from (<-); a channel has one reader: remove its route or receive on another channel", s.Channel.String()))
+				}
+			case *ast.If:
+				walk(s.Then)
+				walk(s.Else)
+			case *ast.Ensure:
+				walk(s.Recover)
+			}
+		}
+	}
+	for _, w := range c.file.Workflows {
+		walk(w.Steps)
 	}
 }
 
