@@ -477,7 +477,7 @@ type Send struct {
 // (beyond the reference, docs/differences.md): it waits for a message on
 // the channel (with the key when HasKey) and captures its payload.
 type Receive struct {
-	Pos             // Col: column of `<-`
+	Pos     // Col: column of `<-`
 	End     Pos
 	Capture string // variable name, or ""
 	Channel Ref
