@@ -410,7 +410,7 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 }
 
 // receive lowers `[x =] <- ch [key "K"] [timeout "D"]` to
-// `[x=$(]jaiph::receive <id> ["K"][)]`: the key is a word the shell
+// `[x=$(]jaiph::receive <id> ["K"][)] || return $?`: the key is a word the shell
 // expands (as data: validate refuses command substitution in it).
 func (l *lowerer) receive(s *ast.Receive, line, col int) {
 	st := lowered.Step{Kind: lowered.StepReceive, Channel: Ref(l.mod, s.Channel), Capture: s.Capture != "", HasKey: s.HasKey, Timeout: s.Timeout}
@@ -418,11 +418,14 @@ func (l *lowerer) receive(s *ast.Receive, line, col int) {
 	if s.HasKey {
 		cmd += " " + s.Key
 	}
+	// A receive that failed (a timeout) ends the workflow with its status
+	// even where errexit is off (`run ask || …`), so callers can branch
+	// on it.
 	if s.Capture != "" {
-		l.at(line, l.colOr(line, "<-", col, col), s.Capture+"=$(", cmd, ")")
+		l.at(line, l.colOr(line, "<-", col, col), s.Capture+"=$(", cmd, ") || return $?")
 		return
 	}
-	l.at(line, l.colOr(line, "<-", col, col), "", cmd, "")
+	l.at(line, l.colOr(line, "<-", col, col), "", cmd, " || return $?")
 }
 
 // ensureRecover lowers `ensure R args recover …` to a bounded retry loop in

@@ -188,8 +188,9 @@ const (
 	StepEnsure StepKind = "ensure"
 	StepPrompt StepKind = "prompt"
 	// StepReceive is `[x =] <- CHANNEL [key …] [timeout …]` (beyond the
-	// reference), lowered to `[x=$(]jaiph::receive <id> [KEY][)]`: KEY is
-	// the key's quoted word as written, which the shell expands.
+	// reference), lowered to `[x=$(]jaiph::receive <id> [KEY][)] || return
+	// $?`: KEY is the key's quoted word as written, which the shell
+	// expands; a failed receive ends the workflow even without errexit.
 	StepReceive StepKind = "receive"
 )
 

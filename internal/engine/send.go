@@ -63,13 +63,6 @@ func Send(o SendOptions) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	r, ok := runs.Read(dir, time.Now())
-	if !ok {
-		return "", "", fmt.Errorf("%s is not a run directory", dir)
-	}
-	if st := r.Status; st == runs.Passed || st == runs.Failed {
-		return "", "", fmt.Errorf("run %s has ended (%s); a message would never be received", dir, st)
-	}
 	if !inbox.ReceivesOn(dir, o.Channel) {
 		chs := inbox.ReceivedChannels(dir)
 		hint := "it receives on no channel"
@@ -77,6 +70,13 @@ func Send(o SendOptions) (string, string, error) {
 			hint = "it receives on " + strings.Join(chs, ", ")
 		}
 		return "", "", fmt.Errorf("run %s does not receive on channel %q (%s)", dir, o.Channel, hint)
+	}
+	r, ok := runs.Read(dir, time.Now())
+	if !ok {
+		return "", "", fmt.Errorf("%s is not a run directory", dir)
+	}
+	if st := r.Status; st == runs.Passed || st == runs.Failed {
+		return "", "", fmt.Errorf("run %s has ended (%s); a message would never be received", dir, st)
 	}
 	if !o.Force {
 		if err := trusted(dir, keyStore("", o.Environ), "sends"); err != nil {
