@@ -431,8 +431,17 @@ type receiveHead struct {
 	whole          bool
 }
 
-// receive matches the receive form on l.
+// receive matches the receive form on l; a malformed one keeps only its
+// channel.
 func (l *line) receive() (receiveHead, bool) {
+	h, ok := l.receiveParts()
+	if !h.whole {
+		h = receiveHead{ch: h.ch, refOff: h.refOff}
+	}
+	return h, ok
+}
+
+func (l *line) receiveParts() (receiveHead, bool) {
 	var h receiveHead
 	c := l.cursor()
 	if !c.lit("<-") {
