@@ -692,6 +692,15 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	}
 	runAt := p.pos(j, colOf(raw, "run", col))
 	l := newLine(t)
+	// Beyond the reference: a receive (forms 5a/5b) in a branch too.
+	if name, _, off, ok := l.assignment(false); ok {
+		if h, ok := l.rhsLine().receive(); ok {
+			return p.parseReceive(j, name, h, col+off, col), j + 1
+		}
+	}
+	if h, ok := l.receive(); ok {
+		return p.parseReceive(j, "", h, col, col), j + 1
+	}
 	if kind == ast.IfEnsure {
 		if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
 			r := l.rhsLine()
