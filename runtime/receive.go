@@ -30,8 +30,11 @@ type Receiver interface {
 	Put(channel, key, payload string) error
 	// Wait blocks until a message on channel (with key when hasKey)
 	// arrives and takes it, until timeout passes (0: none; ErrReceiveTimeout)
-	// or until ctx ends.
-	Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, error)
+	// or until ctx ends. It returns the payload and a reference to the
+	// message (no payload: what the journal keeps).
+	Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (payload, ref string, err error)
+	// Taken is the payload of the message ref that a receive took.
+	Taken(channel, ref string) (string, error)
 }
 
 // ReceiverOpener opens the Receiver of a run once its directory is made
@@ -114,13 +117,22 @@ func builtinReceive(ctx context.Context, f *frame, args []string) int {
 	}
 	id := f.callID("<-"+st.Channel, []string{key})
 	payload := ""
-	if r := rt.journal.begin(f, id, string(lowered.StepReceive), st.Channel, []string{key}, false); r != nil {
-		payload = r.Value
+	// The journal keeps the message's reference, never its payload (a
+	// payload with a credential would be masked there, and the receive
+	// could not be replayed).
+	r := rt.journal.begin(f, id, string(lowered.StepReceive), st.Channel, []string{key}, false)
+	if r != nil {
+		p, err := rt.receiver.Taken(ch, r.Value)
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "jaiph: cannot replay the receive on channel %q: %v\n", ch, err)
+			return 1
+		}
+		payload = p
 	} else {
 		rt.emit(&event.Event{Type: event.ReceiveWait, ID: f.id, Channel: ch, Key: key, Timeout: st.Timeout,
 			Depth: f.stackLen, Time: time.Now(), RunID: rt.runID})
 		start := time.Now()
-		p, err := rt.receiver.Wait(ctx, ch, key, st.HasKey, timeout)
+		p, ref, err := rt.receiver.Wait(ctx, ch, key, st.HasKey, timeout)
 		if err != nil {
 			status := 1
 			switch {
@@ -140,7 +152,7 @@ func builtinReceive(ctx context.Context, f *frame, args []string) int {
 			return status
 		}
 		payload = p
-		rt.journal.end(id, 0, payload, "")
+		rt.journal.end(id, 0, ref, "")
 		rt.emit(&event.Event{Type: event.Receive, ID: f.id, Channel: ch, Key: key,
 			PayloadPreview: preview(rt.redact.String(payload)), WaitedMS: time.Since(start).Milliseconds(),
 			Depth: f.stackLen, Time: time.Now(), RunID: rt.runID})

@@ -23,10 +23,12 @@ func (r receiver) Declare(channels []string) error { return r.r.Declare(channels
 
 func (r receiver) Put(channel, key, payload string) error { return r.r.Put(channel, key, payload) }
 
-func (r receiver) Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, error) {
-	p, err := r.r.Wait(ctx, channel, key, hasKey, timeout)
+func (r receiver) Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, string, error) {
+	p, name, err := r.r.Wait(ctx, channel, key, hasKey, timeout)
 	if errors.Is(err, inbox.ErrTimeout) {
-		return "", runtime.ErrReceiveTimeout
+		return "", "", runtime.ErrReceiveTimeout
 	}
-	return p, err
+	return p, name, err
 }
+
+func (r receiver) Taken(channel, ref string) (string, error) { return r.r.Read(channel, ref) }

@@ -226,12 +226,12 @@ func syncDir(d string) {
 }
 
 // Take takes the first message of channel (with key when hasKey) and
-// returns its payload; ok is false when there is none yet.
-func (r *Received) Take(channel, key string, hasKey bool) (payload string, ok bool, err error) {
+// returns its payload and file name; ok is false when there is none yet.
+func (r *Received) Take(channel, key string, hasKey bool) (payload, name string, ok bool, err error) {
 	d := ReceivedDir(r.runDir, channel)
 	ents, err := os.ReadDir(d)
 	if err != nil {
-		return "", false, err
+		return "", "", false, err
 	}
 	type msg struct {
 		n    int
@@ -252,16 +252,16 @@ func (r *Received) Take(channel, key string, hasKey bool) (payload string, ok bo
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // another receive took it
 			}
-			return "", false, err
+			return "", "", false, err
 		}
 		data, err := os.ReadFile(dst)
 		if err != nil {
-			return "", false, err
+			return "", "", false, err
 		}
 		payload := string(data)
 		if r.records != "" {
 			if real, err := os.ReadFile(r.privatePath(channel, m.name)); err == nil {
-				return string(real), true, nil
+				return string(real), m.name, true, nil
 			}
 		}
 		// A message sent from outside holds its payload as sent: mask the
@@ -277,40 +277,55 @@ func (r *Received) Take(channel, key string, hasKey bool) (payload string, ok bo
 				os.WriteFile(dst, []byte(masked), 0o644)
 			}
 		}
-		return payload, true, nil
+		return payload, m.name, true, nil
 	}
-	return "", false, nil
+	return "", "", false, nil
+}
+
+// Read returns the payload of message name of channel, which a receive
+// took (a resumed run's replay of that receive).
+func (r *Received) Read(channel, name string) (string, error) {
+	if strings.ContainsAny(name, "/\\") {
+		return "", fmt.Errorf("bad message name %q", name)
+	}
+	if r.records != "" {
+		if real, err := os.ReadFile(r.privatePath(channel, name)); err == nil {
+			return string(real), nil
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(ReceivedDir(r.runDir, channel), takenDir, name))
+	return string(data), err
 }
 
 // Wait blocks until Take gets a message of channel (with key when hasKey),
-// the timeout (0: none) passes (ErrTimeout) or ctx ends (its error). It is
-// woken by the message file's arrival (inotify on Linux; elsewhere it
-// looks again every 100 ms).
-func (r *Received) Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, error) {
+// the timeout (0: none) passes (ErrTimeout) or ctx ends (its error), and
+// returns its payload and file name. It is woken by the message file's
+// arrival (inotify on Linux; elsewhere it looks again every 100 ms).
+func (r *Received) Wait(ctx context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, string, error) {
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
 	w, err := newDirWatch(ReceivedDir(r.runDir, channel))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer w.close()
 	for {
 		// Watching first, then looking: a message that arrives between
 		// the two wakes the wait below.
-		p, ok, err := r.Take(channel, key, hasKey)
+		p, name, ok, err := r.Take(channel, key, hasKey)
 		if err != nil || ok {
-			return p, err
+			return p, name, err
 		}
 		left := time.Duration(-1)
 		if !deadline.IsZero() {
 			if left = time.Until(deadline); left <= 0 {
-				return "", ErrTimeout
+				return "", "", ErrTimeout
 			}
 		}
 		if err := w.wait(ctx, left); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 }

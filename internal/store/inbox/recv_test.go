@@ -31,27 +31,31 @@ func TestReceivedOrderKeysAndOnce(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	if p, err := r.Wait(ctx, "ch", "pr 7", true, time.Second); err != nil || p != "for pr 7" {
+	if p, _, err := r.Wait(ctx, "ch", "pr 7", true, time.Second); err != nil || p != "for pr 7" {
 		t.Fatalf("keyed: %q %v", p, err)
 	}
-	if p, err := r.Wait(ctx, "ch", "", false, time.Second); err != nil || p != "one" {
+	if p, _, err := r.Wait(ctx, "ch", "", false, time.Second); err != nil || p != "one" {
 		t.Fatalf("first: %q %v", p, err)
 	}
-	if p, err := r.Wait(ctx, "ch", "", false, time.Second); err != nil || p != "token s3cret-value" {
+	if p, _, err := r.Wait(ctx, "ch", "", false, time.Second); err != nil || p != "token s3cret-value" {
 		t.Fatalf("masked message's real payload: %q %v", p, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ReceivedDir(dir, "ch"), takenDir, "000003.txt")); string(b) != "token ***" {
 		t.Errorf("message file holds %q, want the credential masked", b)
 	}
-	if _, err := r.Wait(ctx, "ch", "", false, 50*time.Millisecond); !errors.Is(err, ErrTimeout) {
+	if _, _, err := r.Wait(ctx, "ch", "", false, 50*time.Millisecond); !errors.Is(err, ErrTimeout) {
 		t.Fatalf("empty channel: %v, want ErrTimeout", err)
 	}
 	// A message from outside is masked once taken.
 	if _, err := PutReceived(dir, "ch", "", "again s3cret-value", nil); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := r.Wait(ctx, "ch", "", false, time.Second); p != "again s3cret-value" {
-		t.Fatalf("outside message: %q", p)
+	p, name, _ := r.Wait(ctx, "ch", "", false, time.Second)
+	if p != "again s3cret-value" || name != "000004.txt" {
+		t.Fatalf("outside message: %q %q", p, name)
+	}
+	if again, err := r.Read("ch", name); err != nil || again != p {
+		t.Fatalf("Read of a taken message: %q %v", again, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ReceivedDir(dir, "ch"), takenDir, "000004.txt")); string(b) != "again ***" {
 		t.Errorf("outside message file holds %q after its receive", b)
@@ -73,7 +77,7 @@ func TestReceivedConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := r.Wait(context.Background(), "ch", "", false, 10*time.Second)
+			p, _, err := r.Wait(context.Background(), "ch", "", false, 10*time.Second)
 			if err != nil {
 				t.Error(err)
 			}
@@ -107,7 +111,7 @@ func TestReceivedCancel(t *testing.T) {
 	DeclareReceived(dir, []string{"ch"})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, err := NewReceived(dir, nil, "").Wait(ctx, "ch", "", false, 0); !errors.Is(err, context.Canceled) {
+	if _, _, err := NewReceived(dir, nil, "").Wait(ctx, "ch", "", false, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled wait: %v", err)
 	}
 }
