@@ -378,43 +378,73 @@ func (c *checker) checkReceive(s *ast.Receive) {
 	}
 }
 
-// checkReceivedNotRouted refuses a channel of the module that is both
-// routed (`CHANNEL -> workflow`) and received from (`<- CHANNEL`): its
-// messages would have two readers.
+// checkReceivedNotRouted refuses a channel that is both routed
+// (`CHANNEL -> workflow`) and received from (`<- CHANNEL`): its messages
+// would have two readers. It looks at this module's routes and receives
+// and at those of the modules it imports that name their own channels,
+// and reports on this module's lines.
 func (c *checker) checkReceivedNotRouted() {
 	type chKey struct {
 		mod  *ast.File
 		name string
 	}
-	routed := map[chKey]bool{}
-	for _, w := range c.file.Workflows {
-		for _, rt := range w.Routes {
-			if mod, ok := c.lookup(rt.Channel); ok && mod != nil {
-				routed[chKey{mod, rt.Channel.Name}] = true
-			}
-		}
-	}
-	if len(routed) == 0 {
-		return
-	}
-	var walk func(steps []ast.Step)
-	walk = func(steps []ast.Step) {
+	routed, receivedThere := map[chKey]bool{}, map[chKey]bool{} // receivedThere: in an imported module
+	var walk func(steps []ast.Step, each func(*ast.Receive))
+	walk = func(steps []ast.Step, each func(*ast.Receive)) {
 		for _, s := range steps {
 			switch s := s.(type) {
 			case *ast.Receive:
-				if mod, ok := c.lookup(s.Channel); ok && mod != nil && routed[chKey{mod, s.Channel.Name}] {
-					c.report(s.RefPos.Line, s.RefPos.Col, diag.Validate, fmt.Sprintf("channel %q is both routed (->) and received from (<-); a channel has one reader: remove its route or receive on another channel", s.Channel.String()))
-				}
+				each(s)
 			case *ast.If:
-				walk(s.Then)
-				walk(s.Else)
+				walk(s.Then, each)
+				walk(s.Else, each)
 			case *ast.Ensure:
-				walk(s.Recover)
+				walk(s.Recover, each)
 			}
 		}
 	}
+	for _, m := range c.imports {
+		if m == nil {
+			continue
+		}
+		for _, w := range m.Workflows {
+			for _, rt := range w.Routes {
+				if rt.Channel.Alias == "" {
+					routed[chKey{m, rt.Channel.Name}] = true
+				}
+			}
+			walk(w.Steps, func(r *ast.Receive) {
+				if r.Channel.Alias == "" {
+					receivedThere[chKey{m, r.Channel.Name}] = true
+				}
+			})
+		}
+	}
+	key := func(ref ast.Ref) (chKey, bool) {
+		mod, ok := c.lookup(ref)
+		return chKey{mod, ref.Name}, ok && mod != nil
+	}
 	for _, w := range c.file.Workflows {
-		walk(w.Steps)
+		for _, rt := range w.Routes {
+			if k, ok := key(rt.Channel); ok {
+				routed[k] = true
+			}
+		}
+	}
+	msg := func(ref ast.Ref) string {
+		return fmt.Sprintf("channel %q is both routed (->) and received from (<-); a channel has one reader: remove its route or receive on another channel", ref.String())
+	}
+	for _, w := range c.file.Workflows {
+		for _, rt := range w.Routes {
+			if k, ok := key(rt.Channel); ok && receivedThere[k] {
+				c.report(rt.RefPos.Line, rt.RefPos.Col, diag.Validate, msg(rt.Channel))
+			}
+		}
+		walk(w.Steps, func(r *ast.Receive) {
+			if k, ok := key(r.Channel); ok && routed[k] {
+				c.report(r.RefPos.Line, r.RefPos.Col, diag.Validate, msg(r.Channel))
+			}
+		})
 	}
 }
 
