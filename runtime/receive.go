@@ -47,7 +47,7 @@ type ReceiverOpener interface {
 var ErrReceiveTimeout = errors.New("timed out")
 
 // receivedChannels are the symbols of the channels the program's receive
-// steps name, sorted.
+// steps name.
 func (rt *Runtime) receivedChannels() map[string]bool {
 	rt.recvOnce.Do(func() {
 		rt.received = map[string]bool{}

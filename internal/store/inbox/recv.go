@@ -142,7 +142,7 @@ func (r *Received) Put(channel, key, payload string) error {
 	if r.mask != nil {
 		stored = r.mask.String(payload)
 	}
-	name, err := PutReceived(r.runDir, channel, key, stored, func(name string) error {
+	_, err := PutReceived(r.runDir, channel, key, stored, func(name string) error {
 		if stored == payload || r.records == "" {
 			return nil
 		}
@@ -152,7 +152,6 @@ func (r *Received) Put(channel, key, payload string) error {
 		}
 		return os.WriteFile(p, []byte(payload), 0o600)
 	})
-	_ = name
 	return err
 }
 
