@@ -313,6 +313,8 @@ func StepEnd(s Step) Pos {
 		return s.End
 	case *Send:
 		return s.End
+	case *Receive:
+		return s.End
 	}
 	return Pos{}
 }
@@ -339,6 +341,8 @@ func SetStepEnd(s Step, end Pos) {
 	case *If:
 		s.End = end
 	case *Send:
+		s.End = end
+	case *Receive:
 		s.End = end
 	}
 }
@@ -467,6 +471,20 @@ type Send struct {
 	Channel Ref
 	RefPos  Pos // where Channel starts
 	Cmd     string
+}
+
+// Receive is `[NAME =] <- CHANNEL [key "VALUE"] [timeout "DURATION"]`
+// (beyond the reference, docs/differences.md): it waits for a message on
+// the channel (with the key when HasKey) and captures its payload.
+type Receive struct {
+	Pos     // Col: column of `<-`
+	End     Pos
+	Capture string // variable name, or ""
+	Channel Ref
+	RefPos  Pos    // where Channel starts
+	Key     string // the key's quoted text as written (with its quotes), "" for none
+	Timeout string // the duration as written (without its quotes), "" for none
+	HasKey  bool
 }
 
 // Test is one `test "description" { … }` block of a test file.

@@ -404,7 +404,28 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 		l.ifStep(w, s, line, col)
 	case *ast.Send:
 		l.send(w, s, line)
+	case *ast.Receive:
+		l.receive(s, line, col)
 	}
+}
+
+// receive lowers `[x =] <- ch [key "K"] [timeout "D"]` to
+// `[x=$(]jaiph::receive <id> ["K"][)] || return $?`: the key is a word the shell
+// expands (as data: validate refuses command substitution in it).
+func (l *lowerer) receive(s *ast.Receive, line, col int) {
+	st := lowered.Step{Kind: lowered.StepReceive, Channel: Ref(l.mod, s.Channel), Capture: s.Capture != "", HasKey: s.HasKey, Timeout: s.Timeout}
+	cmd := "jaiph::receive " + l.addStep(st)
+	if s.HasKey {
+		cmd += " " + s.Key
+	}
+	// A receive that failed (a timeout) ends the workflow with its status
+	// even where errexit is off (`run ask || …`), so callers can branch
+	// on it.
+	if s.Capture != "" {
+		l.at(line, l.colOr(line, "<-", col, col), s.Capture+"=$(", cmd, ") || return $?")
+		return
+	}
+	l.at(line, l.colOr(line, "<-", col, col), "", cmd, " || return $?")
 }
 
 // ensureRecover lowers `ensure R args recover …` to a bounded retry loop in

@@ -34,7 +34,7 @@ func checkSteps(t *testing.T, b *lowered.Body) {
 			return true
 		}
 		kind, ok := strings.CutPrefix(ce.Args[0].Lit(), "jaiph::")
-		if !ok || kind != "run" && kind != "ensure" && kind != "prompt" {
+		if !ok || kind != "run" && kind != "ensure" && kind != "prompt" && kind != "receive" {
 			return true
 		}
 		id := -1
@@ -66,7 +66,7 @@ func checkSteps(t *testing.T, b *lowered.Body) {
 // checks the records: what the shell flags carried before is typed data.
 func TestStepRecords(t *testing.T) {
 	dir := t.TempDir()
-	lib := "rule chk {\n  test -n \"$1\"\n}\nworkflow w {\n  echo w\n}\n"
+	lib := "channel ch\nrule chk {\n  test -n \"$1\"\n}\nworkflow w {\n  echo w\n}\n"
 	src := `import "lib.jh" as lib
 rule ok {
   ensure lib.chk "a"
@@ -84,6 +84,10 @@ workflow default {
   name="bob"
   r = prompt "hi $name and $1" returns '{ a: string, b: number }'
   prompt "plain"
+}
+workflow waits {
+  a = <- lib.ch key "$pr" timeout "5m"
+  <- lib.ch
 }
 `
 	for name, text := range map[string]string{"lib.jh": lib, "main.jh": src} {
@@ -126,6 +130,17 @@ workflow default {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("step %d = %+v, want %+v", i+1, got[i], want[i])
 		}
+	}
+	recv := []lowered.Step{
+		{ID: 1, Kind: lowered.StepReceive, Capture: true, Channel: "lib::ch", HasKey: true, Timeout: "5m"},
+		{ID: 2, Kind: lowered.StepReceive, Channel: "lib::ch"},
+	}
+	if got := main.Bodies["waits"].Steps; !reflect.DeepEqual(got, recv) {
+		t.Errorf("waits steps = %+v, want %+v", got, recv)
+	}
+	if s := codegen.Annotated(main.Bodies["waits"]); !strings.Contains(s, `a=$(jaiph::receive 1 "$pr") || return $?  # receive capture lib::ch key timeout 5m`+"\n") ||
+		!strings.Contains(s, "jaiph::receive 2 || return $?  # receive lib::ch\n") {
+		t.Errorf("annotated receives:\n%s", s)
 	}
 	// For reading, comments beside the calls say what each id is; steps on
 	// one line are numbered.

@@ -187,6 +187,11 @@ const (
 	StepRun    StepKind = "run"
 	StepEnsure StepKind = "ensure"
 	StepPrompt StepKind = "prompt"
+	// StepReceive is `[x =] <- CHANNEL [key …] [timeout …]` (beyond the
+	// reference), lowered to `[x=$(]jaiph::receive <id> [KEY][)] || return
+	// $?`: KEY is the key's quoted word as written, which the shell
+	// expands; a failed receive ends the workflow even without errexit.
+	StepReceive StepKind = "receive"
 )
 
 // Step is the typed record of one `jaiph::<builtin> <id> [words…]` call of a
@@ -216,6 +221,12 @@ type Step struct {
 	// Vars names the variables the prompt text refers to; the call passes
 	// their values as its words, in this order.
 	Vars []string
+
+	// Receive steps: the channel's symbol (D9: module::name), whether the
+	// call passes a key as its word, the timeout (0: none) as written.
+	Channel string
+	HasKey  bool
+	Timeout string
 }
 
 // String says what the step is, for the step table comments of the lowered
@@ -239,6 +250,15 @@ func (s *Step) String() string {
 	}
 	if len(s.Vars) > 0 {
 		w = append(w, "vars", strings.Join(s.Vars, " "))
+	}
+	if s.Channel != "" {
+		w = append(w, s.Channel)
+		if s.HasKey {
+			w = append(w, "key")
+		}
+		if s.Timeout != "" {
+			w = append(w, "timeout", s.Timeout)
+		}
 	}
 	return strings.Join(w, " ")
 }

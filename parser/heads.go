@@ -417,3 +417,99 @@ func isSend(text string) (ast.Ref, string, bool) {
 	}
 	return newLine(strings.TrimLeft(text, " \t\r\n\v\f")).send()
 }
+
+// receiveHead is a receive (docs/language.md#receives): `<- [WS] REF`,
+// then optionally `WS key WS "VALUE"` (or '…'), then optionally `WS timeout
+// WS "DURATION"`, then optional white space to the end. ok: the line
+// starts with `<- REF`; whole: the rest has that form too (else it is a
+// malformed receive).
+type receiveHead struct {
+	ch             ast.Ref
+	refOff         int
+	key, timeout   string // key with its quotes; timeout without
+	hasKey, hasTmo bool
+	whole          bool
+}
+
+// receive matches the receive form on l; a malformed one keeps only its
+// channel.
+func (l *line) receive() (receiveHead, bool) {
+	h, ok := l.receiveParts()
+	if !h.whole {
+		h = receiveHead{ch: h.ch, refOff: h.refOff}
+	}
+	return h, ok
+}
+
+func (l *line) receiveParts() (receiveHead, bool) {
+	var h receiveHead
+	c := l.cursor()
+	if !c.lit("<-") {
+		return h, false
+	}
+	c.space()
+	ch, off, ok := c.ref()
+	if !ok {
+		return h, false
+	}
+	h.ch, h.refOff = ch, off
+	if c.eof() {
+		h.whole = true
+		return h, true
+	}
+	if !c.space() {
+		return h, true
+	}
+	if c.lit("key") {
+		if !c.space() {
+			return h, true
+		}
+		v, ok := c.of(tokDQ)
+		if !ok {
+			if v, ok = c.of(tokSQ); !ok {
+				return h, true
+			}
+		}
+		if !closedQuote(v) {
+			return h, true
+		}
+		h.key, h.hasKey = v, true
+		if c.eof() {
+			h.whole = true
+			return h, true
+		}
+		if !c.space() {
+			return h, true
+		}
+	}
+	if c.lit("timeout") {
+		if !c.space() {
+			return h, true
+		}
+		v, ok := c.of(tokDQ)
+		if !ok || !closedQuote(v) {
+			return h, true
+		}
+		h.timeout, h.hasTmo = v[1:len(v)-1], true
+		c.space()
+	}
+	h.whole = c.eof()
+	return h, true
+}
+
+// closedQuote reports whether the quoted token v ("…" with backslash
+// escapes, or '…') is closed.
+func closedQuote(v string) bool {
+	if len(v) < 2 {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		switch {
+		case v[0] == '"' && v[i] == '\\':
+			i++
+		case v[i] == v[0]:
+			return i == len(v)-1
+		}
+	}
+	return false
+}

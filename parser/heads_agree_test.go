@@ -14,6 +14,9 @@ import (
 // headLines are lines at the edges of the heads, beyond what the corpus
 // files hold.
 var headLines = []string{
+	"<-", "<- ", "<-ch", "<- ch", "<- a.b", "<- a.", "<- ch ", "<- ch key", "<- ch key \"k\"", "<- ch key 'k' ",
+	"<- ch key \"$k\" timeout \"5m\"", "<- ch timeout \"1h\"", "<- ch timeout '1h'", "<- ch key \"k", "<- ch key \"k\\\"",
+	"<- ch extra", "<- ch key \"k\"x", "<- ch timeout \"1h\" x", "x = <- ch", "x=<-ch key \"a\"", "<- \"ch\"", "<-  ch  key  \"k\"  timeout  \"1s\"",
 	"", " ", "if", "if ", "if !", "if ! ", "if !ensure r; then", "if ! ensure r; then", "if !  run a.b x; then",
 	"if ensure r; then", "if run w; then", "if ensure; then", "if ! echo x; then", "if !echo x; then",
 	"if ensure", "if ! ensure", "if ensurex", "if\tensure r ;then", "if ensure a. x; then", "if ensure .a; then",
@@ -68,6 +71,7 @@ type heads interface {
 	isValueReturn() (string, bool)
 	route() (ast.Ref, string, int, bool)
 	send() (ast.Ref, string, bool)
+	receive() (receiveHead, bool)
 	call(kw string) (ast.Ref, string, int, bool)
 	callTarget() (ast.Ref, string, int, bool)
 }
@@ -128,12 +132,14 @@ func (im implementation) summary(text string) string {
 		p(r.call("ensure"))
 		p(r.prompt())
 		p(r.send())
+		p(r.receive())
 	}
 	p(l.prompt())
 	p(l.log())
 	p(l.isValueReturn())
 	p(l.route())
 	p(l.send())
+	p(l.receive())
 	p(l.call("run"))
 	p(l.call("ensure"))
 	p(l.callTarget())

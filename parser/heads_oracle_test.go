@@ -68,6 +68,20 @@ type oSendHead struct {
 	EndPos  lexer.Position
 }
 
+// oReceivePrefix is `<- [WS] REF` (forms 5a/5b, docs/language.md#receives):
+// a line that starts so is a receive, well-formed or not.
+type oReceivePrefix struct {
+	Channel oRefNode `parser:"'<-' Space? @@"`
+}
+
+// oReceiveHead is a whole receive: `<- [WS] REF [WS key WS "K"|'K'] [WS
+// timeout WS "D"] [WS]`; its quoted parts must be closed.
+type oReceiveHead struct {
+	Channel oRefNode `parser:"'<-' Space? @@"`
+	Key     *string  `parser:"(Space 'key' Space @(DQ | SQ))?"`
+	Timeout *string  `parser:"(Space 'timeout' Space @DQ)? Space? EOF"`
+}
+
 // oCallHead is the target of run/ensure: a REF that is a whole word.
 type oCallHead struct {
 	Target oRefNode `parser:"@@ (Space | EOF)"`
@@ -114,6 +128,8 @@ var oGrammars = struct {
 	assign    func() *participle.Parser[oAssignHead]
 	route     func() *participle.Parser[oRouteHead]
 	send      func() *participle.Parser[oSendHead]
+	recvStart func() *participle.Parser[oReceivePrefix]
+	receive   func() *participle.Parser[oReceiveHead]
 	call      func() *participle.Parser[oCallHead]
 	prompt    func() *participle.Parser[oPromptHead]
 	returns   func() *participle.Parser[oReturnsHead]
@@ -126,6 +142,8 @@ var oGrammars = struct {
 	assign:    lazyGrammar[oAssignHead](stepLexerOnly),
 	route:     lazyGrammar[oRouteHead](stepLexerOnly),
 	send:      lazyGrammar[oSendHead](stepLexerOnly),
+	recvStart: lazyGrammar[oReceivePrefix](stepLexerOnly),
+	receive:   lazyGrammar[oReceiveHead](func() []participle.Option { return append(stepLexerOnly(), participle.UseLookahead(4)) }),
 	call:      lazyGrammar[oCallHead](stepLexerOnly),
 	prompt:    lazyGrammar[oPromptHead](stepLexerOnly),
 	returns:   lazyGrammar[oReturnsHead](stepLexerOnly),
@@ -395,6 +413,39 @@ func (l *oLine) isValueReturn() (string, bool) {
 	// are not Space tokens.
 	arg := trim(l.rest(h.EndPos))
 	return arg, arg != "" && arg != "$?" && (arg[0] == '"' || arg[0] == '\'' || arg[0] == '$')
+}
+
+// receive matches the receive form (forms 5a/5b).
+func (l *oLine) receive() (receiveHead, bool) {
+	var h receiveHead
+	if l.first() != "<-" {
+		return h, false
+	}
+	p, ok := oParseHead(l, oGrammars.recvStart())
+	if !ok {
+		return h, false
+	}
+	h.ch, h.refOff = p.Channel.ref(), p.Channel.Pos.Offset
+	w, ok := oParseHead(l, oGrammars.receive())
+	if !ok {
+		return h, true
+	}
+	h.whole = true
+	if w.Key != nil {
+		h.key, h.hasKey = *w.Key, true
+		h.whole = closedQuote(*w.Key)
+	}
+	if w.Timeout != nil {
+		t := *w.Timeout
+		h.whole = h.whole && closedQuote(t)
+		if h.whole {
+			h.timeout, h.hasTmo = t[1:len(t)-1], true
+		}
+	}
+	if !h.whole {
+		return receiveHead{ch: h.ch, refOff: h.refOff}, true
+	}
+	return h, true
 }
 
 // oIsSend reports whether text has the send form (a finished block, a

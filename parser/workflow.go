@@ -168,6 +168,25 @@ var stepForms = []stepForm{
 		}
 		return s.more(p.parsePrompt(s.i, "", text, indentCol(s.raw)))
 	}},
+	// Beyond the reference: a receive, captured or not (docs/language.md#receives).
+	{"5a IDENT = <- REF [key …] [timeout …]", func(p *parser, s *stepLine) (stepResult, bool) {
+		name, _, off, ok := s.assignment(false)
+		if !ok {
+			return stepResult{}, false
+		}
+		h, ok := s.rhsLine().receive()
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parseReceive(s.i, name, h, indentCol(s.raw)+off, indentCol(s.raw)), s.i+1)
+	}},
+	{"5b <- REF [key …] [timeout …]", func(p *parser, s *stepLine) (stepResult, bool) {
+		h, ok := s.receive()
+		if !ok {
+			return stepResult{}, false
+		}
+		return s.more(p.parseReceive(s.i, "", h, indentCol(s.raw), indentCol(s.raw)), s.i+1)
+	}},
 	// Quirk: `x = "s"`, `x = 's'`, `x = $y` (and `x = prompt …` that item 4
 	// refused) are shell lines.
 	{"6 IDENT WS = RHS", func(p *parser, s *stepLine) (stepResult, bool) {
@@ -266,6 +285,18 @@ func stepsOf(s ast.Step) []ast.Step {
 		return nil
 	}
 	return []ast.Step{s}
+}
+
+// parseReceive makes the receive of line i whose `<-` is at col (base: the
+// column of the line's first character); nil after a reported error (a
+// malformed tail).
+func (p *parser) parseReceive(i int, capture string, h receiveHead, col, base int) ast.Step {
+	if !h.whole {
+		p.errorAt(i+1, col, `malformed receive; expected <- CHANNEL [key "VALUE"] [timeout "DURATION"]`)
+		return nil
+	}
+	return &ast.Receive{Pos: p.pos(i, col), Capture: capture, Channel: h.ch,
+		RefPos: p.pos(i, base+h.refOff), Key: h.key, HasKey: h.hasKey, Timeout: h.timeout}
 }
 
 // parseRoute stores the route of line i on w; col is the targets' column.
@@ -661,6 +692,15 @@ func (p *parser) parseBranchLine(j int, kind ast.IfKind) (ast.Step, int) {
 	}
 	runAt := p.pos(j, colOf(raw, "run", col))
 	l := newLine(t)
+	// Beyond the reference: a receive (forms 5a/5b) in a branch too.
+	if name, _, off, ok := l.assignment(false); ok {
+		if h, ok := l.rhsLine().receive(); ok {
+			return p.parseReceive(j, name, h, col+off, col), j + 1
+		}
+	}
+	if h, ok := l.receive(); ok {
+		return p.parseReceive(j, "", h, col, col), j + 1
+	}
 	if kind == ast.IfEnsure {
 		if name, rhs, _, ok := l.assignment(true); ok && !startsWithAny(rhs, "prompt ", `"`, `'`, "$") {
 			r := l.rhsLine()

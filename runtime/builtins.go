@@ -32,6 +32,7 @@ func init() {
 		"jaiph::send":          builtinSend,
 		"jaiph::drain":         builtinDrain,
 		"jaiph::prompt":        builtinPrompt,
+		"jaiph::receive":       builtinReceive,
 	}
 }
 

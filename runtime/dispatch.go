@@ -95,6 +95,13 @@ func builtinSend(ctx context.Context, f *frame, args []string) int {
 		fmt.Fprintln(hc.Stderr, "jaiph: internal error: send needs channel, sender and content")
 		return 1
 	}
+	if handled, err := f.sendReceived(args[0], args[2]); handled {
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "jaiph: cannot queue message on %q: %v\n", lowered.ChannelName(args[0]), err)
+			return 1
+		}
+		return 0
+	}
 	if f.inbox == nil {
 		fmt.Fprintf(hc.Stderr, "jaiph: send to channel %q without an active inbox\n", lowered.ChannelName(args[0]))
 		return 1

@@ -68,6 +68,9 @@ type Options struct {
 	// beyond this process instead (a broker); nested orchestrators keep
 	// Inbox (D6).
 	Transport Transport
+	// Received opens the keeper of the messages of the channels the
+	// program receives on (receive.go); without it a receive fails.
+	Received ReceiverOpener
 	// Ephemeral runs keep no records for later commands (no run.json,
 	// lock or journal): a worker's delivery, whose run lives elsewhere.
 	Ephemeral bool
@@ -138,6 +141,12 @@ type Runtime struct {
 	args  []string // the root call's arguments, for the metadata
 	value string   // the root call's return value
 	lock  *os.File // the run dir's lock, held while the run is live
+
+	// The channels receive steps name (by symbol), and their messages'
+	// keeper once the run directory is made (receive.go).
+	recvOnce sync.Once
+	received map[string]bool
+	receiver Receiver
 
 	journal *journal // nil in test mode
 	records string   // the run's records (runs.RecordsDir); "" in test mode
@@ -245,6 +254,9 @@ func (rt *Runtime) ensureRunDir() error {
 		rt.openRunDir()
 		if rt.dirErr == nil {
 			rt.dirErr = rt.makeArtifacts()
+		}
+		if rt.dirErr == nil {
+			rt.dirErr = rt.declareReceived()
 		}
 		if rt.dirErr == nil && rt.opts.OnRunDir != nil {
 			rt.opts.OnRunDir(rt.runDir)

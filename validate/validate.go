@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/diag"
@@ -45,6 +46,7 @@ func checkModule(f *ast.File, l *Loader) []*diag.Diagnostic {
 	for _, w := range f.Workflows {
 		c.checkWorkflow(w)
 	}
+	c.checkReceivedNotRouted()
 	c.checkLocalCycles()
 	c.checkRuleRunLines()
 	for _, w := range f.Workflows {
@@ -356,7 +358,93 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 			if s.Cmd != "" {
 				c.checkShellText(s.Cmd, true, s.Line, 1)
 			}
+		case *ast.Receive:
+			c.checkReceive(s)
 		}
+	}
+}
+
+// checkReceive validates a receive (docs/language.md#receives): a declared
+// channel, a key without command substitution, a positive Go duration.
+func (c *checker) checkReceive(s *ast.Receive) {
+	c.checkChannel(s.Channel, s.Line)
+	if s.HasKey && (strings.Contains(s.Key, "$(") || strings.Contains(s.Key, "`")) {
+		c.report(s.Line, s.Col, diag.Validate, "a receive's key cannot contain command substitution; capture the value first (k = cmd) and write key \"$k\"")
+	}
+	if s.Timeout != "" {
+		if d, err := time.ParseDuration(s.Timeout); err != nil || d <= 0 {
+			c.report(s.Line, s.Col, diag.Validate, fmt.Sprintf("invalid receive timeout %q; write a positive duration such as \"30s\", \"5m\" or \"1h\"", s.Timeout))
+		}
+	}
+}
+
+// checkReceivedNotRouted refuses a channel that is both routed
+// (`CHANNEL -> workflow`) and received from (`<- CHANNEL`): its messages
+// would have two readers. It looks at this module's routes and receives
+// and at those of the modules it imports that name their own channels,
+// and reports on this module's lines.
+func (c *checker) checkReceivedNotRouted() {
+	type chKey struct {
+		mod  *ast.File
+		name string
+	}
+	routed, receivedThere := map[chKey]bool{}, map[chKey]bool{} // receivedThere: in an imported module
+	var walk func(steps []ast.Step, each func(*ast.Receive))
+	walk = func(steps []ast.Step, each func(*ast.Receive)) {
+		for _, s := range steps {
+			switch s := s.(type) {
+			case *ast.Receive:
+				each(s)
+			case *ast.If:
+				walk(s.Then, each)
+				walk(s.Else, each)
+			case *ast.Ensure:
+				walk(s.Recover, each)
+			}
+		}
+	}
+	for _, m := range c.imports {
+		if m == nil {
+			continue
+		}
+		for _, w := range m.Workflows {
+			for _, rt := range w.Routes {
+				if rt.Channel.Alias == "" {
+					routed[chKey{m, rt.Channel.Name}] = true
+				}
+			}
+			walk(w.Steps, func(r *ast.Receive) {
+				if r.Channel.Alias == "" {
+					receivedThere[chKey{m, r.Channel.Name}] = true
+				}
+			})
+		}
+	}
+	key := func(ref ast.Ref) (chKey, bool) {
+		mod, ok := c.lookup(ref)
+		return chKey{mod, ref.Name}, ok && mod != nil
+	}
+	for _, w := range c.file.Workflows {
+		for _, rt := range w.Routes {
+			if k, ok := key(rt.Channel); ok {
+				routed[k] = true
+			}
+		}
+	}
+	msg := func(ref ast.Ref) string {
+		return fmt.Sprintf("channel %q is both routed (->) and received from (<-); a channel has one reader: remove its route or receive on another channel", ref.String())
+	}
+	for _, w := range c.file.Workflows {
+		for _, rt := range w.Routes {
+			if k, ok := key(rt.Channel); ok && receivedThere[k] {
+				c.report(rt.RefPos.Line, rt.RefPos.Col, diag.Validate, msg(rt.Channel))
+			}
+		}
+		walk(w.Steps, func(r *ast.Receive) {
+			if k, ok := key(r.Channel); ok && routed[k] {
+				c.report(r.RefPos.Line, r.RefPos.Col, diag.Validate, msg(r.Channel))
+			}
+		})
 	}
 }
 

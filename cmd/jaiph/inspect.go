@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,14 +23,7 @@ func newRunsCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: "runs [--json] [--prune]", Short: "List the workspace's runs, newest first", Args: positional(0, 0),
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if prune {
-				n, err := runs.Prune(cwdWorkspace(), os.Getenv)
-				fmt.Fprintf(cmd.ErrOrStderr(), "pruned the records of %d deleted runs\n", n)
-				if err != nil {
-					return err
-				}
-			}
-			return runs.Print(stdout, cwdWorkspace(), os.Getenv, asJSON)
+			return runs.PrintCommand(stdout, cmd.ErrOrStderr(), cwdWorkspace(), os.Getenv, asJSON, prune)
 		}}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/durability.md)")
 	cmd.Flags().BoolVar(&prune, "prune", false, "first remove the records (.jaiph/state/runs) of runs whose run directory was deleted")
@@ -95,6 +87,17 @@ func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "resume even though a module's source changed since the run, or the run does not verify")
 	hiddenInboxFlags(cmd, &o.Inbox)
+	return cmd
+}
+
+func newSendCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
+	o := engine.SendOptions{Stdin: stdin, Stdout: stdout}
+	cmd := &cobra.Command{Use: "send RUN CHANNEL [PAYLOAD] [--key K] [--force]", Short: "Send a message to a run that receives on a channel", Long: engine.SendHelp, Args: positional(2, 3),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return engine.SendCommand(o, args, cwdWorkspace(), os.Environ())
+		}}
+	cmd.Flags().StringVar(&o.Key, "key", "", "the message's `KEY`: a receive with key K takes only messages with key K")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "send although the run directory does not verify")
 	return cmd
 }
 

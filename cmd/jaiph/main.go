@@ -199,7 +199,7 @@ Run "jaiph <command> --help" for the flags of a command.`,
 	// lists it.
 	root.Flags().BoolP("version", "v", false, "print the Jaiph language version (jaiph version: also jaiph-go's)")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newBrokerCmd(), newBuildCmd(stdout), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newServeCmd(stderr), inlets.Command(stdout, failed), newTestCmd(stdout, stderr), newVerifyCmd(stdout), newVersionCmd(stdout), newWorkerCmd(), newSandboxCmd(stdout))
+	root.AddCommand(newBrokerCmd(), newBuildCmd(stdout), newCheckCmd(stdout, stderr), newFmtCmd(os.Stdin, stdout, stderr), newInboxCmd(stdout), newInitCmd(stdout, stderr), newLspCmd(stdout), newMcpCmd(stderr), newRedriveCmd(stdout, stderr), newReportCmd(stdout), newResumeCmd(stdout, stderr), newRunCmd(stdout, stderr), newRunsCmd(stdout), newSendCmd(os.Stdin, stdout), newServeCmd(stderr), inlets.Command(stdout, failed), newTestCmd(stdout, stderr), newVerifyCmd(stdout), newVersionCmd(stdout), newWorkerCmd(), newSandboxCmd(stdout))
 	// cobra's `completion bash|zsh|fish|powershell`, added now so the
 	// command dispatch above knows it.
 	root.InitDefaultCompletionCmd()

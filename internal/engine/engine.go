@@ -143,10 +143,11 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 	if o.KeyDir == "" {
 		o.KeyDir = keyStore("", o.Environ).Dir
 	}
+	fileInbox := fileinbox.New(files)
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileinbox.New(files), Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
+		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileInbox, Received: fileInbox, Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
 		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir, Mirror: o.Mirror,
 	})
 	// Message files hold payloads masked; the real ones go to the run's

@@ -61,6 +61,10 @@ type Event struct {
 	// (internal/broker): on its INBOX_DISPATCH_START/COMPLETE and on the
 	// STEP_START of the delivered target; "" for a local one.
 	Worker string
+	// Receive events (beyond the reference): the key waited for, the
+	// timeout as written, how long the wait took.
+	Key, Timeout string
+	WaitedMS     int64
 }
 
 // Step event types and the others.
@@ -87,6 +91,10 @@ const (
 	// resumed attempt.
 	StepReplayed = "STEP_REPLAYED"
 	RunResumed   = "RUN_RESUMED"
+	// Beyond the reference: a receive step started waiting on a channel,
+	// and got its message.
+	ReceiveWait = "RECEIVE_WAIT"
+	Receive     = "RECEIVE"
 )
 
 // JSON renders the event as one compact JSON line (without the newline).
@@ -245,6 +253,21 @@ func (e *Event) JSON() []byte {
 		w.raw("depth", strconv.Itoa(e.Depth))
 		w.str("run_id", e.RunID)
 	case RunResumed:
+		w.str("ts", ts)
+		w.str("run_id", e.RunID)
+	case ReceiveWait, Receive:
+		// id is the receive's workflow step; key and timeout as given
+		// ("" for none).
+		w.str("id", e.ID)
+		w.str("channel", e.Channel)
+		w.str("key", e.Key)
+		if e.Type == ReceiveWait {
+			w.str("timeout", e.Timeout)
+		} else {
+			w.str("payload_preview", e.PayloadPreview)
+			w.raw("waited_ms", strconv.FormatInt(e.WaitedMS, 10))
+		}
+		w.raw("depth", strconv.Itoa(e.Depth))
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)
 	case PromptIdle:

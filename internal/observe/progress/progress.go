@@ -145,12 +145,36 @@ func (t *Tree) Event(e *event.Event) {
 		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Dim("ℹ"), t.shown(strings.TrimLeft(e.Message, "\n"))))
 	case event.LogErr:
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Red("! "+t.shown(strings.TrimLeft(e.Message, "\n")))))
+	case event.ReceiveWait:
+		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth)), t.s.Yellow("⏸ waiting on "+t.shown(e.Channel+receiveDetail(e, "")))))
+	case event.Receive:
+		waited := (time.Duration(e.WaitedMS) * time.Millisecond).Round(100 * time.Millisecond).String()
+		t.line(fmt.Sprintf("%s%s %s", t.s.Dim(Prefix(e.Depth)), t.s.Green("✉"), t.s.Dim("received on "+t.shown(e.Channel+receiveDetail(e, "waited "+waited)))))
 	case event.PromptRetry, event.PromptIdle, event.InboxRetry, event.InboxDead:
 		// Inside the prompt step (one level below its start line; for an
 		// inbox, at its targets' level), through
 		// line like every tree line, so a TTY's RUNNING line stays intact.
 		t.line(fmt.Sprintf("%s%s", t.s.Dim(Prefix(e.Depth+1)), t.s.Yellow("! "+promptNotice(e))))
 	}
+}
+
+// receiveDetail is ` (key K, timeout T)` of a RECEIVE_WAIT (with more
+// instead of the timeout for a RECEIVE), "" when there is nothing to say.
+func receiveDetail(e *event.Event, more string) string {
+	var parts []string
+	if e.Key != "" {
+		parts = append(parts, "key "+e.Key)
+	}
+	if more == "" && e.Timeout != "" {
+		parts = append(parts, "timeout "+e.Timeout)
+	}
+	if more != "" {
+		parts = append(parts, more)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // promptNotice is the text of a PROMPT_RETRY, PROMPT_IDLE, INBOX_RETRY or

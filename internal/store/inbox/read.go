@@ -72,6 +72,9 @@ func Read(runDir string) (*Inbox, error) {
 	bySeq := map[string]*Message{}
 	queues, _ := filepath.Glob(filepath.Join(dir, queueFile+"*"))
 	if len(queues) == 0 {
+		if len(ReceivedChannels(runDir)) > 0 { // a run that only receives (recv.go)
+			return nil, fmt.Errorf("%w; the messages of its received channels are in %s", ErrNoInbox, filepath.Join(dir, recvDir))
+		}
 		return nil, fmt.Errorf("garbled inbox %s: no queue journal (.queue)", dir)
 	}
 	for _, q := range queues {

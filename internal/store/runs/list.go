@@ -256,3 +256,16 @@ func (f *summaryFacts) add(e *event.Record) {
 		}
 	}
 }
+
+// PrintCommand is `jaiph runs`: Print, after pruning the records of
+// deleted runs (reported on stderr) when prune.
+func PrintCommand(stdout, stderr io.Writer, workspace string, getenv func(string) string, asJSON, prune bool) error {
+	if prune {
+		n, err := Prune(workspace, getenv)
+		fmt.Fprintf(stderr, "pruned the records of %d deleted runs\n", n)
+		if err != nil {
+			return err
+		}
+	}
+	return Print(stdout, workspace, getenv, asJSON)
+}

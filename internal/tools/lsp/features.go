@@ -191,6 +191,7 @@ var (
 		{"if run …; then … else … fi", "if run ${1:workflow}; then\n  $2\nelse\n  $0\nfi"},
 		{"… <- …", "${1:channel} <- ${0:echo \"message\"}"},
 		{"… -> …", "${1:channel} -> ${2:workflow}"},
+		{"… = <- … timeout \"…\"", "${1:reply} = <- ${2:replies} timeout \"${3:1h}\""},
 	}
 )
 
@@ -303,6 +304,8 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 		symbols("rule")
 	case route:
 		symbols("workflow")
+	case body.kind == "workflow" && (trimmed == "<-" || strings.HasSuffix(trimmed, " <-") && strings.Contains(trimmed, "=")):
+		symbols("channel") // a receive (docs/language.md#receives)
 	case trimmed == "" && body.kind == "workflow":
 		keywords(workflowKeywords)
 		forms(workflowForms)

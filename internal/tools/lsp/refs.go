@@ -212,6 +212,8 @@ func (ix *index) treeRefs() map[[2]int]bool {
 				steps(s.Else)
 			case *ast.Send:
 				add(s.Channel, s.RefPos)
+			case *ast.Receive:
+				add(s.Channel, s.RefPos)
 			}
 		}
 	}
@@ -386,7 +388,8 @@ func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 		var is bool
 		switch d.kind {
 		case "channel":
-			is = strings.HasPrefix(rest, "<-") || strings.HasPrefix(rest, "->")
+			is = strings.HasPrefix(rest, "<-") || strings.HasPrefix(rest, "->") ||
+				strings.HasSuffix(strings.TrimRight(l[:start], " \t"), "<-") // a receive
 		case "workflow", "rule", "function":
 			is = routeAt >= 0 && start > routeAt || commandWord(l[:start])
 		}

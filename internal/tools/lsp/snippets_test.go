@@ -38,7 +38,7 @@ func TestSnippetsCheckClean(t *testing.T) {
 	for _, f := range workflowForms {
 		steps = append(steps, "  "+strings.ReplaceAll(fill(f[1]), "\n", "\n  "))
 	}
-	module := "channel ch\n\nrule ok {\n  true\n}\n\nworkflow w {\n  true\n}\n\nworkflow default {\n" + strings.Join(steps, "\n") + "\n}\n"
+	module := "channel ch\nchannel replies\n\nrule ok {\n  true\n}\n\nworkflow w {\n  true\n}\n\nworkflow default {\n" + strings.Join(steps, "\n") + "\n}\n"
 	p := filepath.Join(dir, "steps.jh")
 	os.WriteFile(p, []byte(module), 0o644)
 	files = append(files, p)
