@@ -453,6 +453,12 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 	}
 }
 
+// Signal: a served run on the broker cannot receive yet (its receive
+// would wait on the worker's files).
+func (b *ServeBackend) Signal(context.Context, string, string, string, string) error {
+	return fmt.Errorf("%w: sending to a run's channel on the broker comes with runs that wait without a worker", served.ErrUnsupported)
+}
+
 // Verify: the run's records were verified where it ran (its integrity
 // field); the copy on the broker is what that worker wrote.
 func (b *ServeBackend) Verify(ctx context.Context, id string) error {

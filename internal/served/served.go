@@ -44,6 +44,16 @@ type Run struct {
 	// Attempt counts the processes that took the run (on a broker, more
 	// than one when a worker died and another continued it).
 	Attempt int `json:"attempt,omitempty"`
+	// Waiting is the receive the run waits in, nil when none.
+	Waiting *Waiting `json:"waiting,omitempty"`
+}
+
+// Waiting is a run's receive step waiting for a message.
+type Waiting struct {
+	Channel   string     `json:"channel"`
+	Key       string     `json:"key,omitempty"`
+	Since     time.Time  `json:"since"`
+	TimeoutAt *time.Time `json:"timeout_at,omitempty"`
 }
 
 // Start is a request for a run.
@@ -61,6 +71,11 @@ var (
 	ErrConflict = errors.New("this Idempotency-Key started a run with other arguments")
 	ErrTooMany  = errors.New("too many runs")
 	ErrTampered = errors.New("the run's records do not verify")
+	// ErrNotReceiving: the run does not receive on the channel (or has
+	// not started its first step yet).
+	ErrNotReceiving = errors.New("the run does not receive on this channel")
+	ErrTerminal     = errors.New("the run has ended")
+	ErrUnsupported  = errors.New("not supported by this backend yet")
 )
 
 // Artifact is one file a run published.
@@ -98,6 +113,10 @@ type Backend interface {
 	// status, or a new event) after this call: take it before looking;
 	// stop when no longer waiting.
 	Changed(ctx context.Context, id string) (ch <-chan struct{}, stop func(), err error)
+	// Signal puts a message on a channel the run receives on
+	// (ErrNotReceiving, ErrTerminal; ErrUnsupported where the backend
+	// cannot yet).
+	Signal(ctx context.Context, id, channel, key, payload string) error
 	// Verify checks the run's records before its events are served
 	// whole (ErrTampered).
 	Verify(ctx context.Context, id string) error

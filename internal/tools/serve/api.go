@@ -3,7 +3,9 @@ package serve
 // This file answers: how are runs started, listed, read and cancelled?
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -149,6 +151,48 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request, p auth.Principal
 	if run, ok := s.visible(w, r, p); ok {
 		writeJSON(w, http.StatusOK, run)
 	}
+}
+
+// signalRun is POST /v1/runs/{id}/channels/{channel} with {"payload",
+// "key"}: the message for the run's receive on the channel, as `jaiph
+// send` stores it. 202 once stored; the run takes it when it receives.
+func (s *Server) signalRun(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	run, ok := s.visible(w, r, p)
+	if !ok {
+		return
+	}
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	var msg struct {
+		Payload *string `json:"payload"`
+		Key     string  `json:"key"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&msg); err != nil || msg.Payload == nil {
+		writeError(w, http.StatusBadRequest, codeBadArgs, `the body must be {"payload": "…"} with an optional "key": "…" (strings)`)
+		return
+	}
+	channel := r.PathValue("channel")
+	err := s.backend.Signal(r.Context(), run.RunID, channel, msg.Key, *msg.Payload)
+	switch {
+	case errors.Is(err, served.ErrTerminal):
+		writeError(w, http.StatusConflict, codeRunTerminal, err.Error())
+		return
+	case errors.Is(err, served.ErrNotReceiving):
+		writeError(w, http.StatusConflict, codeNotReceiving, err.Error())
+		return
+	case errors.Is(err, served.ErrUnsupported):
+		writeError(w, http.StatusNotImplemented, codeNotImplemented, err.Error())
+		return
+	case err != nil:
+		s.backendError(w, err)
+		return
+	}
+	s.logf("audit signal run_id=%s channel=%s principal=%s correlation_id=%s", run.RunID, channel, p.ID, r.Header.Get("X-Correlation-Id"))
+	writeJSON(w, http.StatusAccepted, map[string]string{"run_id": run.RunID, "channel": channel, "key": msg.Key})
 }
 
 // cancelWait bounds how long a cancel waits for the run to end before it

@@ -19,6 +19,7 @@ const (
 	codeIdempotency      = "E_IDEMPOTENCY_CONFLICT"
 	codeRunTerminal      = "E_RUN_TERMINAL"
 	codeTampered         = "E_TAMPERED"
+	codeNotReceiving     = "E_NOT_RECEIVING"
 	codeTooLarge         = "E_TOO_LARGE"
 	codeUnsupportedMedia = "E_UNSUPPORTED_MEDIA_TYPE"
 	codeTooManyRuns      = "E_TOO_MANY_RUNS"

@@ -14,6 +14,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
@@ -47,6 +48,7 @@ func (l *local) execute(runCtx context.Context, e *entry, w workflow, args []str
 	res.out, res.err, res.stray = x.run(runCtx, e, w, args, event.Observers{res.root, wakeOn{e}})
 	res.status = statusOf(res, runCtx)
 	l.runs.finish(e, func(r *Run) {
+		r.Waiting = nil
 		now := time.Now().UTC()
 		r.EndedAt, r.Status = &now, res.status
 		if res.err != nil {
@@ -139,10 +141,28 @@ func resultText(w workflow, res outcome, red *redact.Redactor) string {
 	return red.String(mcpserver.ResultText(w.Workflow, o, res.out, res.stray))
 }
 
-// wakeOn wakes the run's followers at each event.
+// wakeOn wakes the run's followers at each event, and keeps the run's
+// waiting receive (RECEIVE_WAIT … RECEIVE) in its object.
 type wakeOn struct{ e *entry }
 
-func (w wakeOn) Event(*event.Event) { w.e.wake() }
+func (w wakeOn) Event(ev *event.Event) {
+	switch ev.Type {
+	case event.ReceiveWait:
+		wt := &served.Waiting{Channel: ev.Channel, Key: ev.Key, Since: ev.Time.UTC()}
+		if d, err := time.ParseDuration(ev.Timeout); err == nil && d > 0 {
+			at := wt.Since.Add(d)
+			wt.TimeoutAt = &at
+		}
+		w.e.mu.Lock()
+		w.e.rec.Waiting = wt
+		w.e.mu.Unlock()
+	case event.Receive:
+		w.e.mu.Lock()
+		w.e.rec.Waiting = nil
+		w.e.mu.Unlock()
+	}
+	w.e.wake()
+}
 
 // summaryPath is the run's summary file.
 func summaryPath(runDir string) string { return filepath.Join(runDir, "run_summary.jsonl") }

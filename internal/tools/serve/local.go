@@ -18,6 +18,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -75,6 +76,24 @@ func (l *local) Cancel(_ context.Context, id string) error {
 	}
 	e.cancel(cancelCause())
 	return nil
+}
+
+// Signal stores the message as `jaiph send` does: the run's waiting
+// receive wakes, or a later one takes it.
+func (l *local) Signal(_ context.Context, id, channel, key, payload string) error {
+	e := l.runs.get(id)
+	if e == nil {
+		return served.ErrNotFound
+	}
+	run := e.snapshot()
+	if served.Terminal(run.Status) {
+		return fmt.Errorf("%w (%s)", served.ErrTerminal, run.Status)
+	}
+	if run.RunDir == "" || !inbox.ReceivesOn(run.RunDir, channel) {
+		return fmt.Errorf("%w: %q", served.ErrNotReceiving, channel)
+	}
+	_, err := inbox.PutReceived(run.RunDir, channel, key, payload, nil)
+	return err
 }
 
 func (l *local) Verify(_ context.Context, id string) error {

@@ -845,3 +845,51 @@ func TestEventStreamKeepAlive(t *testing.T) {
 	}
 	s.do("POST", "/v1/runs/"+id+"/cancel", "", "")
 }
+
+// TestSignalWaitingRun: a run waits in a receive; its object says so; a
+// message through POST /v1/runs/{id}/channels/{channel} wakes it.
+func TestSignalWaitingRun(t *testing.T) {
+	dir := t.TempDir()
+	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\" timeout \"60s\"\n  return \"got $answer\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
+	if code != 202 {
+		t.Fatalf("start: %d %s", code, b)
+	}
+	id := decode[Run](t, b).RunID
+	var run Run
+	for deadline := time.Now().Add(30 * time.Second); run.Waiting == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run never showed its wait: %+v", run)
+		}
+		_, _, b = s.do("GET", "/v1/runs/"+id, "", "")
+		run = decode[Run](t, b)
+	}
+	if run.Waiting.Channel != "approvals" || run.Waiting.Key != "42" || run.Waiting.TimeoutAt == nil ||
+		run.Waiting.TimeoutAt.Sub(run.Waiting.Since) != 60*time.Second {
+		t.Errorf("waiting: %+v", run.Waiting)
+	}
+	code, _, b = s.do("POST", "/v1/runs/"+id+"/channels/other", "", `{"payload":"x"}`)
+	wantError(t, "a channel it does not receive on", code, b, 409, "E_NOT_RECEIVING")
+	code, _, b = s.do("POST", "/v1/runs/"+id+"/channels/approvals", "", `{"key":"42"}`)
+	wantError(t, "no payload", code, b, 400, "E_BAD_ARGS")
+	code, _, b = s.do("POST", "/v1/runs/"+id+"/channels/approvals", "", `{"payload":"yes $(touch pwned)","key":"42"}`)
+	if code != 202 {
+		t.Fatalf("signal: %d %s", code, b)
+	}
+	ended := s.waitTerminal(id)
+	if ended.Status != statusSucceeded || ended.ResultText != "got yes $(touch pwned)" || ended.Waiting != nil {
+		t.Fatalf("after the message: %+v", ended)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Errorf("the payload ran")
+	}
+	code, _, b = s.do("POST", "/v1/runs/"+id+"/channels/approvals", "", `{"payload":"late"}`)
+	wantError(t, "an ended run", code, b, 409, "E_RUN_TERMINAL")
+	if !strings.Contains(s.log.String(), "audit signal run_id="+id+" channel=approvals principal=operator") {
+		t.Errorf("no audit line:\n%s", s.log.String())
+	}
+}

@@ -64,6 +64,7 @@ func (s *Server) routes() {
 	guarded("/v1/runs/{id}/artifacts", auth.ScopeInspect, map[string]handler{"GET": s.listArtifacts})
 	guarded("/v1/runs/{id}/artifacts/{path...}", auth.ScopeInspect, map[string]handler{"GET": s.getArtifact})
 	guarded("/v1/runs/{id}/cancel", auth.ScopeCancel, map[string]handler{"POST": s.cancelRun})
+	guarded("/v1/runs/{id}/channels/{channel}", auth.ScopeSignal, map[string]handler{"POST": s.signalRun})
 	// A webhook's signature is its authentication; the replay shows the
 	// operator's routing, so it needs the admin scope.
 	open("/hooks/{name}", map[string]http.HandlerFunc{"POST": s.hook})

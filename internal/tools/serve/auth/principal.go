@@ -13,12 +13,14 @@ const (
 	ScopeCancel  Scope = "jaiph:cancel"
 	// ScopeAdmin sees every principal's runs and the run viewer.
 	ScopeAdmin Scope = "jaiph:admin"
+	// ScopeSignal sends messages to the channels runs receive on.
+	ScopeSignal Scope = "jaiph:signal"
 )
 
 // allScopes is every scope this package knows; claims naming anything else
 // are ignored rather than refused, since identity providers put unrelated
 // scopes (openid, profile, ...) in the same claim.
-var allScopes = []Scope{ScopeInvoke, ScopeInspect, ScopeCancel, ScopeAdmin}
+var allScopes = []Scope{ScopeInvoke, ScopeInspect, ScopeCancel, ScopeAdmin, ScopeSignal}
 
 func knownScope(s Scope) bool {
 	for _, k := range allScopes {

@@ -56,7 +56,7 @@ func TestToken(t *testing.T) {
 				if p.ID != "operator" || p.Kind != ModeToken {
 					t.Errorf("principal %q (%s), want operator (token)", p.ID, p.Kind)
 				}
-				if got := p.Scopes(); !reflect.DeepEqual(got, []Scope{ScopeAdmin, ScopeCancel, ScopeInspect, ScopeInvoke}) {
+				if got := p.Scopes(); !reflect.DeepEqual(got, []Scope{ScopeAdmin, ScopeCancel, ScopeInspect, ScopeInvoke, ScopeSignal}) {
 					t.Errorf("scopes %v, want all", got)
 				}
 				return
