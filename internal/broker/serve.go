@@ -525,7 +525,17 @@ func (b *ServeBackend) Follow(ctx context.Context, id string) (served.Follower, 
 			backlog = info.State.Subjects[recSubject(id, recSummary)]
 		}
 	}
-	f := &streamFollower{changed: make(chan struct{})}
+	f := &streamFollower{changed: make(chan struct{}), stored: func(c context.Context) (uint64, error) {
+		st, err := b.js.Stream(c, serveRec)
+		if err != nil {
+			return 0, err
+		}
+		info, err := st.Info(c, jetstream.WithSubjectFilter(recSubject(id, recSummary)))
+		if err != nil {
+			return 0, err
+		}
+		return info.State.Subjects[recSubject(id, recSummary)], nil
+	}}
 	fctx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
 	cons, err := b.js.OrderedConsumer(fctx, serveRec, jetstream.OrderedConsumerConfig{
@@ -537,6 +547,7 @@ func (b *ServeBackend) Follow(ctx context.Context, id string) (served.Follower, 
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		f.mu.Lock()
 		f.lines = append(f.lines, append(bytes.TrimRight(m.Data(), "\n"), '\n'))
+		f.delivered++
 		f.mu.Unlock()
 		f.wake()
 	})
@@ -579,11 +590,14 @@ func (b *ServeBackend) Follow(ctx context.Context, id string) (served.Follower, 
 
 // streamFollower buffers the lines a consumer delivers.
 type streamFollower struct {
-	mu      sync.Mutex
-	lines   [][]byte
-	changed chan struct{}
-	cancel  context.CancelFunc
-	cc      jetstream.ConsumeContext
+	mu        sync.Mutex
+	lines     [][]byte
+	delivered uint64 // lines the consumer delivered so far
+	changed   chan struct{}
+	cancel    context.CancelFunc
+	cc        jetstream.ConsumeContext
+	// stored counts the run's summary lines on the broker now.
+	stored func(context.Context) (uint64, error)
 }
 
 func (f *streamFollower) wake() {
@@ -599,10 +613,30 @@ func (f *streamFollower) Changed() <-chan struct{} {
 	return f.changed
 }
 
-// Next returns the lines delivered so far. The consumer delivers in
-// order; lines published before the call but not yet delivered come at
-// the next change.
-func (f *streamFollower) Next(context.Context) ([][]byte, error) {
+// Next returns the lines delivered so far, having waited (up to 2 s) for
+// every line the broker held when it was called: a run's end is seen
+// through its record, which can arrive before its last lines do, and a
+// reader that stops at the end must still get them.
+func (f *streamFollower) Next(ctx context.Context) ([][]byte, error) {
+	if f.stored != nil {
+		if want, err := f.stored(ctx); err == nil {
+			for deadline := time.Now().Add(2 * time.Second); ; {
+				changed := f.Changed()
+				f.mu.Lock()
+				have := f.delivered
+				f.mu.Unlock()
+				if have >= want || time.Now().After(deadline) {
+					break
+				}
+				select {
+				case <-changed:
+				case <-time.After(time.Until(deadline)):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := f.lines

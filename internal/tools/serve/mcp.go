@@ -117,8 +117,13 @@ func (s *Server) follow(ctx, hungUp context.Context, id string, obs event.Observ
 				}
 			}
 		}
-		if served.Terminal(run.Status) && len(lines) == 0 {
-			return run, nil
+		if served.Terminal(run.Status) {
+			if len(lines) == 0 {
+				return run, nil
+			}
+			// The run ended: nothing will change any more, so read on
+			// until no line is left instead of waiting for a change.
+			continue
 		}
 		select {
 		case <-changed:
