@@ -29,7 +29,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/jaiph-go/jaiph/internal/buildinfo"
@@ -87,28 +86,7 @@ func (w *Worker) serveRuns(ctx, work context.Context) error {
 	}
 	go newServeWatch(kv, w.js, w.Log, "worker "+w.Name).run(ctx, watchEvery(defaultLease))
 	var wg sync.WaitGroup
-	for range slots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				fetch, cancel := context.WithTimeout(ctx, 5*time.Second)
-				m, err := cons.Next(jetstream.FetchContext(fetch))
-				cancel()
-				if err != nil {
-					if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-						time.Sleep(200 * time.Millisecond)
-					}
-					continue
-				}
-				if ctx.Err() != nil {
-					_ = m.Nak()
-					continue
-				}
-				w.takeRun(work, kv, m)
-			}
-		}()
-	}
+	pullSlots(ctx, &wg, cons, slots, func(m jetstream.Msg) { w.takeRun(work, kv, m) })
 	wg.Wait()
 	return nil
 }

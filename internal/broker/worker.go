@@ -138,28 +138,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		runsErr <- err
 	}()
-	for range max(w.Concurrency, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				fetch, cancel := context.WithTimeout(ctx, 5*time.Second)
-				m, err := cons.Next(jetstream.FetchContext(fetch))
-				cancel()
-				if err != nil {
-					if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-						time.Sleep(200 * time.Millisecond) // the broker is restarting: the client reconnects
-					}
-					continue
-				}
-				if ctx.Err() != nil {
-					_ = m.Nak() // it came as we stopped: another worker takes it now
-					continue
-				}
-				w.handle(work, m)
-			}
-		}()
-	}
+	pullSlots(ctx, &wg, cons, max(w.Concurrency, 1), func(m jetstream.Msg) { w.handle(work, m) })
 	wg.Wait()
 	close(slotsDone)
 	w.logf("worker %s: stopped", w.Name)
@@ -852,4 +831,33 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
+}
+
+// pullSlots runs n slots that each pull one message at a time from cons
+// (no prefetch: a lease must not tick in a client buffer) and hand it to
+// handle, until ctx ends. A message that arrives as the worker stops is
+// put back for another worker.
+func pullSlots(ctx context.Context, wg *sync.WaitGroup, cons jetstream.Consumer, n int, handle func(jetstream.Msg)) {
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				fetch, cancel := context.WithTimeout(ctx, 5*time.Second)
+				m, err := cons.Next(jetstream.FetchContext(fetch))
+				cancel()
+				if err != nil {
+					if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+						time.Sleep(200 * time.Millisecond) // the broker is restarting: the client reconnects
+					}
+					continue
+				}
+				if ctx.Err() != nil {
+					_ = m.Nak() // it came as we stopped: another worker takes it now
+					continue
+				}
+				handle(m)
+			}
+		}()
+	}
 }
