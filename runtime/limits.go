@@ -25,8 +25,9 @@ type limits struct {
 	idleKill time.Duration // JAIPH_STEP_IDLE_KILL (run.step_idle_kill); 0: none
 	stop     context.CancelCauseFunc
 
-	mu  sync.Mutex
-	why string // the limit that stopped the run
+	mu        sync.Mutex
+	why       string // the limit that stopped the run
+	suspended bool   // a receive stopped it (suspend)
 }
 
 // withLimits arms the run's limits on ctx; the returned function disarms
@@ -77,6 +78,27 @@ func (rt *Runtime) countStep() bool {
 	}
 	rt.stopFor(fmt.Sprintf("E_MAX_STEPS the run made more than %d managed calls (run.max_steps) and was stopped", l.maxSteps))
 	return false
+}
+
+// suspend stops the run at a receive whose message is awaited outside
+// this process (ErrSuspend), unless a limit stopped it first.
+func (rt *Runtime) suspend() {
+	l := &rt.limits
+	l.mu.Lock()
+	first := l.why == "" && !l.suspended
+	l.suspended = first || l.suspended
+	l.mu.Unlock()
+	if first && l.stop != nil {
+		l.stop(&Interrupted{Signal: syscall.SIGTERM})
+	}
+}
+
+// Suspended says the run stopped at a receive to continue elsewhere
+// (ErrSuspend): it did not end.
+func (rt *Runtime) Suspended() bool {
+	rt.limits.mu.Lock()
+	defer rt.limits.mu.Unlock()
+	return rt.limits.suspended
 }
 
 // Limited is the limit that stopped the run, "" when none did.

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
@@ -45,6 +46,14 @@ type ReceiverOpener interface {
 
 // ErrReceiveTimeout is what Receiver.Wait returns when the timeout passed.
 var ErrReceiveTimeout = errors.New("timed out")
+
+// ErrSuspend is what Receiver.Wait returns when the run is not to wait in
+// this process (a served run on the broker: a waiting run holds no
+// worker). The run stops there as if killed, its receive begun and not
+// ended in its journal, and Suspended says so; it continues — resumed
+// from its journal, nothing that completed runs again — when its message
+// or its timeout arrives.
+var ErrSuspend = errors.New("the run waits for its message outside this process")
 
 // receivedChannels are the symbols of the channels the program's receive
 // steps name.
@@ -133,6 +142,11 @@ func builtinReceive(ctx context.Context, f *frame, args []string) int {
 			Depth: f.stackLen, Time: time.Now(), RunID: rt.runID})
 		start := time.Now()
 		p, ref, err := rt.receiver.Wait(ctx, ch, key, st.HasKey, timeout)
+		if errors.Is(err, ErrSuspend) {
+			// The journal keeps the receive begun: the resumed run waits again.
+			rt.suspend()
+			return (&Interrupted{Signal: syscall.SIGTERM}).Status()
+		}
 		if err != nil {
 			status := 1
 			switch {

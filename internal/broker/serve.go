@@ -86,6 +86,13 @@ type serveRecord struct {
 	// Queued counts the work messages published for the run: the current
 	// one's id is workMsgID(run, Queued).
 	Queued int `json:"queued"`
+	// Receives are the channels the run receives on (a send from outside
+	// to another is refused).
+	Receives []string `json:"receives,omitempty"`
+	// Suspended: the run waits in a receive (Waiting) with no worker
+	// (servewait.go); WaitKeyed says the receive names a key.
+	Suspended bool `json:"suspended,omitempty"`
+	WaitKeyed bool `json:"wait_keyed,omitempty"`
 }
 
 func (r *serveRecord) lease() time.Duration {
@@ -134,6 +141,8 @@ type servedProgram struct {
 	served.Workflow
 	sources string
 	t       *Transport // publishes the sources again (refresh)
+	// receives are the channels its receive steps name.
+	receives []string
 }
 
 var _ served.Backend = (*ServeBackend)(nil)
@@ -188,7 +197,7 @@ func NewServeBackend(ctx context.Context, o ServeOptions, workflows []served.Wor
 			nc.Close()
 			return nil, fmt.Errorf("cannot publish the sources of %s to the broker: %w", w.File, err)
 		}
-		b.workflows[w.Name] = servedProgram{Workflow: w, sources: t.hash, t: t}
+		b.workflows[w.Name] = servedProgram{Workflow: w, sources: t.hash, t: t, receives: prog.ReceivedChannels()}
 	}
 	wctx, stop := context.WithCancel(context.Background())
 	b.stop = stop
@@ -197,6 +206,11 @@ func NewServeBackend(ctx context.Context, o ServeOptions, workflows []served.Wor
 		stop()
 		nc.Close()
 		return nil, fmt.Errorf("cannot watch the runs' records: %w", err)
+	}
+	if err := b.timers(wctx); err != nil {
+		stop()
+		nc.Close()
+		return nil, fmt.Errorf("cannot watch the waiting runs' timeouts: %w", err)
 	}
 	go func() {
 		defer close(b.done)
@@ -316,7 +330,8 @@ func (b *ServeBackend) Start(ctx context.Context, st served.Start) (served.Run, 
 	rec := &serveRecord{Run: served.Run{RunID: newRunID(), Workflow: st.Workflow, Status: served.StatusQueued,
 		StartedAt: time.Now().UTC(), Principal: st.Principal, CorrelationID: st.CorrelationID},
 		Args: st.Args, Target: w.Workflow.Workflow, Sources: w.sources, Version: buildinfo.Version(),
-		LeaseMS: b.o.Lease.Milliseconds(), IdempotencyKey: st.IdempotencyKey, ArgsHash: hex.EncodeToString(sum[:]), Queued: 1}
+		LeaseMS: b.o.Lease.Milliseconds(), IdempotencyKey: st.IdempotencyKey, ArgsHash: hex.EncodeToString(sum[:]), Queued: 1,
+		Receives: w.receives}
 	if st.IdempotencyKey != "" {
 		k := sha256.Sum256([]byte(st.Principal + "\x00" + st.Workflow + "\x00" + st.IdempotencyKey))
 		key := hex.EncodeToString(k[:])
@@ -434,11 +449,15 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 			return nil
 		}
 		r.Cancel = true
-		if r.Status == served.StatusQueued {
+		if r.Status == served.StatusQueued || r.Suspended {
 			now := time.Now().UTC()
 			st := 143
-			r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
 			r.ResultText = "cancelled before a worker took it"
+			if r.Suspended {
+				r.ResultText = fmt.Sprintf("cancelled while it waited on channel %q", r.Waiting.Channel)
+			}
+			r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
+			r.Suspended, r.Waiting = false, nil
 		}
 		val, _ := json.Marshal(r)
 		if _, err := update(ctx, b.kv, serveRunKey(id), val, rev); errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
@@ -451,12 +470,6 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 		}
 		return nil
 	}
-}
-
-// Signal: a served run on the broker cannot receive yet (its receive
-// would wait on the worker's files).
-func (b *ServeBackend) Signal(context.Context, string, string, string, string) error {
-	return fmt.Errorf("%w: sending to a run's channel on the broker comes with runs that wait without a worker", served.ErrUnsupported)
 }
 
 // Verify: the run's records were verified where it ran (its integrity

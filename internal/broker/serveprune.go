@@ -84,6 +84,12 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 		}
 	}
 	_ = kv.Delete(ctx, activeKey(id))
+	_ = kv.Purge(ctx, timerKey(id))
+	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>"); err == nil {
+		for k := range lister.Keys() {
+			_ = kv.Purge(ctx, k)
+		}
+	}
 	if err := kv.Purge(ctx, serveRunKey(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return fmt.Errorf("deleting the record of served run %s: %w", id, err)
 	}

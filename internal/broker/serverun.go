@@ -118,7 +118,11 @@ func (w *Worker) takeRun(ctx context.Context, kv *ledger, m jetstream.Msg) {
 			later(m, 5*time.Second)
 			return
 		}
+		// A run suspended in a receive (servewait.go) continues: its wait
+		// goes to the receive, which counts its timeout from then.
+		prior, keyed := r.Waiting, r.WaitKeyed
 		r.Status, r.Worker, r.Heartbeat = served.StatusRunning, w.Name, time.Now().UTC()
+		r.Waiting, r.Suspended, r.WaitKeyed = nil, false, false
 		r.Attempt++
 		val, _ := json.Marshal(r)
 		next, err := update(ctx, kv, serveRunKey(r.RunID), val, rev)
@@ -131,7 +135,7 @@ func (w *Worker) takeRun(ctx context.Context, kv *ledger, m jetstream.Msg) {
 		}
 		_ = m.Ack()
 		w.logf("worker %s: run %s (%s), attempt %d", w.Name, r.RunID, r.Workflow, r.Attempt)
-		w.runServed(ctx, kv, r, next)
+		w.runServed(ctx, kv, r, next, &msgReceiver{ctx: context.WithoutCancel(ctx), kv: kv, id: r.RunID, prior: prior, keyed: keyed})
 		return
 	}
 }
@@ -184,7 +188,7 @@ func (c *servedClaim) write(ctx context.Context, me string, change func(*serveRe
 var errLostRun = errors.New("another process holds the run now")
 
 // runServed runs a claimed run to its end and records it.
-func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev uint64) {
+func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev uint64, recv *msgReceiver) {
 	claim := &servedClaim{kv: kv, r: r, rev: rev}
 	lease := r.lease()
 	runCtx, stop := context.WithCancelCause(context.Background())
@@ -232,7 +236,7 @@ func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev 
 			}
 		}()
 	}
-	out, err, root, strayLine := w.executeServed(runCtx, ctx, claim, r)
+	out, err, root, strayLine := w.executeServed(runCtx, ctx, claim, r, recv)
 	stopBeat()
 	claim.mu.Lock()
 	lost := claim.lost || errors.Is(context.Cause(runCtx), errLostRun)
@@ -240,6 +244,16 @@ func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev 
 	claim.mu.Unlock()
 	if lost {
 		w.logf("worker %s: run %s: another worker holds it now; its result here is dropped", w.Name, r.RunID)
+		return
+	}
+	if wt, keyed := recv.suspended(); err == nil && out.Suspended && wt != nil && !userCancel {
+		if serr := w.suspend(context.WithoutCancel(ctx), kv, claim, wt, keyed); serr != nil {
+			// The record still says running: the watchdog queues it again
+			// once the heartbeat is stale, and the receive waits again.
+			w.logf("worker %s: run %s: cannot record that it waits on channel %q: %v", w.Name, r.RunID, wt.Channel, serr)
+			return
+		}
+		w.logf("worker %s: run %s waits on channel %q without a worker", w.Name, r.RunID, wt.Channel)
 		return
 	}
 	if ctx.Err() != nil && !userCancel {
@@ -299,7 +313,7 @@ func (w *Worker) keyDir() string {
 // process, copying its records and published files to the broker.
 // The records are copied under keep, which outlives the run's own
 // context: a cancelled run's last lines still reach the broker.
-func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r *serveRecord) (engine.Outcome, error, *mcpserver.RootStep, string) {
+func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r *serveRecord, recv *msgReceiver) (engine.Outcome, error, *mcpserver.RootStep, string) {
 	root := &mcpserver.RootStep{}
 	prog, why := w.program(ctx, &delivery{Sources: r.Sources, Version: r.Version})
 	if prog == nil {
@@ -310,7 +324,7 @@ func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r 
 	environ := append(withoutInbox(w.Environ), "JAIPH_INBOX_URL="+w.URL)
 	mirror := &recordMirror{w: w, id: r.RunID, attempt: r.Attempt, ctx: keep}
 	o := engine.RunOptions{Environ: environ, Args: r.Args, Workflow: r.Target, RunID: r.RunID, Workspace: w.Dir,
-		Observer: root, Stdin: strings.NewReader(""), KeyDir: w.keyDir(), Mirror: mirror.append,
+		Observer: root, Stdin: strings.NewReader(""), KeyDir: w.keyDir(), Mirror: mirror.append, Received: recv,
 		OnRunDir: func(dir string) { mirror.setDir(dir) }}
 	if r.Attempt > 1 {
 		dir, err := w.rebuildRun(keep, prog, r, o.KeyDir)

@@ -6,6 +6,7 @@ package broker
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -76,6 +77,14 @@ func (w *serveWatch) pass(ctx context.Context, now time.Time) {
 			continue
 		}
 		live[k] = true
+		if r.Suspended {
+			// No worker holds it: its message or its timer wakes it
+			// (servewait.go); a timer no replica armed is caught here.
+			if t := r.Waiting; t != nil && t.TimeoutAt != nil && now.Sub(*t.TimeoutAt) > time.Second {
+				w.requeue(ctx, &r, e.Revision(), "its receive timed out")
+			}
+			continue
+		}
 		s, ok := w.seen[k]
 		if !ok || s.rev != e.Revision() {
 			w.seen[k] = seenRev{rev: e.Revision(), at: now}
@@ -110,16 +119,11 @@ func (w *serveWatch) requeue(ctx context.Context, r *serveRecord, rev uint64, wh
 		}
 		return
 	}
-	r.Status, r.Worker = served.StatusQueued, ""
-	r.Queued++
-	val, _ := json.Marshal(r)
-	if _, err := update(ctx, w.kv, serveRunKey(r.RunID), val, rev); err != nil {
+	if err := queueAgain(ctx, w.kv, w.js, r, rev); err != nil {
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			fmt.Fprintf(w.log, "%s: run %s: cannot queue it again: %v\n", w.who, r.RunID, err)
+		}
 		return // it moved: another watcher, or the worker is back
-	}
-	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
-	if _, err := publish(ctx, w.js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued)); err != nil {
-		fmt.Fprintf(w.log, "%s: run %s: cannot queue it again: %v\n", w.who, r.RunID, err)
-		return
 	}
 	fmt.Fprintf(w.log, "%s: run %s: %s; queued again for another worker\n", w.who, r.RunID, why)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
@@ -109,6 +110,10 @@ type RunOptions struct {
 	// Mirror gets the summary's and journal's lines as they are written
 	// (runtime.Options.Mirror).
 	Mirror func(file string, lines []byte) error
+	// Received keeps the messages of the channels the run receives on
+	// (default: the run directory's files; a served run on the broker: the
+	// broker's).
+	Received runtime.ReceiverOpener
 }
 
 // Prepare builds the run's environment (config defaults, evaluated module
@@ -144,10 +149,14 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 		o.KeyDir = keyStore("", o.Environ).Dir
 	}
 	fileInbox := fileinbox.New(files)
+	var received runtime.ReceiverOpener = fileInbox
+	if o.Received != nil {
+		received = o.Received
+	}
 	rt := runtime.New(runtime.Options{
 		Modules: p.Modules, Entry: p.Entry, Workspace: ws, SourceFile: p.Source,
 		Env: env.List(), Environ: o.Environ, Stdin: o.Stdin, StrayStderr: o.StrayStderr, Observer: o.Observer, Locals: locals,
-		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileInbox, Received: fileInbox, Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
+		Resume: o.Resume, Workflow: o.Workflow, Inbox: fileInbox, Received: received, Transport: tr, Ephemeral: o.Ephemeral, Scratch: o.Scratch,
 		KeyDir: o.KeyDir, Records: o.Records, Notices: o.Notices, RunID: o.RunID, OnRunDir: o.OnRunDir, Mirror: o.Mirror,
 	})
 	// Message files hold payloads masked; the real ones go to the run's
@@ -205,4 +214,26 @@ func keyStore(dir string, environ []string) chain.Store {
 		dir, _ = chain.StoreDir(runtime.NewEnv(environ).Get)
 	}
 	return chain.Store{Dir: dir}
+}
+
+// ReceivedChannels are the declared names of the channels the program's
+// receive steps name, sorted: a send from outside to any other is refused.
+func (p *Program) ReceivedChannels() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, m := range p.Modules {
+		for _, b := range m.Order {
+			for _, st := range b.Steps {
+				if st.Kind != lowered.StepReceive {
+					continue
+				}
+				if n := lowered.ChannelName(st.Channel); !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
 }

@@ -32,6 +32,9 @@ type Outcome struct {
 	Interrupted *runtime.Interrupted
 	// Value is the root workflow's return value.
 	Value string
+	// Suspended: the run stopped at a receive to continue elsewhere
+	// (runtime.ErrSuspend); it did not end.
+	Suspended bool
 }
 
 // ExitStatus is the process exit status for the outcome: 0, 1, or
@@ -97,6 +100,9 @@ func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)
 	out.Failed = status != 0 || (stray.n.Load() > 0 && env.Get("JAIPH_DEBUG") != "true")
 	if out.RunDir != "" {
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
+	}
+	if out.Suspended = rt.Suspended(); out.Suspended {
+		return out, nil // not ended: its records stay as a killed run's, to resume
 	}
 	if err := rt.End(out.Failed, out.ExitStatus(), signalName(out.Interrupted)); err != nil {
 		fmt.Fprintf(stray, "jaiph: cannot record the end of the run: %v\n", err)

@@ -1,0 +1,338 @@
+package broker
+
+// This file answers: how does a served run wait in a receive without
+// holding a worker, and what wakes it?
+//
+// The messages for a served run's received channels are keys of the
+// runs' bucket, msg.<run>.<channel>.<id>, in the order the broker stored
+// them (their revisions); a receive takes one by a compare-and-set that
+// marks it taken (each is received once; the journal keeps the key, so a
+// resumed run reads the same payload again). A receive that finds none
+// does not wait on the worker: the run stops there (runtime.ErrSuspend),
+// its record says suspended and what it waits for, and the worker's slot
+// is free. A message sent to it, or its timeout (timer.<run>, armed by
+// every replica from a watch that replays at start, so it survives
+// restarts), queues the run again; the next worker rebuilds it from its
+// records and resumes it, and the receive takes the message — or times
+// out, measured from when it first waited.
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/served"
+	"github.com/jaiph-go/jaiph/runtime"
+)
+
+// channelToken is channel as one token of a key: declared channel names
+// are identifiers; anything else is hex-encoded.
+func channelToken(channel string) string {
+	for _, c := range channel {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "x" + hex.EncodeToString([]byte(channel))
+		}
+	}
+	return channel
+}
+
+func msgPrefix(id, channel string) string { return "msg." + id + "." + channelToken(channel) + "." }
+func timerKey(id string) string           { return "timer." + id }
+
+// runMessage is a message's value.
+type runMessage struct {
+	Payload string `json:"payload"`
+	Key     string `json:"key,omitempty"`
+	Taken   bool   `json:"taken,omitempty"`
+}
+
+// putMessage stores a message for the run's channel.
+func putMessage(ctx context.Context, kv *ledger, id, channel, key, payload string) error {
+	val, _ := json.Marshal(runMessage{Payload: payload, Key: key})
+	_, err := create(ctx, kv, msgPrefix(id, channel)+newRunID(), val)
+	return err
+}
+
+// storedMessage is a message with its key and revision.
+type storedMessage struct {
+	key string
+	rev uint64
+	m   runMessage
+}
+
+// messages lists the run's messages on channel that are not taken and
+// match key (any key when !hasKey), oldest first.
+func messages(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) ([]storedMessage, error) {
+	lister, err := kv.kv.ListKeysFiltered(ctx, msgPrefix(id, channel)+"*")
+	if err != nil {
+		return nil, err
+	}
+	var out []storedMessage
+	for k := range lister.Keys() {
+		e, err := kv.get(ctx, k)
+		if errors.Is(err, errNoRecord) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var m runMessage
+		if json.Unmarshal(e.value, &m) != nil || m.Taken || (hasKey && m.Key != key) {
+			continue
+		}
+		out = append(out, storedMessage{key: k, rev: e.rev, m: m})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rev < out[j].rev })
+	return out, nil
+}
+
+// takeMessage takes the oldest matching message: ok is false when there
+// is none.
+func takeMessage(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) (string, string, bool, error) {
+	for {
+		msgs, err := messages(ctx, kv, id, channel, key, hasKey)
+		if err != nil || len(msgs) == 0 {
+			return "", "", false, err
+		}
+		moved := false
+		for _, m := range msgs {
+			m.m.Taken = true
+			val, _ := json.Marshal(m.m)
+			_, err := update(ctx, kv, m.key, val, m.rev)
+			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+				moved = true
+				continue
+			}
+			if err != nil {
+				return "", "", false, err
+			}
+			return m.m.Payload, m.key, true, nil
+		}
+		if !moved {
+			return "", "", false, nil
+		}
+	}
+}
+
+// msgReceiver is a served run's runtime.Receiver on the broker.
+type msgReceiver struct {
+	ctx   context.Context // outlives the run's own: a take completes
+	kv    *ledger
+	id    string
+	prior *served.Waiting // what the run waited for when it was suspended
+	keyed bool            // prior had a key
+
+	mu    sync.Mutex
+	wait  *served.Waiting // set when a receive suspends the run
+	waitK bool
+}
+
+var _ runtime.ReceiverOpener = (*msgReceiver)(nil)
+
+func (r *msgReceiver) OpenReceiver(runtime.Host) runtime.Receiver { return r }
+
+// Declare: the replica knows the received channels from the program.
+func (r *msgReceiver) Declare([]string) error { return nil }
+
+func (r *msgReceiver) Put(channel, key, payload string) error {
+	return putMessage(r.ctx, r.kv, r.id, channel, key, payload)
+}
+
+func (r *msgReceiver) Wait(_ context.Context, channel, key string, hasKey bool, timeout time.Duration) (string, string, error) {
+	payload, ref, ok, err := takeMessage(r.ctx, r.kv, r.id, channel, key, hasKey)
+	if err != nil {
+		return "", "", err
+	}
+	if ok {
+		return payload, ref, nil
+	}
+	now := time.Now().UTC()
+	since := now
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// The first receive that waits after a resume is the one the run was
+	// suspended in: its time counts from the first wait.
+	if p := r.prior; p != nil && p.Channel == channel && p.Key == key && r.keyed == hasKey {
+		since = p.Since
+	}
+	r.prior = nil
+	wt := &served.Waiting{Channel: channel, Key: key, Since: since}
+	if timeout > 0 {
+		at := since.Add(timeout)
+		if !now.Before(at) {
+			return "", "", runtime.ErrReceiveTimeout
+		}
+		wt.TimeoutAt = &at
+	}
+	r.wait, r.waitK = wt, hasKey
+	return "", "", runtime.ErrSuspend
+}
+
+func (r *msgReceiver) Taken(_ string, ref string) (string, error) {
+	e, err := r.kv.get(r.ctx, ref)
+	if err != nil {
+		return "", fmt.Errorf("message %s: %w", ref, err)
+	}
+	var m runMessage
+	if err := json.Unmarshal(e.value, &m); err != nil {
+		return "", fmt.Errorf("message %s: %w", ref, err)
+	}
+	return m.Payload, nil
+}
+
+// suspended is the wait a receive suspended the run in, if any.
+func (r *msgReceiver) suspended() (*served.Waiting, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wait, r.waitK
+}
+
+// waitsFor says the suspended record's receive takes a message with key.
+func waitsFor(r *serveRecord, channel, key string) bool {
+	return r.Suspended && r.Waiting != nil && r.Waiting.Channel == channel && (!r.WaitKeyed || r.Waiting.Key == key)
+}
+
+// wake queues the suspended run id again when ready says its wait is
+// over (a message, its timeout); why is logged.
+func wake(ctx context.Context, kv *ledger, js jetstream.JetStream, log io.Writer, who, id, why string, ready func(*serveRecord) bool) error {
+	for {
+		r, rev, err := readServeRecord(ctx, kv, id)
+		if err != nil || !ready(r) {
+			return err
+		}
+		err = queueAgain(ctx, kv, js, r, rev)
+		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			continue
+		}
+		if err == nil {
+			_ = kv.kv.Delete(ctx, timerKey(id))
+			fmt.Fprintf(log, "%s: run %s: %s; queued for a worker\n", who, id, why)
+		}
+		return err
+	}
+}
+
+// queueAgain sets the record (at rev) queued under its next work message
+// and publishes that message; a record that moved is
+// jetstream.ErrKeyRevisionMismatch.
+func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serveRecord, rev uint64) error {
+	r.Status, r.Worker, r.Suspended = served.StatusQueued, "", false
+	r.Queued++
+	val, _ := json.Marshal(r)
+	if _, err := update(ctx, kv, serveRunKey(r.RunID), val, rev); err != nil {
+		return err
+	}
+	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
+	_, err := publish(ctx, js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued))
+	return err
+}
+
+// suspend records that the claimed run waits in wt without a worker,
+// arms its timeout, and wakes it at once when its message arrived while
+// it was being suspended (the sender saw it running).
+func (w *Worker) suspend(ctx context.Context, kv *ledger, claim *servedClaim, wt *served.Waiting, keyed bool) error {
+	err := claim.write(ctx, w.Name, func(r *serveRecord) {
+		r.Suspended, r.Waiting, r.WaitKeyed, r.Worker = true, wt, keyed, ""
+		r.Heartbeat = time.Now().UTC()
+	})
+	if err != nil {
+		return err
+	}
+	id := claim.r.RunID
+	if wt.TimeoutAt != nil {
+		val, _ := json.Marshal(map[string]time.Time{"at": *wt.TimeoutAt})
+		if _, err := kv.kv.Put(ctx, timerKey(id), val); err != nil {
+			return err
+		}
+	}
+	return wake(ctx, kv, w.js, w.Log, "worker "+w.Name, id, "its message arrived as it was suspended", func(r *serveRecord) bool {
+		if !r.Suspended || r.Waiting == nil {
+			return false
+		}
+		msgs, err := messages(ctx, kv, id, r.Waiting.Channel, r.Waiting.Key, r.WaitKeyed)
+		return err == nil && len(msgs) > 0
+	})
+}
+
+// Signal sends payload to the run's channel (a message from outside): it
+// waits there until a receive takes it, and wakes the run when it is
+// suspended in a receive that takes it.
+func (b *ServeBackend) Signal(ctx context.Context, id, channel, key, payload string) error {
+	r, _, err := b.getRecord(ctx, id)
+	if err != nil {
+		return err
+	}
+	if served.Terminal(r.Status) {
+		return fmt.Errorf("%w (%s)", served.ErrTerminal, r.Status)
+	}
+	if !slices.Contains(r.Receives, channel) {
+		return fmt.Errorf("%w: %q", served.ErrNotReceiving, channel)
+	}
+	if err := putMessage(ctx, b.kv, id, channel, key, payload); err != nil {
+		return err
+	}
+	return wake(ctx, b.kv, b.js, b.o.Log, "jaiph serve", id, "a message on "+channel+" arrived", func(r *serveRecord) bool {
+		return waitsFor(r, channel, key)
+	})
+}
+
+// timers arms the suspended runs' timeouts from a watch of timer.* (the
+// existing ones first: a restarted replica arms them again) until ctx
+// ends. Every replica arms every timer; the compare-and-set of wake lets
+// one of them queue the run.
+func (b *ServeBackend) timers(ctx context.Context) error {
+	watch, err := b.kv.kv.Watch(ctx, "timer.*")
+	if err != nil {
+		return err
+	}
+	go func() {
+		defer watch.Stop()
+		armed := map[string]*time.Timer{}
+		defer func() {
+			for _, t := range armed {
+				t.Stop()
+			}
+		}()
+		for e := range watch.Updates() {
+			if e == nil {
+				continue
+			}
+			id := strings.TrimPrefix(e.Key(), "timer.")
+			if t := armed[id]; t != nil {
+				t.Stop()
+				delete(armed, id)
+			}
+			var v struct {
+				At time.Time `json:"at"`
+			}
+			if e.Operation() != jetstream.KeyValuePut || json.Unmarshal(e.Value(), &v) != nil {
+				continue
+			}
+			armed[id] = time.AfterFunc(time.Until(v.At), func() { b.timeUp(ctx, id) })
+		}
+	}()
+	return nil
+}
+
+// timeUp queues the run whose receive's timeout passed: the resumed
+// receive fails with E_TIMEOUT.
+func (b *ServeBackend) timeUp(ctx context.Context, id string) {
+	err := wake(ctx, b.kv, b.js, b.o.Log, "jaiph serve", id, "its receive timed out", func(r *serveRecord) bool {
+		return r.Suspended && r.Waiting != nil && r.Waiting.TimeoutAt != nil && !time.Now().Before(*r.Waiting.TimeoutAt)
+	})
+	if err == nil {
+		if r, _, gerr := readServeRecord(ctx, b.kv, id); errors.Is(gerr, served.ErrNotFound) || (gerr == nil && !r.Suspended) {
+			_ = b.kv.kv.Delete(ctx, timerKey(id))
+		}
+	}
+}

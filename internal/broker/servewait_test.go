@@ -1,0 +1,149 @@
+package broker_test
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/served"
+)
+
+const waitFlow = `channel approvals
+channel nudges
+
+# Asks twice: any approval, then the one keyed k2.
+export workflow ask {
+  run first
+  answer = <- approvals
+  echo "got $answer"
+  second = <- approvals key "k2"
+  return "answers: $answer + $second"
+}
+
+workflow first {
+  echo ran >> "$MARK_DIR/first.txt"
+}
+
+# Gives up after a second, and says so.
+export workflow impatient {
+  run nudged || echo "no nudge came"
+  return "gave up"
+}
+
+workflow nudged {
+  x = <- nudges timeout "1s"
+}
+
+export workflow hello {
+  return "hi"
+}
+`
+
+// waitSuspended polls the run on r until it waits in a receive on
+// channel (with key) and no worker holds it.
+func (r *replica) waitSuspended(t *testing.T, id, channel, key string) served.Run {
+	t.Helper()
+	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		_, b := r.do(t, "GET", "/v1/runs/"+id, "")
+		run := decodeRun(t, b)
+		if w := run.Waiting; w != nil && w.Channel == channel && w.Key == key && run.Worker == "" && run.Status == served.StatusRunning {
+			return run
+		}
+		if served.Terminal(run.Status) {
+			t.Fatalf("the run ended instead of waiting on %s: %+v", channel, run)
+		}
+	}
+	t.Fatalf("run %s did not come to wait on %s (key %q)", id, channel, key)
+	return served.Run{}
+}
+
+// TestServedRunWaits: a served run on the broker waits in its receives
+// holding no worker (the only worker's single slot runs another run
+// meanwhile, and the worker is killed -9 while the run waits); messages
+// sent through the other replica wake it on a new worker, which resumes
+// it from its journal (the step before the receive is not run again);
+// keys route messages; a message sent before the receive waits for it;
+// a timeout fails the receive after its time; refusals are 409.
+func TestServedRunWaits(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, waitFlow)
+	marks := t.TempDir()
+	a := startReplica(t, srv.url(), dir)
+	b := startReplica(t, srv.url(), dir)
+	w1 := startWorker(t, srv.url(), "w1", t.TempDir(), 1, "MARK_DIR="+marks)
+
+	code, body := a.do(t, "POST", "/v1/workflows/ask/runs", "")
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	id := decodeRun(t, body).RunID
+	b.waitSuspended(t, id, "approvals", "")
+	// The worker's one slot is free: another run goes through.
+	if code, body := a.do(t, "POST", "/v1/workflows/hello/runs?wait=true", ""); code != 200 || decodeRun(t, body).ResultText != "hi" {
+		t.Fatalf("a run while ask waits: %d %s", code, body)
+	}
+	_ = syscall.Kill(-w1.cmd.Process.Pid, syscall.SIGKILL)
+	<-w1.exited
+	startWorker(t, srv.url(), "w2", t.TempDir(), 1, "MARK_DIR="+marks)
+
+	if code, body := b.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"yes; $(touch /tmp/pwned) `+"`id`"+`"}`); code != http.StatusAccepted {
+		t.Fatalf("send: %d %s", code, body)
+	}
+	b.waitSuspended(t, id, "approvals", "k2")
+	if code, body := b.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"not this one","key":"k9"}`); code != http.StatusAccepted {
+		t.Fatalf("send k9: %d %s", code, body)
+	}
+	if code, body := a.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"two","key":"k2"}`); code != http.StatusAccepted {
+		t.Fatalf("send k2: %d %s", code, body)
+	}
+	run := b.waitRun(t, id)
+	if want := "answers: yes; $(touch /tmp/pwned) `id` + two"; run.Status != served.StatusSucceeded || run.ResultText != want || run.Worker != "w2" {
+		t.Fatalf("after the answers: %+v, want result %q", run, want)
+	}
+	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {
+		t.Errorf("first ran %d times, want once (replayed after each wait): %v", len(got), got)
+	}
+	if code, body := b.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"late"}`); code != http.StatusConflict || !strings.Contains(string(body), "E_RUN_TERMINAL") {
+		t.Errorf("send to an ended run: %d %s", code, body)
+	}
+
+	// Sent at once, before (or as) the run receives: the messages wait.
+	code, body = a.do(t, "POST", "/v1/workflows/ask/runs", "")
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	early := decodeRun(t, body).RunID
+	if code, body := b.do(t, "POST", "/v1/runs/"+early+"/channels/nowhere", `{"payload":"x"}`); code != http.StatusConflict || !strings.Contains(string(body), "E_NOT_RECEIVING") {
+		t.Errorf("send to a channel the run does not receive on: %d %s", code, body)
+	}
+	for _, m := range []string{`{"payload":"first"}`, `{"payload":"second","key":"k2"}`} {
+		if code, body := b.do(t, "POST", "/v1/runs/"+early+"/channels/approvals", m); code != http.StatusAccepted {
+			t.Fatalf("early send: %d %s", code, body)
+		}
+	}
+	if run := a.waitRun(t, early); run.Status != served.StatusSucceeded || run.ResultText != "answers: first + second" {
+		t.Fatalf("early messages: %+v", run)
+	}
+
+	// A timeout: the receive fails with E_TIMEOUT after a second, handled.
+	code, body = a.do(t, "POST", "/v1/workflows/impatient/runs", "")
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	slow := decodeRun(t, body).RunID
+	waiting := b.waitSuspended(t, slow, "nudges", "")
+	if waiting.Waiting.TimeoutAt == nil || waiting.Waiting.TimeoutAt.Sub(waiting.Waiting.Since) != time.Second {
+		t.Errorf("waiting: %+v", waiting.Waiting)
+	}
+	run = b.waitRun(t, slow)
+	if run.Status != served.StatusSucceeded || run.ResultText != "gave up" || !strings.Contains(run.Output, "no nudge came") {
+		t.Fatalf("after the timeout: %+v", run)
+	}
+	_, events := b.do(t, "GET", "/v1/runs/"+slow+"/events", "")
+	if !strings.Contains(string(events), "E_TIMEOUT") {
+		t.Errorf("no E_TIMEOUT in the events:\n%s", events)
+	}
+}
