@@ -226,6 +226,13 @@ func wake(ctx context.Context, kv *ledger, js jetstream.JetStream, log io.Writer
 // and publishes that message; a record that moved is
 // jetstream.ErrKeyRevisionMismatch.
 func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serveRecord, rev uint64) error {
+	if r.Suspended {
+		// Back among the runs the watchdog looks at (suspend took it out),
+		// before it can be lost there.
+		if _, err := kv.kv.Put(ctx, activeKey(r.RunID), nil); err != nil {
+			return err
+		}
+	}
 	r.Status, r.Worker, r.Suspended = served.StatusQueued, "", false
 	r.Queued++
 	val, _ := json.Marshal(r)
@@ -241,14 +248,20 @@ func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serv
 // arms its timeout, and wakes it at once when its message arrived while
 // it was being suspended (the sender saw it running).
 func (w *Worker) suspend(ctx context.Context, kv *ledger, claim *servedClaim, wt *served.Waiting, keyed bool) error {
+	id := claim.r.RunID
+	// The watchdog reads every active run's record at each pass: a
+	// suspended run is not one of them (thousands may wait for days); its
+	// message or its timer wakes it. Taken out first: a sender that wakes
+	// it after the write below puts it back.
+	retire(ctx, kv, id)
 	err := claim.write(ctx, w.Name, func(r *serveRecord) {
 		r.Suspended, r.Waiting, r.WaitKeyed, r.Worker = true, wt, keyed, ""
 		r.Heartbeat = time.Now().UTC()
 	})
 	if err != nil {
+		_, _ = kv.kv.Put(ctx, activeKey(id), nil) // still running here: watched
 		return err
 	}
-	id := claim.r.RunID
 	if wt.TimeoutAt != nil {
 		val, _ := json.Marshal(map[string]time.Time{"at": *wt.TimeoutAt})
 		if _, err := kv.kv.Put(ctx, timerKey(id), val); err != nil {

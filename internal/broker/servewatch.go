@@ -78,12 +78,7 @@ func (w *serveWatch) pass(ctx context.Context, now time.Time) {
 		}
 		live[k] = true
 		if r.Suspended {
-			// No worker holds it: its message or its timer wakes it
-			// (servewait.go); a timer no replica armed is caught here.
-			if t := r.Waiting; t != nil && t.TimeoutAt != nil && now.Sub(*t.TimeoutAt) > time.Second {
-				w.requeue(ctx, &r, e.Revision(), "its receive timed out")
-			}
-			continue
+			continue // no worker holds it: its message or its timer wakes it (servewait.go)
 		}
 		s, ok := w.seen[k]
 		if !ok || s.rev != e.Revision() {
