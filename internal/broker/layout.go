@@ -479,35 +479,60 @@ func (l *ledger) get(ctx context.Context, key string) (entry, error) {
 // leaderGet asks the stream leader for key's last value
 // ($JS.API.STREAM.MSG.GET, not the direct get any replica answers).
 func (l *ledger) leaderGet(ctx context.Context, key string) (entry, error) {
-	req, _ := json.Marshal(map[string]string{"last_by_subj": "$KV." + l.bucket + "." + key})
+	_, e, err := l.leaderRead(ctx, map[string]any{"last_by_subj": "$KV." + l.bucket + "." + key})
+	return e, err
+}
+
+// leaderNext reads from the leader the first entry at or after seq whose
+// key matches filter (a key with wildcards): its key, or errNoRecord when
+// there is none. A deleted key's entry is one (its value nil, its
+// revision for the next look): the caller skips it. No consumer is made.
+func (l *ledger) leaderNext(ctx context.Context, filter string, seq uint64) (string, entry, error) {
+	key, e, err := l.leaderRead(ctx, map[string]any{"seq": seq, "next_by_subj": "$KV." + l.bucket + "." + filter})
+	if errors.Is(err, errDeleted) {
+		err = nil
+	}
+	return key, e, err
+}
+
+// errDeleted is an entry that marks its key deleted or purged.
+var errDeleted = errors.New("deleted")
+
+func (l *ledger) leaderRead(ctx context.Context, q map[string]any) (string, entry, error) {
+	req, _ := json.Marshal(q)
 	msg, err := l.nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET.KV_"+l.bucket, req)
 	if err != nil {
-		return entry{}, err
+		return "", entry{}, err
 	}
 	var resp struct {
 		Message *struct {
-			Seq  uint64 `json:"seq"`
-			Hdrs []byte `json:"hdrs"`
-			Data []byte `json:"data"`
+			Subject string `json:"subject"`
+			Seq     uint64 `json:"seq"`
+			Hdrs    []byte `json:"hdrs"`
+			Data    []byte `json:"data"`
 		} `json:"message"`
 		Error *jetstream.APIError `json:"error"`
 	}
 	if err := json.Unmarshal(msg.Data, &resp); err != nil {
-		return entry{}, fmt.Errorf("the ledger's leader answered %q: %w", msg.Data, err)
+		return "", entry{}, fmt.Errorf("the ledger's leader answered %q: %w", msg.Data, err)
 	}
 	if resp.Error != nil {
 		if resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound {
-			return entry{}, errNoRecord
+			return "", entry{}, errNoRecord
 		}
-		return entry{}, resp.Error
+		return "", entry{}, resp.Error
 	}
 	if resp.Message == nil {
-		return entry{}, fmt.Errorf("the ledger's leader answered %q", msg.Data)
+		return "", entry{}, fmt.Errorf("the ledger's leader answered %q", msg.Data)
 	}
+	key := strings.TrimPrefix(resp.Message.Subject, "$KV."+l.bucket+".")
 	if bytes.Contains(resp.Message.Hdrs, []byte("KV-Operation: DEL")) || bytes.Contains(resp.Message.Hdrs, []byte("KV-Operation: PURGE")) {
-		return entry{}, errNoRecord
+		if _, ok := q["next_by_subj"]; ok {
+			return key, entry{rev: resp.Message.Seq}, errDeleted
+		}
+		return key, entry{}, errNoRecord
 	}
-	return entry{value: resp.Message.Data, rev: resp.Message.Seq}, nil
+	return key, entry{value: resp.Message.Data, rev: resp.Message.Seq}, nil
 }
 
 // publish publishes with a message id (a retry the broker already stored

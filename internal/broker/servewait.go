@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -71,29 +70,25 @@ type storedMessage struct {
 }
 
 // messages lists the run's messages on channel that are not taken and
-// match key (any key when !hasKey), oldest first.
+// match key (any key when !hasKey), oldest first: read one by one from
+// the leader (no consumer is made for a look).
 func messages(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) ([]storedMessage, error) {
-	lister, err := kv.kv.ListKeysFiltered(ctx, msgPrefix(id, channel)+"*")
-	if err != nil {
-		return nil, err
-	}
 	var out []storedMessage
-	for k := range lister.Keys() {
-		e, err := kv.get(ctx, k)
+	for seq := uint64(0); ; {
+		k, e, err := kv.leaderNext(ctx, msgPrefix(id, channel)+"*", seq)
 		if errors.Is(err, errNoRecord) {
-			continue
+			return out, nil
 		}
 		if err != nil {
 			return nil, err
 		}
+		seq = e.rev + 1
 		var m runMessage
-		if json.Unmarshal(e.value, &m) != nil || m.Taken || (hasKey && m.Key != key) {
+		if e.value == nil || json.Unmarshal(e.value, &m) != nil || m.Taken || (hasKey && m.Key != key) {
 			continue
 		}
 		out = append(out, storedMessage{key: k, rev: e.rev, m: m})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rev < out[j].rev })
-	return out, nil
 }
 
 // takeMessage takes the oldest matching message: ok is false when there
