@@ -67,7 +67,7 @@ func (s *Server) mcpServer(c caller) *mcp.Server {
 			tools = append(tools, s.workflows[n].Tool)
 		}
 	}
-	return mcpserver.NewServer(tools, func(ctx context.Context, req *mcp.CallToolRequest, t mcpserver.Tool, args []string) (*mcp.CallToolResult, mcpserver.Output, error) {
+	m := mcpserver.NewServer(tools, func(ctx context.Context, req *mcp.CallToolRequest, t mcpserver.Tool, args []string) (*mcp.CallToolResult, mcpserver.Output, error) {
 		if !c.p.Can(auth.ScopeInvoke) {
 			return nil, mcpserver.Output{}, fmt.Errorf("%s: calling a tool needs the %s scope", codeForbidden, auth.ScopeInvoke)
 		}
@@ -88,6 +88,8 @@ func (s *Server) mcpServer(c caller) *mcp.Server {
 		}
 		return runResult(wf, run)
 	})
+	s.addWaitTools(m, c)
+	return m
 }
 
 // follow waits for the run's end, sending its events to obs; when ctx or

@@ -2,7 +2,10 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,7 +55,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "envdump,fails,greet,many,slow,steps" {
+	if strings.Join(names, ",") != "envdump,fails,greet,jaiph-send,jaiph-waiting-runs,many,slow,steps" {
 		t.Errorf("tools: %v", names)
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{},
@@ -106,5 +109,56 @@ func TestMCPHangUpCancels(t *testing.T) {
 	}
 	if procs := processesWith("1000.414"); len(procs) > 0 {
 		t.Errorf("left processes: %v", procs)
+	}
+}
+
+// TestMCPWaitTools: an MCP client lists the run that waits in a receive
+// and answers it; a channel the run does not receive on is refused.
+func TestMCPWaitTools(t *testing.T) {
+	dir := t.TempDir()
+	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\"\n  return \"got $answer\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
+	if code != 202 {
+		t.Fatalf("start: %d %s", code, b)
+	}
+	id := decode[Run](t, b).RunID
+	cs := connectMCP(t, s, nil)
+	var listed waitingRunsOut
+	for deadline := time.Now().Add(30 * time.Second); len(listed.Runs) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the waiting run was never listed")
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolWaitingRuns, Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			t.Fatalf("list: %v %+v", err, res)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		listed = waitingRunsOut{}
+		if err := json.Unmarshal(raw, &listed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := listed.Runs[0]; len(listed.Runs) != 1 || r.RunID != id || r.Channel != "approvals" || r.Key != "42" || r.Workflow != "ask" {
+		t.Fatalf("listed: %+v", listed)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolSend,
+		Arguments: map[string]any{"run_id": id, "channel": "other", "payload": "x"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "E_NOT_RECEIVING") {
+		t.Errorf("send to another channel: %v %+v", err, res)
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolSend,
+		Arguments: map[string]any{"run_id": id, "channel": "approvals", "payload": "yes; $(touch pwned)", "key": "42"}})
+	if err != nil || res.IsError {
+		t.Fatalf("send: %v %+v", err, res)
+	}
+	if r := s.waitTerminal(id); r.Status != statusSucceeded || r.ResultText != "got yes; $(touch pwned)" {
+		t.Fatalf("after the send: %+v", r)
+	}
+	if !strings.Contains(s.log.String(), "audit signal run_id="+id+" channel=approvals principal=operator") {
+		t.Errorf("no audit line:\n%s", s.log.String())
 	}
 }
