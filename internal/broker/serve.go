@@ -456,6 +456,9 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 			if r.Suspended {
 				r.ResultText = fmt.Sprintf("cancelled while it waited on channel %q", r.Waiting.Channel)
 			}
+			if r.Suspended {
+				_ = b.kv.kv.Delete(ctx, waitingKey(r.Waiting.Channel, id))
+			}
 			r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
 			r.Suspended, r.Waiting = false, nil
 		}

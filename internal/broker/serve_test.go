@@ -80,6 +80,12 @@ var installOnce sync.Once
 
 func startReplica(t *testing.T, url, dir string, env ...string) *replica {
 	t.Helper()
+	return startReplicaWith(t, url, dir, nil, env...)
+}
+
+// startReplicaWith is startReplica with the configuration changed by set.
+func startReplicaWith(t *testing.T, url, dir string, set func(*serve.Config), env ...string) *replica {
+	t.Helper()
 	installOnce.Do(broker.Install) // as jaiph-full's init does
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -87,6 +93,9 @@ func startReplica(t *testing.T, url, dir string, env ...string) *replica {
 	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: url, Log: io.Discard,
 		Environ: append(os.Environ(), append([]string{"JAIPH_SERVE_TOKEN=" + serveToken, "JAIPH_SERVE_LEASE=1s"}, env...)...),
 		Ready:   func(a string) { ready <- a }}
+	if set != nil {
+		set(&c)
+	}
 	go func() { done <- serve.Serve(ctx, c) }()
 	select {
 	case a := <-ready:

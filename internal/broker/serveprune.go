@@ -85,7 +85,7 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 	}
 	_ = kv.Delete(ctx, activeKey(id))
 	_ = kv.Purge(ctx, timerKey(id))
-	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>"); err == nil {
+	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>", "waiting.*."+id); err == nil {
 		for k := range lister.Keys() {
 			_ = kv.Purge(ctx, k)
 		}

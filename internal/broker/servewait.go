@@ -48,6 +48,10 @@ func channelToken(channel string) string {
 func msgPrefix(id, channel string) string { return "msg." + id + "." + channelToken(channel) + "." }
 func timerKey(id string) string           { return "timer." + id }
 
+// waitingKey marks a suspended run in the index of the runs waiting on
+// channel (Waiting).
+func waitingKey(channel, id string) string { return "waiting." + channelToken(channel) + "." + id }
+
 // runMessage is a message's value.
 type runMessage struct {
 	Payload string `json:"payload"`
@@ -221,7 +225,8 @@ func wake(ctx context.Context, kv *ledger, js jetstream.JetStream, log io.Writer
 // and publishes that message; a record that moved is
 // jetstream.ErrKeyRevisionMismatch.
 func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serveRecord, rev uint64) error {
-	if r.Suspended {
+	wasWaiting := r.Suspended && r.Waiting != nil
+	if wasWaiting {
 		// Back among the runs the watchdog looks at (suspend took it out),
 		// before it can be lost there.
 		if _, err := kv.kv.Put(ctx, activeKey(r.RunID), nil); err != nil {
@@ -233,6 +238,9 @@ func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serv
 	val, _ := json.Marshal(r)
 	if _, err := update(ctx, kv, serveRunKey(r.RunID), val, rev); err != nil {
 		return err
+	}
+	if wasWaiting {
+		_ = kv.kv.Delete(ctx, waitingKey(r.Waiting.Channel, r.RunID))
 	}
 	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
 	_, err := publish(ctx, js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued))
@@ -255,6 +263,9 @@ func (w *Worker) suspend(ctx context.Context, kv *ledger, claim *servedClaim, wt
 	})
 	if err != nil {
 		_, _ = kv.kv.Put(ctx, activeKey(id), nil) // still running here: watched
+		return err
+	}
+	if _, err := kv.kv.Put(ctx, waitingKey(wt.Channel, id), []byte(id)); err != nil {
 		return err
 	}
 	if wt.TimeoutAt != nil {
@@ -341,6 +352,30 @@ func (b *ServeBackend) timeUp(ctx context.Context, id string) {
 	if err == nil {
 		if r, _, gerr := readServeRecord(ctx, b.kv, id); errors.Is(gerr, served.ErrNotFound) || (gerr == nil && !r.Suspended) {
 			_ = b.kv.kv.Delete(ctx, timerKey(id))
+		}
+	}
+}
+
+// Waiting lists the suspended runs waiting on channel, from their index
+// (a stale mark, of a run woken meanwhile, is left out).
+func (b *ServeBackend) Waiting(ctx context.Context, channel string) ([]served.Run, error) {
+	prefix := "waiting." + channelToken(channel) + "."
+	var out []served.Run
+	for seq := uint64(0); ; {
+		k, e, err := b.kv.leaderNext(ctx, prefix+"*", seq)
+		if errors.Is(err, errNoRecord) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		seq = e.rev + 1
+		if e.value == nil {
+			continue // a mark deleted
+		}
+		r, _, err := readServeRecord(ctx, b.kv, strings.TrimPrefix(k, prefix))
+		if err == nil && r.Suspended && r.Waiting != nil && r.Waiting.Channel == channel {
+			out = append(out, r.Run)
 		}
 	}
 }

@@ -1,7 +1,11 @@
 package broker_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -9,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/served"
+	"github.com/jaiph-go/jaiph/internal/tools/serve"
 )
 
 const waitFlow = `channel approvals
@@ -65,14 +70,20 @@ func (r *replica) waitSuspended(t *testing.T, id, channel, key string) served.Ru
 // meanwhile, and the worker is killed -9 while the run waits); messages
 // sent through the other replica wake it on a new worker, which resumes
 // it from its journal (the step before the receive is not run again);
-// keys route messages; a message sent before the receive waits for it;
+// keys route messages (a webhook's send rule finds the run by its key);
+// a message sent before the receive waits for it;
 // a timeout fails the receive after its time; refusals are 409.
 func TestServedRunWaits(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, waitFlow)
 	marks := t.TempDir()
 	a := startReplica(t, srv.url(), dir)
-	b := startReplica(t, srv.url(), dir)
+	hooks := `{"webhooks": {"ci": {"secret_env": "CI_HOOK_SECRET", "scheme": "hmac-sha256", "rules": [
+	  {"action": "send", "channel": "approvals", "key": "/pr"}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "inlets.json"), []byte(hooks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := startReplicaWith(t, srv.url(), dir, func(c *serve.Config) { c.Inlets = "inlets.json" }, "CI_HOOK_SECRET=s3cret")
 	w1 := startWorker(t, srv.url(), "w1", t.TempDir(), 1, "MARK_DIR="+marks)
 
 	code, body := a.do(t, "POST", "/v1/workflows/ask/runs", "")
@@ -96,11 +107,15 @@ func TestServedRunWaits(t *testing.T) {
 	if code, body := b.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"not this one","key":"k9"}`); code != http.StatusAccepted {
 		t.Fatalf("send k9: %d %s", code, body)
 	}
-	if code, body := a.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"two","key":"k2"}`); code != http.StatusAccepted {
-		t.Fatalf("send k2: %d %s", code, body)
+	// A webhook's send rule finds the run waiting with the key.
+	hook := `{"pr":"k2"}`
+	mac := hmac.New(sha256.New, []byte("s3cret"))
+	mac.Write([]byte(hook))
+	if code, body := b.do(t, "POST", "/hooks/ci", hook, "X-Signature", hex.EncodeToString(mac.Sum(nil))); code != http.StatusAccepted || !strings.Contains(string(body), id) {
+		t.Fatalf("webhook send: %d %s", code, body)
 	}
 	run := b.waitRun(t, id)
-	if want := "answers: yes; $(touch /tmp/pwned) `id` + two"; run.Status != served.StatusSucceeded || run.ResultText != want || run.Worker != "w2" {
+	if want := "answers: yes; $(touch /tmp/pwned) `id` + " + hook; run.Status != served.StatusSucceeded || run.ResultText != want || run.Worker != "w2" {
 		t.Fatalf("after the answers: %+v, want result %q", run, want)
 	}
 	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/served"
@@ -146,11 +147,7 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 		audit("refused", "rule=%d reason=%q", v.Rule, v.Reason)
 		writeError(w, http.StatusUnprocessableEntity, codeBadPayload, v.Reason)
 	case v.Action == inlets.ActionSend:
-		forget()
-		audit("refused", "rule=%d reason=%q", v.Rule, "send is not implemented")
-		writeError(w, http.StatusNotImplemented, codeNotImplemented, fmt.Sprintf(
-			"rule %d sends the delivery to channel %q of the runs waiting with key %q, but this jaiph serve cannot send to runs yet (a receive step is coming): route it with a start or ignore rule for now",
-			v.Rule, v.Channel, v.Key))
+		s.sendHook(w, r, v, string(body), delivery, forget, audit)
 	case v.Action != inlets.ActionStart:
 		audit("ignored", "rule=%d", v.Rule)
 		writeJSON(w, http.StatusOK, map[string]any{"status": "ignored", "delivery": delivery, "verdict": v})
@@ -179,6 +176,46 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", "/v1/runs/"+run.RunID)
 		writeJSON(w, http.StatusAccepted, map[string]any{"status": "started", "delivery": delivery, "run": run, "verdict": v})
 	}
+}
+
+// sendHook gives the delivery's body to the verdict's channel of every
+// run waiting there with its key: 202 with the runs. With none waiting,
+// nothing is kept (a message for no one would wait for ever): 200
+// no_waiting_run, and the delivery id is forgotten so that a redelivery
+// counts.
+func (s *Server) sendHook(w http.ResponseWriter, r *http.Request, v inlets.Verdict, payload, delivery string, forget func(), audit func(outcome, format string, args ...any)) {
+	waiting, err := s.backend.Waiting(r.Context(), v.Channel)
+	if err != nil {
+		forget()
+		audit("refused", "rule=%d reason=%q", v.Rule, err.Error())
+		s.backendError(w, err)
+		return
+	}
+	sent := []string{}
+	for _, run := range waiting {
+		if run.Waiting == nil || run.Waiting.Key != v.Key {
+			continue
+		}
+		err := s.backend.Signal(r.Context(), run.RunID, v.Channel, v.Key, payload)
+		if errors.Is(err, served.ErrTerminal) {
+			continue // it ended meanwhile
+		}
+		if err != nil {
+			forget()
+			audit("refused", "rule=%d run_id=%s reason=%q", v.Rule, run.RunID, err.Error())
+			s.backendError(w, err)
+			return
+		}
+		sent = append(sent, run.RunID)
+	}
+	if len(sent) == 0 {
+		forget()
+		audit("ignored", "rule=%d reason=%q", v.Rule, "no run waits on "+v.Channel+" with key "+strconv.Quote(v.Key))
+		writeJSON(w, http.StatusOK, map[string]any{"status": "no_waiting_run", "delivery": delivery, "verdict": v})
+		return
+	}
+	audit("accepted", "rule=%d channel=%s key=%q run_ids=%s", v.Rule, v.Channel, v.Key, strings.Join(sent, ","))
+	writeJSON(w, http.StatusAccepted, map[string]any{"status": "sent", "delivery": delivery, "runs": sent, "verdict": v})
 }
 
 // inletArgs are the positional arguments of a start verdict's workflow.

@@ -45,8 +45,14 @@ const inletsJSON = `{
 // startInlets serves toolsJH with the inlets file text and clock.
 func startInlets(t *testing.T, file string, clock inlets.Clock, env ...string) (*server, error) {
 	t.Helper()
+	return startInletsWith(t, toolsJH, file, clock, env...)
+}
+
+// startInletsWith serves src as tools.jh with the inlets file text.
+func startInletsWith(t *testing.T, src, file string, clock inlets.Clock, env ...string) (*server, error) {
+	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(toolsJH), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "inlets.json"), []byte(file), 0o644); err != nil {
@@ -104,7 +110,7 @@ func TestWebhookGitHub(t *testing.T) {
 	if code != 200 || !strings.Contains(string(b), `"status":"duplicate"`) || s.runCount() != 1 {
 		t.Errorf("redelivery: %d %s, %d runs", code, b, s.runCount())
 	}
-	// Ignored, refused, not implemented: nothing starts.
+	// Ignored, refused, sent to no run: nothing starts.
 	code, b = s.deliver("github", "pull_request", "d-2", `{"action":"opened"}`, "")
 	if code != 200 || !strings.Contains(string(b), `"status":"ignored"`) || !strings.Contains(string(b), `"rule":3`) {
 		t.Errorf("ignored: %d %s", code, b)
@@ -116,7 +122,9 @@ func TestWebhookGitHub(t *testing.T) {
 	code, b = s.deliver("github", "pull_request", "d-5", `{"action":"closed"}`, "")
 	wantError(t, "no argument in the payload", code, b, 422, codeBadPayload)
 	code, b = s.deliver("github", "issue_comment", "d-6", `{"issue":{"number":5}}`, "")
-	wantError(t, "send", code, b, 501, codeNotImplemented)
+	if code != 200 || !strings.Contains(string(b), `"status":"no_waiting_run"`) {
+		t.Errorf("send with no run waiting: %d %s", code, b)
+	}
 	code, b = s.deliver("github", "pull_request", "d-7", `{"action":`, "")
 	wantError(t, "malformed JSON", code, b, 400, codeBadPayload)
 	code, b = s.deliver("nope", "pull_request", "d-8", `{}`, "")
@@ -263,5 +271,53 @@ func TestScheduleFires(t *testing.T) {
 	next()
 	if n := s.runCount(); n != 2 {
 		t.Errorf("%d runs after the third tick, want 2", n)
+	}
+}
+
+// TestHookSendsToWaitingRun: a signed delivery routed by a send rule
+// reaches the run waiting on the channel with the key taken from the
+// payload, and no other; its body is the message, as data.
+func TestHookSendsToWaitingRun(t *testing.T) {
+	src := "channel comments\n\nexport workflow review {\n  pr=\"$1\"\n  c = <- comments key \"$pr\"\n  return \"comment: $c\"\n}\n"
+	file := `{"webhooks": {"github": {"secret_env": "GH_HOOK_SECRET", "scheme": "github", "rules": [
+        {"match": {"headers": {"X-GitHub-Event": "pull_request"}}, "action": "ignore"},
+        {"match": {"headers": {"X-GitHub-Event": "issue_comment"}}, "action": "send", "channel": "comments", "key": "/issue/number"}]}}}`
+	s, err := startInletsWith(t, src, file, nil, secrets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, pr := range []string{"5", "6"} {
+		code, _, b := s.do("POST", "/v1/workflows/review/runs", "", `{"pr":"`+pr+`"}`)
+		if code != 202 {
+			t.Fatalf("start: %d %s", code, b)
+		}
+		ids[pr] = decode[Run](t, b).RunID
+	}
+	for _, id := range ids {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			_, _, b := s.do("GET", "/v1/runs/"+id, "", "")
+			if decode[Run](t, b).Waiting != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("run %s never waited", id)
+			}
+		}
+	}
+	body := `{"issue":{"number":5},"comment":{"body":"LGTM $(touch pwned)"}}`
+	code, b := s.deliver("github", "issue_comment", "c-1", body, "")
+	if code != 202 || !strings.Contains(string(b), `"status":"sent"`) || !strings.Contains(string(b), ids["5"]) || strings.Contains(string(b), ids["6"]) {
+		t.Fatalf("send: %d %s", code, b)
+	}
+	if r := s.waitTerminal(ids["5"]); r.Status != statusSucceeded || r.ResultText != "comment: "+body {
+		t.Fatalf("run 5: %+v", r)
+	}
+	_, _, b = s.do("GET", "/v1/runs/"+ids["6"], "", "")
+	if r := decode[Run](t, b); r.Status != statusRunning || r.Waiting == nil {
+		t.Errorf("run 6 should still wait: %+v", r)
+	}
+	if !strings.Contains(s.log.String(), "outcome=accepted rule=2 channel=comments key=\"5\" run_ids="+ids["5"]) {
+		t.Errorf("no audit line:\n%s", s.log.String())
 	}
 }

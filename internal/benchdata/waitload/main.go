@@ -1,0 +1,201 @@
+// Command waitload measures runs that wait on the broker
+// (docs/performance.md, "Runs that wait"): against a running `jaiph serve
+// --inbox` with workers, it starts N runs that wait in a receive and T
+// that wait with a timeout, waits until every one waits with no worker,
+// prints the resident memory of the processes -pids names, then answers S
+// of them and times each from the send to the run's end (its next step is
+// its last), and times the T timeouts against their due time. It prints
+// figures; it asserts nothing.
+//
+// The served file:
+//
+//	channel answers
+//	channel pings
+//	export workflow asker {
+//	  x = <- answers
+//	  return "got $x"
+//	}
+//	export workflow sleeper {
+//	  x = <- pings timeout "120s"
+//	}
+//
+//	go run ./internal/benchdata/waitload -url http://127.0.0.1:5247 -token T -n 10000 -t 200 -s 500 -sc 1 -pids 123,456,789
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type run struct {
+	RunID   string `json:"run_id"`
+	Status  string `json:"status"`
+	Worker  string `json:"worker"`
+	EndedAt *time.Time
+	Waiting *struct {
+		Channel   string     `json:"channel"`
+		TimeoutAt *time.Time `json:"timeout_at"`
+	} `json:"waiting"`
+}
+
+func main() {
+	base := flag.String("url", "http://127.0.0.1:5247", "the server")
+	token := flag.String("token", os.Getenv("JAIPH_SERVE_TOKEN"), "bearer token")
+	n := flag.Int("n", 10000, "runs waiting without a timeout")
+	t := flag.Int("t", 200, "runs waiting with a timeout (workflow sleeper)")
+	s := flag.Int("s", 500, "of the n, the runs answered and timed")
+	c := flag.Int("c", 16, "concurrent clients starting runs")
+	sc := flag.Int("sc", 1, "concurrent clients answering runs")
+	pids := flag.String("pids", "", "comma-separated pids whose memory is read")
+	flag.Parse()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *c}}
+	do := func(method, path, body string) (int, []byte, error) {
+		var rd io.Reader
+		if body != "" {
+			rd = strings.NewReader(body)
+		}
+		req, _ := http.NewRequest(method, *base+path, rd)
+		req.Header.Set("Authorization", "Bearer "+*token)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		return res.StatusCode, b, err
+	}
+	get := func(id string) run {
+		for {
+			_, b, err := do("GET", "/v1/runs/"+id, "")
+			var r run
+			if err == nil && json.Unmarshal(b, &r) == nil {
+				return r
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	clients := *c
+	parallel := func(count int, f func(i int)) {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < count; i = int(next.Add(1) - 1) {
+					f(i)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+
+	ids := make([]string, *n+*t)
+	start := time.Now()
+	parallel(len(ids), func(i int) {
+		wf := "asker"
+		if i >= *n {
+			wf = "sleeper"
+		}
+		code, b, err := do("POST", "/v1/workflows/"+wf+"/runs", "{}")
+		var r run
+		if err != nil || code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
+			fmt.Fprintf(os.Stderr, "start: %d %s %v\n", code, b, err)
+			os.Exit(1)
+		}
+		ids[i] = r.RunID
+	})
+	fmt.Printf("started %d runs in %.1f s\n", len(ids), time.Since(start).Seconds())
+	// Until every asker waits with no worker.
+	parallel(*n, func(i int) {
+		for {
+			r := get(ids[i])
+			if r.Waiting != nil && r.Worker == "" {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	fmt.Printf("all %d waiting without a worker %.1f s after the first start\n", *n, time.Since(start).Seconds())
+	for _, p := range strings.Split(*pids, ",") {
+		if p == "" {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + p + "/status")
+		cmd, _ := os.ReadFile("/proc/" + p + "/cmdline")
+		var rss, hwm string
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				rss = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				hwm = strings.TrimSpace(v)
+			}
+		}
+		fmt.Printf("pid %s (%s): RSS %s, peak %s\n", p, strings.ReplaceAll(string(cmd), "\x00", " "), rss, hwm)
+	}
+
+	// Answer S of them, each timed from its send to its end.
+	clients = *sc
+	lat := make([]time.Duration, *s)
+	parallel(*s, func(i int) {
+		id := ids[i*(*n / *s)]
+		t0 := time.Now()
+		if code, b, err := do("POST", "/v1/runs/"+id+"/channels/answers", `{"payload":"`+strconv.Itoa(i)+`"}`); err != nil || code != http.StatusAccepted {
+			fmt.Fprintf(os.Stderr, "send: %d %s %v\n", code, b, err)
+			os.Exit(1)
+		}
+		for {
+			if r := get(id); r.Status == "succeeded" {
+				break
+			} else if r.Status != "running" && r.Status != "queued" {
+				fmt.Fprintf(os.Stderr, "run %s: %s\n", id, r.Status)
+				os.Exit(1)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		lat[i] = time.Since(t0)
+	})
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(d []time.Duration, p float64) time.Duration { return d[min(len(d)-1, int(float64(len(d))*p))] }
+	fmt.Printf("send → end of %d runs (%d at a time): p50 %v, p99 %v, max %v\n", *s, *sc, pct(lat, .5), pct(lat, .99), lat[len(lat)-1])
+
+	// The timeouts: when each sleeper ended against its due time.
+	clients = *c
+	var late []time.Duration
+	var mu sync.Mutex
+	parallel(*t, func(i int) {
+		id := ids[*n+i]
+		var due time.Time
+		for {
+			r := get(id)
+			if r.Waiting != nil && r.Waiting.TimeoutAt != nil {
+				due = *r.Waiting.TimeoutAt
+			}
+			if r.Status != "running" && r.Status != "queued" {
+				mu.Lock()
+				late = append(late, time.Since(due))
+				mu.Unlock()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+	if len(late) > 0 {
+		fmt.Printf("timeouts: %d ended after their due time by p50 %v, p99 %v, max %v\n", len(late), pct(late, .5), pct(late, .99), late[len(late)-1])
+	}
+}
