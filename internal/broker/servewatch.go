@@ -29,6 +29,7 @@ type serveWatch struct {
 	log  io.Writer
 	who  string
 	seen map[string]seenRev
+	work jetstream.Stream // the work queue, once looked up
 }
 
 type seenRev struct {
@@ -90,6 +91,12 @@ func (w *serveWatch) pass(ctx context.Context, now time.Time) {
 		case r.Status == served.StatusRunning && idle > r.lease()*3/2:
 			w.requeue(ctx, &r, e.Revision(), fmt.Sprintf("worker %s stopped renewing its lease", r.Worker))
 		case r.Status == served.StatusQueued && idle > r.lease():
+			if w.workPending(ctx, &r) {
+				// A long queue, not a lost message: it waits its turn
+				// (queueing it again would add to the queue).
+				w.seen[k] = seenRev{rev: e.Revision(), at: now}
+				continue
+			}
 			w.requeue(ctx, &r, e.Revision(), "no worker took it within its lease")
 		}
 	}
@@ -98,6 +105,25 @@ func (w *serveWatch) pass(ctx context.Context, now time.Time) {
 			delete(w.seen, k)
 		}
 	}
+}
+
+// workPending says the run's current work message is in the queue.
+func (w *serveWatch) workPending(ctx context.Context, r *serveRecord) bool {
+	if w.work == nil {
+		st, err := w.js.Stream(ctx, serveWork)
+		if err != nil {
+			return false
+		}
+		w.work = st
+	}
+	m, err := w.work.GetLastMsgForSubject(ctx, serveWorkSubject(r.RunID))
+	if err != nil {
+		return false
+	}
+	var msg struct {
+		N int `json:"n"`
+	}
+	return json.Unmarshal(m.Data, &msg) == nil && msg.N == r.Queued
 }
 
 // requeue queues the run again under its next work message.
