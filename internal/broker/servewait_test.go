@@ -4,10 +4,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -160,5 +162,82 @@ func TestServedRunWaits(t *testing.T) {
 	_, events := b.do(t, "GET", "/v1/runs/"+slow+"/events", "")
 	if !strings.Contains(string(events), "E_TIMEOUT") {
 		t.Errorf("no E_TIMEOUT in the events:\n%s", events)
+	}
+}
+
+// tickClock is a schedule's clock the test moves: each After is a
+// channel the test fires.
+type tickClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits chan chan time.Time
+}
+
+func (c *tickClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *tickClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.waits <- ch
+	return ch
+}
+
+// fire moves the clock to the scheduler's next tick (5 minutes on) and
+// fires it, once the scheduler waits for it.
+func (c *tickClock) fire(t *testing.T) {
+	t.Helper()
+	select {
+	case ch := <-c.waits:
+		c.mu.Lock()
+		c.now = c.now.Add(5 * time.Minute)
+		now := c.now
+		c.mu.Unlock()
+		ch <- now
+	case <-time.After(deadline):
+		t.Fatal("the scheduler does not wait for a tick")
+	}
+}
+
+// TestServeScheduleOncePerTick: two replicas on the broker fire the same
+// schedule at the same ticks; each tick starts one run (its claim on the
+// broker is the tick's idempotency key).
+func TestServeScheduleOncePerTick(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, waitFlow)
+	sched := `{"schedules": {"often": {"cron": "*/5 * * * *", "tz": "UTC", "workflow": "hello"}}}`
+	if err := os.WriteFile(filepath.Join(dir, "inlets.json"), []byte(sched), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var clocks []*tickClock
+	var replicas []*replica
+	for range 2 {
+		c := &tickClock{now: time.Date(2027, 1, 1, 3, 1, 0, 0, time.UTC), waits: make(chan chan time.Time)}
+		clocks = append(clocks, c)
+		replicas = append(replicas, startReplicaWith(t, srv.url(), dir, func(cfg *serve.Config) { cfg.Inlets, cfg.Clock = "inlets.json", c }))
+	}
+	startWorker(t, srv.url(), "w1", t.TempDir(), 2)
+	runs := func() []served.Run {
+		_, b := replicas[1].do(t, "GET", "/v1/runs?limit=100", "")
+		var page struct{ Runs []served.Run }
+		if err := json.Unmarshal(b, &page); err != nil {
+			t.Fatal(err)
+		}
+		return page.Runs
+	}
+	for tick, at := range []string{"2027-01-01T03:05:00Z", "2027-01-01T03:10:00Z"} {
+		var wg sync.WaitGroup
+		for _, c := range clocks {
+			wg.Add(1)
+			go func() { defer wg.Done(); c.fire(t) }()
+		}
+		wg.Wait()
+		// Each replica handled its tick once it waits for the next one.
+		for _, c := range clocks {
+			ch := <-c.waits
+			go func() { c.waits <- ch }()
+		}
+		list := runs()
+		if len(list) != tick+1 || list[0].CorrelationID != "sched:often:"+at {
+			t.Fatalf("after tick %s: %+v", at, list)
+		}
+		replicas[0].waitRun(t, list[0].RunID)
 	}
 }

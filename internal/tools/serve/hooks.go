@@ -218,14 +218,23 @@ func (s *Server) sendHook(w http.ResponseWriter, r *http.Request, v inlets.Verdi
 	writeJSON(w, http.StatusAccepted, map[string]any{"status": "sent", "delivery": delivery, "runs": sent, "verdict": v})
 }
 
+// argsObject is an inlet's arguments as a request body: {} when it names
+// none (a schedule without "args" was refused as null).
+func argsObject(args map[string]string) []byte {
+	if args == nil {
+		return []byte("{}")
+	}
+	body, _ := json.Marshal(args)
+	return body
+}
+
 // inletArgs are the positional arguments of a start verdict's workflow.
 func (s *Server) inletArgs(v inlets.Verdict) ([]string, error) {
 	wf, ok := s.workflows[v.Workflow]
 	if !ok {
 		return nil, fmt.Errorf("workflow %q is not served", v.Workflow)
 	}
-	body, _ := json.Marshal(v.Args)
-	return wf.args(body)
+	return wf.args(argsObject(v.Args))
 }
 
 // replayHook is POST /hooks/{name}/replay: the verdict on a payload and
@@ -258,8 +267,7 @@ func (sr scheduleRuns) Start(ctx context.Context, sc *inlets.Schedule, key strin
 	if !ok {
 		return "", fmt.Errorf("workflow %q is not served", sc.Workflow)
 	}
-	body, _ := json.Marshal(sc.Args)
-	args, err := wf.args(body)
+	args, err := wf.args(argsObject(sc.Args))
 	if err != nil {
 		return "", err
 	}
