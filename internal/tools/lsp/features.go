@@ -195,8 +195,8 @@ var (
 	}
 )
 
-func (s *server) completion(p TextDocumentPositionParams) CompletionList {
-	list := CompletionList{Items: []CompletionItem{}}
+func (s *server) completion(p TextDocumentPositionParams) (list CompletionList) {
+	list = CompletionList{Items: []CompletionItem{}}
 	ix := s.index(pathOf(p.TextDocument.URI))
 	if ix == nil {
 		return list
@@ -206,6 +206,29 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	add := func(label string, kind int, detail string) {
 		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
 	}
+	// The word being typed and what precedes it.
+	w := len(before)
+	for w > 0 && (isIdentByte(before[w-1]) || before[w-1] == '.') {
+		w--
+	}
+	word, head := before[w:], before[:w]
+	// Every item replaces the whole word typed so far, qualifier included:
+	// a client left to find the word's start itself stops at the dot
+	// (`.` is no identifier character) and inserts `checks.checks.ok`,
+	// or filters `text.title` out against the prefix `ti`. No filterText:
+	// the label is the text inserted, and Neovim 0.7's omnifunc ignores
+	// the edit's range for an item that has one.
+	typed := ix.text.rng(line, w, len(before))
+	defer func() {
+		for i := range list.Items {
+			it := &list.Items[i]
+			text := it.Label
+			if it.InsertText != "" {
+				text, it.InsertText = it.InsertText, ""
+			}
+			it.TextEdit = &TextEdit{Range: typed, NewText: text}
+		}
+	}()
 	for _, c := range ix.configs {
 		if line > c.Line-1 && line < c.End.Line-1 {
 			if !strings.Contains(before, "=") {
@@ -216,12 +239,6 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			return list
 		}
 	}
-	// The word being typed and what precedes it.
-	w := len(before)
-	for w > 0 && (isIdentByte(before[w-1]) || before[w-1] == '.') {
-		w--
-	}
-	word, head := before[w:], before[:w]
 	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
 		for _, d := range ix.defs {
 			if d.kind == "local" {
