@@ -364,6 +364,9 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	kinds := map[string]int{"import": symModule, "config": symNamespace, "channel": symEvent, "local": symVariable,
 		"workflow": symFunction, "rule": symFunction, "function": symFunction, "test": symMethod}
 	for _, d := range ix.defs {
+		if d.kind == "variable" {
+			continue // a body's variables are not part of the outline
+		}
 		name := d.label(ix)
 		if d.kind == "test" {
 			name = d.key.name
@@ -393,16 +396,18 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	return out
 }
 
-// renamable returns the workflow, rule, function or channel under the
-// position, with the index holding it and the range of the name there.
+// renamable returns what can be renamed under the position (a workflow,
+// rule, function, channel, module local, body variable or import alias),
+// with the index holding its definition and the range of the name there.
+// A module path and a body's positional parameters ($1) are not names.
 func (s *server) renamable(p TextDocumentPositionParams) (key, *index, *def, Range, error) {
 	ix, k, sp, ok := s.lookup(p)
 	if !ok {
-		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "nothing to rename here: put the cursor on a workflow, rule, function, channel, local, variable or import alias"}
 	}
 	tix, d := s.target(k)
-	if d == nil || k.ns != nsSymbol || d.kind == "local" {
-		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+	if d == nil || k.ns == nsFile || k.ns == nsNone {
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions, channels, locals, variables and import aliases can be renamed"}
 	}
 	return k, tix, d, ix.text.rng(sp.line, sp.from, sp.to), nil
 }
@@ -423,8 +428,23 @@ func (s *server) rename(p RenameParams) (any, error) {
 	if !ast.IsIdent(p.NewName) {
 		return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%q is not a name ([A-Za-z_][A-Za-z0-9_]*)", p.NewName)}
 	}
-	if other := tix.byName[p.NewName]; other != nil && other != d {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf("%s already declares %s %q", filepath.Base(tix.path), other.kind, p.NewName)}
+	clash := func(what string) error {
+		return &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf("%s already declares %s %q", filepath.Base(tix.path), what, p.NewName)}
+	}
+	switch k.ns {
+	case nsSymbol:
+		if other := tix.byName[p.NewName]; other != nil && other != d {
+			return nil, clash(other.kind)
+		}
+	case nsAlias:
+		if _, taken := tix.aliases[p.NewName]; taken && p.NewName != k.name {
+			return nil, clash("import alias")
+		}
+	case nsVar:
+		_, body, _ := strings.Cut(k.name, "@")
+		if other := tix.def(key{k.path, p.NewName + "@" + body, nsVar}); other != nil && other != d {
+			return nil, clash("variable")
+		}
 	}
 	edit := WorkspaceEdit{Changes: map[string][]TextEdit{}}
 	for _, loc := range s.occurrences(k, true) {
