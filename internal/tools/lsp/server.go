@@ -363,7 +363,7 @@ func (s *server) check(all []string) {
 	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(append(files, paths...), s.read)) {
 		t := s.text(d.File)
 		byFile[d.File] = append(byFile[d.File], Diagnostic{
-			Range: t.diagRange(d.Line, d.Col), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
+			Range: t.spanRange(d.At()), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
 		})
 	}
 	publish := func(path string, ds []Diagnostic) {
