@@ -79,6 +79,7 @@ func TestLocate(t *testing.T) {
 		{1, 3, `imported workflow or function "checks.missing" does not exist`, Span{}, Span{1, 7, 21}},
 		{2, 1, `Channel "unknown_channel" is not defined`, Span{}, Span{2, 3, 18}},
 		{2, 1, `no name quoted here`, Span{}, Span{2, 3, 18}},
+		{2, 1, `statement: unknown_channel <- echo "lost"`, Span{}, Span{2, 3, 18}}, // quoted source, not a name
 		{3, 9, `prompt cannot contain "$(" here`, Span{}, Span{3, 9, 15}},
 		{3, 9, `text`, Span{3, 16, 0}, Span{3, 16, 28}},
 		{4, 99, `past the end`, Span{}, Span{4, 13, 13}},

@@ -63,9 +63,9 @@ func Locate(ds []*Diagnostic, lines []string) {
 // QuotedName is the first "…" of a message when it is a name (a REF such
 // as alias.name, a channel), else "": what the diagnostic is about.
 func QuotedName(msg string) string {
-	_, rest, ok := strings.Cut(msg, `"`)
-	if !ok {
-		return ""
+	head, rest, ok := strings.Cut(msg, `"`)
+	if !ok || strings.Contains(head, ": ") {
+		return "" // a quote after `: ` is inside quoted source text (`statement: echo "x"`)
 	}
 	name, _, ok := strings.Cut(rest, `"`)
 	if !ok || name == "" {

@@ -104,6 +104,21 @@ func (c *checker) pointAtPrompt(n int, s *ast.Prompt, inText bool) {
 	}
 }
 
+// pointAtName spans the diagnostics reported since the n-th over the name
+// of ref (after `alias.`) on line.
+func (c *checker) pointAtName(n, line int, ref ast.Ref) {
+	if line < 1 || line > len(c.file.Lines) {
+		return
+	}
+	l := c.file.Lines[line-1]
+	if i := strings.Index(l, ref.String()); i >= 0 {
+		from := i + len(ref.String()) - len(ref.Name)
+		for _, d := range c.diags[n:] {
+			d.Span = diag.Span{Line: line, Col: from + 1, EndCol: from + len(ref.Name) + 1}
+		}
+	}
+}
+
 // pointAtString spans the diagnostics reported since the n-th over the
 // first quoted string at or after byte from of line (an import's path).
 func (c *checker) pointAtString(n, line, from int) {
@@ -656,6 +671,7 @@ func (c *checker) checkTests() {
 				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("unknown import alias %q in test", run.Ref.Alias))
 			case mod != nil && mod.Workflow(run.Ref.Name) == nil:
 				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("imported module %q has no workflow %q", run.Ref.Alias, run.Ref.Name))
+				c.pointAtName(len(c.diags)-1, run.Line, run.Ref)
 			}
 		}
 	}
