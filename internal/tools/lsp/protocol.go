@@ -94,11 +94,19 @@ type DocumentFormattingParams struct {
 }
 
 type Diagnostic struct {
-	Range    Range  `json:"range"`
-	Severity int    `json:"severity"`
-	Code     string `json:"code"`
-	Source   string `json:"source"`
-	Message  string `json:"message"`
+	Range              Range                `json:"range"`
+	Severity           int                  `json:"severity"`
+	Code               string               `json:"code"`
+	Source             string               `json:"source"`
+	Message            string               `json:"message"`
+	RelatedInformation []RelatedInformation `json:"relatedInformation,omitempty"`
+	// Data carries a quick fix's replacement (codeAction.go).
+	Data any `json:"data,omitempty"`
+}
+
+type RelatedInformation struct {
+	Location Location `json:"location"`
+	Message  string   `json:"message"`
 }
 
 type PublishDiagnosticsParams struct {

@@ -360,11 +360,16 @@ func (s *server) check(all []string) {
 	}
 	sort.Strings(files)
 	byFile := map[string][]Diagnostic{}
+	raw := map[string][]*diag.Diagnostic{}
 	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(append(files, paths...), s.read)) {
 		t := s.text(d.File)
+		raw[d.File] = append(raw[d.File], d)
 		byFile[d.File] = append(byFile[d.File], Diagnostic{
 			Range: t.spanRange(d.At()), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
 		})
+	}
+	for _, p := range paths {
+		byFile[p] = append(byFile[p], s.importProblems(p, raw)...)
 	}
 	publish := func(path string, ds []Diagnostic) {
 		if ds == nil {
@@ -396,6 +401,56 @@ func (s *server) check(all []string) {
 	if len(s.shown) > len(closed) {
 		s.sweep(s.closure(paths), byFile)
 	}
+}
+
+// importProblems gives each import of the open document at path whose
+// module (or a module it imports) has problems a diagnostic on the
+// import's path naming the first of them, where it is and how many more:
+// `jaiph check` of the document fails on them, so its buffer must not
+// look clean. The problem itself is its related information.
+func (s *server) importProblems(path string, raw map[string][]*diag.Diagnostic) []Diagnostic {
+	ix := s.index(path)
+	if ix == nil {
+		return nil
+	}
+	var out []Diagnostic
+	for _, r := range ix.refs {
+		if r.ns != nsFile {
+			continue
+		}
+		var mods []string
+		for f := range s.closure([]string{r.path}) {
+			if f != path && len(raw[f]) > 0 {
+				mods = append(mods, f)
+			}
+		}
+		if len(mods) == 0 {
+			continue
+		}
+		sort.Strings(mods)
+		n := 0
+		for _, f := range mods {
+			n += len(raw[f])
+		}
+		first := raw[mods[0]][0]
+		at := first.At()
+		shown := first.File
+		if rel, err := filepath.Rel(filepath.Dir(path), first.File); err == nil {
+			shown = rel
+		}
+		msg := fmt.Sprintf("imported module has errors: %s:%d:%d: %s %s", shown, at.Line, at.Col, first.Code, first.OneLine())
+		if n > 1 {
+			msg += fmt.Sprintf(" (and %d more)", n-1)
+		}
+		out = append(out, Diagnostic{
+			Range: ix.text.rng(r.line, r.from, r.to), Severity: 1, Code: first.Code, Source: "jaiph", Message: msg,
+			RelatedInformation: []RelatedInformation{{
+				Location: Location{URI: s.uriOf(first.File), Range: s.text(first.File).spanRange(at)},
+				Message:  first.Message,
+			}},
+		})
+	}
+	return out
 }
 
 // sweep clears the published problems of modules not open that are no
