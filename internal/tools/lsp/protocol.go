@@ -100,8 +100,6 @@ type Diagnostic struct {
 	Source             string               `json:"source"`
 	Message            string               `json:"message"`
 	RelatedInformation []RelatedInformation `json:"relatedInformation,omitempty"`
-	// Data carries a quick fix's replacement (codeAction.go).
-	Data any `json:"data,omitempty"`
 }
 
 type RelatedInformation struct {
@@ -146,6 +144,23 @@ type DocumentSymbol struct {
 	Range          Range            `json:"range"`
 	SelectionRange Range            `json:"selectionRange"`
 	Children       []DocumentSymbol `json:"children,omitempty"`
+}
+
+type CodeActionParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+	Context      struct {
+		Diagnostics []Diagnostic `json:"diagnostics"`
+		Only        []string     `json:"only"`
+	} `json:"context"`
+}
+
+type CodeAction struct {
+	Title       string         `json:"title"`
+	Kind        string         `json:"kind"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool           `json:"isPreferred,omitempty"`
+	Edit        *WorkspaceEdit `json:"edit,omitempty"`
 }
 
 type TextEdit struct {

@@ -219,6 +219,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/completion":     answer((*server).completion),
 	"textDocument/documentSymbol": answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
 	"textDocument/rename":         on((*server).rename),
+	"textDocument/codeAction":     answer((*server).codeActions),
 	"textDocument/prepareRename":  on((*server).prepareRename),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
@@ -234,6 +235,7 @@ func (s *server) capabilities() any {
 		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
 		"documentSymbolProvider": true,
 		"renameProvider":         map[string]any{"prepareProvider": true},
+		"codeActionProvider":     map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
