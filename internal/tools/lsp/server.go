@@ -213,14 +213,15 @@ var methods = map[string]func(*server, []byte) (any, error){
 		}
 		return nil, nil
 	}),
-	"textDocument/definition":     answer((*server).definition),
-	"textDocument/references":     answer((*server).references),
-	"textDocument/hover":          answer((*server).hover),
-	"textDocument/completion":     answer((*server).completion),
-	"textDocument/documentSymbol": answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
-	"textDocument/rename":         on((*server).rename),
-	"textDocument/codeAction":     answer((*server).codeActions),
-	"textDocument/prepareRename":  on((*server).prepareRename),
+	"textDocument/definition":          answer((*server).definition),
+	"textDocument/references":          answer((*server).references),
+	"textDocument/hover":               answer((*server).hover),
+	"textDocument/completion":          answer((*server).completion),
+	"textDocument/documentSymbol":      answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
+	"textDocument/rename":              on((*server).rename),
+	"textDocument/codeAction":          answer((*server).codeActions),
+	"textDocument/semanticTokens/full": answer((*server).semanticTokens),
+	"textDocument/prepareRename":       on((*server).prepareRename),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -236,6 +237,10 @@ func (s *server) capabilities() any {
 		"documentSymbolProvider": true,
 		"renameProvider":         map[string]any{"prepareProvider": true},
 		"codeActionProvider":     map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
+		"semanticTokensProvider": map[string]any{
+			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": tokenModifiers},
+			"full":   true,
+		},
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
