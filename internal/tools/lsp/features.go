@@ -240,6 +240,17 @@ func (s *server) completion(p TextDocumentPositionParams) (list CompletionList) 
 		}
 	}
 	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
+		// The variables of the body around the cursor (assigned above it),
+		// then the module's locals.
+		for _, d := range ix.defs {
+			if _, body, ok := strings.Cut(d.key.name, "@"); ok && d.kind == "variable" && d.first <= line {
+				for _, td := range ix.textDecls() {
+					if fmt.Sprint(td.first+1) == body && line > td.first && line < td.last {
+						add(d.label(ix), complVariable, "variable")
+					}
+				}
+			}
+		}
 		for _, d := range ix.defs {
 			if d.kind == "local" {
 				add(d.label(ix), complVariable, "local")
