@@ -119,10 +119,23 @@ func (c *checker) pointAtName(n, line int, ref ast.Ref) {
 	}
 }
 
+// wordEnd is the byte offset just after the last ` word ` of line (the
+// receive's `key`/`timeout` keywords come after its channel), or -1.
+func (c *checker) wordEnd(line int, word string) int {
+	if line < 1 || line > len(c.file.Lines) {
+		return -1
+	}
+	i := strings.LastIndex(c.file.Lines[line-1], " "+word+" ")
+	if i < 0 {
+		return -1
+	}
+	return i + len(word) + 1
+}
+
 // pointAtString spans the diagnostics reported since the n-th over the
 // first quoted string at or after byte from of line (an import's path).
 func (c *checker) pointAtString(n, line, from int) {
-	if line < 1 || line > len(c.file.Lines) {
+	if n == len(c.diags) || from < 0 || line < 1 || line > len(c.file.Lines) {
 		return
 	}
 	l := c.file.Lines[line-1]
@@ -492,14 +505,18 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 // channel, a key without command substitution, a positive Go duration.
 func (c *checker) checkReceive(s *ast.Receive) {
 	c.checkChannel(s.Channel, s.Line)
+	n := len(c.diags)
 	if s.HasKey && (strings.Contains(s.Key, "$(") || strings.Contains(s.Key, "`")) {
 		c.report(s.Line, s.Col, diag.Validate, "a receive's key cannot contain command substitution; capture the value first (k = cmd) and write key \"$k\"")
 	}
+	c.pointAtString(n, s.Line, c.wordEnd(s.Line, "key"))
+	n = len(c.diags)
 	if s.Timeout != "" {
 		if d, err := time.ParseDuration(s.Timeout); err != nil || d <= 0 {
 			c.report(s.Line, s.Col, diag.Validate, fmt.Sprintf("invalid receive timeout %q; write a positive duration such as \"30s\", \"5m\" or \"1h\"", s.Timeout))
 		}
 	}
+	c.pointAtString(n, s.Line, c.wordEnd(s.Line, "timeout"))
 }
 
 // checkReceivedNotRouted refuses a channel that is both routed
