@@ -61,7 +61,9 @@ func TestNeovimPlugin(t *testing.T) {
 // nvimEdit runs inside Neovim on main.jh: it completes at the end of two
 // lines with the real omnifunc the plugin sets (<C-x><C-o>, the only
 // candidate taken), renames the imported rule with vim.lsp.buf.rename, then
-// records the buffers, the plugin's keys, and the highlighting after
+// applies the quick fix of a "Did you mean" through the client's code
+// action menu, and records the buffers, the plugin's keys, and the
+// highlighting after
 // :syntax on. Each step is typed after the previous one's keys (feedkeys
 // queues them in order), so nothing waits on time but the server's answers.
 const nvimEdit = `local out = {}
@@ -88,9 +90,22 @@ local function rename()
   vim.lsp.buf.rename('min_len')
   local done = vim.wait(30000, function() return vim.fn.getline(5):find('min_len') ~= nil end, 20)
   say('renamed=' .. tostring(done))
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do say('main.jh ' .. i .. ': ' .. l) end
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, 7, false)) do say('main.jh ' .. i .. ': ' .. l) end
   local other = vim.fn.bufnr(vim.fn.fnamemodify('checks.jh', ':p'))
   for i, l in ipairs(vim.api.nvim_buf_get_lines(other, 0, -1, false)) do say('checks.jh ' .. i .. ': ' .. l) end
+  -- The quick fix of line 8's "Did you mean", chosen from the real menu.
+  vim.wait(30000, function() return #vim.diagnostic.get(0, { lnum = 7 }) > 0 end, 20)
+  vim.ui.select = function(items, opts, choose)
+    for i, it in ipairs(items) do
+      local action = it[2] or it.action or it
+      if action.title and action.title:find('Change to') then return choose(it, i) end
+    end
+    choose(nil, nil)
+  end
+  vim.api.nvim_win_set_cursor(0, { 8, 8 })
+  vim.lsp.buf.code_action()
+  vim.wait(30000, function() return vim.fn.getline(8):find('title') ~= nil end, 20)
+  say('fixed 8: ' .. vim.fn.getline(8))
   for _, k in ipairs({ 'K', 'gd', 'gr' }) do say('map ' .. k .. '=' .. tostring(vim.fn.maparg(k, 'n') ~= '')) end
   vim.cmd('syntax on')
   local function group(l, c) return vim.fn.synIDattr(vim.fn.synID(l, c, 1), 'name') end
@@ -104,13 +119,14 @@ complete(5, function() complete(6, rename) end)
 // completion after a module qualifier replaces the whole qualified word
 // (it inserted "checks.checks.long_enough" and offered nothing for
 // "text.ti"), a rename leaves the name inside a log string alone, the
+// quick fix of a misspelt name applies through vim.lsp.buf.code_action, the
 // plugin maps K/gd/gr and sets the omnifunc, and :syntax on highlights
 // Jaiph's words with syntax/jaiph.vim.
 func TestNeovimCompletionAndRename(t *testing.T) {
 	ws, out := runNeovim(t, map[string]string{
 		"checks.jh": "rule long_enough {\n  true\n}\n",
 		"text.jh":   "workflow title {\n  echo t\n}\n",
-		"main.jh":   "import \"checks.jh\" as checks\nimport \"text.jh\" as text\n\nworkflow default {\n  ensure checks.\n  t = run text.ti\n  log \"is checks.long_enough ok\"\n}\n",
+		"main.jh":   "import \"checks.jh\" as checks\nimport \"text.jh\" as text\n\nworkflow default {\n  ensure checks.\n  t = run text.ti\n  log \"is checks.long_enough ok\"\n  run text.titel\n}\n",
 		"check.lua": nvimEdit,
 	}, "")
 	got, err := os.ReadFile(filepath.Join(ws, "result.txt"))
@@ -128,10 +144,10 @@ main.jh 4: workflow default {
 main.jh 5:   ensure checks.min_len
 main.jh 6:   t = run text.title
 main.jh 7:   log "is checks.long_enough ok"
-main.jh 8: }
 checks.jh 1: rule min_len {
 checks.jh 2:   true
 checks.jh 3: }
+fixed 8:   run text.title
 map K=true
 map gd=true
 map gr=true
