@@ -15,12 +15,33 @@ const (
 )
 
 // Diagnostic is one compile-time problem at a 1-based file position.
+//
+// Line and Col are where `jaiph run` points, as the reference does (often a
+// keyword, or column 1 of a step). Span is the offending token itself (the
+// unknown name, the bad string): where `jaiph check` and the editor put the
+// diagnostic. A stage may set Span's start only; Locate completes it from
+// the source text.
 type Diagnostic struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Span    Span   `json:"-"`
+}
+
+// Span is a range of one line: 1-based line and byte columns, EndCol
+// exclusive. The zero Span is unknown.
+type Span struct {
+	Line, Col, EndCol int
+}
+
+// At is the offending token: Span, else an empty span at Line:Col.
+func (d *Diagnostic) At() Span {
+	if d.Span.Line > 0 {
+		return d.Span
+	}
+	return Span{d.Line, d.Col, d.Col}
 }
 
 // Error formats the diagnostic the way `jaiph run` prints it:
@@ -45,13 +66,18 @@ func MissingFile(path string) *Abort {
 	return &Abort{Message: fmt.Sprintf("ENOENT: no such file or directory, open '%s'", path)}
 }
 
-// SortAndDedupe orders diagnostics by file, line, column (then code and message)
-// and drops exact duplicates.
+// SortAndDedupe orders diagnostics by file, line, column (of the token,
+// once located; then code and message) and drops exact duplicates.
 func SortAndDedupe(ds []*Diagnostic) []*Diagnostic {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
 		if a.File != b.File {
 			return a.File < b.File
+		}
+		if x, y := a.At(), b.At(); x.Line != y.Line {
+			return x.Line < y.Line
+		} else if x.Col != y.Col {
+			return x.Col < y.Col
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line

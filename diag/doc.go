@@ -5,5 +5,6 @@
 // GitHub annotation.
 //
 // It must not read files or know any stage: stages produce diagnostics and
-// callers render them (format.go holds the three check formats).
+// callers render them (format.go holds the three check formats). locate.go
+// finds the token a diagnostic is about in source lines it is given.
 package diag

@@ -18,7 +18,8 @@ func KnownFormat(format string) bool {
 // Report writes `jaiph check`'s report of the checked files (absolute
 // paths) in format: paths inside cwd are shown relative to it, the others
 // absolute, and the diagnostics are sorted as shown, without repeats. It
-// returns the diagnostics as shown.
+// returns the diagnostics as shown. Every format places a diagnostic at
+// its token (Diagnostic.At), not at the reference's column.
 func Report(w io.Writer, format, cwd string, files []string, ds []*Diagnostic) []*Diagnostic {
 	for _, d := range ds {
 		d.File = Shown(cwd, d.File)
@@ -54,29 +55,46 @@ func Shown(cwd, path string) string {
 // WriteText writes one `path:line:col: CODE message` line per diagnostic.
 func WriteText(w io.Writer, ds []*Diagnostic) {
 	for _, d := range ds {
-		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", d.File, d.Line, d.Col, d.Code, d.OneLine())
+		at := d.At()
+		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", d.File, at.Line, at.Col, d.Code, d.OneLine())
 	}
 }
 
-// WriteGitHub writes GitHub Actions `::error` workflow commands.
+// WriteGitHub writes GitHub Actions `::error` workflow commands, the token
+// as col…endColumn (both inclusive: GitHub's endColumn defaults to col)
+// and the code as the title only.
 func WriteGitHub(w io.Writer, ds []*Diagnostic) {
 	for _, d := range ds {
-		fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
-			ghProperty(d.File), d.Line, d.Col, d.Code, ghMessage(d.Code+" "+d.Message))
+		at := d.At()
+		fmt.Fprintf(w, "::error file=%s,line=%d,endLine=%d,col=%d,endColumn=%d,title=%s::%s\n",
+			ghProperty(d.File), at.Line, at.Line, at.Col, max(at.Col, at.EndCol-1), ghProperty(d.Code), ghMessage(d.Message))
 	}
 }
 
 // WriteJSON writes the one JSON object of the json format: the checked
 // files and every diagnostic.
 func WriteJSON(w io.Writer, files []string, ds []*Diagnostic) {
-	if ds == nil {
-		ds = []*Diagnostic{}
+	// Each diagnostic at its token: line and col where it starts, endLine
+	// and endCol (exclusive) where it ends.
+	type located struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Col     int    `json:"col"`
+		EndLine int    `json:"endLine"`
+		EndCol  int    `json:"endCol"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	shown := make([]located, 0, len(ds))
+	for _, d := range ds {
+		at := d.At()
+		shown = append(shown, located{d.File, at.Line, at.Col, at.Line, max(at.Col, at.EndCol), d.Code, d.Message})
 	}
 	out := struct {
-		Version     int           `json:"version"`
-		Files       []string      `json:"files"`
-		Diagnostics []*Diagnostic `json:"diagnostics"`
-	}{1, files, ds}
+		Version     int       `json:"version"`
+		Files       []string  `json:"files"`
+		Diagnostics []located `json:"diagnostics"`
+	}{1, files, shown}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)

@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // validator. A case is NAME.jh (or NAME.test.jh), or a directory NAME/ whose
 // entry is main.jh or main.test.jh next to the modules it imports. The
 // expected output is NAME.golden: the diagnostics `jaiph check` reports
-// (paths relative to the case), then the single problem `jaiph run` (or
+// (paths relative to the case), each at its token (line:col-endcol, the
+// end exclusive), then the single problem `jaiph run` (or
 // `jaiph test` for a test file) stops at, which shows the reference's
 // ordering, followed, for a file that parses, by its AST.
 func TestGolden(t *testing.T) {
@@ -74,11 +75,18 @@ func goldenOutput(t *testing.T, entry string) string {
 	t.Helper()
 	var b strings.Builder
 	dir := filepath.Dir(entry)
-	diags := validate.Check([]string{entry})
-	b.WriteString("== diagnostics\n")
+	l := validate.NewLoader()
+	diags := validate.CheckWith(l, []string{entry})
 	for _, d := range diags {
+		if f := l.File(d.File); f != nil {
+			diag.Locate([]*diag.Diagnostic{d}, f.Lines)
+		}
+	}
+	b.WriteString("== diagnostics\n")
+	for _, d := range diag.SortAndDedupe(diags) {
 		rel, _ := filepath.Rel(dir, d.File)
-		b.WriteString(rel + ":" + itoa(d.Line) + ":" + itoa(d.Col) + " " + d.Code + " " + strings.ReplaceAll(d.Message, dir, "<dir>") + "\n")
+		at := d.At()
+		b.WriteString(rel + ":" + itoa(at.Line) + ":" + itoa(at.Col) + "-" + itoa(at.EndCol) + " " + d.Code + " " + strings.ReplaceAll(d.Message, dir, "<dir>") + "\n")
 	}
 	b.WriteString("== first\n")
 	var err error

@@ -29,6 +29,133 @@ func (c *checker) report(line, col int, code, msg string) {
 	c.diags = append(c.diags, diag.New(c.file.Path, line, col, code, msg))
 }
 
+// The reference reports many problems away from their token (column 1, a
+// keyword, the declaration's line); these place the token for `jaiph
+// check` and the editor (diag.Span; diag.Locate completes it), leaving
+// Line and Col as `jaiph run` prints them.
+
+// pointAt starts the span of the diagnostics reported since the n-th at
+// line:col.
+func (c *checker) pointAt(n, line, col int) {
+	for _, d := range c.diags[n:] {
+		if d.Span.Line == 0 {
+			d.Span = diag.Span{Line: line, Col: col}
+		}
+	}
+}
+
+// pointInText starts the span of the diagnostics reported since the n-th
+// on the line of text (a command written from line:col on, maybe over
+// several lines) that holds the name their message quotes, else at
+// line:col.
+func (c *checker) pointInText(n int, text string, line, col int) {
+	for _, d := range c.diags[n:] {
+		if d.Span.Line != 0 {
+			continue
+		}
+		d.Span = diag.Span{Line: line, Col: col}
+		if name := diag.QuotedName(d.Message); name != "" {
+			for i, l := range strings.Split(text, "\n") {
+				if i > 0 && strings.Contains(l, name) {
+					d.Span = diag.Span{Line: line + i, Col: 1}
+					break
+				} else if i == 0 && strings.Contains(l, name) {
+					break
+				}
+			}
+		}
+	}
+}
+
+// pointAtPrompt spans the diagnostics reported since the n-th over the
+// prompt's text (inText) or its returns schema: the first string after
+// the word prompt (the reference's column can be inside `prompted = …`),
+// or the schema's quoted text on the prompt's last line.
+func (c *checker) pointAtPrompt(n int, s *ast.Prompt, inText bool) {
+	if len(c.diags) == n || s.Line < 1 || s.Line > len(c.file.Lines) {
+		return
+	}
+	if !inText && s.HasReturns {
+		for _, line := range []int{s.End.Line, s.Line} {
+			if line < 1 || line > len(c.file.Lines) {
+				continue
+			}
+			l := c.file.Lines[line-1]
+			for _, q := range []string{"'", `"`} {
+				if i := strings.LastIndex(l, q+s.Returns+q); i >= 0 {
+					c.pointAt(n, line, i+1)
+					return
+				}
+			}
+		}
+	}
+	l := c.file.Lines[s.Line-1]
+	for i := strings.Index(l, "prompt"); i >= 0; {
+		rest := strings.TrimLeft(l[i+len("prompt"):], " \t")
+		if strings.HasPrefix(rest, `"`) {
+			c.pointAt(n, s.Line, len(l)-len(rest)+1)
+			return
+		}
+		j := strings.Index(l[i+1:], "prompt")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+}
+
+// pointAtName spans the diagnostics reported since the n-th over the name
+// of ref (after `alias.`) on line.
+func (c *checker) pointAtName(n, line int, ref ast.Ref) {
+	if line < 1 || line > len(c.file.Lines) {
+		return
+	}
+	l := c.file.Lines[line-1]
+	if i := strings.Index(l, ref.String()); i >= 0 {
+		from := i + len(ref.String()) - len(ref.Name)
+		for _, d := range c.diags[n:] {
+			d.Span = diag.Span{Line: line, Col: from + 1, EndCol: from + len(ref.Name) + 1}
+		}
+	}
+}
+
+// wordEnd is the byte offset just after the last ` word ` of line (the
+// receive's `key`/`timeout` keywords come after its channel), or -1.
+func (c *checker) wordEnd(line int, word string) int {
+	if line < 1 || line > len(c.file.Lines) {
+		return -1
+	}
+	i := strings.LastIndex(c.file.Lines[line-1], " "+word+" ")
+	if i < 0 {
+		return -1
+	}
+	return i + len(word) + 1
+}
+
+// pointAtString spans the diagnostics reported since the n-th over the
+// first quoted string at or after byte from of line (an import's path).
+func (c *checker) pointAtString(n, line, from int) {
+	if n == len(c.diags) || from < 0 || line < 1 || line > len(c.file.Lines) {
+		return
+	}
+	l := c.file.Lines[line-1]
+	from = min(max(from, 0), len(l))
+	i := strings.IndexAny(l[from:], "\"'")
+	if i < 0 {
+		return
+	}
+	i += from
+	end := strings.IndexByte(l[i+1:], l[i])
+	if end < 0 {
+		end = len(l)
+	} else {
+		end += i + 2
+	}
+	for _, d := range c.diags[n:] {
+		d.Span = diag.Span{Line: line, Col: i + 1, EndCol: end + 1}
+	}
+}
+
 // checkModule runs steps 2–4 on f. Imported modules are loaded through l.
 func checkModule(f *ast.File, l *Loader) []*diag.Diagnostic {
 	c := &checker{file: f, loader: l, imports: map[string]*ast.File{}}
@@ -59,6 +186,7 @@ func checkModule(f *ast.File, l *Loader) []*diag.Diagnostic {
 func (c *checker) checkImports() {
 	seen := map[string]bool{}
 	for _, im := range c.file.Imports {
+		n := len(c.diags)
 		if seen[im.Alias] {
 			c.report(im.Line, im.Col, diag.Validate, fmt.Sprintf("duplicate import alias %q", im.Alias))
 			continue
@@ -68,6 +196,7 @@ func (c *checker) checkImports() {
 		mod := c.loader.Load(resolved)
 		if mod.missing {
 			c.report(im.Line, im.Col, diag.ImportNotFound, `import "`+im.Alias+`" resolves to missing file "`+resolved+`"`)
+			c.pointAtString(n, im.Line, im.Col-1) // the path
 			c.imports[im.Alias] = nil
 			continue
 		}
@@ -291,6 +420,7 @@ func (c *checker) checkFunction(fn *ast.Function) {
 		if cmd.Kind == ast.BodyComment {
 			continue
 		}
+		n := len(c.diags)
 		text := cmd.Text
 		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 		reported := false
@@ -306,6 +436,7 @@ func (c *checker) checkFunction(fn *ast.Function) {
 		if !reported {
 			c.checkShellText(text, false, fn.Line, 1)
 		}
+		c.pointInText(n, text, cmd.Line, cmd.Col)
 	}
 }
 
@@ -315,7 +446,9 @@ func (c *checker) checkRule(r *ast.Rule) {
 		case ast.BodyEnsure:
 			c.checkRef(ensureRef, cmd.Ref, cmd.Line, cmd.Col)
 		case ast.BodyShell, ast.BodyReturn:
+			n := len(c.diags)
 			c.checkShellText(cmd.Text, false, r.Line, 1)
+			c.pointInText(n, cmd.Text, cmd.Line, cmd.Col)
 		}
 	}
 }
@@ -334,7 +467,9 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 	for _, s := range steps {
 		switch s := s.(type) {
 		case *ast.Shell:
+			n := len(c.diags)
 			c.checkShellText(s.Text, true, s.Line, s.GuardCol)
+			c.pointInText(n, s.Text, s.Line, s.GuardCol)
 		case *ast.Capture:
 			c.checkShellText(s.Cmd, true, s.Line, s.Col)
 		case *ast.Ensure:
@@ -349,7 +484,9 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 			case ast.IfRun:
 				c.checkRef(runRef, s.Ref, s.Line, s.Col)
 			default:
+				n := len(c.diags)
 				c.checkShellText(s.Cond, true, w.Line, 1)
+				c.pointAt(n, s.Line, s.Col)
 			}
 			c.checkSteps(w, s.Then)
 			c.checkSteps(w, s.Else)
@@ -368,14 +505,18 @@ func (c *checker) checkSteps(w *ast.Workflow, steps []ast.Step) {
 // channel, a key without command substitution, a positive Go duration.
 func (c *checker) checkReceive(s *ast.Receive) {
 	c.checkChannel(s.Channel, s.Line)
+	n := len(c.diags)
 	if s.HasKey && (strings.Contains(s.Key, "$(") || strings.Contains(s.Key, "`")) {
 		c.report(s.Line, s.Col, diag.Validate, "a receive's key cannot contain command substitution; capture the value first (k = cmd) and write key \"$k\"")
 	}
+	c.pointAtString(n, s.Line, c.wordEnd(s.Line, "key"))
+	n = len(c.diags)
 	if s.Timeout != "" {
 		if d, err := time.ParseDuration(s.Timeout); err != nil || d <= 0 {
 			c.report(s.Line, s.Col, diag.Validate, fmt.Sprintf("invalid receive timeout %q; write a positive duration such as \"30s\", \"5m\" or \"1h\"", s.Timeout))
 		}
 	}
+	c.pointAtString(n, s.Line, c.wordEnd(s.Line, "timeout"))
 }
 
 // checkReceivedNotRouted refuses a channel that is both routed
@@ -465,6 +606,7 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 	for _, s := range steps {
 		switch s := s.(type) {
 		case *ast.Prompt:
+			n := len(c.diags)
 			switch {
 			case unescaped(s.Text, "`"):
 				c.report(s.Line, s.Col, diag.Parse, "prompt cannot contain backticks (`...`); use variable expansion only")
@@ -477,6 +619,7 @@ func (c *checker) checkPrompts(steps []ast.Step) {
 					c.report(s.Line, s.Col, diag.Schema, msg)
 				}
 			}
+			c.pointAtPrompt(n, s, unescaped(s.Text, "`") || strings.Contains(s.Text, "$("))
 		case *ast.Ensure:
 			c.checkPrompts(s.Recover)
 		case *ast.If:
@@ -521,6 +664,7 @@ func (c *checker) checkLocalCycles() {
 	for _, l := range c.file.Locals {
 		if cyc := expand(l.Value); cyc != "" {
 			c.report(1, 1, diag.Parse, fmt.Sprintf("circular reference among top-level local declarations involving %q", cyc))
+			c.pointAt(len(c.diags)-1, l.Line, l.Col)
 			return
 		}
 	}
@@ -544,6 +688,7 @@ func (c *checker) checkTests() {
 				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("unknown import alias %q in test", run.Ref.Alias))
 			case mod != nil && mod.Workflow(run.Ref.Name) == nil:
 				c.report(run.Line, run.Col, diag.Validate, fmt.Sprintf("imported module %q has no workflow %q", run.Ref.Alias, run.Ref.Name))
+				c.pointAtName(len(c.diags)-1, run.Line, run.Ref)
 			}
 		}
 	}

@@ -25,7 +25,8 @@ checked too, with their problems attributed to the imported file.
 Output formats:
   text    path:line:col: CODE message   (default)
   json    {"version":1,"files":[...],"diagnostics":[...]}
-  github  ::error annotations for GitHub Actions
+  github  ::error annotations for GitHub Actions, with paths relative to
+          $GITHUB_WORKSPACE when set, else to the git repository
 
 Exit status: 0 when clean, 1 when there are diagnostics, 2 on usage errors.`,
 		Example: "  jaiph check\n  jaiph check flows/ --format json\n  jaiph check deploy.jh --format github",
@@ -51,7 +52,7 @@ func runCheck(args []string, format string, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "no .jh or .jph files found")
 	}
-	cwd, _ := os.Getwd()
+	cwd := engine.ShownFrom(format, os.Getenv("GITHUB_WORKSPACE"))
 	if len(diag.Report(stdout, format, cwd, files, engine.Check(files))) > 0 {
 		return &exitError{code: exitFailure}
 	}

@@ -3,10 +3,16 @@
 -- references, hover, completion, outline, formatting and rename, all from
 -- `jaiph lsp`.
 --
--- Use: copy this file to ~/.config/nvim/plugin/jaiph.lua (or `dofile` it
--- from init.lua). Set vim.g.jaiph_path to a jaiph binary that is not on
--- PATH, and vim.g.jaiph_format_on_save = true to run `jaiph fmt` (through
--- the server) on every write.
+-- Use: copy this file to ~/.config/nvim/plugin/jaiph.lua and
+-- syntax/jaiph.vim to ~/.config/nvim/syntax/ (or `dofile` this file from
+-- the checkout: its syntax folder is then found beside it). Set
+-- vim.g.jaiph_path to a jaiph binary that is not on PATH, and
+-- vim.g.jaiph_format_on_save = true to run `jaiph fmt` (through the server)
+-- on every write.
+--
+-- A .jh buffer gets LSP completion as its omnifunc (<C-x><C-o>) and the
+-- usual keys: K hover, gd definition, gr references, <leader>rn rename,
+-- <leader>ca code actions (set vim.g.jaiph_no_keymaps = true to keep yours).
 --
 -- Only APIs Neovim 0.7 has are required; newer ones (vim.lsp.start,
 -- vim.lsp.buf.format, vim.fs) are used when present.
@@ -29,6 +35,13 @@ vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
     end
   end,
 })
+
+-- The syntax file beside this one (a checkout's editors/neovim) goes on
+-- 'runtimepath', so that :syntax on finds it too.
+local here = debug.getinfo(1, 'S').source:match('^@(.*)[/\\][^/\\]*$')
+if here and vim.fn.filereadable(here .. '/syntax/jaiph.vim') == 1 then
+  vim.opt.runtimepath:append(here)
+end
 
 -- root is the workspace of file: the enclosing git repository (a .git
 -- folder, or the .git file of a worktree), else the file's folder.
@@ -76,9 +89,21 @@ vim.api.nvim_create_autocmd('FileType', {
   callback = function(args)
     local buf = args.buf
     vim.bo[buf].commentstring = '# %s'
-    -- There is no Jaiph syntax file for Vim: bodies are shell, so bash's
-    -- highlighting is a fair approximation until the server's semantics.
-    vim.bo[buf].syntax = 'bash'
+    -- syntax/jaiph.vim (bash with Jaiph's words on top), else bash's.
+    if #vim.api.nvim_get_runtime_file('syntax/jaiph.vim', false) == 0 then
+      vim.bo[buf].syntax = 'bash'
+    end
+    vim.bo[buf].omnifunc = 'v:lua.vim.lsp.omnifunc'
+    if not vim.g.jaiph_no_keymaps then
+      local function map(lhs, rhs, desc)
+        vim.keymap.set('n', lhs, rhs, { buffer = buf, silent = true, desc = desc })
+      end
+      map('K', vim.lsp.buf.hover, 'Jaiph: hover')
+      map('gd', vim.lsp.buf.definition, 'Jaiph: go to definition')
+      map('gr', vim.lsp.buf.references, 'Jaiph: references')
+      map('<leader>rn', vim.lsp.buf.rename, 'Jaiph: rename')
+      map('<leader>ca', vim.lsp.buf.code_action, 'Jaiph: code actions')
+    end
     start(buf, root(vim.api.nvim_buf_get_name(buf)))
     if vim.g.jaiph_format_on_save then
       vim.api.nvim_create_autocmd('BufWritePre', {

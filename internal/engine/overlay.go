@@ -56,6 +56,16 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 			diags = append(diags, d)
 		}
 	}
+	// Each diagnostic's span: the token it is about, in its file's text.
+	byFile := map[string][]*diag.Diagnostic{}
+	for _, d := range diags {
+		byFile[d.File] = append(byFile[d.File], d)
+	}
+	for path, ds := range byFile {
+		if f := loader.File(path); f != nil {
+			diag.Locate(ds, f.Lines)
+		}
+	}
 	return diags, loader
 }
 

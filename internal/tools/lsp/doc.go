@@ -13,13 +13,13 @@
 //
 // Positions. Jaiph diagnostics carry 1-based lines and 1-based byte
 // columns; LSP positions are 0-based lines and UTF-16 code units
-// (position.go). A diagnostic's range starts at its column and ends at the
-// end of the name starting there (letters, digits, `_` and `.`: a keyword
-// or a REF, so a route target stops before its comma), or else of the run
-// of non-blank characters (a quoted string); a column at a blank (col 1 of an
-// indented step) runs on to the end of the token after it, and past the
-// end of the line the range is empty. A byte order mark the parser drops
-// shifts line 1 by one unit.
+// (position.go). A diagnostic's range is its token as diag.Locate found it
+// for `jaiph check` (Diagnostic.At): the unknown name, the channel, the
+// string, never the keyword before it. A byte order mark the parser drops
+// shifts line 1 by one unit. Each import of an open document whose module
+// (or one it imports) has problems gets one more diagnostic on its path,
+// naming the first problem and where it is (relatedInformation), since
+// `jaiph check` of the document fails on it.
 //
 // Symbols. refs.go is the one place that turns the parser's lossless tree
 // and the source lines into name ranges and references. Declarations, their
@@ -32,9 +32,14 @@
 // module (not inside quotes), `alias.name` (anywhere, as the alias rewrite
 // does), `$local`/`${local}` (not in single quotes), the statements of
 // recover bodies and test blocks (a test file's `mock workflow name` names
-// the first import's), and rejected sends and routes. Comment and config
-// lines hold none. References and rename look at the
-// open documents and every .jh/.jph file under the workspace root.
+// the first import's), and rejected sends and routes. A name inside quotes
+// is text, not a reference (`log "run x"`, `echo "lib.x"`), except as the
+// first word of a command substitution; `$name` inside double quotes is an
+// expansion and counts. A body's variables (captures, assignments, `for`
+// names) are definitions of that body only. Comment and config lines hold
+// none. References and rename look at the open documents and every
+// .jh/.jph file under the workspace root; rename takes workflows, rules,
+// functions, channels, locals, body variables and import aliases.
 //
 // Completion offers what fits the cursor's place: declaration keywords at
 // the top level, step keywords and channels at the start of a workflow
@@ -42,7 +47,14 @@
 // workflows and functions after `run`, rules after `ensure`, workflows
 // after `->`, an alias's members after `alias.`, locals after `$`, config
 // keys inside `config { }`. The enclosing body comes from the text, so a
-// body still being typed counts.
+// body still being typed counts. Every item carries a textEdit over the
+// whole word typed so far, qualifier included: a client that finds the
+// word's start itself stops at the dot and inserts `alias.alias.name`.
+//
+// Code actions (actions.go): a "Did you mean" diagnostic's quick fix
+// writes the suggestion over its range; organising imports sorts
+// consecutive import lines by alias and drops aliases no other line
+// writes as `alias.` (the alias rewrite's own test).
 //
 // Messages are handled one at a time in arrival order; a panic is answered
 // as an internal error and logged to stderr with its stack. Exit after

@@ -195,8 +195,8 @@ var (
 	}
 )
 
-func (s *server) completion(p TextDocumentPositionParams) CompletionList {
-	list := CompletionList{Items: []CompletionItem{}}
+func (s *server) completion(p TextDocumentPositionParams) (list CompletionList) {
+	list = CompletionList{Items: []CompletionItem{}}
 	ix := s.index(pathOf(p.TextDocument.URI))
 	if ix == nil {
 		return list
@@ -206,6 +206,29 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 	add := func(label string, kind int, detail string) {
 		list.Items = append(list.Items, CompletionItem{Label: label, Kind: kind, Detail: detail})
 	}
+	// The word being typed and what precedes it.
+	w := len(before)
+	for w > 0 && (isIdentByte(before[w-1]) || before[w-1] == '.') {
+		w--
+	}
+	word, head := before[w:], before[:w]
+	// Every item replaces the whole word typed so far, qualifier included:
+	// a client left to find the word's start itself stops at the dot
+	// (`.` is no identifier character) and inserts `checks.checks.ok`,
+	// or filters `text.title` out against the prefix `ti`. No filterText:
+	// the label is the text inserted, and Neovim 0.7's omnifunc ignores
+	// the edit's range for an item that has one.
+	typed := ix.text.rng(line, w, len(before))
+	defer func() {
+		for i := range list.Items {
+			it := &list.Items[i]
+			text := it.Label
+			if it.InsertText != "" {
+				text, it.InsertText = it.InsertText, ""
+			}
+			it.TextEdit = &TextEdit{Range: typed, NewText: text}
+		}
+	}()
 	for _, c := range ix.configs {
 		if line > c.Line-1 && line < c.End.Line-1 {
 			if !strings.Contains(before, "=") {
@@ -216,13 +239,18 @@ func (s *server) completion(p TextDocumentPositionParams) CompletionList {
 			return list
 		}
 	}
-	// The word being typed and what precedes it.
-	w := len(before)
-	for w > 0 && (isIdentByte(before[w-1]) || before[w-1] == '.') {
-		w--
-	}
-	word, head := before[w:], before[:w]
 	if strings.HasSuffix(head, "$") || strings.HasSuffix(head, "${") {
+		// The variables of the body around the cursor (assigned above it),
+		// then the module's locals.
+		for _, d := range ix.defs {
+			if _, body, ok := strings.Cut(d.key.name, "@"); ok && d.kind == "variable" && d.first <= line {
+				for _, td := range ix.textDecls() {
+					if fmt.Sprint(td.first+1) == body && line > td.first && line < td.last {
+						add(d.label(ix), complVariable, "variable")
+					}
+				}
+			}
+		}
 		for _, d := range ix.defs {
 			if d.kind == "local" {
 				add(d.label(ix), complVariable, "local")
@@ -347,6 +375,9 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	kinds := map[string]int{"import": symModule, "config": symNamespace, "channel": symEvent, "local": symVariable,
 		"workflow": symFunction, "rule": symFunction, "function": symFunction, "test": symMethod}
 	for _, d := range ix.defs {
+		if d.kind == "variable" {
+			continue // a body's variables are not part of the outline
+		}
 		name := d.label(ix)
 		if d.kind == "test" {
 			name = d.key.name
@@ -376,16 +407,18 @@ func (s *server) symbols(path string) []DocumentSymbol {
 	return out
 }
 
-// renamable returns the workflow, rule, function or channel under the
-// position, with the index holding it and the range of the name there.
+// renamable returns what can be renamed under the position (a workflow,
+// rule, function, channel, module local, body variable or import alias),
+// with the index holding its definition and the range of the name there.
+// A module path and a body's positional parameters ($1) are not names.
 func (s *server) renamable(p TextDocumentPositionParams) (key, *index, *def, Range, error) {
 	ix, k, sp, ok := s.lookup(p)
 	if !ok {
-		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "no workflow, rule, function or channel here"}
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "nothing to rename here: put the cursor on a workflow, rule, function, channel, local, variable or import alias"}
 	}
 	tix, d := s.target(k)
-	if d == nil || k.ns != nsSymbol || d.kind == "local" {
-		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions and channels can be renamed"}
+	if d == nil || k.ns == nsFile || k.ns == nsNone {
+		return k, nil, nil, Range{}, &jsonrpc2.Error{Code: codeRequestFailed, Message: "only workflows, rules, functions, channels, locals, variables and import aliases can be renamed"}
 	}
 	return k, tix, d, ix.text.rng(sp.line, sp.from, sp.to), nil
 }
@@ -406,8 +439,23 @@ func (s *server) rename(p RenameParams) (any, error) {
 	if !ast.IsIdent(p.NewName) {
 		return nil, &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%q is not a name ([A-Za-z_][A-Za-z0-9_]*)", p.NewName)}
 	}
-	if other := tix.byName[p.NewName]; other != nil && other != d {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf("%s already declares %s %q", filepath.Base(tix.path), other.kind, p.NewName)}
+	clash := func(what string) error {
+		return &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf("%s already declares %s %q", filepath.Base(tix.path), what, p.NewName)}
+	}
+	switch k.ns {
+	case nsSymbol:
+		if other := tix.byName[p.NewName]; other != nil && other != d {
+			return nil, clash(other.kind)
+		}
+	case nsAlias:
+		if _, taken := tix.aliases[p.NewName]; taken && p.NewName != k.name {
+			return nil, clash("import alias")
+		}
+	case nsVar:
+		_, body, _ := strings.Cut(k.name, "@")
+		if other := tix.def(key{k.path, p.NewName + "@" + body, nsVar}); other != nil && other != d {
+			return nil, clash("variable")
+		}
 	}
 	edit := WorkspaceEdit{Changes: map[string][]TextEdit{}}
 	for _, loc := range s.occurrences(k, true) {

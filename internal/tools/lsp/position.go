@@ -3,6 +3,8 @@ package lsp
 import (
 	"strings"
 	"unicode/utf16"
+
+	"github.com/jaiph-go/jaiph/diag"
 )
 
 const bom = "\xef\xbb\xbf"
@@ -77,25 +79,8 @@ func (t *text) rng(line, from, to int) Range {
 	return Range{Start: t.pos(line, from), End: t.pos(line, to)}
 }
 
-// diagRange is the range of a diagnostic at a 1-based line and byte
-// column: from the column to the end of the name (a REF) or else of the
-// non-blank run starting there (see doc.go).
-func (t *text) diagRange(line, col int) Range {
-	l := t.line(line - 1)
-	from := col - 1
-	if from < 0 {
-		from = 0
-	}
-	if from > len(l) {
-		from = len(l)
-	}
-	to := from
-	for to < len(l) && (l[to] == ' ' || l[to] == '\t') {
-		to++ // a column at a blank (col 1 of an indented step) takes the token after it
-	}
-	word := to < len(l) && (isIdentByte(l[to]) || l[to] == '.')
-	for to < len(l) && l[to] != ' ' && l[to] != '\t' && (!word || isIdentByte(l[to]) || l[to] == '.') {
-		to++
-	}
-	return t.rng(line-1, from, to)
+// spanRange is the range of a diagnostic's token (1-based line, byte
+// columns, the end exclusive: diag.Span, as diag.Locate found it).
+func (t *text) spanRange(sp diag.Span) Range {
+	return t.rng(sp.Line-1, max(sp.Col-1, 0), max(sp.EndCol-1, sp.Col-1, 0))
 }

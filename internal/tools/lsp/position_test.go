@@ -1,6 +1,10 @@
 package lsp
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/jaiph-go/jaiph/diag"
+)
 
 func TestPositionMapping(t *testing.T) {
 	src := "a\tb\r\né😀x = 1\n\t\trun nope\n"
@@ -41,7 +45,7 @@ func TestPositionByteOrderMark(t *testing.T) {
 	}
 	// Column 10 of line 1 (the parser's, after the mark) is unit 10 in the
 	// editor, which counts the mark.
-	if r := tx.diagRange(1, 10); r != (Range{Position{0, 10}, Position{0, 11}}) {
+	if r := tx.spanRange(diag.Span{Line: 1, Col: 10, EndCol: 11}); r != (Range{Position{0, 10}, Position{0, 11}}) {
 		t.Errorf("range = %v", r)
 	}
 	if p := tx.offset(Position{0, 10}); p != 9 {
@@ -49,23 +53,21 @@ func TestPositionByteOrderMark(t *testing.T) {
 	}
 }
 
-func TestDiagRange(t *testing.T) {
-	tx := newText("workflow default {\n\t\trun nope \"é\"\n  😀 ensure x\n}\n  ch -> analyst, lib.bad")
+// A diagnostic's span (byte columns) in UTF-16 units.
+func TestSpanRange(t *testing.T) {
+	tx := newText("workflow default {\n\t\trun nope \"é\"\n  😀 ensure x\n}\n")
 	for _, tc := range []struct {
-		line, col int
-		want      Range
+		sp   diag.Span
+		want Range
 	}{
-		{1, 1, Range{Position{0, 0}, Position{0, 8}}},    // the keyword
-		{2, 1, Range{Position{1, 0}, Position{1, 5}}},    // a blank takes the token after it
-		{2, 3, Range{Position{1, 2}, Position{1, 5}}},    // run
-		{2, 12, Range{Position{1, 11}, Position{1, 14}}}, // "é": three units
-		{3, 8, Range{Position{2, 5}, Position{2, 11}}},   // after the surrogate pair
-		{4, 5, Range{Position{3, 1}, Position{3, 1}}},    // past the end: empty
-		{5, 9, Range{Position{4, 8}, Position{4, 15}}},   // a route target stops at its comma
-		{5, 18, Range{Position{4, 17}, Position{4, 24}}}, // an alias.name is one name
+		{diag.Span{Line: 1, Col: 1, EndCol: 9}, Range{Position{0, 0}, Position{0, 8}}},
+		{diag.Span{Line: 2, Col: 12, EndCol: 16}, Range{Position{1, 11}, Position{1, 14}}}, // "é": three units
+		{diag.Span{Line: 3, Col: 8, EndCol: 14}, Range{Position{2, 5}, Position{2, 11}}},   // after the surrogate pair
+		{diag.Span{Line: 4, Col: 5, EndCol: 5}, Range{Position{3, 1}, Position{3, 1}}},     // past the end: empty
+		{diag.Span{Line: 2, Col: 3}, Range{Position{1, 2}, Position{1, 2}}},                // no end: empty
 	} {
-		if got := tx.diagRange(tc.line, tc.col); got != tc.want {
-			t.Errorf("diagRange(%d, %d) = %v, want %v", tc.line, tc.col, got, tc.want)
+		if got := tx.spanRange(tc.sp); got != tc.want {
+			t.Errorf("spanRange(%+v) = %v, want %v", tc.sp, got, tc.want)
 		}
 	}
 }

@@ -94,11 +94,17 @@ type DocumentFormattingParams struct {
 }
 
 type Diagnostic struct {
-	Range    Range  `json:"range"`
-	Severity int    `json:"severity"`
-	Code     string `json:"code"`
-	Source   string `json:"source"`
-	Message  string `json:"message"`
+	Range              Range                `json:"range"`
+	Severity           int                  `json:"severity"`
+	Code               string               `json:"code"`
+	Source             string               `json:"source"`
+	Message            string               `json:"message"`
+	RelatedInformation []RelatedInformation `json:"relatedInformation,omitempty"`
+}
+
+type RelatedInformation struct {
+	Location Location `json:"location"`
+	Message  string   `json:"message"`
 }
 
 type PublishDiagnosticsParams struct {
@@ -118,11 +124,12 @@ type Hover struct {
 }
 
 type CompletionItem struct {
-	Label            string `json:"label"`
-	Kind             int    `json:"kind,omitempty"`
-	Detail           string `json:"detail,omitempty"`
-	InsertText       string `json:"insertText,omitempty"`
-	InsertTextFormat int    `json:"insertTextFormat,omitempty"` // 2: snippet
+	Label            string    `json:"label"`
+	Kind             int       `json:"kind,omitempty"`
+	Detail           string    `json:"detail,omitempty"`
+	InsertText       string    `json:"insertText,omitempty"`
+	InsertTextFormat int       `json:"insertTextFormat,omitempty"` // 2: snippet
+	TextEdit         *TextEdit `json:"textEdit,omitempty"`
 }
 
 type CompletionList struct {
@@ -137,6 +144,23 @@ type DocumentSymbol struct {
 	Range          Range            `json:"range"`
 	SelectionRange Range            `json:"selectionRange"`
 	Children       []DocumentSymbol `json:"children,omitempty"`
+}
+
+type CodeActionParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+	Context      struct {
+		Diagnostics []Diagnostic `json:"diagnostics"`
+		Only        []string     `json:"only"`
+	} `json:"context"`
+}
+
+type CodeAction struct {
+	Title       string         `json:"title"`
+	Kind        string         `json:"kind"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool           `json:"isPreferred,omitempty"`
+	Edit        *WorkspaceEdit `json:"edit,omitempty"`
 }
 
 type TextEdit struct {

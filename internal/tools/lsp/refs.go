@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -25,6 +26,7 @@ const (
 	nsAlias            // an import alias declared in path
 	nsFile             // the module path itself (an import's path)
 	nsNone             // not referable (tests, config blocks)
+	nsVar              // a variable of one body (name@first line of the body)
 )
 
 // key identifies what a definition declares and a reference names.
@@ -132,17 +134,18 @@ func newIndex(path string, src []byte, resolve func(importer, p string) string) 
 	}
 	ix.leadingComments()
 	tree := ix.treeRefs()
-	for _, d := range ix.defs {
+	for _, d := range append([]*def(nil), ix.defs...) {
 		switch d.kind {
 		case "workflow", "rule", "function", "test":
+			vars := ix.bodyVars(d)
 			for l := d.first + 1; l < d.last; l++ {
 				if !ix.inConfig(l) {
-					ix.scanLine(l, false, tree)
+					ix.scanLine(l, false, tree, vars)
 				}
 			}
 		case "local":
 			for l := d.first; l <= d.last; l++ {
-				ix.scanLine(l, true, tree)
+				ix.scanLine(l, true, tree, nil)
 			}
 		}
 	}
@@ -327,7 +330,7 @@ func (ix *index) lastToken(line int, name string) span {
 //   - a test block's statements (`mock workflow name`, `out = alias.wf`);
 //   - everything in a body the parser did not reach (being typed), and
 //     sends and routes it rejected (`ch -> good, bad-target`).
-func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
+func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool, vars map[string]*def) {
 	l := ix.text.line(line)
 	if strings.HasPrefix(strings.TrimSpace(l), "#") {
 		return
@@ -365,7 +368,9 @@ func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 				continue // no expansion inside single quotes
 			}
 			name, _, _ := strings.Cut(tok, ".")
-			if d := ix.byName[name]; d != nil && d.kind == "local" {
+			if d := vars[name]; d != nil {
+				ix.refs = append(ix.refs, ref{d.key, span{line, start, start + len(name)}})
+			} else if d := ix.byName[name]; d != nil && d.kind == "local" {
 				ix.refs = append(ix.refs, ref{d.key, span{line, start, start + len(name)}})
 			}
 			continue
@@ -373,15 +378,24 @@ func (ix *index) scanLine(line int, onlyLocals bool, tree map[[2]int]bool) {
 		if onlyLocals {
 			continue
 		}
+		// A name inside quotes is text (`log "run x"`, `echo "see lib.x"`),
+		// except as the first word of a command substitution.
+		text := quoted[start] != 0 && l[start-1] != '(' && l[start-1] != '`'
+		if d := vars[tok]; d != nil && !text && assignsAt(l, start, tok) {
+			if d.name.line != line || d.name.from != start {
+				ix.refs = append(ix.refs, ref{d.key, span{line, start, j}})
+			}
+			continue
+		}
 		if alias, name, dotted := strings.Cut(tok, "."); dotted {
-			name, _, _ = strings.Cut(name, ".")
-			ix.aliasRef(line, start, alias, name)
+			if !text {
+				name, _, _ = strings.Cut(name, ".")
+				ix.aliasRef(line, start, alias, name)
+			}
 			continue
 		}
 		d := ix.byName[tok]
-		// A bare name inside quotes is text (`log "run x"`), except as the
-		// first word of a command substitution.
-		if d == nil || quoted[start] != 0 && l[start-1] != '(' && l[start-1] != '`' {
+		if d == nil || text {
 			continue
 		}
 		rest := strings.TrimLeft(l[j:], " \t")
@@ -469,6 +483,45 @@ func (ix *index) def(k key) *def {
 		}
 	}
 	return nil
+}
+
+// varLine matches a line assigning a variable of a body: a capture
+// (`x = run …`, `x = <- ch`), a declaration (`local x=1`) or a plain
+// assignment (`x=1`), and `for x in`.
+var varLine = lazy.Regexp(`^\s*(?:(?:local|export|readonly|declare)\s+|for\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:\s*=|\s+in\b)`)
+
+// assignsAt reports whether the word tok at byte start of l is the name a
+// varLine assigns.
+func assignsAt(l string, start int, tok string) bool {
+	m := varLine().FindStringSubmatchIndex(l)
+	return m != nil && m[2] == start && l[m[2]:m[3]] == tok
+}
+
+// bodyVars returns the variables the body of d assigns, each a definition
+// at its first assignment (the references are its `$x`/`${x}` uses and
+// other assignments, in this body only: bash variables of a step do not
+// reach another workflow).
+func (ix *index) bodyVars(d *def) map[string]*def {
+	vars := map[string]*def{}
+	for l := d.first + 1; l < d.last; l++ {
+		line := ix.text.line(l)
+		m := varLine().FindStringSubmatchIndex(line)
+		if m == nil || ix.inConfig(l) || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		name := line[m[2]:m[3]]
+		switch name {
+		case "local", "export", "readonly", "declare", "for", "if", "while", "until", "run", "ensure", "prompt", "log", "logerr", "return":
+			continue
+		}
+		if vars[name] != nil {
+			continue
+		}
+		v := &def{key: key{ix.path, fmt.Sprintf("%s@%d", name, d.first+1), nsVar}, kind: "variable", name: span{l, m[2], m[3]}, first: l, last: l}
+		vars[name] = v
+		ix.defs = append(ix.defs, v)
+	}
+	return vars
 }
 
 var mockLine = lazy.Regexp(`^\s*mock\s+(?:workflow|rule|function)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{\s*$`)

@@ -213,13 +213,15 @@ var methods = map[string]func(*server, []byte) (any, error){
 		}
 		return nil, nil
 	}),
-	"textDocument/definition":     answer((*server).definition),
-	"textDocument/references":     answer((*server).references),
-	"textDocument/hover":          answer((*server).hover),
-	"textDocument/completion":     answer((*server).completion),
-	"textDocument/documentSymbol": answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
-	"textDocument/rename":         on((*server).rename),
-	"textDocument/prepareRename":  on((*server).prepareRename),
+	"textDocument/definition":          answer((*server).definition),
+	"textDocument/references":          answer((*server).references),
+	"textDocument/hover":               answer((*server).hover),
+	"textDocument/completion":          answer((*server).completion),
+	"textDocument/documentSymbol":      answer(func(s *server, p DocumentSymbolParams) []DocumentSymbol { return s.symbols(pathOf(p.TextDocument.URI)) }),
+	"textDocument/rename":              on((*server).rename),
+	"textDocument/codeAction":          answer((*server).codeActions),
+	"textDocument/semanticTokens/full": answer((*server).semanticTokens),
+	"textDocument/prepareRename":       on((*server).prepareRename),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -234,6 +236,11 @@ func (s *server) capabilities() any {
 		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
 		"documentSymbolProvider": true,
 		"renameProvider":         map[string]any{"prepareProvider": true},
+		"codeActionProvider":     map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
+		"semanticTokensProvider": map[string]any{
+			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": tokenModifiers},
+			"full":   true,
+		},
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
@@ -360,11 +367,16 @@ func (s *server) check(all []string) {
 	}
 	sort.Strings(files)
 	byFile := map[string][]Diagnostic{}
+	raw := map[string][]*diag.Diagnostic{}
 	for _, d := range diag.SortAndDedupe(engine.CheckOverlay(append(files, paths...), s.read)) {
 		t := s.text(d.File)
+		raw[d.File] = append(raw[d.File], d)
 		byFile[d.File] = append(byFile[d.File], Diagnostic{
-			Range: t.diagRange(d.Line, d.Col), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
+			Range: t.spanRange(d.At()), Severity: 1, Code: d.Code, Source: "jaiph", Message: d.Message,
 		})
+	}
+	for _, p := range paths {
+		byFile[p] = append(byFile[p], s.importProblems(p, raw)...)
 	}
 	publish := func(path string, ds []Diagnostic) {
 		if ds == nil {
@@ -396,6 +408,56 @@ func (s *server) check(all []string) {
 	if len(s.shown) > len(closed) {
 		s.sweep(s.closure(paths), byFile)
 	}
+}
+
+// importProblems gives each import of the open document at path whose
+// module (or a module it imports) has problems a diagnostic on the
+// import's path naming the first of them, where it is and how many more:
+// `jaiph check` of the document fails on them, so its buffer must not
+// look clean. The problem itself is its related information.
+func (s *server) importProblems(path string, raw map[string][]*diag.Diagnostic) []Diagnostic {
+	ix := s.index(path)
+	if ix == nil {
+		return nil
+	}
+	var out []Diagnostic
+	for _, r := range ix.refs {
+		if r.ns != nsFile {
+			continue
+		}
+		var mods []string
+		for f := range s.closure([]string{r.path}) {
+			if f != path && len(raw[f]) > 0 {
+				mods = append(mods, f)
+			}
+		}
+		if len(mods) == 0 {
+			continue
+		}
+		sort.Strings(mods)
+		n := 0
+		for _, f := range mods {
+			n += len(raw[f])
+		}
+		first := raw[mods[0]][0]
+		at := first.At()
+		shown := first.File
+		if rel, err := filepath.Rel(filepath.Dir(path), first.File); err == nil {
+			shown = rel
+		}
+		msg := fmt.Sprintf("imported module has errors: %s:%d:%d: %s %s", shown, at.Line, at.Col, first.Code, first.OneLine())
+		if n > 1 {
+			msg += fmt.Sprintf(" (and %d more)", n-1)
+		}
+		out = append(out, Diagnostic{
+			Range: ix.text.rng(r.line, r.from, r.to), Severity: 1, Code: first.Code, Source: "jaiph", Message: msg,
+			RelatedInformation: []RelatedInformation{{
+				Location: Location{URI: s.uriOf(first.File), Range: s.text(first.File).spanRange(at)},
+				Message:  first.Message,
+			}},
+		})
+	}
+	return out
 }
 
 // sweep clears the published problems of modules not open that are no

@@ -20,6 +20,8 @@ func TestCompletionWhileTyping(t *testing.T) {
 		{"workflow b {\n  config {\n    \n  }\n}\n", 2, 4, "agent.default_model agent.command"},
 		{"import \"x\" as x\ntest \"t\" {\n  \n}\n", 2, 2, "expectContain expectEqual expectNotContain mock x"},
 		{"workflow a {\n  echo\n}\n\nwor", 4, 3, "channel config export function import local rule workflow"},
+		// after $: the body's variables assigned so far, then the locals
+		{"local l = \"x\"\nworkflow a {\n  b = run x\n  for c in 1; do :; done\n  echo \"$\n  d=1\n}\nworkflow o {\n  e=1\n}\n", 4, 9, "b c l"},
 	} {
 		s := started(Options{})
 		s.notify = func(string, any) {}
