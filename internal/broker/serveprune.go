@@ -76,7 +76,7 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 			return fmt.Errorf("listing the files of served run %s: %w", id, err)
 		}
 		for _, o := range list {
-			if strings.HasPrefix(o.Name, id+"/") {
+			if strings.HasPrefix(o.Name, id+"/") || o.Name == snapshotName(id) {
 				if err := obs.Delete(ctx, o.Name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 					return fmt.Errorf("deleting %s of served run %s: %w", o.Name, id, err)
 				}
@@ -85,7 +85,7 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 	}
 	_ = kv.Delete(ctx, activeKey(id))
 	_ = kv.Purge(ctx, timerKey(id))
-	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>", "waiting.*."+id); err == nil {
+	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>", "msgs."+id+".*", "waiting.*."+id); err == nil {
 		for k := range lister.Keys() {
 			_ = kv.Purge(ctx, k)
 		}

@@ -327,13 +327,14 @@ func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r 
 		Observer: root, Stdin: strings.NewReader(""), KeyDir: w.keyDir(), Mirror: mirror.append, Received: recv,
 		OnRunDir: func(dir string) { mirror.setDir(dir) }}
 	if r.Attempt > 1 {
-		dir, err := w.rebuildRun(keep, prog, r, o.KeyDir)
+		dir, sum, jnl, err := w.rebuildRun(keep, prog, r, o.KeyDir)
 		if err != nil {
 			return engine.Outcome{}, fmt.Errorf("cannot continue the run from its records: %w", err), root, ""
 		}
 		if dir != "" {
 			o.Resume = dir
 			mirror.setDir(dir)
+			mirror.lines = [2][][]byte{sum, jnl}
 		}
 	}
 	stray := progress.NewStrayLog(io.Discard)
@@ -344,6 +345,9 @@ func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r 
 	out, err := prog.InProcess().Execute(ctx, o, nil)
 	if mirror.err == nil {
 		mirror.syncArtifacts()
+		if err == nil && out.Suspended {
+			mirror.snapshot()
+		}
 	}
 	return out, err, root, stray.LastLine()
 }
@@ -362,6 +366,9 @@ type recordMirror struct {
 	dir     string
 	sent    map[string]string // artifact path → size and mtime sent
 	err     error
+	// lines are the run's summary and journal lines so far (rebuilt, then
+	// copied): the snapshot a suspended run leaves for its next attempt.
+	lines [2][][]byte
 }
 
 func (m *recordMirror) setDir(dir string) {
@@ -380,6 +387,12 @@ func (m *recordMirror) append(file string, lines []byte) error {
 	for _, line := range bytes.SplitAfter(lines, []byte("\n")) {
 		if len(line) == 0 {
 			continue
+		}
+		// A copy: the caller's buffer is written again.
+		if kept := bytes.Clone(line); sub == recJournal {
+			m.lines[1] = append(m.lines[1], kept)
+		} else {
+			m.lines[0] = append(m.lines[0], kept)
 		}
 		m.n++
 		id := fmt.Sprintf("%s.%d.%d", m.id, m.attempt, m.n)
@@ -448,14 +461,24 @@ func (m *recordMirror) syncArtifactsLocked() {
 // rebuildRun writes the run's records as the earlier attempts copied them
 // into a new run directory of this worker, chained under a key of this
 // worker, ready to resume; "" when no step had run.
-func (w *Worker) rebuildRun(ctx context.Context, prog *engine.Program, r *serveRecord, keyDir string) (string, error) {
-	sum, jnl, err := w.readRecords(ctx, r.RunID)
-	if err != nil {
-		return "", err
+func (w *Worker) rebuildRun(ctx context.Context, prog *engine.Program, r *serveRecord, keyDir string) (string, [][]byte, [][]byte, error) {
+	sum, jnl, ok := w.readSnapshot(ctx, r)
+	if !ok {
+		var err error
+		if sum, jnl, err = w.readRecords(ctx, r.RunID); err != nil {
+			return "", nil, nil, err
+		}
 	}
 	if len(sum) == 0 {
-		return "", nil
+		return "", nil, nil, nil
 	}
+	dir, err := w.writeRebuilt(prog, r, keyDir, sum, jnl)
+	return dir, sum, jnl, err
+}
+
+// writeRebuilt writes the run's records into a new run directory of this
+// worker, chained under a key of this worker.
+func (w *Worker) writeRebuilt(prog *engine.Program, r *serveRecord, keyDir string, sum, jnl [][]byte) (string, error) {
 	root := runs.Root(w.Dir, runtime.NewEnv(w.Environ).Get("JAIPH_RUNS_DIR"))
 	now := time.Now()
 	base := filepath.Join(root, now.Format("2006-01-02"), now.Format("15-04-05")+"-"+prog.Source)

@@ -4,10 +4,12 @@ package broker
 // holding a worker, and what wakes it?
 //
 // The messages for a served run's received channels are keys of the
-// runs' bucket, msg.<run>.<channel>.<id>, in the order the broker stored
-// them (their revisions); a receive takes one by a compare-and-set that
-// marks it taken (each is received once; the journal keeps the key, so a
-// resumed run reads the same payload again). A receive that finds none
+// runs' bucket: each payload at msg.<run>.<channel>.<id>, and the
+// channel's list of them, in the order they came, at msgs.<run>.<channel>
+// (every look is a read by key: none costs more with more runs). A
+// receive takes the first that matches by a compare-and-set on the list
+// that marks it taken (each is received once; the journal keeps its key,
+// so a resumed run reads the same payload again). A receive that finds none
 // does not wait on the worker: the run stops there (runtime.ErrSuspend),
 // its record says suspended and what it waits for, and the worker's slot
 // is free. A message sent to it, or its timeout (timer.<run>, armed by
@@ -46,81 +48,119 @@ func channelToken(channel string) string {
 }
 
 func msgPrefix(id, channel string) string { return "msg." + id + "." + channelToken(channel) + "." }
-func timerKey(id string) string           { return "timer." + id }
+
+// msgIndex is the key of the list of the run's messages on channel.
+func msgIndex(id, channel string) string { return "msgs." + id + "." + channelToken(channel) }
+
+func timerKey(id string) string { return "timer." + id }
 
 // waitingKey marks a suspended run in the index of the runs waiting on
 // channel (Waiting).
 func waitingKey(channel, id string) string { return "waiting." + channelToken(channel) + "." + id }
 
-// runMessage is a message's value.
+// runMessage is a message's entry in its channel's list; its payload is
+// the value of Ref (read by key: no look costs more with more runs).
 type runMessage struct {
-	Payload string `json:"payload"`
-	Key     string `json:"key,omitempty"`
-	Taken   bool   `json:"taken,omitempty"`
+	Ref   string `json:"ref"`
+	Key   string `json:"key,omitempty"`
+	Taken bool   `json:"taken,omitempty"`
 }
 
-// putMessage stores a message for the run's channel.
+// putMessage stores a message for the run's channel: its payload, then
+// its entry at the end of the channel's list.
 func putMessage(ctx context.Context, kv *ledger, id, channel, key, payload string) error {
-	val, _ := json.Marshal(runMessage{Payload: payload, Key: key})
-	_, err := create(ctx, kv, msgPrefix(id, channel)+newRunID(), val)
-	return err
-}
-
-// storedMessage is a message with its key and revision.
-type storedMessage struct {
-	key string
-	rev uint64
-	m   runMessage
-}
-
-// messages lists the run's messages on channel that are not taken and
-// match key (any key when !hasKey), oldest first: read one by one from
-// the leader (no consumer is made for a look).
-func messages(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) ([]storedMessage, error) {
-	var out []storedMessage
-	for seq := uint64(0); ; {
-		k, e, err := kv.leaderNext(ctx, msgPrefix(id, channel)+"*", seq)
-		if errors.Is(err, errNoRecord) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		seq = e.rev + 1
-		var m runMessage
-		if e.value == nil || json.Unmarshal(e.value, &m) != nil || m.Taken || (hasKey && m.Key != key) {
-			continue
-		}
-		out = append(out, storedMessage{key: k, rev: e.rev, m: m})
+	ref := msgPrefix(id, channel) + newRunID()
+	if _, err := create(ctx, kv, ref, []byte(payload)); err != nil {
+		return err
 	}
+	return changeMessages(ctx, kv, id, channel, func(list []runMessage) ([]runMessage, bool) {
+		return append(list, runMessage{Ref: ref, Key: key}), true
+	})
+}
+
+// changeMessages applies change to the channel's list, a compare-and-set
+// retried while another writer moved it; change says whether to write.
+func changeMessages(ctx context.Context, kv *ledger, id, channel string, change func([]runMessage) ([]runMessage, bool)) error {
+	k := msgIndex(id, channel)
+	for {
+		list, rev, err := readMessages(ctx, kv, id, channel)
+		if err != nil {
+			return err
+		}
+		list, write := change(list)
+		if !write {
+			return nil
+		}
+		val, _ := json.Marshal(list)
+		if rev == 0 {
+			_, err = kv.kv.Create(ctx, k, val)
+			if errors.Is(err, jetstream.ErrKeyExists) {
+				continue
+			}
+		} else {
+			_, err = update(ctx, kv, k, val, rev)
+			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+				continue
+			}
+		}
+		return err
+	}
+}
+
+// readMessages is the channel's list and its revision (0: none yet).
+func readMessages(ctx context.Context, kv *ledger, id, channel string) ([]runMessage, uint64, error) {
+	e, err := kv.get(ctx, msgIndex(id, channel))
+	if errors.Is(err, errNoRecord) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	var list []runMessage
+	if err := json.Unmarshal(e.value, &list); err != nil {
+		return nil, 0, fmt.Errorf("the messages of %s: %w", channel, err)
+	}
+	return list, e.rev, nil
+}
+
+// matches says m is one a receive (with key when hasKey) takes.
+func (m runMessage) matches(key string, hasKey bool) bool {
+	return !m.Taken && (!hasKey || m.Key == key)
+}
+
+// pending says a message the receive takes is there.
+func pending(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) (bool, error) {
+	list, _, err := readMessages(ctx, kv, id, channel)
+	for _, m := range list {
+		if m.matches(key, hasKey) {
+			return true, err
+		}
+	}
+	return false, err
 }
 
 // takeMessage takes the oldest matching message: ok is false when there
-// is none.
+// is none. Its reference is what the journal keeps.
 func takeMessage(ctx context.Context, kv *ledger, id, channel, key string, hasKey bool) (string, string, bool, error) {
-	for {
-		msgs, err := messages(ctx, kv, id, channel, key, hasKey)
-		if err != nil || len(msgs) == 0 {
-			return "", "", false, err
-		}
-		moved := false
-		for _, m := range msgs {
-			m.m.Taken = true
-			val, _ := json.Marshal(m.m)
-			_, err := update(ctx, kv, m.key, val, m.rev)
-			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-				moved = true
-				continue
+	ref := ""
+	err := changeMessages(ctx, kv, id, channel, func(list []runMessage) ([]runMessage, bool) {
+		ref = ""
+		for i, m := range list {
+			if m.matches(key, hasKey) {
+				list[i].Taken, ref = true, m.Ref
+				return list, true
 			}
-			if err != nil {
-				return "", "", false, err
-			}
-			return m.m.Payload, m.key, true, nil
 		}
-		if !moved {
-			return "", "", false, nil
-		}
+		return list, false
+	})
+	if err != nil || ref == "" {
+		return "", "", false, err
 	}
+	e, err := kv.get(ctx, ref)
+	if err != nil {
+		return "", "", false, fmt.Errorf("message %s: %w", ref, err)
+	}
+	return string(e.value), ref, true, nil
 }
 
 // msgReceiver is a served run's runtime.Receiver on the broker.
@@ -182,11 +222,7 @@ func (r *msgReceiver) Taken(_ string, ref string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("message %s: %w", ref, err)
 	}
-	var m runMessage
-	if err := json.Unmarshal(e.value, &m); err != nil {
-		return "", fmt.Errorf("message %s: %w", ref, err)
-	}
-	return m.Payload, nil
+	return string(e.value), nil
 }
 
 // suspended is the wait a receive suspended the run in, if any.
@@ -278,8 +314,8 @@ func (w *Worker) suspend(ctx context.Context, kv *ledger, claim *servedClaim, wt
 		if !r.Suspended || r.Waiting == nil {
 			return false
 		}
-		msgs, err := messages(ctx, kv, id, r.Waiting.Channel, r.Waiting.Key, r.WaitKeyed)
-		return err == nil && len(msgs) > 0
+		ok, err := pending(ctx, kv, id, r.Waiting.Channel, r.Waiting.Key, r.WaitKeyed)
+		return err == nil && ok
 	})
 }
 
@@ -378,4 +414,50 @@ func (b *ServeBackend) Waiting(ctx context.Context, channel string) ([]served.Ru
 			out = append(out, r.Run)
 		}
 	}
+}
+
+// snapshotName is the object (in the artifact store, beside the run's
+// published files <run>/…, never listed with them) holding the records a
+// suspended run left: its next attempt reads them at once instead of
+// picking its lines out of the record stream among every other run's.
+func snapshotName(id string) string { return id + ".records" }
+
+type snapshot struct {
+	Attempt int      `json:"attempt"`
+	Summary [][]byte `json:"summary"`
+	Journal [][]byte `json:"journal"`
+}
+
+// snapshot stores the run's lines as its suspension left them. Without it
+// (a failure here), the next attempt reads the record stream.
+func (m *recordMirror) snapshot() {
+	m.mu.Lock()
+	val, _ := json.Marshal(snapshot{Attempt: m.attempt, Summary: m.lines[0], Journal: m.lines[1]})
+	m.mu.Unlock()
+	obs, err := m.w.js.ObjectStore(m.ctx, serveArtStore)
+	if err == nil {
+		_, err = obs.PutBytes(context.WithoutCancel(m.ctx), snapshotName(m.id), val)
+	}
+	if err != nil {
+		m.w.logf("worker %s: run %s: no snapshot of its records (the next attempt reads the record stream): %v", m.w.Name, m.id, err)
+	}
+}
+
+// readSnapshot is the records the run's previous attempt left when it
+// was suspended; ok is false when that attempt left none (it was lost, or
+// ran to no receive).
+func (w *Worker) readSnapshot(ctx context.Context, r *serveRecord) ([][]byte, [][]byte, bool) {
+	obs, err := w.js.ObjectStore(ctx, serveArtStore)
+	if err != nil {
+		return nil, nil, false
+	}
+	val, err := obs.GetBytes(ctx, snapshotName(r.RunID))
+	if err != nil {
+		return nil, nil, false
+	}
+	var s snapshot
+	if json.Unmarshal(val, &s) != nil || s.Attempt != r.Attempt-1 {
+		return nil, nil, false
+	}
+	return s.Summary, s.Journal, true
 }
