@@ -116,6 +116,16 @@ func TestBrowserANSIColours(t *testing.T) {
 		t.Errorf("stderr heading = %q, want it to say (none)", got)
 	}
 
+	// "All output" renders the whole run's output the same way.
+	do(t, ctx, "open All output", chromedp.Click(chromedp.ID("tab-all")))
+	waitJS(t, ctx, `[...document.querySelectorAll("#aggregate .line .lt")].some(l => l.textContent === "progress 100%")`)
+	if got := text(t, ctx, "#aggregate"); strings.ContainsAny(got, "\x1b\r") || !strings.Contains(got, "red plain bold") {
+		t.Errorf("All output shows escape codes: %q", got)
+	}
+	if n := js[int](t, ctx, `document.querySelectorAll("#aggregate .ansi-fg-1").length`); n != 1 {
+		t.Errorf("All output: %d red spans, want 1", n)
+	}
+
 	// The renderer line by line, in the real browser (log.js's ansiText).
 	cases := [][2]string{
 		{"plain", "plain"},

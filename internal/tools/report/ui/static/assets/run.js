@@ -326,7 +326,7 @@ function show(stream, fileText, embedded, truncated) {
 let wentTo = "";
 function goToLine(force) {
   for (const l of document.querySelectorAll(".line.hl")) l.classList.remove("hl");
-  const m = /^#((out|err)-L\d+)$/.exec(location.hash);
+  const m = /^#((out|err|all)-L\d+)$/.exec(location.hash);
   const row = m && document.getElementById(m[1]);
   if (!row) return;
   row.classList.add("hl");
@@ -370,10 +370,17 @@ async function loadInbox() {
     el("tbody", {}, ...rows)));
 }
 
+// The whole run's output, rendered as a step's is (lines #all-L<n>).
+let allView = null;
 async function loadAggregate() {
   const res = await fetch(`${api}/aggregate?stderr=1`, { cache: "no-store" });
   const pre = document.getElementById("aggregate");
-  pre.textContent = res.ok ? await res.text() : `(HTTP ${res.status})`;
+  allView = allView || new LogView(pre, "all");
+  const text = res.ok ? await res.text() : null;
+  allView.reset(); // fetched when the tab opens, not tailed: drawn anew
+  if (text == null) pre.textContent = `(HTTP ${res.status})`;
+  else allView.set(text);
+  goToLine(false);
 }
 
 // remember puts the open step and tab in the address (keeping a line's
