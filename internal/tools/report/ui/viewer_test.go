@@ -227,6 +227,38 @@ func TestBrowserLogLinesSearchRaw(t *testing.T) {
 	}
 }
 
+// A long log keeps its last 10,000 lines in the pane, numbered as in the
+// whole log, after a note that the raw log has the earlier ones; lines
+// that arrive later push the oldest out (log.js's LogView, on a pane of
+// its own in the real page).
+func TestBrowserLongLog(t *testing.T) {
+	root, page := colourFixture(t)
+	url := serve(t, root)
+	ctx := browser(t)
+	do(t, ctx, "open the coloured step", chromedp.Navigate(url+page))
+	waitJS(t, ctx, `document.querySelectorAll("#step-out .line").length === 7`)
+	got := js[[]string](t, ctx, `(() => {
+		const pre = document.createElement("pre");
+		const v = new LogView(pre, "x");
+		const rows = () => pre.querySelectorAll(".line");
+		const state = () => [rows().length, rows()[0].id, rows()[rows().length - 1].id, pre.querySelector(".log-cut").textContent.trim(),
+			rows()[0].querySelector(".lt").innerHTML].join(" | ");
+		let text = "\x1b[31mred from the start\n";
+		for (let i = 2; i <= 10003; i++) text += "line " + i + "\n";
+		v.set(text);
+		const first = state();
+		v.set(text + "line 10004\nline 10005\npart");
+		return [first, state()];
+	})()`)
+	want := []string{
+		`10000 | x-L4 | x-L10003 | ⋯ 3 earlier lines not shown: the raw log has them all | <span class="ansi-fg-1">line 4</span>`,
+		`10000 | x-L7 | x-L10006 | ⋯ 6 earlier lines not shown: the raw log has them all | <span class="ansi-fg-1">line 7</span>`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("long log:\n got %q\nwant %q", got, want)
+	}
+}
+
 // stoppedFixture is a runs root with the same run twice, as jaiph leaves
 // it when stopped while default's second child, slow, runs: interrupted
 // (Ctrl-C: slow and default ended with 130, run.end names SIGINT) and

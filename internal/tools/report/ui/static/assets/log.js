@@ -106,41 +106,37 @@ function escapeEnd(s, i) {
 // updating st for the lines after it. A carriage return starts the line
 // over (the segments before it are dropped, the colours it set stay), as
 // a terminal redrawing a progress bar shows it in the end; a last one
-// (a CRLF line ending, a bar that ends on \r) changes nothing.
+// (a CRLF line ending, a bar that ends on \r) changes nothing. Plain text
+// is cut out in slices between escapes, not read character by character:
+// a long log is mostly plain.
 function ansiLine(line, st) {
   let segs = [];
-  let text = "";
   let style = { ...st };
-  const flush = () => {
-    if (text) segs.push({ text, st: style });
-    text = "";
+  const push = (text) => {
+    if (!text) return;
+    const last = segs[segs.length - 1];
+    if (last && last.st === style) last.text += text;
+    else segs.push({ text, st: style });
   };
   for (let i = 0; i < line.length;) {
-    const ch = line[i];
-    if (ch === "\x1b") {
-      const e = escapeEnd(line, i);
+    let j = i;
+    for (let c = line.charCodeAt(j); j < line.length && c !== 27 && c !== 13; c = line.charCodeAt(++j));
+    push(line.slice(i, j));
+    if (j >= line.length) break;
+    if (line.charCodeAt(j) === 27) {
+      const e = escapeEnd(line, j);
       if (e.sgr != null) {
-        flush();
         sgr(st, e.sgr);
         style = { ...st };
       }
       i = e.end;
       continue;
     }
-    if (ch === "\r") {
-      let j = i;
-      while (line[j] === "\r") j++;
-      if (j < line.length) {
-        text = "";
-        segs = [];
-      }
-      i = j;
-      continue;
-    }
-    text += ch;
-    i++;
+    let k = j;
+    while (line.charCodeAt(k) === 13) k++;
+    if (k < line.length) segs = [];
+    i = k;
   }
-  flush();
   return segs;
 }
 
@@ -166,11 +162,19 @@ function segNode(seg) {
   if (typeof fg === "number") cls.push(`ansi-fg-${fg}`);
   if (typeof bg === "number") cls.push(`ansi-bg-${bg}`);
   if (!cls.length && fg == null && bg == null) return document.createTextNode(seg.text);
-  const span = el("span", { class: cls.join(" ") || null }, seg.text);
+  const span = document.createElement("span");
+  if (cls.length) span.className = cls.join(" ");
+  span.textContent = seg.text;
   if (typeof fg === "string") span.style.color = fg;
   if (typeof bg === "string") span.style.backgroundColor = bg;
   return span;
 }
+
+// MAX_ROWS is how many lines a log pane holds: the last ones, numbered
+// as in the whole log, after a note that the earlier ones are only in the
+// raw download. A browser lays out tens of thousands of rows slowly, and
+// the end of a log is where a running step's output and a failure are.
+const MAX_ROWS = 10000;
 
 // LogView shows one stream's text in a <pre>: row n is
 // <span class="line" id="<stream>-L<n>"><a class="ln" href="#<stream>-L<n>"
@@ -185,20 +189,34 @@ class LogView {
   }
 
   reset() {
-    this.done = ""; // the text of the complete lines shown
+    this.done = ""; // the text of the complete lines read
     this.st = ansiState(); // the SGR state after them
-    this.n = 0; // complete lines shown
+    this.n = 0; // complete lines read
+    this.shown = 0; // rows in the pane
+    this.cut = 0; // lines before them, not shown
+    this.note = null; // the note that says so
     this.partial = null; // the row of a last line without its "\n"
     this.pre.replaceChildren();
   }
 
+  // row is built with plain DOM calls: a log can have thousands of rows.
   row(line) {
-    this.n++;
-    const id = `${this.stream}-L${this.n}`;
-    return el("span", { class: "line", id },
-      el("a", { class: "ln", href: `#${id}`, "aria-label": `line ${this.n}`, dataset: { n: this.n } }),
-      el("span", { class: "lt" }, ...ansiLine(line, this.st).map(segNode)),
-      "\n"); // collapsed in the flex row; keeps textContent one line per line
+    const n = ++this.n;
+    this.shown++;
+    const id = `${this.stream}-L${n}`;
+    const row = document.createElement("span");
+    row.className = "line";
+    row.id = id;
+    const a = document.createElement("a");
+    a.className = "ln";
+    a.href = `#${id}`;
+    a.dataset.n = n;
+    a.setAttribute("aria-label", `line ${n}`);
+    const lt = document.createElement("span");
+    lt.className = "lt";
+    for (const seg of ansiLine(line, this.st)) lt.append(segNode(seg));
+    row.append(a, lt, "\n"); // the "\n" collapses (white-space: normal); textContent keeps a line per line
+    return row;
   }
 
   // set shows text; true when the rows changed.
@@ -208,12 +226,21 @@ class LogView {
       this.partial.remove();
       this.partial = null;
       this.n--;
+      this.shown--;
     }
     const rest = text.slice(this.done.length);
     const lines = rest.split("\n");
     const last = lines.pop();
+    // Lines that would be cut at once are only read for their colours.
+    const rows = lines.length + (last !== "" ? 1 : 0);
+    let i = 0;
+    for (; i < lines.length && rows - i > MAX_ROWS; i++) {
+      ansiLine(lines[i], this.st);
+      this.n++;
+      this.cut++;
+    }
     const frag = document.createDocumentFragment();
-    for (const l of lines) frag.append(this.row(l));
+    for (; i < lines.length; i++) frag.append(this.row(lines[i]));
     this.done = text.slice(0, text.length - last.length);
     if (last !== "") {
       const keep = { ...this.st };
@@ -222,7 +249,16 @@ class LogView {
       this.st = keep; // the line is read again once it is complete
     }
     this.pre.append(frag);
-    return lines.length > 0 || last !== "";
+    while (this.shown > MAX_ROWS) {
+      (this.note ? this.note.nextSibling : this.pre.firstChild).remove();
+      this.shown--;
+      this.cut++;
+    }
+    if (this.cut) {
+      if (!this.note) this.note = this.pre.insertBefore(el("span", { class: "log-cut" }), this.pre.firstChild);
+      this.note.textContent = `⋯ ${this.cut} earlier line${this.cut === 1 ? "" : "s"} not shown: the raw log has them all\n`;
+    }
+    return rows > 0;
   }
 }
 
