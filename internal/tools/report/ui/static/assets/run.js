@@ -22,7 +22,6 @@ let runLive = false;
 // stopped are the innermost steps an interrupted or killed run was
 // stopped in (interrupted, with no interrupted child): "stopped here".
 let stopped = new Set();
-let lastRun = null;
 
 // A log/logerr line ({type, message, after_seq}) sits after the sibling
 // steps whose seq <= after_seq, where the terminal tree prints it.
@@ -169,7 +168,6 @@ function stepsText(run) {
 }
 
 function renderHeader(run) {
-  lastRun = run;
   document.title = `${run.source || run.path} · Jaiph run`;
   const integ = integrityBadge(run);
   const status = run.status === "interrupted" && run.end_unknown ? "killed" : run.status;
@@ -214,7 +212,7 @@ function select(id, userAction = true) {
     b.setAttribute("aria-pressed", on ? "true" : "false");
   }
   if (userAction) {
-    if (/^#(out|err)-L\d+$/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search); // another step's line
+    if (/^#(out|err|all)-L\d+$/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search); // another step's line
     showTab("step");
   }
   remember();
