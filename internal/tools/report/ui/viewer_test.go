@@ -154,7 +154,8 @@ func TestBrowserANSIColours(t *testing.T) {
 // Every log line has a number that links to it (the address keeps it: a
 // reload opens the step at that line, marked); the search box marks every
 // match, case-insensitively and across coloured spans, and Enter, ↑ and
-// ↓ walk them; the raw link downloads the log, escapes and all, as
+// ↓ walk them (on the All output tab, in the whole run's output); the raw
+// link downloads the log, escapes and all, as
 // text/plain (item 2).
 func TestBrowserLogLinesSearchRaw(t *testing.T) {
 	root, page := colourFixture(t)
@@ -206,6 +207,15 @@ func TestBrowserLogLinesSearchRaw(t *testing.T) {
 	if got := js[[]string](t, ctx, rowsJS("step-out")); !slices.Equal(got, colourLines) {
 		t.Errorf("clearing the marks changed the text: %q", got)
 	}
+
+	// On the All output tab the box searches the whole run's output.
+	do(t, ctx, "open All output", chromedp.Click(chromedp.ID("tab-all")))
+	waitJS(t, ctx, `document.querySelectorAll("#aggregate .line").length > 7`)
+	do(t, ctx, "search the run", chromedp.SetValue(chromedp.ID("log-q"), "needle"))
+	eval(t, ctx, `document.querySelector("#log-q").dispatchEvent(new Event("input"))`)
+	waitJS(t, ctx, `document.querySelector("#log-count").textContent === "1 of 3" && document.querySelectorAll("#aggregate mark.hit").length === 3 && document.querySelectorAll("#step-out mark").length === 0`)
+	do(t, ctx, "back to the step", chromedp.Click(chromedp.ID("tab-step")))
+	waitJS(t, ctx, `document.querySelector("#log-count").textContent === "1 of 3" && document.querySelectorAll("#step-out mark.hit").length === 3 && document.querySelectorAll("#aggregate mark").length === 0`)
 
 	// The raw link: the artifact as the step wrote it, a text download.
 	if js[bool](t, ctx, `document.querySelector("#out-raw").hidden || !document.querySelector("#out-raw").hasAttribute("download")`) {

@@ -262,9 +262,10 @@ class LogView {
   }
 }
 
-// LogSearch marks the matches of a term in the step's logs (<mark
-// class="hit">, case-insensitive) and moves between them; the current
-// one is "hit current", scrolled into view.
+// LogSearch marks the matches of a term in the log panes it is given
+// (pres: the page sets them to those shown) as <mark class="hit">,
+// case-insensitively, and moves between them; the current one is
+// "hit current", scrolled into view.
 class LogSearch {
   constructor(pres, count) {
     this.pres = pres;
@@ -275,7 +276,7 @@ class LogSearch {
   }
 
   clear() {
-    for (const pre of this.pres) {
+    for (const pre of document.querySelectorAll("pre.log")) { // the panes searched before too
       const touched = new Set();
       for (const m of pre.querySelectorAll("mark.hit")) {
         touched.add(m.parentNode);
@@ -308,7 +309,7 @@ class LogSearch {
   }
 
   show(scroll) {
-    for (const pre of this.pres) for (const m of pre.querySelectorAll("mark.current")) m.classList.remove("current");
+    for (const m of document.querySelectorAll("mark.current")) m.classList.remove("current");
     if (!this.term) {
       this.count.textContent = "";
       return;

@@ -378,6 +378,7 @@ async function loadAggregate() {
   allView.reset(); // fetched when the tab opens, not tailed: drawn anew
   if (text == null) pre.textContent = `(HTTP ${res.status})`;
   else allView.set(text);
+  if (tab === "all" && search.term) search.run(search.term);
   goToLine(false);
 }
 
@@ -429,6 +430,11 @@ function showTab(name) {
     document.getElementById(`tab-${t}`).setAttribute("aria-selected", t === name ? "true" : "false");
     document.getElementById(`panel-${t}`).hidden = t !== name;
   }
+  // The search box searches the output shown: the step's stdout and
+  // stderr, or the whole run's.
+  document.getElementById("log-search").hidden = name !== "step" && name !== "all";
+  search.pres = name === "all" ? [document.getElementById("aggregate")] : [views.out.pre, views.err.pre];
+  search.run(search.term);
   if (name === "inbox") loadInbox().catch(showError);
   if (name === "all") loadAggregate().catch(showError);
   if (name === "files") loadFiles().catch(showError);
