@@ -33,9 +33,11 @@
 //	 "source": "x.jh", "started_at": "…Z"|null, "ended_at": "…Z"|null,
 //	 "status": "running"|"completed"|"failed"|"interrupted"+,
 //	 "step_count": n, "step_completed": n, "step_running": n,
+//	 "step_open": n+, "signal": "SIGINT"+,
 //	 "failed": bool, "resumed": bool+, "version": n+,
 //	 "duration_ms": n|null+, "end_unknown": true+, "dead_letters": n+,
-//	 "redriven": true+, "note": "…"+, "integrity": "sealed"|"unsealed"|"tampered"|"unverifiable"+}
+//	 "redriven": true+, "note": "…"+, "integrity": "sealed"|"unsealed"|"tampered"|"unverifiable"+,
+//	 "integrity_note": "…"+}
 //
 // status (+ differs from the reference, which guesses from the summary):
 // "running" only while the live jaiph holds the run directory's lock;
@@ -57,6 +59,14 @@
 // changed alone is seen after a restart); a tampered run's note names the
 // first bad line ("tampered: run_summary.jsonl line 6"), an unverifiable
 // one's why ("unverifiable: no key"), and the pages show a badge.
+// integrity_note (+) is that part of note alone, so that a page showing
+// it in the badge does not repeat it.
+//
+// step_count counts the steps started. In a run that is over but was
+// stopped (+; the reference counts them completed, or running): the steps
+// it was stopped in are step_open, not step_completed: a killed run's
+// steps that never ended, and an interrupted run's that its signal ended
+// (status 128+n of the signal run.end names, in signal (+)).
 //
 // GET /api/runs/{run} (+): the one Run above. 404 {"error":"run_not_found"}.
 //
@@ -65,6 +75,10 @@
 //	{"runs": [{"path", "relPath", "run_id", "source", "status": "running",
 //	  "step_total", "step_completed", "step_running",
 //	  "percent": 0..99|null, "current_step_label": "kind:name"|null}]}
+//
+// current_step_label names the innermost running step (+; the reference
+// names the first, which is the root workflow while any child runs): the
+// deepest open one, the latest started of those as deep.
 //
 // GET /api/runs/{run}/tree
 //
@@ -75,7 +89,7 @@
 //	{"id", "parent_id": "…"|null, "seq": n|null, "depth": n|null, "kind",
 //	 "name", "func", "params": [["name","value"]…], "status": n|null,
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
-//	 "err_content", "running": bool, "replayed": bool+,
+//	 "err_content", "running": bool, "replayed": bool+, "interrupted": true+,
 //	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
 //	 "children": [Step…], "retries": [Retry…]+, "letters": [Letter…]+}
 //
@@ -92,7 +106,9 @@
 // are both its STEP_REPLAYED's.
 //
 // In a run that is not running (+), no step is: one it left open (killed)
-// has "running": false and "status": null, and counts as completed.
+// has "running": false and "status": null. interrupted (+, omitted when
+// false) marks the steps a stopped run was stopped in (see step_open):
+// those, and those its signal ended.
 // A step keeps its STEP_START params after STEP_END (+; the reference
 // empties them). replayed (+) marks a call `jaiph resume` replayed from the journal
 // (STEP_REPLAYED) instead of running it. Log (+) is one `log`/`logerr` line:
@@ -124,6 +140,33 @@
 // those (+; what is written so far, for a UI to tail) and /output names
 // and previews them (+; the reference has only what STEP_END says).
 //
+// GET /api/runs/{run}/steps/{id}/raw?stream=out|err (+): the same file
+// (or, without one, the summary's copy) as a download to save:
+// text/plain, `X-Content-Type-Options: nosniff`, `Content-Disposition:
+// attachment; filename=<seq>-<func>.stdout.txt` (or .stderr.txt), and a
+// CSP that runs nothing; 404 with an empty body when the step wrote
+// nothing to that stream. The bytes are the step's, escape sequences
+// included: the page renders them (ui/static/assets/log.js), the server
+// never turns a log into HTML.
+//
+// GET /api/runs/{run}/files (+): the files the workflow wrote into its
+// run directory ($JAIPH_RUN_DIR/…, artifacts/ included), by path:
+//
+//	{"files": [{"path": "artifacts/sub/a.txt", "size": n, "mtime": "…Z"}…],
+//	 "truncated": bool}
+//
+// Every regular file but jaiph's own (run_summary.jsonl, .seq, the steps'
+// NNNNNN-*.out|.err, inbox/), at most 1,000 (then truncated). It is read
+// through an os.Root of the run directory: a symlink that leads out of it
+// is not listed, nor is a symlinked directory followed.
+//
+// GET /api/runs/{run}/files/{path} (+): one of those files, each path
+// segment URL-encoded: application/octet-stream, nosniff, attachment,
+// credentials masked as in the logs. A path with an empty, . or ..
+// segment (encoded or not), or absolute, is 400 {"error":"bad_path"};
+// one of jaiph's own files, a directory, a missing file or a symlink out
+// of the run directory is 404 {"error":"file_not_found"}.
+//
 // GET /api/runs/{run}/inbox (+): the run's messages and their deliveries,
 // the document `jaiph inbox --json` prints (docs/inbox-files.md); a run
 // that sent nothing gives {"run_dir", "source": "", "messages": []}.
@@ -148,7 +191,9 @@
 // {"error":"step_not_found"} or {"error":"not_found"}. A run directory
 // that disappears while being read is 404 and leaves the list, never 500.
 //
-// Everything else is a static file of the UI's fs.FS ("/" is index.html):
+// Everything else is a static file of the UI's fs.FS ("/" is index.html),
+// sent with a Content-Security-Policy that allows only this origin's own
+// scripts, styles and requests (no inline script or style) and nosniff:
 // Options.UI, or Config.UI for Serve (cmd/jaiph/report.go sets it); with
 // none, a placeholder page. No file outside the runs root is
 // ever served: run paths and artifact paths are resolved through symlinks

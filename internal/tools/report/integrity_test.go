@@ -15,7 +15,8 @@ import (
 
 // With a key store (Options.Keys), a finished run's list entry carries
 // jaiph verify's verdict and jaiph runs' note names a tampered line; a
-// run without records is unverifiable.
+// run without records is unverifiable. integrity_note is the verdict's
+// part of the note, which the pages show in the badge and not again.
 func TestIntegrity(t *testing.T) {
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -66,13 +67,13 @@ func TestIntegrity(t *testing.T) {
 	f.getJSON(t, "/api/runs", &list)
 	got := map[string]string{}
 	for _, r := range list.Runs {
-		got[strings.TrimPrefix(r.Path, "2026-11-23/07-00-0")[2:]] = r.Integrity + " | " + r.Note
+		got[strings.TrimPrefix(r.Path, "2026-11-23/07-00-0")[2:]] = r.Integrity + " | " + r.IntegrityNote + " | " + r.Note
 	}
 	want := map[string]string{
-		"sealed.jh":   "sealed | ",
-		"tampered.jh": "tampered | tampered: run_summary.jsonl line 2",
-		"nokey.jh":    "unverifiable | unverifiable: no key",
-		"legacy.jh":   "unverifiable | unverifiable: no run record, killed: duration to its last event",
+		"sealed.jh":   "sealed |  | ",
+		"tampered.jh": "tampered | tampered: run_summary.jsonl line 2 | tampered: run_summary.jsonl line 2",
+		"nokey.jh":    "unverifiable | unverifiable: no key | unverifiable: no key",
+		"legacy.jh":   "unverifiable | unverifiable: no run record | unverifiable: no run record, killed: duration to its last event",
 	}
 	for k, v := range want {
 		if got[k] != v {

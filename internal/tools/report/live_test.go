@@ -60,9 +60,11 @@ func TestLiveAppend(t *testing.T) {
 	rest = bytes.ReplaceAll(rest, []byte("@ROOT@"), []byte(f.root))
 	lines := bytes.SplitAfter(rest, []byte("\n"))
 
+	// /api/active names the innermost running step: default's child
+	// build, then build's child ready, then build again once ready ended.
 	var a activeBody
 	f.getJSON(t, "/api/active", &a)
-	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 2 || *a.Runs[0].Current != "workflow:default" {
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 2 || *a.Runs[0].Current != "workflow:build" {
 		t.Fatalf("active before: %+v", a.Runs)
 	}
 	var tr treeBody
@@ -84,12 +86,17 @@ func TestLiveAppend(t *testing.T) {
 		t.Fatalf("completed STEP_START: %d steps, want %d", countSteps(tr.Steps), n0+1)
 	}
 	f.getJSON(t, "/api/active", &a)
-	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 3 || *a.Runs[0].Current != "workflow:default" {
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 3 || *a.Runs[0].Current != "rule:ready" {
 		t.Fatalf("active after a step started: %+v", a.Runs)
+	}
+	appendFile(t, sum, bytes.Join(lines[4:6], nil)) // ready's log line and its STEP_END
+	f.getJSON(t, "/api/active", &a)
+	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 2 || *a.Runs[0].Current != "workflow:build" {
+		t.Fatalf("active after the innermost step ended: %+v", a.Runs)
 	}
 
 	// The rest: every step ends; the run is still live while its lock is held.
-	appendFile(t, sum, bytes.Join(lines[4:], nil))
+	appendFile(t, sum, bytes.Join(lines[6:], nil))
 	f.getJSON(t, "/api/active", &a)
 	if len(a.Runs) != 1 || a.Runs[0].StepRunning != 0 || a.Runs[0].StepCompleted != 3 {
 		t.Fatalf("active after every step ended: %+v", a.Runs)
@@ -311,7 +318,7 @@ func TestCycle(t *testing.T) {
 	} {
 		s.add([]byte(l))
 	}
-	if n := countSteps(s.tree(true)); n != 4 {
+	if n := countSteps(s.tree(stop{live: true})); n != 4 {
 		t.Errorf("%d steps in the tree, want 4", n)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"io"
 	"io/fs"
 	"net/http"
@@ -19,12 +18,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
@@ -98,9 +99,15 @@ type Run struct {
 	StepCount     int     `json:"step_count"`
 	StepCompleted int     `json:"step_completed"`
 	StepRunning   int     `json:"step_running"`
-	Failed        bool    `json:"failed"`
-	Resumed       bool    `json:"resumed"`
-	Version       int64   `json:"version"`
+	// StepOpen (+) counts the steps a run that is over was stopped in
+	// (killed: never ended; interrupted: ended by the signal), which
+	// StepCompleted leaves out; Signal (+) names the signal that
+	// interrupted it.
+	StepOpen int    `json:"step_open,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+	Failed   bool   `json:"failed"`
+	Resumed  bool   `json:"resumed"`
+	Version  int64  `json:"version"`
 	// DurationMS is the run's duration as jaiph runs computes it (null
 	// while it runs); EndUnknown marks a killed run's, which runs to its
 	// last event; Note is jaiph runs' NOTE (tampered, unverifiable, dead
@@ -112,6 +119,36 @@ type Run struct {
 	Redriven    bool   `json:"redriven,omitempty"`
 	Note        string `json:"note,omitempty"`
 	Integrity   string `json:"integrity,omitempty"`
+	// IntegrityNote (+) is the part of Note that is the verdict's own
+	// ("unverifiable: no key"), so that a page showing the verdict as a
+	// badge does not repeat it in the note.
+	IntegrityNote string `json:"integrity_note,omitempty"`
+}
+
+// stop is how the run stands for its steps (see summary.counts).
+func (s *slot) stop() stop {
+	v := stop{live: s.status == "running"}
+	if s.status == "interrupted" && s.info.Signal != "" {
+		if n := signalNumber(s.info.Signal); n > 0 {
+			v.cut = 128 + n
+		}
+	}
+	return v
+}
+
+// signalNumber is the number of a signal that interrupts a run by the
+// name run.end gives it (runtime/interrupt.go's signalName), 0 for
+// another.
+func signalNumber(name string) int {
+	switch name {
+	case "SIGINT":
+		return int(syscall.SIGINT)
+	case "SIGTERM":
+		return int(syscall.SIGTERM)
+	case "SIGHUP":
+		return int(syscall.SIGHUP)
+	}
+	return 0
 }
 
 func (s *slot) run() *Run {
@@ -119,10 +156,10 @@ func (s *slot) run() *Run {
 		return s.entry
 	}
 	sum := s.sum
-	total, completed, running := sum.counts(s.status == "running")
+	c := sum.counts(s.stop())
 	e := &Run{ID: encodeURIComponent(s.rel), Path: s.rel, RunID: sum.runID, Source: cmp.Or(sum.source, path.Base(s.rel)),
-		StartedAt: strPtr(sum.first), Status: s.status, StepCount: total, StepCompleted: completed, StepRunning: running,
-		Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
+		StartedAt: strPtr(sum.first), Status: s.status, StepCount: c.total, StepCompleted: c.completed, StepRunning: c.running,
+		StepOpen: c.open, Signal: s.info.Signal, Failed: sum.hasFailure, Resumed: sum.resumed, Version: s.version}
 	if s.status != "running" {
 		e.EndedAt = strPtr(sum.last)
 		d := s.info.DurationMS
@@ -130,7 +167,7 @@ func (s *slot) run() *Run {
 	}
 	e.DeadLetters, e.Redriven, e.Note = s.info.DeadLetters, s.info.Redriven != nil, runs.Note(s.info)
 	if s.info.Integrity != nil {
-		e.Integrity = string(s.info.Integrity.Status)
+		e.Integrity, e.IntegrityNote = string(s.info.Integrity.Status), s.info.Integrity.Note()
 	}
 	s.entry = e
 	return e
@@ -180,9 +217,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/api" || strings.HasPrefix(p, "/api/"):
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 	default:
+		w.Header().Set("Content-Security-Policy", pageCSP)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		s.static.ServeHTTP(w, r)
 	}
 }
+
+// pageCSP keeps the UI's pages to this origin and to their own files:
+// no inline script or style (a step's colours are classes, or set through
+// the CSSOM), nothing from another host, no framing. `jaiph serve` sends
+// the same policy for the pages it mounts.
+const pageCSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	var b bytes.Buffer
@@ -320,11 +365,8 @@ func (s *Server) active(w http.ResponseWriter) {
 		e := sl.run()
 		a := activeRun{Path: sl.rel, RelPath: sl.rel, RunID: e.RunID, Source: e.Source, Status: "running",
 			StepTotal: e.StepCount, StepCompleted: e.StepCompleted, StepRunning: e.StepRunning}
-		for _, st := range sl.sum.order {
-			if st.Running {
-				a.Current = strPtr(st.Kind + ":" + st.Name)
-				break
-			}
+		if st := sl.sum.innermost(); st != nil {
+			a.Current = strPtr(st.Kind + ":" + st.Name)
 		}
 		if e.StepCount > 0 {
 			p := min(99, (e.StepCompleted*200+e.StepCount)/(2*e.StepCount))
@@ -388,14 +430,18 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 			Status  string  `json:"status"`
 			Version int64   `json:"version"`
 			Logs    []Log   `json:"logs"`
-		}{sl.sum.runID, rel, sl.sum.tree(sl.status == "running"), sl.status, sl.version, append([]Log{}, sl.sum.logs...)}
+		}{sl.sum.runID, rel, sl.sum.tree(sl.stop()), sl.status, sl.version, append([]Log{}, sl.sum.logs...)}
 		s.reg.mu.Unlock()
 		writeJSON(w, http.StatusOK, body)
 	case len(segs) == 2 && segs[1] == "aggregate":
 		s.aggregate(w, sl, r.URL.Query().Get("stderr") == "1")
 	case len(segs) == 2 && segs[1] == "inbox":
 		s.inbox(w, sl)
-	case len(segs) == 4 && segs[1] == "steps" && (segs[3] == "output" || segs[3] == "logs"):
+	case len(segs) == 2 && segs[1] == "files":
+		s.listFiles(w, sl)
+	case len(segs) > 2 && segs[1] == "files":
+		s.getFile(w, r, sl, segs[2:])
+	case len(segs) == 4 && segs[1] == "steps" && (segs[3] == "output" || segs[3] == "logs" || segs[3] == "raw"):
 		id, _ := url.PathUnescape(segs[2])
 		s.reg.mu.Lock()
 		st, found := sl.sum.steps[id]
@@ -420,6 +466,10 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, rest string) {
 				OutF   string `json:"out_file"`
 				ErrF   string `json:"err_file"`
 			}{out, errc, outCut, errCut, step.OutFile, step.ErrFile})
+			return
+		}
+		if segs[3] == "raw" {
+			s.raw(w, &step, r.URL.Query().Get("stream"))
 			return
 		}
 		file := step.OutFile

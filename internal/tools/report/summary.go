@@ -27,10 +27,14 @@ type Step struct {
 	ErrContent string      `json:"err_content"`
 	Running    bool        `json:"running"`
 	Replayed   bool        `json:"replayed"`
-	StartedAt  *string     `json:"started_at"`
-	EndedAt    *string     `json:"ended_at"`
-	Logs       []Log       `json:"logs"`
-	Children   []*Step     `json:"children"`
+	// Interrupted (+) marks a step the run was stopped in: one a killed
+	// run left open (no STEP_END), or one its interrupting signal ended
+	// (status 128+n of the signal run.end names).
+	Interrupted bool    `json:"interrupted,omitempty"`
+	StartedAt   *string `json:"started_at"`
+	EndedAt     *string `json:"ended_at"`
+	Logs        []Log   `json:"logs"`
+	Children    []*Step `json:"children"`
 	// Retries (+) are a prompt's failed attempts that were retried
 	// (PROMPT_RETRY, agent.retries); Letters (+) an orchestrator's failed
 	// deliveries: retried (INBOX_RETRY) or dead letters (INBOX_DEAD,
@@ -243,16 +247,62 @@ func (s *summary) owner(depth int) *Step {
 	return nil
 }
 
-// counts are the reference's step counts: every step seen, those not
-// running, those running. In a run that is not live (live false) no step
-// is running: one left open never ended.
-func (s *summary) counts(live bool) (total, completed, running int) {
+// stop is how a run stands for its steps: live (some may run), or over;
+// cut is the status the signal that interrupted it gave the steps it
+// stopped (128+n), 0 when no signal did.
+type stop struct {
+	live bool
+	cut  int
+}
+
+// stopped tells whether st is a step the run was stopped in (see
+// Step.Interrupted): never ended although the run is over, or ended by
+// the interrupting signal.
+func (v stop) stopped(st *Step) bool {
+	if v.live {
+		return false
+	}
+	return st.Running || v.cut != 0 && st.Status != nil && *st.Status == v.cut
+}
+
+// stepCounts are the run's steps: every step seen (started), those that
+// ended, those running, and those the run was stopped in (open: a killed
+// run never ended them, a signal cut them short), which are not counted
+// as completed.
+type stepCounts struct{ total, completed, running, open int }
+
+func (s *summary) counts(v stop) stepCounts {
+	c := stepCounts{total: len(s.order)}
 	for _, st := range s.order {
-		if st.Running && live {
-			running++
+		switch {
+		case st.Running && v.live:
+			c.running++
+		case v.stopped(st):
+			c.open++
 		}
 	}
-	return len(s.order), len(s.order) - running, running
+	c.completed = c.total - c.running - c.open
+	return c
+}
+
+// innermost is the running step deepest in the call stack (the latest
+// started of those as deep), which /api/active names: while a child
+// runs, its workflow is running too. nil when none runs.
+func (s *summary) innermost() *Step {
+	var cur *Step
+	for _, st := range s.open { // in start order
+		if cur == nil || depthOf(st) >= depthOf(cur) {
+			cur = st
+		}
+	}
+	return cur
+}
+
+func depthOf(st *Step) int {
+	if st.Depth == nil {
+		return 0
+	}
+	return *st.Depth
 }
 
 // cycle tells whether st's parent chain (garbage input) leads back to st,
@@ -287,12 +337,14 @@ func (s *summary) bySeq() []*Step {
 
 // tree copies the steps into parent/child trees sorted by seq; a step
 // whose parent was never seen is a root. The copies are the caller's. In
-// a run that is not live, no step is running (see counts).
-func (s *summary) tree(live bool) []*Step {
+// a run that is not live, no step is running (see counts), and the steps
+// it was stopped in are marked Interrupted.
+func (s *summary) tree(v stop) []*Step {
 	nodes := make(map[string]*Step, len(s.order))
 	for _, st := range s.order {
 		c := *st
-		c.Running = c.Running && live
+		c.Interrupted = v.stopped(st)
+		c.Running = c.Running && v.live
 		c.Children = []*Step{}
 		c.Logs = append([]Log{}, st.Logs...)
 		nodes[st.ID] = &c

@@ -513,7 +513,8 @@ func TestBrowserResumedAndInbox(t *testing.T) {
 
 // A run whose summary does not verify has a badge beside its status, in
 // the list and on its page: the fixture's runs have no key (an empty key
-// store), so both are unverifiable.
+// store), so both are unverifiable. The badge says why, and the verdict
+// shows once (the note beside it no longer repeats it).
 func TestBrowserIntegrityBadge(t *testing.T) {
 	url := serveWith(t, report.Options{Root: fixture(t), UI: ui.FS, PollMS: 50, Keys: &chain.Store{Dir: t.TempDir()}})
 	ctx := browser(t)
@@ -522,6 +523,15 @@ func TestBrowserIntegrityBadge(t *testing.T) {
 	if got := text(t, ctx, "#runs-body"); !strings.Contains(got, "unverifiable: no run record") {
 		t.Errorf("rows = %q, want the note", got)
 	}
+	for i, row := range js[[]string](t, ctx, `[...document.querySelectorAll("#runs-body tr")].map(r => r.textContent)`) {
+		if strings.Count(row, "unverifiable") != 1 {
+			t.Errorf("row %d = %q, want the verdict once", i, row)
+		}
+	}
 	do(t, ctx, "open a run", chromedp.Navigate(url+"/run.html?run="+"2026-11-23%2F07-00-00-ok.jh"))
 	waitJS(t, ctx, `document.querySelector("#run-title .integ-unverifiable") !== null`)
+	header := text(t, ctx, "#run-title") + " " + text(t, ctx, "#run-sub")
+	if strings.Count(header, "unverifiable") != 1 || !strings.Contains(header, "unverifiable: no run record") {
+		t.Errorf("header = %q, want the verdict and its reason once", header)
+	}
 }

@@ -28,6 +28,7 @@ const STATUS = {
   failed: { sym: "✗", word: "failed" },
   running: { sym: "◷", word: "running" },
   interrupted: { sym: "■", word: "interrupted" },
+  killed: { sym: "■", word: "killed" },
 };
 
 function statusBadge(status) {
@@ -37,20 +38,30 @@ function statusBadge(status) {
 }
 
 // integrityBadge marks a run whose summary and journal do not verify
-// (jaiph verify: tampered, or unverifiable without its key); null for a
-// run that verifies, or whose verdict the server does not give.
+// (jaiph verify: tampered, or unverifiable without its key), with why
+// ("unverifiable: no key"); null for a run that verifies, or whose
+// verdict the server does not give.
 function integrityBadge(r) {
-  if (r.integrity !== "tampered" && r.integrity !== "unverifiable") return null;
+  if (!integrityShown(r)) return null;
   const sym = r.integrity === "tampered" ? "⚠" : "?";
-  return el("span", { class: `badge integ-${r.integrity}`, title: r.note || r.integrity },
-    el("span", { "aria-hidden": "true" }, sym), " ", r.integrity);
+  const words = r.integrity_note || r.integrity;
+  return el("span", { class: `badge integ-${r.integrity}`, title: words },
+    el("span", { "aria-hidden": "true" }, sym), " ", words);
+}
+
+function integrityShown(r) {
+  return r.integrity === "tampered" || r.integrity === "unverifiable";
 }
 
 // A step's status from its tree node: running, passed (exit 0), failed
-// (other exit codes, named) or interrupted when it never ended (and the
-// run is over: runLive, set by the run page).
+// (other exit codes, named), or interrupted: the run was stopped in it
+// (n.interrupted: a signal ended it, or it never ended because the run
+// was killed; or it never ended and the run is over: runLive, set by
+// the run page).
 function stepStatus(n) {
   if (n.running && (typeof runLive === "undefined" || runLive)) return { key: "running", word: "running" };
+  if (n.interrupted && n.status != null) return { key: "interrupted", word: `interrupted (exit ${n.status})` };
+  if (n.interrupted) return { key: "interrupted", word: "never ended: the run was killed" };
   if (n.status === 0) return { key: "passed", word: "passed" };
   if (n.status != null) return { key: "failed", word: `failed (exit ${n.status})` };
   return { key: "interrupted", word: "no end" };
@@ -88,9 +99,13 @@ function runDuration(r) {
   return duration(r.started_at, r.ended_at, r.status === "running");
 }
 
-// runNote is what the status alone does not say, as jaiph runs shows it.
+// runNote is what the status alone does not say, as jaiph runs shows it,
+// less the integrity verdict when its badge already says it.
 function runNote(r) {
-  return r.note || "";
+  const note = r.note || "";
+  const integ = r.integrity_note;
+  if (integ && integrityShown(r) && note.startsWith(integ)) return note.slice(integ.length).replace(/^, /, "");
+  return note;
 }
 
 function duration(started, ended, running) {

@@ -44,7 +44,8 @@ function runRow(r) {
     el("td", { class: "mono small" }, r.path),
     el("td", {}, el("time", { datetime: r.started_at || "" }, fmtTime(r.started_at))),
     el("td", {}, runDuration(r)),
-    el("td", {}, `${r.step_completed ?? 0}/${r.step_count ?? 0}`));
+    el("td", {}, `${r.step_completed ?? 0}/${r.step_count ?? 0}`,
+      r.step_open ? el("span", { class: "muted small" }, ` · ${r.step_open} stopped`) : null));
 }
 
 function runsQuery() {
