@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -94,7 +95,7 @@ func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)
 	}
 	out := Outcome{Status: status, Elapsed: time.Since(start), RunID: rt.RunID(), RunDir: rt.RunDir(),
 		Interrupted: runtime.Interruption(ctx), Value: rt.Returned()}
-	out.Failed = status != 0 || (stray.n.Load() > 0 && env.Get("JAIPH_DEBUG") != "true")
+	out.Failed = status != 0 || (stray.n.Load() > 0 && !envflag.True(env.Get("JAIPH_DEBUG")))
 	if out.RunDir != "" {
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
 	}

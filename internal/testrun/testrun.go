@@ -13,6 +13,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/fileinbox"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
@@ -190,7 +191,7 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 	rt := runtime.New(runtime.Options{
 		Modules: b.file.mods, Workspace: b.file.opts.Workspace, Env: env,
 		TestMode: true, Locals: b.file.locals, PromptMock: b.prompt, Overrides: overrides,
-		Inbox: fileinbox.New(inbox.New(runtime.NewEnv(env).Get("JAIPH_INBOX_FSYNC") == "true")),
+		Inbox: fileinbox.New(inbox.New(envflag.True(runtime.NewEnv(env).Get("JAIPH_INBOX_FSYNC")))),
 	})
 	defer rt.Close()
 	var args []string
