@@ -24,7 +24,8 @@ type Outcome struct {
 	Elapsed time.Duration
 	// RunID, RunDir and SummaryFile are "" when no step ran.
 	RunID, RunDir, SummaryFile string
-	// LastOut and LastErr are the run directory's last artifacts.
+	// LastOut and LastErr are the artifacts the FAIL block names: the
+	// failure's (runtime.FailureArtifacts, D24).
 	LastOut, LastErr string
 	// FailedOut and FailedErr are the out_content and err_content of the
 	// first failed step (nil when absent).
@@ -103,7 +104,7 @@ func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)
 		fmt.Fprintf(stray, "jaiph: cannot record the end of the run: %v\n", err)
 	}
 	if out.Failed {
-		out.LastOut, out.LastErr = rt.LastArtifacts()
+		out.LastOut, out.LastErr = rt.FailureArtifacts()
 		if e := rt.FirstFailure(); e != nil {
 			out.FailedOut, out.FailedErr = e.OutContent, e.ErrContent
 		}
