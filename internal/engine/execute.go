@@ -51,11 +51,11 @@ func (o Outcome) ExitStatus() int {
 // Failure is the FAIL block of a failed outcome; strayLine is the last line
 // that reached the run's stray stderr.
 func (o Outcome) Failure(strayLine string) progress.Failure {
-	summary := "Workflow execution failed."
+	signal := ""
 	if o.Interrupted != nil {
-		summary = "Process terminated by signal " + o.Interrupted.SignalName()
+		signal = o.Interrupted.SignalName()
 	}
-	return progress.Failure{Elapsed: o.Elapsed, Summary: summary, StrayLine: strayLine, RunDir: o.RunDir,
+	return progress.Failure{Elapsed: o.Elapsed, Summary: "Workflow execution failed.", Signal: signal, StrayLine: strayLine, RunDir: o.RunDir,
 		LastOut: o.LastOut, LastErr: o.LastErr, FailedOut: o.FailedOut, FailedErr: o.FailedErr}
 }
 
