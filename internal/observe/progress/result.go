@@ -67,23 +67,25 @@ func Fail(w io.Writer, s *Style, f Failure) {
 		if f.StrayLine != "" {
 			summary = f.StrayLine
 		}
-		fmt.Fprintf(w, "  %s\n", summary)
+		fmt.Fprintf(w, "  %s\n", Printable(summary))
 	}
 	if f.RunDir != "" {
-		fmt.Fprintf(w, "  Logs: %s\n", f.RunDir)
-		fmt.Fprintf(w, "  Summary: %s\n", f.RunDir+"/run_summary.jsonl")
+		fmt.Fprintf(w, "  Logs: %s\n", Printable(f.RunDir))
+		fmt.Fprintf(w, "  Summary: %s\n", Printable(f.RunDir+"/run_summary.jsonl"))
 		if f.LastOut != "" {
-			fmt.Fprintf(w, "    out: %s\n", f.LastOut)
+			fmt.Fprintf(w, "    out: %s\n", Printable(f.LastOut))
 		}
 		if f.LastErr != "" {
-			fmt.Fprintf(w, "    err: %s\n", f.LastErr)
+			fmt.Fprintf(w, "    err: %s\n", Printable(f.LastErr))
 		}
 		deadLetters(w, f.RunDir)
 	}
 	if failed != "" {
 		fmt.Fprintf(w, "\n  Output of failed step:\n")
+		// The step's output is data, shown escaped like the tree's; its
+		// artifacts keep the bytes.
 		for _, l := range strings.Split(failed, "\n") {
-			fmt.Fprintf(w, "    %s\n", l)
+			fmt.Fprintf(w, "    %s\n", Printable(l))
 		}
 	}
 }
