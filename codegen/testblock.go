@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/ast"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
@@ -60,11 +61,44 @@ func LowerTest(t *ast.Test) string {
 // `$1` in a mock body was a mangled function name: here `$1`, `$2`, … and
 // `$@` are the call's arguments (docs/differences.md). The second line
 // stays, so the body's lines start on line 3 as bashcheck counts them.
+// A value return gives the call its return value (mockReturns).
 func MockBody(kind lowered.Kind, symbol, text string) *lowered.Body {
 	name := symbol
 	if i := strings.LastIndex(symbol, "::"); i >= 0 {
 		name = symbol[i+2:]
 	}
-	src := "set +e +o pipefail\n# the mock of " + strings.ReplaceAll(symbol, "\n", " ") + ": $@ are the call's arguments\n" + text + "\n"
+	src := "set +e +o pipefail\n# the mock of " + strings.ReplaceAll(symbol, "\n", " ") + ": $@ are the call's arguments\n" + mockReturns(text) + "\n"
 	return &lowered.Body{Kind: kind, Name: name, Symbol: symbol, Source: src, Script: true}
+}
+
+// mockReturns rewrites the value returns of a mock body (`return "v"`,
+// `return 'v'`, `return $v`; not `return $?` or a number), outside braces
+// and here-documents, to `jaiph::return v; exit 0`, one line for one, as a
+// function body's are lowered. The body runs as a script, where bash's
+// `return` fails ("can only `return' from a function or sourced script")
+// and the mock could not give the value the symbol it replaces returns; in
+// the reference it could not either.
+func mockReturns(text string) string {
+	lines := strings.Split(text, "\n")
+	depth := 0
+	var delims []string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if len(delims) > 0 {
+			if t == delims[0] {
+				delims = delims[1:]
+			}
+			continue
+		}
+		if depth == 0 && shellscan.HasWordPrefix(t, "return") {
+			if v := strings.TrimSpace(t[len("return"):]); v != "" && v != "$?" && strings.ContainsRune(`"'$`, rune(v[0])) {
+				lines[i] = l[:len(l)-len(strings.TrimLeft(l, " \t"))] + "jaiph::return " + v + "; exit 0"
+			}
+		}
+		depth = max(0, depth+shellscan.BraceDelta(l))
+		for _, h := range shellscan.Heredocs(l) {
+			delims = append(delims, h.Delim)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jaiph-go/jaiph/ast"
@@ -47,5 +48,40 @@ func TestMockBody(t *testing.T) {
 	}
 	if b := MockBody(lowered.Workflow, "lib::tools::deploy", ""); b.Name != "deploy" {
 		t.Errorf("name = %q, want deploy", b.Name)
+	}
+}
+
+// TestMockReturns: a mock body's value returns end the mock with a value;
+// returns inside a shell function it defines, a here-document's text,
+// `return $?` and a numeric return stay bash's.
+func TestMockReturns(t *testing.T) {
+	in := strings.Join([]string{
+		`  return "v"`,
+		`return $x`,
+		`return $?`,
+		`return 3`,
+		`helper() {`,
+		`  return "$1"`,
+		`}`,
+		`cat <<EOF`,
+		`return "text"`,
+		`EOF`,
+		`returned "x"`,
+	}, "\n")
+	want := strings.Join([]string{
+		`  jaiph::return "v"; exit 0`,
+		`jaiph::return $x; exit 0`,
+		`return $?`,
+		`return 3`,
+		`helper() {`,
+		`  return "$1"`,
+		`}`,
+		`cat <<EOF`,
+		`return "text"`,
+		`EOF`,
+		`returned "x"`,
+	}, "\n")
+	if got := mockReturns(in); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -194,7 +194,7 @@ func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, con
 	case isDigits(v):
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return j + 1, at("config value must be a quoted string or true/false: " + v)
+			return j + 1, at(notAValue(e.Key, v))
 		}
 		e.Kind, e.Int = ast.ConfigInt, n
 	case v == "[]":
@@ -225,11 +225,28 @@ func (p *parser) parseConfigValue(e *ast.ConfigEntry, v string, j int) (int, con
 	default:
 		s, ok := quotedConfigString(v)
 		if !ok {
-			return j + 1, at("config value must be a quoted string or true/false: " + v)
+			return j + 1, at(notAValue(e.Key, v))
 		}
 		e.Kind, e.Str = ast.ConfigString, s
 	}
 	return j + 1, configError{}
+}
+
+// notAValue is the diagnostic of a value written in no syntax a config
+// value has (`-3`, `claude --print`). An integer or boolean key says what
+// it takes: the reference's text, kept for string keys, would offer "a
+// quoted string or true/false" to `run.max_steps = -3`.
+func notAValue(key, v string) string {
+	switch configKeyKind[key] {
+	case ast.ConfigInt:
+		if key == "run.inbox_max_dispatch_depth" {
+			return key + " must be a positive integer: " + v
+		}
+		return key + " must be a non-negative integer: " + v
+	case ast.ConfigBool:
+		return key + " must be true or false: " + v
+	}
+	return "config value must be a quoted string or true/false: " + v
 }
 
 // quotedConfigString unquotes `"…"`/`'…'` and applies the reference's

@@ -51,7 +51,7 @@ func TestStepLexerTokens(t *testing.T) {
 // TestStepFormsOrder checks the table against docs/language.md#steps: one entry per
 // item group, in the normative order, the shell step last.
 func TestStepFormsOrder(t *testing.T) {
-	want := []string{"1–3", "4", "5", "5a", "5b", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}
+	want := []string{"1–3", "4", "5", "5a", "5b", "5c", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}
 	if len(stepForms) != len(want) {
 		t.Fatalf("%d forms, want %d", len(stepForms), len(want))
 	}
@@ -76,6 +76,12 @@ func TestStepClassification(t *testing.T) {
 		{`x = <- lib.ch key "$k" timeout "5m"`, "5a"},
 		{`<- ch timeout "1h"`, "5b"},
 		{`<-ch`, "5b"},
+		{`x = prompt`, "5c"},
+		{`prompt`, "5c"},
+		{`x = ensure`, "5c"},
+		{`run`, "5c"},
+		{`x=prompt`, "15"}, // a shell assignment of the word
+		{`x = prompt_y`, "6"},
 		{`<- "ch"`, "15"},
 		{`x = "s"`, "15"}, // quirk: a shell line running x
 		{`x = $y`, "15"},

@@ -104,6 +104,34 @@ func (p *parser) blockStep(text string, line int) ast.Step {
 	return &ast.Shell{Pos: p.pos(line, 1), Text: text, GuardCol: 1}
 }
 
+// bareStep reports a step keyword with nothing after it (`prompt`, `x =
+// prompt`, `run`, `x = ensure`) with its form's own message and reports
+// whether it did. The reference ran such a line as shell, a command of
+// that name that is not found; the shell check would call it a step
+// misplaced inside a shell construct, which it is not.
+func (p *parser) bareStep(i int, l *line, col int) bool {
+	kw, capture := trim(l.text), false
+	// `x=prompt` is a shell assignment of the word "prompt".
+	if _, rhs, off, ok := l.assignment(true); ok {
+		kw, capture, col = trim(rhs), true, col+off
+	}
+	switch kw {
+	case "prompt":
+		msg := `prompt must match: prompt "<text>"`
+		if capture {
+			msg = `prompt must match: name = prompt "<text>"`
+		}
+		p.errorAt(i+1, col, msg)
+	case "run":
+		p.errorAt(i+1, 1, "run must target a workflow or function reference")
+	case "ensure":
+		p.errorAt(i+1, 1, "invalid ensure statement")
+	default:
+		return false
+	}
+	return true
+}
+
 func startsWithAny(s string, prefixes ...string) bool {
 	for _, pre := range prefixes {
 		if strings.HasPrefix(s, pre) {
@@ -186,6 +214,13 @@ var stepForms = []stepForm{
 			return stepResult{}, false
 		}
 		return s.more(p.parseReceive(s.i, "", h, indentCol(s.raw), indentCol(s.raw)), s.i+1)
+	}},
+	// Beyond the reference: a step keyword with nothing after it.
+	{"5c [IDENT =] prompt|run|ensure alone", func(p *parser, s *stepLine) (stepResult, bool) {
+		if !p.bareStep(s.i, s.line, indentCol(s.raw)) {
+			return stepResult{}, false
+		}
+		return stepResult{next: s.i + 1}, true
 	}},
 	// Quirk: `x = "s"`, `x = 's'`, `x = $y` (and `x = prompt …` that item 4
 	// refused) are shell lines.

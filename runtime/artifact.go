@@ -264,6 +264,58 @@ func (rt *Runtime) copyArtifact(w io.Writer, path string) {
 	_, _ = io.Copy(w, f)
 }
 
+// FailureArtifacts returns the .out and .err the FAIL block names: the
+// lexicographically last among the artifacts of the first failed step,
+// of the steps inside it and of every other step that failed. The
+// reference names the run directory's last ones, which can be a step that
+// passed after the failure (`run w || true` then `run ok`, a later
+// delivery): D24. Without a failed step, or when the summary cannot be
+// read, they are the run directory's last (LastArtifacts).
+func (rt *Runtime) FailureArtifacts() (out, errFile string) {
+	first := rt.FirstFailure()
+	if first == nil || rt.runDir == "" {
+		return rt.LastArtifacts()
+	}
+	f, err := os.Open(filepath.Join(rt.runDir, "run_summary.jsonl"))
+	if err != nil {
+		return rt.LastArtifacts()
+	}
+	defer f.Close()
+	parent := map[string]string{}
+	type end struct {
+		id, out, err string
+		failed       bool
+	}
+	var ends []end
+	err = event.Read(f, event.Filter{Types: []string{event.StepStart, event.StepEnd}, HeadOnly: true}, func(r *event.Record) error {
+		switch {
+		case r.Type == event.StepStart && r.ParentID != nil:
+			parent[r.ID] = *r.ParentID
+		case r.Type == event.StepEnd && (r.OutFile != "" || r.ErrFile != ""):
+			ends = append(ends, end{r.ID, r.OutFile, r.ErrFile, r.Status != nil && *r.Status != 0})
+		}
+		return nil
+	})
+	if err != nil {
+		return rt.LastArtifacts()
+	}
+	inside := func(id string) bool {
+		for n := 0; id != "" && n <= len(parent); n++ { // n: a cycle in a forged summary ends
+			if id == first.ID {
+				return true
+			}
+			id = parent[id]
+		}
+		return false
+	}
+	for _, e := range ends {
+		if e.failed || inside(e.id) {
+			out, errFile = max(out, e.out), max(errFile, e.err)
+		}
+	}
+	return out, errFile
+}
+
 // LastArtifacts returns the run directory's lexicographically last .out
 // and .err artifacts (the FAIL block names them), "" when none.
 func (rt *Runtime) LastArtifacts() (out, errFile string) {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -181,7 +182,7 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 	if !f.noErrExit {
 		params = append(params, "-e", "-o", "pipefail")
 	}
-	if env.get("JAIPH_DEBUG") == "true" {
+	if envflag.True(env.get("JAIPH_DEBUG")) {
 		params = append(params, "-x")
 	}
 	params = append(params, "--")

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/exec/shellbuiltin"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
@@ -81,7 +82,7 @@ func (rt *Runtime) openFiles(dir string, resume bool) error {
 			open = chain.Continue
 		}
 		store, why := chain.Store{Dir: rt.opts.KeyDir}.Outside(rt.opts.Workspace)
-		recs, err := open(store, rt.runID, runs.Chained(dir), rt.env("JAIPH_INBOX_FSYNC") == "true")
+		recs, err := open(store, rt.runID, runs.Chained(dir), envflag.True(rt.env("JAIPH_INBOX_FSYNC")))
 		if err != nil {
 			return err
 		}

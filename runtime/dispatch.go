@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -176,7 +177,7 @@ func (rt *Runtime) DrainHere(ctx context.Context, mb Mailbox, stderr io.Writer) 
 	}
 	hc := interp.HandlerCtx(ctx)
 	max, tooDeep := DispatchDepth(envInt(hc.Env.Get("JAIPH_INBOX_MAX_DISPATCH_DEPTH").String(), 0))
-	parallel := hc.Env.Get("JAIPH_INBOX_PARALLEL").String() == "true"
+	parallel := envflag.True(hc.Env.Get("JAIPH_INBOX_PARALLEL").String())
 	pol, err := deliveryPolicyFrom(func(name string) string { return hc.Env.Get(name).String() })
 	if err != nil {
 		fmt.Fprintln(stderr, err.Error())

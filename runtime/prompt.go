@@ -154,7 +154,7 @@ func (rt *Runtime) runPrompt(ctx context.Context, hc interp.HandlerContext, text
 			fmt.Fprintln(errFile, agent.ClaudeNotFound.Error())
 			return 1, "", false
 		}
-		fmt.Fprintf(errFile, "jaiph: %s: command not found\n", inv.Argv[0])
+		fmt.Fprintln(errFile, agent.CursorNotFound(inv.Argv[0]).Error())
 		return 127, "", false
 	}
 

@@ -110,7 +110,7 @@ func TestPromptMockErrorAndFallThrough(t *testing.T) {
 	status, arts = runSource(t, "workflow default {\n  prompt \"anything\"\n}\n",
 		func(string) (string, bool, error) { return "", false, nil },
 		"JAIPH_AGENT_COMMAND=jaiph-test-no-such-agent")
-	if status != 127 || arts["000002-jaiph__prompt.err"] != "jaiph: jaiph-test-no-such-agent: command not found\n" {
+	if status != 127 || !strings.HasPrefix(arts["000002-jaiph__prompt.err"], `jaiph: agent.backend is "cursor" but its command (jaiph-test-no-such-agent) was not found in PATH.`) {
 		t.Errorf("status %d artifacts %q", status, arts)
 	}
 	if !strings.HasPrefix(arts["000002-jaiph__prompt.out"], "Command:\njaiph-test-no-such-agent --print ") {

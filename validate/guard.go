@@ -71,10 +71,22 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 	if !lines {
 		return ""
 	}
+	// delims are the here-documents still open: their bodies are data
+	// (`cat <<EOF` then `run the tests`), not commands to classify.
+	var delims []string
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
+		if len(delims) > 0 {
+			if line == delims[0] {
+				delims = delims[1:]
+			}
+			continue
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
+		}
+		for _, h := range shellscan.Heredocs(line) {
+			delims = append(delims, h.Delim)
 		}
 		k, w := classifyFragment(line, kindOf)
 		if msg := guardMessage(managedShell, k, w); msg != "" {
@@ -90,7 +102,7 @@ func classifyFragment(frag string, kindOf symbolKind) (fragmentKind, string) {
 	if shellscan.HasWordPrefix(t, "run") || shellscan.HasWordPrefix(t, "ensure") {
 		return fragKeyword, ""
 	}
-	if shellscan.IndexOperator(t, "<-") >= 0 {
+	if shellscan.IndexSend(t) >= 0 {
 		return fragSend, ""
 	}
 	word := shellscan.FirstCommandWord(t)

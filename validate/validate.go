@@ -670,10 +670,15 @@ func (c *checker) checkLocalCycles() {
 	}
 }
 
-// checkTests validates the workflow runs of a test file (docs/language.md#test-blocks).
+// checkTests validates the workflow runs and symbol mocks of a test file
+// (docs/language.md#test-blocks).
 func (c *checker) checkTests() {
 	for _, t := range c.file.Tests {
 		for _, st := range t.Stmts {
+			if m, ok := st.(*ast.MockSymbol); ok {
+				c.checkMockTarget(m)
+				continue
+			}
 			run, ok := st.(*ast.TestRun)
 			if !ok {
 				continue
@@ -691,6 +696,41 @@ func (c *checker) checkTests() {
 				c.pointAtName(len(c.diags)-1, run.Line, run.Ref)
 			}
 		}
+	}
+}
+
+// checkMockTarget refuses a symbol mock whose target does not exist (or
+// is of another kind): the reference did not check, so a misspelt target
+// mocked nothing and the real symbol ran. A one-word target names a symbol
+// of the first import's module, as the runner resolves it.
+func (c *checker) checkMockTarget(m *ast.MockSymbol) {
+	alias, name := m.Ref.Alias, m.Ref.Name
+	shown := m.Ref.String()
+	if alias == "" {
+		if len(c.file.Imports) == 0 {
+			c.report(m.Line, m.Col, diag.Validate, fmt.Sprintf("mock %s target %q: the test file imports no module to find it in", m.Kind, shown))
+			return
+		}
+		alias = c.file.Imports[0].Alias
+	}
+	mod, known := c.imports[alias]
+	switch {
+	case !known:
+		c.report(m.Line, m.Col, diag.Validate, fmt.Sprintf("unknown import alias %q in mock %s target %q", alias, m.Kind, shown)+diag.Suggest(alias, c.aliases()))
+		return
+	case mod == nil:
+		return // a missing module, reported at its import
+	}
+	prefix := ""
+	if m.Ref.Alias != "" {
+		prefix = alias + "."
+	}
+	switch kind := c.kindIn(mod, name); kind {
+	case m.Kind:
+	case "":
+		c.report(m.Line, m.Col, diag.Validate, fmt.Sprintf("mock %s target %q does not exist in %q", m.Kind, shown, alias)+diag.Suggest(prefix+name, names(mod, prefix, m.Kind)))
+	default:
+		c.report(m.Line, m.Col, diag.Validate, fmt.Sprintf("mock %s target %q is a %s: use mock %s", m.Kind, shown, kind, kind))
 	}
 }
 

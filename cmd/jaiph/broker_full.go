@@ -13,10 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jaiph-go/jaiph/internal/broker"
+	"github.com/jaiph-go/jaiph/internal/envflag"
 )
 
 func serveBroker(cmd *cobra.Command, o brokerOptions) error {
-	err := broker.RunNode(broker.ServerOptions{Listen: o.listen, StoreDir: o.store, SyncAlways: os.Getenv("JAIPH_INBOX_FSYNC") == "true",
+	err := broker.RunNode(broker.ServerOptions{Listen: o.listen, StoreDir: o.store, SyncAlways: envflag.True(os.Getenv("JAIPH_INBOX_FSYNC")),
 		Name: o.name, Cluster: o.cluster, Routes: o.routes, ClusterName: o.clusterName}, o.retention, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	if oe := (*broker.OptionError)(nil); errors.As(err, &oe) {
 		return &usageError{oe.Msg}

@@ -50,7 +50,8 @@ func pruneBrokerRuns(cmd *cobra.Command, _ string, _ time.Duration, _ bool) erro
 // it shows in the command list and `jaiph help NAME`; anything else, its
 // own --help included (its flags are declared there), runs in jaiph-full.
 func newForwardedCmd(use, short string) *cobra.Command {
-	return &cobra.Command{Use: use, Short: short, Long: short + " (runs in " + fullbuild.Binary + ").", DisableFlagParsing: true,
+	// Its flags and arguments are completed by jaiph-full, which declares them.
+	return &cobra.Command{Use: use, Short: short, Long: short + " (runs in " + fullbuild.Binary + ").", DisableFlagParsing: true, ValidArgsFunction: fullbuild.CompleteArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return toFull("jaiph "+cmd.Name(), cmd.ErrOrStderr()) }}
 }
 

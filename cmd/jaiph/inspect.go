@@ -20,11 +20,13 @@ import (
 
 func newRunsCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, prune bool
-	cmd := &cobra.Command{Use: "runs [--json] [--prune]", Short: "List the workspace's runs, newest first", Args: positional(0, 0),
+	var status runs.StatusFlag
+	cmd := &cobra.Command{Use: "runs [--json] [--prune] [--status S]", Short: "List the workspace's runs, newest first", Args: positional(0, 0),
 		Long: "List the runs under the workspace's .jaiph/runs (or JAIPH_RUNS_DIR): start time, status\n(passed, failed, interrupted, running), duration, source and run directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runs.PrintCommand(stdout, cmd.ErrOrStderr(), cwdWorkspace(), os.Getenv, asJSON, prune)
+			return runs.PrintCommand(stdout, cmd.ErrOrStderr(), cwdWorkspace(), os.Getenv, asJSON, prune, string(status))
 		}}
+	cmd.Flags().Var(&status, "status", "list only the runs with this status: passed, failed, interrupted, running or unknown")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document {\"runs\": [...]} (fields: docs/durability.md)")
 	cmd.Flags().BoolVar(&prune, "prune", false, "first remove the records (.jaiph/state/runs) of runs whose run directory was deleted")
 	return cmd

@@ -21,7 +21,10 @@ import (
 // texts and flag checks (broker.go, from internal/tools/brokercmd, about
 // 150), their one-call bodies (broker_full.go), `__sandbox` (sandbox.go,
 // from engine.Hidden), and run's --inbox and --replicas parsed from their
-// one declaration: 908 lines, bound 920. Declarations, not logic: the
+// one declaration: 908 lines, bound 920. Issue 37 declared `runs
+// --status` and the completion of the stand-ins for jaiph-full's commands
+// (their check and the asking in internal/store/runs and
+// internal/fullbuild): 921 lines, bound 925. Declarations, not logic: the
 // bound still catches logic moving in.
 func TestCLIStaysThin(t *testing.T) {
 	files, err := filepath.Glob("*.go")
@@ -43,7 +46,7 @@ func TestCLIStaysThin(t *testing.T) {
 			}
 		}
 	}
-	if lines >= 920 {
-		t.Errorf("cmd/jaiph has %d lines of code, want under 920: move logic into engine, progress or diag", lines)
+	if lines >= 925 {
+		t.Errorf("cmd/jaiph has %d lines of code, want under 925: move logic into engine, progress or diag", lines)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
 	"github.com/jaiph-go/jaiph/internal/bashcheck"
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/fileinbox"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
@@ -136,7 +137,7 @@ func (r *Run) prepare(ctx context.Context, o RunOptions) (*runtime.Runtime, *run
 	if o.Workspace != "" {
 		ws = o.Workspace
 	}
-	files := inbox.New(lastValue(o.Environ, "JAIPH_INBOX_FSYNC") == "true")
+	files := inbox.New(envflag.True(lastValue(o.Environ, "JAIPH_INBOX_FSYNC")))
 	tr, err := p.transport(ctx, o.Environ, files)
 	if err != nil {
 		return nil, nil, nil, err

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -23,7 +24,8 @@ type Outcome struct {
 	Elapsed time.Duration
 	// RunID, RunDir and SummaryFile are "" when no step ran.
 	RunID, RunDir, SummaryFile string
-	// LastOut and LastErr are the run directory's last artifacts.
+	// LastOut and LastErr are the artifacts the FAIL block names: the
+	// failure's (runtime.FailureArtifacts, D24).
 	LastOut, LastErr string
 	// FailedOut and FailedErr are the out_content and err_content of the
 	// first failed step (nil when absent).
@@ -52,11 +54,11 @@ func (o Outcome) ExitStatus() int {
 // Failure is the FAIL block of a failed outcome; strayLine is the last line
 // that reached the run's stray stderr.
 func (o Outcome) Failure(strayLine string) progress.Failure {
-	summary := "Workflow execution failed."
+	signal := ""
 	if o.Interrupted != nil {
-		summary = "Process terminated by signal " + o.Interrupted.SignalName()
+		signal = o.Interrupted.SignalName()
 	}
-	return progress.Failure{Elapsed: o.Elapsed, Summary: summary, StrayLine: strayLine, RunDir: o.RunDir,
+	return progress.Failure{Elapsed: o.Elapsed, Summary: "Workflow execution failed.", Signal: signal, StrayLine: strayLine, RunDir: o.RunDir,
 		LastOut: o.LastOut, LastErr: o.LastErr, FailedOut: o.FailedOut, FailedErr: o.FailedErr}
 }
 
@@ -97,7 +99,7 @@ func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)
 	}
 	out := Outcome{Status: status, Elapsed: time.Since(start), RunID: rt.RunID(), RunDir: rt.RunDir(),
 		Interrupted: runtime.Interruption(ctx), Value: rt.Returned()}
-	out.Failed = status != 0 || (stray.n.Load() > 0 && env.Get("JAIPH_DEBUG") != "true")
+	out.Failed = status != 0 || (stray.n.Load() > 0 && !envflag.True(env.Get("JAIPH_DEBUG")))
 	if out.RunDir != "" {
 		out.SummaryFile = filepath.Join(out.RunDir, "run_summary.jsonl")
 	}
@@ -108,7 +110,7 @@ func (r *Run) Execute(ctx context.Context, o RunOptions, started func(time.Time)
 		fmt.Fprintf(stray, "jaiph: cannot record the end of the run: %v\n", err)
 	}
 	if out.Failed {
-		out.LastOut, out.LastErr = rt.LastArtifacts()
+		out.LastOut, out.LastErr = rt.FailureArtifacts()
 		if e := rt.FirstFailure(); e != nil {
 			out.FailedOut, out.FailedErr = e.OutContent, e.ErrContent
 		}

@@ -39,8 +39,11 @@ func check(files []string, read func(string) ([]byte, error)) ([]*diag.Diagnosti
 	}
 	refused := map[fileLine]bool{} // lines validation already refused
 	for _, d := range diags {
+		// Validation's E_PARSE refusals (`run` in a rule) count too: the
+		// shell check runs on such a file when it also has a config-entry
+		// error, and would call the same `run` a misplaced step.
+		refused[fileLine{d.File, d.Line}] = true
 		if d.Code == diag.Validate || d.Code == diag.Schema {
-			refused[fileLine{d.File, d.Line}] = true
 			continue
 		}
 		if f := loader.File(d.File); d.Code == diag.Parse && f != nil && f.EntryErrorsOnly {

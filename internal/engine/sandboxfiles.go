@@ -12,6 +12,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
@@ -30,7 +31,7 @@ type hostFiles struct {
 }
 
 func newHostFiles(o RunOptions, workspace string, notices io.Writer) *hostFiles {
-	h := &hostFiles{fsync: runtime.NewEnv(o.Environ).Get("JAIPH_INBOX_FSYNC") == "true", notices: notices}
+	h := &hostFiles{fsync: envflag.True(runtime.NewEnv(o.Environ).Get("JAIPH_INBOX_FSYNC")), notices: notices}
 	h.store, h.why = keyStore(o.KeyDir, o.Environ).Outside(workspace)
 	return h
 }

@@ -14,7 +14,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 // Binary is the name of the full build.
@@ -39,15 +43,7 @@ func RunNeeds(inboxURL string, traced bool) string {
 // PATH) running args with the same environment. It returns only when it
 // cannot, having said so on stderr naming what needed it: the exit status.
 func Exec(args []string, what string, stderr io.Writer) int {
-	path := ""
-	if self, err := os.Executable(); err == nil {
-		if p := filepath.Join(filepath.Dir(self), Binary); isExecutable(p) {
-			path = p
-		}
-	}
-	if path == "" {
-		path, _ = exec.LookPath(Binary)
-	}
+	path := find()
 	if path == "" {
 		fmt.Fprintf(stderr, "jaiph: %s needs %s, the build of jaiph with the broker, report, MCP and OTLP code linked in; `make build` writes it beside jaiph (bin/%s), or put it on PATH\n",
 			what, Binary, Binary)
@@ -56,6 +52,53 @@ func Exec(args []string, what string, stderr io.Writer) int {
 	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
 	fmt.Fprintf(stderr, "jaiph: cannot start %s: %v\n", path, err)
 	return 1
+}
+
+// find is jaiph-full's path: beside this binary, else on PATH ("" when
+// neither has it).
+func find() string {
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), Binary); isExecutable(p) {
+			return p
+		}
+	}
+	path, _ := exec.LookPath(Binary)
+	return path
+}
+
+// Complete asks jaiph-full for the completion candidates of args (the
+// command's words, the last the one being completed), through cobra's
+// hidden `__complete` command: the default build's stand-ins for its
+// commands (report, mcp, serve) declare none of their flags. It returns
+// the candidates ("word\tdescription") and cobra's directive; ok is false
+// when jaiph-full cannot be found or gives no answer in that protocol.
+func Complete(args []string) (cands []string, directive int, ok bool) {
+	path := find()
+	if path == "" {
+		return nil, 0, false
+	}
+	out, err := exec.Command(path, append([]string{"__complete"}, args...)...).Output()
+	if err != nil {
+		return nil, 0, false
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	last := lines[len(lines)-1]
+	d, err := strconv.Atoi(strings.TrimPrefix(last, ":"))
+	if !strings.HasPrefix(last, ":") || err != nil {
+		return nil, 0, false
+	}
+	return lines[:len(lines)-1], d, true
+}
+
+// CompleteArgs is the ValidArgsFunction of the default build's stand-in
+// for a jaiph-full command: Complete for the command's words, no
+// candidates when jaiph-full does not answer.
+func CompleteArgs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	c, d, ok := Complete(append(append([]string{cmd.Name()}, args...), toComplete))
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return c, cobra.ShellCompDirective(d)
 }
 
 func isExecutable(p string) bool {

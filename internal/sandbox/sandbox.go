@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/event"
 )
 
@@ -144,7 +145,7 @@ type Mount struct {
 func Resolve(getenv func(string) string, file map[string]string, workspace string) (Config, error) {
 	c := Config{Network: DefaultNetwork, Timeout: DefaultTimeout, Binary: getenv("JAIPH_DOCKER_BINARY")}
 	if v := getenv("JAIPH_DOCKER_ENABLED"); v != "" {
-		c.Enabled = v == "true"
+		c.Enabled = envflag.True(v)
 	} else {
 		c.Enabled = file["runtime.docker_enabled"] == "true"
 	}

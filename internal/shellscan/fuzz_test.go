@@ -43,6 +43,9 @@ func FuzzScan(f *testing.F) {
 		if i := IndexOperator(s, "<-"); i >= 0 && !strings.HasPrefix(s[i:], "<-") {
 			t.Fatalf("IndexOperator = %d in %q", i, s)
 		}
+		if i := IndexSend(s); i >= 0 && (!strings.HasPrefix(s[i:], "<-") || i < IndexOperator(s, "<-")) {
+			t.Fatalf("IndexSend = %d in %q (IndexOperator %d)", i, s, IndexOperator(s, "<-"))
+		}
 		if i := ClosingQuote(s, '"'); i >= 0 && s[i] != '"' {
 			t.Fatalf("ClosingQuote = %d in %q", i, s)
 		}

@@ -153,6 +153,64 @@ func IndexOperator(s, op string) int {
 	}
 }
 
+// IndexSend returns the index of the first `<-` in s that is a send
+// operator (Operators rules), or -1. Unlike IndexOperator it knows the
+// shell's own uses of those two bytes, where a send cannot be: the tail of
+// the here-document operator `<<-` (and of `<<<-word`), and `<` before a
+// negative operand inside arithmetic (`(( ))`, `$(( ))`, `$[ ]`) or a
+// `[[ ]]` test. The reference took every one of them for a send.
+func IndexSend(s string) int {
+	if !strings.Contains(s, "<-") {
+		return -1
+	}
+	// arith counts the open parentheses of an arithmetic context (its
+	// opening `((` counts two); brackets the open [ of `$[ ]`.
+	arith, brackets, test := 0, 0, false
+	sc := New(s, Operators)
+	for {
+		i, _, ok := sc.Next()
+		if !ok {
+			return -1
+		}
+		next := byte(0)
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		switch c := s[i]; {
+		case c == '(' && arith > 0:
+			arith++
+		case c == '(' && next == '(':
+			arith = 2
+			sc.Seek(i + 2)
+		case c == ')' && arith > 0:
+			arith--
+		case c == '$' && next == '[':
+			brackets++
+			sc.Seek(i + 2)
+		case c == '[' && brackets > 0:
+			brackets++
+		case c == ']' && brackets > 0:
+			brackets--
+		case c == '[' && next == '[' && !test && (i == 0 || isBlankOrOp(s[i-1])):
+			test = true
+			sc.Seek(i + 2)
+		case c == ']' && next == ']' && test:
+			test = false
+			sc.Seek(i + 2)
+		case c == '<' && next == '-':
+			if arith == 0 && brackets == 0 && !test && (i == 0 || s[i-1] != '<') {
+				return i
+			}
+		}
+	}
+}
+
+// isBlankOrOp reports whether c can come right before a word that starts a
+// command (`[[` after `if `, `;`, `&&`, `(`, …).
+func isBlankOrOp(c byte) bool {
+	return strings.IndexByte(" \t\n;&|(!{", c) >= 0
+}
+
 // ClosingQuote returns the index of the first q in s that is not escaped by
 // an odd number of backslashes (a Jaiph string, D13), or -1.
 func ClosingQuote(s string, q byte) int {

@@ -33,7 +33,7 @@ type result struct {
 	heredocs                   []string // Heredocs: delimiters, "-" first for <<-
 	subst                      []string // Substitutions
 	list                       bool     // HasListOperator
-	sendAt                     int      // IndexOperator(in, "<-")
+	sendAt                     int      // IndexSend(in)
 	str                        string   // the Jaiph string opened by the first ", or "unterminated"
 	stmts                      []string // SplitStatements
 	word                       string   // FirstCommandWord
@@ -43,7 +43,7 @@ func run(in string) result {
 	r := result{in: in, body: visible(in, BodyLine),
 		shell: visible(in, ShellText), send: visible(in, Operators), recover: visible(in, RecoverBlock),
 		delta: BraceDelta(in), subst: Substitutions(in), list: HasListOperator(in),
-		sendAt: IndexOperator(in, "<-"), stmts: SplitStatements(in), word: FirstCommandWord(in)}
+		sendAt: IndexSend(in), stmts: SplitStatements(in), word: FirstCommandWord(in)}
 	for _, h := range Heredocs(in) {
 		if h.Dash {
 			h.Delim = "-" + h.Delim
@@ -189,7 +189,7 @@ var variantTable = []result{
 		body:  "cat <<- <<<y  ",
 		shell: "cat <<- <<<y ‹<›‹<›‹Q› # <<C",
 		send:  "cat <<- <<<y  # <<C", recover: "cat <<-'E x' <<<y  # <<C",
-		delta: 0, heredocs: []string{"-E x"}, subst: nil, list: false, sendAt: 5, str: "<<Q",
+		delta: 0, heredocs: []string{"-E x"}, subst: nil, list: false, sendAt: -1, str: "<<Q",
 		stmts: []string{"cat <<-'E x' <<<y \"<<Q\" # <<C"}, word: "cat"},
 	{in: "(( 1 << 2 )) <<A",
 		body:  "(( 1 << 2 )) <<A",
@@ -245,6 +245,38 @@ var variantTable = []result{
 		send:  "run f $ || true", recover: "run f $'a\\'b' || true",
 		delta: 0, heredocs: nil, subst: nil, list: true, sendAt: -1, str: "",
 		stmts: []string{"run f $'a\\'b' || true"}, word: "run"},
+}
+
+// TestIndexSend: the shell's own `<-` (the here-document operator `<<-`,
+// a here-string, `<` before a negative number in arithmetic and `[[ ]]`)
+// is not a send; a send after such a context still is.
+func TestIndexSend(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`ch <- echo hi`, 3},
+		{`ch<-echo`, 2},
+		{`cat <<-EOF`, -1},
+		{`cat <<-'EOF' >out`, -1},
+		{`cat<<<-x`, -1},
+		{`echo $((x<-y))`, -1},
+		{`(( x<-y )) && echo neg`, -1},
+		{`for (( i=0; i<-n; i-- )); do :; done`, -1},
+		{`echo $(( (x)<-(y) ))`, -1},
+		{`echo $[x<-1]`, -1},
+		{`[[ $a <-1 ]] && echo lt`, -1},
+		{`if [[ $a<-1 ]]; then :; fi`, -1},
+		{`echo "$(( x<-y ))" '<-'`, -1},
+		{`echo $((1)) ch <- x`, 15},
+		{`[[ a ]] && ch <- x`, 14},
+		{`echo a[[b <- c`, 10},
+		{`x=$(ch <- echo)`, 7},
+	} {
+		if got := IndexSend(tc.in); got != tc.want {
+			t.Errorf("IndexSend(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
 }
 
 func TestTableCoversTricky(t *testing.T) {

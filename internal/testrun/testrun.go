@@ -13,6 +13,8 @@ import (
 
 	"github.com/jaiph-go/jaiph/ast"
 	"github.com/jaiph-go/jaiph/codegen"
+	"github.com/jaiph-go/jaiph/internal/envflag"
+	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/fileinbox"
 	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/store/inbox"
@@ -190,7 +192,7 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 	rt := runtime.New(runtime.Options{
 		Modules: b.file.mods, Workspace: b.file.opts.Workspace, Env: env,
 		TestMode: true, Locals: b.file.locals, PromptMock: b.prompt, Overrides: overrides,
-		Inbox: fileinbox.New(inbox.New(runtime.NewEnv(env).Get("JAIPH_INBOX_FSYNC") == "true")),
+		Inbox: fileinbox.New(inbox.New(envflag.True(runtime.NewEnv(env).Get("JAIPH_INBOX_FSYNC")))),
 	})
 	defer rt.Close()
 	var args []string
@@ -213,12 +215,37 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 	}
 	if status != 0 && !s.AllowFailure {
 		fmt.Fprintf(sh.Stderr(), "jaiph: workflow exited with status %d\n", status)
+		failedStepStderr(sh.Stderr(), rt.FirstFailure())
 		b.fail()
 		// An uncaptured run stops the block here; a capture runs in a
 		// command substitution, so the lowered `|| jaiph::test_stop` does.
 		return status, s.Capture == ""
 	}
 	return 0, false
+}
+
+// failedStepStderr writes the stderr of the run's first failed step (its
+// last 30 lines, as the FAIL block of jaiph run cuts it) under a line that
+// names the step: the status alone does not say why a test failed, and
+// the step's stderr is in its artifact, not in the test's stderr. The
+// reference printed the status only (D25).
+func failedStepStderr(w io.Writer, e *event.Event) {
+	if e == nil || e.ErrContent == nil {
+		return
+	}
+	text := strings.TrimRight(*e.ErrContent, " \t\r\n")
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > 30 {
+		lines = lines[len(lines)-30:]
+	}
+	status := 0
+	if e.Status != nil {
+		status = *e.Status
+	}
+	fmt.Fprintf(w, "stderr of %s %s (status %d):\n%s\n", e.Kind, e.Name, status, strings.Join(lines, "\n"))
 }
 
 // prompt answers a prompt from the block's mocks (docs/language.md#mocks): the

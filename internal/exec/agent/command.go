@@ -68,6 +68,14 @@ func (e *Error) Error() string { return e.Text }
 // `claude` is on PATH (docs/language.md#prompts-at-run-time).
 var ClaudeNotFound = &Error{`jaiph: agent.backend is "claude" but the Claude CLI (claude) was not found in PATH. Install the Anthropic Claude CLI or set agent.backend = "cursor" (or JAIPH_AGENT_BACKEND=cursor).`}
 
+// CursorNotFound is the failure when the cursor backend's command (the
+// first word of agent.command, cursor-agent by default) is not on PATH: a
+// bare "command not found" does not say which setting chose it or what to
+// do, as ClaudeNotFound does for claude.
+func CursorNotFound(program string) *Error {
+	return &Error{`jaiph: agent.backend is "cursor" but its command (` + program + `) was not found in PATH. Install the Cursor CLI (cursor-agent), set agent.command (or JAIPH_AGENT_COMMAND) to the agent's command, or set agent.backend = "claude" (or JAIPH_AGENT_BACKEND=claude).`}
+}
+
 // Build resolves the backend command line for prompt (docs/language.md#prompts-at-run-time).
 // lookup resolves variables in the agent command (the reference splits it
 // with `eval set --`). The command is split even for the claude backend,

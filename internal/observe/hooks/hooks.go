@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/envflag"
 	"github.com/jaiph-go/jaiph/internal/event"
 )
 
@@ -314,7 +315,7 @@ func TrustFile(home string) string { return filepath.Join(home, ".jaiph", "trust
 // is JAIPH_TRUST_HOOKS=true in the environment, or the workspace listed in
 // TrustFile(home). A workflow file cannot grant it.
 func Trusted(trustEnv, home, workspace string) bool {
-	if trustEnv == "true" {
+	if envflag.True(trustEnv) {
 		return true
 	}
 	b, err := os.ReadFile(TrustFile(home))

@@ -17,6 +17,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/jaiph-go/jaiph/internal/engine"
+	"github.com/jaiph-go/jaiph/internal/envflag"
 )
 
 // ShutdownWait bounds how long a live export may delay the end of `jaiph
@@ -98,7 +99,7 @@ func Start(environ []string, stderr io.Writer) *Live {
 		return sdktrace.NewBatchSpanProcessor(e)
 	})
 	l := &Live{tp: tp, errs: errs}
-	if lookup(environ, "JAIPH_DEBUG") == "true" {
+	if envflag.True(lookup(environ, "JAIPH_DEBUG")) {
 		l.debug = stderr
 	}
 	if err != nil {

@@ -43,3 +43,30 @@ func Printable(s string) string {
 	}
 	return b.String()
 }
+
+// printableKeepColour is Printable except for SGR sequences (`ESC [
+// digits m`, what Style writes), which are kept: the test report's stderr
+// mixes expectEqual's coloured sides with data. Setting a colour is all
+// such a sequence can do; a title, a cursor move or a clear is escaped.
+func printableKeepColour(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			b.WriteString(Printable(s))
+			return b.String()
+		}
+		j := i + 2
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
+			j++
+		}
+		if j > i+2 && j < len(s) && s[j] == 'm' {
+			b.WriteString(Printable(s[:i]))
+			b.WriteString(s[i : j+1])
+			s = s[j+1:]
+			continue
+		}
+		b.WriteString(Printable(s[:i+1]))
+		s = s[i+1:]
+	}
+}

@@ -54,7 +54,7 @@ type Tree struct {
 	open   []*openStep       // non-root steps not yet ended, in start order
 
 	tty   bool
-	shown func(string) string // Printable on a TTY: data never reaches it raw
+	shown func(string) string // Printable: data never reaches the terminal raw
 	hb    Heartbeat
 	clock Clock
 
@@ -72,10 +72,10 @@ func NewTree(w io.Writer, s *Style, opts ...Option) *Tree {
 	for _, o := range opts {
 		o(t)
 	}
-	t.shown = func(s string) string { return s } // off a TTY, bytes as the reference prints them
-	if t.tty {
-		t.shown = Printable
-	}
+	// Data is escaped on a TTY and off it: output piped through `tee` or
+	// into a CI log viewer reaches a terminal too (the reference printed
+	// it raw everywhere).
+	t.shown = Printable
 	return t
 }
 
@@ -119,7 +119,7 @@ func (t *Tree) Event(e *event.Event) {
 		} else {
 			on := ""
 			if e.Worker != "" {
-				on = " on " + e.Worker // a delivery a broker worker runs
+				on = " on " + t.shown(e.Worker) // a delivery a broker worker runs
 			}
 			t.line(fmt.Sprintf("%s%s %s%s", t.s.Dim(p), t.s.Dim("▸"), startLabel(t.s, e.Kind, e.Name), t.s.Dim(t.shown(FormatParams(e.Params, 0))+on)))
 		}
@@ -194,8 +194,7 @@ func promptNotice(e *event.Event) string {
 	return fmt.Sprintf("prompt attempt %d failed (exit %d); retrying in %s", e.Attempt, *e.Status, ms(e.DelayMS))
 }
 
-// Shown is s as the tree shows data: escaped by Printable on a TTY, as is
-// otherwise.
+// Shown is s as the tree shows data: escaped by Printable.
 func (t *Tree) Shown(s string) string { return t.shown(s) }
 
 // closeStep forgets an ended step for the heartbeat.

@@ -38,9 +38,14 @@ func Pass(w io.Writer, s *Style, elapsed time.Duration) {
 type Failure struct {
 	Elapsed time.Duration
 	// Summary is shown when there is neither failed-step output nor stray
-	// stderr ("Workflow execution failed.", "Process terminated by signal
-	// SIGINT").
+	// stderr ("Workflow execution failed.").
 	Summary string
+	// Signal names the signal that interrupted the run ("SIGINT"; "" when
+	// none): `Process terminated by signal SIGINT` is then always the
+	// block's first line, also when a failed step's output or stray stderr
+	// would take the summary's place, since those alone would not tell an
+	// interrupted run from a failed one.
+	Signal string
 	// StrayLine is the last non-blank line of the run's stray stderr.
 	StrayLine string
 	// RunDir is the run directory ("" when no step ran); LastOut and
@@ -55,28 +60,32 @@ type Failure struct {
 func Fail(w io.Writer, s *Style, f Failure) {
 	fmt.Fprintf(w, "\n%s workflow default (%s)\n", s.Red("✗ FAIL"), Duration(f.Elapsed))
 	failed := failedOutput(f.FailedOut, f.FailedErr)
-	if failed == "" {
+	if f.Signal != "" {
+		fmt.Fprintf(w, "  Process terminated by signal %s\n", f.Signal)
+	} else if failed == "" {
 		summary := f.Summary
 		if f.StrayLine != "" {
 			summary = f.StrayLine
 		}
-		fmt.Fprintf(w, "  %s\n", summary)
+		fmt.Fprintf(w, "  %s\n", Printable(summary))
 	}
 	if f.RunDir != "" {
-		fmt.Fprintf(w, "  Logs: %s\n", f.RunDir)
-		fmt.Fprintf(w, "  Summary: %s\n", f.RunDir+"/run_summary.jsonl")
+		fmt.Fprintf(w, "  Logs: %s\n", Printable(f.RunDir))
+		fmt.Fprintf(w, "  Summary: %s\n", Printable(f.RunDir+"/run_summary.jsonl"))
 		if f.LastOut != "" {
-			fmt.Fprintf(w, "    out: %s\n", f.LastOut)
+			fmt.Fprintf(w, "    out: %s\n", Printable(f.LastOut))
 		}
 		if f.LastErr != "" {
-			fmt.Fprintf(w, "    err: %s\n", f.LastErr)
+			fmt.Fprintf(w, "    err: %s\n", Printable(f.LastErr))
 		}
 		deadLetters(w, f.RunDir)
 	}
 	if failed != "" {
 		fmt.Fprintf(w, "\n  Output of failed step:\n")
+		// The step's output is data, shown escaped like the tree's; its
+		// artifacts keep the bytes.
 		for _, l := range strings.Split(failed, "\n") {
-			fmt.Fprintf(w, "    %s\n", l)
+			fmt.Fprintf(w, "    %s\n", Printable(l))
 		}
 	}
 }

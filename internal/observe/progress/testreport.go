@@ -40,13 +40,20 @@ func (r *TestReport) StartFile(name string) {
 func (r *TestReport) Test(description string, failed bool, stderr string, elapsed time.Duration) {
 	r.total++
 	secs := r.s.Dim(fmt.Sprintf("%ds", int(elapsed.Seconds())))
-	fmt.Fprintf(r.w, "  ▸ %s\n", description)
+	fmt.Fprintf(r.w, "  ▸ %s\n", Printable(description))
 	if !failed {
 		fmt.Fprintf(r.w, "  %s %s\n", r.s.Green("✓"), secs)
 		return
 	}
 	r.failed = append(r.failed, description)
-	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	// The test's stderr is data (a workflow's, a value an expectation
+	// shows): escaped, so that it cannot drive the terminal, but for the
+	// colours of expectEqual's sides when colour is on.
+	shown := Printable(stderr)
+	if r.s.enabled {
+		shown = printableKeepColour(stderr)
+	}
+	lines := strings.Split(strings.TrimRight(shown, "\n"), "\n")
 	if lines[0] == "" {
 		fmt.Fprintf(r.w, "  %s %s\n", r.s.Red("✗"), secs)
 	} else {

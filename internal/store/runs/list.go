@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -22,6 +24,28 @@ const (
 	Interrupted = "interrupted" // ended by a signal, or never ended (killed)
 	Unknown     = "unknown"     // nothing readable tells
 )
+
+// Statuses are the values of Run.Status, the choices of `jaiph runs
+// --status`.
+var Statuses = []string{Passed, Failed, Interrupted, Running, Unknown}
+
+// StatusFlag is the value of `jaiph runs --status`: one of Statuses, or
+// "" for every run.
+type StatusFlag string
+
+func (f *StatusFlag) String() string { return string(*f) }
+
+// Type names the value in help.
+func (f *StatusFlag) Type() string { return "status" }
+
+// Set refuses a value that is no status (a usage error).
+func (f *StatusFlag) Set(s string) error {
+	if !slices.Contains(Statuses, s) {
+		return fmt.Errorf("want one of %s", strings.Join(Statuses, ", "))
+	}
+	*f = StatusFlag(s)
+	return nil
+}
 
 // Run is one listed run (`jaiph runs --json`). Field names are stable.
 type Run struct {
@@ -258,8 +282,9 @@ func (f *summaryFacts) add(e *event.Record) {
 }
 
 // PrintCommand is `jaiph runs`: Print, after pruning the records of
-// deleted runs (reported on stderr) when prune.
-func PrintCommand(stdout, stderr io.Writer, workspace string, getenv func(string) string, asJSON, prune bool) error {
+// deleted runs (reported on stderr) when prune; status, when set, keeps
+// the runs with that status.
+func PrintCommand(stdout, stderr io.Writer, workspace string, getenv func(string) string, asJSON, prune bool, status string) error {
 	if prune {
 		n, err := Prune(workspace, getenv)
 		fmt.Fprintf(stderr, "pruned the records of %d deleted runs\n", n)
@@ -267,5 +292,5 @@ func PrintCommand(stdout, stderr io.Writer, workspace string, getenv func(string
 			return err
 		}
 	}
-	return Print(stdout, workspace, getenv, asJSON)
+	return Print(stdout, workspace, getenv, asJSON, status)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -94,11 +95,14 @@ func orDash(s string) string {
 
 // Print lists the runs of workspace to w as a table, or as JSON, each
 // with its verdict (Verify). getenv gives JAIPH_RUNS_DIR and the key store
-// (chain.StoreDir).
-func Print(w io.Writer, workspace string, getenv func(string) string, asJSON bool) error {
+// (chain.StoreDir). status, when set, keeps the runs with that status.
+func Print(w io.Writer, workspace string, getenv func(string) string, asJSON bool, status string) error {
 	list, err := List(Root(workspace, getenv("JAIPH_RUNS_DIR")), time.Now())
 	if err != nil {
 		return err
+	}
+	if status != "" {
+		list = slices.DeleteFunc(list, func(r Run) bool { return r.Status != status })
 	}
 	store := keyStore(getenv)
 	for i := range list {

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/parser"
 )
 
@@ -80,6 +82,42 @@ func sourceDirective(c []string, noSpace bool) ([]string, cobra.ShellCompDirecti
 	return c, d
 }
 
+// completeRunDir is the ValidArgsFunction of a command whose first
+// argument is a run directory (verify, resume, inbox, redrive, send): the
+// workspace's run directories that start with the word, as paths from the
+// working directory (.jaiph/runs/<date>/<time>-<source>), and the
+// directories that match it, for a run elsewhere. Later arguments (send's
+// channel and payload) are not completed.
+func completeRunDir(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var runDirs []string
+	if wd, err := os.Getwd(); err == nil {
+		root := runs.Root(runs.WorkspaceRoot(wd), os.Getenv("JAIPH_RUNS_DIR"))
+		dirs, _ := runs.Dirs(root)
+		for _, d := range dirs {
+			p := filepath.Join(root, d)
+			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				p = rel
+			}
+			if strings.HasPrefix(p, toComplete) {
+				runDirs = append(runDirs, p)
+			}
+		}
+	}
+	dirs, _ := sourceCandidates(toComplete, true)
+	var out []string
+	noSpace := false
+	for _, d := range dirs {
+		if !slices.Contains(runDirs, strings.TrimSuffix(d, "/")) {
+			out = append(out, d)
+			noSpace = true // a directory to go on into
+		}
+	}
+	return sourceDirective(append(out, runDirs...), noSpace)
+}
+
 // completeSelfParsing is the ValidArgsFunction of a command that parses
 // its own arguments (cobra passes it every word, flags included): flags
 // for a word starting with "-" (cobra adds the declared ones), a directory after --target, a Jaiph
@@ -129,11 +167,14 @@ func Add(root *cobra.Command) {
 		return completeSources(nil, nil, toComplete)
 	}
 	for _, c := range root.Commands() {
+		if c.ValidArgsFunction != nil {
+			continue // the default build's stand-ins ask jaiph-full (Forwarded)
+		}
 		switch c.Name() {
 		case "run":
-			c.ValidArgsFunction = completeSelfParsing(nil, true, true)
+			c.ValidArgsFunction = completeSelfParsing([]string{"--help"}, true, true)
 		case "build":
-			c.ValidArgsFunction = completeSelfParsing(nil, true, true)
+			c.ValidArgsFunction = completeSelfParsing([]string{"--help"}, true, true)
 		case "test":
 			c.ValidArgsFunction = completeSelfParsing([]string{"--help"}, false, true)
 		case "init":
@@ -145,6 +186,8 @@ func Add(root *cobra.Command) {
 			}
 		case "check", "fmt", "mcp":
 			c.ValidArgsFunction = completeSources
+		case "verify", "resume", "inbox", "redrive", "send":
+			c.ValidArgsFunction = completeRunDir
 		case "runs", "lsp", "version", "report":
 			c.ValidArgsFunction = cobra.NoFileCompletions
 		}
@@ -152,6 +195,9 @@ func Add(root *cobra.Command) {
 	fixBashCompletion(root)
 	if c, _, err := root.Find([]string{"check"}); err == nil {
 		_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	}
+	if c, _, err := root.Find([]string{"runs"}); err == nil {
+		_ = c.RegisterFlagCompletionFunc("status", cobra.FixedCompletions(runs.Statuses, cobra.ShellCompDirectiveNoFileComp))
 	}
 	if c, _, err := root.Find([]string{"report"}); err == nil {
 		_ = c.RegisterFlagCompletionFunc("runs-dir", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {

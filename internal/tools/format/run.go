@@ -21,7 +21,8 @@ definitions, single spaces inside declaration lines, no trailing blanks.
 Strings and here-documents are never changed. Paths are files or
 directories (searched like jaiph check); "-" reads standard input, as an
 editor pipes a buffer (--stdin-filename names it: a *.test.jh name formats
-a test file). Formatting needs only the file's text: imports are not read.
+a test file; without it, text with test blocks and no workflow, rule,
+function, channel or local is one). Formatting needs only the file's text: imports are not read.
 A file that does not parse is not formatted: its E_PARSE diagnostics are
 printed on stderr as jaiph check prints them.
 
@@ -42,7 +43,8 @@ type Options struct {
 // stdinName stands for standard input in messages; without
 // --stdin-filename its text is parsed as a module in the working
 // directory (named _stdin.jh, a name that makes a valid module symbol),
-// or as a test file when it parses as one and not as a module.
+// or as a test file when it parses as one, not as a module, and declares
+// no workflow, rule, function, channel or local.
 const stdinName = "<stdin>"
 
 // Run is `jaiph fmt [--check] [-w] [paths… | -]`. It returns the exit
@@ -103,9 +105,16 @@ func Run(args []string, o Options) (int, error) {
 func (o Options) file(path, name string, src []byte) int {
 	out, err := Source(path, src)
 	if err != nil && name == stdinName {
-		// Unnamed standard input that is no module may be a test file.
-		if tout, terr := Source(strings.TrimSuffix(path, ".jh")+".test.jh", src); terr == nil {
-			out, err = tout, nil
+		// Unnamed standard input that is no module may be a test file: one
+		// that declares nothing a module declares. A text that mixes
+		// workflows (or rules, functions, channels, locals) with test
+		// blocks is refused as a module, as `jaiph fmt FILE.jh` and
+		// `jaiph check` refuse it; --stdin-filename x.test.jh formats it.
+		tf, ds := engine.ParseSource(strings.TrimSuffix(path, ".jh")+".test.jh", src)
+		if len(ds) == 0 && len(tf.Rules)+len(tf.Functions)+len(tf.Workflows)+len(tf.Channels)+len(tf.Locals) == 0 {
+			if tout, terr := layout(tf, src); terr == nil {
+				out, err = tout, nil
+			}
 		}
 	}
 	var de *Error

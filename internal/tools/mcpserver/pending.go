@@ -118,37 +118,78 @@ func (s *splitter) write(b []byte) {
 }
 
 // pendingReader is the client's input; at EOF it waits for the answers.
+// It hands the session whole lines only, and answers a line the session
+// could not decode itself (malformed.go).
 type pendingReader struct {
 	r     io.ReadCloser
 	p     *pending
-	split splitter
+	w     *pendingWriter // where refused lines are answered
+	chunk []byte
+	buf   []byte // read, not yet a whole line
+	ready []byte // whole lines for the session
+	err   error  // the input's end or failure, returned once ready is empty
 }
 
 func (r *pendingReader) Read(b []byte) (int, error) {
-	n, err := r.r.Read(b)
-	r.split.write(b[:n])
-	if err == io.EOF {
-		if len(r.split.buf) > 0 { // a last line without its newline
-			r.p.line(r.split.buf, true)
-			r.split.buf = nil
+	for len(r.ready) == 0 && r.err == nil {
+		n, err := r.r.Read(r.chunk)
+		r.buf = append(r.buf, r.chunk[:n]...)
+		for {
+			i := bytes.IndexByte(r.buf, '\n')
+			if i < 0 {
+				break
+			}
+			r.take(r.buf[:i+1])
+			r.buf = r.buf[i+1:]
 		}
-		if n > 0 {
-			return n, nil // the data first; EOF on the next call
+		if err != nil {
+			if err == io.EOF && len(r.buf) > 0 { // a last line without its newline
+				r.take(r.buf)
+			}
+			r.buf, r.err = nil, err
 		}
-		r.p.wait()
 	}
-	return n, err
+	if len(r.ready) == 0 {
+		if r.err == io.EOF {
+			r.p.wait()
+		}
+		return 0, r.err
+	}
+	n := copy(b, r.ready)
+	r.ready = r.ready[n:]
+	return n, nil
+}
+
+// take passes one line to the session, or answers it.
+func (r *pendingReader) take(line []byte) {
+	if blank(line) {
+		return
+	}
+	if answer := refusal(bytes.TrimSpace(line)); answer != nil {
+		r.w.Write(answer) // a client that stopped reading fails the session's own writes
+		return
+	}
+	r.p.line(line, true)
+	r.ready = append(r.ready, line...)
+	if line[len(line)-1] != '\n' {
+		r.ready = append(r.ready, '\n')
+	}
 }
 
 func (r *pendingReader) Close() error { return r.r.Close() }
 
-// pendingWriter is the server's output; it sees the answers go out.
+// pendingWriter is the server's output; it sees the answers go out. Its
+// writes are whole lines, the session's and the reader's refusals, one at
+// a time.
 type pendingWriter struct {
+	mu    sync.Mutex
 	w     io.WriteCloser
 	split splitter
 }
 
 func (w *pendingWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n, err := w.w.Write(b)
 	w.split.write(b[:n])
 	return n, err
@@ -160,9 +201,7 @@ func (w *pendingWriter) Close() error { return w.w.Close() }
 // reaches the session only after every request read was answered.
 func waitingStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) (io.ReadCloser, io.WriteCloser) {
 	p := newPending(ctx)
-	r := &pendingReader{r: in, p: p}
-	r.split.fn = func(l []byte) { p.line(l, true) }
 	w := &pendingWriter{w: out}
 	w.split.fn = func(l []byte) { p.line(l, false) }
-	return r, w
+	return &pendingReader{r: in, p: p, w: w, chunk: make([]byte, 32<<10)}, w
 }
