@@ -74,6 +74,20 @@ type Run struct {
 	// Integrity tells whether its summary and journal are what the run
 	// wrote (Verify; set by Print, not by List and Read).
 	Integrity *chain.Result `json:"integrity,omitempty"`
+	// Waiting is the receive a running run waits in, or a killed run was
+	// waiting in (a message sent to it waits for `jaiph resume`).
+	Waiting *Wait `json:"waiting,omitempty"`
+}
+
+// Wait is a receive step waiting for its message.
+type Wait struct {
+	Channel string    `json:"channel"`
+	Key     string    `json:"key,omitempty"`
+	Since   time.Time `json:"since"`
+	Timeout string    `json:"timeout,omitempty"`
+	// ForMS is how long it has waited when listed (to its last event for
+	// a killed run).
+	ForMS int64 `json:"for_ms"`
 }
 
 // List reads the run directories under root (<root>/<date>/<time>-<source>)
@@ -201,10 +215,46 @@ func Read(dir string, now time.Time) (Run, bool) {
 	if !r.Start.IsZero() && last.After(r.Start) {
 		r.DurationMS = last.Sub(r.Start).Milliseconds()
 	}
+	if r.Status == Running || r.EndUnknown {
+		r.Waiting = openWait(dir, last)
+	}
 	if r.End == nil && sumFacts.rootElapsed != nil && (r.Status == Passed || r.Status == Failed) {
 		r.DurationMS = *sumFacts.rootElapsed // a run without records: its root step's own time
 	}
 	return r, true
+}
+
+// openWait is the receive of the run at dir that has a RECEIVE_WAIT and
+// no RECEIVE yet (the last one, when parallel branches wait), its time
+// counted to now.
+func openWait(dir string, now time.Time) *Wait {
+	f, err := os.Open(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	open := map[string]*Wait{}
+	var order []string
+	_ = event.Read(f, event.Filter{Types: []string{event.ReceiveWait, event.Receive}}, func(e *event.Record) error {
+		k := e.ID + "\x00" + e.Channel
+		if e.Type == event.Receive {
+			delete(open, k)
+			return nil
+		}
+		since, _ := time.Parse(time.RFC3339, e.TS)
+		open[k] = &Wait{Channel: e.Channel, Key: e.Key, Since: since, Timeout: e.Timeout}
+		order = append(order, k)
+		return nil
+	})
+	for i := len(order) - 1; i >= 0; i-- {
+		if w := open[order[i]]; w != nil {
+			if !w.Since.IsZero() && now.After(w.Since) {
+				w.ForMS = now.Sub(w.Since).Milliseconds()
+			}
+			return w
+		}
+	}
+	return nil
 }
 
 func readJSON(path string, v any) bool {

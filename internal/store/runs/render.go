@@ -132,6 +132,21 @@ func Note(r Run) string {
 	if r.Redriven != nil {
 		notes = append(notes, "redriven")
 	}
+	if w := r.Waiting; w != nil {
+		what := "waiting on " + w.Channel
+		if w.Key != "" {
+			what += fmt.Sprintf(" (key %q)", w.Key)
+		}
+		if r.Status == Running {
+			what += " for " + Duration(w.ForMS)
+			if w.Timeout != "" {
+				what += " (timeout " + w.Timeout + ")"
+			}
+		} else {
+			what = "killed while " + what + ": jaiph send, then jaiph resume"
+		}
+		notes = append(notes, what)
+	}
 	if r.EndUnknown {
 		notes = append(notes, "killed: duration to its last event")
 	}
