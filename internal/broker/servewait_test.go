@@ -241,3 +241,28 @@ func TestServeScheduleOncePerTick(t *testing.T) {
 		replicas[0].waitRun(t, list[0].RunID)
 	}
 }
+
+// TestServedRunTimerSurvivesRestart: the only replica stops while a run
+// waits with a timeout, and the timeout passes with no replica up; the
+// replica started next arms the timer from the broker and the receive
+// times out on a worker.
+func TestServedRunTimerSurvivesRestart(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, waitFlow)
+	a := startReplica(t, srv.url(), dir)
+	startWorker(t, srv.url(), "w1", t.TempDir(), 1)
+	code, body := a.do(t, "POST", "/v1/workflows/impatient/runs", "")
+	if code != http.StatusAccepted {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	id := decodeRun(t, body).RunID
+	w := a.waitSuspended(t, id, "nudges", "")
+	a.stop()
+	// The due time passes while no replica runs.
+	time.Sleep(time.Until(*w.Waiting.TimeoutAt) + 500*time.Millisecond)
+	b := startReplica(t, srv.url(), dir)
+	run := b.waitRun(t, id)
+	if run.Status != served.StatusSucceeded || run.ResultText != "gave up" || !strings.Contains(run.Output, "no nudge came") {
+		t.Fatalf("after the restart: %+v", run)
+	}
+}
