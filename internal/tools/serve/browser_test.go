@@ -301,3 +301,49 @@ func describeCookies(cs []*network.Cookie) string {
 	}
 	return strings.Join(d, "; ")
 }
+
+// TestBrowserAnswerWaitingRun: /waiting lists a run that waits in a
+// receive, with the channel and key; its form sends the typed message
+// (hostile markup, kept as text and data) and the run ends with it.
+func TestBrowserAnswerWaitingRun(t *testing.T) {
+	dir := t.TempDir()
+	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\"\n  return \"got $answer\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
+	if code != 202 {
+		t.Fatalf("start: %d %s", code, b)
+	}
+	id := decode[Run](t, b).RunID
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, _, b := s.do("GET", "/v1/runs/"+id, "", ""); decode[Run](t, b).Waiting != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run never waited")
+		}
+	}
+	ctx := chromium(t)
+	w := watch(t, ctx)
+	run := `//form[@class="waiting"][h2[text()="` + id + `"]]`
+	browse(t, ctx, "sign in to /waiting",
+		chromedp.Navigate(s.base+"/waiting"),
+		chromedp.WaitVisible(chromedp.CSS(`input[name="token"]`)),
+		chromedp.SendKeys(chromedp.CSS(`input[name="token"]`), testToken),
+		chromedp.Click(chromedp.CSS(`form[action="/login"] button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.Search(run+`//textarea[@name="payload"]`)))
+	desc, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.Search(run+`/p[@class="description"]`)))
+	if err != nil || !strings.HasPrefix(desc, "ask waits on approvals (key 42) since ") {
+		t.Errorf("the waiting run's line = %q (%v)", desc, err)
+	}
+	browse(t, ctx, "answer it",
+		chromedp.SendKeys(chromedp.Search(run+`//textarea[@name="payload"]`), hostile),
+		chromedp.Click(chromedp.Search(run+`//button[@type="submit"]`)))
+	jsWait(t, ctx, `document.querySelector("form.waiting pre.result").textContent === "sent"`)
+	if r := s.waitTerminal(id); r.Status != statusSucceeded || r.ResultText != "got "+hostile {
+		t.Fatalf("after the answer: %+v", r)
+	}
+	noMarkup(t, ctx, w, "/waiting")
+}

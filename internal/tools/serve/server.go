@@ -74,6 +74,7 @@ func (s *Server) routes() {
 	})
 	m.Handle("/mcp", s.guardMCP())
 	m.Handle("/workflows", s.page(s.workflowsPage))
+	m.Handle("/waiting", s.page(s.waitingPage))
 	m.Handle("/", s.page(s.viewerPage))
 	s.mux = m
 }

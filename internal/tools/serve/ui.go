@@ -69,6 +69,19 @@ func (s *Server) workflowsPage(w http.ResponseWriter, r *http.Request, p auth.Pr
 	assets().ServeHTTP(w, r2)
 }
 
+// waitingPage lists the principal's runs that wait in a receive, with a
+// form each that answers it (the API's rules: jaiph:inspect to list,
+// jaiph:signal to send).
+func (s *Server) waitingPage(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	if !p.Can(auth.ScopeInspect) {
+		writeError(w, http.StatusForbidden, codeForbidden, "this needs the "+string(auth.ScopeInspect)+" scope")
+		return
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = "/ui/waiting.html"
+	assets().ServeHTTP(w, r2)
+}
+
 // viewerPage is the run viewer of `jaiph report` (its pages and API at
 // /, /run.html, /assets/, /api/): every run of the runs directory, so only
 // for a principal that sees every run.
