@@ -4,7 +4,8 @@
 // that wait with a timeout, waits until every one waits with no worker,
 // prints the resident memory of the processes -pids names, then answers S
 // of them and times each from the send to the run's end (its next step is
-// its last), and times the T timeouts against their due time. It prints
+// its last), then starts the T and times their timeouts against their due
+// time (-n 0 against a server whose runs already wait adds only those). It prints
 // figures; it asserts nothing.
 //
 // The served file:
@@ -16,7 +17,7 @@
 //	  return "got $x"
 //	}
 //	export workflow sleeper {
-//	  x = <- pings timeout "120s"
+//	  x = <- pings timeout "30s"
 //	}
 //
 //	go run ./internal/benchdata/waitload -url http://127.0.0.1:5247 -token T -n 10000 -t 200 -s 500 -sc 1 -pids 123,456,789
@@ -105,20 +106,24 @@ func main() {
 
 	ids := make([]string, *n+*t)
 	start := time.Now()
-	parallel(len(ids), func(i int) {
-		wf := "asker"
-		if i >= *n {
-			wf = "sleeper"
-		}
-		code, b, err := do("POST", "/v1/workflows/"+wf+"/runs", "{}")
-		var r run
-		if err != nil || code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
-			fmt.Fprintf(os.Stderr, "start: %d %s %v\n", code, b, err)
-			os.Exit(1)
-		}
-		ids[i] = r.RunID
-	})
-	fmt.Printf("started %d runs in %.1f s\n", len(ids), time.Since(start).Seconds())
+	startRuns := func(from, to int) {
+		parallel(to-from, func(j int) {
+			i := from + j
+			wf := "asker"
+			if i >= *n {
+				wf = "sleeper"
+			}
+			code, b, err := do("POST", "/v1/workflows/"+wf+"/runs", "{}")
+			var r run
+			if err != nil || code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
+				fmt.Fprintf(os.Stderr, "start: %d %s %v\n", code, b, err)
+				os.Exit(1)
+			}
+			ids[i] = r.RunID
+		})
+	}
+	startRuns(0, *n)
+	fmt.Printf("started %d runs in %.1f s\n", *n, time.Since(start).Seconds())
 	// Until every asker waits with no worker.
 	parallel(*n, func(i int) {
 		for {
@@ -171,10 +176,14 @@ func main() {
 	})
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	pct := func(d []time.Duration, p float64) time.Duration { return d[min(len(d)-1, int(float64(len(d))*p))] }
-	fmt.Printf("send → end of %d runs (%d at a time): p50 %v, p99 %v, max %v\n", *s, *sc, pct(lat, .5), pct(lat, .99), lat[len(lat)-1])
+	if *s > 0 {
+		fmt.Printf("send → end of %d runs (%d at a time): p50 %v, p99 %v, max %v\n", *s, *sc, pct(lat, .5), pct(lat, .99), lat[len(lat)-1])
+	}
 
-	// The timeouts: when each sleeper ended against its due time.
+	// The timeouts, with n runs waiting: when each sleeper ended against
+	// its due time.
 	clients = *c
+	startRuns(*n, *n+*t)
 	var late []time.Duration
 	var mu sync.Mutex
 	parallel(*t, func(i int) {
