@@ -39,10 +39,10 @@ import (
 )
 
 type run struct {
-	RunID   string `json:"run_id"`
-	Status  string `json:"status"`
-	Worker  string `json:"worker"`
-	EndedAt *time.Time
+	RunID   string     `json:"run_id"`
+	Status  string     `json:"status"`
+	Worker  string     `json:"worker"`
+	EndedAt *time.Time `json:"ended_at"`
 	Waiting *struct {
 		Channel   string     `json:"channel"`
 		TimeoutAt *time.Time `json:"timeout_at"`
@@ -184,6 +184,7 @@ func main() {
 	// its due time.
 	clients = *c
 	startRuns(*n, *n+*t)
+	clients = max(*t, 1) // each watched from its start
 	var late []time.Duration
 	var mu sync.Mutex
 	parallel(*t, func(i int) {
@@ -195,12 +196,16 @@ func main() {
 				due = *r.Waiting.TimeoutAt
 			}
 			if r.Status != "running" && r.Status != "queued" {
+				if due.IsZero() || r.EndedAt == nil {
+					fmt.Fprintf(os.Stderr, "run %s ended (%s) before it was seen waiting\n", id, r.Status)
+					os.Exit(1)
+				}
 				mu.Lock()
-				late = append(late, time.Since(due))
+				late = append(late, r.EndedAt.Sub(due))
 				mu.Unlock()
 				return
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond)
 		}
 	})
 	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
