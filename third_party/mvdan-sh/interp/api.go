@@ -137,7 +137,12 @@ type Runner struct {
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
 
-	inLoop       bool
+	// jaiph-go patch: bash's loop_level, the number of loops that
+	// `break`/`continue` can leave here: a function call, a subshell
+	// `( … )` and a compound command forked for a pipeline or `&` start
+	// at 0; a command or process substitution, `eval`, `source` and a
+	// simple command in a pipeline keep the caller's.
+	loopLevel    int
 	inFunc       bool
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
@@ -1311,6 +1316,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		// ends the subshell with that status), as in bash.
 		inFunc:     r.inFunc,
 		inSource:   r.inSource,
+		loopLevel:  r.loopLevel, // jaiph-go patch: see Runner.loopLevel
 		running:    r.running,
 		jobRoot:    r.jobRoot,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),

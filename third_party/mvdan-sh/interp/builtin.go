@@ -292,30 +292,42 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 	case "break", "continue":
-		if !r.inLoop {
-			// jaiph-go patch: bash's text
+		// jaiph-go patch: bash's break_builtin/continue_builtin. Outside
+		// a loop only the complaint (status 0, the arguments unread); the
+		// count is clamped to the loops there are; a count below 1 is an
+		// error that leaves every loop; a count that is not a number
+		// ends the shell with 128, a second argument with 1.
+		if r.loopLevel == 0 {
 			return failf(0, "%s: only meaningful in a `for', `while', or `until' loop\n", name)
 		}
-		enclosing := &r.breakEnclosing
-		if name == "continue" {
-			enclosing = &r.contnEnclosing
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
 		}
-		switch len(args) {
-		case 0:
-			*enclosing = 1
-		case 1:
-			if n, err := strconv.Atoi(args[0]); err == nil {
-				*enclosing = n
-				break
+		n := 1
+		if len(args) > 0 {
+			v, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
+			if err != nil {
+				r.errf("%s: %s: numeric argument required\n", name, args[0])
+				exit.code = 128
+				exit.exiting = true
+				return exit
 			}
-			// jaiph-go patch: as in bash, a count that is not a number
-			// is fatal: the shell exits with status 128.
-			r.errf("%s: %s: numeric argument required\n", name, args[0])
-			exit.code = 128
-			exit.exiting = true
-			return exit
-		default:
-			return failf(2, "usage: %s [n]\n", name)
+			if len(args) > 1 {
+				r.errf("%s: too many arguments\n", name)
+				exit.code = 1
+				exit.exiting = true
+				return exit
+			}
+			if v <= 0 {
+				r.breakEnclosing = r.loopLevel
+				return failf(1, "%s: %s: loop count out of range\n", name, args[0])
+			}
+			n = int(min(v, int64(r.loopLevel)))
+		}
+		if name == "continue" {
+			r.contnEnclosing = n
+		} else {
+			r.breakEnclosing = n
 		}
 	case "pwd":
 		evalSymlinks := false

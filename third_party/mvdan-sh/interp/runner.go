@@ -343,9 +343,17 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.stop(ctx) {
 		return
 	}
+	// jaiph-go patch: as in bash, once `break` or `continue` has run,
+	// no command runs until the loop it leaves has seen it, whatever
+	// encloses it (a `{ … }` group, an if/case body, an && list, eval,
+	// source); the last status stays.
+	if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
+		return
+	}
 	r.exit = exitStatus{}
 	if st.Background || st.Disown {
 		r2 := r.subshell(true)
+		r2.forkedLoopLevel(st.Cmd)
 		st2 := *st
 		st2.Background = false
 		st2.Disown = false
@@ -482,6 +490,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.stmts(ctx, cm.Stmts)
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
+		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.exiting = false // subshells don't exit the parent shell
@@ -647,10 +656,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// jaiph-go patch: the condition is inside the loop, as in
 			// bash: `while break; do …; done` ends the loop (it hung),
 			// `continue` there starts the next iteration.
-			oldInLoop := r.inLoop
-			r.inLoop = true
+			r.loopLevel++
 			r.stmts(ctx, cm.Cond)
-			r.inLoop = oldInLoop
+			r.loopLevel--
 			r.noErrExit = oldNoErrExit
 			if r.breakEnclosing > 0 {
 				r.breakEnclosing--
@@ -1549,10 +1557,20 @@ func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 	}
 }
 
+// forkedLoopLevel is the loop level of a subshell that runs cmd as a
+// pipeline element or a job (jaiph-go patch): bash forks a simple command
+// as it is, so `break | cat` in a loop is no error (and leaves nothing), but
+// runs a compound command through its subshell code, which leaves every
+// loop: `{ break; echo x; } | cat` complains and goes on.
+func (r *Runner) forkedLoopLevel(cm syntax.Command) {
+	if _, simple := cm.(*syntax.CallExpr); !simple {
+		r.loopLevel = 0
+	}
+}
+
 func (r *Runner) loopStmtsBroken(ctx context.Context, stmts []*syntax.Stmt) bool {
-	oldInLoop := r.inLoop
-	r.inLoop = true
-	defer func() { r.inLoop = oldInLoop }()
+	r.loopLevel++
+	defer func() { r.loopLevel-- }()
 	for _, stmt := range stmts {
 		r.stmt(ctx, stmt)
 		if r.contnEnclosing > 0 {
@@ -1590,6 +1608,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.Params = args[1:]
 		oldInFunc := r.inFunc
 		r.inFunc = true
+		// jaiph-go patch: as in bash, a function body is in no loop of
+		// its caller's (`break` there is an error, not the caller's).
+		oldLoopLevel := r.loopLevel
+		r.loopLevel = 0
 		// jaiph-go patch: FUNCNAME is the call stack, innermost last
 		// (appending costs no copy of the stack per call).
 		r.funcStack = append(r.funcStack, name)
@@ -1627,6 +1649,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.Params = oldParams
 		r.inFunc = oldInFunc
+		r.loopLevel = oldLoopLevel
 		r.exit.returning = false
 		return
 	}
@@ -1716,6 +1739,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 			return
 		}
 		r2 := r.subshell(true)
+		r2.forkedLoopLevel(st.Cmd)
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -1745,6 +1769,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		statuses[n-1] = r.exit
 	} else {
 		r2 := r.subshell(false)
+		r2.forkedLoopLevel(last.Cmd)
 		r2.stdin = in
 		r2.stmt(ctx, last)
 		r2.exit.exiting = false // subshells don't exit the parent shell

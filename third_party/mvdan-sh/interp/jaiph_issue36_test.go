@@ -1,0 +1,29 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches of jaiph-go's issue 36: constructs that ran, but not as bash 5.2.
+package interp_test
+
+import "testing"
+
+func TestJaiphLoopLevel(t *testing.T) {
+	runCases(t, []string{
+		// break/continue leave the group, if, case or && list they are in.
+		`for i in 1 2 3; do { echo "B$i"; break; echo C; }; done; echo "end $?"`,
+		`for i in 1 2; do if true; then echo "I$i"; continue; echo X; fi; echo Y; done`,
+		`for i in 1 2; do case x in x) echo "C$i"; break; echo X;; esac; echo Y; done`,
+		`for i in 1 2; do true && { echo "A$i"; break; echo X; }; echo Y; done; for i in 1 2; do echo $i && break && echo X; done`,
+		`for i in 1 2 3; do for j in a b; do { echo "$i$j"; continue 2; echo X; }; done; echo Y; done`,
+		`for i in 1 2; do eval 'echo e$i; break; echo X'; echo Y; done; echo 'echo s; continue; echo X' > s.sh; for i in 1 2; do . ./s.sh; echo Y; done`,
+		// a command or process substitution keeps the loop level, a
+		// subshell, a compound pipeline element and a function do not.
+		`for i in 1 2; do x=$(echo a; break; echo X); echo "[$x]"; done; for i in 1 2; do cat <(break; echo X); done`,
+		`for i in 1 2; do ( echo "S$i"; break; echo X ); echo "Y$?"; done`,
+		`for i in 1 2; do echo p | { cat; break; echo X; }; echo "Y$i"; done; for i in 1 2; do break | cat; echo "Z$i"; done`,
+		`f(){ echo F; break; echo G; }; for i in 1 2; do f; echo "after$i"; done`,
+		// counts: clamped, out of range, not a number, too many.
+		`for i in 1 2; do break 5; done; echo "b5 $?"; for i in 1 2; do for j in 1 2; do continue 9; done; echo X; done; echo "c9 $?"`,
+		`for i in 1 2; do for j in 1 2; do break 0; echo X; done; echo Y; done; echo "b0 $?"`,
+		`for i in 1 2; do continue -1; echo X; done; echo "c-1 $?"`,
+		`for i in 1 2; do break 1 2; echo X; done; echo unreached`,
+		`break; continue 3; echo "outside $?"; for i in 1; do break -- 1; echo X; done; echo ok`,
+	})
+}
