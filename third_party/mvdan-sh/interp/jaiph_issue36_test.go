@@ -27,3 +27,17 @@ func TestJaiphLoopLevel(t *testing.T) {
 		`break; continue 3; echo "outside $?"; for i in 1; do break -- 1; echo X; done; echo ok`,
 	})
 }
+
+func TestJaiphPatsubSlashAndAnchors(t *testing.T) {
+	runCases(t, []string{
+		// a '/' right after the operator belongs to the pattern
+		`v=/dev/ram; echo "${v////-}" "${v///-}" "${v////}" "${v///}" ${v////-} "${v///d/X}" "${v//\//+}"`,
+		// # and % anchor only the single-slash form, also from an expansion
+		`v=/dev/ram; echo "${v/#//-}" "${v/%//-}" "${v/#\//-}" "${v/%ram/-}"; v=a/b/; echo "${v/%//-}" "${v/%\//+}"`,
+		`x=abc; p='#a'; echo "${x/$p/X}"; p='%c'; echo "${x/$p/X}"; echo "${x//#a/X}" "${x/"#"a/X}" "${x/\#a/X}"; x='a#bc'; echo "${x//#b/X}" "${x/##b/Y}" "${x//%b/Z}"`,
+		// an unset parameter stays empty, a set empty one is replaced
+		`unset v; echo "[${v/*/w}] [${v//*/w}] [${v/#/w}] [${v/%/w}] [${v//x/w}] [${v/}]"; v=; echo "[${v/*/w}] [${v//*/w}] [${v/#/w}] [${v/%/w}] [${v//x/w}]"`,
+		`unset a; echo "[${a[0]/*/w}] [${a[@]/*/w}]"; a=(""); echo "[${a[0]/*/w}] [${a[1]/*/w}] [${a[@]/*/w}]"; set --; echo "[${1/*/w}] [${@/*/w}]"; set -- ""; echo "[${1/*/w}] [${@/*/w}]"`,
+		`declare -A m; echo "[${m[k]/*/w}]"; m[k]=; echo "[${m[k]/*/w}]"; set -u; v=; echo "[${v/*/w}]"; echo "${u/*/w}"`,
+	})
+}
