@@ -41,3 +41,17 @@ func TestJaiphPatsubSlashAndAnchors(t *testing.T) {
 		`declare -A m; echo "[${m[k]/*/w}]"; m[k]=; echo "[${m[k]/*/w}]"; set -u; v=; echo "[${v/*/w}]"; echo "${u/*/w}"`,
 	})
 }
+
+func TestJaiphStatusAfterCmdSubst(t *testing.T) {
+	runCases(t, []string{
+		// "$?" later in the same command is the substitution's status
+		`true; echo "s=$(false) $?"; true; echo "$(exit 3)" "$?"; false; echo "$?" "$(true)" "$?"`,
+		"true; echo \"`exit 4`\" $?; true; echo \"${v:-$(exit 6)}\" $?; true; echo $(( $(exit 7) + $? ))",
+		`true; x=$(exit 4) y=$?; echo "$x $y $?"; true; y=$(exit 5) echo "$?"; false; x=$(true); echo "$?"`,
+		`true; a=("$(exit 2)" $?); echo "${a[@]}"; true; declare d=$(exit 3) e=$?; echo "$e $?"; f() { local m=$(exit 3) n=$?; echo "$n"; }; f`,
+		`true; for w in "$(exit 3)" $?; do echo "w=$w"; done; true; case $(exit 3) in *) echo "case $?";; esac`,
+		"true; cat <<EOT\n$(exit 3) $?\nEOT",
+		// an empty substitution leaves it; $(<file) sets it
+		`false; echo "$()" $?; echo hi > f; false; echo "$(<f)" $?; true; echo "$(<nonexist)" $?; x=$(<nonexist); echo "[$x] $?"`,
+	})
+}

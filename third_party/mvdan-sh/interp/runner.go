@@ -58,12 +58,24 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					break
 				}
 				path := r.literal(word)
-				f, err := r.open(ctx, path, os.O_RDONLY, 0, true)
+				f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
 				if err != nil {
-					return err
+					// jaiph-go patch: as in bash, a file that does
+					// not open is reported with bash's text and the
+					// substitution is empty with status 1; the
+					// command goes on.
+					if _, ok := err.(*os.PathError); !ok {
+						return err
+					}
+					r.errf("%v\n", redirOpenError(path, err))
+					r.lastExpandExit = exitStatus{code: 1}
+					r.lastExit = exitStatus{code: 1}
+					return nil
 				}
 				_, err = io.Copy(w, f)
 				f.Close()
+				r.lastExpandExit = exitStatus{} // jaiph-go patch: as below
+				r.lastExit = exitStatus{}
 				return err
 			}
 			r2 := r.subshell(false)
@@ -78,6 +90,10 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
+			// jaiph-go patch: as in bash, "$?" is the substitution's
+			// status from here to the end of the command
+			// (`echo "$(false)" $?` prints 1).
+			r.lastExit = exitStatus{code: r2.exit.code}
 			if r2.exit.fatalExit {
 				return r2.exit.err // surface fatal errors immediately
 			}
