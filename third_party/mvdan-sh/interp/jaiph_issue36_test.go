@@ -55,3 +55,15 @@ func TestJaiphStatusAfterCmdSubst(t *testing.T) {
 		`false; echo "$()" $?; echo hi > f; false; echo "$(<f)" $?; true; echo "$(<nonexist)" $?; x=$(<nonexist); echo "[$x] $?"`,
 	})
 }
+
+func TestJaiphBracketQuotedChars(t *testing.T) {
+	runCases(t, []string{
+		// escaped or quoted !, ^, ], - inside [...] are literal
+		`for c in '!' '^' ']' a '\' - b; do r=; case $c in [\!]) r+=1;; esac; case $c in [\^]) r+=2;; esac; case $c in [\]]) r+=3;; esac; case $c in [!a]) r+=4;; esac; case $c in [\!a]) r+=5;; esac; case $c in [!\]]) r+=6;; esac; case $c in [a\-b]) r+=7;; esac; case $c in [\\]) r+=8;; esac; echo "$c: $r"; done`,
+		`for c in a b c - '!' '^' ']'; do r=; case $c in ["a-c"]) r+=1;; esac; case $c in [a"-"c]) r+=2;; esac; case $c in ["!"a]) r+=3;; esac; case $c in ['^']) r+=4;; esac; case $c in [a"]"]) r+=5;; esac; v='!a'; case $c in [$v]) r+=6;; esac; case $c in ["$v"]) r+=7;; esac; [[ $c == ["^!"] ]] && r+=8; echo "$c: $r"; done`,
+		`x='a-b!c^d]e'; echo "${x//[-]/_}" "${x//[\!]/_}" "${x//[\^]/_}" "${x//[]]/_}" "${x//"-"/=}" "${x#*"!"}" "${x%"^"*}"`,
+		`touch '!x' '^x' ax -x; echo [\!]x [\^]x [!\!^]x ["-"]x`,
+		// a quoted directory name holding a metacharacter, then a glob
+		`mkdir 'a*b' c-d 'e\f'; touch 'a*b/x' c-d/y 'e\f/z'; echo "a*b"/* "c-d"/* 'e\f'/*`,
+	})
+}
