@@ -1013,6 +1013,13 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				part.quote = quoteDouble
 				curField = append(curField, part)
 			}
+			if len(wfield) == 0 {
+				// jaiph-go patch: "" is a quoted empty part, as '' is,
+				// so it makes a field of its own next to IFS
+				// whitespace: with b=' b ', ""$b is two fields ("" and
+				// b) and $b"" too, as in bash.
+				curField = append(curField, fieldPart{quote: quoteDouble})
+			}
 		case *syntax.ParamExp:
 			if elems, ok := cfg.unquotedElemFields(wp); ok {
 				// Unquoted "*" or "@" expansions produce one field per

@@ -67,3 +67,13 @@ func TestJaiphBracketQuotedChars(t *testing.T) {
 		`mkdir 'a*b' c-d 'e\f'; touch 'a*b/x' c-d/y 'e\f/z'; echo "a*b"/* "c-d"/* 'e\f'/*`,
 	})
 }
+
+func TestJaiphEmptyDoubleQuotesSplit(t *testing.T) {
+	runCases(t, []string{
+		// "" next to IFS whitespace is a field of its own, as '' is
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""$b; p $b""; p ""$b""; p ''$b; p a""$b; c='  '; p ""$c; p $c""; p ""$c""`,
+		`d=' a  b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""$d; p $d""; IFS=:; e=':a:'; p ""$e; p $e""; IFS=' :'; f=' :a: '; p ""$f; p $f""`,
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""${b}; p ""$(echo ' z '); set -- ' q '; p ""$1 ""$@ $@"" ""$*; set --; p ""$@ $@""; p "$@"""`,
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""; p """"; touch fa fb; p ""f*; a=(""$b $b""); p "${a[@]}"; unset u; p ""$u ""${u:+x}; IFS=; p ""$b`,
+	})
+}
