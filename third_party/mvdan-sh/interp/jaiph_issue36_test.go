@@ -77,3 +77,15 @@ func TestJaiphEmptyDoubleQuotesSplit(t *testing.T) {
 		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""; p """"; touch fa fb; p ""f*; a=(""$b $b""); p "${a[@]}"; unset u; p ""$u ""${u:+x}; IFS=; p ""$b`,
 	})
 }
+
+func TestJaiphHeredocFd(t *testing.T) {
+	runCases(t, []string{
+		// a here-document goes to the descriptor its redirection names
+		"cat <<EOF1 3<<EOF2\none\nEOF1\nthree\nEOF2\n{ cat; cat <&3; } <<A 3<<B\na-body\nA\nb-body\nB",
+		"cat 3<<X <&3\nvia3\nX\nread -r -u 4 l 4<<Y; echo \"[$l]\"\nfour\nY\ncat 3<<-T <&3\n\ttabbed\n\tT",
+		"exec 5<<Z\nfive\nsix\nZ\nread -r -u 5 a; echo \"a=$a\"; cat <&5; cat 3<<E 4<<F <&4\nthree\nE\nfour\nF",
+		"while read -r -u 3 l; do echo \"l=$l\"; done 3<<E\nx\ny\nE\ncat <<A <<B\nfirst\nA\nsecond\nB",
+		// the body is expanded before {var} is set
+		"{ cat <&$fd; } {fd}<<E\nnamed [$fd]\nE\ncat {g}<<E <&$g\ng [$g]\nE",
+	})
+}

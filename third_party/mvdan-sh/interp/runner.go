@@ -1310,24 +1310,24 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 }
 
 func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
-	// Note that Hdoc is nil for an empty here-document.
-	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
-		pr, err := r.hdocReader(rd)
-		if err != nil {
-			return nil, err
-		}
-		r.stdin = pr
-		return pr, nil
-	}
-
 	// jaiph-go patch: redirections work on any file descriptor number, as
 	// in bash: 3>file, 3<file, 3>>file, 3<>file, {var}>file, N>&M, N<&M,
 	// N>&- and N<&-; descriptors 3 and up live in r.fds, which external
 	// commands receive through [HandlerContext.ExtraFiles]. Upstream only
 	// knew 0, 1 and 2, with M limited to 1, 2 and "-".
+	// Note that Hdoc is nil for an empty here-document. Its body is
+	// expanded before a {var} descriptor is allocated, as in bash.
+	var hdoc stdinFile
+	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
+		pr, err := r.hdocReader(rd)
+		if err != nil {
+			return nil, err
+		}
+		hdoc = pr
+	}
 	n := 1
 	switch rd.Op {
-	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc:
+	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
 		n = 0
 	}
 	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
@@ -1350,10 +1350,19 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		} else {
 			fd, err := strconv.Atoi(rd.N.Value)
 			if err != nil {
+				if hdoc != nil {
+					hdoc.Close()
+				}
 				return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
 			}
 			n = fd
 		}
+	}
+	if hdoc != nil {
+		// jaiph-go patch: the document goes to the descriptor the
+		// redirection names (3<<EOF), as in bash; it always went to stdin.
+		r.setFd(n, &fdEntry{r: hdoc})
+		return hdoc, nil
 	}
 	arg, err := r.redirWord(rd) // jaiph-go patch: bash's "ambiguous redirect"
 	if err != nil {
