@@ -814,11 +814,27 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		} else {
 			line, err = r.readInput(ctx, in, ropts)
 		}
+		// jaiph-go patch: as in bash, a variable that cannot be set
+		// (readonly) fails read with status 1 and the names after it
+		// are left alone.
+		assign := func(name string, vr expand.Variable) bool {
+			if err := r.setVarErr(name, vr); err != nil {
+				r.errf("%v\n", err)
+				exit.code = 1
+				return false
+			}
+			return true
+		}
+		str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
 		if ropts.exact && len(args) > 0 {
 			// -N assigns what it read as is to the first name.
-			r.setVarString(args[0], string(line))
+			if !assign(args[0], str(string(line))) {
+				return exit
+			}
 			for _, name := range args[1:] {
-				r.setVarString(name, "")
+				if !assign(name, str("")) {
+					return exit
+				}
 			}
 		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
@@ -828,11 +844,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			// Use -1 as max to get all fields without joining the last ones.
 			values := expand.ReadFields(r.ecfg, string(line), -1, raw)
-			r.setVar(arrayName, expand.Variable{
+			if !assign(arrayName, expand.Variable{
 				Set:  true,
 				Kind: expand.Indexed,
 				List: values,
-			})
+			}) {
+				return exit
+			}
 		} else if len(args) == 0 {
 			// Bare "read" assigns the whole line to REPLY without any
 			// trimming, only discarding backslash escapes unless raw.
@@ -850,7 +868,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				val = sb.String()
 			}
-			r.setVarString(shellReplyVar, val)
+			if !assign(shellReplyVar, str(val)) {
+				return exit
+			}
 		} else {
 			values := expand.ReadFields(r.ecfg, string(line), len(args), raw)
 			for i, name := range args {
@@ -858,7 +878,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if i < len(values) {
 					val = values[i]
 				}
-				r.setVarString(name, val)
+				if !assign(name, str(val)) {
+					return exit
+				}
 			}
 		}
 
@@ -1172,7 +1194,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 		}
-		r.setVar(arrayName, vr)
+		// jaiph-go patch: a readonly array fails mapfile (status 1).
+		if err := r.setVarErr(arrayName, vr); err != nil {
+			return failf(1, "%v\n", err)
+		}
 
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)

@@ -89,3 +89,37 @@ func TestJaiphHeredocFd(t *testing.T) {
 		"{ cat <&$fd; } {fd}<<E\nnamed [$fd]\nE\ncat {g}<<E <&$g\ng [$g]\nE",
 	})
 }
+
+func TestJaiphReadonlyPrefixErrexit(t *testing.T) {
+	runCases(t, []string{
+		// without errexit the command runs; with it, nothing runs and the
+		// shell exits with 1, whatever the context, without an ERR trap
+		`readonly v=1; v=2 echo $v; echo "after $?"; f() { echo "f $v"; }; v=2 f; a=1 v=2 b=3 echo hi; echo "${a-unset}"`,
+		`set -e; readonly v=1; v=2 echo $v; echo after`,
+		`set -e; readonly v=1; v=2 echo x || echo "alt $?"; echo after`,
+		`set -e; readonly v=1; if v=2 true; then echo then; fi; echo after`,
+		`set -e; readonly v=1; ! v=2 echo x; echo after`,
+		`set -e; readonly v=1; trap 'echo "exit $?"' EXIT; trap 'echo err' ERR; f() { v=2 echo x; echo in; }; f || echo alt`,
+		`set -e; readonly v=1; x=$(v=2 echo in); echo "sub [$x]"; (v=2 echo sub); echo unreached`,
+		`set -e -o pipefail; readonly v=1; v=2 echo x | cat; echo "after $?"`,
+	})
+}
+
+func TestJaiphReadonlyBuiltinsAndLoops(t *testing.T) {
+	runCases(t, []string{
+		// declare, local and typeset name themselves; a global readonly
+		// gets no local copy, a caller's readonly local does
+		`f() { readonly v=1; declare v=2; echo "$? $v"; local v; echo "$? $v"; typeset -i v; echo "$? $v"; declare -g v; echo "$? $v"; export v; readonly v; echo "$? $v"; }; f`,
+		`f() { readonly v=1; local a=1 v=2 b=3; echo "$? $a $v $b"; export v=2; echo "$?"; }; f; g() { local -r w=1; local w; echo "$? $w"; local w=2; echo "$? $w"; h; }; h() { local w=3; echo "$? $w"; }; g`,
+		// read stops at the readonly name; mapfile fails
+		`readonly v=1; read v <<< x; echo "$? $v"; read a v b <<< "1 2 3"; echo "$? $a $v ${b-unset}"; read -a v <<< x; echo $?; mapfile v < /dev/null; echo $?`,
+		// a loop over a readonly name fails before its body
+		`readonly v=1; for v in a b; do echo in; done; echo "for $?"; for ((v=0; v<1; v++)); do echo in; done; echo "cfor $?"; for ((i=0; i<2; v++)); do echo "in $i"; done; echo "post $?"; select v in a; do break; done <<< 1 2>/dev/null; echo "select $?"`,
+	})
+}
+
+func TestJaiphTypesetIsLocal(t *testing.T) {
+	runCases(t, []string{
+		`f() { typeset x=1; typeset -i y=2+1; echo "in $x $y"; }; f; echo "out ${x-unset} ${y-unset}"; g() { typeset -g z=3; }; g; echo "$z"`,
+	})
+}

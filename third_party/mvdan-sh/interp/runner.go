@@ -244,6 +244,14 @@ func (r *Runner) expandErr(err error) {
 	}
 }
 
+// arithmOK is [Runner.arithm] telling whether the expression had no error
+// (jaiph-go patch).
+func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
+	n, err := expand.Arithm(r.ecfg, expr)
+	r.expandErr(err)
+	return n, err == nil
+}
+
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
 	r.expandErr(err)
@@ -604,6 +612,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			vr   expand.Variable
 		}
 		var restores []restoreVar
+		readonlyExit := false
 
 		for _, as := range cm.Assigns {
 			name := as.Name.Value
@@ -614,9 +623,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			if prev.ReadOnly {
-				// jaiph-go patch: bash reports it once and still
-				// runs the command with the variable unchanged.
+				// jaiph-go patch: bash reports it once; without
+				// errexit it still runs the command with the variable
+				// unchanged, with errexit set (in any context, even
+				// `if`, `||` or `!`) it runs nothing and the shell
+				// exits with 1, without an ERR trap (assign_in_env's
+				// failure in expand_word_list_internal).
 				r.errf("%s: readonly variable\n", name)
+				if r.opts[optErrExit] {
+					readonlyExit = true
+					break
+				}
 				continue
 			}
 			name, vr := r.assignVal(name, prev, as, "")
@@ -626,6 +643,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			restores = append(restores, restoreVar{name, prev})
 
 			r.setVar(name, vr)
+		}
+		if readonlyExit {
+			for _, restore := range restores {
+				r.setVar(restore.name, restore.vr)
+			}
+			r.exit = exitStatus{code: 1, exiting: true}
+			break
 		}
 
 		trace.call(fields[0], fields[1:]...)
@@ -742,10 +766,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					reply := string(line)
 					r.setVarString(shellReplyVar, reply)
 
+					val := ""
 					if c, _ := strconv.Atoi(reply); c > 0 && c <= len(items) {
-						r.setVarString(name, items[c-1])
-					} else {
-						r.setVarString(name, "")
+						val = items[c-1]
+					}
+					// jaiph-go patch: a readonly name ends the
+					// loop with status 1, as in bash.
+					if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
+						r.errf("%v\n", err)
+						r.exit.code = 1
+						break
 					}
 
 					// execute commands until break or return is encountered
@@ -757,7 +787,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			for _, field := range items {
-				r.setVarString(name, field)
+				// jaiph-go patch: as in bash, a readonly name fails
+				// the loop with status 1 before its body runs.
+				if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
+					r.errf("%v\n", err)
+					r.exit.code = 1
+					break
+				}
 				trace.stringf("for %s in", y.Name.Value)
 				if inToken {
 					for _, item := range y.Items {
@@ -773,18 +809,31 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 		case *syntax.CStyleLoop:
+			// jaiph-go patch: as in bash, an arithmetic error in one of
+			// the three expressions (an assignment to a readonly
+			// variable) ends the loop with status 1.
 			if y.Init != nil {
-				r.arithm(y.Init)
+				if _, ok := r.arithmOK(y.Init); !ok {
+					break
+				}
 			}
 			r.exit.clear()
-			for y.Cond == nil || r.arithm(y.Cond) != 0 {
+			for {
+				if y.Cond != nil {
+					n, ok := r.arithmOK(y.Cond)
+					if !ok || n == 0 {
+						break
+					}
+				}
 				// jaiph-go patch: a body whose last command failed goes on
 				// looping, as in bash (only a fatal error or exit stops).
 				if r.stop(ctx) || r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
 				if y.Post != nil {
-					r.arithm(y.Post)
+					if _, ok := r.arithmOK(y.Post); !ok {
+						break
+					}
 				}
 			}
 		}
@@ -872,7 +921,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		valType := ""
 		declQuery := "" // "-f" or "-p" for query mode
 		switch cm.Variant.Value {
-		case "declare":
+		case "declare", "typeset": // jaiph-go patch: typeset too, as bash
 			// When used in a function, "declare" acts as "local"
 			// unless the "-g" option is used.
 			local = r.inFunc
@@ -1051,7 +1100,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				}
 			}
-			r.setVar(name, vr)
+			if err := r.setVarErr(name, vr); err != nil {
+				// jaiph-go patch: declare, local and typeset name
+				// themselves in the message, as bash's builtins do
+				// (export and readonly do not).
+				switch v := cm.Variant.Value; {
+				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
+					r.errf("%s: %v\n", v, err)
+				default:
+					r.errf("%v\n", err)
+				}
+				r.exit.code = 1
+			}
 		}
 	case *syntax.TimeClause:
 		start := time.Now()
