@@ -153,6 +153,9 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// errExitIgnored is [ErrExitIgnored]: noErrExit at the start of each
+	// Run (jaiph-go patch).
+	errExitIgnored bool
 	// noErrExitOnce exempts the status of the command just run from
 	// errexit (jaiph-go patch: bash's `for - in …` fails with status 1
 	// without ending the shell).
@@ -624,6 +627,19 @@ func HandlerFunctions(f func(ctx context.Context, name string) (string, bool)) R
 	}
 }
 
+// ErrExitIgnored makes the runner start in a context where bash ignores
+// errexit, as the body of a function called in an `&&`/`||` list, an `if`
+// or `while` condition or after `!` runs (jaiph-go patch): a failing
+// command neither exits nor runs the ERR trap, even after `set -e`, while
+// the options themselves (errexit, pipefail, $-) stay as set. See
+// [HandlerContext.ErrExitIgnored] for the caller's side.
+func ErrExitIgnored() RunnerOption {
+	return func(r *Runner) error {
+		r.errExitIgnored = true
+		return nil
+	}
+}
+
 // NoFinalVars makes Run leave Vars alone at its end, instead of copying
 // every variable of the environment into it (jaiph-go patch): an embedder
 // that never reads Vars saves a copy of the whole environment per Run.
@@ -1056,6 +1072,8 @@ func (r *Runner) Reset() {
 		builtinHandlers: r.builtinHandlers, // jaiph-go patch
 		handlerFuncs:    r.handlerFuncs,    // jaiph-go patch
 		noFinalVars:     r.noFinalVars,     // jaiph-go patch
+		errExitIgnored:  r.errExitIgnored,  // jaiph-go patch
+		noErrExit:       r.errExitIgnored,  // jaiph-go patch
 		execHandler:     r.execHandler,
 		openHandler:     r.openHandler,
 		readDirHandler:  r.readDirHandler,
