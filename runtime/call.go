@@ -348,7 +348,7 @@ func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *lowered.Bo
 	// function g called from shell text), as a bash function would.
 	spec := callSpec{
 		body: b, args: args, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,
-		env: snapshotEnv(hc.Env), ownEnv: true, dir: hc.Dir, capture: fl.capture, noErrExit: fl.noErrExit || hc.ErrExitIgnored,
+		env: snapshotEnv(hc.Env), ownEnv: true, dir: hc.Dir, capture: fl.capture, noErrExit: hc.ErrExitIgnored,
 		forward: hc.Stdout != io.Writer(f.out),
 	}
 	status, value, err := rt.call(ctx, f, spec)
