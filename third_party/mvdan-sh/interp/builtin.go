@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -496,14 +497,25 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			// it to look for the sourced script in the current directory.
 			path = args[0]
 		}
-		f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
-		if pe, ok := err.(*os.PathError); ok {
-			// jaiph-go patch: bash's text, naming the file as given.
-			return failf(1, "%s: %s\n", args[0], strerror(pe.Err))
-		} else if err != nil {
-			return failf(1, "source: %v\n", err)
+		var f io.Reader
+		if e, ok := r.devFdReader(args[0]); ok {
+			// jaiph-go patch: /dev/stdin and /dev/fd/N are the shell's
+			// descriptors (`source /dev/stdin <<<'…'`), not the process's.
+			if e == nil {
+				return failf(1, "%s: No such file or directory\n", args[0])
+			}
+			f = e
+		} else {
+			file, err := r.open(ctx, path, os.O_RDONLY, 0, false)
+			if pe, ok := err.(*os.PathError); ok {
+				// jaiph-go patch: bash's text, naming the file as given.
+				return failf(1, "%s: %s\n", args[0], strerror(pe.Err))
+			} else if err != nil {
+				return failf(1, "source: %v\n", err)
+			}
+			defer file.Close()
+			f = file
 		}
-		defer f.Close()
 		p := syntax.NewParser()
 		file, err := p.Parse(f, path)
 		if err != nil {
@@ -1203,6 +1215,27 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		return failf(2, "%s: unsupported builtin\n", name)
 	}
 	return exit
+}
+
+// devFdReader is what reading the path /dev/stdin or /dev/fd/N gives in the
+// shell: its own descriptor's reader (nil when closed or write-only), and
+// whether path names one (jaiph-go patch).
+func (r *Runner) devFdReader(path string) (io.Reader, bool) {
+	n := 0
+	if path != "/dev/stdin" {
+		rest, ok := strings.CutPrefix(path, "/dev/fd/")
+		if !ok {
+			return nil, false
+		}
+		var err error
+		if n, err = strconv.Atoi(rest); err != nil || n < 0 {
+			return nil, false
+		}
+	}
+	if e := r.getFd(n); e != nil && e.r != nil {
+		return e.r, true
+	}
+	return nil, true
 }
 
 // mapfileSplit returns a suitable Split function for a [bufio.Scanner];

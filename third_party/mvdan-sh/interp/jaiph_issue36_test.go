@@ -123,3 +123,11 @@ func TestJaiphTypesetIsLocal(t *testing.T) {
 		`f() { typeset x=1; typeset -i y=2+1; echo "in $x $y"; }; f; echo "out ${x-unset} ${y-unset}"; g() { typeset -g z=3; }; g; echo "$z"`,
 	})
 }
+
+func TestJaiphSourceDevStdin(t *testing.T) {
+	runCases(t, []string{
+		// /dev/stdin and /dev/fd/N are the shell's own descriptors
+		"source /dev/stdin <<<'echo \"hi $1\"' one; . /dev/stdin <<E\necho doc\nE\nexec 3<<<'echo three'; source /dev/fd/3; source /dev/fd/7; echo \"closed $?\"",
+		`for i in 1 2; do source /dev/stdin <<<'echo "s$i"; break; echo X'; echo Y; done`,
+	})
+}
