@@ -246,6 +246,11 @@ type Runner struct {
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
 	pendingRedirs func() bool
+	// forked is set by call when the command it ran is one bash would
+	// fork to run (an external program, not a function, builtin or
+	// handler function), for the {var} redirections of its statement
+	// (jaiph-go patch, stmtSync).
+	forked bool
 
 	// lastArg is $_, the last argument of the previous simple command;
 	// startTime is when the shell started, for SECONDS (jaiph-go patch).

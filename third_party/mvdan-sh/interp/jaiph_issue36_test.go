@@ -131,3 +131,16 @@ func TestJaiphSourceDevStdin(t *testing.T) {
 		`for i in 1 2; do source /dev/stdin <<<'echo "s$i"; break; echo X'; echo Y; done`,
 	})
 }
+
+func TestJaiphVarFdOutlivesCommand(t *testing.T) {
+	runCases(t, []string{
+		// {var} stays open after a builtin, group or function, as bash;
+		// an external program or a subshell sets nothing in the shell
+		// (the numbers themselves are not compared: a descriptor the
+		// test process inherited moves bash's)
+		`echo hello > f; : {a}<f; echo "a=${a:+set}"; cat <&$a; { :; } {b}<f; echo "b=${b:+set}"; read -r l <&$b; echo "$l"; g() { :; }; g {c}>out; echo "c=${c:+set}"; echo via >&$c; cat out`,
+		`echo hello > f; cat {e}<f >/dev/null; echo "e=${e-unset}"; ( : ) {s}<f; echo "s=${s-unset}"; e=keep; cat {e}<f >/dev/null; echo "e=$e"`,
+		`echo hello > f; { cat f; } {a}<f; echo "a=${a:+set}"; cat <&$a; h() { cat f; }; h {b}<f; echo "b=${b:+set}"; cat <&$b`,
+		`exec {w}>log; echo one >&$w; : {w}>&-; echo "closed $?"; echo two >&$w; echo "write $?"; cat log`,
+	})
+}

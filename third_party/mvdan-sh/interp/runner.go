@@ -405,8 +405,23 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	jobsBefore := len(r.bgProcs)
 	var closers []io.Closer
+	// jaiph-go patch: a {var} redirection outlives its command, as in
+	// bash (the descriptor stays open, the variable keeps its number),
+	// unless bash runs the command in a child it forks (an external
+	// program, a subshell): there neither is seen afterwards.
+	type varFd struct {
+		name string
+		prev expand.Variable
+		cls  io.Closer
+	}
+	var varFds []varFd
 	applyRedirs := func() bool {
 		for _, rd := range st.Redirs {
+			name, isVar := varRedirName(rd)
+			var prev expand.Variable
+			if isVar {
+				prev = r.lookupVar(name)
+			}
 			cls, err := r.redir(ctx, rd)
 			if err != nil {
 				if !r.exit.fatalExit {
@@ -416,12 +431,15 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 				r.exit.code = 1
 				return false
 			}
-			if cls != nil {
+			if isVar {
+				varFds = append(varFds, varFd{name, prev, cls})
+			} else if cls != nil {
 				closers = append(closers, cls)
 			}
 		}
 		return true
 	}
+	r.forked = false
 	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
 	// negated command, functions it calls included (even one that runs
 	// `set -e` itself).
@@ -475,7 +493,25 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		curFds := r.fds
 		r.fds = oldFds
+		// Only the statement's own simple command tells: the commands
+		// inside a group or a function set r.forked too.
+		_, simple := st.Cmd.(*syntax.CallExpr)
+		_, subshell := st.Cmd.(*syntax.Subshell)
+		forked := (simple && r.forked) || subshell
+		for _, v := range varFds {
+			n, err := strconv.Atoi(r.envGet(v.name))
+			switch {
+			case forked:
+				r.setVar(v.name, v.prev)
+				if v.cls != nil {
+					closers = append(closers, v.cls)
+				}
+			case err == nil && n > 2 && curFds[n] != nil:
+				r.setFd(n, curFds[n])
+			}
+		}
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
@@ -1643,6 +1679,18 @@ func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 	}
 }
 
+// varRedirName is the NAME of a {NAME} redirection that opens a
+// descriptor (not {NAME}>&-), jaiph-go patch.
+func varRedirName(rd *syntax.Redirect) (string, bool) {
+	if rd.N == nil || !strings.HasPrefix(rd.N.Value, "{") {
+		return "", false
+	}
+	if (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-" {
+		return "", false
+	}
+	return strings.TrimSuffix(rd.N.Value[1:], "}"), true
+}
+
 // forkedLoopLevel is the loop level of a subshell that runs cmd as a
 // pipeline element or a job (jaiph-go patch): bash forks a simple command
 // as it is, so `break | cat` in a loop is no error (and leaves nothing), but
@@ -1737,13 +1785,16 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.inFunc = oldInFunc
 		r.loopLevel = oldLoopLevel
 		r.exit.returning = false
+		r.forked = false // jaiph-go patch: see Runner.forked
 		return
 	}
 	if IsBuiltin(name) {
 		r.exit = r.builtin(ctx, pos, name, args[1:])
+		r.forked = false
 		return
 	}
 	r.exec(ctx, pos, args)
+	r.forked = !r.isHandlerFunc(ctx, name) // jaiph-go patch: see Runner.forked
 }
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
