@@ -381,7 +381,7 @@ func (l *lowerer) step(w *ast.Workflow, s ast.Step) {
 	case *ast.Capture:
 		l.at(line, l.colOr(line, s.Cmd, col, col), s.Var+"=$(", l.rewrite(s.Cmd), ")")
 	case *ast.Run:
-		c, p, a, x := l.call(lowered.Step{Kind: lowered.StepRun, NoErrExit: shellscan.HasListOperator(s.Args)}, s.Ref, s.Args, s.Capture, s.InRecover)
+		c, p, a, x := l.call(lowered.Step{Kind: lowered.StepRun}, s.Ref, s.Args, s.Capture, s.InRecover)
 		l.callAt(line, l.colOr(line, "run", col, col), c, p, a, x)
 	case *ast.Ensure:
 		if s.Recover == nil {
@@ -505,7 +505,7 @@ func (l *lowerer) ifStep(w *ast.Workflow, s *ast.If, line, col int) {
 		id := l.addStep(lowered.Step{Kind: lowered.StepEnsure, Target: Ref(l.mod, s.Ref)})
 		l.callAt(line, l.colOr(line, "ensure", col, ifCol), "", "if "+neg+"jaiph::ensure "+id+" ", s.Args, "; then")
 	case ast.IfRun:
-		id := l.addStep(lowered.Step{Kind: lowered.StepRun, Target: Ref(l.mod, s.Ref), NoErrExit: true})
+		id := l.addStep(lowered.Step{Kind: lowered.StepRun, Target: Ref(l.mod, s.Ref)})
 		l.callAt(line, l.colOr(line, "run", col, ifCol), "", "if "+neg+"jaiph::run "+id+" ", s.Args, "; then")
 	default:
 		l.at(line, l.colIn(line, s.Cond, ifCol), "if ! ", l.rewrite(s.Cond), "; then")

@@ -113,10 +113,10 @@ workflow waits {
 	}
 	want := []lowered.Step{
 		{ID: 1, Kind: lowered.StepRun, Target: "lib::w", Capture: true},
-		{ID: 2, Kind: lowered.StepRun, Target: "lib::w", NoErrExit: true},
+		{ID: 2, Kind: lowered.StepRun, Target: "lib::w"},
 		{ID: 3, Kind: lowered.StepEnsure, Target: "main::ok", Capture: true, Always: true},
 		{ID: 4, Kind: lowered.StepEnsure, Target: "main::ok", Capture: true, Always: true},
-		{ID: 5, Kind: lowered.StepRun, Target: "lib::w", NoErrExit: true},
+		{ID: 5, Kind: lowered.StepRun, Target: "lib::w"},
 		{ID: 6, Kind: lowered.StepPrompt, Capture: true, Typed: true, Name: "r", Returns: "{ a: string, b: number }",
 			Fields:  []agent.Field{{Name: "a", Type: "string"}, {Name: "b", Type: "number"}},
 			Preview: "hi $name and $1\n\nRespond", Vars: []string{"name", "1"}},
@@ -148,7 +148,7 @@ workflow waits {
 	for _, want := range []string{
 		"x=$(jaiph::run 1 \"$1\")  # run lib::w capture\n",
 		"; set -- \"${__jaiph_args2[@]}\"; done; [ \"$__jaiph_ok2\" = 1 ] || jaiph::ensure_failed  # ensure main::ok capture always\n",
-		"if ! jaiph::run 5; then  # run lib::w noerrexit\n",
+		"if ! jaiph::run 5; then  # run lib::w\n",
 		"jaiph::prompt 6 \"${name}\" \"${1}\" <<__JAIPH_PROMPT__  # prompt capture returns { a: string, b: number } into r vars name 1\n",
 	} {
 		if !strings.Contains(s, want) {

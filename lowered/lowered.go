@@ -209,8 +209,6 @@ type Step struct {
 	// Always prints the captured value even when the call failed (the
 	// retry loop of ensure … recover).
 	Always bool
-	// NoErrExit runs the callee with errexit off (a condition or a list).
-	NoErrExit bool
 
 	// Prompt steps.
 	Typed   bool          // has a `returns` schema
@@ -241,9 +239,6 @@ func (s *Step) String() string {
 	}
 	if s.Always {
 		w = append(w, "always")
-	}
-	if s.NoErrExit {
-		w = append(w, "noerrexit")
 	}
 	if s.Typed {
 		w = append(w, "returns", strings.Join(strings.Fields(s.Returns), " "), "into", s.Name)

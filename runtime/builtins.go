@@ -63,7 +63,7 @@ func managedBuiltin(ctx context.Context, f *frame, kind lowered.StepKind, args [
 		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "jaiph: unknown symbol %s\n", st.Target)
 		return 127
 	}
-	return f.rt.managedFromShell(ctx, f, b, args, callFlags{capture: st.Capture, always: st.Always, noErrExit: st.NoErrExit})
+	return f.rt.managedFromShell(ctx, f, b, args, callFlags{capture: st.Capture, always: st.Always})
 }
 
 func builtinRun(ctx context.Context, f *frame, args []string) int {

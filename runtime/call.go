@@ -178,10 +178,12 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		errFile.closeAndPrune()
 		return 1, nil
 	}
-	params := []string{}
-	if !f.noErrExit {
-		params = append(params, "-e", "-o", "pipefail")
-	}
+	// Every body starts with errexit and pipefail on, as a bash function
+	// of the reference's script (set -eo pipefail) would; a call where
+	// bash ignores errexit starts in that context instead of with the
+	// option off, so that a `set -e` in the body changes nothing and
+	// pipefail still holds, as in bash.
+	params := []string{"-e", "-o", "pipefail"}
 	if envflag.True(env.get("JAIPH_DEBUG")) {
 		params = append(params, "-x")
 	}
@@ -193,6 +195,7 @@ func (rt *Runtime) runBody(ctx context.Context, f *frame, spec callSpec, env map
 		jaiph:    rt.execMiddleware,
 		funcs:    rt.commandFunc,
 		readOnly: f.readOnly, readOnlyTmp: rt.rvDir,
+		errExitIgnored: f.noErrExit,
 	})
 	if err != nil {
 		out.closeAndPrune()
@@ -341,9 +344,12 @@ func (rt *Runtime) commandFunc(ctx context.Context, name string) (string, bool) 
 // managedFromShell performs a managed call requested by a running body.
 func (rt *Runtime) managedFromShell(ctx context.Context, f *frame, b *lowered.Body, args []string, fl callFlags) int {
 	hc := interp.HandlerCtx(ctx)
+	// The callee ignores errexit where the calling shell does at this
+	// command (`run f || …`, `if run f`, `! run f`, `g && …` for a
+	// function g called from shell text), as a bash function would.
 	spec := callSpec{
 		body: b, args: args, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,
-		env: snapshotEnv(hc.Env), ownEnv: true, dir: hc.Dir, capture: fl.capture, noErrExit: fl.noErrExit,
+		env: snapshotEnv(hc.Env), ownEnv: true, dir: hc.Dir, capture: fl.capture, noErrExit: hc.ErrExitIgnored,
 		forward: hc.Stdout != io.Writer(f.out),
 	}
 	status, value, err := rt.call(ctx, f, spec)

@@ -116,7 +116,6 @@ type callSpec struct {
 }
 
 type callFlags struct {
-	capture   bool
-	always    bool // print the captured value even when the call failed
-	noErrExit bool
+	capture bool
+	always  bool // print the captured value even when the call failed
 }

@@ -36,6 +36,9 @@ type runnerConfig struct {
 	// keepVars: the caller reads the runner's Vars after Run (module
 	// locals); other runners skip that copy of the environment.
 	keepVars bool
+	// errExitIgnored starts the body where bash ignores errexit (a call
+	// in an `&&`/`||` list, a condition, after `!`): interp.ErrExitIgnored.
+	errExitIgnored bool
 }
 
 // dirOption sets a runner's directory. An absolute one is taken as it is:
@@ -88,6 +91,9 @@ func newRunner(c runnerConfig) (*interp.Runner, error) {
 	}
 	if !c.keepVars {
 		opts = append(opts, interp.NoFinalVars())
+	}
+	if c.errExitIgnored {
+		opts = append(opts, interp.ErrExitIgnored())
 	}
 	return interp.New(opts...)
 }

@@ -51,7 +51,6 @@ func FuzzScan(f *testing.F) {
 		}
 		_ = BraceDelta(s)
 		_ = Heredocs(s)
-		_ = HasListOperator(s)
 		if w := FirstCommandWord(s); !strings.Contains(s, w) {
 			t.Fatalf("command word %q is not in %q", w, s)
 		}

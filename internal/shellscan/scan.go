@@ -230,32 +230,6 @@ func ClosingQuote(s string, q byte) int {
 	return -1
 }
 
-// HasListOperator reports whether s (the arguments of a `run`) holds `&&` or
-// `||` outside quotes and `$(…)` (ShellText rules): such a run executes with
-// errexit ignored (docs/language.md#how-bodies-run).
-func HasListOperator(s string) bool {
-	if !strings.Contains(s, "&&") && !strings.Contains(s, "||") {
-		return false
-	}
-	depth := 0
-	sc := New(s, ShellText)
-	for {
-		i, inDouble, ok := sc.Next()
-		if !ok {
-			return false
-		}
-		switch c := s[i]; {
-		case c == '$' && i+1 < len(s) && s[i+1] == '(':
-			depth++
-			sc.Seek(i + 2)
-		case c == ')' && depth > 0:
-			depth--
-		case !inDouble && depth == 0 && (c == '&' || c == '|') && i+1 < len(s) && s[i+1] == c:
-			return true
-		}
-	}
-}
-
 // Substitutions returns the inner text of every `$(` … `)` (not `$((`)
 // outside single quotes, double quotes included (ShellText rules), outermost
 // first, recursively: the fragments the keyword-first guard checks.

@@ -39,13 +39,13 @@ main::default::impl() {
   jaiph::run 1  # run main::child
   echo "after child: plain=[$plain_value] still_in_root=[$([ -d sub ] && echo yes)]"
   jaiph::ensure 2  # ensure main::sees_exported
-  jaiph::run 3 || echo "never printed: tolerant returned 0"  # run main::tolerant noerrexit
-       if ! jaiph::run 4; then  # run main::strict_fail noerrexit
+  jaiph::run 3 || echo "never printed: tolerant returned 0"  # run main::tolerant
+       if ! jaiph::run 4; then  # run main::strict_fail
     echo "unexpected"
   else
     echo "as an if condition strict_fail ran to its end"
   fi
-     jaiph::run 5 || echo "fallback after strict_fail"  # run main::strict_fail noerrexit
+     jaiph::run 5 || echo "fallback after strict_fail"  # run main::strict_fail
   echo "end"
 }
 main::default::impl "$@"

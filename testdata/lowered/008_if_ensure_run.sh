@@ -54,23 +54,23 @@ main::default::impl() {
   else
     echo "9 is even"
   fi
-  if jaiph::run 6 "as condition"; then  # run main::succeeds noerrexit
+  if jaiph::run 6 "as condition"; then  # run main::succeeds
     echo "run condition passed"
   else
     echo "run condition failed"
   fi
-     if jaiph::run 7; then  # run main::fails noerrexit
+     if jaiph::run 7; then  # run main::fails
     echo "unexpected"
   else
     echo "fails took the else branch"
   fi
-       if ! jaiph::run 8; then  # run main::fails noerrexit
+       if ! jaiph::run 8; then  # run main::fails
     echo "negated run failure"
     jaiph::run 9 "inside negated branch"  # run main::succeeds
   else
     echo "unexpected else"
   fi
-     if jaiph::run 10; then  # run main::soft_fail noerrexit
+     if jaiph::run 10; then  # run main::soft_fail
     echo "soft_fail counted as success"
   fi
   echo "end of default"

@@ -1013,6 +1013,13 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				part.quote = quoteDouble
 				curField = append(curField, part)
 			}
+			if len(wfield) == 0 {
+				// jaiph-go patch: "" is a quoted empty part, as '' is,
+				// so it makes a field of its own next to IFS
+				// whitespace: with b=' b ', ""$b is two fields ("" and
+				// b) and $b"" too, as in bash.
+				curField = append(curField, fieldPart{quote: quoteDouble})
+			}
 		case *syntax.ParamExp:
 			if elems, ok := cfg.unquotedElemFields(wp); ok {
 				// Unquoted "*" or "@" expansions produce one field per
@@ -1441,6 +1448,23 @@ var (
 	rxGlobStarDotGlob = regexp.MustCompile(`^[^/]*$`)
 )
 
+// unescapeGlobLit is the name a pattern without metacharacters matches: its
+// text with each backslash escape replaced by the escaped byte (jaiph-go
+// patch).
+func unescapeGlobLit(part string) string {
+	if !strings.Contains(part, `\`) {
+		return part
+	}
+	var sb strings.Builder
+	for i := 0; i < len(part); i++ {
+		if part[i] == '\\' && i+1 < len(part) {
+			i++
+		}
+		sb.WriteByte(part[i])
+	}
+	return sb.String()
+}
+
 // pathJoin2 is a simpler version of [filepath.Join] without cleaning the result,
 // since that's needed for globbing.
 func pathJoin2(elem1, elem2 string) string {
@@ -1496,6 +1520,10 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 			}
 			continue
 		case !pattern.HasMeta(part, cfg.extGlobMode()): // jaiph-go patch: extglob groups
+			// jaiph-go patch: the name is the part without its
+			// escapes, so that "a*b"/* and "c-d"/* look in the
+			// directories a*b and c-d (the escaped text was looked up).
+			part = unescapeGlobLit(part)
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir

@@ -306,6 +306,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			str = str[offs[start]:offs[end]]
 		} // else, elems are already sliced
 	case pe.Repl != nil:
+		// jaiph-go patch: an unset parameter stays empty, as in bash
+		// (${u/*/w} was w), where a set empty one is replaced.
+		if !indexAllElements && !set {
+			str = ""
+			break
+		}
 		elems, err := cfg.replaceElems(pe.Repl, elems)
 		if err != nil {
 			return "", err
@@ -643,18 +649,7 @@ func (cfg *Config) atOp(op, str, flags string) string {
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
 func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
-	// jaiph-go patch: ${x/#pat/s} and ${x/%pat/s} anchor the pattern at
-	// the start or end (upstream took # and % literally).
-	origWord, anchor := repl.Orig, byte(0)
-	if origWord != nil && len(origWord.Parts) > 0 {
-		if lit, ok := origWord.Parts[0].(*syntax.Lit); ok && lit.Value != "" && (lit.Value[0] == '#' || lit.Value[0] == '%') {
-			anchor = lit.Value[0]
-			parts := slices.Clone(origWord.Parts)
-			parts[0] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: lit.Value[1:]}
-			origWord = &syntax.Word{Parts: parts}
-		}
-	}
-	orig, err := Pattern(cfg, origWord)
+	orig, anchor, err := cfg.replPattern(repl)
 	if err != nil {
 		return nil, err
 	}
@@ -712,6 +707,34 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		out[i] = sb.String()
 	}
 	return out, nil
+}
+
+// replPattern expands the pattern of ${x/pattern/s} as [Pattern] does, and
+// tells the anchor it starts with (jaiph-go patch; upstream took # and %
+// literally). As in bash (parameter_brace_patsub), the anchor is the first
+// character of the expanded pattern when it comes unquoted: a literal
+// ${x/#a/s}, but also p='#a'; ${x/$p/s}, while ${x/"#"a/s} and ${x/\#a/s}
+// look for "#a"; and ${x//#a/s} replaces every "#a" (no anchor with //).
+func (cfg *Config) replPattern(repl *syntax.Replace) (pat string, anchor byte, err error) {
+	if repl.Orig == nil {
+		return "", 0, nil
+	}
+	field, err := cfg.wordField(repl.Orig.Parts, quoteNone)
+	if err != nil {
+		return "", 0, err
+	}
+	sb := cfg.strBuilder()
+	for _, part := range field {
+		val := part.val
+		switch {
+		case part.quote > quoteNone:
+			val = pattern.QuoteMeta(val, pattern.ExtendedOperators)
+		case !repl.All && anchor == 0 && sb.Len() == 0 && val != "" && (val[0] == '#' || val[0] == '%'):
+			anchor, val = val[0], val[1:]
+		}
+		sb.WriteString(val)
+	}
+	return sb.String(), anchor, nil
 }
 
 // removePatternElems applies a pattern removal operator to each element.

@@ -137,7 +137,12 @@ type Runner struct {
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
 
-	inLoop       bool
+	// jaiph-go patch: bash's loop_level, the number of loops that
+	// `break`/`continue` can leave here: a function call, a subshell
+	// `( … )` and a compound command forked for a pipeline or `&` start
+	// at 0; a command or process substitution, `eval`, `source` and a
+	// simple command in a pipeline keep the caller's.
+	loopLevel    int
 	inFunc       bool
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
@@ -148,6 +153,9 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// errExitIgnored is [ErrExitIgnored]: noErrExit at the start of each
+	// Run (jaiph-go patch).
+	errExitIgnored bool
 	// noErrExitOnce exempts the status of the command just run from
 	// errexit (jaiph-go patch: bash's `for - in …` fails with status 1
 	// without ending the shell).
@@ -238,6 +246,11 @@ type Runner struct {
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
 	pendingRedirs func() bool
+	// forked is set by call when the command it ran is one bash would
+	// fork to run (an external program, not a function, builtin or
+	// handler function), for the {var} redirections of its statement
+	// (jaiph-go patch, stmtSync).
+	forked bool
 
 	// lastArg is $_, the last argument of the previous simple command;
 	// startTime is when the shell started, for SECONDS (jaiph-go patch).
@@ -615,6 +628,19 @@ func BuiltinHandler(name string, f ExecHandlerFunc) RunnerOption {
 func HandlerFunctions(f func(ctx context.Context, name string) (string, bool)) RunnerOption {
 	return func(r *Runner) error {
 		r.handlerFuncs = f
+		return nil
+	}
+}
+
+// ErrExitIgnored makes the runner start in a context where bash ignores
+// errexit, as the body of a function called in an `&&`/`||` list, an `if`
+// or `while` condition or after `!` runs (jaiph-go patch): a failing
+// command neither exits nor runs the ERR trap, even after `set -e`, while
+// the options themselves (errexit, pipefail, $-) stay as set. See
+// [HandlerContext.ErrExitIgnored] for the caller's side.
+func ErrExitIgnored() RunnerOption {
+	return func(r *Runner) error {
+		r.errExitIgnored = true
 		return nil
 	}
 }
@@ -1051,6 +1077,8 @@ func (r *Runner) Reset() {
 		builtinHandlers: r.builtinHandlers, // jaiph-go patch
 		handlerFuncs:    r.handlerFuncs,    // jaiph-go patch
 		noFinalVars:     r.noFinalVars,     // jaiph-go patch
+		errExitIgnored:  r.errExitIgnored,  // jaiph-go patch
+		noErrExit:       r.errExitIgnored,  // jaiph-go patch
 		execHandler:     r.execHandler,
 		openHandler:     r.openHandler,
 		readDirHandler:  r.readDirHandler,
@@ -1311,6 +1339,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		// ends the subshell with that status), as in bash.
 		inFunc:     r.inFunc,
 		inSource:   r.inSource,
+		loopLevel:  r.loopLevel, // jaiph-go patch: see Runner.loopLevel
 		running:    r.running,
 		jobRoot:    r.jobRoot,
 		parentJobs: append(slices.Clip(r.parentJobs), r.bgProcs...),

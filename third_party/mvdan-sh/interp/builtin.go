@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -292,30 +293,42 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 	case "break", "continue":
-		if !r.inLoop {
-			// jaiph-go patch: bash's text
+		// jaiph-go patch: bash's break_builtin/continue_builtin. Outside
+		// a loop only the complaint (status 0, the arguments unread); the
+		// count is clamped to the loops there are; a count below 1 is an
+		// error that leaves every loop; a count that is not a number
+		// ends the shell with 128, a second argument with 1.
+		if r.loopLevel == 0 {
 			return failf(0, "%s: only meaningful in a `for', `while', or `until' loop\n", name)
 		}
-		enclosing := &r.breakEnclosing
-		if name == "continue" {
-			enclosing = &r.contnEnclosing
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
 		}
-		switch len(args) {
-		case 0:
-			*enclosing = 1
-		case 1:
-			if n, err := strconv.Atoi(args[0]); err == nil {
-				*enclosing = n
-				break
+		n := 1
+		if len(args) > 0 {
+			v, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
+			if err != nil {
+				r.errf("%s: %s: numeric argument required\n", name, args[0])
+				exit.code = 128
+				exit.exiting = true
+				return exit
 			}
-			// jaiph-go patch: as in bash, a count that is not a number
-			// is fatal: the shell exits with status 128.
-			r.errf("%s: %s: numeric argument required\n", name, args[0])
-			exit.code = 128
-			exit.exiting = true
-			return exit
-		default:
-			return failf(2, "usage: %s [n]\n", name)
+			if len(args) > 1 {
+				r.errf("%s: too many arguments\n", name)
+				exit.code = 1
+				exit.exiting = true
+				return exit
+			}
+			if v <= 0 {
+				r.breakEnclosing = r.loopLevel
+				return failf(1, "%s: %s: loop count out of range\n", name, args[0])
+			}
+			n = int(min(v, int64(r.loopLevel)))
+		}
+		if name == "continue" {
+			r.contnEnclosing = n
+		} else {
+			r.breakEnclosing = n
 		}
 	case "pwd":
 		evalSymlinks := false
@@ -484,14 +497,25 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			// it to look for the sourced script in the current directory.
 			path = args[0]
 		}
-		f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
-		if pe, ok := err.(*os.PathError); ok {
-			// jaiph-go patch: bash's text, naming the file as given.
-			return failf(1, "%s: %s\n", args[0], strerror(pe.Err))
-		} else if err != nil {
-			return failf(1, "source: %v\n", err)
+		var f io.Reader
+		if e, ok := r.devFdReader(args[0]); ok {
+			// jaiph-go patch: /dev/stdin and /dev/fd/N are the shell's
+			// descriptors (`source /dev/stdin <<<'…'`), not the process's.
+			if e == nil {
+				return failf(1, "%s: No such file or directory\n", args[0])
+			}
+			f = e
+		} else {
+			file, err := r.open(ctx, path, os.O_RDONLY, 0, false)
+			if pe, ok := err.(*os.PathError); ok {
+				// jaiph-go patch: bash's text, naming the file as given.
+				return failf(1, "%s: %s\n", args[0], strerror(pe.Err))
+			} else if err != nil {
+				return failf(1, "source: %v\n", err)
+			}
+			defer file.Close()
+			f = file
 		}
-		defer f.Close()
 		p := syntax.NewParser()
 		file, err := p.Parse(f, path)
 		if err != nil {
@@ -802,11 +826,27 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		} else {
 			line, err = r.readInput(ctx, in, ropts)
 		}
+		// jaiph-go patch: as in bash, a variable that cannot be set
+		// (readonly) fails read with status 1 and the names after it
+		// are left alone.
+		assign := func(name string, vr expand.Variable) bool {
+			if err := r.setVarErr(name, vr); err != nil {
+				r.errf("%v\n", err)
+				exit.code = 1
+				return false
+			}
+			return true
+		}
+		str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
 		if ropts.exact && len(args) > 0 {
 			// -N assigns what it read as is to the first name.
-			r.setVarString(args[0], string(line))
+			if !assign(args[0], str(string(line))) {
+				return exit
+			}
 			for _, name := range args[1:] {
-				r.setVarString(name, "")
+				if !assign(name, str("")) {
+					return exit
+				}
 			}
 		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
@@ -816,11 +856,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			// Use -1 as max to get all fields without joining the last ones.
 			values := expand.ReadFields(r.ecfg, string(line), -1, raw)
-			r.setVar(arrayName, expand.Variable{
+			if !assign(arrayName, expand.Variable{
 				Set:  true,
 				Kind: expand.Indexed,
 				List: values,
-			})
+			}) {
+				return exit
+			}
 		} else if len(args) == 0 {
 			// Bare "read" assigns the whole line to REPLY without any
 			// trimming, only discarding backslash escapes unless raw.
@@ -838,7 +880,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				val = sb.String()
 			}
-			r.setVarString(shellReplyVar, val)
+			if !assign(shellReplyVar, str(val)) {
+				return exit
+			}
 		} else {
 			values := expand.ReadFields(r.ecfg, string(line), len(args), raw)
 			for i, name := range args {
@@ -846,7 +890,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if i < len(values) {
 					val = values[i]
 				}
-				r.setVarString(name, val)
+				if !assign(name, str(val)) {
+					return exit
+				}
 			}
 		}
 
@@ -1160,12 +1206,36 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 		}
-		r.setVar(arrayName, vr)
+		// jaiph-go patch: a readonly array fails mapfile (status 1).
+		if err := r.setVarErr(arrayName, vr); err != nil {
+			return failf(1, "%v\n", err)
+		}
 
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}
 	return exit
+}
+
+// devFdReader is what reading the path /dev/stdin or /dev/fd/N gives in the
+// shell: its own descriptor's reader (nil when closed or write-only), and
+// whether path names one (jaiph-go patch).
+func (r *Runner) devFdReader(path string) (io.Reader, bool) {
+	n := 0
+	if path != "/dev/stdin" {
+		rest, ok := strings.CutPrefix(path, "/dev/fd/")
+		if !ok {
+			return nil, false
+		}
+		var err error
+		if n, err = strconv.Atoi(rest); err != nil || n < 0 {
+			return nil, false
+		}
+	}
+	if e := r.getFd(n); e != nil && e.r != nil {
+		return e.r, true
+	}
+	return nil, true
 }
 
 // mapfileSplit returns a suitable Split function for a [bufio.Scanner];

@@ -89,6 +89,14 @@ type HandlerContext struct {
 	// so this refers to the command before it.
 	// At the start of a trap callback, it is the status of the command which triggered the trap.
 	LastExitStatus int
+
+	// ErrExitIgnored tells whether the command runs where bash ignores
+	// errexit: in an `&&`/`||` list other than its last element, an `if`,
+	// `while` or `until` condition, after `!`, or inside a function or
+	// subshell called there (jaiph-go patch). An exec handler that runs a
+	// command as a shell function would be gives its runner
+	// [ErrExitIgnored] then.
+	ErrExitIgnored bool
 }
 
 // SetVar assigns value to the shell variable name, which may name an array

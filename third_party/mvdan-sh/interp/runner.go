@@ -58,12 +58,24 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					break
 				}
 				path := r.literal(word)
-				f, err := r.open(ctx, path, os.O_RDONLY, 0, true)
+				f, err := r.open(ctx, path, os.O_RDONLY, 0, false)
 				if err != nil {
-					return err
+					// jaiph-go patch: as in bash, a file that does
+					// not open is reported with bash's text and the
+					// substitution is empty with status 1; the
+					// command goes on.
+					if _, ok := err.(*os.PathError); !ok {
+						return err
+					}
+					r.errf("%v\n", redirOpenError(path, err))
+					r.lastExpandExit = exitStatus{code: 1}
+					r.lastExit = exitStatus{code: 1}
+					return nil
 				}
 				_, err = io.Copy(w, f)
 				f.Close()
+				r.lastExpandExit = exitStatus{} // jaiph-go patch: as below
+				r.lastExit = exitStatus{}
 				return err
 			}
 			r2 := r.subshell(false)
@@ -78,6 +90,10 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
+			// jaiph-go patch: as in bash, "$?" is the substitution's
+			// status from here to the end of the command
+			// (`echo "$(false)" $?` prints 1).
+			r.lastExit = exitStatus{code: r2.exit.code}
 			if r2.exit.fatalExit {
 				return r2.exit.err // surface fatal errors immediately
 			}
@@ -228,6 +244,14 @@ func (r *Runner) expandErr(err error) {
 	}
 }
 
+// arithmOK is [Runner.arithm] telling whether the expression had no error
+// (jaiph-go patch).
+func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
+	n, err := expand.Arithm(r.ecfg, expr)
+	r.expandErr(err)
+	return n, err == nil
+}
+
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
 	r.expandErr(err)
@@ -303,6 +327,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		Stdout:         r.stdout,
 		Stderr:         r.stderr,
 		LastExitStatus: int(r.lastExit.code),
+		ErrExitIgnored: r.noErrExit, // jaiph-go patch
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
@@ -343,9 +368,17 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.stop(ctx) {
 		return
 	}
+	// jaiph-go patch: as in bash, once `break` or `continue` has run,
+	// no command runs until the loop it leaves has seen it, whatever
+	// encloses it (a `{ … }` group, an if/case body, an && list, eval,
+	// source); the last status stays.
+	if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
+		return
+	}
 	r.exit = exitStatus{}
 	if st.Background || st.Disown {
 		r2 := r.subshell(true)
+		r2.forkedLoopLevel(st.Cmd)
 		st2 := *st
 		st2.Background = false
 		st2.Disown = false
@@ -372,8 +405,23 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	jobsBefore := len(r.bgProcs)
 	var closers []io.Closer
+	// jaiph-go patch: a {var} redirection outlives its command, as in
+	// bash (the descriptor stays open, the variable keeps its number),
+	// unless bash runs the command in a child it forks (an external
+	// program, a subshell): there neither is seen afterwards.
+	type varFd struct {
+		name string
+		prev expand.Variable
+		cls  io.Closer
+	}
+	var varFds []varFd
 	applyRedirs := func() bool {
 		for _, rd := range st.Redirs {
+			name, isVar := varRedirName(rd)
+			var prev expand.Variable
+			if isVar {
+				prev = r.lookupVar(name)
+			}
 			cls, err := r.redir(ctx, rd)
 			if err != nil {
 				if !r.exit.fatalExit {
@@ -383,12 +431,15 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 				r.exit.code = 1
 				return false
 			}
-			if cls != nil {
+			if isVar {
+				varFds = append(varFds, varFd{name, prev, cls})
+			} else if cls != nil {
 				closers = append(closers, cls)
 			}
 		}
 		return true
 	}
+	r.forked = false
 	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
 	// negated command, functions it calls included (even one that runs
 	// `set -e` itself).
@@ -442,7 +493,25 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		curFds := r.fds
 		r.fds = oldFds
+		// Only the statement's own simple command tells: the commands
+		// inside a group or a function set r.forked too.
+		_, simple := st.Cmd.(*syntax.CallExpr)
+		_, subshell := st.Cmd.(*syntax.Subshell)
+		forked := (simple && r.forked) || subshell
+		for _, v := range varFds {
+			n, err := strconv.Atoi(r.envGet(v.name))
+			switch {
+			case forked:
+				r.setVar(v.name, v.prev)
+				if v.cls != nil {
+					closers = append(closers, v.cls)
+				}
+			case err == nil && n > 2 && curFds[n] != nil:
+				r.setFd(n, curFds[n])
+			}
+		}
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
@@ -482,6 +551,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.stmts(ctx, cm.Stmts)
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
+		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.exiting = false // subshells don't exit the parent shell
@@ -579,6 +649,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			vr   expand.Variable
 		}
 		var restores []restoreVar
+		readonlyExit := false
 
 		for _, as := range cm.Assigns {
 			name := as.Name.Value
@@ -589,9 +660,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			if prev.ReadOnly {
-				// jaiph-go patch: bash reports it once and still
-				// runs the command with the variable unchanged.
+				// jaiph-go patch: bash reports it once; without
+				// errexit it still runs the command with the variable
+				// unchanged, with errexit set (in any context, even
+				// `if`, `||` or `!`) it runs nothing and the shell
+				// exits with 1, without an ERR trap (assign_in_env's
+				// failure in expand_word_list_internal).
 				r.errf("%s: readonly variable\n", name)
+				if r.opts[optErrExit] {
+					readonlyExit = true
+					break
+				}
 				continue
 			}
 			name, vr := r.assignVal(name, prev, as, "")
@@ -601,6 +680,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			restores = append(restores, restoreVar{name, prev})
 
 			r.setVar(name, vr)
+		}
+		if readonlyExit {
+			for _, restore := range restores {
+				r.setVar(restore.name, restore.vr)
+			}
+			r.exit = exitStatus{code: 1, exiting: true}
+			break
 		}
 
 		trace.call(fields[0], fields[1:]...)
@@ -647,10 +733,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// jaiph-go patch: the condition is inside the loop, as in
 			// bash: `while break; do …; done` ends the loop (it hung),
 			// `continue` there starts the next iteration.
-			oldInLoop := r.inLoop
-			r.inLoop = true
+			r.loopLevel++
 			r.stmts(ctx, cm.Cond)
-			r.inLoop = oldInLoop
+			r.loopLevel--
 			r.noErrExit = oldNoErrExit
 			if r.breakEnclosing > 0 {
 				r.breakEnclosing--
@@ -718,10 +803,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					reply := string(line)
 					r.setVarString(shellReplyVar, reply)
 
+					val := ""
 					if c, _ := strconv.Atoi(reply); c > 0 && c <= len(items) {
-						r.setVarString(name, items[c-1])
-					} else {
-						r.setVarString(name, "")
+						val = items[c-1]
+					}
+					// jaiph-go patch: a readonly name ends the
+					// loop with status 1, as in bash.
+					if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
+						r.errf("%v\n", err)
+						r.exit.code = 1
+						break
 					}
 
 					// execute commands until break or return is encountered
@@ -733,7 +824,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			for _, field := range items {
-				r.setVarString(name, field)
+				// jaiph-go patch: as in bash, a readonly name fails
+				// the loop with status 1 before its body runs.
+				if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
+					r.errf("%v\n", err)
+					r.exit.code = 1
+					break
+				}
 				trace.stringf("for %s in", y.Name.Value)
 				if inToken {
 					for _, item := range y.Items {
@@ -749,18 +846,31 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 		case *syntax.CStyleLoop:
+			// jaiph-go patch: as in bash, an arithmetic error in one of
+			// the three expressions (an assignment to a readonly
+			// variable) ends the loop with status 1.
 			if y.Init != nil {
-				r.arithm(y.Init)
+				if _, ok := r.arithmOK(y.Init); !ok {
+					break
+				}
 			}
 			r.exit.clear()
-			for y.Cond == nil || r.arithm(y.Cond) != 0 {
+			for {
+				if y.Cond != nil {
+					n, ok := r.arithmOK(y.Cond)
+					if !ok || n == 0 {
+						break
+					}
+				}
 				// jaiph-go patch: a body whose last command failed goes on
 				// looping, as in bash (only a fatal error or exit stops).
 				if r.stop(ctx) || r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
 				if y.Post != nil {
-					r.arithm(y.Post)
+					if _, ok := r.arithmOK(y.Post); !ok {
+						break
+					}
 				}
 			}
 		}
@@ -848,7 +958,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		valType := ""
 		declQuery := "" // "-f" or "-p" for query mode
 		switch cm.Variant.Value {
-		case "declare":
+		case "declare", "typeset": // jaiph-go patch: typeset too, as bash
 			// When used in a function, "declare" acts as "local"
 			// unless the "-g" option is used.
 			local = r.inFunc
@@ -1027,7 +1137,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				}
 			}
-			r.setVar(name, vr)
+			if err := r.setVarErr(name, vr); err != nil {
+				// jaiph-go patch: declare, local and typeset name
+				// themselves in the message, as bash's builtins do
+				// (export and readonly do not).
+				switch v := cm.Variant.Value; {
+				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
+					r.errf("%s: %v\n", v, err)
+				default:
+					r.errf("%v\n", err)
+				}
+				r.exit.code = 1
+			}
 		}
 	case *syntax.TimeClause:
 		start := time.Now()
@@ -1286,24 +1407,24 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 }
 
 func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
-	// Note that Hdoc is nil for an empty here-document.
-	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
-		pr, err := r.hdocReader(rd)
-		if err != nil {
-			return nil, err
-		}
-		r.stdin = pr
-		return pr, nil
-	}
-
 	// jaiph-go patch: redirections work on any file descriptor number, as
 	// in bash: 3>file, 3<file, 3>>file, 3<>file, {var}>file, N>&M, N<&M,
 	// N>&- and N<&-; descriptors 3 and up live in r.fds, which external
 	// commands receive through [HandlerContext.ExtraFiles]. Upstream only
 	// knew 0, 1 and 2, with M limited to 1, 2 and "-".
+	// Note that Hdoc is nil for an empty here-document. Its body is
+	// expanded before a {var} descriptor is allocated, as in bash.
+	var hdoc stdinFile
+	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
+		pr, err := r.hdocReader(rd)
+		if err != nil {
+			return nil, err
+		}
+		hdoc = pr
+	}
 	n := 1
 	switch rd.Op {
-	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc:
+	case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
 		n = 0
 	}
 	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
@@ -1326,10 +1447,19 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		} else {
 			fd, err := strconv.Atoi(rd.N.Value)
 			if err != nil {
+				if hdoc != nil {
+					hdoc.Close()
+				}
 				return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
 			}
 			n = fd
 		}
+	}
+	if hdoc != nil {
+		// jaiph-go patch: the document goes to the descriptor the
+		// redirection names (3<<EOF), as in bash; it always went to stdin.
+		r.setFd(n, &fdEntry{r: hdoc})
+		return hdoc, nil
 	}
 	arg, err := r.redirWord(rd) // jaiph-go patch: bash's "ambiguous redirect"
 	if err != nil {
@@ -1549,10 +1679,32 @@ func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 	}
 }
 
+// varRedirName is the NAME of a {NAME} redirection that opens a
+// descriptor (not {NAME}>&-), jaiph-go patch.
+func varRedirName(rd *syntax.Redirect) (string, bool) {
+	if rd.N == nil || !strings.HasPrefix(rd.N.Value, "{") {
+		return "", false
+	}
+	if (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-" {
+		return "", false
+	}
+	return strings.TrimSuffix(rd.N.Value[1:], "}"), true
+}
+
+// forkedLoopLevel is the loop level of a subshell that runs cmd as a
+// pipeline element or a job (jaiph-go patch): bash forks a simple command
+// as it is, so `break | cat` in a loop is no error (and leaves nothing), but
+// runs a compound command through its subshell code, which leaves every
+// loop: `{ break; echo x; } | cat` complains and goes on.
+func (r *Runner) forkedLoopLevel(cm syntax.Command) {
+	if _, simple := cm.(*syntax.CallExpr); !simple {
+		r.loopLevel = 0
+	}
+}
+
 func (r *Runner) loopStmtsBroken(ctx context.Context, stmts []*syntax.Stmt) bool {
-	oldInLoop := r.inLoop
-	r.inLoop = true
-	defer func() { r.inLoop = oldInLoop }()
+	r.loopLevel++
+	defer func() { r.loopLevel-- }()
 	for _, stmt := range stmts {
 		r.stmt(ctx, stmt)
 		if r.contnEnclosing > 0 {
@@ -1590,6 +1742,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.Params = args[1:]
 		oldInFunc := r.inFunc
 		r.inFunc = true
+		// jaiph-go patch: as in bash, a function body is in no loop of
+		// its caller's (`break` there is an error, not the caller's).
+		oldLoopLevel := r.loopLevel
+		r.loopLevel = 0
 		// jaiph-go patch: FUNCNAME is the call stack, innermost last
 		// (appending costs no copy of the stack per call).
 		r.funcStack = append(r.funcStack, name)
@@ -1627,14 +1783,18 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.Params = oldParams
 		r.inFunc = oldInFunc
+		r.loopLevel = oldLoopLevel
 		r.exit.returning = false
+		r.forked = false // jaiph-go patch: see Runner.forked
 		return
 	}
 	if IsBuiltin(name) {
 		r.exit = r.builtin(ctx, pos, name, args[1:])
+		r.forked = false
 		return
 	}
 	r.exec(ctx, pos, args)
+	r.forked = !r.isHandlerFunc(ctx, name) // jaiph-go patch: see Runner.forked
 }
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
@@ -1716,6 +1876,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 			return
 		}
 		r2 := r.subshell(true)
+		r2.forkedLoopLevel(st.Cmd)
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -1745,6 +1906,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		statuses[n-1] = r.exit
 	} else {
 		r2 := r.subshell(false)
+		r2.forkedLoopLevel(last.Cmd)
 		r2.stdin = in
 		r2.stmt(ctx, last)
 		r2.exit.exiting = false // subshells don't exit the parent shell

@@ -92,12 +92,24 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	}
 	if !inOverlay && o.parent != nil {
 		prev.Variable = o.parent.Get(name)
+		// jaiph-go patch: as in bash, a new local may shadow a calling
+		// function's readonly local (only a readonly global is kept
+		// from getting a local copy, below and in setVarErr's check).
+		if vr.Local && o.funcScope && prev.Local {
+			prev.ReadOnly = false
+		}
 	}
 
 	if o.values == nil {
 		o.values = make(map[string]namedVariable)
 	}
 	if vr.Kind == expand.KeepValue && vr.Local && o.funcScope && !inOverlay {
+		// jaiph-go patch: as in bash (make_local_variable), a global
+		// readonly variable cannot get a local copy (`local v`, `declare
+		// -i v` in a function fail); a caller's readonly local can.
+		if prev.ReadOnly && !prev.Local {
+			return errReadOnly
+		}
 		// jaiph-go patch: as in bash, a bare `local x` starts unset
 		// rather than with the caller's value.
 		vr = expand.Variable{Local: true, Exported: vr.Exported, ReadOnly: vr.ReadOnly,

@@ -476,8 +476,14 @@ func HasMeta(pat string, mode Mode) bool {
 // The [Mode] parameter is unused, and will be removed in v4.
 func QuoteMeta(pat string, mode Mode) string {
 	// jaiph-go patch: with ExtendedOperators, "(" is quoted too so that
-	// extglob groups like @(a|b) are taken literally.
-	special := "*?[\\"
+	// extglob groups like @(a|b) are taken literally. And "]", "!", "^"
+	// and "-" are quoted because the text may land inside a bracket
+	// expression opened by an unquoted "[" (case $c in [\!]) or ["^"]),
+	// where bash takes them literally: unquoted they would close it,
+	// negate it or form a range. Outside brackets the escapes change
+	// nothing. The loop is over bytes (all of these are ASCII), so
+	// invalid UTF-8 in the text is kept as it is.
+	special := "*?[\\]!^-"
 	if mode&ExtendedOperators != 0 {
 		special += "("
 	}
@@ -485,11 +491,11 @@ func QuoteMeta(pat string, mode Mode) string {
 		return pat
 	}
 	var sb strings.Builder
-	for _, r := range pat {
-		if strings.ContainsRune(special, r) {
+	for i := 0; i < len(pat); i++ {
+		if strings.IndexByte(special, pat[i]) >= 0 {
 			sb.WriteByte('\\')
 		}
-		sb.WriteRune(r)
+		sb.WriteByte(pat[i])
 	}
 	return sb.String()
 }

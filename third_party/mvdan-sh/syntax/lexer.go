@@ -206,6 +206,12 @@ func (p *Parser) nextKeepSpaces() {
 			p.advanceLitHdoc(r)
 		}
 	case paramExpRepl:
+		if r == '/' && p.replPattern {
+			// jaiph patch: the pattern's first '/' is literal.
+			p.litLeadSlash = true
+			p.advanceLitOther(r)
+			break
+		}
 		if r == '/' {
 			p.rune()
 			p.tok = slash
@@ -1030,8 +1036,12 @@ func paramNameStartRune[T rune | byte](r T) bool {
 
 func (p *Parser) advanceLitOther(r rune) {
 	tok := _LitWord
+	// jaiph patch: a literal '/' opening a ${x/pattern/repl} pattern
+	// does not end it (see [Parser.replPattern]).
+	leadSlash := p.litLeadSlash
+	p.litLeadSlash = false
 loop:
-	for p.newLit(r); r != runeEOF; r = p.rune() {
+	for p.newLit(r); r != runeEOF; r, leadSlash = p.rune(), false {
 		switch r {
 		case '\\': // escaped byte follows
 			p.rune()
@@ -1043,7 +1053,7 @@ loop:
 				break loop
 			}
 		case '/':
-			if p.quote != paramExpExp {
+			if p.quote != paramExpExp && !leadSlash {
 				break loop
 			}
 		case ':', '=', '%', '^', ',', '?', '!', '~', '*':

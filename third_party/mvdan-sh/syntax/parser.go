@@ -513,6 +513,13 @@ type Parser struct {
 	quote   quoteState // current lexer state
 	eqlOffs int        // position of '=' in [Parser.val] when [Parser.tok].isLit is true
 
+	// jaiph patch: replPattern is set while the lexer reads the first
+	// token of a ${x/pattern/repl} pattern, and litLeadSlash while that
+	// token is a literal starting with '/': as in bash, a '/' right
+	// after the operator belongs to the pattern (${v////-} replaces
+	// every '/' with '-').
+	replPattern, litLeadSlash bool
+
 	keepComments bool
 	lang         LangVariant
 
@@ -583,6 +590,7 @@ func (p *Parser) reset() {
 	p.r, p.w = 0, 0
 	p.err, p.readErr, p.readEOF = nil, nil, false
 	p.quote, p.forbidNested = noState, false
+	p.replPattern, p.litLeadSlash = false, false // jaiph patch
 	p.openNodes = 0
 	p.recoveredErrors = 0
 	p.heredocs, p.buriedHdocs = p.heredocs[:0], 0
@@ -1589,7 +1597,9 @@ zshPrefixLoop:
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "search and replace")
 		pe.Repl = &Replace{All: p.tok == dblSlash}
 		p.quote = paramExpRepl
+		p.replPattern = true // jaiph patch: see [Parser.replPattern]
 		p.next()
+		p.replPattern = false
 		pe.Repl.Orig = p.getWord()
 		p.quote = paramExpExp
 		if p.got(slash) {

@@ -839,7 +839,11 @@ func (p *Printer) paramExp(pe *ParamExp) {
 		if pe.Repl.Orig != nil {
 			p.word(pe.Repl.Orig)
 		}
-		p.w.WriteByte('/')
+		// jaiph patch: not for an empty pattern without replacement,
+		// since bash (and our parser) read ${v///} as the pattern "/".
+		if pe.Repl.Orig != nil || pe.Repl.With != nil {
+			p.w.WriteByte('/')
+		}
 		if pe.Repl.With != nil {
 			p.word(pe.Repl.With)
 		}

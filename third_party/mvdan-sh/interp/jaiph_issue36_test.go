@@ -1,0 +1,146 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches of jaiph-go's issue 36: constructs that ran, but not as bash 5.2.
+package interp_test
+
+import "testing"
+
+func TestJaiphLoopLevel(t *testing.T) {
+	runCases(t, []string{
+		// break/continue leave the group, if, case or && list they are in.
+		`for i in 1 2 3; do { echo "B$i"; break; echo C; }; done; echo "end $?"`,
+		`for i in 1 2; do if true; then echo "I$i"; continue; echo X; fi; echo Y; done`,
+		`for i in 1 2; do case x in x) echo "C$i"; break; echo X;; esac; echo Y; done`,
+		`for i in 1 2; do true && { echo "A$i"; break; echo X; }; echo Y; done; for i in 1 2; do echo $i && break && echo X; done`,
+		`for i in 1 2 3; do for j in a b; do { echo "$i$j"; continue 2; echo X; }; done; echo Y; done`,
+		`for i in 1 2; do eval 'echo e$i; break; echo X'; echo Y; done; echo 'echo s; continue; echo X' > s.sh; for i in 1 2; do . ./s.sh; echo Y; done`,
+		// a command or process substitution keeps the loop level, a
+		// subshell, a compound pipeline element and a function do not.
+		`for i in 1 2; do x=$(echo a; break; echo X); echo "[$x]"; done; for i in 1 2; do cat <(break; echo X); done`,
+		`for i in 1 2; do ( echo "S$i"; break; echo X ); echo "Y$?"; done`,
+		`for i in 1 2; do echo p | { cat; break; echo X; }; echo "Y$i"; done; for i in 1 2; do break | cat; echo "Z$i"; done`,
+		`f(){ echo F; break; echo G; }; for i in 1 2; do f; echo "after$i"; done`,
+		// counts: clamped, out of range, not a number, too many.
+		`for i in 1 2; do break 5; done; echo "b5 $?"; for i in 1 2; do for j in 1 2; do continue 9; done; echo X; done; echo "c9 $?"`,
+		`for i in 1 2; do for j in 1 2; do break 0; echo X; done; echo Y; done; echo "b0 $?"`,
+		`for i in 1 2; do continue -1; echo X; done; echo "c-1 $?"`,
+		`for i in 1 2; do break 1 2; echo X; done; echo unreached`,
+		`break; continue 3; echo "outside $?"; for i in 1; do break -- 1; echo X; done; echo ok`,
+	})
+}
+
+func TestJaiphPatsubSlashAndAnchors(t *testing.T) {
+	runCases(t, []string{
+		// a '/' right after the operator belongs to the pattern
+		`v=/dev/ram; echo "${v////-}" "${v///-}" "${v////}" "${v///}" ${v////-} "${v///d/X}" "${v//\//+}"`,
+		// # and % anchor only the single-slash form, also from an expansion
+		`v=/dev/ram; echo "${v/#//-}" "${v/%//-}" "${v/#\//-}" "${v/%ram/-}"; v=a/b/; echo "${v/%//-}" "${v/%\//+}"`,
+		`x=abc; p='#a'; echo "${x/$p/X}"; p='%c'; echo "${x/$p/X}"; echo "${x//#a/X}" "${x/"#"a/X}" "${x/\#a/X}"; x='a#bc'; echo "${x//#b/X}" "${x/##b/Y}" "${x//%b/Z}"`,
+		// an unset parameter stays empty, a set empty one is replaced
+		`unset v; echo "[${v/*/w}] [${v//*/w}] [${v/#/w}] [${v/%/w}] [${v//x/w}] [${v/}]"; v=; echo "[${v/*/w}] [${v//*/w}] [${v/#/w}] [${v/%/w}] [${v//x/w}]"`,
+		`unset a; echo "[${a[0]/*/w}] [${a[@]/*/w}]"; a=(""); echo "[${a[0]/*/w}] [${a[1]/*/w}] [${a[@]/*/w}]"; set --; echo "[${1/*/w}] [${@/*/w}]"; set -- ""; echo "[${1/*/w}] [${@/*/w}]"`,
+		`declare -A m; echo "[${m[k]/*/w}]"; m[k]=; echo "[${m[k]/*/w}]"; set -u; v=; echo "[${v/*/w}]"; echo "${u/*/w}"`,
+	})
+}
+
+func TestJaiphStatusAfterCmdSubst(t *testing.T) {
+	runCases(t, []string{
+		// "$?" later in the same command is the substitution's status
+		`true; echo "s=$(false) $?"; true; echo "$(exit 3)" "$?"; false; echo "$?" "$(true)" "$?"`,
+		"true; echo \"`exit 4`\" $?; true; echo \"${v:-$(exit 6)}\" $?; true; echo $(( $(exit 7) + $? ))",
+		`true; x=$(exit 4) y=$?; echo "$x $y $?"; true; y=$(exit 5) echo "$?"; false; x=$(true); echo "$?"`,
+		`true; a=("$(exit 2)" $?); echo "${a[@]}"; true; declare d=$(exit 3) e=$?; echo "$e $?"; f() { local m=$(exit 3) n=$?; echo "$n"; }; f`,
+		`true; for w in "$(exit 3)" $?; do echo "w=$w"; done; true; case $(exit 3) in *) echo "case $?";; esac`,
+		"true; cat <<EOT\n$(exit 3) $?\nEOT",
+		// an empty substitution leaves it; $(<file) sets it
+		`false; echo "$()" $?; echo hi > f; false; echo "$(<f)" $?; true; echo "$(<nonexist)" $?; x=$(<nonexist); echo "[$x] $?"`,
+	})
+}
+
+func TestJaiphBracketQuotedChars(t *testing.T) {
+	runCases(t, []string{
+		// escaped or quoted !, ^, ], - inside [...] are literal
+		`for c in '!' '^' ']' a '\' - b; do r=; case $c in [\!]) r+=1;; esac; case $c in [\^]) r+=2;; esac; case $c in [\]]) r+=3;; esac; case $c in [!a]) r+=4;; esac; case $c in [\!a]) r+=5;; esac; case $c in [!\]]) r+=6;; esac; case $c in [a\-b]) r+=7;; esac; case $c in [\\]) r+=8;; esac; echo "$c: $r"; done`,
+		`for c in a b c - '!' '^' ']'; do r=; case $c in ["a-c"]) r+=1;; esac; case $c in [a"-"c]) r+=2;; esac; case $c in ["!"a]) r+=3;; esac; case $c in ['^']) r+=4;; esac; case $c in [a"]"]) r+=5;; esac; v='!a'; case $c in [$v]) r+=6;; esac; case $c in ["$v"]) r+=7;; esac; [[ $c == ["^!"] ]] && r+=8; echo "$c: $r"; done`,
+		`x='a-b!c^d]e'; echo "${x//[-]/_}" "${x//[\!]/_}" "${x//[\^]/_}" "${x//[]]/_}" "${x//"-"/=}" "${x#*"!"}" "${x%"^"*}"`,
+		`touch '!x' '^x' ax -x; echo [\!]x [\^]x [!\!^]x ["-"]x`,
+		// a quoted directory name holding a metacharacter, then a glob
+		`mkdir 'a*b' c-d 'e\f'; touch 'a*b/x' c-d/y 'e\f/z'; echo "a*b"/* "c-d"/* 'e\f'/*`,
+	})
+}
+
+func TestJaiphEmptyDoubleQuotesSplit(t *testing.T) {
+	runCases(t, []string{
+		// "" next to IFS whitespace is a field of its own, as '' is
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""$b; p $b""; p ""$b""; p ''$b; p a""$b; c='  '; p ""$c; p $c""; p ""$c""`,
+		`d=' a  b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""$d; p $d""; IFS=:; e=':a:'; p ""$e; p $e""; IFS=' :'; f=' :a: '; p ""$f; p $f""`,
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""${b}; p ""$(echo ' z '); set -- ' q '; p ""$1 ""$@ $@"" ""$*; set --; p ""$@ $@""; p "$@"""`,
+		`b=' b '; p() { printf '<%s>' "$@"; echo " $#"; }; p ""; p """"; touch fa fb; p ""f*; a=(""$b $b""); p "${a[@]}"; unset u; p ""$u ""${u:+x}; IFS=; p ""$b`,
+	})
+}
+
+func TestJaiphHeredocFd(t *testing.T) {
+	runCases(t, []string{
+		// a here-document goes to the descriptor its redirection names
+		"cat <<EOF1 3<<EOF2\none\nEOF1\nthree\nEOF2\n{ cat; cat <&3; } <<A 3<<B\na-body\nA\nb-body\nB",
+		"cat 3<<X <&3\nvia3\nX\nread -r -u 4 l 4<<Y; echo \"[$l]\"\nfour\nY\ncat 3<<-T <&3\n\ttabbed\n\tT",
+		"exec 5<<Z\nfive\nsix\nZ\nread -r -u 5 a; echo \"a=$a\"; cat <&5; cat 3<<E 4<<F <&4\nthree\nE\nfour\nF",
+		"while read -r -u 3 l; do echo \"l=$l\"; done 3<<E\nx\ny\nE\ncat <<A <<B\nfirst\nA\nsecond\nB",
+		// the body is expanded before {var} is set
+		"{ cat <&$fd; } {fd}<<E\nnamed [$fd]\nE\ncat {g}<<E <&$g\ng [$g]\nE",
+	})
+}
+
+func TestJaiphReadonlyPrefixErrexit(t *testing.T) {
+	runCases(t, []string{
+		// without errexit the command runs; with it, nothing runs and the
+		// shell exits with 1, whatever the context, without an ERR trap
+		`readonly v=1; v=2 echo $v; echo "after $?"; f() { echo "f $v"; }; v=2 f; a=1 v=2 b=3 echo hi; echo "${a-unset}"`,
+		`set -e; readonly v=1; v=2 echo $v; echo after`,
+		`set -e; readonly v=1; v=2 echo x || echo "alt $?"; echo after`,
+		`set -e; readonly v=1; if v=2 true; then echo then; fi; echo after`,
+		`set -e; readonly v=1; ! v=2 echo x; echo after`,
+		`set -e; readonly v=1; trap 'echo "exit $?"' EXIT; trap 'echo err' ERR; f() { v=2 echo x; echo in; }; f || echo alt`,
+		`set -e; readonly v=1; x=$(v=2 echo in); echo "sub [$x]"; (v=2 echo sub); echo unreached`,
+		`set -e -o pipefail; readonly v=1; v=2 echo x | cat; echo "after $?"`,
+	})
+}
+
+func TestJaiphReadonlyBuiltinsAndLoops(t *testing.T) {
+	runCases(t, []string{
+		// declare, local and typeset name themselves; a global readonly
+		// gets no local copy, a caller's readonly local does
+		`f() { readonly v=1; declare v=2; echo "$? $v"; local v; echo "$? $v"; typeset -i v; echo "$? $v"; declare -g v; echo "$? $v"; export v; readonly v; echo "$? $v"; }; f`,
+		`f() { readonly v=1; local a=1 v=2 b=3; echo "$? $a $v $b"; export v=2; echo "$?"; }; f; g() { local -r w=1; local w; echo "$? $w"; local w=2; echo "$? $w"; h; }; h() { local w=3; echo "$? $w"; }; g`,
+		// read stops at the readonly name; mapfile fails
+		`readonly v=1; read v <<< x; echo "$? $v"; read a v b <<< "1 2 3"; echo "$? $a $v ${b-unset}"; read -a v <<< x; echo $?; mapfile v < /dev/null; echo $?`,
+		// a loop over a readonly name fails before its body
+		`readonly v=1; for v in a b; do echo in; done; echo "for $?"; for ((v=0; v<1; v++)); do echo in; done; echo "cfor $?"; for ((i=0; i<2; v++)); do echo "in $i"; done; echo "post $?"; select v in a; do break; done <<< 1 2>/dev/null; echo "select $?"`,
+	})
+}
+
+func TestJaiphTypesetIsLocal(t *testing.T) {
+	runCases(t, []string{
+		`f() { typeset x=1; typeset -i y=2+1; echo "in $x $y"; }; f; echo "out ${x-unset} ${y-unset}"; g() { typeset -g z=3; }; g; echo "$z"`,
+	})
+}
+
+func TestJaiphSourceDevStdin(t *testing.T) {
+	runCases(t, []string{
+		// /dev/stdin and /dev/fd/N are the shell's own descriptors
+		"source /dev/stdin <<<'echo \"hi $1\"' one; . /dev/stdin <<E\necho doc\nE\nexec 3<<<'echo three'; source /dev/fd/3; source /dev/fd/7; echo \"closed $?\"",
+		`for i in 1 2; do source /dev/stdin <<<'echo "s$i"; break; echo X'; echo Y; done`,
+	})
+}
+
+func TestJaiphVarFdOutlivesCommand(t *testing.T) {
+	runCases(t, []string{
+		// {var} stays open after a builtin, group or function, as bash;
+		// an external program or a subshell sets nothing in the shell
+		// (the numbers themselves are not compared: a descriptor the
+		// test process inherited moves bash's)
+		`echo hello > f; : {a}<f; echo "a=${a:+set}"; cat <&$a; { :; } {b}<f; echo "b=${b:+set}"; read -r l <&$b; echo "$l"; g() { :; }; g {c}>out; echo "c=${c:+set}"; echo via >&$c; cat out`,
+		`echo hello > f; cat {e}<f >/dev/null; echo "e=${e-unset}"; ( : ) {s}<f; echo "s=${s-unset}"; e=keep; cat {e}<f >/dev/null; echo "e=$e"`,
+		`echo hello > f; { cat f; } {a}<f; echo "a=${a:+set}"; cat <&$a; h() { cat f; }; h {b}<f; echo "b=${b:+set}"; cat <&$b`,
+		`exec {w}>log; echo one >&$w; : {w}>&-; echo "closed $?"; echo two >&$w; echo "write $?"; cat log`,
+	})
+}
