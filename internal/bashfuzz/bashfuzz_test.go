@@ -85,7 +85,7 @@ func envInt(t testing.TB, name string, def int) int {
 // programs: the log's first_known).
 func TestBashDiffBounded(t *testing.T) {
 	r := sharedRunner(t)
-	n := envInt(t, "JAIPH_BASHFUZZ_PROGRAMS", 150)
+	n := envInt(t, "JAIPH_BASHFUZZ_PROGRAMS", 400)
 	seed := envInt(t, "JAIPH_BASHFUZZ_SEED", 1)
 	avoid := KnownAvoided()
 	if os.Getenv("JAIPH_BASHFUZZ_ALL") == "1" {
@@ -172,11 +172,12 @@ func TestGenerateDeterministicAndValid(t *testing.T) {
 // fuzzer can find them), and none of those it avoids at the choice when
 // they are avoided (the others are skipped by Classify).
 func TestGeneratorClasses(t *testing.T) {
-	tagged := []Class{ClassBraceBreak, ClassSlashPattern, ClassBracketBang, ClassEmptyQuoteIFS, ClassHeredocFd, ClassPipeWrite, ClassSubshellTrap}
+	tagged := []Class{ClassBraceBreak, ClassSlashPattern, ClassBracketBang, ClassEmptyQuoteIFS, ClassHeredocFd, ClassPipeWrite, ClassSubshellTrap,
+		ClassLocalArrayAttr, ClassNestedArrayAlt}
 	classified := []Class{ClassStatusAfterSubst, ClassPatternUnset, ClassReadonlyPrefix, ClassErrexitIgnored,
 		ClassSubshellReturn, ClassNegLenUnset, ClassArithMessage, ClassErrTrap, ClassTestVEmpty,
 		ClassIndirectUnset, ClassNounset, ClassCompoundAndOr, ClassReadonlyAssign, ClassWhileStatus,
-		ClassDashHeredocEmpty, ClassExitTrapRedirect}
+		ClassDashHeredocEmpty, ClassExitTrapRedirect, ClassReadonlyRedeclare, ClassForSubstStatus, ClassPipestatusNegation, ClassWorkflowIfNotHeredoc}
 	// ClassPipestatusStart needs the prelude gone: only the shrinker
 	// makes such programs.
 	seen := map[Class]bool{}
@@ -258,7 +259,7 @@ func TestClassify(t *testing.T) {
 func TestShrinkToMinimal(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	shrunk := 0
-	for range 400 {
+	for range 2000 {
 		p := Generate(randomBytes(rng), Options{})
 		if !strings.Contains(p.String(), "\nbreak") {
 			continue
@@ -322,4 +323,20 @@ func TestFoundStillDiverge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkTrial is the fuzzer's throughput: generated programs compared
+// in all four contexts per second (jaiph in-process, one bash process per
+// errexit mode), known classes skipped as in the bounded run.
+func BenchmarkTrial(b *testing.B) {
+	r := sharedRunner(b)
+	rng := rand.New(rand.NewSource(1))
+	avoid := KnownAvoided()
+	var tally Tally
+	b.ResetTimer()
+	for range b.N {
+		p := Generate(randomBytes(rng), Options{Avoid: avoid})
+		r.Trial(context.Background(), p, avoid, false, &tally)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "programs/s")
 }

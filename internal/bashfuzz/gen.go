@@ -249,7 +249,19 @@ func (g *gen) paramExp(st *Stmt) string {
 		}
 		return "${" + v + op + p + "/" + g.c.pick(replacements...) + "}"
 	case 3:
-		return "${" + v + g.c.pick(":-", "-", ":+", "+") + g.word(st, false) + "}"
+		op := g.c.pick(":-", "-", ":+", "+")
+		w := g.word(st, false)
+		if strings.Contains(w, `"`) {
+			// A quoted word as the alternative, itself in double
+			// quotes: an array there is several words in bash, an empty
+			// expansion before a suffix nothing.
+			if g.avoid(ClassNestedArrayAlt) {
+				w = "x"
+			} else {
+				st.Classes = append(st.Classes, ClassNestedArrayAlt)
+			}
+		}
+		return "${" + v + op + w + "}"
 	case 4:
 		st.Sets = append(st.Sets, v)
 		return "${" + v + g.c.pick(":=", "=") + g.word(st, false) + "}"
@@ -290,14 +302,19 @@ func (g *gen) arith() string {
 	switch g.c.n(4) {
 	case 1:
 		// Blanks around the operator: `n-- - -n`, not `n----n`.
-		return g.arith() + " " + g.c.pick("+", "*", "-", "%", "<", "==", "&&", "||", "<<", "**") + " " + g.arith()
+		op := g.c.pick("+", "*", "-", "%", "<", "==", "&&", "||", "<<", "**")
+		if op == "**" && g.avoid(ClassArithMessage) {
+			op = "*" // a negative exponent's error token differs
+		}
+		return g.arith() + " " + op + " " + g.arith()
 	case 2:
 		return "(" + g.arith() + ")"
 	case 3:
 		a := g.c.pick("n++", "n--", "++n", "n+=3", "a1[0]", "a1[0]+=1", "i", "x=4", "!n", "-n", "n?2:5", "7/n", "2#101", "0x1f", "010", "v3", "1/0", "n,n+1")
-		if (a == "v3" || strings.HasPrefix(a, "a1")) && g.avoid(ClassArithMessage) {
+		if (a == "v3" || strings.HasPrefix(a, "a1") || a == "x=4") && g.avoid(ClassArithMessage) {
 			// Variables that may hold words, which are errors in
-			// arithmetic (n holds numbers only while the class is avoided).
+			// arithmetic (n holds numbers only while the class is
+			// avoided), and an assignment whose precedence makes one.
 			a = "n"
 		}
 		return a
@@ -489,6 +506,13 @@ func (g *gen) stmt(depth int) *Stmt {
 		op := g.c.pick("local", "declare", "readonly", "declare -i", "declare -r", "local -a", "declare -l", "declare -u", "export")
 		if op == "declare -i" && g.avoid(ClassArithMessage) {
 			op = "declare"
+		}
+		if op == "local -a" {
+			if g.avoid(ClassLocalArrayAttr) {
+				op = "local"
+			} else {
+				st.Classes = append(st.Classes, ClassLocalArrayAttr)
+			}
 		}
 		if (op == "readonly" || op == "declare -r") && g.avoid(ClassReadonlyAssign) {
 			v = "r1" // the generator assigns r1 nowhere else

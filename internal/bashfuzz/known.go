@@ -84,6 +84,24 @@ const (
 	// redirected brace group (`{ false; } > f1`): bash runs it with the
 	// group's redirections, jaiph without.
 	ClassExitTrapRedirect Class = "exit-trap-redirect"
+	// `declare -r r1=…` (local, readonly) of a variable already readonly:
+	// jaiph's message lacks bash's `declare: ` prefix.
+	ClassReadonlyRedeclare Class = "readonly-redeclare-message"
+	// `$?` in a for loop's body (a case arm) whose word list (word) held
+	// a failing `$(…)`: bash has its status, jaiph 0.
+	ClassForSubstStatus Class = "for-subst-status"
+	// `local -a v=scalar`: bash makes an array, jaiph a scalar.
+	ClassLocalArrayAttr Class = "local-a-scalar"
+	// A double-quoted word inside `${v:+…}` (`:-`, `+`, `-`) itself in
+	// double quotes: `"${v:+"${a1[@]}"}"` is several words in bash, one
+	// in jaiph; `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph.
+	ClassNestedArrayAlt Class = "nested-quoted-alternative"
+	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
+	// negated status, jaiph the test's own (`! true` agrees).
+	ClassPipestatusNegation Class = "pipestatus-negation"
+	// A here-document inside a workflow's `if ! cmd; then … fi` (a Jaiph
+	// form whose lines are steps): its tabs become blanks.
+	ClassWorkflowIfNotHeredoc Class = "workflow-if-not-heredoc"
 )
 
 // Known lists the divergences that are known and being fixed, each with
@@ -101,21 +119,27 @@ var Known = map[Class]string{
 	ClassReadonlyPrefix:   "a readonly variable in a prefix assignment",
 	ClassErrexitIgnored:   "set -e / pipefail inside a function called as run f || …",
 
-	ClassPipeWrite:        "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassSubshellTrap:     "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
-	ClassSubshellReturn:   "( return 0 ) outside a function ends jaiph's whole body",
-	ClassNegLenUnset:      "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
-	ClassErrTrap:          "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassTestVEmpty:       "[[ -v \"\" ]] panics in the interpreter",
-	ClassIndirectUnset:    "${!A1[@]} of an unset variable fails in jaiph",
-	ClassNounset:          "set -u: arithmetic on unset variables, ${!prefix*}",
-	ClassCompoundAndOr:    "{ false && x; } under errexit: jaiph exits, bash goes on",
-	ClassReadonlyAssign:   "read into a readonly variable: jaiph's read succeeds",
-	ClassArithMessage:     "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassPipestatusStart:  "${PIPESTATUS[@]} as a body's first command: bash 0, jaiph empty",
-	ClassWhileStatus:      "while/until whose last body command failed: jaiph's status 0",
-	ClassDashHeredocEmpty: "a <<- here-document line expanding to nothing is dropped",
-	ClassExitTrapRedirect: "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
+	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
+	ClassSubshellTrap:         "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
+	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
+	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
+	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
+	ClassTestVEmpty:           "[[ -v \"\" ]] panics in the interpreter",
+	ClassIndirectUnset:        "${!A1[@]} of an unset variable fails in jaiph",
+	ClassNounset:              "set -u: arithmetic on unset variables, ${!prefix*}",
+	ClassCompoundAndOr:        "{ false && x; } under errexit: jaiph exits, bash goes on",
+	ClassReadonlyAssign:       "read into a readonly variable: jaiph's read succeeds",
+	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
+	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
+	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
+	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
+	ClassReadonlyRedeclare:    "declare -r of a readonly variable: no `declare: ` prefix on the error",
+	ClassForSubstStatus:       "$? in a for body (case arm) after a failing $(…) in the word list (case word)",
+	ClassLocalArrayAttr:       "local -a v=y is a scalar in jaiph",
+	ClassNestedArrayAlt:       `"${v:+"${a1[@]}"}" is one word in jaiph, several in bash; "${v:+"$unset"x}" is x in jaiph, empty in bash`,
+	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
+	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
+	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
@@ -221,11 +245,61 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 		}
 	}
 	walk(p.Body, false)
+	if ctx == CtxWorkflow {
+		var heredocUnder func(l []*Stmt) bool
+		heredocUnder = func(l []*Stmt) bool {
+			for _, s := range l {
+				if s.Heredoc != "" {
+					return true
+				}
+				for _, part := range s.Parts {
+					if heredocUnder(part.Body) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		var walkIf func(l []*Stmt)
+		walkIf = func(l []*Stmt) {
+			for _, s := range l {
+				if strings.HasPrefix(p0(s), "if !") && heredocUnder([]*Stmt{{Parts: s.Parts}}) {
+					out[ClassWorkflowIfNotHeredoc] = true
+				}
+				for _, part := range s.Parts {
+					walkIf(part.Body)
+				}
+			}
+		}
+		walkIf(p.Body)
+	}
 	if out[ClassExitTrapRedirect] && !strings.Contains(p.String(), "' EXIT") {
 		delete(out, ClassExitTrapRedirect)
 	}
-	if len(p.Body) > 0 && strings.Contains(p.Body[0].String(), "PIPESTATUS") {
-		out[ClassPipestatusStart] = true
+	for _, s := range p.Body {
+		if strings.Contains(s.String(), "PIPESTATUS") {
+			out[ClassPipestatusStart] = true
+		}
+		if !strings.HasSuffix(p0(s), "() {") {
+			break // a command ran (function definitions do not count)
+		}
+	}
+	text := p.String()
+	if strings.Contains(text, "PIPESTATUS") && (strings.Contains(text, "! ") || strings.Contains(text, "!(")) {
+		out[ClassPipestatusNegation] = true
+	}
+	if strings.Contains(text, "$?") || strings.Contains(text, "PIPESTATUS") {
+		for _, l := range strings.Split(text, "\n") {
+			if (strings.HasPrefix(l, "for ") || strings.HasPrefix(l, "case ")) && strings.Contains(l, "$(") {
+				out[ClassForSubstStatus] = true
+			}
+		}
+	}
+	for _, r := range readonly {
+		// Declared twice, or in a loop or function (declared each time).
+		if strings.Count(text, " "+r+"=") > 1 || strings.Contains(text, "while ") || strings.Contains(text, "until ") || strings.Contains(text, "for ") || strings.Contains(text, "() {") {
+			out[ClassReadonlyRedeclare] = true
+		}
 	}
 	if len(readonly) > 0 {
 		// A readonly variable and an assignment by a builtin anywhere.

@@ -302,7 +302,7 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, 
 		}
 		return Side{Err: msg}, "", ""
 	}
-	side = Side{Status: *end.Status, Files: files(dir)}
+	side = Side{Status: *end.Status, Files: files(dir, func(s string) string { return normalise(s, dir, false) })}
 	for _, a := range []struct {
 		path string
 		dst  *string
@@ -346,7 +346,7 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 	// What bash wrote with its location prefix may have gone to stdout or
 	// a file (`2>&1`, `2>f2`): every line loses it.
 	prefixed := func(s string) string { return normalise(strings.ReplaceAll(s, script+": ", "bash: "), dir, true) }
-	side := Side{Files: prefixed(files(dir))}
+	side := Side{Files: files(dir, prefixed)}
 	var ee *exec.ExitError
 	switch {
 	case tctx.Err() != nil:
@@ -382,9 +382,9 @@ func normalise(s, dir string, fromBash bool) string {
 }
 
 // files lists what the body left in its directory besides the workspace
-// marker and main.jh: one "name: content" line per file (content quoted),
-// "name/" per directory, sorted.
-func files(dir string) string {
+// marker and main.jh: one "name: content" line per file (content
+// normalised, then quoted), "name/" per directory, sorted.
+func files(dir string, norm func(string) string) string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || path == dir {
@@ -402,7 +402,7 @@ func files(dir string) string {
 			return nil
 		}
 		data, _ := os.ReadFile(path)
-		out = append(out, fmt.Sprintf("%s: %q", rel, data))
+		out = append(out, fmt.Sprintf("%s: %q", rel, norm(string(data))))
 		return nil
 	})
 	sort.Strings(out)

@@ -99,12 +99,17 @@ func shrinkEdits(p *Prog, keep func(*Prog) bool) *Prog {
 			// Replace a compound statement by what is under it.
 			try(func(c *Prog) bool {
 				l := lists(c)[li]
-				if si >= len(*l) || (*l)[si].Parts == nil || strings.HasSuffix((*l)[si].Parts[0].Head, "in") {
-					return false // a case's arms are not statements
+				if si >= len(*l) || (*l)[si].Parts == nil {
+					return false
 				}
 				var under []*Stmt
 				for _, part := range (*l)[si].Parts {
-					under = append(under, part.Body...)
+					for _, c := range part.Body {
+						if c.Parts == nil && c.Words[0] == ";;" {
+							continue // a case arm's end is not a statement
+						}
+						under = append(under, c)
+					}
 				}
 				*l = append((*l)[:si:si], append(under, (*l)[si+1:]...)...)
 				return true

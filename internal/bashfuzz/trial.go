@@ -61,15 +61,19 @@ func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrin
 			continue
 		}
 		t.Differ++
-		if len(classes[res.Context]) > 0 {
-			for c := range classes[res.Context] {
-				if t.KnownFound == nil {
-					t.KnownFound, t.FirstKnown = map[Class]int{}, map[Class]int{}
+		if cl := classes[res.Context]; len(cl) > 0 {
+			// Counted only where the class is the program's only one,
+			// so that the count says the class diverged.
+			if len(cl) == 1 {
+				for c := range cl {
+					if t.KnownFound == nil {
+						t.KnownFound, t.FirstKnown = map[Class]int{}, map[Class]int{}
+					}
+					if _, ok := t.FirstKnown[c]; !ok {
+						t.FirstKnown[c] = t.Programs
+					}
+					t.KnownFound[c]++
 				}
-				if _, ok := t.FirstKnown[c]; !ok {
-					t.FirstKnown[c] = t.Programs
-				}
-				t.KnownFound[c]++
 			}
 			continue
 		}
