@@ -80,16 +80,27 @@ func envInt(t testing.TB, name string, def int) int {
 // programs, each in every context, with the known divergences avoided
 // (Known). A divergence fails the test with the shrunk program as a
 // bashcompat snippet. JAIPH_BASHFUZZ_PROGRAMS changes the count,
-// JAIPH_BASHFUZZ_SEED the seed, JAIPH_BASHFUZZ_ALL=1 avoids nothing (to
-// see which known divergences the fuzzer meets, and after how many
-// programs: the log's first_known).
+// JAIPH_BASHFUZZ_SEED the seed. Two settings measure the fuzzer instead
+// of testing jaiph (divergences are logged, not errors):
+// JAIPH_BASHFUZZ_ALL=1 avoids nothing; JAIPH_BASHFUZZ_ONLY=CLASS avoids
+// every known class but that one and stops at its first divergence (how
+// quickly the fuzzer finds it).
 func TestBashDiffBounded(t *testing.T) {
 	r := sharedRunner(t)
 	n := envInt(t, "JAIPH_BASHFUZZ_PROGRAMS", 400)
 	seed := envInt(t, "JAIPH_BASHFUZZ_SEED", 1)
 	avoid := KnownAvoided()
-	if os.Getenv("JAIPH_BASHFUZZ_ALL") == "1" {
-		avoid = nil
+	measure := false
+	only := Class(os.Getenv("JAIPH_BASHFUZZ_ONLY"))
+	switch {
+	case os.Getenv("JAIPH_BASHFUZZ_ALL") == "1":
+		avoid, measure = nil, true
+	case only != "":
+		if _, ok := Known[only]; !ok {
+			t.Fatalf("JAIPH_BASHFUZZ_ONLY=%s: not a class of Known", only)
+		}
+		delete(avoid, only)
+		measure = true
 	}
 	rng := rand.New(rand.NewSource(int64(seed)))
 	var tally Tally
@@ -97,11 +108,17 @@ func TestBashDiffBounded(t *testing.T) {
 	failures := 0
 	for i := 0; i < n && failures < 3; i++ {
 		p := Generate(randomBytes(rng), Options{Avoid: avoid})
-		if f := r.Trial(context.Background(), p, avoid, avoid != nil, &tally); f != nil {
+		f := r.Trial(context.Background(), p, avoid, true, &tally)
+		switch {
+		case f != nil && measure:
+			t.Logf("program %d (seed %d), no known class: %s", i, seed, f.Report())
+		case f != nil:
 			failures++
-			if avoid != nil {
-				t.Errorf("program %d (seed %d): %s", i, seed, f.Report())
-			}
+			t.Errorf("program %d (seed %d): %s", i, seed, f.Report())
+		}
+		if _, ok := tally.FirstKnown[only]; ok && only != "" {
+			t.Logf("class %s: first divergence at program %d:\n%s", only, i, p)
+			break
 		}
 	}
 	elapsed := time.Since(start)
@@ -114,7 +131,7 @@ func TestBashDiffBounded(t *testing.T) {
 	}
 	sort.Strings(known)
 	if len(known) > 0 {
-		t.Logf("known classes met: %s", strings.Join(known, "; "))
+		t.Logf("known classes met (as a program's only class): %s", strings.Join(known, "; "))
 	}
 }
 
@@ -173,11 +190,11 @@ func TestGenerateDeterministicAndValid(t *testing.T) {
 // they are avoided (the others are skipped by Classify).
 func TestGeneratorClasses(t *testing.T) {
 	tagged := []Class{ClassBraceBreak, ClassSlashPattern, ClassBracketBang, ClassEmptyQuoteIFS, ClassHeredocFd, ClassPipeWrite, ClassSubshellTrap,
-		ClassLocalArrayAttr, ClassNestedArrayAlt}
+		ClassLocalArrayAttr, ClassNestedArrayAlt, ClassColonQQuote}
 	classified := []Class{ClassStatusAfterSubst, ClassPatternUnset, ClassReadonlyPrefix, ClassErrexitIgnored,
 		ClassSubshellReturn, ClassNegLenUnset, ClassArithMessage, ClassErrTrap, ClassTestVEmpty,
 		ClassIndirectUnset, ClassNounset, ClassCompoundAndOr, ClassReadonlyAssign, ClassWhileStatus,
-		ClassDashHeredocEmpty, ClassExitTrapRedirect, ClassReadonlyRedeclare, ClassForSubstStatus, ClassPipestatusNegation, ClassWorkflowIfNotHeredoc}
+		ClassDashHeredocEmpty, ClassExitTrapRedirect, ClassReadonlyRedeclare, ClassForSubstStatus, ClassPipestatusNegation, ClassWorkflowIfNotHeredoc, ClassLocalShadowNames}
 	// ClassPipestatusStart needs the prelude gone: only the shrinker
 	// makes such programs.
 	seen := map[Class]bool{}

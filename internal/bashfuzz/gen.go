@@ -185,7 +185,7 @@ var scalars = []string{"v1", "v2", "v3", "u1"}
 
 // values are raw strings with the characters that make expansions
 // interesting: slashes, blanks, globs, brackets, quotes, backslashes.
-var values = []string{"a", "a b", "a/b/c", "x.tar.gz", "  lead  trail ", "AbC dEf", "a:b::c", "*", "[ab]", `a\b`, "", "-n", "it's", "é", "7", "a*b?c", "//x//", "a,b"}
+var values = []string{"a", "a b", "a/b/c", "x.tar.gz", "  lead  trail ", "AbC dEf", "a:b::c", "*", "[ab]", `a\b`, "", "-n", "it's", "é", "7", "a*b?c", "//x//", "a,b", "!a"}
 
 // quote writes a value as one shell word, in one of the quoting styles.
 func (g *gen) quote(v string) string {
@@ -225,6 +225,11 @@ func (g *gen) paramExp(st *Stmt) string {
 	}
 	pat := func() string {
 		p := g.c.pick(patterns...)
+		if g.c.n(2) == 0 {
+			// Half the time one of the patterns that break things:
+			// slashes and bracket expressions.
+			p = g.c.pick("/", "*/", "[/]", `\/`, `[\!]`, "[!a]", "[ab]")
+		}
 		if p == `[\!]` && g.avoid(ClassBracketBang) {
 			p = "[!a]"
 		}
@@ -266,7 +271,16 @@ func (g *gen) paramExp(st *Stmt) string {
 		st.Sets = append(st.Sets, v)
 		return "${" + v + g.c.pick(":=", "=") + g.word(st, false) + "}"
 	case 5:
-		return "${" + v + ":?" + g.c.pick("gone", "'no value'", "") + "}"
+		w := g.c.pick("gone", "'no value'", "")
+		if w == "'no value'" {
+			// jaiph keeps the quotes in the message.
+			if g.avoid(ClassColonQQuote) {
+				w = "novalue"
+			} else {
+				st.Classes = append(st.Classes, ClassColonQQuote)
+			}
+		}
+		return "${" + v + ":?" + w + "}"
 	case 6:
 		return "${" + v + g.c.pick("@Q", "@U", "@L", "@u", "@E", "@A", "^^", ",,", "^", ",") + "}"
 	case 7:
@@ -445,6 +459,11 @@ func (g *gen) stmt(depth int) *Stmt {
 		st.Sets = []string{v}
 		st.Words = []string{v + "=" + g.word(st, false)}
 		if g.c.n(3) == 0 { // a prefix assignment before a command
+			if g.c.n(3) == 0 && !g.avoid(ClassReadonlyPrefix) {
+				v = "r1" // readonly when a `readonly r1=…` ran
+				st.Sets = []string{v}
+				st.Words[0] = v + st.Words[0][2:] // every scalar name has two letters
+			}
 			st.PrefixVar = v
 			st.Words = append(st.Words, g.c.pick("true", "echo", "printenv"), v)
 			st.Fixed = true

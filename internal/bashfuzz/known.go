@@ -102,6 +102,10 @@ const (
 	// A here-document inside a workflow's `if ! cmd; then … fi` (a Jaiph
 	// form whose lines are steps): its tabs become blanks.
 	ClassWorkflowIfNotHeredoc Class = "workflow-if-not-heredoc"
+	// `${!v*}` after `local v1=…` of a global v1: jaiph lists v1 twice.
+	ClassLocalShadowNames Class = "local-shadow-prefix-names"
+	// `${u:?'word'}`: jaiph's message keeps the word's quotes.
+	ClassColonQQuote Class = "colon-q-quoted-word"
 )
 
 // Known lists the divergences that are known and being fixed, each with
@@ -139,6 +143,8 @@ var Known = map[Class]string{
 	ClassNestedArrayAlt:       `"${v:+"${a1[@]}"}" is one word in jaiph, several in bash; "${v:+"$unset"x}" is x in jaiph, empty in bash`,
 	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
+	ClassLocalShadowNames:     "${!v*} after local v1=… of a global v1 lists v1 twice",
+	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
 	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 }
 
@@ -206,7 +212,11 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			}
 			// In a callee whose errexit is ignored, jaiph also loses
 			// pipefail: every pipeline is in the known class there.
-			if (s.SetsErrexit || strings.Contains(text, " | ") || strings.Contains(p0(s), " | ")) && ctx.errexitIgnored() {
+			heads := ""
+			for _, part := range s.Parts {
+				heads += part.Head + "\n"
+			}
+			if (s.SetsErrexit || strings.Contains(text, " | ") || strings.Contains(heads, " | ")) && ctx.errexitIgnored() {
 				out[ClassErrexitIgnored] = true
 			}
 			if s.Parts == nil && s.Words[0] == "trap" && strings.HasSuffix(text, "ERR") {
@@ -285,6 +295,9 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 		}
 	}
 	text := p.String()
+	if (strings.Contains(text, "${!v*}") || strings.Contains(text, "${!a*}")) && strings.Contains(text, "local ") {
+		out[ClassLocalShadowNames] = true
+	}
 	if strings.Contains(text, "PIPESTATUS") && (strings.Contains(text, "! ") || strings.Contains(text, "!(")) {
 		out[ClassPipestatusNegation] = true
 	}
