@@ -87,7 +87,7 @@ func envInt(t testing.TB, name string, def int) int {
 // quickly the fuzzer finds it).
 func TestBashDiffBounded(t *testing.T) {
 	r := sharedRunner(t)
-	n := envInt(t, "JAIPH_BASHFUZZ_PROGRAMS", 400)
+	n := envInt(t, "JAIPH_BASHFUZZ_PROGRAMS", 300)
 	seed := envInt(t, "JAIPH_BASHFUZZ_SEED", 1)
 	avoid := KnownAvoided()
 	measure := false
@@ -190,7 +190,7 @@ func TestGenerateDeterministicAndValid(t *testing.T) {
 // they are avoided (the others are skipped by Classify).
 func TestGeneratorClasses(t *testing.T) {
 	tagged := []Class{ClassBraceBreak, ClassSlashPattern, ClassBracketBang, ClassEmptyQuoteIFS, ClassHeredocFd, ClassPipeWrite, ClassSubshellTrap,
-		ClassLocalArrayAttr, ClassNestedArrayAlt, ClassColonQQuote}
+		ClassLocalArrayAttr, ClassNestedArrayAlt, ClassColonQQuote, ClassDeclBraceExpansion}
 	classified := []Class{ClassStatusAfterSubst, ClassPatternUnset, ClassReadonlyPrefix, ClassErrexitIgnored,
 		ClassSubshellReturn, ClassNegLenUnset, ClassArithMessage, ClassErrTrap, ClassTestVEmpty,
 		ClassIndirectUnset, ClassNounset, ClassCompoundAndOr, ClassReadonlyAssign, ClassWhileStatus,

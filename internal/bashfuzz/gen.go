@@ -206,7 +206,8 @@ func (g *gen) value() string { return g.quote(g.c.pick(values...)) }
 func (g *gen) scalar() string { return g.c.pick(scalars...) }
 
 func (g *gen) prelude() *Stmt {
-	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2='x y  z'", "v3='AbC'", "a1=(1 'two words' three)", "n=2"},
+	// v2 starts with a blank (splitting), v3 with a `!` (brackets).
+	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2=' x y  z'", "v3='!AbC'", "a1=(1 'two words' three)", "n=2"},
 		Sets: []string{"v1", "v2", "v3", "a1", "n"}}
 }
 
@@ -228,7 +229,7 @@ func (g *gen) paramExp(st *Stmt) string {
 		if g.c.n(2) == 0 {
 			// Half the time one of the patterns that break things:
 			// slashes and bracket expressions.
-			p = g.c.pick("/", "*/", "[/]", `\/`, `[\!]`, "[!a]", "[ab]")
+			p = g.c.pick("/", "*/", "[/]", `\/`, `[\!]`, "[!a]", "[ab]", "", "*")
 		}
 		if p == `[\!]` && g.avoid(ClassBracketBang) {
 			p = "[!a]"
@@ -239,7 +240,16 @@ func (g *gen) paramExp(st *Stmt) string {
 		st.Patterned = append(st.Patterned, v)
 		return p
 	}
-	switch g.c.n(12) {
+	// The pattern operators, where most divergences were, weigh three
+	// times the others.
+	k := g.c.n(16)
+	switch {
+	case k >= 12 && k < 14:
+		k = 1
+	case k >= 14:
+		k = 2
+	}
+	switch k {
 	case 1:
 		return "${" + v + g.c.pick("#", "##", "%", "%%") + pat() + "}"
 	case 2:
@@ -338,7 +348,12 @@ func (g *gen) arith() string {
 
 // word is one shell word; quoted asks for a word that is one field.
 func (g *gen) word(st *Stmt, quoted bool) string {
-	switch g.c.n(10) {
+	// Parameter expansions weigh four times the other kinds of word.
+	k := g.c.n(13)
+	if k >= 10 {
+		k = 3
+	}
+	switch k {
 	case 1:
 		return g.value()
 	case 2:
@@ -460,9 +475,11 @@ func (g *gen) stmt(depth int) *Stmt {
 		st.Words = []string{v + "=" + g.word(st, false)}
 		if g.c.n(3) == 0 { // a prefix assignment before a command
 			if g.c.n(3) == 0 && !g.avoid(ClassReadonlyPrefix) {
-				v = "r1" // readonly when a `readonly r1=…` ran
+				// A readonly variable assigned as a prefix.
+				v = "r1"
 				st.Sets = []string{v}
-				st.Words[0] = v + st.Words[0][2:] // every scalar name has two letters
+				st.ReadonlyVar = v
+				st.Words[0] = "readonly r1=ro; " + v + st.Words[0][2:] // every scalar name has two letters
 			}
 			st.PrefixVar = v
 			st.Words = append(st.Words, g.c.pick("true", "echo", "printenv"), v)
@@ -539,6 +556,15 @@ func (g *gen) stmt(depth int) *Stmt {
 		val := g.word(st, false)
 		if v == "n" && g.avoid(ClassArithMessage) {
 			val = g.c.pick("0", "5", "-1", "$((n+1))")
+		}
+		if strings.HasPrefix(val, "{a,b}") {
+			// bash brace-expands a declaration's word (`local v={a,b}` is
+			// `local v=a v=b`).
+			if g.avoid(ClassDeclBraceExpansion) {
+				val = "ab"
+			} else {
+				st.Classes = append(st.Classes, ClassDeclBraceExpansion)
+			}
 		}
 		st.Words = []string{op, v + "=" + val}
 		st.Sets = []string{v}

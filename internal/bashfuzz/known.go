@@ -106,6 +106,9 @@ const (
 	ClassLocalShadowNames Class = "local-shadow-prefix-names"
 	// `${u:?'word'}`: jaiph's message keeps the word's quotes.
 	ClassColonQQuote Class = "colon-q-quoted-word"
+	// `local v={a,b}` (declare, export, readonly): bash brace-expands the
+	// word into `v=a v=b`, jaiph keeps `{a,b}`.
+	ClassDeclBraceExpansion Class = "declaration-brace-expansion"
 )
 
 // Known lists the divergences that are known and being fixed, each with
@@ -146,6 +149,7 @@ var Known = map[Class]string{
 	ClassLocalShadowNames:     "${!v*} after local v1=… of a global v1 lists v1 twice",
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
 	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
+	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
