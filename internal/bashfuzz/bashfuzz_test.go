@@ -190,7 +190,8 @@ func TestGenerateDeterministicAndValid(t *testing.T) {
 // they are avoided (the others are skipped by Classify).
 func TestGeneratorClasses(t *testing.T) {
 	tagged := []Class{ClassBraceBreak, ClassSlashPattern, ClassBracketBang, ClassEmptyQuoteIFS, ClassHeredocFd, ClassPipeWrite, ClassSubshellTrap,
-		ClassLocalArrayAttr, ClassNestedArrayAlt, ClassColonQQuote, ClassDeclBraceExpansion}
+		ClassLocalArrayAttr, ClassNestedArrayAlt, ClassColonQQuote, ClassDeclBraceExpansion,
+		ClassLevelsBeyondLoops}
 	classified := []Class{ClassStatusAfterSubst, ClassPatternUnset, ClassReadonlyPrefix, ClassErrexitIgnored,
 		ClassSubshellReturn, ClassNegLenUnset, ClassArithMessage, ClassErrTrap, ClassTestVEmpty,
 		ClassIndirectUnset, ClassNounset, ClassCompoundAndOr, ClassReadonlyAssign, ClassWhileStatus,

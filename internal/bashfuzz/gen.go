@@ -226,10 +226,10 @@ func (g *gen) paramExp(st *Stmt) string {
 	}
 	pat := func() string {
 		p := g.c.pick(patterns...)
-		if g.c.n(2) == 0 {
-			// Half the time one of the patterns that break things:
+		if g.c.n(3) != 0 {
+			// Two times in three one of the patterns that break things:
 			// slashes and bracket expressions.
-			p = g.c.pick("/", "*/", "[/]", `\/`, `[\!]`, "[!a]", "[ab]", "", "*")
+			p = g.c.pick("/", "/", "/", "*/", "[/]", `\/`, `[\!]`, `[\!]`, "[!a]", "[ab]", "", "*")
 		}
 		if p == `[\!]` && g.avoid(ClassBracketBang) {
 			p = "[!a]"
@@ -249,13 +249,19 @@ func (g *gen) paramExp(st *Stmt) string {
 	case k >= 14:
 		k = 2
 	}
+	if (k == 1 || k == 2) && g.c.n(2) == 0 {
+		// The values with slashes and a `!`, for the patterns above.
+		v = g.c.pick("v1", "v3")
+	}
 	switch k {
 	case 1:
 		return "${" + v + g.c.pick("#", "##", "%", "%%") + pat() + "}"
 	case 2:
-		op := g.c.pick("/", "//", "/#", "/%")
+		op := g.c.pick("/", "//", "//", "/#", "/%")
 		p := pat()
-		if op == "//" && strings.Contains(strings.ReplaceAll(p, `\/`, ""), "/") {
+		// A `/` in the pattern (`${v////-}`), or right after the `/` op
+		// (`${v///}`, which bash reads as `//` and pattern `/`).
+		if strings.Contains(strings.ReplaceAll(p, `\/`, ""), "/") {
 			if g.avoid(ClassSlashPattern) {
 				p = "a"
 			} else {
@@ -617,7 +623,17 @@ func (g *gen) stmt(depth int) *Stmt {
 		case g.loops > 0 && g.c.n(3) != 0:
 			w := g.c.pick("break", "continue")
 			if g.c.n(3) == 0 {
-				w += " " + g.c.pick("2", "1", "3")
+				n := g.c.pick("2", "1", "3")
+				if int(n[0]-'0') > g.loops {
+					// More levels than there are loops: bash acts on the
+					// outermost one.
+					if g.avoid(ClassLevelsBeyondLoops) {
+						n = "1"
+					} else {
+						st.Classes = append(st.Classes, ClassLevelsBeyondLoops)
+					}
+				}
+				w += " " + n
 			}
 			if g.brace {
 				if g.avoid(ClassBraceBreak) {

@@ -11,7 +11,8 @@ type Class string
 const (
 	// `{ …; break; …; }` (or continue) in a brace group inside a loop.
 	ClassBraceBreak Class = "brace-break"
-	// A `/` in the pattern of `${v//pattern/repl}` (`${v////-}`).
+	// A `/` in the pattern of `${v//pattern/repl}` (`${v////-}`), or
+	// after the `/` operator (`${v///}`).
 	ClassSlashPattern Class = "slash-pattern"
 	// `$?` in a word after a `$(…)` in an earlier word of the same
 	// command (`echo $(false) $?`).
@@ -109,6 +110,9 @@ const (
 	// `local v={a,b}` (declare, export, readonly): bash brace-expands the
 	// word into `v=a v=b`, jaiph keeps `{a,b}`.
 	ClassDeclBraceExpansion Class = "declaration-brace-expansion"
+	// `continue N` (break N) with N above the number of enclosing loops:
+	// bash continues (breaks) the outermost loop, jaiph leaves it.
+	ClassLevelsBeyondLoops Class = "levels-beyond-loops"
 )
 
 // Known lists the divergences that are known and being fixed, each with
@@ -150,6 +154,7 @@ var Known = map[Class]string{
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
 	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
+	ClassLevelsBeyondLoops:    "continue 3 in a single loop: bash continues it, jaiph leaves it",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

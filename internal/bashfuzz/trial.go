@@ -6,13 +6,20 @@ import (
 	"strings"
 )
 
-// Tally counts the outcomes of trials, per body and context.
+// Tally counts the outcomes of trials: programs, and results per
+// program and context.
 type Tally struct {
-	Programs        int
-	Agree, Refused  int
-	Differ, Skipped int // Skipped: a context whose program shows an avoided known class
-	KnownFound      map[Class]int
-	FirstKnown      map[Class]int // the program number that first showed a class diverging
+	Programs       int
+	Agree, Refused int
+	Differ         int
+	// Skipped counts the contexts not run because their program shows an
+	// avoided known class.
+	Skipped int
+	// KnownFound counts the divergent results whose program showed exactly
+	// one known class (not avoided); FirstKnown is the number of the first
+	// such program, per class.
+	KnownFound map[Class]int
+	FirstKnown map[Class]int
 }
 
 // Finding is a divergence outside the avoided classes, shrunk.
@@ -29,13 +36,12 @@ func (f *Finding) Report() string {
 		f.Context, Snippet("", f.Minimal), f.Result.Diff(), f.Original)
 }
 
-// Trial runs one program in every context. A context whose program shows
-// a class in avoid is skipped (counted, not run). The first divergence
-// outside them is shrunk (when shrink is set) and returned; a divergence
-// that shows only avoided classes cannot happen, since those are skipped,
-// but a program with a class not avoided is counted in t.KnownFound when
-// it diverges, so that a run with nothing avoided says which known
-// divergences it met.
+// Trial runs one program in every context and adds the results to t. A
+// context whose program shows a class in avoid is skipped (counted, not
+// run). A divergence in a context whose program shows a known class that
+// is not avoided is counted in t.KnownFound (which is how a run that
+// avoids nothing measures the known divergences); the first divergence
+// without any known class is returned, shrunk when shrink is set.
 func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrink bool, t *Tally) *Finding {
 	t.Programs++
 	body := p.String()
