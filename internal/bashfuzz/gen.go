@@ -138,13 +138,12 @@ func (c *choices) pick(l ...string) string { return l[c.n(len(l))] }
 
 // gen is the generator's state while it walks the grammar.
 type gen struct {
-	c      choices
-	o      Options
-	loops  int  // enclosing loops
-	brace  bool // inside a brace group directly within a loop body
-	inFunc bool
-	sub    bool // inside ( … ), not in a function defined there
-	funcs  int  // functions defined so far: f1 … fN
+	c     choices
+	o     Options
+	loops int  // enclosing loops
+	brace bool // inside a brace group directly within a loop body
+	sub   bool // inside ( … ), not in a function defined there
+	funcs int  // functions defined so far: f1 … fN
 	// bound is the highest function a call may name here: inside fK's
 	// body (and any function defined in it) only f1 … fK-1, so that no
 	// program recurses; -1 is no bound (the top level).
@@ -709,21 +708,20 @@ func (g *gen) stmt(depth int) *Stmt {
 	case 17: // function definition, then maybe a call
 		g.funcs++
 		name := fmt.Sprintf("f%d", g.funcs)
-		was, wasLoops, wasBrace, wasBound := g.inFunc, g.loops, g.brace, g.bound
-		g.inFunc, g.loops, g.brace = true, 0, false
+		wasLoops, wasBrace, wasBound := g.loops, g.brace, g.bound
+		g.loops, g.brace = 0, false
 		wasSub := g.sub
 		g.sub = false
 		if g.bound < 0 || g.funcs-1 < g.bound {
 			g.bound = g.funcs - 1
 		}
 		body := g.list(depth+1, 4)
-		g.inFunc, g.loops, g.brace, g.bound, g.sub = was, wasLoops, wasBrace, wasBound, wasSub
+		g.loops, g.brace, g.bound, g.sub = wasLoops, wasBrace, wasBound, wasSub
 		// Calls only reach functions defined before (f1 … fN-1) while the
 		// body is generated, so no program recurses.
 		st.Parts = []Part{{Head: name + "() {", Body: body}}
 		st.Tail = "}"
 	case 18: // pipeline
-		st.Parts = nil
 		reader := g.c.pick("cat", "tr a-z A-Z", "grep -q zz", "false", "wc -l", "sed s/a/b/")
 		st.Words = []string{g.c.pick("echo", "printf '%s\\n'"), g.word(st, false), "|", reader}
 		if g.c.n(2) == 0 {
