@@ -852,7 +852,7 @@ func (g *gen) heredoc(st *Stmt) {
 	if g.c.n(4) == 0 && !g.avoid(ClassHeredocFd) {
 		fd = g.c.pick("0", "3")
 		if fd == "3" {
-			cmd = "cat <&3"
+			cmd = "cat" // reads the here-document through `<&3` below
 		}
 		st.Classes = append(st.Classes, ClassHeredocFd)
 	}
@@ -877,6 +877,9 @@ func (g *gen) heredoc(st *Stmt) {
 		term = "\t" + delim
 	}
 	st.Words = []string{cmd, fd + op + head}
+	if fd == "3" {
+		st.Words = append(st.Words, "<&3") // after the here-document's redirection, as bash applies them in order
+	}
 	if cmd == "read -r v1" {
 		st.Words = append(st.Words, "&&", "echo", `"[$v1]"`)
 	}

@@ -175,6 +175,7 @@ func KnownAvoided() map[Class]bool {
 func Classify(p *Prog, ctx Context) map[Class]bool {
 	out := map[Class]bool{}
 	set := map[string]bool{}
+	setters := map[string]int{} // statements that assign each variable
 	var readonly, prefixed []string
 	var walk func(l []*Stmt, sub bool)
 	line := func(text string) {
@@ -212,6 +213,7 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			}
 			for _, v := range s.Sets {
 				set[v] = true
+				setters[v]++
 			}
 			if s.ReadonlyVar != "" {
 				readonly = append(readonly, s.ReadonlyVar)
@@ -319,7 +321,7 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 	}
 	for _, r := range readonly {
 		// Declared twice, or in a loop or function (declared each time).
-		if strings.Count(text, " "+r+"=") > 1 || strings.Contains(text, "while ") || strings.Contains(text, "until ") || strings.Contains(text, "for ") || strings.Contains(text, "() {") {
+		if setters[r] > 1 || strings.Contains(text, "while ") || strings.Contains(text, "until ") || strings.Contains(text, "for ") || strings.Contains(text, "() {") {
 			out[ClassReadonlyRedeclare] = true
 		}
 	}
