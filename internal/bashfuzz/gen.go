@@ -141,7 +141,7 @@ type gen struct {
 	c     choices
 	o     Options
 	loops int  // enclosing loops
-	brace bool // inside a brace group directly within a loop body
+	brace bool // inside a brace group, if or case within a loop (not a loop of its own)
 	sub   bool // inside ( … ), not in a function defined there
 	funcs int  // functions defined so far: f1 … fN
 	// bound is the highest function a call may name here: inside fK's
@@ -649,6 +649,9 @@ func (g *gen) stmt(depth int) *Stmt {
 		}
 		st.Fixed = true
 	case 14: // if
+		was := g.brace
+		g.brace = g.loops > 0
+		defer func() { g.brace = was }()
 		st.Parts = []Part{{Head: "if " + g.cond(st, depth) + "; then", Body: g.list(depth+1, 3)}}
 		switch g.c.n(3) {
 		case 1:
@@ -738,6 +741,9 @@ func (g *gen) stmt(depth int) *Stmt {
 		}
 		st.Fixed = true
 	case 19: // case
+		was := g.brace
+		g.brace = g.loops > 0
+		defer func() { g.brace = was }()
 		var arms []Part
 		for i := range 1 + g.c.n(3) {
 			pat := g.c.pick(patterns...)

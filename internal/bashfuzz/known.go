@@ -9,7 +9,9 @@ type Class string
 // is a construct the generator tags where it makes it (Stmt.Classes) or
 // that Classify recognises in a whole program.
 const (
-	// `{ …; break; …; }` (or continue) in a brace group inside a loop.
+	// `{ …; break; …; }` (or continue) in a brace group inside a loop;
+	// the fuzzer found the same in an if or case body inside a loop: the
+	// statements after the break still run.
 	ClassBraceBreak Class = "brace-break"
 	// A `/` in the pattern of `${v//pattern/repl}` (`${v////-}`), or
 	// after the `/` operator (`${v///}`).
@@ -120,7 +122,7 @@ const (
 // default of FuzzBashDiff avoid them; remove an entry when its fix lands,
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
-	ClassBraceBreak:       "break/continue inside { …; } in a loop",
+	ClassBraceBreak:       "break/continue inside { …; }, if or case in a loop: what follows it there still runs",
 	ClassSlashPattern:     "a / inside the pattern of ${v//pattern/repl}",
 	ClassStatusAfterSubst: "$? after $(false) in an earlier argument",
 	ClassPatternUnset:     "pattern operators on an unset variable",
