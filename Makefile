@@ -153,6 +153,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./internal/shellscan
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./internal/tools/format
 	$(GO) test -run '^$$' -fuzz '^FuzzFeatures$$' -fuzztime $(FUZZTIME) ./internal/tools/lsp
+	@# The bash differential fuzzer (internal/bashfuzz): generated programs run as
+	@# jaiph bodies and under /usr/bin/bash; `make test` runs its fixed-seed
+	@# bounded run (TestBashDiffBounded). JAIPH_BASHFUZZ_ALL=1 also generates the
+	@# known divergences (bashfuzz.Known).
+	$(GO) test -run '^$$' -fuzz '^FuzzBashDiff$$' -fuzztime $(FUZZTIME) ./internal/bashfuzz
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
