@@ -181,10 +181,14 @@ bashcompat:
 	rm -f $$out; exit $$status
 
 # The VS Code extension (editors/vscode): install the locked dependencies,
-# compile the client and run the grammar golden tests. Needs node and npm
-# (and the npm registry), so it is not part of `make test`. The grammar's
-# fixtures are real Jaiph: jaiph check accepts them and their tests pass.
+# bundle the client (npm test compiles first), run the grammar golden tests
+# and the bundle's, then package jaiph.vsix (with @vscode/vsce, pinned in
+# the package script and fetched by npx) and check what it holds. Needs node
+# and npm (and the npm registry), so it is not part of `make test`. The
+# grammar's fixtures are real Jaiph: jaiph check accepts them and their tests
+# pass. JAIPH_REPO adds the repository's valid sources to the grammar's test
+# with VS Code's shell grammar (the package's own test needs only its folder).
 editors: build
 	./$(BIN) check editors/vscode/test/fixtures
 	./$(BIN) test editors/vscode/test/fixtures
-	cd editors/vscode && npm ci && npm run compile && npm test
+	cd editors/vscode && npm ci && JAIPH_REPO=$(CURDIR) npm test && npm run test:package

@@ -120,12 +120,19 @@ test('package.json points at the grammar and the language configuration', () => 
 // has multi-line rules of its own (function bodies, { } groups, case, loops).
 // With it, every line must stay in the same top-level region (config, rule,
 // function, workflow, test) and get the same Jaiph scopes as with the stub,
-// and every valid file of the repository must end at the top level.
+// and every file must end at the top level.
+//
+// The files are this package's own fixtures (test/fixtures, lib/ included),
+// so the test needs nothing outside the package folder. JAIPH_REPO=<the
+// jaiph-go checkout> adds the repository's valid sources (examples/,
+// testdata/golden/valid_*, the conformance cases that are not error cases);
+// `make editors` sets it. The folders are named, never guessed from where the
+// package sits: a package built from a copy of this folder finds nothing
+// there, and a JAIPH_REPO without them fails.
 const realShell = require.resolve('tm-grammars/grammars/shellscript.json');
-const repo = path.join(root, '..', '..');
+const repo = process.env.JAIPH_REPO || '';
 
 function jhFiles(dir) {
-  if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return jhFiles(p);
@@ -158,29 +165,48 @@ function regions(grammar, text) {
   return { out, top: atTopLevel(grammar, stack) };
 }
 
-// Valid sources: the fixtures, the examples, the valid golden inputs and the
-// conformance cases that are not error cases.
-const corpus = [
-  ...names.map((n) => path.join(fixtures, n)),
-  ...jhFiles(path.join(repo, 'examples')),
-  ...jhFiles(path.join(repo, 'testdata', 'golden')).filter((f) => !/[/\\]invalid_/.test(f)),
-  ...jhFiles(path.join(repo, 'testdata', 'conformance', 'cases')).filter((f) => !/[/\\]\d+_err_/.test(f)),
-];
+const ownCorpus = jhFiles(fixtures).sort();
 
-test('VS Code\'s shell grammar leaves every body and Jaiph form as the stub does', async () => {
-  assert.ok(corpus.length > names.length, 'no repository sources found');
-  const stub = await loadGrammar();
-  const real = await loadGrammar(realShell);
-  for (const file of corpus) {
+// The repository's valid sources, one list per folder; each folder must hold
+// some (a moved folder fails the test instead of shrinking it).
+function repoCorpus(dir) {
+  const sets = [
+    ['examples', () => true],
+    [path.join('testdata', 'golden'), (f) => !/[/\\]invalid_/.test(f)],
+    [path.join('testdata', 'conformance', 'cases'), (f) => !/[/\\]\d+_err_/.test(f)],
+  ];
+  return sets.flatMap(([sub, keep]) => {
+    const d = path.join(dir, sub);
+    assert.ok(fs.existsSync(d), `JAIPH_REPO=${dir}: no ${sub} folder`);
+    const files = jhFiles(d).filter(keep);
+    assert.ok(files.length > 0, `JAIPH_REPO=${dir}: no valid .jh file under ${sub}`);
+    return files;
+  });
+}
+
+function sameScopesWithRealShell(stub, real, files, base) {
+  for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
     const a = regions(stub, text);
     const b = regions(real, text);
-    const rel = path.relative(repo, file);
+    const rel = path.relative(base, file);
     assert.ok(a.top, `${rel}: a region is still open at the end (stub shell grammar)`);
     assert.ok(b.top, `${rel}: a region is still open at the end (VS Code's shell grammar)`);
     a.out.forEach((x, i) => assert.strictEqual(b.out[i], x, `${rel}:${i + 1}: Jaiph scopes with VS Code's shell grammar`));
   }
+}
+
+test('VS Code\'s shell grammar leaves every body and Jaiph form of the fixtures as the stub does', async () => {
+  // The fixtures and their imported modules, not a subset of them.
+  assert.ok(ownCorpus.length > names.length, `no fixture modules under ${path.join(fixtures, 'lib')}`);
+  sameScopesWithRealShell(await loadGrammar(), await loadGrammar(realShell), ownCorpus, root);
 });
+
+if (repo) {
+  test(`VS Code's shell grammar leaves every body and Jaiph form of ${repo} as the stub does`, async () => {
+    sameScopesWithRealShell(await loadGrammar(), await loadGrammar(realShell), repoCorpus(repo), repo);
+  });
+}
 
 // VS Code indents after a line matching increaseIndentPattern and outdents a
 // line matching decreaseIndentPattern (both JavaScript regular expressions).
