@@ -479,15 +479,20 @@ func slowFlow(seconds string) string {
 
 // TestWorkerKilled: a worker is killed with SIGKILL in the middle of a
 // delivery; after its lease the delivery completes on the other worker,
-// once, and the only repeat is the delivery that was in flight.
+// once, and the only repeat is the delivery that was in flight. The
+// killed attempt ends: in the summary every step start has its end, the
+// lost attempt's steps and delivery end as lost naming the worker, the
+// tree shows it, and what it logged before it died is kept.
 func TestWorkerKilled(t *testing.T) {
 	srv := startServer(t)
-	dir := workspace(t, slowFlow("3"))
+	dir := workspace(t, strings.Replace(slowFlow("3"), `echo "start $1" >> done.txt`, `echo "start $1" >> done.txt
+  log "working on $1"`, 1))
 	env := []string{"JAIPH_INBOX_LEASE=1s"}
 	a := startWorker(t, srv.url(), "a", dir, 1)
 	r := startRun(t, srv.url(), dir, "flow.jh", env)
 	a.log.wait(t, "claimed message 001")
 	waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
+	waitFor(t, "the run shows the attempt's log", func() bool { return strings.Contains(r.stdout.String(), "working on m1") })
 	_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
 	b := startWorker(t, srv.url(), "b", dir, 1)
 	if code := r.wait(t); code != 0 {
@@ -500,6 +505,43 @@ func TestWorkerKilled(t *testing.T) {
 	}
 	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
 		t.Fatalf("reviews.txt: %q, want the report once", rv)
+	}
+	out := r.stdout.String()
+	if !regexp.MustCompile(`(?m)✗ workflow work \(\d+s\) lost: worker a stopped renewing its lease`).MatchString(out) {
+		t.Fatalf("the tree does not end the killed attempt as lost:\n%s", out)
+	}
+	open := map[string]int{}
+	var lostStep, lostDelivery *event.Event
+	logs := 0
+	for _, e := range summary(t, newestRun(t, dir)) {
+		switch {
+		case e.Type == event.StepStart:
+			open[e.ID]++
+		case e.Type == event.StepEnd:
+			open[e.ID]--
+			if e.Lost != "" {
+				lostStep = e
+			}
+		case e.Type == event.DispatchFinish && e.Lost != "":
+			lostDelivery = e
+		case e.Type == event.Log && e.Message == "working on m1":
+			logs++
+		}
+	}
+	for id, n := range open {
+		if n != 0 {
+			t.Errorf("step %s: %d starts without an end in run_summary.jsonl", id, n)
+		}
+	}
+	if lostStep == nil || lostStep.Name != "work" || lostStep.Worker != "a" || *lostStep.Status == 0 ||
+		!strings.HasPrefix(lostStep.Lost, "worker a stopped renewing its lease") {
+		t.Errorf("no STEP_END of the killed attempt's workflow work, lost with worker a: %+v", lostStep)
+	}
+	if lostDelivery == nil || lostDelivery.Worker != "a" || lostDelivery.InboxSeq != "001" {
+		t.Errorf("no INBOX_DISPATCH_COMPLETE of the killed attempt, lost with worker a: %+v", lostDelivery)
+	}
+	if logs != 2 {
+		t.Errorf("the summary has %d logs \"working on m1\", want 2 (the killed attempt's is kept)", logs)
 	}
 }
 
@@ -532,6 +574,17 @@ func TestFencing(t *testing.T) {
 	if strings.Contains(a.log.text(), "delivered message 001") {
 		t.Fatalf("the fenced worker reported a delivery:\n%s", a.log.text())
 	}
+}
+
+// waitFor polls cond until it holds (what: the state waited for).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for stop := time.Now().Add(deadline); time.Now().Before(stop); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("never: %s", what)
 }
 
 // waitLine waits for a line with s in the file at path.
