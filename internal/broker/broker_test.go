@@ -37,6 +37,30 @@ import (
 
 var jaiphFull string // the binary under test
 
+var (
+	defaultOnce sync.Once
+	defaultPath string
+	defaultErr  error
+)
+
+// defaultJaiph is the default build (no broker linked in), built on first
+// use beside jaiphFull, where it looks for jaiph-full to hand runs on a
+// broker to.
+func defaultJaiph(t *testing.T) string {
+	t.Helper()
+	defaultOnce.Do(func() {
+		defaultPath = filepath.Join(filepath.Dir(jaiphFull), "jaiph")
+		out, err := exec.Command("go", "build", "-o", defaultPath, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput()
+		if err != nil {
+			defaultErr = fmt.Errorf("building jaiph: %v\n%s", err, out)
+		}
+	})
+	if defaultErr != nil {
+		t.Fatal(defaultErr)
+	}
+	return defaultPath
+}
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "jaiph-broker-test-")
 	if err != nil {
@@ -650,9 +674,10 @@ func TestDeadLetters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fixed"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The run's broker URL is in its records: the redrive goes through
-	// the broker, and a worker delivers each letter.
-	redrive := exec.Command(jaiphFull, "redrive", runDir)
+	// The run's broker URL is in its records: the default build hands the
+	// redrive to jaiph-full beside it, which goes through the broker, and
+	// a worker delivers each letter.
+	redrive := exec.Command(defaultJaiph(t), "redrive", runDir)
 	redrive.Dir = dir
 	out, err := redrive.CombinedOutput()
 	if err != nil {
@@ -1033,7 +1058,13 @@ func TestResumeReplayedSends(t *testing.T) {
 	}
 	w := startWorker(t, srv.url(), "a", dir, 1)
 	runDir := newestRun(t, dir)
-	resumeRun(t, srv.url(), dir, runDir, w)
+	// The default build, with no --inbox: the run's records name its
+	// broker, so jaiph hands the resume to jaiph-full beside it.
+	resume := exec.Command(defaultJaiph(t), "resume", runDir)
+	resume.Dir = dir
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
+	}
 	if got := lines(t, filepath.Join(dir, "done.txt")); len(got) != 1 || got[0] != "m1" {
 		t.Fatalf("done.txt: %q, want the replayed call's message once", got)
 	}
