@@ -510,13 +510,24 @@ func slowFlow(seconds string) string {
 func TestWorkerKilled(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, strings.Replace(slowFlow("3"), `echo "start $1" >> done.txt`, `echo "start $1" >> done.txt
-  log "working on $1"`, 1))
+  log "working on $1"
+  echo "partial $1"`, 1))
 	env := []string{"JAIPH_INBOX_LEASE=1s"}
 	a := startWorker(t, srv.url(), "a", dir, 1)
 	r := startRun(t, srv.url(), dir, "flow.jh", env)
 	a.log.wait(t, "claimed message 001")
 	waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
 	waitFor(t, "the run shows the attempt's log", func() bool { return strings.Contains(r.stdout.String(), "working on m1") })
+	// What the step printed so far reaches the run with the heartbeats.
+	waitFor(t, "the run has the running step's output", func() bool {
+		outs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", "*.out"))
+		for _, o := range outs {
+			if b, _ := os.ReadFile(o); strings.Contains(string(b), "partial m1") {
+				return true
+			}
+		}
+		return false
+	})
 	_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
 	b := startWorker(t, srv.url(), "b", dir, 1)
 	if code := r.wait(t); code != 0 {
@@ -560,6 +571,8 @@ func TestWorkerKilled(t *testing.T) {
 	if lostStep == nil || lostStep.Name != "work" || lostStep.Worker != "a" || *lostStep.Status == 0 ||
 		!strings.HasPrefix(lostStep.Lost, "worker a stopped renewing its lease") {
 		t.Errorf("no STEP_END of the killed attempt's workflow work, lost with worker a: %+v", lostStep)
+	} else if b, err := os.ReadFile(lostStep.OutFile); err != nil || !strings.HasSuffix(string(b), "partial m1\n") {
+		t.Errorf("the lost attempt's out_file %q holds %q (%v), want what it printed before it died", lostStep.OutFile, b, err)
 	}
 	if lostDelivery == nil || lostDelivery.Worker != "a" || lostDelivery.InboxSeq != "001" {
 		t.Errorf("no INBOX_DISPATCH_COMPLETE of the killed attempt, lost with worker a: %+v", lostDelivery)

@@ -271,10 +271,12 @@ type known struct {
 }
 
 // openStep is a remote step shown as started: its STEP_START as written
-// here, and when it was shown.
+// here, when it was shown, and where the parts of its artifacts that came
+// before its end were written ("" none).
 type openStep struct {
-	start *event.Event
-	shown time.Time
+	start            *event.Event
+	shown            time.Time
+	outFile, errFile string
 }
 
 // Send numbers a message, stores it in the run directory and queues one
@@ -810,7 +812,8 @@ func (q *queue) lose(k *known, why string) {
 		st, elapsed := 1, now.Sub(k.steps[i].shown).Milliseconds()
 		delete(q.ids, s.ID)
 		q.h.Emit(&event.Event{Type: event.StepEnd, Func: s.Func, Kind: s.Kind, Name: s.Name, Time: now,
-			Status: &st, ElapsedMS: &elapsed, ID: s.ID, ParentID: s.ParentID, Seq: s.Seq, Depth: s.Depth,
+			Status: &st, ElapsedMS: &elapsed, OutFile: k.steps[i].outFile, ErrFile: k.steps[i].errFile,
+			ID: s.ID, ParentID: s.ParentID, Seq: s.Seq, Depth: s.Depth,
 			RunID: s.RunID, Dispatched: s.Dispatched, Channel: s.Channel, Sender: s.Sender, Worker: k.worker, Lost: why})
 	}
 	k.steps, k.lostUpTo = nil, k.claims
@@ -832,6 +835,10 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 		return // a stale attempt's late events
 	}
 	for _, w := range b.Events {
+		if w.Part != nil {
+			q.part(k, w.Part)
+			continue
+		}
 		e, err := event.Parse(w.Event)
 		if err != nil {
 			continue
@@ -871,6 +878,44 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 			e.Depth += q.o.ChildDepth
 		}
 		q.h.Emit(e)
+	}
+}
+
+// part appends what a remote step still running wrote to its artifacts in
+// the run directory (q.mu held), masked as artifacts are, so that a step
+// whose worker dies keeps what reached the broker; its STEP_END writes the
+// whole artifact over it. A secret split across two parts is not masked.
+func (q *queue) part(k *known, p *wirePart) {
+	var s *openStep
+	for i := range k.steps {
+		if k.steps[i].start.ID == p.ID {
+			s = &k.steps[i]
+		}
+	}
+	if s == nil {
+		return
+	}
+	var red *redact.Redactor
+	if r, ok := q.h.(interface{ Redactor() *redact.Redactor }); ok {
+		red = r.Redactor()
+	}
+	base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", s.start.Seq, lowered.SafeName(s.start.Func)))
+	for _, a := range []struct {
+		b    []byte
+		path string
+		file *string
+	}{{p.Out, base + ".out", &s.outFile}, {p.Err, base + ".err", &s.errFile}} {
+		if len(a.b) == 0 {
+			continue
+		}
+		f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			continue
+		}
+		if _, err := f.Write(red.Bytes(a.b)); err == nil {
+			*a.file = a.path
+		}
+		f.Close()
 	}
 }
 
