@@ -271,12 +271,37 @@ type known struct {
 }
 
 // openStep is a remote step shown as started: its STEP_START as written
-// here, when it was shown, and where the parts of its artifacts that came
-// before its end were written ("" none).
+// here, when it was shown, and the files the parts of its artifacts that
+// came before its end are written to (nil: none came).
 type openStep struct {
-	start            *event.Event
-	shown            time.Time
-	outFile, errFile string
+	start    *event.Event
+	shown    time.Time
+	out, err *partFile
+}
+
+// partFile is an artifact of a running remote step being written from its
+// parts, through one masking writer for all of them, so that a credential
+// split between two parts is masked too.
+type partFile struct {
+	path string
+	f    *os.File
+	w    *redact.Writer
+}
+
+// close writes what the masking writer holds back and closes the file;
+// it returns the file's path ("" for none).
+func (p *partFile) close() string {
+	if p == nil {
+		return ""
+	}
+	err := p.w.Flush()
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ""
+	}
+	return p.path
 }
 
 // Send numbers a message, stores it in the run directory and queues one
@@ -438,6 +463,15 @@ func (q *queue) Dir() string { return q.t.files.Dir() }
 // run directory); a failed or interrupted one keeps them for jaiph resume.
 func (q *queue) Close() {
 	q.cursor.close()
+	q.mu.Lock()
+	for _, k := range q.known {
+		for _, s := range k.steps { // a run stopped with remote steps open: their parts so far stay
+			s.out.close()
+			s.err.close()
+		}
+		k.steps = nil
+	}
+	q.mu.Unlock()
 	if q.drained {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -812,7 +846,7 @@ func (q *queue) lose(k *known, why string) {
 		st, elapsed := 1, now.Sub(k.steps[i].shown).Milliseconds()
 		delete(q.ids, s.ID)
 		q.h.Emit(&event.Event{Type: event.StepEnd, Func: s.Func, Kind: s.Kind, Name: s.Name, Time: now,
-			Status: &st, ElapsedMS: &elapsed, OutFile: k.steps[i].outFile, ErrFile: k.steps[i].errFile,
+			Status: &st, ElapsedMS: &elapsed, OutFile: k.steps[i].out.close(), ErrFile: k.steps[i].err.close(),
 			ID: s.ID, ParentID: s.ParentID, Seq: s.Seq, Depth: s.Depth,
 			RunID: s.RunID, Dispatched: s.Dispatched, Channel: s.Channel, Sender: s.Sender, Worker: k.worker, Lost: why})
 	}
@@ -862,7 +896,14 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 				k.steps = append(k.steps, openStep{start: e, shown: time.Now()})
 			}
 			if e.Type == event.StepEnd {
-				k.steps = slices.DeleteFunc(k.steps, func(s openStep) bool { return s.start.ID == e.ID })
+				k.steps = slices.DeleteFunc(k.steps, func(s openStep) bool {
+					if s.start.ID != e.ID {
+						return false
+					}
+					s.out.close() // the whole artifact is written over it below
+					s.err.close()
+					return true
+				})
 				delete(q.ids, e.ID)
 				base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
 				if e.OutFile != "" {
@@ -884,7 +925,7 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 // part appends what a remote step still running wrote to its artifacts in
 // the run directory (q.mu held), masked as artifacts are, so that a step
 // whose worker dies keeps what reached the broker; its STEP_END writes the
-// whole artifact over it. A secret split across two parts is not masked.
+// whole artifact over it.
 func (q *queue) part(k *known, p *wirePart) {
 	var s *openStep
 	for i := range k.steps {
@@ -903,19 +944,19 @@ func (q *queue) part(k *known, p *wirePart) {
 	for _, a := range []struct {
 		b    []byte
 		path string
-		file *string
-	}{{p.Out, base + ".out", &s.outFile}, {p.Err, base + ".err", &s.errFile}} {
+		file **partFile
+	}{{p.Out, base + ".out", &s.out}, {p.Err, base + ".err", &s.err}} {
 		if len(a.b) == 0 {
 			continue
 		}
-		f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			continue
+		if *a.file == nil {
+			f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			if err != nil {
+				continue
+			}
+			*a.file = &partFile{path: a.path, f: f, w: redact.NewWriter(red, f)}
 		}
-		if _, err := f.Write(red.Bytes(a.b)); err == nil {
-			*a.file = a.path
-		}
-		f.Close()
+		_, _ = (*a.file).w.Write(a.b)
 	}
 }
 

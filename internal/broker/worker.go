@@ -767,7 +767,11 @@ func readFrom(path string, at *int64) []byte {
 		return nil
 	}
 	defer f.Close()
-	b := make([]byte, maxInline)
+	st, err := f.Stat()
+	if err != nil || st.Size() <= *at {
+		return nil // nothing new: no buffer for it
+	}
+	b := make([]byte, min(st.Size()-*at, maxInline))
 	n, _ := f.ReadAt(b, *at)
 	*at += int64(n)
 	return b[:n]
