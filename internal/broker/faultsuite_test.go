@@ -96,7 +96,7 @@ func faultTrial(t *testing.T, c *procCluster, kind string, n int, rng *rand.Rand
 	waitLines(t, sinkFile, at, r)
 	inFlight := 0
 	resumed := false // a killed orchestrator's own steps stay open in the summary
-	slots := 6 // deliveries a worker set can hold at once
+	slots := 6       // deliveries a worker set can hold at once
 	inject := func(kind string) {
 		switch kind {
 		case "worker-kill":
