@@ -21,4 +21,4 @@ func init() {
 
 func toFull(string, io.Writer) error { return nil }
 
-func runNeeds(string, bool) string { return "" }
+func runNeeds(string, bool, string, string) string { return "" }

@@ -56,7 +56,7 @@ func newRedriveCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Deliver each dead letter of RUN_DIR (or only message SEQ) once more to its target, in the same run\ndirectory (docs/inbox-files.md). Exit 0 when every one was delivered.",
 		Args: positional(1, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if err := toFull(runNeeds(o.Inbox.URL, false), stderr); err != nil {
+			if err := toFull(runNeeds(o.Inbox.URL, false, "", args[0]), stderr); err != nil {
 				return err
 			}
 			ctx, stop := runtime.NotifyInterrupt()
@@ -79,12 +79,12 @@ func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: "resume [RUN_DIR] [--force]", Short: "Continue an interrupted or failed run, replaying its completed calls",
 		Long: engine.ResumeHelp, Args: positional(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if err := toFull(runNeeds(o.Inbox.URL, true), stderr); err != nil {
+			o.Workspace, o.RunDir = cwdWorkspace(), strings.Join(args, "")
+			if err := toFull(runNeeds(o.Inbox.URL, true, o.Workspace, o.RunDir), stderr); err != nil {
 				return err
 			}
 			ctx, stop := runtime.NotifyInterrupt()
 			defer stop()
-			o.Workspace, o.RunDir = cwdWorkspace(), strings.Join(args, "")
 			return &exitError{code: engine.Resume(ctx, engine.ProcessTerminal(stdout, stderr), o)}
 		}}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "resume even though a module's source changed since the run, or the run does not verify")
@@ -104,10 +104,11 @@ func newSendCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 }
 
 // hiddenInboxFlags are resume's and redrive's --inbox and --replicas:
-// taken, not shown (docs/distributed.md documents them).
+// --inbox is shown with what it means for a run that exists; --replicas
+// is taken, not shown (the run's own count is in its run.json).
 func hiddenInboxFlags(cmd *cobra.Command, in *engine.Inbox) {
 	inboxFlags(cmd.Flags(), in)
-	cmd.Flags().MarkHidden("inbox")
+	cmd.Flags().Lookup("inbox").Usage = "the run's broker at `URL` with the credentials its run.json leaves out (default: the URL it records; JAIPH_INBOX_URL)"
 	cmd.Flags().MarkHidden("replicas")
 }
 

@@ -25,7 +25,7 @@ error, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.`,
 		DisableFlagParsing: true,
 	}
 	cmd.RunE = ownArgs(true, func(pos []string) error {
-		if err := toFull(runNeeds(r.Inbox.URL, true), stderr); err != nil {
+		if err := toFull(runNeeds(r.Inbox.URL, true, "", ""), stderr); err != nil {
 			return err
 		}
 		if len(pos) == 0 {

@@ -37,6 +37,30 @@ import (
 
 var jaiphFull string // the binary under test
 
+var (
+	defaultOnce sync.Once
+	defaultPath string
+	defaultErr  error
+)
+
+// defaultJaiph is the default build (no broker linked in), built on first
+// use beside jaiphFull, where it looks for jaiph-full to hand runs on a
+// broker to.
+func defaultJaiph(t *testing.T) string {
+	t.Helper()
+	defaultOnce.Do(func() {
+		defaultPath = filepath.Join(filepath.Dir(jaiphFull), "jaiph")
+		out, err := exec.Command("go", "build", "-o", defaultPath, "github.com/jaiph-go/jaiph/cmd/jaiph").CombinedOutput()
+		if err != nil {
+			defaultErr = fmt.Errorf("building jaiph: %v\n%s", err, out)
+		}
+	})
+	if defaultErr != nil {
+		t.Fatal(defaultErr)
+	}
+	return defaultPath
+}
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "jaiph-broker-test-")
 	if err != nil {
@@ -479,15 +503,31 @@ func slowFlow(seconds string) string {
 
 // TestWorkerKilled: a worker is killed with SIGKILL in the middle of a
 // delivery; after its lease the delivery completes on the other worker,
-// once, and the only repeat is the delivery that was in flight.
+// once, and the only repeat is the delivery that was in flight. The
+// killed attempt ends: in the summary every step start has its end, the
+// lost attempt's steps and delivery end as lost naming the worker, the
+// tree shows it, and what it logged before it died is kept.
 func TestWorkerKilled(t *testing.T) {
 	srv := startServer(t)
-	dir := workspace(t, slowFlow("3"))
+	dir := workspace(t, strings.Replace(slowFlow("3"), `echo "start $1" >> done.txt`, `echo "start $1" >> done.txt
+  log "working on $1"
+  echo "partial $1"`, 1))
 	env := []string{"JAIPH_INBOX_LEASE=1s"}
 	a := startWorker(t, srv.url(), "a", dir, 1)
 	r := startRun(t, srv.url(), dir, "flow.jh", env)
 	a.log.wait(t, "claimed message 001")
 	waitLine(t, filepath.Join(dir, "done.txt"), "start m1")
+	waitFor(t, "the run shows the attempt's log", func() bool { return strings.Contains(r.stdout.String(), "working on m1") })
+	// What the step printed so far reaches the run with the heartbeats.
+	waitFor(t, "the run has the running step's output", func() bool {
+		outs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", "*.out"))
+		for _, o := range outs {
+			if b, _ := os.ReadFile(o); strings.Contains(string(b), "partial m1") {
+				return true
+			}
+		}
+		return false
+	})
 	_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
 	b := startWorker(t, srv.url(), "b", dir, 1)
 	if code := r.wait(t); code != 0 {
@@ -500,6 +540,45 @@ func TestWorkerKilled(t *testing.T) {
 	}
 	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
 		t.Fatalf("reviews.txt: %q, want the report once", rv)
+	}
+	out := r.stdout.String()
+	if !regexp.MustCompile(`(?m)✗ workflow work \(\d+s\) lost: worker a stopped renewing its lease`).MatchString(out) {
+		t.Fatalf("the tree does not end the killed attempt as lost:\n%s", out)
+	}
+	open := map[string]int{}
+	var lostStep, lostDelivery *event.Event
+	logs := 0
+	for _, e := range summary(t, newestRun(t, dir)) {
+		switch {
+		case e.Type == event.StepStart:
+			open[e.ID]++
+		case e.Type == event.StepEnd:
+			open[e.ID]--
+			if e.Lost != "" {
+				lostStep = e
+			}
+		case e.Type == event.DispatchFinish && e.Lost != "":
+			lostDelivery = e
+		case e.Type == event.Log && e.Message == "working on m1":
+			logs++
+		}
+	}
+	for id, n := range open {
+		if n != 0 {
+			t.Errorf("step %s: %d starts without an end in run_summary.jsonl", id, n)
+		}
+	}
+	if lostStep == nil || lostStep.Name != "work" || lostStep.Worker != "a" || *lostStep.Status == 0 ||
+		!strings.HasPrefix(lostStep.Lost, "worker a stopped renewing its lease") {
+		t.Errorf("no STEP_END of the killed attempt's workflow work, lost with worker a: %+v", lostStep)
+	} else if b, err := os.ReadFile(lostStep.OutFile); err != nil || !strings.HasSuffix(string(b), "partial m1\n") {
+		t.Errorf("the lost attempt's out_file %q holds %q (%v), want what it printed before it died", lostStep.OutFile, b, err)
+	}
+	if lostDelivery == nil || lostDelivery.Worker != "a" || lostDelivery.InboxSeq != "001" {
+		t.Errorf("no INBOX_DISPATCH_COMPLETE of the killed attempt, lost with worker a: %+v", lostDelivery)
+	}
+	if logs != 2 {
+		t.Errorf("the summary has %d logs \"working on m1\", want 2 (the killed attempt's is kept)", logs)
 	}
 }
 
@@ -532,6 +611,17 @@ func TestFencing(t *testing.T) {
 	if strings.Contains(a.log.text(), "delivered message 001") {
 		t.Fatalf("the fenced worker reported a delivery:\n%s", a.log.text())
 	}
+}
+
+// waitFor polls cond until it holds (what: the state waited for).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for stop := time.Now().Add(deadline); time.Now().Before(stop); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("never: %s", what)
 }
 
 // waitLine waits for a line with s in the file at path.
@@ -597,9 +687,10 @@ func TestDeadLetters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fixed"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The run's broker URL is in its records: the redrive goes through
-	// the broker, and a worker delivers each letter.
-	redrive := exec.Command(jaiphFull, "redrive", runDir)
+	// The run's broker URL is in its records: the default build hands the
+	// redrive to jaiph-full beside it, which goes through the broker, and
+	// a worker delivers each letter.
+	redrive := exec.Command(defaultJaiph(t), "redrive", runDir)
 	redrive.Dir = dir
 	out, err := redrive.CombinedOutput()
 	if err != nil {
@@ -980,7 +1071,13 @@ func TestResumeReplayedSends(t *testing.T) {
 	}
 	w := startWorker(t, srv.url(), "a", dir, 1)
 	runDir := newestRun(t, dir)
-	resumeRun(t, srv.url(), dir, runDir, w)
+	// The default build, with no --inbox: the run's records name its
+	// broker, so jaiph hands the resume to jaiph-full beside it.
+	resume := exec.Command(defaultJaiph(t), "resume", runDir)
+	resume.Dir = dir
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("jaiph resume: %v\n%s\nworker:\n%s", err, out, w.log.text())
+	}
 	if got := lines(t, filepath.Join(dir, "done.txt")); len(got) != 1 || got[0] != "m1" {
 		t.Fatalf("done.txt: %q, want the replayed call's message once", got)
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/jaiph-go/jaiph/internal/event"
 )
 
 // TestGracefulStop: SIGTERM stops a worker from claiming and lets the
@@ -86,6 +88,29 @@ func TestGracefulStop(t *testing.T) {
 		}
 		if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
 			t.Fatalf("reviews.txt: %q, want the report once", rv)
+		}
+		// The handed-back attempt ended, as handed back, and every step
+		// that started ended.
+		open, handedBack := map[string]int{}, 0
+		for _, e := range summary(t, newestRun(t, dir)) {
+			switch e.Type {
+			case event.StepStart:
+				open[e.ID]++
+			case event.StepEnd:
+				open[e.ID]--
+			case event.DispatchFinish:
+				if e.Worker == "a" && e.Lost == "worker a handed it back as it stopped" {
+					handedBack++
+				}
+			}
+		}
+		for id, n := range open {
+			if n != 0 {
+				t.Errorf("step %s: %d starts without an end", id, n)
+			}
+		}
+		if handedBack != 1 {
+			t.Errorf("%d INBOX_DISPATCH_COMPLETE of worker a's attempt lost as handed back, want 1", handedBack)
 		}
 	})
 }

@@ -61,10 +61,19 @@ func RunNode(o ServerOptions, retention time.Duration, stdout, stderr io.Writer)
 	// broker as it says, not by the default action.
 	ctx, stop := runtime.NotifyInterrupt()
 	defer stop()
+	if _, err := o.natsOptions(); err != nil {
+		return err // a usage mistake creates no store
+	}
+	lock, err := lockStore(o.StoreDir) // before the server touches the store
+	if err != nil {
+		return err
+	}
+	defer lock.release() // after the server's shutdown below
 	s, err := Serve(o)
 	if err != nil {
 		return err
 	}
+	lock.say(s.ClientURL())
 	if c := ClusterURL(s); c != "" {
 		fmt.Fprintf(stdout, "jaiph broker: listening on %s, routes on %s (node %s of cluster %s, store %s); Ctrl-C stops it\n",
 			s.ClientURL(), c, s.Name(), s.ClusterName(), o.StoreDir)

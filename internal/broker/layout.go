@@ -185,11 +185,22 @@ type wireBatch struct {
 }
 
 type wireEvent struct {
-	Event  []byte `json:"e"` // a run_summary.jsonl line
-	Out    []byte `json:"out,omitempty"`
-	Err    []byte `json:"err,omitempty"`
-	OutObj string `json:"out_obj,omitempty"` // the artifact's name in artStore(run)
-	ErrObj string `json:"err_obj,omitempty"`
+	Event  []byte    `json:"e"` // a run_summary.jsonl line; none for a Part
+	Part   *wirePart `json:"part,omitempty"`
+	Out    []byte    `json:"out,omitempty"`
+	Err    []byte    `json:"err,omitempty"`
+	OutObj string    `json:"out_obj,omitempty"` // the artifact's name in artStore(run)
+	ErrObj string    `json:"err_obj,omitempty"`
+}
+
+// wirePart is what a step still running wrote since the last part, sent
+// with the attempt's heartbeats so that it reaches the run even if the
+// worker dies before the step ends (its artifacts otherwise travel with
+// its STEP_END).
+type wirePart struct {
+	ID  string `json:"id"` // the step's id, as on its STEP_START
+	Out []byte `json:"out,omitempty"`
+	Err []byte `json:"err,omitempty"`
 }
 
 // artStore is the run's object store for artifacts too large to travel

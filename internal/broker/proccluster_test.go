@@ -665,3 +665,52 @@ func TestBrokerClusterFlags(t *testing.T) {
 		t.Fatal("jaiph broker did not stop on SIGTERM")
 	}
 }
+
+// TestBrokerInUse: a jaiph broker whose address is taken, or whose store
+// another live broker holds, refuses with one line naming the address, or
+// the store and the process holding it (exit 1); the store's lock dies
+// with its holder, so after a kill -9 a new broker starts on the store.
+func TestBrokerInUse(t *testing.T) {
+	store := t.TempDir()
+	port := loopbackPorts(t, 1)[0]
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	start := func() (*exec.Cmd, *logWatcher, chan error) {
+		cmd := exec.Command(jaiphFull, "broker", "--listen", addr, "--store", store)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := newLogWatcher()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { log.read(bufio.NewScanner(stdout)); exited <- cmd.Wait() }()
+		t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+		log.wait(t, "jaiph broker: listening on")
+		return cmd, log, exited
+	}
+	refused := func(want string, args ...string) {
+		t.Helper()
+		out, err := exec.Command(jaiphFull, append([]string{"broker"}, args...)...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("jaiph broker %s: %v, want exit 1\n%s", strings.Join(args, " "), err, out)
+		}
+		if text := strings.TrimSpace(string(out)); strings.Count(text, "\n") != 0 || !strings.Contains(text, want) {
+			t.Fatalf("jaiph broker %s printed:\n%s\nwant one line with %q", strings.Join(args, " "), out, want)
+		}
+	}
+	first, _, exited := start()
+	refused("jaiph: --listen "+addr+": cannot listen: bind: address already in use", "--listen", addr, "--store", t.TempDir())
+	refused(fmt.Sprintf("jaiph: --store %s is in use by another jaiph broker (pid %d, listening on nats://%s;", store, first.Process.Pid, addr),
+		"--listen", "127.0.0.1:0", "--store", store)
+	_ = syscall.Kill(-first.Process.Pid, syscall.SIGKILL)
+	<-exited
+	again, _, exited := start()
+	_ = again.Process.Signal(syscall.SIGTERM)
+	if err := <-exited; err != nil {
+		t.Fatalf("jaiph broker after SIGTERM: %v", err)
+	}
+}

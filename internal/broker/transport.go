@@ -259,6 +259,49 @@ type known struct {
 	checkedAt time.Time // the last time the watchdog looked for its work message
 	recAt     time.Time // when rec came: its events are due
 	waiting   string    // a Waiting reason already shown
+	// The current attempt: running between its INBOX_DISPATCH_START and
+	// its end, steps its remote steps shown as started and not ended, so
+	// an attempt lost with its worker ends them (lose). lostUpTo is the
+	// last attempt ended as lost: events of it that come late are
+	// dropped. released is the record's count of hand-backs seen.
+	running  bool
+	steps    []openStep
+	lostUpTo int
+	released int
+}
+
+// openStep is a remote step shown as started: its STEP_START as written
+// here, when it was shown, and the files the parts of its artifacts that
+// came before its end are written to (nil: none came).
+type openStep struct {
+	start    *event.Event
+	shown    time.Time
+	out, err *partFile
+}
+
+// partFile is an artifact of a running remote step being written from its
+// parts, through one masking writer for all of them, so that a credential
+// split between two parts is masked too.
+type partFile struct {
+	path string
+	f    *os.File
+	w    *redact.Writer
+}
+
+// close writes what the masking writer holds back and closes the file;
+// it returns the file's path ("" for none).
+func (p *partFile) close() string {
+	if p == nil {
+		return ""
+	}
+	err := p.w.Flush()
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ""
+	}
+	return p.path
 }
 
 // Send numbers a message, stores it in the run directory and queues one
@@ -420,6 +463,15 @@ func (q *queue) Dir() string { return q.t.files.Dir() }
 // run directory); a failed or interrupted one keeps them for jaiph resume.
 func (q *queue) Close() {
 	q.cursor.close()
+	q.mu.Lock()
+	for _, k := range q.known {
+		for _, s := range k.steps { // a run stopped with remote steps open: their parts so far stay
+			s.out.close()
+			s.err.close()
+		}
+		k.steps = nil
+	}
+	q.mu.Unlock()
 	if q.drained {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -614,6 +666,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	k.state, k.seenRev, k.seenAt = r.State, rev, time.Now()
 	if r.Epoch > k.epoch {
 		k.epoch, k.claims, k.failures, k.doneBefore = r.Epoch, 0, 0, false
+		k.lostUpTo, k.released = 0, r.Released
 	}
 	if r.Epoch < k.epoch {
 		return // the record before this run queued it again
@@ -630,13 +683,27 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, r.Failures).Milliseconds(),
 			Depth: q.o.ChildDepth - 1, Time: time.Now()})
 	}
+	if k.running && r.Failures == k.failures && (r.Claims > k.claims || r.State == stQueued) {
+		// The attempt ended with no result: its worker handed the
+		// delivery back, or stopped renewing its lease and the watchdog
+		// (or, its lease expired, another worker) took it over.
+		why := "worker " + k.worker + " stopped renewing its lease"
+		if r.Released > k.released {
+			why = "worker " + k.worker + " handed it back as it stopped"
+		}
+		if r.Claims > k.claims && r.Worker != "" && r.Worker != k.worker {
+			why += "; " + r.Worker + " took it over"
+		}
+		q.lose(k, why)
+	}
+	k.released = r.Released
 	if r.Claims > k.claims {
 		k.claims = r.Claims
 		k.started = time.Now()
 		if q.retries > 0 || q.redrive {
 			_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
 		}
-		k.worker = r.Worker
+		k.worker, k.running = r.Worker, true
 		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
 			Worker: k.worker, Time: k.started})
 	}
@@ -676,7 +743,12 @@ func (q *queue) settle(ctx context.Context, consumed uint64, stderr io.Writer) i
 		if r.State == stDone {
 			st = 0
 		}
-		if (k.claims > k.failures || r.State == stDone) && !k.doneBefore {
+		if len(k.steps) > 0 && r.State != stDone {
+			// Final without the attempt's end: its worker died and the
+			// delivery became a dead letter (it lost too many workers).
+			q.lose(k, cmp.Or(r.Why, "worker "+k.worker+" stopped renewing its lease"))
+		}
+		if (k.claims > k.failures || r.State == stDone) && !k.doneBefore && !(k.claims > 0 && k.lostUpTo == k.claims) {
 			q.finish(k, st, false)
 		}
 		state := r.State
@@ -743,6 +815,12 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
+	q.finishAs(k, status, replayed, "")
+}
+
+// finishAs is finish, for an attempt lost (why) when lost is not "".
+func (q *queue) finishAs(k *known, status int, replayed bool, lost string) {
+	k.running = false
 	if (q.retries > 0 || q.redrive) && k.claims > 0 {
 		_ = q.t.files.Ended(k.seq, k.target, k.attemptBase+k.claims, status)
 	}
@@ -751,7 +829,29 @@ func (q *queue) finish(k *known, status int, replayed bool) {
 		elapsed = time.Since(k.started).Milliseconds()
 	}
 	q.h.Emit(&event.Event{Type: event.DispatchFinish, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
-		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker})
+		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker, Lost: lost})
+}
+
+// lose ends k's current attempt as lost (q.mu held): a STEP_END for each
+// of its remote steps still open, innermost first, and its
+// INBOX_DISPATCH_COMPLETE, each saying why (lost), so that no start of
+// the summary, the tree, the report or a trace stays open for ever. What
+// the attempt published before it was lost (its finished steps, their
+// output, its logs) was shown as it came; events of it that come later
+// are dropped (showBatch). Its status is 1.
+func (q *queue) lose(k *known, why string) {
+	now := time.Now()
+	for i := len(k.steps) - 1; i >= 0; i-- {
+		s := k.steps[i].start
+		st, elapsed := 1, now.Sub(k.steps[i].shown).Milliseconds()
+		delete(q.ids, s.ID)
+		q.h.Emit(&event.Event{Type: event.StepEnd, Func: s.Func, Kind: s.Kind, Name: s.Name, Time: now,
+			Status: &st, ElapsedMS: &elapsed, OutFile: k.steps[i].out.close(), ErrFile: k.steps[i].err.close(),
+			ID: s.ID, ParentID: s.ParentID, Seq: s.Seq, Depth: s.Depth,
+			RunID: s.RunID, Dispatched: s.Dispatched, Channel: s.Channel, Sender: s.Sender, Worker: k.worker, Lost: why})
+	}
+	k.steps, k.lostUpTo = nil, k.claims
+	q.finishAs(k, 1, false, why)
 }
 
 // showBatch shows the remote events of one event message as steps of
@@ -764,10 +864,15 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if k := q.known[b.Key]; k == nil || k.final {
+	k := q.known[b.Key]
+	if k == nil || k.final || b.Attempt <= k.lostUpTo {
 		return // a stale attempt's late events
 	}
 	for _, w := range b.Events {
+		if w.Part != nil {
+			q.part(k, w.Part)
+			continue
+		}
 		e, err := event.Parse(w.Event)
 		if err != nil {
 			continue
@@ -787,7 +892,18 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 				}
 			}
 			e.Depth += q.o.ChildDepth
+			if e.Type == event.StepStart {
+				k.steps = append(k.steps, openStep{start: e, shown: time.Now()})
+			}
 			if e.Type == event.StepEnd {
+				k.steps = slices.DeleteFunc(k.steps, func(s openStep) bool {
+					if s.start.ID != e.ID {
+						return false
+					}
+					s.out.close() // the whole artifact is written over it below
+					s.err.close()
+					return true
+				})
 				delete(q.ids, e.ID)
 				base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
 				if e.OutFile != "" {
@@ -803,6 +919,44 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 			e.Depth += q.o.ChildDepth
 		}
 		q.h.Emit(e)
+	}
+}
+
+// part appends what a remote step still running wrote to its artifacts in
+// the run directory (q.mu held), masked as artifacts are, so that a step
+// whose worker dies keeps what reached the broker; its STEP_END writes the
+// whole artifact over it.
+func (q *queue) part(k *known, p *wirePart) {
+	var s *openStep
+	for i := range k.steps {
+		if k.steps[i].start.ID == p.ID {
+			s = &k.steps[i]
+		}
+	}
+	if s == nil {
+		return
+	}
+	var red *redact.Redactor
+	if r, ok := q.h.(interface{ Redactor() *redact.Redactor }); ok {
+		red = r.Redactor()
+	}
+	base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", s.start.Seq, lowered.SafeName(s.start.Func)))
+	for _, a := range []struct {
+		b    []byte
+		path string
+		file **partFile
+	}{{p.Out, base + ".out", &s.out}, {p.Err, base + ".err", &s.err}} {
+		if len(a.b) == 0 {
+			continue
+		}
+		if *a.file == nil {
+			f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			if err != nil {
+				continue
+			}
+			*a.file = &partFile{path: a.path, f: f, w: redact.NewWriter(red, f)}
+		}
+		_, _ = (*a.file).w.Write(a.b)
 	}
 }
 

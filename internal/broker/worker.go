@@ -26,6 +26,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/sandbox"
+	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -498,6 +499,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 	ctx = withTryBound(ctx, d.lease())
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced, stop: runCtx}
 	// Renewed at a third of the shorter of the run's lease and the
 	// consumer's AckWait: the ledger claim and JetStream's hold both live.
 	every := max(min(d.lease(), consumerAckWait)/3, 50*time.Millisecond)
@@ -519,6 +521,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 			if err == nil {
 				rev = n
 				_ = m.InProgress()
+				pub.parts()
 			} else if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 				fenced.Store(true)
 				revMu.Unlock()
@@ -528,7 +531,6 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 			revMu.Unlock()
 		}
 	}()
-	pub := &publisher{js: w.js, run: d.Run, subject: eventSubject(d.Run, d.Key), key: d.Key, worker: w.Name, attempt: attempt, fenced: fenced, stop: runCtx}
 	q := &workerQueue{}
 	// JAIPH_DELIVERY_ID is the same for every attempt at one delivery:
 	// with JAIPH_ATTEMPT a workflow can make its own effects idempotent.
@@ -550,7 +552,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		var rt *runtime.Runtime
 		// On this machine: the worker's --sandbox flag decided (above).
 		rt, _, err = prog.InProcess().Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
-			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}})
+			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}, OnRunDir: pub.setDir})
 		if err == nil {
 			status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
 			rt.Close()
@@ -670,6 +672,17 @@ type publisher struct {
 	n        int // messages published
 	started  bool
 	lingered bool // the first batch waited its linger
+	// dir is the run directory the attempt's steps write their artifacts
+	// in, live ("" until known, and in a sandbox); open its steps running,
+	// by id, with how much of their artifacts parts already carried.
+	dir  string
+	open map[string]*partStep
+}
+
+// partStep is a running step's artifacts and how far parts sent them.
+type partStep struct {
+	base         string // the artifacts' path without .out/.err
+	outAt, errAt int64
 }
 
 // firstLinger is how long the first batch of a delivery's events waits
@@ -690,12 +703,78 @@ func (p *publisher) Event(e *event.Event) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	switch e.Type {
+	case event.StepStart:
+		if p.dir != "" {
+			if p.open == nil {
+				p.open = map[string]*partStep{}
+			}
+			p.open[e.ID] = &partStep{base: filepath.Join(p.dir, fmt.Sprintf("%06d-%s", e.Seq, lowered.SafeName(e.Func)))}
+		}
+	case event.StepEnd:
+		delete(p.open, e.ID)
+	}
 	if !p.started {
 		p.started, p.cond = true, sync.NewCond(&p.mu)
 		go p.loop()
 	}
 	p.queue = append(p.queue, w)
 	p.cond.Broadcast()
+}
+
+// setDir is the run directory of the attempt, once made.
+func (p *publisher) setDir(dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dir = dir
+}
+
+// parts queues what the running steps wrote since the last parts (at most
+// maxInline a step and artifact at a time), so that a worker that dies
+// mid-step leaves the run what its step printed until the last heartbeat.
+// The heartbeat calls it; the queue's order puts a step's parts before its
+// STEP_END.
+func (p *publisher) parts() {
+	if p.fenced.Load() {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return // flushed: every step ended
+	}
+	queued := false
+	for id, s := range p.open {
+		part := &wirePart{ID: id, Out: readFrom(s.base+".out", &s.outAt), Err: readFrom(s.base+".err", &s.errAt)}
+		if len(part.Out) > 0 || len(part.Err) > 0 {
+			p.queue = append(p.queue, wireEvent{Part: part})
+			queued = true
+		}
+	}
+	if queued && p.started {
+		p.cond.Broadcast()
+	} else if queued {
+		p.started, p.cond = true, sync.NewCond(&p.mu)
+		go p.loop()
+	}
+}
+
+// readFrom reads what path holds after *at (at most maxInline), and moves
+// *at past it.
+func readFrom(path string, at *int64) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() <= *at {
+		return nil // nothing new: no buffer for it
+	}
+	b := make([]byte, min(st.Size()-*at, maxInline))
+	n, _ := f.ReadAt(b, *at)
+	*at += int64(n)
+	return b[:n]
 }
 
 // artifact is a step artifact inline, or the name it was stored under in

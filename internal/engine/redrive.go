@@ -32,6 +32,9 @@ type RedriveOptions struct {
 // same run directory, and returns whether all were delivered. The error is
 // a refusal (nothing was delivered) or a failure to record a delivery.
 func Redrive(ctx context.Context, o RedriveOptions) (bool, error) {
+	if err := o.Inbox.check(); err != nil {
+		return false, err
+	}
 	o.Environ = o.Inbox.apply(o.Environ)
 	meta, err := runs.ReadMeta(o.RunDir)
 	if err != nil {

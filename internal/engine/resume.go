@@ -31,6 +31,10 @@ type ResumeOptions struct {
 // whose sources changed or whose summary and journal do not verify
 // (tampered, unverifiable: docs/security.md).
 func Resume(ctx context.Context, t Terminal, o ResumeOptions) int {
+	if err := o.Inbox.check(); err != nil {
+		fmt.Fprintf(t.Stderr, "jaiph resume: %v\n", err)
+		return 1
+	}
 	t.Environ = o.Inbox.apply(t.Environ)
 	dir, force := o.RunDir, o.Force
 	dir, err := runs.ResumableDir(dir, o.Workspace, runtime.NewEnv(t.Environ).Get("JAIPH_RUNS_DIR"))

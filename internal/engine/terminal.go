@@ -72,6 +72,10 @@ func RunFile(ctx context.Context, t Terminal, r FileRun) int {
 			return 1
 		}
 	}
+	if err := r.Inbox.check(); err != nil {
+		fmt.Fprintf(t.Stderr, "jaiph: %v\n", err)
+		return 1
+	}
 	t.Environ = r.Inbox.apply(t.Environ)
 	run, err := prog.Plan(ctx, t.Environ)
 	if err != nil {

@@ -55,6 +55,20 @@ type Inbox struct {
 	Replicas int    // the run's stream replicas; 0: the environment's JAIPH_INBOX_REPLICAS
 }
 
+// check refuses an --inbox URL no transport takes, naming the flag the
+// user gave it with; one from the environment is refused naming
+// JAIPH_INBOX_URL when the run dials it (transport). "nats" is taken in
+// every build: the default one hands such a run to jaiph-full.
+func (in Inbox) check() error {
+	if in.URL == "" {
+		return nil
+	}
+	if scheme, _, ok := strings.Cut(in.URL, "://"); ok && (scheme == "nats" || transports[scheme] != nil) {
+		return nil
+	}
+	return fmt.Errorf("--inbox %q: unsupported inbox URL (want nats://HOST:PORT)", in.URL)
+}
+
 // apply is environ with the settings in gives in place of its own.
 func (in Inbox) apply(environ []string) []string {
 	set := map[string]string{}

@@ -63,6 +63,7 @@ type Head struct {
 	IdleMS     int64           `json:"idle_ms"`
 	Replayed   bool            `json:"replayed"`
 	Worker     string          `json:"worker"`
+	Lost       string          `json:"lost"`
 	Key        string          `json:"key"`
 	Timeout    string          `json:"timeout"`
 	WaitedMS   int64           `json:"waited_ms"`
@@ -120,7 +121,7 @@ func (r *Record) event() (*Event, error) {
 		OutContent: r.OutContent, ErrContent: r.ErrContent, Workflow: r.Workflow, Source: r.Source,
 		Message: r.Message, InboxSeq: r.InboxSeq, Target: r.Target, PayloadPreview: r.PayloadPreview,
 		PayloadRef: r.PayloadRef, Attempt: deref(r.Attempt) + deref(r.Attempts), DelayMS: r.DelayMS, IdleMS: r.IdleMS,
-		Replayed: r.Replayed, Worker: r.Worker, Key: r.Key, Timeout: r.Timeout, WaitedMS: r.WaitedMS}
+		Replayed: r.Replayed, Worker: r.Worker, Lost: r.Lost, Key: r.Key, Timeout: r.Timeout, WaitedMS: r.WaitedMS}
 	if r.ParentID != nil {
 		e.ParentID = *r.ParentID
 	}

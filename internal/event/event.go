@@ -61,6 +61,12 @@ type Event struct {
 	// (internal/broker): on its INBOX_DISPATCH_START/COMPLETE and on the
 	// STEP_START of the delivered target; "" for a local one.
 	Worker string
+	// Lost says why an attempt of a broker delivery ended without its
+	// worker's result (the worker was killed, stopped renewing its lease,
+	// or handed the delivery back as it stopped): on the STEP_END the run
+	// writes for each step of that attempt still open, and on its
+	// INBOX_DISPATCH_COMPLETE, so every start has an end. "" otherwise.
+	Lost string
 	// Receive events (beyond the reference): the key waited for, the
 	// timeout as written, how long the wait took.
 	Key, Timeout string
@@ -154,6 +160,9 @@ func (e *Event) JSON() []byte {
 		if e.Worker != "" {
 			w.str("worker", e.Worker)
 		}
+		if e.Lost != "" {
+			w.str("lost", e.Lost)
+		}
 		if e.OutContent != nil {
 			w.str("out_content", *e.OutContent)
 		}
@@ -199,6 +208,9 @@ func (e *Event) JSON() []byte {
 		}
 		if e.Worker != "" {
 			w.str("worker", e.Worker)
+		}
+		if e.Lost != "" {
+			w.str("lost", e.Lost)
 		}
 		w.str("ts", ts)
 		w.str("run_id", e.RunID)

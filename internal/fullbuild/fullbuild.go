@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/spf13/cobra"
 )
 
@@ -25,14 +26,19 @@ import (
 const Binary = "jaiph-full"
 
 // RunNeeds names what of a run this build cannot do ("" nothing): its
-// inbox on a broker (inboxURL, the --inbox flag, else JAIPH_INBOX_URL) or,
-// when traced (run and resume, not redrive's deliveries), the live export
-// of its trace to an OTLP endpoint the environment names, as
-// internal/observe/otlp reads it.
-func RunNeeds(inboxURL string, traced bool) string {
+// inbox on a broker (inboxURL, the --inbox flag, else JAIPH_INBOX_URL;
+// for resume and redrive, which name an existing run, the broker its
+// run.json records) or, when traced (run and resume, not redrive's
+// deliveries), the live export of its trace to an OTLP endpoint the
+// environment names, as internal/observe/otlp reads it. runDir is the run
+// resume or redrive names, workspace where resume looks for the newest
+// resumable one when runDir is ""; both "" for a new run.
+func RunNeeds(inboxURL string, traced bool, workspace, runDir string) string {
 	switch {
 	case inboxURL != "" || os.Getenv("JAIPH_INBOX_URL") != "":
 		return "a run with an inbox URL (--inbox, JAIPH_INBOX_URL)"
+	case (workspace != "" || runDir != "") && recordedBroker(workspace, runDir):
+		return "a run whose inbox is on a broker (its run.json records JAIPH_INBOX_URL)"
 	case traced && (os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""):
 		return "a run that exports its trace (OTEL_EXPORTER_OTLP_ENDPOINT)"
 	}
@@ -104,4 +110,24 @@ func CompleteArgs(cmd *cobra.Command, args []string, toComplete string) ([]strin
 func isExecutable(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// recordedBroker tells whether the run resume or redrive names was started
+// with a broker URL. A run it cannot read is left to the command, which
+// says why.
+func recordedBroker(workspace, runDir string) bool {
+	dir, err := runs.ResumableDir(runDir, workspace, os.Getenv("JAIPH_RUNS_DIR"))
+	if err != nil {
+		return false
+	}
+	m, err := runs.ReadMeta(dir)
+	if err != nil {
+		return false
+	}
+	for _, s := range m.Settings {
+		if s.Key == "JAIPH_INBOX_URL" && s.Value != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -144,6 +144,11 @@ func (s *Spans) end(e *event.Event, t time.Time) {
 	code, desc := codes.Unset, ""
 	if e.Status != nil && *e.Status != 0 {
 		code, desc = codes.Error, "exit status "+strconv.Itoa(*e.Status)
+	}
+	if e.Lost != "" {
+		code, desc = codes.Error, "lost: "+e.Lost
+	}
+	if code == codes.Error {
 		if e.ParentID == "" {
 			s.failed = true
 		}
@@ -256,6 +261,8 @@ func attrs(e *event.Event) []attribute.KeyValue {
 		str("jaiph.payload_ref", *e.PayloadRef)
 	}
 	num("jaiph.attempt", int64(e.Attempt))
+	str("jaiph.worker", e.Worker)
+	str("jaiph.lost", e.Lost)
 	num("jaiph.delay_ms", e.DelayMS)
 	num("jaiph.idle_ms", e.IdleMS)
 	return a

@@ -182,3 +182,25 @@ func BenchmarkSpans(b *testing.B) {
 		tp.Shutdown(context.Background())
 	}
 }
+
+// A broker delivery whose worker was lost: the STEP_END the run wrote for
+// the lost attempt ends its span with an error saying why, and the
+// attempt that took over is a span of its own.
+func TestSpansLostAttempt(t *testing.T) {
+	got := replay(t, `
+{"type":"STEP_START","func":"main::default","kind":"workflow","name":"default","ts":"2026-11-23T07:00:01Z","status":null,"elapsed_ms":null,"out_file":"","err_file":"","id":"r:1:1","parent_id":null,"seq":1,"depth":0,"run_id":"r","params":[],"event_version":1}
+{"type":"STEP_START","func":"main::work","kind":"workflow","name":"work","ts":"2026-11-23T07:00:02Z","status":null,"elapsed_ms":null,"out_file":"","err_file":"","id":"w:1:1","parent_id":"r:1:1","seq":2,"depth":1,"run_id":"w","params":[],"worker":"wB","event_version":1}
+{"type":"STEP_END","func":"main::work","kind":"workflow","name":"work","ts":"2026-11-23T07:00:04Z","status":1,"elapsed_ms":2000,"out_file":"","err_file":"","id":"w:1:1","parent_id":"r:1:1","seq":2,"depth":1,"run_id":"w","worker":"wB","lost":"worker wB stopped renewing its lease","event_version":1}
+{"type":"STEP_START","func":"main::work","kind":"workflow","name":"work","ts":"2026-11-23T07:00:05Z","status":null,"elapsed_ms":null,"out_file":"","err_file":"","id":"w:2:1","parent_id":"r:1:1","seq":3,"depth":1,"run_id":"w","params":[],"worker":"wC","event_version":1}
+{"type":"STEP_END","func":"main::work","kind":"workflow","name":"work","ts":"2026-11-23T07:00:06Z","status":0,"elapsed_ms":1000,"out_file":"","err_file":"","id":"w:2:1","parent_id":"r:1:1","seq":3,"depth":1,"run_id":"w","event_version":1}
+{"type":"STEP_END","func":"main::default","kind":"workflow","name":"default","ts":"2026-11-23T07:00:07Z","status":0,"elapsed_ms":6000,"out_file":"","err_file":"","id":"r:1:1","parent_id":null,"seq":1,"depth":0,"run_id":"r","event_version":1}
+`)
+	want := `jaiph run 01.000..07.000
+  workflow default 01.000..07.000
+    workflow work 02.000..04.000 ERROR(lost: worker wB stopped renewing its lease)
+    workflow work 05.000..06.000
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -134,7 +134,12 @@ func (t *Tree) Event(e *event.Event) {
 		delete(t.prefix, e.ID)
 		t.closeStep(e.ID)
 		text := fmt.Sprintf("%s %s (%ds)", e.Kind, e.Name, *e.ElapsedMS/1000)
-		if *e.Status == 0 {
+		if e.Lost != "" {
+			// A broker delivery's attempt that ended with its worker, not
+			// with a status the target returned.
+			text += " lost: " + e.Lost
+		}
+		if *e.Status == 0 && e.Lost == "" {
 			t.line(fmt.Sprintf("%s%s %s", t.s.Dim(p), t.s.Green("✓"), t.s.Dim(text)))
 		} else {
 			t.line(fmt.Sprintf("%s%s", t.s.Dim(p), t.s.Red("✗ "+text)))

@@ -65,3 +65,18 @@ func TestPromptNotices(t *testing.T) {
 		t.Errorf("colour:\n got %q\nwant %q", got, wantColour)
 	}
 }
+
+// TestLostAttempt: the end the run writes for a broker delivery's attempt
+// lost with its worker is a failed end line saying why.
+func TestLostAttempt(t *testing.T) {
+	st, ms := 1, int64(2400)
+	var plain bytes.Buffer
+	tree := NewTree(&plain, NewStyle(false))
+	tree.Event(&event.Event{Type: event.StepStart, Kind: "workflow", Name: "work", ID: "w:1:1", ParentID: "r:1:1", Depth: 1, Worker: "wB"})
+	tree.Event(&event.Event{Type: event.StepEnd, Kind: "workflow", Name: "work", ID: "w:1:1", ParentID: "r:1:1", Depth: 1,
+		Status: &st, ElapsedMS: &ms, Worker: "wB", Lost: "worker wB stopped renewing its lease"})
+	want := "  ▸ workflow work on wB\n  ✗ workflow work (2s) lost: worker wB stopped renewing its lease\n"
+	if got := plain.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -89,7 +89,7 @@
 //	{"id", "parent_id": "…"|null, "seq": n|null, "depth": n|null, "kind",
 //	 "name", "func", "params": [["name","value"]…], "status": n|null,
 //	 "elapsed_ms": n|null, "out_file", "err_file", "out_content",
-//	 "err_content", "running": bool, "replayed": bool+, "interrupted": true+,
+//	 "err_content", "running": bool, "replayed": bool+, "interrupted": true+, "worker"+, "lost"+,
 //	 "started_at": "…Z"|null+, "ended_at": "…Z"|null+, "logs": [Log…]+,
 //	 "children": [Step…], "retries": [Retry…]+, "letters": [Letter…]+}
 //
@@ -111,7 +111,11 @@
 // those, and those its signal ended.
 // A step keeps its STEP_START params after STEP_END (+; the reference
 // empties them). replayed (+) marks a call `jaiph resume` replayed from the journal
-// (STEP_REPLAYED) instead of running it. Log (+) is one `log`/`logerr` line:
+// (STEP_REPLAYED) instead of running it. worker (+, omitted when "") is
+// the `jaiph worker` that ran a broker run's delivered target; lost (+,
+// omitted when "") says why that attempt ended without its worker's
+// result (the worker was killed, stopped renewing its lease, or handed it
+// back), its status then being the one the run recorded for it. Log (+) is one `log`/`logerr` line:
 //
 //	{"type": "LOG"|"LOGERR", "message", "ts", "depth", "after_seq": n}
 //

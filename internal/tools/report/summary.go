@@ -30,11 +30,17 @@ type Step struct {
 	// Interrupted (+) marks a step the run was stopped in: one a killed
 	// run left open (no STEP_END), or one its interrupting signal ended
 	// (status 128+n of the signal run.end names).
-	Interrupted bool    `json:"interrupted,omitempty"`
-	StartedAt   *string `json:"started_at"`
-	EndedAt     *string `json:"ended_at"`
-	Logs        []Log   `json:"logs"`
-	Children    []*Step `json:"children"`
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Worker (+) is the `jaiph worker` that ran a delivered target of a
+	// broker run; Lost (+) why its attempt ended without the worker's
+	// result (a STEP_END the run wrote for it: the worker died, stopped
+	// renewing its lease, or handed the delivery back).
+	Worker    string  `json:"worker,omitempty"`
+	Lost      string  `json:"lost,omitempty"`
+	StartedAt *string `json:"started_at"`
+	EndedAt   *string `json:"ended_at"`
+	Logs      []Log   `json:"logs"`
+	Children  []*Step `json:"children"`
 	// Retries (+) are a prompt's failed attempts that were retried
 	// (PROMPT_RETRY, agent.retries); Letters (+) an orchestrator's failed
 	// deliveries: retried (INBOX_RETRY) or dead letters (INBOX_DEAD,
@@ -204,6 +210,10 @@ func (st *Step) set(e *event.Record) {
 	st.OutFile, st.ErrFile = e.OutFile, e.ErrFile
 	st.OutContent, st.ErrContent = strOr0(e.OutContent), strOr0(e.ErrContent)
 	st.Running = false
+	if e.Worker != "" {
+		st.Worker = e.Worker
+	}
+	st.Lost = e.Lost
 }
 
 // params keeps the [name, value] string pairs of a params array.

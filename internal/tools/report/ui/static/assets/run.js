@@ -86,7 +86,8 @@ function stepItem(n) {
   params ? el("span", { class: "params" }, ` (${params})`) : null,
   n.elapsed_ms != null ? el("span", { class: "elapsed muted" }, ` ${fmtMs(n.elapsed_ms)}`) : null,
   n.replayed ? el("span", { class: "replayed", title: "completed in an earlier attempt; replayed by jaiph resume" }, " ↺ replayed") : null,
-  stopped.has(n.id) ? el("span", { class: "stopped-here" }, " ◀ stopped here") : null);
+  stopped.has(n.id) ? el("span", { class: "stopped-here" }, " ◀ stopped here") : null,
+  n.lost ? el("span", { class: "lost", title: n.lost }, " lost" + (n.worker ? ` on ${n.worker}` : "")) : null);
   const kids = withLogs(n.children, n.logs);
   return el("li", {}, btn, attempts(n), kids.length ? el("ul", {}, ...kids) : null);
 }
@@ -240,7 +241,8 @@ function renderMeta(n) {
   document.getElementById("step-title").replaceChildren(
     statusBadge(st.key), " ", `${n.kind || "step"} ${n.name || n.id}`);
   const rows = [
-    ["status", st.word + (n.replayed ? " · ↺ replayed" : "")],
+    ["status", st.word + (n.replayed ? " · ↺ replayed" : "") + (n.lost ? ` · lost: ${n.lost}` : "")],
+    ["worker", n.worker || null],
     ["function", n.func],
     ["started", n.started_at ? fmtTime(n.started_at) : null],
     ["ended", n.ended_at ? fmtTime(n.ended_at) : null],
