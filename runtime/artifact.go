@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -276,44 +278,75 @@ func (rt *Runtime) FailureArtifacts() (out, errFile string) {
 	if first == nil || rt.runDir == "" {
 		return rt.LastArtifacts()
 	}
-	f, err := os.Open(filepath.Join(rt.runDir, "run_summary.jsonl"))
-	if err != nil {
-		return rt.LastArtifacts()
-	}
-	defer f.Close()
-	parent := map[string]string{}
-	type end struct {
-		id, out, err string
-		failed       bool
-	}
-	var ends []end
-	err = event.Read(f, event.Filter{Types: []string{event.StepStart, event.StepEnd}, HeadOnly: true}, func(r *event.Record) error {
-		switch {
-		case r.Type == event.StepStart && r.ParentID != nil:
-			parent[r.ID] = *r.ParentID
-		case r.Type == event.StepEnd && (r.OutFile != "" || r.ErrFile != ""):
-			ends = append(ends, end{r.ID, r.OutFile, r.ErrFile, r.Status != nil && *r.Status != 0})
+	var sl stepLog
+	if rt.opts.Records != nil {
+		// The summary is the host's to write (the Docker sandbox): it may
+		// lag behind; this process's own events are complete.
+		rt.obsMu.Lock()
+		sl = stepLog{parent: maps.Clone(rt.steps4fail.parent), ends: slices.Clone(rt.steps4fail.ends)}
+		rt.obsMu.Unlock()
+	} else {
+		f, err := os.Open(filepath.Join(rt.runDir, "run_summary.jsonl"))
+		if err != nil {
+			return rt.LastArtifacts()
 		}
-		return nil
-	})
-	if err != nil {
-		return rt.LastArtifacts()
+		defer f.Close()
+		err = event.Read(f, event.Filter{Types: []string{event.StepStart, event.StepEnd}, HeadOnly: true}, func(r *event.Record) error {
+			parent := ""
+			if r.ParentID != nil {
+				parent = *r.ParentID
+			}
+			sl.record(r.Type, r.ID, parent, r.OutFile, r.ErrFile, r.Status != nil && *r.Status != 0)
+			return nil
+		})
+		if err != nil {
+			return rt.LastArtifacts()
+		}
 	}
 	inside := func(id string) bool {
-		for n := 0; id != "" && n <= len(parent); n++ { // n: a cycle in a forged summary ends
+		for n := 0; id != "" && n <= len(sl.parent); n++ { // n: a cycle in a forged summary ends
 			if id == first.ID {
 				return true
 			}
-			id = parent[id]
+			id = sl.parent[id]
 		}
 		return false
 	}
-	for _, e := range ends {
+	for _, e := range sl.ends {
 		if e.failed || inside(e.id) {
 			out, errFile = max(out, e.out), max(errFile, e.err)
 		}
 	}
 	return out, errFile
+}
+
+// stepLog is what FailureArtifacts reads of a run's steps: each step's
+// parent, and the ends that name artifacts.
+type stepLog struct {
+	parent map[string]string
+	ends   []stepEnd
+}
+
+type stepEnd struct {
+	id, out, err string
+	failed       bool
+}
+
+func (l *stepLog) record(typ, id, parent, out, errFile string, failed bool) {
+	switch {
+	case typ == event.StepStart && parent != "":
+		if l.parent == nil {
+			l.parent = map[string]string{}
+		}
+		l.parent[id] = parent
+	case typ == event.StepEnd && (out != "" || errFile != ""):
+		l.ends = append(l.ends, stepEnd{id, out, errFile, failed})
+	}
+}
+
+// add records e (under obsMu).
+func (l *stepLog) add(e *event.Event) {
+	l.record(e.Type, e.ID, e.ParentID, e.OutFile, e.ErrFile, e.Status != nil && *e.Status != 0)
 }
 
 // LastArtifacts returns the run directory's lexicographically last .out

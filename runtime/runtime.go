@@ -137,6 +137,9 @@ type Runtime struct {
 	obsMu sync.Mutex
 	// FirstFailure is the first STEP_END with a non-zero status.
 	firstFailure *event.Event
+	// steps4fail: the steps FailureArtifacts reads when the summary is
+	// another process's to write (Options.Records).
+	steps4fail stepLog
 
 	args  []string // the root call's arguments, for the metadata
 	value string   // the root call's return value
@@ -410,6 +413,9 @@ func (rt *Runtime) emit(e *event.Event) {
 	defer rt.obsMu.Unlock()
 	if e.Type == event.StepEnd && *e.Status != 0 && rt.firstFailure == nil {
 		rt.firstFailure = e
+	}
+	if rt.opts.Records != nil {
+		rt.steps4fail.add(e)
 	}
 	if rt.opts.Observer != nil {
 		rt.opts.Observer.Event(e)

@@ -245,7 +245,7 @@ func launchWorker(t *testing.T, prefix []string, url, name, dir string, flags, e
 // run is an orchestrating `jaiph run --inbox` subprocess.
 type run struct {
 	cmd    *exec.Cmd
-	stdout bytes.Buffer
+	stdout lockedBuffer
 	stderr lockedBuffer
 	done   chan struct{}
 	code   int
