@@ -127,7 +127,6 @@ var Known = map[Class]string{
 	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassTestVEmpty:           "[[ -v \"\" ]] panics in the interpreter",
 	ClassIndirectUnset:        "${!A1[@]} of an unset variable fails in jaiph",
 	ClassNounset:              "set -u: arithmetic on unset variables, ${!prefix*}",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
@@ -162,6 +161,7 @@ var Fixed = map[Class]string{
 	ClassReadonlyRedeclare: "declare -r of a readonly variable: the error's declare: prefix",
 	ClassForSubstStatus:    "$? in a for body (case arm) after a failing $(…) in the word list (case word)",
 	ClassLevelsBeyondLoops: "continue N / break N beyond the enclosing loops",
+	ClassTestVEmpty:        "[[ -v \"\" ]] panicked in the interpreter",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

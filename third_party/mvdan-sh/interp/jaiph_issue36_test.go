@@ -144,3 +144,10 @@ func TestJaiphVarFdOutlivesCommand(t *testing.T) {
 		`exec {w}>log; echo one >&$w; : {w}>&-; echo "closed $?"; echo two >&$w; echo "write $?"; cat log`,
 	})
 }
+
+func TestJaiphTestVarSetEmptyName(t *testing.T) {
+	runCases(t, []string{
+		// [[ -v "" ]] and test -v "" are false (the interpreter panicked)
+		`[[ -v "" ]] || echo "unset $?"; x=; [[ -v $x ]]; echo "st $?"; test -v "" || echo "test $?"; [[ -R "" ]] || echo "ref $?"`,
+	})
+}

@@ -279,9 +279,11 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 			}
 			return r.literal(w) == "1"
 		}
-		return r.lookupVar(x).IsSet()
+		// jaiph-go patch: -v/-R of an empty word is false, as bash (it
+		// reached lookupVar's panic: a Go stack trace).
+		return x != "" && r.lookupVar(x).IsSet()
 	case syntax.TsRefVar:
-		return r.lookupVar(x).Kind == expand.NameRef
+		return x != "" && r.lookupVar(x).Kind == expand.NameRef
 	case syntax.TsNot:
 		return x == ""
 	case syntax.TsUsrOwn, syntax.TsGrpOwn:
