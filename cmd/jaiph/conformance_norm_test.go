@@ -79,31 +79,7 @@ func (n *confNormaliser) text(s string, testMode bool) string {
 		}
 		lines[i] = l
 	}
-	if testMode {
-		lines = dropFailedStepStderr(lines)
-	}
 	return strings.Join(lines, "\n")
-}
-
-// dropFailedStepStderr leaves out what jaiph-go adds to a test that a
-// failing run stopped (D25): the `    stderr of KIND NAME (status N):`
-// line under the reference's `jaiph: workflow exited with status N` and
-// the indented stderr lines after it. The reference printed the status
-// alone; the rest of the transcript is compared as it is.
-func dropFailedStepStderr(lines []string) []string {
-	out := lines[:0:0]
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if strings.HasPrefix(l, "    stderr of ") && strings.HasSuffix(l, "):") && strings.Contains(l, " (status ") &&
-			i > 0 && strings.Contains(lines[i-1], "jaiph: workflow exited with status ") {
-			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    ") {
-				i++
-			}
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
 }
 
 // pyWord is python's \w for str patterns (alphanumeric or underscore).
@@ -916,24 +892,5 @@ func TestConformanceDiff(t *testing.T) {
 	}
 	if got := unifiedDiff("a", "b", "", "x\n", 40); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
 		t.Errorf("diff from empty: %q", got)
-	}
-}
-
-// TestDropFailedStepStderr: only the D25 lines under a run's status line
-// go; the same text elsewhere stays.
-func TestDropFailedStepStderr(t *testing.T) {
-	in := []string{
-		"  ✗ jaiph: workflow exited with status 5 <time>",
-		"    stderr of workflow explode (status 5):",
-		"    explode: boom",
-		"    second line",
-		"",
-		"  ✗ other <time>",
-		"    stderr of workflow explode (status 5):",
-		"",
-	}
-	want := []string{in[0], "", in[5], in[6], ""}
-	if got := dropFailedStepStderr(in); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

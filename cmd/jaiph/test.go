@@ -45,7 +45,7 @@ func runTests(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	style := progress.NewStyle(progress.ColourWanted(stdout))
 	status, err := engine.RunTests(ctx, files, testrun.Options{Workspace: workspace, Env: os.Environ(),
-		Stdin: os.Stdin, Stdout: stdout, Style: style}, progress.NewTestReport(stdout, style))
+		Stdin: os.Stdin, Stdout: stdout, Style: style, FailedStepStderr: progress.IsTerminal(stdout)}, progress.NewTestReport(stdout, style))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 	}

@@ -37,6 +37,10 @@ type Options struct {
 	Stdout io.Writer
 	// Style colours the two sides of a failed expectEqual.
 	Style *progress.Style
+	// FailedStepStderr: a run that fails a test also prints its first
+	// failed step's stderr (D25). Only for a person at a terminal: the
+	// report off a terminal is the reference's, line for line.
+	FailedStepStderr bool
 }
 
 // Result is the outcome of one test block.
@@ -215,7 +219,9 @@ func (b *block) run(ctx context.Context, sh runtime.Shell, s *ast.TestRun) (int,
 	}
 	if status != 0 && !s.AllowFailure {
 		fmt.Fprintf(sh.Stderr(), "jaiph: workflow exited with status %d\n", status)
-		failedStepStderr(sh.Stderr(), rt.FirstFailure())
+		if b.file.opts.FailedStepStderr {
+			failedStepStderr(sh.Stderr(), rt.FirstFailure())
+		}
 		b.fail()
 		// An uncaptured run stops the block here; a capture runs in a
 		// command substitution, so the lowered `|| jaiph::test_stop` does.
