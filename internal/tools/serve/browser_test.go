@@ -306,25 +306,8 @@ func describeCookies(cs []*network.Cookie) string {
 // receive, with the channel and key; its form sends the typed message
 // (hostile markup, kept as text and data) and the run ends with it.
 func TestBrowserAnswerWaitingRun(t *testing.T) {
-	dir := t.TempDir()
-	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\"\n  return \"got $answer\"\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
-	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
-	if code != 202 {
-		t.Fatalf("start: %d %s", code, b)
-	}
-	id := decode[Run](t, b).RunID
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, _, b := s.do("GET", "/v1/runs/"+id, "", ""); decode[Run](t, b).Waiting != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run never waited")
-		}
-	}
+	s, _, waiting := startWaiting(t)
+	id := waiting.RunID
 	ctx := chromium(t)
 	w := watch(t, ctx)
 	run := `//form[@class="waiting"][h2[text()="` + id + `"]]`

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -115,17 +113,8 @@ func TestMCPHangUpCancels(t *testing.T) {
 // TestMCPWaitTools: an MCP client lists the run that waits in a receive
 // and answers it; a channel the run does not receive on is refused.
 func TestMCPWaitTools(t *testing.T) {
-	dir := t.TempDir()
-	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\"\n  return \"got $answer\"\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
-	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
-	if code != 202 {
-		t.Fatalf("start: %d %s", code, b)
-	}
-	id := decode[Run](t, b).RunID
+	s, _, run := startWaiting(t)
+	id := run.RunID
 	cs := connectMCP(t, s, nil)
 	var listed waitingRunsOut
 	for deadline := time.Now().Add(30 * time.Second); len(listed.Runs) == 0; time.Sleep(20 * time.Millisecond) {

@@ -219,6 +219,33 @@ func wantError(t *testing.T, what string, code int, body []byte, status int, err
 }
 
 // waitTerminal polls the run until it ended.
+// startWaiting serves a workflow that waits in a receive (channel
+// approvals, key 42, timeout 60s), starts it, and returns once the run
+// object says it waits: the server, its directory and the run.
+func startWaiting(t *testing.T) (*server, string, Run) {
+	t.Helper()
+	dir := t.TempDir()
+	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\" timeout \"60s\"\n  return \"got $answer\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
+	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
+	if code != 202 {
+		t.Fatalf("start: %d %s", code, b)
+	}
+	id := decode[Run](t, b).RunID
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, _, b = s.do("GET", "/v1/runs/"+id, "", "")
+		if run := decode[Run](t, b); run.Waiting != nil {
+			return s, dir, run
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run never showed its wait: %s", b)
+		}
+	}
+}
+
 func (s *server) waitTerminal(id string) Run {
 	s.t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -849,25 +876,10 @@ func TestEventStreamKeepAlive(t *testing.T) {
 // TestSignalWaitingRun: a run waits in a receive; its object says so; a
 // message through POST /v1/runs/{id}/channels/{channel} wakes it.
 func TestSignalWaitingRun(t *testing.T) {
-	dir := t.TempDir()
-	src := "channel approvals\n\n# Waits for a decision.\nexport workflow ask {\n  answer = <- approvals key \"42\" timeout \"60s\"\n  return \"got $answer\"\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "tools.jh"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, dir, "JAIPH_SERVE_TOKEN="+testToken)
-	code, _, b := s.do("POST", "/v1/workflows/ask/runs", "", "")
-	if code != 202 {
-		t.Fatalf("start: %d %s", code, b)
-	}
-	id := decode[Run](t, b).RunID
-	var run Run
-	for deadline := time.Now().Add(30 * time.Second); run.Waiting == nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the run never showed its wait: %+v", run)
-		}
-		_, _, b = s.do("GET", "/v1/runs/"+id, "", "")
-		run = decode[Run](t, b)
-	}
+	s, dir, run := startWaiting(t)
+	id := run.RunID
+	var code int
+	var b []byte
 	if run.Waiting.Channel != "approvals" || run.Waiting.Key != "42" || run.Waiting.TimeoutAt == nil ||
 		run.Waiting.TimeoutAt.Sub(run.Waiting.Since) != 60*time.Second {
 		t.Errorf("waiting: %+v", run.Waiting)

@@ -4,13 +4,6 @@
 // becomes markup, and the answer travels as data.
 const list = document.getElementById("waiting");
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  for (const c of children) e.append(c);
-  return e;
-}
-
 async function load() {
   const res = await fetch("/v1/runs?limit=1000", { credentials: "same-origin" });
   if (res.status === 401) { location.href = "/login?next=/waiting"; return; }

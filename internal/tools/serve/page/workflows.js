@@ -3,13 +3,6 @@
 // Everything is text: nothing from the server becomes markup.
 const list = document.getElementById("workflows");
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  for (const c of children) e.append(c);
-  return e;
-}
-
 async function load() {
   const res = await fetch("/v1/workflows", { credentials: "same-origin" });
   if (res.status === 401) { location.href = "/login?next=/workflows"; return; }
