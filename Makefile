@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz lint clean bashcompat editors install-check image deploy-check
+.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz fuzz-soak lint clean bashcompat editors install-check image deploy-check
 
 all: build examples
 
@@ -158,6 +158,15 @@ fuzz:
 	@# bounded run (TestBashDiffBounded). JAIPH_BASHFUZZ_ALL=1 also generates the
 	@# known divergences (bashfuzz.Known).
 	$(GO) test -run '^$$' -fuzz '^FuzzBashDiff$$' -fuzztime $(FUZZTIME) ./internal/bashfuzz
+
+# The bash differential fuzzer's long run: SOAK_PROGRAMS generated programs
+# by SOAK_WORKERS workers at once, seed SOAK_SEED (docs/differences.md,
+# "Found by machine"); divergences go to bashfuzz-findings.txt.
+SOAK_PROGRAMS ?= 1000000
+SOAK_WORKERS ?= 4
+SOAK_SEED ?= 7
+fuzz-soak:
+	$(GO) run ./internal/bashfuzz/soak -n $(SOAK_PROGRAMS) -workers $(SOAK_WORKERS) -seed $(SOAK_SEED)
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -1,0 +1,133 @@
+// Command soak is the bash differential fuzzer's long run: generated
+// programs (internal/bashfuzz) compared with bash in every context by
+// several workers at once, for hours, with the known divergence classes
+// avoided as in `make test`'s bounded run. It prints a progress line every
+// -every programs and the tally at the end (or at Ctrl-C); each divergence
+// outside the known classes is shrunk and appended to -findings. It is how
+// the figure in docs/differences.md ("Found by machine") is measured:
+//
+//	make fuzz-soak SOAK_PROGRAMS=1000000
+//	go run ./internal/bashfuzz/soak -n 1000000 -workers 2 -seed 7
+//
+// Worker w of seed s generates from its own sequence (seed s*1000+w), so
+// a run is reproducible per worker; the scratch directories go under
+// -root (tmpfs when /dev/shm exists: the fuzzer creates and removes
+// thousands of directories a second, and on a disk that costs half its
+// time).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/bashfuzz"
+)
+
+func main() {
+	n := flag.Int64("n", 100000, "programs to run")
+	workers := flag.Int("workers", 2, "programs run at once")
+	seed := flag.Int64("seed", 7, "the seed of the generated sequences (the bounded run of make test uses 1)")
+	every := flag.Int64("every", 10000, "print a progress line every this many programs")
+	root := flag.String("root", defaultRoot(), "where the scratch directories go")
+	findings := flag.String("findings", "bashfuzz-findings.txt", "where divergences are appended")
+	flag.Parse()
+
+	scratch, err := os.MkdirTemp(*root, "bashfuzz-soak")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(scratch)
+	r, err := bashfuzz.NewRunner(scratch)
+	if err != nil {
+		fail(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var (
+		mu     sync.Mutex
+		total  bashfuzz.Tally
+		next   atomic.Int64
+		found  atomic.Int64
+		start  = time.Now()
+		wg     sync.WaitGroup
+		avoid  = bashfuzz.KnownAvoided()
+		report = func(final bool) {
+			el := time.Since(start)
+			word := "progress"
+			if final {
+				word = "total"
+			}
+			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes), %d contexts skipped (known classes)\n",
+				word, total.Programs, el.Round(time.Second), float64(total.Programs)/el.Seconds(),
+				total.Agree, total.Refused, total.Differ, found.Load(), total.Skipped)
+		}
+	)
+	for w := range *workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(*seed*1000 + int64(w)))
+			for ctx.Err() == nil && next.Add(1) <= *n {
+				b := make([]byte, 40+rng.Intn(200))
+				rng.Read(b)
+				p := bashfuzz.Generate(b, bashfuzz.Options{Avoid: avoid})
+				var t bashfuzz.Tally
+				f := r.Trial(ctx, p, avoid, true, &t)
+				if ctx.Err() != nil {
+					return // an interrupted trial is no verdict
+				}
+				mu.Lock()
+				total.Programs += t.Programs
+				total.Agree += t.Agree
+				total.Refused += t.Refused
+				total.Differ += t.Differ
+				total.Skipped += t.Skipped
+				if f != nil {
+					found.Add(1)
+					appendFinding(*findings, f.Report())
+					fmt.Printf("divergence (appended to %s):\n%s", *findings, f.Report())
+				}
+				if int64(total.Programs)%*every == 0 {
+					report(false)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	report(true)
+	if found.Load() > 0 {
+		os.Exit(1)
+	}
+}
+
+func defaultRoot() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		return "/dev/shm"
+	}
+	return os.TempDir()
+}
+
+func appendFinding(path, report string) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s\n%s\n", time.Now().UTC().Format(time.RFC3339), report)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "soak:", err)
+	os.Exit(2)
+}
