@@ -55,6 +55,10 @@ func Interruption(ctx context.Context) *Interrupted {
 type Interrupted struct {
 	Signal syscall.Signal
 	Limit  string
+	// Suspend: the run stops at a receive to continue elsewhere (Runtime.
+	// Suspended); the body's traps do not run, since it has not ended —
+	// its EXIT trap runs once, at the end, as when it waits in place.
+	Suspend bool
 }
 
 func (i *Interrupted) Error() string {
@@ -67,6 +71,10 @@ func (i *Interrupted) Error() string {
 // CauseSignal makes an interrupted run's signal reach the body's traps and
 // the programs it runs (interp.SignalCause).
 func (i *Interrupted) CauseSignal() os.Signal { return i.Signal }
+
+// SkipTraps keeps a suspended body's traps from running
+// (interp.TrapSkipper).
+func (i *Interrupted) SkipTraps() bool { return i.Suspend }
 
 // Status is the shell exit status of a process killed by the signal.
 func (i *Interrupted) Status() int { return 128 + int(i.Signal) }

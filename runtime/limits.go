@@ -89,7 +89,7 @@ func (rt *Runtime) suspend() {
 	l.suspended = first || l.suspended
 	l.mu.Unlock()
 	if first && l.stop != nil {
-		l.stop(&Interrupted{Signal: syscall.SIGTERM})
+		l.stop(&Interrupted{Signal: syscall.SIGTERM, Suspend: true})
 	}
 }
 

@@ -23,6 +23,7 @@ channel nudges
 
 # Asks twice: any approval, then the one keyed k2.
 export workflow ask {
+  trap 'echo trap >> "$MARK_DIR/exit.txt"' EXIT
   run first
   answer = <- approvals
   echo "got $answer"
@@ -122,6 +123,11 @@ func TestServedRunWaits(t *testing.T) {
 	}
 	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {
 		t.Errorf("first ran %d times, want once (replayed after each wait): %v", len(got), got)
+	}
+	// The body's EXIT trap runs at its end, not at each suspension (as
+	// when a run waits in place).
+	if got := lines(t, filepath.Join(marks, "exit.txt")); len(got) != 1 {
+		t.Errorf("the EXIT trap ran %d times, want once: %v", len(got), got)
 	}
 	if code, body := b.do(t, "POST", "/v1/runs/"+id+"/channels/approvals", `{"payload":"late"}`); code != http.StatusConflict || !strings.Contains(string(body), "E_RUN_TERMINAL") {
 		t.Errorf("send to an ended run: %d %s", code, body)

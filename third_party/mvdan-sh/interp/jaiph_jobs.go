@@ -27,6 +27,12 @@ import (
 // 128+signal; an exec handler should forward the signal to its process.
 type SignalCause interface{ CauseSignal() os.Signal }
 
+// TrapSkipper is implemented by a cancellation cause that stops a shell
+// without its traps: the embedder stops the shell to continue it
+// elsewhere later (jaiph suspends a run at a receive on the broker), so
+// it has not ended and its EXIT trap must run once, at its real end.
+type TrapSkipper interface{ SkipTraps() bool }
+
 // ContextSignal returns the signal carried by ctx's cancellation cause, or
 // def if it carries none.
 func ContextSignal(ctx context.Context, def os.Signal) os.Signal {
@@ -356,6 +362,12 @@ func (r *Runner) disownedJob(spec string) *bgProc {
 // the exit builtin, errexit and so on).
 func (r *Runner) exitTraps(ctx context.Context, always bool) {
 	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
+		var ts TrapSkipper
+		if errors.As(context.Cause(ctx), &ts) && ts.SkipTraps() {
+			r.exit = exitStatus{code: uint8(128 + sig), exiting: true}
+			r.lastExit = r.exit
+			return
+		}
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), TrapTimeout)
 		defer cancel()
 		r.fillExpandConfig(tctx)
