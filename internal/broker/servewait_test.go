@@ -121,6 +121,11 @@ func TestServedRunWaits(t *testing.T) {
 	if want := "answers: yes; $(touch /tmp/pwned) `id` + " + hook; run.Status != served.StatusSucceeded || run.ResultText != want || run.Worker != "w2" {
 		t.Fatalf("after the answers: %+v, want result %q", run, want)
 	}
+	// Its output is the whole body's, though it ran in three attempts (the
+	// resumed body runs again, its calls replayed).
+	if want := "got yes; $(touch /tmp/pwned) `id`\n"; run.Output != want {
+		t.Errorf("output %q, want %q", run.Output, want)
+	}
 	if got := lines(t, filepath.Join(marks, "first.txt")); len(got) != 1 {
 		t.Errorf("first ran %d times, want once (replayed after each wait): %v", len(got), got)
 	}
