@@ -14,8 +14,10 @@
 -- usual keys: K hover, gd definition, gr references, <leader>rn rename,
 -- <leader>ca code actions (set vim.g.jaiph_no_keymaps = true to keep yours).
 --
--- Only APIs Neovim 0.7 has are required; newer ones (vim.lsp.start,
--- vim.lsp.buf.format, vim.fs) are used when present.
+-- Only APIs Neovim 0.7 has are required; newer ones (vim.filetype.add,
+-- vim.lsp.start, vim.lsp.buf.format) are used when present. Tested on 0.7.2
+-- and 0.10 (cmd/jaiph/neovim_test.go). Its autocommands are in the augroup
+-- "jaiph": loading the file again replaces them.
 
 if vim.fn.has('nvim-0.7') == 0 or not vim.api.nvim_create_autocmd then
   vim.api.nvim_echo({ { 'jaiph.lua needs Neovim 0.7 or later (this is an older one): .jh files get no Jaiph support', 'WarningMsg' } }, true, {})
@@ -27,7 +29,9 @@ end
 if vim.filetype and vim.filetype.add then
   vim.filetype.add({ extension = { jh = 'jaiph', jph = 'jaiph' } })
 end
+local group = vim.api.nvim_create_augroup('jaiph', { clear = true })
 vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+  group = group,
   pattern = { '*.jh', '*.jph' },
   callback = function(args)
     if vim.bo[args.buf].filetype ~= 'jaiph' then
@@ -85,6 +89,7 @@ local function format(buf)
 end
 
 vim.api.nvim_create_autocmd('FileType', {
+  group = group,
   pattern = 'jaiph',
   callback = function(args)
     local buf = args.buf
@@ -105,8 +110,11 @@ vim.api.nvim_create_autocmd('FileType', {
       map('<leader>ca', vim.lsp.buf.code_action, 'Jaiph: code actions')
     end
     start(buf, root(vim.api.nvim_buf_get_name(buf)))
+    -- FileType comes again on :edit or :set filetype: one format a write.
+    vim.api.nvim_clear_autocmds({ group = group, event = 'BufWritePre', buffer = buf })
     if vim.g.jaiph_format_on_save then
       vim.api.nvim_create_autocmd('BufWritePre', {
+        group = group,
         buffer = buf,
         callback = function()
           format(buf)
