@@ -96,8 +96,8 @@ const (
 	// `local -a v=scalar`: bash makes an array, jaiph a scalar.
 	ClassLocalArrayAttr Class = "local-a-scalar"
 	// A double-quoted word inside `${v:+…}` (`:-`, `+`, `-`) itself in
-	// double quotes: `"${v:+"${a1[@]}"}"` is several words in bash, one
-	// in jaiph; `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph.
+	// double quotes: `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph
+	// (`"${v:+"${a1[@]}"}"`, several words in bash, is fixed).
 	ClassNestedArrayAlt Class = "nested-quoted-alternative"
 	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
 	// negated status, jaiph the test's own (`! true` agrees).
@@ -136,10 +136,9 @@ var Known = map[Class]string{
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
 	ClassLocalArrayAttr:       "local -a v=y is a scalar in jaiph",
-	ClassNestedArrayAlt:       `"${v:+"${a1[@]}"}" is one word in jaiph, several in bash; "${v:+"$unset"x}" is x in jaiph, empty in bash`,
+	ClassNestedArrayAlt:       `"${v:+"$unset"x}" is x in jaiph, empty in bash`,
 	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
-	ClassLocalShadowNames:     "${!v*} after local v1=… of a global v1 lists v1 twice",
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
 	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
@@ -162,6 +161,7 @@ var Fixed = map[Class]string{
 	ClassForSubstStatus:    "$? in a for body (case arm) after a failing $(…) in the word list (case word)",
 	ClassLevelsBeyondLoops: "continue N / break N beyond the enclosing loops",
 	ClassTestVEmpty:        "[[ -v \"\" ]] panicked in the interpreter",
+	ClassLocalShadowNames:  "${!v*} after local v1=… of a global v1 listed v1 twice",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

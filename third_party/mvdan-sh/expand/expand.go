@@ -1213,6 +1213,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		return elems, nil
 	}
+	if fields, ok, err := cfg.opWordListFields(pe); ok || err != nil {
+		return fields, err
+	}
 	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp != nil {
 		// jaiph-go patch: "${undef[@]:-${default[@]}}" gives the
 		// default's own fields, as bash.
@@ -1228,6 +1231,79 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return []string{}, nil
 	}
 	return nil, nil
+}
+
+// opWordListFields gives the fields of a quoted "${v+$@}", "${u:-a "$@"
+// b}" (jaiph-go patch): when the word of a default or an alternative of a
+// plain parameter is used and holds a list expansion ("$@", "${a[@]}"), it
+// expands to that list's fields, as in bash; ok is false otherwise (the
+// parameter's value, or a word without a list, is one field as before).
+func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bool, err error) {
+	if pe.Exp == nil || pe.Excl || pe.Slice != nil || pe.Repl != nil || pe.Param.Value == "LINENO" || !hasListExp(pe.Exp.Word) {
+		return nil, false, nil
+	}
+	switch nodeLit(pe.Index) {
+	case "@", "*":
+		return nil, false, nil
+	}
+	op := pe.Exp.Op
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+	default:
+		return nil, false, nil
+	}
+	vr := cfg.Env.Get(pe.Param.Value)
+	if n, v := vr.Resolve(cfg.Env); n != "" {
+		vr = v
+	}
+	str, set, verr := cfg.varInd(vr, pe.Index)
+	if verr != nil {
+		return nil, false, nil // paramExp reports it
+	}
+	var used bool
+	switch op {
+	case syntax.AlternateUnsetOrNull:
+		used = str != ""
+	case syntax.AlternateUnset:
+		used = set
+	case syntax.DefaultUnset:
+		used = !set
+	default:
+		used = str == ""
+	}
+	if !used {
+		return nil, false, nil
+	}
+	fields, err = cfg.quotedOpFields(pe.Exp.Word)
+	return fields, true, err
+}
+
+// hasListExp tells whether a word holds "$@" or "${a[@]}" outside
+// substitutions (inside double quotes, or in a nested default's word).
+func hasListExp(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	var parts func([]syntax.WordPart) bool
+	parts = func(ps []syntax.WordPart) bool {
+		for _, p := range ps {
+			switch p := p.(type) {
+			case *syntax.DblQuoted:
+				if parts(p.Parts) {
+					return true
+				}
+			case *syntax.ParamExp:
+				if p.Param != nil && !p.Excl && !p.Length && (p.Param.Value == "@" || nodeLit(p.Index) == "@") {
+					return true
+				}
+				if p.Exp != nil && p.Exp.Word != nil && parts(p.Exp.Word.Parts) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return parts(w.Parts)
 }
 
 // listSliceLength reports bash's fatal "N: substring expression < 0" for a

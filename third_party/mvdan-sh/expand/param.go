@@ -69,6 +69,12 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
 			p = &syntax.Lit{ValuePos: sq.Left, ValueEnd: sq.Right, Value: "'" + sq.Value + "'"}
 		}
+		if dq, ok := p.(*syntax.DblQuoted); ok && !dq.Dollar {
+			// Quotes inside the quoted word only quote: "${u:-"$@"}"
+			// is "${u:-$@}", so its list gives fields.
+			parts = append(parts, dq.Parts...)
+			continue
+		}
 		parts = append(parts, p)
 	}
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
@@ -917,7 +923,12 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 		}
 	}
 	slices.Sort(names)
-	return names
+	// jaiph-go patch: as in bash, a function's local is listed once, not
+	// beside the global it shadows, and a name declared without a value
+	// (declare v, local v, declare -a v) or unset not at all. (bash still
+	// lists a local unset in its own function: the overlay cannot tell
+	// that from an unset global.)
+	return slices.DeleteFunc(slices.Compact(names), func(name string) bool { return !cfg.Env.Get(name).IsSet() })
 }
 
 // bashQuoteQ quotes s as bash's ${x@Q}: in single quotes (each quote closed,

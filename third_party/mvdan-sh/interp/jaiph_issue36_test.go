@@ -151,3 +151,23 @@ func TestJaiphTestVarSetEmptyName(t *testing.T) {
 		`[[ -v "" ]] || echo "unset $?"; x=; [[ -v $x ]]; echo "st $?"; test -v "" || echo "test $?"; [[ -R "" ]] || echo "ref $?"`,
 	})
 }
+
+func TestJaiphQuotedOpWordList(t *testing.T) {
+	runCases(t, []string{
+		// the word of a quoted default or alternative that holds "$@" or
+		// "${a[@]}" gives the list's fields when it is used
+		`p() { printf '<%s>' "$@"; echo " $#"; }; set -- one 'two words' three; v=x; p "${v+$@}"; p "${v:+$@}"; p "${u-$@}"; p "${v+a$@b}"; p "${v+$*}"; p "${v-$@}"; p "${e:+$@}"`,
+		`p() { printf '<%s>' "$@"; echo " $#"; }; set -- one 'two words'; p "${u:-"$@"}"; p "${u:-a "$@" b}"; a=(p 'q r'); v=x; p "${v+${a[@]}}"; p "${v+${u:-$@}}"; p "${u:-"a b"}" "${u:-""}"`,
+		`p() { printf '<%s>' "$@"; echo " $#"; }; set --; v=x; p "${v+$@}"; p "${v+x$@y}"; e=; set -- 1 2; p "${e:-$@}" "${e-$@}"`,
+	})
+}
+
+func TestJaiphNamesByPrefixOnce(t *testing.T) {
+	runCases(t, []string{
+		// ${!prefix*} and ${!prefix@} list a shadowed name once and no
+		// declared but unset name
+		`v1=a; f(){ declare v1=b; declare vv; local v2; echo "[${!v*}]"; v2=; echo "[${!v@}]"; }; f; echo "[${!v*}]"`,
+		`w1=a; declare -a w2; declare -A w3; w4=(); w5=(x); echo "[${!w*}]"; g(){ local w1=c w6=d; for n in "${!w@}"; do echo "$n"; done; }; g`,
+		`x1=a x2=b; unset x1; echo "[${!x*}]"; h(){ unset x2; echo "[${!x*}]"; local x3; x3=; echo "[${!x*}]"; }; h; echo "[${!x*}]"`,
+	})
+}
