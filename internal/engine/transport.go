@@ -117,11 +117,31 @@ func (p *Program) transport(ctx context.Context, environ []string, files *inbox.
 	if !ok || f == nil {
 		return nil, fmt.Errorf("JAIPH_INBOX_URL %q: unsupported inbox URL (want nats://HOST:PORT)", url)
 	}
+	if !p.routes() {
+		// Only a workflow with routes opens an inbox: a run of a program
+		// without any never dispatches, and dialing the broker for it
+		// (a connection, its sources published) was a served run's
+		// largest cost on a worker after its files.
+		return nil, nil
+	}
 	src, err := p.Sources()
 	if err != nil {
 		return nil, err
 	}
 	return f(ctx, url, src, lookup(environ), files)
+}
+
+// routes tells whether a workflow of the program has inbox routes (the
+// only bodies that open an inbox).
+func (p *Program) routes() bool {
+	for _, m := range p.Modules {
+		for _, b := range m.Order {
+			if len(b.Routes) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Sources reads the program's module files relative to the directory that
