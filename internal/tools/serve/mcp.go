@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
@@ -156,7 +157,11 @@ func runResult(wf workflow, run Run) (*mcp.CallToolResult, mcpserver.Output, err
 	if !failed {
 		out.ReturnValue = run.ResultText
 		var b strings.Builder
-		fmt.Fprintf(&b, "✓ PASS workflow %s\n", wf.Workflow)
+		fmt.Fprintf(&b, "✓ PASS workflow %s", wf.Workflow)
+		if run.EndedAt != nil { // as jaiph mcp says it
+			fmt.Fprintf(&b, " (%s)", progress.Duration(run.EndedAt.Sub(run.StartedAt)))
+		}
+		b.WriteString("\n")
 		if run.Output != "" {
 			fmt.Fprintf(&b, "\nOutput:\n%s\n", strings.TrimRight(run.Output, "\n"))
 		}

@@ -3,7 +3,9 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -62,7 +64,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	if res.IsError || !strings.Contains(text, "PASS workflow steps") {
+	if res.IsError || !regexp.MustCompile(`^✓ PASS workflow steps \([0-9.]+s\)\n`).MatchString(text) {
 		t.Errorf("call: %v %s", res.IsError, text)
 	}
 	if n := progress.Load(); n < 6 { // three steps, a start and an end each
@@ -149,5 +151,44 @@ func TestMCPWaitTools(t *testing.T) {
 	}
 	if !strings.Contains(s.log.String(), "audit signal run_id="+id+" channel=approvals principal=operator") {
 		t.Errorf("no audit line:\n%s", s.log.String())
+	}
+}
+
+// TestMCPSchemasOneType: every type in the tools' input and output
+// schemas is one name, not a list such as ["null","array"], which clients
+// that map schemas onto a one-type dialect (Gemini's function
+// declarations; MCP Inspector warns of it) reject or read loosely.
+func TestMCPSchemasOneType(t *testing.T) {
+	s := start(t, "", "JAIPH_SERVE_TOKEN="+testToken)
+	tools, err := connectMCP(t, s, nil).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, list := v["type"].([]any); list {
+				t.Errorf("%s: type %v", path, v["type"])
+			}
+			for k, c := range v {
+				walk(path+"."+k, c)
+			}
+		case []any:
+			for i, c := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), c)
+			}
+		}
+	}
+	for _, tl := range tools.Tools {
+		for what, schema := range map[string]any{"inputSchema": tl.InputSchema, "outputSchema": tl.OutputSchema} {
+			raw, _ := json.Marshal(schema)
+			var v any
+			json.Unmarshal(raw, &v)
+			walk(tl.Name+"."+what, v)
+		}
+	}
+	if len(tools.Tools) < 3 {
+		t.Fatalf("tools: %+v", tools.Tools)
 	}
 }
