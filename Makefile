@@ -195,6 +195,13 @@ mcpclients:
 		cd $(MCPCLIENTS) && npm ci --ignore-scripts --no-audit --no-fund && cp package-lock.json node_modules/.installed-lock.json; \
 	fi
 
+# docs/report-screenshot.png, the README's picture of the run viewer, from
+# a fixed run in headless Chromium (TestScreenshot in
+# internal/tools/report/ui; chromium as for its browser tests). Not part of
+# `make test`: rerun it when the viewer changes, and look at the picture.
+screenshot:
+	JAIPH_UI_SCREENSHOT=$(CURDIR)/docs/report-screenshot.png $(GO) test -count=1 -run '^TestScreenshot$$' -v ./internal/tools/report/ui
+
 # The VS Code extension (editors/vscode): install the locked dependencies,
 # bundle the client (npm test compiles first), run the grammar golden tests
 # and the bundle's, then package jaiph.vsix (with @vscode/vsce, pinned in
