@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 )
 
 // The MCP clients people use, against both of jaiph's MCP surfaces: the
@@ -49,7 +53,8 @@ func mcpClientsDir(t *testing.T) string {
 
 // mcpClientsWorkspace is a workspace whose tools.jh exports hello (prints
 // its two arguments), gated (two steps; the second waits for a line on the
-// FIFO its $1 names) and fails (writes to stderr, then fails).
+// FIFO its $1 names), slow (sleeps $1 seconds in a step) and fails (writes
+// to stderr, then fails).
 func mcpClientsWorkspace(t *testing.T) (dir, fifo string) {
 	dir = t.TempDir()
 	for _, d := range []string{".jaiph", "bin"} {
@@ -75,6 +80,15 @@ function wait_gate {
 export workflow gated {
   run mark
   run wait_gate "$1"
+}
+
+function nap {
+  sleep "$1"
+}
+
+# Sleeps until cancelled.
+export workflow slow {
+  run nap "$1"
 }
 
 # Fails.
@@ -152,32 +166,62 @@ type sdkReport struct {
 // serve` over Streamable HTTP: it negotiates the SDK's newest protocol
 // version, lists the tools with the input schemas jaiph derives, gets
 // hostile arguments back as data (no file created), receives progress
-// notifications during a call, and an error result for a failing workflow.
+// notifications during a call, and an error result for a failing workflow;
+// aborting a call (its AbortSignal) interrupts the run while the session
+// stays open (over HTTP the SDK's cancel comes in a POST of its own and
+// the call's stream stays open).
 func TestMCPTypeScriptSDK(t *testing.T) {
 	clients := mcpClientsDir(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			dir, fifo := mcpClientsWorkspace(t)
+			marker := map[string]string{"stdio": "1000.731", "http": "1000.732"}[transport] // slow's sleep
 			plan := map[string]any{"calls": []map[string]any{
 				{"name": "hello", "arguments": map[string]any{"args": hostileArgs}},
 				{"name": "gated", "arguments": map[string]any{"args": []string{fifo}},
 					"gate": map[string]any{"fifo": fifo, "after": "STEP_START function wait_gate"}},
 				{"name": "fails", "arguments": map[string]any{}},
-			}}
-			wantTools := []string{"fails", "gated", "hello"}
+				{"name": "slow", "arguments": map[string]any{"args": []string{marker}}, "abortAfter": "STEP_START function nap"},
+			}, "hold": true}
+			wantTools := []string{"fails", "gated", "hello", "slow"}
 			if transport == "stdio" {
 				plan["stdio"] = map[string]any{"command": os.Args[0], "args": []string{"mcp", "tools.jh"}, "cwd": dir, "env": jaiphEnv(dir)}
 			} else {
 				url, token := startMCPClientServe(t, dir)
 				plan["http"] = map[string]any{"url": url, "token": token}
-				wantTools = []string{"fails", "gated", "hello", "jaiph-send", "jaiph-waiting-runs"}
+				wantTools = []string{"fails", "gated", "hello", "jaiph-send", "jaiph-waiting-runs", "slow"}
 			}
+			// In a file: a command line holding the marker would look
+			// like slow's sleep to waitProcess.
 			raw, _ := json.Marshal(plan)
-			cmd := exec.Command("node", filepath.Join(clients, "sdkclient.mjs"), string(raw))
+			planFile := filepath.Join(t.TempDir(), "plan.json")
+			if err := os.WriteFile(planFile, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("node", filepath.Join(clients, "sdkclient.mjs"), planFile)
 			cmd.Dir = clients
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
-			out, err := cmd.Output()
+			// It prints its report and holds the session open until its
+			// stdin ends.
+			hold, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				hold.Close()
+				if err := cmd.Wait(); err != nil {
+					t.Errorf("sdkclient.mjs: %v\n%s", err, stderr.String())
+				}
+			}()
+			out, err := bufio.NewReader(stdout).ReadBytes('\n')
 			if err != nil {
 				t.Fatalf("sdkclient.mjs: %v\n%s", err, stderr.String())
 			}
@@ -206,10 +250,10 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			if !slices.Equal(names, wantTools) {
 				t.Errorf("tools %v, want %v", names, wantTools)
 			}
-			if len(rep.Calls) != 3 {
+			if len(rep.Calls) != 4 {
 				t.Fatalf("calls: %+v", rep.Calls)
 			}
-			hello, gated, fails := rep.Calls[0], rep.Calls[1], rep.Calls[2]
+			hello, gated, fails, slow := rep.Calls[0], rep.Calls[1], rep.Calls[2], rep.Calls[3]
 			want := "arg[" + hostileArgs[0] + "]\narg[" + hostileArgs[1] + "]\n"
 			if r := hello.Result; r == nil || r.IsError || r.StructuredContent.Output != want || !strings.Contains(r.Content[0].Text, want) {
 				t.Errorf("hello: %+v %+v, want the arguments back as %q", hello.Error, hello.Result, want)
@@ -237,6 +281,24 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			if r := fails.Result; r == nil || !r.IsError || r.StructuredContent.Status != 1 ||
 				!strings.Contains(r.Content[0].Text, "FAIL workflow fails") || !strings.Contains(r.Content[0].Text, "disk /var is full") {
 				t.Errorf("fails: %+v %+v, want an error result with its status and stderr", fails.Error, fails.Result)
+			}
+			// The aborted call: the SDK's error, and the run interrupted
+			// (its sleep gone) while the session is still open.
+			if slow.Error == nil {
+				t.Errorf("slow: %+v, want the SDK's error for an aborted call", slow.Result)
+			}
+			waitProcess(t, marker, false)
+			var run runs.Run
+			waitUntil(t, func() bool { // its end recorded
+				list, _ := runs.List(filepath.Join(dir, ".jaiph", "runs"), time.Now())
+				i := slices.IndexFunc(list, func(r runs.Run) bool { return slices.Equal(r.Args, []string{marker}) })
+				if i >= 0 {
+					run = list[i]
+				}
+				return i >= 0 && run.Status != runs.Running
+			})
+			if run.Status != runs.Interrupted {
+				t.Errorf("slow's run %+v, want it interrupted", run)
 			}
 		})
 	}

@@ -26,8 +26,9 @@ type callerKey struct{}
 type caller struct {
 	p    auth.Principal
 	corr string
-	// hungUp ends when the HTTP request does: the SDK's handler context
-	// outlives a client that went away, the request's does not.
+	// hungUp ends when the HTTP request does, or the client cancels the
+	// call: the SDK's handler context outlives a client that went away,
+	// the request's does not.
 	hungUp context.Context
 }
 
@@ -47,7 +48,14 @@ func (s *Server) guardMCP() http.Handler {
 		if !ok {
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id"), hungUp: r.Context()}))
+		// A call ends when its client hangs up or cancels it
+		// (routeCancel: the cancel comes in a POST of its own).
+		hungUp, done, ok := s.routeCancel(w, r, p.ID)
+		if !ok {
+			return
+		}
+		defer done()
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id"), hungUp: hungUp}))
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 			asSSE.ServeHTTP(w, r)
 			return
