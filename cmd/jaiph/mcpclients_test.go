@@ -326,8 +326,9 @@ func inspector(t *testing.T, clients, home string, target []string, opts ...stri
 
 // TestMCPInspectorCLI: MCP Inspector's CLI (2.12.0) lists the tools of
 // `jaiph mcp` (stdio) and of `jaiph serve` (Streamable HTTP, the token in
-// a header) with no schema portability warning, and calls one with
-// hostile arguments, which come back as data.
+// a header) with no schema portability warning, calls one with hostile
+// arguments in the protocol of 2026-07-28, which come back as data, and
+// gets a failing workflow's error (its exit status 5).
 func TestMCPInspectorCLI(t *testing.T) {
 	clients := mcpClientsDir(t)
 	for _, transport := range []string{"stdio", "http"} {
@@ -366,7 +367,10 @@ func TestMCPInspectorCLI(t *testing.T) {
 				t.Errorf("the Inspector finds the tools' schemas less portable:\n%s", errOut)
 			}
 			args, _ := json.Marshal(map[string]any{"args": hostileArgs})
-			out, errOut, code = inspector(t, clients, home, target,
+			// In the protocol of 2026-07-28 (server/discover, no initialize;
+			// the Inspector's default for a target on the command line is
+			// the older one): each result names the server in its _meta.
+			out, errOut, code = inspector(t, clients, home, target, "--protocol-era", "modern",
 				"--method", "tools/call", "--tool-name", "hello", "--tool-args-json", string(args))
 			var call struct {
 				Result struct {
@@ -380,6 +384,9 @@ func TestMCPInspectorCLI(t *testing.T) {
 			want := "arg[" + hostileArgs[0] + "]\narg[" + hostileArgs[1] + "]\n"
 			if call.Result.IsError || call.Result.StructuredContent.Output != want {
 				t.Errorf("tools/call: %+v, want output %q", call.Result, want)
+			}
+			if !strings.Contains(out, `"io.modelcontextprotocol/serverInfo":{"name":"jaiph"`) {
+				t.Errorf("tools/call: no serverInfo in the result's _meta: not the protocol of 2026-07-28?\n%s", out)
 			}
 			if pwned, _ := filepath.Glob(filepath.Join(dir, "pwned*")); len(pwned) > 0 {
 				t.Errorf("an argument ran as code: %v", pwned)
