@@ -1,5 +1,5 @@
 // One MCP session with the official TypeScript SDK's client, as an
-// application built on it would open one: cmd/jaiph's TestMCPClients runs
+// application built on it would open one: cmd/jaiph's TestMCPTypeScriptSDK runs
 // it against `jaiph mcp` (stdio) and `jaiph serve` (Streamable HTTP).
 //
 //   node sdkclient.mjs PLAN_FILE
