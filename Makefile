@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz fuzz-soak lint clean bashcompat editors install-check image deploy-check
+.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz fuzz-soak lint clean bashcompat editors install-check image deploy-check mcpclients screenshot
 
 all: build examples
 
@@ -188,6 +188,28 @@ bashcompat:
 		{if(h!=""){print h; h=""} print} \
 		END{for(i=1;i<=n;i++) print s[i]}' $$out; \
 	rm -f $$out; exit $$status
+
+# The MCP clients of cmd/jaiph's TestMCPTypeScriptSDK and TestMCPInspectorCLI
+# (testdata/mcpclients): the official TypeScript SDK and MCP Inspector at the
+# versions its package-lock.json pins. npm ci (node, npm and the npm registry)
+# only when node_modules is missing or holds another lock's install (the copy
+# of the lock it was installed from says which); no install scripts. .ci/run
+# runs it before `make test`; without it those tests skip (fail under CI=true).
+MCPCLIENTS := testdata/mcpclients
+
+mcpclients:
+	@if cmp -s $(MCPCLIENTS)/package-lock.json $(MCPCLIENTS)/node_modules/.installed-lock.json; then \
+		echo "$(MCPCLIENTS): node_modules is up to date"; \
+	else \
+		cd $(MCPCLIENTS) && npm ci --ignore-scripts --no-audit --no-fund && cp package-lock.json node_modules/.installed-lock.json; \
+	fi
+
+# docs/report-screenshot.png, the README's picture of the run viewer, from
+# a fixed run in headless Chromium (TestScreenshot in
+# internal/tools/report/ui; chromium as for its browser tests). Not part of
+# `make test`: rerun it when the viewer changes, and look at the picture.
+screenshot:
+	JAIPH_UI_SCREENSHOT=$(CURDIR)/docs/report-screenshot.png $(GO) test -count=1 -run '^TestScreenshot$$' -v ./internal/tools/report/ui
 
 # The VS Code extension (editors/vscode): install the locked dependencies,
 # bundle the client (npm test compiles first), run the grammar golden tests

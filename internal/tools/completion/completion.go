@@ -93,12 +93,16 @@ func completeRunDir(_ *cobra.Command, args []string, toComplete string) ([]strin
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var runDirs []string
+	// fish shows no candidate starting with a dot until the word starts
+	// with one: for an empty word it gets the run directories as absolute
+	// paths, else `.jaiph/runs/…` would all be hidden.
+	absolute := toComplete == "" && os.Getenv(fishMarker) == "1"
 	if wd, err := os.Getwd(); err == nil {
 		root := runs.Root(runs.WorkspaceRoot(wd), os.Getenv("JAIPH_RUNS_DIR"))
 		dirs, _ := runs.Dirs(root)
 		for _, d := range dirs {
 			p := filepath.Join(root, d)
-			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") && !absolute {
 				p = rel
 			}
 			if strings.HasPrefix(p, toComplete) {
@@ -193,6 +197,7 @@ func Add(root *cobra.Command) {
 		}
 	}
 	fixBashCompletion(root)
+	markFishCompletion(root)
 	if c, _, err := root.Find([]string{"check"}); err == nil {
 		_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github"}, cobra.ShellCompDirectiveNoFileComp))
 	}
@@ -262,6 +267,33 @@ func fixBashCompletion(root *cobra.Command) {
 		}
 		end += start
 		_, err := io.WriteString(cmd.OutOrStdout(), s[:start]+bashWords+s[end+3:])
+		return err
+	}
+}
+
+// fishMarker is set in the environment of the `jaiph __complete` that
+// `jaiph completion fish`'s script runs (markFishCompletion).
+const fishMarker = "JAIPH_COMPLETE_FISH"
+
+// markFishCompletion makes `jaiph completion fish`'s script say so to
+// `jaiph __complete` (fishMarker=1), for the candidates fish would hide.
+func markFishCompletion(root *cobra.Command) {
+	fish, _, err := root.Find([]string{"completion", "fish"})
+	if err != nil || fish.Name() != "fish" {
+		return
+	}
+	fish.RunE = func(cmd *cobra.Command, _ []string) error {
+		noDesc, _ := cmd.Flags().GetBool("no-descriptions")
+		var b strings.Builder
+		if err := root.GenFishCompletion(&b, !noDesc); err != nil {
+			return err
+		}
+		const request = `set -l requestComp "`
+		s := b.String()
+		if !strings.Contains(s, request) {
+			return errors.New("completion fish: unexpected script from cobra")
+		}
+		_, err := io.WriteString(cmd.OutOrStdout(), strings.Replace(s, request, request+fishMarker+"=1 ", 1))
 		return err
 	}
 }

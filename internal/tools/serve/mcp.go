@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/observe/progress"
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/mcpserver"
 	"github.com/jaiph-go/jaiph/internal/tools/serve/auth"
@@ -25,8 +26,9 @@ type callerKey struct{}
 type caller struct {
 	p    auth.Principal
 	corr string
-	// hungUp ends when the HTTP request does: the SDK's handler context
-	// outlives a client that went away, the request's does not.
+	// hungUp ends when the HTTP request does, or the client cancels the
+	// call: the SDK's handler context outlives a client that went away,
+	// the request's does not.
 	hungUp context.Context
 }
 
@@ -46,7 +48,14 @@ func (s *Server) guardMCP() http.Handler {
 		if !ok {
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id"), hungUp: r.Context()}))
+		// A call ends when its client hangs up or cancels it
+		// (routeCancel: the cancel comes in a POST of its own).
+		hungUp, done, ok := s.routeCancel(w, r, p.ID)
+		if !ok {
+			return
+		}
+		defer done()
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{p: p, corr: r.Header.Get("X-Correlation-Id"), hungUp: hungUp}))
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 			asSSE.ServeHTTP(w, r)
 			return
@@ -156,7 +165,11 @@ func runResult(wf workflow, run Run) (*mcp.CallToolResult, mcpserver.Output, err
 	if !failed {
 		out.ReturnValue = run.ResultText
 		var b strings.Builder
-		fmt.Fprintf(&b, "✓ PASS workflow %s\n", wf.Workflow)
+		fmt.Fprintf(&b, "✓ PASS workflow %s", wf.Workflow)
+		if run.EndedAt != nil { // as jaiph mcp says it
+			fmt.Fprintf(&b, " (%s)", progress.Duration(run.EndedAt.Sub(run.StartedAt)))
+		}
+		b.WriteString("\n")
 		if run.Output != "" {
 			fmt.Fprintf(&b, "\nOutput:\n%s\n", strings.TrimRight(run.Output, "\n"))
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jaiph-go/jaiph/internal/served"
@@ -37,6 +38,34 @@ type waitingRunsOut struct {
 	Runs []waitingRun `json:"runs"`
 }
 
+// waitingRunsSchema is waitingRunsOut's schema with one type where Go
+// derives ["null", T]: runs is never null (an empty list) and timeout_at
+// is left out, not null, when there is none. Clients that map tool
+// schemas onto a one-type dialect (MCP Inspector warns of it) read it as
+// it is.
+var waitingRunsSchema = func() *jsonschema.Schema {
+	s, err := jsonschema.For[waitingRunsOut](nil)
+	if err != nil {
+		panic(err) // a fixed type: its schema always derives
+	}
+	oneType(s)
+	return s
+}()
+
+// oneType replaces each ["null", T] type list in s with T.
+func oneType(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	oneType(s.Items)
+	for _, p := range s.Properties {
+		oneType(p)
+	}
+}
+
 type sendIn struct {
 	RunID   string `json:"run_id" jsonschema:"the run, as jaiph-waiting-runs lists it"`
 	Channel string `json:"channel" jsonschema:"the channel the run receives on"`
@@ -56,7 +85,8 @@ type sendOut struct {
 func (s *Server) addWaitTools(m *mcp.Server, c caller) {
 	if c.p.Can(auth.ScopeInspect) {
 		mcp.AddTool(m, &mcp.Tool{Name: toolWaitingRuns, Description: "The runs that wait in a receive step for a message: " +
-			"the channel (and key) each waits on, since when, and until when. Answer one with " + toolSend + "."},
+			"the channel (and key) each waits on, since when, and until when. Answer one with " + toolSend + ".",
+			OutputSchema: waitingRunsSchema},
 			func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, waitingRunsOut, error) {
 				out := waitingRunsOut{Runs: []waitingRun{}}
 				for offset := 0; ; offset += 1000 {

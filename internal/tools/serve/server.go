@@ -37,6 +37,7 @@ type Server struct {
 	mux         *http.ServeMux
 	mcpJSON     http.Handler
 	mcpSSE      http.Handler
+	mcpCalls    mcpCalls                   // the MCP tool calls in progress, for their clients' cancels
 	hooks       map[string]*inlets.Webhook // the --inlets webhooks
 	seen        map[string]inlets.Seen     // their delivery ids
 }

@@ -274,12 +274,6 @@ func TestBrowserFailedStepStderr(t *testing.T) {
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if dst := os.Getenv("JAIPH_UI_SCREENSHOT"); dst != "" {
-		// `JAIPH_UI_SCREENSHOT=docs/report-screenshot.png` refreshes the README's picture.
-		if err := os.WriteFile(dst, shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	t.Logf("screenshot: %s", path)
 }
 
