@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/jaiph
 FUZZTIME ?= 60s
 
-.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz fuzz-soak lint clean bashcompat editors install-check image deploy-check mcpclients screenshot
+.PHONY: all build release examples test unit conformance bench perf-baseline stress fuzz fuzz-soak lint clean bashcompat editors install-check image deploy-check mcpclients screenshot otelcol
 
 all: build examples
 
@@ -202,6 +202,20 @@ mcpclients:
 		echo "$(MCPCLIENTS): node_modules is up to date"; \
 	else \
 		cd $(MCPCLIENTS) && npm ci --ignore-scripts --no-audit --no-fund && cp package-lock.json node_modules/.installed-lock.json; \
+	fi
+
+# The OpenTelemetry Collector that TestRealCollector (internal/observe/otlp)
+# sends traces through: built by the collector's own builder from
+# testdata/otelcol/manifest.yaml (modules from the Go module proxy; a few
+# minutes the first time), again only when the manifest changed.
+OCB_VERSION := v0.165.0
+otelcol:
+	@if [ -x bin/otelcol/otelcol-jaiph ] && cmp -s testdata/otelcol/manifest.yaml bin/otelcol/.manifest.yaml; then \
+		echo "bin/otelcol/otelcol-jaiph is up to date"; \
+	else \
+		GOBIN=$(CURDIR)/bin/otelcol $(GO) install go.opentelemetry.io/collector/cmd/builder@$(OCB_VERSION) && \
+		bin/otelcol/builder --config testdata/otelcol/manifest.yaml >bin/otelcol/build.log 2>&1 || { tail -n 30 bin/otelcol/build.log; exit 1; }; \
+		cp testdata/otelcol/manifest.yaml bin/otelcol/.manifest.yaml; \
 	fi
 
 # docs/report-screenshot.png, the README's picture of the run viewer, from
