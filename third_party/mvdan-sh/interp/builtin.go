@@ -830,7 +830,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (readonly) fails read with status 1 and the names after it
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
-			if err := r.setVarErr(name, vr); err != nil {
+			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
 				r.errf("%v\n", err)
 				exit.code = 1
 				return false

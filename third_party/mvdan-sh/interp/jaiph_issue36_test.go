@@ -171,3 +171,11 @@ func TestJaiphNamesByPrefixOnce(t *testing.T) {
 		`x1=a x2=b; unset x1; echo "[${!x*}]"; h(){ unset x2; echo "[${!x*}]"; local x3; x3=; echo "[${!x*}]"; }; h; echo "[${!x*}]"`,
 	})
 }
+
+func TestJaiphBuiltinAssignAttrs(t *testing.T) {
+	runCases(t, []string{
+		// read and getopts assign through declare -u/-l/-i
+		`declare -u u; read -r u <<< 'plain'; echo "[$u]"; declare -i n; read -r n <<< '1+2'; echo "[$n]"; declare -u -a ua; read -r -a ua <<< 'p q'; declare -p ua`,
+		`f() { declare -u o; while getopts ab o -a -b; do echo "$o"; done; }; f; declare -l w=x; read -r w rest <<< 'ONE Two'; echo "[$w] [$rest]"; declare -p w`,
+	})
+}

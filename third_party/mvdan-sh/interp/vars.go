@@ -300,7 +300,17 @@ func (r *Runner) delVar(name string) {
 }
 
 func (r *Runner) setVarString(name, value string) {
-	r.setVar(name, expand.Variable{Set: true, Kind: expand.String, Str: value})
+	r.setVar(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+}
+
+// keepAttrs gives vr, a value a builtin assigns to name (read, getopts…),
+// the variable's declare -i/-l/-u, which transform it and stay, as in
+// bash (jaiph-go patch: they were dropped).
+func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
+	if cur := r.writeEnv.Get(name); cur.Integer || cur.Lower || cur.Upper {
+		vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+	}
+	return vr
 }
 
 func (r *Runner) setVar(name string, vr expand.Variable) {
