@@ -95,7 +95,7 @@ func faultTrial(t *testing.T, c *procCluster, kind string, n int, rng *rand.Rand
 	at := n/10 + rng.Intn(max(n*6/10, 1))
 	waitLines(t, sinkFile, at, r)
 	inFlight := 0
-	slots := 6       // deliveries a worker set can hold at once
+	slots := 6 // deliveries a worker set can hold at once
 	inject := func(kind string) {
 		switch kind {
 		case "worker-kill":

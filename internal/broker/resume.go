@@ -34,7 +34,7 @@ type prior struct {
 	// id: their step numbers here, whose artifacts hold the parts of
 	// their output that reached the run.
 	interrupted map[string]int
-	highest   int             // the highest message number the ledger knows
+	highest     int // the highest message number the ledger knows
 	// open are, by delivery key, the attempt whose events were shown last
 	// and its steps still open when the orchestrator was killed (resume
 	// ended them in the summary as interrupted): an attempt that goes on
