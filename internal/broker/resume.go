@@ -30,11 +30,11 @@ type prior struct {
 	starts    map[string]int  // "NNN target" → INBOX_DISPATCH_STARTs shown
 	completed map[string]bool // "NNN target" → INBOX_DISPATCH_COMPLETE shown
 	ids       map[string]int  // open remote step id → its step number here
+	highest   int             // the highest message number the ledger knows
 	// interrupted are the remote steps resume ended as interrupted, by
 	// id: their step numbers here, whose artifacts hold the parts of
 	// their output that reached the run.
 	interrupted map[string]int
-	highest     int // the highest message number the ledger knows
 	// open are, by delivery key, the attempt whose events were shown last
 	// and its steps still open when the orchestrator was killed (resume
 	// ended them in the summary as interrupted): an attempt that goes on
