@@ -826,8 +826,12 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 // attempt that the killed orchestrator showed starting, that resume ended
 // in the summary as interrupted (runtime.InterruptedWhy), and that went on
 // on its worker: its INBOX_DISPATCH_START once more (q.mu held), so its
-// end, a result or a loss, has its start in this attempt of the run too.
-// The attempt's steps are shown starting again as their events come.
+// end, a result or a loss, has its start in this attempt of the run too;
+// and the STEP_STARTs of its steps that were open at the kill (readOpen),
+// under new step numbers, their parts going on in the files the killed
+// orchestrator wrote. A step ending here that was not among them (the
+// event stream could not be read) is shown starting right before its end
+// (showBatch).
 func (q *queue) resumeAttempt(key string, k *known, worker string) {
 	if q.prior == nil || k.resumed || k.running || k.doneBefore || k.final || k.claims == 0 || k.lostUpTo == k.claims {
 		return
