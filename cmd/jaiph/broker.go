@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/retention"
 )
 
@@ -110,15 +111,14 @@ over stops its target and reports nothing.`,
 	return cmd
 }
 
-// inboxOf is a command's --inbox, else JAIPH_INBOX_URL.
+// inboxOf is a command's --inbox, else JAIPH_INBOX_URL; a URL no
+// transport takes is refused naming the one that gave it.
 func inboxOf(command, flag string) (string, error) {
-	if flag == "" {
-		flag = os.Getenv("JAIPH_INBOX_URL")
-	}
-	if flag == "" {
+	url, err := engine.BrokerURL(flag, os.Getenv("JAIPH_INBOX_URL"))
+	if url == "" {
 		return "", &usageError{command + " needs --inbox URL (nats://HOST:PORT) or JAIPH_INBOX_URL"}
 	}
-	return flag, nil
+	return url, err
 }
 
 // ---- Retention (issue 32): jaiph broker runs, jaiph broker prune ----

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // resumeFlow makes five managed calls, two of them prompts; after call N
@@ -155,25 +157,32 @@ func TestResumeAfterKill(t *testing.T) {
 }
 
 // checkSequence checks a summary: every line is a version-1 event, step
-// numbers are unique, every STEP_START has one STEP_END after it, no step
-// is open at a RUN_RESUMED, and there are resumes RUN_RESUMED events.
-func checkSequence(t *testing.T, path string, resumes int) {
+// numbers are unique, every STEP_START has one STEP_END after it and every
+// INBOX_DISPATCH_START one INBOX_DISPATCH_COMPLETE, no step or delivery is
+// open at a RUN_RESUMED (resume ended those a killed attempt left open,
+// saying so: runtime.InterruptedWhy), and there are resumes RUN_RESUMED
+// events (-1: any number). It returns how many ends resume wrote.
+func checkSequence(t *testing.T, path string, resumes int) int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	open, seqs, resumed := map[string]bool{}, map[int]bool{}, 0
+	open, seqs, resumed, delivering, interrupted := map[string]bool{}, map[int]bool{}, 0, map[string]bool{}, 0
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		var e struct {
-			Type, ID string
-			Seq      int
-			Version  int `json:"event_version"`
+			Type, ID, Target, Lost string
+			InboxSeq               string `json:"inbox_seq"`
+			Seq                    int
+			Version                int `json:"event_version"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Version != 1 {
 			t.Fatalf("%s:%d: not a version-1 event: %s", path, line, sc.Text())
+		}
+		if e.Lost == runtime.InterruptedWhy {
+			interrupted++
 		}
 		switch e.Type {
 		case "STEP_START", "STEP_REPLAYED":
@@ -187,11 +196,26 @@ func checkSequence(t *testing.T, path string, resumes int) {
 				t.Errorf("%s:%d: STEP_END of a step not open", path, line)
 			}
 			open[e.ID] = false
+		case "INBOX_DISPATCH_START":
+			if delivering[e.InboxSeq+" "+e.Target] {
+				t.Errorf("%s:%d: message %s to %s started again while its delivery is open", path, line, e.InboxSeq, e.Target)
+			}
+			delivering[e.InboxSeq+" "+e.Target] = true
+		case "INBOX_DISPATCH_COMPLETE":
+			if !delivering[e.InboxSeq+" "+e.Target] {
+				t.Errorf("%s:%d: INBOX_DISPATCH_COMPLETE of a delivery not open", path, line)
+			}
+			delivering[e.InboxSeq+" "+e.Target] = false
 		case "RUN_RESUMED":
 			resumed++
 			for id, o := range open {
 				if o {
 					t.Errorf("%s:%d: step %s still open at RUN_RESUMED", path, line, id)
+				}
+			}
+			for d, o := range delivering {
+				if o {
+					t.Errorf("%s:%d: delivery of message %s still open at RUN_RESUMED", path, line, d)
 				}
 			}
 		}
@@ -201,9 +225,15 @@ func checkSequence(t *testing.T, path string, resumes int) {
 			t.Errorf("%s: step %s never ended", path, id)
 		}
 	}
-	if resumed != resumes {
+	for d, o := range delivering {
+		if o {
+			t.Errorf("%s: delivery of message %s never ended", path, d)
+		}
+	}
+	if resumes >= 0 && resumed != resumes {
 		t.Errorf("%s: %d RUN_RESUMED events, want %d", path, resumed, resumes)
 	}
+	return interrupted
 }
 
 // TestResumeRefusesLiveRun: a run whose process still holds the lock is
@@ -292,7 +322,11 @@ func TestResumeInbox(t *testing.T) {
 	if len(sums) != 1 {
 		t.Fatalf("%d run dirs", len(sums))
 	}
-	checkSequence(t, sums[0], 2)
+	// Each kill was in the middle of a delivery: its step and the
+	// delivery were ended by the resume after it, as interrupted.
+	if n := checkSequence(t, sums[0], 2); n < 4 {
+		t.Errorf("resume ended %d steps and deliveries as interrupted, want at least 4 (the delivery and its step, twice)", n)
+	}
 }
 
 // resumeDrainFlow: 1,000 messages, each to two routed targets, delivered
@@ -433,6 +467,11 @@ func drainKillScenario(t *testing.T, rnd *rand.Rand, span time.Duration, n int) 
 	}
 	if len(counts) != 2*n {
 		t.Errorf("%d distinct deliveries, want %d", len(counts), 2*n)
+	}
+	// Every attempt ended: no step or delivery open at a RUN_RESUMED (a
+	// resume killed before it wrote its own is not counted: any number).
+	if sums, _ := filepath.Glob(filepath.Join(dir, ".jaiph/runs/*/*/run_summary.jsonl")); len(sums) == 1 {
+		checkSequence(t, sums[0], -1)
 	}
 	return killed
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
-// Install registers the "nats" inbox transport (cmd/jaiph with -tags full
+// Install registers the "nats" and "tls" inbox transport (cmd/jaiph with -tags full
 // calls it from init, dist_full.go).
 func Install() {
 	served.RegisterBroker(func(ctx context.Context, o served.BrokerOptions, workflows []served.Workflow) (served.Backend, error) {
@@ -33,14 +33,18 @@ func Install() {
 		}
 		return b.execute(o)
 	})
-	engine.RegisterTransport("nats", func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool), files *inbox.Files) (runtime.Transport, error) {
+	dial := func(ctx context.Context, url string, src engine.Sources, settings func(string) (string, bool), files *inbox.Files) (runtime.Transport, error) {
 		// The run's replicas, as its run.json records them for a resume:
 		// never this process's environment (a resume without --replicas
 		// once turned a cluster's R3 streams into R1).
 		v, _ := settings("JAIPH_INBOX_REPLICAS")
 		replicas, _ := strconv.Atoi(v)
 		return Dial(ctx, url, Sources{Entry: src.Entry, Files: src.Files}, Options{Replicas: replicas, Inbox: files})
-	})
+	}
+	// tls:// is a NATS URL whose connection must be TLS (the server's
+	// certificate verified against the system's roots, or SSL_CERT_FILE's).
+	engine.RegisterTransport("nats", dial)
+	engine.RegisterTransport("tls", dial)
 }
 
 // RunNode is `jaiph broker`: it serves o, says where on stdout, prunes

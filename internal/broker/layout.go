@@ -194,8 +194,8 @@ type wireEvent struct {
 }
 
 // wirePart is what a step still running wrote since the last part, sent
-// with the attempt's heartbeats so that it reaches the run even if the
-// worker dies before the step ends (its artifacts otherwise travel with
+// as it is written (every partEvery) so that it reaches the run even if
+// the worker dies before the step ends (its artifacts otherwise travel with
 // its STEP_END).
 type wirePart struct {
 	ID  string `json:"id"` // the step's id, as on its STEP_START

@@ -8,15 +8,21 @@ package broker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // prior is what the interrupted attempt showed and numbered.
@@ -25,10 +31,82 @@ type prior struct {
 	completed map[string]bool // "NNN target" → INBOX_DISPATCH_COMPLETE shown
 	ids       map[string]int  // open remote step id → its step number here
 	highest   int             // the highest message number the ledger knows
+	// interrupted are the remote steps resume ended as interrupted, by
+	// id: their step numbers here, whose artifacts hold the parts of
+	// their output that reached the run.
+	interrupted map[string]int
+	// open are, by delivery key, the attempt whose events were shown last
+	// and its steps still open when the orchestrator was killed (resume
+	// ended them in the summary as interrupted): an attempt that goes on
+	// shows them starting again (queue.resumeAttempt).
+	open map[string]*shownAttempt
+}
+
+// shownAttempt is a delivery's attempt as the killed orchestrator showed
+// it: its number and its steps still open, their STEP_STARTs as the worker
+// sent them, outermost first.
+type shownAttempt struct {
+	attempt int
+	steps   []*event.Event
+}
+
+// readOpen reads the run's event stream up to upTo, the last event shown
+// (the cursor), and returns by delivery key the last attempt shown and its
+// steps still open. A stream that cannot be read gives what was read:
+// those steps then show starting again only as their ends come.
+func readOpen(ctx context.Context, js jetstream.JetStream, run string, upTo uint64) map[string]*shownAttempt {
+	out := map[string]*shownAttempt{}
+	if upTo == 0 {
+		return out
+	}
+	cons, err := js.OrderedConsumer(ctx, eventStream(run), jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		return out
+	}
+	for {
+		next, cancel := context.WithTimeout(ctx, 10*time.Second)
+		m, err := cons.Next(jetstream.FetchContext(next))
+		cancel()
+		if err != nil {
+			return out
+		}
+		md, err := m.Metadata()
+		if err != nil || md.Sequence.Stream > upTo {
+			return out
+		}
+		var b wireBatch
+		if json.Unmarshal(m.Data(), &b) == nil {
+			a := out[b.Key]
+			if a == nil || b.Attempt > a.attempt {
+				a = &shownAttempt{attempt: b.Attempt}
+				out[b.Key] = a
+			}
+			if b.Attempt == a.attempt {
+				for _, w := range b.Events {
+					if w.Part != nil {
+						continue
+					}
+					e, err := event.Parse(w.Event)
+					if err != nil {
+						continue
+					}
+					switch e.Type {
+					case event.StepStart:
+						a.steps = append(a.steps, e)
+					case event.StepEnd:
+						a.steps = slices.DeleteFunc(a.steps, func(s *event.Event) bool { return s.ID == e.ID })
+					}
+				}
+			}
+		}
+		if md.Sequence.Stream == upTo {
+			return out
+		}
+	}
 }
 
 func readPrior(ctx context.Context, kv *ledger, runDir string) (*prior, error) {
-	p := &prior{starts: map[string]int{}, completed: map[string]bool{}, ids: map[string]int{}}
+	p := &prior{starts: map[string]int{}, completed: map[string]bool{}, ids: map[string]int{}, interrupted: map[string]int{}}
 	if err := readShown(p, filepath.Join(runDir, runs.SummaryFile)); err != nil {
 		return nil, err
 	}
@@ -68,12 +146,21 @@ func readShown(p *prior, path string) error {
 		case event.DispatchStart:
 			p.starts[e.InboxSeq+" "+e.Target]++
 		case event.DispatchFinish:
-			if !e.Replayed {
+			// An attempt lost with its worker, or ended as interrupted
+			// when the run was resumed, did not complete the delivery.
+			if !e.Replayed && e.Lost == "" {
 				p.completed[e.InboxSeq+" "+e.Target] = true
 			}
 		case event.StepStart:
 			p.ids[e.ID] = e.Seq
 		case event.StepEnd:
+			if e.Lost == runtime.InterruptedWhy {
+				if n, ok := p.ids[e.ID]; ok {
+					p.interrupted[e.ID] = n
+				}
+			} else {
+				delete(p.interrupted, e.ID)
+			}
 			delete(p.ids, e.ID)
 		}
 		return nil

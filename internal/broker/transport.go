@@ -268,6 +268,9 @@ type known struct {
 	steps    []openStep
 	lostUpTo int
 	released int
+	// resumed is set once an attempt the killed orchestrator showed was
+	// shown starting again by this one (resumeAttempt).
+	resumed bool
 }
 
 // openStep is a remote step shown as started: its STEP_START as written
@@ -493,8 +496,10 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	defer cancel()
 	consumed := q.cursor.last // the last event stream sequence shown
 	if q.prior != nil {
+		open := readOpen(ctx, q.t.js, q.run, consumed)
 		q.mu.Lock()
 		q.seq = max(q.seq, q.prior.highest)
+		q.prior.open = open
 		q.mu.Unlock()
 	}
 	f, err := q.subscribe(ctx, consumed)
@@ -673,6 +678,7 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	}
 	if r.Failures > k.failures && !r.terminal() {
 		// an attempt failed and is retried
+		q.resumeAttempt(key, k, r.Worker)
 		status := 1
 		if r.Status != nil {
 			status = *r.Status
@@ -695,6 +701,9 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 			why += "; " + r.Worker + " took it over"
 		}
 		q.lose(k, why)
+	}
+	if r.Claims == k.claims && r.State != stQueued {
+		q.resumeAttempt(key, k, r.Worker)
 	}
 	k.released = r.Released
 	if r.Claims > k.claims {
@@ -813,6 +822,50 @@ func (q *queue) fanOut(ctx context.Context, key string, k *known) error {
 	return nil
 }
 
+// resumeAttempt shows again, in this attempt of the run, a delivery's
+// attempt that the killed orchestrator showed starting, that resume ended
+// in the summary as interrupted (runtime.InterruptedWhy), and that went on
+// on its worker: its INBOX_DISPATCH_START once more (q.mu held), so its
+// end, a result or a loss, has its start in this attempt of the run too;
+// and the STEP_STARTs of its steps that were open at the kill (readOpen),
+// under new step numbers, their parts going on in the files the killed
+// orchestrator wrote. A step ending here that was not among them (the
+// event stream could not be read) is shown starting right before its end
+// (showBatch).
+func (q *queue) resumeAttempt(key string, k *known, worker string) {
+	if q.prior == nil || k.resumed || k.running || k.doneBefore || k.final || k.claims == 0 || k.lostUpTo == k.claims {
+		return
+	}
+	k.resumed, k.running, k.worker, k.started = true, true, worker, time.Now()
+	q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+		Worker: worker, Time: k.started})
+	a := q.prior.open[key]
+	if a == nil || a.attempt != k.claims {
+		return
+	}
+	for _, s := range a.steps {
+		if _, shown := q.ids[s.ID]; shown {
+			continue
+		}
+		e := *s
+		e.Seq, e.Time = q.h.NextSeq(), k.started
+		q.ids[e.ID] = e.Seq
+		if e.ParentID == "" {
+			e.ParentID, e.Worker = q.o.StepID, worker
+		}
+		e.Depth += q.o.ChildDepth
+		st := openStep{start: &e, shown: k.started}
+		if n, ok := q.prior.interrupted[e.ID]; ok {
+			// What reached the killed orchestrator goes on in the same
+			// files: later parts are appended to them.
+			base := filepath.Join(q.h.RunDir(), fmt.Sprintf("%06d-%s", n, lowered.SafeName(e.Func)))
+			st.out, st.err = q.appendPart(base+".out"), q.appendPart(base+".err")
+		}
+		k.steps = append(k.steps, st)
+		q.h.Emit(&e)
+	}
+}
+
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
 	q.finishAs(k, status, replayed, "")
@@ -868,6 +921,9 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 	if k == nil || k.final || b.Attempt <= k.lostUpTo {
 		return // a stale attempt's late events
 	}
+	if b.Attempt == k.claims {
+		q.resumeAttempt(b.Key, k, b.Worker)
+	}
 	for _, w := range b.Events {
 		if w.Part != nil {
 			q.part(k, w.Part)
@@ -885,13 +941,26 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 				q.ids[e.ID] = n
 			}
 			e.Seq = n
-			if e.ParentID == "" {
+			top := e.ParentID == ""
+			if top {
 				e.ParentID = q.o.StepID
 				if e.Type == event.StepStart {
 					e.Worker = b.Worker
 				}
 			}
 			e.Depth += q.o.ChildDepth
+			if !ok && e.Type == event.StepEnd && q.prior != nil {
+				// The killed orchestrator showed this step start, and
+				// resume ended it as interrupted: this attempt of the run
+				// shows it starting again, so its end has a start here.
+				start := &event.Event{Type: event.StepStart, Func: e.Func, Kind: e.Kind, Name: e.Name, Time: time.Now(),
+					ID: e.ID, ParentID: e.ParentID, Seq: n, Depth: e.Depth, RunID: e.RunID, Dispatched: e.Dispatched,
+					Channel: e.Channel, Sender: e.Sender}
+				if top {
+					start.Worker = b.Worker
+				}
+				q.h.Emit(start)
+			}
 			if e.Type == event.StepStart {
 				k.steps = append(k.steps, openStep{start: e, shown: time.Now()})
 			}
@@ -958,6 +1027,21 @@ func (q *queue) part(k *known, p *wirePart) {
 		}
 		_, _ = (*a.file).w.Write(a.b)
 	}
+}
+
+// appendPart is the part file at path, written by an orchestrator killed
+// since, opened to append the parts that come now (nil when there is
+// none).
+func (q *queue) appendPart(path string) *partFile {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil
+	}
+	var red *redact.Redactor
+	if r, ok := q.h.(interface{ Redactor() *redact.Redactor }); ok {
+		red = r.Redactor()
+	}
+	return &partFile{path: path, f: f, w: redact.NewWriter(red, f)}
 }
 
 // artifact writes a remote step's artifact into the run directory: its

@@ -521,7 +521,6 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 			if err == nil {
 				rev = n
 				_ = m.InProgress()
-				pub.parts()
 			} else if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 				fenced.Store(true)
 				revMu.Unlock()
@@ -545,6 +544,9 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		defer revMu.Unlock()
 		return status, q.sends, pub.last.Load(), rev
 	}
+	// What the running steps write reaches the run as it is produced
+	// (tail), so an attempt lost with its worker keeps it.
+	go pub.tail()
 	var stray bytes.Buffer // what reached the delivery's stray stderr: logged when it fails
 	scratch, err := w.scratch.take()
 	status := 1
@@ -677,6 +679,10 @@ type publisher struct {
 	// by id, with how much of their artifacts parts already carried.
 	dir  string
 	open map[string]*partStep
+	// partsQueued is how many parts wait in queue, not yet taken into a
+	// message: while any does, no more are read (the files keep what
+	// the broker has not taken yet, not this process's memory).
+	partsQueued int
 }
 
 // partStep is a running step's artifacts and how far parts sent them.
@@ -729,34 +735,63 @@ func (p *publisher) setDir(dir string) {
 	p.dir = dir
 }
 
+// partEvery is how often what the running steps of an attempt wrote is
+// forwarded to the run (tail): output reaches the broker within about
+// that much of being written, in at most one message an interval (with
+// whatever events go with it), never a message per write.
+const partEvery = 100 * time.Millisecond
+
+// tail forwards what the attempt's running steps write, every partEvery,
+// until the attempt stops or every step ended (flush).
+func (p *publisher) tail() {
+	t := time.NewTicker(partEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop.Done():
+			return
+		case <-t.C:
+		}
+		if !p.parts() {
+			return
+		}
+	}
+}
+
 // parts queues what the running steps wrote since the last parts (at most
 // maxInline a step and artifact at a time), so that a worker that dies
-// mid-step leaves the run what its step printed until the last heartbeat.
-// The heartbeat calls it; the queue's order puts a step's parts before its
-// STEP_END.
-func (p *publisher) parts() {
+// mid-step leaves the run what its step printed until then. The queue's
+// order puts a step's parts before its STEP_END. While parts queued
+// before wait for the goroutine, it reads nothing more: a step that
+// writes faster than the broker takes it is forwarded at the broker's
+// pace (at most maxInline an artifact an interval), the rest of its
+// output coming whole with its STEP_END. It returns false once flushed.
+func (p *publisher) parts() bool {
 	if p.fenced.Load() {
-		return
+		return false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return // flushed: every step ended
+		return false // flushed: every step ended
 	}
-	queued := false
+	if p.partsQueued > 0 {
+		return true
+	}
 	for id, s := range p.open {
 		part := &wirePart{ID: id, Out: readFrom(s.base+".out", &s.outAt), Err: readFrom(s.base+".err", &s.errAt)}
 		if len(part.Out) > 0 || len(part.Err) > 0 {
 			p.queue = append(p.queue, wireEvent{Part: part})
-			queued = true
+			p.partsQueued++
 		}
 	}
-	if queued && p.started {
+	if p.partsQueued > 0 && p.started {
 		p.cond.Broadcast()
-	} else if queued {
+	} else if p.partsQueued > 0 {
 		p.started, p.cond = true, sync.NewCond(&p.mu)
 		go p.loop()
 	}
+	return true
 }
 
 // readFrom reads what path holds after *at (at most maxInline), and moves
@@ -858,6 +893,11 @@ func (p *publisher) takeBatch() []wireEvent {
 	}
 	batch := append([]wireEvent(nil), p.queue[:n]...)
 	p.queue = p.queue[n:]
+	for _, w := range batch {
+		if w.Part != nil {
+			p.partsQueued--
+		}
+	}
 	return batch
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,16 +58,43 @@ type Inbox struct {
 
 // check refuses an --inbox URL no transport takes, naming the flag the
 // user gave it with; one from the environment is refused naming
-// JAIPH_INBOX_URL when the run dials it (transport). "nats" is taken in
-// every build: the default one hands such a run to jaiph-full.
+// JAIPH_INBOX_URL when the run dials it (transport).
 func (in Inbox) check() error {
 	if in.URL == "" {
 		return nil
 	}
-	if scheme, _, ok := strings.Cut(in.URL, "://"); ok && (scheme == "nats" || transports[scheme] != nil) {
-		return nil
+	return CheckInboxURL("--inbox", in.URL)
+}
+
+// brokerSchemes are the schemes of a broker URL, as NATS clients take
+// them: plain (nats) and TLS (tls). They are taken in every build: the
+// default one hands such a run to jaiph-full, which registers both.
+var brokerSchemes = []string{"nats", "tls"}
+
+// CheckInboxURL refuses a broker URL no transport takes, naming where it
+// came from (from: the flag the user passed, or JAIPH_INBOX_URL). Each URL
+// of a comma-separated list (a cluster's nodes) is checked.
+func CheckInboxURL(from, url string) error {
+	for _, u := range strings.Split(url, ",") {
+		scheme, _, ok := strings.Cut(strings.TrimSpace(u), "://")
+		if !ok || !(slices.Contains(brokerSchemes, scheme) || transports[scheme] != nil) {
+			return fmt.Errorf("%s %q: unsupported inbox URL (want nats://HOST:PORT or tls://HOST:PORT)", from, url)
+		}
 	}
-	return fmt.Errorf("--inbox %q: unsupported inbox URL (want nats://HOST:PORT)", in.URL)
+	return nil
+}
+
+// BrokerURL is a broker command's URL: its --inbox (flag), else the
+// environment's JAIPH_INBOX_URL (env), refused as CheckInboxURL refuses
+// it, naming the one it came from. Both empty is "" and no error.
+func BrokerURL(flag, env string) (string, error) {
+	if flag != "" {
+		return flag, CheckInboxURL("--inbox", flag)
+	}
+	if env = strings.TrimSpace(env); env != "" {
+		return env, CheckInboxURL("JAIPH_INBOX_URL", env)
+	}
+	return "", nil
 }
 
 // apply is environ with the settings in gives in place of its own.
@@ -109,13 +137,13 @@ func (p *Program) transport(ctx context.Context, environ []string, files *inbox.
 	if url == "" {
 		return nil, nil
 	}
-	scheme, _, ok := strings.Cut(url, "://")
-	f := transports[scheme]
-	if ok && scheme == "nats" && f == nil {
-		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-full, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
+	if err := CheckInboxURL("JAIPH_INBOX_URL", url); err != nil {
+		return nil, err
 	}
-	if !ok || f == nil {
-		return nil, fmt.Errorf("JAIPH_INBOX_URL %q: unsupported inbox URL (want nats://HOST:PORT)", url)
+	scheme, _, _ := strings.Cut(url, "://")
+	f := transports[scheme]
+	if f == nil {
+		return nil, fmt.Errorf("this run's inbox is on a broker (%s): run it with jaiph-full, the build with the broker linked in (make build writes it beside jaiph), or set JAIPH_INBOX_URL so jaiph hands it over", url)
 	}
 	if !p.routes() {
 		// Only a workflow with routes opens an inbox: a run of a program

@@ -65,7 +65,9 @@ type Event struct {
 	// worker's result (the worker was killed, stopped renewing its lease,
 	// or handed the delivery back as it stopped): on the STEP_END the run
 	// writes for each step of that attempt still open, and on its
-	// INBOX_DISPATCH_COMPLETE, so every start has an end. "" otherwise.
+	// INBOX_DISPATCH_COMPLETE, so every start has an end; or, on any run,
+	// that `jaiph resume` ended a step or delivery the killed attempt left
+	// open (runtime.InterruptedWhy). "" otherwise.
 	Lost string
 	// Receive events (beyond the reference): the key waited for, the
 	// timeout as written, how long the wait took.

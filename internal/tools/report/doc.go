@@ -115,7 +115,8 @@
 // the `jaiph worker` that ran a broker run's delivered target; lost (+,
 // omitted when "") says why that attempt ended without its worker's
 // result (the worker was killed, stopped renewing its lease, or handed it
-// back), its status then being the one the run recorded for it. Log (+) is one `log`/`logerr` line:
+// back), or that `jaiph resume` ended a step the killed attempt left open,
+// its status then being the one the run recorded for it. Log (+) is one `log`/`logerr` line:
 //
 //	{"type": "LOG"|"LOGERR", "message", "ts", "depth", "after_seq": n}
 //

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/redact"
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/store/chain"
@@ -101,6 +102,11 @@ func Serve(ctx context.Context, c Config) error {
 	}
 	if c.Execute && c.Inbox == "" {
 		return errors.New("--execute needs --inbox URL: without a broker this process runs every run already")
+	}
+	if c.Inbox != "" {
+		if err := engine.CheckInboxURL("--inbox", c.Inbox); err != nil {
+			return err
+		}
 	}
 	var hidden []string // variables no run may see
 	inl := &inlets.Config{}
