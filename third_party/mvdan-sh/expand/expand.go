@@ -101,6 +101,12 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// ReportError, if set, is told of an error bash reports and goes on
+	// from (its report_error), such as a bad array subscript in
+	// ${a[-1]}: the expansion is then unset. A non-nil result (errexit)
+	// stops the expansion with that error (jaiph-go patch).
+	ReportError func(error) error
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart

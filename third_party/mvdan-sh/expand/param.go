@@ -225,8 +225,21 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
 		if errors.Is(err, ErrBadSubscript) {
-			// jaiph-go patch: bash names the array.
+			// jaiph-go patch: bash names the array, reports the error
+			// and expands to nothing (exiting under errexit).
 			err = fmt.Errorf("%s: %w", name, err)
+			if pe.Length {
+				// ${#a[-9]}: nothing for an unset variable, else
+				// fatal, named by the subscript as bash does.
+				err = nil
+				if vr.IsSet() {
+					err = fmt.Errorf("%s]: %w", ArithmSource(index), ErrBadLengthSubscript)
+				}
+			} else if cfg.ReportError != nil {
+				if err = cfg.ReportError(err); err == nil {
+					str, set = "", false
+				}
+			}
 		}
 		if err != nil {
 			return "", err
@@ -791,6 +804,10 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 // an indexed array (jaiph-go patch: was "negative array index").
 var ErrBadSubscript = errors.New("bad array subscript")
 
+// ErrBadLengthSubscript is the fatal error of ${#a[-9]} on a set variable
+// (jaiph-go patch).
+var ErrBadLengthSubscript = errors.New("bad array subscript")
+
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
@@ -819,9 +836,22 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
 		}
-		if n < 0 && vr.IsSet() {
+		if n < 0 {
 			// jaiph-go patch: bash: a negative subscript of a
-			// scalar is a bad array subscript.
+			// scalar (set or not) is a bad array subscript.
+			return "", false, ErrBadSubscript
+		}
+	case Unknown:
+		// jaiph-go patch: bash evaluates the subscript of an unset
+		// variable, and a negative one is a bad array subscript.
+		if l := nodeLit(idx); l == "@" || l == "*" {
+			break
+		}
+		n, err := Arithm(cfg, idx)
+		if err != nil {
+			return "", false, err
+		}
+		if n < 0 {
 			return "", false, ErrBadSubscript
 		}
 	case Indexed:

@@ -211,10 +211,29 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.FailGlob = r.opts[optFailGlob]               // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
+	r.ecfg.ReportError = r.reportError // jaiph-go patch
+}
+
+// errReported is the error of an expansion stopped by [Runner.reportError]:
+// already printed, with the exit status set (jaiph-go patch).
+var errReported = errors.New("reported")
+
+// reportError is bash's report_error for the expander (jaiph-go patch):
+// it prints the error and lets the expansion go on, except under errexit
+// (in any context: bash tests the option itself), where the shell exits
+// with the last status, or 1 if that was 0.
+func (r *Runner) reportError(err error) error {
+	r.errf("%v\n", err)
+	if !r.opts[optErrExit] {
+		return nil
+	}
+	r.exit.code = cmp.Or(r.lastExit.code, 1)
+	r.exit.exiting = true
+	return errReported
 }
 
 func (r *Runner) expandErr(err error) {
-	if err == nil {
+	if err == nil || err == errReported { // jaiph-go patch: see reportError
 		return
 	}
 	errMsg := err.Error()
@@ -225,7 +244,8 @@ func (r *Runner) expandErr(err error) {
 		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
-		strings.HasSuffix(errMsg, ": cannot assign in this way"):
+		strings.HasSuffix(errMsg, ": cannot assign in this way"),
+		errors.Is(err, expand.ErrBadLengthSubscript):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
