@@ -1027,10 +1027,13 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				curField = append(curField, fieldPart{quote: quoteDouble})
 			}
 		case *syntax.ParamExp:
-			if elems, ok := cfg.unquotedElemFields(wp); ok {
+			if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
+				return nil, err
+			} else if ok {
 				// Unquoted "*" or "@" expansions produce one field per
 				// element; joining and re-splitting them would lose
-				// fields when IFS is empty.
+				// fields when IFS is empty (jaiph-go patch: with IFS
+				// set, they come joined, see unquotedElemFields).
 				for j, elem := range elems {
 					if j > 0 {
 						flush()
@@ -1129,14 +1132,66 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	return nil, false, false
 }
 
+// ctlEscReplacer puts bash's CTLESC before the characters it escapes in
+// an unsplit list (jaiph-go patch, see unquotedElemFields).
+var ctlEscReplacer = strings.NewReplacer(" ", "\x01 ", "\x01", "\x01\x01", "\x7f", "\x01\x7f")
+
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
-func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
-		return nil, false
+func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, error) {
+	if pe.Excl || pe.Length || pe.Width || pe.IsSet {
+		return nil, false, nil
+	}
+	if pe.Repl != nil || pe.Exp != nil {
+		// jaiph-go patch: an operator applied to each element (${a[@]^},
+		// ${@/x/y}, ${a[*]#?}) joins the results with IFS's first
+		// character, and the result is split (bash's
+		// string_list_pos_params), where they were joined with a space
+		// and so not split with IFS=:; an element is not a field of
+		// its own (the plain list, below, too). With IFS empty, they are
+		// fields of their own, except the # and % operators of an
+		// array, which join them with a space into one field (as bash).
+		if pe.Exp != nil && !perElemOp(pe.Exp) {
+			return nil, false, nil
+		}
+		if err := cfg.listSliceLength(pe); err != nil {
+			return nil, false, err
+		}
+		elems, _, ok := cfg.listElems(pe)
+		if !ok {
+			return nil, false, nil
+		}
+		elems, err := cfg.perElemOps(pe, elems)
+		if err != nil {
+			return nil, false, err
+		}
+		if cfg.ifs != "" {
+			r, _ := utf8.DecodeRuneInString(cfg.ifs)
+			return []string{strings.Join(elems, string(r))}, true, nil
+		}
+		if name := pe.Param.Value; name != "@" && name != "*" && pe.Exp != nil {
+			switch pe.Exp.Op {
+			case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+				// bash 5.2 leaves the CTLESC (\x01) it put before
+				// each space, \x01 and \x7f of an element there.
+				for i, e := range elems {
+					elems[i] = ctlEscReplacer.Replace(e)
+				}
+				return []string{strings.Join(elems, " ")}, true, nil
+			}
+		}
+		return elems, true, nil
 	}
 	elems, _, ok := cfg.listElems(pe)
-	return elems, ok
+	if ok && cfg.ifs != "" && len(elems) > 1 {
+		// jaiph-go patch: joined with IFS's first character and split
+		// as bash does, so that with IFS=: an empty element is an
+		// empty field (a=(x '' y) is x, '', y) and an element ending
+		// in : is followed by one.
+		r, _ := utf8.DecodeRuneInString(cfg.ifs)
+		return []string{strings.Join(elems, string(r))}, true, nil
+	}
+	return elems, ok, nil
 }
 
 // quotedElemFields returns the list of elements resulting from a quoted

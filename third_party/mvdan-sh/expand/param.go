@@ -623,6 +623,21 @@ func dqDeclare(s string) string {
 	return sb.String()
 }
 
+// perElemOp: an operator applied to each element of a list (jaiph-go
+// patch).
+func perElemOp(exp *syntax.Expansion) bool {
+	switch exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+		syntax.UpperFirst, syntax.UpperAll,
+		syntax.LowerFirst, syntax.LowerAll:
+		return true
+	case syntax.OtherParamOps:
+		return perElemAtOp(exp.Word.Lit())
+	}
+	return false
+}
+
 // perElemAtOp: the ${x@OP} operators that apply to each element of a list.
 func perElemAtOp(op string) bool {
 	switch op {

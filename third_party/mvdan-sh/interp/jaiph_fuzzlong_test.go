@@ -29,3 +29,20 @@ func TestJaiphBadSubscriptReported(t *testing.T) {
 		`a=x; echo ${#a[-1]}; echo st $?`,
 	})
 }
+
+func TestJaiphUnquotedListOpSplit(t *testing.T) {
+	runCases(t, []string{
+		// an unquoted list with a per-element operator is joined with
+		// IFS's first character and split
+		`a1=(1 'two words' three); IFS=':'; printf '<%s>' ${a1[@]^}; echo; printf '<%s>' ${a1[@]/t/T}; echo; printf '<%s>' ${a1[@]#?}; echo; IFS=':/'; printf '<%s>' ${a1[@]^} ${a1[*]%e}; echo`,
+		`set -- 'a:b' 'c d'; IFS=:; printf '<%s>' ${@^} ${@/c/C} ${*^} ${@:1} ${@@Q}; echo`,
+		"a1=(1 'two words' three); set -- 1 'two words' three\nfor ifs in unset ' ' ':' '' ': '; do\nif [ \"$ifs\" = unset ]; then unset IFS; else IFS=$ifs; fi\n" +
+			`printf '<%s>' ${a1[@]^} ${a1[@]/t/T} ${a1[@]#?} ${a1[@]%e} ${a1[@]@Q} ${a1[@]:1} ${a1[*]^} ${a1[*]/t/T} ${a1[*]#?}; echo; printf '<%s>' ${@^} ${@/t/T} ${@#?} ${*#?} ${@:1}; echo` + "\ndone",
+		// the plain list too: with IFS=: an empty element is a field
+		`a=(x: y "" "" z :); IFS=:; printf "<%s>" ${a[@]}; echo; printf "<%s>" ${a[*]}; echo; set -- "${a[@]}"; printf "<%s>" $@; echo; printf "<%s>" w${a[@]}v; echo; IFS=": "; printf "<%s>" ${a[@]}; echo`,
+		`a=(1 '' 3 'x:'); set -- 1 '' 3; IFS=:; printf '<%s>' ${a[@]#?} x${a[*]#?}y $@ ${@#?}; echo; IFS=' :'; printf '<%s>' ${a[@]}; echo; IFS=; printf '<%s>' ${a[@]} ${a[@]#?}; echo`,
+		// with IFS empty, # and % of an array are one field (bash leaves
+		// its CTLESC before spaces there)
+		`a=('a b' $'c\td' $'e\x01f' $'g\x7fh' "  "); IFS=; printf "<%s>" ${a[@]#x} ${a[*]%y} | od -c; declare -A m=([k]="p q"); printf "<%s>" ${m[@]#x} | od -c; set -- "a b" c; printf "<%s>" ${@#x}`,
+	})
+}
