@@ -119,6 +119,11 @@ type Config struct {
 	// inDblQuote: the parameter expansion being expanded is inside
 	// double quotes (jaiph-go patch, see opWord).
 	inDblQuote bool
+
+	// assignRHS: expanding an assignment's value or a here-string, where
+	// a quoted "${a[@]OP}" with a per-element operator joins with IFS's
+	// first character (jaiph-go patch, see AssignLiteral).
+	assignRHS bool
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -244,7 +249,23 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		}
 		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
 	}
-	field, err := cfg.wordField(parts, quoteNone)
+	return JoinedLiteral(cfg, &syntax.Word{Parts: parts})
+}
+
+// JoinedLiteral expands a word as [Literal] does, as bash expands an
+// assignment's value or a here-string (jaiph-go patch): there a quoted
+// list with a per-element operator ("${a[@]/t/T}", "${@^}", "${a[@]:1}",
+// "${!a[@]}") joins its elements with IFS's first character (a space when
+// IFS is empty), where "${a[@]}" and the unquoted forms join with a space.
+func JoinedLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	old := cfg.assignRHS
+	cfg.assignRHS = true
+	defer func() { cfg.assignRHS = old }()
+	field, err := cfg.wordField(word.Parts, quoteNone)
 	if err != nil {
 		return "", err
 	}

@@ -136,6 +136,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}
+		if cfg.assignRHS && cfg.inDblQuote && nodeLit(index) == "@" && perElemList(pe) {
+			// jaiph-go patch: see JoinedLiteral.
+			sep := " "
+			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" {
+				sep = string(r)
+			}
+			return strings.Join(elems, sep)
+		}
 		return strings.Join(elems, " ")
 	}
 	var vr Variable
@@ -621,6 +629,19 @@ func dqDeclare(s string) string {
 	}
 	sb.WriteByte('"')
 	return sb.String()
+}
+
+// perElemList: a list expansion ${a[@]…} whose operator applies to each
+// element (or a slice of it, or its keys), not a default or alternative
+// (jaiph-go patch).
+func perElemList(pe *syntax.ParamExp) bool {
+	if pe.Length || pe.Width || pe.IsSet {
+		return false
+	}
+	if pe.Slice != nil || pe.Repl != nil || pe.Excl && pe.Names == 0 {
+		return true
+	}
+	return pe.Exp != nil && perElemOp(pe.Exp)
 }
 
 // perElemOp: an operator applied to each element of a list (jaiph-go

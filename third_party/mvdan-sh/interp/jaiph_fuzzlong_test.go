@@ -46,3 +46,19 @@ func TestJaiphUnquotedListOpSplit(t *testing.T) {
 		`a=('a b' $'c\td' $'e\x01f' $'g\x7fh' "  "); IFS=; printf "<%s>" ${a[@]#x} ${a[*]%y} | od -c; declare -A m=([k]="p q"); printf "<%s>" ${m[@]#x} | od -c; set -- "a b" c; printf "<%s>" ${@#x}`,
 	})
 }
+
+func TestJaiphAssignListOpJoin(t *testing.T) {
+	runCases(t, []string{
+		// a quoted list with a per-element operator in an assignment's
+		// value or a here-string joins with IFS's first character
+		`a1=(1 'two words' three); IFS=":/"; v2="${a1[@]/t/T}" printenv v2; v="${a1[@]/t/T}"; echo "$v"; v="${a1[*]}"; echo "$v"; v="${a1[@]}"; echo "$v"; v2="${a1[@]}" printenv v2; v2="${a1[*]}" printenv v2`,
+		`a1=(1 'two words' three); v2="${a1[@]/t/T}" printenv v2; v="${a1[@]/t/T}"; echo "$v"; IFS=; v="${a1[@]^}"; echo "$v"; v="${a1[*]^}"; echo "$v"`,
+		`set -- 1 'two words' three; IFS=":/"; v2="$@" printenv v2; v2="${@/t/T}" printenv v2; v="$@"; echo "$v"; v2=$@ printenv v2; IFS=; v2="$@" printenv v2; v2="${@^}" printenv v2`,
+		"a1=(1 'two words' three); IFS=\":/\"\nv=${a1[@]/t/T}; echo \"1 $v\"\nv=\"${a1[@]:1}\"; echo \"2 $v\"\nv=\"${a1[@]@Q}\"; echo \"3 $v\"\nv=\"${a1[@]#t}\"; echo \"4 $v\"\nv=\"${a1[@],,}\"; echo \"5 $v\"\n" +
+			"v=\"x${a1[@]^}y\"; echo \"8 $v\"\nv=\"${a1[@]:-d}\"; echo \"9 $v\"\nv=\"${!a1[@]}\"; echo \"10 $v\"\nv=${!a1[@]}; echo \"10u $v\"\nIFS=:; declare -A m=([a]=x [b]=y); v=\"${m[@]^}\"; echo \"19 $v\"\n" +
+			"f() { local l=\"${a1[@]^}\"; echo \"20 $l\"; }; f\ndeclare d=\"${a1[@]^}\"; echo \"21 $d\"\nexport e=\"${a1[@]^}\"; echo \"22 $e\"\nfor w in \"${a1[@]^}\"; do echo \"23 $w\"; done\nv=pre\"${a1[@]^}\"; echo \"30 $v\"",
+		// here-strings as assignments; [[ ]] and case words join with a space
+		`a1=(1 'two words' three); IFS=":/"; cat <<< "${a1[@]}"; cat <<< ${a1[@]^}; cat <<< "${a1[@]^}"; cat <<< "${a1[@]:1}"; cat <<< "x${!a1[@]}"; IFS=; cat <<< "${a1[@]^}"`,
+		`a1=(1 'two words' three); IFS=":/"; [[ "${a1[@]^}" == "1 Two words Three" ]] && echo space; case "${a1[@]^}" in "1 Two words Three") echo case;; esac; IFS=:; a1[1]+="${a1[@]^}"; echo "${a1[1]}"; v+="${a1[@]%e}"; echo "$v"`,
+	})
+}

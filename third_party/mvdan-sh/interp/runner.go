@@ -2166,7 +2166,12 @@ func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
 // is not split.
 func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 	switch rd.Op {
-	case syntax.WordHdoc, syntax.DplIn, syntax.DplOut:
+	case syntax.WordHdoc:
+		// jaiph-go patch: joined as an assignment's value is.
+		s, err := expand.JoinedLiteral(r.ecfg, rd.Word)
+		r.expandErr(err)
+		return s, nil
+	case syntax.DplIn, syntax.DplOut:
 		return r.literal(rd.Word), nil
 	}
 	fields := r.fields(rd.Word)
