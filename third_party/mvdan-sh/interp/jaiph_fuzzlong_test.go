@@ -62,3 +62,29 @@ func TestJaiphAssignListOpJoin(t *testing.T) {
 		`a1=(1 'two words' three); IFS=":/"; [[ "${a1[@]^}" == "1 Two words Three" ]] && echo space; case "${a1[@]^}" in "1 Two words Three") echo case;; esac; IFS=:; a1[1]+="${a1[@]^}"; echo "${a1[1]}"; v+="${a1[@]%e}"; echo "$v"`,
 	})
 }
+
+func TestJaiphExecInRedirectedCompound(t *testing.T) {
+	runCases(t, []string{
+		// an exec inside a compound command (or function) with its own
+		// redirections keeps what it changed, except the descriptors
+		// the compound's redirections name, which are restored
+		"v2='a b'; while read -r i1; do\nexec >>f1\ntrue\ndone <<< \"$v2\"\nread -r v1 <<'E2' && echo \"[$v1]\"\n${v2// /_} and $((n+1))\nE2\nexec >&2; cat f1",
+		"for i in 1; do exec 3>f3; done >/dev/null; echo hi >&3; cat f3",
+		"{ exec >f1; } 2>/dev/null; echo x; exec >/dev/tty 2>/dev/null; cat f1 >&2",
+		"echo in > g; { exec 4<g; } </dev/null; cat <&4",
+		"if true; then exec 5>f5; fi >out; echo five >&5; cat f5; cat out",
+		"while read -r l; do exec 6>f6; done <<< x; echo six >&6; cat f6",
+		"{ exec >f1; echo a; } >f2; echo x; exec >&2; echo f1:; cat f1; echo f2:; cat f2",
+		"exec 3>&1; { exec 1>f1; echo a; } 3>f2; echo x; echo three >&3; exec >&2; echo f1:; cat f1; echo f2:; cat f2",
+		"for i in 1; do exec 3>f3; done 3>/dev/null; echo hi >&3; echo st $?",
+		"echo in > g; while read l; do exec 4<g; done <<< x; cat <&4; f() { exec 5>f5; } >/dev/null; f; echo five >&5; cat f5",
+		"{ exec 3>&1; } >f2; echo via3 >&3; cat f2",
+		"echo in > g; { exec 4<&0; } <g; cat <&4",
+		"for i in 1 2; do exec 7>>f7; echo $i >&7; done 2>/dev/null; echo end >&7; cat f7",
+		"{ exec 2>e; } >/dev/null; echo err >&2; cat e",
+		"case x in x) exec 8>f8;; esac >/dev/null; echo c >&8; cat f8",
+		"until true; do :; done; { exec {fd}>fv; } 2>/dev/null; echo v >&$fd; cat fv",
+		"{ exec 3>f3; } 3>&-; echo x >&3; echo st $?",
+		"exec 3>&1; { exec &>fa; } >/dev/null; echo both; echo err >&2; cat fa >&3",
+	})
+}

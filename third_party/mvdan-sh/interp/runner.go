@@ -512,9 +512,23 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.keepRedirs = false
 		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
-		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		// jaiph-go patch: as bash's undo list, only the descriptors the
+		// statement's redirections named are restored; an `exec >f`
+		// run inside a redirected compound command or function
+		// (`while …; do exec >>f; done <<< x`) changes the others for
+		// good.
+		touched := r.redirFds(st.Redirs)
+		if touched[0] {
+			r.stdin = oldIn
+		}
+		if touched[1] {
+			r.stdout = oldOut
+		}
+		if touched[2] {
+			r.stderr = oldErr
+		}
 		curFds := r.fds
-		r.fds = oldFds
+		r.fds = restoreFds(oldFds, curFds, touched)
 		// Only the statement's own simple command tells: the commands
 		// inside a group or a function set r.forked too.
 		_, simple := st.Cmd.(*syntax.CallExpr)
@@ -528,10 +542,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 				if v.cls != nil {
 					closers = append(closers, v.cls)
 				}
+				if err == nil && n > 2 && r.fds[n] != oldFds[n] {
+					r.setFd(n, oldFds[n])
+				}
 			case err == nil && n > 2 && curFds[n] != nil:
 				r.setFd(n, curFds[n])
 			}
 		}
+		// A file the statement opened that a descriptor kept by an
+		// exec inside it still uses (`{ exec 3>&1; } >f`) stays open.
+		closers = slices.DeleteFunc(closers, r.fileInUse)
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
@@ -1697,6 +1717,86 @@ func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 			e.own.Close()
 		}
 	}
+}
+
+// redirFds are the descriptors redirections name, as bash's undo list
+// holds them (jaiph-go patch): N or the operator's default (0 for input, 1
+// for output, 1 and 2 for &> and >&file); a {var} redirection opening a
+// descriptor is left to stmtSync's varFds.
+func (r *Runner) redirFds(rds []*syntax.Redirect) map[int]bool {
+	touched := make(map[int]bool, len(rds)+1)
+	for _, rd := range rds {
+		n := 1
+		switch rd.Op {
+		case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+			n = 0
+		case syntax.RdrAll, syntax.AppAll:
+			touched[2] = true
+		case syntax.DplOut:
+			if w := rd.Word.Lit(); rd.N == nil && w != "-" && strings.Trim(strings.TrimSuffix(w, "-"), "0123456789") != "" {
+				touched[2] = true // >&file
+			}
+		}
+		if rd.N != nil {
+			if name, ok := strings.CutPrefix(rd.N.Value, "{"); ok {
+				if _, opens := varRedirName(rd); opens {
+					continue
+				}
+				name = strings.TrimSuffix(name, "}")
+				var err error
+				if n, err = strconv.Atoi(r.envGet(name)); err != nil {
+					continue
+				}
+			} else if fd, err := strconv.Atoi(rd.N.Value); err == nil {
+				n = fd
+			}
+		}
+		touched[n] = true
+	}
+	return touched
+}
+
+// restoreFds is the descriptor table (3 and up) after a statement with
+// redirections (jaiph-go patch): cur, with the descriptors in touched as
+// they were in old. It is old itself when nothing else changed.
+func restoreFds(old, cur map[int]*fdEntry, touched map[int]bool) map[int]*fdEntry {
+	same := true
+	for k, v := range cur {
+		if !touched[k] && old[k] != v {
+			same = false
+		}
+	}
+	for k := range old {
+		if !touched[k] && cur[k] == nil {
+			same = false
+		}
+	}
+	if same {
+		return old
+	}
+	fds := make(map[int]*fdEntry, len(cur))
+	for k, v := range cur {
+		if !touched[k] {
+			fds[k] = v
+		}
+	}
+	for k, v := range old {
+		if touched[k] {
+			fds[k] = v
+		}
+	}
+	return fds
+}
+
+// fileInUse tells whether the shell's descriptors still use c (jaiph-go
+// patch).
+func (r *Runner) fileInUse(c io.Closer) bool {
+	for _, e := range r.fds {
+		if e.own == c || any(e.r) == any(c) || any(e.w) == any(c) {
+			return true
+		}
+	}
+	return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
 }
 
 // varRedirName is the NAME of a {NAME} redirection that opens a
