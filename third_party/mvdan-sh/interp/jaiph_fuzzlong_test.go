@@ -88,3 +88,20 @@ func TestJaiphExecInRedirectedCompound(t *testing.T) {
 		"exec 3>&1; { exec &>fa; } >/dev/null; echo both; echo err >&2; cat fa >&3",
 	})
 }
+
+func TestJaiphArithBeforeNonVariableAssign(t *testing.T) {
+	runCases(t, []string{
+		// what comes before an assignment to a non-variable is evaluated
+		// first (side effects, errors), in let strings, values, ((…))
+		// and $((…))
+		`let "1/0 < 3 - (0x1f) && n+=3"; echo "st $? n=$n"`,
+		`let "(1/0 * 0x1f * 42 == 3 == (n,n+1) && n+=3 - (i) + n == -n)"; echo "st $? n=$n"`,
+		`let "n++ && 2 += 3"; echo "st $? n=$n"; let "0 && 1/0 || n+=3"; echo "st $? n=$n"; let "5 += 1"; echo "st $?"`,
+		`x='1/0 < 3 - (0x1f) && n+=3'; echo $(( x )); echo "st $? n=$n"`,
+		`let "(n=4) += 2"; echo "st $? n=$n"; let "(1/0) += 2"; echo "st $?";`,
+		`(( 1/0 < 3 - (0x1f) && n+=3 )); echo "st $? n=$n"`,
+		`echo $(( 1/0 < 3 - (0x1f) && n+=3 )); echo "st $? n=$n"`,
+		`(( (1/0 * 0x1f * 42 == 3 == (n,n+1) && n+=3 - (i) + n == -n) )); echo "st $? n=$n"`,
+		`(( n++ && 2 += 3 )); echo "st $? n=$n"; (( 0 && 1/0 || n+=3 )); echo "st $? n=$n"`,
+	})
+}
