@@ -105,3 +105,11 @@ func TestJaiphArithBeforeNonVariableAssign(t *testing.T) {
 		`(( n++ && 2 += 3 )); echo "st $? n=$n"; (( 0 && 1/0 || n+=3 )); echo "st $? n=$n"`,
 	})
 }
+
+func TestJaiphDeclareDoubleDash(t *testing.T) {
+	runCases(t, []string{
+		"declare -- x=1; echo $x; export -- E=2; echo $E; f() { local -- l=3; echo $l; typeset -i -- n=1+1; echo $n; }; f; readonly -- R=4; echo $R",
+		"declare -- -x 2>/dev/null; echo st $?; declare -r -- y=5; echo $y; y=6; echo $y",
+		"set -x; declare -- z=1; set +x",
+	})
+}

@@ -1030,12 +1030,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}()
 		}
+		endOpts := false // jaiph-go patch: after --, names only
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
+			if !endOpts && as.Naked && as.Name.Value == "--" {
+				// jaiph-go patch: `declare -- x=1` (it was the
+				// invalid name "--", and x stayed unset).
+				endOpts = true
+				continue
+			}
 			fp := flagParser{remaining: []string{as.Name.Value}}
+			if endOpts {
+				fp.remaining = nil
+			}
 			// jaiph-go patch: every flag of a combined "-rxi" counts
 			// (upstream stopped after the first).
 			sawFlag := false
