@@ -23,6 +23,7 @@ const (
 	kBare                 // Cmd without its option Arg (`jobs` but not `jobs -p`)
 	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
 	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
+	kListAll              // Cmd with no operand (only options): it lists variables
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -118,6 +119,15 @@ var table = []refusal{
 	// bash reports the syntax error when the trap runs, with its own text
 	// and line; the interpreter's parser words it differently.
 	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
+	// Listings of variables: bash's show every variable of the shell
+	// (BASH_VERSINFO, FUNCNAME, … and jaiph's own would differ), the
+	// interpreter prints nothing. Naming the variables works.
+	{"declare without a name (it lists every variable: name them, declare -p NAME)", kListAll, "declare", "", "declare | grep -c BASH_VERSINFO"},
+	{"typeset without a name (it lists every variable: name them, declare -p NAME)", kListAll, "typeset", "", "typeset -p | grep -c BASH_VERSINFO"},
+	{"local without a name (it lists the function's locals: name them, declare -p NAME)", kListAll, "local", "", "f() { local v=1; local; }; f"},
+	{"export without a name (it lists the exported variables: name them, declare -p NAME)", kListAll, "export", "", "export ZZ=1; export | grep -c ZZ="},
+	{"readonly without a name (it lists the readonly variables: name them, declare -p NAME)", kListAll, "readonly", "", "readonly Q=1; readonly | grep -c Q="},
+	{"set without arguments (it lists every variable: name them, declare -p NAME)", kListAll, "set", "", "set | grep -c BASH_VERSINFO"},
 }
 
 // trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
@@ -253,6 +263,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				name = words[0].Lit()
 			}
 			hit(kCommand, name, "", words[0].Pos())
+			if name == "set" && len(words) == 1 {
+				hit(kListAll, name, "", words[0].Pos())
+			}
 			options(name, words[1:], hit)
 			special(name, words, hit)
 		case *syntax.DeclClause:
@@ -267,6 +280,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				}
 			}
 			options(n.Variant.Value, words, hit)
+			if len(words) == len(n.Args) && listsAll(n.Variant.Value, words) {
+				hit(kListAll, n.Variant.Value, "", n.Pos())
+			}
 		case *syntax.ParamExp:
 			if n.Exp != nil || n.Repl != nil {
 				markParsed(n)
@@ -337,6 +353,26 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
+}
+
+// listsAll reports whether a declaration command whose words are all
+// options lists variables: not with -f/-F (functions, which the
+// interpreter lists as bash), nor in the forms refused otherwise (`-p` of
+// export, readonly and local, `local -`, `+ATTR`).
+func listsAll(name string, opts []*syntax.Word) bool {
+	for _, w := range opts {
+		l := w.Lit()
+		switch {
+		case l == "--":
+		case len(l) < 2 || l[0] != '-':
+			return false
+		case strings.ContainsAny(l, "fF"):
+			return false
+		case name != "declare" && name != "typeset" && strings.Contains(l, "p"):
+			return false
+		}
+	}
+	return true
 }
 
 // special finds the refusals that depend on a command's arguments: jobs

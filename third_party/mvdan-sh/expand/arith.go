@@ -74,7 +74,12 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		off := min(int(pe.Pos.Offset()), len(sl))
 		switch {
 		case strings.HasSuffix(pe.Text, "must follow a name") && isAssignOp(sl[off:]):
-			// jaiph-go patch: bash's text for `let '5 += 1'`.
+			// jaiph-go patch: bash's text for `let '5 += 1'`. Bash
+			// evaluates as it parses: what comes before the operator
+			// is evaluated first, and its error wins.
+			if err := cfg.arithmBeforeAssign(sl, off, depth); err != nil {
+				return 0, err
+			}
 			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
@@ -107,6 +112,32 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
 	return ArithmTop(cfg, x, sl[len(s):])
+}
+
+// arithmBeforeAssign evaluates the text of a let string (or a variable's
+// value) before an assignment operator at off whose left side is not a
+// variable (jaiph-go patch): bash evaluates it while parsing, before it
+// finds the assignment, so its side effects happen and its error (1/0 in
+// "1/0 < 3 && n+=3") is the one reported, with the error token running to
+// the end of the whole text. Parentheses left open are closed.
+func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
+	before := strings.TrimRight(sl[:off], " \t\n")
+	if open := strings.Count(before, "(") - strings.Count(before, ")"); open > 0 {
+		before += strings.Repeat(")", open)
+	}
+	_, err := cfg.arithmString(before, depth+1)
+	ae, ok := err.(ArithmError)
+	if !ok {
+		return err
+	}
+	if ae.Msg == "attempted assignment to non-variable" || !strings.HasSuffix(before, ae.Token) {
+		return nil
+	}
+	if start := len(before) - len(ae.Token); start <= off {
+		ae.Expr, ae.Token = sl, sl[start:]
+		return ae
+	}
+	return nil
 }
 
 // ArithmTop evaluates a whole arithmetic expression, as in $((…)), ((…)) or
@@ -470,6 +501,15 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
+	if _, ok := b.X.(*syntax.Word); !ok {
+		// jaiph-go patch: an expression on the left ((( 1/0 && n += 3 )))
+		// is evaluated first, as bash does while parsing; then the
+		// assignment fails.
+		if _, err := Arithm(cfg, b.X); err != nil {
+			return 0, err
+		}
+		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
+	}
 	cur, set, err := cfg.arithmLvalue(b.X)
 	if ae, ok := err.(ArithmError); ok && ae.Msg == "attempted assignment to non-variable" && ae.Operand == nil {
 		// jaiph-go patch: bash quotes the whole expression and the text

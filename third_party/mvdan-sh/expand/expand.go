@@ -101,6 +101,12 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// ReportError, if set, is told of an error bash reports and goes on
+	// from (its report_error), such as a bad array subscript in
+	// ${a[-1]}: the expansion is then unset. A non-nil result (errexit)
+	// stops the expansion with that error (jaiph-go patch).
+	ReportError func(error) error
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -113,6 +119,11 @@ type Config struct {
 	// inDblQuote: the parameter expansion being expanded is inside
 	// double quotes (jaiph-go patch, see opWord).
 	inDblQuote bool
+
+	// assignRHS: expanding an assignment's value or a here-string, where
+	// a quoted "${a[@]OP}" with a per-element operator joins with IFS's
+	// first character (jaiph-go patch, see AssignLiteral).
+	assignRHS bool
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -238,7 +249,23 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		}
 		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
 	}
-	field, err := cfg.wordField(parts, quoteNone)
+	return JoinedLiteral(cfg, &syntax.Word{Parts: parts})
+}
+
+// JoinedLiteral expands a word as [Literal] does, as bash expands an
+// assignment's value or a here-string (jaiph-go patch): there a quoted
+// list with a per-element operator ("${a[@]/t/T}", "${@^}", "${a[@]:1}",
+// "${!a[@]}") joins its elements with IFS's first character (a space when
+// IFS is empty), where "${a[@]}" and the unquoted forms join with a space.
+func JoinedLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	old := cfg.assignRHS
+	cfg.assignRHS = true
+	defer func() { cfg.assignRHS = old }()
+	field, err := cfg.wordField(word.Parts, quoteNone)
 	if err != nil {
 		return "", err
 	}
@@ -1021,10 +1048,13 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				curField = append(curField, fieldPart{quote: quoteDouble})
 			}
 		case *syntax.ParamExp:
-			if elems, ok := cfg.unquotedElemFields(wp); ok {
+			if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
+				return nil, err
+			} else if ok {
 				// Unquoted "*" or "@" expansions produce one field per
 				// element; joining and re-splitting them would lose
-				// fields when IFS is empty.
+				// fields when IFS is empty (jaiph-go patch: with IFS
+				// set, they come joined, see unquotedElemFields).
 				for j, elem := range elems {
 					if j > 0 {
 						flush()
@@ -1123,14 +1153,66 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	return nil, false, false
 }
 
+// ctlEscReplacer puts bash's CTLESC before the characters it escapes in
+// an unsplit list (jaiph-go patch, see unquotedElemFields).
+var ctlEscReplacer = strings.NewReplacer(" ", "\x01 ", "\x01", "\x01\x01", "\x7f", "\x01\x7f")
+
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
-func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
-		return nil, false
+func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, error) {
+	if pe.Excl || pe.Length || pe.Width || pe.IsSet {
+		return nil, false, nil
+	}
+	if pe.Repl != nil || pe.Exp != nil {
+		// jaiph-go patch: an operator applied to each element (${a[@]^},
+		// ${@/x/y}, ${a[*]#?}) joins the results with IFS's first
+		// character, and the result is split (bash's
+		// string_list_pos_params), where they were joined with a space
+		// and so not split with IFS=:; an element is not a field of
+		// its own (the plain list, below, too). With IFS empty, they are
+		// fields of their own, except the # and % operators of an
+		// array, which join them with a space into one field (as bash).
+		if pe.Exp != nil && !perElemOp(pe.Exp) {
+			return nil, false, nil
+		}
+		if err := cfg.listSliceLength(pe); err != nil {
+			return nil, false, err
+		}
+		elems, _, ok := cfg.listElems(pe)
+		if !ok {
+			return nil, false, nil
+		}
+		elems, err := cfg.perElemOps(pe, elems)
+		if err != nil {
+			return nil, false, err
+		}
+		if cfg.ifs != "" {
+			r, _ := utf8.DecodeRuneInString(cfg.ifs)
+			return []string{strings.Join(elems, string(r))}, true, nil
+		}
+		if name := pe.Param.Value; name != "@" && name != "*" && pe.Exp != nil {
+			switch pe.Exp.Op {
+			case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+				// bash 5.2 leaves the CTLESC (\x01) it put before
+				// each space, \x01 and \x7f of an element there.
+				for i, e := range elems {
+					elems[i] = ctlEscReplacer.Replace(e)
+				}
+				return []string{strings.Join(elems, " ")}, true, nil
+			}
+		}
+		return elems, true, nil
 	}
 	elems, _, ok := cfg.listElems(pe)
-	return elems, ok
+	if ok && cfg.ifs != "" && len(elems) > 1 {
+		// jaiph-go patch: joined with IFS's first character and split
+		// as bash does, so that with IFS=: an empty element is an
+		// empty field (a=(x '' y) is x, '', y) and an element ending
+		// in : is followed by one.
+		r, _ := utf8.DecodeRuneInString(cfg.ifs)
+		return []string{strings.Join(elems, string(r))}, true, nil
+	}
+	return elems, ok, nil
 }
 
 // quotedElemFields returns the list of elements resulting from a quoted

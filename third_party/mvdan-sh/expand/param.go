@@ -136,6 +136,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}
+		if cfg.assignRHS && cfg.inDblQuote && nodeLit(index) == "@" && perElemList(pe) {
+			// jaiph-go patch: see JoinedLiteral.
+			sep := " "
+			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" {
+				sep = string(r)
+			}
+			return strings.Join(elems, sep)
+		}
 		return strings.Join(elems, " ")
 	}
 	var vr Variable
@@ -225,8 +233,21 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
 		if errors.Is(err, ErrBadSubscript) {
-			// jaiph-go patch: bash names the array.
+			// jaiph-go patch: bash names the array, reports the error
+			// and expands to nothing (exiting under errexit).
 			err = fmt.Errorf("%s: %w", name, err)
+			if pe.Length {
+				// ${#a[-9]}: nothing for an unset variable, else
+				// fatal, named by the subscript as bash does.
+				err = nil
+				if vr.IsSet() {
+					err = fmt.Errorf("%s]: %w", ArithmSource(index), ErrBadLengthSubscript)
+				}
+			} else if cfg.ReportError != nil {
+				if err = cfg.ReportError(err); err == nil {
+					str, set = "", false
+				}
+			}
 		}
 		if err != nil {
 			return "", err
@@ -610,6 +631,34 @@ func dqDeclare(s string) string {
 	return sb.String()
 }
 
+// perElemList: a list expansion ${a[@]…} whose operator applies to each
+// element (or a slice of it, or its keys), not a default or alternative
+// (jaiph-go patch).
+func perElemList(pe *syntax.ParamExp) bool {
+	if pe.Length || pe.Width || pe.IsSet {
+		return false
+	}
+	if pe.Slice != nil || pe.Repl != nil || pe.Excl && pe.Names == 0 {
+		return true
+	}
+	return pe.Exp != nil && perElemOp(pe.Exp)
+}
+
+// perElemOp: an operator applied to each element of a list (jaiph-go
+// patch).
+func perElemOp(exp *syntax.Expansion) bool {
+	switch exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+		syntax.UpperFirst, syntax.UpperAll,
+		syntax.LowerFirst, syntax.LowerAll:
+		return true
+	case syntax.OtherParamOps:
+		return perElemAtOp(exp.Word.Lit())
+	}
+	return false
+}
+
 // perElemAtOp: the ${x@OP} operators that apply to each element of a list.
 func perElemAtOp(op string) bool {
 	switch op {
@@ -791,6 +840,10 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 // an indexed array (jaiph-go patch: was "negative array index").
 var ErrBadSubscript = errors.New("bad array subscript")
 
+// ErrBadLengthSubscript is the fatal error of ${#a[-9]} on a set variable
+// (jaiph-go patch).
+var ErrBadLengthSubscript = errors.New("bad array subscript")
+
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
@@ -819,9 +872,22 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
 		}
-		if n < 0 && vr.IsSet() {
+		if n < 0 {
 			// jaiph-go patch: bash: a negative subscript of a
-			// scalar is a bad array subscript.
+			// scalar (set or not) is a bad array subscript.
+			return "", false, ErrBadSubscript
+		}
+	case Unknown:
+		// jaiph-go patch: bash evaluates the subscript of an unset
+		// variable, and a negative one is a bad array subscript.
+		if l := nodeLit(idx); l == "@" || l == "*" {
+			break
+		}
+		n, err := Arithm(cfg, idx)
+		if err != nil {
+			return "", false, err
+		}
+		if n < 0 {
 			return "", false, ErrBadSubscript
 		}
 	case Indexed:

@@ -211,10 +211,29 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.FailGlob = r.opts[optFailGlob]               // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
+	r.ecfg.ReportError = r.reportError // jaiph-go patch
+}
+
+// errReported is the error of an expansion stopped by [Runner.reportError]:
+// already printed, with the exit status set (jaiph-go patch).
+var errReported = errors.New("reported")
+
+// reportError is bash's report_error for the expander (jaiph-go patch):
+// it prints the error and lets the expansion go on, except under errexit
+// (in any context: bash tests the option itself), where the shell exits
+// with the last status, or 1 if that was 0.
+func (r *Runner) reportError(err error) error {
+	r.errf("%v\n", err)
+	if !r.opts[optErrExit] {
+		return nil
+	}
+	r.exit.code = cmp.Or(r.lastExit.code, 1)
+	r.exit.exiting = true
+	return errReported
 }
 
 func (r *Runner) expandErr(err error) {
-	if err == nil {
+	if err == nil || err == errReported { // jaiph-go patch: see reportError
 		return
 	}
 	errMsg := err.Error()
@@ -225,7 +244,8 @@ func (r *Runner) expandErr(err error) {
 		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
-		strings.HasSuffix(errMsg, ": cannot assign in this way"):
+		strings.HasSuffix(errMsg, ": cannot assign in this way"),
+		errors.Is(err, expand.ErrBadLengthSubscript):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -492,9 +512,23 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.keepRedirs = false
 		r.closeDroppedFds(oldFds)
 	} else if len(st.Redirs) > 0 {
-		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		// jaiph-go patch: as bash's undo list, only the descriptors the
+		// statement's redirections named are restored; an `exec >f`
+		// run inside a redirected compound command or function
+		// (`while …; do exec >>f; done <<< x`) changes the others for
+		// good.
+		touched := r.redirFds(st.Redirs)
+		if touched[0] {
+			r.stdin = oldIn
+		}
+		if touched[1] {
+			r.stdout = oldOut
+		}
+		if touched[2] {
+			r.stderr = oldErr
+		}
 		curFds := r.fds
-		r.fds = oldFds
+		r.fds = restoreFds(oldFds, curFds, touched)
 		// Only the statement's own simple command tells: the commands
 		// inside a group or a function set r.forked too.
 		_, simple := st.Cmd.(*syntax.CallExpr)
@@ -508,10 +542,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 				if v.cls != nil {
 					closers = append(closers, v.cls)
 				}
+				if err == nil && n > 2 && r.fds[n] != oldFds[n] {
+					r.setFd(n, oldFds[n])
+				}
 			case err == nil && n > 2 && curFds[n] != nil:
 				r.setFd(n, curFds[n])
 			}
 		}
+		// A file the statement opened that a descriptor kept by an
+		// exec inside it still uses (`{ exec 3>&1; } >f`) stays open.
+		closers = slices.DeleteFunc(closers, r.fileInUse)
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
@@ -990,12 +1030,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}()
 		}
+		endOpts := false // jaiph-go patch: after --, names only
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
+			if !endOpts && as.Naked && as.Name.Value == "--" {
+				// jaiph-go patch: `declare -- x=1` (it was the
+				// invalid name "--", and x stayed unset).
+				endOpts = true
+				continue
+			}
 			fp := flagParser{remaining: []string{as.Name.Value}}
+			if endOpts {
+				fp.remaining = nil
+			}
 			// jaiph-go patch: every flag of a combined "-rxi" counts
 			// (upstream stopped after the first).
 			sawFlag := false
@@ -1679,6 +1729,86 @@ func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 	}
 }
 
+// redirFds are the descriptors redirections name, as bash's undo list
+// holds them (jaiph-go patch): N or the operator's default (0 for input, 1
+// for output, 1 and 2 for &> and >&file); a {var} redirection opening a
+// descriptor is left to stmtSync's varFds.
+func (r *Runner) redirFds(rds []*syntax.Redirect) map[int]bool {
+	touched := make(map[int]bool, len(rds)+1)
+	for _, rd := range rds {
+		n := 1
+		switch rd.Op {
+		case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+			n = 0
+		case syntax.RdrAll, syntax.AppAll:
+			touched[2] = true
+		case syntax.DplOut:
+			if w := rd.Word.Lit(); rd.N == nil && w != "-" && strings.Trim(strings.TrimSuffix(w, "-"), "0123456789") != "" {
+				touched[2] = true // >&file
+			}
+		}
+		if rd.N != nil {
+			if name, ok := strings.CutPrefix(rd.N.Value, "{"); ok {
+				if _, opens := varRedirName(rd); opens {
+					continue
+				}
+				name = strings.TrimSuffix(name, "}")
+				var err error
+				if n, err = strconv.Atoi(r.envGet(name)); err != nil {
+					continue
+				}
+			} else if fd, err := strconv.Atoi(rd.N.Value); err == nil {
+				n = fd
+			}
+		}
+		touched[n] = true
+	}
+	return touched
+}
+
+// restoreFds is the descriptor table (3 and up) after a statement with
+// redirections (jaiph-go patch): cur, with the descriptors in touched as
+// they were in old. It is old itself when nothing else changed.
+func restoreFds(old, cur map[int]*fdEntry, touched map[int]bool) map[int]*fdEntry {
+	same := true
+	for k, v := range cur {
+		if !touched[k] && old[k] != v {
+			same = false
+		}
+	}
+	for k := range old {
+		if !touched[k] && cur[k] == nil {
+			same = false
+		}
+	}
+	if same {
+		return old
+	}
+	fds := make(map[int]*fdEntry, len(cur))
+	for k, v := range cur {
+		if !touched[k] {
+			fds[k] = v
+		}
+	}
+	for k, v := range old {
+		if touched[k] {
+			fds[k] = v
+		}
+	}
+	return fds
+}
+
+// fileInUse tells whether the shell's descriptors still use c (jaiph-go
+// patch).
+func (r *Runner) fileInUse(c io.Closer) bool {
+	for _, e := range r.fds {
+		if e.own == c || any(e.r) == any(c) || any(e.w) == any(c) {
+			return true
+		}
+	}
+	return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
+}
+
 // varRedirName is the NAME of a {NAME} redirection that opens a
 // descriptor (not {NAME}>&-), jaiph-go patch.
 func varRedirName(rd *syntax.Redirect) (string, bool) {
@@ -2146,7 +2276,12 @@ func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
 // is not split.
 func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 	switch rd.Op {
-	case syntax.WordHdoc, syntax.DplIn, syntax.DplOut:
+	case syntax.WordHdoc:
+		// jaiph-go patch: joined as an assignment's value is.
+		s, err := expand.JoinedLiteral(r.ecfg, rd.Word)
+		r.expandErr(err)
+		return s, nil
+	case syntax.DplIn, syntax.DplOut:
 		return r.literal(rd.Word), nil
 	}
 	fields := r.fields(rd.Word)

@@ -555,7 +555,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
 			&syntax.ParamExp{Param: as.Name, Index: as.Index},
 		}})
-		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + r.literal(as.Value)}
+		// jaiph-go patch: the value is expanded as an assignment's
+		// ("${a[@]^}" joined with IFS's first character).
+		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
+		r.expandErr(err)
+		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
 		// jaiph-go patch: tilde expansion after ':' as in bash assignments.

@@ -386,6 +386,12 @@ func (p *Parser) arithLvalueAtRunTime(x ArithmExpr) bool {
 	if p.quote != arithmExpr && p.quote != arithmExprCmd {
 		return false
 	}
+	if _, ok := x.(*Word); !ok {
+		// Any other expression too ((( 1/0 && n += 3 ))): bash
+		// evaluates it before it finds the assignment, so its error
+		// may come first (issue 36).
+		return x != nil
+	}
 	w, ok := x.(*Word)
 	return ok && len(w.Parts) == 1 && w.Lit() != ""
 }
