@@ -45,6 +45,8 @@ func (l *local) execute(runCtx context.Context, e *entry, w workflow, args []str
 	x := l.exec
 	defer e.cancel(nil)
 	res := outcome{root: &mcpserver.RootStep{}}
+	leave := l.lane.enter(runCtx)
+	defer leave()
 	res.out, res.err, res.stray = x.run(runCtx, e, w, args, event.Observers{res.root, wakeOn{e}})
 	res.status = statusOf(res, runCtx)
 	l.runs.finish(e, func(r *Run) {

@@ -80,6 +80,8 @@ principal's runs and the viewer). Without either, jaiph serve refuses to
 start unless --allow-anonymous, which binds loopback only.
 
 Limits: JAIPH_SERVE_MAX_CONCURRENT (runs at once, default 4; 429 beyond),
+JAIPH_SERVE_LANES (runs that start executing at once, in arrival order, each
+for its first 50 ms; default the CPU count, 0: no lane),
 JAIPH_SERVE_MAX_ARTIFACT_BYTES (413 beyond), JAIPH_SERVE_RETAIN_RUNS (ended
 runs remembered, default 1000). Run records: JAIPH_SERVE_STATE_DIR (default
 .jaiph/serve of the workspace). One log line per request, and an audit line

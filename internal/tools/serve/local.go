@@ -31,6 +31,7 @@ type local struct {
 	exec      *executor
 	workflows map[string]workflow
 	maxActive int
+	lane      *lane // the order runs start executing in (lane.go)
 }
 
 func (l *local) Start(_ context.Context, st served.Start) (Run, bool, error) {

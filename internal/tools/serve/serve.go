@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -136,7 +137,7 @@ func Serve(ctx context.Context, c Config) error {
 			return err
 		}
 	} else {
-		l := &local{runs: newRegistry(state, limits.retain), workflows: s.workflows, maxActive: limits.maxActive,
+		l := &local{runs: newRegistry(state, limits.retain), workflows: s.workflows, maxActive: limits.maxActive, lane: newLane(limits.lanes),
 			exec: &executor{environ: runEnviron(c.Environ, hidden), home: c.Home, stderr: c.Log, keys: keys, red: red}}
 		if err := l.runs.load(); err != nil {
 			return fmt.Errorf("cannot read the run records in %s: %w (JAIPH_SERVE_STATE_DIR names another directory)", state, err)
@@ -245,13 +246,14 @@ func servedFiles(c Config) ([]string, bool, error) {
 // limits are the service's bounds, from the environment.
 type limits struct {
 	maxActive   int
+	lanes       int // JAIPH_SERVE_LANES: runs that start executing at once (0: no lane)
 	maxArtifact int64
 	retain      int
 	lease       time.Duration // JAIPH_SERVE_LEASE (on a broker)
 }
 
 func readLimits(getenv func(string) string) (limits, error) {
-	l := limits{maxActive: 4, retain: 1000}
+	l := limits{maxActive: 4, retain: 1000, lanes: goruntime.GOMAXPROCS(0)}
 	if v := getenv("JAIPH_SERVE_LEASE"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 100*time.Millisecond {
@@ -267,6 +269,7 @@ func readLimits(getenv func(string) string) (limits, error) {
 		{"JAIPH_SERVE_MAX_CONCURRENT", new(int64), 0},
 		{"JAIPH_SERVE_MAX_ARTIFACT_BYTES", &l.maxArtifact, 0},
 		{"JAIPH_SERVE_RETAIN_RUNS", new(int64), 1},
+		{"JAIPH_SERVE_LANES", new(int64), 0},
 	} {
 		s := getenv(v.name)
 		if s == "" {
@@ -282,6 +285,8 @@ func readLimits(getenv func(string) string) (limits, error) {
 			l.maxActive = int(n)
 		case "JAIPH_SERVE_RETAIN_RUNS":
 			l.retain = int(n)
+		case "JAIPH_SERVE_LANES":
+			l.lanes = int(n)
 		}
 	}
 	return l, nil
