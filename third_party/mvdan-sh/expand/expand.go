@@ -1022,6 +1022,15 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 		case *syntax.ParamExp:
 			if elems, ok := cfg.unquotedElemFields(wp); ok {
+				if cfg.ifs != "" {
+					// jaiph-go patch: as bash, the elements are
+					// joined with IFS's first character and the
+					// result split, so an empty element next to a
+					// non-whitespace IFS character is an empty field
+					// (IFS=:; set -- a '' b; $* is a, "", b).
+					splitAdd(cfg.ifsJoin(elems))
+					continue
+				}
 				// Unquoted "*" or "@" expansions produce one field per
 				// element; joining and re-splitting them would lose
 				// fields when IFS is empty.
@@ -1126,11 +1135,56 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
 func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
+	if pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
 		return nil, false
+	}
+	if pe.Excl {
+		return cfg.unquotedNameFields(pe)
 	}
 	elems, _, ok := cfg.listElems(pe)
 	return elems, ok
+}
+
+// unquotedNameFields is unquotedElemFields for the name lists ${!prefix@},
+// ${!prefix*}, ${!name[@]} and ${!name[*]} (jaiph-go patch: they were one
+// string joined with spaces, so with an IFS without a space
+// `${!a[@]}` was the one field "0 1 2"). With a null IFS the @ forms
+// are one field per name and, as bash, ${!prefix*} is the names joined
+// with nothing and ${!name[*]} the keys joined with spaces, one field.
+func (cfg *Config) unquotedNameFields(pe *syntax.ParamExp) ([]string, bool) {
+	if pe.Param == nil {
+		return nil, false
+	}
+	var names []string
+	star := false
+	switch pe.Names {
+	case syntax.NamesPrefixWords, syntax.NamesPrefix:
+		names, star = cfg.namesByPrefix(pe.Param.Value), pe.Names == syntax.NamesPrefix
+		if star && cfg.ifs == "" {
+			return []string{strings.Join(names, "")}, true
+		}
+		return names, true
+	}
+	lit := nodeLit(pe.Index)
+	if lit != "@" && lit != "*" {
+		return nil, false
+	}
+	switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+	case Indexed:
+		names = vr.indexedKeys()
+	case Associative:
+		names = vr.AssocKeys()
+	case String:
+		if vr.IsSet() {
+			names = []string{"0"}
+		}
+	default:
+		return nil, false
+	}
+	if lit == "*" && cfg.ifs == "" {
+		return []string{strings.Join(names, " ")}, true
+	}
+	return names, true
 }
 
 // quotedElemFields returns the list of elements resulting from a quoted
@@ -1147,7 +1201,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if pe.Excl {
 		switch pe.Names {
 		case syntax.NamesPrefixWords: // "${!prefix@}"
-			return cfg.namesByPrefix(pe.Param.Value), nil
+			if names := cfg.namesByPrefix(pe.Param.Value); names != nil {
+				return names, nil
+			}
+			return []string{}, nil // jaiph-go patch: zero fields
 		case syntax.NamesPrefix: // "${!prefix*}"
 			return nil, nil
 		}
@@ -1165,6 +1222,8 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				if vr.IsSet() {
 					return []string{"0"}, nil
 				}
+				return []string{}, nil
+			case Unknown: // jaiph-go patch: an unset variable has none
 				return []string{}, nil
 			}
 		}

@@ -146,7 +146,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 	}
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
+	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
+	// unbound (the last fails as an invalid indirect expansion).
+	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl {
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
@@ -244,8 +246,6 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		switch {
 		case pe.Names != 0:
 			strs = cfg.namesByPrefix(pe.Param.Value)
-		case orig.Kind == NameRef:
-			strs = append(strs, orig.Str)
 		case indexAllElements && vr.Kind == Indexed: // jaiph-go patch: ${!a[1]} is indirection
 			strs = vr.indexedKeys()
 		case indexAllElements && vr.Kind == Associative:
@@ -254,8 +254,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			if vr.IsSet() {
 				strs = []string{"0"}
 			}
+		case indexAllElements && !vr.IsSet():
+			// jaiph-go patch: the keys of an unset variable are none,
+			// as in bash (it failed with "invalid indirect expansion").
+		case orig.Kind == NameRef:
+			strs = append(strs, orig.Str)
 		case !vr.IsSet():
-			return "", fmt.Errorf("invalid indirect expansion")
+			// jaiph-go patch: bash names the parameter.
+			return "", fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
 		case str == "":
 			return "", nil
 		default:

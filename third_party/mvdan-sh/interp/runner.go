@@ -221,7 +221,7 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion", isArithmErr(err),
+	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
 		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),

@@ -1,0 +1,29 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches found by restating Oils' spec tests (testdata/bashcompat/oils_*
+// in jaiph-go): constructs that ran, but not as bash 5.2.
+package interp_test
+
+import "testing"
+
+func TestJaiphUnquotedListJoin(t *testing.T) {
+	runCases(t, []string{
+		// the elements are joined with IFS's first character, then split
+		`p() { printf '<%s>' "$@"; echo " $#"; }; set -- a '' b; IFS=:; p $* $@; IFS=': '; p $*; IFS=' :'; p $*; IFS=; p $* $@; unset IFS; p $*`,
+		`p() { printf '<%s>' "$@"; echo " $#"; }; set -- "" "" ""; IFS=w; p +$@+ +$*+; p $*; set -- 'aw' b; p $@; a=(x '' y); p ${a[@]} ${a[*]} ${a[@]:1}`,
+		// the name lists ${!prefix@}, ${!name[@]} are fields too
+		`p() { printf '<%s>' "$@"; echo " $#"; }; a=(x y z); zq_a=1; zq_b=2; for IFS in '' : ' ' 'w:'; do p ${!a[@]} ${!a[*]} ${!zq_@} ${!zq_*} "${!zq_*}" "${!a[*]}"; done`,
+		`p() { printf '<%s>' "$@"; echo " $#"; }; declare -A m=([k]=1); s=v; unset u; IFS=:; p ${!m[@]} ${!s[@]} ${!u[@]} ${!nomatch_@}; IFS=; p ${!m[*]} ${!s[*]} ${!u[*]} ${!nomatch_*}`,
+	})
+}
+
+func TestJaiphIndirectKeysUnset(t *testing.T) {
+	runCases(t, []string{
+		// the keys of an unset variable are none; ${!ref} of an unset
+		// ref is bash's fatal error naming it
+		`unset u; echo "[${!u[@]}] [${!u[*]}]"; echo ${!u[@]} end; declare -n nr=s; s=1; echo "[${!nr[@]}] [${!nr}]"`,
+		`echo "[${!u}]"; echo "not reached $?"`,
+		`set +e; (echo "[${!u}]"; echo "not reached"); echo "sub $?"`,
+		// set -u: name lists are never unbound; zero names are zero fields
+		`set -u; a1=x; echo ${!a*} "${!a@}" "[${!zz*}]" "${!zz@}" "${!u[@]}" ${!u[*]} end; echo "${!u}"`,
+	})
+}
