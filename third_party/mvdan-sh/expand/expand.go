@@ -1481,6 +1481,12 @@ func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
 			return -1
 		}
 	}
+	if mlen := bashMatchLen(pat); mlen >= 0 {
+		longest = fixedLenMatch(pat, mode, mlen)
+		if longest == nil {
+			return nil
+		}
+	}
 	var locs [][]int
 	for start := 0; start < len(name) || (start == 0 && len(name) == 0); {
 		if n >= 0 && len(locs) >= n {
@@ -1912,4 +1918,134 @@ func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart,
 	inner.splitLits = true // ${x:-a b} is two fields, as the word's text is split
 	fields, err = inner.wordFields(pe.Exp.Word.Parts)
 	return fields, true, err
+}
+
+// bashMatchLen is bash's MATCHLEN (lib/glob/gm_loop.c), ported (jaiph-go
+// patch): the number of characters a pattern of fixed length matches, or
+// -1 when it holds `*` or an extglob group. Bash's ${x/pat/s} tries only
+// matches of exactly that length, so where MATCHLEN miscounts, bash finds
+// no match: it closes a bracket expression at the first `]` after the
+// character following `[`, so `[^]]` and `[!]]` count two characters
+// (the bracket and a literal `]`) and never match in ${x/…/…}, while
+// `case` and ${x#…} take them as bash's glob does.
+func bashMatchLen(pat string) int {
+	p := []rune(pat)
+	n := 0
+	for i := 0; i < len(p); {
+		c := p[i]
+		i++
+		switch c {
+		default:
+			n++
+		case '\\':
+			n++
+			if i < len(p) {
+				i++
+			}
+		case '?', '+', '!', '@':
+			if i < len(p) && p[i] == '(' {
+				return -1
+			}
+			n++
+		case '*':
+			return -1
+		case '[':
+			bracklen := 1
+			inClass, inColl, inEquiv := false, false, false
+			bad := false
+			at := func(j int) rune {
+				if j < len(p) {
+					return p[j]
+				}
+				return 0
+			}
+			c = at(i)
+			i++
+			for {
+				if c == 0 {
+					i-- // back to the end
+					n += bracklen
+					bad = true
+					break
+				} else if c == '\\' {
+					bracklen++
+					if at(i) == 0 || at(i+1) == 0 {
+						n += bracklen
+						i = len(p)
+						bad = true
+						break
+					}
+					i++
+				} else if c == '[' && at(i) == ':' {
+					i++
+					bracklen++
+					inClass = true
+				} else if inClass && c == ':' && at(i) == ']' {
+					i++
+					bracklen++
+					inClass = false
+				} else if c == '[' && at(i) == '.' {
+					i++
+					bracklen++
+					if at(i) == ']' {
+						i++
+						bracklen++
+					}
+					inColl = true
+				} else if inColl && c == '.' && at(i) == ']' {
+					i++
+					bracklen++
+					inColl = false
+				} else if c == '[' && at(i) == '=' {
+					i++
+					bracklen++
+					if at(i) == ']' {
+						i++
+						bracklen++
+					}
+					inEquiv = true
+				} else if inEquiv && c == '=' && at(i) == ']' {
+					i++
+					bracklen++
+					inEquiv = false
+				} else {
+					bracklen++
+				}
+				c = at(i)
+				i++
+				if c == ']' {
+					break
+				}
+			}
+			if !bad {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// fixedLenMatch is the match function of findAllIndex for a pattern bash
+// takes to have mlen characters (bashMatchLen): a match is exactly that
+// long or none. It is nil when the pattern does not compile.
+func fixedLenMatch(pat string, mode pattern.Mode, mlen int) func(s string) int {
+	expr, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return nil
+	}
+	rx := regexp.MustCompile("^(?:" + expr + ")$")
+	return func(s string) int {
+		end := 0
+		for range mlen {
+			if end >= len(s) {
+				return -1
+			}
+			_, size := utf8.DecodeRuneInString(s[end:])
+			end += size
+		}
+		if rx.MatchString(s[:end]) {
+			return end
+		}
+		return -1
+	}
 }

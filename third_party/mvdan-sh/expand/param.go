@@ -679,9 +679,26 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		}
 		rx := regexp.MustCompile(expr)
 		rx.Longest()
+		// jaiph-go patch: a pattern of fixed length (bash's MATCHLEN,
+		// see bashMatchLen) is tried on that many characters only.
+		mlen := bashMatchLen(orig)
 		out := make([]string, len(elems))
 		for i, elem := range elems {
 			out[i] = elem
+			if mlen >= 0 {
+				offs := charOffsets(elem)
+				if mlen >= len(offs) {
+					continue
+				}
+				lo, hi := 0, offs[mlen]
+				if anchor == '%' {
+					lo, hi = offs[len(offs)-1-mlen], len(elem)
+				}
+				if loc := rx.FindStringIndex(elem[lo:hi]); loc != nil && loc[0] == 0 && loc[1] == hi-lo {
+					out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
+				}
+				continue
+			}
 			if loc := rx.FindStringIndex(elem); loc != nil {
 				out[i] = elem[:loc[0]] + with(elem[loc[0]:loc[1]]) + elem[loc[1]:]
 			}

@@ -27,3 +27,14 @@ func TestJaiphIndirectKeysUnset(t *testing.T) {
 		`set -u; a1=x; echo ${!a*} "${!a@}" "[${!zz*}]" "${!zz@}" "${!u[@]}" ${!u[*]} end; echo "${!u}"`,
 	})
 }
+
+func TestJaiphPatsubFixedLength(t *testing.T) {
+	runCases(t, []string{
+		// bash's ${x/pat/s} tries matches of MATCHLEN characters only; it
+		// counts [^]] and [!]] as two, so they never match there
+		`s='ab^cd^'; p='[^]]'; echo ${s//$p/z} ${s//[^]]/z} ${s/[!]]/z} ${s/#[^]]/z} ${s/%[^]]/z}; case a in $p) echo case;; esac; echo ${s#[^]]}`,
+		`s='ab^cd^'; echo ${s//[^a]/z} ${s//[]^]/z} ${s//[[:alpha:]]/z} ${s//[[:alpha:]]?/z} ${s/c?/Z} ${s//[a/z}; t='a]b]'; echo ${t//[^]]]/Q} ${t//[]]/Q} ${t//\]/Q}`,
+		`v='xxabc'; echo ${v/#x/Y} ${v/%c/Y} ${v/%bc/Y} ${v//x/Y} ${v/[xa]b/Q} "${v/#/<}" "${v/%/>}" ${v/#xxabcd/N} ${v/%xxabc/all}`,
+		`w='[q]bar[]'; echo ${w/[q]/R} ${w/"[q]"/R} ${w//[[]/R} ${w//[[.].]]/S} ${w//[[=q=]]/E}; a=(x1 y1 z2); echo ${a[@]/%[12]/N} ${a[@]/#[^x]/-}`,
+	})
+}
