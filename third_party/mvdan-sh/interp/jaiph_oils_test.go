@@ -38,3 +38,11 @@ func TestJaiphPatsubFixedLength(t *testing.T) {
 		`w='[q]bar[]'; echo ${w/[q]/R} ${w/"[q]"/R} ${w//[[]/R} ${w//[[.].]]/S} ${w//[[=q=]]/E}; a=(x1 y1 z2); echo ${a[@]/%[12]/N} ${a[@]/#[^x]/-}`,
 	})
 }
+
+func TestJaiphCollatingSymbols(t *testing.T) {
+	runCases(t, []string{
+		// [.c.] and [=c=] of one character are that character
+		`w='[q]bar[]-'; echo ${w/[q]/R} ${w//[[.].]]/S} ${w//[[=q=]]/E} ${w//[[.-.]a]/H} ${w//[a[.-.]]/H}`,
+		`case ']' in [[.].]]) echo c1;; esac; case q in [![=q=]]) echo no;; *) echo c2;; esac; [[ - == [[.-.]] ]] && echo c3; touch ab; echo a[[.b.]]`,
+	})
+}
