@@ -23,6 +23,7 @@ const (
 	kBare                 // Cmd without its option Arg (`jobs` but not `jobs -p`)
 	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
 	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
+	kLocale               // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -118,6 +119,41 @@ var table = []refusal{
 	// bash reports the syntax error when the trap runs, with its own text
 	// and line; the interpreter's parser words it differently.
 	{"trap with an action that is not valid shell", kTrapCode, "trap", "", "trap 'if' EXIT; echo st=$?"},
+	// bash switches its own locale (pattern `?`, ${#x}, ${x:o:l}) when
+	// these change; the interpreter's is always UTF-8. A literal UTF-8
+	// locale name and a prefix assignment to a command are allowed.
+	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
+	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
+	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
+}
+
+// localeVars are the variables whose change switches bash's own locale.
+var localeVars = map[string]bool{"LC_ALL": true, "LC_CTYPE": true, "LANG": true}
+
+// utf8Locale reports whether a literal locale name names a UTF-8 locale,
+// which the interpreter's is already.
+func utf8Locale(v string) bool {
+	v = strings.ToLower(v)
+	return strings.HasSuffix(v, ".utf-8") || strings.HasSuffix(v, ".utf8")
+}
+
+// localeAssign reports the assignments to the locale variables that change
+// the shell's locale: a value that is not a literal UTF-8 locale name.
+// A naked name keeps its value under export and readonly only (a naked
+// local or declare in a function makes it unset there).
+func localeAssign(a *syntax.Assign, nakedKeeps bool, hit func(kind, string, string, syntax.Pos)) {
+	if a == nil || a.Name == nil || !localeVars[a.Name.Value] {
+		return
+	}
+	if a.Value != nil && a.Index == nil && !a.Append {
+		if v, ok := literalWord(a.Value); ok && utf8Locale(v) {
+			return
+		}
+	}
+	if a.Naked && a.Value == nil && a.Array == nil && nakedKeeps {
+		return // export LANG: no change of value
+	}
+	hit(kLocale, "", a.Name.Value, a.Pos())
 }
 
 // trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
@@ -242,6 +278,10 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.CallExpr:
 			words := n.Args
 			if len(words) == 0 {
+				// a bare assignment sets the shell's variable
+				for _, a := range n.Assigns {
+					localeAssign(a, false, hit)
+				}
 				return true
 			}
 			if w := stepWord(words); w != nil {
@@ -267,6 +307,12 @@ func scan(f *syntax.File) (out, steps []found) {
 				}
 			}
 			options(n.Variant.Value, words, hit)
+			keeps := n.Variant.Value == "export" || n.Variant.Value == "readonly"
+			for _, a := range n.Args {
+				if !(a.Naked && a.Name == nil) {
+					localeAssign(a, keeps, hit)
+				}
+			}
 		case *syntax.ParamExp:
 			if n.Exp != nil || n.Repl != nil {
 				markParsed(n)
@@ -347,6 +393,12 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 func special(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
 	args := words[1:]
 	switch name {
+	case "unset":
+		for _, w := range args {
+			if l := w.Lit(); localeVars[l] {
+				hit(kLocale, "", l, w.Pos())
+			}
+		}
 	case "jobs":
 		for _, w := range args {
 			if l := w.Lit(); strings.HasPrefix(l, "-") && strings.Contains(l, "p") {
