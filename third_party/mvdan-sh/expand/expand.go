@@ -113,6 +113,9 @@ type Config struct {
 	// inDblQuote: the parameter expansion being expanded is inside
 	// double quotes (jaiph-go patch, see opWord).
 	inDblQuote bool
+	// indirectList: the parameter expansion being expanded was reached
+	// through ${!ref OP} (jaiph-go patch, see indirectOp).
+	indirectList bool
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -1325,7 +1328,12 @@ func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
 	}
 	oldDbl := cfg.inDblQuote
 	cfg.inDblQuote = true
-	defer func() { cfg.inDblQuote = oldDbl }()
+	// jaiph-go patch: this wordFields call is nested in the caller's, and
+	// both build in cfg's allocation arrays: the caller's fields so far
+	// are put back once these are joined into strings (x"${a[@]+w}"y
+	// gave wxwy: the nested call wrote over the caller's "x").
+	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
+	defer func() { cfg.inDblQuote, cfg.fieldAlloc, cfg.fieldsAlloc = oldDbl, fa, fsa }()
 	fields, err := cfg.wordFields(cfg.opWord(w).Parts)
 	if err != nil {
 		return nil, err

@@ -108,13 +108,55 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	return v, true, err
 }
 
+// indirectOp expands ${!ref OP}, an indirection with an operator
+// (${!r:-w}, ${!r#p}, ${!r/p/s}, ${!r:o:l}, ${!r@Q} …): the operator
+// applies to the parameter ref names, as in bash (jaiph-go patch: it was
+// ignored, ${!r:-w} gave the target's value or nothing). ok is false when
+// ref does not name a parameter; the caller then reports it.
+func (cfg *Config) indirectOp(pe *syntax.ParamExp) (string, bool, error) {
+	ref := *pe
+	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
+	if !cfg.Env.Get(pe.Param.Value).IsSet() {
+		return "", false, nil
+	}
+	target, err := cfg.paramExp(&ref)
+	if err != nil || target == "" {
+		return "", false, err
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	tp, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 {
+		return "", false, nil
+	}
+	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+	// Reached through ${!r}, a list is null only when it has no elements
+	// (bash: r='v[@]'; v=(""); ${!r:-w} is empty, ${v[@]:-w} is w).
+	old := cfg.indirectList
+	cfg.indirectList = true
+	v, err := cfg.paramExp(tp)
+	cfg.indirectList = old
+	return v, true, err
+}
+
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
-	defer func() { cfg.curParam = oldParam }()
+	viaIndirect := cfg.indirectList // for this expansion, not nested ones
+	cfg.indirectList = false
+	defer func() { cfg.curParam, cfg.indirectList = oldParam, viaIndirect }()
 
 	if pe.Param == nil { // e.g. zsh's ${}
 		return "", fmt.Errorf("unsupported")
+	}
+	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
+		if l := nodeLit(pe.Index); l != "@" && l != "*" {
+			if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
+				return v, err
+			}
+		}
 	}
 	name := pe.Param.Value
 	index := pe.Index
@@ -324,6 +366,22 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		str = join(elems)
 	case pe.Exp != nil:
+		// jaiph-go patch: a list ($@, $*, ${a[@]}, ${a[*]}) is set when
+		// it has elements, and null when its elements joined are empty:
+		// joined with IFS's first character for a quoted "*", else with
+		// a space (bash: set -- "" ""; IFS=; ${*:-w} is empty, "${*:-w}"
+		// is w).
+		null := str == ""
+		if indexAllElements {
+			set = len(elems) > 0
+			if viaIndirect {
+				null = !set
+			} else if nodeLit(index) == "*" && cfg.inDblQuote {
+				null = cfg.ifsJoin(elems) == ""
+			} else {
+				null = strings.Join(elems, " ") == ""
+			}
+		}
 		// jaiph-go patch: the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w}
 		// is expanded only when it is used (${x:-$((i++))} leaves i alone
 		// when x is set), inside double quotes with their rules.
@@ -332,13 +390,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			used := false
 			switch pe.Exp.Op {
 			case syntax.AlternateUnsetOrNull:
-				used = str != ""
+				used = !null
 			case syntax.AlternateUnset:
 				used = set
 			case syntax.DefaultUnset, syntax.ErrorUnset, syntax.AssignUnset:
 				used = !set
 			default:
-				used = str == ""
+				used = null
 			}
 			if used {
 				var err error
@@ -354,13 +412,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		switch op := pe.Exp.Op; op {
 		case syntax.AlternateUnsetOrNull:
-			if str == "" {
+			if null {
+				str = ""
 				break
 			}
 			fallthrough
 		case syntax.AlternateUnset:
 			if set {
 				str = arg
+			} else {
+				str = ""
 			}
 		case syntax.DefaultUnset:
 			if set {
@@ -368,7 +429,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.DefaultUnsetOrNull:
-			if str == "" {
+			if null {
 				str = arg
 			}
 		case syntax.ErrorUnset:

@@ -46,3 +46,29 @@ func TestJaiphCollatingSymbols(t *testing.T) {
 		`case ']' in [[.].]]) echo c1;; esac; case q in [![=q=]]) echo no;; *) echo c2;; esac; [[ - == [[.-.]] ]] && echo c3; touch ab; echo a[[.b.]]`,
 	})
 }
+
+func TestJaiphListDefaultInWord(t *testing.T) {
+	runCases(t, []string{
+		// the text around "${a[@]+w}" is kept (a nested expansion wrote
+		// over it)
+		`arr=(p q); echo /"${arr[@]+bar}"/ x"${arr[@]:+bar}"y "<${arr[@]:-d}>"; set -- a b; echo x"${@+bar}"y`,
+	})
+}
+
+func TestJaiphListSetAndNull(t *testing.T) {
+	runCases(t, []string{
+		// a list is set when it has elements; null when joined empty
+		`set --; echo "${@-m}" ${@-m} ${@+p} ${@:-m} ${@:+p}; e=(); echo ${e[@]-m} ${e[@]+p} ${e[*]-m} "[${e[*]-m}]" "[${e[*]+p}]"; declare -A n=(); echo ${n[@]-m} ${n[@]+p}`,
+		`set -- "" ""; IFS=; echo "a=${*-m}" "b=${*+p}" "c=${*:-m}" "d=${*:+p}"; echo a=${*-m} b=${*+p} c=${*:-m} d=${*:+p}; v=("" ""); printf '<%s>' ${v[*]:-e}; echo; IFS=:; echo "e=${*:-m}"`,
+	})
+}
+
+func TestJaiphIndirectWithOperator(t *testing.T) {
+	runCases(t, []string{
+		// the operator applies to the parameter the reference names
+		`ham=hello; r=ham; echo "${!r#h}" "${!r/l/L}" "${!r:1:2}" "${!r^^}" "${!r@Q}" "${!r%o}"; a=(x y z); r='a[@]'; echo "${!r/x/X}" "${!r:1}"; r='a[1]'; echo "${!r:-d}" "${!r/y/Y}"`,
+		`r=nope; echo "[${!r:-d}] [${!r-e}] [${!r:+f}] [${!r+g}]"; r=ham; ham=; echo "[${!r:-d}] [${!r-e}] [${!r:+f}] [${!r+g}]"; unset ham; echo "[${!r=set}] $ham"; set -- x y; r=2; echo "${!r/y/Y}"`,
+		// through a reference, a list with elements is never null
+		`r='v[@]'; s='v[*]'; v=(); echo "[${!r-n}] [${!r:-c}] [${!s-n}] [${!s:-c}]"; v=(""); echo "[${!r-n}] [${!r:-c}] [${!s:-c}]"; IFS=; v=("" ""); echo "[${!r:-c}] [${!s:-c}]"`,
+	})
+}
