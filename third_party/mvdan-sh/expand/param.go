@@ -66,8 +66,40 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 	}
 	parts := make([]syntax.WordPart, 0, len(w.Parts))
 	for _, p := range w.Parts {
-		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
-			p = &syntax.Lit{ValuePos: sq.Left, ValueEnd: sq.Right, Value: "'" + sq.Value + "'"}
+		switch q := p.(type) {
+		case *syntax.SglQuoted:
+			if q.Dollar {
+				break
+			}
+			lit := &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: "'" + q.Value + "'"}
+			p = lit
+			if strings.ContainsAny(q.Value, "$`") {
+				// jaiph-go patch: the text between the quotes is
+				// expanded, as in bash ("${u:-'$v'}" is '…' around
+				// $v's value).
+				if doc, err := syntax.NewParser().Document(strings.NewReader(q.Value)); err == nil {
+					parts = append(parts, &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Left, Value: "'"})
+					parts = append(parts, doc.Parts...)
+					p = &syntax.Lit{ValuePos: q.Right, ValueEnd: q.Right, Value: "'"}
+				}
+			}
+		case *syntax.Lit:
+			// jaiph-go patch: a backslash before } is removed, as bash
+			// does in the word of "${u-\}}"; the other escapes are the
+			// double quotes' own.
+			if strings.Contains(q.Value, `\}`) {
+				var sb strings.Builder
+				for i := 0; i < len(q.Value); i++ {
+					if q.Value[i] == '\\' && i+1 < len(q.Value) {
+						if q.Value[i+1] != '}' {
+							sb.WriteByte('\\')
+						}
+						i++
+					}
+					sb.WriteByte(q.Value[i])
+				}
+				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: sb.String()}
+			}
 		}
 		parts = append(parts, p)
 	}

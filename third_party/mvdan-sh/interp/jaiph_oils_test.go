@@ -72,3 +72,12 @@ func TestJaiphIndirectWithOperator(t *testing.T) {
 		`r='v[@]'; s='v[*]'; v=(); echo "[${!r-n}] [${!r:-c}] [${!s-n}] [${!s:-c}]"; v=(""); echo "[${!r-n}] [${!r:-c}] [${!s:-c}]"; IFS=; v=("" ""); echo "[${!r:-c}] [${!s:-c}]"`,
 	})
 }
+
+func TestJaiphQuotedDefaultWord(t *testing.T) {
+	runCases(t, []string{
+		// inside double quotes, '…' in the word is literal quotes around
+		// expanded text; a backslash before } is removed
+		`unset u; val='p q r'; x=X; printf '<%s>' "${u:-'$val'}" "${u:-'$val $x'y}" "${u:-'$(echo hi)'}" "${u:+'$val'}" "${u-'a\$b'}" "${u-'a\\b'}"; echo`,
+		`unset u; echo "${u-\}}" "${u-\\}}" "${u-a\}b}" "${u-\\\}}" ${u-\}} "${u-\$}" "${u-\q}"; u=set; echo "${u:+\}}"`,
+	})
+}
