@@ -81,3 +81,10 @@ func TestJaiphQuotedDefaultWord(t *testing.T) {
 		`unset u; echo "${u-\}}" "${u-\\}}" "${u-a\}b}" "${u-\\\}}" ${u-\}} "${u-\$}" "${u-\q}"; u=set; echo "${u:+\}}"`,
 	})
 }
+
+func TestJaiphDollarLineContinuation(t *testing.T) {
+	runCases(t, []string{
+		// a backslash-newline right after $ is removed first, as bash
+		"echo $\\\n?; x=5; echo $\\\nx ${\\\nx} \"$\\\nx\" $\\\n(echo s) $\\\n((1+2)) $\\\n\\\n{x}; echo end$\\\n",
+	})
+}
