@@ -720,7 +720,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
+				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
 			field = append(field, fp)
@@ -953,7 +953,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			allowEmpty = true
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
+				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
 			curField = append(curField, fp)
@@ -2056,4 +2056,41 @@ func fixedLenMatch(pat string, mode pattern.Mode, mlen int) func(s string) int {
 		}
 		return -1
 	}
+}
+
+// dollarCtrl replaces the \cX escapes of a $'…' string by their control
+// characters (jaiph-go patch: Format, shared with echo -e where \c ends the
+// output, kept them as text): X's upper case with its top three bits
+// cleared, \c? is DEL, as bash's ansicstr.
+func dollarCtrl(s string) string {
+	if !strings.Contains(s, `\c`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			sb.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] != 'c' || i+2 >= len(s) {
+			sb.WriteByte(s[i])
+			sb.WriteByte(s[i+1])
+			i++
+			continue
+		}
+		c := s[i+2]
+		i += 2
+		if c == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+			i++ // \c\\ is the control character of a backslash
+		}
+		if c == '?' {
+			sb.WriteByte(0x7f)
+		} else {
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			sb.WriteByte(c & 0x1f)
+		}
+	}
+	return sb.String()
 }

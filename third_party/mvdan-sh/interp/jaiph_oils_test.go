@@ -88,3 +88,10 @@ func TestJaiphDollarLineContinuation(t *testing.T) {
 		"echo $\\\n?; x=5; echo $\\\nx ${\\\nx} \"$\\\nx\" $\\\n(echo s) $\\\n((1+2)) $\\\n\\\n{x}; echo end$\\\n",
 	})
 }
+
+func TestJaiphDollarQuoteControlChars(t *testing.T) {
+	runCases(t, []string{
+		// \cX in $'…' is a control character
+		`echo -n $'\c0\c9-\cb\cY\c?\c\\x\c' | od -An -tx1; echo -n $'\\c\x41\cA' | od -An -tx1`,
+	})
+}
