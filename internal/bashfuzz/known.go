@@ -129,7 +129,6 @@ var Known = map[Class]string{
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassNounset:              "set -u: arithmetic on unset variables",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
-	ClassCompoundAndOr:        "{ false && x; } under errexit: jaiph exits, bash goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
 	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
@@ -162,6 +161,7 @@ var Fixed = map[Class]string{
 	ClassLevelsBeyondLoops: "continue N / break N beyond the enclosing loops",
 	ClassTestVEmpty:        "[[ -v \"\" ]] panicked in the interpreter",
 	ClassIndirectUnset:     "${!A1[@]} of an unset variable failed with invalid indirect expansion",
+	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

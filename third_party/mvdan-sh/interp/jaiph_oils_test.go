@@ -95,3 +95,19 @@ func TestJaiphDollarQuoteControlChars(t *testing.T) {
 		`echo -n $'\c0\c9-\cb\cY\c?\c\\x\c' | od -An -tx1; echo -n $'\\c\x41\cA' | od -An -tx1`,
 	})
 }
+
+func TestJaiphCompoundIgnoredFailure(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		// a compound command failing with a failure errexit ignored
+		// goes on; a subshell or function does not
+		"{ false && true; }", "if true; then false && true; fi", "case x in x) false && true;; esac",
+		"{ { false && true; }; }", "{ false && true; } > /dev/null", "for i in 1 2; do false && true; done",
+		"for ((i=0;i<1;i++)); do false && true; done", "until false; do false && true; break; done",
+		"f() { false && true; }; f", "( false && true )", "for i in 1; do false || false; done",
+		"f() { false && true; }; f && echo ok; f; echo x", "trap 'echo ERR' ERR; { false && true; }; echo a; { false; }",
+	} {
+		cases = append(cases, "set -e; "+c+"; echo continued $?")
+	}
+	runCases(t, cases)
+}

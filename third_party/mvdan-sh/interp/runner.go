@@ -461,6 +461,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.setPipeStatus(st.Cmd)
 	}
 	r.noErrExit = negNoErrExit
+	// jaiph-go patch: as in bash, a compound command other than a subshell
+	// whose status comes from a failure errexit ignored ({ false && x; },
+	// a loop or if ending so) does not exit the shell or run the ERR trap.
+	ignoredFail := false
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -468,8 +472,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		ignoredFail = !r.exit.ok()
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
+	} else if !r.exit.ok() && r.ignoredFail && keepsIgnoredFail(st.Cmd) {
+		ignoredFail = true
 	} else if !r.exit.ok() && !r.noErrExit {
 		if !r.exit.exiting {
 			// jaiph-go patch: a shell already exiting (`exit` in an
@@ -486,6 +493,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.exiting = true
 		}
 	}
+	r.ignoredFail = ignoredFail
 	if r.keepRedirs {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
@@ -2273,3 +2281,14 @@ func isArithmErr(err error) bool {
 type closedWriter struct{}
 
 func (closedWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
+
+// keepsIgnoredFail reports whether a command's status may be a failure that
+// errexit ignored inside it (jaiph-go patch): the compound commands run in
+// the shell itself, not subshells, functions or other simple commands.
+func keepsIgnoredFail(cmd syntax.Command) bool {
+	switch cmd.(type) {
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		return true
+	}
+	return false
+}
