@@ -1165,6 +1165,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		// jaiph-go patch: the report goes to the shell's stderr, as in
 		// bash (it was written to stdout, so $(time cmd) captured it).
+		if tf := r.lookupVar("TIMEFORMAT"); tf.IsSet() && !cm.PosixFormat {
+			r.timeFormat(tf.String(), time.Since(start))
+			break
+		}
 		format := "%s\t%s\n"
 		if cm.PosixFormat {
 			format = "%s %s\n"
@@ -1303,6 +1307,70 @@ func (r *Runner) match(pat, name string) bool {
 		return false
 	}
 	return matcher(name)
+}
+
+// timeFormat prints the report of `time` as TIMEFORMAT says (jaiph-go
+// patch: TIMEFORMAT was ignored): %% is %, %[p][l]R, U and S the real, user
+// and system times with p decimals (default 3; l: minutes too), %[p]P the
+// CPU percentage; a newline ends a non-empty report. User and system times
+// are 0 (as in the default report). An invalid character after % is bash's
+// warning and no report.
+func (r *Runner) timeFormat(tf string, real time.Duration) {
+	if tf == "" {
+		return
+	}
+	var sb strings.Builder
+	for i := 0; i < len(tf); i++ {
+		if tf[i] != '%' {
+			sb.WriteByte(tf[i])
+			continue
+		}
+		if i+1 >= len(tf) {
+			sb.WriteByte('%')
+			break
+		}
+		i++
+		if tf[i] == '%' {
+			sb.WriteByte('%')
+			continue
+		}
+		prec, long := 3, false
+		if tf[i] >= '0' && tf[i] <= '9' {
+			prec = min(int(tf[i]-'0'), 3)
+			i++
+		}
+		if i < len(tf) && tf[i] == 'l' {
+			long = true
+			i++
+		}
+		if i >= len(tf) { // bash shows the string's terminating NUL
+			r.errf("TIMEFORMAT: `\x00': invalid format character\n")
+			return
+		}
+		var d time.Duration
+		switch tf[i] {
+		case 'R':
+			d = real
+		case 'U', 'S':
+		case 'P':
+			sb.WriteString(strconv.FormatFloat(0, 'f', 2, 64))
+			continue
+		default:
+			r.errf("TIMEFORMAT: `%c': invalid format character\n", tf[i])
+			return
+		}
+		secs := d.Seconds()
+		if long {
+			mins := int(secs / 60)
+			fmt.Fprintf(&sb, "%dm", mins)
+			secs -= float64(mins * 60)
+			sb.WriteString(strconv.FormatFloat(secs, 'f', prec, 64))
+			sb.WriteByte('s')
+		} else {
+			sb.WriteString(strconv.FormatFloat(secs, 'f', prec, 64))
+		}
+	}
+	r.errf("%s\n", sb.String())
 }
 
 func elapsedString(d time.Duration, posix bool) string {
