@@ -127,7 +127,6 @@ var Known = map[Class]string{
 	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassNounset:              "set -u: arithmetic on unset variables",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
 	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
@@ -162,6 +161,7 @@ var Fixed = map[Class]string{
 	ClassTestVEmpty:        "[[ -v \"\" ]] panicked in the interpreter",
 	ClassIndirectUnset:     "${!A1[@]} of an unset variable failed with invalid indirect expansion",
 	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
+	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -113,6 +113,11 @@ type Config struct {
 	// inDblQuote: the parameter expansion being expanded is inside
 	// double quotes (jaiph-go patch, see opWord).
 	inDblQuote bool
+	// LetArith: the arithmetic being evaluated is a let argument, whose
+	// quotes are removed as a word's (jaiph-go patch; in $((…)) and ((…))
+	// bash keeps single quotes).
+	LetArith bool
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool

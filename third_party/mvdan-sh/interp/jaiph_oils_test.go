@@ -120,3 +120,39 @@ func TestJaiphTimeFormat(t *testing.T) {
 		`TIMEFORMAT=x; time -p true 2>&1 | sed 's/[0-9]/N/g'`,
 	})
 }
+
+func TestJaiphArithmOils(t *testing.T) {
+	var cases []string
+	// bash's token for a negative exponent is the one after the exponent
+	for _, e := range []string{"2**-1", "2**-1 * 5", "2 ** -1 + 1", "2**(-1)", "x=1, 2**-x", "2**-1*5", "5/0 + 1", "(2**-1)", "2**-1**2", "y=-2, 3**y", "3**y--, 1"} {
+		cases = append(cases, "y=-1; echo $(( "+e+" ))")
+	}
+	// a base with a leading 0 is an invalid number
+	for _, e := range []string{"02#0101", "0#1", "010#1", "0x2#1", "1#1", "1 + 02#1", "x"} {
+		cases = append(cases, "x=02#1; echo $(( "+e+" ))", "let 'y = "+e+"'; echo $? $y", "(( "+e+" )); echo $?")
+	}
+	// a single-quoted operand is no operand
+	for _, e := range []string{"'3' + 2", "2 + '3'", `"3" + 2`, "a['k']", "1 + (('2'))"} {
+		cases = append(cases, "declare -A a=([k]=4); echo $(( "+e+" ))", "declare -A a=([k]=4); (( "+e+" )); echo $?")
+	}
+	runCases(t, cases)
+}
+
+func TestJaiphArithmNounsetAndAssoc(t *testing.T) {
+	runCases(t, []string{
+		// set -u: an operator reading an unset name before writing it
+		`set -u; (( nv1++ )); echo x`, `set -u; echo $(( nv1++ )); echo x`, `set -u; (( ++nv2 )); echo x`,
+		`set -u; (( nv3 += 1 )); echo x`, `set -u; (( nv4 = 1 )); echo $nv4`, `set -u; i=0; while (( i++ < 2 )); do echo l; done; while (( j1++ < 2 )); do echo m; done`,
+		// $m of an associative array is ${m[0]}
+		`declare -A m=([0]=x [k]=y); echo "[$m] [${m}] [${#m}] [${m:0:1}] [${m/x/z}]"; declare -A n=([k]=1); echo "[$n]"; declare -A q=([0]=40); echo $((q + 5))`,
+	})
+}
+
+func TestJaiphArithmDigitIndex(t *testing.T) {
+	var cases []string
+	// 1[2] is the number 1 and an invalid operator, not an element of $1
+	for _, e := range []string{"1[2] = 3", "1[2]", "x + 1[2]", "1[2]++", "12[0] += 1"} {
+		cases = append(cases, "set -- a b; echo $(( "+e+" )); echo n", "set -- a b; (( "+e+" )); echo $?")
+	}
+	runCases(t, cases)
+}

@@ -910,7 +910,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var val int
 		for _, expr := range cm.Exprs {
+			r.ecfg.LetArith = true
 			val = r.arithmCmd("let: ", expr, "")
+			r.ecfg.LetArith = false
 			if r.exit.code != 0 || r.exit.exiting {
 				break
 			}
