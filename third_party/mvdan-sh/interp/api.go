@@ -166,6 +166,9 @@ type Runner struct {
 	// compound command ending with such a failure (jaiph-go patch).
 	ignoredFail bool
 
+	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
+	unsetFailed bool
+
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).
 	statusBeforeReturn uint8

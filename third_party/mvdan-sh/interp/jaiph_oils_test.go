@@ -156,3 +156,16 @@ func TestJaiphArithmDigitIndex(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+func TestJaiphBadSubscriptErrexit(t *testing.T) {
+	runCases(t, []string{
+		// under errexit a bad subscript ends the shell even where errexit
+		// is ignored; unset's is status 1 with bash's text
+		`set -e; a=(1); echo ${a[-5]} && echo x; echo after`,
+		`set -e; a=(1); if echo ${a[-5]}; then echo x; fi; echo after`,
+		`set -e; e=(); if [[ -v e[-1] ]]; then echo x; fi; echo after`,
+		`e=(); [[ -v e[-1] ]] && echo x; echo after $?`,
+		`set -e; a=(1); unset -v "a[-2]" && echo x; echo after`,
+		`a=(1); unset -v "a[-2]"; echo st=$?; unset "a[-3]" "a[0]"; echo $? ${#a[@]}; b=(1 2); unset "b[-1]"; echo ${#b[@]}`,
+	})
+}

@@ -232,9 +232,10 @@ func (r *Runner) expandErr(err error) {
 		r.exit.exiting = true
 	case errors.Is(err, expand.ErrBadSubscript):
 		// jaiph-go patch: bash fails the command; under errexit that ends
-		// the shell.
+		// the shell, even where errexit is otherwise ignored (an if
+		// condition, an && list).
 		r.exit.code = 1
-		if r.opts[optErrExit] && !r.noErrExit {
+		if r.opts[optErrExit] {
 			r.exit.exiting = true
 		}
 	case errors.Is(err, errReadOnly):

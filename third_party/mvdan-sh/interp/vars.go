@@ -485,8 +485,11 @@ func (r *Runner) unsetElem(name, sub string) {
 		if k < 0 {
 			// Negative indices count from one past the maximum index.
 			if k += internal.IndexedMax(vr.List, vr.Indexes) + 1; k < 0 {
-				r.errf("unset: %s[%s]: bad array subscript\n", name, sub)
+				// jaiph-go patch: bash's text, without the name, and
+				// status 1 (the builtin's status overwrote it).
+				r.errf("unset: [%s]: bad array subscript\n", sub)
 				r.exit.code = 1
+				r.unsetFailed = true
 				return
 			}
 		}
