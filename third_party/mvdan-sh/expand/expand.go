@@ -1319,9 +1319,28 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		return err
 	}
 	if n < 0 {
-		return fmt.Errorf("%d: substring expression < 0", n)
+		return fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 	}
 	return nil
+}
+
+// sliceLenText is the length expression of ${x:o:l} as bash quotes it in
+// "substring expression < 0": its source text between the colon and the
+// closing brace, spaces included (jaiph-go patch: the value was printed,
+// so ${a: 1: n} said -3 where bash says " n"). The text is rebuilt from
+// node positions.
+func sliceLenText(pe *syntax.ParamExp) string {
+	x := pe.Slice.Length
+	var r arithRender
+	r.node(x)
+	text := r.sb.String()
+	if c := pe.Slice.LengthColon; c.IsValid() && c.Line() == x.Pos().Line() && x.Pos().Col() > c.Col()+1 {
+		text = strings.Repeat(" ", int(x.Pos().Col()-c.Col()-1)) + text
+	}
+	if rb := pe.Rbrace; rb.IsValid() && rb.Line() == x.End().Line() && rb.Col() > x.End().Col() {
+		text += strings.Repeat(" ", int(rb.Col()-x.End().Col()))
+	}
+	return text
 }
 
 // quotedOpFields expands the word of a quoted "${a[@]:-w}" (jaiph-go patch)

@@ -377,7 +377,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				if sliceLen < 0 {
 					end = n + sliceLen
 					if end < start {
-						return "", fmt.Errorf("%d: substring expression < 0", sliceLen)
+						return "", fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 					}
 				} else {
 					end = min(start+sliceLen, n)

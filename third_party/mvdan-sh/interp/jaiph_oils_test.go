@@ -169,3 +169,12 @@ func TestJaiphBadSubscriptErrexit(t *testing.T) {
 		`a=(1); unset -v "a[-2]"; echo st=$?; unset "a[-3]" "a[0]"; echo $? ${#a[@]}; b=(1 2); unset "b[-1]"; echo ${#b[@]}`,
 	})
 }
+
+func TestJaiphSliceLengthText(t *testing.T) {
+	var cases []string
+	// bash quotes the length expression as written
+	for _, e := range []string{"a[@]:1:n", "a[@]: 1: -3", "a[@]:1:  -3 ", "s:1: -9", "s:1:n-9", "s: 1 : -9", "@:1:-5", "a[@]:1:(-3)", "s::-9"} {
+		cases = append(cases, "n=-3; a=(1 2 3); s=abcdef; set -- x y; echo \"${"+e+"}\"; echo st=$?")
+	}
+	runCases(t, cases)
+}

@@ -1640,6 +1640,7 @@ zshPrefixLoop:
 		}
 		colonPos = p.pos
 		if p.got(colon) {
+			pe.Slice.LengthColon = colonPos
 			pe.Slice.Length = p.followArithm(colon, colonPos)
 		}
 		// Need to use a different matched style so arithm errors
