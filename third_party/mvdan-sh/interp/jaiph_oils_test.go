@@ -178,3 +178,12 @@ func TestJaiphSliceLengthText(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+func TestJaiphEmptySliceParts(t *testing.T) {
+	runCases(t, []string{
+		// an offset of blanks and an empty length are 0, as bash
+		`arr=(1 2 3); printf '<%s>' space ${arr[@]: }; echo; s=123; printf '<%s>' space ${s: } "${s:  }"; echo`,
+		`arr=(1 2 3); printf '<%s>' ${arr[@]::}; echo; printf '<%s>' ${arr[@]:0:}; echo; set -- 1 2 3; printf '<%s>' ${@::} ${@:0:} x; echo; s=abc; echo "[${s::}] [${s:1:}] [${s: :2}]"`,
+		`f() { echo "${a[@]::} ${s: } ${s:1:}"; }; declare -f f`,
+	})
+}

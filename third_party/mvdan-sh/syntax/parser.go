@@ -1635,13 +1635,25 @@ zshPrefixLoop:
 		pe.Slice = &Slice{}
 		colonPos := p.pos
 		p.quote = paramExpSlice
-		if p.next(); p.tok != colon {
+		// jaiph-go patch: as bash, an offset of blanks (${s: }) and an
+		// empty length (${a[@]::}, ${s:0:}) are 0; they are kept as an
+		// empty word so the expansion prints back as written.
+		empty := func() ArithmExpr {
+			return &Word{Parts: []WordPart{p.lit(p.pos, "")}}
+		}
+		if p.next(); p.tok == rightBrace && p.spaced {
+			pe.Slice.Offset = empty()
+		} else if p.tok != colon {
 			pe.Slice.Offset = p.followArithm(colon, colonPos)
 		}
 		colonPos = p.pos
 		if p.got(colon) {
 			pe.Slice.LengthColon = colonPos
-			pe.Slice.Length = p.followArithm(colon, colonPos)
+			if p.tok == rightBrace {
+				pe.Slice.Length = empty()
+			} else {
+				pe.Slice.Length = p.followArithm(colon, colonPos)
+			}
 		}
 		// Need to use a different matched style so arithm errors
 		// get reported correctly
