@@ -118,6 +118,10 @@ type Config struct {
 	// bash keeps single quotes).
 	LetArith bool
 
+	// inAssign: the word being expanded is an assignment's value
+	// (jaiph-go patch, see AssignLiteral).
+	inAssign bool
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool
@@ -246,7 +250,10 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		}
 		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
 	}
+	oldAssign := cfg.inAssign
+	cfg.inAssign = true
 	field, err := cfg.wordField(parts, quoteNone)
+	cfg.inAssign = oldAssign
 	if err != nil {
 		return "", err
 	}
@@ -1434,7 +1441,9 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 		// No tilde prefix to expand, e.g. "foo".
 		return "", field
 	}
-	i := strings.IndexByte(name, '/')
+	// jaiph-go patch: as in bash, the prefix ends at a slash or a colon
+	// (echo ~:x is $HOME:x).
+	i := strings.IndexAny(name, "/:")
 	if i < 0 && moreFields {
 		// There is a tilde prefix, but followed by more fields, e.g. "~'foo'".
 		// We only proceed if an unquoted slash was found in this field, e.g. "~/'foo'".

@@ -432,7 +432,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			if used {
 				var err error
-				if arg, err = Literal(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
+				expandWord := Literal
+				if cfg.inAssign && !cfg.inDblQuote {
+					// jaiph-go patch: in an assignment's value the
+					// word has the assignment's tilde rules too
+					// (v=${u-~:~}).
+					expandWord = AssignLiteral
+				}
+				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
 					return "", err
 				}
 			}

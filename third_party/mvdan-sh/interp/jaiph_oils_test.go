@@ -187,3 +187,15 @@ func TestJaiphEmptySliceParts(t *testing.T) {
 		`f() { echo "${a[@]::} ${s: } ${s:1:}"; }; declare -f f`,
 	})
 }
+
+func TestJaiphTildeColon(t *testing.T) {
+	runCases(t, []string{
+		// a tilde prefix ends at a colon; in an assignment (its default
+		// words too) each :~ expands
+		`HOME=/home/ann; v=~:bar; echo $v; v=~root:~:~; echo $v; v=~/x:~; echo $v; v=~nouserqq:~; echo $v; v='~':~; echo $v; v=\~:~; echo $v; x=1; v=$x:~; echo $v`,
+		`HOME=/home/ann; vv=~root:~:~ env | grep vv=; vv=~:~ env | grep vv=`,
+		`HOME=/home/ann; echo ~:x ${u-~:x} ${u-~:~} ${u-~/a:~} "${u-~:x}" ${u-a:~} ~root:x ~nouserqq:x ~: ~:/ x~:y; case ~:x in /home/ann:x) echo c;; esac; [[ ~:q == /home/ann:q ]] && echo t`,
+		`HOME=/home/ann; v=$(echo ${u-~:~}); echo $v; v="$(echo ${u-~:~})"; echo $v; v=${u-$(echo ${w-~:~})}; echo $v; v=${u-"~:~"}; echo $v; v="${u-~:~}"; echo $v; a=(${u-~:~}); echo ${a[@]}; declare d=${u-~:~}; echo $d`,
+		`HOME=/home/ann; v=~:${nope-~:~}; echo $v; v=${nope-~:~}; echo $v; v=${nope:-~/a:~/b}; echo $v; local_test() { local w=~:q; echo $w; }; local_test`,
+	})
+}
