@@ -199,3 +199,20 @@ func TestJaiphTildeColon(t *testing.T) {
 		`HOME=/home/ann; v=~:${nope-~:~}; echo $v; v=${nope-~:~}; echo $v; v=${nope:-~/a:~/b}; echo $v; local_test() { local w=~:q; echo $w; }; local_test`,
 	})
 }
+
+func TestJaiphDeclAppend(t *testing.T) {
+	runCases(t, []string{
+		// in a function, declare/local name+=(…) of a non-array assigns
+		// the list; a computed "name+=v" appends
+		`f(){ typeset s=abc; typeset s+=(d e); declare -p s; }; f`,
+		`f(){ s=abc; typeset s+=(d e); declare -p s; }; f; declare -p s`,
+		`f(){ local s=abc; s+=(d e); declare -p s; }; f`,
+		`f(){ local s=abc; local s+=(d e); declare -p s; }; f`,
+		`f(){ local -a s=(abc); local s+=(d e); declare -p s; }; f`,
+		`f(){ local s=abc; local s+=de; declare -p s; }; f`,
+		`f(){ declare -A m=([k]=v); declare m+=([j]=w); declare -p m; }; f`,
+		`typeset s=abc; typeset s+=(d e); declare -p s; export e+=(x y); declare -p e`,
+		`s=abc; f(){ declare -g s+=(d e); }; f; declare -p s`,
+		`f(){ dyn=x; typeset s${dyn}+=bar; typeset s${dyn}+=baz; echo $sx; local "q+=1" "q+=2"; echo $q; }; f`,
+	})
+}

@@ -1112,6 +1112,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Kind = expand.KeepValue
 				}
 			} else {
+				if as.Append && as.Array != nil && local && !global && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
+					// jaiph-go patch: in a function, declare/local
+					// name+=(…) of a variable that is no array yet
+					// assigns the list alone, as bash (the scalar's
+					// value is dropped).
+					plain := *as
+					plain.Append = false
+					as = &plain
+				}
 				name, vr = r.assignVal(name, vr, as, valType)
 			}
 			if global {
@@ -1255,6 +1264,11 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 			for _, field := range r.fields(as.Value) {
 				as := &syntax.Assign{}
 				name, val, ok := strings.Cut(field, "=")
+				if n, plus := strings.CutSuffix(name, "+"); ok && plus && syntax.ValidName(n) {
+					// jaiph-go patch: declare "x+=v" appends, as bash
+					// (typeset s${dyn}+=v was an invalid name).
+					name, as.Append = n, true
+				}
 				as.Name = &syntax.Lit{Value: name}
 				if !ok {
 					as.Naked = true

@@ -2020,6 +2020,12 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 		return as
 	}
 	if as.Value == nil && p.tok == leftParen {
+		if as.Index != nil && !p.lang.in(LangZsh) {
+			// jaiph-go patch: a[i]+=(…) too (bash: "cannot assign
+			// list to array member", fatal when it runs).
+			p.curErr("arrays cannot be nested")
+			return nil
+		}
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "arrays")
 		as.Array = &ArrayExpr{Lparen: p.pos}
 		newQuote := p.quote
