@@ -116,7 +116,9 @@ func (cfg *Config) sliceAssoc(pe *syntax.ParamExp, elems []string) []string {
 	const before = "\x00jaiph: before the first value\x00"
 	out := cfg.sliceElems(pe, append([]string{before}, elems...), nil, false)
 	if len(out) > 0 && out[0] == before {
-		out = out[1:]
+		// jaiph-go patch: an offset of 0 starts at the first value
+		// with the whole length, as 1 does (${m[@]:0:3} is 3 values).
+		out = elems[:min(len(out), len(elems))]
 	}
 	return out
 }

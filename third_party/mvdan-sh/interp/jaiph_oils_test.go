@@ -216,3 +216,14 @@ func TestJaiphDeclAppend(t *testing.T) {
 		`f(){ dyn=x; typeset s${dyn}+=bar; typeset s${dyn}+=baz; echo $sx; local "q+=1" "q+=2"; echo $q; }; f`,
 	})
 }
+
+func TestJaiphAssocKeyZero(t *testing.T) {
+	var cases []string
+	// ${m[@]:0:n} starts at the first value with the whole length
+	for _, sl := range []string{"0:3", "1:3", "2:3", "5:3", "6:1", "0", "1", "0:9", " -2:1"} {
+		cases = append(cases, "declare -A m; m[xx]=1; m[yy]=2; m[zz]=3; m[aa]=4; m[bb]=5; printf '<%s>' ${m[@]:"+sl+"}; echo; printf '<%s>' \"${m[*]:"+sl+"}\"; echo")
+	}
+	// m=v and m+=v set the key "0"
+	cases = append(cases, `declare -A m=([k]=v); m=s; declare -p m; m+=t; declare -p m; declare -A n; n+=u; declare -p n`)
+	runCases(t, cases)
+}

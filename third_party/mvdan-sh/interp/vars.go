@@ -384,8 +384,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 				&syntax.Lit{Value: "0"},
 			}}
 		case expand.Associative:
+			// jaiph-go patch: m=v sets the key "0", as bash (the
+			// empty key was a bad subscript).
 			index = &syntax.Word{Parts: []syntax.WordPart{
-				&syntax.DblQuoted{},
+				&syntax.Lit{Value: "0"},
 			}}
 		}
 	}
@@ -585,7 +587,8 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				prev.List, prev.Indexes = internal.SetIndexedElem(prev.List, prev.Indexes, 0, s)
 			}
 		case expand.Associative:
-			// TODO
+			// jaiph-go patch: m+=v appends to the key "0", as bash.
+			prev.SetAssoc("0", prev.Map["0"]+s)
 		}
 		return name, prev
 	}
