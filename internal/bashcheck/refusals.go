@@ -24,6 +24,7 @@ const (
 	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
 	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
 	kListAll              // Cmd with no operand (only options): it lists variables
+	kLocale               // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -128,6 +129,41 @@ var table = []refusal{
 	{"export without a name (it lists the exported variables: name them, declare -p NAME)", kListAll, "export", "", "export ZZ=1; export | grep -c ZZ="},
 	{"readonly without a name (it lists the readonly variables: name them, declare -p NAME)", kListAll, "readonly", "", "readonly Q=1; readonly | grep -c Q="},
 	{"set without arguments (it lists every variable: name them, declare -p NAME)", kListAll, "set", "", "set | grep -c BASH_VERSINFO"},
+	// bash switches its own locale (pattern `?`, ${#x}, ${x:o:l}) when
+	// these change; the interpreter's is always UTF-8. A literal UTF-8
+	// locale name and a prefix assignment to a command are allowed.
+	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
+	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
+	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
+}
+
+// localeVars are the variables whose change switches bash's own locale.
+var localeVars = map[string]bool{"LC_ALL": true, "LC_CTYPE": true, "LANG": true}
+
+// utf8Locale reports whether a literal locale name names a UTF-8 locale,
+// which the interpreter's is already.
+func utf8Locale(v string) bool {
+	v = strings.ToLower(v)
+	return strings.HasSuffix(v, ".utf-8") || strings.HasSuffix(v, ".utf8")
+}
+
+// localeAssign reports the assignments to the locale variables that change
+// the shell's locale: a value that is not a literal UTF-8 locale name.
+// A naked name keeps its value under export and readonly only (a naked
+// local or declare in a function makes it unset there).
+func localeAssign(a *syntax.Assign, nakedKeeps bool, hit func(kind, string, string, syntax.Pos)) {
+	if a == nil || a.Name == nil || !localeVars[a.Name.Value] {
+		return
+	}
+	if a.Value != nil && a.Index == nil && !a.Append {
+		if v, ok := literalWord(a.Value); ok && utf8Locale(v) {
+			return
+		}
+	}
+	if a.Naked && a.Value == nil && a.Array == nil && nakedKeeps {
+		return // export LANG: no change of value
+	}
+	hit(kLocale, "", a.Name.Value, a.Pos())
 }
 
 // trappable are the signals a jaiph trap can catch (besides EXIT, ERR and
@@ -252,6 +288,10 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.CallExpr:
 			words := n.Args
 			if len(words) == 0 {
+				// a bare assignment sets the shell's variable
+				for _, a := range n.Assigns {
+					localeAssign(a, false, hit)
+				}
 				return true
 			}
 			if w := stepWord(words); w != nil {
@@ -282,6 +322,12 @@ func scan(f *syntax.File) (out, steps []found) {
 			options(n.Variant.Value, words, hit)
 			if len(words) == len(n.Args) && listsAll(n.Variant.Value, words) {
 				hit(kListAll, n.Variant.Value, "", n.Pos())
+			}
+			keeps := n.Variant.Value == "export" || n.Variant.Value == "readonly"
+			for _, a := range n.Args {
+				if !(a.Naked && a.Name == nil) {
+					localeAssign(a, keeps, hit)
+				}
 			}
 		case *syntax.ParamExp:
 			if n.Exp != nil || n.Repl != nil {
@@ -383,6 +429,12 @@ func listsAll(name string, opts []*syntax.Word) bool {
 func special(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
 	args := words[1:]
 	switch name {
+	case "unset":
+		for _, w := range args {
+			if l := w.Lit(); localeVars[l] {
+				hit(kLocale, "", l, w.Pos())
+			}
+		}
 	case "jobs":
 		for _, w := range args {
 			if l := w.Lit(); strings.HasPrefix(l, "-") && strings.Contains(l, "p") {

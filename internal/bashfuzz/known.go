@@ -66,7 +66,7 @@ const (
 	// to nothing, jaiph fails with "invalid indirect expansion".
 	ClassIndirectUnset Class = "indirect-keys-unset"
 	// `set -u`: bash fails on an unset variable in arithmetic, jaiph does
-	// not; jaiph fails on `${!prefix*}`, bash does not.
+	// not (jaiph failed on `${!prefix*}` too: fixed).
 	ClassNounset Class = "nounset"
 	// A compound command (`{ …; }`, if, a loop, case) whose status comes
 	// from a failed && / || list: bash goes on under errexit, jaiph exits.
@@ -127,10 +127,7 @@ var Known = map[Class]string{
 	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassIndirectUnset:        "${!A1[@]} of an unset variable fails in jaiph",
-	ClassNounset:              "set -u: arithmetic on unset variables, ${!prefix*}",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
-	ClassCompoundAndOr:        "{ false && x; } under errexit: jaiph exits, bash goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
 	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
@@ -162,6 +159,9 @@ var Fixed = map[Class]string{
 	ClassLevelsBeyondLoops: "continue N / break N beyond the enclosing loops",
 	ClassTestVEmpty:        "[[ -v \"\" ]] panicked in the interpreter",
 	ClassLocalShadowNames:  "${!v*} after local v1=… of a global v1 listed v1 twice",
+	ClassIndirectUnset:     "${!A1[@]} of an unset variable failed with invalid indirect expansion",
+	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
+	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

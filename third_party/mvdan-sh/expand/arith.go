@@ -27,6 +27,27 @@ type ArithmError struct {
 	// AtOp: the token starts at Operand's operator, not at Operand
 	// (jaiph-go patch: bash's "attempted assignment to non-variable").
 	AtOp bool
+	// After: the token is the one after Operand, or Operand's last when
+	// nothing follows (jaiph-go patch: bash's "exponent less than 0",
+	// read with one token of lookahead).
+	After bool
+	// Skip: the token starts this many bytes into Operand (jaiph-go
+	// patch: the "[" of 1[2]).
+	Skip int
+}
+
+// digitIndexed reports a word like 1[2], which bash reads as the number 1
+// followed by an invalid operator (jaiph-go patch: the parser makes it an
+// element of the positional parameter 1).
+func digitIndexed(w *syntax.Word) (int, bool) {
+	if len(w.Parts) != 1 {
+		return 0, false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || !pe.Short || pe.Param == nil || pe.Index == nil || pe.Param.Value == "" || pe.Param.Value[0] < '0' || pe.Param.Value[0] > '9' {
+		return 0, false
+	}
+	return len(pe.Param.Value), true
 }
 
 func (e ArithmError) Error() string {
@@ -147,7 +168,7 @@ func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
 // the failing operand to the end.
 func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
 	n, err := Arithm(cfg, expr)
-	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && (ae.Msg == "value too great for base" || ae.Msg == "invalid arithmetic base") {
+	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && (ae.Msg == "value too great for base" || ae.Msg == "invalid arithmetic base" || ae.Msg == "invalid number") {
 		// jaiph-go patch: as bash, a bad constant names the expression
 		// up to the end of that constant ("y = 1 + 08", "2#102").
 		var r arithRender
@@ -176,12 +197,20 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 		text := r.sb.String()
 		ae.Expr = text + trailing
 		ae.Token = ae.Expr
-		if start, ok := r.starts[ae.Operand]; ok && !ae.AtOp {
+		if start, ok := r.starts[ae.Operand]; ok && ae.Skip > 0 {
+			ae.Token = text[start+ae.Skip:] + trailing
+		} else if end, ok := r.ends[ae.Operand]; ok && ae.After {
+			if rest := strings.TrimLeft(text[end:], " "); rest != "" {
+				ae.Token = rest + trailing
+			} else {
+				ae.Token = text[r.lastToken(ae.Operand):] + trailing
+			}
+		} else if start, ok := r.starts[ae.Operand]; ok && !ae.AtOp {
 			ae.Token = text[start:] + trailing
 		} else if start, ok := r.opStarts[ae.Operand]; ok && ae.AtOp {
 			ae.Token = text[start:] + trailing
 		}
-		ae.Operand, ae.AtOp = nil, false
+		ae.Operand, ae.AtOp, ae.After, ae.Skip = nil, false, false, 0
 		return 0, ae
 	}
 	return n, err
@@ -193,6 +222,23 @@ type arithRender struct {
 	sb       strings.Builder
 	starts   map[syntax.ArithmExpr]int
 	opStarts map[syntax.ArithmExpr]int // where a binary node's operator is
+	ends     map[syntax.ArithmExpr]int
+}
+
+// lastToken is where the last token of a rendered node starts.
+func (r *arithRender) lastToken(x syntax.ArithmExpr) int {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		return r.lastToken(x.Y)
+	case *syntax.UnaryArithm:
+		if x.Post {
+			return r.ends[x] - len(x.Op.String())
+		}
+		return r.lastToken(x.X)
+	case *syntax.ParenArithm:
+		return r.ends[x] - 1
+	}
+	return r.starts[x]
 }
 
 func (r *arithRender) gap(line, col uint, to syntax.Pos) {
@@ -209,6 +255,10 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.starts = make(map[syntax.ArithmExpr]int)
 	}
 	r.starts[x] = r.sb.Len()
+	if r.ends == nil {
+		r.ends = make(map[syntax.ArithmExpr]int)
+	}
+	defer func() { r.ends[x] = r.sb.Len() }()
 	switch x := x.(type) {
 	case *syntax.BinaryArithm:
 		r.node(x.X)
@@ -263,6 +313,10 @@ func bashNumber(s string) (int64, error) {
 	base := int64(10)
 	digits := s
 	switch {
+	case len(s) > 1 && s[0] == '0' && strings.Contains(s, "#"):
+		// jaiph-go patch: bash reads a leading 0 as octal (or 0x as
+		// hex), where # is no digit: 02#1 and 0x2#1 are invalid.
+		return 0, ArithmError{Expr: s, Msg: "invalid number", Token: s}
 	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
 		base, digits = 16, s[2:]
 	case strings.Contains(s, "#"):
@@ -308,6 +362,14 @@ func bashNumber(s string) (int64, error) {
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
+		if n, ok := digitIndexed(expr); ok {
+			return 0, ArithmError{Msg: "syntax error: invalid arithmetic operator", Operand: expr, Skip: n}
+		}
+		if sq, ok := expr.Parts[0].(*syntax.SglQuoted); ok && !sq.Dollar && !cfg.LetArith {
+			// jaiph-go patch: bash keeps single quotes in arithmetic,
+			// where they are no operand ($(('3' + 2)) is its error).
+			return 0, ArithmError{Msg: "syntax error: operand expected", Operand: expr}
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err
@@ -318,6 +380,14 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
+			if w, ok := expr.X.(*syntax.Word); ok {
+				if n, ok := digitIndexed(w); ok {
+					return 0, ArithmError{Msg: "syntax error: invalid arithmetic operator", Operand: expr.X, Skip: n}
+				}
+			}
+			if err := cfg.unsetOperand(expr.X); err != nil {
+				return 0, err
+			}
 			cur, set, err := cfg.arithmLvalue(expr.X)
 			if err != nil {
 				return 0, err
@@ -403,11 +473,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		n, err := binArit(expr.Op, left, right)
 		if err != nil {
 			// jaiph-go patch: bash's wording and error token.
-			operand := expr.Y
-			if u, ok := operand.(*syntax.UnaryArithm); ok && expr.Op == syntax.Pow && !u.Post {
-				operand = u.X // bash reports the number after the sign
-			}
-			return 0, ArithmError{Msg: err.Error(), Operand: operand}
+			return 0, ArithmError{Msg: err.Error(), Operand: expr.Y, After: expr.Op == syntax.Pow}
 		}
 		return n, nil
 	case *syntax.FlagsArithm: // e.g. zsh's ${a[(r)b]}
@@ -500,8 +566,24 @@ func atoiLargeBase(s string, base int64) int64 {
 	return n
 }
 
+// unsetOperand is bash's nounset error for a name an arithmetic operator
+// reads before it writes (jaiph-go patch: `set -u; (( n++ ))` and
+// `(( n += 1 ))` of an unset n went on).
+func (cfg *Config) unsetOperand(x syntax.ArithmExpr) error {
+	if !cfg.NoUnset {
+		return nil
+	}
+	if w, ok := x.(*syntax.Word); ok {
+		if name := w.Lit(); syntax.ValidName(name) && !cfg.Env.Get(name).IsSet() {
+			return UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+		}
+	}
+	return nil
+}
+
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	if _, ok := b.X.(*syntax.Word); !ok {
+	w, isWord := b.X.(*syntax.Word)
+	if !isWord {
 		// jaiph-go patch: an expression on the left ((( 1/0 && n += 3 )))
 		// is evaluated first, as bash does while parsing; then the
 		// assignment fails.
@@ -509,6 +591,14 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 			return 0, err
 		}
 		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
+	}
+	if n, ok := digitIndexed(w); ok {
+		return 0, ArithmError{Msg: "syntax error: invalid arithmetic operator", Operand: b, Skip: n}
+	}
+	if b.Op != syntax.Assgn {
+		if err := cfg.unsetOperand(b.X); err != nil {
+			return 0, err
+		}
 	}
 	cur, set, err := cfg.arithmLvalue(b.X)
 	if ae, ok := err.(ArithmError); ok && ae.Msg == "attempted assignment to non-variable" && ae.Operand == nil {

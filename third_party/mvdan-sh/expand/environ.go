@@ -176,7 +176,9 @@ func (v Variable) String() string {
 			return str
 		}
 	case Associative:
-		// nothing to do
+		// jaiph-go patch: as in bash, $m of an associative array is
+		// ${m[0]}, its value at key "0".
+		return v.Map["0"]
 	}
 	return ""
 }

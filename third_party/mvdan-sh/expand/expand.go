@@ -124,6 +124,18 @@ type Config struct {
 	// a quoted "${a[@]OP}" with a per-element operator joins with IFS's
 	// first character (jaiph-go patch, see AssignLiteral).
 	assignRHS bool
+	// LetArith: the arithmetic being evaluated is a let argument, whose
+	// quotes are removed as a word's (jaiph-go patch; in $((…)) and ((…))
+	// bash keeps single quotes).
+	LetArith bool
+
+	// inAssign: the word being expanded is an assignment's value
+	// (jaiph-go patch, see AssignLiteral).
+	inAssign bool
+
+	// indirectList: the parameter expansion being expanded was reached
+	// through ${!ref OP} (jaiph-go patch, see indirectOp).
+	indirectList bool
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -249,6 +261,9 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		}
 		parts[i] = &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: strings.Join(segs, ":")}
 	}
+	oldAssign := cfg.inAssign
+	cfg.inAssign = true
+	defer func() { cfg.inAssign = oldAssign }()
 	return JoinedLiteral(cfg, &syntax.Word{Parts: parts})
 }
 
@@ -744,7 +759,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
+				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
 			field = append(field, fp)
@@ -977,7 +992,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			allowEmpty = true
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
+				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
 			curField = append(curField, fp)
@@ -1160,8 +1175,15 @@ var ctlEscReplacer = strings.NewReplacer(" ", "\x01 ", "\x01", "\x01\x01", "\x7f
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
 func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, error) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet {
+	if pe.Length || pe.Width || pe.IsSet {
 		return nil, false, nil
+	}
+	if pe.Excl {
+		if pe.Repl != nil || pe.Exp != nil {
+			return nil, false, nil
+		}
+		names, ok := cfg.unquotedNameFields(pe)
+		return names, ok, nil
 	}
 	if pe.Repl != nil || pe.Exp != nil {
 		// jaiph-go patch: an operator applied to each element (${a[@]^},
@@ -1215,6 +1237,48 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 	return elems, ok, nil
 }
 
+// unquotedNameFields is unquotedElemFields for the name lists ${!prefix@},
+// ${!prefix*}, ${!name[@]} and ${!name[*]} (jaiph-go patch: they were one
+// string joined with spaces, so with an IFS without a space
+// `${!a[@]}` was the one field "0 1 2"). With a null IFS the @ forms
+// are one field per name and, as bash, ${!prefix*} is the names joined
+// with nothing and ${!name[*]} the keys joined with spaces, one field.
+func (cfg *Config) unquotedNameFields(pe *syntax.ParamExp) ([]string, bool) {
+	if pe.Param == nil {
+		return nil, false
+	}
+	var names []string
+	star := false
+	switch pe.Names {
+	case syntax.NamesPrefixWords, syntax.NamesPrefix:
+		names, star = cfg.namesByPrefix(pe.Param.Value), pe.Names == syntax.NamesPrefix
+		if star && cfg.ifs == "" {
+			return []string{strings.Join(names, "")}, true
+		}
+		return names, true
+	}
+	lit := nodeLit(pe.Index)
+	if lit != "@" && lit != "*" {
+		return nil, false
+	}
+	switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+	case Indexed:
+		names = vr.indexedKeys()
+	case Associative:
+		names = vr.AssocKeys()
+	case String:
+		if vr.IsSet() {
+			names = []string{"0"}
+		}
+	default:
+		return nil, false
+	}
+	if lit == "*" && cfg.ifs == "" {
+		return []string{strings.Join(names, " ")}, true
+	}
+	return names, true
+}
+
 // quotedElemFields returns the list of elements resulting from a quoted
 // parameter expansion that should be treated especially, like "${foo[@]}".
 // The result is nil for any other parameter expansion.
@@ -1229,7 +1293,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if pe.Excl {
 		switch pe.Names {
 		case syntax.NamesPrefixWords: // "${!prefix@}"
-			return cfg.namesByPrefix(pe.Param.Value), nil
+			if names := cfg.namesByPrefix(pe.Param.Value); names != nil {
+				return names, nil
+			}
+			return []string{}, nil // jaiph-go patch: zero fields
 		case syntax.NamesPrefix: // "${!prefix*}"
 			return nil, nil
 		}
@@ -1247,6 +1314,8 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				if vr.IsSet() {
 					return []string{"0"}, nil
 				}
+				return []string{}, nil
+			case Unknown: // jaiph-go patch: an unset variable has none
 				return []string{}, nil
 			}
 		}
@@ -1410,9 +1479,28 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		return err
 	}
 	if n < 0 {
-		return fmt.Errorf("%d: substring expression < 0", n)
+		return fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 	}
 	return nil
+}
+
+// sliceLenText is the length expression of ${x:o:l} as bash quotes it in
+// "substring expression < 0": its source text between the colon and the
+// closing brace, spaces included (jaiph-go patch: the value was printed,
+// so ${a: 1: n} said -3 where bash says " n"). The text is rebuilt from
+// node positions.
+func sliceLenText(pe *syntax.ParamExp) string {
+	x := pe.Slice.Length
+	var r arithRender
+	r.node(x)
+	text := r.sb.String()
+	if c := pe.Slice.LengthColon; c.IsValid() && c.Line() == x.Pos().Line() && x.Pos().Col() > c.Col()+1 {
+		text = strings.Repeat(" ", int(x.Pos().Col()-c.Col()-1)) + text
+	}
+	if rb := pe.Rbrace; rb.IsValid() && rb.Line() == x.End().Line() && rb.Col() > x.End().Col() {
+		text += strings.Repeat(" ", int(rb.Col()-x.End().Col()))
+	}
+	return text
 }
 
 // quotedOpFields expands the word of a quoted "${a[@]:-w}" (jaiph-go patch)
@@ -1424,7 +1512,12 @@ func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
 	}
 	oldDbl := cfg.inDblQuote
 	cfg.inDblQuote = true
-	defer func() { cfg.inDblQuote = oldDbl }()
+	// jaiph-go patch: this wordFields call is nested in the caller's, and
+	// both build in cfg's allocation arrays: the caller's fields so far
+	// are put back once these are joined into strings (x"${a[@]+w}"y
+	// gave wxwy: the nested call wrote over the caller's "x").
+	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
+	defer func() { cfg.inDblQuote, cfg.fieldAlloc, cfg.fieldsAlloc = oldDbl, fa, fsa }()
 	fields, err := cfg.wordFields(cfg.opWord(w).Parts)
 	if err != nil {
 		return nil, err
@@ -1501,7 +1594,9 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 		// No tilde prefix to expand, e.g. "foo".
 		return "", field
 	}
-	i := strings.IndexByte(name, '/')
+	// jaiph-go patch: as in bash, the prefix ends at a slash or a colon
+	// (echo ~:x is $HOME:x).
+	i := strings.IndexAny(name, "/:")
 	if i < 0 && moreFields {
 		// There is a tilde prefix, but followed by more fields, e.g. "~'foo'".
 		// We only proceed if an unquoted slash was found in this field, e.g. "~/'foo'".
@@ -1578,6 +1673,12 @@ func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
 				return loc[1]
 			}
 			return -1
+		}
+	}
+	if mlen := bashMatchLen(pat); mlen >= 0 {
+		longest = fixedLenMatch(pat, mode, mlen)
+		if longest == nil {
+			return nil
 		}
 	}
 	var locs [][]int
@@ -2011,4 +2112,171 @@ func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart,
 	inner.splitLits = true // ${x:-a b} is two fields, as the word's text is split
 	fields, err = inner.wordFields(pe.Exp.Word.Parts)
 	return fields, true, err
+}
+
+// bashMatchLen is bash's MATCHLEN (lib/glob/gm_loop.c), ported (jaiph-go
+// patch): the number of characters a pattern of fixed length matches, or
+// -1 when it holds `*` or an extglob group. Bash's ${x/pat/s} tries only
+// matches of exactly that length, so where MATCHLEN miscounts, bash finds
+// no match: it closes a bracket expression at the first `]` after the
+// character following `[`, so `[^]]` and `[!]]` count two characters
+// (the bracket and a literal `]`) and never match in ${x/…/…}, while
+// `case` and ${x#…} take them as bash's glob does.
+func bashMatchLen(pat string) int {
+	p := []rune(pat)
+	n := 0
+	for i := 0; i < len(p); {
+		c := p[i]
+		i++
+		switch c {
+		default:
+			n++
+		case '\\':
+			n++
+			if i < len(p) {
+				i++
+			}
+		case '?', '+', '!', '@':
+			if i < len(p) && p[i] == '(' {
+				return -1
+			}
+			n++
+		case '*':
+			return -1
+		case '[':
+			bracklen := 1
+			inClass, inColl, inEquiv := false, false, false
+			bad := false
+			at := func(j int) rune {
+				if j < len(p) {
+					return p[j]
+				}
+				return 0
+			}
+			c = at(i)
+			i++
+			for {
+				if c == 0 {
+					i-- // back to the end
+					n += bracklen
+					bad = true
+					break
+				} else if c == '\\' {
+					bracklen++
+					if at(i) == 0 || at(i+1) == 0 {
+						n += bracklen
+						i = len(p)
+						bad = true
+						break
+					}
+					i++
+				} else if c == '[' && at(i) == ':' {
+					i++
+					bracklen++
+					inClass = true
+				} else if inClass && c == ':' && at(i) == ']' {
+					i++
+					bracklen++
+					inClass = false
+				} else if c == '[' && at(i) == '.' {
+					i++
+					bracklen++
+					if at(i) == ']' {
+						i++
+						bracklen++
+					}
+					inColl = true
+				} else if inColl && c == '.' && at(i) == ']' {
+					i++
+					bracklen++
+					inColl = false
+				} else if c == '[' && at(i) == '=' {
+					i++
+					bracklen++
+					if at(i) == ']' {
+						i++
+						bracklen++
+					}
+					inEquiv = true
+				} else if inEquiv && c == '=' && at(i) == ']' {
+					i++
+					bracklen++
+					inEquiv = false
+				} else {
+					bracklen++
+				}
+				c = at(i)
+				i++
+				if c == ']' {
+					break
+				}
+			}
+			if !bad {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// fixedLenMatch is the match function of findAllIndex for a pattern bash
+// takes to have mlen characters (bashMatchLen): a match is exactly that
+// long or none. It is nil when the pattern does not compile.
+func fixedLenMatch(pat string, mode pattern.Mode, mlen int) func(s string) int {
+	expr, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return nil
+	}
+	rx := regexp.MustCompile("^(?:" + expr + ")$")
+	return func(s string) int {
+		end := 0
+		for range mlen {
+			if end >= len(s) {
+				return -1
+			}
+			_, size := utf8.DecodeRuneInString(s[end:])
+			end += size
+		}
+		if rx.MatchString(s[:end]) {
+			return end
+		}
+		return -1
+	}
+}
+
+// dollarCtrl replaces the \cX escapes of a $'…' string by their control
+// characters (jaiph-go patch: Format, shared with echo -e where \c ends the
+// output, kept them as text): X's upper case with its top three bits
+// cleared, \c? is DEL, as bash's ansicstr.
+func dollarCtrl(s string) string {
+	if !strings.Contains(s, `\c`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			sb.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] != 'c' || i+2 >= len(s) {
+			sb.WriteByte(s[i])
+			sb.WriteByte(s[i+1])
+			i++
+			continue
+		}
+		c := s[i+2]
+		i += 2
+		if c == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+			i++ // \c\\ is the control character of a backslash
+		}
+		if c == '?' {
+			sb.WriteByte(0x7f)
+		} else {
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			sb.WriteByte(c & 0x1f)
+		}
+	}
+	return sb.String()
 }

@@ -66,8 +66,40 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 	}
 	parts := make([]syntax.WordPart, 0, len(w.Parts))
 	for _, p := range w.Parts {
-		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
-			p = &syntax.Lit{ValuePos: sq.Left, ValueEnd: sq.Right, Value: "'" + sq.Value + "'"}
+		switch q := p.(type) {
+		case *syntax.SglQuoted:
+			if q.Dollar {
+				break
+			}
+			lit := &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: "'" + q.Value + "'"}
+			p = lit
+			if strings.ContainsAny(q.Value, "$`") {
+				// jaiph-go patch: the text between the quotes is
+				// expanded, as in bash ("${u:-'$v'}" is '…' around
+				// $v's value).
+				if doc, err := syntax.NewParser().Document(strings.NewReader(q.Value)); err == nil {
+					parts = append(parts, &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Left, Value: "'"})
+					parts = append(parts, doc.Parts...)
+					p = &syntax.Lit{ValuePos: q.Right, ValueEnd: q.Right, Value: "'"}
+				}
+			}
+		case *syntax.Lit:
+			// jaiph-go patch: a backslash before } is removed, as bash
+			// does in the word of "${u-\}}"; the other escapes are the
+			// double quotes' own.
+			if strings.Contains(q.Value, `\}`) {
+				var sb strings.Builder
+				for i := 0; i < len(q.Value); i++ {
+					if q.Value[i] == '\\' && i+1 < len(q.Value) {
+						if q.Value[i+1] != '}' {
+							sb.WriteByte('\\')
+						}
+						i++
+					}
+					sb.WriteByte(q.Value[i])
+				}
+				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: sb.String()}
+			}
 		}
 		if dq, ok := p.(*syntax.DblQuoted); ok && !dq.Dollar {
 			// Quotes inside the quoted word only quote: "${u:-"$@"}"
@@ -90,7 +122,9 @@ func (cfg *Config) sliceAssoc(pe *syntax.ParamExp, elems []string) []string {
 	const before = "\x00jaiph: before the first value\x00"
 	out := cfg.sliceElems(pe, append([]string{before}, elems...), nil, false)
 	if len(out) > 0 && out[0] == before {
-		out = out[1:]
+		// jaiph-go patch: an offset of 0 starts at the first value
+		// with the whole length, as 1 does (${m[@]:0:3} is 3 values).
+		out = elems[:min(len(out), len(elems))]
 	}
 	return out
 }
@@ -114,13 +148,55 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	return v, true, err
 }
 
+// indirectOp expands ${!ref OP}, an indirection with an operator
+// (${!r:-w}, ${!r#p}, ${!r/p/s}, ${!r:o:l}, ${!r@Q} …): the operator
+// applies to the parameter ref names, as in bash (jaiph-go patch: it was
+// ignored, ${!r:-w} gave the target's value or nothing). ok is false when
+// ref does not name a parameter; the caller then reports it.
+func (cfg *Config) indirectOp(pe *syntax.ParamExp) (string, bool, error) {
+	ref := *pe
+	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
+	if !cfg.Env.Get(pe.Param.Value).IsSet() {
+		return "", false, nil
+	}
+	target, err := cfg.paramExp(&ref)
+	if err != nil || target == "" {
+		return "", false, err
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	tp, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 {
+		return "", false, nil
+	}
+	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+	// Reached through ${!r}, a list is null only when it has no elements
+	// (bash: r='v[@]'; v=(""); ${!r:-w} is empty, ${v[@]:-w} is w).
+	old := cfg.indirectList
+	cfg.indirectList = true
+	v, err := cfg.paramExp(tp)
+	cfg.indirectList = old
+	return v, true, err
+}
+
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
-	defer func() { cfg.curParam = oldParam }()
+	viaIndirect := cfg.indirectList // for this expansion, not nested ones
+	cfg.indirectList = false
+	defer func() { cfg.curParam, cfg.indirectList = oldParam, viaIndirect }()
 
 	if pe.Param == nil { // e.g. zsh's ${}
 		return "", fmt.Errorf("unsupported")
+	}
+	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
+		if l := nodeLit(pe.Index); l != "@" && l != "*" {
+			if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
+				return v, err
+			}
+		}
 	}
 	name := pe.Param.Value
 	index := pe.Index
@@ -160,7 +236,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 	}
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
+	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
+	// unbound (the last fails as an invalid indirect expansion).
+	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl {
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
@@ -271,8 +349,6 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		switch {
 		case pe.Names != 0:
 			strs = cfg.namesByPrefix(pe.Param.Value)
-		case orig.Kind == NameRef:
-			strs = append(strs, orig.Str)
 		case indexAllElements && vr.Kind == Indexed: // jaiph-go patch: ${!a[1]} is indirection
 			strs = vr.indexedKeys()
 		case indexAllElements && vr.Kind == Associative:
@@ -281,8 +357,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			if vr.IsSet() {
 				strs = []string{"0"}
 			}
+		case indexAllElements && !vr.IsSet():
+			// jaiph-go patch: the keys of an unset variable are none,
+			// as in bash (it failed with "invalid indirect expansion").
+		case orig.Kind == NameRef:
+			strs = append(strs, orig.Str)
 		case !vr.IsSet():
-			return "", fmt.Errorf("invalid indirect expansion")
+			// jaiph-go patch: bash names the parameter.
+			return "", fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
 		case str == "":
 			return "", nil
 		default:
@@ -324,7 +406,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				if sliceLen < 0 {
 					end = n + sliceLen
 					if end < start {
-						return "", fmt.Errorf("%d: substring expression < 0", sliceLen)
+						return "", fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 					}
 				} else {
 					end = min(start+sliceLen, n)
@@ -345,6 +427,22 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		str = join(elems)
 	case pe.Exp != nil:
+		// jaiph-go patch: a list ($@, $*, ${a[@]}, ${a[*]}) is set when
+		// it has elements, and null when its elements joined are empty:
+		// joined with IFS's first character for a quoted "*", else with
+		// a space (bash: set -- "" ""; IFS=; ${*:-w} is empty, "${*:-w}"
+		// is w).
+		null := str == ""
+		if indexAllElements {
+			set = len(elems) > 0
+			if viaIndirect {
+				null = !set
+			} else if nodeLit(index) == "*" && cfg.inDblQuote {
+				null = cfg.ifsJoin(elems) == ""
+			} else {
+				null = strings.Join(elems, " ") == ""
+			}
+		}
 		// jaiph-go patch: the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w}
 		// is expanded only when it is used (${x:-$((i++))} leaves i alone
 		// when x is set), inside double quotes with their rules.
@@ -353,17 +451,24 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			used := false
 			switch pe.Exp.Op {
 			case syntax.AlternateUnsetOrNull:
-				used = str != ""
+				used = !null
 			case syntax.AlternateUnset:
 				used = set
 			case syntax.DefaultUnset, syntax.ErrorUnset, syntax.AssignUnset:
 				used = !set
 			default:
-				used = str == ""
+				used = null
 			}
 			if used {
 				var err error
-				if arg, err = Literal(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
+				expandWord := Literal
+				if cfg.inAssign && !cfg.inDblQuote {
+					// jaiph-go patch: in an assignment's value the
+					// word has the assignment's tilde rules too
+					// (v=${u-~:~}).
+					expandWord = AssignLiteral
+				}
+				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
 					return "", err
 				}
 			}
@@ -375,13 +480,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		switch op := pe.Exp.Op; op {
 		case syntax.AlternateUnsetOrNull:
-			if str == "" {
+			if null {
+				str = ""
 				break
 			}
 			fallthrough
 		case syntax.AlternateUnset:
 			if set {
 				str = arg
+			} else {
+				str = ""
 			}
 		case syntax.DefaultUnset:
 			if set {
@@ -389,7 +497,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.DefaultUnsetOrNull:
-			if str == "" {
+			if null {
 				str = arg
 			}
 		case syntax.ErrorUnset:
@@ -728,9 +836,26 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		}
 		rx := regexp.MustCompile(expr)
 		rx.Longest()
+		// jaiph-go patch: a pattern of fixed length (bash's MATCHLEN,
+		// see bashMatchLen) is tried on that many characters only.
+		mlen := bashMatchLen(orig)
 		out := make([]string, len(elems))
 		for i, elem := range elems {
 			out[i] = elem
+			if mlen >= 0 {
+				offs := charOffsets(elem)
+				if mlen >= len(offs) {
+					continue
+				}
+				lo, hi := 0, offs[mlen]
+				if anchor == '%' {
+					lo, hi = offs[len(offs)-1-mlen], len(elem)
+				}
+				if loc := rx.FindStringIndex(elem[lo:hi]); loc != nil && loc[0] == 0 && loc[1] == hi-lo {
+					out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
+				}
+				continue
+			}
 			if loc := rx.FindStringIndex(elem); loc != nil {
 				out[i] = elem[:loc[0]] + with(elem[loc[0]:loc[1]]) + elem[loc[1]:]
 			}

@@ -161,6 +161,14 @@ type Runner struct {
 	// without ending the shell).
 	noErrExitOnce bool
 
+	// ignoredFail tells that the statement just run failed where errexit
+	// was ignored: an && or || list whose non-final command failed, or a
+	// compound command ending with such a failure (jaiph-go patch).
+	ignoredFail bool
+
+	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
+	unsetFailed bool
+
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).
 	statusBeforeReturn uint8

@@ -238,7 +238,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		for _, arg := range args {
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
+				r.unsetFailed = false
 				r.unsetElem(name, sub)
+				if r.unsetFailed {
+					exit.code = 1
+				}
 			} else if vars && r.lookupVar(arg).ReadOnly {
 				// jaiph-go patch: bash's text.
 				r.errf("unset: %s: cannot unset: readonly variable\n", arg)

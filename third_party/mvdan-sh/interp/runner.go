@@ -240,7 +240,7 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion", isArithmErr(err),
+	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
 		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
@@ -252,9 +252,10 @@ func (r *Runner) expandErr(err error) {
 		r.exit.exiting = true
 	case errors.Is(err, expand.ErrBadSubscript):
 		// jaiph-go patch: bash fails the command; under errexit that ends
-		// the shell.
+		// the shell, even where errexit is otherwise ignored (an if
+		// condition, an && list).
 		r.exit.code = 1
-		if r.opts[optErrExit] && !r.noErrExit {
+		if r.opts[optErrExit] {
 			r.exit.exiting = true
 		}
 	case errors.Is(err, errReadOnly):
@@ -481,6 +482,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.setPipeStatus(st.Cmd)
 	}
 	r.noErrExit = negNoErrExit
+	// jaiph-go patch: as in bash, a compound command other than a subshell
+	// whose status comes from a failure errexit ignored ({ false && x; },
+	// a loop or if ending so) does not exit the shell or run the ERR trap.
+	ignoredFail := false
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -488,8 +493,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		ignoredFail = !r.exit.ok()
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
+	} else if !r.exit.ok() && r.ignoredFail && keepsIgnoredFail(st.Cmd) {
+		ignoredFail = true
 	} else if !r.exit.ok() && !r.noErrExit {
 		if !r.exit.exiting {
 			// jaiph-go patch: a shell already exiting (`exit` in an
@@ -506,6 +514,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.exiting = true
 		}
 	}
+	r.ignoredFail = ignoredFail
 	if r.keepRedirs {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
@@ -942,7 +951,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var val int
 		for _, expr := range cm.Exprs {
+			r.ecfg.LetArith = true
 			val = r.arithmCmd("let: ", expr, "")
+			r.ecfg.LetArith = false
 			if r.exit.code != 0 || r.exit.exiting {
 				break
 			}
@@ -1151,6 +1162,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Kind = expand.KeepValue
 				}
 			} else {
+				if as.Append && as.Array != nil && local && !global && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
+					// jaiph-go patch: in a function, declare/local
+					// name+=(…) of a variable that is no array yet
+					// assigns the list alone, as bash (the scalar's
+					// value is dropped).
+					plain := *as
+					plain.Append = false
+					as = &plain
+				}
 				name, vr = r.assignVal(name, vr, as, valType)
 			}
 			if global {
@@ -1207,6 +1227,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		// jaiph-go patch: the report goes to the shell's stderr, as in
 		// bash (it was written to stdout, so $(time cmd) captured it).
+		if tf := r.lookupVar("TIMEFORMAT"); tf.IsSet() && !cm.PosixFormat {
+			r.timeFormat(tf.String(), time.Since(start))
+			break
+		}
 		format := "%s\t%s\n"
 		if cm.PosixFormat {
 			format = "%s %s\n"
@@ -1290,6 +1314,11 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 			for _, field := range r.fields(as.Value) {
 				as := &syntax.Assign{}
 				name, val, ok := strings.Cut(field, "=")
+				if n, plus := strings.CutSuffix(name, "+"); ok && plus && syntax.ValidName(n) {
+					// jaiph-go patch: declare "x+=v" appends, as bash
+					// (typeset s${dyn}+=v was an invalid name).
+					name, as.Append = n, true
+				}
 				as.Name = &syntax.Lit{Value: name}
 				if !ok {
 					as.Naked = true
@@ -1345,6 +1374,70 @@ func (r *Runner) match(pat, name string) bool {
 		return false
 	}
 	return matcher(name)
+}
+
+// timeFormat prints the report of `time` as TIMEFORMAT says (jaiph-go
+// patch: TIMEFORMAT was ignored): %% is %, %[p][l]R, U and S the real, user
+// and system times with p decimals (default 3; l: minutes too), %[p]P the
+// CPU percentage; a newline ends a non-empty report. User and system times
+// are 0 (as in the default report). An invalid character after % is bash's
+// warning and no report.
+func (r *Runner) timeFormat(tf string, real time.Duration) {
+	if tf == "" {
+		return
+	}
+	var sb strings.Builder
+	for i := 0; i < len(tf); i++ {
+		if tf[i] != '%' {
+			sb.WriteByte(tf[i])
+			continue
+		}
+		if i+1 >= len(tf) {
+			sb.WriteByte('%')
+			break
+		}
+		i++
+		if tf[i] == '%' {
+			sb.WriteByte('%')
+			continue
+		}
+		prec, long := 3, false
+		if tf[i] >= '0' && tf[i] <= '9' {
+			prec = min(int(tf[i]-'0'), 3)
+			i++
+		}
+		if i < len(tf) && tf[i] == 'l' {
+			long = true
+			i++
+		}
+		if i >= len(tf) { // bash shows the string's terminating NUL
+			r.errf("TIMEFORMAT: `\x00': invalid format character\n")
+			return
+		}
+		var d time.Duration
+		switch tf[i] {
+		case 'R':
+			d = real
+		case 'U', 'S':
+		case 'P':
+			sb.WriteString(strconv.FormatFloat(0, 'f', 2, 64))
+			continue
+		default:
+			r.errf("TIMEFORMAT: `%c': invalid format character\n", tf[i])
+			return
+		}
+		secs := d.Seconds()
+		if long {
+			mins := int(secs / 60)
+			fmt.Fprintf(&sb, "%dm", mins)
+			secs -= float64(mins * 60)
+			sb.WriteString(strconv.FormatFloat(secs, 'f', prec, 64))
+			sb.WriteByte('s')
+		} else {
+			sb.WriteString(strconv.FormatFloat(secs, 'f', prec, 64))
+		}
+	}
+	r.errf("%s\n", sb.String())
 }
 
 func elapsedString(d time.Duration, posix bool) string {
@@ -2408,3 +2501,14 @@ func isArithmErr(err error) bool {
 type closedWriter struct{}
 
 func (closedWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
+
+// keepsIgnoredFail reports whether a command's status may be a failure that
+// errexit ignored inside it (jaiph-go patch): the compound commands run in
+// the shell itself, not subshells, functions or other simple commands.
+func keepsIgnoredFail(cmd syntax.Command) bool {
+	switch cmd.(type) {
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		return true
+	}
+	return false
+}

@@ -394,8 +394,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 				&syntax.Lit{Value: "0"},
 			}}
 		case expand.Associative:
+			// jaiph-go patch: m=v sets the key "0", as bash (the
+			// empty key was a bad subscript).
 			index = &syntax.Word{Parts: []syntax.WordPart{
-				&syntax.DblQuoted{},
+				&syntax.Lit{Value: "0"},
 			}}
 		}
 	}
@@ -495,8 +497,11 @@ func (r *Runner) unsetElem(name, sub string) {
 		if k < 0 {
 			// Negative indices count from one past the maximum index.
 			if k += internal.IndexedMax(vr.List, vr.Indexes) + 1; k < 0 {
-				r.errf("unset: %s[%s]: bad array subscript\n", name, sub)
+				// jaiph-go patch: bash's text, without the name, and
+				// status 1 (the builtin's status overwrote it).
+				r.errf("unset: [%s]: bad array subscript\n", sub)
 				r.exit.code = 1
+				r.unsetFailed = true
 				return
 			}
 		}
@@ -596,7 +601,8 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				prev.List, prev.Indexes = internal.SetIndexedElem(prev.List, prev.Indexes, 0, s)
 			}
 		case expand.Associative:
-			// TODO
+			// jaiph-go patch: m+=v appends to the key "0", as bash.
+			prev.SetAssoc("0", prev.Map["0"]+s)
 		}
 		return name, prev
 	}

@@ -362,6 +362,21 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 				return nil
 			case '[':
 				rest := sl.peekRest()
+				if r, n := singleCollating(rest); n > 0 {
+					// jaiph-go patch: [.c.] and [=c=] of one character
+					// are that character, as in bash (a locale's
+					// equivalence classes aside: jaiph's is C.UTF-8).
+					if filenames && r == '/' {
+						hasSlash = true
+					}
+					if r == '-' {
+						bsb.WriteString(`\-`)
+					} else {
+						bsb.WriteString(regexp.QuoteMeta(string(r)))
+					}
+					sl.i += n
+					break
+				}
 				n, err := charClass(rest)
 				if err != nil {
 					if classErr == nil {
@@ -395,6 +410,23 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 		}
 	}
 	return nil
+}
+
+// singleCollating reads a collating symbol or equivalence class of one
+// character, [.c.] or [=c=], just after its opening "[" in s: the
+// character and the length in bytes, or a length of 0.
+func singleCollating(s string) (rune, int) {
+	if len(s) < 4 || (s[0] != '.' && s[0] != '=') {
+		return 0, 0
+	}
+	r, size := utf8.DecodeRuneInString(s[1:])
+	if r == utf8.RuneError && size <= 1 {
+		return 0, 0
+	}
+	if rest := s[1+size:]; len(rest) >= 2 && rest[0] == s[0] && rest[1] == ']' {
+		return r, size + 3
+	}
+	return 0, 0
 }
 
 // charClass returns the length in bytes of the bracket expression element

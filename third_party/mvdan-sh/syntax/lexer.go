@@ -534,7 +534,11 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return or
 	case '$':
-		switch p.rune() {
+		r := p.rune()
+		for r == escNewl { // jaiph-go patch: $\<newline>? is $?, as bash
+			r = p.rune()
+		}
+		switch r {
 		case '\'':
 			if !p.lang.in(langBashLike | LangMirBSDKorn | LangZsh) {
 				break
@@ -692,7 +696,11 @@ func (p *Parser) dqToken(r rune) token {
 		// properly handle backslashes in the lexer.
 		return bckQuote
 	case '$':
-		switch p.rune() {
+		r := p.rune()
+		for r == escNewl { // jaiph-go patch: as in regToken
+			r = p.rune()
+		}
+		switch r {
 		case '{':
 			p.rune()
 			return dollBrace

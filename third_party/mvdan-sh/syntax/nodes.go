@@ -722,6 +722,9 @@ func (p *ParamExp) nakedIndex() bool {
 // [LangZsh] uses a [BinaryArithm] with [Comma] in [ParamExp.Index] instead.
 type Slice struct {
 	Offset, Length ArithmExpr
+	// LengthColon is the position of the colon before Length (jaiph-go
+	// patch: bash quotes the text after it in its errors).
+	LengthColon Pos
 }
 
 // Replace represents a search and replace expression inside a [ParamExp].

@@ -1635,12 +1635,25 @@ zshPrefixLoop:
 		pe.Slice = &Slice{}
 		colonPos := p.pos
 		p.quote = paramExpSlice
-		if p.next(); p.tok != colon {
+		// jaiph-go patch: as bash, an offset of blanks (${s: }) and an
+		// empty length (${a[@]::}, ${s:0:}) are 0; they are kept as an
+		// empty word so the expansion prints back as written.
+		empty := func() ArithmExpr {
+			return &Word{Parts: []WordPart{p.lit(p.pos, "")}}
+		}
+		if p.next(); p.tok == rightBrace && p.spaced {
+			pe.Slice.Offset = empty()
+		} else if p.tok != colon {
 			pe.Slice.Offset = p.followArithm(colon, colonPos)
 		}
 		colonPos = p.pos
 		if p.got(colon) {
-			pe.Slice.Length = p.followArithm(colon, colonPos)
+			pe.Slice.LengthColon = colonPos
+			if p.tok == rightBrace {
+				pe.Slice.Length = empty()
+			} else {
+				pe.Slice.Length = p.followArithm(colon, colonPos)
+			}
 		}
 		// Need to use a different matched style so arithm errors
 		// get reported correctly
@@ -2007,6 +2020,12 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 		return as
 	}
 	if as.Value == nil && p.tok == leftParen {
+		if as.Index != nil && !p.lang.in(LangZsh) {
+			// jaiph-go patch: a[i]+=(…) too (bash: "cannot assign
+			// list to array member", fatal when it runs).
+			p.curErr("arrays cannot be nested")
+			return nil
+		}
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "arrays")
 		as.Array = &ArrayExpr{Lparen: p.pos}
 		newQuote := p.quote

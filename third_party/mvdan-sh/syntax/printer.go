@@ -826,7 +826,11 @@ func (p *Printer) paramExp(pe *ParamExp) {
 		}
 	case pe.Slice != nil:
 		p.w.WriteByte(':')
-		p.arithmExpr(pe.Slice.Offset, true, true)
+		if w, ok := pe.Slice.Offset.(*Word); ok && w.Lit() == "" && len(w.Parts) == 1 {
+			p.w.WriteByte(' ') // jaiph-go patch: ${s: }, an offset of blanks
+		} else {
+			p.arithmExpr(pe.Slice.Offset, true, true)
+		}
 		if pe.Slice.Length != nil {
 			p.w.WriteByte(':')
 			p.arithmExpr(pe.Slice.Length, true, false)
