@@ -5,7 +5,9 @@
 // prints the resident memory of the processes -pids names, then answers S
 // of them and times each from the send to the run's end (its next step is
 // its last), then starts the T and times their timeouts against their due
-// time (-n 0 against a server whose runs already wait adds only those). It prints
+// time (-n 0 against a server whose runs already wait adds only those;
+// -tspread paces their starts, so their timeouts fall due steadily instead
+// of in the same second). It prints
 // figures; it asserts nothing.
 //
 // The served file:
@@ -58,6 +60,7 @@ func main() {
 	c := flag.Int("c", 16, "concurrent clients starting runs")
 	sc := flag.Int("sc", 1, "concurrent clients answering runs")
 	pids := flag.String("pids", "", "comma-separated pids whose memory is read")
+	spread := flag.Duration("tspread", 0, "start the T timed runs evenly over this long (0: all at once, so their timeouts fall due together)")
 	flag.Parse()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *c}}
 	do := func(method, path, body string) (int, []byte, error) {
@@ -183,7 +186,16 @@ func main() {
 	// The timeouts, with n runs waiting: when each sleeper ended against
 	// its due time.
 	clients = *c
-	startRuns(*n, *n+*t)
+	if *spread > 0 && *t > 0 {
+		// One at a time, paced: their timeouts fall due as steadily.
+		gap := *spread / time.Duration(*t)
+		for i := *n; i < *n+*t; i++ {
+			startRuns(i, i+1)
+			time.Sleep(gap)
+		}
+	} else {
+		startRuns(*n, *n+*t)
+	}
 	clients = max(*t, 1) // each watched from its start
 	var late []time.Duration
 	var mu sync.Mutex
