@@ -222,6 +222,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/codeAction":          answer((*server).codeActions),
 	"textDocument/semanticTokens/full": answer((*server).semanticTokens),
 	"textDocument/prepareRename":       on((*server).prepareRename),
+	"textDocument/documentHighlight":   answer((*server).highlight),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -229,14 +230,15 @@ var methods = map[string]func(*server, []byte) (any, error){
 
 func (s *server) capabilities() any {
 	caps := map[string]any{
-		"textDocumentSync":       map[string]any{"openClose": true, "change": 1},
-		"definitionProvider":     true,
-		"referencesProvider":     true,
-		"hoverProvider":          true,
-		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
-		"documentSymbolProvider": true,
-		"renameProvider":         map[string]any{"prepareProvider": true},
-		"codeActionProvider":     map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
+		"textDocumentSync":          map[string]any{"openClose": true, "change": 1},
+		"definitionProvider":        true,
+		"referencesProvider":        true,
+		"hoverProvider":             true,
+		"completionProvider":        map[string]any{"triggerCharacters": []string{".", "$", " "}},
+		"documentSymbolProvider":    true,
+		"documentHighlightProvider": true,
+		"renameProvider":            map[string]any{"prepareProvider": true},
+		"codeActionProvider":        map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
 		"semanticTokensProvider": map[string]any{
 			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": tokenModifiers},
 			"full":   true,
