@@ -223,6 +223,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/semanticTokens/full": answer((*server).semanticTokens),
 	"textDocument/prepareRename":       on((*server).prepareRename),
 	"textDocument/documentHighlight":   answer((*server).highlight),
+	"workspace/symbol":                 answer((*server).workspaceSymbols),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -237,6 +238,7 @@ func (s *server) capabilities() any {
 		"completionProvider":        map[string]any{"triggerCharacters": []string{".", "$", " "}},
 		"documentSymbolProvider":    true,
 		"documentHighlightProvider": true,
+		"workspaceSymbolProvider":   true,
 		"renameProvider":            map[string]any{"prepareProvider": true},
 		"codeActionProvider":        map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
 		"semanticTokensProvider": map[string]any{
