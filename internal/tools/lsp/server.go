@@ -224,6 +224,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/prepareRename":       on((*server).prepareRename),
 	"textDocument/documentHighlight":   answer((*server).highlight),
 	"workspace/symbol":                 answer((*server).workspaceSymbols),
+	"textDocument/signatureHelp":       answer((*server).signatureHelp),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -239,6 +240,7 @@ func (s *server) capabilities() any {
 		"documentSymbolProvider":    true,
 		"documentHighlightProvider": true,
 		"workspaceSymbolProvider":   true,
+		"signatureHelpProvider":     map[string]any{"triggerCharacters": []string{" "}, "retriggerCharacters": []string{"\""}},
 		"renameProvider":            map[string]any{"prepareProvider": true},
 		"codeActionProvider":        map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
 		"semanticTokensProvider": map[string]any{
