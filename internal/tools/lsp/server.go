@@ -128,7 +128,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
 	}
-	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" || s.opts.Format != nil) {
+	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" && req.Method != "textDocument/rangeFormatting" || s.opts.Format != nil) {
 		return m(s, params)
 	}
 	if req.Notif {
@@ -225,6 +225,7 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/documentHighlight":   answer((*server).highlight),
 	"workspace/symbol":                 answer((*server).workspaceSymbols),
 	"textDocument/signatureHelp":       answer((*server).signatureHelp),
+	"textDocument/rangeFormatting":     on((*server).formatRange),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -250,6 +251,7 @@ func (s *server) capabilities() any {
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
+		caps["documentRangeFormattingProvider"] = true
 	}
 	return map[string]any{"capabilities": caps, "serverInfo": map[string]any{"name": "jaiph"}}
 }
