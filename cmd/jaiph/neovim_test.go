@@ -15,7 +15,8 @@ import (
 )
 
 // nvimCheck runs inside Neovim on the opened .jh file: it waits for the
-// server's diagnostics, asks for a hover on an imported workflow, edits
+// server's diagnostics, asks for a hover on an imported workflow and the
+// document highlights of the import alias, edits
 // the file again (FileType again: the plugin used to add a second format
 // on save each time), writes the buffer (formatted on save) and records
 // what it saw in result.txt.
@@ -30,6 +31,13 @@ local res = vim.lsp.buf_request_sync(0, 'textDocument/hover',
 for _, r in pairs(res or {}) do
   if r.result then say('hover ' .. r.result.contents.value:gsub('\n', '|')) end
 end
+res = vim.lsp.buf_request_sync(0, 'textDocument/documentHighlight',
+  { textDocument = { uri = vim.uri_from_bufnr(0) }, position = { line = 2, character = 10 } }, 30000)
+for _, r in pairs(res or {}) do
+  for _, h in ipairs(r.result or {}) do
+    say('highlight ' .. h.range.start.line .. ':' .. h.range.start.character .. '-' .. h.range['end'].character .. ' kind ' .. h.kind)
+  end
+end
 vim.cmd('edit')
 say('format on save=' .. #vim.api.nvim_get_autocmds({ group = 'jaiph', event = 'BufWritePre', buffer = 0 }))
 vim.cmd('write')
@@ -40,7 +48,8 @@ vim.cmd('qa!')
 // TestNeovimPlugin loads editors/neovim/jaiph.lua into each Neovim the
 // plugin is tested on (forEachNeovim: 0.7 and 0.10) and edits a .jh file:
 // it gets the jaiph filetype, the server's diagnostics, a hover naming the
-// import as written, and jaiph fmt on save. On 0.7 the plugin used to fail
+// import as written, the alias's document highlights, and jaiph fmt on
+// save. On 0.7 the plugin used to fail
 // with "attempt to index field 'fs' (a nil value)" and .jh files got no
 // filetype.
 func TestNeovimPlugin(t *testing.T) {
@@ -61,6 +70,8 @@ func testNeovimPlugin(t *testing.T, nvim string, _ int) {
 		"diagnostics=true\n" +
 		"diag 4:7 unknown local workflow or function reference \"missing\"\n" +
 		"hover ```jaiph|workflow build {|```||lib/util.jh\n" +
+		"highlight 0:24-28 kind 3\n" +
+		"highlight 2:8-12 kind 1\n" +
 		"format on save=1\n"
 	if string(got) != want {
 		t.Errorf("in Neovim:\n%s\nwant:\n%s\nnvim said: %s", got, want, out)

@@ -51,6 +51,16 @@
 // whole word typed so far, qualifier included: a client that finds the
 // word's start itself stops at the dot and inserts `alias.alias.name`.
 //
+// Document highlight (highlight.go) is references in the current file.
+// Workspace symbols (wsymbols.go) are the modules' declarations (not
+// tests or body variables) over the workspace references look at. Signature
+// help (signature.go) splits the line before the cursor into the words of
+// its last command, the way the shell would (quotes, `;`, `|`, `$(`,
+// `recover`), and labels the target with the positional parameters its
+// body reads. Range formatting (rangefmt.go) formats the whole module and
+// keeps the changed lines wholly inside the range (a fragment alone cannot
+// be formatted: fmt reorders the module's header).
+//
 // Code actions (actions.go): a "Did you mean" diagnostic's quick fix
 // writes the suggestion over its range; organising imports sorts
 // consecutive import lines by alias and drops aliases no other line
@@ -60,5 +70,6 @@
 // as an internal error and logged to stderr with its stack. Exit after
 // shutdown returns nil (exit status 0), otherwise ErrNoShutdown (1).
 //
-// Formatting is advertised only when Options.Format is set.
+// Formatting and range formatting are advertised only when Options.Format
+// is set.
 package lsp

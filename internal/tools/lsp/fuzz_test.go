@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/jaiph-go/jaiph/internal/tools/format"
 )
 
 // FuzzFeatures: whatever the buffer and the position, every feature
@@ -18,7 +20,7 @@ func FuzzFeatures(f *testing.F) {
 	f.Add("workflow a {\n  run b.\n  x -> \n  $\n", 1, 8)
 	f.Add("\xef\xbb\xbfimport \"x\" as x\nconfig {\n  a\n", 2, 3)
 	f.Fuzz(func(t *testing.T, src string, line, char int) {
-		s := started(Options{})
+		s := started(Options{Format: format.Source})
 		s.notify = func(string, any) {}
 		uri := "file:///nowhere/fuzz.jh"
 		s.docs["/nowhere/fuzz.jh"] = &document{uri: uri, src: []byte(src)}
@@ -28,6 +30,10 @@ func FuzzFeatures(f *testing.F) {
 		s.hover(at)
 		s.completion(at)
 		s.symbols("/nowhere/fuzz.jh")
+		s.highlight(at)
+		s.signatureHelp(at)
+		s.workspaceSymbols(WorkspaceSymbolParams{Query: src[:min(len(src), 3)]})
+		s.formatRange(DocumentRangeFormattingParams{TextDocument: at.TextDocument, Range: Range{Start: at.Position, End: Position{at.Position.Line + 2, 0}}})
 		s.rename(RenameParams{TextDocumentPositionParams: at, NewName: "z"})
 		s.check([]string{"/nowhere/fuzz.jh"})
 	})

@@ -128,7 +128,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
 	}
-	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" || s.opts.Format != nil) {
+	if m := methods[req.Method]; m != nil && (req.Method != "textDocument/formatting" && req.Method != "textDocument/rangeFormatting" || s.opts.Format != nil) {
 		return m(s, params)
 	}
 	if req.Notif {
@@ -222,6 +222,10 @@ var methods = map[string]func(*server, []byte) (any, error){
 	"textDocument/codeAction":          answer((*server).codeActions),
 	"textDocument/semanticTokens/full": answer((*server).semanticTokens),
 	"textDocument/prepareRename":       on((*server).prepareRename),
+	"textDocument/documentHighlight":   answer((*server).highlight),
+	"workspace/symbol":                 answer((*server).workspaceSymbols),
+	"textDocument/signatureHelp":       answer((*server).signatureHelp),
+	"textDocument/rangeFormatting":     on((*server).formatRange),
 	"textDocument/formatting": on(func(s *server, p DocumentFormattingParams) (any, error) {
 		return s.format(pathOf(p.TextDocument.URI))
 	}),
@@ -229,14 +233,17 @@ var methods = map[string]func(*server, []byte) (any, error){
 
 func (s *server) capabilities() any {
 	caps := map[string]any{
-		"textDocumentSync":       map[string]any{"openClose": true, "change": 1},
-		"definitionProvider":     true,
-		"referencesProvider":     true,
-		"hoverProvider":          true,
-		"completionProvider":     map[string]any{"triggerCharacters": []string{".", "$", " "}},
-		"documentSymbolProvider": true,
-		"renameProvider":         map[string]any{"prepareProvider": true},
-		"codeActionProvider":     map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
+		"textDocumentSync":          map[string]any{"openClose": true, "change": 1},
+		"definitionProvider":        true,
+		"referencesProvider":        true,
+		"hoverProvider":             true,
+		"completionProvider":        map[string]any{"triggerCharacters": []string{".", "$", " "}},
+		"documentSymbolProvider":    true,
+		"documentHighlightProvider": true,
+		"workspaceSymbolProvider":   true,
+		"signatureHelpProvider":     map[string]any{"triggerCharacters": []string{" "}, "retriggerCharacters": []string{"\""}},
+		"renameProvider":            map[string]any{"prepareProvider": true},
+		"codeActionProvider":        map[string]any{"codeActionKinds": []string{kindQuickFix, kindOrganizeImports}},
 		"semanticTokensProvider": map[string]any{
 			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": tokenModifiers},
 			"full":   true,
@@ -244,6 +251,7 @@ func (s *server) capabilities() any {
 	}
 	if s.opts.Format != nil {
 		caps["documentFormattingProvider"] = true
+		caps["documentRangeFormattingProvider"] = true
 	}
 	return map[string]any{"capabilities": caps, "serverInfo": map[string]any{"name": "jaiph"}}
 }
