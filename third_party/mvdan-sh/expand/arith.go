@@ -36,6 +36,40 @@ type ArithmError struct {
 	Skip int
 }
 
+// firstNonVarAssign is the first assignment, in the order bash parses
+// the expression, whose target is surely no variable: an expression
+// ((a && b) += 3) or a constant (1 = 2). Words that expand ($x = 3) are
+// left to the evaluation (jaiph-go patch, see ArithmTop).
+func firstNonVarAssign(x syntax.ArithmExpr) *syntax.BinaryArithm {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		if b := firstNonVarAssign(x.X); b != nil {
+			return b
+		}
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
+			syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
+			syntax.ShlAssgn, syntax.ShrAssgn:
+			w, ok := x.X.(*syntax.Word)
+			if !ok {
+				return x
+			}
+			if lit := w.Lit(); lit != "" && !syntax.ValidName(lit) {
+				if _, digit := digitIndexed(w); !digit {
+					return x
+				}
+			}
+		}
+		return firstNonVarAssign(x.Y)
+	case *syntax.UnaryArithm:
+		return firstNonVarAssign(x.X)
+	case *syntax.ParenArithm:
+		return firstNonVarAssign(x.X)
+	}
+	return nil
+}
+
 // digitIndexed reports a word like 1[2], which bash reads as the number 1
 // followed by an invalid operator (jaiph-go patch: the parser makes it an
 // element of the positional parameter 1).
@@ -167,7 +201,17 @@ func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
 // quoting the expression with its source spacing and the error token from
 // the failing operand to the end.
 func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
+	// jaiph-go patch: bash finds an assignment to a non-variable when its
+	// parser reaches it, even in a branch it does not evaluate ((( n ||
+	// 1 = 2 )) fails), and evaluates nothing after it. The evaluation
+	// stops there (Arithm), or fails there at its end.
+	oldStop := cfg.arithStop
+	cfg.arithStop = firstNonVarAssign(expr)
 	n, err := Arithm(cfg, expr)
+	if err == nil && cfg.arithStop != nil {
+		n, err = 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: cfg.arithStop, AtOp: true}
+	}
+	cfg.arithStop = oldStop
 	if ae, ok := err.(ArithmError); ok && ae.Operand == nil && (ae.Msg == "value too great for base" || ae.Msg == "invalid arithmetic base" || ae.Msg == "invalid number") {
 		// jaiph-go patch: as bash, a bad constant names the expression
 		// up to the end of that constant ("y = 1 + 08", "2#102").
@@ -360,6 +404,9 @@ func bashNumber(s string) (int64, error) {
 }
 
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
+	if b := cfg.arithStop; b != nil && expr.Pos().After(b.OpPos) {
+		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
+	}
 	switch expr := expr.(type) {
 	case *syntax.Word:
 		if n, ok := digitIndexed(expr); ok {

@@ -133,6 +133,11 @@ type Config struct {
 	// (jaiph-go patch, see AssignLiteral).
 	inAssign bool
 
+	// arithStop: the first assignment to a non-variable of the
+	// arithmetic expression being evaluated (jaiph-go patch, see
+	// ArithmTop).
+	arithStop *syntax.BinaryArithm
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool

@@ -113,3 +113,15 @@ func TestJaiphDeclareDoubleDash(t *testing.T) {
 		"set -x; declare -- z=1; set +x",
 	})
 }
+
+func TestJaiphArithNonVariableUnevaluated(t *testing.T) {
+	runCases(t, []string{
+		// an assignment to a non-variable fails also in a branch that is
+		// not evaluated, and nothing after it is evaluated
+		`n=2; (( n || (0x1f < n % n+=3) )); echo "st=$? n=$n"`,
+		`n=2; x=0; (( 0 && (1 = 2), x = 5 )); echo "st=$? x=$x"; (( n || 1 = 2 )); echo "st=$?"`,
+		`n=2; echo $(( n ? 2 : (5 << (n % n+=3)) )); echo "st=$?"`,
+		`n=2; (( 1/0 < 3 && n+=3 )); echo "st=$? n=$n"; (( n++ || (1 - n+=3) )); echo "st=$? n=$n"`,
+		`n=2; a=(1); (( a[0] += 1, n || a[0] += 7 )); echo "st=$? ${a[0]}";`,
+	})
+}
