@@ -467,13 +467,9 @@ func (s *server) rename(p RenameParams) (any, error) {
 // format replaces the whole document with Options.Format's result (no
 // edits when it is already formatted).
 func (s *server) format(path string) (any, error) {
-	src, err := s.read(path)
+	src, out, err := s.formatted(path)
 	if err != nil {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
-	}
-	out, err := s.opts.Format(path, src)
-	if err != nil {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
+		return nil, err
 	}
 	edits := []TextEdit{}
 	if !bytes.Equal(out, src) {
@@ -482,6 +478,18 @@ func (s *server) format(path string) (any, error) {
 		edits = append(edits, TextEdit{Range: Range{End: t.pos(last, len(t.lines[last]))}, NewText: string(out)})
 	}
 	return edits, nil
+}
+
+// formatted is the document at path and Options.Format's result, or the
+// error as the client gets it (whole-document and range formatting).
+func (s *server) formatted(path string) (src, out []byte, err error) {
+	if src, err = s.read(path); err == nil {
+		out, err = s.opts.Format(path, src)
+	}
+	if err != nil {
+		return nil, nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
+	}
+	return src, out, nil
 }
 
 // importPath names the module at path as the file of ix imports it (the

@@ -1,10 +1,6 @@
 package lsp
 
-import (
-	"strings"
-
-	"github.com/sourcegraph/jsonrpc2"
-)
+import "strings"
 
 type DocumentRangeFormattingParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -20,14 +16,9 @@ type DocumentRangeFormattingParams struct {
 // time); a change reaching outside them (a declaration moved to the head,
 // say) is left out, so no edit touches a line outside the range.
 func (s *server) formatRange(p DocumentRangeFormattingParams) (any, error) {
-	path := pathOf(p.TextDocument.URI)
-	src, err := s.read(path)
+	src, out, err := s.formatted(pathOf(p.TextDocument.URI))
 	if err != nil {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
-	}
-	out, err := s.opts.Format(path, src)
-	if err != nil {
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
+		return nil, err
 	}
 	first, last := p.Range.Start.Line, p.Range.End.Line
 	if last > first && p.Range.End.Character == 0 {
