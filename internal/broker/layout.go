@@ -506,6 +506,40 @@ func (l *ledger) leaderNext(ctx context.Context, filter string, seq uint64) (str
 	return key, e, err
 }
 
+// drop removes key from the bucket without a trace: its messages are
+// purged from the bucket's stream, where a KV delete (or purge) leaves a
+// marker that every listing, watch and walk of its prefix still reads.
+// For marks that come and go once per run (active.*, waiting.*): with
+// markers, the watchdog's listing of active.* read one message per run
+// ever served at every pass (10,000 runs once waiting: hundreds of
+// milliseconds of the broker every few seconds). Nobody watches these
+// keys, so no watcher misses the deletion.
+func (l *ledger) drop(ctx context.Context, key string) error {
+	return purgeKV(ctx, l.nc, l.bucket, key)
+}
+
+// purgeKV purges from bucket's stream every message of the keys key
+// matches (it may hold wildcards), leaving no marker.
+func purgeKV(ctx context.Context, nc *nats.Conn, bucket, key string) error {
+	req, _ := json.Marshal(map[string]string{"filter": "$KV." + bucket + "." + key})
+	msg, err := try(ctx, func(c context.Context) (*nats.Msg, error) {
+		return nc.RequestWithContext(c, "$JS.API.STREAM.PURGE.KV_"+bucket, req)
+	})
+	if err != nil {
+		return err
+	}
+	var resp struct {
+		Error *jetstream.APIError `json:"error"`
+	}
+	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+		return fmt.Errorf("the bucket %s answered %q: %w", bucket, msg.Data, err)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	return nil
+}
+
 // errDeleted is an entry that marks its key deleted or purged.
 var errDeleted = errors.New("deleted")
 

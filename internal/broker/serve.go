@@ -57,7 +57,7 @@ func activeKey(id string) string { return "active." + id }
 
 // retire removes a terminal run's active mark.
 func retire(ctx context.Context, kv *ledger, id string) {
-	_ = kv.kv.Delete(ctx, activeKey(id))
+	_ = kv.drop(ctx, activeKey(id))
 }
 func recSubject(id, file string) string   { return serveRecPfx + id + "." + file }
 func serveWorkSubject(id string) string   { return serveWorkPfx + id }
@@ -457,7 +457,7 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 				r.ResultText = fmt.Sprintf("cancelled while it waited on channel %q", r.Waiting.Channel)
 			}
 			if r.Suspended {
-				_ = b.kv.kv.Delete(ctx, waitingKey(r.Waiting.Channel, id))
+				_ = b.kv.drop(ctx, waitingKey(r.Waiting.Channel, id))
 			}
 			r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
 			r.Suspended, r.Waiting = false, nil

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/jaiph-go/jaiph/internal/broker"
 	"github.com/jaiph-go/jaiph/internal/served"
 	"github.com/jaiph-go/jaiph/internal/tools/serve"
@@ -447,6 +449,11 @@ func TestServePrune(t *testing.T) {
 	if code, _ := a.do(t, "GET", "/v1/runs/"+queued.RunID, ""); code != 200 {
 		t.Errorf("the queued run: %d", code)
 	}
+	// Nothing of it is left in the bucket, not even a marker that a
+	// listing of the runs would read for ever.
+	if left := bucketSubjects(t, srv.url(), "*."+old.RunID); len(left) != 0 {
+		t.Errorf("the pruned run left %v in the bucket", left)
+	}
 	// Its sources stayed: a worker runs it.
 	startWorker(t, srv.url(), "w2", t.TempDir(), 1)
 	if run := a.waitRun(t, queued.RunID); run.Status != served.StatusSucceeded {
@@ -493,4 +500,24 @@ func TestServedRunDeliveries(t *testing.T) {
 	if !strings.Contains(string(events), `"worker":"w`) {
 		t.Errorf("the delivery did not run on a worker:\n%s", events)
 	}
+}
+
+// bucketSubjects lists the keys of the served runs' bucket that match
+// filter and still hold a message — a value, or a delete marker that
+// every listing of the prefix would read again.
+func bucketSubjects(t *testing.T, url, filter string) []string {
+	t.Helper()
+	st, err := jsClient(t, url).Stream(context.Background(), "KV_JAIPH_SERVE_RUNS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background(), jetstream.WithSubjectFilter("$KV.JAIPH_SERVE_RUNS."+filter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for s := range info.State.Subjects {
+		out = append(out, strings.TrimPrefix(s, "$KV.JAIPH_SERVE_RUNS."))
+	}
+	return out
 }

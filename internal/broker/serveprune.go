@@ -83,15 +83,12 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 			}
 		}
 	}
-	_ = kv.Delete(ctx, activeKey(id))
-	_ = kv.Purge(ctx, timerKey(id))
-	if lister, err := kv.ListKeysFiltered(ctx, "msg."+id+".>", "msgs."+id+".*", "waiting.*."+id); err == nil {
-		for k := range lister.Keys() {
-			_ = kv.Purge(ctx, k)
+	// Purged from the bucket's stream, not deleted as keys: a KV delete
+	// or purge leaves a marker per key that every later listing reads.
+	for _, k := range []string{activeKey(id), timerKey(id), "msg." + id + ".>", "msgs." + id + ".*", "waiting.*." + id, serveRunKey(id)} {
+		if err := purgeKV(ctx, js.Conn(), serveBucket, k); err != nil {
+			return fmt.Errorf("deleting the record of served run %s: %w", id, err)
 		}
-	}
-	if err := kv.Purge(ctx, serveRunKey(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
-		return fmt.Errorf("deleting the record of served run %s: %w", id, err)
 	}
 	return nil
 }

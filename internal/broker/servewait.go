@@ -276,7 +276,7 @@ func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serv
 		return err
 	}
 	if wasWaiting {
-		_ = kv.kv.Delete(ctx, waitingKey(r.Waiting.Channel, r.RunID))
+		_ = kv.drop(ctx, waitingKey(r.Waiting.Channel, r.RunID))
 	}
 	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
 	_, err := publish(ctx, js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued))

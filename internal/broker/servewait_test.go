@@ -174,6 +174,14 @@ func TestServedRunWaits(t *testing.T) {
 	if !strings.Contains(string(events), "E_TIMEOUT") {
 		t.Errorf("no E_TIMEOUT in the events:\n%s", events)
 	}
+	// The ended runs' marks (among the active runs, among those waiting
+	// on a channel) are gone without a trace: a delete marker per run
+	// would be read by every pass of the watchdog, for ever.
+	for _, f := range []string{"active.*", "waiting.>"} {
+		if left := bucketSubjects(t, srv.url(), f); len(left) != 0 {
+			t.Errorf("the ended runs left %v in the bucket", left)
+		}
+	}
 }
 
 // tickClock is a schedule's clock the test moves: each After is a
