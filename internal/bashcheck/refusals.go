@@ -1,6 +1,8 @@
 package bashcheck
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -47,6 +49,10 @@ var table = []refusal{
 	// extglob group in a case pattern or a plain word is its syntax error
 	// (`[[ … ]]` and `${x#…}` patterns are parsed with extglob on).
 	{"extglob pattern outside [[ ]] and ${…}", kNode, "extglob", "", "shopt -s extglob; case ab in @(ab)) echo m;; esac"},
+	// bash makes the characters of {y..B} text and reads it again: the
+	// backquote between Z and a starts a command substitution that does
+	// not close (its fatal `bad substitution`).
+	{"brace character range holding a backquote", kNode, "{..`}", "", "echo -{Y..b}-; echo after"},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
@@ -271,6 +277,10 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.ExtGlob:
 			if !parsedByBash[n] {
 				hit(kNode, "extglob", "", n.Pos())
+			}
+		case *syntax.Word:
+			if backquoteRange(n) {
+				hit(kNode, "{..`}", "", n.Pos())
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
@@ -524,3 +534,59 @@ var signalNumbers = map[string]string{"HUP": "1", "INT": "2", "QUIT": "3", "ILL"
 	"PIPE": "13", "ALRM": "14", "TERM": "15", "STKFLT": "16", "CHLD": "17", "CONT": "18", "STOP": "19",
 	"TSTP": "20", "TTIN": "21", "TTOU": "22", "URG": "23", "XCPU": "24", "XFSZ": "25", "VTALRM": "26",
 	"PROF": "27", "WINCH": "28", "IO": "29", "PWR": "30", "SYS": "31"}
+
+// backquoteRange reports whether brace expansion of w has a character
+// range ({y..B}, {Z..a..3}) one of whose characters is the backquote.
+func backquoteRange(w *syntax.Word) bool {
+	if !slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool {
+		l, ok := p.(*syntax.Lit)
+		return ok && strings.Contains(l.Value, "..")
+	}) {
+		return false
+	}
+	c := *w
+	c.Parts = slices.Clone(w.Parts)
+	if !syntax.SplitBraces(&c) {
+		return false
+	}
+	letter := func(s string) bool {
+		return len(s) == 1 && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+	}
+	var holds func(parts []syntax.WordPart) bool
+	holds = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			br, ok := p.(*syntax.BraceExp)
+			if !ok {
+				continue
+			}
+			if !br.Sequence {
+				for _, e := range br.Elems {
+					if holds(e.Parts) {
+						return true
+					}
+				}
+				continue
+			}
+			from, to := br.Elems[0].Lit(), br.Elems[1].Lit()
+			if !letter(from) || !letter(to) {
+				continue
+			}
+			step := 1
+			if len(br.Elems) > 2 {
+				if n, err := strconv.Atoi(br.Elems[2].Lit()); err == nil && n != 0 {
+					step = max(n, -n)
+				}
+			}
+			lo, hi := int(from[0]), int(to[0])
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+			if '`' >= lo && '`' <= hi && (int('`')-int(from[0]))%step == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	found := holds(c.Parts)
+	return found
+}

@@ -24,10 +24,59 @@ import (
 func Braces(word *syntax.Word) []*syntax.Word {
 	var all []*syntax.Word
 	bracesSeqRec(word, func(w *syntax.Word) bool {
+		w.Parts = joinBraceNames(w.Parts)
 		all = append(all, w)
 		return true
 	})
 	return all
+}
+
+// joinBraceNames makes a word brace expansion produced read as bash reads
+// the text it produces (jaiph-go patch): a `$name` that the expansion put
+// before letters, digits or underscores takes them into its name, so
+// `{$v,w}_x` gives `$v_x` and `w_x`. Such a pair never comes from the
+// parser, which reads the whole name.
+func joinBraceNames(parts []syntax.WordPart) []syntax.WordPart {
+	// adjacent literals as one, as in the text; empty ones (left by
+	// the braces) dropped, so that `{$u,w}` of an unset u is no field
+	var merged []syntax.WordPart
+	for _, wp := range parts {
+		if l, ok := wp.(*syntax.Lit); ok && l.Value == "" {
+			continue
+		}
+		if l, ok := wp.(*syntax.Lit); ok && len(merged) > 0 {
+			if prev, ok := merged[len(merged)-1].(*syntax.Lit); ok {
+				merged[len(merged)-1] = &syntax.Lit{ValuePos: prev.ValuePos, ValueEnd: l.ValueEnd, Value: prev.Value + l.Value}
+				continue
+			}
+		}
+		merged = append(merged, wp)
+	}
+	var out []syntax.WordPart
+	for i := 0; i < len(merged); i++ {
+		pe, ok := merged[i].(*syntax.ParamExp)
+		var l *syntax.Lit
+		if ok && i+1 < len(merged) {
+			l, _ = merged[i+1].(*syntax.Lit)
+		}
+		n := 0
+		for l != nil && n < len(l.Value) && (l.Value[n] == '_' || l.Value[n] >= '0' && l.Value[n] <= '9' ||
+			l.Value[n] >= 'a' && l.Value[n] <= 'z' || l.Value[n] >= 'A' && l.Value[n] <= 'Z') {
+			n++
+		}
+		if n == 0 || !pe.Short || pe.Param == nil || !syntax.ValidName(pe.Param.Value) {
+			out = append(out, merged[i])
+			continue
+		}
+		joined := *pe
+		joined.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: pe.Param.Value + l.Value[:n]}
+		out = append(out, &joined)
+		if n < len(l.Value) {
+			out = append(out, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[n:]})
+		}
+		i++
+	}
+	return out
 }
 
 // BracesSeq performs brace expansion on a word, given that it contains any
@@ -52,6 +101,7 @@ func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 				yield(nil, fmt.Errorf("brace expansion would exceed %d elements", limit))
 				return false
 			}
+			w.Parts = joinBraceNames(w.Parts)
 			return yield(w, nil)
 		})
 	}

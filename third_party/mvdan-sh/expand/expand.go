@@ -85,6 +85,11 @@ type Config struct {
 	// the matched text (jaiph-go patch).
 	NoPatsubReplacement bool
 
+	// NoGlobSkipDots turns off bash's globskipdots option (on by default):
+	// a pattern starting with "." then matches "." and ".." too
+	// (jaiph-go patch).
+	NoGlobSkipDots bool
+
 	// splitLits makes wordFields split unquoted literal text at IFS
 	// characters, for the word of an unquoted ${x:-word} (jaiph-go patch).
 	splitLits bool
@@ -257,7 +262,7 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 			if strings.HasSuffix(segs[j-1], "\\") {
 				continue // an escaped ':'
 			}
-			if prefix, rest := cfg.expandUser(segs[j], j == len(segs)-1 && i < len(parts)-1); prefix != "" {
+			if prefix, rest := cfg.expandUser(segs[j], j == len(segs)-1 && i < len(parts)-1); rest != segs[j] || prefix != "" {
 				segs[j] = prefix + rest
 			}
 		}
@@ -716,10 +721,12 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 && ql == quoteNone {
-				if prefix, rest := cfg.expandUser(s, len(wps) > 1); prefix != "" {
-					// TODO: return two separate fieldParts,
-					// like in wordFields?
-					s = prefix + rest
+				if prefix, rest := cfg.expandUser(s, len(wps) > 1); rest != s || prefix != "" {
+					// jaiph-go patch: as bash, the expansion is
+					// quoted (a pattern or regex takes it
+					// literally), and an empty HOME expands too.
+					field = append(field, fieldPart{quote: quoteSingle, val: prefix})
+					s = rest
 				}
 			}
 			if (ql == quoteDouble || ql == quoteHeredoc) && strings.Contains(s, "\\") {
@@ -1873,6 +1880,15 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 			newMatches, err = cfg.globDir(base, dir, matcher, wantDir, newMatches)
 			if err != nil {
 				return nil, err
+			}
+			if cfg.NoGlobSkipDots && strings.HasPrefix(part, ".") {
+				// jaiph-go patch: shopt -u globskipdots; a
+				// directory listing has no "." and "..".
+				for _, dot := range [...]string{".", ".."} {
+					if matcher(dot) {
+						newMatches = append(newMatches, pathJoin2(dir, dot))
+					}
+				}
 			}
 		}
 		matches = newMatches

@@ -930,6 +930,7 @@ var bashOptsTable = [...]bashOpt{
 	{name: "nocasematch", supported: true},
 	{name: "xpg_echo", supported: true},
 	{name: "patsub_replacement", defaultState: true, supported: true},
+	{name: "globskipdots", defaultState: true, supported: true},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd"},
@@ -969,7 +970,6 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: true,
 	},
 	{name: "globasciiranges", defaultState: true}, // jaiph-go patch: bash 5.2's default
-	{name: "globskipdots", defaultState: true},    // jaiph-go patch: listed by bash 5.2
 	{name: "gnu_errfmt"},
 	{name: "histappend"},
 	{name: "histreedit"},
@@ -1036,6 +1036,7 @@ const (
 	optNoCaseMatch    // jaiph-go patch
 	optXpgEcho        // jaiph-go patch
 	optPatsubRepl     // jaiph-go patch
+	optGlobSkipDots   // jaiph-go patch
 )
 
 // Reset returns a runner to its initial state, right before the first call to

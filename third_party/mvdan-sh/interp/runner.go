@@ -209,6 +209,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NullGlob = r.opts[optNullGlob]
 	r.ecfg.NoPatsubReplacement = !r.opts[optPatsubRepl] // jaiph-go patch
 	r.ecfg.FailGlob = r.opts[optFailGlob]               // jaiph-go patch
+	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots]    // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 	r.ecfg.ReportError = r.reportError // jaiph-go patch

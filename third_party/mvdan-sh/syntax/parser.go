@@ -3008,6 +3008,23 @@ loop:
 	s.Cmd = ce
 }
 
+// compoundStart reports whether the current token starts one of bash's
+// compound commands (jaiph patch).
+func (p *Parser) compoundStart() bool {
+	switch p.tok {
+	case _LitWord:
+		switch p.val {
+		case "{", "if", "while", "until", "for", "case", "[[", "select":
+			return true
+		}
+	case leftParen:
+		return p.r != ')'
+	case dblLeftParen:
+		return true
+	}
+	return false
+}
+
 func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit) {
 	fd := &FuncDecl{
 		Position: pos,
@@ -3020,6 +3037,18 @@ func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit
 		fd.Names = names
 	}
 	p.got(_Newl)
+	if p.lang.in(langBashLike | LangPOSIX) {
+		// jaiph patch: as in bash's grammar, the body is one compound
+		// command with its redirections; a following `|`, `&&` or `||`
+		// joins the definition itself to the next command.
+		if !p.compoundStart() {
+			p.curErr("a function body must be a compound command")
+			return
+		}
+		fd.Body = p.gotStmtPipe(p.newStmt(p.pos), true)
+		s.Cmd = fd
+		return
+	}
 	// TODO: reject any body which isn't a compound command, like a quoted word
 	if fd.Body = p.getStmt(false, false, true); fd.Body == nil {
 		p.followErr(fd.Pos(), "foo()", noQuote("a statement"))
