@@ -275,11 +275,13 @@ func queueAgain(ctx context.Context, kv *ledger, js jetstream.JetStream, r *serv
 	if _, err := update(ctx, kv, serveRunKey(r.RunID), val, rev); err != nil {
 		return err
 	}
-	if wasWaiting {
-		_ = kv.drop(ctx, waitingKey(r.Waiting.Channel, r.RunID))
-	}
 	body, _ := json.Marshal(map[string]any{"run": r.RunID, "n": r.Queued})
 	_, err := publish(ctx, js, serveWorkSubject(r.RunID), body, workMsgID(r.RunID, r.Queued))
+	if wasWaiting {
+		// After the publish: a worker can take the run meanwhile, and a
+		// stale mark is harmless (Waiting reads the record).
+		_ = kv.drop(ctx, waitingKey(r.Waiting.Channel, r.RunID))
+	}
 	return err
 }
 

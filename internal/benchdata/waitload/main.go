@@ -5,10 +5,10 @@
 // prints the resident memory of the processes -pids names, then answers S
 // of them and times each from the send to the run's end (its next step is
 // its last), then starts the T and times their timeouts against their due
-// time (-n 0 against a server whose runs already wait adds only those;
-// -tspread paces their starts, so their timeouts fall due steadily instead
-// of in the same second). It prints
-// figures; it asserts nothing.
+// time (-n 0 against a server whose askers already wait starts none and
+// answers S of those, so one setup serves several rounds; -tspread paces
+// the T runs' starts, so their timeouts fall due steadily instead of in
+// the same second). It prints figures; it asserts nothing.
 //
 // The served file:
 //
@@ -49,6 +49,29 @@ type run struct {
 		Channel   string     `json:"channel"`
 		TimeoutAt *time.Time `json:"timeout_at"`
 	} `json:"waiting"`
+}
+
+// waitingAskers lists the runs waiting on channel answers, page by page.
+func waitingAskers(do func(method, path, body string) (int, []byte, error)) []string {
+	var ids []string
+	for offset := 0; ; offset += 1000 {
+		code, b, err := do("GET", "/v1/runs?limit=1000&offset="+strconv.Itoa(offset), "")
+		var page struct {
+			Runs []run `json:"runs"`
+		}
+		if err != nil || code != http.StatusOK || json.Unmarshal(b, &page) != nil {
+			fmt.Fprintf(os.Stderr, "list: %d %s %v\n", code, b, err)
+			os.Exit(1)
+		}
+		for _, r := range page.Runs {
+			if r.Waiting != nil && r.Waiting.Channel == "answers" && r.Worker == "" {
+				ids = append(ids, r.RunID)
+			}
+		}
+		if len(page.Runs) < 1000 {
+			return ids
+		}
+	}
 }
 
 func main() {
@@ -127,6 +150,14 @@ func main() {
 	}
 	startRuns(0, *n)
 	fmt.Printf("started %d runs in %.1f s\n", *n, time.Since(start).Seconds())
+	if *n == 0 && *s > 0 {
+		// Against a server whose askers already wait: answer those.
+		ids = waitingAskers(do)
+		*n = len(ids)
+		fmt.Printf("%d askers already waiting\n", *n)
+		*s = min(*s, *n)
+		ids = append(ids, make([]string, *t)...)
+	}
 	// Until every asker waits with no worker.
 	parallel(*n, func(i int) {
 		for {
