@@ -7,15 +7,18 @@ import (
 	"testing"
 )
 
-// twoJobs: a target that leaves files in its run directory and its
-// temporary directory, and says when it finds a previous delivery's.
+// twoJobs: a target that leaves files in its run directory, its
+// temporary directory and its artifacts (whose mode it changes), and says
+// when it finds a previous delivery's.
 const twoJobs = `channel jobs
 
 workflow work {
-  for f in "$JAIPH_RUN_DIR/left" "$JAIPH_RUN_DIR/.tmp/left"; do
+  for f in "$JAIPH_RUN_DIR/left" "$JAIPH_RUN_DIR/.tmp/left" "$JAIPH_ARTIFACTS_DIR/left"; do
     if [ -e "$f" ]; then echo "found $f" >> seen.txt; fi
     touch "$f"
   done
+  stat -c %a "$JAIPH_ARTIFACTS_DIR" >> modes.txt
+  chmod 700 "$JAIPH_ARTIFACTS_DIR"
   echo "$JAIPH_RUN_DIR" >> dirs.txt
   echo "ran $1" >> done.txt
 }
@@ -42,6 +45,9 @@ func TestScratchReused(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "seen.txt")); err == nil {
 		t.Fatalf("a delivery found what the previous one left:\n%s", b)
+	}
+	if got := strings.Join(lines(t, filepath.Join(dir, "modes.txt")), " "); got != "755 755" {
+		t.Fatalf("artifacts' modes %q, want 755 for each delivery", got)
 	}
 	dirs := lines(t, filepath.Join(dir, "dirs.txt"))
 	if len(dirs) != 2 || dirs[0] != dirs[1] {
