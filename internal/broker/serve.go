@@ -460,7 +460,7 @@ func (b *ServeBackend) Cancel(ctx context.Context, id string) error {
 				r.ResultText = fmt.Sprintf("cancelled while it waited on channel %q", r.Waiting.Channel)
 			}
 			if r.Suspended {
-				_ = b.kv.drop(ctx, waitingKey(r.Waiting.Channel, id))
+				_ = b.kv.drop(ctx, waitingKey(r.Waiting.Channel, r.Waiting.Key, id))
 			}
 			r.Status, r.EndedAt, r.ExitStatus, r.Signal = served.StatusCancelled, &now, &st, "SIGTERM"
 			r.Suspended, r.Waiting = false, nil

@@ -117,9 +117,9 @@ type Backend interface {
 	// (ErrNotReceiving, ErrTerminal; ErrUnsupported where the backend
 	// cannot yet).
 	Signal(ctx context.Context, id, channel, key, payload string) error
-	// Waiting lists the runs that wait in a receive on channel (of every
-	// principal).
-	Waiting(ctx context.Context, channel string) ([]Run, error)
+	// Waiting lists the runs that wait in a receive on channel for a
+	// message with key (of every principal).
+	Waiting(ctx context.Context, channel, key string) ([]Run, error)
 	// Verify checks the run's records before its events are served
 	// whole (ErrTampered).
 	Verify(ctx context.Context, id string) error

@@ -184,7 +184,7 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 // no_waiting_run, and the delivery id is forgotten so that a redelivery
 // counts.
 func (s *Server) sendHook(w http.ResponseWriter, r *http.Request, v inlets.Verdict, payload, delivery string, forget func(), audit func(outcome, format string, args ...any)) {
-	waiting, err := s.backend.Waiting(r.Context(), v.Channel)
+	waiting, err := s.backend.Waiting(r.Context(), v.Channel, v.Key)
 	if err != nil {
 		forget()
 		audit("refused", "rule=%d reason=%q", v.Rule, err.Error())
@@ -193,9 +193,6 @@ func (s *Server) sendHook(w http.ResponseWriter, r *http.Request, v inlets.Verdi
 	}
 	sent := []string{}
 	for _, run := range waiting {
-		if run.Waiting == nil || run.Waiting.Key != v.Key {
-			continue
-		}
 		err := s.backend.Signal(r.Context(), run.RunID, v.Channel, v.Key, payload)
 		if errors.Is(err, served.ErrTerminal) {
 			continue // it ended meanwhile

@@ -97,13 +97,13 @@ func (l *local) Signal(_ context.Context, id, channel, key, payload string) erro
 	return err
 }
 
-func (l *local) Waiting(_ context.Context, channel string) ([]Run, error) {
+func (l *local) Waiting(_ context.Context, channel, key string) ([]Run, error) {
 	var out []Run
 	l.runs.mu.Lock()
 	entries := append([]*entry(nil), l.runs.order...)
 	l.runs.mu.Unlock()
 	for _, e := range entries {
-		if r := e.snapshot(); r.Waiting != nil && r.Waiting.Channel == channel && !served.Terminal(r.Status) {
+		if r := e.snapshot(); r.Waiting != nil && r.Waiting.Channel == channel && r.Waiting.Key == key && !served.Terminal(r.Status) {
 			out = append(out, r)
 		}
 	}
