@@ -237,6 +237,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
+			if vars && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
+				// jaiph-go patch: unset r of a nameref to an
+				// element (declare -n r='a[1]') unsets the element.
+				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
+					if _, _, ok := cutElemSubscript(n); ok {
+						arg = n
+					}
+				}
+			}
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetFailed = false
 				r.unsetElem(name, sub)

@@ -652,7 +652,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
-				name, vr := r.assignVal(name, prev, as, "")
+				if elem := r.elemRefAssign(prev, as); elem != nil {
+					// jaiph-go patch: r=v and r+=v through a nameref
+					// to an element (declare -n r='a[1]') assign the
+					// element.
+					as, prev = elem, r.lookupVar(elem.Name.Value)
+					prev.Local = false
+				}
+				name, vr := r.assignVal(as.Name.Value, prev, as, "")
 				if name != as.Name.Value && as.Index != nil {
 					// jaiph-go patch: r[k]=v through a nameref sets
 					// the element of the referenced array.
