@@ -22,3 +22,24 @@ func TestJaiphNamerefToElement(t *testing.T) {
 		`a=(x y); f() { local -n lr='a[0]'; lr=L; echo $lr; }; f; echo ${a[@]}; k=1; declare -n d='a[$k]'; echo $d; d=D; echo ${a[@]}`,
 	})
 }
+
+func TestJaiphDupRedirects(t *testing.T) {
+	runCases(t, []string{
+		// N>&M dups whatever M is open for; N>&N changes nothing
+		`echo alpha 1>&2 2>/dev/null; echo beta 1<&2; : 3>&3; echo st=$?; : 3>&3-; echo st=$?; exec 4>&4; echo st=$?`,
+		`exec 3>f; exec 3>&3-; echo x >&3; cat f; rm f`,
+		// the error names the word as written, or N for a move
+		`fd=9; echo a >&$fd; echo st=$?; echo b >&"$fd"; echo c 2>&$fd-; echo d 1>&7; exec 5>&5-; echo e >&5; echo st=$?`,
+		// 1>&word is &>word, as >&word
+		`f() { echo out; echo err >&2; }; f 1>&dupfile; cat dupfile; rm dupfile`,
+	})
+}
+
+func TestJaiphRedirWordGlob(t *testing.T) {
+	runCases(t, []string{
+		// the word after >& is globbed; a failglob failure is reported
+		// once (no "ambiguous redirect")
+		`d=$(mktemp -d); cd $d; touch 10; exec 10>&1; echo via-glob >& 1*; echo stdout; rm 10; cd /; rm -r $d`,
+		`d=$(mktemp -d); cd $d; shopt -s failglob; echo hi > zq-*-w; echo st=$?; echo hi >& zq*; echo st=$?; cd /; rm -r $d`,
+	})
+}
