@@ -43,3 +43,14 @@ func TestJaiphRedirWordGlob(t *testing.T) {
 		`d=$(mktemp -d); cd $d; shopt -s failglob; echo hi > zq-*-w; echo st=$?; echo hi >& zq*; echo st=$?; cd /; rm -r $d`,
 	})
 }
+
+func TestJaiphReadOils(t *testing.T) {
+	runCases(t, []string{
+		// a backslash-newline is a continuation whatever the delimiter
+		`printf '%s\n' 'p q\' 'r s' | (read -d , ; printf '<%s>' "$REPLY"; echo); printf '%s\n' 'p q\' 'r s' | (read -d , v w; printf '<%s>' "$v" "$w"; echo); printf 'a\\\nb:' | (read -d : -a v; printf '<%s>' "${v[@]}"; echo)`,
+		// a failed read is reported, naming the descriptor
+		`d=$(mktemp -d); read x < $d; echo st=$?; read -n 3 x < $d; echo st=$?; read -u 3 x 3< $d; echo st=$?; rmdir $d`,
+		// -t -0.5 is 0.5 (bash loses the sign of a zero integer part)
+		`read -t -0.5 < /dev/null; echo $?; read -t -0 <<< x; echo $? $REPLY; read -t -1 < /dev/null; echo $?`,
+	})
+}
