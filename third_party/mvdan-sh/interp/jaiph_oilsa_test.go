@@ -54,3 +54,12 @@ func TestJaiphReadOils(t *testing.T) {
 		`read -t -0.5 < /dev/null; echo $?; read -t -0 <<< x; echo $? $REPLY; read -t -1 < /dev/null; echo $?`,
 	})
 }
+
+func TestJaiphReadEscapedTrailingSpace(t *testing.T) {
+	runCases(t, []string{
+		// the last name's rest loses escaped IFS whitespace too; a rest
+		// of only that keeps bash's CTLESC (one \x01 byte)
+		`IFS='x '; echo 'x\  \ ' | (read a b; echo "[$a][$b]" | od -c); echo 'xp q\ \ ' | (read a b; echo "[$a][$b]"); IFS=' '; read v <<< 'p q\ '; echo "[$v]"; read v w <<< 'p q\ '; echo "[$v][$w]"`,
+		`read v <<< '\  \ '; echo "[$v]" | od -c; read v <<< 'p\	'; echo "[$v]"; IFS=:; read a b <<< 'p:q\ '; echo "[$a][$b]"; read -a arr <<< 'p:q\ :'; echo "${#arr[@]} [${arr[1]}]"`,
+	})
+}
