@@ -8,12 +8,15 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
 
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
@@ -34,8 +37,13 @@ func bashPrintf(stdout, stderr io.Writer, args []string) int {
 
 // runPrintf is bashPrintf with the time zone used by %(fmt)T.
 func runPrintf(stdout, stderr io.Writer, args []string, loc *time.Location) int {
+	return runPrintfZone(stdout, stderr, args, func() *time.Location { return loc })
+}
+
+// runPrintfZone is runPrintf with the zone looked up on the first %(fmt)T.
+func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location) int {
 	w := bufio.NewWriter(stdout)
-	p := &printer{out: w, stderr: stderr, loc: loc}
+	p := &printer{out: w, stderr: stderr, zone: zone}
 	status := p.run(args)
 	if err := w.Flush(); err != nil {
 		p.errorf("write error: %s", errnoText(err))
@@ -47,6 +55,7 @@ func runPrintf(stdout, stderr io.Writer, args []string, loc *time.Location) int 
 type printer struct {
 	out     *bufio.Writer
 	stderr  io.Writer
+	zone    func() *time.Location // %(fmt)T's zone, looked up once into loc
 	loc     *time.Location
 	args    []string // arguments not consumed yet
 	convErr bool     // an argument was not a valid number
@@ -342,7 +351,37 @@ func charCode(a string) int64 {
 	if r, size := utf8.DecodeRuneInString(s); r != utf8.RuneError || size > 1 {
 		return int64(r)
 	}
+	if c, ok := glibcLongSequence(s); ok {
+		return c
+	}
 	return int64(s[0])
+}
+
+// glibcLongSequence decodes what glibc's mbrtowc accepts in C.UTF-8 beyond
+// Go's UTF-8: a four-byte sequence above U+10FFFF (lead F4-F7) and a
+// five-byte one (lead F8-FB), not overlong; bash's 'c gives their value
+// ('\xf4\x91\x84\x91' is 0x111111).
+func glibcLongSequence(s string) (int64, bool) {
+	n, min := 0, int64(0)
+	switch {
+	case s[0] >= 0xf0 && s[0] <= 0xf7:
+		n, min = 4, 0x10000
+	case s[0] >= 0xf8 && s[0] <= 0xfb:
+		n, min = 5, 0x200000
+	default:
+		return 0, false
+	}
+	if len(s) < n {
+		return 0, false
+	}
+	c := int64(s[0]) & (0x7f >> n)
+	for i := 1; i < n; i++ {
+		if s[i]&0xc0 != 0x80 {
+			return 0, false
+		}
+		c = c<<6 | int64(s[i]&0x3f)
+	}
+	return c, c >= min
 }
 
 func (p *printer) getintmax() int64 {
@@ -1178,6 +1217,9 @@ func (p *printer) timeAt(secs int64) time.Time {
 	default:
 		t = time.Unix(secs, 0)
 	}
+	if p.loc == nil {
+		p.loc = p.zone()
+	}
 	t = t.In(p.loc)
 	if y := int64(t.Year()) - 1900; y > math.MaxInt32 || y < math.MinInt32 {
 		t = time.Unix(0, 0).In(p.loc)
@@ -1439,6 +1481,48 @@ func Echo(ctx context.Context, args []string) error {
 	return nil
 }
 
+// shellLocation is the time zone of the shell's %(fmt)T: bash calls tzset
+// with its exported variables, so TZ counts only when exported (an empty
+// or unknown zone is UTC), and without it the zone is /etc/localtime's,
+// not that of jaiph's own environment.
+func shellLocation(env expand.Environ) *time.Location {
+	key := ""
+	if env != nil {
+		if v := env.Get("TZ"); v.Exported && v.IsSet() {
+			key = "=" + v.String()
+		}
+	}
+	zoneMu.Lock()
+	defer zoneMu.Unlock()
+	if loc, ok := zoneCache[key]; ok {
+		return loc
+	}
+	var loc *time.Location
+	if name, ok := strings.CutPrefix(key, "="); ok {
+		name = strings.TrimPrefix(name, ":")
+		var err error
+		if loc, err = time.LoadLocation(name); err != nil || name == "" {
+			loc = time.UTC
+		}
+	} else if data, err := os.ReadFile("/etc/localtime"); err == nil {
+		if loc, err = time.LoadLocationFromTZData("Local", data); err != nil {
+			loc = time.UTC
+		}
+	} else {
+		loc = time.UTC
+	}
+	if len(zoneCache) > 64 {
+		clear(zoneCache)
+	}
+	zoneCache[key] = loc
+	return loc
+}
+
+var (
+	zoneMu    sync.Mutex
+	zoneCache = map[string]*time.Location{}
+)
+
 // Printf is bash's printf. `printf -v NAME FORMAT [ARGS…]` (also `-vNAME`)
 // assigns the output to NAME, which may be an array element (`a[1]`), as
 // an assignment at the call would (local or global, as bash does).
@@ -1446,7 +1530,7 @@ func Printf(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	args = args[1:]
 	if len(args) == 0 || !strings.HasPrefix(args[0], "-v") {
-		return Status(bashPrintf(hc.Stdout, hc.Stderr, args))
+		return Status(runPrintfZone(hc.Stdout, hc.Stderr, args, func() *time.Location { return shellLocation(hc.Env) }))
 	}
 	name, rest := strings.TrimPrefix(args[0], "-v"), args[1:]
 	if name == "" {
@@ -1464,7 +1548,7 @@ func Printf(ctx context.Context, args []string) error {
 		return interp.ExitStatus(2)
 	}
 	var out strings.Builder
-	status := bashPrintf(&out, hc.Stderr, rest)
+	status := runPrintfZone(&out, hc.Stderr, rest, func() *time.Location { return shellLocation(hc.Env) })
 	if status == 2 {
 		return interp.ExitStatus(2)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 
@@ -258,6 +259,8 @@ var printfCases = []struct {
 		"héllo wörld\n", "", 0},
 	{"utf-8 width counts bytes", []string{"%-8s|\n", "日本"},
 		"日本  |\n", "", 0},
+	{"glibc's long sequences as character codes", []string{"%x %x %x %x %x\n", "'\xf4\x91\x84\x91", "'\xf7\xbf\xbf\xbf", "'\xf8\x88\x80\x80\x80", "'\xf0\x80\x80\x80", "'\xed\xa0\x80"},
+		"111111 1fffff 200000 f0 ed\n", "", 0},
 }
 
 func TestBashPrintf(t *testing.T) {
@@ -362,6 +365,28 @@ func TestBashPrintfWriteError(t *testing.T) {
 	}
 	if want := "printf: write error: Broken pipe\n"; errOut.String() != want {
 		t.Errorf("stderr = %q, want %q", errOut.String(), want)
+	}
+}
+
+// TestShellLocation checks %(fmt)T's zone: the exported TZ, UTC for an
+// empty one, /etc/localtime's without it (outputs from bash).
+func TestShellLocation(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"TZ=Asia/Tokyo"}, "2019-05-16 12"},
+		{[]string{"TZ=US/Eastern"}, "2019-05-15 23"},
+		{[]string{"TZ="}, "2019-05-16 03"},
+	} {
+		var out bytes.Buffer
+		runPrintf(&out, &out, []string{"%(%Y-%m-%d %H)T", "1557978599"}, shellLocation(expand.ListEnviron(tc.env...)))
+		if out.String() != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.env, out.String(), tc.want)
+		}
+	}
+	if name := shellLocation(expand.ListEnviron()).String(); name != "Local" && name != "UTC" {
+		t.Errorf("without TZ the zone is /etc/localtime's (or UTC), got %q", name)
 	}
 }
 

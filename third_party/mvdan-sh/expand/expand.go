@@ -2009,11 +2009,20 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 		if w, j := word(i); j >= len(rs) {
 			fields = append(fields, w)
 		} else {
+			// jaiph-go patch: as bash's strip_trailing_ifs_whitespace,
+			// escaped IFS whitespace at the end goes too ("p q\ " is
+			// "p q"), except the escape marker of a first character:
+			// bash keeps its CTLESC, so a rest made only of such
+			// whitespace is one \x01 byte.
 			end := len(rs)
-			for end > i && isWS(end-1) {
+			for end > i && cfg.ifsRune(rs[end-1]) && cfg.ifsWhitespace(rs[end-1]) {
 				end--
 			}
-			fields = append(fields, text(i, end))
+			if end == i {
+				fields = append(fields, "\x01")
+			} else {
+				fields = append(fields, text(i, end))
+			}
 		}
 	}
 	return fields

@@ -235,6 +235,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	orig := vr
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
+		if elem := elemRefParam(n, pe); elem != nil {
+			// jaiph-go patch: a nameref to an array element
+			// (declare -n r='a[1]') reads the element.
+			return cfg.paramExp(elem)
+		}
 	}
 	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
 	// unbound (the last fails as an invalid indirect expansion).
@@ -1187,6 +1192,28 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 		}
 		return sb.String()
 	}, nil
+}
+
+// elemRefParam is pe reading the array element that ref, the name a
+// nameref holds, names (as `a[1]` or `m["k"]`), or nil when ref names no
+// element or pe has its own subscript; ${#r} stays 0, as in bash (jaiph-go
+// patch).
+func elemRefParam(ref string, pe *syntax.ParamExp) *syntax.ParamExp {
+	i := strings.IndexByte(ref, '[')
+	if i <= 0 || !strings.HasSuffix(ref, "]") || pe.Index != nil || pe.Excl || pe.Length || pe.Width {
+		return nil
+	}
+	w, err := syntax.NewParser().Document(strings.NewReader("${" + ref + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return nil
+	}
+	ep, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || ep.Index == nil || ep.Param.Value != ref[:i] {
+		return nil
+	}
+	elem := *pe
+	elem.Param, elem.Index = ep.Param, ep.Index
+	return &elem
 }
 
 // AssocKey expands the subscript of an associative array element. jaiph-go

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -237,6 +238,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
+			if vars && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
+				// jaiph-go patch: unset r of a nameref to an
+				// element (declare -n r='a[1]') unsets the element.
+				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
+					if _, _, ok := cutElemSubscript(n); ok {
+						arg = n
+					}
+				}
+			}
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetFailed = false
 				r.unsetElem(name, sub)
@@ -732,6 +742,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		var timeout time.Duration
 		hasTimeout := false
 		in := r.stdin
+		inFd := 0
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -763,6 +774,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-t":
 				v := fp.value()
 				f, err := strconv.ParseFloat(v, 64)
+				if err == nil && f < 0 && f > -1 && strings.HasPrefix(v, "-0") {
+					// jaiph-go patch: bash's uconvert loses the
+					// sign of a zero integer part (-0.5 is 0.5).
+					f = -f
+				}
 				if err != nil || f < 0 {
 					return failf(1, "read: %s: invalid timeout specification\n", v)
 				}
@@ -780,7 +796,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if e == nil || e.r == nil {
 					return failf(1, "read: %s: invalid file descriptor: Bad file descriptor\n", v)
 				}
-				in = e.r
+				in, inFd = e.r, n
 			default:
 				// jaiph-go patch: bash's text and usage line.
 				return failf(2, "read: %s: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n", flag)
@@ -906,6 +922,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			exit.code = 1
 			if hasTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				exit.code = 142 // 128 + SIGALRM, as bash
+			} else if errno := syscall.Errno(0); errors.As(err, &errno) {
+				// jaiph-go patch: bash reports a failed read
+				// (read < dir: Is a directory).
+				r.errf("read: read error: %d: %s\n", inFd, strerror(errno))
 			}
 			return exit
 		}
@@ -1323,8 +1343,9 @@ func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byt
 				line = append(line, b)
 				esc = true
 				continue // the escaped character counts, not the backslash
-			case !raw && b == o.delim && b == '\n' && esc:
+			case !raw && b == '\n' && esc:
 				// line continuation; drop the trailing backslash
+				// (jaiph-go patch: whatever the delimiter, as bash)
 				line = line[:len(line)-1]
 				esc = false
 				continue

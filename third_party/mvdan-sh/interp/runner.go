@@ -446,7 +446,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			}
 			cls, err := r.redir(ctx, rd)
 			if err != nil {
-				if !r.exit.fatalExit {
+				if !r.exit.fatalExit && err != errRedirReported {
 					// A fatal error from a handler is reported by [Runner.Run].
 					r.errf("%v\n", err)
 				}
@@ -653,7 +653,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
-				name, vr := r.assignVal(name, prev, as, "")
+				if elem := r.elemRefAssign(prev, as); elem != nil {
+					// jaiph-go patch: r=v and r+=v through a nameref
+					// to an element (declare -n r='a[1]') assign the
+					// element.
+					as, prev = elem, r.lookupVar(elem.Name.Value)
+					prev.Local = false
+				}
+				name, vr := r.assignVal(as.Name.Value, prev, as, "")
 				if name != as.Name.Value && as.Index != nil {
 					// jaiph-go patch: r[k]=v through a nameref sets
 					// the element of the referenced array.
@@ -1647,15 +1654,30 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		}
 		m, err := strconv.Atoi(arg)
 		if err != nil || m < 0 {
-			if rd.Op == syntax.DplOut && n == 1 && rd.N == nil {
-				// >&file is &>file
+			if rd.Op == syntax.DplOut && n == 1 && (rd.N == nil || rd.N.Value == "1") {
+				// >&file is &>file; jaiph-go patch: 1>&file too,
+				// as in bash.
 				break
 			}
 			return nil, fmt.Errorf("%s: ambiguous redirect", arg)
 		}
+		if m == n {
+			// jaiph-go patch: N>&N and N>&N- change nothing, open
+			// or not, as in bash (no dup2 is made).
+			return nil, nil
+		}
+		// jaiph-go patch: bash dups whatever M is open for (1<&2 is
+		// dup2(2, 1)); a write to a descriptor open for reading fails
+		// when it is made. The error names the word as written ($fd);
+		// a move's is bash's two lines, the second naming N.
 		e := r.getFd(m)
-		if e == nil || (rd.Op == syntax.DplOut && e.w == nil) || (rd.Op == syntax.DplIn && e.r == nil) {
-			return nil, fmt.Errorf("%d: Bad file descriptor", m)
+		if e == nil {
+			if move {
+				return nil, fmt.Errorf("redirection error: cannot duplicate fd: Bad file descriptor\n%d: Bad file descriptor", n)
+			}
+			var sb strings.Builder
+			syntax.NewPrinter().Print(&sb, rd.Word)
+			return nil, fmt.Errorf("%s: Bad file descriptor", sb.String())
 		}
 		if rd.Op == syntax.DplIn {
 			e = &fdEntry{r: e.r, w: e.w, own: e.own}
@@ -2364,6 +2386,10 @@ func (fp *funcPrinter) ifClause(ic *syntax.IfClause, ind int) {
 	fp.sb.WriteString(pad + "fi")
 }
 
+// errRedirReported is a failed redirection whose error has been reported
+// (jaiph-go patch).
+var errRedirReported = errors.New("redirection error reported")
+
 // jaiph-go patch: redirWord expands a redirection's word as bash does: with
 // word splitting and globbing, where anything but one field is an
 // "ambiguous redirect" named by the word as written. A here-string's word
@@ -2375,10 +2401,15 @@ func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 		s, err := expand.JoinedLiteral(r.ecfg, rd.Word)
 		r.expandErr(err)
 		return s, nil
-	case syntax.DplIn, syntax.DplOut:
-		return r.literal(rd.Word), nil
 	}
-	fields := r.fields(rd.Word)
+	// jaiph-go patch: the word of N>&M and N<&M is globbed too (bash's
+	// `>& 1*` with a file 10 is `>&10`). A failglob failure is reported
+	// once, without "ambiguous redirect".
+	fields, err := expand.Fields(r.ecfg, rd.Word)
+	if err != nil {
+		r.expandErr(err)
+		return "", errRedirReported
+	}
 	if len(fields) != 1 {
 		var sb strings.Builder
 		syntax.NewPrinter().Print(&sb, rd.Word)

@@ -471,6 +471,59 @@ func cutElemSubscript(arg string) (name, sub string, ok bool) {
 	return "", "", false
 }
 
+// elemRef splits ref, the name a nameref holds, into the array and the
+// subscript when it names an element (`a[1]`, `m["k"]`); idx is nil
+// otherwise (jaiph-go patch).
+func elemRef(ref string) (arr string, idx syntax.ArithmExpr) {
+	if _, _, ok := cutElemSubscript(ref); !ok {
+		return "", nil
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(ref+"=''"), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", nil
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 0 || len(ce.Assigns) != 1 || ce.Assigns[0].Index == nil {
+		return "", nil
+	}
+	return ce.Assigns[0].Name.Value, ce.Assigns[0].Index
+}
+
+// elemRefAssign is as assigning the element that prev, a nameref, names
+// (`r=v` with declare -n r='a[1]' is `a[1]=v`), or nil (jaiph-go patch).
+func (r *Runner) elemRefAssign(prev expand.Variable, as *syntax.Assign) *syntax.Assign {
+	if prev.Kind != expand.NameRef || as.Index != nil || as.Array != nil {
+		return nil
+	}
+	n, _ := prev.Resolve(r.writeEnv)
+	arr, idx := elemRef(n)
+	if idx == nil {
+		return nil
+	}
+	elem := *as
+	elem.Name = &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: as.Name.ValueEnd, Value: arr}
+	elem.Index = idx
+	return &elem
+}
+
+// assocSubKey is the key of `unset 'm[sub]'` for an associative array:
+// the subscript expanded as bash's expand_subscript_string does, quotes
+// removed and parameters and command substitutions expanded, as in
+// `m[sub]=v` (jaiph-go patch: `unset 'm["k"]'` and `unset 'm[$k]'`
+// removed the key written, quotes and dollar included).
+func (r *Runner) assocSubKey(name, sub string) string {
+	_, idx := elemRef(name + "[" + sub + "]")
+	if idx == nil {
+		return sub
+	}
+	k, err := expand.AssocKey(r.ecfg, idx)
+	if err != nil {
+		r.expandErr(err)
+		return sub
+	}
+	return k
+}
+
 // unsetElem unsets a single element of an indexed or associative array, like
 // `unset 'a[3]'`. Unsetting an indexed array element may leave a hole.
 func (r *Runner) unsetElem(name, sub string) {
@@ -515,7 +568,7 @@ func (r *Runner) unsetElem(name, sub string) {
 			r.delVar(name)
 			return
 		}
-		vr.DeleteAssoc(sub) // jaiph-go patch: keeps insertion order
+		vr.DeleteAssoc(r.assocSubKey(name, sub)) // jaiph-go patch: keeps insertion order
 		r.setVar(name, vr)
 	case expand.String:
 		// A scalar can be unset via subscript zero.
