@@ -487,7 +487,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if err != nil {
 			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
 		}
-		r.stmts(ctx, file.Stmts)
+		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		exit = r.exit
 	case "source", ".":
 		if len(args) < 1 {
@@ -541,8 +541,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// We want to track if the sourced file explicitly sets the
 		// parameters.
 		r.sourceSetParams = false
-		r.inSource = true // know that we're inside a sourced script.
-		r.stmts(ctx, file.Stmts)
+		r.inSource = true            // know that we're inside a sourced script.
+		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
 			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
 		}

@@ -638,13 +638,25 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				name := as.Name.Value
 
 				prev := r.lookupVar(name)
+				roName := name
+				if n, v := prev.Resolve(r.writeEnv); n != "" && !prev.ReadOnly && v.ReadOnly {
+					// jaiph-go patch: through a nameref too; bash
+					// names the target for a plain value, the
+					// nameref for a list or a subscript.
+					prev.ReadOnly = true
+					if as.Array == nil && as.Index == nil {
+						roName = n
+					}
+				}
 				if prev.ReadOnly {
 					// jaiph-go patch: as in bash, assigning to a
-					// readonly variable in a bare assignment exits a
-					// non-interactive shell.
-					r.errf("%s: readonly variable\n", name)
-					r.exit.code = 1
-					r.exit.exiting = true
+					// readonly variable in a bare assignment discards
+					// the top-level command (bash's DISCARD): the
+					// shell goes on with the next line of the script,
+					// an eval string or a sourced file (evalStmts),
+					// and a subshell ends.
+					r.errf("%s: readonly variable\n", roName)
+					r.exit = exitStatus{code: 1, exiting: true, discard: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
@@ -1153,7 +1165,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			vr := r.lookupVar(name)
 			if as.Naked {
-				if valType == "-A" {
+				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
+					// jaiph-go patch: bash's export and readonly
+					// give a name without a value only their own
+					// attribute, never -a or -A (setattr.def).
+					vr.Kind = expand.KeepValue
+				} else if valType == "-A" {
 					vr.Kind = expand.Associative
 				} else if valType == "-a" && !vr.Declared() {
 					// jaiph-go patch: declare -a x declares an

@@ -1,0 +1,35 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches that close the divergences left out of jaiph-go's
+// testdata/bashcompat/oils_assign.txtar (Oils' spec assign), and those found
+// restating Oils' spec background and builtin-trap files.
+package interp_test
+
+import "testing"
+
+func TestJaiphReadonlyAssignDiscards(t *testing.T) {
+	runCases(t, []string{
+		// an assignment to a readonly variable discards the command: eval
+		// and source go on with their next line, returning 1 if none
+		"a=(1 2 3); readonly a\neval 'a+=(4)'; echo \"st=$?\"; declare -p a\neval 'a=(4)\necho next'; echo \"st=$?\"\nx=1; readonly x\neval 'x=2; echo same'; echo \"st=$?\"",
+		"x=1; readonly x\nprintf '%s\\n' 'x=2; echo same' 'echo next' > s.sh\n. ./s.sh 2>/dev/null; echo \"st=$?\"\nf() { eval 'x=2\necho in'; echo \"f $?\"; }; f\neval 'eval \"x=2; echo no\"; echo e1 $?\necho e2'",
+		// in a subshell it ends the subshell, eval or not
+		"x=1; readonly x\n( eval 'x=2\necho no'; echo no ); echo \"sub $?\"\necho \"[$(eval 'x=2\necho no')]\"\n{ eval 'x=2\necho no'; echo no; } | cat; echo \"pipe $?\"",
+		// through a nameref (bash names the target for a plain value,
+		// the nameref for a list or a subscript)
+		"a=(1 2 3); readonly -a a\ndeclare -n r=a\neval 'r+=(4); echo no'; echo \"st=$?\"\neval 'r=5; echo no'; echo \"st=$?\"\neval 'r[1]=5; echo no'; echo \"st=$?\"\nr=6; echo no\necho next",
+		// FUNCNEST's discard too
+		"f() { f; }\nFUNCNEST=3\neval 'f; echo no\necho next'; echo \"st=$?\"",
+		// outside eval the rest of the line goes, the next line runs
+		"g() { x=2; echo no; }\nx=1; readonly x\ng; echo no\necho next $?",
+	})
+}
+
+func TestJaiphExportReadonlyArrayFlags(t *testing.T) {
+	runCases(t, []string{
+		// readonly and export give a name without a value their own
+		// attribute only, not -a or -A
+		`readonly -a ra; declare -p ra; readonly -A rA; declare -p rA; export -a ea; declare -p ea; export -A eA; declare -p eA; a=(1 2); readonly -A a; declare -p a; s=1; export -a s; declare -p s`,
+		// declare -a x=v (and readonly/export -a) sets element 0
+		`readonly -a rf=x; declare -p rf; declare -a df=x; declare -p df; export -a ef=x; declare -p ef; readonly -A rg=x; declare -p rg; b=(1 2); declare -a b=x; declare -p b; declare -A m=([k]=v); declare -A m=x; declare -p m; declare -ai n=1+2; declare -p n; f() { local -a l=x; local -A l2=y; declare -p l l2; }; f`,
+	})
+}
