@@ -1215,6 +1215,22 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "%v\n", err)
 		}
 
+	case "declare", "typeset", "local", "export", "readonly":
+		// jaiph-go patch: a declaration builtin the parser did not read
+		// as one (behind a prefix binding, after `builtin` or `command`,
+		// named by an expansion) runs with its expanded words, each one
+		// argument, as `declare "$w"` would.
+		decl := &syntax.DeclClause{Variant: &syntax.Lit{ValuePos: pos, Value: name}}
+		for _, arg := range args {
+			decl.Args = append(decl.Args, &syntax.Assign{Naked: true, Value: &syntax.Word{
+				Parts: []syntax.WordPart{&syntax.SglQuoted{Left: pos, Right: pos, Value: arg}},
+			}})
+		}
+		r.exit = exitStatus{}
+		r.declFromCall = true
+		r.cmd(ctx, decl)
+		r.declFromCall = false
+		exit = r.exit
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}

@@ -469,7 +469,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit = true
 	}
-	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
+	if _, ok := st.Cmd.(*syntax.CallExpr); (ok || isDeclClause(st.Cmd)) && len(st.Redirs) > 0 {
 		// jaiph-go patch: as in bash, a simple command's words are
 		// expanded before its redirections are performed, so that
 		// `echo $(cat f) > f` reads f before truncating it; the
@@ -1003,6 +1003,20 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
+		// jaiph-go patch: as in bash, every word is expanded before the
+		// redirections are performed and before any assignment is made
+		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
+		// x=2 y=$x` gives y the old x).
+		declArgs := r.expandDeclArgs(cm.Args)
+		if r.exit.exiting {
+			break
+		}
+		if pending := r.pendingRedirs; pending != nil {
+			r.pendingRedirs = nil
+			if !pending() {
+				break
+			}
+		}
 		if cm.Variant.Value == "declare" || cm.Variant.Value == "typeset" {
 			// jaiph-go patch: "declare -f" and "declare -F" alone list
 			// every function, as bash does.
@@ -1043,9 +1057,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// jaiph-go patch: xtrace prints declare/local/export/readonly.
 		var traceArgs, traceAssigns []string
 		if tracingEnabled {
+			fromCall := r.declFromCall // jaiph-go patch: traced as a call
 			defer func() {
-				trace.call(cm.Variant.Value, traceArgs...)
-				trace.newLineFlush()
+				if !fromCall {
+					trace.call(cm.Variant.Value, traceArgs...)
+					trace.newLineFlush()
+				}
 				// bash also traces the assignments of export
 				// and readonly on their own lines.
 				for _, as := range traceAssigns {
@@ -1056,7 +1073,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		endOpts := false // jaiph-go patch: after --, names only
 	assignLoop:
-		for as := range r.flattenAssigns(cm.Args) {
+		for _, as := range declArgs {
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
@@ -1354,6 +1371,32 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 			}
 		}
 	}
+}
+
+// expandDeclArgs expands the words of a declaration builtin (names made by
+// expansions split into several, values expanded as assignments' are, each
+// kept as a single-quoted word); list values are left to the assignment.
+func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
+	var out []*syntax.Assign
+	for as := range r.flattenAssigns(args) {
+		if as.Value != nil && as.Array == nil {
+			var val string
+			var err error
+			if as.Append && as.Index != nil {
+				val, err = expand.JoinedLiteral(r.ecfg, as.Value)
+			} else {
+				val, err = expand.AssignLiteral(r.ecfg, as.Value)
+			}
+			r.expandErr(err)
+			as2 := *as
+			as2.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
+				Left: as.Value.Pos(), Right: as.Value.End(), Value: val,
+			}}}
+			as = &as2
+		}
+		out = append(out, as)
+	}
+	return out
 }
 
 // letArgString reproduces one expression of a let clause as bash would print it
@@ -2529,4 +2572,11 @@ func keepsIgnoredFail(cmd syntax.Command) bool {
 		return true
 	}
 	return false
+}
+
+// isDeclClause reports whether cm is a declaration builtin's clause, whose
+// words are expanded before its redirections as a simple command's are.
+func isDeclClause(cm syntax.Command) bool {
+	_, ok := cm.(*syntax.DeclClause)
+	return ok
 }
