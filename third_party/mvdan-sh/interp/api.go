@@ -243,6 +243,10 @@ type Runner struct {
 	// (jaiph-go patch).
 	subshellLevel int
 
+	// declFromCall is set while a declaration builtin reached as a
+	// call (not parsed as a DeclClause) runs: the call was traced.
+	declFromCall bool // jaiph-go patch
+
 	// fds holds the open file descriptors 3 and up (jaiph-go patch).
 	// It is replaced, never modified, so that it can be restored.
 	fds map[int]*fdEntry

@@ -497,7 +497,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if err != nil {
 			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
 		}
-		r.stmts(ctx, file.Stmts)
+		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		exit = r.exit
 	case "source", ".":
 		if len(args) < 1 {
@@ -551,8 +551,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// We want to track if the sourced file explicitly sets the
 		// parameters.
 		r.sourceSetParams = false
-		r.inSource = true // know that we're inside a sourced script.
-		r.stmts(ctx, file.Stmts)
+		r.inSource = true            // know that we're inside a sourced script.
+		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
 			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
 		}
@@ -1235,6 +1235,22 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "%v\n", err)
 		}
 
+	case "declare", "typeset", "local", "export", "readonly":
+		// jaiph-go patch: a declaration builtin the parser did not read
+		// as one (behind a prefix binding, after `builtin` or `command`,
+		// named by an expansion) runs with its expanded words, each one
+		// argument, as `declare "$w"` would.
+		decl := &syntax.DeclClause{Variant: &syntax.Lit{ValuePos: pos, Value: name}}
+		for _, arg := range args {
+			decl.Args = append(decl.Args, &syntax.Assign{Naked: true, Value: &syntax.Word{
+				Parts: []syntax.WordPart{&syntax.SglQuoted{Left: pos, Right: pos, Value: arg}},
+			}})
+		}
+		r.exit = exitStatus{}
+		r.declFromCall = true
+		r.cmd(ctx, decl)
+		r.declFromCall = false
+		exit = r.exit
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}

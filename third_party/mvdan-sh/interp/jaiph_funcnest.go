@@ -54,3 +54,16 @@ func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		r.lastExit = r.exit
 	}
 }
+
+// evalStmts runs the commands of an eval string or a sourced file as bash's
+// parse_and_execute does: a discarded command (FUNCNEST, an assignment to a
+// readonly variable) takes the rest of its line with it and the next line
+// runs, the eval or source returning 1 if it was the last; in a subshell
+// the discard ends the subshell instead.
+func (r *Runner) evalStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	if r.inSubshell {
+		r.stmts(ctx, stmts)
+		return
+	}
+	r.topStmts(ctx, stmts)
+}

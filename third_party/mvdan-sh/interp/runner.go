@@ -469,7 +469,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit = true
 	}
-	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
+	if _, ok := st.Cmd.(*syntax.CallExpr); (ok || isDeclClause(st.Cmd)) && len(st.Redirs) > 0 {
 		// jaiph-go patch: as in bash, a simple command's words are
 		// expanded before its redirections are performed, so that
 		// `echo $(cat f) > f` reads f before truncating it; the
@@ -638,13 +638,25 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				name := as.Name.Value
 
 				prev := r.lookupVar(name)
+				roName := name
+				if n, v := prev.Resolve(r.writeEnv); n != "" && !prev.ReadOnly && v.ReadOnly {
+					// jaiph-go patch: through a nameref too; bash
+					// names the target for a plain value, the
+					// nameref for a list or a subscript.
+					prev.ReadOnly = true
+					if as.Array == nil && as.Index == nil {
+						roName = n
+					}
+				}
 				if prev.ReadOnly {
 					// jaiph-go patch: as in bash, assigning to a
-					// readonly variable in a bare assignment exits a
-					// non-interactive shell.
-					r.errf("%s: readonly variable\n", name)
-					r.exit.code = 1
-					r.exit.exiting = true
+					// readonly variable in a bare assignment discards
+					// the top-level command (bash's DISCARD): the
+					// shell goes on with the next line of the script,
+					// an eval string or a sourced file (evalStmts),
+					// and a subshell ends.
+					r.errf("%s: readonly variable\n", roName)
+					r.exit = exitStatus{code: 1, exiting: true, discard: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
@@ -998,6 +1010,20 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
+		// jaiph-go patch: as in bash, every word is expanded before the
+		// redirections are performed and before any assignment is made
+		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
+		// x=2 y=$x` gives y the old x).
+		declArgs := r.expandDeclArgs(cm.Args)
+		if r.exit.exiting {
+			break
+		}
+		if pending := r.pendingRedirs; pending != nil {
+			r.pendingRedirs = nil
+			if !pending() {
+				break
+			}
+		}
 		if cm.Variant.Value == "declare" || cm.Variant.Value == "typeset" {
 			// jaiph-go patch: "declare -f" and "declare -F" alone list
 			// every function, as bash does.
@@ -1038,9 +1064,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// jaiph-go patch: xtrace prints declare/local/export/readonly.
 		var traceArgs, traceAssigns []string
 		if tracingEnabled {
+			fromCall := r.declFromCall // jaiph-go patch: traced as a call
 			defer func() {
-				trace.call(cm.Variant.Value, traceArgs...)
-				trace.newLineFlush()
+				if !fromCall {
+					trace.call(cm.Variant.Value, traceArgs...)
+					trace.newLineFlush()
+				}
 				// bash also traces the assignments of export
 				// and readonly on their own lines.
 				for _, as := range traceAssigns {
@@ -1051,7 +1080,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		endOpts := false // jaiph-go patch: after --, names only
 	assignLoop:
-		for as := range r.flattenAssigns(cm.Args) {
+		for _, as := range declArgs {
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
@@ -1160,7 +1189,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			vr := r.lookupVar(name)
 			if as.Naked {
-				if valType == "-A" {
+				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
+					// jaiph-go patch: bash's export and readonly
+					// give a name without a value only their own
+					// attribute, never -a or -A (setattr.def).
+					vr.Kind = expand.KeepValue
+				} else if valType == "-A" {
 					vr.Kind = expand.Associative
 				} else if valType == "-a" && !vr.Declared() {
 					// jaiph-go patch: declare -a x declares an
@@ -1344,6 +1378,32 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 			}
 		}
 	}
+}
+
+// expandDeclArgs expands the words of a declaration builtin (names made by
+// expansions split into several, values expanded as assignments' are, each
+// kept as a single-quoted word); list values are left to the assignment.
+func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
+	var out []*syntax.Assign
+	for as := range r.flattenAssigns(args) {
+		if as.Value != nil && as.Array == nil {
+			var val string
+			var err error
+			if as.Append && as.Index != nil {
+				val, err = expand.JoinedLiteral(r.ecfg, as.Value)
+			} else {
+				val, err = expand.AssignLiteral(r.ecfg, as.Value)
+			}
+			r.expandErr(err)
+			as2 := *as
+			as2.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
+				Left: as.Value.Pos(), Right: as.Value.End(), Value: val,
+			}}}
+			as = &as2
+		}
+		out = append(out, as)
+	}
+	return out
 }
 
 // letArgString reproduces one expression of a let clause as bash would print it
@@ -2543,4 +2603,11 @@ func keepsIgnoredFail(cmd syntax.Command) bool {
 		return true
 	}
 	return false
+}
+
+// isDeclClause reports whether cm is a declaration builtin's clause, whose
+// words are expanded before its redirections as a simple command's are.
+func isDeclClause(cm syntax.Command) bool {
+	_, ok := cm.(*syntax.DeclClause)
+	return ok
 }

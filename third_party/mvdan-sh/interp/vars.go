@@ -624,6 +624,12 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		s, err := expand.AssignLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
 		if !as.Append {
+			if valType == "-a" || valType == "-A" {
+				// jaiph-go patch: declare -a x=v (-A, and readonly
+				// or export with either) sets element (key) 0 of
+				// the array, as bash.
+				return name, scalarToArray(prev, valType, s)
+			}
 			prev.Kind = expand.String
 			if valType == "-n" {
 				prev.Kind = expand.NameRef
@@ -787,4 +793,25 @@ func printNode(n syntax.Node) string {
 	}
 	syntax.NewPrinter().Print(&sb, n)
 	return strings.ReplaceAll(sb.String(), "\\\n", "")
+}
+
+// scalarToArray is prev with element 0 (key "0") set to s: an array of the
+// kind valType names ("-a", "-A"), unless prev is an associative array.
+func scalarToArray(prev expand.Variable, valType, s string) expand.Variable {
+	if valType == "-A" || prev.Kind == expand.Associative {
+		if prev.Kind != expand.Associative {
+			prev.Map, prev.MapSeq = nil, nil
+		}
+		prev.Kind = expand.Associative
+		prev.SetAssoc("0", s)
+		return prev
+	}
+	var list []string
+	var indexes []int
+	if prev.Kind == expand.Indexed {
+		list, indexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+	}
+	prev.Kind = expand.Indexed
+	prev.List, prev.Indexes = internal.SetIndexedElem(list, indexes, 0, s)
+	return prev
 }
