@@ -93,7 +93,7 @@ const (
 	// `$?` in a for loop's body (a case arm) whose word list (word) held
 	// a failing `$(…)`: bash has its status, jaiph 0.
 	ClassForSubstStatus Class = "for-subst-status"
-	// `local -a v=scalar`: bash makes an array, jaiph a scalar.
+	// `local -a v=scalar`: bash makes an array, jaiph made a scalar.
 	ClassLocalArrayAttr Class = "local-a-scalar"
 	// A double-quoted word inside `${v:+…}` (`:-`, `+`, `-`) itself in
 	// double quotes: `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph
@@ -132,7 +132,6 @@ var Known = map[Class]string{
 	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
-	ClassLocalArrayAttr:       "local -a v=y is a scalar in jaiph",
 	ClassNestedArrayAlt:       `"${v:+"$unset"x}" is x in jaiph, empty in bash`,
 	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
@@ -162,6 +161,7 @@ var Fixed = map[Class]string{
 	ClassIndirectUnset:     "${!A1[@]} of an unset variable failed with invalid indirect expansion",
 	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
+	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -719,6 +719,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var restores []restoreVar
 		readonlyExit := false
+		// jaiph-go patch: a function call's prefix bindings are a scope
+		// of their own (bash's temporary environment, see tempScope);
+		// other commands' are set and restored around them.
+		var temp *overlayEnviron
+		if len(cm.Assigns) > 0 && r.Funcs[fields[0]] != nil {
+			temp = &overlayEnviron{parent: r.writeEnv, tempScope: true, values: map[string]namedVariable{}}
+			r.writeEnv = temp
+		}
 
 		for _, as := range cm.Assigns {
 			name := as.Name.Value
@@ -746,11 +754,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// Inline command vars are always exported.
 			vr.Exported = true
 
+			if temp != nil {
+				// A binding has no attribute but export, as in bash
+				// (`n=2+3 f` is the text 2+3 in f though n is -i).
+				vr.Local, vr.ReadOnly, vr.Integer, vr.Lower, vr.Upper = false, false, false, false, false
+				temp.values[temp.normalize(name)] = namedVariable{name, vr}
+				continue
+			}
 			restores = append(restores, restoreVar{name, prev})
 
 			r.setVar(name, vr)
 		}
 		if readonlyExit {
+			if temp != nil {
+				r.writeEnv = temp.parent.(expand.WriteEnviron)
+			}
 			for _, restore := range restores {
 				r.setVar(restore.name, restore.vr)
 			}
@@ -765,6 +783,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// jaiph-go patch: "$_" is the last argument of the previous
 		// simple command, as in bash.
 		r.lastArg = fields[len(fields)-1]
+		if temp != nil {
+			r.writeEnv = temp.parent.(expand.WriteEnviron)
+		}
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}

@@ -50,6 +50,13 @@ type overlayEnviron struct {
 	// We need to know if the current scope is a function's scope, because
 	// functions can modify global variables. When true, [parent] must not be nil.
 	funcScope bool
+
+	// jaiph-go patch: tempScope holds a function call's prefix bindings
+	// (`t=temp f`), a scope of its own between the caller's and the
+	// function's, as bash's temporary environment: assignments to a
+	// bound name change the binding (gone with the call), an unset
+	// uncovers what it hid, other names go through to the caller's.
+	tempScope bool
 }
 
 // namedVariable records the original name of a variable for platforms
@@ -85,6 +92,24 @@ func (o *overlayEnviron) Get(name string) expand.Variable {
 func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	normalized := o.normalize(name)
 	prev, inOverlay := o.values[normalized]
+	if o.tempScope { // jaiph-go patch: see tempScope
+		if !inOverlay {
+			return o.parent.(expand.WriteEnviron).Set(name, vr)
+		}
+		if !vr.IsSet() && vr.Kind != expand.KeepValue {
+			if prev.ReadOnly {
+				return errReadOnly
+			}
+			delete(o.values, normalized)
+			return nil
+		}
+	}
+	// jaiph-go patch: as in bash, unsetting a calling function's local
+	// (a previous scope's) uncovers the variable it shadowed; only the
+	// current function's own local stays shadowed, unset.
+	if o.funcScope && !inOverlay && !vr.IsSet() && vr.Kind != expand.KeepValue && o.parent.Get(name).Local {
+		return o.parent.(*overlayEnviron).unsetBelow(name)
+	}
 	// Manipulation of a global var inside a function.
 	if o.funcScope && !vr.Local && !prev.Local {
 		// In a function, the parent environment is ours, so it's always read-write.
@@ -111,10 +136,18 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 			return errReadOnly
 		}
 		// jaiph-go patch: as in bash, a bare `local x` starts unset
-		// rather than with the caller's value.
-		vr = expand.Variable{Local: true, Exported: vr.Exported, ReadOnly: vr.ReadOnly,
-			Integer: vr.Integer, Lower: vr.Lower, Upper: vr.Upper}
-		o.values[normalized] = namedVariable{name, vr}
+		// rather than with the caller's value — but with the value of
+		// the call's prefix binding (`x=v f`), as bash's local takes a
+		// temporary environment's.
+		keep := expand.Variable{}
+		if p, ok := o.parent.(*overlayEnviron); ok && p.tempScope {
+			if b, bound := p.values[p.normalize(name)]; bound {
+				keep = b.Variable
+			}
+		}
+		keep.Local, keep.Exported, keep.ReadOnly = true, vr.Exported || keep.Exported, vr.ReadOnly
+		keep.Integer, keep.Lower, keep.Upper = vr.Integer || keep.Integer, vr.Lower || keep.Lower, vr.Upper || keep.Upper
+		o.values[normalized] = namedVariable{name, keep}
 		return nil
 	}
 	if vr.Kind == expand.KeepValue {
@@ -128,6 +161,16 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		return errReadOnly
 	}
 	if !vr.IsSet() { // unsetting
+		// jaiph-go patch: in a subshell, unsetting a calling function's
+		// local (see above) or a prefix binding uncovers, in the
+		// subshell's copy, what it shadowed; the shell's own scopes are
+		// left alone.
+		if !o.funcScope && (prev.Local && !o.ownsLocal(name) || o.tempBound(name)) {
+			if p, ok := o.parent.(*overlayEnviron); ok {
+				o.values[normalized] = namedVariable{name, p.revealedBelow(name)}
+				return nil
+			}
+		}
 		if prev.Local {
 			vr.Local = true
 			o.values[normalized] = namedVariable{name, vr}
@@ -139,6 +182,78 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	vr.Local = prev.Local || vr.Local
 	o.values[normalized] = namedVariable{name, vr}
 	return nil
+}
+
+// ownsLocal says name is a local of the current function: the nearest
+// function scope, looking through subshells' overlays, holds it.
+func (o *overlayEnviron) ownsLocal(name string) bool {
+	for e := o; e != nil; {
+		if e.funcScope {
+			vr, ok := e.values[e.normalize(name)]
+			return ok && vr.Local
+		}
+		p, ok := e.parent.(*overlayEnviron)
+		if !ok || e.tempScope {
+			return false
+		}
+		e = p
+	}
+	return false
+}
+
+// tempBound says the name's nearest binding, looking through subshells'
+// copies, is a function call's prefix binding.
+func (o *overlayEnviron) tempBound(name string) bool {
+	for e := o; e != nil; {
+		if _, ok := e.values[e.normalize(name)]; ok && (e.funcScope || e.tempScope) {
+			return e.tempScope
+		}
+		p, ok := e.parent.(*overlayEnviron)
+		if !ok {
+			return false
+		}
+		e = p
+	}
+	return false
+}
+
+// unsetBelow unsets name in the calling scope that holds it as a local
+// or a prefix binding: the variable it shadowed shows again.
+func (o *overlayEnviron) unsetBelow(name string) error {
+	n := o.normalize(name)
+	if o.funcScope || o.tempScope {
+		if vr, ok := o.values[n]; ok && (vr.Local || o.tempScope) {
+			if vr.ReadOnly {
+				return errReadOnly
+			}
+			delete(o.values, n)
+			return nil
+		}
+		if p, ok := o.parent.(*overlayEnviron); ok {
+			return p.unsetBelow(name)
+		}
+	}
+	if p, ok := o.parent.(*overlayEnviron); ok {
+		// A subshell's overlay: copy what shows below the local.
+		if o.values == nil {
+			o.values = make(map[string]namedVariable)
+		}
+		o.values[n] = namedVariable{name, p.revealedBelow(name)}
+		return nil
+	}
+	return o.Set(name, expand.Variable{})
+}
+
+// revealedBelow is what name shows once the nearest function's local (or
+// prefix binding) holding it is gone.
+func (o *overlayEnviron) revealedBelow(name string) expand.Variable {
+	if vr, ok := o.values[o.normalize(name)]; ok && (o.funcScope && vr.Local || o.tempScope) {
+		return o.parent.Get(name)
+	}
+	if p, ok := o.parent.(*overlayEnviron); ok {
+		return p.revealedBelow(name)
+	}
+	return expand.Variable{}
 }
 
 func (o *overlayEnviron) Each(f func(name string, vr expand.Variable) bool) {
