@@ -125,3 +125,17 @@ func TestJaiphArithNonVariableUnevaluated(t *testing.T) {
 		`n=2; a=(1); (( a[0] += 1, n || a[0] += 7 )); echo "st=$? ${a[0]}";`,
 	})
 }
+
+func TestJaiphRegexMatchOperands(t *testing.T) {
+	runCases(t, []string{
+		// the left operand of =~ is expanded first
+		`n=1; [[ $((n++)) =~ $n ]] && echo match || echo "no match $n"`,
+		`n=1; [[ $((n++)) == $n ]] && echo match || echo "no match $n"`,
+		// a fatal expansion error ends the shell with 1, before an
+		// invalid regex could make the status 2
+		`[[ $((1/0)) =~ * ]]; echo "not reached $?"`,
+		`[[ x =~ $((1/0)) ]]; echo "not reached $?"`,
+		`[[ $((1/0)) =~ $((2/0)) ]]; echo "not reached $?"`,
+		`[[ x =~ * ]]; echo "invalid regex $?"`,
+	})
+}
