@@ -26,14 +26,22 @@ type Tally struct {
 type Finding struct {
 	Context           Context
 	Original, Minimal string
-	Result            Result // of the minimal program
+	Result            Result // of the minimal program; of the original when Unreproduced
+	// Unreproduced: the minimal program agreed when run again (a
+	// divergence that depends on timing, or a side that ran out of time
+	// on a loaded machine); Result is then the original's first run.
+	Unreproduced bool
 }
 
 // Report is the finding for a person: the minimal program as a
 // bashcompat snippet, and how the two sides differ.
 func (f *Finding) Report() string {
+	diff := f.Result.Diff()
+	if f.Unreproduced {
+		diff = "the minimal program agreed when run again; the original's first run differed:\n" + diff
+	}
 	return fmt.Sprintf("divergence in context %s, minimal program:\n%s%s\noriginal program:\n%s\n",
-		f.Context, Snippet("", f.Minimal), f.Result.Diff(), f.Original)
+		f.Context, Snippet("", f.Minimal), diff, f.Original)
 }
 
 // Trial runs one program in every context and adds the results to t. A
@@ -90,8 +98,10 @@ func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrin
 		if shrink {
 			min := r.ShrinkResult(ctx, p, res)
 			found.Minimal = min.String()
-			if m := r.Compare(ctx, found.Minimal, []Context{res.Context}); len(m) == 1 {
+			if m := r.Compare(ctx, found.Minimal, []Context{res.Context}); len(m) == 1 && m[0].Verdict == Differ {
 				found.Result = m[0]
+			} else {
+				found.Unreproduced = true
 			}
 		}
 	}

@@ -3,7 +3,10 @@
 // several workers at once, for hours, with the known divergence classes
 // avoided as in `make test`'s bounded run. It prints a progress line every
 // -every programs and the tally at the end (or at Ctrl-C); each divergence
-// outside the known classes is shrunk and appended to -findings. It is how
+// outside the known classes is shrunk and appended to -findings (marked
+// when the minimal program agrees when run again: a divergence that
+// depends on timing, or a side out of time on a loaded machine, whose
+// report then shows the original's first run). It is how
 // the figure in docs/differences.md ("Found by machine") is measured:
 //
 //	make fuzz-soak SOAK_PROGRAMS=1000000
@@ -76,6 +79,7 @@ func main() {
 		total  bashfuzz.Tally
 		next   atomic.Int64
 		found  atomic.Int64
+		unrep  atomic.Int64 // findings whose minimal program agreed when run again
 		start  = time.Now()
 		wg     sync.WaitGroup
 		avoid  = bashfuzz.KnownAvoided()
@@ -85,9 +89,9 @@ func main() {
 			if final {
 				word = "total"
 			}
-			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes), %d contexts skipped (known classes)\n",
+			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes)\n",
 				word, total.Programs, el.Round(time.Second), float64(total.Programs)/el.Seconds(),
-				total.Agree, total.Refused, total.Differ, found.Load(), total.Skipped)
+				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped)
 		}
 	)
 	for w := range *workers {
@@ -112,6 +116,9 @@ func main() {
 				total.Skipped += t.Skipped
 				if f != nil {
 					found.Add(1)
+					if f.Unreproduced {
+						unrep.Add(1)
+					}
 					appendFinding(*findings, f.Report())
 					fmt.Printf("divergence (appended to %s):\n%s", *findings, f.Report())
 				}
