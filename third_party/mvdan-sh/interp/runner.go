@@ -723,6 +723,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			name, vr := r.assignVal(name, prev, as, "")
+			if !as.Append {
+				// jaiph-go patch: bash makes `v=x cmd` a variable of
+				// the command's temporary environment, without the
+				// declare -i/-l/-u of a variable v (`+=` still applies
+				// them, to the value appended to).
+				vr.Integer, vr.Lower, vr.Upper = false, false, false
+			}
 			// Inline command vars are always exported.
 			vr.Exported = true
 
