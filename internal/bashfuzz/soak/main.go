@@ -3,10 +3,11 @@
 // several workers at once, for hours, with the known divergence classes
 // avoided as in `make test`'s bounded run. It prints a progress line every
 // -every programs and the tally at the end (or at Ctrl-C); each divergence
-// outside the known classes is shrunk and appended to -findings (marked
-// when the minimal program agrees when run again: a divergence that
-// depends on timing, or a side out of time on a loaded machine, whose
-// report then shows the original's first run). It is how
+// outside the known classes is run once more, shrunk and appended to
+// -findings (marked as not reproduced when it does not diverge again or
+// its minimal program agrees: a divergence that depends on timing, or a
+// side out of time on a loaded machine; the report then shows the
+// original's first run). It is how
 // the figure in docs/differences.md ("Found by machine") is measured:
 //
 //	make fuzz-soak SOAK_PROGRAMS=1000000
