@@ -71,22 +71,30 @@ var table = []refusal{
 	{"set -o onecmd", kSetOpt, "set", "onecmd", "set -o onecmd; echo st=$?"},
 	{"set -v", kFlag, "set", "v", "set -v; echo st=$?"}, // verbose: invalid option
 	{"set -o verbose", kSetOpt, "set", "verbose", "set -o verbose; echo st=$?"},
-	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                                  // invalid option
-	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},                            // invalid option
-	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"},                      // invalid option
-	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},                                  // invalid option
-	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                                           // invalid option
-	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                                       // unsupported builtin
-	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},                                   // unsupported builtin
-	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                                             // unsupported builtin
-	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},                                  // unsupported builtin
-	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                                            // unsupported builtin
-	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                                 // unsupported builtin
-	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                                              // unsupported builtin
-	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},                            // only jobs -p is implemented
-	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                                           // unsupported builtin
-	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                                           // unsupported builtin
-	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                                            // unsupported builtin
+	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},             // invalid option
+	{"set -o history", kSetOpt, "set", "history", "set -o history; echo st=$?"},       // invalid option
+	{"set -o ignoreeof", kSetOpt, "set", "ignoreeof", "set -o ignoreeof; echo st=$?"}, // invalid option
+	{"set -o emacs", kSetOpt, "set", "emacs", "set -o emacs; echo st=$?"},             // invalid option
+	{"set -o vi", kSetOpt, "set", "vi", "set -o vi; echo st=$?"},                      // invalid option
+	{"enable", kCommand, "enable", "", "enable -n echo; echo st=$?"},                  // unsupported builtin
+	{"caller", kCommand, "caller", "", "f() { caller; }; f; echo st=$?"},              // unsupported builtin
+	{"compgen", kCommand, "compgen", "", "compgen -W 'a b' a"},                        // unsupported builtin
+	{"complete", kCommand, "complete", "", "complete -W x y; echo st=$?"},             // unsupported builtin
+	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                       // unsupported builtin
+	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},            // unsupported builtin
+	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                         // unsupported builtin
+	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},       // only jobs -p is implemented
+	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                      // unsupported builtin
+	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                      // unsupported builtin
+	{"suspend", kCommand, "suspend", "", "suspend; echo st=$?"},                       // unsupported builtin
+	// A declaration builtin is a command of its own (a DeclClause) except
+	// after a prefix assignment (`v=x declare -p v`) or `builtin`: there
+	// it is a plain command, which the interpreter does not have.
+	{"v=x declare (builtin declare)", kCommand, "declare", "", "v=x declare -p v; echo st=$?"},             // unsupported builtin
+	{"v=x local (builtin local)", kCommand, "local", "", "f() { v=x local w=1; echo st=$?; }; f"},          // unsupported builtin
+	{"v=x export (builtin export)", kCommand, "export", "", "builtin export E=1; echo st=$?"},              // unsupported builtin
+	{"v=x readonly (builtin readonly)", kCommand, "readonly", "", "v=x readonly R=1; echo st=$?"},          // unsupported builtin
+	{"v=x typeset (builtin typeset)", kCommand, "typeset", "", "builtin typeset T=1; echo st=$?"},          // unsupported builtin
 	{"logout", kCommand, "logout", "", "logout; echo st=$?"},                                               // unsupported builtin
 	{"history", kCommand, "history", "", "history; echo st=$?"},                                            // unsupported builtin
 	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
