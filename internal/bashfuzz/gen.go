@@ -284,7 +284,18 @@ func (g *gen) paramExp(st *Stmt) string {
 		return "${" + v + op + w + "}"
 	case 4:
 		st.Sets = append(st.Sets, v)
-		return "${" + v + g.c.pick(":=", "=") + g.word(st, false) + "}"
+		w := g.word(st, false)
+		if strings.Contains(w, `"`) {
+			// The same in an assigned default: `"${u="$v"x}"` is empty
+			// in bash and assigns the empty string (found by the long
+			// run, seed 16).
+			if g.avoid(ClassNestedArrayAlt) {
+				w = "x"
+			} else {
+				st.Classes = append(st.Classes, ClassNestedArrayAlt)
+			}
+		}
+		return "${" + v + g.c.pick(":=", "=") + w + "}"
 	case 5:
 		w := g.c.pick("gone", "'no value'", "")
 		if w == "'no value'" {

@@ -97,7 +97,8 @@ const (
 	ClassLocalArrayAttr Class = "local-a-scalar"
 	// A double-quoted word inside `${v:+…}` (`:-`, `+`, `-`) itself in
 	// double quotes: `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph
-	// (`"${v:+"${a1[@]}"}"`, several words in bash, is fixed).
+	// (`"${v:+"${a1[@]}"}"`, several words in bash, is fixed); the same
+	// in `=` and `:=`: `"${u="$v"x}"` is empty and assigns "" in bash.
 	ClassNestedArrayAlt Class = "nested-quoted-alternative"
 	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
 	// negated status, jaiph the test's own (`! true` agrees).
@@ -132,7 +133,7 @@ var Known = map[Class]string{
 	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
-	ClassNestedArrayAlt:       `"${v:+"$unset"x}" is x in jaiph, empty in bash`,
+	ClassNestedArrayAlt:       `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
 	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",

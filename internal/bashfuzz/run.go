@@ -170,13 +170,21 @@ func NewRunner(root string) (*Runner, error) {
 	return &Runner{Bash: "/usr/bin/bash", Timeout: 10 * time.Second, root: root, keyDir: keys}, nil
 }
 
-// Compare runs body in each context on both sides.
+// Compare runs body in each context on both sides. Bash's run of a
+// framing starts as soon as the first context that needs it has passed
+// `jaiph check`, and runs while jaiph's side of that context runs in this
+// process (the two use their own directories and share nothing), so that
+// a worker keeps a core busy while it would otherwise wait for bash.
 func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) []Result {
-	bash := map[bool]Side{}
+	type pending struct {
+		done chan struct{}
+		side Side
+	}
+	bash := map[bool]*pending{}
 	var out []Result
 	for _, c := range contexts {
 		res := Result{Context: c}
-		j, refusal, checkErr := r.jaiph(ctx, body, c)
+		l, refusal, checkErr := r.load(body, c)
 		switch {
 		case refusal != "":
 			res.Verdict, res.Refusal = Refused, refusal
@@ -189,11 +197,17 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 		}
 		b, ok := bash[c.errexitIgnored()]
 		if !ok {
-			b = r.bash(ctx, body, c)
+			b = &pending{done: make(chan struct{})}
 			bash[c.errexitIgnored()] = b
+			go func(c Context) {
+				defer close(b.done)
+				b.side = r.bash(ctx, body, c)
+			}(c)
 		}
-		res.Jaiph, res.Bash = j, b
-		if j != b {
+		j := r.jaiph(ctx, body, c, l)
+		<-b.done
+		res.Jaiph, res.Bash = j, b.side
+		if j != b.side {
 			res.Verdict = Differ
 		}
 		out = append(out, res)
@@ -206,8 +220,11 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 // sides.
 func (r *Runner) scratch(kind, source string) (string, error) {
 	dir := filepath.Join(r.root, fmt.Sprintf("%s%d", kind, r.n.Add(1)))
-	if err := os.MkdirAll(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", err
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+		return dir, err
 	}
 	return dir, os.WriteFile(filepath.Join(dir, "main.jh"), []byte(source), 0o644)
 }
@@ -238,27 +255,47 @@ func (s *stepEnds) Event(e *event.Event) {
 	}
 }
 
-// jaiph runs the body as jaiph would: a refusal, a check failure outside
-// the body, or what the body's step produced.
-func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, refusal, checkErr string) {
+// loaded is a body's main.jh in its scratch directory, checked and
+// loaded (or why it could not be: the scratch directory is gone then).
+type loaded struct {
+	dir  string
+	prog *engine.Program
+	err  string // the directory could not be made: a divergence
+}
+
+// load checks the body in a context as `jaiph run` does before it runs
+// it: a refusal, a check failure outside the body, or the program.
+func (r *Runner) load(body string, c Context) (l loaded, refusal, checkErr string) {
 	src := JaiphSource(body, c)
 	dir, err := r.scratch("j", src)
 	if err != nil {
-		return Side{Err: err.Error()}, "", ""
+		os.RemoveAll(dir)
+		return loaded{err: err.Error()}, "", ""
 	}
-	defer os.RemoveAll(dir)
 	prog, err := engine.Load(filepath.Join(dir, "main.jh"))
 	if err != nil {
+		os.RemoveAll(dir)
 		var d *diag.Diagnostic
 		lines := strings.Count(body, "\n") + 1
 		if errors.As(err, &d) && (d.Code == "E_VALIDATE" || d.Code == "E_PARSE") && d.Line >= 1 && d.Line <= lines+2 {
-			return Side{}, fmt.Sprintf("line %d: %s %s", d.Line-1, d.Code, d.Message), ""
+			return loaded{}, fmt.Sprintf("line %d: %s %s", d.Line-1, d.Code, d.Message), ""
 		}
-		return Side{}, "", strings.ReplaceAll(err.Error(), dir, "$DIR")
+		return loaded{}, "", strings.ReplaceAll(err.Error(), dir, "$DIR")
 	}
+	return loaded{dir: dir, prog: prog}, "", ""
+}
+
+// jaiph runs a loaded body as jaiph would: what the body's step
+// produced. It removes the scratch directory.
+func (r *Runner) jaiph(ctx context.Context, body string, c Context, l loaded) (side Side) {
+	if l.err != "" {
+		return Side{Err: l.err}
+	}
+	dir, prog := l.dir, l.prog
+	defer os.RemoveAll(dir)
 	runDir := dir + ".run"
 	if err := os.Mkdir(runDir, 0o755); err != nil {
-		return Side{Err: err.Error()}, "", ""
+		return Side{Err: err.Error()}
 	}
 	defer os.RemoveAll(runDir)
 	obs := &stepEnds{name: "snippet", kind: "function"}
@@ -271,7 +308,7 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, 
 	rt, _, err := prog.InProcess().Prepare(tctx, engine.RunOptions{Environ: env, Args: Args, Stdin: strings.NewReader(""),
 		StrayStderr: io.Discard, Notices: io.Discard, Observer: obs, Ephemeral: true, Scratch: runDir, KeyDir: r.keyDir})
 	if err != nil {
-		return Side{Err: err.Error()}, "", ""
+		return Side{Err: err.Error()}
 	}
 	runErr := func() (err error) {
 		// A panic of the interpreter on this goroutine is a divergence
@@ -287,10 +324,10 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, 
 	}()
 	rt.Close()
 	if runErr != nil && strings.HasPrefix(runErr.Error(), "panic: ") {
-		return Side{Err: runErr.Error()}, "", ""
+		return Side{Err: runErr.Error()}
 	}
 	if tctx.Err() != nil {
-		return Side{Err: "timed out after " + r.Timeout.String()}, "", ""
+		return Side{Err: "timed out after " + r.Timeout.String()}
 	}
 	obs.mu.Lock()
 	end := obs.end
@@ -300,7 +337,7 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, 
 		if runErr != nil {
 			msg += ": " + runErr.Error()
 		}
-		return Side{Err: msg}, "", ""
+		return Side{Err: msg}
 	}
 	side = Side{Status: *end.Status, Files: files(dir, func(s string) string { return normalise(s, dir, false) })}
 	for _, a := range []struct {
@@ -312,17 +349,18 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context) (side Side, 
 		}
 		data, err := os.ReadFile(a.path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return Side{Err: err.Error()}, "", ""
+			return Side{Err: err.Error()}
 		}
 		*a.dst = normalise(string(data), dir, false)
 	}
-	return side, "", ""
+	return side
 }
 
 // bash runs the body under bash with the context's framing.
 func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 	dir, err := r.scratch("b", JaiphSource(body, c))
 	if err != nil {
+		os.RemoveAll(dir)
 		return Side{Err: err.Error()}
 	}
 	defer os.RemoveAll(dir)

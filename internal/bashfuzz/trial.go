@@ -26,14 +26,23 @@ type Tally struct {
 type Finding struct {
 	Context           Context
 	Original, Minimal string
-	Result            Result // of the minimal program
+	Result            Result // of the minimal program; of the original when Unreproduced
+	// Unreproduced: the program did not diverge the same way when run
+	// again (before shrinking), or its minimal program agreed (a
+	// divergence that depends on timing, or a side that ran out of time
+	// on a loaded machine); Result is then the original's first run.
+	Unreproduced bool
 }
 
 // Report is the finding for a person: the minimal program as a
 // bashcompat snippet, and how the two sides differ.
 func (f *Finding) Report() string {
+	diff := f.Result.Diff()
+	if f.Unreproduced {
+		diff = "not reproduced (run again, it agreed or differed otherwise); the original's first run differed:\n" + diff
+	}
 	return fmt.Sprintf("divergence in context %s, minimal program:\n%s%s\noriginal program:\n%s\n",
-		f.Context, Snippet("", f.Minimal), f.Result.Diff(), f.Original)
+		f.Context, Snippet("", f.Minimal), diff, f.Original)
 }
 
 // Trial runs one program in every context and adds the results to t. A
@@ -87,11 +96,18 @@ func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrin
 			continue
 		}
 		found = &Finding{Context: res.Context, Original: body, Minimal: body, Result: res}
-		if shrink {
+		if shrink && !r.diverges(ctx, body, res) {
+			// Run once more before shrinking: a side out of time on a
+			// loaded machine (or a race) does not come back, and
+			// shrinking it would only run out of time again and again.
+			found.Unreproduced = true
+		} else if shrink {
 			min := r.ShrinkResult(ctx, p, res)
 			found.Minimal = min.String()
-			if m := r.Compare(ctx, found.Minimal, []Context{res.Context}); len(m) == 1 {
+			if m := r.Compare(ctx, found.Minimal, []Context{res.Context}); len(m) == 1 && m[0].Verdict == Differ {
 				found.Result = m[0]
+			} else {
+				found.Unreproduced = true
 			}
 		}
 	}
@@ -124,6 +140,13 @@ func (r *Runner) ShrinkResult(ctx context.Context, p *Prog, res Result) *Prog {
 		got := r.Compare(ctx, c.String(), []Context{res.Context})
 		return len(got) == 1 && got[0].Verdict == Differ && signature(got[0]) == want
 	})
+}
+
+// diverges runs body again in res's context: whether it diverges there
+// in the same way.
+func (r *Runner) diverges(ctx context.Context, body string, res Result) bool {
+	got := r.Compare(ctx, body, []Context{res.Context})
+	return len(got) == 1 && got[0].Verdict == Differ && signature(got[0]) == signature(res)
 }
 
 // signature is which parts of a Differ result differ.

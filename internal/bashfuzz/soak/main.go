@@ -3,7 +3,11 @@
 // several workers at once, for hours, with the known divergence classes
 // avoided as in `make test`'s bounded run. It prints a progress line every
 // -every programs and the tally at the end (or at Ctrl-C); each divergence
-// outside the known classes is shrunk and appended to -findings. It is how
+// outside the known classes is run once more, shrunk and appended to
+// -findings (marked as not reproduced when it does not diverge again or
+// its minimal program agrees: a divergence that depends on timing, or a
+// side out of time on a loaded machine; the report then shows the
+// original's first run). It is how
 // the figure in docs/differences.md ("Found by machine") is measured:
 //
 //	make fuzz-soak SOAK_PROGRAMS=1000000
@@ -23,6 +27,8 @@ import (
 	"math/rand"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -38,7 +44,24 @@ func main() {
 	every := flag.Int64("every", 10000, "print a progress line every this many programs")
 	root := flag.String("root", defaultRoot(), "where the scratch directories go")
 	findings := flag.String("findings", "bashfuzz-findings.txt", "where divergences are appended")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	// The heap stays small (a few MB: one program and its runs per
+	// worker) and the collector's share of the process's CPU was a tenth
+	// at the default 100; 400 quarters its cycles for a few MB more.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	scratch, err := os.MkdirTemp(*root, "bashfuzz-soak")
 	if err != nil {
@@ -57,6 +80,7 @@ func main() {
 		total  bashfuzz.Tally
 		next   atomic.Int64
 		found  atomic.Int64
+		unrep  atomic.Int64 // findings whose minimal program agreed when run again
 		start  = time.Now()
 		wg     sync.WaitGroup
 		avoid  = bashfuzz.KnownAvoided()
@@ -66,9 +90,9 @@ func main() {
 			if final {
 				word = "total"
 			}
-			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes), %d contexts skipped (known classes)\n",
+			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes)\n",
 				word, total.Programs, el.Round(time.Second), float64(total.Programs)/el.Seconds(),
-				total.Agree, total.Refused, total.Differ, found.Load(), total.Skipped)
+				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped)
 		}
 	)
 	for w := range *workers {
@@ -93,6 +117,9 @@ func main() {
 				total.Skipped += t.Skipped
 				if f != nil {
 					found.Add(1)
+					if f.Unreproduced {
+						unrep.Add(1)
+					}
 					appendFinding(*findings, f.Report())
 					fmt.Printf("divergence (appended to %s):\n%s", *findings, f.Report())
 				}
@@ -106,6 +133,8 @@ func main() {
 	wg.Wait()
 	report(true)
 	if found.Load() > 0 {
+		pprof.StopCPUProfile()
+		os.RemoveAll(scratch)
 		os.Exit(1)
 	}
 }

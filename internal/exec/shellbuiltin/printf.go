@@ -1,7 +1,6 @@
 package shellbuiltin
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +41,7 @@ func runPrintf(stdout, stderr io.Writer, args []string, loc *time.Location) int 
 
 // runPrintfZone is runPrintf with the zone looked up on the first %(fmt)T.
 func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location) int {
-	w := bufio.NewWriter(stdout)
+	w := &lineWriter{w: stdout}
 	p := &printer{out: w, stderr: stderr, zone: zone}
 	status := p.run(args)
 	if err := w.Flush(); err != nil {
@@ -52,8 +51,56 @@ func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Lo
 	return status
 }
 
+// lineWriter buffers printf's output as bash's line-buffered stdout does:
+// what was written up to a newline is out, the rest waits (for the next
+// newline, a full buffer or the end), so that the messages printf writes
+// to stderr on the way (`invalid number`) come between the lines they
+// came between in bash when both streams go to one place
+// (`printf '%d\n' x y 2>&1`). The first write error sticks and ends the
+// output.
+type lineWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// lineBufSize is glibc's buffer for a pipe or a file (st_blksize).
+const lineBufSize = 4096
+
+func (l *lineWriter) WriteString(s string) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	l.buf = append(l.buf, s...)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		l.flush(len(l.buf) - len(s) + i + 1)
+	} else if len(l.buf) >= lineBufSize {
+		l.flush(len(l.buf))
+	}
+	return len(s), l.err
+}
+
+func (l *lineWriter) WriteByte(c byte) error {
+	_, err := l.WriteString(string(c))
+	return err
+}
+
+func (l *lineWriter) flush(n int) {
+	if l.err != nil || n == 0 {
+		return
+	}
+	_, l.err = l.w.Write(l.buf[:n])
+	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+}
+
+// Flush writes what waits and returns the first write error.
+func (l *lineWriter) Flush() error {
+	l.flush(len(l.buf))
+	return l.err
+}
+
 type printer struct {
-	out     *bufio.Writer
+	out     *lineWriter
 	stderr  io.Writer
 	zone    func() *time.Location // %(fmt)T's zone, looked up once into loc
 	loc     *time.Location
@@ -105,7 +152,7 @@ func (p *printer) run(args []string) int {
 		if stop, status := p.pass(format); stop {
 			return status
 		}
-		if len(p.args) == 0 || len(p.args) == total {
+		if len(p.args) == 0 || len(p.args) == total || p.out.err != nil {
 			break
 		}
 	}

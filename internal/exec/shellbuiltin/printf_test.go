@@ -461,3 +461,27 @@ func hasHexRun(s string, n int) bool {
 	}
 	return false
 }
+
+// TestBashPrintfLineBuffered checks the order of printf's output and its
+// messages when both go to one place (`printf … 2>&1`): bash's stdout is
+// line-buffered, so a message comes after the lines written before it and
+// before a line it interrupts (found by the fuzzer's long run; outputs
+// from bash 5.2.15, its "bash: line 1: " prefix left out).
+func TestBashPrintfLineBuffered(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"%x %o\n", "one", "two", "words", "three"},
+			"printf: one: invalid number\nprintf: two: invalid number\n0 0\nprintf: words: invalid number\nprintf: three: invalid number\n0 0\n"},
+		{[]string{"%d %d\n", "1", "x", "3", "y"},
+			"printf: x: invalid number\n1 0\nprintf: y: invalid number\n3 0\n"},
+		{[]string{"%x\n%o|", "a", "b", "c", "d"},
+			"printf: a: invalid number\n0\nprintf: b: invalid number\nprintf: c: invalid number\n0|0\nprintf: d: invalid number\n0|"},
+	} {
+		var both bytes.Buffer
+		if status := runPrintf(&both, &both, tc.args, time.UTC); status != 1 || both.String() != tc.want {
+			t.Errorf("printf %q 2>&1\n got %q (status %d)\nwant %q (status 1)", tc.args, both.String(), status, tc.want)
+		}
+	}
+}

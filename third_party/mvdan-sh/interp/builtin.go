@@ -193,6 +193,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "exit cannot take multiple arguments\n")
 		}
 		exit.exiting = true
+		if _, ok := r.traps[trapExit]; ok && r.inFunc {
+			// jaiph-go patch: bash's exit leaves for the top level without
+			// unwinding the functions' scopes, so an EXIT trap run by
+			// `exit` in a function (in an ERR trap there too) sees its
+			// locals; run it here, before the calls return (errexit and
+			// fatal errors unwind first). runExitTrap removes the trap
+			// before running it: no recursion.
+			inTrap := r.handlingTrap
+			r.handlingTrap = false
+			r.exit = exit
+			r.runExitTrap(ctx)
+			r.handlingTrap = inTrap
+			exit = r.exit
+		}
 	case "set":
 		if err := Params(args...)(r); err != nil {
 			return failf(2, "set: %v\n", err)

@@ -125,3 +125,43 @@ func TestJaiphArithNonVariableUnevaluated(t *testing.T) {
 		`n=2; a=(1); (( a[0] += 1, n || a[0] += 7 )); echo "st=$? ${a[0]}";`,
 	})
 }
+
+func TestJaiphRegexMatchOperands(t *testing.T) {
+	runCases(t, []string{
+		// the left operand of =~ is expanded first
+		`n=1; [[ $((n++)) =~ $n ]] && echo match || echo "no match $n"`,
+		`n=1; [[ $((n++)) == $n ]] && echo match || echo "no match $n"`,
+		// a fatal expansion error ends the shell with 1, before an
+		// invalid regex could make the status 2
+		`[[ $((1/0)) =~ * ]]; echo "not reached $?"`,
+		`[[ x =~ $((1/0)) ]]; echo "not reached $?"`,
+		`[[ $((1/0)) =~ $((2/0)) ]]; echo "not reached $?"`,
+		`[[ x =~ * ]]; echo "invalid regex $?"`,
+	})
+}
+
+func TestJaiphExitTrapSeesLocals(t *testing.T) {
+	runCases(t, []string{
+		// an EXIT trap run by exit inside a function sees its locals
+		`v=G; f() { local v=L; trap 'echo "[$v] $?"' EXIT; exit 3; }; f; echo no`,
+		`v=G; trap 'echo "[$v] $?"' EXIT; f() { local v=L; exit 3; }; g() { local v=M; f; }; x=$(g; echo no); echo "x=$x st=$?"; g | cat; echo "pipe ${PIPESTATUS[*]}"; ( g ); echo "g $?"; g`,
+		`v=G; f() { local v=L; trap 'echo "[$v] $?"; exit 5' EXIT; exit 3; }; f`,
+		`f() { local v=L; trap 'echo "[$v] inner"' EXIT; exit 4; }; ( f ) > f1; cat f1; rm f1`,
+		`trap 'echo T' EXIT; f() { { exit 1; } > f1; }; f; cat f1`,
+		// errexit and fatal errors unwind the functions first
+		`set -e; v=G; f() { local v=L; trap 'echo "[$v] $?"' EXIT; false; }; f`,
+		`v=G; f() { local v=L; trap 'echo "[$v] $?"' EXIT; echo ${u?x}; }; f`,
+		// exit in an ERR trap inside a function
+		`v=G; trap 'echo "[$v] $?"' EXIT; h() { local v=E; trap 'echo err; exit 6' ERR; false; echo no; }; h`,
+	})
+}
+
+func TestJaiphPrefixAssignNoAttrs(t *testing.T) {
+	runCases(t, []string{
+		// v=x cmd: the temporary variable has no declare -u/-l/-i
+		`declare -u v2=x; v2=abc printenv v2; v2=abc env | grep ^v2; f() { echo "f $v2"; }; v2=abc f; v2=abc eval 'echo "eval $v2"'; v2=abc :; echo "after $v2"`,
+		`declare -i n=1; n=1+2 printenv n; g() { echo "g $n"; }; n=1+2 g; declare -l lo; lo=ABC printenv lo; echo "[$n] [$lo]"`,
+		// += still applies them
+		`declare -u v=x; v+=abc printenv v; declare -i m=1; m+=2 printenv m; m+=2 eval 'echo "$m"'; echo "$v $m"`,
+	})
+}

@@ -751,13 +751,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			name, vr := r.assignVal(name, prev, as, "")
+			if !as.Append {
+				// jaiph-go patch: bash makes `v=x cmd` a variable of
+				// the command's temporary environment, without the
+				// declare -i/-l/-u of a variable v (`+=` still applies
+				// them, to the value appended to).
+				vr.Integer, vr.Lower, vr.Upper = false, false, false
+			}
 			// Inline command vars are always exported.
 			vr.Exported = true
 
 			if temp != nil {
-				// A binding has no attribute but export, as in bash
-				// (`n=2+3 f` is the text 2+3 in f though n is -i).
-				vr.Local, vr.ReadOnly, vr.Integer, vr.Lower, vr.Upper = false, false, false, false, false
+				vr.Local, vr.ReadOnly = false, false
 				temp.values[temp.normalize(name)] = namedVariable{name, vr}
 				continue
 			}

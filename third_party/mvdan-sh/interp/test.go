@@ -73,10 +73,19 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 		case syntax.TsReMatch:
 			if yw, ok := x.Y.(*syntax.Word); ok && !classic {
 				// jaiph-go patch: quoted parts of the regex match
-				// literally, as in bash.
+				// literally, as in bash. As bash, the left operand is
+				// expanded first, and a fatal error in either operand
+				// (`$((1/0))`) ends the test before the regex is
+				// compiled (whose error would make the status 2).
+				lhs := r.bashTest(ctx, x.X, classic)
+				if r.exit.exiting {
+					return ""
+				}
 				re, err := expand.Regexp(r.ecfg, yw)
 				r.expandErr(err)
-				lhs := r.bashTest(ctx, x.X, classic)
+				if r.exit.exiting {
+					return ""
+				}
 				r.traceTest(traceQuote(lhs), x.Op.String(), re)
 				if r.binTest(ctx, x.Op, lhs, re) {
 					return "1"
