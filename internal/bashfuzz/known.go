@@ -207,6 +207,12 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			if (strings.HasPrefix(text, "A1['x y']") || strings.HasPrefix(text, "A1[$v3]")) && !assoc || strings.HasPrefix(text, "declare -i") {
 				out[ClassArithMessage] = true
 			}
+			if strings.Count(text, "n+=3") >= 2 {
+				// Two assignments that may be to a non-variable: bash's
+				// error token starts at the first it parses, jaiph's at
+				// a later one (found by the long run, seed 16).
+				out[ClassArithMessage] = true
+			}
 			if len(s.NegLen) > 0 {
 				// Whether the offset passes the end depends on the value.
 				out[ClassNegLenUnset] = true

@@ -165,3 +165,13 @@ func TestJaiphPrefixAssignNoAttrs(t *testing.T) {
 		`declare -u v=x; v+=abc printenv v; declare -i m=1; m+=2 printenv m; m+=2 eval 'echo "$m"'; echo "$v $m"`,
 	})
 }
+
+func TestJaiphAssignEndsBeforeBadSubscript(t *testing.T) {
+	runCases(t, []string{
+		// under errexit the bad subscript in the value ends the shell
+		// before the assignment (whose own bad subscript is not reported)
+		`set -e; a1[-1]="${a1[-1]}"; echo "st $?"`,
+		`set -e; f() { a1[-1]="${a1[-1]}"; echo "in $?"; }; f || echo "or $?"`,
+		`a1[-1]="${a1[-1]}"; echo "st $?"`,
+	})
+}

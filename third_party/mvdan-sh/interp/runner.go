@@ -673,6 +673,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					prev.Local = false
 				}
 				name, vr := r.assignVal(as.Name.Value, prev, as, "")
+				if r.exit.exiting {
+					// jaiph-go patch: an error that ends the shell while
+					// the value expands (a bad subscript under errexit)
+					// ends it before the assignment, as in bash.
+					break
+				}
 				if name != as.Name.Value && as.Index != nil {
 					// jaiph-go patch: r[k]=v through a nameref sets
 					// the element of the referenced array.
