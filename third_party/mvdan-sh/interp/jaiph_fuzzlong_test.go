@@ -175,3 +175,12 @@ func TestJaiphAssignEndsBeforeBadSubscript(t *testing.T) {
 		`a1[-1]="${a1[-1]}"; echo "st $?"`,
 	})
 }
+
+func TestJaiphArrayElemsStopAtFatal(t *testing.T) {
+	runCases(t, []string{
+		// a fatal error in an array element ends the shell there: the
+		// elements after it are not expanded (their errors not reported)
+		`a1=( "${u1:?novalue}" $((1/0)) ); echo no`,
+		`n=0; ( a1=( $((n+=1)) "${u:?gone}" $((n+=5)) ); echo no ) || echo "st=$? n=$n"; ( declare -A m=( [a]="${u:?x}" [b]=$((1/0)) ) ); ( declare -A m=( k "${u:?kv}" k2 $((1/0)) ) ); echo "st=$?"`,
+	})
+}

@@ -813,7 +813,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// jaiph-go patch: without subscripts the words are key-value
 			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
 			// is empty.
-			for i := 0; i < len(elems); i += 2 {
+			for i := 0; i < len(elems) && !r.exit.exiting; i += 2 { // jaiph-go patch: see the indexed case
 				k, v := r.literal(elems[i].Value), ""
 				if i+1 < len(elems) {
 					v = r.literal(elems[i+1].Value)
@@ -826,7 +826,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			elems = nil
 		}
 		for _, elem := range elems {
-			if elem.Index == nil {
+			if elem.Index == nil || r.exit.exiting { // jaiph-go patch: see the indexed case
 				continue
 			}
 			k := r.literal(elem.Index.(*syntax.Word))
@@ -865,6 +865,12 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// value, starting after the maximum index of the base array.
 	index := internal.IndexedMax(list, indexes) + 1
 	for _, elem := range elems {
+		if r.exit.exiting {
+			// jaiph-go patch: a fatal error in an element (${u:?},
+			// a division by 0) ends the shell there, as in bash: the
+			// elements after it are not expanded.
+			break
+		}
 		if elem.Index != nil {
 			// Index resets our index with a literal value.
 			index = r.arithm(elem.Index)
