@@ -85,7 +85,8 @@ func removeServed(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyV
 	}
 	// Purged from the bucket's stream, not deleted as keys: a KV delete
 	// or purge leaves a marker per key that every later listing reads.
-	for _, k := range []string{activeKey(id), timerKey(id), "msg." + id + ".>", "msgs." + id + ".*", "waiting.*.*." + id, serveRunKey(id)} {
+	// (waiting.*.<id>: a mark from before marks held their key.)
+	for _, k := range []string{activeKey(id), timerKey(id), "msg." + id + ".>", "msgs." + id + ".*", "waiting.*.*." + id, "waiting.*." + id, serveRunKey(id)} {
 		if err := purgeKV(ctx, js.Conn(), serveBucket, k); err != nil {
 			return fmt.Errorf("deleting the record of served run %s: %w", id, err)
 		}
