@@ -360,3 +360,19 @@ func BenchmarkTrial(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "programs/s")
 }
+
+// bash's location prefix is dropped from its diagnostics wherever they
+// land: at a line's start, or after what stdout held (2>&1).
+func TestNormaliseDropsBashPrefix(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"bash: line 3: u: unbound\n", "u: unbound\n"},
+		{"bash: x: readonly variable\n", "x: readonly variable\n"},
+		{"[]bash: line 5: printf: x: invalid number\n", "[]printf: x: invalid number\n"},
+		{"a bash: b\n", "a bash: b\n"}, // no line number mid-line: the program's own text
+		{"/tmp/d/f\n", "$DIR/f\n"},
+	} {
+		if got := normalise(tc.in, "/tmp/d", true); got != tc.want {
+			t.Errorf("normalise(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

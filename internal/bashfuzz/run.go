@@ -403,8 +403,11 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 }
 
 // bashPrefix is the location bash puts before its own diagnostics (`bash:
-// line N: `, `bash: `); jaiph's carry none.
-var bashPrefix = lazy.Regexp(`^bash: (line [0-9]+: )?`)
+// line N: `, `bash: `); jaiph's carry none. With a line number it is
+// taken anywhere in a line: a diagnostic sent to stdout (`2>&1`) follows
+// whatever the line held (`printf '[%s]'; printf %d x` writes `[]bash:
+// line 2: printf: …`).
+var bashPrefix = lazy.Regexp(`^bash: (line [0-9]+: )?|bash: line [0-9]+: `)
 
 // normalise prepares an output for comparison: the side's directory
 // becomes $DIR, and bash's diagnostics lose their location prefix.

@@ -255,6 +255,14 @@ type Runner struct {
 	// "++" prefixes (jaiph-go patch).
 	traceDepth int
 
+	// elemExitTrap is, in a pipeline's element that is a simple command,
+	// the shell's EXIT trap: bash's child runs it when a fatal error
+	// (${u:?}, a division by 0) ends it while the command's words and
+	// assignments expand, before the child's traps are reset
+	// (`trap 'echo T' EXIT; echo $((1/0)) | cat` prints T twice).
+	// Set while those expand only (jaiph-go patch).
+	elemExitTrap string
+
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
 	pendingRedirs func() bool

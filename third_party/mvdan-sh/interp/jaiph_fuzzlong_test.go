@@ -184,3 +184,21 @@ func TestJaiphArrayElemsStopAtFatal(t *testing.T) {
 		`n=0; ( a1=( $((n+=1)) "${u:?gone}" $((n+=5)) ); echo no ) || echo "st=$? n=$n"; ( declare -A m=( [a]="${u:?x}" [b]=$((1/0)) ) ); ( declare -A m=( k "${u:?kv}" k2 $((1/0)) ) ); echo "st=$?"`,
 	})
 }
+
+func TestJaiphPipeElemFatalRunsExitTrap(t *testing.T) {
+	runCases(t, []string{
+		// a pipeline's simple command ended by a fatal error while its
+		// words or assignments expand runs the shell's EXIT trap (bash's
+		// child has not reset its traps yet)
+		// (one at a time: bash itself reports "wait_for: No record of
+		// process" after a second such pipeline)
+		`trap 'echo "T $?"' EXIT; echo $((1/0)) | cat; echo after`,
+		`trap 'echo "T $?"' EXIT; true | echo ${u:?gone}; echo after`,
+		`trap 'echo "T $?"' EXIT; x=${u:?q} | cat; echo after`,
+		`trap 'echo "T $?"' EXIT; echo $((2/0)) > /dev/null | cat; echo after`,
+		`trap 'echo "T $?"' EXIT; x=$((2/0)) echo hi | cat; echo after`,
+		// not after the reset: redirections, compound commands,
+		// functions, exit, a status
+		`trap 'echo "T $?"' EXIT; echo hi | cat; exit 4 | cat; false | cat; cat <<< $((1/0)) | cat; ( echo $((1/0)) ) | cat; f() { echo $((1/0)); }; f | cat; { echo $((1/0)); } | cat; echo after`,
+	})
+}

@@ -251,6 +251,20 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
+		if cb := r.elemExitTrap; cb != "" { // jaiph-go patch: see elemExitTrap
+			r.elemExitTrap = ""
+			st := r.exit
+			ctx := r.ectx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			// The command's redirections wait for its words: not the
+			// trap's commands'.
+			pending := r.pendingRedirs
+			r.pendingRedirs = nil
+			r.trapCallback(ctx, cb, "exit")
+			r.exit, r.pendingRedirs = st, pending
+		}
 	case errors.Is(err, expand.ErrBadSubscript):
 		// jaiph-go patch: bash fails the command; under errexit that ends
 		// the shell, even where errexit is otherwise ignored (an if
@@ -629,6 +643,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		pending := r.pendingRedirs
 		r.pendingRedirs = nil
 		if pending != nil && len(fields) > 0 {
+			r.elemExitTrap = "" // jaiph-go patch: the redirections come after the reset
 			if r.exit.exiting || !pending() {
 				break
 			}
@@ -709,6 +724,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if r.exit.ok() {
 				r.exit = r.lastExpandExit
 			}
+			r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
 			if pending != nil && !r.exit.exiting {
 				// Assignments are expanded first, as in bash.
 				st := r.exit
@@ -787,6 +803,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			break
 		}
 
+		r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
 		trace.call(fields[0], fields[1:]...)
 		trace.newLineFlush()
 
@@ -2186,6 +2203,14 @@ func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error
 // jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
 // own subshell (the last one in the current shell under "shopt -s lastpipe"),
 // recording each element's status in PIPESTATUS.
+// armElemExitTrap gives a pipeline's element that is a simple command
+// the shell's EXIT trap for its expansions (elemExitTrap).
+func (r2 *Runner) armElemExitTrap(r *Runner, st *syntax.Stmt) {
+	if _, ok := st.Cmd.(*syntax.CallExpr); ok {
+		r2.elemExitTrap = r.traps[trapExit]
+	}
+}
+
 func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 	// "a | b | c" parses as ((a | b) | c); flatten it.
 	var elems []*syntax.Stmt
@@ -2215,6 +2240,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		r2 := r.subshell(true)
 		r2.forkedLoopLevel(st.Cmd)
+		r2.armElemExitTrap(r, st)
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -2245,6 +2271,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 	} else {
 		r2 := r.subshell(false)
 		r2.forkedLoopLevel(last.Cmd)
+		r2.armElemExitTrap(r, last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
 		r2.exit.exiting = false // subshells don't exit the parent shell
