@@ -52,3 +52,12 @@ func TestJaiphDeclWordsBeforeRedirs(t *testing.T) {
 		`x1=1; declare x1=2 y1=$x1; echo $y1; i=0; declare a=$((i+=1)) b=$i; echo $a $b; f(){ local q=1 r=$q; echo "[$r]"; }; f; local l 2>/dev/null; echo "st=$?"; declare -p nope 2>/dev/null; echo "st=$?"; declare -p x1 > out.txt; cat out.txt`,
 	})
 }
+
+func TestJaiphDeclInvalidName(t *testing.T) {
+	runCases(t, []string{
+		// bash names the builtin and the word as written, goes on with
+		// the other names and returns 1
+		"declare /root x=1; echo \"st=$? x=$x\"; e=9; export $e=1 y=2; echo \"st=$? y=$y\"; readonly -- -x; echo \"st=$?\"; declare \"a b\"=1; echo \"st=$?\"; typeset =v; echo \"st=$?\"",
+		"f() { local a-b c=3; echo \"local st=$? c=$c\"; }; f; n=x; declare \"$n-y\"+=2; echo \"st=$?\"",
+	})
+}

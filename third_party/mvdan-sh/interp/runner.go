@@ -1128,6 +1128,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}()
 		}
 		endOpts := false // jaiph-go patch: after --, names only
+		invalidName := false
+		defer func() {
+			if invalidName && r.exit.code == 0 {
+				r.exit.code = 1
+			}
+		}()
 	assignLoop:
 		for _, as := range declArgs {
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
@@ -1168,9 +1174,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			name := as.Name.Value
 			if !syntax.ValidName(name) {
-				r.errf("declare: invalid name %q\n", name)
-				r.exit.code = 1
-				return
+				// jaiph-go patch: bash's message names the builtin and
+				// the word as written, and the other names still go.
+				word := name
+				if as.Append {
+					word += "+"
+				}
+				if !as.Naked && as.Value != nil {
+					word += "=" + r.literal(as.Value)
+				}
+				r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, word)
+				invalidName = true
+				continue
 			}
 			if declQuery == "-f" || declQuery == "-F" {
 				// declare -f name: print function definition;
