@@ -61,3 +61,12 @@ func TestJaiphDeclInvalidName(t *testing.T) {
 		"f() { local a-b c=3; echo \"local st=$? c=$c\"; }; f; n=x; declare \"$n-y\"+=2; echo \"st=$?\"",
 	})
 }
+
+func TestJaiphDeclQuotedCompound(t *testing.T) {
+	runCases(t, []string{
+		// with -a or -A a value expanding to "(…)" is a compound
+		// assignment; without, a string
+		`declare 'a=(1 2)'; declare -p a; declare -a c='(3 4)'; declare -p c; declare -A m='([k]=v)'; declare -p m; x='(7 8)'; declare -a e=$x; declare -p e; declare -a g='(1'; declare -p g`,
+		`f(){ local -a l='(p q)'; declare -p l; }; f; typeset -a t='( a\ b c )'; declare -p t; declare -a u='(1 2)' v=3; declare -p u v; declare -a w=(0); declare -a w+='(9)'; declare -p w`,
+	})
+}

@@ -1277,6 +1277,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					plain.Append = false
 					as = &plain
 				}
+				if (valType == "-a" || valType == "-A") && as.Array == nil && as.Value != nil && as.Index == nil {
+					// jaiph-go patch: with -a or -A, a value that
+					// expands to "(…)" is a compound assignment, as in
+					// bash (declare -a c='(3 4)', local -a l=$list).
+					as = r.declArrayValue(as)
+				}
 				name, vr = r.assignVal(name, vr, as, valType)
 			}
 			if global {
@@ -1403,6 +1409,24 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 		return // and `return` in a trap run inside a function returns from it
 	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
+}
+
+// declArrayValue is as with its value expanded once: a compound
+// assignment when the value is "(…)" (parsed as bash re-reads it), else
+// the value as a quoted word.
+func (r *Runner) declArrayValue(as *syntax.Assign) *syntax.Assign {
+	val := r.literal(as.Value)
+	plain := *as
+	plain.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
+	if len(val) >= 2 && val[0] == '(' && val[len(val)-1] == ')' {
+		f, err := syntax.NewParser().Parse(strings.NewReader("x="+val), "")
+		if err == nil && len(f.Stmts) == 1 {
+			if cm, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(cm.Args) == 0 && len(cm.Assigns) == 1 && cm.Assigns[0].Array != nil {
+				plain.Value, plain.Array = nil, cm.Assigns[0].Array
+			}
+		}
+	}
+	return &plain
 }
 
 func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] {
