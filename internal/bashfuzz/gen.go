@@ -270,31 +270,10 @@ func (g *gen) paramExp(st *Stmt) string {
 		return "${" + v + op + p + "/" + g.c.pick(replacements...) + "}"
 	case 3:
 		op := g.c.pick(":-", "-", ":+", "+")
-		w := g.word(st, false)
-		if strings.Contains(w, `"`) {
-			// A quoted word as the alternative, itself in double
-			// quotes: an array there is several words in bash, an empty
-			// expansion before a suffix nothing.
-			if g.avoid(ClassNestedArrayAlt) {
-				w = "x"
-			} else {
-				st.Classes = append(st.Classes, ClassNestedArrayAlt)
-			}
-		}
-		return "${" + v + op + w + "}"
+		return "${" + v + op + g.nestedWord(st) + "}"
 	case 4:
 		st.Sets = append(st.Sets, v)
-		w := g.word(st, false)
-		if strings.Contains(w, `"`) {
-			// The same in an assigned default: `"${u="$v"x}"` is empty
-			// in bash and assigns the empty string (found by the long
-			// run, seed 16).
-			if g.avoid(ClassNestedArrayAlt) {
-				w = "x"
-			} else {
-				st.Classes = append(st.Classes, ClassNestedArrayAlt)
-			}
-		}
+		w := g.nestedWord(st)
 		return "${" + v + g.c.pick(":=", "=") + w + "}"
 	case 5:
 		w := g.c.pick("gone", "'no value'", "")
@@ -363,6 +342,22 @@ func (g *gen) arith() string {
 }
 
 // word is one shell word; quoted asks for a word that is one field.
+// nestedWord is a word inside ${v:-…} (and the other alternatives and
+// defaults). A quoted word there, itself in double quotes, is the known
+// class ClassNestedArrayAlt: an array is several words in bash, an
+// empty expansion before a suffix nothing, and `"${u="$v"x}"` is empty
+// in bash and assigns the empty string (found by the long run, seed 16).
+func (g *gen) nestedWord(st *Stmt) string {
+	w := g.word(st, false)
+	if strings.Contains(w, `"`) {
+		if g.avoid(ClassNestedArrayAlt) {
+			return "x"
+		}
+		st.Classes = append(st.Classes, ClassNestedArrayAlt)
+	}
+	return w
+}
+
 func (g *gen) word(st *Stmt, quoted bool) string {
 	// Parameter expansions weigh four times the other kinds of word.
 	k := g.c.n(13)
