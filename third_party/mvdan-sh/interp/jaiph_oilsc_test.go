@@ -70,3 +70,13 @@ func TestJaiphDeclQuotedCompound(t *testing.T) {
 		`f(){ local -a l='(p q)'; declare -p l; }; f; typeset -a t='( a\ b c )'; declare -p t; declare -a u='(1 2)' v=3; declare -p u v; declare -a w=(0); declare -a w+='(9)'; declare -p w`,
 	})
 }
+
+func TestJaiphDeclListBeforeRedirs(t *testing.T) {
+	runCases(t, []string{
+		// an indexed list value's words are expanded before the
+		// redirections, each field an element
+		`f() { echo err >&2; echo 1 2; }; declare -a a=($(f)) 2>/dev/null; declare -p a; g() { local -a l=(x $(f) "y z") 2>/dev/null; declare -p l; }; g; readonly -a r=($(f)) 2>/dev/null; declare -p r; declare -a w=(0); declare -a w+=(9 $(f)) 2>/dev/null; declare -p w`,
+		// an associative one's words are not split
+		`x="a b"; declare -A m=($x); declare -p m; declare -A n; declare n=(k v); declare -p n`,
+	})
+}

@@ -1488,10 +1488,40 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 				Left: as.Value.Pos(), Right: as.Value.End(), Value: val,
 			}}}
 			as = &as2
+		} else if as.Array != nil && !slices.ContainsFunc(as.Array.Elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) &&
+			!assocDecl(out) && r.lookupVar(as.Name.Value).Kind != expand.Associative {
+			// jaiph-go patch: an indexed list's words too, each field
+			// an element (`declare -a a=($(f)) 2>/dev/null` keeps f's
+			// stderr); an associative one's are left to the assignment.
+			arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+			for _, e := range as.Array.Elems {
+				if r.exit.exiting {
+					break
+				}
+				for _, f := range r.fields(e.Value) {
+					arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
+						Left: e.Value.Pos(), Right: e.Value.End(), Value: f,
+					}}}})
+				}
+			}
+			as2 := *as
+			as2.Array = arr
+			as = &as2
 		}
 		out = append(out, as)
 	}
 	return out
+}
+
+// assocDecl says the declaration's flags so far make an associative array
+// (-A, alone or among others).
+func assocDecl(args []*syntax.Assign) bool {
+	for _, as := range args {
+		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, "A") {
+			return true
+		}
+	}
+	return false
 }
 
 // letArgString reproduces one expression of a let clause as bash would print it
