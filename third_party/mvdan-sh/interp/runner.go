@@ -2037,8 +2037,10 @@ func (r *Runner) redirFds(rds []*syntax.Redirect) map[int]bool {
 		case syntax.RdrAll, syntax.AppAll:
 			touched[2] = true
 		case syntax.DplOut:
-			if w := rd.Word.Lit(); rd.N == nil && w != "-" && strings.Trim(strings.TrimSuffix(w, "-"), "0123456789") != "" {
-				touched[2] = true // >&file
+			// >&file and 1>&file (jaiph-go patch: a word that is not a
+			// plain literal, >&"x y" or >&$f, may name a file too).
+			if w := rd.Word.Lit(); (rd.N == nil || rd.N.Value == "1") && w != "-" && (w == "" || strings.Trim(strings.TrimSuffix(w, "-"), "0123456789") != "") {
+				touched[2] = true
 			}
 		}
 		if rd.N != nil {
