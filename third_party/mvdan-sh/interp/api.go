@@ -363,9 +363,13 @@ type bgProc struct {
 	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
-	running  *jobCount // the Runner's running count (WaitBackground)
-	reaped   bool      // reported by wait
-	gone     bool      // finished before a later foreground process ended
+	running  *jobCount     // the Runner's running count (WaitBackground)
+	reaped   bool          // reported by wait
+	gone     bool          // finished before a later foreground process ended
+	texts    []jobProcText // its processes' command texts, for %name (jaiph_jobspec.go)
+	// specWaited: wait reported it by job spec; bash deletes it from the
+	// table when it makes the next job
+	specWaited bool
 }
 
 type alias struct {

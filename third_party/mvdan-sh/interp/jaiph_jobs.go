@@ -185,6 +185,11 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 	}
 	if job {
 		for _, j := range r.bgProcs {
+			if j.specWaited {
+				// bash deletes a dead job that wait reported by its
+				// job spec when it makes the next one
+				j.markReaped()
+			}
 			if j.inTable() {
 				bg.job = max(bg.job, j.job)
 			}
@@ -296,49 +301,70 @@ func (bg *bgProc) signal(sig int) error {
 	return nil
 }
 
-// findJob resolves a job spec (%N, %%, %+, %-) or a $! number among r's jobs.
+// findJob resolves a job spec or a $! number among r's jobs; nil unless it
+// names exactly one.
 func (r *Runner) findJob(spec string) *bgProc {
+	bg, _ := r.findJobSpec(spec)
+	return bg
+}
+
+// findJobSpec resolves a job spec (%N, %%, %+, %-, %name, %?name) or a $!
+// number among r's jobs, as bash's get_job_spec reads the spec: after the
+// %, digits are a job number, a leading % or + the current job, a leading -
+// the previous one (bash ignores what follows them), a leading ? a
+// substring search, anything else a prefix of the command.
+func (r *Runner) findJobSpec(spec string) (*bgProc, jobSpecResult) {
 	var jobs []*bgProc
 	for _, bg := range r.bgProcs {
 		if bg.inTable() {
 			jobs = append(jobs, bg)
 		}
 	}
+	one := func(bg *bgProc) (*bgProc, jobSpecResult) {
+		if bg == nil {
+			return nil, jobSpecNone
+		}
+		return bg, jobSpecFound
+	}
 	if rest, ok := strings.CutPrefix(spec, "%"); ok {
-		switch rest {
-		case "%", "+", "":
+		switch {
+		case rest == "" || rest[0] == '%' || rest[0] == '+':
 			if len(jobs) > 0 {
-				return jobs[len(jobs)-1]
+				return one(jobs[len(jobs)-1])
 			}
-		case "-":
+		case rest[0] == '-':
 			if len(jobs) > 1 {
-				return jobs[len(jobs)-2]
+				return one(jobs[len(jobs)-2])
 			} else if len(jobs) == 1 {
-				return jobs[0]
+				return one(jobs[0])
 			}
-		default:
+		case strings.Trim(rest, "0123456789") == "":
 			n, err := strconv.Atoi(rest)
 			if err != nil {
-				return nil
+				return nil, jobSpecNone
 			}
 			for _, bg := range jobs {
 				if bg.job == n {
-					return bg
+					return one(bg)
 				}
 			}
+		case rest[0] == '?':
+			return r.findJobByName(rest[1:], true)
+		default:
+			return r.findJobByName(rest, false)
 		}
-		return nil
+		return nil, jobSpecNone
 	}
 	n, err := strconv.Atoi(spec)
 	if err != nil {
-		return nil
+		return nil, jobSpecNone
 	}
 	for _, bg := range r.bgProcs {
 		if bg.pid == n && !bg.disowned {
-			return bg
+			return one(bg)
 		}
 	}
-	return nil
+	return nil, jobSpecNone
 }
 
 // disownedJob finds a disowned job by its $! number.
@@ -636,9 +662,10 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 	selfSig := -1
 	for _, arg := range args {
 		if strings.HasPrefix(arg, "%") {
-			bg := r.findJob(arg)
+			bg, res := r.findJobSpec(arg)
 			if bg == nil {
-				fail("kill: %s: no such job\n", arg)
+				r.reportJobSpec("kill", arg, res, false)
+				exit.code = 1
 				continue
 			}
 			if bg.signal(sig) != nil && !bg.inTable() {
@@ -760,9 +787,9 @@ func (r *Runner) disownBuiltin(args []string) exitStatus {
 		return exit
 	}
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil || bg.job == 0 {
-			r.errf("disown: %s: no such job\n", arg)
+			r.reportJobSpec("disown", arg, res, true)
 			exit.code = 1
 			continue
 		}
@@ -801,7 +828,7 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 	}
 	var targets []*bgProc
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil && !next {
 			if bg := r.disownedJob(arg); bg != nil {
 				// bash: a disowned job is no longer in the table; waiting
@@ -815,7 +842,7 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		}
 		if bg == nil {
 			if strings.HasPrefix(arg, "%") {
-				r.errf("wait: %s: no such job\n", arg)
+				r.reportJobSpec("wait", arg, res, next)
 			} else if _, err := strconv.Atoi(arg); err != nil {
 				r.errf("wait: `%s': not a pid or valid job spec\n", arg)
 				exit.code = 1
@@ -827,11 +854,25 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 			continue
 		}
 		if !next {
+			running := true
+			select {
+			case <-bg.done:
+				running = false
+			default:
+			}
 			if !r.waitFor(ctx, bg) {
 				return r.exit
 			}
 			exit = exitStatus{code: bg.exit.code}
-			if !strings.HasPrefix(arg, "%") {
+			if strings.HasPrefix(arg, "%") {
+				// bash: a job wait saw end leaves the table at once; one
+				// that had ended before stays until the next job is made
+				if running {
+					bg.markReaped()
+				} else {
+					bg.specWaited = true
+				}
+			} else {
 				// inside a function (a jaiph body) bash drops a job
 				// from its table when waited for by pid, not by job spec
 				bg.markReaped()
@@ -932,9 +973,9 @@ func (r *Runner) jobsBuiltin(args []string) exitStatus {
 		return exit
 	}
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil {
-			r.errf("jobs: %s: no such job\n", arg)
+			r.reportJobSpec("jobs", arg, res, true)
 			exit.code = 1
 			continue
 		}

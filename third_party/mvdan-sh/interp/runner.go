@@ -422,6 +422,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		// which kill cancels with the signal as cause (jaiph_jobs.go).
 		bg, jctx := r.newBgProc(ctx, true)
 		bg.runner = r2
+		bg.texts = jobTexts(&st2)
 		r2.ignoreJobSignals()
 		r2.fillExpandConfig(jctx)
 		go func() {
