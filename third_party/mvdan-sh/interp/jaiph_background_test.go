@@ -39,3 +39,25 @@ func TestJaiphJobSpecByName(t *testing.T) {
 		"(exit 3) &\nwait %1; echo \"a $?\"\n(exit 4) &\nwait %1; echo \"b $?\"\nwait %2; echo \"c $?\"",
 	})
 }
+
+// TestJaiphSignalShellFromJob: a job or subshell that signals $$ reaches
+// the shell: a trapped signal interrupts a wait (128+signal) after its
+// trap ran, or runs its trap once the shell's current command has ended;
+// an ignored one does nothing. (An untrapped one ends the shell with
+// 128+signal, where bash dies of the signal: compareWithBash sees no status.)
+func TestJaiphSignalShellFromJob(t *testing.T) {
+	runCases(t, []string{
+		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait %1; echo \"status $?\"\nwait; echo \"status $?\"",
+		"trap 'echo trap USR2' USR2\nsleep 1 &\np=$!\n( sleep 0.1; kill -s USR2 $$ ) &\nwait $p; echo \"status $?\"\nwait $p; echo \"again $?\"",
+		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait -n %1; echo \"status $?\"\nwait",
+		// not in a wait: the trap runs once the command ends
+		"trap 'echo trap USR1' USR1\n( kill -USR1 $$; echo sub )\necho after",
+		"trap 'echo trap USR1' USR1\nkill -USR1 $$ &\nsleep 0.2\necho after",
+		"trap 'echo trap TERM' TERM\n( kill $$ ); echo after $?",
+		// the trap can exit the shell
+		"trap 'echo bye; exit 7' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait %1\necho never",
+		// ignored: the wait goes on
+		"trap '' USR1\n( sleep 0.1; kill -USR1 $$ ) &\nsleep 0.3 &\nwait $!; echo \"status $?\"",
+		"( sleep 0.1; kill -WINCH $$ ) &\nsleep 0.3 &\nwait $!; echo \"status $?\"",
+	})
+}

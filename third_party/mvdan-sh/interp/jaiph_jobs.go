@@ -687,7 +687,19 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 		case pid == os.Getpid():
 			if r.inSubshell && sig != 0 {
-				fail("kill: (%d) - jaiph cannot signal the main shell from a subshell or background job\n", pid)
+				if sig == 19 || sig == 20 || sig == 21 || sig == 22 {
+					fail("kill: SIG%s: jaiph does not stop the shell\n", signalNames[sig])
+					continue
+				}
+				if r.shellSigs == nil {
+					fail("kill: (%d) - jaiph cannot signal the main shell from a subshell or background job\n", pid)
+					continue
+				}
+				// the shell takes it at its next command or in wait
+				select {
+				case r.shellSigs <- sig:
+				default:
+				}
 				continue
 			}
 			if sig != 0 {
@@ -916,7 +928,10 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		exit.code = 127
 		return exit
 	}
-	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(r.waitSignals())},
+	}
 	for _, bg := range targets {
 		select {
 		case <-bg.done:
@@ -925,12 +940,20 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		}
 		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(bg.done)})
 	}
-	chosen, _, _ := reflect.Select(cases)
-	if chosen == 0 {
-		r.exit.fatal(ctx.Err())
-		return r.exit
+	for {
+		chosen, v, _ := reflect.Select(cases)
+		switch chosen {
+		case 0:
+			r.exit.fatal(ctx.Err())
+			return r.exit
+		case 1:
+			if r.waitSignal(ctx, int(v.Int())) {
+				return r.exit
+			}
+			continue
+		}
+		return r.reap(targets[chosen-2], pvar)
 	}
-	return r.reap(targets[chosen-1], pvar)
 }
 
 // markReaped records that wait reported a job: it leaves the job table.
@@ -944,14 +967,76 @@ func (r *Runner) reap(bg *bgProc, pvar string) exitStatus {
 	return exitStatus{code: bg.exit.code}
 }
 
-// waitFor waits for a job, reporting false if ctx was cancelled first.
+// waitFor waits for a job, reporting false if ctx was cancelled first or a
+// signal sent to the shell interrupted the wait (r.exit says how).
 func (r *Runner) waitFor(ctx context.Context, bg *bgProc) bool {
-	select {
-	case <-bg.done:
+	for {
+		select {
+		case <-bg.done:
+			return true
+		case <-ctx.Done():
+			r.exit.fatal(ctx.Err())
+			return false
+		case sig := <-r.waitSignals():
+			if r.waitSignal(ctx, sig) {
+				return false
+			}
+		}
+	}
+}
+
+// waitSignals is the channel of signals sent to $$ that a wait of the
+// shell itself takes; nil (never ready) in a subshell.
+func (r *Runner) waitSignals() chan int {
+	if r.inSubshell || r.inShellSig {
+		return nil
+	}
+	return r.shellSigs
+}
+
+// waitSignal takes a signal sent to $$ during wait, as bash: a trapped
+// signal runs its trap and interrupts the wait, which returns 128+signal;
+// an ignored one lets the wait go on; any other ends the shell. It reports
+// whether the wait ends (r.exit is then its status).
+func (r *Runner) waitSignal(ctx context.Context, sig int) bool {
+	var exit exitStatus
+	r.inShellSig = true
+	r.signalSelf(ctx, sig, &exit)
+	r.inShellSig = false
+	if exit.exiting || exit.returning {
+		r.exit = exit
 		return true
-	case <-ctx.Done():
-		r.exit.fatal(ctx.Err())
+	}
+	if cb, trapped := r.traps[sig]; trapped && cb != "" {
+		r.exit = exitStatus{code: uint8(128 + sig)}
+		return true
+	}
+	return false
+}
+
+// takeShellSignals runs, in the shell itself, what the signals its
+// subshells and jobs sent to $$ do (signalSelf), as bash runs a trap once
+// the command it was running has ended; it reports whether one of them
+// ended the shell (r.exit is then its status).
+func (r *Runner) takeShellSignals(ctx context.Context) bool {
+	sigs := r.waitSignals()
+	if sigs == nil || len(sigs) == 0 {
 		return false
+	}
+	for {
+		select {
+		case sig := <-sigs:
+			var exit exitStatus
+			r.inShellSig = true
+			r.signalSelf(ctx, sig, &exit)
+			r.inShellSig = false
+			if exit.exiting || exit.returning {
+				r.exit = exit
+				return true
+			}
+		default:
+			return false
+		}
 	}
 }
 

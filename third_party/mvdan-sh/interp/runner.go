@@ -411,6 +411,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
 		return
 	}
+	// jaiph-go patch: signals its jobs sent to $$ since the last command
+	// (jaiph_jobs.go); one that ends the shell ends it here.
+	if r.takeShellSignals(ctx) {
+		return
+	}
 	r.exit = exitStatus{}
 	if st.Background || st.Disown {
 		r2 := r.subshell(true)

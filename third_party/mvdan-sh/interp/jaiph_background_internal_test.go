@@ -1,0 +1,27 @@
+// jaiph-go: tests of signals a job sends to its shell whose bash side ends
+// by the signal (see jaiph_background_test.go for the differential ones).
+
+package interp
+
+import (
+	"context"
+	"testing"
+)
+
+// TestJaiphUntrappedSignalFromJobEndsShell: bash dies of an untrapped
+// signal a job or subshell sends to $$ (no status for compareWithBash);
+// the interpreter's shell ends with 128+signal, its commands after the
+// signal not run, its EXIT trap run.
+func TestJaiphUntrappedSignalFromJobEndsShell(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want result
+	}{
+		{"(trap 'echo sub' TERM; kill $$; echo $?)", result{"0\n", "", 143}},
+		{"( kill -USR1 $$ )\necho never", result{"", "", 138}},
+		{"trap 'echo exit' EXIT\n( sleep 0.1; kill -USR2 $$ ) &\nsleep 1 &\nwait $!\necho never", result{"exit\n", "", 140}},
+	} {
+		got := runInterp(t, context.Background(), tc.src, nil, t.TempDir())
+		compare(t, tc.src, got, tc.want)
+	}
+}
