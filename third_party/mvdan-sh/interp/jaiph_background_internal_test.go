@@ -25,3 +25,21 @@ func TestJaiphUntrappedSignalFromJobEndsShell(t *testing.T) {
 		compare(t, tc.src, got, tc.want)
 	}
 }
+
+// TestJaiphJobSpecUnknownText: a job spec by name whose match would
+// depend on the part of bash's command text jaiph does not print (a loop's
+// body, a command substitution) fails with a jaiph error.
+func TestJaiphJobSpecUnknownText(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want result
+	}{
+		{"for i in 1; do :; done &\nwait %?done; echo $?", result{"127\n", "wait: %?done: jaiph cannot match a job spec by name against this job's command; use %N or $!\n", 0}},
+		{"echo $(echo hi) >/dev/null &\nkill '%echo $(echo'; echo $?\nwait", result{"1\n", "kill: %echo $(echo: jaiph cannot match a job spec by name against this job's command; use %N or $!\n", 0}},
+		// a match before the unknown part, or a mismatch, is certain
+		{"for i in 1; do :; done &\nwait %for; echo $?\nfor i in 2; do :; done &\nwait %while; echo $?", result{"0\n127\n", "wait: %while: no such job\n", 0}},
+	} {
+		got := runInterp(t, context.Background(), tc.src, nil, t.TempDir())
+		compare(t, tc.src, got, tc.want)
+	}
+}

@@ -34,6 +34,9 @@ func TestJaiphJobSpecByName(t *testing.T) {
 		"(exit 3) &\nsleep 0.1 &\nwait %sleep; echo \"a $?\"\nwait %?e; echo \"b $?\"",
 		// subshells and brace groups of simple commands, in bash's layout
 		"(exit 3) &\n{ exit 4; } &\n(true; exit 5) &\nwait '%( exit 3 )'; echo \"a $?\"\nwait '%{ exit 4; }'; echo \"b $?\"\nwait '%?true; exit 5 )'; echo \"c $?\"",
+		// compound commands and substitutions: matched on how bash's
+		// text starts
+		"for i in 1 2; do sleep 0.05; done &\nwhile false; do :; done &\ncase x in x) (exit 3);; esac &\n[[ -n x ]] &\ntrue && (exit 4) &\necho $(echo  hi) >/dev/null &\nwait '%for i in 1 2;'; echo \"for $?\"\nwait %while; echo \"while $?\"\nwait '%case x in'; echo \"case $?\"\nwait '%[['; echo \"test $?\"\nwait '%true && '; echo \"and $?\"\nwait '%echo '; echo \"echo $?\"\nwait %until; echo \"until $?\"",
 		// a job wait reported by its spec leaves the table when the next
 		// job starts, which takes its number
 		"(exit 3) &\nwait %1; echo \"a $?\"\n(exit 4) &\nwait %1; echo \"b $?\"\nwait %2; echo \"c $?\"",

@@ -12,8 +12,9 @@ import (
 
 // jobProcText is the command text bash keeps for one process of a job: a
 // pipeline element printed by make_command_string. ok is false when the
-// element is one whose layout jaiph does not reproduce (a compound
-// command, a here-document, a command substitution, …).
+// element is one whose whole layout jaiph does not reproduce (a loop, a
+// here-document, a command substitution, …): text is then only how bash's
+// text starts (`for i in 1 2;`, `while `, `echo `), which may be empty.
 type jobProcText struct {
 	text string
 	ok   bool
@@ -30,9 +31,95 @@ func jobTexts(st *syntax.Stmt) []jobProcText {
 	}
 	text, ok := simpleCommandText(st)
 	if !ok && len(st.Redirs) == 0 {
-		text, ok = groupText(st.Cmd)
+		if t, ok2 := groupText(st.Cmd); ok2 {
+			text, ok = t, true
+		}
+	}
+	if !ok {
+		if _, simple := st.Cmd.(*syntax.CallExpr); !simple {
+			text = compoundStart(st.Cmd)
+		}
 	}
 	return []jobProcText{{text, ok}}
+}
+
+// compoundStart is how bash's text of a compound command starts, as far
+// as jaiph is sure of it: bash lays the rest out over several lines.
+func compoundStart(cmd syntax.Command) string {
+	printer := syntax.NewPrinter()
+	words := func(ws []*syntax.Word) (string, bool) {
+		var parts []string
+		for _, w := range ws {
+			var sb strings.Builder
+			plain := true
+			syntax.Walk(w, func(n syntax.Node) bool {
+				switch n.(type) {
+				case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
+					plain = false
+				}
+				return plain
+			})
+			if !plain || printer.Print(&sb, w) != nil {
+				return "", false
+			}
+			parts = append(parts, sb.String())
+		}
+		return strings.Join(parts, " "), true
+	}
+	switch cmd := cmd.(type) {
+	case *syntax.ForClause:
+		if cmd.Select {
+			return "select "
+		}
+		switch loop := cmd.Loop.(type) {
+		case *syntax.WordIter:
+			if !loop.InPos.IsValid() {
+				return "for " + loop.Name.Value
+			}
+			if ws, ok := words(loop.Items); ok {
+				return "for " + loop.Name.Value + " in " + ws + ";"
+			}
+			return "for " + loop.Name.Value + " in "
+		case *syntax.CStyleLoop:
+			return "for (("
+		}
+	case *syntax.WhileClause:
+		if cmd.Until {
+			return "until "
+		}
+		return "while "
+	case *syntax.IfClause:
+		return "if "
+	case *syntax.CaseClause:
+		if w, ok := words([]*syntax.Word{cmd.Word}); ok {
+			return "case " + w + " in "
+		}
+		return "case "
+	case *syntax.TestClause:
+		return "[[ "
+	case *syntax.ArithmCmd:
+		return "(( "
+	case *syntax.Subshell:
+		return "( "
+	case *syntax.Block:
+		return "{ "
+	case *syntax.BinaryCmd:
+		x, ok := simpleCommandText(cmd.X)
+		if !ok {
+			if _, simple := cmd.X.Cmd.(*syntax.CallExpr); simple {
+				return x
+			}
+			return compoundStart(cmd.X.Cmd)
+		}
+		switch cmd.Op {
+		case syntax.AndStmt:
+			return x + " && "
+		case syntax.OrStmt:
+			return x + " || "
+		}
+		return x
+	}
+	return ""
 }
 
 // groupText prints a subshell or brace group made of simple commands run
@@ -86,12 +173,19 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 		}
 		return sb.String(), true
 	}
+	// partial: how the text starts, up to what jaiph cannot print
+	partial := func() (string, bool) {
+		if len(parts) == 0 {
+			return "", false
+		}
+		return strings.Join(parts, " ") + " ", false
+	}
 	switch cmd := st.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
 		for _, as := range cmd.Assigns {
 			if as.Array != nil || as.Index != nil || as.Naked {
-				return "", false
+				return partial()
 			}
 			s := as.Name.Value
 			if as.Append {
@@ -102,7 +196,7 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 			if as.Value != nil {
 				v, ok := word(as.Value)
 				if !ok {
-					return "", false
+					return partial()
 				}
 				s += v
 			}
@@ -111,7 +205,7 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 		for _, w := range cmd.Args {
 			s, ok := word(w)
 			if !ok {
-				return "", false
+				return partial()
 			}
 			parts = append(parts, s)
 		}
@@ -122,13 +216,13 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 		fd := ""
 		if rd.N != nil {
 			if strings.HasPrefix(rd.N.Value, "{") {
-				return "", false
+				return partial()
 			}
 			fd = rd.N.Value
 		}
 		target, ok := word(rd.Word)
 		if !ok {
-			return "", false
+			return partial()
 		}
 		var s string
 		switch rd.Op {
@@ -157,7 +251,7 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 				break
 			}
 			if strings.Trim(target, "0123456789") != "" || target == "" {
-				return "", false
+				return partial()
 			}
 			if fd == "" {
 				fd = "1"
@@ -167,7 +261,7 @@ func simpleCommandText(st *syntax.Stmt) (string, bool) {
 			}
 			s = fd + rd.Op.String() + target
 		default:
-			return "", false
+			return partial()
 		}
 		parts = append(parts, s)
 	}
@@ -206,14 +300,15 @@ func (r *Runner) findJobByName(name string, substring bool) (*bgProc, jobSpecRes
 			continue
 		}
 		for p, proc := range bg.texts {
-			if !proc.ok {
-				return nil, jobSpecUnknownText
-			}
 			var match bool
 			if substring {
 				match = strings.Contains(strings.ToLower(proc.text), lname)
 			} else {
 				match = strings.HasPrefix(proc.text, name)
+			}
+			if !match && !proc.ok && (substring || strings.HasPrefix(name, proc.text)) {
+				// the match would depend on text jaiph cannot print
+				return nil, jobSpecUnknownText
 			}
 			if !match {
 				continue
@@ -249,7 +344,7 @@ func (r *Runner) reportJobSpec(builtin, spec string, res jobSpecResult, alsoNone
 			r.errf("%s: %s: no such job\n", builtin, spec)
 		}
 	case jobSpecUnknownText:
-		r.errf("%s: %s: jaiph matches a job spec by name only against simple commands; use %%N or $!\n", builtin, spec)
+		r.errf("%s: %s: jaiph cannot match a job spec by name against this job's command; use %%N or $!\n", builtin, spec)
 	default:
 		r.errf("%s: %s: no such job\n", builtin, spec)
 	}
