@@ -53,6 +53,8 @@ func TestJaiphSignalShellFromJob(t *testing.T) {
 		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait %1; echo \"status $?\"\nwait; echo \"status $?\"",
 		"trap 'echo trap USR2' USR2\nsleep 1 &\np=$!\n( sleep 0.1; kill -s USR2 $$ ) &\nwait $p; echo \"status $?\"\nwait $p; echo \"again $?\"",
 		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait -n %1; echo \"status $?\"\nwait",
+		// INT, TERM and HUP trapped the same way
+		"trap 'echo trap INT' INT\ntrap 'echo trap TERM' TERM\ntrap 'echo trap HUP' HUP\nsleep 1 &\n( sleep 0.1; kill -INT $$; sleep 0.1; kill $$; sleep 0.1; kill -HUP $$ ) &\nwait %1; echo \"int $?\"\nwait %1; echo \"term $?\"\nwait %1; echo \"hup $?\"\nwait",
 		// not in a wait: the trap runs once the command ends
 		"trap 'echo trap USR1' USR1\n( kill -USR1 $$; echo sub )\necho after",
 		"trap 'echo trap USR1' USR1\nkill -USR1 $$ &\nsleep 0.2\necho after",
