@@ -224,6 +224,12 @@ type Runner struct {
 	shownTraps             map[int]string
 	sigIgnored, sigTrapped atomic.Uint64
 	inSubshell             bool
+	// shellSigs carries the signals the shell's subshells and jobs send to
+	// $$ (kill -USR1 $$ in a job), which the shell (not a subshell) takes
+	// between commands and in wait, as bash runs a trap when it gets to
+	// it (jaiph-go patch, jaiph_jobs.go).
+	shellSigs  chan int
+	inShellSig bool
 	// jaiph-go patch: funcStack holds the names of the running shell
 	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
 	// subshell (0 in the main shell, where it is the process id).
@@ -363,9 +369,13 @@ type bgProc struct {
 	cancel   context.CancelCauseFunc // kill cancels with the signal as cause
 	runner   *Runner                 // the job's shell, for its ignored signals
 	disowned bool
-	running  *jobCount // the Runner's running count (WaitBackground)
-	reaped   bool      // reported by wait
-	gone     bool      // finished before a later foreground process ended
+	running  *jobCount     // the Runner's running count (WaitBackground)
+	reaped   bool          // reported by wait
+	gone     bool          // finished before a later foreground process ended
+	texts    []jobProcText // its processes' command texts, for %name (jaiph_jobspec.go)
+	// specWaited: wait reported it by job spec; bash deletes it from the
+	// table when it makes the next job
+	specWaited bool
 }
 
 type alias struct {
@@ -1105,7 +1115,8 @@ func (r *Runner) Reset() {
 		readDirHandler:  r.readDirHandler,
 		statHandler:     r.statHandler,
 		accessHandler:   r.accessHandler,
-		running:         r.running, // jaiph-go patch: WaitBackground
+		running:         r.running,          // jaiph-go patch: WaitBackground
+		shellSigs:       make(chan int, 64), // jaiph-go patch: kill $$ from a job
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the
@@ -1263,6 +1274,11 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	default:
 		return fmt.Errorf("node can only be File, Stmt, or Command: %T", node)
 	}
+	// jaiph-go patch: a signal a job or subshell sent to $$ while the
+	// last command ran (jaiph_jobs.go).
+	if !r.exit.exiting && !r.exit.returning {
+		r.takeShellSignals(ctx)
+	}
 	// A bare Command bypasses stmt, which normally updates lastExit.
 	r.lastExit = r.exit
 	// Running an entire file implies an exit; a statement or command
@@ -1355,7 +1371,8 @@ func (r *Runner) subshell(background bool) *Runner {
 		// jaiph-go patch: as in bash, errexit stays ignored inside a
 		// subshell run as part of an && or || list or a condition.
 		noErrExit:  r.noErrExit,
-		inSubshell: true, // jaiph-go patch: kill $$ refuses in subshells
+		inSubshell: true,        // jaiph-go patch: kill $$ refuses in subshells
+		shellSigs:  r.shellSigs, // jaiph-go patch: kill $$ reaches the shell
 		// jaiph-go patch: a subshell of a function may `return` (it
 		// ends the subshell with that status), as in bash.
 		inFunc:     r.inFunc,

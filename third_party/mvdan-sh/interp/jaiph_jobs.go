@@ -185,6 +185,11 @@ func (r *Runner) newBgProc(ctx context.Context, job bool) (*bgProc, context.Cont
 	}
 	if job {
 		for _, j := range r.bgProcs {
+			if j.specWaited {
+				// bash deletes a dead job that wait reported by its
+				// job spec when it makes the next one
+				j.markReaped()
+			}
 			if j.inTable() {
 				bg.job = max(bg.job, j.job)
 			}
@@ -296,49 +301,70 @@ func (bg *bgProc) signal(sig int) error {
 	return nil
 }
 
-// findJob resolves a job spec (%N, %%, %+, %-) or a $! number among r's jobs.
+// findJob resolves a job spec or a $! number among r's jobs; nil unless it
+// names exactly one.
 func (r *Runner) findJob(spec string) *bgProc {
+	bg, _ := r.findJobSpec(spec)
+	return bg
+}
+
+// findJobSpec resolves a job spec (%N, %%, %+, %-, %name, %?name) or a $!
+// number among r's jobs, as bash's get_job_spec reads the spec: after the
+// %, digits are a job number, a leading % or + the current job, a leading -
+// the previous one (bash ignores what follows them), a leading ? a
+// substring search, anything else a prefix of the command.
+func (r *Runner) findJobSpec(spec string) (*bgProc, jobSpecResult) {
 	var jobs []*bgProc
 	for _, bg := range r.bgProcs {
 		if bg.inTable() {
 			jobs = append(jobs, bg)
 		}
 	}
+	one := func(bg *bgProc) (*bgProc, jobSpecResult) {
+		if bg == nil {
+			return nil, jobSpecNone
+		}
+		return bg, jobSpecFound
+	}
 	if rest, ok := strings.CutPrefix(spec, "%"); ok {
-		switch rest {
-		case "%", "+", "":
+		switch {
+		case rest == "" || rest[0] == '%' || rest[0] == '+':
 			if len(jobs) > 0 {
-				return jobs[len(jobs)-1]
+				return one(jobs[len(jobs)-1])
 			}
-		case "-":
+		case rest[0] == '-':
 			if len(jobs) > 1 {
-				return jobs[len(jobs)-2]
+				return one(jobs[len(jobs)-2])
 			} else if len(jobs) == 1 {
-				return jobs[0]
+				return one(jobs[0])
 			}
-		default:
+		case strings.Trim(rest, "0123456789") == "":
 			n, err := strconv.Atoi(rest)
 			if err != nil {
-				return nil
+				return nil, jobSpecNone
 			}
 			for _, bg := range jobs {
 				if bg.job == n {
-					return bg
+					return one(bg)
 				}
 			}
+		case rest[0] == '?':
+			return r.findJobByName(rest[1:], true)
+		default:
+			return r.findJobByName(rest, false)
 		}
-		return nil
+		return nil, jobSpecNone
 	}
 	n, err := strconv.Atoi(spec)
 	if err != nil {
-		return nil
+		return nil, jobSpecNone
 	}
 	for _, bg := range r.bgProcs {
 		if bg.pid == n && !bg.disowned {
-			return bg
+			return one(bg)
 		}
 	}
-	return nil
+	return nil, jobSpecNone
 }
 
 // disownedJob finds a disowned job by its $! number.
@@ -636,9 +662,10 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 	selfSig := -1
 	for _, arg := range args {
 		if strings.HasPrefix(arg, "%") {
-			bg := r.findJob(arg)
+			bg, res := r.findJobSpec(arg)
 			if bg == nil {
-				fail("kill: %s: no such job\n", arg)
+				r.reportJobSpec("kill", arg, res, false)
+				exit.code = 1
 				continue
 			}
 			if bg.signal(sig) != nil && !bg.inTable() {
@@ -660,7 +687,19 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 		case pid == os.Getpid():
 			if r.inSubshell && sig != 0 {
-				fail("kill: (%d) - jaiph cannot signal the main shell from a subshell or background job\n", pid)
+				if sig == 19 || sig == 20 || sig == 21 || sig == 22 {
+					fail("kill: SIG%s: jaiph does not stop the shell\n", signalNames[sig])
+					continue
+				}
+				if r.shellSigs == nil {
+					fail("kill: (%d) - jaiph cannot signal the main shell from a subshell or background job\n", pid)
+					continue
+				}
+				// the shell takes it at its next command or in wait
+				select {
+				case r.shellSigs <- sig:
+				default:
+				}
 				continue
 			}
 			if sig != 0 {
@@ -760,9 +799,9 @@ func (r *Runner) disownBuiltin(args []string) exitStatus {
 		return exit
 	}
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil || bg.job == 0 {
-			r.errf("disown: %s: no such job\n", arg)
+			r.reportJobSpec("disown", arg, res, true)
 			exit.code = 1
 			continue
 		}
@@ -801,7 +840,7 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 	}
 	var targets []*bgProc
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil && !next {
 			if bg := r.disownedJob(arg); bg != nil {
 				// bash: a disowned job is no longer in the table; waiting
@@ -815,7 +854,7 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		}
 		if bg == nil {
 			if strings.HasPrefix(arg, "%") {
-				r.errf("wait: %s: no such job\n", arg)
+				r.reportJobSpec("wait", arg, res, next)
 			} else if _, err := strconv.Atoi(arg); err != nil {
 				r.errf("wait: `%s': not a pid or valid job spec\n", arg)
 				exit.code = 1
@@ -827,11 +866,25 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 			continue
 		}
 		if !next {
+			running := true
+			select {
+			case <-bg.done:
+				running = false
+			default:
+			}
 			if !r.waitFor(ctx, bg) {
 				return r.exit
 			}
 			exit = exitStatus{code: bg.exit.code}
-			if !strings.HasPrefix(arg, "%") {
+			if strings.HasPrefix(arg, "%") {
+				// bash: a job wait saw end leaves the table at once; one
+				// that had ended before stays until the next job is made
+				if running {
+					bg.markReaped()
+				} else {
+					bg.specWaited = true
+				}
+			} else {
 				// inside a function (a jaiph body) bash drops a job
 				// from its table when waited for by pid, not by job spec
 				bg.markReaped()
@@ -875,7 +928,10 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		exit.code = 127
 		return exit
 	}
-	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(r.waitSignals())},
+	}
 	for _, bg := range targets {
 		select {
 		case <-bg.done:
@@ -884,12 +940,20 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 		}
 		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(bg.done)})
 	}
-	chosen, _, _ := reflect.Select(cases)
-	if chosen == 0 {
-		r.exit.fatal(ctx.Err())
-		return r.exit
+	for {
+		chosen, v, _ := reflect.Select(cases)
+		switch chosen {
+		case 0:
+			r.exit.fatal(ctx.Err())
+			return r.exit
+		case 1:
+			if r.waitSignal(ctx, int(v.Int())) {
+				return r.exit
+			}
+			continue
+		}
+		return r.reap(targets[chosen-2], pvar)
 	}
-	return r.reap(targets[chosen-1], pvar)
 }
 
 // markReaped records that wait reported a job: it leaves the job table.
@@ -903,14 +967,76 @@ func (r *Runner) reap(bg *bgProc, pvar string) exitStatus {
 	return exitStatus{code: bg.exit.code}
 }
 
-// waitFor waits for a job, reporting false if ctx was cancelled first.
+// waitFor waits for a job, reporting false if ctx was cancelled first or a
+// signal sent to the shell interrupted the wait (r.exit says how).
 func (r *Runner) waitFor(ctx context.Context, bg *bgProc) bool {
-	select {
-	case <-bg.done:
+	for {
+		select {
+		case <-bg.done:
+			return true
+		case <-ctx.Done():
+			r.exit.fatal(ctx.Err())
+			return false
+		case sig := <-r.waitSignals():
+			if r.waitSignal(ctx, sig) {
+				return false
+			}
+		}
+	}
+}
+
+// waitSignals is the channel of signals sent to $$ that a wait of the
+// shell itself takes; nil (never ready) in a subshell.
+func (r *Runner) waitSignals() chan int {
+	if r.inSubshell || r.inShellSig {
+		return nil
+	}
+	return r.shellSigs
+}
+
+// waitSignal takes a signal sent to $$ during wait, as bash: a trapped
+// signal runs its trap and interrupts the wait, which returns 128+signal;
+// an ignored one lets the wait go on; any other ends the shell. It reports
+// whether the wait ends (r.exit is then its status).
+func (r *Runner) waitSignal(ctx context.Context, sig int) bool {
+	var exit exitStatus
+	r.inShellSig = true
+	r.signalSelf(ctx, sig, &exit)
+	r.inShellSig = false
+	if exit.exiting || exit.returning {
+		r.exit = exit
 		return true
-	case <-ctx.Done():
-		r.exit.fatal(ctx.Err())
+	}
+	if cb, trapped := r.traps[sig]; trapped && cb != "" {
+		r.exit = exitStatus{code: uint8(128 + sig)}
+		return true
+	}
+	return false
+}
+
+// takeShellSignals runs, in the shell itself, what the signals its
+// subshells and jobs sent to $$ do (signalSelf), as bash runs a trap once
+// the command it was running has ended; it reports whether one of them
+// ended the shell (r.exit is then its status).
+func (r *Runner) takeShellSignals(ctx context.Context) bool {
+	sigs := r.waitSignals()
+	if sigs == nil || len(sigs) == 0 {
 		return false
+	}
+	for {
+		select {
+		case sig := <-sigs:
+			var exit exitStatus
+			r.inShellSig = true
+			r.signalSelf(ctx, sig, &exit)
+			r.inShellSig = false
+			if exit.exiting || exit.returning {
+				r.exit = exit
+				return true
+			}
+		default:
+			return false
+		}
 	}
 }
 
@@ -932,9 +1058,9 @@ func (r *Runner) jobsBuiltin(args []string) exitStatus {
 		return exit
 	}
 	for _, arg := range args {
-		bg := r.findJob(arg)
+		bg, res := r.findJobSpec(arg)
 		if bg == nil {
-			r.errf("jobs: %s: no such job\n", arg)
+			r.reportJobSpec("jobs", arg, res, true)
 			exit.code = 1
 			continue
 		}

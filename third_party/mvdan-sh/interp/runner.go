@@ -411,6 +411,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
 		return
 	}
+	// jaiph-go patch: signals its jobs sent to $$ since the last command
+	// (jaiph_jobs.go); one that ends the shell ends it here.
+	if r.takeShellSignals(ctx) {
+		return
+	}
 	r.exit = exitStatus{}
 	if st.Background || st.Disown {
 		r2 := r.subshell(true)
@@ -422,6 +427,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		// which kill cancels with the signal as cause (jaiph_jobs.go).
 		bg, jctx := r.newBgProc(ctx, true)
 		bg.runner = r2
+		bg.texts = jobTexts(&st2)
 		r2.ignoreJobSignals()
 		r2.fillExpandConfig(jctx)
 		go func() {
