@@ -181,6 +181,12 @@ type Runner struct {
 	lastExit exitStatus
 
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
+	// declaring is set while a declaration builtin assigns a value, whose
+	// messages differ from a plain assignment's (jaiph-go patch).
+	declaring bool
+	// assignWord is the last assignment's value word, expanded, as
+	// xtrace prints it (jaiph-go patch).
+	assignWord string
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

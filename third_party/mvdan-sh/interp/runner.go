@@ -642,12 +642,6 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		fields := r.fields(args...)
 		pending := r.pendingRedirs
 		r.pendingRedirs = nil
-		if pending != nil && len(fields) > 0 {
-			r.elemExitTrap = "" // jaiph-go patch: the redirections come after the reset
-			if r.exit.exiting || !pending() {
-				break
-			}
-		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
@@ -711,8 +705,27 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// in `x[i]=y` nor just the appended value in `x+=y`.
 				if as.Array != nil {
 					trace.expr(as)
-				} else if as.Value != nil {
-					trace.stringf("%s=%s", name, quoteBash(vr.String()))
+				} else {
+					// jaiph-go patch: as bash, the assignment word
+					// after expansion: the subscript as written, +=
+					// and the value expanded (not the variable's
+					// new value).
+					lhs := as.Name.Value
+					if as.Index != nil {
+						if w, ok := as.Index.(*syntax.Word); ok {
+							lhs += "[" + printNode(w) + "]"
+						} else {
+							lhs += "[" + expand.ArithmSource(as.Index) + "]"
+						}
+					}
+					if as.Append {
+						lhs += "+"
+					}
+					word := ""
+					if as.Value != nil {
+						word = r.assignWord
+					}
+					trace.stringf("%s=%s", lhs, traceAssignQuote(word))
 				}
 				trace.newLineFlush()
 			}
@@ -739,7 +752,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			name string
 			vr   expand.Variable
 		}
-		var restores []restoreVar
+		var restores, applied []restoreVar
 		readonlyExit := false
 		// jaiph-go patch: a function call's prefix bindings are a scope
 		// of their own (bash's temporary environment, see tempScope);
@@ -782,6 +795,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			// Inline command vars are always exported.
 			vr.Exported = true
+			if tracingEnabled {
+				// jaiph-go patch: xtrace shows each prefix binding
+				// on a line of its own, before the command, as bash.
+				trace.stringf("%s=%s", as.Name.Value, traceAssignQuote(vr.String()))
+				trace.newLineFlush()
+			}
 
 			if temp != nil {
 				vr.Local, vr.ReadOnly = false, false
@@ -789,18 +808,45 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			restores = append(restores, restoreVar{name, prev})
+			applied = append(applied, restoreVar{name, vr})
 
 			r.setVar(name, vr)
 		}
-		if readonlyExit {
+		undoPrefix := func() {
 			if temp != nil {
 				r.writeEnv = temp.parent.(expand.WriteEnviron)
 			}
 			for _, restore := range restores {
 				r.setVar(restore.name, restore.vr)
 			}
+		}
+		if readonlyExit {
+			undoPrefix()
 			r.exit = exitStatus{code: 1, exiting: true}
 			break
+		}
+		if pending != nil {
+			// jaiph-go patch: as bash, the redirections come after the
+			// prefix assignments' values are expanded (their errors and
+			// their substitutions' stderr precede them, and a fatal one
+			// runs a pipeline element's EXIT trap), and they see the
+			// variables as they were before (x=f cmd > $x).
+			r.elemExitTrap = "" // the redirections come after the reset
+			if r.exit.exiting {
+				undoPrefix()
+				break
+			}
+			undoPrefix()
+			ok := pending()
+			if !ok || r.exit.exiting {
+				break
+			}
+			if temp != nil {
+				r.writeEnv = temp
+			}
+			for _, a := range applied {
+				r.setVar(a.name, a.vr)
+			}
 		}
 
 		r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
@@ -1283,7 +1329,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
 				}
+				r.declaring = true
 				name, vr = r.assignVal(name, vr, as, valType)
+				r.declaring = false
 			}
 			if global {
 				vr.Local = false
@@ -1310,7 +1358,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				vr.Lower, vr.Upper = lower && !upper, upper && !lower
 			}
 			if tracingEnabled {
-				if as.Naked || vr.Kind != expand.String {
+				if as.Naked || vr.Kind != expand.String && vr.Kind != expand.NameRef {
 					traceArgs = append(traceArgs, name)
 				} else {
 					traceArgs = append(traceArgs, name+"="+vr.Str)
@@ -1488,29 +1536,124 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 				Left: as.Value.Pos(), Right: as.Value.End(), Value: val,
 			}}}
 			as = &as2
-		} else if as.Array != nil && !slices.ContainsFunc(as.Array.Elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) &&
-			!assocDecl(out) && r.lookupVar(as.Name.Value).Kind != expand.Associative {
-			// jaiph-go patch: an indexed list's words too, each field
-			// an element (`declare -a a=($(f)) 2>/dev/null` keeps f's
-			// stderr); an associative one's are left to the assignment.
-			arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
-			for _, e := range as.Array.Elems {
-				if r.exit.exiting {
-					break
-				}
-				for _, f := range r.fields(e.Value) {
-					arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
-						Left: e.Value.Pos(), Right: e.Value.End(), Value: f,
-					}}}})
-				}
+		} else if as.Array != nil {
+			// jaiph-go patch: a list value's words too, before the
+			// redirections (`declare -a a=($(f)) 2>/dev/null` keeps f's
+			// stderr), each element's subscript and value in turn, as
+			// bash's expansion of a declaration's words.
+			if arr, ok := r.expandDeclList(as, out); ok {
+				as2 := *as
+				as2.Array = arr
+				as = &as2
 			}
-			as2 := *as
-			as2.Array = arr
-			as = &as2
 		}
 		out = append(out, as)
 	}
 	return out
+}
+
+// expandDeclList expands the elements of as's list value (a declaration's
+// word, after the flags in before) into an equal list of quoted literals,
+// and traces it as bash does (`+ a=('1' 'x y')`, `+ m=(['k']='v')`). ok is
+// false when the list is left to the assignment: one whose kind only the
+// assignment decides (no -a or -A, and a quoted first subscript), or an
+// associative one mixing words with and without subscripts.
+func (r *Runner) expandDeclList(as *syntax.Assign, before []*syntax.Assign) (arr *syntax.ArrayExpr, ok bool) {
+	elems := as.Array.Elems
+	kind := r.lookupVar(as.Name.Value).Kind
+	assoc := assocDecl(before) || kind == expand.Associative
+	subscripted := slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
+	if assoc && subscripted && slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index == nil }) {
+		return nil, false
+	}
+	if !assoc && len(elems) > 0 && stringIndex(elems[0].Index) && !indexedDecl(before) && kind != expand.Indexed {
+		return nil, false
+	}
+	quoted := func(s string, at syntax.Node) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: at.Pos(), Right: at.End(), Value: s}}}
+	}
+	var traced []string
+	arr = &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+	for _, e := range elems {
+		if r.exit.exiting {
+			break
+		}
+		switch {
+		case e.Index != nil:
+			var text string
+			var index syntax.ArithmExpr
+			if assoc {
+				k, err := expand.AssocKey(r.ecfg, e.Index)
+				r.expandErr(err)
+				text, index = k, quoted(k, e.Index)
+			} else {
+				if w, isWord := e.Index.(*syntax.Word); isWord {
+					text = r.literal(w)
+				} else {
+					text = expand.ArithmSource(e.Index)
+				}
+				i := r.arithm(e.Index)
+				index = indexLiteral(i)
+			}
+			if r.exit.exiting {
+				break
+			}
+			var val string
+			if e.Value != nil {
+				val = r.literal(e.Value)
+			}
+			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: index, Value: quoted(val, e.Index)})
+			traced = append(traced, "["+singleQuote(text)+"]="+singleQuote(val))
+		case assoc:
+			// Key-value words (A=(k v)): each is one word.
+			val := r.literal(e.Value)
+			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
+			traced = append(traced, singleQuote(val))
+		default:
+			for _, f := range r.fields(e.Value) {
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(f, e.Value)})
+				traced = append(traced, singleQuote(f))
+			}
+		}
+	}
+	if t := r.tracer(); t != nil && !r.exit.exiting {
+		op := "="
+		if as.Append {
+			op = "+="
+		}
+		t.string(as.Name.Value + op + "(" + strings.Join(traced, " ") + ")")
+		t.newLineFlush()
+	}
+	return arr, true
+}
+
+// indexLiteral is an arithmetic expression for the number i, negative ones
+// too (a literal word "-1" is not a number to the arithmetic).
+func indexLiteral(i int) syntax.ArithmExpr {
+	lit := func(n int) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.Itoa(n)}}}
+	}
+	if i < 0 {
+		return &syntax.UnaryArithm{Op: syntax.Minus, X: lit(-i)}
+	}
+	return lit(i)
+}
+
+// singleQuote quotes s in single quotes whatever it holds, as bash's
+// xtrace prints the elements of a list value.
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// indexedDecl says the declaration's flags so far make an indexed array
+// (-a, alone or among others).
+func indexedDecl(args []*syntax.Assign) bool {
+	for _, as := range args {
+		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, "a") {
+			return true
+		}
+	}
+	return false
 }
 
 // assocDecl says the declaration's flags so far make an associative array

@@ -715,6 +715,22 @@ func stringIndex(index syntax.ArithmExpr) bool {
 	return false
 }
 
+// subscript is an indexed array element's subscript as bash's messages show
+// it (its words expanded, the arithmetic as written) and its value
+// (jaiph-go patch).
+func (r *Runner) subscript(idx syntax.ArithmExpr) (text string, i int) {
+	if w, ok := idx.(*syntax.Word); ok {
+		text = r.literal(w)
+		if r.exit.exiting {
+			return text, 0
+		}
+		i, err := expand.ArithmString(r.ecfg, text)
+		r.expandErr(err)
+		return text, i
+	}
+	return expand.ArithmSource(idx), r.arithm(idx)
+}
+
 // TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
 
 func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
@@ -732,12 +748,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		// ("${a[@]^}" joined with IFS's first character).
 		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
+		r.assignWord = val
 		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
 		// jaiph-go patch: tilde expansion after ':' as in bash assignments.
 		s, err := expand.AssignLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
+		r.assignWord = s
 		if !as.Append {
 			if valType == "-a" || valType == "-A" {
 				// jaiph-go patch: declare -a x=v (-A, and readonly
@@ -795,7 +813,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		valType = "-a" // indexed
 		// jaiph-go patch: an existing associative array stays one
 		// (a+=([k]=v), a=([k]=v) with unquoted keys).
-		if prev.Kind == expand.Associative || len(elems) > 0 && stringIndex(elems[0].Index) {
+		// A new variable's list is indexed whatever its subscripts look
+		// like (y=(["k"]=v) is element 0, as in bash).
+		if prev.Kind == expand.Associative {
 			valType = "-A" // associative
 		}
 	}
@@ -826,7 +846,18 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			elems = nil
 		}
 		for _, elem := range elems {
-			if elem.Index == nil || r.exit.exiting { // jaiph-go patch: see the indexed case
+			if r.exit.exiting { // jaiph-go patch: see the indexed case
+				continue
+			}
+			if elem.Index == nil {
+				// jaiph-go patch: a word without a subscript among
+				// ones with is left out with bash's warning (the word
+				// as written; a declaration quotes it).
+				word := printNode(elem.Value)
+				if r.declaring {
+					word = "'" + word + "'"
+				}
+				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, word))
 				continue
 			}
 			k := r.literal(elem.Index.(*syntax.Word))
@@ -873,15 +904,23 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		}
 		if elem.Index != nil {
 			// Index resets our index with a literal value.
-			index = r.arithm(elem.Index)
-			if index < 0 {
+			text, i := r.subscript(elem.Index)
+			if i < 0 {
 				// Negative indices count from one past the maximum index.
-				if index += internal.IndexedMax(list, indexes) + 1; index < 0 {
-					r.errf("%s: bad array subscript\n", name)
-					r.exit.code = 1
-					break
+				if i += internal.IndexedMax(list, indexes) + 1; i < 0 {
+					// jaiph-go patch: as bash, the element is left out
+					// with a message naming it and the list goes on
+					// (the status stays 0; the counter does not move),
+					// unless errexit ends the shell (report_error).
+					var val string
+					if elem.Value != nil {
+						val = r.literal(elem.Value)
+					}
+					r.reportError(fmt.Errorf("[%s]=%s: bad array subscript", text, val))
+					continue
 				}
 			}
+			index = i
 			list, indexes = internal.SetIndexedElem(list, indexes, index, r.literal(elem.Value))
 			index++
 		} else {
