@@ -181,9 +181,6 @@ type Runner struct {
 	lastExit exitStatus
 
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
-	// declaring is set while a declaration builtin assigns a value, whose
-	// messages differ from a plain assignment's (jaiph-go patch).
-	declaring bool
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string

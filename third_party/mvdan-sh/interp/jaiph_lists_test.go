@@ -8,6 +8,11 @@ func TestJaiphDeclListsBeforeRedirs(t *testing.T) {
 	runCases(t, []string{
 		`declare -A m=([a]=$(echo x >&2)) 2>/dev/null; declare -a b=([1]=$(echo y >&2) [0]=$(echo z >&2)) 2>/dev/null; declare -A n=(k $(echo w >&2)) 2>/dev/null; declare -p m b n`,
 		`i=0; declare -a q=([i++]=a [i++]=b); echo $i; declare -p q`,
+		`i=0; a=([i++]=$i [i++]=$i); declare -p a; i=0; declare -a b=([i++]=$i [i++]=$i); declare -p b`,
+		`i=0; c=([$((i++))]=$i [$((i++))]=$i); declare -p c; i=0; declare -A m=([$((i++))]=$i [$((i++))]=$i); declare -p m`,
+		`a1=([-1]='[ab]' ${u1:?}); echo not here`,
+		`declare -a d=([-1]=x) 2>/dev/null; echo "st=$?"; declare -a e=([1/0]=x) 2>/dev/null; echo "st=$?"`,
+		`set -x; i=1; a=(1 2); declare -a a+=([i+1]=x [-1]=y z) 2>/dev/null; declare -p a`,
 		`k=1; declare -A m=([$k]="x y" [k]=$k); declare -p m; declare -A m+=([j]=2); declare -p m`,
 	})
 }
@@ -33,6 +38,7 @@ func TestJaiphListKinds(t *testing.T) {
 		`declare x=([k]=v); declare -p x; declare y=(["k"]=v); declare -p y; y2=(["k"]=v); declare -p y2; y3=(['k']=v [1]=w); declare -p y3`,
 		`declare -A m; m=(["k"]=v); declare -p m`,
 		`set -e; trap 'echo "exit $?"' EXIT; declare -A z=([k]=v w); echo "not here"`,
+		`declare -A z=([k]="$(echo e1 >&2)" w [j]=$(echo e2 >&2)) 2>f; echo "st=$?"; declare -p z; cat f`,
 	})
 }
 
@@ -68,6 +74,7 @@ func TestJaiphXtraceAssignments(t *testing.T) {
 		`f() { set -x; declare a=(1 "x y" "" "it's") b; declare -A m=([k]=v [j]="1 2"); local -a c=($(echo p q)); declare -n n=v; export e=(1); a=(3 4); m[z]=1; a+=(5); }; f`,
 		`set -x; i=1; declare -a d=([i+1]=a [$i]="x y" c); declare -a d+=(z); declare -A m=([$i]=v); declare -A m+=([q]=1); declare e=(); declare -a g=(~ "*")`,
 		`set -x; R=; S=''; T="a'b"; P=1 Q=2 true; P=a; P+=b true; Q="x y" R= true; f() { :; }; S=1 f; T=$(echo z) echo`,
+		`set -x; a=1; f() { :; }; declare -p a; declare -f f >/dev/null; declare -F f`,
 		`set -x; declare -A m; k=z; m[$k]=1; i=1; a[i+1]=x; a[$i]+=y; s=1; s+=2; declare -i n=1; n+=3+1`,
 	})
 }

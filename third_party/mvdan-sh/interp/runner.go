@@ -1109,7 +1109,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// redirections are performed and before any assignment is made
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
 		// x=2 y=$x` gives y the old x).
-		declArgs := r.expandDeclArgs(cm.Args)
+		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
 		if r.exit.exiting {
 			break
 		}
@@ -1233,6 +1233,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				invalidName = true
 				continue
 			}
+			if tracingEnabled && declQuery != "" {
+				traceArgs = append(traceArgs, name) // jaiph-go patch: declare -p a
+			}
 			if declQuery == "-f" || declQuery == "-F" {
 				// declare -f name: print function definition;
 				// declare -F name: its name only.
@@ -1329,9 +1332,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
 				}
-				r.declaring = true
 				name, vr = r.assignVal(name, vr, as, valType)
-				r.declaring = false
 			}
 			if global {
 				vr.Local = false
@@ -1519,7 +1520,7 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 // expandDeclArgs expands the words of a declaration builtin (names made by
 // expansions split into several, values expanded as assignments' are, each
 // kept as a single-quoted word); list values are left to the assignment.
-func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
+func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax.Assign {
 	var out []*syntax.Assign
 	for as := range r.flattenAssigns(args) {
 		if as.Value != nil && as.Array == nil {
@@ -1541,11 +1542,9 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 			// redirections (`declare -a a=($(f)) 2>/dev/null` keeps f's
 			// stderr), each element's subscript and value in turn, as
 			// bash's expansion of a declaration's words.
-			if arr, ok := r.expandDeclList(as, out); ok {
-				as2 := *as
-				as2.Array = arr
-				as = &as2
-			}
+			as2 := *as
+			as2.Array = r.expandDeclList(variant, as, out)
+			as = &as2
 		}
 		out = append(out, as)
 	}
@@ -1554,65 +1553,91 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 
 // expandDeclList expands the elements of as's list value (a declaration's
 // word, after the flags in before) into an equal list of quoted literals,
-// and traces it as bash does (`+ a=('1' 'x y')`, `+ m=(['k']='v')`). ok is
-// false when the list is left to the assignment: one whose kind only the
-// assignment decides (no -a or -A, and a quoted first subscript), or an
-// associative one mixing words with and without subscripts.
-func (r *Runner) expandDeclList(as *syntax.Assign, before []*syntax.Assign) (arr *syntax.ArrayExpr, ok bool) {
+// with an indexed list's subscripts evaluated, and traces it as bash does
+// (`+ a=('1' 'x y')`, `+ m=(['k']='v')`).
+func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syntax.Assign) *syntax.ArrayExpr {
 	elems := as.Array.Elems
-	kind := r.lookupVar(as.Name.Value).Kind
-	assoc := assocDecl(before) || kind == expand.Associative
-	subscripted := slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
-	if assoc && subscripted && slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index == nil }) {
-		return nil, false
+	prev := r.lookupVar(as.Name.Value)
+	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		prev = v
 	}
-	if !assoc && len(elems) > 0 && stringIndex(elems[0].Index) && !indexedDecl(before) && kind != expand.Indexed {
-		return nil, false
-	}
+	assoc := assocDecl(before) || prev.Kind == expand.Associative
 	quoted := func(s string, at syntax.Node) *syntax.Word {
 		return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: at.Pos(), Right: at.End(), Value: s}}}
 	}
 	var traced []string
-	arr = &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
-	for _, e := range elems {
-		if r.exit.exiting {
-			break
-		}
-		switch {
-		case e.Index != nil:
-			var text string
-			var index syntax.ArithmExpr
-			if assoc {
-				k, err := expand.AssocKey(r.ecfg, e.Index)
-				r.expandErr(err)
-				text, index = k, quoted(k, e.Index)
-			} else {
-				if w, isWord := e.Index.(*syntax.Word); isWord {
-					text = r.literal(w)
-				} else {
-					text = expand.ArithmSource(e.Index)
-				}
-				i := r.arithm(e.Index)
-				index = indexLiteral(i)
-			}
+	arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+	if assoc {
+		subscripted := slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
+		var unsubscripted []*syntax.Word
+		for _, e := range elems {
 			if r.exit.exiting {
 				break
 			}
-			var val string
-			if e.Value != nil {
-				val = r.literal(e.Value)
+			switch {
+			case e.Index != nil:
+				k, err := expand.AssocKey(r.ecfg, e.Index)
+				r.expandErr(err)
+				if r.exit.exiting {
+					break
+				}
+				var val string
+				if e.Value != nil {
+					val = r.literal(e.Value)
+				}
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: quoted(k, e.Index), Value: quoted(val, e.Index)})
+				traced = append(traced, "["+singleQuote(k)+"]="+singleQuote(val))
+			case subscripted:
+				// A word without a subscript among ones with is left
+				// out, unexpanded, with bash's warning naming it as
+				// written, once the others are expanded.
+				unsubscripted = append(unsubscripted, e.Value)
+			default:
+				// Key-value words (A=(k v)): each is one word.
+				val := r.literal(e.Value)
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
+				traced = append(traced, singleQuote(val))
 			}
-			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: index, Value: quoted(val, e.Index)})
-			traced = append(traced, "["+singleQuote(text)+"]="+singleQuote(val))
-		case assoc:
-			// Key-value words (A=(k v)): each is one word.
-			val := r.literal(e.Value)
-			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
-			traced = append(traced, singleQuote(val))
-		default:
-			for _, f := range r.fields(e.Value) {
-				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(f, e.Value)})
-				traced = append(traced, singleQuote(f))
+		}
+		for _, w := range unsubscripted {
+			if r.exit.exiting {
+				break
+			}
+			r.reportError(fmt.Errorf("%s: '%s': must use subscript when assigning associative array", as.Name.Value, printNode(w)))
+		}
+	} else {
+		// Every word is expanded, then the subscripts are evaluated and
+		// the values placed as the assignment will (placeList): what it
+		// is given has every index explicit and in range.
+		words := r.listWords(elems)
+		for _, w := range words {
+			if w.explicit {
+				traced = append(traced, "["+singleQuote(w.text)+"]="+singleQuote(w.vals[0]))
+				continue
+			}
+			for _, v := range w.vals {
+				traced = append(traced, singleQuote(v))
+			}
+		}
+		var base []string
+		var baseIndexes []int
+		if as.Append {
+			switch prev.Kind {
+			case expand.Indexed:
+				base, baseIndexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+			case expand.String:
+				// In a function, declare/local name+=(…) of a scalar
+				// assigns the list alone (see the assignment).
+				local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+				if prev.IsSet() && !local {
+					base = []string{prev.Str}
+				}
+			}
+		}
+		if !r.exit.exiting {
+			_, _, placed := r.placeList(words, base, baseIndexes)
+			for _, p := range placed {
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}
 		}
 	}
@@ -1624,7 +1649,7 @@ func (r *Runner) expandDeclList(as *syntax.Assign, before []*syntax.Assign) (arr
 		t.string(as.Name.Value + op + "(" + strings.Join(traced, " ") + ")")
 		t.newLineFlush()
 	}
-	return arr, true
+	return arr
 }
 
 // indexLiteral is an arithmetic expression for the number i, negative ones
@@ -1645,22 +1670,14 @@ func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// indexedDecl says the declaration's flags so far make an indexed array
-// (-a, alone or among others).
-func indexedDecl(args []*syntax.Assign) bool {
-	for _, as := range args {
-		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, "a") {
-			return true
-		}
-	}
-	return false
-}
-
 // assocDecl says the declaration's flags so far make an associative array
 // (-A, alone or among others).
-func assocDecl(args []*syntax.Assign) bool {
+func assocDecl(args []*syntax.Assign) bool { return declFlag(args, "A") }
+
+// declFlag says the declaration's flags so far hold the letter flag.
+func declFlag(args []*syntax.Assign, flag string) bool {
 	for _, as := range args {
-		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, "A") {
+		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, flag) {
 			return true
 		}
 	}

@@ -703,32 +703,87 @@ func (r *Runner) setFunc(name string, body *syntax.Stmt) {
 	r.Funcs[name] = body
 }
 
-func stringIndex(index syntax.ArithmExpr) bool {
-	w, ok := index.(*syntax.Word)
-	if !ok || len(w.Parts) != 1 {
-		return false
-	}
-	switch w.Parts[0].(type) {
-	case *syntax.DblQuoted, *syntax.SglQuoted:
-		return true
-	}
-	return false
+// listWord is one word of an indexed list, expanded: a subscript's text
+// (explicit) and its value, or the fields of a word without one.
+type listWord struct {
+	explicit bool
+	text     string
+	vals     []string
 }
 
-// subscript is an indexed array element's subscript as bash's messages show
-// it (its words expanded, the arithmetic as written) and its value
-// (jaiph-go patch).
-func (r *Runner) subscript(idx syntax.ArithmExpr) (text string, i int) {
-	if w, ok := idx.(*syntax.Word); ok {
-		text = r.literal(w)
+// listWords expands the words of an indexed list in turn, as bash does
+// before it evaluates any subscript: each subscript's words (its
+// arithmetic is kept as text), then its value (jaiph-go patch: `i=0;
+// a=([i++]=$i [i++]=$i)` gives two 0s; a fatal error stops the list
+// before any subscript is evaluated).
+func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
+	var out []listWord
+	for _, elem := range elems {
 		if r.exit.exiting {
-			return text, 0
+			break
 		}
-		i, err := expand.ArithmString(r.ecfg, text)
+		if elem.Index == nil {
+			out = append(out, listWord{vals: r.fields(elem.Value)})
+			continue
+		}
+		text, err := expand.ArithmText(r.ecfg, elem.Index)
 		r.expandErr(err)
-		return text, i
+		if r.exit.exiting {
+			break
+		}
+		val := ""
+		if elem.Value != nil {
+			val = r.literal(elem.Value)
+		}
+		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
 	}
-	return expand.ArithmSource(idx), r.arithm(idx)
+	return out
+}
+
+// indexedElem is an element a list assigns, at its final index.
+type indexedElem struct {
+	index int
+	val   string
+}
+
+// placeList evaluates the subscripts of an expanded list in order and
+// places its values on list (the array appended to, or none): an explicit
+// subscript resets the counter, which otherwise advances for every value
+// from one past the largest index; a negative one counts from there
+// (jaiph-go patch: one before the start leaves its element out with bash's
+// message, the status unchanged, unless errexit ends the shell).
+func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]string, []int, []indexedElem) {
+	var placed []indexedElem
+	index := internal.IndexedMax(list, indexes) + 1
+	for _, w := range words {
+		if r.exit.exiting {
+			break
+		}
+		if !w.explicit {
+			for _, val := range w.vals {
+				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
+				placed = append(placed, indexedElem{index, val})
+				index++
+			}
+			continue
+		}
+		i, err := expand.ArithmString(r.ecfg, w.text)
+		r.expandErr(err)
+		if r.exit.exiting {
+			break
+		}
+		if i < 0 {
+			if i += internal.IndexedMax(list, indexes) + 1; i < 0 {
+				r.reportError(fmt.Errorf("[%s]=%s: bad array subscript", w.text, w.vals[0]))
+				continue
+			}
+		}
+		index = i
+		list, indexes = internal.SetIndexedElem(list, indexes, index, w.vals[0])
+		placed = append(placed, indexedElem{index, w.vals[0]})
+		index++
+	}
+	return list, indexes, placed
 }
 
 // TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
@@ -851,13 +906,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			}
 			if elem.Index == nil {
 				// jaiph-go patch: a word without a subscript among
-				// ones with is left out with bash's warning (the word
-				// as written; a declaration quotes it).
-				word := printNode(elem.Value)
-				if r.declaring {
-					word = "'" + word + "'"
-				}
-				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, word))
+				// ones with is left out with bash's warning naming it
+				// as written (a declaration's: expandDeclList).
+				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, printNode(elem.Value)))
 				continue
 			}
 			k := r.literal(elem.Index.(*syntax.Word))
@@ -894,42 +945,10 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// Evaluate values for each array element. An explicit index like
 	// [5]=x resets our index counter, which otherwise advances for every
 	// value, starting after the maximum index of the base array.
-	index := internal.IndexedMax(list, indexes) + 1
-	for _, elem := range elems {
-		if r.exit.exiting {
-			// jaiph-go patch: a fatal error in an element (${u:?},
-			// a division by 0) ends the shell there, as in bash: the
-			// elements after it are not expanded.
-			break
-		}
-		if elem.Index != nil {
-			// Index resets our index with a literal value.
-			text, i := r.subscript(elem.Index)
-			if i < 0 {
-				// Negative indices count from one past the maximum index.
-				if i += internal.IndexedMax(list, indexes) + 1; i < 0 {
-					// jaiph-go patch: as bash, the element is left out
-					// with a message naming it and the list goes on
-					// (the status stays 0; the counter does not move),
-					// unless errexit ends the shell (report_error).
-					var val string
-					if elem.Value != nil {
-						val = r.literal(elem.Value)
-					}
-					r.reportError(fmt.Errorf("[%s]=%s: bad array subscript", text, val))
-					continue
-				}
-			}
-			index = i
-			list, indexes = internal.SetIndexedElem(list, indexes, index, r.literal(elem.Value))
-			index++
-		} else {
-			// Implicit index, advancing for every word.
-			for _, val := range r.fields(elem.Value) {
-				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
-				index++
-			}
-		}
+	// jaiph-go patch: every word is expanded before any subscript is
+	// evaluated, as bash (listWords, placeList).
+	if words := r.listWords(elems); !r.exit.exiting {
+		list, indexes, _ = r.placeList(words, list, indexes)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
