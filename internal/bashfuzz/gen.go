@@ -493,7 +493,17 @@ func (g *gen) stmt(depth int) *Stmt {
 				st.Words[0] = "readonly r1=ro; " + v + st.Words[0][2:] // every scalar name has two letters
 			}
 			st.PrefixVar = v
+			if g.c.n(3) == 0 {
+				// A value whose substitution writes to stderr: the
+				// command's redirections come after it.
+				st.Words[0] = v + `="$(echo ` + v + ` >&2)"`
+			}
 			st.Words = append(st.Words, g.c.pick("true", "echo", "printenv"), v)
+			if g.c.n(2) == 0 {
+				// Redirections after the prefix assignments, naming the
+				// variable as it was before them, or a file.
+				st.Words = append(st.Words, g.c.pick("2>/dev/null", "> f1", ">> f2", "2>&1", `> "f$`+v+`"`, "2> f2"))
+			}
 			st.Fixed = true
 		}
 	case 2: // printf
@@ -506,6 +516,18 @@ func (g *gen) stmt(depth int) *Stmt {
 		switch g.c.n(6) {
 		case 1:
 			st.Words = []string{"declare", "-A", "A1=([k]=" + g.value() + " [" + g.c.pick("j", "'a b'", "0") + "]=" + g.value() + ")"}
+			switch g.c.n(4) {
+			case 1: // list values expand before the redirections
+				head := g.c.pick("-A A1=([k]=", "-a a1=([2]=", "a1=([n]=")
+				next := g.c.pick("[0]=", "[-1]=", "[j]=")
+				if strings.HasPrefix(head, "-A") && next == "[-1]=" {
+					next = "[-1]=" // a key like any other
+				}
+				st.Words = []string{"declare", head + `"$(echo e1 >&2)"`,
+					next + g.word(st, false) + ")", g.c.pick("2>/dev/null", "2>f2", "")}
+			case 2: // a list with subscripts: negative ones, or none among keys
+				st.Words = []string{"a1=(" + g.c.pick("[-1]=", "[n-9]=", "[1]=", "") + g.value(), g.c.pick("[0]=", "[-2]=", "") + g.word(st, false) + ")"}
+			}
 		case 2:
 			st.Words = []string{"a1[" + g.c.pick("0", "5", "n", "-1", "n+1") + "]=" + g.word(st, false)}
 		case 3:

@@ -267,6 +267,10 @@ type arithRender struct {
 	starts   map[syntax.ArithmExpr]int
 	opStarts map[syntax.ArithmExpr]int // where a binary node's operator is
 	ends     map[syntax.ArithmExpr]int
+	// cfg, when set, expands the words (ArithmText); err is the first
+	// error doing so.
+	cfg *Config
+	err error
 }
 
 // lastToken is where the last token of a rendered node starts.
@@ -333,6 +337,14 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.gap(x.X.End().Line(), x.X.End().Col(), x.Rparen)
 		r.sb.WriteByte(')')
 	case *syntax.Word:
+		if r.cfg != nil {
+			str, err := Literal(r.cfg, x)
+			if err != nil && r.err == nil {
+				r.err = err
+			}
+			r.sb.WriteString(str)
+			return
+		}
 		var b strings.Builder
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
@@ -817,6 +829,16 @@ func (cfg *Config) arithmLvalue(x syntax.ArithmExpr) (string, func(string) error
 	}
 	str, _ := Literal(cfg, w)
 	return "", nil, ArithmError{Expr: str, Msg: "attempted assignment to non-variable", Token: str}
+}
+
+// ArithmText is an arithmetic expression's text with its words expanded,
+// as bash expands an array subscript before evaluating it (jaiph-go patch:
+// `[$((i++))]=$i [i++]=$i` expands each word in turn, then evaluates the
+// subscripts).
+func ArithmText(cfg *Config, x syntax.ArithmExpr) (string, error) {
+	r := arithRender{cfg: cfg}
+	r.node(x)
+	return r.sb.String(), r.err
 }
 
 // ArithmSource renders an arithmetic expression with its source spacing

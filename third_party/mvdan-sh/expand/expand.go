@@ -1379,7 +1379,13 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if fields, ok, err := cfg.opWordListFields(pe); ok || err != nil {
 		return fields, err
 	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp != nil {
+	// jaiph-go patch: a nameref counts as what it names (declare -n
+	// r='a[1]' with a unset: "${r[@]}" is zero fields, as in bash).
+	unset := !cfg.Env.Get(name).IsSet()
+	if n, v := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
+		unset = !v.IsSet()
+	}
+	if nodeLit(pe.Index) == "@" && unset && pe.Exp != nil {
 		// jaiph-go patch: "${undef[@]:-${default[@]}}" gives the
 		// default's own fields, as bash.
 		switch pe.Exp.Op {
@@ -1389,7 +1395,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			return []string{}, nil
 		}
 	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
+	if nodeLit(pe.Index) == "@" && unset && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
 	}

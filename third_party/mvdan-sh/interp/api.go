@@ -181,6 +181,9 @@ type Runner struct {
 	lastExit exitStatus
 
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
+	// assignWord is the last assignment's value word, expanded, as
+	// xtrace prints it (jaiph-go patch).
+	assignWord string
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

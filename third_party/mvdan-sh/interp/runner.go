@@ -648,12 +648,6 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		fields := r.fields(args...)
 		pending := r.pendingRedirs
 		r.pendingRedirs = nil
-		if pending != nil && len(fields) > 0 {
-			r.elemExitTrap = "" // jaiph-go patch: the redirections come after the reset
-			if r.exit.exiting || !pending() {
-				break
-			}
-		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
@@ -717,8 +711,27 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// in `x[i]=y` nor just the appended value in `x+=y`.
 				if as.Array != nil {
 					trace.expr(as)
-				} else if as.Value != nil {
-					trace.stringf("%s=%s", name, quoteBash(vr.String()))
+				} else {
+					// jaiph-go patch: as bash, the assignment word
+					// after expansion: the subscript as written, +=
+					// and the value expanded (not the variable's
+					// new value).
+					lhs := as.Name.Value
+					if as.Index != nil {
+						if w, ok := as.Index.(*syntax.Word); ok {
+							lhs += "[" + printNode(w) + "]"
+						} else {
+							lhs += "[" + expand.ArithmSource(as.Index) + "]"
+						}
+					}
+					if as.Append {
+						lhs += "+"
+					}
+					word := ""
+					if as.Value != nil {
+						word = r.assignWord
+					}
+					trace.stringf("%s=%s", lhs, traceAssignQuote(word))
 				}
 				trace.newLineFlush()
 			}
@@ -745,7 +758,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			name string
 			vr   expand.Variable
 		}
-		var restores []restoreVar
+		var restores, applied []restoreVar
 		readonlyExit := false
 		// jaiph-go patch: a function call's prefix bindings are a scope
 		// of their own (bash's temporary environment, see tempScope);
@@ -788,6 +801,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			// Inline command vars are always exported.
 			vr.Exported = true
+			if tracingEnabled {
+				// jaiph-go patch: xtrace shows each prefix binding
+				// on a line of its own, before the command, as bash.
+				trace.stringf("%s=%s", as.Name.Value, traceAssignQuote(vr.String()))
+				trace.newLineFlush()
+			}
 
 			if temp != nil {
 				vr.Local, vr.ReadOnly = false, false
@@ -795,18 +814,45 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			restores = append(restores, restoreVar{name, prev})
+			applied = append(applied, restoreVar{name, vr})
 
 			r.setVar(name, vr)
 		}
-		if readonlyExit {
+		undoPrefix := func() {
 			if temp != nil {
 				r.writeEnv = temp.parent.(expand.WriteEnviron)
 			}
 			for _, restore := range restores {
 				r.setVar(restore.name, restore.vr)
 			}
+		}
+		if readonlyExit {
+			undoPrefix()
 			r.exit = exitStatus{code: 1, exiting: true}
 			break
+		}
+		if pending != nil {
+			// jaiph-go patch: as bash, the redirections come after the
+			// prefix assignments' values are expanded (their errors and
+			// their substitutions' stderr precede them, and a fatal one
+			// runs a pipeline element's EXIT trap), and they see the
+			// variables as they were before (x=f cmd > $x).
+			r.elemExitTrap = "" // the redirections come after the reset
+			if r.exit.exiting {
+				undoPrefix()
+				break
+			}
+			undoPrefix()
+			ok := pending()
+			if !ok || r.exit.exiting {
+				break
+			}
+			if temp != nil {
+				r.writeEnv = temp
+			}
+			for _, a := range applied {
+				r.setVar(a.name, a.vr)
+			}
 		}
 
 		r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
@@ -1069,7 +1115,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// redirections are performed and before any assignment is made
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
 		// x=2 y=$x` gives y the old x).
-		declArgs := r.expandDeclArgs(cm.Args)
+		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
 		if r.exit.exiting {
 			break
 		}
@@ -1192,6 +1238,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, word)
 				invalidName = true
 				continue
+			}
+			if tracingEnabled && declQuery != "" {
+				traceArgs = append(traceArgs, name) // jaiph-go patch: declare -p a
 			}
 			if declQuery == "-f" || declQuery == "-F" {
 				// declare -f name: print function definition;
@@ -1316,7 +1365,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				vr.Lower, vr.Upper = lower && !upper, upper && !lower
 			}
 			if tracingEnabled {
-				if as.Naked || vr.Kind != expand.String {
+				if as.Naked || vr.Kind != expand.String && vr.Kind != expand.NameRef {
 					traceArgs = append(traceArgs, name)
 				} else {
 					traceArgs = append(traceArgs, name+"="+vr.Str)
@@ -1477,7 +1526,7 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 // expandDeclArgs expands the words of a declaration builtin (names made by
 // expansions split into several, values expanded as assignments' are, each
 // kept as a single-quoted word); list values are left to the assignment.
-func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
+func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax.Assign {
 	var out []*syntax.Assign
 	for as := range r.flattenAssigns(args) {
 		if as.Value != nil && as.Array == nil {
@@ -1494,24 +1543,13 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 				Left: as.Value.Pos(), Right: as.Value.End(), Value: val,
 			}}}
 			as = &as2
-		} else if as.Array != nil && !slices.ContainsFunc(as.Array.Elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) &&
-			!assocDecl(out) && r.lookupVar(as.Name.Value).Kind != expand.Associative {
-			// jaiph-go patch: an indexed list's words too, each field
-			// an element (`declare -a a=($(f)) 2>/dev/null` keeps f's
-			// stderr); an associative one's are left to the assignment.
-			arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
-			for _, e := range as.Array.Elems {
-				if r.exit.exiting {
-					break
-				}
-				for _, f := range r.fields(e.Value) {
-					arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
-						Left: e.Value.Pos(), Right: e.Value.End(), Value: f,
-					}}}})
-				}
-			}
+		} else if as.Array != nil {
+			// jaiph-go patch: a list value's words too, before the
+			// redirections (`declare -a a=($(f)) 2>/dev/null` keeps f's
+			// stderr), each element's subscript and value in turn, as
+			// bash's expansion of a declaration's words.
 			as2 := *as
-			as2.Array = arr
+			as2.Array = r.expandDeclList(variant, as, out)
 			as = &as2
 		}
 		out = append(out, as)
@@ -1519,11 +1557,133 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 	return out
 }
 
+// expandDeclList expands the elements of as's list value (a declaration's
+// word, after the flags in before) into an equal list of quoted literals,
+// with an indexed list's subscripts evaluated, and traces it as bash does
+// (`+ a=('1' 'x y')`, `+ m=(['k']='v')`).
+func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syntax.Assign) *syntax.ArrayExpr {
+	elems := as.Array.Elems
+	prev := r.lookupVar(as.Name.Value)
+	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		prev = v
+	}
+	assoc := assocDecl(before) || prev.Kind == expand.Associative
+	quoted := func(s string, at syntax.Node) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: at.Pos(), Right: at.End(), Value: s}}}
+	}
+	var traced []string
+	arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+	if assoc {
+		subscripted := slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
+		var unsubscripted []*syntax.Word
+		for _, e := range elems {
+			if r.exit.exiting {
+				break
+			}
+			switch {
+			case e.Index != nil:
+				k, err := expand.AssocKey(r.ecfg, e.Index)
+				r.expandErr(err)
+				if r.exit.exiting {
+					break
+				}
+				var val string
+				if e.Value != nil {
+					val = r.literal(e.Value)
+				}
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: quoted(k, e.Index), Value: quoted(val, e.Index)})
+				traced = append(traced, "["+singleQuote(k)+"]="+singleQuote(val))
+			case subscripted:
+				// A word without a subscript among ones with is left
+				// out, unexpanded, with bash's warning naming it as
+				// written, once the others are expanded.
+				unsubscripted = append(unsubscripted, e.Value)
+			default:
+				// Key-value words (A=(k v)): each is one word.
+				val := r.literal(e.Value)
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
+				traced = append(traced, singleQuote(val))
+			}
+		}
+		for _, w := range unsubscripted {
+			if r.exit.exiting {
+				break
+			}
+			r.reportError(fmt.Errorf("%s: '%s': must use subscript when assigning associative array", as.Name.Value, printNode(w)))
+		}
+	} else {
+		// Every word is expanded, then the subscripts are evaluated and
+		// the values placed as the assignment will (placeList): what it
+		// is given has every index explicit and in range.
+		words := r.listWords(elems)
+		for _, w := range words {
+			if w.explicit {
+				traced = append(traced, "["+singleQuote(w.text)+"]="+singleQuote(w.vals[0]))
+				continue
+			}
+			for _, v := range w.vals {
+				traced = append(traced, singleQuote(v))
+			}
+		}
+		var base []string
+		var baseIndexes []int
+		if as.Append {
+			switch prev.Kind {
+			case expand.Indexed:
+				base, baseIndexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+			case expand.String:
+				// In a function, declare/local name+=(…) of a scalar
+				// assigns the list alone (see the assignment).
+				local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+				if prev.IsSet() && !local {
+					base = []string{prev.Str}
+				}
+			}
+		}
+		if !r.exit.exiting {
+			_, _, placed := r.placeList(words, base, baseIndexes)
+			for _, p := range placed {
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
+			}
+		}
+	}
+	if t := r.tracer(); t != nil && !r.exit.exiting {
+		op := "="
+		if as.Append {
+			op = "+="
+		}
+		t.string(as.Name.Value + op + "(" + strings.Join(traced, " ") + ")")
+		t.newLineFlush()
+	}
+	return arr
+}
+
+// indexLiteral is an arithmetic expression for the number i, negative ones
+// too (a literal word "-1" is not a number to the arithmetic).
+func indexLiteral(i int) syntax.ArithmExpr {
+	lit := func(n int) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.Itoa(n)}}}
+	}
+	if i < 0 {
+		return &syntax.UnaryArithm{Op: syntax.Minus, X: lit(-i)}
+	}
+	return lit(i)
+}
+
+// singleQuote quotes s in single quotes whatever it holds, as bash's
+// xtrace prints the elements of a list value.
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // assocDecl says the declaration's flags so far make an associative array
 // (-A, alone or among others).
-func assocDecl(args []*syntax.Assign) bool {
+func assocDecl(args []*syntax.Assign) bool { return declFlag(args, "A") }
+
+// declFlag says the declaration's flags so far hold the letter flag.
+func declFlag(args []*syntax.Assign, flag string) bool {
 	for _, as := range args {
-		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, "A") {
+		if v := as.Name.Value; as.Naked && strings.HasPrefix(v, "-") && strings.Contains(v, flag) {
 			return true
 		}
 	}

@@ -133,3 +133,12 @@ func traceQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// traceAssignQuote quotes an assignment's value as bash's xtrace does: as
+// traceQuote, but an empty value is printed as nothing (`+ v=`).
+func traceAssignQuote(s string) string {
+	if s == "" {
+		return ""
+	}
+	return traceQuote(s)
+}

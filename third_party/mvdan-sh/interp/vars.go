@@ -703,16 +703,87 @@ func (r *Runner) setFunc(name string, body *syntax.Stmt) {
 	r.Funcs[name] = body
 }
 
-func stringIndex(index syntax.ArithmExpr) bool {
-	w, ok := index.(*syntax.Word)
-	if !ok || len(w.Parts) != 1 {
-		return false
+// listWord is one word of an indexed list, expanded: a subscript's text
+// (explicit) and its value, or the fields of a word without one.
+type listWord struct {
+	explicit bool
+	text     string
+	vals     []string
+}
+
+// listWords expands the words of an indexed list in turn, as bash does
+// before it evaluates any subscript: each subscript's words (its
+// arithmetic is kept as text), then its value (jaiph-go patch: `i=0;
+// a=([i++]=$i [i++]=$i)` gives two 0s; a fatal error stops the list
+// before any subscript is evaluated).
+func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
+	var out []listWord
+	for _, elem := range elems {
+		if r.exit.exiting {
+			break
+		}
+		if elem.Index == nil {
+			out = append(out, listWord{vals: r.fields(elem.Value)})
+			continue
+		}
+		text, err := expand.ArithmText(r.ecfg, elem.Index)
+		r.expandErr(err)
+		if r.exit.exiting {
+			break
+		}
+		val := ""
+		if elem.Value != nil {
+			val = r.literal(elem.Value)
+		}
+		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
 	}
-	switch w.Parts[0].(type) {
-	case *syntax.DblQuoted, *syntax.SglQuoted:
-		return true
+	return out
+}
+
+// indexedElem is an element a list assigns, at its final index.
+type indexedElem struct {
+	index int
+	val   string
+}
+
+// placeList evaluates the subscripts of an expanded list in order and
+// places its values on list (the array appended to, or none): an explicit
+// subscript resets the counter, which otherwise advances for every value
+// from one past the largest index; a negative one counts from there
+// (jaiph-go patch: one before the start leaves its element out with bash's
+// message, the status unchanged, unless errexit ends the shell).
+func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]string, []int, []indexedElem) {
+	var placed []indexedElem
+	index := internal.IndexedMax(list, indexes) + 1
+	for _, w := range words {
+		if r.exit.exiting {
+			break
+		}
+		if !w.explicit {
+			for _, val := range w.vals {
+				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
+				placed = append(placed, indexedElem{index, val})
+				index++
+			}
+			continue
+		}
+		i, err := expand.ArithmString(r.ecfg, w.text)
+		r.expandErr(err)
+		if r.exit.exiting {
+			break
+		}
+		if i < 0 {
+			if i += internal.IndexedMax(list, indexes) + 1; i < 0 {
+				r.reportError(fmt.Errorf("[%s]=%s: bad array subscript", w.text, w.vals[0]))
+				continue
+			}
+		}
+		index = i
+		list, indexes = internal.SetIndexedElem(list, indexes, index, w.vals[0])
+		placed = append(placed, indexedElem{index, w.vals[0]})
+		index++
 	}
-	return false
+	return list, indexes, placed
 }
 
 // TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
@@ -732,12 +803,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		// ("${a[@]^}" joined with IFS's first character).
 		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
+		r.assignWord = val
 		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
 		// jaiph-go patch: tilde expansion after ':' as in bash assignments.
 		s, err := expand.AssignLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
+		r.assignWord = s
 		if !as.Append {
 			if valType == "-a" || valType == "-A" {
 				// jaiph-go patch: declare -a x=v (-A, and readonly
@@ -795,7 +868,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		valType = "-a" // indexed
 		// jaiph-go patch: an existing associative array stays one
 		// (a+=([k]=v), a=([k]=v) with unquoted keys).
-		if prev.Kind == expand.Associative || len(elems) > 0 && stringIndex(elems[0].Index) {
+		// A new variable's list is indexed whatever its subscripts look
+		// like (y=(["k"]=v) is element 0, as in bash).
+		if prev.Kind == expand.Associative {
 			valType = "-A" // associative
 		}
 	}
@@ -826,7 +901,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			elems = nil
 		}
 		for _, elem := range elems {
-			if elem.Index == nil || r.exit.exiting { // jaiph-go patch: see the indexed case
+			if r.exit.exiting { // jaiph-go patch: see the indexed case
+				continue
+			}
+			if elem.Index == nil {
+				// jaiph-go patch: a word without a subscript among
+				// ones with is left out with bash's warning naming it
+				// as written (a declaration's: expandDeclList).
+				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, printNode(elem.Value)))
 				continue
 			}
 			k := r.literal(elem.Index.(*syntax.Word))
@@ -863,34 +945,10 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// Evaluate values for each array element. An explicit index like
 	// [5]=x resets our index counter, which otherwise advances for every
 	// value, starting after the maximum index of the base array.
-	index := internal.IndexedMax(list, indexes) + 1
-	for _, elem := range elems {
-		if r.exit.exiting {
-			// jaiph-go patch: a fatal error in an element (${u:?},
-			// a division by 0) ends the shell there, as in bash: the
-			// elements after it are not expanded.
-			break
-		}
-		if elem.Index != nil {
-			// Index resets our index with a literal value.
-			index = r.arithm(elem.Index)
-			if index < 0 {
-				// Negative indices count from one past the maximum index.
-				if index += internal.IndexedMax(list, indexes) + 1; index < 0 {
-					r.errf("%s: bad array subscript\n", name)
-					r.exit.code = 1
-					break
-				}
-			}
-			list, indexes = internal.SetIndexedElem(list, indexes, index, r.literal(elem.Value))
-			index++
-		} else {
-			// Implicit index, advancing for every word.
-			for _, val := range r.fields(elem.Value) {
-				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
-				index++
-			}
-		}
+	// jaiph-go patch: every word is expanded before any subscript is
+	// evaluated, as bash (listWords, placeList).
+	if words := r.listWords(elems); !r.exit.exiting {
+		list, indexes, _ = r.placeList(words, list, indexes)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
