@@ -75,10 +75,10 @@ const (
 	// variable: bash fails, jaiph's read returns 0.
 	ClassReadonlyAssign Class = "readonly-assign"
 	// PIPESTATUS before any command of the body ran: bash has the
-	// caller's (0), jaiph none.
+	// caller's (0), jaiph had none.
 	ClassPipestatusStart Class = "pipestatus-at-start"
 	// A while or until loop whose last body command failed: bash's loop
-	// status is that command's, jaiph's 0.
+	// status is that command's, jaiph's was 0.
 	ClassWhileStatus Class = "while-status"
 	// A `<<-` here-document line that is one expansion expanding to
 	// nothing: jaiph drops the line, bash keeps it empty.
@@ -101,7 +101,7 @@ const (
 	// in `=` and `:=`: `"${u="$v"x}"` is empty and assigns "" in bash.
 	ClassNestedArrayAlt Class = "nested-quoted-alternative"
 	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
-	// negated status, jaiph the test's own (`! true` agrees).
+	// negated status, jaiph held the test's own (`! true` agrees).
 	ClassPipestatusNegation Class = "pipestatus-negation"
 	// A here-document inside a workflow's `if ! cmd; then … fi` (a Jaiph
 	// form whose lines are steps): its tabs become blanks.
@@ -130,14 +130,11 @@ var Known = map[Class]string{
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
 	ClassNestedArrayAlt:       `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
-	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
-	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
 }
 
@@ -163,6 +160,11 @@ var Fixed = map[Class]string{
 	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
+
+	// Statuses of loops and PIPESTATUS (issue 36).
+	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status was 0 (the condition's)",
+	ClassPipestatusNegation: "PIPESTATUS after ! [[ -n x ]] or ! (( 1 )): jaiph held the status from before the !",
+	ClassPipestatusStart:    "PIPESTATUS before the body's first pipeline: jaiph's was empty (bash: the caller's, 0)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
@@ -185,6 +187,7 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 	set := map[string]bool{}
 	setters := map[string]int{} // statements that assign each variable
 	var readonly, prefixed []string
+	readonlySubst := false // a readonly statement's value holds a $(…)
 	var walk func(l []*Stmt, sub bool)
 	line := func(text string) {
 		if i := strings.Index(text, "$("); i >= 0 && strings.Contains(text[i:], "$?") {
@@ -231,6 +234,9 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			}
 			if s.ReadonlyVar != "" {
 				readonly = append(readonly, s.ReadonlyVar)
+				if strings.Contains(text, "$(") || strings.Contains(text, "`") {
+					readonlySubst = true
+				}
 			}
 			if s.PrefixVar != "" {
 				prefixed = append(prefixed, s.PrefixVar)
@@ -337,6 +343,13 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 		// Declared twice, or in a loop or function (declared each time).
 		if setters[r] > 1 || strings.Contains(text, "while ") || strings.Contains(text, "until ") || strings.Contains(text, "for ") || strings.Contains(text, "() {") {
 			out[ClassReadonlyRedeclare] = true
+			if ctx.errexitIgnored() || readonlySubst {
+				// `readonly r1=…` (export) of the readonly r1 ends
+				// bash's shell under set -e even where errexit is
+				// ignored, jaiph's body goes on; and bash's status is
+				// then that of the value's last $(…), jaiph's 1.
+				out[ClassReadonlyAssign] = true
+			}
 		}
 	}
 	if len(readonly) > 0 {

@@ -491,10 +491,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.pendingRedirs = applyRedirs
 		r.cmd(ctx, st.Cmd)
 		r.pendingRedirs = nil
-		r.setPipeStatus(st.Cmd)
+		r.setPipeStatus(st.Cmd, st.Negated)
 	} else if applyRedirs() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
-		r.setPipeStatus(st.Cmd)
+		r.setPipeStatus(st.Cmd, st.Negated)
 	}
 	r.noErrExit = negNoErrExit
 	// jaiph-go patch: as in bash, a compound command other than a subshell
@@ -845,6 +845,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.cmd(ctx, cm.Else)
 		}
 	case *syntax.WhileClause:
+		// jaiph-go patch: as in bash (execute_while_or_until), the loop's
+		// status is its body's last status, 0 if the body never ran; the
+		// condition's status that ends the loop is not the loop's.
+		var body exitStatus
+		bodyIgnoredFail := false // the body's last failure was errexit's to ignore
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
@@ -855,13 +860,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.stmts(ctx, cm.Cond)
 			r.loopLevel--
 			r.noErrExit = oldNoErrExit
+			if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
+				// bash: a break or continue in a while condition leaves
+				// the condition with its status, and the body it skips
+				// "returns" that status; an until's condition that
+				// succeeds ends the loop before the body.
+				if !cm.Until || !r.exit.ok() {
+					body, bodyIgnoredFail = r.exit, r.ignoredFail
+				}
+			}
 			if r.breakEnclosing > 0 {
 				r.breakEnclosing--
 				break
 			}
 			if r.contnEnclosing > 0 {
 				r.contnEnclosing--
-				if r.contnEnclosing > 0 {
+				// bash: an until condition left by continue has
+				// succeeded, which ends the loop.
+				if r.contnEnclosing > 0 || cm.Until && r.exit.ok() {
 					break
 				}
 				continue
@@ -869,9 +885,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
-			if stop || r.loopStmtsBroken(ctx, cm.Do) {
+			if stop {
 				break
 			}
+			broken := r.loopStmtsBroken(ctx, cm.Do)
+			body, bodyIgnoredFail = r.exit, r.ignoredFail
+			if broken {
+				break
+			}
+		}
+		if !r.exit.returning && !r.exit.exiting && !r.exit.fatalExit {
+			r.exit.code, r.exit.err = body.code, body.err
+			r.ignoredFail = bodyIgnoredFail
 		}
 	case *syntax.ForClause:
 		switch y := cm.Loop.(type) {
@@ -2374,15 +2399,26 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 // jaiph-go patch: setPipeStatus sets PIPESTATUS after a command that bash
 // counts as a pipeline of its own: a simple command, a subshell, or a
 // test/arithmetic command; compound commands keep that of their last pipeline.
-func (r *Runner) setPipeStatus(cm syntax.Command) {
+// A negated simple command or subshell leaves its status from before the
+// `!`, but bash sets a `[[ … ]]`'s or `(( … ))`'s after inverting it
+// (execute_command_internal's set_pipestatus_from_exit for cm_cond and
+// cm_arith): `! [[ -n x ]]` leaves 1.
+func (r *Runner) setPipeStatus(cm syntax.Command, negated bool) {
+	code := r.exit.code
 	switch cm.(type) {
-	case *syntax.CallExpr, *syntax.Subshell, *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause:
+	case *syntax.TestClause, *syntax.ArithmCmd:
+		if negated && code == 0 {
+			code = 1
+		} else if negated {
+			code = 0
+		}
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.DeclClause, *syntax.LetClause:
 	case *syntax.BinaryCmd:
 		return // pipelines set it themselves; && and || lists are compound
 	default:
 		return
 	}
-	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(r.exit.code))}})
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(code))}})
 }
 
 // jaiph-go patch: declFuncQuery reports "-f" or "-F" for a declare command
