@@ -45,8 +45,9 @@ const (
 	// subshell) ends without an explicit exit: bash's status is then the
 	// trap's, jaiph's the body's.
 	ClassSubshellTrap Class = "exit-trap-status"
-	// `return` inside `( … )` outside any function: bash ends the
-	// subshell, jaiph ends the whole body.
+	// `return` inside `( … )` outside any function defined in the body
+	// (the body is a function): bash ends the subshell, jaiph ended the
+	// whole body.
 	ClassSubshellReturn Class = "subshell-return"
 	// `${v:o:-l}` with the offset past the end of the value (an unset or
 	// empty variable too): bash expands to nothing, jaiph fails with
@@ -125,7 +126,6 @@ const (
 var Known = map[Class]string{
 	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
 	ClassSubshellTrap:         "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
-	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
@@ -161,10 +161,11 @@ var Fixed = map[Class]string{
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
 
-	// Statuses of loops and PIPESTATUS (issue 36).
+	// Statuses of loops, PIPESTATUS, return in a subshell (issue 36).
 	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status was 0 (the condition's)",
 	ClassPipestatusNegation: "PIPESTATUS after ! [[ -n x ]] or ! (( 1 )): jaiph held the status from before the !",
 	ClassPipestatusStart:    "PIPESTATUS before the body's first pipeline: jaiph's was empty (bash: the caller's, 0)",
+	ClassSubshellReturn:     "( return 0 ) in a body ended jaiph's whole body (bash: the subshell)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -88,7 +88,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			r.lastExpandExit = r2.exit
 			// jaiph-go patch: as in bash, "$?" is the substitution's
 			// status from here to the end of the command
@@ -171,7 +171,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
 				r2.stmts(pctx, ps.Stmts)
-				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			}()
 			return path, nil
 		},
@@ -427,7 +427,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		go func() {
 			r2.stmt(jctx, &st2)
 			r2.exitTraps(jctx, true)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			bg.finish(r2.exit)
 		}()
 	} else {
@@ -504,6 +504,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
+			// A failure errexit ignores: a compound command ending
+			// in it (`{ …; ! true; }`) does not exit either.
+			ignoredFail = true
 		} else {
 			r.exit.clear()
 		}
@@ -618,7 +621,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
 		// Build new slices, to not modify the caller's AST
@@ -2348,7 +2351,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			pw.Close()
 			if ownIn != nil {
 				ownIn.Close()
@@ -2370,7 +2373,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.armElemExitTrap(r, last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		statuses[n-1] = r2.exit
 	}
 	in.Close()
