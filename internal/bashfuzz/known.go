@@ -41,9 +41,10 @@ const (
 	// (`echo x | false`): jaiph's echo and printf report "write error:
 	// Broken pipe", bash's die of SIGPIPE silently.
 	ClassPipeWrite Class = "pipe-write-error"
-	// An EXIT trap whose last command fails, run when the shell (or a
-	// subshell) ends without an explicit exit: bash's status is then the
-	// trap's, jaiph's the body's.
+	// An EXIT trap whose command fails, run when a body called where
+	// errexit is ignored (`run f || …`) or a subshell so called ends:
+	// bash runs the trap's commands under errexit (its status is the
+	// failed command's), jaiph ran them with errexit still ignored.
 	ClassSubshellTrap Class = "exit-trap-status"
 	// `return` inside `( … )` outside any function defined in the body
 	// (the body is a function): bash ends the subshell, jaiph ended the
@@ -125,7 +126,6 @@ const (
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
 	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassSubshellTrap:         "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
@@ -161,11 +161,12 @@ var Fixed = map[Class]string{
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
 
-	// Statuses of loops, PIPESTATUS, return in a subshell (issue 36).
+	// Statuses: loops, PIPESTATUS, return in a subshell, EXIT traps (issue 36).
 	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status was 0 (the condition's)",
 	ClassPipestatusNegation: "PIPESTATUS after ! [[ -n x ]] or ! (( 1 )): jaiph held the status from before the !",
 	ClassPipestatusStart:    "PIPESTATUS before the body's first pipeline: jaiph's was empty (bash: the caller's, 0)",
 	ClassSubshellReturn:     "( return 0 ) in a body ended jaiph's whole body (bash: the subshell)",
+	ClassSubshellTrap:       "trap 'false' EXIT in a body run where errexit is ignored: the trap's false did not end it (bash: status 1)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
