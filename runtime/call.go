@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/internal/envflag"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 
 	"github.com/jaiph-go/jaiph/internal/event"
@@ -79,6 +80,14 @@ func (rt *Runtime) call(ctx context.Context, caller *frame, spec callSpec) (stat
 		if dir := rt.ruleTempDir(); dir != "" {
 			env.setExported("TMPDIR", dir)
 		}
+	}
+	if !b.Script && !env["PIPESTATUS"].IsSet() {
+		// A body is a bash function the reference's script calls after
+		// its `set -eo pipefail`, a simple command: PIPESTATUS holds
+		// (0) before the body's first pipeline, as in bash (a fresh
+		// shell has none). A callee inherits its caller's, as a bash
+		// function or subshell does.
+		env["PIPESTATUS"] = expand.Variable{Set: true, Kind: expand.Indexed, List: []string{"0"}}
 	}
 	env.setExported("JAIPH_RETURN_VALUE_FILE", f.rvPath)
 	env.setExported("JAIPH_RUN_DIR", rt.runDir)

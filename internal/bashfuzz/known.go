@@ -41,12 +41,14 @@ const (
 	// (`echo x | false`): jaiph's echo and printf report "write error:
 	// Broken pipe", bash's die of SIGPIPE silently.
 	ClassPipeWrite Class = "pipe-write-error"
-	// An EXIT trap whose last command fails, run when the shell (or a
-	// subshell) ends without an explicit exit: bash's status is then the
-	// trap's, jaiph's the body's.
+	// An EXIT trap whose command fails, run when a body called where
+	// errexit is ignored (`run f || …`) or a subshell so called ends:
+	// bash runs the trap's commands under errexit (its status is the
+	// failed command's), jaiph ran them with errexit still ignored.
 	ClassSubshellTrap Class = "exit-trap-status"
-	// `return` inside `( … )` outside any function: bash ends the
-	// subshell, jaiph ends the whole body.
+	// `return` inside `( … )` outside any function defined in the body
+	// (the body is a function): bash ends the subshell, jaiph ended the
+	// whole body.
 	ClassSubshellReturn Class = "subshell-return"
 	// `${v:o:-l}` with the offset past the end of the value (an unset or
 	// empty variable too): bash expands to nothing, jaiph fails with
@@ -75,10 +77,10 @@ const (
 	// variable: bash fails, jaiph's read returns 0.
 	ClassReadonlyAssign Class = "readonly-assign"
 	// PIPESTATUS before any command of the body ran: bash has the
-	// caller's (0), jaiph none.
+	// caller's (0), jaiph had none.
 	ClassPipestatusStart Class = "pipestatus-at-start"
 	// A while or until loop whose last body command failed: bash's loop
-	// status is that command's, jaiph's 0.
+	// status is that command's, jaiph's was 0.
 	ClassWhileStatus Class = "while-status"
 	// A `<<-` here-document line that is one expansion expanding to
 	// nothing: jaiph drops the line, bash keeps it empty.
@@ -101,7 +103,7 @@ const (
 	// in `=` and `:=`: `"${u="$v"x}"` is empty and assigns "" in bash.
 	ClassNestedArrayAlt Class = "nested-quoted-alternative"
 	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
-	// negated status, jaiph the test's own (`! true` agrees).
+	// negated status, jaiph held the test's own (`! true` agrees).
 	ClassPipestatusNegation Class = "pipestatus-negation"
 	// A here-document inside a workflow's `if ! cmd; then … fi` (a Jaiph
 	// form whose lines are steps): its tabs become blanks.
@@ -124,20 +126,15 @@ const (
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
 	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassSubshellTrap:         "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
-	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
 	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
 	ClassNestedArrayAlt:       `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
-	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
 	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
-	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
 	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
 }
 
@@ -163,6 +160,13 @@ var Fixed = map[Class]string{
 	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
+
+	// Statuses: loops, PIPESTATUS, return in a subshell, EXIT traps (issue 36).
+	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status was 0 (the condition's)",
+	ClassPipestatusNegation: "PIPESTATUS after ! [[ -n x ]] or ! (( 1 )): jaiph held the status from before the !",
+	ClassPipestatusStart:    "PIPESTATUS before the body's first pipeline: jaiph's was empty (bash: the caller's, 0)",
+	ClassSubshellReturn:     "( return 0 ) in a body ended jaiph's whole body (bash: the subshell)",
+	ClassSubshellTrap:       "trap 'false' EXIT in a body run where errexit is ignored: the trap's false did not end it (bash: status 1)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
@@ -185,6 +189,7 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 	set := map[string]bool{}
 	setters := map[string]int{} // statements that assign each variable
 	var readonly, prefixed []string
+	readonlySubst := false // a readonly statement's value holds a $(…)
 	var walk func(l []*Stmt, sub bool)
 	line := func(text string) {
 		if i := strings.Index(text, "$("); i >= 0 && strings.Contains(text[i:], "$?") {
@@ -231,6 +236,9 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			}
 			if s.ReadonlyVar != "" {
 				readonly = append(readonly, s.ReadonlyVar)
+				if strings.Contains(text, "$(") || strings.Contains(text, "`") {
+					readonlySubst = true
+				}
 			}
 			if s.PrefixVar != "" {
 				prefixed = append(prefixed, s.PrefixVar)
@@ -337,6 +345,13 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 		// Declared twice, or in a loop or function (declared each time).
 		if setters[r] > 1 || strings.Contains(text, "while ") || strings.Contains(text, "until ") || strings.Contains(text, "for ") || strings.Contains(text, "() {") {
 			out[ClassReadonlyRedeclare] = true
+			if ctx.errexitIgnored() || readonlySubst {
+				// `readonly r1=…` (export) of the readonly r1 ends
+				// bash's shell under set -e even where errexit is
+				// ignored, jaiph's body goes on; and bash's status is
+				// then that of the value's last $(…), jaiph's 1.
+				out[ClassReadonlyAssign] = true
+			}
 		}
 	}
 	if len(readonly) > 0 {

@@ -324,6 +324,15 @@ func (e *exitStatus) clear() {
 
 func (e *exitStatus) ok() bool { return e.code == 0 }
 
+// leaveSubshell is the status a subshell hands its parent (jaiph-go
+// patch): an `exit` in it ends the subshell only, and so does a `return`
+// (a subshell of a function, `( return 3 )`), as bash's subshell is a
+// child process; the parent function goes on.
+func (e *exitStatus) leaveSubshell() {
+	e.exiting = false
+	e.returning = false
+}
+
 // oneIf sets the exit status code to 1 if b is true.
 // Note that it assumes the exit status hasn't been set yet,
 // meaning that [exitStatus.code] and [exitStatus.err] are zero values.

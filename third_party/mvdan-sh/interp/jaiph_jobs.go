@@ -414,11 +414,22 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 	}
 }
 
-// runExitTrap runs the EXIT trap once, as bash does.
+// runExitTrap runs the EXIT trap once, as bash does. Its commands obey
+// errexit whatever context the shell's commands ran in: bash parses the
+// trap's text afresh, without the ignore-errexit flags of an `&&`/`||`
+// list, a condition or a `!` around the command that ended the shell (`(
+// trap 'false; echo x' EXIT ) || …` ends the subshell with 1 at the
+// false), and a function called so has returned when its shell exits.
 func (r *Runner) runExitTrap(ctx context.Context) {
 	if cb, ok := r.traps[trapExit]; ok {
 		delete(r.traps, trapExit)
+		noErrExit, ignoredFail := r.noErrExit, r.ignoredFail
+		r.noErrExit = false
 		r.trapCallback(ctx, cb, "exit")
+		r.noErrExit = noErrExit
+		if !r.exit.exiting {
+			r.ignoredFail = ignoredFail
+		}
 	}
 }
 

@@ -88,7 +88,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			r.lastExpandExit = r2.exit
 			// jaiph-go patch: as in bash, "$?" is the substitution's
 			// status from here to the end of the command
@@ -171,7 +171,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
 				r2.stmts(pctx, ps.Stmts)
-				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			}()
 			return path, nil
 		},
@@ -433,7 +433,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		go func() {
 			r2.stmt(jctx, &st2)
 			r2.exitTraps(jctx, true)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			bg.finish(r2.exit)
 		}()
 	} else {
@@ -497,10 +497,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.pendingRedirs = applyRedirs
 		r.cmd(ctx, st.Cmd)
 		r.pendingRedirs = nil
-		r.setPipeStatus(st.Cmd)
+		r.setPipeStatus(st.Cmd, st.Negated)
 	} else if applyRedirs() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
-		r.setPipeStatus(st.Cmd)
+		r.setPipeStatus(st.Cmd, st.Negated)
 	}
 	r.noErrExit = negNoErrExit
 	// jaiph-go patch: as in bash, a compound command other than a subshell
@@ -510,6 +510,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
+			// A failure errexit ignores: a compound command ending
+			// in it (`{ …; ! true; }`) does not exit either.
+			ignoredFail = true
 		} else {
 			r.exit.clear()
 		}
@@ -624,7 +627,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
 		// Build new slices, to not modify the caller's AST
@@ -897,6 +900,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.cmd(ctx, cm.Else)
 		}
 	case *syntax.WhileClause:
+		// jaiph-go patch: as in bash (execute_while_or_until), the loop's
+		// status is its body's last status, 0 if the body never ran; the
+		// condition's status that ends the loop is not the loop's.
+		var body exitStatus
+		bodyIgnoredFail := false // the body's last failure was errexit's to ignore
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
@@ -907,13 +915,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.stmts(ctx, cm.Cond)
 			r.loopLevel--
 			r.noErrExit = oldNoErrExit
+			if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
+				// bash: a break or continue in a while condition leaves
+				// the condition with its status, and the body it skips
+				// "returns" that status; an until's condition that
+				// succeeds ends the loop before the body.
+				if !cm.Until || !r.exit.ok() {
+					body, bodyIgnoredFail = r.exit, r.ignoredFail
+				}
+			}
 			if r.breakEnclosing > 0 {
 				r.breakEnclosing--
 				break
 			}
 			if r.contnEnclosing > 0 {
 				r.contnEnclosing--
-				if r.contnEnclosing > 0 {
+				// bash: an until condition left by continue has
+				// succeeded, which ends the loop.
+				if r.contnEnclosing > 0 || cm.Until && r.exit.ok() {
 					break
 				}
 				continue
@@ -921,9 +940,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
-			if stop || r.loopStmtsBroken(ctx, cm.Do) {
+			if stop {
 				break
 			}
+			broken := r.loopStmtsBroken(ctx, cm.Do)
+			body, bodyIgnoredFail = r.exit, r.ignoredFail
+			if broken {
+				break
+			}
+		}
+		if !r.exit.returning && !r.exit.exiting && !r.exit.fatalExit {
+			r.exit.code, r.exit.err = body.code, body.err
+			r.ignoredFail = bodyIgnoredFail
 		}
 	case *syntax.ForClause:
 		switch y := cm.Loop.(type) {
@@ -2489,7 +2517,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			pw.Close()
 			if ownIn != nil {
 				ownIn.Close()
@@ -2511,7 +2539,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.armElemExitTrap(r, last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		statuses[n-1] = r2.exit
 	}
 	in.Close()
@@ -2540,15 +2568,26 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 // jaiph-go patch: setPipeStatus sets PIPESTATUS after a command that bash
 // counts as a pipeline of its own: a simple command, a subshell, or a
 // test/arithmetic command; compound commands keep that of their last pipeline.
-func (r *Runner) setPipeStatus(cm syntax.Command) {
+// A negated simple command or subshell leaves its status from before the
+// `!`, but bash sets a `[[ … ]]`'s or `(( … ))`'s after inverting it
+// (execute_command_internal's set_pipestatus_from_exit for cm_cond and
+// cm_arith): `! [[ -n x ]]` leaves 1.
+func (r *Runner) setPipeStatus(cm syntax.Command, negated bool) {
+	code := r.exit.code
 	switch cm.(type) {
-	case *syntax.CallExpr, *syntax.Subshell, *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause:
+	case *syntax.TestClause, *syntax.ArithmCmd:
+		if negated && code == 0 {
+			code = 1
+		} else if negated {
+			code = 0
+		}
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.DeclClause, *syntax.LetClause:
 	case *syntax.BinaryCmd:
 		return // pipelines set it themselves; && and || lists are compound
 	default:
 		return
 	}
-	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(r.exit.code))}})
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{strconv.Itoa(int(code))}})
 }
 
 // jaiph-go patch: declFuncQuery reports "-f" or "-F" for a declare command
