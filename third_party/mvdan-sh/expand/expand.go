@@ -1359,6 +1359,16 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 					return []string{cfg.ifsJoin(elems)}, nil
 				}
 				return elems, nil
+			case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+				// jaiph-go patch: "${a[@]:?w}" of an empty list is
+				// the error, as in bash (it was zero fields).
+				empty := len(elems) == 0
+				if !empty && op == syntax.ErrorUnsetOrNull {
+					empty = strings.Join(elems, " ") == ""
+				}
+				if empty {
+					return nil, cfg.errorOpError(pe)
+				}
 			}
 		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
@@ -1471,19 +1481,58 @@ func hasListExp(w *syntax.Word) bool {
 
 // listSliceLength reports bash's fatal "N: substring expression < 0" for a
 // list expansion sliced with a negative length (${a[@]:1:-1}, ${@:1:-1});
-// a string may take one (jaiph-go patch).
+// a string may take one (jaiph-go patch). As in bash's
+// verify_substring_values, the offset is checked first: one past the end
+// of the list (past the highest index of an array, past $# + 1 for the
+// positional parameters) makes the expansion empty before the length is
+// evaluated (${a[@]:5:-1} of three elements is empty, not an error).
 func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
-	if pe.Slice == nil || pe.Slice.Length == nil || pe.Param == nil {
+	if pe.Slice == nil || pe.Param == nil {
 		return nil
 	}
-	list := pe.Param.Value == "@" || pe.Param.Value == "*"
-	if l := nodeLit(pe.Index); l == "@" || l == "*" {
-		switch cfg.Env.Get(pe.Param.Value).Kind {
+	name := pe.Param.Value
+	var vr Variable
+	list := name == "@" || name == "*"
+	if l := nodeLit(pe.Index); !list && (l == "@" || l == "*") {
+		vr = cfg.Env.Get(name)
+		switch vr.Kind {
 		case Indexed, Associative:
 			list = true
 		}
 	}
 	if !list {
+		return nil
+	}
+	offset := 0
+	if pe.Slice.Offset != nil {
+		n, err := Arithm(cfg, pe.Slice.Offset)
+		if err != nil {
+			return err
+		}
+		offset = n
+	}
+	neg := 0
+	if offset < 0 {
+		neg = 1
+	}
+	var size int // bash's len for the offset
+	switch {
+	case name == "@" || name == "*":
+		size = len(cfg.Env.Get("@").List) + 1
+		if offset == 0 {
+			size++ // counting from $0
+		}
+	case vr.Kind == Associative:
+		size = len(vr.AssocValues()) + neg
+	case len(vr.Indexes) > 0:
+		size = vr.Indexes[len(vr.Indexes)-1] + neg
+	default:
+		size = len(vr.List) - 1 + neg
+	}
+	if offset < 0 {
+		offset += size
+	}
+	if offset > size || offset < 0 || pe.Slice.Length == nil {
 		return nil
 	}
 	n, err := Arithm(cfg, pe.Slice.Length)
@@ -1542,6 +1591,47 @@ func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
 		out = append(out, "")
 	}
 	return out, nil
+}
+
+// errorOpError is the fatal error of ${x:?w} or ${x?w} whose parameter is
+// unset (or null): the word's message, or bash's default for a word empty
+// as written (${u:?""} says "u: ").
+func (cfg *Config) errorOpError(pe *syntax.ParamExp) error {
+	msg, err := cfg.errorOpMessage(pe.Exp.Word)
+	if err != nil {
+		return err
+	}
+	if w := pe.Exp.Word; w == nil || len(w.Parts) == 0 {
+		msg = "parameter null or not set"
+		if pe.Exp.Op == syntax.ErrorUnset {
+			msg = "parameter not set"
+		}
+	}
+	return UnsetParameterError{Node: pe, Message: msg}
+}
+
+// errorOpMessage is the message of ${x:?w} and ${x?w} (jaiph-go patch): as
+// in bash's parameter_brace_expand_error, the word expanded as an unquoted
+// word, inside double quotes too (quotes removed: "${u:?'no value'}" says
+// no value; expansions split, not globbed), its fields joined by spaces.
+func (cfg *Config) errorOpMessage(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	oldDbl := cfg.inDblQuote
+	cfg.inDblQuote = false
+	// This wordFields call is nested in the caller's: see quotedOpFields.
+	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
+	defer func() { cfg.inDblQuote, cfg.fieldAlloc, cfg.fieldsAlloc = oldDbl, fa, fsa }()
+	fields, err := cfg.wordFields(w.Parts)
+	if err != nil {
+		return "", err
+	}
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, cfg.fieldJoin(f))
+	}
+	return strings.Join(out, " "), nil
 }
 
 // sliceElems applies ${var:offset:length} slicing to a list of elements.

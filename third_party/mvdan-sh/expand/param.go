@@ -39,6 +39,11 @@ func (u UnsetParameterError) Error() string {
 	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
 		name = "$" + name
 	}
+	if u.Message != "unbound variable" && u.Node.Index != nil && name != "@" && name != "*" {
+		// jaiph-go patch: the error of ${a[i]:?w} names the element
+		// as written, as bash does (a[i]: w).
+		name += "[" + ArithmSource(u.Node.Index) + "]"
+	}
 	return fmt.Sprintf("%s: %s", name, u.Message)
 }
 
@@ -250,24 +255,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 	}
 
+	// A list's offset and length are evaluated here (a string's once its
+	// value is known, below).
 	if err := cfg.listSliceLength(pe); err != nil {
 		return "", err
-	}
-	var sliceOffset, sliceLen int
-	if pe.Slice != nil {
-		var err error
-		if pe.Slice.Offset != nil {
-			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
-			if err != nil {
-				return "", err
-			}
-		}
-		if pe.Slice.Length != nil {
-			sliceLen, err = Arithm(cfg, pe.Slice.Length)
-			if err != nil {
-				return "", err
-			}
-		}
 	}
 
 	var (
@@ -398,23 +389,43 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// the start is the fatal "substring expression < 0".
 			// An invalid UTF-8 byte is one character, as in bash
 			// ([]rune made it a 3-byte U+FFFD).
+			// jaiph-go patch: as in bash's verify_substring_values,
+			// an unset value is empty before the offset is evaluated,
+			// and an offset past either end is empty before the length
+			// is (${u:1:-1}, ${v:4:-1} of abc: empty, not an error).
+			if !set {
+				str = ""
+				break
+			}
 			offs := charOffsets(str)
 			n := len(offs) - 1
-			start, end := sliceOffset, n
+			start := 0
+			if pe.Slice.Offset != nil {
+				var err error
+				if start, err = Arithm(cfg, pe.Slice.Offset); err != nil {
+					return "", err
+				}
+			}
 			if start < 0 {
 				start += n
 			}
 			if start < 0 || start > n {
-				start = n
+				str = ""
+				break
 			}
+			end := n
 			if pe.Slice.Length != nil {
+				sliceLen, err := Arithm(cfg, pe.Slice.Length)
+				if err != nil {
+					return "", err
+				}
 				if sliceLen < 0 {
 					end = n + sliceLen
 					if end < start {
 						return "", fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 					}
-				} else {
-					end = min(start+sliceLen, n)
+				} else if sliceLen < n-start {
+					end = start + sliceLen
 				}
 			}
 			str = str[offs[start]:offs[end]]
@@ -473,6 +484,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					// (v=${u-~:~}).
 					expandWord = AssignLiteral
 				}
+				switch pe.Exp.Op {
+				case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+					return "", cfg.errorOpError(pe)
+				}
 				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
 					return "", err
 				}
@@ -512,16 +527,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
-				// jaiph-go patch: bash's default messages.
-				if arg == "" && op == syntax.ErrorUnset {
-					arg = "parameter not set"
-				} else if arg == "" {
-					arg = "parameter null or not set"
-				}
-				return "", UnsetParameterError{
-					Node:    pe,
-					Message: arg,
-				}
+				return "", cfg.errorOpError(pe)
 			}
 		case syntax.AssignUnset:
 			if set {

@@ -1705,13 +1705,18 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 	if rd.Op != syntax.DashHdoc {
 		return r.hdocWord(rd.Hdoc, quoted)
 	}
-	// Strip the leading tabs from each line.
+	// Strip the leading tabs from each line. jaiph-go patch: a line is
+	// kept when it expands to nothing (bash keeps it empty; the newline
+	// was written only after a non-empty text), and only tabs that start
+	// a line are stripped ("$u\tx" keeps its tab).
 	var buf strings.Builder
 	var cur []syntax.WordPart
+	lines := 0
 	flushLine := func() {
-		if buf.Len() > 0 {
+		if lines > 0 {
 			buf.WriteByte('\n')
 		}
+		lines++
 		buf.WriteString(r.hdocWord(&syntax.Word{Parts: cur}, quoted))
 		cur = cur[:0]
 	}
@@ -1727,7 +1732,9 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 				flushLine()
 			}
 			first = false
-			part = strings.TrimLeft(part, "\t")
+			if len(cur) == 0 {
+				part = strings.TrimLeft(part, "\t")
+			}
 			cur = append(cur, &syntax.Lit{Value: part})
 		}
 	}

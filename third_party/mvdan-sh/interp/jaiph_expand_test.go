@@ -1,0 +1,123 @@
+// Differential tests for the expansion fixes of issue 36's fuzzer classes
+// neglen-unset, colon-q-quoted-word, declaration-brace-expansion,
+// nested-quoted-alternative and dash-heredoc-empty-line.
+package interp_test
+
+import "testing"
+
+// A substring whose offset lies past the end of the value is empty before
+// its length is looked at, so a negative length there is no error; an
+// unset value is empty before even its offset is evaluated.
+func TestJaiphSliceOffsetPastEnd(t *testing.T) {
+	runCases(t, []string{
+		`v=; echo "[${v:1:-1}]"; echo "[${u:1:-1}]"; echo "[${u:0:-1}]"; echo "[${u: -1:-1}]"`,
+		`v=abc; echo "[${v:4:-1}]" "[${v:4:-5}]" "[${v: -4:-1}]" "[${v: -4:1}]" "[${v:2:-1}]"`,
+		`v=abc; echo "[${v:3:-1}]"; echo after`,
+		`v=; echo "[${v:0:-1}]"; echo after`,
+		`v=abc; echo "[${v:2:-2}]"; echo after`,
+		`x=0; echo "[${u:x++:-1}] $x"; v=ab; echo "[${v:5:x++}] $x"; echo "[${v:1:x++}] $x"`,
+		`v=ab; echo "[${v:5:1/0}]" "[${u:1/0:1}]"`,
+		`a=(x y z); echo "[${a[@]:5:-1}]" "[${a[@]:3:-1}]" "[${a[@]: -4:-1}]"; echo "[${a[*]:3:-1}]"`,
+		`a=(x y z); echo "[${a[@]:2:-1}]"; echo after`,
+		`a=(x y z); echo "[${a[@]: -3:-1}]"; echo after`,
+		`a=(x y z); unset "a[2]"; echo "[${a[@]:2:-1}]"; b=([5]=p); echo "[${b[@]:6:-1}]"`,
+		`a=(x y z); unset "a[2]"; echo "[${a[@]:1:-1}]"; echo after`,
+		`a=(); echo "[${a[@]:0:-1}]" "[${a[@]:1:-1}]" "[${u[@]:0:-1}]"`,
+		`a=(x); echo "[${a[7]:0:-1}]" "[${a:5:-1}]"; echo "[${a[0]:0:-2}]"; echo after`,
+		`declare -A A=([k]=v); echo "[${A[@]:2:-1}]"; echo "[${A[@]:1:-1}]"; echo after`,
+		`set -- a b c; echo "[${@:5:-1}]" "[${*:5:-1}]"; echo "[${@:4:-1}]"; echo after`,
+		`set -- a b c; echo "[${@: -5:-1}]"; echo "[${@: -4:-1}]"; echo after`,
+		`set --; echo "[${@:2:-1}]"; echo "[${@:0:-1}]"; echo after`,
+		`s=; echo "[${s[@]:0:-1}]"; echo after`,
+		`s=ab; echo "[${s[@]:3:-1}]" "[${s[@]:1:-1}]"`,
+		`set -u; echo "[${u:1:-1}]"; echo after`,
+	})
+}
+
+// The word of ${u:?word} and ${u?word} is expanded as any operator word
+// is, quote removal included, before it becomes the message.
+func TestJaiphColonQMessageWord(t *testing.T) {
+	runCases(t, []string{
+		`v3="${u1:?'no value'}"`,
+		`echo ${u1:?'no value'}`,
+		`echo "${u1:?'no value'}"`,
+		`y=Y; echo ${u?"x $y"}`,
+		`y=Y; echo "${u?"x $y"}"`,
+		`y=Y; echo "${u?x $y}"`,
+		`echo ${u:?}`,
+		`echo "${u:?}"`,
+		`v=; echo ${v:?}`,
+		`v=; echo "${v?}" ok; echo ${v:?'a  b'\'c}`,
+		`echo "${u:?a\"b\\c\$d}"`,
+		`echo ${u:?a\"b\\c\$d}`,
+		`echo ${u:?$'t\tx'}`,
+		`echo "${u:?$'t\tx'}"`,
+		`y='a  b'; echo ${u:?$y "$y" '$y'}`,
+		`echo ${u:?~}`,
+		`echo ${u:?*}`,
+		`a=(p q); echo "${u:?${a[@]}}"`,
+		`f() { local v="${u:?'in f'}"; }; f; echo after`,
+	})
+}
+
+func TestJaiphColonQMessageWordMore(t *testing.T) {
+	runCases(t, []string{
+		`echo ${u:?""}`,
+		`echo "${u:?''}"`,
+		`echo "${u?''}"`,
+		`echo "${u:?a\b}"`,
+		`echo ${u:?a\b}`,
+		`x=${u:?~/a}`,
+		`echo "${u:?~}"`,
+		`echo ${u:?x~}`,
+		`y="p   q"; echo "${u?$y}"; `,
+		`y="p   q"; echo "${u?"$y"}"`,
+		`IFS=:; y="p::q"; echo "${u?$y}"`,
+		`IFS=:; echo "${u?a::b}"`,
+		`y="p   q"; echo "${u?x${y}z}"`,
+		`echo "${u?*}"`,
+		`touch a1 a2; echo ${u?a*}`,
+		`echo "${u:?$(echo "a   b")}"`,
+		`y="p   q"; echo "${u:?${y:-x}}"`,
+		`a=(p q); echo ${u:?"${a[@]}" "${a[*]}"}`,
+		`set -- 'a  b' c; echo "${u:?$@}"`,
+		`echo "${u:?$'a\tb'}"`,
+		`v=; echo "${v:?'v is empty'}"`,
+		`a=(); echo "${a[@]:?'no elements'}"`,
+	})
+}
+
+// ${x:?w} of an array element names the element as written, and of an
+// empty list ("${a[@]:?w}", "${@:?w}") is the error too.
+func TestJaiphColonQListAndElement(t *testing.T) {
+	runCases(t, []string{
+		`a=(); echo "${a[1]:?x}"`,
+		`a=(); i=3; echo "${a[i]:?x}"`,
+		`declare -A m; echo "${m[k]:?x}"`,
+		`echo "${u[0]?x}"`,
+		`a=(); echo "${a[@]:?x}"`,
+		`a=(); echo ${a[@]:?x}`,
+		`a=(); echo "${a[@]?x}"`,
+		`echo "${u[@]?x}"`,
+		`a=(); echo "${a[*]:?x}"`,
+		`set --; echo "${@:?x}"`,
+		`set --; echo ${*:?}`,
+		`a=(""); echo "${a[@]:?x}"`,
+		`a=(""); echo "${a[@]?x}" ok; b=(p); echo "${b[@]:?x}"`,
+	})
+}
+
+// A <<- here-document keeps a line that expands to nothing as an empty
+// line, and strips only the tabs that start a line.
+func TestJaiphDashHeredocEmptyLine(t *testing.T) {
+	runCases(t, []string{
+		"cat <<-E1\n${a1[1]}\nE1",
+		"cat <<-E1\n${a1[1]}\n\t$u\nx\n\n$u$u\nE1\necho ---",
+		"u=; cat <<-E\n$u\tx\n\t\ty$u\t\n\t$u\t\tz\nE",
+		"cat <<-E\n\n\n$u\nE\necho ---; cat <<-E\n$u\nE",
+		"cat <<-\"E\"\n\t$u\n\n\tx\nE",
+		"cat <<-E\n\tx\\\n\ty\n\t$u\\\n\tz\nE",
+		"f() {\n\tcat <<-E\n\t\t$u\n\t\tb\n\tE\n}\nf",
+		"a1=(p); cat <<-E1 | wc -l\n${a1[1]}\n\t${a1[0]}\nE1",
+	})
+}
