@@ -138,6 +138,11 @@ type Config struct {
 	// (jaiph-go patch, see AssignLiteral).
 	inAssign bool
 
+	// braceWord is set while a word made by brace expansion expands: it
+	// is not an assignment-like word, whose tilde after = expands (bash
+	// gives the words it makes no flags: echo v=~{,/a} is v=~ v=~/a).
+	braceWord bool
+
 	// arithStop: the first assignment to a non-variable of the
 	// arithmetic expression being evaluated (jaiph-go patch, see
 	// ArithmTop).
@@ -663,7 +668,10 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash
 				}
 				w = mergeLits(w) // jaiph-go patch: {~,b}/x expands the tilde
-				if expandWord(w) {
+				cfg.braceWord = true
+				stop := expandWord(w)
+				cfg.braceWord = false
+				if stop {
 					return
 				}
 			}
@@ -950,7 +958,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 {
-				if eq := strings.IndexByte(s, '='); eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
+				if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
 					(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
 					// jaiph-go patch: as bash, a word that looks like an
 					// assignment (NAME=~/a:~/b) gets tilde expansion after

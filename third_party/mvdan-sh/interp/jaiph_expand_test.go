@@ -121,3 +121,34 @@ func TestJaiphDashHeredocEmptyLine(t *testing.T) {
 		"a1=(p); cat <<-E1 | wc -l\n${a1[1]}\n\t${a1[0]}\nE1",
 	})
 }
+
+// A declaration builtin's assignment word with a brace expansion is
+// expanded as any word (braces, splitting, globbing, each field one
+// argument): `local v={a,b}` is `local v=a v=b`. A plain assignment's
+// value is not brace-expanded.
+func TestJaiphDeclBraceExpansion(t *testing.T) {
+	runCases(t, []string{
+		`f() { local v1={a,b}; echo "$v1"; }; f`,
+		`declare v={a,b}; declare -p v; v={a,b}; echo "$v"`,
+		`declare a=({x,y}); declare -p a; declare -a b={x,y}; declare -p b`,
+		`export v={1..3}; declare -p v; typeset t=x{a,b}y; declare -p t`,
+		`readonly r={p,q}; declare -p r`,
+		`declare "v={a,b}" w='{a,b}'; declare -p v w`,
+		`declare v=a{b,c}d{e,f} w=1; declare -p v w`,
+		`b=1; declare v={$b,2}; declare -p v; declare v+={a,b}; declare -p v`,
+		`declare -i n={1,2}+1; declare -p n`,
+		`declare v={,}; declare -p v; declare w={a,b}"{c,d}"; declare -p w`,
+		`f() { local v={$(echo p),q$(echo r)}; declare -p v; }; f`,
+		`declare v={$u,}; declare -p v; declare w=x{1..3..2}; declare -p w`,
+		`set -x; declare v={a,b}`,
+		`declare v=~{,/a}; declare -p v; declare w={~,~/b}; declare -p w; declare x=~/{a,b}; declare -p x`,
+		`declare v={a,b}:~ w=~ x=:~; declare -p v w x`,
+		`echo v=~{,/a} v=~ x{~,/a} {~,/b} a:~{,b} v=~:~`,
+		`x="p  q"; declare v={a,b}$x; declare -p v`,
+		`touch v=bz1; x="z*"; declare v={a,b}$x; declare -p v`,
+		`x="p  q"; declare v={a,"$x"}; declare -p v`,
+		`declare v={a b}; declare -p v`,
+		`f() { local v=1; local v={x,y}; echo $v; }; f`,
+		`builtin declare v={a,b}; command export w={c,d}; declare -p v w`,
+	})
+}

@@ -1474,6 +1474,15 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 	var out []*syntax.Assign
 	for as := range r.flattenAssigns(args) {
+		if w := braceDeclWord(as); w != nil {
+			// jaiph-go patch: a declaration builtin's word with a brace
+			// expansion is expanded as any word is, as in bash (braces,
+			// then splitting and globbing, no tilde after the `=`), and
+			// each field is an argument: `local v={a,b}` is `local v=a
+			// v=b`. A plain assignment's value is not brace-expanded.
+			out = slices.AppendSeq(out, r.flattenAssigns([]*syntax.Assign{{Value: w}}))
+			continue
+		}
 		if as.Value != nil && as.Array == nil {
 			var val string
 			var err error
@@ -1511,6 +1520,23 @@ func (r *Runner) expandDeclArgs(args []*syntax.Assign) []*syntax.Assign {
 		out = append(out, as)
 	}
 	return out
+}
+
+// braceDeclWord is the word `name=value` (`name+=value`) of a declaration
+// builtin's assignment whose value holds a brace expansion, or nil.
+func braceDeclWord(as *syntax.Assign) *syntax.Word {
+	if as.Name == nil || as.Naked || as.Value == nil || as.Array != nil || as.Index != nil {
+		return nil
+	}
+	if w := *as.Value; !syntax.SplitBraces(&w) {
+		return nil
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	name := &syntax.Lit{ValuePos: as.Name.Pos(), ValueEnd: as.Value.Pos(), Value: as.Name.Value + op}
+	return &syntax.Word{Parts: append([]syntax.WordPart{name}, as.Value.Parts...)}
 }
 
 // assocDecl says the declaration's flags so far make an associative array
