@@ -138,6 +138,11 @@ type Config struct {
 	// (jaiph-go patch, see AssignLiteral).
 	inAssign bool
 
+	// inHeredoc: the parameter expansion being expanded is in a
+	// here-document's body, whose operator words bash reads as it does
+	// in double quotes (jaiph-go patch, see opWord).
+	inHeredoc bool
+
 	// braceWord is set while a word made by brace expansion expands: it
 	// is not an assignment-like word, whose tilde after = expands (bash
 	// gives the words it makes no flags: echo v=~{,/a} is v=~ v=~/a).
@@ -794,9 +799,11 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 		case *syntax.ParamExp:
 			oldDbl := cfg.inDblQuote
+			oldHdoc := cfg.inHeredoc
 			cfg.inDblQuote = ql == quoteDouble // jaiph-go patch, see opWord
+			cfg.inHeredoc = ql == quoteHeredoc
 			val, err := cfg.paramExp(wp)
-			cfg.inDblQuote = oldDbl
+			cfg.inDblQuote, cfg.inHeredoc = oldDbl, oldHdoc
 			if err != nil {
 				return nil, err
 			}

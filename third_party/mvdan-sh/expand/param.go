@@ -65,8 +65,16 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 // expanded (jaiph-go patch): inside double quotes a single-quoted part keeps
 // its quotes, as in bash ("${u:-'a b'}" is 'a b' with the quotes), and
 // backslashes follow double-quote rules.
+//
+// Inside double quotes bash reads the word as one double-quoted string
+// with its embedded double quotes removed (parameter_brace_expand_rhs and
+// string_extract_double_quoted with SX_STRIPDQ, for sh compatibility):
+// the text `"$w"x` reads as `$wx`, so "${v:+"$w"x}" expands the variable
+// wx (empty when unset), "${v:+"a\b"}" is ab (a backslash inside the
+// embedded quotes stays only before $ ` " \), and the parser has already
+// turned $'…' into its plain text ("${v:+"$w"$'x'}" is $wx too).
 func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
-	if !cfg.inDblQuote || w == nil {
+	if !cfg.inDblQuote && !cfg.inHeredoc || w == nil {
 		return w
 	}
 	parts := make([]syntax.WordPart, 0, len(w.Parts))
@@ -74,6 +82,17 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 		switch q := p.(type) {
 		case *syntax.SglQuoted:
 			if q.Dollar {
+				// $'…' is its plain text, read as part of the
+				// double-quoted string.
+				val, _, _ := Format(cfg, dollarCtrl(q.Value), nil)
+				val, _, _ = strings.Cut(val, "\x00")
+				p = &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: val}
+				if strings.ContainsAny(val, "$`") {
+					if doc, err := syntax.NewParser().Document(strings.NewReader(val)); err == nil {
+						parts = append(parts, doc.Parts...)
+						continue
+					}
+				}
 				break
 			}
 			lit := &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: "'" + q.Value + "'"}
@@ -93,28 +112,78 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 			// does in the word of "${u-\}}"; the other escapes are the
 			// double quotes' own.
 			if strings.Contains(q.Value, `\}`) {
-				var sb strings.Builder
-				for i := 0; i < len(q.Value); i++ {
-					if q.Value[i] == '\\' && i+1 < len(q.Value) {
-						if q.Value[i+1] != '}' {
-							sb.WriteByte('\\')
-						}
-						i++
-					}
-					sb.WriteByte(q.Value[i])
-				}
-				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: sb.String()}
+				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: dropBackslashes(q.Value, "}")}
 			}
-		}
-		if dq, ok := p.(*syntax.DblQuoted); ok && !dq.Dollar {
+		case *syntax.DblQuoted:
 			// Quotes inside the quoted word only quote: "${u:-"$@"}"
-			// is "${u:-$@}", so its list gives fields.
-			parts = append(parts, dq.Parts...)
+			// is "${u:-$@}", so its list gives fields. Inside them a
+			// backslash before a character other than $ ` " \ is
+			// removed.
+			for _, ip := range q.Parts {
+				if l, ok := ip.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
+					ip = &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: dropBackslashes(l.Value, "")}
+				}
+				parts = append(parts, ip)
+			}
 			continue
 		}
 		parts = append(parts, p)
 	}
+	// A $name the removed quotes put before letters, digits or
+	// underscores takes them into its name, as in the text bash reads;
+	// a $ they put before a name starts an expansion ("a$"w is a$w).
+	parts = joinBraceNames(parts)
+	for i := 0; i < len(parts); i++ {
+		l, ok := parts[i].(*syntax.Lit)
+		if !ok || !litStartsExpansion(l.Value) {
+			continue
+		}
+		doc, err := syntax.NewParser().Document(strings.NewReader(l.Value))
+		if err != nil {
+			continue
+		}
+		parts = slices.Concat(parts[:i], doc.Parts, parts[i+1:])
+		i += len(doc.Parts) - 1
+	}
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
+}
+
+// litStartsExpansion says s holds an unescaped $ before a name or a
+// brace, which the parser never leaves in a literal: joined literals made it.
+func litStartsExpansion(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch c := s[i+1]; {
+		case s[i] == '\\':
+			i++
+		case s[i] == '$' && (c == '_' || c == '{' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'):
+			return true
+		}
+	}
+	return false
+}
+
+// dropBackslashes removes the backslashes of s that escape a character of
+// only, or, when only is empty, any character but $ ` " \ and newline (the
+// escapes double quotes keep).
+func dropBackslashes(s, only string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			c := s[i+1]
+			drop := strings.IndexByte(only, c) >= 0
+			if only == "" {
+				drop = strings.IndexByte("$`\"\\\n", c) < 0
+			}
+			if !drop {
+				sb.WriteByte('\\')
+			}
+			i++
+			sb.WriteByte(c)
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
 }
 
 // sliceAssoc slices the values of an associative array as bash does: its

@@ -152,3 +152,28 @@ func TestJaiphDeclBraceExpansion(t *testing.T) {
 		`builtin declare v={a,b}; command export w={c,d}; declare -p v w`,
 	})
 }
+
+// Inside double quotes (and in a here-document) bash reads the word of
+// ${v:+w}, ${v:-w} and ${v:=w} as one double-quoted string with its
+// embedded double quotes removed: "$w"x reads as $wx.
+func TestJaiphNestedQuotedOpWord(t *testing.T) {
+	runCases(t, []string{
+		`v=x w=W; echo "[${v:+"$w"x}]" "[${v:+"$u"x}]" "[${v:+"$w"}]" "[${v:+x"$w"}]" "[${v:+"${w}"x}]"`,
+		`v=x w=W; echo "[${v:+"$w""x"}]" "[${v:+"$w"'x'}]" "[${v:+"$w"$w}]" "[${v:+a"$w"x}]" "[${v:+"$w" x}]"`,
+		`v=x w=W; echo "[${u:-"$w"x}]" "[${u-"$w"x}]" "[${v:+"$w"x"$w"}]" "[${v:+"a$w"x}]" "[${v:+"$w$w"x}]"`,
+		`v=x w=W wx=WX; echo "[${v:+"$w"x}]" "[${v:+"$w"_}]" "[${v:+"$w".}]" "[${v:+"$w"\x}]" "[${v:+"$w"x yz}]"`,
+		`v=x w=W; echo "[${v:+"$(echo s)"x}]" "[${v:+"$((1))"x}]" "[${v:+"$#"x}]" "[${v:+"$?"r}]" "[${v:+"$@"r}]"`,
+		`v=x; echo "[${v:+"$v"r}]" "[${v:+"$_"r}]" "[${v:+" $v"r}]" "[${v:+"$v "r}]"`,
+		`w=W; unset z; echo "[${z="$w"x}]"; declare -p z; unset z; echo "[${z:="$w"x}]"; declare -p z`,
+		`w=W; unset z; echo "[${z=a"$w"x}]"; declare -p z; unset z; echo "[${z="$w"}]"; declare -p z`,
+		`v=x w=W; echo [${v:+"$w"x}]; x="${v:+"$w"x}"; echo "[$x]"`,
+		"v=x w=W; cat <<E\n[${v:+\"$w\"x}] [${u:-'a'}] [${v:+\"a\\b\"}] [${v:+\"$w\"}]\nE",
+		`v=x w=W; echo "[${v:+"a$"w}]" "[${v:+"$w"$'x'}]" "[${v:+"$w"$'\tx'}]" "[${v:+"$w"$"x"}]"`,
+		`v=x; echo "[${v:+"a\b\\c\$d\"e"}]" "[${v:+a\b\\c\$d\"e}]" "[${v:+"a\b"\b}]"`,
+		`echo "[${u:-$'a\\b'}]" "[${u:-$'a\\\\b'}]" "[${u:-"a\}"}]" "[${u:-"\}"\}}]" "[${u:-"a\` + "`" + `b"}]"`,
+		`w=W; echo "[${u:-$'\x24w'}]" "[${u:-"$'x'"}]"`,
+		`v=x w=W; echo "[${v#"$w"x}]" "[${w/"$w"x/y}]" "[${w/W/"$w"x}]"`,
+		`a=(p q); v=x; printf '<%s>' "${v:+"${a[@]}"}" "${v:+"${a[@]}"x}"; echo`,
+		`set -- a b; v=x; printf '<%s>' "${v:+"$@"}" "${u:-"$@"}"; echo`,
+	})
+}
