@@ -39,9 +39,11 @@ func (u UnsetParameterError) Error() string {
 	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
 		name = "$" + name
 	}
-	if u.Message != "unbound variable" && u.Node.Index != nil && name != "@" && name != "*" {
-		// jaiph-go patch: the error of ${a[i]:?w} names the element
-		// as written, as bash does (a[i]: w).
+	if l := nodeLit(u.Node.Index); u.Node.Index != nil && name != "@" && name != "*" &&
+		(u.Message != "unbound variable" || l != "@" && l != "*" && !u.Node.Length && u.Node.Dollar.IsValid()) {
+		// jaiph-go patch: the error of ${a[i]:?w} (and of ${a[i]}
+		// under set -u) names the element as written, as bash does
+		// (a[i]: w).
 		name += "[" + ArithmSource(u.Node.Index) + "]"
 	}
 	return fmt.Sprintf("%s: %s", name, u.Message)
@@ -317,7 +319,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
 	// unbound (the last fails as an invalid indirect expansion).
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl {
+	// jaiph-go patch: nor is ${u[@]} or ${u[*]} (their length is).
+	if l := nodeLit(pe.Index); cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl &&
+		(pe.Length || l != "@" && l != "*") {
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
@@ -395,6 +399,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if err != nil {
 			return "", err
 		}
+	}
+	if cfg.NoUnset && callVarInd && !set && vr.IsSet() && index != nil && !indexAllElements &&
+		!overridingUnset(pe) && !pe.Excl && !pe.Length && pe.Dollar.IsValid() {
+		// jaiph-go patch: under set -u an unset element of a set
+		// variable is unbound too (${a[1]} of a=(x), ${s[1]} of a
+		// string), as in bash; its length is 0, and in arithmetic
+		// (a bare a[1], no $) it is 0.
+		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
 	}
 	if !indexAllElements {
 		elems = []string{str}

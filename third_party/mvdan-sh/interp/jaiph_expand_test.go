@@ -177,3 +177,24 @@ func TestJaiphNestedQuotedOpWord(t *testing.T) {
 		`set -- a b; v=x; printf '<%s>' "${v:+"$@"}" "${u:-"$@"}"; echo`,
 	})
 }
+
+// Under set -u an unset element of a set variable is unbound, named as
+// written; ${u[@]} and ${u[*]} of an unset u are not (their length is).
+func TestJaiphNounsetElement(t *testing.T) {
+	runCases(t, []string{
+		`set -u; echo ${u[1]}`,
+		`set -u; a=(x); echo ${#a[1]} ${a[1]:-d} ${a[1]-d} ${a[1]+p}`,
+		`set -u; declare -A m=([k]=v); echo ${m[k]}; echo ${m[x]}; echo after`,
+		`f() { set -u; local a=(x); echo "${a[1]}"; echo after; }; f`,
+		`set -u; a=(x); x=${a[1]}; echo after`,
+		`set -u; s=str; echo ${s[0]}; echo ${s[1]}`,
+		`set -u; a=(x); echo ${a[1]/x/y}`,
+		`set -u; a=(x); echo ${a[1]:0:1}`,
+		`set -u; a=(x); echo "${a[@]}" "${a[*]}" ${a[0]} ${a[-1]} ${a[@]:1}`,
+		`set -u; echo ${u[@]} ${u[*]}x "${u[@]}" ${u[@]:1} ${u[@]/x/y}; echo ${#u[*]}`,
+		`set -u; echo ${#u[1]}`,
+		`set -u; a=(x); echo "${a[5]:?gone}"`,
+		`set -u; a=(x); echo $(( a[1] )); (( a[1] )); echo $?; echo $(( ${a[1]} + 1 ))`,
+		`set -u; echo $(( nv[0] ))`,
+	})
+}
