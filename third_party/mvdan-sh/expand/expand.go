@@ -1044,11 +1044,12 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				}
 			}
 			allowEmpty = true
-			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, isListParamExp) {
+			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
 				// jaiph-go patch: as in bash, "pre $@ post" gives one field
-				// per element, the first and last joined to the text around.
+				// per element, the first and last joined to the text around;
+				// so does "pre ${u:-"${a[@]}"} post" when the word is used.
 				for _, part := range wp.Parts {
-					if pe, ok := part.(*syntax.ParamExp); ok && isListParamExp(part) {
+					if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
 						elems, err := cfg.quotedElemFields(pe)
 						if err != nil {
 							return nil, err
@@ -1483,6 +1484,9 @@ func hasListExp(w *syntax.Word) bool {
 			case *syntax.ParamExp:
 				if p.Param != nil && !p.Excl && !p.Length && (p.Param.Value == "@" || nodeLit(p.Index) == "@") {
 					return true
+				}
+				if p.Excl && isListParamExp(p) {
+					return true // jaiph-go patch: "${!a[@]}", "${!pre@}"
 				}
 				if p.Exp != nil && p.Exp.Word != nil && parts(p.Exp.Word.Parts) {
 					return true
@@ -2136,6 +2140,24 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 // isListParamExp reports whether a word part is an "@" list expansion such as
 // $@ or ${a[@]}, which expands to several fields even inside double quotes
 // (jaiph-go patch).
+// listOrOpListParamExp is a list expansion, or a default or alternative
+// whose word holds one ("${u:-"${a[@]}"}"), whose fields
+// [Config.quotedElemFields] gives (jaiph-go patch).
+func listOrOpListParamExp(wp syntax.WordPart) bool {
+	if isListParamExp(wp) {
+		return true
+	}
+	pe, ok := wp.(*syntax.ParamExp)
+	if !ok || pe.Exp == nil {
+		return false
+	}
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return hasListExp(pe.Exp.Word)
+	}
+	return false
+}
+
 func isListParamExp(wp syntax.WordPart) bool {
 	pe, ok := wp.(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {

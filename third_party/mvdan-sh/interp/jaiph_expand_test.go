@@ -198,3 +198,18 @@ func TestJaiphNounsetElement(t *testing.T) {
 		`set -u; echo $(( nv[0] ))`,
 	})
 }
+
+// A default or alternative whose word holds a list gives one field per
+// element inside a larger double-quoted word too ("[${u:-"${a[@]}"}]"),
+// and keys ("${!a[@]}") and names by prefix ("${!p@}") are lists there.
+func TestJaiphOpWordListInQuotedWord(t *testing.T) {
+	runCases(t, []string{
+		`a=(A B); printf "<%s>" "6[${u:-"${a[@]}"x}]" "6[${u:-"${a[@]}"}]" "6[${u:-${a[@]}}]"; echo`,
+		`set -- A B; printf "<%s>" "6[${u:-$@}]" "[${v:+$@}]" "[${u+$@}]"; echo`,
+		`v=1; a=(A B); printf "<%s>" "[${v:-"${a[@]}"}]" "[${v:+"${a[@]}"}]" "[${v:+x${a[@]}y}]"; echo`,
+		`a=(); printf "<%s>" "[${u:-"${a[@]}"}]" "[${u:-${a[@]}}]"; echo`,
+		`a=(A B); printf "<%s>" "[${u:-${a[*]}}]" "[${u:-"${!a[@]}"}]" "${u:-${!a[@]}}"; echo`,
+		`pa=1 pb=2; printf "<%s>" "${u:-${!p@}}" "${u:-${!p*}}" "[${v:+${!p@}}]"; echo`,
+		`a=(A B); x="[${u:-"${a[@]}"}]"; printf "<%s>" "$x"; echo`,
+	})
+}
