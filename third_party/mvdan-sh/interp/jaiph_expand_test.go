@@ -213,3 +213,18 @@ func TestJaiphOpWordListInQuotedWord(t *testing.T) {
 		`a=(A B); x="[${u:-"${a[@]}"}]"; printf "<%s>" "$x"; echo`,
 	})
 }
+
+// A compound command whose status comes from a negated command (`! true`)
+// goes on under errexit, as one ending in a failed && list does.
+func TestJaiphCompoundEndsNegated(t *testing.T) {
+	runCases(t, []string{
+		`set -e; { ! true; }; echo "after $?"`,
+		`set -e; case x in *) ! true; esac; echo "after $?"`,
+		`set -e; if true; then ! true; fi; echo after; while true; do ! true; break; done; echo after2`,
+		`set -e; trap "echo ERR" ERR; { ! true; }; echo after`,
+		`set -e; f() { ! true; }; f; echo after`,
+		`set -e; ( ! true ); echo after`,
+		`set -e; set -o pipefail; { ! true; } | cat; echo after`,
+		`set -e; x=$( ! true ); echo "after $?"`,
+	})
+}

@@ -507,6 +507,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		} else {
 			r.exit.clear()
 		}
+		// jaiph-go patch: a negated command's failure is one errexit
+		// ignores, so a compound ending with it goes on too ({ ! true; }).
+		ignoredFail = !r.exit.ok()
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		ignoredFail = !r.exit.ok()
 	} else if r.noErrExitOnce {
