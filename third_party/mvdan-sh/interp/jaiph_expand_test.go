@@ -228,3 +228,12 @@ func TestJaiphCompoundEndsNegated(t *testing.T) {
 		`set -e; x=$( ! true ); echo "after $?"`,
 	})
 }
+
+// -v looks for a variable: the special parameters are none.
+func TestJaiphTestVSpecialParams(t *testing.T) {
+	runCases(t, []string{
+		`[[ -v "*" ]]; echo $?; set -- a; [[ -v "*" ]]; echo $?; [[ -v "@" ]]; echo $?; [[ -v 1 ]]; echo $?; [[ -v 2 ]]; echo $?`,
+		`[[ -v "#" ]]; echo $?; [[ -v "?" ]]; echo $?; [[ -v "-" ]]; echo $?; [[ -v "$" ]]; echo $?; [[ -v 0 ]]; echo $?; [[ -v _ ]]; echo $?`,
+		`true & [[ -v "!" ]]; echo $?; wait; test -v "*"; echo $?; [ -v "#" ]; echo $?`,
+	})
+}
