@@ -53,6 +53,10 @@ var table = []refusal{
 	// backquote between Z and a starts a command substitution that does
 	// not close (its fatal `bad substitution`).
 	{"brace character range holding a backquote", kNode, "{..`}", "", "echo -{Y..b}-; echo after"},
+	// Inside double quotes bash's parser turns the $'…' of a ${v:-…}
+	// (+, =, ?) word into its plain text; a quote there then unbalances
+	// the word when it expands (its fatal `bad substitution`).
+	{"$'…' holding a quote in the word of a double-quoted ${v:-…}", kNode, "$'\"'", "", `echo "[${u:-$'a\x22b'}]"; echo after`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
@@ -281,6 +285,10 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.Word:
 			if backquoteRange(n) {
 				hit(kNode, "{..`}", "", n.Pos())
+			}
+		case *syntax.DblQuoted:
+			if pos, ok := quotedDollarSglQuote(n); ok {
+				hit(kNode, "$'\"'", "", pos)
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
@@ -534,6 +542,37 @@ var signalNumbers = map[string]string{"HUP": "1", "INT": "2", "QUIT": "3", "ILL"
 	"PIPE": "13", "ALRM": "14", "TERM": "15", "STKFLT": "16", "CHLD": "17", "CONT": "18", "STOP": "19",
 	"TSTP": "20", "TTIN": "21", "TTOU": "22", "URG": "23", "XCPU": "24", "XFSZ": "25", "VTALRM": "26",
 	"PROF": "27", "WINCH": "28", "IO": "29", "PWR": "30", "SYS": "31"}
+
+// quotedDollarSglQuote finds a $'…' whose text holds a quote (written or
+// escaped: \x22, \047 …) in the word of a ${v:-w}, ${v:+w}, ${v:=w} or
+// ${v:?w} (with or without the colon) directly inside dq.
+func quotedDollarSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
+	for _, p := range dq.Parts {
+		pe, ok := p.(*syntax.ParamExp)
+		if !ok || pe.Exp == nil || pe.Exp.Word == nil {
+			continue
+		}
+		switch pe.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+			syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		default:
+			continue
+		}
+		for _, wp := range pe.Exp.Word.Parts {
+			sq, ok := wp.(*syntax.SglQuoted)
+			if !ok || !sq.Dollar {
+				continue
+			}
+			v := strings.ToLower(sq.Value)
+			for _, q := range []string{`"`, `\'`, `\x22`, `\x27`, `\042`, `\047`, `\u0022`, `\u0027`, `\u00000022`, `\u00000027`} {
+				if strings.Contains(v, q) {
+					return sq.Pos(), true
+				}
+			}
+		}
+	}
+	return syntax.Pos{}, false
+}
 
 // backquoteRange reports whether brace expansion of w has a character
 // range ({y..B}, {Z..a..3}) one of whose characters is the backquote.

@@ -278,7 +278,7 @@ func (g *gen) paramExp(st *Stmt) string {
 	case 5:
 		w := g.c.pick("gone", "'no value'", "")
 		if w == "'no value'" {
-			// jaiph keeps the quotes in the message.
+			// jaiph kept the quotes in the message (fixed).
 			if g.avoid(ClassColonQQuote) {
 				w = "novalue"
 			} else {
@@ -343,10 +343,10 @@ func (g *gen) arith() string {
 
 // word is one shell word; quoted asks for a word that is one field.
 // nestedWord is a word inside ${v:-…} (and the other alternatives and
-// defaults). A quoted word there, itself in double quotes, is the known
-// class ClassNestedArrayAlt: an array is several words in bash, an
-// empty expansion before a suffix nothing, and `"${u="$v"x}"` is empty
-// in bash and assigns the empty string (found by the long run, seed 16).
+// defaults). A quoted word there, itself in double quotes, is the class
+// ClassNestedArrayAlt (fixed): an array is several words in bash, and
+// bash strips the inner quotes from the word's text, so `"${u="$v"x}"`
+// expands $vx (found by the long run, seed 16).
 func (g *gen) nestedWord(st *Stmt) string {
 	w := g.word(st, false)
 	if strings.Contains(w, `"`) {

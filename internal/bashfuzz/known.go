@@ -51,8 +51,8 @@ const (
 	// whole body.
 	ClassSubshellReturn Class = "subshell-return"
 	// `${v:o:-l}` with the offset past the end of the value (an unset or
-	// empty variable too): bash expands to nothing, jaiph fails with
-	// "-l: substring expression < 0".
+	// empty variable too): bash expands to nothing, jaiph failed with
+	// "-l: substring expression < 0" (fixed: the offset is checked first).
 	ClassNegLenUnset Class = "neglen-unset"
 	// An arithmetic error (a non-numeric subscript of an indexed array):
 	// jaiph's message differs from bash's.
@@ -83,7 +83,7 @@ const (
 	// status is that command's, jaiph's was 0.
 	ClassWhileStatus Class = "while-status"
 	// A `<<-` here-document line that is one expansion expanding to
-	// nothing: jaiph drops the line, bash keeps it empty.
+	// nothing: jaiph dropped the line, bash keeps it empty (fixed).
 	ClassDashHeredocEmpty Class = "dash-heredoc-empty-line"
 	// An EXIT trap that runs when errexit ends the body inside a
 	// redirected brace group (`{ false; } > f1`): bash runs it with the
@@ -98,9 +98,10 @@ const (
 	// `local -a v=scalar`: bash makes an array, jaiph made a scalar.
 	ClassLocalArrayAttr Class = "local-a-scalar"
 	// A double-quoted word inside `${v:+…}` (`:-`, `+`, `-`) itself in
-	// double quotes: `"${v:+"$unset"x}"` is empty in bash, `x` in jaiph
-	// (`"${v:+"${a1[@]}"}"`, several words in bash, is fixed); the same
-	// in `=` and `:=`: `"${u="$v"x}"` is empty and assigns "" in bash.
+	// double quotes: `"${v:+"$unset"x}"` is empty in bash, was `x` in
+	// jaiph; the same in `=` and `:=`: `"${u="$v"x}"` is empty and
+	// assigns "" in bash (fixed: bash strips the inner quotes from the
+	// word's text, so `"$v"x` reads as `$vx`).
 	ClassNestedArrayAlt Class = "nested-quoted-alternative"
 	// PIPESTATUS after `! [[ … ]]` or `! (( … ))`: bash holds the
 	// negated status, jaiph held the test's own (`! true` agrees).
@@ -110,10 +111,10 @@ const (
 	ClassWorkflowIfNotHeredoc Class = "workflow-if-not-heredoc"
 	// `${!v*}` after `local v1=…` of a global v1: jaiph lists v1 twice.
 	ClassLocalShadowNames Class = "local-shadow-prefix-names"
-	// `${u:?'word'}`: jaiph's message keeps the word's quotes.
+	// `${u:?'word'}`: jaiph's message kept the word's quotes (fixed).
 	ClassColonQQuote Class = "colon-q-quoted-word"
 	// `local v={a,b}` (declare, export, readonly): bash brace-expands the
-	// word into `v=a v=b`, jaiph keeps `{a,b}`.
+	// word into `v=a v=b`, jaiph kept `{a,b}` (fixed).
 	ClassDeclBraceExpansion Class = "declaration-brace-expansion"
 	// `continue N` (break N) with N above the number of enclosing loops:
 	// bash continues (breaks) the outermost loop, jaiph leaves it.
@@ -126,16 +127,11 @@ const (
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
 	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
-	ClassNestedArrayAlt:       `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
-	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
-	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
 }
 
 // Fixed lists the classes that diverged and were fixed: the generator
@@ -167,6 +163,13 @@ var Fixed = map[Class]string{
 	ClassPipestatusStart:    "PIPESTATUS before the body's first pipeline: jaiph's was empty (bash: the caller's, 0)",
 	ClassSubshellReturn:     "( return 0 ) in a body ended jaiph's whole body (bash: the subshell)",
 	ClassSubshellTrap:       "trap 'false' EXIT in a body run where errexit is ignored: the trap's false did not end it (bash: status 1)",
+
+	// Expansions (issue 36).
+	ClassNegLenUnset:        "${v:5:-1} with the offset past the end (unset, empty) failed in jaiph (bash: empty)",
+	ClassDashHeredocEmpty:   "a <<- here-document line expanding to nothing was dropped",
+	ClassNestedArrayAlt:     `"${v:+"$w"x}" and "${u="$v"x}" were Wx (Vx) in jaiph; bash strips the inner quotes and expands $wx`,
+	ClassColonQQuote:        "${u:?'no value'}: jaiph's message kept the quotes",
+	ClassDeclBraceExpansion: "local v={a,b}: bash brace-expands it (v=b), jaiph kept {a,b}",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -138,6 +138,16 @@ type Config struct {
 	// (jaiph-go patch, see AssignLiteral).
 	inAssign bool
 
+	// inHeredoc: the parameter expansion being expanded is in a
+	// here-document's body, whose operator words bash reads as it does
+	// in double quotes (jaiph-go patch, see opWord).
+	inHeredoc bool
+
+	// braceWord is set while a word made by brace expansion expands: it
+	// is not an assignment-like word, whose tilde after = expands (bash
+	// gives the words it makes no flags: echo v=~{,/a} is v=~ v=~/a).
+	braceWord bool
+
 	// arithStop: the first assignment to a non-variable of the
 	// arithmetic expression being evaluated (jaiph-go patch, see
 	// ArithmTop).
@@ -663,7 +673,10 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash
 				}
 				w = mergeLits(w) // jaiph-go patch: {~,b}/x expands the tilde
-				if expandWord(w) {
+				cfg.braceWord = true
+				stop := expandWord(w)
+				cfg.braceWord = false
+				if stop {
 					return
 				}
 			}
@@ -786,9 +799,11 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 		case *syntax.ParamExp:
 			oldDbl := cfg.inDblQuote
+			oldHdoc := cfg.inHeredoc
 			cfg.inDblQuote = ql == quoteDouble // jaiph-go patch, see opWord
+			cfg.inHeredoc = ql == quoteHeredoc
 			val, err := cfg.paramExp(wp)
-			cfg.inDblQuote = oldDbl
+			cfg.inDblQuote, cfg.inHeredoc = oldDbl, oldHdoc
 			if err != nil {
 				return nil, err
 			}
@@ -950,7 +965,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 {
-				if eq := strings.IndexByte(s, '='); eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
+				if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
 					(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
 					// jaiph-go patch: as bash, a word that looks like an
 					// assignment (NAME=~/a:~/b) gets tilde expansion after
@@ -1029,11 +1044,12 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				}
 			}
 			allowEmpty = true
-			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, isListParamExp) {
+			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
 				// jaiph-go patch: as in bash, "pre $@ post" gives one field
-				// per element, the first and last joined to the text around.
+				// per element, the first and last joined to the text around;
+				// so does "pre ${u:-"${a[@]}"} post" when the word is used.
 				for _, part := range wp.Parts {
-					if pe, ok := part.(*syntax.ParamExp); ok && isListParamExp(part) {
+					if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
 						elems, err := cfg.quotedElemFields(pe)
 						if err != nil {
 							return nil, err
@@ -1359,6 +1375,16 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 					return []string{cfg.ifsJoin(elems)}, nil
 				}
 				return elems, nil
+			case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+				// jaiph-go patch: "${a[@]:?w}" of an empty list is
+				// the error, as in bash (it was zero fields).
+				empty := len(elems) == 0
+				if !empty && op == syntax.ErrorUnsetOrNull {
+					empty = strings.Join(elems, " ") == ""
+				}
+				if empty {
+					return nil, cfg.errorOpError(pe)
+				}
 			}
 		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
@@ -1465,6 +1491,9 @@ func hasListExp(w *syntax.Word) bool {
 				if p.Param != nil && !p.Excl && !p.Length && (p.Param.Value == "@" || nodeLit(p.Index) == "@") {
 					return true
 				}
+				if p.Excl && isListParamExp(p) {
+					return true // jaiph-go patch: "${!a[@]}", "${!pre@}"
+				}
 				if p.Exp != nil && p.Exp.Word != nil && parts(p.Exp.Word.Parts) {
 					return true
 				}
@@ -1477,19 +1506,58 @@ func hasListExp(w *syntax.Word) bool {
 
 // listSliceLength reports bash's fatal "N: substring expression < 0" for a
 // list expansion sliced with a negative length (${a[@]:1:-1}, ${@:1:-1});
-// a string may take one (jaiph-go patch).
+// a string may take one (jaiph-go patch). As in bash's
+// verify_substring_values, the offset is checked first: one past the end
+// of the list (past the highest index of an array, past $# + 1 for the
+// positional parameters) makes the expansion empty before the length is
+// evaluated (${a[@]:5:-1} of three elements is empty, not an error).
 func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
-	if pe.Slice == nil || pe.Slice.Length == nil || pe.Param == nil {
+	if pe.Slice == nil || pe.Param == nil {
 		return nil
 	}
-	list := pe.Param.Value == "@" || pe.Param.Value == "*"
-	if l := nodeLit(pe.Index); l == "@" || l == "*" {
-		switch cfg.Env.Get(pe.Param.Value).Kind {
+	name := pe.Param.Value
+	var vr Variable
+	list := name == "@" || name == "*"
+	if l := nodeLit(pe.Index); !list && (l == "@" || l == "*") {
+		vr = cfg.Env.Get(name)
+		switch vr.Kind {
 		case Indexed, Associative:
 			list = true
 		}
 	}
 	if !list {
+		return nil
+	}
+	offset := 0
+	if pe.Slice.Offset != nil {
+		n, err := Arithm(cfg, pe.Slice.Offset)
+		if err != nil {
+			return err
+		}
+		offset = n
+	}
+	neg := 0
+	if offset < 0 {
+		neg = 1
+	}
+	var size int // bash's len for the offset
+	switch {
+	case name == "@" || name == "*":
+		size = len(cfg.Env.Get("@").List) + 1
+		if offset == 0 {
+			size++ // counting from $0
+		}
+	case vr.Kind == Associative:
+		size = len(vr.AssocValues()) + neg
+	case len(vr.Indexes) > 0:
+		size = vr.Indexes[len(vr.Indexes)-1] + neg
+	default:
+		size = len(vr.List) - 1 + neg
+	}
+	if offset < 0 {
+		offset += size
+	}
+	if offset > size || offset < 0 || pe.Slice.Length == nil {
 		return nil
 	}
 	n, err := Arithm(cfg, pe.Slice.Length)
@@ -1548,6 +1616,47 @@ func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
 		out = append(out, "")
 	}
 	return out, nil
+}
+
+// errorOpError is the fatal error of ${x:?w} or ${x?w} whose parameter is
+// unset (or null): the word's message, or bash's default for a word empty
+// as written (${u:?""} says "u: ").
+func (cfg *Config) errorOpError(pe *syntax.ParamExp) error {
+	msg, err := cfg.errorOpMessage(pe.Exp.Word)
+	if err != nil {
+		return err
+	}
+	if w := pe.Exp.Word; w == nil || len(w.Parts) == 0 {
+		msg = "parameter null or not set"
+		if pe.Exp.Op == syntax.ErrorUnset {
+			msg = "parameter not set"
+		}
+	}
+	return UnsetParameterError{Node: pe, Message: msg}
+}
+
+// errorOpMessage is the message of ${x:?w} and ${x?w} (jaiph-go patch): as
+// in bash's parameter_brace_expand_error, the word expanded as an unquoted
+// word, inside double quotes too (quotes removed: "${u:?'no value'}" says
+// no value; expansions split, not globbed), its fields joined by spaces.
+func (cfg *Config) errorOpMessage(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	oldDbl := cfg.inDblQuote
+	cfg.inDblQuote = false
+	// This wordFields call is nested in the caller's: see quotedOpFields.
+	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
+	defer func() { cfg.inDblQuote, cfg.fieldAlloc, cfg.fieldsAlloc = oldDbl, fa, fsa }()
+	fields, err := cfg.wordFields(w.Parts)
+	if err != nil {
+		return "", err
+	}
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, cfg.fieldJoin(f))
+	}
+	return strings.Join(out, " "), nil
 }
 
 // sliceElems applies ${var:offset:length} slicing to a list of elements.
@@ -2037,6 +2146,24 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 // isListParamExp reports whether a word part is an "@" list expansion such as
 // $@ or ${a[@]}, which expands to several fields even inside double quotes
 // (jaiph-go patch).
+// listOrOpListParamExp is a list expansion, or a default or alternative
+// whose word holds one ("${u:-"${a[@]}"}"), whose fields
+// [Config.quotedElemFields] gives (jaiph-go patch).
+func listOrOpListParamExp(wp syntax.WordPart) bool {
+	if isListParamExp(wp) {
+		return true
+	}
+	pe, ok := wp.(*syntax.ParamExp)
+	if !ok || pe.Exp == nil {
+		return false
+	}
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return hasListExp(pe.Exp.Word)
+	}
+	return false
+}
+
 func isListParamExp(wp syntax.WordPart) bool {
 	pe, ok := wp.(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {

@@ -39,6 +39,13 @@ func (u UnsetParameterError) Error() string {
 	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
 		name = "$" + name
 	}
+	if l := nodeLit(u.Node.Index); u.Node.Index != nil && name != "@" && name != "*" &&
+		(u.Message != "unbound variable" || l != "@" && l != "*" && !u.Node.Length && u.Node.Dollar.IsValid()) {
+		// jaiph-go patch: the error of ${a[i]:?w} (and of ${a[i]}
+		// under set -u) names the element as written, as bash does
+		// (a[i]: w).
+		name += "[" + ArithmSource(u.Node.Index) + "]"
+	}
 	return fmt.Sprintf("%s: %s", name, u.Message)
 }
 
@@ -60,8 +67,16 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 // expanded (jaiph-go patch): inside double quotes a single-quoted part keeps
 // its quotes, as in bash ("${u:-'a b'}" is 'a b' with the quotes), and
 // backslashes follow double-quote rules.
+//
+// Inside double quotes bash reads the word as one double-quoted string
+// with its embedded double quotes removed (parameter_brace_expand_rhs and
+// string_extract_double_quoted with SX_STRIPDQ, for sh compatibility):
+// the text `"$w"x` reads as `$wx`, so "${v:+"$w"x}" expands the variable
+// wx (empty when unset), "${v:+"a\b"}" is ab (a backslash inside the
+// embedded quotes stays only before $ ` " \), and the parser has already
+// turned $'…' into its plain text ("${v:+"$w"$'x'}" is $wx too).
 func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
-	if !cfg.inDblQuote || w == nil {
+	if !cfg.inDblQuote && !cfg.inHeredoc || w == nil {
 		return w
 	}
 	parts := make([]syntax.WordPart, 0, len(w.Parts))
@@ -69,6 +84,17 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 		switch q := p.(type) {
 		case *syntax.SglQuoted:
 			if q.Dollar {
+				// $'…' is its plain text, read as part of the
+				// double-quoted string.
+				val, _, _ := Format(cfg, dollarCtrl(q.Value), nil)
+				val, _, _ = strings.Cut(val, "\x00")
+				p = &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: val}
+				if strings.ContainsAny(val, "$`") {
+					if doc, err := syntax.NewParser().Document(strings.NewReader(val)); err == nil {
+						parts = append(parts, doc.Parts...)
+						continue
+					}
+				}
 				break
 			}
 			lit := &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: "'" + q.Value + "'"}
@@ -88,28 +114,78 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 			// does in the word of "${u-\}}"; the other escapes are the
 			// double quotes' own.
 			if strings.Contains(q.Value, `\}`) {
-				var sb strings.Builder
-				for i := 0; i < len(q.Value); i++ {
-					if q.Value[i] == '\\' && i+1 < len(q.Value) {
-						if q.Value[i+1] != '}' {
-							sb.WriteByte('\\')
-						}
-						i++
-					}
-					sb.WriteByte(q.Value[i])
-				}
-				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: sb.String()}
+				p = &syntax.Lit{ValuePos: q.ValuePos, ValueEnd: q.ValueEnd, Value: dropBackslashes(q.Value, "}")}
 			}
-		}
-		if dq, ok := p.(*syntax.DblQuoted); ok && !dq.Dollar {
+		case *syntax.DblQuoted:
 			// Quotes inside the quoted word only quote: "${u:-"$@"}"
-			// is "${u:-$@}", so its list gives fields.
-			parts = append(parts, dq.Parts...)
+			// is "${u:-$@}", so its list gives fields. Inside them a
+			// backslash before a character other than $ ` " \ is
+			// removed.
+			for _, ip := range q.Parts {
+				if l, ok := ip.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
+					ip = &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: dropBackslashes(l.Value, "")}
+				}
+				parts = append(parts, ip)
+			}
 			continue
 		}
 		parts = append(parts, p)
 	}
+	// A $name the removed quotes put before letters, digits or
+	// underscores takes them into its name, as in the text bash reads;
+	// a $ they put before a name starts an expansion ("a$"w is a$w).
+	parts = joinBraceNames(parts)
+	for i := 0; i < len(parts); i++ {
+		l, ok := parts[i].(*syntax.Lit)
+		if !ok || !litStartsExpansion(l.Value) {
+			continue
+		}
+		doc, err := syntax.NewParser().Document(strings.NewReader(l.Value))
+		if err != nil {
+			continue
+		}
+		parts = slices.Concat(parts[:i], doc.Parts, parts[i+1:])
+		i += len(doc.Parts) - 1
+	}
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: parts}}}
+}
+
+// litStartsExpansion says s holds an unescaped $ before a name or a
+// brace, which the parser never leaves in a literal: joined literals made it.
+func litStartsExpansion(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch c := s[i+1]; {
+		case s[i] == '\\':
+			i++
+		case s[i] == '$' && (c == '_' || c == '{' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'):
+			return true
+		}
+	}
+	return false
+}
+
+// dropBackslashes removes the backslashes of s that escape a character of
+// only, or, when only is empty, any character but $ ` " \ and newline (the
+// escapes double quotes keep).
+func dropBackslashes(s, only string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			c := s[i+1]
+			drop := strings.IndexByte(only, c) >= 0
+			if only == "" {
+				drop = strings.IndexByte("$`\"\\\n", c) < 0
+			}
+			if !drop {
+				sb.WriteByte('\\')
+			}
+			i++
+			sb.WriteByte(c)
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
 }
 
 // sliceAssoc slices the values of an associative array as bash does: its
@@ -243,31 +319,19 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
 	// unbound (the last fails as an invalid indirect expansion).
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl {
+	// jaiph-go patch: nor is ${u[@]} or ${u[*]} (their length is).
+	if l := nodeLit(pe.Index); cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl &&
+		(pe.Length || l != "@" && l != "*") {
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
 		}
 	}
 
+	// A list's offset and length are evaluated here (a string's once its
+	// value is known, below).
 	if err := cfg.listSliceLength(pe); err != nil {
 		return "", err
-	}
-	var sliceOffset, sliceLen int
-	if pe.Slice != nil {
-		var err error
-		if pe.Slice.Offset != nil {
-			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
-			if err != nil {
-				return "", err
-			}
-		}
-		if pe.Slice.Length != nil {
-			sliceLen, err = Arithm(cfg, pe.Slice.Length)
-			if err != nil {
-				return "", err
-			}
-		}
 	}
 
 	var (
@@ -336,6 +400,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			return "", err
 		}
 	}
+	if cfg.NoUnset && callVarInd && !set && vr.IsSet() && index != nil && !indexAllElements &&
+		!overridingUnset(pe) && !pe.Excl && !pe.Length && pe.Dollar.IsValid() {
+		// jaiph-go patch: under set -u an unset element of a set
+		// variable is unbound too (${a[1]} of a=(x), ${s[1]} of a
+		// string), as in bash; its length is 0, and in arithmetic
+		// (a bare a[1], no $) it is 0.
+		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
+	}
 	if !indexAllElements {
 		elems = []string{str}
 	}
@@ -398,23 +470,43 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// the start is the fatal "substring expression < 0".
 			// An invalid UTF-8 byte is one character, as in bash
 			// ([]rune made it a 3-byte U+FFFD).
+			// jaiph-go patch: as in bash's verify_substring_values,
+			// an unset value is empty before the offset is evaluated,
+			// and an offset past either end is empty before the length
+			// is (${u:1:-1}, ${v:4:-1} of abc: empty, not an error).
+			if !set {
+				str = ""
+				break
+			}
 			offs := charOffsets(str)
 			n := len(offs) - 1
-			start, end := sliceOffset, n
+			start := 0
+			if pe.Slice.Offset != nil {
+				var err error
+				if start, err = Arithm(cfg, pe.Slice.Offset); err != nil {
+					return "", err
+				}
+			}
 			if start < 0 {
 				start += n
 			}
 			if start < 0 || start > n {
-				start = n
+				str = ""
+				break
 			}
+			end := n
 			if pe.Slice.Length != nil {
+				sliceLen, err := Arithm(cfg, pe.Slice.Length)
+				if err != nil {
+					return "", err
+				}
 				if sliceLen < 0 {
 					end = n + sliceLen
 					if end < start {
 						return "", fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 					}
-				} else {
-					end = min(start+sliceLen, n)
+				} else if sliceLen < n-start {
+					end = start + sliceLen
 				}
 			}
 			str = str[offs[start]:offs[end]]
@@ -473,6 +565,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					// (v=${u-~:~}).
 					expandWord = AssignLiteral
 				}
+				switch pe.Exp.Op {
+				case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+					return "", cfg.errorOpError(pe)
+				}
 				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
 					return "", err
 				}
@@ -512,16 +608,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
-				// jaiph-go patch: bash's default messages.
-				if arg == "" && op == syntax.ErrorUnset {
-					arg = "parameter not set"
-				} else if arg == "" {
-					arg = "parameter null or not set"
-				}
-				return "", UnsetParameterError{
-					Node:    pe,
-					Message: arg,
-				}
+				return "", cfg.errorOpError(pe)
 			}
 		case syntax.AssignUnset:
 			if set {

@@ -117,7 +117,7 @@ func TestJaiphTimeFormat(t *testing.T) {
 		// TIMEFORMAT shapes the report of time (only its literal parts
 		// are deterministic)
 		`TIMEFORMAT=timed; time false; echo $?; TIMEFORMAT='a%%b'; time true; TIMEFORMAT=; time true; TIMEFORMAT='[%x]'; time true; echo st=$?; TIMEFORMAT='%'; time true; TIMEFORMAT='z%l'; time true; f() { local TIMEFORMAT=in; time :; }; f`,
-		`TIMEFORMAT=x; time -p true 2>&1 | sed 's/[0-9]/N/g'`,
+		`TIMEFORMAT=x; { time -p true; } 2>&1 | sed 's/[0-9]/N/g'`,
 	})
 }
 

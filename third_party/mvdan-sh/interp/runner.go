@@ -1557,6 +1557,15 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax.Assign {
 	var out []*syntax.Assign
 	for as := range r.flattenAssigns(args) {
+		if w := braceDeclWord(as); w != nil {
+			// jaiph-go patch: a declaration builtin's word with a brace
+			// expansion is expanded as any word is, as in bash (braces,
+			// then splitting and globbing, no tilde after the `=`), and
+			// each field is an argument: `local v={a,b}` is `local v=a
+			// v=b`. A plain assignment's value is not brace-expanded.
+			out = slices.AppendSeq(out, r.flattenAssigns([]*syntax.Assign{{Value: w}}))
+			continue
+		}
 		if as.Value != nil && as.Array == nil {
 			var val string
 			var err error
@@ -1702,6 +1711,23 @@ func indexLiteral(i int) syntax.ArithmExpr {
 // xtrace prints the elements of a list value.
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// braceDeclWord is the word `name=value` (`name+=value`) of a declaration
+// builtin's assignment whose value holds a brace expansion, or nil.
+func braceDeclWord(as *syntax.Assign) *syntax.Word {
+	if as.Name == nil || as.Naked || as.Value == nil || as.Array != nil || as.Index != nil {
+		return nil
+	}
+	if w := *as.Value; !syntax.SplitBraces(&w) {
+		return nil
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	name := &syntax.Lit{ValuePos: as.Name.Pos(), ValueEnd: as.Value.Pos(), Value: as.Name.Value + op}
+	return &syntax.Word{Parts: append([]syntax.WordPart{name}, as.Value.Parts...)}
 }
 
 // assocDecl says the declaration's flags so far make an associative array
@@ -1899,13 +1925,18 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 	if rd.Op != syntax.DashHdoc {
 		return r.hdocWord(rd.Hdoc, quoted)
 	}
-	// Strip the leading tabs from each line.
+	// Strip the leading tabs from each line. jaiph-go patch: a line is
+	// kept when it expands to nothing (bash keeps it empty; the newline
+	// was written only after a non-empty text), and only tabs that start
+	// a line are stripped ("$u\tx" keeps its tab).
 	var buf strings.Builder
 	var cur []syntax.WordPart
+	lines := 0
 	flushLine := func() {
-		if buf.Len() > 0 {
+		if lines > 0 {
 			buf.WriteByte('\n')
 		}
+		lines++
 		buf.WriteString(r.hdocWord(&syntax.Word{Parts: cur}, quoted))
 		cur = cur[:0]
 	}
@@ -1921,7 +1952,9 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 				flushLine()
 			}
 			first = false
-			part = strings.TrimLeft(part, "\t")
+			if len(cur) == 0 {
+				part = strings.TrimLeft(part, "\t")
+			}
 			cur = append(cur, &syntax.Lit{Value: part})
 		}
 	}

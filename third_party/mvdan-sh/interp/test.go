@@ -290,6 +290,11 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		}
 		// jaiph-go patch: -v/-R of an empty word is false, as bash (it
 		// reached lookupVar's panic: a Go stack trace).
+		if len(x) == 1 && strings.Contains("*@#?-$!", x) {
+			// jaiph-go patch: bash's -v looks for a variable, and the
+			// special parameters are none ([[ -v '*' ]] is false).
+			return false
+		}
 		return x != "" && r.lookupVar(x).IsSet()
 	case syntax.TsRefVar:
 		return x != "" && r.lookupVar(x).Kind == expand.NameRef
