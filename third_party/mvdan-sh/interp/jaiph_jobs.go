@@ -361,6 +361,9 @@ func (r *Runner) disownedJob(spec string) *bgProc {
 // ran exit. Otherwise the EXIT trap runs if the shell exits (always, or via
 // the exit builtin, errexit and so on).
 func (r *Runner) exitTraps(ctx context.Context, always bool) {
+	// jaiph-go patch: the redirections the shell exited inside were
+	// kept for the EXIT trap; undo them after it.
+	defer r.undoKeptRedirs()
 	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
 		var ts TrapSkipper
 		if errors.As(context.Cause(ctx), &ts) && ts.SkipTraps() {

@@ -171,6 +171,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
 				r2.stmts(pctx, ps.Stmts)
+				r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 				r2.exit.exiting = false // subshells don't exit the parent shell
 			}()
 			return path, nil
@@ -445,12 +446,24 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// bash (the descriptor stays open, the variable keeps its number),
 	// unless bash runs the command in a child it forks (an external
 	// program, a subshell): there neither is seen afterwards.
-	type varFd struct {
-		name string
-		prev expand.Variable
-		cls  io.Closer
-	}
 	var varFds []varFd
+	// jaiph-go patch: bash decides whether a failure runs the ERR trap
+	// from the trap set before the command ran (was_error_trap): a
+	// function that sets one does not run it for its own call.
+	_, hadErrTrap := r.traps[trapErr]
+	// jaiph-go patch: the redirection level of this statement, for the
+	// redirections kept in force when the shell exits inside it (see
+	// [Runner.keepOnExit]); those of a simple command are bash's
+	// "saved-redirects" frames.
+	level, simpleFrame := r.redirLevel, false
+	if len(st.Redirs) > 0 {
+		r.redirLevel++
+		if simpleCommand(st.Cmd) {
+			r.simpleRedirLevels = append(r.simpleRedirLevels, level)
+			simpleFrame = true
+		}
+	}
+	redirFailed := false
 	applyRedirs := func() bool {
 		for _, rd := range st.Redirs {
 			name, isVar := varRedirName(rd)
@@ -465,6 +478,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 					r.errf("%v\n", err)
 				}
 				r.exit.code = 1
+				redirFailed = true
 				return false
 			}
 			if isVar {
@@ -497,10 +511,19 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.setPipeStatus(st.Cmd)
 	}
 	r.noErrExit = negNoErrExit
-	// jaiph-go patch: as in bash, a compound command other than a subshell
-	// whose status comes from a failure errexit ignored ({ false && x; },
-	// a loop or if ending so) does not exit the shell or run the ERR trap.
-	ignoredFail := false
+	if len(st.Redirs) > 0 {
+		r.redirLevel--
+		if simpleFrame {
+			r.simpleRedirLevels = r.simpleRedirLevels[:len(r.simpleRedirLevels)-1]
+		}
+	}
+	// jaiph-go patch: bash runs the ERR trap, and errexit ends the shell,
+	// where a simple command, a subshell, a pipeline, [[ ]] or (( ))
+	// failed (or a compound command's redirection), unless errexit is
+	// ignored there: not for a compound command ({ …; }, if, a loop,
+	// case), which only passes on the status of a command inside it, that
+	// has been through this already (execute_cmd.c).
+	errFail := false
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -508,34 +531,102 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
-		ignoredFail = !r.exit.ok()
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
-	} else if !r.exit.ok() && r.ignoredFail && keepsIgnoredFail(st.Cmd) {
-		ignoredFail = true
+	} else if keepsIgnoredFail(st.Cmd) && !redirFailed {
+	} else if st == r.pipeElem {
+		// An element of a pipeline: its status is the pipeline's, which
+		// the shell looks at (bash: pipe_in or pipe_out is set).
 	} else if !r.exit.ok() && !r.noErrExit {
-		if !r.exit.exiting {
+		errFail = true
+	}
+	// fail runs the ERR trap and ends the shell under errexit.
+	fail := func(undone bool) {
+		if !r.exit.exiting && hadErrTrap {
 			// jaiph-go patch: a shell already exiting (`exit` in an
 			// ERR trap, errexit in a called function) runs no more
 			// ERR traps on its way out, as in bash.
 			r.trapCallback(ctx, r.traps[trapErr], "error")
 		}
-		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
-		//
-		//   conditions (if <cond>, while <cond>, etc)
-		//   part of && or || lists; excluded via "else" above
-		//   preceded by !; excluded via "else" above
-		if r.opts[optErrExit] {
+		if r.opts[optErrExit] && !r.exit.exiting {
 			r.exit.exiting = true
+			if undone && len(r.simpleRedirLevels) > 0 {
+				// bash undoes the innermost simple command's
+				// redirections (a function call's) and those
+				// inside it before the EXIT trap runs.
+				r.exit.undoFrom = r.simpleRedirLevels[len(r.simpleRedirLevels)-1] + 1
+			}
 		}
 	}
-	r.ignoredFail = ignoredFail
+	// A simple command's redirections are undone before its failure is
+	// looked at (bash's trap output goes where the shell's does, not to
+	// `2>/dev/null` of the failed command); a subshell's never applied to
+	// the shell. Those of [[ ]], (( )) and a compound command are still in
+	// force then.
+	_, subshell := st.Cmd.(*syntax.Subshell)
+	afterUndo := errFail && (simpleCommand(st.Cmd) || subshell)
+	if errFail && !afterUndo {
+		fail(false)
+	}
+	if afterUndo {
+		defer fail(!subshell)
+	}
 	if r.keepRedirs {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
 		r.closeDroppedFds(oldFds)
+	} else if len(st.Redirs) > 0 && r.keepOnExit(level) {
+		// jaiph-go patch: the shell exits inside the statement (errexit,
+		// exit): its redirections stay in force for the EXIT trap, as
+		// bash's do, and are undone after it (see [Runner.exitTraps]).
+		r.exitUndo = append(r.exitUndo, func() { r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore) })
 	} else if len(st.Redirs) > 0 {
+		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore)
+	}
+}
+
+// varFd is a {var} redirection of a statement (jaiph-go patch).
+type varFd struct {
+	name string
+	prev expand.Variable
+	cls  io.Closer
+}
+
+// keepOnExit tells whether the redirections of a statement at a level stay
+// in force while the shell exits (jaiph-go patch): bash leaves them on its
+// way out, except that errexit after a simple command undoes the innermost
+// simple command's (execute_cmd.c: run_unwind_frame ("saved-redirects")).
+// A discarded command (FUNCNEST) and a fatal error undo them all.
+func (r *Runner) keepOnExit(level int) bool {
+	if !r.exit.exiting || r.exit.discard || r.exit.fatalExit {
+		return false
+	}
+	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1
+}
+
+// undoKeptRedirs undoes the redirections kept in force for the EXIT trap,
+// innermost first (jaiph-go patch).
+func (r *Runner) undoKeptRedirs() {
+	for i := len(r.exitUndo) - 1; i >= 0; i-- {
+		r.exitUndo[i]()
+	}
+	r.exitUndo = nil
+}
+
+// simpleCommand tells whether bash runs cm as a simple command: its
+// redirections are undone when it returns, before its failure is looked at.
+func simpleCommand(cm syntax.Command) bool {
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
+// undoStmtRedirs undoes a statement's redirections (see [Runner.stmtSync]).
+func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldOut, oldErr io.Writer, oldFds map[int]*fdEntry, varFds []varFd, closers []io.Closer, jobsBefore int) {
+	{
 		// jaiph-go patch: as bash's undo list, only the descriptors the
 		// statement's redirections named are restored; an `exec >f`
 		// run inside a redirected compound command or function
@@ -2184,7 +2275,11 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		// jaiph-go patch: as in bash without errtrace, a function does
 		// not inherit the ERR trap; the caller's is restored on return.
+		// With errtrace (set -E) it does, as in bash.
 		errTrap, hadErrTrap := r.traps[trapErr]
+		if r.opts[optErrTrace] {
+			hadErrTrap = false
+		}
 		if hadErrTrap {
 			delete(r.traps, trapErr)
 		}
@@ -2312,6 +2407,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(true)
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
+		r2.pipeElem = st
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -2323,6 +2419,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
+			r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			pw.Close()
 			if ownIn != nil {
@@ -2343,8 +2440,10 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(false)
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
+		r2.pipeElem = last
 		r2.stdin = in
 		r2.stmt(ctx, last)
+		r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 		r2.exit.exiting = false // subshells don't exit the parent shell
 		statuses[n-1] = r2.exit
 	}

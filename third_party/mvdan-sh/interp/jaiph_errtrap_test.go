@@ -1,0 +1,94 @@
+// Differential tests for the ERR trap: bash runs it exactly where errexit
+// would end the shell (whether errexit is on or not), after the failed
+// command's redirections were undone, and (without set -E) not in functions,
+// command substitutions or subshells.
+package interp_test
+
+import "testing"
+
+func TestJaiphErrTrapWhere(t *testing.T) {
+	runCases(t, []string{
+		`trap 'echo "trap $?"' ERR; [[ -e ok ]] && false; echo after`,
+		`trap 'echo "trap $?"' ERR; false && true; true && false; false || false; echo after`,
+		`trap 'echo "trap $?"' ERR; if false; then :; fi; while false; do :; done; until true; do :; done; ! true; echo after`,
+		`trap 'echo "trap $?"' ERR; f() { false; echo "in f"; }; f || echo or; f && echo and; if f; then echo then; fi; ! f; echo after`,
+		`trap 'echo "trap $?"' ERR; f() { false; echo "in f"; }; f; g() { false; }; g; echo after`,
+		`set -E; trap 'echo "trap $?"' ERR; f() { false; echo "in f"; }; f; f || echo or; echo after`,
+		`trap 'echo "trap $?"' ERR; { false; true && false; }; for i in 1; do false; done; if true; then false; fi; echo after`,
+		`trap 'echo "trap $?"' ERR; ( false ); x=$(false); echo "after $x"`,
+		`set -E; trap 'echo "trap $?"' ERR; ( false ); x=$(false; echo in); echo "after $x"`,
+		`trap 'echo "trap $?"' ERR; false | true; true | false; echo after`,
+		`set -o pipefail; trap 'echo "trap $?"' ERR; false | true; echo after`,
+		`trap 'echo "trap $?"' ERR; { false && true; }; echo "group $?"; { true && false; }; echo after`,
+		`trap 'echo "trap $?"' ERR; f() { return 3; }; f; echo after`,
+		`trap 'echo "trap $?"' ERR; (( 0 )); [[ -z x ]]; echo after`,
+		`trap 'echo "trap $?"' ERR; x=$(exit 4); echo "after $?"`,
+		`trap 'echo "trap $?"' ERR; while true; do false; break; done; echo after`,
+		`trap 'echo "trap $?"' ERR; case x in x) false;; esac; echo after`,
+		`trap 'echo "trap $?"' ERR; false || { false; echo in; }; echo after`,
+		`trap 'echo "trap $?"' ERR; if ! false; then false; fi; echo after`,
+		`set -e; trap 'echo "trap $?"' ERR; false && true; f() { false; echo in; }; f || echo or; false; echo notreached`,
+		`set -e; trap 'echo "trap $?"' ERR; f() { false; echo in; }; f; echo notreached`,
+		`set -eE; trap 'echo "trap $?"' ERR; f() { false; echo in; }; f; echo notreached`,
+		`set -E; trap 'echo "trap $?"' ERR; false | true; true | false; { false; } | cat; echo "$-"; set +E; f() { false; }; f; echo after`,
+		`set -o errtrace; trap 'echo "trap $?"' ERR; x=$(false; echo in); echo "[$x]"; (false; echo sub); set -o | grep errtrace`,
+	})
+}
+
+// The trap a function sets stays set after it (traps are global), but its
+// own call, which began without one, does not run it (bash decides from the
+// trap set when the command starts).
+func TestJaiphErrTrapSetInFunction(t *testing.T) {
+	runCases(t, []string{
+		"set -eo pipefail; f() {\ntrap 'echo \"trap $?\"' ERR\n[[ -e ok ]] && false\n}\nf",
+		"f() {\ntrap 'echo \"trap $?\"' ERR\n}\nf || true; f; false; echo x",
+		"f() { trap - ERR; return 1; }\ntrap 'echo \"trap $?\"' ERR\nf; echo x; false",
+		`f() { trap 'echo "in $?"' ERR; false; echo x; g; }; g() { false; echo ing; }; f`,
+		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; ! true; }; f; echo x`,
+		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; false; }; f; echo x`,
+	})
+}
+
+func TestJaiphErrTrapRedirections(t *testing.T) {
+	runCases(t, []string{
+		`trap 'echo "trap: $?" >&2' ERR; grep -q a f1 2>/dev/null; echo after`,
+		`trap 'echo "trap: $?"' ERR; false > f1; echo after; cat f1`,
+		`trap 'echo "trap: $?" >&2' ERR; { grep -q a nof; } 2>/dev/null; echo after`,
+		`trap 'echo "trap: $?" >&2' ERR; f() { return 3; }; f 2>/dev/null; echo after`,
+		`trap 'echo "trap: $?"' ERR; { false; echo in; } > f1; echo after; cat f1`,
+		`trap 'echo "trap: $?"' ERR; for i in 1; do false; done > f1; echo after; cat f1`,
+		`set -e; trap 'echo "trap: $?" >&2' ERR; grep -q a nof 2>/dev/null; echo after`,
+	})
+}
+
+// When errexit or exit ends the shell inside a redirected compound command
+// (or exit inside a redirected simple command), bash runs the EXIT trap with
+// those redirections still in force; errexit after a simple command first
+// undoes the innermost simple command's redirections (a function call's)
+// and everything inside it.
+func TestJaiphExitTrapRedirections(t *testing.T) {
+	runCases(t, []string{
+		"set -e; trap 'echo bye' EXIT\n{\ndeclare -p r1\n} > f1\necho no",
+		"trap 'echo bye' EXIT\n{ exit 2; } > f1",
+		"trap 'echo bye' EXIT\nexit 2 > f1",
+		"trap 'echo bye' EXIT\nf() { exit 2; }\nf > f1",
+		"set -e; trap 'echo bye' EXIT\nfalse > f1",
+		"set -e; trap 'echo bye' EXIT\nf() { false; echo no; }\nf > f1",
+		"set -e; trap 'echo bye' EXIT\nf() { { false; } > f1; }\nf",
+		"set -e; trap 'echo bye' EXIT\nf() { false; } > f1\nf",
+		"set -e; trap 'echo bye' EXIT\nfor i in 1; do false; done > f1",
+		"set -e; trap 'echo bye' EXIT\ncase x in x) false;; esac > f1",
+		"set -e; trap 'echo bye' EXIT\n[[ -z x ]] > f1",
+		"set -e; trap 'echo bye' EXIT\n(( 0 )) > f1",
+		"set -e; trap 'echo bye' EXIT\n( false ) > f1",
+		"set -e; trap 'echo bye' EXIT\n{ true | false; } > f1",
+		"set -e; trap 'echo bye >&2; echo bye2' EXIT\n{ { false; } 2>/dev/null; } > f1",
+		"set -e; trap 'echo bye' EXIT\ng() { false; }; f() { g > f2; }; f > f1",
+		"set -e; trap 'echo bye' EXIT\nf() { false; }; { f; } > f1",
+		"set -e; trap 'echo bye' EXIT\nf() { [[ -z x ]]; }; f > f1",
+		"set -e; trap 'echo bye' EXIT\n{ false; } > f1 2>&1 | cat; echo after",
+		"set -e; x=$({ trap 'echo bye' EXIT; false; } > f1; echo no); echo \"[$x]\"",
+		"set -e; ( trap 'echo bye' EXIT; { false; } > f1 ); echo no",
+		"trap 'echo bye' EXIT\nwhile read -r l; do exit 3; done < <(echo a) > f1",
+	})
+}
