@@ -46,6 +46,9 @@ func TestJaiphErrTrapSetInFunction(t *testing.T) {
 		`f() { trap 'echo "in $?"' ERR; false; echo x; g; }; g() { false; echo ing; }; f`,
 		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; ! true; }; f; echo x`,
 		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; false; }; f; echo x`,
+		`trap 'echo a' ERR; f() { trap 'echo b' ERR; }; f; false; trap -p ERR`,
+		`trap 'echo a' ERR; f() { trap -p ERR; trap - ERR; }; f; false; trap -p ERR`,
+		`trap 'echo a' ERR; f() { trap 'echo b' ERR; false; }; f; false; trap -p ERR`,
 	})
 }
 

@@ -247,6 +247,9 @@ func (r *Runner) expandErr(err error) {
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
 		strings.HasSuffix(errMsg, ": cannot assign in this way"),
+		// jaiph-go patch: as bash, an assignment to a readonly
+		// variable while a word expands (${r:=x}, $((r=2))).
+		errors.Is(err, errReadOnly),
 		errors.Is(err, expand.ErrBadLengthSubscript):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
@@ -274,10 +277,6 @@ func (r *Runner) expandErr(err error) {
 		if r.opts[optErrExit] {
 			r.exit.exiting = true
 		}
-	case errors.Is(err, errReadOnly):
-		// Like in bash, assigning to a read-only variable fails
-		// the command at hand without exiting the shell.
-		r.exit.code = 1
 	}
 }
 
@@ -285,8 +284,24 @@ func (r *Runner) expandErr(err error) {
 // (jaiph-go patch).
 func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
 	n, err := expand.Arithm(r.ecfg, expr)
+	if r.readonlyInCommand(err) {
+		return 0, false
+	}
 	r.expandErr(err)
 	return n, err == nil
+}
+
+// readonlyInCommand handles an assignment to a readonly variable by an
+// arithmetic command ((( )), let, for (( ))) (jaiph-go patch): it fails the
+// command, or ends the shell under errexit (readonlyFailed); in a word's
+// expansion it is fatal instead ([Runner.expandErr]).
+func (r *Runner) readonlyInCommand(err error) bool {
+	if err == nil || err == errReported || !errors.Is(err, errReadOnly) {
+		return false
+	}
+	r.errf("%v\n", err)
+	r.readonlyFailed(&r.exit)
+	return true
 }
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
@@ -303,6 +318,9 @@ func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing strin
 	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
+		return 0
+	}
+	if r.readonlyInCommand(err) {
 		return 0
 	}
 	r.expandErr(err)
@@ -1021,6 +1039,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
 						r.errf("%v\n", err)
 						r.exit.code = 1
+						if errors.Is(err, errReadOnly) {
+							r.readonlyFailed(&r.exit)
+						}
 						break
 					}
 
@@ -1038,6 +1059,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
 					r.errf("%v\n", err)
 					r.exit.code = 1
+					if errors.Is(err, errReadOnly) {
+						r.readonlyFailed(&r.exit)
+					}
 					break
 				}
 				trace.stringf("for %s in", y.Name.Value)
@@ -1417,10 +1441,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				switch v := cm.Variant.Value; {
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					r.errf("%s: %v\n", v, err)
+					r.exit.code = 1
 				default:
 					r.errf("%v\n", err)
+					r.exit.code = 1
+					if errors.Is(err, errReadOnly) {
+						// bash's err_readonly (export, readonly):
+						// fatal under errexit.
+						r.readonlyFailed(&r.exit)
+					}
 				}
-				r.exit.code = 1
 			}
 		}
 	case *syntax.TimeClause:
@@ -2292,7 +2322,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.stmt(ctx, body)
 
-		if hadErrTrap {
+		if _, set := r.traps[trapErr]; hadErrTrap && !set {
+			// One the function set stays (traps are global), as in
+			// bash (uw_maybe_set_error_trap).
 			r.traps[trapErr] = errTrap
 		}
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
