@@ -166,6 +166,12 @@ type Runner struct {
 	// exitUndo undoes the redirections kept in force for the EXIT trap
 	// (jaiph-go patch: see [Runner.keepOnExit]).
 	redirLevel int
+	// trapLine is the line the ERR trap's commands are numbered from
+	// ($LINENO: the failed command's), 0 for none (jaiph-go patch).
+	trapLine uint
+	// cmdLine is the line of the last simple command started (jaiph-go
+	// patch: bash's line_number, see trapLine).
+	cmdLine uint
 	// pipeElem is the pipeline element a subshell runs: its own failure
 	// neither runs the ERR trap nor ends the subshell (jaiph-go patch).
 	pipeElem          *syntax.Stmt

@@ -31,6 +31,11 @@ func TestJaiphErrTrapWhere(t *testing.T) {
 		`set -e; trap 'echo "trap $?"' ERR; f() { false; echo in; }; f; echo notreached`,
 		`set -eE; trap 'echo "trap $?"' ERR; f() { false; echo in; }; f; echo notreached`,
 		`set -E; trap 'echo "trap $?"' ERR; false | true; true | false; { false; } | cat; echo "$-"; set +E; f() { false; }; f; echo after`,
+		`trap 'echo "T $? $BASH_SUBSHELL"' ERR; true | (false); (false) | true; true | (false; echo in); true | ( (false) ); x=1; true | (x=2; false); echo $x`,
+		`trap 'echo "T $?"' ERR; if true | (false); then :; fi; true | (false) || echo or; true | (false) && echo and; f() { true | (false); }; f`,
+		`set -E; trap 'echo "T $? $BASH_SUBSHELL"' ERR; true | (false)`,
+		`set -e; trap 'echo "T $?"' ERR; true | (false); echo after`,
+		`true | (echo $BASH_SUBSHELL); (echo $BASH_SUBSHELL) | cat; { echo $BASH_SUBSHELL; } | cat; true | ( (echo $BASH_SUBSHELL) )`,
 		`set -o errtrace; trap 'echo "trap $?"' ERR; x=$(false; echo in); echo "[$x]"; (false; echo sub); set -o | grep errtrace`,
 	})
 }
@@ -93,5 +98,16 @@ func TestJaiphExitTrapRedirections(t *testing.T) {
 		"set -e; x=$({ trap 'echo bye' EXIT; false; } > f1; echo no); echo \"[$x]\"",
 		"set -e; ( trap 'echo bye' EXIT; { false; } > f1 ); echo no",
 		"trap 'echo bye' EXIT\nwhile read -r l; do exit 3; done < <(echo a) > f1",
+	})
+}
+
+// $LINENO in the ERR trap is the failed command's line; for a compound
+// command's failed redirection, the line of the last simple command run
+// (bash updates it no further).
+func TestJaiphErrTrapLineno(t *testing.T) {
+	runCases(t, []string{
+		"trap 'echo \"at $LINENO\"' ERR\nfalse\n\nfalse\necho end",
+		"trap 'echo \"at $LINENO\"' ERR\nf() {\n  false\n}\nf\n( exit 3 )\n[[ a == b ]]\necho end",
+		"trap 'echo \"at $LINENO\"' ERR\nfalse\n{ false\n  true\n} > /no/such/dir/f\necho end",
 	})
 }

@@ -474,6 +474,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// [Runner.keepOnExit]); those of a simple command are bash's
 	// "saved-redirects" frames.
 	level, simpleFrame := r.redirLevel, false
+	if simpleCommand(st.Cmd) {
+		r.cmdLine = st.Pos().Line()
+	}
 	if len(st.Redirs) > 0 {
 		r.redirLevel++
 		if simpleCommand(st.Cmd) {
@@ -563,8 +566,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		if !r.exit.exiting && hadErrTrap {
 			// jaiph-go patch: a shell already exiting (`exit` in an
 			// ERR trap, errexit in a called function) runs no more
-			// ERR traps on its way out, as in bash.
+			// ERR traps on its way out, as in bash. $LINENO there is
+			// the failed command's line (line_number_for_err_trap).
+			r.trapLine = st.Pos().Line()
+			if redirFailed && keepsIgnoredFail(st.Cmd) && r.cmdLine > 0 {
+				// A compound's redirection fails before bash
+				// updates the line: the last simple command's.
+				r.trapLine = r.cmdLine
+			}
 			r.trapCallback(ctx, r.traps[trapErr], "error")
+			r.trapLine = 0
 		}
 		if r.opts[optErrExit] && !r.exit.exiting {
 			r.exit.exiting = true
@@ -1513,6 +1524,9 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	defer func() { r.handlingTrap = false }()
 
 	p := syntax.NewParser()
+	if r.trapLine > 0 {
+		p = syntax.NewParser(syntax.StartLine(r.trapLine)) // jaiph-go patch: see trapLine
+	}
 	// TODO: do this parsing when "trap" is called?
 	file, err := p.Parse(strings.NewReader(callback), name+" trap")
 	if err != nil {
@@ -2398,6 +2412,15 @@ func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error
 	return r.accessHandler(r.handlerCtx(ctx, handlerKindAccess, todoPos), path, mode)
 }
 
+// subshellElem: a pipeline element that is a `( … )` runs in bash's child
+// for the element itself, not in one more (jaiph-go patch): BASH_SUBSHELL
+// there is 1, not 2.
+func (r2 *Runner) subshellElem(st *syntax.Stmt) {
+	if _, ok := st.Cmd.(*syntax.Subshell); ok {
+		r2.subshellLevel--
+	}
+}
+
 // jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
 // own subshell (the last one in the current shell under "shopt -s lastpipe"),
 // recording each element's status in PIPESTATUS.
@@ -2440,6 +2463,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
 		r2.pipeElem = st
+		r2.subshellElem(st)
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -2473,11 +2497,23 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
 		r2.pipeElem = last
+		r2.subshellElem(last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
 		r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 		r2.exit.exiting = false // subshells don't exit the parent shell
 		statuses[n-1] = r2.exit
+		// jaiph-go patch: bash's child for a last element that is a
+		// failed `( … )` runs the shell's ERR trap too, at the shell's
+		// BASH_SUBSHELL, before the pipeline's own (where errexit is
+		// off and not ignored): `true | (false)` runs it twice.
+		if cb, ok := r.traps[trapErr]; ok && !r2.exit.ok() && !r.opts[optErrExit] && !r.noErrExit {
+			if _, sub := last.Cmd.(*syntax.Subshell); sub {
+				r2.trapLine = last.Pos().Line()
+				r2.trapCallback(ctx, cb, "error")
+				r2.trapLine = 0
+			}
+		}
 	}
 	in.Close()
 	wg.Wait()
