@@ -52,6 +52,7 @@ func TestJaiphErrTrapSetInFunction(t *testing.T) {
 		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; ! true; }; f; echo x`,
 		`set -e; f() { trap 'echo "in $?"' ERR; trap 'echo bye' EXIT; false; }; f; echo x`,
 		`trap 'echo a' ERR; f() { trap 'echo b' ERR; }; f; false; trap -p ERR`,
+		`set -E; trap 'echo "err $?"' ERR; f() { return 3; }; f; g() { if true; then return 4; fi; }; g; echo end`,
 		`trap 'echo a' ERR; f() { trap -p ERR; trap - ERR; }; f; false; trap -p ERR`,
 		`trap 'echo a' ERR; f() { trap 'echo b' ERR; false; }; f; false; trap -p ERR`,
 	})
@@ -109,5 +110,18 @@ func TestJaiphErrTrapLineno(t *testing.T) {
 		"trap 'echo \"at $LINENO\"' ERR\nfalse\n\nfalse\necho end",
 		"trap 'echo \"at $LINENO\"' ERR\nf() {\n  false\n}\nf\n( exit 3 )\n[[ a == b ]]\necho end",
 		"trap 'echo \"at $LINENO\"' ERR\nfalse\n{ false\n  true\n} > /no/such/dir/f\necho end",
+	})
+}
+
+// trap with one argument resets that signal; one that names no signal
+// (an action without a signal, a lone `-`) is the usage error, status 2.
+func TestJaiphTrapLoneArgument(t *testing.T) {
+	runCases(t, []string{
+		`trap 'echo x' || echo "failed $?"; trap - || echo "failed $?"; trap nosuch || echo "failed $?"; echo after`,
+		`trap 'echo int' INT; trap INT; trap -p INT; trap 'echo bye' EXIT; trap EXIT; trap 'echo term' 15; trap 15; trap -p; echo end`,
+		"printf 'echo sourced\\nreturn 42\\n' > helper.sh\nf() { trap 'echo \"ret [$?]\"' RETURN; . ./helper.sh; echo \"st=$?\"; }\nf\necho \"f=$?\"",
+		"printf 'echo sourced\\nreturn 42\\n' > helper.sh\ntrap 'echo \"ret [$?]\"' RETURN\n. ./helper.sh\necho \"st=$?\"",
+		"set -e; printf 'echo sourced\\nreturn 42\\n' > helper.sh\nf() { trap 'echo \"ret [$?]\"' RETURN; . ./helper.sh; echo \"st=$?\"; }\nf\necho \"f=$?\"",
+		"set -e; printf 'echo sourced\\nfalse\\necho no\\n' > helper.sh\nf() { trap 'echo \"ret [$?]\"' RETURN; . ./helper.sh; echo \"st=$?\"; }\nf\necho \"f=$?\"",
 	})
 }

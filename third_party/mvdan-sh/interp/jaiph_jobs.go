@@ -510,7 +510,14 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 	}
 	cb, reset := args[0], false
 	if len(args) == 1 {
-		reset = true // trap SIG: restore the default
+		// trap SIG: restore the default; a lone argument that is no
+		// signal (an action without one, `-`) is bash's usage error.
+		if _, ok := parseSignal(cb, true); !ok && strings.ToUpper(cb) != "DEBUG" || cb == "-" {
+			r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+			exit.code = 2
+			return exit
+		}
+		reset = true
 	} else {
 		args = args[1:]
 		reset = cb == "-"

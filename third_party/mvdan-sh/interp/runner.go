@@ -555,6 +555,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
 	} else if keepsIgnoredFail(st.Cmd) && !redirFailed {
+	} else if r.exit.returning {
+		// `return N` leaves the function or sourced file before bash
+		// looks at its status; the caller's command does.
 	} else if st == r.pipeElem {
 		// An element of a pipeline: its status is the pipeline's, which
 		// the shell looks at (bash: pipe_in or pipe_out is set).
