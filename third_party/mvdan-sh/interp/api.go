@@ -169,6 +169,8 @@ type Runner struct {
 	// trapLine is the line the ERR trap's commands are numbered from
 	// ($LINENO: the failed command's), 0 for none (jaiph-go patch).
 	trapLine uint
+	// cdReadonly: cd met a readonly OLDPWD or PWD (jaiph-go patch).
+	cdReadonly bool
 	// cmdLine is the line of the last simple command started (jaiph-go
 	// patch: bash's line_number, see trapLine).
 	cmdLine uint

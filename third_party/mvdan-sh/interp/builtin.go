@@ -398,7 +398,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		default:
 			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
 		}
+		r.cdReadonly = false
 		exit.code = r.changeDir(ctx, "cd", path)
+		if r.cdReadonly {
+			r.readonlyFailed(&exit)
+		}
 	case "wait":
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
@@ -1456,9 +1460,18 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	r.Dir = apath
-	r.setVarString("OLDPWD", r.envGet("PWD"))
-	r.setVarString("PWD", apath)
-	return 0
+	// jaiph-go patch: a readonly OLDPWD or PWD is bash's err_readonly
+	// (the directory still changes): status 1, the shell's end under
+	// errexit (cdReadonly, see readonlyFailed).
+	code := uint8(0)
+	for _, v := range [...][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
+		if err := r.setVarErr(v[0], r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})); err != nil {
+			r.errf("%v\n", err)
+			code = 1
+			r.cdReadonly = r.cdReadonly || errors.Is(err, errReadOnly)
+		}
+	}
+	return code
 }
 
 func absPath(dir, path string) string {

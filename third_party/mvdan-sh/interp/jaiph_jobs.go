@@ -802,6 +802,13 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				return exit
 			}
 			pvar, args = args[0], args[1:]
+			// jaiph-go patch: bash unsets the variable first; a
+			// readonly one fails wait at once.
+			if r.lookupVar(pvar).ReadOnly {
+				r.errf("wait: %s: cannot unset: readonly variable\n", pvar)
+				exit.code = 1
+				return exit
+			}
 		default:
 			r.errf("wait: %s: invalid option\n", flag)
 			r.errf("wait: usage: wait [-fn] [-p var] [id ...]\n")

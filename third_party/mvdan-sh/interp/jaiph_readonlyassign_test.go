@@ -44,5 +44,23 @@ func TestJaiphReadonlyAssignByCommand(t *testing.T) {
 		`set -e; readonly r=1; trap 'echo "err $?"' ERR; read r <<< x || echo "or $?"; echo next`,
 		"readonly r=1\nlet r=2 || echo \"or $?\"\n(( r = 3 )) || echo \"or $?\"\nfor ((r=0; r<1; r++)); do :; done || echo \"or $?\"\necho next",
 	)
+	cases = append(cases,
+		// wait -p unsets its variable first: a readonly one fails wait
+		// (status 1, never fatal).
+		`readonly r=1; sleep 0.01 & wait -p r || echo "or $?"; echo "next [$r]"; wait`,
+		`set -e; readonly r=1; sleep 0.01 & wait -p r || echo "or $?"; echo "next [$r]"; wait`,
+		// cd changes the directory, then fails on a readonly OLDPWD.
+		`set -e; trap 'pwd' EXIT; cd /; readonly OLDPWD; cd /tmp || echo "or $?"; echo next`,
+		`cd /; readonly OLDPWD; cd /tmp || echo "or $?"; pwd; echo next`,
+		`set -e; readonly REPLY; read <<< x || echo "or $?"; echo next`,
+		`set -e; readonly MAPFILE; mapfile <<< x || echo "or $?"; echo next`,
+		`set -e; f() { local -r l=1; read l <<< x || echo "or $?"; echo in; }; f || echo "f $?"; echo next`,
+		// A list assigned by declare to a readonly variable outside a
+		// function's scope discards the command, errexit or not.
+		`readonly r=1; declare -a r=(x) || echo "or $?"; echo next`,
+		`readonly r=1; f() { declare -g r=(x) || echo "or $?"; echo in; }; f; echo next`,
+		`readonly -a ra=(1); readonly -a ra=(2) || echo "or $?"; echo next`,
+		`f() { readonly r=1; declare -a r=(x) || echo "or $?"; echo in; declare -p r; }; f; echo next`,
+	)
 	runCases(t, cases)
 }

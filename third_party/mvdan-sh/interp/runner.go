@@ -1406,6 +1406,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					plain.Append = false
 					as = &plain
 				}
+				if as.Array != nil && vr.ReadOnly && (!local || global) {
+					// jaiph-go patch: a list assigned to a readonly
+					// variable outside a function's scope is bash's
+					// err_readonly in its array assignment, which
+					// discards the command as a bare r=(…) does.
+					r.errf("%s: readonly variable\n", name)
+					r.exit = exitStatus{code: 1, exiting: true, discard: true}
+					return
+				}
+				if as.Array != nil && vr.ReadOnly {
+					// jaiph-go patch: in a function, bash's array
+					// assignment reports it first too; the builtin's
+					// error follows. (bash names the function before
+					// it in some cases: a readonly global made outside
+					// any function, listed in differences.md.)
+					r.errf("%s: readonly variable\n", name)
+				}
 				if (valType == "-a" || valType == "-A") && as.Array == nil && as.Value != nil && as.Index == nil {
 					// jaiph-go patch: with -a or -A, a value that
 					// expands to "(…)" is a compound assignment, as in
