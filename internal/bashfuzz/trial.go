@@ -76,7 +76,16 @@ func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrin
 			continue
 		}
 		t.Differ++
-		if cl := classes[res.Context]; len(cl) > 0 {
+		// Only the open classes excuse a divergence: a program that
+		// also shows a fixed one (Classify tags those too) diverging is
+		// a finding.
+		cl := map[Class]bool{}
+		for c := range classes[res.Context] {
+			if _, open := Known[c]; open {
+				cl[c] = true
+			}
+		}
+		if len(cl) > 0 {
 			// Counted only where the class is the program's only one,
 			// so that the count says the class diverged.
 			if len(cl) == 1 {

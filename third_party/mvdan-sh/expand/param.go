@@ -39,6 +39,13 @@ func (u UnsetParameterError) Error() string {
 	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
 		name = "$" + name
 	}
+	// jaiph-go patch: and an element by its subscript as written
+	// (`a[k]: unbound variable`), except in ${#a[k]}.
+	if l := nodeLit(u.Node.Index); u.Message == "unbound variable" && !u.Node.Length && u.Node.Index != nil && l != "@" && l != "*" {
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, u.Node.Index)
+		name += "[" + sb.String() + "]"
+	}
 	return fmt.Sprintf("%s: %s", name, u.Message)
 }
 
@@ -244,6 +251,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
 	// unbound (the last fails as an invalid indirect expansion).
 	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl {
+		// jaiph-go patch: bash evaluates the subscript of an unset
+		// indexed array first: `${a[k]}` with k unset too reports k.
+		if l := nodeLit(pe.Index); pe.Index != nil && l != "@" && l != "*" && vr.Kind != Associative && !pe.Length {
+			if _, err := Arithm(cfg, pe.Index); err != nil {
+				return "", err
+			}
+		}
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",

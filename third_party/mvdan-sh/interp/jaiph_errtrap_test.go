@@ -125,3 +125,32 @@ func TestJaiphTrapLoneArgument(t *testing.T) {
 		"set -e; printf 'echo sourced\\nfalse\\necho no\\n' > helper.sh\nf() { trap 'echo \"ret [$?]\"' RETURN; . ./helper.sh; echo \"st=$?\"; }\nf\necho \"f=$?\"",
 	})
 }
+
+// An external command's redirections are performed in the child bash forks
+// for it: a fatal expansion error in one ends that child only (the command
+// fails with status 1, the ERR trap runs); for a builtin, a function or a
+// compound command it is the shell's fatal error.
+func TestJaiphRedirExpansionInChild(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		"cat <<E1\n$u\nE1", "cat < $u", "cat <<< $u", "cat <&$u", "cat 3<$u", "cat /dev/null > $u",
+		"cat /dev/null > ${u:?msg}", "cat /dev/null 2>$((1/0))", "echo x > $u", "read x <<< $u",
+		"f() { :; }; f <<< $u", "{ cat; } <<< $u", "x=$(cat <<< $u); echo \"[$x]\"",
+	} {
+		cases = append(cases, "trap 'echo \"trap: $?\"' ERR\nset -u\n"+c+"\necho after")
+	}
+	runCases(t, cases)
+}
+
+// Under set -u the subscript of an unset array is evaluated before the
+// array is found unset (bash reports an unset name in it first).
+func TestJaiphNounsetSubscriptFirst(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`echo "${A1[k]}"`, `echo "${A1[k+1]}"`, `k=1; echo "${A1[k]}"`, `declare -A m; echo "${m[k]}"`,
+		`echo "${A1[@]}"`, `echo "${#A1[k]}"`, `echo "${A1[k]:-d}"`, `a=(1); echo "${a[k]}"`,
+	} {
+		cases = append(cases, "set -u; "+c+"; echo after")
+	}
+	runCases(t, cases)
+}

@@ -618,6 +618,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	}
 }
 
+// runsInChild tells whether bash runs the command named so in a child it
+// forks (jaiph-go patch): not a function (the host's included) nor a
+// builtin.
+func (r *Runner) runsInChild(ctx context.Context, name string) bool {
+	if r.Funcs[name] != nil || IsBuiltin(name) || r.builtinHandlers[name] != nil {
+		return false
+	}
+	return !r.isHandlerFunc(ctx, name)
+}
+
 // varFd is a {var} redirection of a statement (jaiph-go patch).
 type varFd struct {
 	name string
@@ -767,7 +777,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.pendingRedirs = nil
 		if pending != nil && len(fields) > 0 {
 			r.elemExitTrap = "" // jaiph-go patch: the redirections come after the reset
-			if r.exit.exiting || !pending() {
+			if r.exit.exiting {
+				break
+			}
+			child := r.runsInChild(ctx, fields[0])
+			ok := pending()
+			if child && r.exit.exiting && !r.exit.fatalExit && !r.exit.discard {
+				// jaiph-go patch: bash performs an external
+				// command's redirections in the child it forked for
+				// it, so a fatal expansion error there (`cat <<<
+				// $unset` under set -u, `> ${u:?}`) ends that child
+				// only: the command fails with status 1.
+				r.exit = exitStatus{code: 1}
+				ok = false
+			}
+			if !ok {
 				break
 			}
 		}
