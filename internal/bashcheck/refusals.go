@@ -59,8 +59,6 @@ var table = []refusal{
 	{"$'…' holding a quote in the word of a double-quoted ${v:-…}", kNode, "$'\"'", "", `echo "[${u:-$'a\x22b'}]"; echo after`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
-	{"set -E", kFlag, "set", "E", "set -E; echo st=$?"}, // errtrace: invalid option
-	{"set -o errtrace", kSetOpt, "set", "errtrace", "set -o errtrace; echo st=$?"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
 	{"set -o functrace", kSetOpt, "set", "functrace", "set -o functrace; echo st=$?"},
 	{"set -h", kFlag, "set", "h", "set -h; echo st=$?"}, // hashall: invalid option

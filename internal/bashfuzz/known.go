@@ -57,9 +57,10 @@ const (
 	// An arithmetic error (a non-numeric subscript of an indexed array):
 	// jaiph's message differs from bash's.
 	ClassArithMessage Class = "arith-error-message"
-	// An ERR trap: jaiph runs it for a failed command that is not the
-	// last of an && / || list, in a body whose errexit is ignored, and
-	// with the failed command's redirections still in place.
+	// An ERR trap: jaiph ran it for a failed compound command (once more
+	// after the command inside it), with a failed simple command's
+	// redirections still in place, and for the call of a function that
+	// set it (a body ending in a failed `a && b`); fixed.
 	ClassErrTrap Class = "err-trap"
 	// `[[ -v WORD ]]` where the word expands to nothing: the interpreter
 	// panics ("variable name must not be empty").
@@ -74,7 +75,8 @@ const (
 	// from a failed && / || list: bash goes on under errexit, jaiph exits.
 	ClassCompoundAndOr Class = "compound-and-or-errexit"
 	// `read` (and other assignments by builtins) into a readonly
-	// variable: bash fails, jaiph's read returns 0.
+	// variable: under errexit bash ends the shell even left of ||, jaiph's
+	// read failed and the body went on; fixed.
 	ClassReadonlyAssign Class = "readonly-assign"
 	// PIPESTATUS before any command of the body ran: bash has the
 	// caller's (0), jaiph had none.
@@ -87,7 +89,7 @@ const (
 	ClassDashHeredocEmpty Class = "dash-heredoc-empty-line"
 	// An EXIT trap that runs when errexit ends the body inside a
 	// redirected brace group (`{ false; } > f1`): bash runs it with the
-	// group's redirections, jaiph without.
+	// group's redirections, jaiph ran it without; fixed.
 	ClassExitTrapRedirect Class = "exit-trap-redirect"
 	// `declare -r r1=…` (local, readonly) of a variable already readonly:
 	// jaiph's message lacks bash's `declare: ` prefix.
@@ -127,10 +129,7 @@ const (
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
 	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
 	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
 }
 
@@ -170,6 +169,11 @@ var Fixed = map[Class]string{
 	ClassNestedArrayAlt:     `"${v:+"$w"x}" and "${u="$v"x}" were Wx (Vx) in jaiph; bash strips the inner quotes and expands $wx`,
 	ClassColonQQuote:        "${u:?'no value'}: jaiph's message kept the quotes",
 	ClassDeclBraceExpansion: "local v={a,b}: bash brace-expands it (v=b), jaiph kept {a,b}",
+
+	// Traps and readonly assignments (issue 36).
+	ClassErrTrap:          "the ERR trap ran for a compound's status, with a simple command's redirections, for the call of a function that set it",
+	ClassExitTrapRedirect: "the EXIT trap run by errexit inside { …; } > f1 lost the group's redirection",
+	ClassReadonlyAssign:   "read (mapfile, getopts, printf -v…) into a readonly variable under errexit went on; bash exits even after ||",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -1601,7 +1601,9 @@ func Printf(ctx context.Context, args []string) error {
 	}
 	if err := hc.SetVar(name, out.String()); err != nil {
 		fmt.Fprintln(hc.Stderr, err)
-		return interp.ExitStatus(1)
+		// A readonly variable ends the shell under errexit, as bash's
+		// err_readonly does.
+		return hc.AssignFailed(err)
 	}
 	return Status(status)
 }

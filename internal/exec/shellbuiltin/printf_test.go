@@ -485,3 +485,29 @@ func TestBashPrintfLineBuffered(t *testing.T) {
 		}
 	}
 }
+
+// printf -v into a readonly variable under errexit ends the shell with
+// status 1, even in a function called as an if condition and left of ||
+// (bash's err_readonly); the EXIT trap runs. What bash 5.2 prints.
+func TestBuiltinPrintfReadonlyErrexit(t *testing.T) {
+	script := `set -e; trap 'echo "bye $?"' EXIT; readonly r=1
+f() { printf -v r x || echo "or $?"; echo in; }
+if f; then echo then; fi; echo next
+`
+	file, err := syntax.NewParser().Parse(strings.NewReader(script), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r, err := interp.New(interp.StdIO(nil, &out, &out), interp.BuiltinHandler("printf", Printf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run(context.Background(), file)
+	if st, ok := interp.IsExitStatus(err); !ok || st != 1 {
+		t.Errorf("Run = %v, want exit status 1", err)
+	}
+	if got, want := out.String(), "r: readonly variable\nbye 1\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

@@ -322,6 +322,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// jaiph-go patch: nor is ${u[@]} or ${u[*]} (their length is).
 	if l := nodeLit(pe.Index); cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !pe.Excl &&
 		(pe.Length || l != "@" && l != "*") {
+		// jaiph-go patch: bash evaluates the subscript of an unset
+		// indexed array first: `${a[k]}` with k unset too reports k.
+		if pe.Index != nil && l != "@" && l != "*" && vr.Kind != Associative && !pe.Length {
+			if _, err := Arithm(cfg, pe.Index); err != nil {
+				return "", err
+			}
+		}
 		return "", UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",

@@ -161,10 +161,24 @@ type Runner struct {
 	// without ending the shell).
 	noErrExitOnce bool
 
-	// ignoredFail tells that the statement just run failed where errexit
-	// was ignored: an && or || list whose non-final command failed, or a
-	// compound command ending with such a failure (jaiph-go patch).
-	ignoredFail bool
+	// redirLevel counts the statements with redirections being run;
+	// simpleRedirLevels are the levels of those that are simple commands;
+	// exitUndo undoes the redirections kept in force for the EXIT trap
+	// (jaiph-go patch: see [Runner.keepOnExit]).
+	redirLevel int
+	// trapLine is the line the ERR trap's commands are numbered from
+	// ($LINENO: the failed command's), 0 for none (jaiph-go patch).
+	trapLine uint
+	// cdReadonly: cd met a readonly OLDPWD or PWD (jaiph-go patch).
+	cdReadonly bool
+	// cmdLine is the line of the last simple command started (jaiph-go
+	// patch: bash's line_number, see trapLine).
+	cmdLine uint
+	// pipeElem is the pipeline element a subshell runs: its own failure
+	// neither runs the ERR trap nor ends the subshell (jaiph-go patch).
+	pipeElem          *syntax.Stmt
+	simpleRedirLevels []int
+	exitUndo          []func()
 
 	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
 	unsetFailed bool
@@ -304,6 +318,10 @@ type exitStatus struct {
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
 	discard   bool // jaiph-go patch: with exiting, only to the next top-level command (FUNCNEST)
+	// undoFrom is 1 + the redirection level from which the redirections
+	// are undone while exiting, 0 for none (jaiph-go patch: see
+	// [Runner.keepOnExit]).
+	undoFrom int
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -922,6 +940,7 @@ var posixOptsTable = [...]posixOpt{
 	{'x', "xtrace"},
 	{' ', "pipefail"},
 	{'C', "noclobber"}, // jaiph-go patch; kept last so indexes above stay
+	{'E', "errtrace"},  // jaiph-go patch: functions and subshells keep the ERR trap
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -1055,6 +1074,7 @@ const (
 	optXTrace
 	optPipeFail
 	optNoClobber
+	optErrTrace // jaiph-go patch
 
 	// These correspond to indexes (offset by the above eight items) of
 	// supported options in [bashOptsTable]
@@ -1404,6 +1424,11 @@ func (r *Runner) subshell(background bool) *Runner {
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.inheritTraps(r) // jaiph-go patch: bash's trap inheritance
+	if cb, ok := r.traps[trapErr]; ok && r.opts[optErrTrace] {
+		// jaiph-go patch: with errtrace (set -E) a subshell and a
+		// command substitution keep the ERR trap, as in bash.
+		r2.setTrap(trapErr, cb, true)
+	}
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
 	r2.fds = r.fds

@@ -398,7 +398,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		default:
 			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
 		}
+		r.cdReadonly = false
 		exit.code = r.changeDir(ctx, "cd", path)
+		if r.cdReadonly {
+			r.readonlyFailed(&exit)
+		}
 	case "wait":
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
@@ -867,6 +871,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
 				r.errf("%v\n", err)
 				exit.code = 1
+				if errors.Is(err, errReadOnly) {
+					r.readonlyFailed(&exit)
+				}
 				return false
 			}
 			return true
@@ -971,12 +978,33 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: bash's texts, OPTERR=0 silences them, and a
 		// missing argument gives "?" unless optstring starts with ":".
 		printErrs := diagnostics && r.envGet("OPTERR") != "0"
-		if opt == ':' && diagnostics {
-			r.setVarString(name, "?")
-		} else {
-			r.setVarString(name, string(opt))
+		// jaiph-go patch: a readonly name is bash's err_readonly
+		// (status 2, see readonlyFailed); a readonly OPTARG is reported
+		// once, the status left alone.
+		bind := func(name, value string) bool {
+			err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+			if err == nil {
+				return true
+			}
+			r.errf("%v\n", err)
+			if errors.Is(err, errReadOnly) && r.opts[optErrExit] {
+				r.readonlyFailed(&exit)
+			}
+			return false
 		}
-		r.delVar("OPTARG")
+		val := string(opt)
+		if opt == ':' && diagnostics {
+			val = "?"
+		}
+		if !bind(name, val) && !exit.exiting {
+			exit.code = 2
+		}
+		if exit.exiting {
+			return exit
+		}
+		if !r.lookupVar("OPTARG").ReadOnly {
+			r.delVar("OPTARG")
+		}
 		switch {
 		case opt == '?' && diagnostics && !done:
 			if printErrs {
@@ -987,15 +1015,17 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				r.errf("option requires an argument -- %s\n", optarg)
 			}
 		default:
-			if optarg != "" {
-				r.setVarString("OPTARG", optarg)
+			if optarg != "" && !bind("OPTARG", optarg) && exit.exiting {
+				return exit
 			}
 		}
 		if optind-1 != r.optState.argidx {
 			r.setVarString("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10))
 		}
 
-		exit.oneIf(done)
+		if exit.code == 0 {
+			exit.oneIf(done)
+		}
 
 	case "shopt":
 		// jaiph-go patch: bash's -p and -q, its listing formats, its
@@ -1246,7 +1276,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		// jaiph-go patch: a readonly array fails mapfile (status 1).
 		if err := r.setVarErr(arrayName, vr); err != nil {
-			return failf(1, "%v\n", err)
+			exit = failf(1, "%v\n", err)
+			if errors.Is(err, errReadOnly) {
+				r.readonlyFailed(&exit)
+			}
+			return exit
 		}
 
 	case "declare", "typeset", "local", "export", "readonly":
@@ -1426,9 +1460,18 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	r.Dir = apath
-	r.setVarString("OLDPWD", r.envGet("PWD"))
-	r.setVarString("PWD", apath)
-	return 0
+	// jaiph-go patch: a readonly OLDPWD or PWD is bash's err_readonly
+	// (the directory still changes): status 1, the shell's end under
+	// errexit (cdReadonly, see readonlyFailed).
+	code := uint8(0)
+	for _, v := range [...][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
+		if err := r.setVarErr(v[0], r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})); err != nil {
+			r.errf("%v\n", err)
+			code = 1
+			r.cdReadonly = r.cdReadonly || errors.Is(err, errReadOnly)
+		}
+	}
+	return code
 }
 
 func absPath(dir, path string) string {

@@ -127,9 +127,31 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	failed := !r.exit.ok()
 	r.exit, r.stderr = oldExit, oldErr
 	if failed {
-		return errors.New(strings.TrimSuffix(msg.String(), "\n"))
+		text := strings.TrimSuffix(msg.String(), "\n")
+		if strings.HasSuffix(text, ": "+errReadOnly.Error()) {
+			return readOnlyError(text)
+		}
+		return errors.New(text)
 	}
 	return nil
+}
+
+// readOnlyError is SetVar's error for a readonly variable (jaiph-go patch).
+type readOnlyError string
+
+func (e readOnlyError) Error() string { return string(e) }
+func (e readOnlyError) Unwrap() error { return errReadOnly }
+
+// AssignFailed is what a builtin handler returns once it has printed the
+// error of a failed SetVar (jaiph-go patch): status 1, or, for a readonly
+// variable under errexit, the end of the shell as bash's err_readonly does
+// (see readonlyFailed), even where errexit is ignored.
+func (hc HandlerContext) AssignFailed(err error) error {
+	exit := exitStatus{code: 1}
+	if errors.Is(err, errReadOnly) {
+		hc.runner.readonlyFailed(&exit)
+	}
+	return errBuiltinExitStatus(exit)
 }
 
 // BashOpt reports whether the shell option name ("xpg_echo", "errexit", …)

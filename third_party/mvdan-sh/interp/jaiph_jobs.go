@@ -387,6 +387,9 @@ func (r *Runner) disownedJob(spec string) *bgProc {
 // ran exit. Otherwise the EXIT trap runs if the shell exits (always, or via
 // the exit builtin, errexit and so on).
 func (r *Runner) exitTraps(ctx context.Context, always bool) {
+	// jaiph-go patch: the redirections the shell exited inside were
+	// kept for the EXIT trap; undo them after it.
+	defer r.undoKeptRedirs()
 	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
 		var ts TrapSkipper
 		if errors.As(context.Cause(ctx), &ts) && ts.SkipTraps() {
@@ -423,13 +426,10 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 func (r *Runner) runExitTrap(ctx context.Context) {
 	if cb, ok := r.traps[trapExit]; ok {
 		delete(r.traps, trapExit)
-		noErrExit, ignoredFail := r.noErrExit, r.ignoredFail
+		noErrExit := r.noErrExit
 		r.noErrExit = false
 		r.trapCallback(ctx, cb, "exit")
 		r.noErrExit = noErrExit
-		if !r.exit.exiting {
-			r.ignoredFail = ignoredFail
-		}
 	}
 }
 
@@ -544,7 +544,14 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 	}
 	cb, reset := args[0], false
 	if len(args) == 1 {
-		reset = true // trap SIG: restore the default
+		// trap SIG: restore the default; a lone argument that is no
+		// signal (an action without one, `-`) is bash's usage error.
+		if _, ok := parseSignal(cb, true); !ok && strings.ToUpper(cb) != "DEBUG" || cb == "-" {
+			r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+			exit.code = 2
+			return exit
+		}
+		reset = true
 	} else {
 		args = args[1:]
 		reset = cb == "-"
@@ -842,6 +849,13 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				return exit
 			}
 			pvar, args = args[0], args[1:]
+			// jaiph-go patch: bash unsets the variable first; a
+			// readonly one fails wait at once.
+			if r.lookupVar(pvar).ReadOnly {
+				r.errf("wait: %s: cannot unset: readonly variable\n", pvar)
+				exit.code = 1
+				return exit
+			}
 		default:
 			r.errf("wait: %s: invalid option\n", flag)
 			r.errf("wait: usage: wait [-fn] [-p var] [id ...]\n")

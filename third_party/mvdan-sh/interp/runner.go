@@ -171,6 +171,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
 				r2.stmts(pctx, ps.Stmts)
+				r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 				r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			}()
 			return path, nil
@@ -246,6 +247,9 @@ func (r *Runner) expandErr(err error) {
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
 		strings.HasSuffix(errMsg, ": cannot assign in this way"),
+		// jaiph-go patch: as bash, an assignment to a readonly
+		// variable while a word expands (${r:=x}, $((r=2))).
+		errors.Is(err, errReadOnly),
 		errors.Is(err, expand.ErrBadLengthSubscript):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
@@ -273,10 +277,6 @@ func (r *Runner) expandErr(err error) {
 		if r.opts[optErrExit] {
 			r.exit.exiting = true
 		}
-	case errors.Is(err, errReadOnly):
-		// Like in bash, assigning to a read-only variable fails
-		// the command at hand without exiting the shell.
-		r.exit.code = 1
 	}
 }
 
@@ -284,8 +284,24 @@ func (r *Runner) expandErr(err error) {
 // (jaiph-go patch).
 func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
 	n, err := expand.Arithm(r.ecfg, expr)
+	if r.readonlyInCommand(err) {
+		return 0, false
+	}
 	r.expandErr(err)
 	return n, err == nil
+}
+
+// readonlyInCommand handles an assignment to a readonly variable by an
+// arithmetic command ((( )), let, for (( ))) (jaiph-go patch): it fails the
+// command, or ends the shell under errexit (readonlyFailed); in a word's
+// expansion it is fatal instead ([Runner.expandErr]).
+func (r *Runner) readonlyInCommand(err error) bool {
+	if err == nil || err == errReported || !errors.Is(err, errReadOnly) {
+		return false
+	}
+	r.errf("%v\n", err)
+	r.readonlyFailed(&r.exit)
+	return true
 }
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
@@ -302,6 +318,9 @@ func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing strin
 	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
+		return 0
+	}
+	if r.readonlyInCommand(err) {
 		return 0
 	}
 	r.expandErr(err)
@@ -451,12 +470,27 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// bash (the descriptor stays open, the variable keeps its number),
 	// unless bash runs the command in a child it forks (an external
 	// program, a subshell): there neither is seen afterwards.
-	type varFd struct {
-		name string
-		prev expand.Variable
-		cls  io.Closer
-	}
 	var varFds []varFd
+	// jaiph-go patch: bash decides whether a failure runs the ERR trap
+	// from the trap set before the command ran (was_error_trap): a
+	// function that sets one does not run it for its own call.
+	_, hadErrTrap := r.traps[trapErr]
+	// jaiph-go patch: the redirection level of this statement, for the
+	// redirections kept in force when the shell exits inside it (see
+	// [Runner.keepOnExit]); those of a simple command are bash's
+	// "saved-redirects" frames.
+	level, simpleFrame := r.redirLevel, false
+	if simpleCommand(st.Cmd) {
+		r.cmdLine = st.Pos().Line()
+	}
+	if len(st.Redirs) > 0 {
+		r.redirLevel++
+		if simpleCommand(st.Cmd) {
+			r.simpleRedirLevels = append(r.simpleRedirLevels, level)
+			simpleFrame = true
+		}
+	}
+	redirFailed := false
 	applyRedirs := func() bool {
 		for _, rd := range st.Redirs {
 			name, isVar := varRedirName(rd)
@@ -471,6 +505,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 					r.errf("%v\n", err)
 				}
 				r.exit.code = 1
+				redirFailed = true
 				return false
 			}
 			if isVar {
@@ -503,48 +538,143 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.setPipeStatus(st.Cmd, st.Negated)
 	}
 	r.noErrExit = negNoErrExit
-	// jaiph-go patch: as in bash, a compound command other than a subshell
-	// whose status comes from a failure errexit ignored ({ false && x; },
-	// a loop or if ending so) does not exit the shell or run the ERR trap.
-	ignoredFail := false
+	if len(st.Redirs) > 0 {
+		r.redirLevel--
+		if simpleFrame {
+			r.simpleRedirLevels = r.simpleRedirLevels[:len(r.simpleRedirLevels)-1]
+		}
+	}
+	// jaiph-go patch: bash runs the ERR trap, and errexit ends the shell,
+	// where a simple command, a subshell, a pipeline, [[ ]] or (( ))
+	// failed (or a compound command's redirection), unless errexit is
+	// ignored there: not for a compound command ({ …; }, if, a loop,
+	// case), which only passes on the status of a command inside it, that
+	// has been through this already (execute_cmd.c).
+	errFail := false
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
-			// A failure errexit ignores: a compound command ending
-			// in it (`{ …; ! true; }`) does not exit either.
-			ignoredFail = true
 		} else {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
-		ignoredFail = !r.exit.ok()
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
-	} else if !r.exit.ok() && r.ignoredFail && keepsIgnoredFail(st.Cmd) {
-		ignoredFail = true
+	} else if keepsIgnoredFail(st.Cmd) && !redirFailed {
+	} else if r.exit.returning {
+		// `return N` leaves the function or sourced file before bash
+		// looks at its status; the caller's command does.
+	} else if st == r.pipeElem {
+		// An element of a pipeline: its status is the pipeline's, which
+		// the shell looks at (bash: pipe_in or pipe_out is set).
 	} else if !r.exit.ok() && !r.noErrExit {
-		if !r.exit.exiting {
+		errFail = true
+	}
+	// fail runs the ERR trap and ends the shell under errexit.
+	fail := func(undone bool) {
+		if !r.exit.exiting && hadErrTrap {
 			// jaiph-go patch: a shell already exiting (`exit` in an
 			// ERR trap, errexit in a called function) runs no more
-			// ERR traps on its way out, as in bash.
+			// ERR traps on its way out, as in bash. $LINENO there is
+			// the failed command's line (line_number_for_err_trap).
+			r.trapLine = st.Pos().Line()
+			if redirFailed && keepsIgnoredFail(st.Cmd) && r.cmdLine > 0 {
+				// A compound's redirection fails before bash
+				// updates the line: the last simple command's.
+				r.trapLine = r.cmdLine
+			}
 			r.trapCallback(ctx, r.traps[trapErr], "error")
+			r.trapLine = 0
 		}
-		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
-		//
-		//   conditions (if <cond>, while <cond>, etc)
-		//   part of && or || lists; excluded via "else" above
-		//   preceded by !; excluded via "else" above
-		if r.opts[optErrExit] {
+		if r.opts[optErrExit] && !r.exit.exiting {
 			r.exit.exiting = true
+			if undone && len(r.simpleRedirLevels) > 0 {
+				// bash undoes the innermost simple command's
+				// redirections (a function call's) and those
+				// inside it before the EXIT trap runs.
+				r.exit.undoFrom = r.simpleRedirLevels[len(r.simpleRedirLevels)-1] + 1
+			}
 		}
 	}
-	r.ignoredFail = ignoredFail
+	// A simple command's redirections are undone before its failure is
+	// looked at (bash's trap output goes where the shell's does, not to
+	// `2>/dev/null` of the failed command); a subshell's never applied to
+	// the shell. Those of [[ ]], (( )) and a compound command are still in
+	// force then.
+	_, subshell := st.Cmd.(*syntax.Subshell)
+	afterUndo := errFail && (simpleCommand(st.Cmd) || subshell)
+	if errFail && !afterUndo {
+		fail(false)
+	}
+	if afterUndo {
+		defer fail(!subshell)
+	}
 	if r.keepRedirs {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
 		r.closeDroppedFds(oldFds)
+	} else if len(st.Redirs) > 0 && r.keepOnExit(level) {
+		// jaiph-go patch: the shell exits inside the statement (errexit,
+		// exit): its redirections stay in force for the EXIT trap, as
+		// bash's do, and are undone after it (see [Runner.exitTraps]).
+		r.exitUndo = append(r.exitUndo, func() { r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore) })
 	} else if len(st.Redirs) > 0 {
+		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore)
+	}
+}
+
+// runsInChild tells whether bash runs the command named so in a child it
+// forks (jaiph-go patch): not a function (the host's included) nor a
+// builtin.
+func (r *Runner) runsInChild(ctx context.Context, name string) bool {
+	if r.Funcs[name] != nil || IsBuiltin(name) || r.builtinHandlers[name] != nil {
+		return false
+	}
+	return !r.isHandlerFunc(ctx, name)
+}
+
+// varFd is a {var} redirection of a statement (jaiph-go patch).
+type varFd struct {
+	name string
+	prev expand.Variable
+	cls  io.Closer
+}
+
+// keepOnExit tells whether the redirections of a statement at a level stay
+// in force while the shell exits (jaiph-go patch): bash leaves them on its
+// way out, except that errexit after a simple command undoes the innermost
+// simple command's (execute_cmd.c: run_unwind_frame ("saved-redirects")).
+// A discarded command (FUNCNEST) and a fatal error undo them all.
+func (r *Runner) keepOnExit(level int) bool {
+	if !r.exit.exiting || r.exit.discard || r.exit.fatalExit {
+		return false
+	}
+	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1
+}
+
+// undoKeptRedirs undoes the redirections kept in force for the EXIT trap,
+// innermost first (jaiph-go patch).
+func (r *Runner) undoKeptRedirs() {
+	for i := len(r.exitUndo) - 1; i >= 0; i-- {
+		r.exitUndo[i]()
+	}
+	r.exitUndo = nil
+}
+
+// simpleCommand tells whether bash runs cm as a simple command: its
+// redirections are undone when it returns, before its failure is looked at.
+func simpleCommand(cm syntax.Command) bool {
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
+// undoStmtRedirs undoes a statement's redirections (see [Runner.stmtSync]).
+func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldOut, oldErr io.Writer, oldFds map[int]*fdEntry, varFds []varFd, closers []io.Closer, jobsBefore int) {
+	{
 		// jaiph-go patch: as bash's undo list, only the descriptors the
 		// statement's redirections named are restored; an `exec >f`
 		// run inside a redirected compound command or function
@@ -846,7 +976,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				break
 			}
 			undoPrefix()
+			child := r.runsInChild(ctx, fields[0])
 			ok := pending()
+			if child && r.exit.exiting && !r.exit.fatalExit && !r.exit.discard {
+				// jaiph-go patch: bash performs an external
+				// command's redirections in the child it forked for
+				// it, so a fatal expansion error there (`cat <<<
+				// $unset` under set -u, `> ${u:?}`) ends that child
+				// only: the command fails with status 1.
+				r.exit = exitStatus{code: 1}
+				ok = false
+			}
 			if !ok || r.exit.exiting {
 				break
 			}
@@ -904,7 +1044,6 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// status is its body's last status, 0 if the body never ran; the
 		// condition's status that ends the loop is not the loop's.
 		var body exitStatus
-		bodyIgnoredFail := false // the body's last failure was errexit's to ignore
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
@@ -921,7 +1060,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// "returns" that status; an until's condition that
 				// succeeds ends the loop before the body.
 				if !cm.Until || !r.exit.ok() {
-					body, bodyIgnoredFail = r.exit, r.ignoredFail
+					body = r.exit
 				}
 			}
 			if r.breakEnclosing > 0 {
@@ -944,14 +1083,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				break
 			}
 			broken := r.loopStmtsBroken(ctx, cm.Do)
-			body, bodyIgnoredFail = r.exit, r.ignoredFail
+			body = r.exit
 			if broken {
 				break
 			}
 		}
 		if !r.exit.returning && !r.exit.exiting && !r.exit.fatalExit {
 			r.exit.code, r.exit.err = body.code, body.err
-			r.ignoredFail = bodyIgnoredFail
 		}
 	case *syntax.ForClause:
 		switch y := cm.Loop.(type) {
@@ -1010,6 +1148,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
 						r.errf("%v\n", err)
 						r.exit.code = 1
+						if errors.Is(err, errReadOnly) {
+							r.readonlyFailed(&r.exit)
+						}
 						break
 					}
 
@@ -1027,6 +1168,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
 					r.errf("%v\n", err)
 					r.exit.code = 1
+					if errors.Is(err, errReadOnly) {
+						r.readonlyFailed(&r.exit)
+					}
 					break
 				}
 				trace.stringf("for %s in", y.Name.Value)
@@ -1360,6 +1504,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					plain.Append = false
 					as = &plain
 				}
+				if as.Array != nil && vr.ReadOnly && (!local || global) {
+					// jaiph-go patch: a list assigned to a readonly
+					// variable outside a function's scope is bash's
+					// err_readonly in its array assignment, which
+					// discards the command as a bare r=(…) does.
+					r.errf("%s: readonly variable\n", name)
+					r.exit = exitStatus{code: 1, exiting: true, discard: true}
+					return
+				}
+				if as.Array != nil && vr.ReadOnly {
+					// jaiph-go patch: in a function, bash's array
+					// assignment reports it first too; the builtin's
+					// error follows. (bash names the function before
+					// it in some cases: a readonly global made outside
+					// any function, listed in differences.md.)
+					r.errf("%s: readonly variable\n", name)
+				}
 				if (valType == "-a" || valType == "-A") && as.Array == nil && as.Value != nil && as.Index == nil {
 					// jaiph-go patch: with -a or -A, a value that
 					// expands to "(…)" is a compound assignment, as in
@@ -1409,10 +1570,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				switch v := cm.Variant.Value; {
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					r.errf("%s: %v\n", v, err)
+					r.exit.code = 1
 				default:
 					r.errf("%v\n", err)
+					r.exit.code = 1
+					if errors.Is(err, errReadOnly) {
+						// bash's err_readonly (export, readonly):
+						// fatal under errexit.
+						r.readonlyFailed(&r.exit)
+					}
 				}
-				r.exit.code = 1
 			}
 		}
 	case *syntax.TimeClause:
@@ -1475,6 +1642,9 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	defer func() { r.handlingTrap = false }()
 
 	p := syntax.NewParser()
+	if r.trapLine > 0 {
+		p = syntax.NewParser(syntax.StartLine(r.trapLine)) // jaiph-go patch: see trapLine
+	}
 	// TODO: do this parsing when "trap" is called?
 	file, err := p.Parse(strings.NewReader(callback), name+" trap")
 	if err != nil {
@@ -2411,7 +2581,11 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		// jaiph-go patch: as in bash without errtrace, a function does
 		// not inherit the ERR trap; the caller's is restored on return.
+		// With errtrace (set -E) it does, as in bash.
 		errTrap, hadErrTrap := r.traps[trapErr]
+		if r.opts[optErrTrace] {
+			hadErrTrap = false
+		}
 		if hadErrTrap {
 			delete(r.traps, trapErr)
 		}
@@ -2424,7 +2598,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.stmt(ctx, body)
 
-		if hadErrTrap {
+		if _, set := r.traps[trapErr]; hadErrTrap && !set {
+			// One the function set stays (traps are global), as in
+			// bash (uw_maybe_set_error_trap).
 			r.traps[trapErr] = errTrap
 		}
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
@@ -2498,6 +2674,15 @@ func (r *Runner) access(ctx context.Context, name string, mode AccessMode) error
 	return r.accessHandler(r.handlerCtx(ctx, handlerKindAccess, todoPos), path, mode)
 }
 
+// subshellElem: a pipeline element that is a `( … )` runs in bash's child
+// for the element itself, not in one more (jaiph-go patch): BASH_SUBSHELL
+// there is 1, not 2.
+func (r2 *Runner) subshellElem(st *syntax.Stmt) {
+	if _, ok := st.Cmd.(*syntax.Subshell); ok {
+		r2.subshellLevel--
+	}
+}
+
 // jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
 // own subshell (the last one in the current shell under "shopt -s lastpipe"),
 // recording each element's status in PIPESTATUS.
@@ -2539,6 +2724,8 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(true)
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
+		r2.pipeElem = st
+		r2.subshellElem(st)
 		r2.stdin = in
 		r2.stdout = pw
 		if ops[i] == syntax.PipeAll {
@@ -2550,6 +2737,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
+			r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			pw.Close()
 			if ownIn != nil {
@@ -2570,10 +2758,24 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(false)
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
+		r2.pipeElem = last
+		r2.subshellElem(last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
+		r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		statuses[n-1] = r2.exit
+		// jaiph-go patch: bash's child for a last element that is a
+		// failed `( … )` runs the shell's ERR trap too, at the shell's
+		// BASH_SUBSHELL, before the pipeline's own (where errexit is
+		// off and not ignored): `true | (false)` runs it twice.
+		if cb, ok := r.traps[trapErr]; ok && !r2.exit.ok() && !r.opts[optErrExit] && !r.noErrExit {
+			if _, sub := last.Cmd.(*syntax.Subshell); sub {
+				r2.trapLine = last.Pos().Line()
+				r2.trapCallback(ctx, cb, "error")
+				r2.trapLine = 0
+			}
+		}
 	}
 	in.Close()
 	wg.Wait()

@@ -435,6 +435,20 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 	}
 }
 
+// readonlyFailed is bash's err_readonly for an assignment a command makes
+// (read, mapfile, getopts, for, select, export, readonly, arithmetic),
+// after the error was printed (jaiph-go patch): report_error ends the shell
+// at once under errexit, in any context (bash tests the option itself, so
+// `read r || …` and a function called in an if condition exit too), with
+// the last status or 1; without errexit the command fails with status 1.
+func (r *Runner) readonlyFailed(exit *exitStatus) {
+	exit.code = 1
+	if r.opts[optErrExit] {
+		exit.code = cmp.Or(r.lastExit.code, 1)
+		exit.exiting = true
+	}
+}
+
 // errReadOnly is returned when trying to modify a read-only variable.
 var errReadOnly = errors.New("readonly variable")
 
