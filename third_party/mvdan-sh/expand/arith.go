@@ -97,7 +97,20 @@ func ArithmString(cfg *Config, str string) (int, error) {
 }
 
 func (cfg *Config) arithmString(str string, depth int) (int, error) {
-	s := strings.TrimSpace(str)
+	// jaiph-go patch: bash's arithmetic blanks are space, tab and
+	// newline; a carriage return, vertical tab or form feed is no blank
+	// but a character no token starts with.
+	s := strings.Trim(str, " \t\n")
+	if i := strings.IndexAny(s, "\r\v\f"); i >= 0 {
+		sl := strings.TrimLeft(str, " \t\n")
+		before := strings.TrimRight(s[:i], " \t\n")
+		if before != "" {
+			if _, err := syntax.NewParser().Arithmetic(strings.NewReader(before)); err == nil {
+				return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
+			}
+		}
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[i:]}
+	}
 	switch {
 	case s == "":
 		return 0, nil
@@ -337,6 +350,12 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.gap(x.X.End().Line(), x.X.End().Col(), x.Rparen)
 		r.sb.WriteByte(')')
 	case *syntax.Word:
+		if sq, ok := x.Parts[0].(*syntax.SglQuoted); ok && sq.Dollar && len(x.Parts) == 1 {
+			// bash shows a $'…' operand as the '…' it became.
+			str, _ := Literal(&Config{}, x)
+			r.sb.WriteString("'" + str + "'")
+			return
+		}
 		if r.cfg != nil {
 			str, err := Literal(r.cfg, x)
 			if err != nil && r.err == nil {
@@ -424,9 +443,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if n, ok := digitIndexed(expr); ok {
 			return 0, ArithmError{Msg: "syntax error: invalid arithmetic operator", Operand: expr, Skip: n}
 		}
-		if sq, ok := expr.Parts[0].(*syntax.SglQuoted); ok && !sq.Dollar && !cfg.LetArith {
+		if _, ok := expr.Parts[0].(*syntax.SglQuoted); ok && !cfg.LetArith {
 			// jaiph-go patch: bash keeps single quotes in arithmetic,
-			// where they are no operand ($(('3' + 2)) is its error).
+			// where they are no operand ($(('3' + 2)) is its error);
+			// a $'…' string becomes one ('…' with its escapes decoded).
 			return 0, ArithmError{Msg: "syntax error: operand expected", Operand: expr}
 		}
 		str, err := Literal(cfg, expr)

@@ -1189,17 +1189,32 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		case *syntax.CStyleLoop:
 			// jaiph-go patch: as in bash, an arithmetic error in one of
-			// the three expressions (an assignment to a readonly
-			// variable) ends the loop with status 1.
+			// the three expressions (a division by 0, an assignment to a
+			// readonly variable, a quoted operand) is reported as a
+			// ((…)) command's is, `((: EXPR: …`, and ends the loop with
+			// status 1, which errexit does not act on.
+			arith := func(x syntax.ArithmExpr) (int, bool) {
+				st := r.exit
+				r.exit.clear()
+				n := r.arithmCmd("((: ", x, "")
+				if r.exit.code != 0 || r.exit.exiting {
+					if !r.exit.exiting {
+						r.noErrExitOnce = true
+					}
+					return 0, false
+				}
+				r.exit = st
+				return n, true
+			}
 			if y.Init != nil {
-				if _, ok := r.arithmOK(y.Init); !ok {
+				if _, ok := arith(y.Init); !ok {
 					break
 				}
 			}
 			r.exit.clear()
 			for {
 				if y.Cond != nil {
-					n, ok := r.arithmOK(y.Cond)
+					n, ok := arith(y.Cond)
 					if !ok || n == 0 {
 						break
 					}
@@ -1210,7 +1225,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					break
 				}
 				if y.Post != nil {
-					if _, ok := r.arithmOK(y.Post); !ok {
+					if _, ok := arith(y.Post); !ok {
 						break
 					}
 				}
