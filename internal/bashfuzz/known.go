@@ -104,7 +104,8 @@ const (
 	// negated status, jaiph the test's own (`! true` agrees).
 	ClassPipestatusNegation Class = "pipestatus-negation"
 	// A here-document inside a workflow's `if ! cmd; then … fi` (a Jaiph
-	// form whose lines are steps): its tabs become blanks.
+	// form whose lines are steps): its tabs became blanks (its body lines
+	// were parsed as branch steps; they stay verbatim now).
 	ClassWorkflowIfNotHeredoc Class = "workflow-if-not-heredoc"
 	// `${!v*}` after `local v1=…` of a global v1: jaiph lists v1 twice.
 	ClassLocalShadowNames Class = "local-shadow-prefix-names"
@@ -123,22 +124,21 @@ const (
 // default of FuzzBashDiff avoid them; remove an entry when its fix lands,
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
-	ClassPipeWrite:            "echo x | false: jaiph reports a broken pipe, bash does not",
-	ClassSubshellTrap:         "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
-	ClassSubshellReturn:       "( return 0 ) outside a function ends jaiph's whole body",
-	ClassNegLenUnset:          "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
-	ClassErrTrap:              "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
-	ClassReadonlyAssign:       "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
-	ClassArithMessage:         "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
-	ClassWhileStatus:          "while/until whose last body command failed: jaiph's status 0",
-	ClassDashHeredocEmpty:     "a <<- here-document line expanding to nothing is dropped",
-	ClassExitTrapRedirect:     "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
-	ClassNestedArrayAlt:       `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
-	ClassPipestatusNegation:   "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
-	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block loses its tabs",
-	ClassColonQQuote:          "${u:?'no value'}: jaiph's message keeps the quotes",
-	ClassPipestatusStart:      "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
-	ClassDeclBraceExpansion:   "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
+	ClassPipeWrite:          "echo x | false: jaiph reports a broken pipe, bash does not",
+	ClassSubshellTrap:       "trap 'false' EXIT: bash ends with the trap's status, jaiph with the body's",
+	ClassSubshellReturn:     "( return 0 ) outside a function ends jaiph's whole body",
+	ClassNegLenUnset:        "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
+	ClassErrTrap:            "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
+	ClassReadonlyAssign:     "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
+	ClassArithMessage:       "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
+	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status 0",
+	ClassDashHeredocEmpty:   "a <<- here-document line expanding to nothing is dropped",
+	ClassExitTrapRedirect:   "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
+	ClassNestedArrayAlt:     `"${v:+"$unset"x}" and "${u="$v"x}" are x (Vx) in jaiph, empty in bash`,
+	ClassPipestatusNegation: "PIPESTATUS after ! [[ -n x ]]: bash 1, jaiph 0",
+	ClassColonQQuote:        "${u:?'no value'}: jaiph's message keeps the quotes",
+	ClassPipestatusStart:    "PIPESTATUS before any pipeline ran (the body's start, after definitions): bash 0, jaiph empty",
+	ClassDeclBraceExpansion: "local v={a,b}: bash brace-expands it (v=b), jaiph keeps {a,b}",
 }
 
 // Fixed lists the classes that diverged and were fixed: the generator
@@ -163,6 +163,9 @@ var Fixed = map[Class]string{
 	ClassCompoundAndOr:     "{ false && x; } under errexit: jaiph exited, bash goes on",
 	ClassNounset:           "set -u: ++, -- and += on an unset name in arithmetic went on; ${!prefix*} failed",
 	ClassLocalArrayAttr:    "local -a v=y was a scalar in jaiph (bash sets element 0)",
+
+	// Fixed in jaiph's own parser (a workflow's managed if block), not the interpreter.
+	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block lost its tabs (its lines were branch steps)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.
