@@ -180,6 +180,12 @@ type Runner struct {
 	exit     exitStatus
 	lastExit exitStatus
 
+	// jaiph-go patch: pipeKilled is set by a builtin's write into a pipe
+	// whose reader is gone; beforeKill is $? for the EXIT trap of a shell
+	// that died of it (jaiph_sigpipe.go).
+	pipeKilled bool
+	beforeKill uint8
+
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
 
 	// bgProcs holds all background shells spawned by this runner.
@@ -295,6 +301,7 @@ type exitStatus struct {
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
 	discard   bool // jaiph-go patch: with exiting, only to the next top-level command (FUNCNEST)
+	killed    bool // jaiph-go patch: with exiting, the shell died of SIGPIPE (jaiph_sigpipe.go)
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler

@@ -361,6 +361,10 @@ func (r *Runner) disownedJob(spec string) *bgProc {
 // ran exit. Otherwise the EXIT trap runs if the shell exits (always, or via
 // the exit builtin, errexit and so on).
 func (r *Runner) exitTraps(ctx context.Context, always bool) {
+	if r.exit.killed { // jaiph-go patch: see jaiph_sigpipe.go
+		r.killedExitTrap(ctx)
+		return
+	}
 	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
 		var ts TrapSkipper
 		if errors.As(context.Cause(ctx), &ts) && ts.SkipTraps() {

@@ -89,6 +89,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 			r.lastExpandExit = r2.exit
 			// jaiph-go patch: as in bash, "$?" is the substitution's
 			// status from here to the end of the command
@@ -172,6 +173,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 				}
 				r2.stmts(pctx, ps.Stmts)
 				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 			}()
 			return path, nil
 		},
@@ -373,11 +375,13 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 }
 
 func (r *Runner) out(s string) {
-	io.WriteString(r.stdout, s)
+	_, err := io.WriteString(r.stdout, s)
+	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
 }
 
 func (r *Runner) outf(format string, a ...any) {
-	fmt.Fprintf(r.stdout, format, a...)
+	_, err := fmt.Fprintf(r.stdout, format, a...)
+	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
 }
 
 func (r *Runner) errf(format string, a ...any) {
@@ -428,6 +432,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 			r2.stmt(jctx, &st2)
 			r2.exitTraps(jctx, true)
 			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 			bg.finish(r2.exit)
 		}()
 	} else {
@@ -619,6 +624,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 		r.exit = r2.exit
 	case *syntax.CallExpr:
 		// Build new slices, to not modify the caller's AST
@@ -2323,7 +2329,9 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
+			r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 			pw.Close()
 			if ownIn != nil {
 				ownIn.Close()
@@ -2345,7 +2353,9 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.armElemExitTrap(r, last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
+		r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.killed = false  // jaiph-go patch: nor die of its SIGPIPE
 		statuses[n-1] = r2.exit
 	}
 	in.Close()
