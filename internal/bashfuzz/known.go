@@ -54,8 +54,10 @@ const (
 	// empty variable too): bash expands to nothing, jaiph fails with
 	// "-l: substring expression < 0".
 	ClassNegLenUnset Class = "neglen-unset"
-	// An arithmetic error (a non-numeric subscript of an indexed array):
-	// jaiph's message differs from bash's.
+	// An arithmetic error (a non-numeric subscript of an indexed array, a
+	// word in a declare -i value): jaiph's message differed from bash's
+	// (no `declare: `/`local: `/`printf: ` prefix, the shell went on, the
+	// error token started elsewhere).
 	ClassArithMessage Class = "arith-error-message"
 	// An ERR trap: jaiph runs it for a failed command that is not the
 	// last of an && / || list, in a body whose errexit is ignored, and
@@ -131,7 +133,6 @@ var Known = map[Class]string{
 	ClassNegLenUnset:        "${v:5:-1} with the offset past the end (unset, empty) fails in jaiph",
 	ClassErrTrap:            "ERR trap: fired for non-final && elements, under ignored errexit, with the command's redirections",
 	ClassReadonlyAssign:     "read into a readonly variable: bash abandons the body (even after ||), jaiph's read fails with 1 and the body goes on",
-	ClassArithMessage:       "arithmetic error messages: wording, and no `declare: ` prefix for declare -i",
 	ClassWhileStatus:        "while/until whose last body command failed: jaiph's status 0",
 	ClassDashHeredocEmpty:   "a <<- here-document line expanding to nothing is dropped",
 	ClassExitTrapRedirect:   "the EXIT trap run from inside { …; } > f1 by errexit: bash keeps the redirection",
@@ -168,6 +169,7 @@ var Fixed = map[Class]string{
 	// Fixed in jaiph's own parser (a workflow's managed if block), not the interpreter.
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block lost its tabs (its lines were branch steps)",
 	ClassPipeWrite:            "printf … | true: jaiph's builtin reported a broken pipe; bash's element dies of SIGPIPE (141, silently)",
+	ClassArithMessage:         "arithmetic error messages: the builtin's prefix and the end of the shell for a declare -i value, the error token (first non-variable assignment, missing `)`, a quoted subscript, an error before a syntax error)",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

@@ -1610,6 +1610,12 @@ func Printf(ctx context.Context, args []string) error {
 		return interp.ExitStatus(2)
 	}
 	if err := hc.SetVar(name, out.String()); err != nil {
+		if _, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
+			// bash: an arithmetic error for a declare -i variable,
+			// named after printf, ends the shell.
+			fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+			return err
+		}
 		fmt.Fprintln(hc.Stderr, err)
 		return interp.ExitStatus(1)
 	}

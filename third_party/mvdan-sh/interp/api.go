@@ -349,6 +349,8 @@ func (e *exitStatus) fromHandlerError(err error) {
 	}
 	if exit, ok := errors.AsType[errBuiltinExitStatus](err); ok {
 		*e = exitStatus(exit)
+	} else if _, ok := errors.AsType[FatalAssignError](err); ok {
+		e.code, e.exiting = 1, true // jaiph-go patch: see FatalAssignError
 	} else if es, ok := errors.AsType[ExitStatus](err); ok {
 		e.err = err
 		e.code = uint8(es)

@@ -866,8 +866,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
 			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
-				r.errf("%v\n", err)
-				exit.code = 1
+				if !r.arithAssignFatal(err, "read", &exit) {
+					r.errf("%v\n", err)
+					exit.code = 1
+				}
 				return false
 			}
 			return true

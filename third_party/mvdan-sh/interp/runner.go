@@ -285,13 +285,17 @@ func (r *Runner) expandErr(err error) {
 // arithmOK is [Runner.arithm] telling whether the expression had no error
 // (jaiph-go patch).
 func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
-	n, err := expand.Arithm(r.ecfg, expr)
+	n, err := expand.ArithmTop(r.ecfg, expr, "")
 	r.expandErr(err)
 	return n, err == nil
 }
 
+// arithm evaluates a whole expression (a subscript, a for ((…)) part):
+// jaiph-go patch: through ArithmTop, which words an operand's error with
+// the expression's text, as bash (A1['x y']=v of an indexed A1 quoted
+// nothing).
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
-	n, err := expand.Arithm(r.ecfg, expr)
+	n, err := expand.ArithmTop(r.ecfg, expr, "")
 	r.expandErr(err)
 	return n
 }
@@ -1330,12 +1334,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
 				switch v := cm.Variant.Value; {
+				case r.arithAssignFatal(err, v, &r.exit):
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					r.errf("%s: %v\n", v, err)
 				default:
 					r.errf("%v\n", err)
 				}
 				r.exit.code = 1
+				if r.exit.exiting {
+					break // the names after it are not assigned
+				}
 			}
 		}
 	case *syntax.TimeClause:
