@@ -23,6 +23,8 @@ func TestJaiphSigpipeBuiltin(t *testing.T) {
 		// Larger than what cat and two pipes hold: cat dies of the
 		// signal before printf is done.
 		`printf '%0999d\n' {1..1000} | cat | true; echo "${PIPESTATUS[@]}"`,
+		`x=$(printf '%0100000d' 0); { declare -p x; echo "not reached" >&2; } | true; echo "${PIPESTATUS[@]}"`,
+		`x=$(printf '%0100000d' 0); { declare -p x; } | true; declare -p x | wc -c`,
 		`printf '%0999d\n' {1..1000} | cat | head -c 10; echo; echo "${PIPESTATUS[@]}"`,
 	})
 }

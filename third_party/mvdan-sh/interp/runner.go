@@ -506,6 +506,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.setPipeStatus(st.Cmd)
 	}
 	r.noErrExit = negNoErrExit
+	// jaiph-go patch: declare -p (a declaration clause, not a builtin) and
+	// select's menu write outside builtin(): a broken pipe kills the
+	// shell after the command, as SIGPIPE does (jaiph_sigpipe.go).
+	r.pipeKill(&r.exit)
 	// jaiph-go patch: as in bash, a compound command other than a subshell
 	// whose status comes from a failure errexit ignored ({ false && x; },
 	// a loop or if ending so) does not exit the shell or run the ERR trap.
