@@ -663,6 +663,14 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 	inElse := false
 	for j := i + 1; j < len(p.lines); {
 		t := trim(p.lines[j])
+		// Here-document bodies stay verbatim, within their shell step,
+		// as in the workflow's own lines: not branch lines (trimmed,
+		// classified, ended by a `fi` among them).
+		var hdoc []string
+		hdocLast := j
+		if !strings.HasPrefix(t, "#") {
+			hdoc, hdocLast = heredocBodies(p.lines, j)
+		}
 		switch {
 		case t == "fi":
 			if len(st.Then) == 0 {
@@ -690,6 +698,10 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 			continue
 		}
 		s, next := p.parseBranchLine(j, kind)
+		if sh, ok := s.(*ast.Shell); ok && len(hdoc) > 0 && next == j+1 && sh.Text == t {
+			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
+			next = hdocLast + 1
+		}
 		if s != nil {
 			ast.SetStepEnd(s, p.endOf(next-1))
 			if inElse {

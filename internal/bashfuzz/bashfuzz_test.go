@@ -320,9 +320,7 @@ func TestFoundStillDiverge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ar.Files) == 0 {
-		t.Fatal("found.txtar holds no snippet")
-	}
+	// No snippet is the goal: every divergence found is fixed or refused.
 	for _, f := range ar.Files {
 		t.Run(f.Name, func(t *testing.T) {
 			body := strings.TrimRight(string(f.Data), "\n")

@@ -759,11 +759,21 @@ func (g *gen) stmt(depth int) *Stmt {
 			st.Words = append(st.Words, "|", g.c.pick("cat", "head -n 1", "true"))
 		}
 		if reader == "false" || st.Words[len(st.Words)-1] != reader {
-			// A reader that may exit before the writer writes.
+			// A reader that may exit before the writer writes. A small
+			// write races it in bash itself (the writer's status is 0 or
+			// 141, a SIGPIPE death), so the writer writes more than two
+			// pipes and a cat between them hold: it dies of SIGPIPE
+			// whatever the timing, and so does a middle element that
+			// writes all it reads; wc -l's small write into true would
+			// race again, so true does not follow it.
 			if g.avoid(ClassPipeWrite) {
 				st.Words = st.Words[:4]
 				st.Words[3] = "cat"
 			} else {
+				st.Words[0], st.Words[1] = "printf", `'%0999d\n' {1..1000}`
+				if reader == "wc -l" && st.Words[len(st.Words)-1] == "true" {
+					st.Words[len(st.Words)-1] = "cat"
+				}
 				st.Classes = append(st.Classes, ClassPipeWrite)
 			}
 		}

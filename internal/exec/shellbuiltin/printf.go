@@ -36,15 +36,20 @@ func bashPrintf(stdout, stderr io.Writer, args []string) int {
 
 // runPrintf is bashPrintf with the time zone used by %(fmt)T.
 func runPrintf(stdout, stderr io.Writer, args []string, loc *time.Location) int {
-	return runPrintfZone(stdout, stderr, args, func() *time.Location { return loc })
+	return runPrintfZone(stdout, stderr, args, func() *time.Location { return loc }, nil)
 }
 
 // runPrintfZone is runPrintf with the zone looked up on the first %(fmt)T.
-func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location) int {
+// killed, when not nil, reports whether a write error kills the shell
+// (SIGPIPE: interp.HandlerContext.BrokenPipe): then printf ends silently.
+func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location, killed func(error) bool) int {
 	w := &lineWriter{w: stdout}
 	p := &printer{out: w, stderr: stderr, zone: zone}
 	status := p.run(args)
 	if err := w.Flush(); err != nil {
+		if killed != nil && killed(err) {
+			return 1 // the shell dies of SIGPIPE as the builtin returns
+		}
 		p.errorf("write error: %s", errnoText(err))
 		return 1
 	}
@@ -1522,6 +1527,11 @@ const printfHelp = `printf: printf [-v var] format [arguments]
 func Echo(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	if _, err := io.WriteString(hc.Stdout, bashEcho(args[1:], hc.BashOpt("xpg_echo"))); err != nil {
+		if hc.BrokenPipe(err) {
+			// bash's echo dies of SIGPIPE here, silently: the shell
+			// ends with status 141 as the builtin returns.
+			return interp.ExitStatus(1)
+		}
 		fmt.Fprintf(hc.Stderr, "echo: write error: %s\n", errnoText(err))
 		return interp.ExitStatus(1)
 	}
@@ -1577,7 +1587,7 @@ func Printf(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	args = args[1:]
 	if len(args) == 0 || !strings.HasPrefix(args[0], "-v") {
-		return Status(runPrintfZone(hc.Stdout, hc.Stderr, args, func() *time.Location { return shellLocation(hc.Env) }))
+		return Status(runPrintfZone(hc.Stdout, hc.Stderr, args, func() *time.Location { return shellLocation(hc.Env) }, hc.BrokenPipe))
 	}
 	name, rest := strings.TrimPrefix(args[0], "-v"), args[1:]
 	if name == "" {
@@ -1595,11 +1605,17 @@ func Printf(ctx context.Context, args []string) error {
 		return interp.ExitStatus(2)
 	}
 	var out strings.Builder
-	status := runPrintfZone(&out, hc.Stderr, rest, func() *time.Location { return shellLocation(hc.Env) })
+	status := runPrintfZone(&out, hc.Stderr, rest, func() *time.Location { return shellLocation(hc.Env) }, nil)
 	if status == 2 {
 		return interp.ExitStatus(2)
 	}
 	if err := hc.SetVar(name, out.String()); err != nil {
+		if _, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
+			// bash: an arithmetic error for a declare -i variable,
+			// named after printf, ends the shell.
+			fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+			return err
+		}
 		fmt.Fprintln(hc.Stderr, err)
 		// A readonly variable ends the shell under errexit, as bash's
 		// err_readonly does.

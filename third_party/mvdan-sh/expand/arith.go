@@ -151,12 +151,20 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
+			// jaiph-go patch: what comes before is evaluated first.
+			if err := cfg.arithmBefore(sl, off, depth); err != nil {
+				return 0, err
+			}
 			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
 		case strings.HasPrefix(pe.Text, "ternary operator missing"):
 			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
 		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
 			fields := strings.Fields(sl[off:])
 			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: strings.TrimLeft(fields[len(fields)-1], "(")}
+		case strings.HasPrefix(pe.Text, "reached ") && strings.Contains(pe.Text, " without matching `(`"):
+			// jaiph-go patch: a token where bash expects the `)`
+			// (`(n----n)`: n--, then --): the token runs from it on.
+			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: missingParenToken(sl, off)}
 		}
 	}
 	if err != nil || x == nil {
@@ -166,6 +174,11 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		// The parser stops after a whole expression; bash rejects
 		// what follows it, as in "a b" or "1)".
 		tok := strings.TrimLeft(sl[end:], " \t\n")
+		// jaiph-go patch: bash evaluates as it parses: an error in
+		// what comes before (A/B/C.D with B 0) is the one reported.
+		if err := cfg.arithmBefore(sl, end, depth); err != nil {
+			return 0, err
+		}
 		msg := "syntax error in expression"
 		if tok != "" && strings.IndexByte("@#$\\\"'`{}.:;", tok[0]) >= 0 {
 			msg = "syntax error: invalid arithmetic operator" // jaiph-go patch: bash's text
@@ -176,15 +189,55 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		// jaiph-go patch: NAME#digits is not a constant in bash.
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
 	}
+	if _, ok := x.(*syntax.Word); ok {
+		// jaiph-go patch: a quote or backslash after a name or a
+		// number is no operator to bash (x\,y: the parser read one
+		// word with an escape).
+		if i := strings.IndexAny(sl, "\\\"'`"); i > 0 && i < len(s) && (syntax.ValidName(sl[:i]) || strings.Trim(sl[:i], "0123456789") == "") {
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
+		}
+	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
 	return ArithmTop(cfg, x, sl[len(s):])
 }
 
+// missingParenToken is where bash's error token starts when a `(` at off
+// in sl is followed by a whole expression and then a token that is no `)`:
+// that token (jaiph-go patch; the parser's error names the `(`).
+func missingParenToken(sl string, off int) string {
+	for depth := 0; depth < 64 && off < len(sl) && sl[off] == '('; depth++ {
+		inner := sl[off+1:]
+		x, err := syntax.NewParser().Arithmetic(strings.NewReader(inner))
+		if pe, ok := err.(syntax.ParseError); ok && strings.Contains(pe.Text, " without matching `(`") {
+			off += 1 + int(pe.Pos.Offset())
+			continue
+		}
+		if err == nil && x != nil {
+			if end := int(x.End().Offset()); end < len(inner) {
+				return strings.TrimLeft(inner[end:], " \t\n")
+			}
+		}
+		break
+	}
+	return sl[off:]
+}
+
+// arithmBefore is arithmBeforeAssign before a token bash's parser rejects:
+// only an evaluation error of what comes before (a division by 0) wins over
+// the syntax error there (jaiph-go patch).
+func (cfg *Config) arithmBefore(sl string, off, depth int) error {
+	err := cfg.arithmBeforeAssign(sl, off, depth)
+	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`")) {
+		return nil
+	}
+	return err
+}
+
 // arithmBeforeAssign evaluates the text of a let string (or a variable's
 // value) before an assignment operator at off whose left side is not a
-// variable (jaiph-go patch): bash evaluates it while parsing, before it
+// variable, or before another token bash's parser rejects (jaiph-go patch): bash evaluates it while parsing, before it
 // finds the assignment, so its side effects happen and its error (1/0 in
 // "1/0 < 3 && n+=3") is the one reported, with the error token running to
 // the end of the whole text. Parentheses left open are closed.
@@ -668,6 +721,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		// assignment fails.
 		if _, err := Arithm(cfg, b.X); err != nil {
 			return 0, err
+		}
+		if stop := cfg.arithStop; stop != nil {
+			// bash parses as it evaluates: the first assignment to a
+			// non-variable in the text fails, even one in a branch not
+			// evaluated ((n - n+=3) before this one).
+			b = stop
 		}
 		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
 	}

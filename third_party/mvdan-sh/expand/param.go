@@ -1089,7 +1089,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			return vr.Str, vr.IsSet(), nil // jaiph-go patch: ${s[@]:o:l}
 		}
-		n, err := Arithm(cfg, idx)
+		n, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1107,7 +1107,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			break
 		}
-		n, err := Arithm(cfg, idx)
+		n, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1119,7 +1119,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		case "*", "@":
 			return strings.Join(vr.List, " "), vr.IsSet(), nil
 		}
-		i, err := Arithm(cfg, idx)
+		i, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}

@@ -194,6 +194,12 @@ type Runner struct {
 	exit     exitStatus
 	lastExit exitStatus
 
+	// jaiph-go patch: pipeKilled is set by a builtin's write into a pipe
+	// whose reader is gone; beforeKill is $? for the EXIT trap of a shell
+	// that died of it (jaiph_sigpipe.go).
+	pipeKilled bool
+	beforeKill uint8
+
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
@@ -322,6 +328,7 @@ type exitStatus struct {
 	// are undone while exiting, 0 for none (jaiph-go patch: see
 	// [Runner.keepOnExit]).
 	undoFrom int
+	killed   bool // jaiph-go patch: with exiting, the shell died of SIGPIPE (jaiph_sigpipe.go)
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -349,6 +356,7 @@ func (e *exitStatus) ok() bool { return e.code == 0 }
 func (e *exitStatus) leaveSubshell() {
 	e.exiting = false
 	e.returning = false
+	e.killed = false // jaiph-go patch: nor die of its SIGPIPE
 }
 
 // oneIf sets the exit status code to 1 if b is true.
@@ -378,6 +386,8 @@ func (e *exitStatus) fromHandlerError(err error) {
 	}
 	if exit, ok := errors.AsType[errBuiltinExitStatus](err); ok {
 		*e = exitStatus(exit)
+	} else if _, ok := errors.AsType[FatalAssignError](err); ok {
+		e.code, e.exiting = 1, true // jaiph-go patch: see FatalAssignError
 	} else if es, ok := errors.AsType[ExitStatus](err); ok {
 		e.err = err
 		e.code = uint8(es)

@@ -156,6 +156,7 @@ func (hc HandlerContext) Builtin(ctx context.Context, args []string) error {
 }
 
 func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args []string) (exit exitStatus) {
+	defer r.pipeKill(&exit) // jaiph-go patch: see jaiph_sigpipe.go
 	failf := func(code uint8, format string, args ...any) exitStatus {
 		r.errf(format, args...)
 		exit.code = code
@@ -869,10 +870,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
 			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
-				r.errf("%v\n", err)
-				exit.code = 1
-				if errors.Is(err, errReadOnly) {
-					r.readonlyFailed(&exit)
+				if !r.arithAssignFatal(err, "read", &exit) {
+					r.errf("%v\n", err)
+					exit.code = 1
+					if errors.Is(err, errReadOnly) {
+						r.readonlyFailed(&exit)
+					}
 				}
 				return false
 			}

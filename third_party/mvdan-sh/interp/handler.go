@@ -124,12 +124,17 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev.Local = false
 	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
 	r.setVarWithIndex(prev, vname, as.Index, vr)
-	failed := !r.exit.ok()
+	failed, fatal := !r.exit.ok(), r.exit.exiting
 	r.exit, r.stderr = oldExit, oldErr
 	if failed {
 		text := strings.TrimSuffix(msg.String(), "\n")
 		if strings.HasSuffix(text, ": "+errReadOnly.Error()) {
 			return readOnlyError(text)
+		}
+		if fatal {
+			// jaiph-go patch: an arithmetic error in a value for a
+			// declare -i variable ends the shell (arithAssignFatal).
+			return FatalAssignError{errors.New(text)}
 		}
 		return errors.New(text)
 	}
@@ -153,6 +158,15 @@ func (hc HandlerContext) AssignFailed(err error) error {
 	}
 	return errBuiltinExitStatus(exit)
 }
+
+// FatalAssignError is [HandlerContext.SetVar]'s error when the assignment
+// ends the shell, as bash's arithmetic error in a value for a declare -i
+// variable does (jaiph-go patch): the builtin reports it, named after
+// itself, and returns it; the shell then exits with status 1.
+type FatalAssignError struct{ Err error }
+
+func (e FatalAssignError) Error() string { return e.Err.Error() }
+func (e FatalAssignError) Unwrap() error { return e.Err }
 
 // BashOpt reports whether the shell option name ("xpg_echo", "errexit", …)
 // is on (jaiph-go patch, for builtins set with [BuiltinHandler]).

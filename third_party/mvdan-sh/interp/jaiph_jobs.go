@@ -390,6 +390,10 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 	// jaiph-go patch: the redirections the shell exited inside were
 	// kept for the EXIT trap; undo them after it.
 	defer r.undoKeptRedirs()
+	if r.exit.killed { // jaiph-go patch: see jaiph_sigpipe.go
+		r.killedExitTrap(ctx)
+		return
+	}
 	if sig, ok := contextSignal(ctx); ok && ctx.Err() != nil {
 		var ts TrapSkipper
 		if errors.As(context.Cause(ctx), &ts) && ts.SkipTraps() {

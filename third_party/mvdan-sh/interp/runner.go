@@ -283,7 +283,7 @@ func (r *Runner) expandErr(err error) {
 // arithmOK is [Runner.arithm] telling whether the expression had no error
 // (jaiph-go patch).
 func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
-	n, err := expand.Arithm(r.ecfg, expr)
+	n, err := expand.ArithmTop(r.ecfg, expr, "")
 	if r.readonlyInCommand(err) {
 		return 0, false
 	}
@@ -304,8 +304,12 @@ func (r *Runner) readonlyInCommand(err error) bool {
 	return true
 }
 
+// arithm evaluates a whole expression (a subscript, a for ((…)) part):
+// jaiph-go patch: through ArithmTop, which words an operand's error with
+// the expression's text, as bash (A1['x y']=v of an indexed A1 quoted
+// nothing).
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
-	n, err := expand.Arithm(r.ecfg, expr)
+	n, err := expand.ArithmTop(r.ecfg, expr, "")
 	r.expandErr(err)
 	return n
 }
@@ -392,11 +396,13 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 }
 
 func (r *Runner) out(s string) {
-	io.WriteString(r.stdout, s)
+	_, err := io.WriteString(r.stdout, s)
+	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
 }
 
 func (r *Runner) outf(format string, a ...any) {
-	fmt.Fprintf(r.stdout, format, a...)
+	_, err := fmt.Fprintf(r.stdout, format, a...)
+	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
 }
 
 func (r *Runner) errf(format string, a ...any) {
@@ -544,6 +550,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.simpleRedirLevels = r.simpleRedirLevels[:len(r.simpleRedirLevels)-1]
 		}
 	}
+	// jaiph-go patch: declare -p (a declaration clause, not a builtin) and
+	// select's menu write outside builtin(): a broken pipe kills the
+	// shell after the command, as SIGPIPE does (jaiph_sigpipe.go).
+	r.pipeKill(&r.exit)
 	// jaiph-go patch: bash runs the ERR trap, and errexit ends the shell,
 	// where a simple command, a subshell, a pipeline, [[ ]] or (( ))
 	// failed (or a compound command's redirection), unless errexit is
@@ -1583,6 +1593,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
 				switch v := cm.Variant.Value; {
+				case r.arithAssignFatal(err, v, &r.exit):
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					r.errf("%s: %v\n", v, err)
 					r.exit.code = 1
@@ -1594,6 +1605,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						// fatal under errexit.
 						r.readonlyFailed(&r.exit)
 					}
+				}
+				if r.exit.exiting {
+					break assignLoop // the names after it are not assigned
 				}
 			}
 		}
@@ -2752,6 +2766,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
+			r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 			r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			pw.Close()
@@ -2777,6 +2792,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.subshellElem(last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
+		r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 		r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		statuses[n-1] = r2.exit

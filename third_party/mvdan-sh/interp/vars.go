@@ -432,6 +432,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 	if err := r.setVarErr(name, vr); err != nil {
 		r.errf("%v\n", err)
 		r.exit.code = 1
+		r.exit.exiting = isArithmErr(err) // jaiph-go patch: see arithAssignFatal
 	}
 }
 
@@ -447,6 +448,29 @@ func (r *Runner) readonlyFailed(exit *exitStatus) {
 		exit.code = cmp.Or(r.lastExit.code, 1)
 		exit.exiting = true
 	}
+}
+
+// arithAssignFatal reports an arithmetic error in a value assigned to a
+// declare -i variable by the builtin name (declare, local, export, read
+// …) as bash does: named after the builtin, and fatal, as the same error
+// in $((…)) is (jaiph-go patch: it was status 1 and the shell went on,
+// even under errexit after ||). exit is the status to set.
+func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool {
+	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset {
+		// set -u in the value's arithmetic: as fatal, named after no
+		// builtin (bash's err_unboundvar).
+		r.errf("%v\n", err)
+		exit.code = 1
+		exit.exiting = true
+		return true
+	}
+	if !isArithmErr(err) {
+		return false
+	}
+	r.errf("%s: %v\n", name, err)
+	exit.code = 1
+	exit.exiting = true
+	return true
 }
 
 // errReadOnly is returned when trying to modify a read-only variable.

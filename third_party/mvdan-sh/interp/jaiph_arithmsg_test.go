@@ -1,0 +1,85 @@
+package interp_test
+
+import "testing"
+
+// TestJaiphArithAssignIntegerFatal: an arithmetic error in a value assigned
+// to a declare -i variable ends the shell in bash, as the same error in
+// $((…)) does (status 1, even left of ||), and the message names the
+// builtin that assigned it (declare, local, export, readonly, read; a
+// plain assignment names none).
+func TestJaiphArithAssignIntegerFatal(t *testing.T) {
+	runCases(t, []string{
+		`declare -i r1='  lead  trail '; echo "not reached $?"`,
+		// set -u in the value's arithmetic is as fatal, without the prefix
+		`f() { v1='a/b/c.d'; trap 'echo bye $?' EXIT; set -u; declare -i r1="${!v*}"; echo after; }; f || echo "st=$?"`,
+		`f() { set -u; declare -i r1="a"; echo after; }; f || echo "st=$?"`,
+		`f() { local -i r='a b'; echo in; }; f; echo after`,
+		`declare -i r; export r='a b'; echo after`,
+		`declare -i r; readonly r='a b'; echo after`,
+		`declare -i r; r='a b'; echo after`,
+		`declare -i r; r='a b' || echo or; echo after`,
+		`declare -i r='a b' q=1 || echo or; echo after`,
+		`declare -i r; declare r='a b' || echo or; echo after`,
+		`declare -i r; read r <<< 'a b'; echo after $?`,
+		`trap 'echo "trap $?"' EXIT; f() { declare -i r='1 +' || echo or; echo in; }; f || echo "f $?"; echo after`,
+		`declare -i r='2 * 3' s=r+1; echo "$r $s"`,
+	})
+}
+
+// TestJaiphArithErrorToken: the error token of bash's arithmetic messages
+// where bash's parser, which evaluates as it reads, stops: at the first
+// assignment to a non-variable in the text, even in a branch it does not
+// evaluate; at the token after a whole expression inside ( where bash
+// expects the `)`.
+func TestJaiphArithErrorToken(t *testing.T) {
+	runCases(t, []string{
+		`n=2; echo $(((n?2:5) && 7/n || (n - n+=3) || -n * n+=3)); echo $?`,
+		`n=2; echo $(( (n - n+=3) || -n * n+=3 )); echo $?`,
+		`n=2; (( 1 || (n - n+=3) || -n * n+=3 )); echo $? $n`,
+		`n=2; let '1 || (n - n+=3) || -n * n+=3'; echo $? $n`,
+		`let "((n----n))"; echo $?`,
+		`let "(n----n)"; echo $?`,
+		`let "n----n"; echo $?`,
+		`let "((n-- - -n))"; echo $? $n`,
+		`let "((n++++n))"; echo $?`,
+		`let "(1 2)"; echo $?`,
+		`let "((3)4)"; echo $?`,
+	})
+}
+
+// TestJaiphArithSubscriptMessage: an arithmetic error in a subscript of an
+// indexed array (A1 not declared associative) quotes the subscript as
+// written, quotes and all, as bash does.
+func TestJaiphArithSubscriptMessage(t *testing.T) {
+	runCases(t, []string{
+		`A1['x y']="a*b?c"; echo "not reached $?"`,
+		`f() { A1['x y']=q; echo in; }; f; echo after`,
+		`A1['x y']+=q; echo after`,
+		`echo "${A1['x y']}"; echo after`,
+		`v3='!AbC'; A1[$v3]=q; echo "after ${A1[*]}"`,
+		`A1=(); echo "${#A1['x y']}"; echo after`,
+	})
+}
+
+// TestJaiphArithEvaluatedBeforeSyntaxError: bash evaluates an expression
+// as it parses it, so an error in what comes before a token its parser
+// rejects (a division by 0 in A/B/C.D, B being 0) is the one reported,
+// its token running to the end of the text; what comes before happens.
+func TestJaiphArithEvaluatedBeforeSyntaxError(t *testing.T) {
+	runCases(t, []string{
+		`n='A/B/C.D-'; echo $(((n))); echo after`,
+		`n='A/B/C.D-'; echo $((n)); echo after`,
+		`n='a.d-'; echo $((n)); echo after`,
+		`n='1/0 +'; echo $((n)); echo after`,
+		`n='1/0 2'; echo $((n)); echo after`,
+		`n='2/1 2'; echo $((n)); echo after`,
+		`let '1/0 +'; echo after`,
+		`let '(1/0) 3'; echo after`,
+		`n='x-'; echo $((n)); echo after`,
+		`declare -i r='5/0 x'; echo after`,
+		`n=1; let 'n++ 2'; echo "$? $n"`,
+		`n='x\,y'; echo $((n)); echo after`,
+		`let 'x\y'; echo "let $?"; let '3\y'; echo "let $?"; let "x'y'"; echo "let $?"`,
+		`n=a; a='b/c d'; echo $((n)); echo after`,
+	})
+}
