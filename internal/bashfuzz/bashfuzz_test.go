@@ -195,7 +195,8 @@ func TestGeneratorClasses(t *testing.T) {
 	classified := []Class{ClassStatusAfterSubst, ClassPatternUnset, ClassReadonlyPrefix, ClassErrexitIgnored,
 		ClassSubshellReturn, ClassNegLenUnset, ClassArithMessage, ClassErrTrap, ClassTestVEmpty,
 		ClassIndirectUnset, ClassNounset, ClassCompoundAndOr, ClassReadonlyAssign, ClassWhileStatus,
-		ClassDashHeredocEmpty, ClassExitTrapRedirect, ClassReadonlyRedeclare, ClassForSubstStatus, ClassPipestatusNegation, ClassWorkflowIfNotHeredoc, ClassLocalShadowNames}
+		ClassDashHeredocEmpty, ClassExitTrapRedirect, ClassReadonlyRedeclare, ClassForSubstStatus, ClassPipestatusNegation, ClassWorkflowIfNotHeredoc, ClassLocalShadowNames,
+		ClassFatalDiscardStatus}
 	// ClassPipestatusStart needs the prelude gone: only the shrinker
 	// makes such programs.
 	seen := map[Class]bool{}

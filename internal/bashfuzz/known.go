@@ -116,6 +116,12 @@ const (
 	// form whose lines are steps): its tabs became blanks (its body lines
 	// were parsed as branch steps; they stay verbatim now).
 	ClassWorkflowIfNotHeredoc Class = "workflow-if-not-heredoc"
+	// A fatal error in a declare -i value (an arithmetic error) in a
+	// callee whose errexit is ignored, after a failed command: bash's
+	// jump to the top level discards the rest of the script's line, so
+	// the bash framing's status is that failed command's (2, 141), where
+	// jaiph's callee fails with 1 (its call is no script line).
+	ClassFatalDiscardStatus Class = "fatal-discard-status"
 	// `${!v*}` after `local v1=…` of a global v1: jaiph lists v1 twice.
 	ClassLocalShadowNames Class = "local-shadow-prefix-names"
 	// `${u:?'word'}`: jaiph's message kept the word's quotes (fixed).
@@ -132,7 +138,9 @@ const (
 // what it is. The bounded run of `make test` (TestBashDiffBounded) and the
 // default of FuzzBashDiff avoid them; remove an entry when its fix lands,
 // and the fixed-seed run then covers the construct again.
-var Known = map[Class]string{}
+var Known = map[Class]string{
+	ClassFatalDiscardStatus: "a fatal declare -i error after a failed command in run f || …: bash's framing ends with that command's status (its line discarded at the top level), jaiph's callee with 1",
+}
 
 // Fixed lists the classes that diverged and were fixed: the generator
 // makes them freely, so the bounded run covers them (their cases are in
@@ -225,6 +233,9 @@ func Classify(p *Prog, ctx Context) map[Class]bool {
 			}
 			if (strings.HasPrefix(text, "A1['x y']") || strings.HasPrefix(text, "A1[$v3]")) && !assoc || strings.HasPrefix(text, "declare -i") {
 				out[ClassArithMessage] = true
+			}
+			if strings.HasPrefix(text, "declare -i") && ctx.errexitIgnored() {
+				out[ClassFatalDiscardStatus] = true
 			}
 			if strings.Count(text, "n+=3") >= 2 {
 				// Two assignments that may be to a non-variable: bash's

@@ -168,6 +168,15 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 	}
 	if err != nil || x == nil {
+		// jaiph-go patch: bash's texts where its lexer wants an
+		// operand: a character no operand starts with (`[`, `)`), or
+		// a lone ++/-- (the token is the operator's last character).
+		if strings.IndexByte("[])", sl[0]) >= 0 {
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
+		}
+		if t := strings.TrimRight(sl, " \t\n"); t == "--" || t == "++" {
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: t[1:]}
+		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: sl}
 	}
 	if end := int(x.End().Offset()); end < len(s) {

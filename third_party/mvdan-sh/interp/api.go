@@ -145,7 +145,11 @@ type Runner struct {
 	loopLevel    int
 	inFunc       bool
 	inSource     bool
-	handlingTrap bool // whether we're currently in a trap callback
+	// handlingTraps are the traps whose callbacks are running (trapBit):
+	// jaiph-go patch: bash runs no trap inside its own callback, but the
+	// ERR trap does run inside the EXIT trap (its SIG_INPROGRESS is per
+	// trap).
+	handlingTraps uint8
 
 	// track if a sourced script set positional parameters
 	sourceSetParams bool

@@ -201,11 +201,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			// locals; run it here, before the calls return (errexit and
 			// fatal errors unwind first). runExitTrap removes the trap
 			// before running it: no recursion.
-			inTrap := r.handlingTrap
-			r.handlingTrap = false
 			r.exit = exit
 			r.runExitTrap(ctx)
-			r.handlingTrap = inTrap
 			exit = r.exit
 		}
 	case "set":

@@ -83,3 +83,13 @@ func TestJaiphArithEvaluatedBeforeSyntaxError(t *testing.T) {
 		`n=a; a='b/c d'; echo $((n)); echo after`,
 	})
 }
+
+// Where bash's lexer wants an operand and meets a character none starts
+// with, or the end after a lone ++ or --, its error is "operand expected".
+func TestJaiphArithOperandExpected(t *testing.T) {
+	var cases []string
+	for _, e := range []string{"[] x", "--", "-", "++", "[", "]", "@", "1 +", "+", "!", "~", "(", ")", "1 - -", "2 *"} {
+		cases = append(cases, "f() { declare -i v; v='"+e+"'; echo \"v=$v\"; }; f")
+	}
+	runCases(t, cases)
+}

@@ -154,3 +154,14 @@ func TestJaiphNounsetSubscriptFirst(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// The ERR trap runs for a command failing inside the EXIT trap (bash marks
+// each trap in progress on its own), never inside itself.
+func TestJaiphErrTrapInsideExitTrap(t *testing.T) {
+	runCases(t, []string{
+		`f() { trap 'cat f1 2>/dev/null' EXIT; trap 'echo err $?' ERR; }; f`,
+		`f() { trap 'cat f1 2>/dev/null' EXIT; trap 'echo err $?' ERR; }; set -e; f`,
+		`f() { trap 'echo err $?; false' ERR; false; echo after; }; f`,
+		`f() { trap 'echo in exit; exit 3' EXIT; trap 'echo err $?; exit 4' ERR; false; }; set -e; f`,
+	})
+}

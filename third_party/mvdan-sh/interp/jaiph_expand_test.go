@@ -237,3 +237,12 @@ func TestJaiphTestVSpecialParams(t *testing.T) {
 		`true & [[ -v "!" ]]; echo $?; wait; test -v "*"; echo $?; [ -v "#" ]; echo $?`,
 	})
 }
+
+// An error in one line of a <<- here-document ends its expansion, as the
+// body's one word would (the lines are expanded one by one to strip tabs).
+func TestJaiphDashHeredocStopsAtError(t *testing.T) {
+	runCases(t, []string{
+		"f() { n=\"0 1 2\"; cat <<-E1\n\ta $((n+1))\n\tb $((n+1))\n\tE1\necho after; }; f; echo \"st=$?\"",
+		"f() { n=\"0 1 2\"; cat <<E1\na $((n+1))\nb $((n+1))\nE1\necho after; }; f; echo \"st=$?\"",
+	})
+}

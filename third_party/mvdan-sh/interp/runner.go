@@ -1664,11 +1664,12 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	if callback == "" {
 		return // nothing to do
 	}
-	if r.handlingTrap {
+	bit := trapBit(name)
+	if r.handlingTraps&bit != 0 {
 		return // don't recurse, as that could lead to cycles
 	}
-	r.handlingTrap = true
-	defer func() { r.handlingTrap = false }()
+	r.handlingTraps |= bit
+	defer func() { r.handlingTraps &^= bit }()
 
 	p := syntax.NewParser()
 	if r.trapLine > 0 {
@@ -1691,6 +1692,19 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 		return // and `return` in a trap run inside a function returns from it
 	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
+}
+
+// trapBit is a trap's bit in [Runner.handlingTraps]: signal traps share one.
+func trapBit(name string) uint8 {
+	switch name {
+	case "exit":
+		return 1
+	case "error":
+		return 2
+	case "return":
+		return 4
+	}
+	return 8
 }
 
 // declArrayValue is as with its value expanded once: a compound
@@ -2136,7 +2150,9 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 			buf.WriteByte('\n')
 		}
 		lines++
-		buf.WriteString(r.hdocWord(&syntax.Word{Parts: cur}, quoted))
+		if !r.exit.exiting { // an error in a line ends the expansion, as the body's one word
+			buf.WriteString(r.hdocWord(&syntax.Word{Parts: cur}, quoted))
+		}
 		cur = cur[:0]
 	}
 	for _, wp := range rd.Hdoc.Parts {
