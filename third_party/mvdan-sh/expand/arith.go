@@ -155,7 +155,17 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			if err := cfg.arithmBefore(sl, off, depth); err != nil {
 				return 0, err
 			}
-			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[off:]}
+			// jaiph-go patch: bash's token is what follows the operator
+			// (`-/x`: "/x"), or the operator itself at the end ("1 +").
+			tok := sl[off:]
+			if op, ok := strings.CutSuffix(pe.Text, " must be followed by an expression"); ok {
+				if op = strings.Trim(op, "`"); strings.HasPrefix(tok, op) {
+					if rest := strings.TrimLeft(tok[len(op):], " \t\n"); rest != "" {
+						tok = rest
+					}
+				}
+			}
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: tok}
 		case strings.HasPrefix(pe.Text, "ternary operator missing"):
 			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
 		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
@@ -169,9 +179,9 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	}
 	if err != nil || x == nil {
 		// jaiph-go patch: bash's texts where its lexer wants an
-		// operand: a character no operand starts with (`[`, `)`), or
+		// operand: a character no operand starts with (`[`, `)`, `.`), or
 		// a lone ++/-- (the token is the operator's last character).
-		if strings.IndexByte("[])", sl[0]) >= 0 {
+		if strings.IndexByte("[]).},{", sl[0]) >= 0 {
 			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 		}
 		if t := strings.TrimRight(sl, " \t\n"); t == "--" || t == "++" {
@@ -259,6 +269,11 @@ func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
 	ae, ok := err.(ArithmError)
 	if !ok {
 		return err
+	}
+	if ae.Msg != "attempted assignment to non-variable" && ae.Expr != "" && !strings.Contains(sl, ae.Expr) {
+		// An error in a variable's value evaluated there (v1 v2 with
+		// v1='a/b/c.d': its division by 0) is reported as bash's.
+		return ae
 	}
 	if ae.Msg == "attempted assignment to non-variable" || !strings.HasSuffix(before, ae.Token) {
 		return nil

@@ -1253,6 +1253,9 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 		}
 		return elems, true, nil
 	}
+	if err := cfg.listSliceLength(pe); err != nil { // jaiph-go patch: its errors, as quoted
+		return nil, false, err
+	}
 	elems, _, ok := cfg.listElems(pe)
 	if ok && cfg.ifs != "" && len(elems) > 1 {
 		// jaiph-go patch: joined with IFS's first character and split
@@ -1530,7 +1533,7 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 	}
 	offset := 0
 	if pe.Slice.Offset != nil {
-		n, err := Arithm(cfg, pe.Slice.Offset)
+		n, err := cfg.sliceArith(pe, pe.Slice.Offset)
 		if err != nil {
 			return err
 		}
@@ -1560,7 +1563,7 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 	if offset > size || offset < 0 || pe.Slice.Length == nil {
 		return nil
 	}
-	n, err := Arithm(cfg, pe.Slice.Length)
+	n, err := cfg.sliceArith(pe, pe.Slice.Length)
 	if err != nil {
 		return err
 	}
@@ -1568,6 +1571,22 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		return fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 	}
 	return nil
+}
+
+// sliceArith evaluates the offset or length x of ${p:o:l} as bash does:
+// an arithmetic error names the parameter first (`v1: 1/0: division by
+// 0 …`, `a[@]: …`; jaiph-go patch).
+func (cfg *Config) sliceArith(pe *syntax.ParamExp, x syntax.ArithmExpr) (int, error) {
+	n, err := ArithmTop(cfg, x, "")
+	if ae, ok := err.(ArithmError); ok {
+		name := pe.Param.Value
+		if pe.Index != nil {
+			name += "[" + ArithmSource(pe.Index) + "]"
+		}
+		ae.Expr = name + ": " + ae.Expr
+		return 0, ae
+	}
+	return n, err
 }
 
 // sliceLenText is the length expression of ${x:o:l} as bash quotes it in

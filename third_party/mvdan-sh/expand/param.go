@@ -490,7 +490,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			start := 0
 			if pe.Slice.Offset != nil {
 				var err error
-				if start, err = Arithm(cfg, pe.Slice.Offset); err != nil {
+				if start, err = cfg.sliceArith(pe, pe.Slice.Offset); err != nil {
 					return "", err
 				}
 			}
@@ -503,7 +503,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			end := n
 			if pe.Slice.Length != nil {
-				sliceLen, err := Arithm(cfg, pe.Slice.Length)
+				sliceLen, err := cfg.sliceArith(pe, pe.Slice.Length)
 				if err != nil {
 					return "", err
 				}

@@ -142,9 +142,9 @@ type Runner struct {
 	// `( … )` and a compound command forked for a pipeline or `&` start
 	// at 0; a command or process substitution, `eval`, `source` and a
 	// simple command in a pipeline keep the caller's.
-	loopLevel    int
-	inFunc       bool
-	inSource     bool
+	loopLevel int
+	inFunc    bool
+	inSource  bool
 	// handlingTraps are the traps whose callbacks are running (trapBit):
 	// jaiph-go patch: bash runs no trap inside its own callback, but the
 	// ERR trap does run inside the EXIT trap (its SIG_INPROGRESS is per

@@ -88,8 +88,18 @@ func TestJaiphArithEvaluatedBeforeSyntaxError(t *testing.T) {
 // with, or the end after a lone ++ or --, its error is "operand expected".
 func TestJaiphArithOperandExpected(t *testing.T) {
 	var cases []string
-	for _, e := range []string{"[] x", "--", "-", "++", "[", "]", "@", "1 +", "+", "!", "~", "(", ")", "1 - -", "2 *"} {
-		cases = append(cases, "f() { declare -i v; v='"+e+"'; echo \"v=$v\"; }; f")
+	for _, e := range []string{"[] x", "--", "-", "++", "[", "]", "@", "1 +", "+", "!", "~", "(", ")", "1 - -", "2 *",
+		"-/-/c.d", "1 + )", "! *", "~ ]", "1 * / 2", ".d", ".5", "}", ",", "v1 v2", "v1 + 1 v2"} {
+		cases = append(cases, "f() { v1='a/b/c.d'; declare -i v; v='"+e+"'; echo \"v=$v\"; }; f")
 	}
 	runCases(t, cases)
+}
+
+// -v of an array tests its element (key) 0.
+func TestJaiphTestVArray(t *testing.T) {
+	runCases(t, []string{
+		`a1=([2]=x); [[ -v a1 ]] && echo yes || echo no; [[ -v a1[2] ]] && echo yes2; declare -A m=([k]=v); [[ -v m ]] && echo m || echo nom`,
+		`a=(x); [[ -v a ]] && echo a; declare -A m=([0]=z); [[ -v m ]] && echo m; b=(); [[ -v b ]] || echo "no b"`,
+		`declare -a a1=([2]=x [-1]=y); declare -p a1`,
+	})
 }

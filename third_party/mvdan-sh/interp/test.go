@@ -295,7 +295,22 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 			// special parameters are none ([[ -v '*' ]] is false).
 			return false
 		}
-		return x != "" && r.lookupVar(x).IsSet()
+		if x == "" {
+			return false
+		}
+		if vr := r.lookupVar(x); vr.Kind == expand.Indexed || vr.Kind == expand.Associative {
+			// jaiph-go patch: -v of an array tests its element (key) 0,
+			// as bash ([[ -v a ]] of a=([2]=x) is false).
+			if !syntax.ValidName(x) {
+				return vr.IsSet()
+			}
+			w, err := syntax.NewParser().Document(strings.NewReader("${" + x + "[0]+1}"))
+			if err != nil {
+				return false
+			}
+			return r.literal(w) == "1"
+		}
+		return r.lookupVar(x).IsSet()
 	case syntax.TsRefVar:
 		return x != "" && r.lookupVar(x).Kind == expand.NameRef
 	case syntax.TsNot:
