@@ -505,6 +505,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "hash":
 		// TODO: implement. for now, having this as a no-op is better than nothing.
 	case "eval":
+		// jaiph-go patch: bash's no_options: `--` ends the options, a
+		// lone `-` is a word, `-X` is an invalid option (status 2).
+		rest, bad := noOptions(name, args)
+		if bad != "" {
+			return failf(2, "%s", bad)
+		}
+		args = rest
 		src := strings.Join(args, " ")
 		p := syntax.NewParser()
 		file, err := p.Parse(strings.NewReader(src), "")
@@ -514,8 +521,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		exit = r.exit
 	case "source", ".":
+		// jaiph-go patch: bash's no_options and usage texts, naming the
+		// builtin as it was called.
+		rest, bad := noOptions(name, args)
+		if bad != "" {
+			return failf(2, "%s", bad)
+		}
+		args = rest
 		if len(args) < 1 {
-			return failf(2, "%v: source: need filename\n", pos)
+			return failf(2, "%s: filename argument required\n%s: usage: %s\n", name, name, helpTable[name].synopsis)
 		}
 		path, err := scriptFromPathDir(r.Dir, r.writeEnv, args[0])
 		if err != nil {
@@ -546,6 +560,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		p := syntax.NewParser()
 		file, err := p.Parse(f, path)
+		if errors.Is(err, syscall.EISDIR) {
+			// jaiph-go patch: bash's text, naming the builtin and the file as given.
+			return failf(1, "%s: %s: is a directory\n", name, args[0])
+		}
 		if err != nil {
 			return failf(1, "source: %v\n", err)
 		}
@@ -1576,4 +1594,22 @@ func (r *Runner) optStatusText(status bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// noOptions is bash's no_options for a builtin that takes none (eval,
+// source): a leading `--` is dropped, a lone `-` or a word not starting with
+// `-` ends the scan, and any other `-X` is an invalid option, reported with
+// the builtin's usage line (the returned text; empty when the words are fine).
+func noOptions(name string, args []string) ([]string, string) {
+	if len(args) == 0 {
+		return args, ""
+	}
+	a := args[0]
+	switch {
+	case a == "--":
+		return args[1:], ""
+	case len(a) < 2 || a[0] != '-':
+		return args, ""
+	}
+	return nil, fmt.Sprintf("%s: %s: invalid option\n%s: usage: %s\n", name, a[:2], name, helpTable[name].synopsis)
 }
