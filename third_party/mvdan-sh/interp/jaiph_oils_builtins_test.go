@@ -18,3 +18,23 @@ func TestJaiphEvalSourceOptions(t *testing.T) {
 		"mkdir -p d\n. ./d/; echo \"st=$?\"\nsource d; echo \"st=$?\"",
 	})
 }
+
+func TestJaiphUnsetScalarElement(t *testing.T) {
+	runCases(t, []string{
+		// a subscript of a scalar (set or only declared) that is 0 unsets
+		// the variable, any other is `not an array variable`, status 1
+		`s=x; unset 's[1]'; echo $? ${s-U}; unset 's[0]'; echo $? ${s-U}`,
+		`f() { declare u; unset 'u[1]'; echo $?; unset 'u["k"]'; echo $?; declare -p u; }; f`,
+		`s=x; unset -v 's[2-2]'; echo $? ${s-U}; n=5; unset 'n[n]'; echo $? $n`,
+	})
+}
+
+func TestJaiphExportCallerLocal(t *testing.T) {
+	runCases(t, []string{
+		// export of a name without a value exports the variable the name
+		// resolves to, a caller's local included
+		`f(){ local p=P; g; echo "f $p"; declare -p p; }; g(){ export p; echo "g $p"; declare -p p; printenv p; }; f; declare -p p`,
+		`p=G; f(){ local p; g; echo "f $p"; }; g(){ export p=2; }; f; echo $p; printenv p || echo none`,
+		`f(){ local q=1; g; printenv q; }; g(){ readonly q; declare -p q; }; f; declare -p q`,
+	})
+}

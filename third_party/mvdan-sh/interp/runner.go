@@ -1344,6 +1344,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				vr.Local = false
 			} else if local {
 				vr.Local = true
+			} else {
+				// jaiph-go patch: export and readonly (and declare
+				// outside a function) act on the variable the name
+				// resolves to, a calling function's local included,
+				// as a plain assignment does; vr came from lookupVar
+				// with that local's flag, which made Set create a new
+				// local in the current function instead.
+				vr.Local = false
 			}
 			lower, upper := false, false
 			for _, mode := range modes {
