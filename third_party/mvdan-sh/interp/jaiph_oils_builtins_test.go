@@ -38,3 +38,12 @@ func TestJaiphExportCallerLocal(t *testing.T) {
 		`f(){ local q=1; g; printenv q; }; g(){ readonly q; declare -p q; }; f; declare -p q`,
 	})
 }
+
+func TestJaiphSetLonePlus(t *testing.T) {
+	runCases(t, []string{
+		// a lone + is a flag word without flags; a lone - ends the
+		// options and sets the parameters only if words follow
+		"set a b; set +; echo \"[$*]\"; set - +; echo \"[$*]\"; set + -; echo \"[$*]\"; set -C + -u x y; echo \"[$*] $-\"; set +u",
+		"set a b; set -; echo \"[$*]\"; set - -; echo \"[$*]\"; set + -- p; echo \"[$*]\"",
+	})
+}
