@@ -403,12 +403,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
 	case "builtin":
+		// jaiph-go patch: a leading -- is dropped and a name that is no
+		// builtin is reported, as bash's builtin builtin.
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
 		if len(args) < 1 {
 			break
 		}
 		if !IsBuiltin(args[0]) {
-			exit.code = 1
-			return exit
+			return failf(1, "builtin: %s: not a shell builtin\n", args[0])
 		}
 		exit = r.builtin(ctx, pos, args[0], args[1:])
 	case "type":
@@ -628,16 +632,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-v":
 				show = true
 			case "-V":
-				// jaiph-go patch: describe each name as type does.
+				// jaiph-go patch: describe each name as type does;
+				// the status is 0 when any name was found, as bash.
+				found := false
 				for _, arg := range fp.args() {
 					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
-						exit = r.builtin(ctx, pos, "type", []string{arg})
+						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
 					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
-						exit = r.builtin(ctx, pos, "type", []string{arg})
+						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
 					} else {
 						r.errf("command: %s: not found\n", arg)
-						exit.code = 1
 					}
+				}
+				if !found {
+					exit.code = 1
 				}
 				return exit
 			default:
@@ -656,18 +664,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			exit = r.exit
 			return exit
 		}
-		last := uint8(0)
+		// jaiph-go patch: as bash's describe_command, a keyword is
+		// found, a file is looked for as bash's find_user_command
+		// (commandVPath), and the status is 0 when any name was found
+		// (it was the last name's).
+		exit.code = 1
 		for _, arg := range args {
-			last = 0
-			if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
+			if syntax.IsKeyword(arg) || r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
-			} else if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+				exit.code = 0
+			} else if path, ok := r.commandVPath(arg); ok {
 				r.outf("%s\n", path)
-			} else {
-				last = 1
+				exit.code = 0
 			}
 		}
-		exit.code = last
 	case "dirs":
 		for i, dir := range slices.Backward(r.dirStack) {
 			r.outf("%s", dir)
@@ -1612,4 +1622,43 @@ func noOptions(name string, args []string) ([]string, string) {
 		return args, ""
 	}
 	return nil, fmt.Sprintf("%s: %s: invalid option\n%s: usage: %s\n", name, a[:2], name, helpTable[name].synopsis)
+}
+
+// commandVPath is the file `command -v NAME` prints, as bash's
+// describe_command and find_user_command (jaiph-go patch): a name with a
+// slash is printed as given if it is an executable file; otherwise PATH's
+// elements are searched in turn (an empty one is "."), directories skipped,
+// and the first executable file is printed as the element joined with the
+// name (relative if the element is), or failing that the first existing
+// file that is not executable.
+func (r *Runner) commandVPath(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	isExec := func(p string) (exists, exec bool) {
+		info, err := os.Stat(absPath(r.Dir, p))
+		if err != nil || info.IsDir() {
+			return false, false
+		}
+		return true, info.Mode()&0o111 != 0
+	}
+	if strings.Contains(name, "/") {
+		_, ok := isExec(name)
+		return name, ok
+	}
+	lose := ""
+	for _, elem := range strings.Split(r.writeEnv.Get("PATH").String(), ":") {
+		if elem == "" {
+			elem = "."
+		}
+		full := strings.TrimSuffix(elem, "/") + "/" + name
+		exists, ok := isExec(full)
+		if ok {
+			return full, true
+		}
+		if exists && lose == "" {
+			lose = full
+		}
+	}
+	return lose, lose != ""
 }

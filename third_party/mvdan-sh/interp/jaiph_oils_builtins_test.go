@@ -47,3 +47,17 @@ func TestJaiphSetLonePlus(t *testing.T) {
 		"set a b; set -; echo \"[$*]\"; set - -; echo \"[$*]\"; set + -- p; echo \"[$*]\"",
 	})
 }
+
+func TestJaiphCommandVLookup(t *testing.T) {
+	runCases(t, []string{
+		// keywords are found; the status is 0 when any name was found
+		`f() { :; }; command -v for; echo $?; command -v echo f NOPE_ZZ for; echo $?; command -v NOPE_ZZ ''; echo $?`,
+		// a name with a slash is printed as given when executable; PATH
+		// is searched as bash's find_user_command: directories skipped,
+		// relative elements kept, a non-executable file as a last resort
+		"mkdir -p t/cat; touch t/plain t/run; chmod +x t/run; PATH=\"t:$PATH\"\ncommand -v t/run; echo $?; command -v t/plain; echo $?; command -v t/cat; echo $?\ncommand -v run; command -v plain; echo $?; command -v cat",
+		`command -V echo NOPE_ZZ; echo $?; command -V NOPE_ZZ; echo $?`,
+		// builtin: -- is dropped, a name that is no builtin is reported
+		`builtin; echo $?; builtin --; echo $?; builtin -- false; echo $?; builtin ls; echo $?`,
+	})
+}
