@@ -99,6 +99,10 @@ func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
 	}
 	fi, serr := os.Stat(abs)
 	switch {
+	case serr != nil && !errors.Is(serr, syscall.ENOENT):
+		// as bash's shell_execve: only a missing file is 127; a path
+		// through a non-directory or a name too long is 126
+		return "", 126, name + ": " + errnoText(serr)
 	case serr != nil:
 		return "", 127, name + ": " + errnoText(serr)
 	case fi.IsDir():
