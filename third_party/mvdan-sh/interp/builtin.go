@@ -569,7 +569,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "%s: %s: is a directory\n", name, args[0])
 		}
 		if err != nil {
-			return failf(1, "source: %v\n", err)
+			// jaiph-go patch: bash's status for a syntax error in
+			// the file is 2 (the message is still the parser's).
+			return failf(2, "source: %v\n", err)
 		}
 
 		// Keep the current versions of some fields we might modify.

@@ -14,6 +14,8 @@ func TestJaiphEvalSourceOptions(t *testing.T) {
 		"echo 'echo in file' > f.sh\nsource -- ./f.sh; echo \"st=$?\"\n. -- f.sh; echo \"st=$?\"\nsource -e f.sh; echo \"st=$?\"\n. -- ; echo \"st=$?\"",
 		// no file name: bash's usage texts, naming the builtin as called
 		"source; echo \"st=$?\"\n.; echo \"st=$?\"",
+		// a syntax error in the file is status 2
+		"echo 'echo >' > f.sh\n. ./f.sh 2>/dev/null; echo \"st=$?\"",
 		// a directory is reported by the name given
 		"mkdir -p d\n. ./d/; echo \"st=$?\"\nsource d; echo \"st=$?\"",
 	})
