@@ -63,3 +63,16 @@ func TestJaiphCommandVLookup(t *testing.T) {
 		`builtin; echo $?; builtin --; echo $?; builtin -- false; echo $?; builtin ls; echo $?`,
 	})
 }
+
+func TestJaiphExportN(t *testing.T) {
+	runCases(t, []string{
+		// export -n takes the attribute away and keeps the value; with a
+		// value it assigns it; an undefined name is no error
+		"export E=1; export -n E; echo \"[$E]\"; printenv E || echo none; declare -p E",
+		"v=old; export v; export -n v=new; echo \"st=$? v=$v\"; printenv v || echo none; declare -p v",
+		"export -n never_set_q; echo \"st=$?\"; declare -p never_set_q; echo \"st=$?\"",
+		"f() { local L=1; export L; printenv L; export -n L; printenv L || echo none; declare -p L; }; f",
+		"declare -rx R=1; export -n R; echo \"st=$?\"; declare -p R; export -n R=2; echo \"st=$? $R\"",
+		"export A=1 B=2; export -n A B; printenv A B || echo none; declare -p A B",
+	})
+}

@@ -1179,7 +1179,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}()
 		}
-		endOpts := false // jaiph-go patch: after --, names only
+		endOpts := false  // jaiph-go patch: after --, names only
+		unexport := false // jaiph-go patch: export -n
 		invalidName := false
 		defer func() {
 			if invalidName && r.exit.code == 0 {
@@ -1209,7 +1210,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				switch flag := fp.flag(); flag {
 				case "-x", "-r", "-i", "-l", "-u": // jaiph-go patch: -i -l -u
 					modes = append(modes, flag)
-				case "-a", "-A", "-n":
+				case "-n":
+					if cm.Variant.Value == "export" {
+						// jaiph-go patch: export -n takes the
+						// export attribute away (it made a
+						// nameref).
+						unexport = true
+						continue
+					}
+					valType = flag
+				case "-a", "-A":
 					valType = flag
 				case "-g":
 					global = true
@@ -1367,6 +1377,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case "-u":
 					upper = true
 				}
+			}
+			if unexport {
+				vr.Exported = false
 			}
 			if lower || upper {
 				// as bash, -l and -u together cancel out
