@@ -86,7 +86,7 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 // lookPath finds a command as bash does; on failure it returns bash's
 // status and message.
 func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
-	path, err := interp.LookPathDir(hc.Dir, hc.Env, name)
+	path, err := interp.LookPathDir(hc.Dir, hc.LookupEnv(), name) // PATH or, under command -p, the standard one
 	if err == nil {
 		return path, 0, ""
 	}

@@ -168,6 +168,9 @@ type Runner struct {
 
 	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
 	unsetFailed bool
+	// stdPathExec: the command being run is `command -p`'s, looked up in
+	// StandardPath (jaiph-go patch).
+	stdPathExec bool
 
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).

@@ -628,9 +628,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit = r.exit
 	case "command":
 		show := false
+		stdPath := false // jaiph-go patch: command -p
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
+			case "-p":
+				stdPath = true
 			case "-v":
 				show = true
 			case "-V":
@@ -640,7 +643,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				for _, arg := range fp.args() {
 					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
 						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
-					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+					} else if path, err := LookPathDir(r.Dir, stdPathEnviron{r.writeEnv}, arg); stdPath && err == nil {
+						r.outf("%s is %s\n", arg, path)
+						found = true
+					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); !stdPath && err == nil {
 						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
 					} else {
 						r.errf("command: %s: not found\n", arg)
@@ -662,7 +668,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if IsBuiltin(args[0]) {
 				return r.builtin(ctx, pos, args[0], args[1:])
 			}
+			old := r.stdPathExec
+			r.stdPathExec = stdPath
 			r.exec(ctx, pos, args)
+			r.stdPathExec = old
 			exit = r.exit
 			return exit
 		}
@@ -675,7 +684,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if syntax.IsKeyword(arg) || r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
 				exit.code = 0
-			} else if path, ok := r.commandVPath(arg); ok {
+			} else if path, ok := r.commandVPath(arg, stdPath); ok {
 				r.outf("%s\n", path)
 				exit.code = 0
 			}
@@ -1633,7 +1642,7 @@ func noOptions(name string, args []string) ([]string, string) {
 // and the first executable file is printed as the element joined with the
 // name (relative if the element is), or failing that the first existing
 // file that is not executable.
-func (r *Runner) commandVPath(name string) (string, bool) {
+func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 	if name == "" {
 		return "", false
 	}
@@ -1649,7 +1658,11 @@ func (r *Runner) commandVPath(name string) (string, bool) {
 		return name, ok
 	}
 	lose := ""
-	for _, elem := range strings.Split(r.writeEnv.Get("PATH").String(), ":") {
+	pathList := r.writeEnv.Get("PATH").String()
+	if stdPath {
+		pathList = StandardPath // command -pv
+	}
+	for _, elem := range strings.Split(pathList, ":") {
 		if elem == "" {
 			elem = "."
 		}

@@ -76,3 +76,13 @@ func TestJaiphExportN(t *testing.T) {
 		"export A=1 B=2; export -n A B; printenv A B || echo none; declare -p A B",
 	})
 }
+
+func TestJaiphCommandP(t *testing.T) {
+	runCases(t, []string{
+		// command -p looks the command up in the standard PATH (the
+		// program still sees the shell's PATH), -pv and -pV too
+		"mkdir -p bin; printf '#!/bin/sh\\necho impostor\\n' > bin/tr; chmod +x bin/tr; PATH=\"$PWD/bin:$PATH\"\necho aaa | tr a b; echo aaa | command -p tr a b; command -pv tr; command -p -V tr",
+		"PATH=/nowhere; command -p ls -d /; echo st=$?; command -p sh -c 'echo \"$PATH\"'; command -pv ls; command -p nosuch_zz; echo st=$?",
+		"mkdir -p bin; printf '#!/bin/sh\\necho hi\\n' > bin/only_here; chmod +x bin/only_here; PATH=$PWD/bin; only_here; command -p only_here; echo st=$?; command -p echo builtin",
+	})
+}

@@ -364,6 +364,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		Stderr:         r.stderr,
 		LastExitStatus: int(r.lastExit.code),
 		ErrExitIgnored: r.noErrExit, // jaiph-go patch
+		stdPath:        r.stdPathExec,
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
