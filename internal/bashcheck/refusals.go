@@ -91,6 +91,7 @@ var table = []refusal{
 	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                                            // unsupported builtin
 	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                                 // unsupported builtin
 	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                                              // unsupported builtin
+	{"hash (other than hash -r)", kBare, "hash", "r", "ls >/dev/null; hash | grep -c ls"},                  // no command table: lists nothing
 	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},                            // only jobs -p is implemented
 	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                                           // unsupported builtin
 	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                                           // unsupported builtin
@@ -111,7 +112,6 @@ var table = []refusal{
 	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option
 	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                                   // prints nothing
 	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},                             // prints the function
-	{"export -n", kFlag, "export", "n", "export E=1; export -n E; sh -c 'echo ${E-unset}'"},                // makes a nameref
 	{"export -p", kFlag, "export", "p", "export ZZ=1; export -p | grep -c ZZ="},                            // lists nothing
 	{"readonly -p", kFlag, "readonly", "p", "readonly Q=1; readonly -p | grep -c Q="},                      // lists nothing
 	{"local -", kFlag, "local", "-", "f() { local -; set +e; }; f; echo st=$?"},                            // invalid option
@@ -458,6 +458,15 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 		hit(kBare, name, "p", words[0].Pos())
+	case "hash":
+		// the interpreter keeps no table of command paths: `hash -r`
+		// (forget them all) is the one form that runs as bash's
+		for _, w := range args {
+			if l := w.Lit(); strings.HasPrefix(l, "-") && strings.Contains(l, "r") {
+				return
+			}
+		}
+		hit(kBare, name, "r", words[0].Pos())
 	case "eval":
 		if len(args) == 1 {
 			if code, ok := literalWord(args[0]); ok && !validShell(code) {

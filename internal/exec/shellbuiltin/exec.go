@@ -86,7 +86,7 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 // lookPath finds a command as bash does; on failure it returns bash's
 // status and message.
 func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
-	path, err := interp.LookPathDir(hc.Dir, hc.Env, name)
+	path, err := interp.LookPathDir(hc.Dir, hc.LookupEnv(), name) // PATH or, under command -p, the standard one
 	if err == nil {
 		return path, 0, ""
 	}
@@ -99,6 +99,10 @@ func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
 	}
 	fi, serr := os.Stat(abs)
 	switch {
+	case serr != nil && !errors.Is(serr, syscall.ENOENT):
+		// as bash's shell_execve: only a missing file is 127; a path
+		// through a non-directory or a name too long is 126
+		return "", 126, name + ": " + errnoText(serr)
 	case serr != nil:
 		return "", 127, name + ": " + errnoText(serr)
 	case fi.IsDir():

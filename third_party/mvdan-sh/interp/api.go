@@ -186,6 +186,9 @@ type Runner struct {
 
 	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
 	unsetFailed bool
+	// stdPathExec: the command being run is `command -p`'s, looked up in
+	// StandardPath (jaiph-go patch).
+	stdPathExec bool
 
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).
@@ -553,12 +556,16 @@ func Params(args ...string) RunnerOption {
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			flag := fp.flag()
-			if flag == "-" || flag == "+" {
-				if flag == "-" {
-					// Bash turns off the -x and -v options; note that
-					// we don't support the -v option at all.
-					r.opts[optXTrace] = false
-				}
+			if flag == "+" {
+				// jaiph-go patch: as bash's set_builtin, a lone "+"
+				// is a flag word with no flags, ignored (`set + -`
+				// leaves the parameters alone; it ended the options).
+				continue
+			}
+			if flag == "-" {
+				// Bash turns off the -x and -v options; note that
+				// we don't support the -v option at all.
+				r.opts[optXTrace] = false
 				if args := fp.args(); len(args) > 0 {
 					r.Params = args
 				}

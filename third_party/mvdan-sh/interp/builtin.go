@@ -405,12 +405,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
 	case "builtin":
+		// jaiph-go patch: a leading -- is dropped and a name that is no
+		// builtin is reported, as bash's builtin builtin.
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
 		if len(args) < 1 {
 			break
 		}
 		if !IsBuiltin(args[0]) {
-			exit.code = 1
-			return exit
+			return failf(1, "builtin: %s: not a shell builtin\n", args[0])
 		}
 		exit = r.builtin(ctx, pos, args[0], args[1:])
 	case "type":
@@ -507,6 +511,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "hash":
 		// TODO: implement. for now, having this as a no-op is better than nothing.
 	case "eval":
+		// jaiph-go patch: bash's no_options: `--` ends the options, a
+		// lone `-` is a word, `-X` is an invalid option (status 2).
+		rest, bad := noOptions(name, args)
+		if bad != "" {
+			return failf(2, "%s", bad)
+		}
+		args = rest
 		src := strings.Join(args, " ")
 		p := syntax.NewParser()
 		file, err := p.Parse(strings.NewReader(src), "")
@@ -516,8 +527,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		exit = r.exit
 	case "source", ".":
+		// jaiph-go patch: bash's no_options and usage texts, naming the
+		// builtin as it was called.
+		rest, bad := noOptions(name, args)
+		if bad != "" {
+			return failf(2, "%s", bad)
+		}
+		args = rest
 		if len(args) < 1 {
-			return failf(2, "%v: source: need filename\n", pos)
+			return failf(2, "%s: filename argument required\n%s: usage: %s\n", name, name, helpTable[name].synopsis)
 		}
 		path, err := scriptFromPathDir(r.Dir, r.writeEnv, args[0])
 		if err != nil {
@@ -548,8 +566,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		p := syntax.NewParser()
 		file, err := p.Parse(f, path)
+		if errors.Is(err, syscall.EISDIR) {
+			// jaiph-go patch: bash's text, naming the builtin and the file as given.
+			return failf(1, "%s: %s: is a directory\n", name, args[0])
+		}
 		if err != nil {
-			return failf(1, "source: %v\n", err)
+			// jaiph-go patch: bash's status for a syntax error in
+			// the file is 2 (the message is still the parser's).
+			return failf(2, "source: %v\n", err)
 		}
 
 		// Keep the current versions of some fields we might modify.
@@ -606,22 +630,32 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit = r.exit
 	case "command":
 		show := false
+		stdPath := false // jaiph-go patch: command -p
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
+			case "-p":
+				stdPath = true
 			case "-v":
 				show = true
 			case "-V":
-				// jaiph-go patch: describe each name as type does.
+				// jaiph-go patch: describe each name as type does;
+				// the status is 0 when any name was found, as bash.
+				found := false
 				for _, arg := range fp.args() {
 					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
-						exit = r.builtin(ctx, pos, "type", []string{arg})
-					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
-						exit = r.builtin(ctx, pos, "type", []string{arg})
+						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
+					} else if path, err := LookPathDir(r.Dir, stdPathEnviron{r.writeEnv}, arg); stdPath && err == nil {
+						r.outf("%s is %s\n", arg, path)
+						found = true
+					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); !stdPath && err == nil {
+						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
 					} else {
 						r.errf("command: %s: not found\n", arg)
-						exit.code = 1
 					}
+				}
+				if !found {
+					exit.code = 1
 				}
 				return exit
 			default:
@@ -636,22 +670,27 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if IsBuiltin(args[0]) {
 				return r.builtin(ctx, pos, args[0], args[1:])
 			}
+			old := r.stdPathExec
+			r.stdPathExec = stdPath
 			r.exec(ctx, pos, args)
+			r.stdPathExec = old
 			exit = r.exit
 			return exit
 		}
-		last := uint8(0)
+		// jaiph-go patch: as bash's describe_command, a keyword is
+		// found, a file is looked for as bash's find_user_command
+		// (commandVPath), and the status is 0 when any name was found
+		// (it was the last name's).
+		exit.code = 1
 		for _, arg := range args {
-			last = 0
-			if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
+			if syntax.IsKeyword(arg) || r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
-			} else if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+				exit.code = 0
+			} else if path, ok := r.commandVPath(arg, stdPath); ok {
 				r.outf("%s\n", path)
-			} else {
-				last = 1
+				exit.code = 0
 			}
 		}
-		exit.code = last
 	case "dirs":
 		for i, dir := range slices.Backward(r.dirStack) {
 			r.outf("%s", dir)
@@ -1619,4 +1658,65 @@ func (r *Runner) optStatusText(status bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// noOptions is bash's no_options for a builtin that takes none (eval,
+// source): a leading `--` is dropped, a lone `-` or a word not starting with
+// `-` ends the scan, and any other `-X` is an invalid option, reported with
+// the builtin's usage line (the returned text; empty when the words are fine).
+func noOptions(name string, args []string) ([]string, string) {
+	if len(args) == 0 {
+		return args, ""
+	}
+	a := args[0]
+	switch {
+	case a == "--":
+		return args[1:], ""
+	case len(a) < 2 || a[0] != '-':
+		return args, ""
+	}
+	return nil, fmt.Sprintf("%s: %s: invalid option\n%s: usage: %s\n", name, a[:2], name, helpTable[name].synopsis)
+}
+
+// commandVPath is the file `command -v NAME` prints, as bash's
+// describe_command and find_user_command (jaiph-go patch): a name with a
+// slash is printed as given if it is an executable file; otherwise PATH's
+// elements are searched in turn (an empty one is "."), directories skipped,
+// and the first executable file is printed as the element joined with the
+// name (relative if the element is), or failing that the first existing
+// file that is not executable.
+func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	isExec := func(p string) (exists, exec bool) {
+		info, err := os.Stat(absPath(r.Dir, p))
+		if err != nil || info.IsDir() {
+			return false, false
+		}
+		return true, info.Mode()&0o111 != 0
+	}
+	if strings.Contains(name, "/") {
+		_, ok := isExec(name)
+		return name, ok
+	}
+	lose := ""
+	pathList := r.writeEnv.Get("PATH").String()
+	if stdPath {
+		pathList = StandardPath // command -pv
+	}
+	for _, elem := range strings.Split(pathList, ":") {
+		if elem == "" {
+			elem = "."
+		}
+		full := strings.TrimSuffix(elem, "/") + "/" + name
+		exists, ok := isExec(full)
+		if ok {
+			return full, true
+		}
+		if exists && lose == "" {
+			lose = full
+		}
+	}
+	return lose, lose != ""
 }

@@ -97,6 +97,34 @@ type HandlerContext struct {
 	// command as a shell function would be gives its runner
 	// [ErrExitIgnored] then.
 	ErrExitIgnored bool
+
+	// stdPath: the command runs under `command -p`, which looks it up in
+	// bash's standard PATH (jaiph-go patch, see [HandlerContext.LookupEnv]).
+	stdPath bool
+}
+
+// StandardPath is the PATH `command -p` searches: glibc's confstr(_CS_PATH),
+// which bash's get_standard_path uses (jaiph-go patch).
+const StandardPath = "/bin:/usr/bin"
+
+// LookupEnv is the environment an exec handler looks its command up in:
+// Env, except under `command -p`, where PATH is [StandardPath] (the program
+// still gets the shell's PATH in its environment, as in bash). jaiph-go
+// patch.
+func (hc HandlerContext) LookupEnv() expand.Environ {
+	if !hc.stdPath {
+		return hc.Env
+	}
+	return stdPathEnviron{hc.Env}
+}
+
+type stdPathEnviron struct{ expand.Environ }
+
+func (e stdPathEnviron) Get(name string) expand.Variable {
+	if name == "PATH" {
+		return expand.Variable{Set: true, Kind: expand.String, Str: StandardPath}
+	}
+	return e.Environ.Get(name)
 }
 
 // SetVar assigns value to the shell variable name, which may name an array
@@ -235,7 +263,7 @@ type ExecHandlerFunc func(ctx context.Context, args []string) error
 func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := HandlerCtx(ctx)
-		path, err := LookPathDir(hc.Dir, hc.Env, args[0])
+		path, err := LookPathDir(hc.Dir, hc.LookupEnv(), args[0]) // jaiph-go patch: command -p
 		if err != nil {
 			fmt.Fprintln(hc.Stderr, err)
 			return ExitStatus(127)

@@ -387,6 +387,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		Stderr:         r.stderr,
 		LastExitStatus: int(r.lastExit.code),
 		ErrExitIgnored: r.noErrExit, // jaiph-go patch
+		stdPath:        r.stdPathExec,
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
@@ -1376,7 +1377,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}()
 		}
-		endOpts := false // jaiph-go patch: after --, names only
+		endOpts := false  // jaiph-go patch: after --, names only
+		unexport := false // jaiph-go patch: export -n
 		invalidName := false
 		defer func() {
 			if invalidName && r.exit.code == 0 {
@@ -1406,7 +1408,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				switch flag := fp.flag(); flag {
 				case "-x", "-r", "-i", "-l", "-u": // jaiph-go patch: -i -l -u
 					modes = append(modes, flag)
-				case "-a", "-A", "-n":
+				case "-n":
+					if cm.Variant.Value == "export" {
+						// jaiph-go patch: export -n takes the
+						// export attribute away (it made a
+						// nameref).
+						unexport = true
+						continue
+					}
+					valType = flag
+				case "-a", "-A":
 					valType = flag
 				case "-g":
 					global = true
@@ -1558,6 +1569,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				vr.Local = false
 			} else if local {
 				vr.Local = true
+			} else {
+				// jaiph-go patch: export and readonly (and declare
+				// outside a function) act on the variable the name
+				// resolves to, a calling function's local included,
+				// as a plain assignment does; vr came from lookupVar
+				// with that local's flag, which made Set create a new
+				// local in the current function instead.
+				vr.Local = false
 			}
 			lower, upper := false, false
 			for _, mode := range modes {
@@ -1573,6 +1592,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case "-u":
 					upper = true
 				}
+			}
+			if unexport {
+				vr.Exported = false
 			}
 			if lower || upper {
 				// as bash, -l and -u together cancel out

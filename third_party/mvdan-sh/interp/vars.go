@@ -723,13 +723,29 @@ func (r *Runner) unsetElem(name, sub string) {
 		}
 		vr.DeleteAssoc(r.assocSubKey(name, sub)) // jaiph-go patch: keeps insertion order
 		r.setVar(name, vr)
-	case expand.String:
+	case expand.String, expand.Unknown:
 		// A scalar can be unset via subscript zero.
-		if sub == "0" {
+		// jaiph-go patch: as bash's unbind_array_element, the
+		// subscript is arithmetic (`s[2-2]`, `s["k"]` are 0), a
+		// declared but unset variable counts, and any other index is
+		// `not an array variable` with status 1 (the builtin's status
+		// overwrote it).
+		if !vr.Declared() {
+			return
+		}
+		k := 0
+		if expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub)); err == nil && expr != nil {
+			k = r.arithm(expr)
+		}
+		if r.exit.exiting {
+			return
+		}
+		if k == 0 {
 			r.delVar(name)
 		} else {
 			r.errf("unset: %s: not an array variable\n", name)
 			r.exit.code = 1
+			r.unsetFailed = true
 		}
 	}
 }
