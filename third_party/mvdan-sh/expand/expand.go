@@ -1302,6 +1302,27 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil // jaiph-go patch: one declare statement (paramExp)
 	}
 	name := pe.Param.Value
+	if l := nodeLit(pe.Index); pe.Excl && pe.Names == 0 && (l == "@" || l == "*") && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) && !cfg.Env.Get(name).IsSet() {
+		return nil, fmt.Errorf("%s[%s]: invalid indirect expansion", name, l)
+	}
+	if pe.Excl && pe.Names == 0 && cfg.Env.Get(name).IsSet() {
+		// jaiph-go patch: "${!r}" whose r holds @, * or a[@] (and
+		// "${!a[@]OP}", an indirection through ${a[@]}) gives the fields
+		// of that list, as in bash.
+		if l := nodeLit(pe.Index); l != "@" && l != "*" || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil {
+			tp, ok, err := cfg.indirectTarget(pe)
+			if err != nil {
+				return nil, err
+			}
+			if ok && (tp.Param.Value == "@" || tp.Param.Value == "*" || nodeLit(tp.Index) == "@" || nodeLit(tp.Index) == "*") {
+				old := cfg.indirectList
+				cfg.indirectList = true
+				defer func() { cfg.indirectList = old }()
+				return cfg.quotedElemFields(tp)
+			}
+			return nil, nil
+		}
+	}
 	if pe.Excl {
 		switch pe.Names {
 		case syntax.NamesPrefixWords: // "${!prefix@}"

@@ -148,36 +148,66 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	return v, true, err
 }
 
+// indirectTarget parses the parameter that ${!ref…} names, as bash's
+// parameter_brace_expand_indir: the value of ref (of ${ref[@]}, joined,
+// for ${!ref[@]OP}), with pe's operator moved onto it. ok is false when
+// that value is empty; a value that is no parameter name (digits, a
+// special parameter, a name or an array element) is bash's fatal "invalid
+// variable name" (jaiph-go patch).
+func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, error) {
+	ref := *pe
+	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
+	target, err := cfg.paramExp(&ref)
+	if err != nil || target == "" {
+		return nil, false, err
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	var tp *syntax.ParamExp
+	if err == nil && len(w.Parts) == 1 {
+		tp, _ = w.Parts[0].(*syntax.ParamExp)
+	}
+	if tp == nil || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 || !validIndirName(tp.Param.Value) {
+		return nil, false, fmt.Errorf("%s: invalid variable name", target)
+	}
+	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+	return tp, true, nil
+}
+
+// validIndirName is a name ${!ref} may hold before any subscript: digits,
+// a special parameter or an identifier (bash's valid_brace_expansion_word).
+func validIndirName(s string) bool {
+	if syntax.ValidName(s) || s != "" && strings.Trim(s, "0123456789") == "" {
+		return true
+	}
+	return len(s) == 1 && strings.Contains("#@*-?$!", s)
+}
+
 // indirectOp expands ${!ref OP}, an indirection with an operator
 // (${!r:-w}, ${!r#p}, ${!r/p/s}, ${!r:o:l}, ${!r@Q} …): the operator
 // applies to the parameter ref names, as in bash (jaiph-go patch: it was
 // ignored, ${!r:-w} gave the target's value or nothing). ok is false when
 // ref does not name a parameter; the caller then reports it.
 func (cfg *Config) indirectOp(pe *syntax.ParamExp) (string, bool, error) {
-	ref := *pe
-	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
 	if !cfg.Env.Get(pe.Param.Value).IsSet() {
 		return "", false, nil
 	}
-	target, err := cfg.paramExp(&ref)
-	if err != nil || target == "" {
+	tp, ok, err := cfg.indirectTarget(pe)
+	if !ok || err != nil {
 		return "", false, err
 	}
-	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
-	if err != nil || len(w.Parts) != 1 {
-		return "", false, nil
-	}
-	tp, ok := w.Parts[0].(*syntax.ParamExp)
-	if !ok || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 {
-		return "", false, nil
-	}
-	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
 	// Reached through ${!r}, a list is null only when it has no elements
 	// (bash: r='v[@]'; v=(""); ${!r:-w} is empty, ${v[@]:-w} is w).
 	old := cfg.indirectList
 	cfg.indirectList = true
 	v, err := cfg.paramExp(tp)
 	cfg.indirectList = old
+	var ue UnsetParameterError
+	if errors.As(err, &ue) && ue.Message != "unbound variable" {
+		// bash names the indirection in ${!r:?msg}'s message.
+		named := *ue.Node
+		named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+		err = UnsetParameterError{Node: &named, Message: ue.Message}
+	}
 	return v, true, err
 }
 
@@ -192,10 +222,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return "", fmt.Errorf("unsupported")
 	}
 	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
-		if l := nodeLit(pe.Index); l != "@" && l != "*" {
-			if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
-				return v, err
+		// jaiph-go patch: ${!a[@]OP} is no list of keys but, as in
+		// bash, an indirection through the value of ${a[@]}; an unset
+		// a is bash's "a[@]: invalid indirect expansion".
+		if l := nodeLit(pe.Index); l == "@" || l == "*" {
+			if !cfg.Env.Get(pe.Param.Value).IsSet() {
+				return "", fmt.Errorf("%s[%s]: invalid indirect expansion", pe.Param.Value, l)
 			}
+		}
+		if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
+			return v, err
 		}
 	}
 	name := pe.Param.Value
@@ -382,8 +418,25 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				strs = append(strs, v)
 				break
 			}
-			vr = cfg.Env.Get(str)
-			strs = append(strs, vr.String())
+			// jaiph-go patch: as bash, a value naming no parameter
+			// is fatal; LINENO, @ and * are expanded here.
+			if !validIndirName(str) {
+				return "", fmt.Errorf("%s: invalid variable name", str)
+			}
+			switch str {
+			case "LINENO":
+				strs = append(strs, strconv.Itoa(int(pe.Pos().Line())))
+			case "@", "*":
+				vr = cfg.Env.Get(str)
+				if str == "*" {
+					strs = append(strs, cfg.ifsJoin(vr.List))
+				} else {
+					strs = append(strs, strings.Join(vr.List, " "))
+				}
+			default:
+				vr = cfg.Env.Get(str)
+				strs = append(strs, vr.String())
+			}
 		}
 		str = join(strs)
 	case pe.Width:
@@ -574,8 +627,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			if indexAllElements && perElemAtOp(arg) {
 				// jaiph-go patch: ${a[@]@Q} quotes each element.
 				out := make([]string, len(elems))
+				flags := orig.Flags()
+				if p := pe.Param.Value; p == "@" || p == "*" {
+					flags = "" // jaiph-go patch: positionals have no attributes (bash: ${@@a} is empty)
+				}
 				for i, e := range elems {
-					out[i] = cfg.atOp(arg, e, orig.Flags())
+					out[i] = cfg.atOp(arg, e, flags)
 				}
 				str = join(out)
 				break
@@ -712,6 +769,9 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 			// element, as in bash.
 			if perElemAtOp(arg) {
 				flags := cfg.Env.Get(pe.Param.Value).Flags()
+				if p := pe.Param.Value; p == "@" || p == "*" {
+					flags = "" // jaiph-go patch: as above
+				}
 				out := make([]string, len(elems))
 				for i, e := range elems {
 					out[i] = cfg.atOp(arg, e, flags)

@@ -1426,8 +1426,13 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	r.Dir = apath
-	r.setVarString("OLDPWD", r.envGet("PWD"))
-	r.setVarString("PWD", apath)
+	// jaiph-go patch: as bash's bind_variable, cd keeps the variables'
+	// export attribute (PWD and OLDPWD start exported).
+	for _, nv := range [2][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
+		vr := r.keepAttrs(nv[0], expand.Variable{Set: true, Kind: expand.String, Str: nv[1]})
+		vr.Exported = r.writeEnv.Get(nv[0]).Exported
+		r.setVar(nv[0], vr)
+	}
 	return 0
 }
 

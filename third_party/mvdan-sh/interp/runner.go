@@ -242,7 +242,8 @@ func (r *Runner) expandErr(err error) {
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
 	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
-		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
+		strings.HasSuffix(errMsg, ": invalid variable name"), // jaiph-go patch: ${!r}, see indirectTarget
+		strings.HasPrefix(errMsg, "no match: "),              // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
 		strings.HasSuffix(errMsg, ": cannot assign in this way"),
@@ -1118,6 +1119,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
 		if r.exit.exiting {
 			break
+		}
+		if n := len(declArgs); n > 0 {
+			// jaiph-go patch: "$_" is the declaration's last word, as
+			// in bash: `declare s=v` leaves s=v, `declare a=(1 2)` a.
+			as := declArgs[n-1]
+			last := as.Name.Value
+			if !as.Naked && as.Array == nil && as.Index == nil {
+				op := "="
+				if as.Append {
+					op = "+="
+				}
+				val := ""
+				if as.Value != nil {
+					val = r.literal(as.Value)
+				}
+				last += op + val
+			}
+			defer func() { r.lastArg = last }()
 		}
 		if pending := r.pendingRedirs; pending != nil {
 			r.pendingRedirs = nil

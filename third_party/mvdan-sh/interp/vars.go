@@ -318,7 +318,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	case "$":
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getpid())
 	case "PPID":
+		// jaiph-go patch: readonly and integer, as bash's (declare -ir).
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getppid())
+		vr.ReadOnly, vr.Integer = true, true
 	case "RANDOM": // not for cryptographic use
 		// Without a seed we use the global generator, which is seeded randomly
 		// and also uses ChaCha8. Note that [Runner.subshell] does not copy the
