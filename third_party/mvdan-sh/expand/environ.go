@@ -222,7 +222,9 @@ const maxNameRefDepth = 100
 func (v Variable) Resolve(env Environ) (string, Variable) {
 	name := ""
 	for range maxNameRefDepth {
-		if v.Kind != NameRef {
+		if v.Kind != NameRef || v.Str == "" {
+			// jaiph-go patch: a nameref without a value (declare -n
+			// r) names nothing; it reads as empty.
 			return name, v
 		}
 		name = v.Str // keep name for the next iteration

@@ -1302,6 +1302,19 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil // jaiph-go patch: one declare statement (paramExp)
 	}
 	name := pe.Param.Value
+	if vr := cfg.Env.Get(name); !pe.Excl && pe.Index == nil && vr.Kind == NameRef {
+		// jaiph-go patch: "$r" of a nameref to a[@] or a[*] gives that
+		// list's fields, as bash.
+		if n, _ := vr.Resolve(cfg.Env); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
+			w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
+			if err == nil && len(w.Parts) == 1 {
+				if tp, ok := w.Parts[0].(*syntax.ParamExp); ok && tp.Index != nil && tp.Exp == nil && tp.Repl == nil && tp.Slice == nil {
+					tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+					return cfg.quotedElemFields(tp)
+				}
+			}
+		}
+	}
 	if l := nodeLit(pe.Index); pe.Excl && pe.Names == 0 && (l == "@" || l == "*") && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) && !cfg.Env.Get(name).IsSet() {
 		return nil, fmt.Errorf("%s[%s]: invalid indirect expansion", name, l)
 	}

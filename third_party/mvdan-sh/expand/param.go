@@ -401,6 +401,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case indexAllElements && !vr.IsSet():
 			// jaiph-go patch: the keys of an unset variable are none,
 			// as in bash (it failed with "invalid indirect expansion").
+		case orig.Kind == NameRef && orig.Str == "":
+			// jaiph-go patch: a nameref naming nothing (declare -n r)
+			// is bash's invalid indirect expansion.
+			return "", fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
 		case orig.Kind == NameRef:
 			strs = append(strs, orig.Str)
 		case !vr.IsSet():

@@ -255,10 +255,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if vars && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
 				// jaiph-go patch: unset r of a nameref to an
 				// element (declare -n r='a[1]') unsets the element.
+				// jaiph-go patch: unset r of any other nameref unsets
+				// the variable it names, as bash's unset without -n.
 				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
-					if _, _, ok := cutElemSubscript(n); ok {
-						arg = n
-					}
+					arg = n
 				}
 			}
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
