@@ -238,9 +238,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "unset":
 		vars := true
 		funcs := true
+		noRef := false // jaiph-go patch: unset -n r unsets the nameref itself
 	unsetOpts:
 		for i, arg := range args {
 			switch arg {
+			case "-n":
+				noRef, funcs = true, false
 			case "-v":
 				funcs = false
 			case "-f":
@@ -252,7 +255,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
-			if vars && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
+			if vars && !noRef && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
 				// jaiph-go patch: unset r of a nameref to an
 				// element (declare -n r='a[1]') unsets the element.
 				// jaiph-go patch: unset r of any other nameref unsets

@@ -64,3 +64,12 @@ func TestJaiphOilsNamerefAllElems(t *testing.T) {
 		`typeset -n r='a[@]'; a=('A B' C); printf '<%s>' r "$r"; echo; echo $r; s="$r"; echo "$s"; typeset -n q='a[*]'; printf '<%s>' "$q"; echo`,
 	})
 }
+
+// unset follows a nameref; unset -n removes the nameref itself.
+func TestJaiphOilsNamerefUnset(t *testing.T) {
+	runCases(t, []string{
+		`x=5; declare -n r=x; unset -n r; echo "${r-none} $x"`,
+		`x=5; declare -n r=x; unset r; echo "${r-none} ${x-none}"; declare -p r`,
+		`f() { echo f; }; declare -n r=x; unset -n f; f`,
+	})
+}
