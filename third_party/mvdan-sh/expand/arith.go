@@ -429,6 +429,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			// where they are no operand ($(('3' + 2)) is its error).
 			return 0, ArithmError{Msg: "syntax error: operand expected", Operand: expr}
 		}
+		if expr.Lit() == "LINENO" && !cfg.Env.Get("LINENO").IsSet() {
+			// jaiph-go patch: LINENO in arithmetic is the line, as
+			// $LINENO is (paramExp); the environment has no LINENO.
+			return int(expr.Pos().Line()), nil
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err

@@ -50,3 +50,13 @@ func TestJaiphOilsDeclLastArg(t *testing.T) {
 		`readonly r=1 q; echo "[$_]"; declare -p r >/dev/null; echo "[$_]"`,
 	})
 }
+
+// LINENO read by name in arithmetic is the current line.
+func TestJaiphOilsArithLineno(t *testing.T) {
+	runCases(t, []string{
+		`echo one
+(( x = LINENO ))
+echo $x $((LINENO)) $[LINENO + 1]
+for (( i = 0; i < LINENO - 3; i++ )); do echo $i; done`,
+	})
+}
