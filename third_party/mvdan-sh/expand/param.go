@@ -167,10 +167,26 @@ func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, 
 		tp, _ = w.Parts[0].(*syntax.ParamExp)
 	}
 	if tp == nil || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 || !validIndirName(tp.Param.Value) {
+		if err := cfg.indirSubscriptErr(target); err != nil {
+			return nil, false, err
+		}
 		return nil, false, fmt.Errorf("%s: invalid variable name", target)
 	}
 	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
 	return tp, true, nil
+}
+
+// indirSubscriptErr is bash's error for ${!r} whose value is an element
+// with a subscript the parser does not take (r='a[~+]', 'a[b*]'): bash
+// evaluates the subscript's text and reports its arithmetic error.
+func (cfg *Config) indirSubscriptErr(target string) error {
+	open := strings.IndexByte(target, '[')
+	sub := target[min(open+1, len(target)):max(len(target)-1, 0)]
+	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) || strings.ContainsAny(sub, "\"'") {
+		return nil // an unbalanced quote: no element (invalid variable name)
+	}
+	_, err := ArithmString(cfg, sub)
+	return err
 }
 
 // validIndirName is a name ${!ref} may hold before any subscript: digits,
@@ -425,6 +441,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// jaiph-go patch: as bash, a value naming no parameter
 			// is fatal; LINENO, @ and * are expanded here.
 			if !validIndirName(str) {
+				if err := cfg.indirSubscriptErr(str); err != nil {
+					return "", err
+				}
 				return "", fmt.Errorf("%s: invalid variable name", str)
 			}
 			switch str {

@@ -60,3 +60,13 @@ echo $x $((LINENO)) $[LINENO + 1]
 for (( i = 0; i < LINENO - 3; i++ )); do echo $i; done`,
 	})
 }
+
+// ${!r} naming an element whose subscript is no arithmetic fails with
+// bash's arithmetic error.
+func TestJaiphOilsIndirectBadSubscript(t *testing.T) {
+	runCases(t, []string{
+		`a=(x y); r='a[~+]'; (echo ${!r}; echo no) || echo status $?`,
+		`a=(x y); for r in 'a[b*]' 'a[1"]' 'a[1 0]'; do (echo "${!r}"; echo no) || echo status $?; done`,
+		`a=(x y); r='a[b*]'; (echo "${!r:-d}"; echo no) || echo status $?`,
+	})
+}
