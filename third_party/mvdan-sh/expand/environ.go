@@ -233,6 +233,18 @@ func (v Variable) Resolve(env Environ) (string, Variable) {
 	return name, Variable{}
 }
 
+// nameRefLoop reports whether following v's namerefs never ends (bash's
+// "circular name reference", jaiph-go patch).
+func nameRefLoop(env Environ, v Variable) bool {
+	for range maxNameRefDepth {
+		if v.Kind != NameRef || v.Str == "" {
+			return false
+		}
+		v = env.Get(v.Str)
+	}
+	return true
+}
+
 // FuncEnviron wraps a function mapping variable names to their string values,
 // and implements [Environ]. Empty strings returned by the function will be
 // treated as unset variables. All variables will be exported.

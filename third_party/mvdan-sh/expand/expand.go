@@ -112,6 +112,10 @@ type Config struct {
 	// stops the expansion with that error (jaiph-go patch).
 	ReportError func(error) error
 
+	// Warn, if set, prints a warning bash gives and goes on from, such as
+	// a nameref loop's "circular name reference" (jaiph-go patch).
+	Warn func(msg string)
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart

@@ -285,6 +285,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		vr = cfg.Env.Get(name)
 	}
 	orig := vr
+	if vr.Kind == NameRef && cfg.Warn != nil && nameRefLoop(cfg.Env, vr) {
+		// jaiph-go patch: namerefs naming each other read as empty
+		// with bash's warning.
+		cfg.Warn(fmt.Sprintf("warning: %s: circular name reference", name))
+	}
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 		if elem := elemRefParam(n, pe); elem != nil {

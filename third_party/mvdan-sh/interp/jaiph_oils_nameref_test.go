@@ -73,3 +73,11 @@ func TestJaiphOilsNamerefUnset(t *testing.T) {
 		`f() { echo f; }; declare -n r=x; unset -n f; f`,
 	})
 }
+
+// Namerefs naming each other read as empty, with bash's warning.
+func TestJaiphOilsNamerefLoopRead(t *testing.T) {
+	runCases(t, []string{
+		`f() { typeset -n c1=c2; typeset -n c2=c1; echo made; echo "c1=$c1"; echo c2=$c2; }; f`,
+		`typeset -n c1=c2; typeset -n c2=c1; echo "c1=$c1"`,
+	})
+}

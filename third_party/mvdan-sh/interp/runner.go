@@ -213,6 +213,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 	r.ecfg.ReportError = r.reportError // jaiph-go patch
+	r.ecfg.Warn = func(msg string) { r.errf("%s\n", msg) } // jaiph-go patch
 }
 
 // errReported is the error of an expansion stopped by [Runner.reportError]:
