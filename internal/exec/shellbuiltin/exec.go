@@ -118,7 +118,11 @@ func ExportedList(env expand.Environ) []string {
 	var list []string
 	env.Each(func(name string, vr expand.Variable) bool {
 		if vr.Exported && vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
-			list = append(list, name+"="+vr.String())
+			val := vr.String()
+			if vr.Kind == expand.NameRef {
+				val = vr.Str // an exported nameref passes the name it holds, as bash
+			}
+			list = append(list, name+"="+val)
 		}
 		return true
 	})

@@ -526,6 +526,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			// a $'…' string becomes one ('…' with its escapes decoded).
 			return 0, ArithmError{Msg: "syntax error: operand expected", Operand: expr}
 		}
+		if expr.Lit() == "LINENO" && !cfg.Env.Get("LINENO").IsSet() {
+			// jaiph-go patch: LINENO in arithmetic is the line, as
+			// $LINENO is (paramExp); the environment has no LINENO.
+			return int(expr.Pos().Line()), nil
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err

@@ -222,13 +222,27 @@ const maxNameRefDepth = 100
 func (v Variable) Resolve(env Environ) (string, Variable) {
 	name := ""
 	for range maxNameRefDepth {
-		if v.Kind != NameRef {
+		if v.Kind != NameRef || v.Str == "" {
+			// jaiph-go patch: a nameref without a value (declare -n
+			// r) names nothing; it reads as empty.
 			return name, v
 		}
 		name = v.Str // keep name for the next iteration
 		v = env.Get(name)
 	}
 	return name, Variable{}
+}
+
+// nameRefLoop reports whether following v's namerefs never ends (bash's
+// "circular name reference", jaiph-go patch).
+func nameRefLoop(env Environ, v Variable) bool {
+	for range maxNameRefDepth {
+		if v.Kind != NameRef || v.Str == "" {
+			return false
+		}
+		v = env.Get(v.Str)
+	}
+	return true
 }
 
 // FuncEnviron wraps a function mapping variable names to their string values,

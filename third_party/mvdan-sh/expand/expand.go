@@ -112,6 +112,10 @@ type Config struct {
 	// stops the expansion with that error (jaiph-go patch).
 	ReportError func(error) error
 
+	// Warn, if set, prints a warning bash gives and goes on from, such as
+	// a nameref loop's "circular name reference" (jaiph-go patch).
+	Warn func(msg string)
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -1321,6 +1325,40 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil // jaiph-go patch: one declare statement (paramExp)
 	}
 	name := pe.Param.Value
+	if vr := cfg.Env.Get(name); !pe.Excl && pe.Index == nil && vr.Kind == NameRef {
+		// jaiph-go patch: "$r" of a nameref to a[@] or a[*] gives that
+		// list's fields, as bash.
+		if n, _ := vr.Resolve(cfg.Env); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
+			w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
+			if err == nil && len(w.Parts) == 1 {
+				if tp, ok := w.Parts[0].(*syntax.ParamExp); ok && tp.Index != nil && tp.Exp == nil && tp.Repl == nil && tp.Slice == nil {
+					tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+					return cfg.quotedElemFields(tp)
+				}
+			}
+		}
+	}
+	if l := nodeLit(pe.Index); pe.Excl && pe.Names == 0 && (l == "@" || l == "*") && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) && !cfg.Env.Get(name).IsSet() {
+		return nil, fmt.Errorf("%s[%s]: invalid indirect expansion", name, l)
+	}
+	if pe.Excl && pe.Names == 0 && cfg.Env.Get(name).IsSet() {
+		// jaiph-go patch: "${!r}" whose r holds @, * or a[@] (and
+		// "${!a[@]OP}", an indirection through ${a[@]}) gives the fields
+		// of that list, as in bash.
+		if l := nodeLit(pe.Index); l != "@" && l != "*" || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil {
+			tp, ok, err := cfg.indirectTarget(pe)
+			if err != nil {
+				return nil, err
+			}
+			if ok && (tp.Param.Value == "@" || tp.Param.Value == "*" || nodeLit(tp.Index) == "@" || nodeLit(tp.Index) == "*") {
+				old := cfg.indirectList
+				cfg.indirectList = true
+				defer func() { cfg.indirectList = old }()
+				return cfg.quotedElemFields(tp)
+			}
+			return nil, nil
+		}
+	}
 	if pe.Excl {
 		switch pe.Names {
 		case syntax.NamesPrefixWords: // "${!prefix@}"

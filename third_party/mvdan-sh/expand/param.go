@@ -224,36 +224,82 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	return v, true, err
 }
 
+// indirectTarget parses the parameter that ${!ref…} names, as bash's
+// parameter_brace_expand_indir: the value of ref (of ${ref[@]}, joined,
+// for ${!ref[@]OP}), with pe's operator moved onto it. ok is false when
+// that value is empty; a value that is no parameter name (digits, a
+// special parameter, a name or an array element) is bash's fatal "invalid
+// variable name" (jaiph-go patch).
+func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, error) {
+	ref := *pe
+	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
+	target, err := cfg.paramExp(&ref)
+	if err != nil || target == "" {
+		return nil, false, err
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
+	var tp *syntax.ParamExp
+	if err == nil && len(w.Parts) == 1 {
+		tp, _ = w.Parts[0].(*syntax.ParamExp)
+	}
+	if tp == nil || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 || !validIndirName(tp.Param.Value) {
+		if err := cfg.indirSubscriptErr(target); err != nil {
+			return nil, false, err
+		}
+		return nil, false, fmt.Errorf("%s: invalid variable name", target)
+	}
+	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+	return tp, true, nil
+}
+
+// indirSubscriptErr is bash's error for ${!r} whose value is an element
+// with a subscript the parser does not take (r='a[~+]', 'a[b*]'): bash
+// evaluates the subscript's text and reports its arithmetic error.
+func (cfg *Config) indirSubscriptErr(target string) error {
+	open := strings.IndexByte(target, '[')
+	sub := target[min(open+1, len(target)):max(len(target)-1, 0)]
+	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) || strings.ContainsAny(sub, "\"'") {
+		return nil // an unbalanced quote: no element (invalid variable name)
+	}
+	_, err := ArithmString(cfg, sub)
+	return err
+}
+
+// validIndirName is a name ${!ref} may hold before any subscript: digits,
+// a special parameter or an identifier (bash's valid_brace_expansion_word).
+func validIndirName(s string) bool {
+	if syntax.ValidName(s) || s != "" && strings.Trim(s, "0123456789") == "" {
+		return true
+	}
+	return len(s) == 1 && strings.Contains("#@*-?$!", s)
+}
+
 // indirectOp expands ${!ref OP}, an indirection with an operator
 // (${!r:-w}, ${!r#p}, ${!r/p/s}, ${!r:o:l}, ${!r@Q} …): the operator
 // applies to the parameter ref names, as in bash (jaiph-go patch: it was
 // ignored, ${!r:-w} gave the target's value or nothing). ok is false when
 // ref does not name a parameter; the caller then reports it.
 func (cfg *Config) indirectOp(pe *syntax.ParamExp) (string, bool, error) {
-	ref := *pe
-	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
 	if !cfg.Env.Get(pe.Param.Value).IsSet() {
 		return "", false, nil
 	}
-	target, err := cfg.paramExp(&ref)
-	if err != nil || target == "" {
+	tp, ok, err := cfg.indirectTarget(pe)
+	if !ok || err != nil {
 		return "", false, err
 	}
-	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
-	if err != nil || len(w.Parts) != 1 {
-		return "", false, nil
-	}
-	tp, ok := w.Parts[0].(*syntax.ParamExp)
-	if !ok || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil || tp.Excl || tp.Length || tp.Width || tp.IsSet || tp.Names != 0 {
-		return "", false, nil
-	}
-	tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
 	// Reached through ${!r}, a list is null only when it has no elements
 	// (bash: r='v[@]'; v=(""); ${!r:-w} is empty, ${v[@]:-w} is w).
 	old := cfg.indirectList
 	cfg.indirectList = true
 	v, err := cfg.paramExp(tp)
 	cfg.indirectList = old
+	var ue UnsetParameterError
+	if errors.As(err, &ue) && ue.Message != "unbound variable" {
+		// bash names the indirection in ${!r:?msg}'s message.
+		named := *ue.Node
+		named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+		err = UnsetParameterError{Node: &named, Message: ue.Message}
+	}
 	return v, true, err
 }
 
@@ -268,10 +314,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return "", fmt.Errorf("unsupported")
 	}
 	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
-		if l := nodeLit(pe.Index); l != "@" && l != "*" {
-			if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
-				return v, err
+		// jaiph-go patch: ${!a[@]OP} is no list of keys but, as in
+		// bash, an indirection through the value of ${a[@]}; an unset
+		// a is bash's "a[@]: invalid indirect expansion".
+		if l := nodeLit(pe.Index); l == "@" || l == "*" {
+			if !cfg.Env.Get(pe.Param.Value).IsSet() {
+				return "", fmt.Errorf("%s[%s]: invalid indirect expansion", pe.Param.Value, l)
 			}
+		}
+		if v, ok, err := cfg.indirectOp(pe); ok || err != nil {
+			return v, err
 		}
 	}
 	name := pe.Param.Value
@@ -309,6 +361,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		vr = cfg.Env.Get(name)
 	}
 	orig := vr
+	if vr.Kind == NameRef && cfg.Warn != nil && nameRefLoop(cfg.Env, vr) {
+		// jaiph-go patch: namerefs naming each other read as empty
+		// with bash's warning.
+		cfg.Warn(fmt.Sprintf("warning: %s: circular name reference", name))
+	}
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 		if elem := elemRefParam(n, pe); elem != nil {
@@ -444,6 +501,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case indexAllElements && !vr.IsSet():
 			// jaiph-go patch: the keys of an unset variable are none,
 			// as in bash (it failed with "invalid indirect expansion").
+		case orig.Kind == NameRef && orig.Str == "":
+			// jaiph-go patch: a nameref naming nothing (declare -n r)
+			// is bash's invalid indirect expansion.
+			return "", fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
 		case orig.Kind == NameRef:
 			strs = append(strs, orig.Str)
 		case !vr.IsSet():
@@ -461,8 +522,28 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				strs = append(strs, v)
 				break
 			}
-			vr = cfg.Env.Get(str)
-			strs = append(strs, vr.String())
+			// jaiph-go patch: as bash, a value naming no parameter
+			// is fatal; LINENO, @ and * are expanded here.
+			if !validIndirName(str) {
+				if err := cfg.indirSubscriptErr(str); err != nil {
+					return "", err
+				}
+				return "", fmt.Errorf("%s: invalid variable name", str)
+			}
+			switch str {
+			case "LINENO":
+				strs = append(strs, strconv.Itoa(int(pe.Pos().Line())))
+			case "@", "*":
+				vr = cfg.Env.Get(str)
+				if str == "*" {
+					strs = append(strs, cfg.ifsJoin(vr.List))
+				} else {
+					strs = append(strs, strings.Join(vr.List, " "))
+				}
+			default:
+				vr = cfg.Env.Get(str)
+				strs = append(strs, vr.String())
+			}
 		}
 		str = join(strs)
 	case pe.Width:
@@ -668,8 +749,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			if indexAllElements && perElemAtOp(arg) {
 				// jaiph-go patch: ${a[@]@Q} quotes each element.
 				out := make([]string, len(elems))
+				flags := orig.Flags()
+				if p := pe.Param.Value; p == "@" || p == "*" {
+					flags = "" // jaiph-go patch: positionals have no attributes (bash: ${@@a} is empty)
+				}
 				for i, e := range elems {
-					out[i] = cfg.atOp(arg, e, orig.Flags())
+					out[i] = cfg.atOp(arg, e, flags)
 				}
 				str = join(out)
 				break
@@ -806,6 +891,9 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 			// element, as in bash.
 			if perElemAtOp(arg) {
 				flags := cfg.Env.Get(pe.Param.Value).Flags()
+				if p := pe.Param.Value; p == "@" || p == "*" {
+					flags = "" // jaiph-go patch: as above
+				}
 				out := make([]string, len(elems))
 				for i, e := range elems {
 					out[i] = cfg.atOp(arg, e, flags)

@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -1242,7 +1243,20 @@ func (r *Runner) Reset() {
 			Str:      strconv.Itoa(processIDs().gid),
 		})
 	}
-	r.setVarString("PWD", r.Dir)
+	// jaiph-go patch: bash's set_pwd exports PWD and declares OLDPWD
+	// exported without a value, so commands see both (cd keeps the
+	// attribute); PPID is readonly (bash's set_ppid), and an unset SHELL
+	// becomes the user's login shell, not exported (set_shell_var).
+	r.setVar("PWD", expand.Variable{Set: true, Kind: expand.String, Exported: true, Str: r.Dir})
+	if !r.writeEnv.Get("OLDPWD").Declared() {
+		r.setVar("OLDPWD", expand.Variable{Exported: true})
+	}
+	if !r.writeEnv.Get("PPID").IsSet() {
+		r.setVar("PPID", expand.Variable{Set: true, Kind: expand.String, ReadOnly: true, Str: strconv.Itoa(os.Getppid())})
+	}
+	if !r.writeEnv.Get("SHELL").IsSet() {
+		r.setVarString("SHELL", loginShell())
+	}
 	// jaiph-go patch: a runner given a shell's variables (jaiph runs each
 	// managed call, a subshell of its caller, in a runner of its own)
 	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
@@ -1515,3 +1529,22 @@ var bashPath = sync.OnceValue(func() string {
 var processIDs = sync.OnceValue(func() struct{ uid, euid, gid int } {
 	return struct{ uid, euid, gid int }{os.Getuid(), os.Geteuid(), os.Getgid()}
 })
+
+// loginShell is the current user's shell from /etc/passwd, or /bin/sh, as
+// bash's get_current_user_info (jaiph-go patch).
+func loginShell() string {
+	data, err := os.ReadFile("/etc/passwd")
+	if err == nil {
+		uid := strconv.Itoa(os.Getuid())
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Split(line, ":")
+			if len(f) >= 7 && f[2] == uid {
+				if f[6] != "" {
+					return f[6]
+				}
+				break
+			}
+		}
+	}
+	return "/bin/sh"
+}

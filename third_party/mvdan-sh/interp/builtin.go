@@ -236,9 +236,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "unset":
 		vars := true
 		funcs := true
+		noRef := false // jaiph-go patch: unset -n r unsets the nameref itself
 	unsetOpts:
 		for i, arg := range args {
 			switch arg {
+			case "-n":
+				noRef, funcs = true, false
 			case "-v":
 				funcs = false
 			case "-f":
@@ -250,13 +253,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
-			if vars && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
+			if vars && !noRef && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
 				// jaiph-go patch: unset r of a nameref to an
 				// element (declare -n r='a[1]') unsets the element.
+				// jaiph-go patch: unset r of any other nameref unsets
+				// the variable it names, as bash's unset without -n.
 				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
-					if _, _, ok := cutElemSubscript(n); ok {
-						arg = n
-					}
+					arg = n
 				}
 			}
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
@@ -1501,10 +1504,14 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	r.Dir = apath
 	// jaiph-go patch: a readonly OLDPWD or PWD is bash's err_readonly
 	// (the directory still changes): status 1, the shell's end under
-	// errexit (cdReadonly, see readonlyFailed).
+	// errexit (cdReadonly, see readonlyFailed); as bash's bind_variable,
+	// cd keeps the variables' export attribute (PWD and OLDPWD start
+	// exported).
 	code := uint8(0)
 	for _, v := range [...][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
-		if err := r.setVarErr(v[0], r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})); err != nil {
+		vr := r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})
+		vr.Exported = r.writeEnv.Get(v[0]).Exported
+		if err := r.setVarErr(v[0], vr); err != nil {
 			r.errf("%v\n", err)
 			code = 1
 			r.cdReadonly = r.cdReadonly || errors.Is(err, errReadOnly)

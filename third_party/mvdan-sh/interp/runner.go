@@ -213,7 +213,8 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots]    // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
-	r.ecfg.ReportError = r.reportError // jaiph-go patch
+	r.ecfg.ReportError = r.reportError                     // jaiph-go patch
+	r.ecfg.Warn = func(msg string) { r.errf("%s\n", msg) } // jaiph-go patch
 }
 
 // errReported is the error of an expansion stopped by [Runner.reportError]:
@@ -243,7 +244,8 @@ func (r *Runner) expandErr(err error) {
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
 	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
-		strings.HasPrefix(errMsg, "no match: "), // jaiph-go patch: failglob aborts the shell as in bash
+		strings.HasSuffix(errMsg, ": invalid variable name"), // jaiph-go patch: ${!r}, see indirectTarget
+		strings.HasPrefix(errMsg, "no match: "),              // jaiph-go patch: failglob aborts the shell as in bash
 		// jaiph-go patch: as fatal in bash as the errors above.
 		strings.HasSuffix(errMsg, ": substring expression < 0"),
 		strings.HasSuffix(errMsg, ": cannot assign in this way"),
@@ -798,7 +800,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 				prev := r.lookupVar(name)
 				roName := name
-				if n, v := prev.Resolve(r.writeEnv); n != "" && !prev.ReadOnly && v.ReadOnly {
+				if n, v := prev.Resolve(r.writeEnv); n != "" && prev.ReadOnly && !v.ReadOnly && as.Array == nil && as.Index == nil {
+					// jaiph-go patch: a readonly nameref
+					// (declare -rn r=x) still assigns its
+					// target, as bash.
+					prev.ReadOnly = false
+				} else if n != "" && prev.ReadOnly && v.ReadOnly && as.Array == nil && as.Index == nil {
+					roName = n
+				} else if n != "" && !prev.ReadOnly && v.ReadOnly {
 					// jaiph-go patch: through a nameref too; bash
 					// names the target for a plain value, the
 					// nameref for a list or a subscript.
@@ -824,6 +833,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
+				if prev.Kind == expand.NameRef && (as.Index != nil || as.Array != nil) {
+					// jaiph-go patch: r[i]=v or r=(…) through a
+					// nameref to an element (declare -n r='a[0]')
+					// is bash's assignment error, discarding the
+					// command as a readonly variable's does.
+					if n, _ := prev.Resolve(r.writeEnv); n != "" {
+						if _, _, ok := cutElemSubscript(n); ok {
+							r.errf("`%s': not a valid identifier\n", n)
+							r.exit = exitStatus{code: 1, exiting: true, discard: true}
+							break
+						}
+					}
+				}
 				if elem := r.elemRefAssign(prev, as); elem != nil {
 					// jaiph-go patch: r=v and r+=v through a nameref
 					// to an element (declare -n r='a[1]') assign the
@@ -1317,6 +1339,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if r.exit.exiting {
 			break
 		}
+		if n := len(declArgs); n > 0 {
+			// jaiph-go patch: "$_" is the declaration's last word, as
+			// in bash: `declare s=v` leaves s=v, `declare a=(1 2)` a.
+			as := declArgs[n-1]
+			last := as.Name.Value
+			if !as.Naked && as.Array == nil && as.Index == nil {
+				op := "="
+				if as.Append {
+					op = "+="
+				}
+				val := ""
+				if as.Value != nil {
+					val = r.literal(as.Value)
+				}
+				last += op + val
+			}
+			defer func() { r.lastArg = last }()
+		}
 		if pending := r.pendingRedirs; pending != nil {
 			r.pendingRedirs = nil
 			if !pending() {
@@ -1527,6 +1567,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: declare -a x declares an
 					// (unset) indexed array, as declare -p shows.
 					vr.Kind = expand.Indexed
+				} else if o, _ := r.writeEnv.(*overlayEnviron); valType == "-n" && (!vr.IsSet() || local && !global && o != nil && !o.ownsLocal(name)) {
+					// jaiph-go patch: declare -n r without a value
+					// (a new local in a function) is a nameref naming
+					// nothing yet, as bash's: r=x then gives it x.
+					vr = expand.Variable{Kind: expand.NameRef}
+				} else if valType == "-n" && vr.Kind == expand.String {
+					// jaiph-go patch: r=x; declare -n r makes r a
+					// nameref to x.
+					vr.Kind = expand.NameRef
 				} else {
 					vr.Kind = expand.KeepValue
 				}
@@ -1562,6 +1611,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// expands to "(…)" is a compound assignment, as in
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
+				}
+				if valType == "-n" && as.Value != nil && as.Array == nil && as.Index == nil && !as.Append {
+					// jaiph-go patch: bash's declare checks a
+					// nameref's value: a name or an array element,
+					// never the nameref itself.
+					s := r.literal(as.Value)
+					if s == name {
+						r.errf("%s: %s: nameref variable self references not allowed\n", cm.Variant.Value, name)
+						r.exit.code = 1
+						continue
+					}
+					if base, _, ok := cutElemSubscript(s); s != "" && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
+						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, s)
+						r.exit.code = 1
+						continue
+					}
 				}
 				name, vr = r.assignVal(name, vr, as, valType)
 			}

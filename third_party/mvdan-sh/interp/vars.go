@@ -284,6 +284,10 @@ func execEnv(env expand.Environ) []string {
 		}
 		if vr.Exported && vr.Kind == expand.String {
 			list = append(list, name+"="+vr.String())
+		} else if vr.Exported && vr.Kind == expand.NameRef && vr.IsSet() {
+			// jaiph-go patch: an exported nameref passes its own
+			// value (the name), as bash.
+			list = append(list, name+"="+vr.Str)
 		}
 	}
 	return list
@@ -318,7 +322,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	case "$":
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getpid())
 	case "PPID":
+		// jaiph-go patch: readonly and integer, as bash's (declare -ir).
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getppid())
+		vr.ReadOnly, vr.Integer = true, true
 	case "RANDOM": // not for cryptographic use
 		// Without a seed we use the global generator, which is seeded randomly
 		// and also uses ChaCha8. Note that [Runner.subshell] does not copy the
@@ -843,7 +849,15 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]st
 // TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
 
 func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
-	if n, v := prev.Resolve(r.writeEnv); n != "" {
+	// jaiph-go patch: declare -n r=v on an existing nameref changes r
+	// itself, as bash (it assigned v to the variable r named).
+	if n, v := prev.Resolve(r.writeEnv); n != "" && valType != "-n" {
+		if !prev.Local {
+			// jaiph-go patch: a plain assignment through a nameref
+			// to a calling function's local sets that local (bash's
+			// dynamic scope) rather than making one in this function.
+			v.Local = false
+		}
 		name, prev = n, v
 	}
 	prev.Set = true
@@ -872,7 +886,12 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				// the array, as bash.
 				return name, scalarToArray(prev, valType, s)
 			}
-			prev.Kind = expand.String
+			// jaiph-go patch: a nameref without a value (declare -n
+			// r) keeps its attribute when assigned: r=x makes it
+			// name x, as bash.
+			if prev.Kind != expand.NameRef || prev.Str != "" {
+				prev.Kind = expand.String
+			}
 			if valType == "-n" {
 				prev.Kind = expand.NameRef
 			}
@@ -917,6 +936,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		return name, prev
 	}
 	// Array assignment.
+	if prev.Kind == expand.NameRef {
+		// jaiph-go patch: a list given to a nameref naming nothing
+		// (declare -n r; r=(x y)) makes r an array, with bash's warning.
+		r.errf("warning: %s: removing nameref attribute\n", name)
+	}
 	elems := as.Array.Elems
 	if valType == "" {
 		valType = "-a" // indexed
