@@ -1307,6 +1307,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			vr := r.lookupVar(name)
+			if from, to, bad := arrayConversion(vr.Kind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
+				// jaiph-go patch: bash refuses to change the kind of
+				// an array its declaration reaches (declare -A on an
+				// indexed array, -a on an associative one): the
+				// variable is left as it was, status 1 (declare.def;
+				// export and readonly give such a name only their
+				// own attribute).
+				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
+				r.exit.code = 1
+				continue
+			}
 			if as.Naked {
 				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
 					// jaiph-go patch: bash's export and readonly
@@ -2906,4 +2917,28 @@ func keepsIgnoredFail(cmd syntax.Command) bool {
 func isDeclClause(cm syntax.Command) bool {
 	_, ok := cm.(*syntax.DeclClause)
 	return ok
+}
+
+// arrayConversion says a declaration with valType ("-a", "-A") would
+// change an existing array of kind to the other kind, which bash refuses
+// (jaiph-go patch).
+func arrayConversion(kind expand.ValueKind, valType string) (from, to string, bad bool) {
+	switch {
+	case valType == "-A" && kind == expand.Indexed:
+		return "indexed", "associative", true
+	case valType == "-a" && kind == expand.Associative:
+		return "associative", "indexed", true
+	}
+	return "", "", false
+}
+
+// declSameScope says a declaration of name reaches the variable it sees:
+// outside a function or with -g any, in a function only its own local
+// (bash's declare makes a new local otherwise) (jaiph-go patch).
+func (r *Runner) declSameScope(name string, local, global bool) bool {
+	if !local || global {
+		return true
+	}
+	o, ok := r.writeEnv.(*overlayEnviron)
+	return ok && o.ownsLocal(name)
 }

@@ -1,0 +1,19 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches found restating Oils' spec array-literal, array-assign,
+// array-basic and array-compat files (testdata/bashcompat/oils_array_*.txtar).
+package interp_test
+
+import "testing"
+
+func TestJaiphDeclareArrayKindKept(t *testing.T) {
+	runCases(t, []string{
+		// declare -A on an indexed array of its scope, -a on an
+		// associative one: refused, status 1, the variable unchanged
+		"declare -a b=(5 6 7)\ndeclare -A b || echo \"st $?\"\ndeclare -p b\ndeclare -A h=([p]=1)\ndeclare -a h || echo \"st $?\"\ndeclare -p h",
+		"f() { local -a l=(1 2); declare -A l || echo \"st $?\"; local -A l || echo \"st $?\"; typeset -A l || echo \"st $?\"; declare -p l; }; f",
+		// the same kind again, or a new local over an outer array, is fine
+		"declare -a b=(1); declare -a b; declare -A h=([k]=v); declare -A h; declare -p b h\nf() { declare -a h=(1 2); declare -p h; }; f",
+		// at the top level too
+		"g=(1 2)\ndeclare -A g || echo \"st $?\"\ndeclare -p g",
+	})
+}
