@@ -304,6 +304,9 @@ type exitStatus struct {
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
 	discard   bool // jaiph-go patch: with exiting, only to the next top-level command (FUNCNEST)
+	// jaiph-go patch: the discard is a failed assignment's (readonly,
+	// bad subscript), which errexit turns into the shell's exit.
+	assignFailed bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler

@@ -17,3 +17,20 @@ func TestJaiphDeclareArrayKindKept(t *testing.T) {
 		"g=(1 2)\ndeclare -A g || echo \"st $?\"\ndeclare -p g",
 	})
 }
+
+func TestJaiphBadSubscriptDiscards(t *testing.T) {
+	runCases(t, []string{
+		// an element assignment before the start of an indexed array
+		// discards the command, as a readonly one: eval goes on with
+		// its next line, a subshell and a command substitution end
+		"h[7]=x\neval 'h[-9]=E; echo same\necho next'; echo \"after $?\"\n(h[-9]=E; echo sub); echo \"sub $?\"\nx=$(h[-9]=E; echo cs); echo \"cs $? $x\"\ndeclare -p h",
+		"eval 'z[-1]=1' || echo \"st $?\"\ndeclare -p z || echo \"st $?\"",
+		// in a function the whole call goes
+		"f() { h[-9]=E; echo no; }\nf\necho not",
+		// under errexit the shell exits unless a condition ignores it
+		"set -e\neval 'h[-9]=E; echo same\necho next' || echo \"st $?\"\nif eval 'h[-9]=E\necho next'; then echo yes; fi\neval 'h[-9]=E\necho next'\necho not",
+		"set -e\nx=1; readonly x\neval 'x=2; echo same\necho next'\necho not",
+		// an empty key of an associative array too
+		"declare -A m\neval 'm[\"\"]=x; echo same\necho next'; echo \"after $?\"\n(m[\"\"]=y; echo sub); echo \"sub $?\"",
+	})
+}

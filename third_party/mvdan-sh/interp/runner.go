@@ -671,7 +671,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// an eval string or a sourced file (evalStmts),
 					// and a subshell ends.
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true}
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent

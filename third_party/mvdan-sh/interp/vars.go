@@ -545,11 +545,11 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 
 		if k == "" {
-			// jaiph-go patch: an empty key is bash's fatal assignment
-			// error.
+			// jaiph-go patch: an empty key is bash's assignment
+			// error, which discards the command (see the indexed
+			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit.code = 1
-			r.exit.exiting = true
+			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -563,8 +563,11 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 			// jaiph-go patch: bash names the element as written.
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit.code = 1
-			r.exit.exiting = true // fatal in bash
+			// jaiph-go patch: bash discards the top-level command
+			// (DISCARD, as for a readonly variable): the next line
+			// of the script, eval string or sourced file runs, a
+			// subshell ends (it was fatal to the whole shell).
+			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 			return
 		}
 	}
