@@ -184,6 +184,9 @@ type Runner struct {
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string
+	// assignIndex is the subscript of the last a[i]+=v, evaluated once
+	// by assignVal, for setVarWithIndex (jaiph-go patch).
+	assignIndex syntax.ArithmExpr
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

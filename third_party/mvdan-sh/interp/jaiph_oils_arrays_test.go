@@ -34,3 +34,28 @@ func TestJaiphBadSubscriptDiscards(t *testing.T) {
 		"declare -A m\neval 'm[\"\"]=x; echo same\necho next'; echo \"after $?\"\n(m[\"\"]=y; echo sub); echo \"sub $?\"",
 	})
 }
+
+func TestJaiphElemSubscriptOnce(t *testing.T) {
+	runCases(t, []string{
+		// an assignment inside an element's subscript stays: the
+		// element goes into the array as the subscript left it
+		"q[q[0]=2]=P\ndeclare -p q\nq[ q[3]=4 ]=Q\ndeclare -p q\nq[ q[0]+=1 ]+=R\ndeclare -p q",
+		// a[i]+=v: the value first, then the subscript, evaluated once
+		"i=0\na[i++]+=$i\ndeclare -p a i\ndeclare -A m\nm[$((n+=1))]+=x\ndeclare -p m n\nq[ q[0]+=1 ]+=R\ndeclare -p q",
+		// a negative one counts from the end; before the start it is
+		// bash's error naming the element as written
+		"set +e\nb=(x y z)\nb[-1]+=w\neval 'b[-4]+=v' || echo \"st $?\"\ndeclare -p b\nu[-1]+=x\necho no",
+	})
+}
+
+func TestJaiphDeclareElement(t *testing.T) {
+	runCases(t, []string{
+		// declare NAME[SUB]=v sets an element (+= appends to it); in a
+		// function over an outer variable it is a new local array
+		"h=(a b)\ndeclare h[3]=E\ndeclare -p h\ndeclare k[2]=x\ndeclare -a k[-1]+=y\ndeclare -p k\ndeclare -A m[p]=1\ndeclare m[q]=2\ndeclare -p m\ndeclare -i n[1]=2+3\ndeclare -p n",
+		"h=(a b); s=str\nf() { declare h[3]=E; local h[1]=F; declare s[2]=t; declare -g G[1]=g; declare -p h s G; }\nf\ndeclare -p h s G",
+		// before the start: bash's error, status 1; under errexit the
+		// shell ends even in a condition
+		"declare h[-9]=E || echo \"st $?\"\necho after\nset -e\ndeclare h[-9]=E || echo \"st $?\"\necho not",
+	})
+}

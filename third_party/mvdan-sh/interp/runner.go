@@ -1349,7 +1349,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
 				}
-				name, vr = r.assignVal(name, vr, as, valType)
+				if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef {
+					// jaiph-go patch: declare NAME[SUB]=v sets an
+					// element of NAME, as bash (it made NAME the
+					// string v); in a function a new local array.
+					base := vr
+					if !r.declSameScope(name, local, global) {
+						base = expand.Variable{}
+					}
+					var ok bool
+					if vr, ok = r.declElem(name, base, as, valType); !ok {
+						r.exit.code = 1
+						continue
+					}
+				} else {
+					name, vr = r.assignVal(name, vr, as, valType)
+				}
 			}
 			if global {
 				vr.Local = false
@@ -2941,4 +2956,70 @@ func (r *Runner) declSameScope(name string, local, global bool) bool {
 	}
 	o, ok := r.writeEnv.(*overlayEnviron)
 	return ok && o.ownsLocal(name)
+}
+
+// declElem is base with the element of `declare NAME[SUB]=v` set (+=
+// appended to), an indexed array unless base is associative or valType
+// is -A; false after bash's error for a subscript before the start
+// (jaiph-go patch).
+func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string) (expand.Variable, bool) {
+	val, err := expand.AssignLiteral(r.ecfg, as.Value)
+	r.expandErr(err)
+	if !r.exit.ok() {
+		return base, false
+	}
+	r.assignWord = val
+	if valType == "-A" || base.Kind == expand.Associative {
+		base.Set = true
+		k, err := expand.AssocKey(r.ecfg, as.Index)
+		r.expandErr(err)
+		if !r.exit.ok() {
+			return base, false
+		}
+		if base.Kind != expand.Associative {
+			base.Map, base.MapSeq = nil, nil
+		}
+		base.Kind = expand.Associative
+		if as.Append {
+			val = base.Map[k] + val
+		}
+		base.SetAssoc(k, val)
+		return base, true
+	}
+	k := r.arithm(as.Index)
+	if !r.exit.ok() {
+		return base, false
+	}
+	var list []string
+	var indexes []int
+	switch base.Kind {
+	case expand.String:
+		if base.IsSet() {
+			list = []string{base.Str}
+		}
+	case expand.Indexed:
+		list, indexes = slices.Clone(base.List), slices.Clone(base.Indexes)
+	}
+	if k < 0 {
+		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
+			if r.opts[optErrExit] {
+				// bash's errexit ends the shell here even where a
+				// condition ignores errexit (declare h[-9]=v || …).
+				r.exit = exitStatus{code: 1, exiting: true}
+			}
+			return base, false
+		}
+	}
+	if as.Append {
+		for i, v := range list {
+			if i == k && indexes == nil || indexes != nil && indexes[i] == k {
+				val = v + val
+				break
+			}
+		}
+	}
+	base.Kind, base.Set = expand.Indexed, true
+	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, val)
+	return base, true
 }

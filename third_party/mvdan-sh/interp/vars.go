@@ -520,6 +520,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		r.setVar(name, vr)
 		return
 	}
+	if r.assignIndex != nil {
+		// jaiph-go patch: a[i]+=v's subscript, already evaluated.
+		index, r.assignIndex = r.assignIndex, nil
+	}
 
 	// from the syntax package, we know that value must be a string if index
 	// is non-nil; nested arrays are forbidden.
@@ -558,6 +562,12 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		return
 	}
 	k := r.arithm(index)
+	if cur := r.lookupVar(name); cur.Kind == expand.Indexed && r.exit.ok() {
+		// jaiph-go patch: the element goes into the array as the
+		// subscript left it (q[q[0]=2]=P keeps q[0]), as bash binds
+		// it after evaluating the subscript.
+		list, indexes = slices.Clone(cur.List), slices.Clone(cur.Indexes)
+	}
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
@@ -796,17 +806,51 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
+	r.assignIndex = nil
 	if as.Value != nil && as.Append && as.Index != nil {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
 		// appended to element 0 or, for maps, dropped the value).
-		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
-			&syntax.ParamExp{Param: as.Name, Index: as.Index},
-		}})
 		// jaiph-go patch: the value is expanded as an assignment's
 		// ("${a[@]^}" joined with IFS's first character).
 		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
 		r.assignWord = val
+		// jaiph-go patch: as bash, the value is expanded before the
+		// subscript, and the subscript is evaluated once (a[i++]+=x
+		// advanced i twice): setVarWithIndex uses it as evaluated.
+		index := as.Index
+		if r.exit.ok() {
+			if prev.Kind == expand.Associative {
+				k, err := expand.AssocKey(r.ecfg, as.Index)
+				r.expandErr(err)
+				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
+			} else if k := r.arithm(as.Index); r.exit.ok() {
+				if k < 0 {
+					// Counted from the array as the subscript left it;
+					// before its start it is bash's assignment error.
+					var list []string
+					var indexes []int
+					switch c := r.lookupVar(name); c.Kind {
+					case expand.Indexed:
+						list, indexes = c.List, c.Indexes
+					case expand.String:
+						if c.IsSet() {
+							list = []string{c.Str}
+						}
+					}
+					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
+						r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+						return name, prev
+					}
+				}
+				index = indexLiteral(k)
+			}
+			r.assignIndex = index
+		}
+		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
+			&syntax.ParamExp{Param: as.Name, Index: index},
+		}})
 		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
