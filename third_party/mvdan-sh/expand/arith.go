@@ -337,6 +337,17 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		r.gap(x.X.End().Line(), x.X.End().Col(), x.Rparen)
 		r.sb.WriteByte(')')
 	case *syntax.Word:
+		if pe, ok := singleBareElem(x); ok && r.cfg != nil {
+			// jaiph-go patch: an element named in the arithmetic
+			// (`b[0]`, no `$`) is text the evaluation reads, not an
+			// expansion: b=([0]=6 [b[0]]=x) reads b[0] as the list
+			// has set it.
+			r.sb.WriteString(pe.Param.Value)
+			r.sb.WriteByte('[')
+			r.node(pe.Index)
+			r.sb.WriteByte(']')
+			return
+		}
 		if r.cfg != nil {
 			str, err := Literal(r.cfg, x)
 			if err != nil && r.err == nil {
@@ -349,6 +360,19 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
 	}
+}
+
+// singleBareElem is the array element a word of an arithmetic expression
+// names without a `$` (`b[0]`), if it is one (jaiph-go patch).
+func singleBareElem(w *syntax.Word) (*syntax.ParamExp, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || !pe.Short || pe.Dollar.IsValid() || pe.Index == nil || pe.Param == nil {
+		return nil, false
+	}
+	return pe, true
 }
 
 // isAssignOp reports whether s starts with an arithmetic assignment

@@ -59,3 +59,25 @@ func TestJaiphDeclareElement(t *testing.T) {
 		"declare h[-9]=E || echo \"st $?\"\necho after\nset -e\ndeclare h[-9]=E || echo \"st $?\"\necho not",
 	})
 }
+
+func TestJaiphListTildes(t *testing.T) {
+	runCases(t, []string{
+		// an indexed list's [k]=v is expanded as an assignment (each
+		// ':~'), its plain words as words (x=~ is no assignment)
+		"HOME=/H\nb=(~:x:~ [3]=~:~ a=~:~ x=${u-~} ~root)\ndeclare -p b\ndeclare -a d=(x=~ [3]=~:~)\ndeclare -p d\nf() { local -a c=(~ x=~:~ [4]=~:~); declare -p c; }; f",
+		// bash 5.2 expands no tilde in an associative list's keys and
+		// values, but does in nested words
+		"HOME=/H\ndeclare -A h=(k ~ j ~:~)\ndeclare -p h\nh=([a]=~ [b]=~/x [c]=${u-~} [d]=a${u-~})\ndeclare -p h\nh+=([z]=~)\ndeclare -p h\nh[y]=~\necho \"${h[y]}\"",
+	})
+}
+
+func TestJaiphListSubscriptSeesEarlier(t *testing.T) {
+	runCases(t, []string{
+		// each subscript is evaluated when its element is placed,
+		// reading the array as the list has left it so far (emptied
+		// first unless appending); values are all expanded before
+		"b=([0]=2*3 [b[0]]=x [b[6]]=y)\ndeclare -p b",
+		"b=(p q r)\np=11 q=12 r=13\ns=31 t=32 u=33\nb+=([0]=s [1]=t [2]=u [4]=\"${b[2]}\" [b[0]]=\"${b[0]}\" [b[1]]=\"${b[1]}\")\ndeclare -p b",
+		"c=(1 2); c=([c[1]]=x)\ndeclare -p c\nd=(1 5); d=(z [d[1]+1]=w)\ndeclare -p d\ni=0; e=([i++]=$i [i++]=$i [e[0]+5]=v)\ndeclare -p e i",
+	})
+}

@@ -314,6 +314,14 @@ func (r *Runner) fields(words ...*syntax.Word) []string {
 	return strs
 }
 
+// assocListLiteral expands a key or value of an associative list: bash
+// 5.2 expands no tilde prefix there (jaiph-go patch).
+func (r *Runner) assocListLiteral(word *syntax.Word) string {
+	str, err := expand.LiteralNoTilde(r.ecfg, word)
+	r.expandErr(err)
+	return str
+}
+
 func (r *Runner) literal(word *syntax.Word) string {
 	str, err := expand.Literal(r.ecfg, word)
 	r.expandErr(err)
@@ -1615,7 +1623,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				}
 				var val string
 				if e.Value != nil {
-					val = r.literal(e.Value)
+					val = r.assocListLiteral(e.Value)
 				}
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: quoted(k, e.Index), Value: quoted(val, e.Index)})
 				traced = append(traced, "["+singleQuote(k)+"]="+singleQuote(val))
@@ -1626,7 +1634,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				unsubscripted = append(unsubscripted, e.Value)
 			default:
 				// Key-value words (A=(k v)): each is one word.
-				val := r.literal(e.Value)
+				val := r.assocListLiteral(e.Value)
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
 				traced = append(traced, singleQuote(val))
 			}
@@ -1667,7 +1675,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 		}
 		if !r.exit.exiting {
-			_, _, placed := r.placeList(words, base, baseIndexes)
+			_, _, placed := r.placeList(words, base, baseIndexes, nil)
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/internal"
@@ -736,7 +737,11 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 			break
 		}
 		if elem.Index == nil {
-			out = append(out, listWord{vals: r.fields(elem.Value)})
+			// jaiph-go patch: a word that looks like an assignment
+			// (x=~) is none in a list, as bash.
+			vals, err := expand.ListFields(r.ecfg, elem.Value)
+			r.expandErr(err)
+			out = append(out, listWord{vals: vals})
 			continue
 		}
 		text, err := expand.ArithmText(r.ecfg, elem.Index)
@@ -746,7 +751,11 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 		}
 		val := ""
 		if elem.Value != nil {
-			val = r.literal(elem.Value)
+			// jaiph-go patch: [k]=v's value is expanded as an
+			// assignment's, a tilde after each ':' too (b=([1]=~:~)).
+			var err error
+			val, err = expand.AssignLiteral(r.ecfg, elem.Value)
+			r.expandErr(err)
 		}
 		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
 	}
@@ -765,7 +774,11 @@ type indexedElem struct {
 // from one past the largest index; a negative one counts from there
 // (jaiph-go patch: one before the start leaves its element out with bash's
 // message, the status unchanged, unless errexit ends the shell).
-func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]string, []int, []indexedElem) {
+//
+// show, if not nil, makes the array as placed so far the variable's value
+// before a subscript that may read it is evaluated, as bash binds each
+// element in turn (jaiph-go patch: b=([0]=6 [b[0]]=x) sets b[6]).
+func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int)) ([]string, []int, []indexedElem) {
 	var placed []indexedElem
 	index := internal.IndexedMax(list, indexes) + 1
 	for _, w := range words {
@@ -779,6 +792,9 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]st
 				index++
 			}
 			continue
+		}
+		if show != nil && strings.ContainsFunc(w.text, func(c rune) bool { return c == '_' || unicode.IsLetter(c) }) {
+			show(list, indexes)
 		}
 		i, err := expand.ArithmString(r.ecfg, w.text)
 		r.expandErr(err)
@@ -936,9 +952,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
 			// is empty.
 			for i := 0; i < len(elems) && !r.exit.exiting; i += 2 { // jaiph-go patch: see the indexed case
-				k, v := r.literal(elems[i].Value), ""
+				k, v := r.assocListLiteral(elems[i].Value), ""
 				if i+1 < len(elems) {
-					v = r.literal(elems[i+1].Value)
+					v = r.assocListLiteral(elems[i+1].Value)
 				}
 				if _, ok := amap[k]; !ok {
 					seq[k] = expand.NextAssocSeq()
@@ -962,7 +978,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			if _, ok := amap[k]; !ok {
 				seq[k] = expand.NextAssocSeq()
 			}
-			amap[k] = r.literal(elem.Value)
+			amap[k] = r.assocListLiteral(elem.Value)
 		}
 		prev.Kind = expand.Associative
 		prev.Map, prev.MapSeq = amap, seq
@@ -995,7 +1011,16 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// jaiph-go patch: every word is expanded before any subscript is
 	// evaluated, as bash (listWords, placeList).
 	if words := r.listWords(elems); !r.exit.exiting {
-		list, indexes, _ = r.placeList(words, list, indexes)
+		show := func(l []string, ix []int) {
+			cur := prev
+			cur.Kind, cur.Set = expand.Indexed, true
+			cur.List, cur.Indexes = slices.Clone(l), slices.Clone(ix)
+			if l == nil {
+				cur.List = []string{}
+			}
+			r.setVar(name, cur)
+		}
+		list, indexes, _ = r.placeList(words, list, indexes, show)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
