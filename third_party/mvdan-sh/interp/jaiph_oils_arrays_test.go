@@ -81,3 +81,21 @@ func TestJaiphListSubscriptSeesEarlier(t *testing.T) {
 		"c=(1 2); c=([c[1]]=x)\ndeclare -p c\nd=(1 5); d=(z [d[1]+1]=w)\ndeclare -p d\ni=0; e=([i++]=$i [i++]=$i [e[0]+5]=v)\ndeclare -p e i",
 	})
 }
+
+func TestJaiphDeclareNewLocalArray(t *testing.T) {
+	runCases(t, []string{
+		// in a function, declare -a/-A NAME over an outer variable is a
+		// new, unset local array
+		"g=(1 2)\ndeclare -A G=([k]=v)\nf() { declare -A g; declare -p g; declare -A G; declare -p G; declare -a g2; declare -p g2; g[x]=1; declare -p g; }\nf\ndeclare -p g G",
+		"declare -A G=([k]=v)\nf() { local -A G; declare -p G; }\ng() { f; declare -p G; local -a G; declare -p G; }\ng\ndeclare -p G",
+		// a prefix binding's value is still where a bare local starts
+		"f() { local x; declare -p x; }\nx=v f",
+	})
+}
+
+func TestJaiphDeclareKindListTwice(t *testing.T) {
+	runCases(t, []string{
+		// with a list value, bash reports the conversion twice
+		"f() { declare -a b=(1); local -A b=([x]=1) || echo \"st $?\"; typeset -A b=(); declare -A b+=([y]=2); declare -p b; declare -A h=([k]=v); declare -a h=(1 2) || echo \"st $?\"; declare -p h; }; f",
+	})
+}

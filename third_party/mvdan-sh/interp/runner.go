@@ -1322,11 +1322,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// variable is left as it was, status 1 (declare.def;
 				// export and readonly give such a name only their
 				// own attribute).
+				if as.Array != nil {
+					// With a list value bash reports it twice:
+					// first as it expands the declaration's words
+					// (without the builtin's name; eval's under eval).
+					r.errf("%s: cannot convert %s to %s array\n", name, from, to)
+				}
 				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
 				r.exit.code = 1
 				continue
 			}
 			if as.Naked {
+				if (valType == "-a" || valType == "-A") && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+					// jaiph-go patch: in a function, declare -a/-A
+					// NAME over an outer variable makes a new, unset
+					// local array, as bash (it copied the outer one).
+					vr = expand.Variable{}
+				}
 				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
 					// jaiph-go patch: bash's export and readonly
 					// give a name without a value only their own
@@ -3030,4 +3042,11 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	base.Kind, base.Set = expand.Indexed, true
 	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, val)
 	return base, true
+}
+
+// declTempBound says name's nearest binding is a function call's prefix
+// binding (jaiph-go patch).
+func (r *Runner) declTempBound(name string) bool {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	return ok && o.tempBound(name)
 }

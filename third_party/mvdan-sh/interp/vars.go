@@ -108,7 +108,8 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	// jaiph-go patch: as in bash, unsetting a calling function's local
 	// (a previous scope's) uncovers the variable it shadowed; only the
 	// current function's own local stays shadowed, unset.
-	if o.funcScope && !inOverlay && !vr.IsSet() && vr.Kind != expand.KeepValue && o.parent.Get(name).Local {
+	// A new local declared without a value (declare -A m) is no unset.
+	if o.funcScope && !inOverlay && !vr.IsSet() && vr.Kind != expand.KeepValue && !vr.Local && o.parent.Get(name).Local {
 		return o.parent.(*overlayEnviron).unsetBelow(name)
 	}
 	// Manipulation of a global var inside a function.
