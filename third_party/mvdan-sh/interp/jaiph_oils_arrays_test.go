@@ -99,3 +99,13 @@ func TestJaiphDeclareKindListTwice(t *testing.T) {
 		"f() { declare -a b=(1); local -A b=([x]=1) || echo \"st $?\"; typeset -A b=(); declare -A b+=([y]=2); declare -p b; declare -A h=([k]=v); declare -a h=(1 2) || echo \"st $?\"; declare -p h; }; f",
 	})
 }
+
+func TestJaiphListBraceElem(t *testing.T) {
+	runCases(t, []string{
+		// an indexed list's [k]=v whose value brace-expands to several
+		// words is those plain words, [k]= included (bash 5.2);
+		// associative lists keep the braces
+		"b=([1]=x{1,2}y); declare -p b; c=([k]=a{1,2}); declare -p c; declare -a e=([1]=x{1,2}y); declare -p e; f=([1]=\"x\"{1,2}); declare -p f; declare -A h=([k]=x{1,2}y); declare -p h",
+		"i=3; g=([i]=p{1,2} [$i+1]={q,r}\"s t\" [5]=x{a}y [6]=a{1..3} [9]=z); declare -p g",
+	})
+}

@@ -745,6 +745,16 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 			out = append(out, listWord{vals: vals})
 			continue
 		}
+		if w := r.braceElemWord(elem); w != nil {
+			// jaiph-go patch: bash 5.2 brace-expands an indexed
+			// list's [k]=v whose value holds a brace expansion as a
+			// plain word: b=([k]=x{1,2}y) is the two values [k]=x1y
+			// and [k]=x2y.
+			vals, err := expand.ListFields(r.ecfg, w)
+			r.expandErr(err)
+			out = append(out, listWord{vals: vals})
+			continue
+		}
 		text, err := expand.ArithmText(r.ecfg, elem.Index)
 		r.expandErr(err)
 		if r.exit.exiting {
@@ -761,6 +771,23 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
 	}
 	return out
+}
+
+// braceElemWord is the whole word `[k]=v` of an element whose value holds
+// a brace expansion that makes more than one word, its subscript's text
+// expanded, or nil (jaiph-go patch).
+func (r *Runner) braceElemWord(elem *syntax.ArrayElem) *syntax.Word {
+	if elem.Value == nil {
+		return nil
+	}
+	w := *elem.Value
+	if !syntax.SplitBraces(&w) || len(expand.Braces(&w)) < 2 {
+		return nil
+	}
+	text, err := expand.ArithmText(r.ecfg, elem.Index)
+	r.expandErr(err)
+	lit := &syntax.Lit{ValuePos: elem.Index.Pos(), ValueEnd: elem.Value.Pos(), Value: "[" + text + "]="}
+	return &syntax.Word{Parts: append([]syntax.WordPart{lit}, elem.Value.Parts...)}
 }
 
 // indexedElem is an element a list assigns, at its final index.
