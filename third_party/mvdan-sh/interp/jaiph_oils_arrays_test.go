@@ -109,3 +109,13 @@ func TestJaiphListBraceElem(t *testing.T) {
 		"i=3; g=([i]=p{1,2} [$i+1]={q,r}\"s t\" [5]=x{a}y [6]=a{1..3} [9]=z); declare -p g",
 	})
 }
+
+func TestJaiphSubscriptErrorText(t *testing.T) {
+	runCases(t, []string{
+		// an error found at an operand of a subscript quotes the
+		// expression and the token from that operand on
+		// (in a function: bash discards the whole call)
+		"f() { q['3']=4; echo no; }\nf",
+		"f() { q[1+'3']=4; echo no; }\nf",
+	})
+}

@@ -289,7 +289,7 @@ func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
 }
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
-	n, err := expand.Arithm(r.ecfg, expr)
+	n, err := expand.ArithmSub(r.ecfg, expr) // jaiph-go patch: see ArithmSub
 	r.expandErr(err)
 	return n
 }
