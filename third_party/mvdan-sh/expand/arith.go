@@ -326,6 +326,27 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 		}
 	}
 	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
+		return 0, renderOperandError(expr, ae, trailing)
+	}
+	return n, err
+}
+
+// ArithmSub is [Arithm] for a subscript or an offset: an error found at an
+// operand is worded as bash's, quoting the expression and the token from
+// that operand on (jaiph-go patch: `q[1+'3']=4` said `: syntax error:
+// operand expected (error token is "")`).
+func ArithmSub(cfg *Config, expr syntax.ArithmExpr) (int, error) {
+	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
+		return 0, renderOperandError(expr, ae, "")
+	}
+	return n, err
+}
+
+// renderOperandError fills the expression and token of ae, an error found
+// at an operand of expr (jaiph-go patch).
+func renderOperandError(expr syntax.ArithmExpr, ae ArithmError, trailing string) ArithmError {
+	{
 		var r arithRender
 		r.node(expr)
 		text := r.sb.String()
@@ -345,9 +366,8 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 			ae.Token = text[start:] + trailing
 		}
 		ae.Operand, ae.AtOp, ae.After, ae.Skip = nil, false, false, 0
-		return 0, ae
+		return ae
 	}
-	return n, err
 }
 
 // arithRender renders an arithmetic expression with its source spacing,
@@ -433,6 +453,17 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			r.sb.WriteString("'" + str + "'")
 			return
 		}
+		if pe, ok := singleBareElem(x); ok && r.cfg != nil {
+			// jaiph-go patch: an element named in the arithmetic
+			// (`b[0]`, no `$`) is text the evaluation reads, not an
+			// expansion: b=([0]=6 [b[0]]=x) reads b[0] as the list
+			// has set it.
+			r.sb.WriteString(pe.Param.Value)
+			r.sb.WriteByte('[')
+			r.node(pe.Index)
+			r.sb.WriteByte(']')
+			return
+		}
 		if r.cfg != nil {
 			str, err := Literal(r.cfg, x)
 			if err != nil && r.err == nil {
@@ -445,6 +476,19 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
 	}
+}
+
+// singleBareElem is the array element a word of an arithmetic expression
+// names without a `$` (`b[0]`), if it is one (jaiph-go patch).
+func singleBareElem(w *syntax.Word) (*syntax.ParamExp, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || !pe.Short || pe.Dollar.IsValid() || pe.Index == nil || pe.Param == nil {
+		return nil, false
+	}
+	return pe, true
 }
 
 // isAssignOp reports whether s starts with an arithmetic assignment

@@ -152,6 +152,11 @@ type Config struct {
 	// gives the words it makes no flags: echo v=~{,/a} is v=~ v=~/a).
 	braceWord bool
 
+	// listWord: the word being expanded is a word of an array list,
+	// which is no assignment even if it looks like one (jaiph-go patch,
+	// see ListFields).
+	listWord bool
+
 	// arithStop: the first assignment to a non-variable of the
 	// arithmetic expression being evaluated (jaiph-go patch, see
 	// ArithmTop).
@@ -255,6 +260,37 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 		return "", err
 	}
 	return cfg.fieldJoin(field), nil
+}
+
+// ListFields is like [Fields] for the words of an array list (`a=(x=~ ~)`),
+// which bash does not take as assignments: a word that looks like one gets
+// no tilde expansion after its `=` or a `:` (jaiph-go patch).
+func ListFields(cfg *Config, words ...*syntax.Word) ([]string, error) {
+	cfg = prepareConfig(cfg)
+	old := cfg.listWord
+	cfg.listWord = true
+	defer func() { cfg.listWord = old }()
+	return Fields(cfg, words...)
+}
+
+// LiteralNoTilde is like [Literal] without the expansion of a leading tilde
+// prefix, as bash 5.2 expands the keys and values of an associative list
+// (`declare -A h=([k]=~)` is `~`); tildes in nested words still expand
+// (jaiph-go patch).
+func LiteralNoTilde(cfg *Config, word *syntax.Word) (string, error) {
+	if word != nil && len(word.Parts) > 0 {
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+			// A quoted "~" is text; only a leading literal part
+			// is ever taken as a tilde prefix.
+			parts := make([]syntax.WordPart, 0, len(word.Parts)+1)
+			parts = append(parts, &syntax.SglQuoted{Left: lit.ValuePos, Right: lit.ValuePos, Value: "~"})
+			if rest := lit.Value[1:]; rest != "" {
+				parts = append(parts, &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest})
+			}
+			word = &syntax.Word{Parts: append(parts, word.Parts[1:]...)}
+		}
+	}
+	return Literal(cfg, word)
 }
 
 // AssignLiteral is like [Literal] for the value of an assignment, where, as in
@@ -969,7 +1005,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 {
-				if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
+				if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && !cfg.listWord && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
 					(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
 					// jaiph-go patch: as bash, a word that looks like an
 					// assignment (NAME=~/a:~/b) gets tilde expansion after

@@ -212,6 +212,9 @@ type Runner struct {
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string
+	// assignIndex is the subscript of the last a[i]+=v, evaluated once
+	// by assignVal, for setVarWithIndex (jaiph-go patch).
+	assignIndex syntax.ArithmExpr
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT
@@ -337,6 +340,9 @@ type exitStatus struct {
 	// [Runner.keepOnExit]).
 	undoFrom int
 	killed   bool // jaiph-go patch: with exiting, the shell died of SIGPIPE (jaiph_sigpipe.go)
+	// jaiph-go patch: the discard is a failed assignment's (readonly,
+	// bad subscript), which errexit turns into the shell's exit.
+	assignFailed bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler

@@ -47,6 +47,13 @@ func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		if !r.exit.discard || !r.exit.exiting {
 			continue
 		}
+		if r.exit.assignFailed && r.opts[optErrExit] && !r.noErrExit {
+			// A failed assignment's discard under errexit (not
+			// ignored by an enclosing condition) exits the shell
+			// with status 1, as bash (FUNCNEST's does not).
+			r.exit = exitStatus{code: 1, exiting: true}
+			return
+		}
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {
 			i++
 		}

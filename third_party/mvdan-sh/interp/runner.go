@@ -339,6 +339,14 @@ func (r *Runner) fields(words ...*syntax.Word) []string {
 	return strs
 }
 
+// assocListLiteral expands a key or value of an associative list: bash
+// 5.2 expands no tilde prefix there (jaiph-go patch).
+func (r *Runner) assocListLiteral(word *syntax.Word) string {
+	str, err := expand.LiteralNoTilde(r.ecfg, word)
+	r.expandErr(err)
+	return str
+}
+
 func (r *Runner) literal(word *syntax.Word) string {
 	str, err := expand.Literal(r.ecfg, word)
 	r.expandErr(err)
@@ -824,7 +832,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// an eval string or a sourced file (evalStmts),
 					// and a subshell ends.
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true}
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
@@ -1555,7 +1563,30 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			vr := r.lookupVar(name)
+			if from, to, bad := arrayConversion(vr.Kind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
+				// jaiph-go patch: bash refuses to change the kind of
+				// an array its declaration reaches (declare -A on an
+				// indexed array, -a on an associative one): the
+				// variable is left as it was, status 1 (declare.def;
+				// export and readonly give such a name only their
+				// own attribute).
+				if as.Array != nil {
+					// With a list value bash reports it twice:
+					// first as it expands the declaration's words
+					// (without the builtin's name; eval's under eval).
+					r.errf("%s: cannot convert %s to %s array\n", name, from, to)
+				}
+				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
+				r.exit.code = 1
+				continue
+			}
 			if as.Naked {
+				if (valType == "-a" || valType == "-A") && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+					// jaiph-go patch: in a function, declare -a/-A
+					// NAME over an outer variable makes a new, unset
+					// local array, as bash (it copied the outer one).
+					vr = expand.Variable{}
+				}
 				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
 					// jaiph-go patch: bash's export and readonly
 					// give a name without a value only their own
@@ -1628,7 +1659,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						continue
 					}
 				}
-				name, vr = r.assignVal(name, vr, as, valType)
+				if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef {
+					// jaiph-go patch: declare NAME[SUB]=v sets an
+					// element of NAME, as bash (it made NAME the
+					// string v); in a function a new local array.
+					base := vr
+					if !r.declSameScope(name, local, global) {
+						base = expand.Variable{}
+					}
+					var ok bool
+					if vr, ok = r.declElem(name, base, as, valType); !ok {
+						r.exit.code = 1
+						continue
+					}
+				} else {
+					name, vr = r.assignVal(name, vr, as, valType)
+				}
 			}
 			if global {
 				vr.Local = false
@@ -1926,7 +1972,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				}
 				var val string
 				if e.Value != nil {
-					val = r.literal(e.Value)
+					val = r.assocListLiteral(e.Value)
 				}
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: quoted(k, e.Index), Value: quoted(val, e.Index)})
 				traced = append(traced, "["+singleQuote(k)+"]="+singleQuote(val))
@@ -1937,7 +1983,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				unsubscripted = append(unsubscripted, e.Value)
 			default:
 				// Key-value words (A=(k v)): each is one word.
-				val := r.literal(e.Value)
+				val := r.assocListLiteral(e.Value)
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
 				traced = append(traced, singleQuote(val))
 			}
@@ -1978,7 +2024,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 		}
 		if !r.exit.exiting {
-			_, _, placed := r.placeList(words, base, baseIndexes)
+			_, _, placed := r.placeList(words, base, baseIndexes, nil)
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}
@@ -3314,4 +3360,101 @@ func keepsIgnoredFail(cmd syntax.Command) bool {
 func isDeclClause(cm syntax.Command) bool {
 	_, ok := cm.(*syntax.DeclClause)
 	return ok
+}
+
+// arrayConversion says a declaration with valType ("-a", "-A") would
+// change an existing array of kind to the other kind, which bash refuses
+// (jaiph-go patch).
+func arrayConversion(kind expand.ValueKind, valType string) (from, to string, bad bool) {
+	switch {
+	case valType == "-A" && kind == expand.Indexed:
+		return "indexed", "associative", true
+	case valType == "-a" && kind == expand.Associative:
+		return "associative", "indexed", true
+	}
+	return "", "", false
+}
+
+// declSameScope says a declaration of name reaches the variable it sees:
+// outside a function or with -g any, in a function only its own local
+// (bash's declare makes a new local otherwise) (jaiph-go patch).
+func (r *Runner) declSameScope(name string, local, global bool) bool {
+	if !local || global {
+		return true
+	}
+	o, ok := r.writeEnv.(*overlayEnviron)
+	return ok && o.ownsLocal(name)
+}
+
+// declElem is base with the element of `declare NAME[SUB]=v` set (+=
+// appended to), an indexed array unless base is associative or valType
+// is -A; false after bash's error for a subscript before the start
+// (jaiph-go patch).
+func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string) (expand.Variable, bool) {
+	val, err := expand.AssignLiteral(r.ecfg, as.Value)
+	r.expandErr(err)
+	if !r.exit.ok() {
+		return base, false
+	}
+	r.assignWord = val
+	if valType == "-A" || base.Kind == expand.Associative {
+		base.Set = true
+		k, err := expand.AssocKey(r.ecfg, as.Index)
+		r.expandErr(err)
+		if !r.exit.ok() {
+			return base, false
+		}
+		if base.Kind != expand.Associative {
+			base.Map, base.MapSeq = nil, nil
+		}
+		base.Kind = expand.Associative
+		if as.Append {
+			val = base.Map[k] + val
+		}
+		base.SetAssoc(k, val)
+		return base, true
+	}
+	k := r.arithm(as.Index)
+	if !r.exit.ok() {
+		return base, false
+	}
+	var list []string
+	var indexes []int
+	switch base.Kind {
+	case expand.String:
+		if base.IsSet() {
+			list = []string{base.Str}
+		}
+	case expand.Indexed:
+		list, indexes = slices.Clone(base.List), slices.Clone(base.Indexes)
+	}
+	if k < 0 {
+		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+			r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
+			if r.opts[optErrExit] {
+				// bash's errexit ends the shell here even where a
+				// condition ignores errexit (declare h[-9]=v || …).
+				r.exit = exitStatus{code: 1, exiting: true}
+			}
+			return base, false
+		}
+	}
+	if as.Append {
+		for i, v := range list {
+			if i == k && indexes == nil || indexes != nil && indexes[i] == k {
+				val = v + val
+				break
+			}
+		}
+	}
+	base.Kind, base.Set = expand.Indexed, true
+	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, val)
+	return base, true
+}
+
+// declTempBound says name's nearest binding is a function call's prefix
+// binding (jaiph-go patch).
+func (r *Runner) declTempBound(name string) bool {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	return ok && o.tempBound(name)
 }

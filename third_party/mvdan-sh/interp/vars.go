@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/internal"
@@ -107,7 +108,8 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	// jaiph-go patch: as in bash, unsetting a calling function's local
 	// (a previous scope's) uncovers the variable it shadowed; only the
 	// current function's own local stays shadowed, unset.
-	if o.funcScope && !inOverlay && !vr.IsSet() && vr.Kind != expand.KeepValue && o.parent.Get(name).Local {
+	// A new local declared without a value (declare -A m) is no unset.
+	if o.funcScope && !inOverlay && !vr.IsSet() && vr.Kind != expand.KeepValue && !vr.Local && o.parent.Get(name).Local {
 		return o.parent.(*overlayEnviron).unsetBelow(name)
 	}
 	// Manipulation of a global var inside a function.
@@ -564,6 +566,10 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		r.setVar(name, vr)
 		return
 	}
+	if r.assignIndex != nil {
+		// jaiph-go patch: a[i]+=v's subscript, already evaluated.
+		index, r.assignIndex = r.assignIndex, nil
+	}
 
 	// from the syntax package, we know that value must be a string if index
 	// is non-nil; nested arrays are forbidden.
@@ -589,11 +595,11 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 
 		if k == "" {
-			// jaiph-go patch: an empty key is bash's fatal assignment
-			// error.
+			// jaiph-go patch: an empty key is bash's assignment
+			// error, which discards the command (see the indexed
+			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit.code = 1
-			r.exit.exiting = true
+			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -602,13 +608,22 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		return
 	}
 	k := r.arithm(index)
+	if cur := r.lookupVar(name); cur.Kind == expand.Indexed && r.exit.ok() {
+		// jaiph-go patch: the element goes into the array as the
+		// subscript left it (q[q[0]=2]=P keeps q[0]), as bash binds
+		// it after evaluating the subscript.
+		list, indexes = slices.Clone(cur.List), slices.Clone(cur.Indexes)
+	}
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 			// jaiph-go patch: bash names the element as written.
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit.code = 1
-			r.exit.exiting = true // fatal in bash
+			// jaiph-go patch: bash discards the top-level command
+			// (DISCARD, as for a readonly variable): the next line
+			// of the script, eval string or sourced file runs, a
+			// subshell ends (it was fatal to the whole shell).
+			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
 			return
 		}
 	}
@@ -783,7 +798,21 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 			break
 		}
 		if elem.Index == nil {
-			out = append(out, listWord{vals: r.fields(elem.Value)})
+			// jaiph-go patch: a word that looks like an assignment
+			// (x=~) is none in a list, as bash.
+			vals, err := expand.ListFields(r.ecfg, elem.Value)
+			r.expandErr(err)
+			out = append(out, listWord{vals: vals})
+			continue
+		}
+		if w := r.braceElemWord(elem); w != nil {
+			// jaiph-go patch: bash 5.2 brace-expands an indexed
+			// list's [k]=v whose value holds a brace expansion as a
+			// plain word: b=([k]=x{1,2}y) is the two values [k]=x1y
+			// and [k]=x2y.
+			vals, err := expand.ListFields(r.ecfg, w)
+			r.expandErr(err)
+			out = append(out, listWord{vals: vals})
 			continue
 		}
 		text, err := expand.ArithmText(r.ecfg, elem.Index)
@@ -793,11 +822,32 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 		}
 		val := ""
 		if elem.Value != nil {
-			val = r.literal(elem.Value)
+			// jaiph-go patch: [k]=v's value is expanded as an
+			// assignment's, a tilde after each ':' too (b=([1]=~:~)).
+			var err error
+			val, err = expand.AssignLiteral(r.ecfg, elem.Value)
+			r.expandErr(err)
 		}
 		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
 	}
 	return out
+}
+
+// braceElemWord is the whole word `[k]=v` of an element whose value holds
+// a brace expansion that makes more than one word, its subscript's text
+// expanded, or nil (jaiph-go patch).
+func (r *Runner) braceElemWord(elem *syntax.ArrayElem) *syntax.Word {
+	if elem.Value == nil {
+		return nil
+	}
+	w := *elem.Value
+	if !syntax.SplitBraces(&w) || len(expand.Braces(&w)) < 2 {
+		return nil
+	}
+	text, err := expand.ArithmText(r.ecfg, elem.Index)
+	r.expandErr(err)
+	lit := &syntax.Lit{ValuePos: elem.Index.Pos(), ValueEnd: elem.Value.Pos(), Value: "[" + text + "]="}
+	return &syntax.Word{Parts: append([]syntax.WordPart{lit}, elem.Value.Parts...)}
 }
 
 // indexedElem is an element a list assigns, at its final index.
@@ -812,7 +862,11 @@ type indexedElem struct {
 // from one past the largest index; a negative one counts from there
 // (jaiph-go patch: one before the start leaves its element out with bash's
 // message, the status unchanged, unless errexit ends the shell).
-func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]string, []int, []indexedElem) {
+//
+// show, if not nil, makes the array as placed so far the variable's value
+// before a subscript that may read it is evaluated, as bash binds each
+// element in turn (jaiph-go patch: b=([0]=6 [b[0]]=x) sets b[6]).
+func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int)) ([]string, []int, []indexedElem) {
 	var placed []indexedElem
 	index := internal.IndexedMax(list, indexes) + 1
 	for _, w := range words {
@@ -826,6 +880,9 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int) ([]st
 				index++
 			}
 			continue
+		}
+		if show != nil && strings.ContainsFunc(w.text, func(c rune) bool { return c == '_' || unicode.IsLetter(c) }) {
+			show(list, indexes)
 		}
 		i, err := expand.ArithmString(r.ecfg, w.text)
 		r.expandErr(err)
@@ -861,17 +918,54 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
+	r.assignIndex = nil
 	if as.Value != nil && as.Append && as.Index != nil {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
 		// appended to element 0 or, for maps, dropped the value).
-		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
-			&syntax.ParamExp{Param: as.Name, Index: as.Index},
-		}})
 		// jaiph-go patch: the value is expanded as an assignment's
 		// ("${a[@]^}" joined with IFS's first character).
 		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
 		r.assignWord = val
+		// jaiph-go patch: as bash, the value is expanded before the
+		// subscript, and the subscript is evaluated once (a[i++]+=x
+		// advanced i twice): setVarWithIndex uses it as evaluated.
+		index := as.Index
+		if r.exit.ok() {
+			if prev.Kind == expand.Associative {
+				k, err := expand.AssocKey(r.ecfg, as.Index)
+				r.expandErr(err)
+				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
+			} else if k := r.arithm(as.Index); r.exit.ok() {
+				if k < 0 {
+					// Counted from the array as the subscript left it;
+					// before its start it is bash's assignment error.
+					var list []string
+					var indexes []int
+					switch c := r.lookupVar(name); c.Kind {
+					case expand.Indexed:
+						list, indexes = c.List, c.Indexes
+					case expand.String:
+						if c.IsSet() {
+							list = []string{c.Str}
+						}
+					}
+					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
+						r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+						return name, prev
+					}
+				}
+				index = indexLiteral(k)
+			}
+			r.assignIndex = index
+		}
+		if r.exit.exiting {
+			return name, prev // the subscript's error, reported once
+		}
+		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
+			&syntax.ParamExp{Param: as.Name, Index: index},
+		}})
 		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
@@ -967,9 +1061,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
 			// is empty.
 			for i := 0; i < len(elems) && !r.exit.exiting; i += 2 { // jaiph-go patch: see the indexed case
-				k, v := r.literal(elems[i].Value), ""
+				k, v := r.assocListLiteral(elems[i].Value), ""
 				if i+1 < len(elems) {
-					v = r.literal(elems[i+1].Value)
+					v = r.assocListLiteral(elems[i+1].Value)
 				}
 				if _, ok := amap[k]; !ok {
 					seq[k] = expand.NextAssocSeq()
@@ -993,7 +1087,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			if _, ok := amap[k]; !ok {
 				seq[k] = expand.NextAssocSeq()
 			}
-			amap[k] = r.literal(elem.Value)
+			amap[k] = r.assocListLiteral(elem.Value)
 		}
 		prev.Kind = expand.Associative
 		prev.Map, prev.MapSeq = amap, seq
@@ -1026,7 +1120,16 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// jaiph-go patch: every word is expanded before any subscript is
 	// evaluated, as bash (listWords, placeList).
 	if words := r.listWords(elems); !r.exit.exiting {
-		list, indexes, _ = r.placeList(words, list, indexes)
+		show := func(l []string, ix []int) {
+			cur := prev
+			cur.Kind, cur.Set = expand.Indexed, true
+			cur.List, cur.Indexes = slices.Clone(l), slices.Clone(ix)
+			if l == nil {
+				cur.List = []string{}
+			}
+			r.setVar(name, cur)
+		}
+		list, indexes, _ = r.placeList(words, list, indexes, show)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
