@@ -368,6 +368,7 @@ func TestNormaliseDropsBashPrefix(t *testing.T) {
 		{"bash: x: readonly variable\n", "x: readonly variable\n"},
 		{"[]bash: line 5: printf: x: invalid number\n", "[]printf: x: invalid number\n"},
 		{"a bash: b\n", "a bash: b\n"}, // no line number mid-line: the program's own text
+		{"x\nbash: line 4: wait_for: No record of process 20853\ny\n", "x\ny\n"},
 		{"/tmp/d/f\n", "$DIR/f\n"},
 	} {
 		if got := normalise(tc.in, "/tmp/d", true); got != tc.want {

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -50,8 +51,9 @@ func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		if r.exit.assignFailed && r.opts[optErrExit] && !r.noErrExit {
 			// A failed assignment's discard under errexit (not
 			// ignored by an enclosing condition) exits the shell
-			// with status 1, as bash (FUNCNEST's does not).
-			r.exit = exitStatus{code: 1, exiting: true}
+			// with status 1, or that of a substitution in the value
+			// (a[-1]="$(exit 3)": 3), as bash (FUNCNEST's does not).
+			r.exit = exitStatus{code: cmp.Or(r.lastExpandExit.code, 1), exiting: true}
 			return
 		}
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {

@@ -17,3 +17,14 @@ func TestJaiphCompoundEndsNegated(t *testing.T) {
 		`set -e; trap 'echo ERR' ERR; { ! true; }; echo "no trap $?"`,
 	})
 }
+
+// exit or return inside a negated command leaves with its own status
+// (found by the fuzzer's long run: ! f1 where f1 runs exit 0).
+func TestJaiphNegatedExit(t *testing.T) {
+	runCases(t, []string{
+		`g() { set -eo pipefail; f1() { exit 0; }; ! f1 || v1=set; echo after; }; g; echo "st=$?"`,
+		`g() { f1() { exit 0; }; ! f1; echo after; }; g; echo "st=$?"`,
+		`g() { f1() { exit 3; }; ! f1; echo after; }; g; echo "st=$?"`,
+		`f() { ! return 3; }; f; echo $?; g() { ! return 0; }; g; echo $?`,
+	})
+}

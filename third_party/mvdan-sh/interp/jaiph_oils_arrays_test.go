@@ -119,3 +119,13 @@ func TestJaiphSubscriptErrorText(t *testing.T) {
 		"f() { q[1+'3']=4; echo no; }\nf",
 	})
 }
+
+// Under errexit a failed element assignment exits with the status of a
+// substitution in its value, as bash's (found by the fuzzer's long run).
+func TestJaiphBadSubscriptExitStatus(t *testing.T) {
+	runCases(t, []string{
+		`f() { set -e; a1=(); a1[-1]="$(exit 3)"; echo after; }; f`,
+		`f() { a1=(); a1[-1]="$(exit 3)"; echo "after $?"; }; f`,
+		`f() { set -e; a1=(); a1[-1]=x; echo after; }; f`,
+	})
+}

@@ -572,7 +572,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// case), which only passes on the status of a command inside it, that
 	// has been through this already (execute_cmd.c).
 	errFail := false
-	if st.Negated {
+	if st.Negated && (r.exit.exiting || r.exit.returning) {
+		// jaiph-go patch: `exit` or `return` inside a negated command
+		// leaves with its own status, not negated (! f where f runs
+		// exit 0 ends the shell with 0).
+	} else if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
 		} else {
