@@ -139,7 +139,8 @@ const (
 // default of FuzzBashDiff avoid them; remove an entry when its fix lands,
 // and the fixed-seed run then covers the construct again.
 var Known = map[Class]string{
-	ClassFatalDiscardStatus: "a fatal declare -i error after a failed command in run f || …: bash's framing ends with that command's status (its line discarded at the top level), jaiph's callee with 1",
+	ClassArithMessage:     "arithmetic errors, the long tail (seed 24): the token when an assignment to a non-variable follows a division by 0 in a branch (let \"(n?2:5) % (0 && …) % x=4 …\"); declare -i v=${u=\\$x} reports nothing",
+	ClassExitTrapRedirect: "the EXIT trap after an element assignment's error inside { …; } > f1 (seed 24): bash runs it with the redirection undone",
 }
 
 // Fixed lists the classes that diverged and were fixed: the generator
@@ -180,15 +181,16 @@ var Fixed = map[Class]string{
 	ClassDeclBraceExpansion: "local v={a,b}: bash brace-expands it (v=b), jaiph kept {a,b}",
 
 	// Traps and readonly assignments (issue 36).
-	ClassErrTrap:          "the ERR trap ran for a compound's status, with a simple command's redirections, for the call of a function that set it",
-	ClassExitTrapRedirect: "the EXIT trap run by errexit inside { …; } > f1 lost the group's redirection",
-	ClassReadonlyAssign:   "read (mapfile, getopts, printf -v…) into a readonly variable under errexit went on; bash exits even after ||",
+	ClassErrTrap:        "the ERR trap ran for a compound's status, with a simple command's redirections, for the call of a function that set it",
+	ClassReadonlyAssign: "read (mapfile, getopts, printf -v…) into a readonly variable under errexit went on; bash exits even after ||",
 
 	// Pipes and arithmetic messages (issue 36); the here-document one was
 	// fixed in jaiph's own parser (a workflow's managed if block).
 	ClassWorkflowIfNotHeredoc: "a here-document in a workflow's if ! …; then block lost its tabs (its lines were branch steps)",
 	ClassPipeWrite:            "printf … | true: jaiph's builtin reported a broken pipe; bash's element dies of SIGPIPE (141, silently)",
-	ClassArithMessage:         "arithmetic error messages: the builtin's prefix and the end of the shell for a declare -i value, the error token (first non-variable assignment, missing `)`, a quoted subscript, an error before a syntax error)",
+
+	// Found once Known was empty (issue 36).
+	ClassFatalDiscardStatus: "a fatal declare -i error after a failed command: bash discards the framing's line and ends with that command's status; jaiph's callee failed with 1",
 }
 
 // KnownAvoided is Known as the generator's Options.Avoid.

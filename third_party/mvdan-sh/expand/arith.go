@@ -137,6 +137,16 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	}
 	// Bash quotes the expression and tokens with trailing whitespace.
 	sl := strings.TrimLeft(str, " \t\n")
+	if t := strings.TrimRight(sl, " \t\n"); len(t) >= 2 && strings.Trim(t, "+-") == "" {
+		// jaiph-go patch: a run of + and - (++, ----) wants an operand
+		// at its end: bash's token is its last character.
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: t[len(t)-1:]}
+	}
+	if strings.IndexByte("[]).},{", sl[0]) >= 0 {
+		// jaiph-go patch: no operand starts with these: bash's lexer
+		// stops at once (`{a,b}_y` is no comma expression).
+		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
+	}
 	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
 	if pe, ok := err.(syntax.ParseError); ok {
 		off := min(int(pe.Pos.Offset()), len(sl))
@@ -178,15 +188,6 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 	}
 	if err != nil || x == nil {
-		// jaiph-go patch: bash's texts where its lexer wants an
-		// operand: a character no operand starts with (`[`, `)`, `.`), or
-		// a lone ++/-- (the token is the operator's last character).
-		if strings.IndexByte("[]).},{", sl[0]) >= 0 {
-			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
-		}
-		if t := strings.TrimRight(sl, " \t\n"); t == "--" || t == "++" {
-			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: t[1:]}
-		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error in expression", Token: sl}
 	}
 	if end := int(x.End().Offset()); end < len(s) {

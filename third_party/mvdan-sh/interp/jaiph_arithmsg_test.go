@@ -13,6 +13,10 @@ func TestJaiphArithAssignIntegerFatal(t *testing.T) {
 		// set -u in the value's arithmetic is as fatal, without the prefix
 		`f() { v1='a/b/c.d'; trap 'echo bye $?' EXIT; set -u; declare -i r1="${!v*}"; echo after; }; f || echo "st=$?"`,
 		`f() { set -u; declare -i r1="a"; echo after; }; f || echo "st=$?"`,
+		// the status is the one before, as bash discarding the line
+		"f() {\nfor i1 in \"$(exit 3)\"; do\ndeclare -i v2=~\ndone\n}\nf",
+		"f() { (exit 3); declare -i v2='a b'; echo after; }; f",
+		"set -eo pipefail; f() { v1='a/b/c.d'; grep -q a f1 2>/dev/null; declare -i r1=$v1; }; f || exit $?",
 		`f() { local -i r='a b'; echo in; }; f; echo after`,
 		`declare -i r; export r='a b'; echo after`,
 		`declare -i r; readonly r='a b'; echo after`,
@@ -89,7 +93,7 @@ func TestJaiphArithEvaluatedBeforeSyntaxError(t *testing.T) {
 func TestJaiphArithOperandExpected(t *testing.T) {
 	var cases []string
 	for _, e := range []string{"[] x", "--", "-", "++", "[", "]", "@", "1 +", "+", "!", "~", "(", ")", "1 - -", "2 *",
-		"-/-/c.d", "1 + )", "! *", "~ ]", "1 * / 2", ".d", ".5", "}", ",", "v1 v2", "v1 + 1 v2"} {
+		"-/-/c.d", "1 + )", "! *", "~ ]", "1 * / 2", ".d", ".5", "}", ",", "v1 v2", "v1 + 1 v2", "{a,b}_y", "{a", "----", "+-+", "---", "-+"} {
 		cases = append(cases, "f() { v1='a/b/c.d'; declare -i v; v='"+e+"'; echo \"v=$v\"; }; f")
 	}
 	runCases(t, cases)

@@ -468,7 +468,7 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		// set -u in the value's arithmetic: as fatal, named after no
 		// builtin (bash's err_unboundvar).
 		r.errf("%v\n", err)
-		exit.code = 1
+		exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 		exit.exiting = true
 		return true
 	}
@@ -476,7 +476,7 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		return false
 	}
 	r.errf("%s: %v\n", name, err)
-	exit.code = 1
+	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
 	return true
 }
