@@ -332,18 +332,6 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 	return n, err
 }
 
-// ArithmSub is [Arithm] for a subscript or an offset: an error found at an
-// operand is worded as bash's, quoting the expression and the token from
-// that operand on (jaiph-go patch: `q[1+'3']=4` said `: syntax error:
-// operand expected (error token is "")`).
-func ArithmSub(cfg *Config, expr syntax.ArithmExpr) (int, error) {
-	n, err := Arithm(cfg, expr)
-	if ae, ok := err.(ArithmError); ok && ae.Operand != nil {
-		return 0, renderOperandError(expr, ae, "")
-	}
-	return n, err
-}
-
 // renderOperandError fills the expression and token of ae, an error found
 // at an operand of expr (jaiph-go patch).
 func renderOperandError(expr syntax.ArithmExpr, ae ArithmError, trailing string) ArithmError {

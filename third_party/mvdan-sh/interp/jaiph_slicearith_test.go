@@ -4,7 +4,6 @@ import "testing"
 
 // An arithmetic error in the offset or length of ${p:o:l} names the
 // parameter first, as bash does.
-
 func TestJaiphSliceArithMessages(t *testing.T) {
 	runCases(t, []string{
 		`v1=abc; n="1+"; echo ${v1:n}`,

@@ -282,17 +282,6 @@ func (r *Runner) expandErr(err error) {
 	}
 }
 
-// arithmOK is [Runner.arithm] telling whether the expression had no error
-// (jaiph-go patch).
-func (r *Runner) arithmOK(expr syntax.ArithmExpr) (int, bool) {
-	n, err := expand.ArithmTop(r.ecfg, expr, "")
-	if r.readonlyInCommand(err) {
-		return 0, false
-	}
-	r.expandErr(err)
-	return n, err == nil
-}
-
 // readonlyInCommand handles an assignment to a readonly variable by an
 // arithmetic command ((( )), let, for (( ))) (jaiph-go patch): it fails the
 // command, or ends the shell under errexit (readonlyFailed); in a word's
