@@ -33,6 +33,7 @@ type workerOptions struct {
 	inbox, name, dir, sandbox string
 	concurrency, replicas     int
 	shutdownTimeout           time.Duration
+	claimAfter                time.Duration
 }
 
 func newBrokerCmd() *cobra.Command {
@@ -108,6 +109,7 @@ over stops its target and reports nothing.`,
 	cmd.Flags().IntVar(&o.replicas, "replicas", 0, "replicas of the work queue when this worker creates it (`N`; a cluster: 3; JAIPH_INBOX_REPLICAS)")
 	cmd.Flags().StringVar(&o.dir, "dir", "", "working directory of the bodies (`DIR`; default the current one)")
 	cmd.Flags().DurationVar(&o.shutdownTimeout, "shutdown-timeout", 25*time.Second, "after Ctrl-C or SIGTERM, how long held deliveries may finish before they are handed back (`DURATION`; 0: no limit)")
+	cmd.Flags().DurationVar(&o.claimAfter, "claim-after", 20*time.Millisecond, "how long a delivery's first attempt runs before its claim is written; one done sooner writes only its result (`DURATION`; 0 claims before the target runs)")
 	return cmd
 }
 

@@ -27,7 +27,7 @@ func serveBroker(cmd *cobra.Command, o brokerOptions) error {
 
 func serveWorker(cmd *cobra.Command, o workerOptions) error {
 	return broker.RunWorker(&broker.Worker{Sandbox: o.sandbox, URL: o.inbox, Name: o.name, Dir: o.dir, Concurrency: o.concurrency,
-		Replicas: o.replicas, Environ: os.Environ(), Log: cmd.ErrOrStderr(), ShutdownTimeout: o.shutdownTimeout})
+		Replicas: o.replicas, Environ: os.Environ(), Log: cmd.ErrOrStderr(), ShutdownTimeout: o.shutdownTimeout, ClaimAfter: o.claimAfter})
 }
 
 func listBrokerRuns(cmd *cobra.Command, url string, asJSON bool) error {

@@ -453,6 +453,7 @@ func TestManyWorkers(t *testing.T) {
 	if starts != 2*n || ends != 2*n || outs != n {
 		t.Fatalf("summary: %d dispatch starts, %d completions, %d left artifacts; want %d, %d, %d", starts, ends, outs, 2*n, 2*n, n)
 	}
+	checkDispatchOrder(t, events)
 	if names := streams(t, srv.url()); strings.Join(names, " ") != "JAIPH_DLQ JAIPH_WORK OBJ_JAIPH_SRC" {
 		t.Fatalf("streams left on the broker after the run passed: %v (its ledger and events should be gone)", names)
 	}
@@ -1357,5 +1358,60 @@ func TestSandboxedWorker(t *testing.T) {
 	mine := fmt.Sprintf("label=%s=%d", sandbox.LabelHostPID, w.cmd.Process.Pid)
 	if out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label="+sandbox.LabelSandbox+"=1", "--filter", mine).Output(); strings.TrimSpace(string(out)) != "" {
 		t.Fatalf("containers left behind: %s", out)
+	}
+}
+
+// checkDispatchOrder checks that each delivery shows, in the summary, its
+// INBOX_DISPATCH_START, then its target's STEP_START and STEP_END, then
+// its INBOX_DISPATCH_COMPLETE, whichever of the ledger and the event
+// stream brought them first (a quick delivery's events come with its
+// result).
+func checkDispatchOrder(t *testing.T, events []*event.Event) {
+	t.Helper()
+	stage := map[string]int{}    // "target m<i>" → 1 started, 2 step started, 3 step ended, 4 complete
+	steps := map[string]string{} // a delivered target's step id → its key
+	step := func(e *event.Event) string {
+		if e.Type == event.StepEnd {
+			return steps[e.ID]
+		}
+		if !e.Dispatched || len(e.Params) == 0 {
+			return ""
+		}
+		steps[e.ID] = e.Func + " " + e.Params[0][1]
+		return steps[e.ID]
+	}
+	advance := func(key string, from, to int, e *event.Event) {
+		if stage[key] != from {
+			t.Fatalf("summary: %s of %s at stage %d, want %d (start, step start, step end, complete): %+v", e.Type, key, stage[key], from, e)
+		}
+		stage[key] = to
+	}
+	for _, e := range events {
+		switch e.Type {
+		case event.DispatchStart, event.DispatchFinish:
+			n, err := strconv.Atoi(e.InboxSeq)
+			if err != nil {
+				t.Fatalf("summary: inbox_seq %q", e.InboxSeq)
+			}
+			key := fmt.Sprintf("%s m%d", e.Target, n)
+			if e.Type == event.DispatchStart {
+				advance(key, 0, 1, e)
+			} else {
+				advance(key, 3, 4, e)
+			}
+		case event.StepStart:
+			if key := step(e); key != "" {
+				advance(key, 1, 2, e)
+			}
+		case event.StepEnd:
+			if key := step(e); key != "" {
+				advance(key, 2, 3, e)
+			}
+		}
+	}
+	for key, st := range stage {
+		if st != 4 {
+			t.Fatalf("summary: %s ended at stage %d, want 4 (complete)", key, st)
+		}
 	}
 }

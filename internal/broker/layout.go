@@ -124,6 +124,9 @@ type record struct {
 	// Events is the sequence of the attempt's last event on the event
 	// stream: the orchestrator shows the result after that event.
 	Events uint64 `json:"ev,omitempty"`
+	// Inline are the events of a quick final attempt that published none
+	// (publisher.finish): the orchestrator shows them with the result.
+	Inline []wireEvent `json:"evs,omitempty"`
 	// Numbers are the message numbers the orchestrator gave Sends,
 	// recorded before it queued them, so a resumed orchestrator queues
 	// the same messages again, not new ones.

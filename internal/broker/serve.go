@@ -512,7 +512,7 @@ func (b *ServeBackend) execute(o served.BrokerOptions) (*ServeBackend, error) {
 	soft, stopSoft := context.WithCancel(context.Background())
 	hard, stopHard := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
-	w := &Worker{URL: o.URL, Name: host + ":" + strconv.Itoa(os.Getpid()) + "/serve", Dir: o.Dir, Concurrency: 4,
+	w := &Worker{URL: o.URL, Name: host + ":" + strconv.Itoa(os.Getpid()) + "/serve", Dir: o.Dir, Concurrency: 4, ClaimAfter: DefaultClaimAfter,
 		Replicas: max(o.Replicas, 1), Environ: o.Environ, Log: o.Log, Hard: hard}
 	if err := w.checkDir(); err != nil {
 		stopSoft()

@@ -271,6 +271,9 @@ type known struct {
 	// resumed is set once an attempt the killed orchestrator showed was
 	// shown starting again by this one (resumeAttempt).
 	resumed bool
+	// claimedByEvents: the first attempt was shown starting from its
+	// events, before any record with its claim came (showBatch).
+	claimedByEvents bool
 }
 
 // openStep is a remote step shown as started: its STEP_START as written
@@ -510,7 +513,13 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	defer func() { f.stop() }()
 	dog := time.NewTicker(watchdogEvery(q.lease))
 	defer dog.Stop()
-	q.watchdog(ctx, stderr) // a resumed run's deliveries are looked for at once
+	if q.prior != nil || q.redrive {
+		// A resumed run's deliveries are looked for at once. A fresh run's
+		// are not: the drain starts after the body's sends, and a sweep
+		// then would read the record of every delivery workers finished
+		// meanwhile, before the watch shows it.
+		q.watchdog(ctx, stderr)
+	}
 	followed := time.Now()
 	status := 0
 	for {
@@ -568,7 +577,7 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 			if err != nil {
 				continue
 			}
-			q.observe(e.Key(), r, e.Revision())
+			q.observe(ctx, e.Key(), r, e.Revision())
 			q.showWaiting(e.Key(), r, stderr)
 			if s := q.settle(ctx, consumed, stderr); s != 0 {
 				status = s
@@ -661,7 +670,7 @@ func (q *queue) track(key string, k *known) {
 
 // observe records a ledger change: a new attempt starts (INBOX_DISPATCH_START),
 // a failed one is retried (INBOX_RETRY), a final one waits for its events.
-func (q *queue) observe(key string, r *record, rev uint64) {
+func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	k := q.known[key]
@@ -675,6 +684,12 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	}
 	if r.Epoch < k.epoch {
 		return // the record before this run queued it again
+	}
+	if k.claimedByEvents {
+		if r.Claims == 0 && !r.terminal() {
+			return // older than the attempt whose events were shown
+		}
+		k.claimedByEvents = false
 	}
 	if r.Failures > k.failures && !r.terminal() {
 		// an attempt failed and is retried
@@ -707,14 +722,11 @@ func (q *queue) observe(key string, r *record, rev uint64) {
 	}
 	k.released = r.Released
 	if r.Claims > k.claims {
-		k.claims = r.Claims
-		k.started = time.Now()
-		if q.retries > 0 || q.redrive {
-			_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
-		}
-		k.worker, k.running = r.Worker, true
-		q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
-			Worker: k.worker, Time: k.started})
+		q.startAttempt(k, r.Claims, r.Worker)
+	}
+	if r.terminal() && len(r.Inline) > 0 && k.rec == nil && !k.doneBefore {
+		// A quick attempt's events came with its result.
+		q.show(ctx, &wireBatch{Key: key, Worker: r.Worker, Attempt: r.Claims, Events: r.Inline})
 	}
 	if r.terminal() {
 		if k.rec == nil {
@@ -866,6 +878,18 @@ func (q *queue) resumeAttempt(key string, k *known, worker string) {
 	}
 }
 
+// startAttempt shows attempt n of k starting on worker (q.mu held).
+func (q *queue) startAttempt(k *known, n int, worker string) {
+	k.claims = n
+	k.started = time.Now()
+	if q.retries > 0 || q.redrive {
+		_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
+	}
+	k.worker, k.running = worker, true
+	q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+		Worker: k.worker, Time: k.started})
+}
+
 // finish emits INBOX_DISPATCH_COMPLETE for k's current attempt.
 func (q *queue) finish(k *known, status int, replayed bool) {
 	q.finishAs(k, status, replayed, "")
@@ -917,12 +941,24 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.show(ctx, &b)
+}
+
+// show is showBatch of a decoded batch (q.mu held).
+func (q *queue) show(ctx context.Context, b *wireBatch) {
 	k := q.known[b.Key]
 	if k == nil || k.final || b.Attempt <= k.lostUpTo {
 		return // a stale attempt's late events
 	}
 	if b.Attempt == k.claims {
 		q.resumeAttempt(b.Key, k, b.Worker)
+	}
+	if b.Attempt == 1 && k.claims == 0 && k.epoch == 0 && k.lostUpTo == 0 {
+		// A first attempt the ledger does not show yet: a worker writes
+		// the claim of a quick delivery with its result (or the watch is
+		// behind the events). It starts here, before its steps.
+		q.startAttempt(k, 1, b.Worker)
+		k.claimedByEvents = true
 	}
 	for _, w := range b.Events {
 		if w.Part != nil {

@@ -53,6 +53,10 @@ type Worker struct {
 	// back to the queue for another worker: nothing it held is lost.
 	Hard            context.Context
 	ShutdownTimeout time.Duration
+	// ClaimAfter: a delivery's first attempt runs this long before its
+	// claim is written, so a quicker one writes only its result
+	// (DefaultClaimAfter; 0 claims before the target runs).
+	ClaimAfter time.Duration
 	// RunSlots is how many served runs (`jaiph serve --inbox`) the worker
 	// runs at once, besides its deliveries: 0 is Concurrency, -1 none.
 	RunSlots int
@@ -215,9 +219,18 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		// The message the run queued with its record, which is at d.Rev
 		// unless it moved: claim at that revision without reading it.
 		r := &record{State: stClaimed, Target: d.Target, Msg: id, Worker: w.Name, Beat: time.Now().UnixMilli(), Claims: 1}
+		if md, _ := m.Metadata(); md != nil && md.NumDelivered == 1 && w.ClaimAfter > 0 {
+			// Its first delivery: nobody else has seen it, so the record
+			// is still at d.Rev. The claim is written only if the target
+			// runs longer than ClaimAfter; a quick one writes its result
+			// at d.Rev directly (the same fence, one ledger write and one
+			// message to the run instead of two).
+			w.deliver(ctx, m, kv, &d, r, d.Rev, true)
+			return
+		}
 		rev, err := update(ctx, kv, d.Key, r.encode(), d.Rev)
 		if err == nil {
-			w.deliver(ctx, m, kv, &d, r, rev)
+			w.deliver(ctx, m, kv, &d, r, rev, false)
 			return
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
@@ -299,26 +312,37 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		later(m, retryEvery) // it moved this instant: look again
 		return
 	}
-	w.deliver(ctx, m, kv, &d, r, rev)
+	w.deliver(ctx, m, kv, &d, r, rev, false)
 }
 
 // deliver runs a delivery this worker just claimed (r at rev) and records
-// its result.
-func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64) {
+// its result. With lazy, r is the claim not written yet (the record is
+// still queued at rev): runTarget writes it once the target has run for
+// ClaimAfter.
+func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64, lazy bool) {
 	attempt := r.Claims
-	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
+	if !lazy {
+		w.logClaim(d, attempt)
+	}
 	prog, why := w.program(ctx, d)
 	var status int
 	var sends []sent
 	var lastEvent uint64
+	var inline []wireEvent
 	fenced := &atomic.Bool{}
 	if why == "" {
-		status, sends, lastEvent, rev = w.runTarget(ctx, m, kv, d, r, rev, attempt, prog, fenced)
+		queuedAt := rev
+		status, sends, lastEvent, rev, inline = w.runTarget(ctx, m, kv, d, r, rev, lazy, attempt, prog, fenced)
 		if fenced.Load() {
 			w.logf("worker %s: lost the claim of %s (message %s to %s); its result is dropped", w.Name, d.Key, d.Seq, d.Target)
 			return // taken over: report nothing, never ack
 		}
 		if ctx.Err() != nil {
+			if lazy && rev == queuedAt {
+				_ = m.Nak() // never claimed: the record still says queued
+				w.logf("worker %s: handed back message %s to %s", w.Name, d.Seq, d.Target)
+				return
+			}
 			w.handBack(m, kv, d, r, rev)
 			return
 		}
@@ -326,7 +350,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 		status = 1
 		w.logf("worker %s: refused message %s to %s: %s", w.Name, d.Seq, d.Target, why)
 	}
-	r.Status, r.Why, r.Events, r.Beat = &status, why, lastEvent, time.Now().UnixMilli()
+	r.Status, r.Why, r.Events, r.Inline, r.Beat = &status, why, lastEvent, inline, time.Now().UnixMilli()
 	if status == 0 {
 		r.State, r.Sends = stDone, sends
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
@@ -359,6 +383,11 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	}
 	_ = m.TermWithReason(r.State)
 	w.logf("worker %s: message %s to %s %s (status %d)", w.Name, d.Seq, d.Target, r.State, status)
+}
+
+// logClaim says the ledger holds this worker's claim of d.
+func (w *Worker) logClaim(d *delivery, attempt int) {
+	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
 }
 
 // firstWait tells whether this worker has not yet said it leaves key to
@@ -491,11 +520,13 @@ func within(root, path string) bool {
 }
 
 // runTarget runs the delivery's target while heartbeats keep the lease
-// and the claim; a lost claim stops the target (fenced is then set). It
+// and the claim; a lost claim stops the target (fenced is then set). With
+// lazy, the first heartbeat, after Worker.ClaimAfter, writes the claim. It
 // returns the status, what the target sent, the last event's stream
-// sequence and the claim's revision.
-func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64,
-	attempt int, prog *engine.Program, fenced *atomic.Bool) (int, []sent, uint64, uint64) {
+// sequence, the record's revision (rev itself when a lazy claim was never
+// written) and the events a final result is to carry (publisher.finish).
+func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64, lazy bool,
+	attempt int, prog *engine.Program, fenced *atomic.Bool) (int, []sent, uint64, uint64, []wireEvent) {
 	ctx = withTryBound(ctx, d.lease())
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -507,7 +538,11 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 	beatDone := make(chan struct{})
 	go func() {
 		defer close(beatDone)
-		t := time.NewTicker(every)
+		wait := every
+		if lazy {
+			wait = w.ClaimAfter // the first beat is the claim
+		}
+		t := time.NewTimer(wait)
 		defer t.Stop()
 		for {
 			select {
@@ -515,10 +550,15 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 				return
 			case <-t.C:
 			}
+			t.Reset(every)
 			revMu.Lock()
 			r.Beat = time.Now().UnixMilli()
 			n, err := update(ctx, kv, d.Key, r.encode(), rev)
 			if err == nil {
+				if lazy {
+					lazy = false
+					w.logClaim(d, attempt)
+				}
 				rev = n
 				_ = m.InProgress()
 			} else if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
@@ -537,12 +577,12 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		"JAIPH_DELIVERY_ID="+d.Run+"."+d.Key, "JAIPH_ATTEMPT="+strconv.Itoa(attempt))
 	if w.Sandbox != "" {
 		status := w.runSandboxed(runCtx, d, prog, environ, pub, q)
-		pub.flush()
+		inline := pub.finish(final(status, r, d))
 		cancel()
 		<-beatDone
 		revMu.Lock()
 		defer revMu.Unlock()
-		return status, q.sends, pub.last.Load(), rev
+		return status, q.sends, pub.last.Load(), rev, inline
 	}
 	// What the running steps write reaches the run as it is produced
 	// (tail), so an attempt lost with its worker keeps it.
@@ -575,12 +615,18 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 			w.logf("worker %s: message %s to %s: %s", w.Name, d.Seq, d.Target, why)
 		}
 	}
-	pub.flush()
+	inline := pub.finish(final(status, r, d))
 	cancel()
 	<-beatDone
 	revMu.Lock()
 	defer revMu.Unlock()
-	return status, q.sends, pub.last.Load(), rev
+	return status, q.sends, pub.last.Load(), rev, inline
+}
+
+// final tells whether an attempt that ended with status makes r final
+// (done, or failed past its retries).
+func final(status int, r *record, d *delivery) bool {
+	return status == 0 || r.Failures+1 > d.Retries
 }
 
 // runSandboxed runs the delivery in the worker's sandbox: a container per
@@ -690,6 +736,13 @@ type partStep struct {
 	base         string // the artifacts' path without .out/.err
 	outAt, errAt int64
 }
+
+// DefaultClaimAfter is how long a delivery's first attempt runs before
+// its worker writes the claim (Worker.ClaimAfter, `jaiph worker
+// --claim-after`): a no-op target is done sooner and writes only its
+// result. It is far below any lease, so a claim written this late still
+// fences the attempt long before anyone could take over.
+const DefaultClaimAfter = firstLinger
 
 // firstLinger is how long the first batch of a delivery's events waits
 // for more before it is sent: a delivery done sooner sends all of its
@@ -867,6 +920,9 @@ func (p *publisher) loop() {
 			}
 			t.Stop()
 			p.lingered = true
+			if len(p.queue) == 0 {
+				continue // finish took them for the result
+			}
 		}
 		batch := p.takeBatch()
 		p.busy = true
@@ -922,6 +978,35 @@ func (p *publisher) send(batch []wireEvent, id string) {
 			return
 		}
 	}
+}
+
+// maxWithResult is the most event bytes a result carries in its ledger
+// record instead of an event message.
+const maxWithResult = 16 << 10
+
+// finish stops the goroutine. When the attempt's result is final and
+// nothing was published yet, a few small events (a quick delivery's,
+// under maxWithResult) are returned unsent, for the result's ledger
+// record to carry: one broker write and one message to the run instead of
+// two. Otherwise it flushes and returns nil.
+func (p *publisher) finish(final bool) []wireEvent {
+	p.mu.Lock()
+	if final && p.started && p.n == 0 && !p.busy && len(p.queue) > 0 && p.partsQueued == 0 {
+		size := 0
+		for _, w := range p.queue {
+			size += len(w.Event) + len(w.Out) + len(w.Err)
+		}
+		if size <= maxWithResult {
+			batch := p.queue
+			p.queue, p.closed = nil, true
+			p.cond.Broadcast()
+			p.mu.Unlock()
+			return batch
+		}
+	}
+	p.mu.Unlock()
+	p.flush()
+	return nil
 }
 
 // flush waits until every event produced so far is on the broker, and

@@ -5,6 +5,7 @@ package inbox
 // does the inbox keep of a run that ended?
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"os"
@@ -47,6 +48,7 @@ type Files struct {
 
 	logMu      sync.Mutex // the delivery log, and Store's journal lines
 	deliveries *os.File   // inbox/.deliveries, opened by the first logged delivery (deliveries.go)
+	stored     *os.File   // .queue, opened by the first Store
 }
 
 // New returns the inbox files of a run that are not there yet (Open makes
@@ -110,6 +112,10 @@ func (fs *Files) Close() {
 			_ = fs.deliveries.Sync()
 		}
 		fs.deliveries.Close()
+	}
+	if fs.stored != nil {
+		fs.stored.Close()
+		fs.stored = nil
 	}
 	fs.logMu.Unlock()
 	if fs.priv != nil {
@@ -393,15 +399,17 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 			}
 		}
 	}
-	if old, err := os.ReadFile(filepath.Join(fs.dir, file)); err != nil || string(old) != masked {
-		if err := os.WriteFile(filepath.Join(fs.dir, file), []byte(masked), 0o644); err != nil {
-			return err
-		}
+	written, err := writeNew(filepath.Join(fs.dir, file), masked)
+	if err != nil {
+		return err
+	}
+	if written {
 		fs.logMu.Lock()
-		j, err := os.OpenFile(filepath.Join(fs.dir, queueFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if fs.stored == nil {
+			fs.stored, err = os.OpenFile(filepath.Join(fs.dir, queueFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		}
 		if err == nil {
-			_, err = j.WriteString(journalLine(name, seq, sender))
-			j.Close()
+			_, err = fs.stored.WriteString(journalLine(name, seq, sender))
 		}
 		fs.logMu.Unlock()
 		if err != nil {
@@ -420,6 +428,27 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 	}
 	fs.emit(e)
 	return nil
+}
+
+// writeNew writes content to path unless path holds it already, and
+// tells whether it wrote. Creating exclusively first costs a fresh run's
+// message one system call less than reading before writing.
+func writeNew(path, content string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		if old, rerr := os.ReadFile(path); rerr == nil && string(old) == content {
+			return false, nil
+		}
+		return true, os.WriteFile(path, []byte(content), 0o644)
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return true, err
 }
 
 // Content reads message seq of the channel named channel (its declared
