@@ -18,6 +18,8 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/store/runs"
+	"github.com/jaiph-go/jaiph/internal/tools/report"
+	"github.com/jaiph-go/jaiph/internal/tools/report/ui"
 )
 
 // liveRun adds to root a run that is running: its directory locked (as a
@@ -53,7 +55,11 @@ func liveRun(t *testing.T, root string) string {
 func TestBrowserTenPages(t *testing.T) {
 	root := fixture(t)
 	live := liveRun(t, root)
-	url := serve(t, root)
+	// Ten live pages poll until someone uses them; at the other tests'
+	// 50 ms that is a hundred requests a second to a server under -race,
+	// which on a loaded machine slowed the tabs past the test's bound.
+	// Nothing here waits for a poll: every check is of a page's first load.
+	url := serveWith(t, report.Options{Root: root, UI: ui.FS, PollMS: 1000})
 	first := browser(t)
 	runURL := url + "/run.html?run=" + neturl.QueryEscape(live)
 	for i := range 10 {
