@@ -338,12 +338,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 			return // taken over: report nothing, never ack
 		}
 		if ctx.Err() != nil {
-			if lazy && rev == queuedAt {
-				_ = m.Nak() // never claimed: the record still says queued
-				w.logf("worker %s: handed back message %s to %s", w.Name, d.Seq, d.Target)
-				return
-			}
-			w.handBack(m, kv, d, r, rev)
+			w.handBack(m, kv, d, r, rev, lazy && rev == queuedAt)
 			return
 		}
 	} else {
@@ -408,9 +403,19 @@ func (w *Worker) firstWait(key string) bool {
 // handBack returns a delivery the stopping worker holds to the queue: the
 // record is queued again (the claim released, not lost) and the message
 // is redelivered at once to another worker.
-func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64) {
+func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64, unclaimed bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if unclaimed {
+		// A lazy claim not written yet: its target ran, so the ledger
+		// shows the attempt claimed, then released, as the run expects.
+		n, err := update(ctx, kv, d.Key, r.encode(), rev)
+		if err != nil {
+			w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
+			return
+		}
+		rev = n
+	}
 	r.State, r.Worker = stQueued, ""
 	r.Released++
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
@@ -577,7 +582,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		"JAIPH_DELIVERY_ID="+d.Run+"."+d.Key, "JAIPH_ATTEMPT="+strconv.Itoa(attempt))
 	if w.Sandbox != "" {
 		status := w.runSandboxed(runCtx, d, prog, environ, pub, q)
-		inline := pub.finish(final(status, r, d))
+		inline := pub.finish(final(status, r, d) && ctx.Err() == nil && !fenced.Load())
 		cancel()
 		<-beatDone
 		revMu.Lock()
@@ -615,7 +620,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 			w.logf("worker %s: message %s to %s: %s", w.Name, d.Seq, d.Target, why)
 		}
 	}
-	inline := pub.finish(final(status, r, d))
+	inline := pub.finish(final(status, r, d) && ctx.Err() == nil && !fenced.Load())
 	cancel()
 	<-beatDone
 	revMu.Lock()
