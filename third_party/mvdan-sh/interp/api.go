@@ -1268,9 +1268,9 @@ func (r *Runner) Reset() {
 	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
 	// jaiph drops an IFS imported from the process environment, which bash
 	// ignores.
-	for name, def := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "OPTERR": "1"} {
-		if !r.writeEnv.Get(name).IsSet() {
-			r.setVarString(name, def)
+	for _, v := range [...]struct{ name, def string }{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"OPTERR", "1"}} { // no map to make for every runner
+		if !r.writeEnv.Get(v.name).IsSet() {
+			r.setVarString(v.name, v.def)
 		}
 	}
 	r.setVarString("OSTYPE", bashOSType())
