@@ -746,7 +746,12 @@ func NoFinalVars() RunnerOption {
 // isHandlerFunc reports whether name is a function of the exec handlers
 // ([HandlerFunctions]) that no shell function shadows.
 func (r *Runner) isHandlerFunc(ctx context.Context, name string) bool {
-	_, ok := r.handlerFunc(ctx, name)
+	// As handlerFunc, without building the definition (this runs after
+	// every external command).
+	if r.handlerFuncs == nil || r.Funcs[name] != nil {
+		return false
+	}
+	_, ok := r.handlerFuncs(ctx, name)
 	return ok
 }
 
