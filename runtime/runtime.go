@@ -126,6 +126,8 @@ type Runtime struct {
 	summary summaryWriter
 	rvDir   string
 	rvSeq   atomic.Int64
+	// runPaths: the paths every call exports under runDir (runDirPaths).
+	runPaths atomic.Pointer[runDirPaths]
 	// remoteOpened: the transport's queue went to the first orchestrator.
 	remoteOpened atomic.Bool
 	limits       limits       // run.timeout, run.max_steps (limits.go)

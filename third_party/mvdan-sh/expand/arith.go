@@ -96,12 +96,35 @@ func ArithmString(cfg *Config, str string) (int, error) {
 	return cfg.arithmString(str, 0)
 }
 
+// trimArithBlanks is strings.Trim(s, " \t\n") without building a cutset
+// (arithmString runs for every operand).
+func trimArithBlanks(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n') {
+		j--
+	}
+	return s[i:j]
+}
+
+// indexCRVTFF is strings.IndexAny(s, "\r\v\f").
+func indexCRVTFF(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\r' || c == '\v' || c == '\f' {
+			return i
+		}
+	}
+	return -1
+}
+
 func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	// jaiph-go patch: bash's arithmetic blanks are space, tab and
 	// newline; a carriage return, vertical tab or form feed is no blank
 	// but a character no token starts with.
-	s := strings.Trim(str, " \t\n")
-	if i := strings.IndexAny(s, "\r\v\f"); i >= 0 {
+	s := trimArithBlanks(str)
+	if i := indexCRVTFF(s); i >= 0 {
 		sl := strings.TrimLeft(str, " \t\n")
 		before := strings.TrimRight(s[:i], " \t\n")
 		if before != "" {

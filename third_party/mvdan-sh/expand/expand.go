@@ -324,7 +324,7 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 	oldAssign := cfg.inAssign
 	cfg.inAssign = true
 	defer func() { cfg.inAssign = oldAssign }()
-	return JoinedLiteral(cfg, &syntax.Word{Parts: parts})
+	return cfg.joinedLiteral(parts) // cfg is prepared: not again (jaiph-go patch, per-assignment cost)
 }
 
 // JoinedLiteral expands a word as [Literal] does, as bash expands an
@@ -337,10 +337,15 @@ func JoinedLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
+	return cfg.joinedLiteral(word.Parts)
+}
+
+// joinedLiteral is [JoinedLiteral] of a word's parts with cfg prepared.
+func (cfg *Config) joinedLiteral(parts []syntax.WordPart) (string, error) {
 	old := cfg.assignRHS
 	cfg.assignRHS = true
 	defer func() { cfg.assignRHS = old }()
-	field, err := cfg.wordField(word.Parts, quoteNone)
+	field, err := cfg.wordField(parts, quoteNone)
 	if err != nil {
 		return "", err
 	}

@@ -746,7 +746,12 @@ func NoFinalVars() RunnerOption {
 // isHandlerFunc reports whether name is a function of the exec handlers
 // ([HandlerFunctions]) that no shell function shadows.
 func (r *Runner) isHandlerFunc(ctx context.Context, name string) bool {
-	_, ok := r.handlerFunc(ctx, name)
+	// As handlerFunc, without building the definition (this runs after
+	// every external command).
+	if r.handlerFuncs == nil || r.Funcs[name] != nil {
+		return false
+	}
+	_, ok := r.handlerFuncs(ctx, name)
 	return ok
 }
 
@@ -1268,9 +1273,9 @@ func (r *Runner) Reset() {
 	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
 	// jaiph drops an IFS imported from the process environment, which bash
 	// ignores.
-	for name, def := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "OPTERR": "1"} {
-		if !r.writeEnv.Get(name).IsSet() {
-			r.setVarString(name, def)
+	for _, v := range [...]struct{ name, def string }{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"OPTERR", "1"}} { // no map to make for every runner
+		if !r.writeEnv.Get(v.name).IsSet() {
+			r.setVarString(v.name, v.def)
 		}
 	}
 	r.setVarString("OSTYPE", bashOSType())

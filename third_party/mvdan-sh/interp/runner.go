@@ -471,12 +471,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
 	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
 	jobsBefore := len(r.bgProcs)
-	var closers []io.Closer
-	// jaiph-go patch: a {var} redirection outlives its command, as in
-	// bash (the descriptor stays open, the variable keeps its number),
-	// unless bash runs the command in a child it forks (an external
-	// program, a subshell): there neither is seen afterwards.
-	var varFds []varFd
+	// jaiph-go patch: the state of the statement's redirections (see
+	// [stmtRedirs]) is allocated only for a statement that has some:
+	// most have none, and this runs for every statement.
+	rs := newStmtRedirs(st)
 	// jaiph-go patch: bash decides whether a failure runs the ERR trap
 	// from the trap set before the command ran (was_error_trap): a
 	// function that sets one does not run it for its own call.
@@ -496,32 +494,6 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			simpleFrame = true
 		}
 	}
-	redirFailed := false
-	applyRedirs := func() bool {
-		for _, rd := range st.Redirs {
-			name, isVar := varRedirName(rd)
-			var prev expand.Variable
-			if isVar {
-				prev = r.lookupVar(name)
-			}
-			cls, err := r.redir(ctx, rd)
-			if err != nil {
-				if !r.exit.fatalExit && err != errRedirReported {
-					// A fatal error from a handler is reported by [Runner.Run].
-					r.errf("%v\n", err)
-				}
-				r.exit.code = 1
-				redirFailed = true
-				return false
-			}
-			if isVar {
-				varFds = append(varFds, varFd{name, prev, cls})
-			} else if cls != nil {
-				closers = append(closers, cls)
-			}
-		}
-		return true
-	}
 	r.forked = false
 	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
 	// negated command, functions it calls included (even one that runs
@@ -535,11 +507,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// expanded before its redirections are performed, so that
 		// `echo $(cat f) > f` reads f before truncating it; the
 		// CallExpr case of [Runner.cmd] calls this once it has expanded.
-		r.pendingRedirs = applyRedirs
+		r.pendingRedirs = func() bool { return rs.apply(ctx, r, st) }
 		r.cmd(ctx, st.Cmd)
 		r.pendingRedirs = nil
 		r.setPipeStatus(st.Cmd, st.Negated)
-	} else if applyRedirs() && st.Cmd != nil {
+	} else if (rs == nil || rs.apply(ctx, r, st)) && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd, st.Negated)
 	}
@@ -574,7 +546,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 	} else if r.noErrExitOnce {
 		r.noErrExitOnce = false
-	} else if keepsIgnoredFail(st.Cmd) && !redirFailed {
+	} else if keepsIgnoredFail(st.Cmd) && !rs.didFail() {
 	} else if r.exit.returning {
 		// `return N` leaves the function or sourced file before bash
 		// looks at its status; the caller's command does.
@@ -592,7 +564,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			// ERR traps on its way out, as in bash. $LINENO there is
 			// the failed command's line (line_number_for_err_trap).
 			r.trapLine = st.Pos().Line()
-			if redirFailed && keepsIgnoredFail(st.Cmd) && r.cmdLine > 0 {
+			if rs.didFail() && keepsIgnoredFail(st.Cmd) && r.cmdLine > 0 {
 				// A compound's redirection fails before bash
 				// updates the line: the last simple command's.
 				r.trapLine = r.cmdLine
@@ -632,9 +604,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// jaiph-go patch: the shell exits inside the statement (errexit,
 		// exit): its redirections stay in force for the EXIT trap, as
 		// bash's do, and are undone after it (see [Runner.exitTraps]).
-		r.exitUndo = append(r.exitUndo, func() { r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore) })
+		r.exitUndo = append(r.exitUndo, func() { r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore) })
 	} else if len(st.Redirs) > 0 {
-		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, varFds, closers, jobsBefore)
+		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
 	}
 }
 
@@ -653,6 +625,57 @@ type varFd struct {
 	name string
 	prev expand.Variable
 	cls  io.Closer
+}
+
+// stmtRedirs is what a statement's redirections leave to undo (jaiph-go
+// patch; see [Runner.stmtSync]). A {var} redirection outlives its command,
+// as in bash (the descriptor stays open, the variable keeps its number),
+// unless bash runs the command in a child it forks (an external program, a
+// subshell): there neither is seen afterwards.
+type stmtRedirs struct {
+	closers []io.Closer
+	varFds  []varFd
+	failed  bool // a redirection failed
+}
+
+// newStmtRedirs returns the redirection state of st, nil when st has no
+// redirections (nothing is allocated for those).
+func newStmtRedirs(st *syntax.Stmt) *stmtRedirs {
+	if len(st.Redirs) == 0 {
+		return nil
+	}
+	return &stmtRedirs{}
+}
+
+// didFail tells whether a redirection of the statement failed.
+func (rs *stmtRedirs) didFail() bool { return rs != nil && rs.failed }
+
+// apply performs the statement's redirections in order, stopping at the
+// first that fails.
+func (rs *stmtRedirs) apply(ctx context.Context, r *Runner, st *syntax.Stmt) bool {
+	for _, rd := range st.Redirs {
+		name, isVar := varRedirName(rd)
+		var prev expand.Variable
+		if isVar {
+			prev = r.lookupVar(name)
+		}
+		cls, err := r.redir(ctx, rd)
+		if err != nil {
+			if !r.exit.fatalExit && err != errRedirReported {
+				// A fatal error from a handler is reported by [Runner.Run].
+				r.errf("%v\n", err)
+			}
+			r.exit.code = 1
+			rs.failed = true
+			return false
+		}
+		if isVar {
+			rs.varFds = append(rs.varFds, varFd{name, prev, cls})
+		} else if cls != nil {
+			rs.closers = append(rs.closers, cls)
+		}
+	}
+	return true
 }
 
 // keepOnExit tells whether the redirections of a statement at a level stay
