@@ -522,7 +522,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		args = rest
 		src := strings.Join(args, " ")
-		p := syntax.NewParser()
+		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob])) // jaiph-go patch: see ExtGlobParse
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
 			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
@@ -567,7 +567,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			defer file.Close()
 			f = file
 		}
-		p := syntax.NewParser()
+		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob])) // jaiph-go patch: see ExtGlobParse
 		file, err := p.Parse(f, path)
 		if errors.Is(err, syscall.EISDIR) {
 			// jaiph-go patch: bash's text, naming the builtin and the file as given.

@@ -1,0 +1,29 @@
+package interp_test
+
+import "testing"
+
+// TestJaiphOilsDbracketBangParen: with extglob off when the text is parsed,
+// bash reads a word-initial `!(` in a [[ ]] operand as `!` and a
+// parenthesised test; extglob on at parse time (eval, source after
+// `shopt -s extglob`) makes it an extended pattern, a non-empty word. The
+// right of == / != is a pattern either way. (Oils' extglob-match spec.)
+func TestJaiphOilsDbracketBangParen(t *testing.T) {
+	runCases(t, []string{
+		`e=; q=x; [[ !($e) ]] && echo a; [[ !($q) ]] || echo b`,
+		`q=x; [[ y && !($q) ]] || echo c; [[ ! !($q) ]] && echo d; [[ ( !($q) ) ]] || echo e`,
+		`q=x; [[ x == !($q) ]] || echo f; [[ z == !($q) ]] && echo g; [[ z != !($q) ]] || echo h`,
+		`f() { shopt -s extglob; q=x; [[ !($q) ]] || echo i; eval '[[ !($q) ]] && echo j'; }; f`,
+		`f() { shopt -s extglob; q=x; echo '[[ !($q) ]] && echo k' > s.sh; source ./s.sh; shopt -u extglob; eval '[[ !($q) ]] || echo l'; }; f`,
+	})
+}
+
+// TestJaiphOilsEmptyExtglob: inside [[ ]] an extended pattern with an empty
+// list, `@()`, is a pattern matching the empty string (bash); the parser
+// took `@()` for the start of a function definition. (Oils' extglob-match
+// spec.)
+func TestJaiphOilsEmptyExtglob(t *testing.T) {
+	runCases(t, []string{
+		`[[ '' == @() ]] && echo a; [[ z == @() ]] || echo b; [[ ab == a@()b ]] && echo c`,
+		`[[ '' == *() ]] && echo d; [[ '' == ?() ]] && echo e; [[ x == !() ]] && echo f; [[ '' != +() ]] || echo g`,
+	})
+}
