@@ -102,6 +102,11 @@ type Config struct {
 	// as errors.
 	NoUnset bool
 
+	// NoCaseMatch is "shopt -s nocasematch", which bash also applies to
+	// ${x/pattern/s} (its match_pattern; not to # % or case modification).
+	// jaiph-go patch.
+	NoCaseMatch bool
+
 	// ExtGlob corresponds to the shell option which allows using extended
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
@@ -1858,7 +1863,7 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return u.HomeDir, rest
 }
 
-func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
+func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 	// jaiph-go patch: bash's scan for ${x/pat/s} and ${x//pat/s}: at
 	// each position from the left, the longest match, which may be empty
 	// (then one character is kept and the scan goes on), but never at the
@@ -1868,10 +1873,13 @@ func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
 	if extGlob { // shopt -s extglob applies here too
 		mode |= pattern.ExtendedOperators
 	}
+	if noCase { // shopt -s nocasematch (jaiph-go patch, see Config.NoCaseMatch)
+		mode |= pattern.NoGlobCase
+	}
 	var longest func(s string) int // the longest match's end, or -1
 	expr, err := pattern.Regexp(pat, mode)
 	if _, ok := err.(*pattern.NegExtGlobError); ok {
-		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators|mode&pattern.NoGlobCase)
 		if err != nil {
 			return nil
 		}

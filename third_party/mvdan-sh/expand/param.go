@@ -1012,6 +1012,9 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		if cfg.ExtGlob {
 			mode |= pattern.ExtendedOperators
 		}
+		if cfg.NoCaseMatch { // jaiph-go patch, see Config.NoCaseMatch
+			mode |= pattern.NoGlobCase
+		}
 		expr, err := pattern.Regexp(orig, mode)
 		if err != nil {
 			return elems, nil
@@ -1062,7 +1065,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n, cfg.ExtGlob)
+		locs := findAllIndex(orig, elem, n, cfg.ExtGlob, cfg.NoCaseMatch)
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {

@@ -27,3 +27,15 @@ func TestJaiphOilsEmptyExtglob(t *testing.T) {
 		`[[ '' == *() ]] && echo d; [[ '' == ?() ]] && echo e; [[ x == !() ]] && echo f; [[ '' != +() ]] || echo g`,
 	})
 }
+
+// TestJaiphOilsNocasematchPatsub: bash's nocasematch also folds case in
+// ${x/pattern/s} (every form: /, //, /#, /%, brackets, extended patterns),
+// but not in ${x#…}/${x%…} or case modification. (Oils'
+// nocasematch-match spec.)
+func TestJaiphOilsNocasematchPatsub(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s nocasematch; u=QaQ; echo "${u/q/x}" "${u//q/x}" "${u/#q/x}" "${u/%q/x}" "${u//[q]/x}" "${u/A/-}"`,
+		`shopt -s nocasematch; u=QaQ; echo "${u#q}" "${u%q}" "${u^^q}" "${u,,a}"; a=(Qz zq); echo "${a[@]/Q/x}"`,
+		`shopt -s nocasematch extglob; u=QQaq; echo "${u//+(q)/x}" "${u/!(q)/y}"; shopt -u nocasematch; echo "${u//q/x}"`,
+	})
+}
