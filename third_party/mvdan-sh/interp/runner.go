@@ -213,7 +213,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots]    // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
-	r.ecfg.NoCaseMatch = r.opts[optNoCaseMatch] // jaiph-go patch
+	r.ecfg.NoCaseMatch = r.opts[optNoCaseMatch]            // jaiph-go patch
 	r.ecfg.ReportError = r.reportError                     // jaiph-go patch
 	r.ecfg.Warn = func(msg string) { r.errf("%s\n", msg) } // jaiph-go patch
 }
