@@ -925,6 +925,30 @@ func (r *Runner) posixOptFlags() string {
 	return string(flags)
 }
 
+// optsList is the value of SHELLOPTS (posix: the set -o options that are
+// on, with braceexpand, hashall and interactive-comments, always on here)
+// or BASHOPTS (the shopt options that are on; an unsupported one keeps its
+// bash default), sorted and joined by ':' as bash's (jaiph-go patch).
+func (r *Runner) optsList(posix bool) string {
+	var on []string
+	if posix {
+		on = append(on, "braceexpand", "hashall", "interactive-comments")
+		for i, opt := range &posixOptsTable {
+			if r.opts[i] {
+				on = append(on, opt.name)
+			}
+		}
+	} else {
+		for i, opt := range &bashOptsTable {
+			if r.opts[len(posixOptsTable)+i] {
+				on = append(on, opt.name)
+			}
+		}
+	}
+	slices.Sort(on)
+	return strings.Join(on, ":")
+}
+
 func (r *Runner) posixOptByFlag(flag byte) *bool {
 	for i, opt := range &posixOptsTable {
 		if opt.flag == flag {

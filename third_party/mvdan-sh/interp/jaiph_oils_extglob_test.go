@@ -39,3 +39,17 @@ func TestJaiphOilsNocasematchPatsub(t *testing.T) {
 		`shopt -s nocasematch extglob; u=QQaq; echo "${u//+(q)/x}" "${u/!(q)/y}"; shopt -u nocasematch; echo "${u//q/x}"`,
 	})
 }
+
+// TestJaiphOilsShellopts: SHELLOPTS and BASHOPTS are bash's readonly lists
+// of the set -o and shopt options that are on, sorted and joined by ':'.
+// (Oils' sh-options-bash spec.)
+func TestJaiphOilsShellopts(t *testing.T) {
+	runCases(t, []string{
+		`echo "$SHELLOPTS"; echo "$BASHOPTS"`,
+		`set -euf -o pipefail; set -C; echo "$SHELLOPTS"; set +euf +C +o pipefail; echo "$SHELLOPTS"`,
+		`set -x; echo "$SHELLOPTS" 2>/dev/null; set +x 2>/dev/null; echo "$SHELLOPTS"`,
+		`shopt -s extglob nullglob failglob; shopt -u globskipdots; echo "$BASHOPTS"`,
+		`SHELLOPTS=x; echo "st $?"; BASHOPTS=y; echo "st $?"; test -v SHELLOPTS && test -v BASHOPTS && echo set`,
+		`f() { local SHELLOPTS=q; echo "st $?"; }; f; unset BASHOPTS; echo "st $?"; declare -p SHELLOPTS`,
+	})
+}
