@@ -1435,6 +1435,10 @@ func charOffsets(s string) []int {
 	return append(offs, len(s))
 }
 
+// PromptDecode decodes the backslash escapes of a prompt string, as
+// [Config.promptExpand] (jaiph-go patch: the interpreter's PS4).
+func PromptDecode(cfg *Config, s string) string { return cfg.promptExpand(s) }
+
 // promptExpand is ${x@P} (jaiph-go patch): the value expanded as a prompt
 // string. Backslash escapes with a fixed meaning are decoded; \u, \h, \w,
 // the date and time escapes and the history and job counts are taken from

@@ -1292,7 +1292,8 @@ func (r *Runner) Reset() {
 	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
 	// jaiph drops an IFS imported from the process environment, which bash
 	// ignores.
-	for name, def := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "OPTERR": "1"} {
+	// PS4 too (jaiph-go patch: the xtrace prefix, see tracer.prefix).
+	for name, def := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "OPTERR": "1", "PS4": "+ "} {
 		if !r.writeEnv.Get(name).IsSet() {
 			r.setVarString(name, def)
 		}

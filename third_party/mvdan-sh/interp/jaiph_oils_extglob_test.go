@@ -53,3 +53,46 @@ func TestJaiphOilsShellopts(t *testing.T) {
 		`f() { local SHELLOPTS=q; echo "st $?"; }; f; unset BASHOPTS; echo "st $?"; declare -p SHELLOPTS`,
 	})
 }
+
+// TestJaiphOilsPS4: xtrace lines start with PS4 expanded as a prompt
+// string when the line is written (variables, $?, arithmetic, command
+// substitution, with xtrace off meanwhile), its first character repeated
+// per command substitution level; unset or empty PS4 prints no prefix.
+// (Oils' xtrace spec.)
+func TestJaiphOilsPS4(t *testing.T) {
+	runCases(t, []string{
+		`declare -p PS4; set -x; echo 1; unset PS4; echo 2; PS4=; echo 3`,
+		`PS4='+$v:'; set -x; v=1; echo one; v=2; echo two`,
+		`PS4='[st=$?] '; set -x; false; echo ok; (exit 4); echo "$(echo in)"`,
+		`PS4='-> $((1+2)) $(echo c) '; set -x; echo a; x=$(echo b)`,
+		`set -x; f() { local PS4='- '; echo inside; }; f; echo two`,
+		`PS4='@@ '; set -x; echo "$(echo "$(echo deep)")"`,
+	})
+}
+
+// TestJaiphOilsXtraceQuoting: bash 5.2's xtrace writes a word with a
+// control character other than tab and newline (or a byte that is no
+// UTF-8) as $'…', a lone single quote as \', and checks an assignment's
+// value for shell metacharacters first. (Oils' xtrace spec.)
+func TestJaiphOilsXtraceQuoting(t *testing.T) {
+	runCases(t, []string{
+		`set -x; : $'a\x01b' $'a\x03b\004c' $'\a\b\f\r\v\e' $'x\x7f' $'t\tn\nz'`,
+		`set -x; : "'" "a'b" '\' $'\x01\'\\' $'\xff' $'ok\xc3'`,
+		`set -x; v=$'a\x01b'; w=$'a\x01 b'; u="'"; x=$'\xfe'`,
+		`set -x; echo $'\x02' > /dev/null; printf '%s\n' $'q\x1br' >/dev/null`,
+	})
+}
+
+// TestJaiphOilsDeclareAppendNewLocal: in a function, declare/local
+// name+=… of a variable that is not yet a local of that function appends
+// to a new, empty local (bash's make_local_variable), for lists and
+// strings; a local of the function, or a prefix binding of the call, is
+// appended to. (Oils' xtrace spec: declare a+=(v).)
+func TestJaiphOilsDeclareAppendNewLocal(t *testing.T) {
+	runCases(t, []string{
+		`a=(1); s=g; b=(0); f() { declare a+=(2); declare s+=x; local b+=(3); declare -p a s b; }; f; declare -p a s b`,
+		`f() { local c=(1); declare c+=(2); declare -p c; g; }; g() { declare c+=(9); declare -p c; }; f`,
+		`h() { declare s+=y; echo "$s"; }; s=t h; declare -A m=([k]=v); k() { declare m+=([q]=w); declare -p m; }; k`,
+		`a=(1); f() { declare -g a+=(2); }; f; declare -p a`,
+	})
+}

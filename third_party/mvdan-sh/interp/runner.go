@@ -867,6 +867,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// the element of the referenced array.
 					prev = r.lookupVar(name)
 				}
+				if tracingEnabled {
+					trace.prime() // jaiph-go patch: PS4 as before the assignment
+				}
 				r.setVarWithIndex(prev, name, as.Index, vr)
 
 				if !tracingEnabled {
@@ -1406,6 +1409,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		var traceArgs, traceAssigns []string
 		if tracingEnabled {
 			fromCall := r.declFromCall // jaiph-go patch: traced as a call
+			if !fromCall {
+				trace.prime() // jaiph-go patch: PS4 as before the declaration
+			}
 			defer func() {
 				if !fromCall {
 					trace.call(cm.Variant.Value, traceArgs...)
@@ -1605,6 +1611,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Kind = expand.KeepValue
 				}
 			} else {
+				if as.Append && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+					// jaiph-go patch: in a function, declare/local
+					// name+=… of a variable that is not yet a local of
+					// this function appends to a new, empty local, as
+					// bash's make_local_variable (the outer value is
+					// not the start).
+					plain := *as
+					plain.Append = false
+					as = &plain
+					vr = expand.Variable{}
+				}
 				if as.Append && as.Array != nil && local && !global && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
 					// jaiph-go patch: in a function, declare/local
 					// name+=(…) of a variable that is no array yet
@@ -1943,6 +1960,12 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 	prev := r.lookupVar(as.Name.Value)
 	if n, v := prev.Resolve(r.writeEnv); n != "" {
 		prev = v
+	}
+	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); as.Append && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
+		// jaiph-go patch: a function's declare/local name+=(…) of a
+		// variable not yet its local appends to a new, empty local,
+		// as bash's make_local_variable.
+		prev = expand.Variable{}
 	}
 	assoc := assocDecl(before) || prev.Kind == expand.Associative
 	quoted := func(s string, at syntax.Node) *syntax.Word {
