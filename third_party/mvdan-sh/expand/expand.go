@@ -442,6 +442,40 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	return sb.String(), consumed, err
 }
 
+// appendCodePoint writes the \u/\U escape of code point n as bash does in
+// a UTF-8 locale (jaiph-go patch: glibc's wctomb, bash's u32toutf8):
+// surrogates and values past U+10FFFF are encoded as the bit pattern
+// says, in up to six bytes; past 0x7fffffff nothing is written. Go's
+// WriteRune made them all U+FFFD.
+func appendCodePoint(sb *strings.Builder, n uint64) {
+	switch {
+	case n < 0x80:
+		sb.WriteByte(byte(n))
+	case n < 0x800:
+		sb.WriteByte(byte(n>>6) | 0xc0)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x10000:
+		sb.WriteByte(byte(n>>12) | 0xe0)
+		sb.WriteByte(byte(n>>6&0x3f) | 0x80)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x200000:
+		sb.WriteByte(byte(n>>18) | 0xf0)
+		sb.WriteByte(byte(n>>12&0x3f) | 0x80)
+		sb.WriteByte(byte(n>>6&0x3f) | 0x80)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x4000000:
+		sb.WriteByte(byte(n>>24) | 0xf8)
+		for sh := 18; sh >= 0; sh -= 6 {
+			sb.WriteByte(byte(n>>sh&0x3f) | 0x80)
+		}
+	case n < 0x80000000:
+		sb.WriteByte(byte(n>>30) | 0xfc)
+		for sh := 24; sh >= 0; sh -= 6 {
+			sb.WriteByte(byte(n>>sh&0x3f) | 0x80)
+		}
+	}
+}
+
 func formatInto(sb *strings.Builder, format string, args []string) (int, error) {
 	var fmts []byte
 	initialArgs := len(args)
@@ -514,7 +548,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 						// always as a single byte
 						sb.WriteByte(byte(n))
 					} else {
-						sb.WriteRune(rune(n))
+						appendCodePoint(sb, n)
 					}
 					break
 				}

@@ -96,3 +96,24 @@ func TestJaiphOilsDeclareAppendNewLocal(t *testing.T) {
 		`a=(1); f() { declare -g a+=(2); }; f; declare -p a`,
 	})
 }
+
+// TestJaiphOilsDollarQuoteCodePoints: $'\u…' and $'\U…' encode any value
+// as bash does in a UTF-8 locale (surrogates, values past U+10FFFF in up
+// to six bytes, nothing past 0x7fffffff); they were U+FFFD. (Oils'
+// unicode spec; bash's side sets the locale on a line of its own.)
+func TestJaiphOilsDollarQuoteCodePoints(t *testing.T) {
+	runCases(t, []string{
+		"LC_ALL=C.UTF-8\nprintf %s $'\\udc00|\\U0000dc00|\\U00110000|\\U7fffffff|\\U80000000|\\U0010ffff|\\u00fc' | od -An -tx1",
+	})
+}
+
+// TestJaiphOilsProcSubstCatShortcut: <(<file) gives the file's contents,
+// as bash's $(<file) shortcut; with more than the redirection it is an
+// ordinary command list (the redirection alone prints nothing). (Oils'
+// process-sub spec.)
+func TestJaiphOilsProcSubstCatShortcut(t *testing.T) {
+	runCases(t, []string{
+		`echo WORD > w.txt; tr A-Z a-z < <(<w.txt); cat < <(<w.txt; echo hi); cat <(< w.txt) <(<w.txt)`,
+		`cat <(<missing.txt); echo "st $?"`,
+	})
+}

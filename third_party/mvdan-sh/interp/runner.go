@@ -170,6 +170,21 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					// Should only happen if we forgot a case above.
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
+				if word := catShortcutArg(ps.Stmts[0]); word != nil && len(ps.Stmts) == 1 && ps.Op == syntax.CmdIn {
+					// jaiph-go patch: <(<file) is bash's $(<file)
+					// shortcut too: the file's contents (the bare
+					// redirection printed nothing).
+					path := r2.literal(word)
+					src, err := r2.open(pctx, path, os.O_RDONLY, 0, false)
+					if err != nil {
+						r2.errf("%v\n", redirOpenError(path, err))
+						r2.exit.code = 1
+						return
+					}
+					io.Copy(r2.stdout, src)
+					src.Close()
+					return
+				}
 				r2.stmts(pctx, ps.Stmts)
 				r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 				r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
