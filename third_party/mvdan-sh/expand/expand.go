@@ -985,7 +985,14 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", err
 	}
 	out := sb.String()
-	out = strings.ReplaceAll(out, "\x00", "")
+	if strings.IndexByte(out, 0) >= 0 {
+		// jaiph-go patch: bash drops NUL bytes with one warning per
+		// substitution (read_comsub).
+		if cfg.Warn != nil {
+			cfg.Warn("warning: command substitution: ignored null byte in input")
+		}
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
 	return strings.TrimRight(out, "\n"), nil
 }
 

@@ -117,3 +117,16 @@ func TestJaiphOilsProcSubstCatShortcut(t *testing.T) {
 		`cat <(<missing.txt); echo "st $?"`,
 	})
 }
+
+// TestJaiphOilsNulBytes: bash drops the NUL bytes of a command
+// substitution with one warning per substitution, read skips them without
+// counting them (unless NUL is the delimiter), and mapfile keeps each line
+// only up to its first NUL. (Oils' nul-bytes spec.)
+func TestJaiphOilsNulBytes(t *testing.T) {
+	runCases(t, []string{
+		`s=$(printf '.\000.\000'); echo "${#s}"; t=$(printf 'a\000'; printf '\000b'); echo "$t"; u=$(printf ok); echo "$u"`,
+		`printf '.\000.\n' | { read -r s; echo "${#s}"; }; printf 'a\000bc' | { read -r -n 2 s; echo "$s"; }; printf 'a\000b' | { read -r -d '' s; echo "$s"; }`,
+		`printf '.\000.\nxy\n.\000\n' | { mapfile L; echo "${#L[@]}"; printf '<%s>' "${L[@]}"; echo; }; printf 'p\000q\n' | { mapfile -t L; printf '<%s>' "${L[@]}"; echo; }`,
+		`printf 'a\000b\000c' | { mapfile -d '' L; printf '<%s>' "${L[@]}"; echo; }`,
+	})
+}
