@@ -130,3 +130,26 @@ func TestJaiphOilsNulBytes(t *testing.T) {
 		`printf 'a\000b\000c' | { mapfile -d '' L; printf '<%s>' "${L[@]}"; echo; }`,
 	})
 }
+
+// TestJaiphOilsNegatedExtglobAnywhere: !(…) with patterns around it,
+// several groups or nested in another group, in pathname expansion and
+// [[ ]], as bash's extmatch. (Oils' extglob-files spec.)
+func TestJaiphOilsNegatedExtglobAnywhere(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s extglob; mkdir d; touch d/{aa,ab,ac,ba,bb,bc,ca,cb,cc}; p1='d/!(b)@(b|c)' p2='d/!(b)?@(b|c)' p3='d/!(b)a@(b|c)'; echo $p1; echo $p2; echo $p3`,
+		`shopt -s extglob; mkdir d; touch d/{ab,ac,ad,az,bc,bd}; p1='d/a@(!(c|d))' p2='d/a!(@(ab|b*))' p3='d/!(a*)!(c)'; echo $p1; echo $p2; echo $p3`,
+		`for w in xay xy ab ba x.y; do [[ $w == *!(a)y ]] && echo "1 $w"; [[ $w == !(x)@(a|b)* ]] && echo "2 $w"; [[ $w == +(!(a))b ]] && echo "3 $w"; done`,
+		`shopt -s extglob; touch .h x1 x2 y1; p='!(x)*'; echo $p; p2='!(y)[0-9]'; echo $p2`,
+	})
+}
+
+// TestJaiphOilsDeclInvalidOption: an invalid option of declare, typeset,
+// local, export or readonly is bash's `NAME: -X: invalid option` and the
+// builtin's usage line, status 2. (Oils' extglob-files spec: typeset with
+// a pattern for an option.)
+func TestJaiphOilsDeclInvalidOption(t *testing.T) {
+	runCases(t, []string{
+		`declare -@ x; echo "st $?"; typeset -q y; echo "st $?"; f() { local -@ z; echo "st $?"; }; f`,
+		`export -@ w; echo "st $?"; readonly -@ v; echo "st $?"; declare -x1 u; echo "st $?"`,
+	})
+}

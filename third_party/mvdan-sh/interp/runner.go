@@ -195,6 +195,16 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.updateExpandOpts()
 }
 
+// declUsage are the usage lines bash prints after an invalid option of a
+// declaration builtin (jaiph-go patch).
+var declUsage = map[string]string{
+	"declare":  "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":  "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"local":    "local [option] name[=value] ...",
+	"export":   "export [-fn] [name[=value] ...] or export -p",
+	"readonly": "readonly [-aAf] [name[=value] ...] or readonly -p",
+}
+
 // catShortcutArg checks if a statement is of the form "$(<file)". The redirect
 // word is returned if there's a match, and nil otherwise.
 func catShortcutArg(stmt *syntax.Stmt) *syntax.Word {
@@ -1487,7 +1497,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case "-f", "-p", "-F": // jaiph-go patch: -F
 					declQuery = flag
 				default:
-					r.errf("declare: invalid option %q\n", flag)
+					// jaiph-go patch: bash's text, naming the builtin,
+					// and its usage line.
+					v := cm.Variant.Value
+					usage, ok := declUsage[v]
+					if !ok {
+						v, usage = "declare", declUsage["declare"]
+					}
+					r.errf("%s: %s: invalid option\n%s: usage: %s\n", v, flag, v, usage)
 					r.exit.code = 2
 					return
 				}
