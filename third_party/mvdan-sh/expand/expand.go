@@ -2153,6 +2153,9 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 	// Note that the results need to be sorted.
 	// TODO: above we do a BFS; if we did a DFS, the matches would already be sorted.
 	slices.Sort(matches)
+	// jaiph-go patch: each path once, as bash, though several "**"
+	// (`**/**/*.md`) reach it along several routes.
+	matches = slices.Compact(matches)
 	// Remove any empty matches left behind from "**".
 	if len(matches) > 0 && matches[0] == "" {
 		matches = matches[1:]
@@ -2333,11 +2336,17 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		return nil, err
 	}
 	var res []*regexp.Regexp
-	for _, pat := range strings.Split(ignore, ":") {
+	// As bash's glob_name_is_acceptable: FNM_PATHNAME (a * or ? does not
+	// match a slash), extglob and nocaseglob as set.
+	mode := pattern.EntireString | pattern.Filenames | cfg.extGlobMode()
+	if cfg.NoCaseGlob {
+		mode |= pattern.NoGlobCase
+	}
+	for _, pat := range splitIgnoreSpec(ignore) {
 		if pat == "" {
 			continue
 		}
-		if expr, err := pattern.Regexp(pat, pattern.EntireString); err == nil {
+		if expr, err := pattern.Regexp(pat, mode); err == nil {
 			if re, err := regexp.Compile(expr); err == nil {
 				res = append(res, re)
 			}
@@ -2353,6 +2362,53 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		}
 	}
 	return kept, nil
+}
+
+// splitIgnoreSpec splits GLOBIGNORE at its colons as bash's
+// split_ignorespec: not at a backslash-escaped one, nor inside a bracket
+// expression (`[[:alnum:]]*` is one pattern) (jaiph-go patch).
+func splitIgnoreSpec(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			if end := bracketEnd(s, i); end > 0 {
+				i = end
+			}
+		case ':':
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// bracketEnd is the index of the ']' closing the bracket expression that
+// starts at s[open], or -1.
+func bracketEnd(s string, open int) int {
+	j := open + 1
+	if j < len(s) && (s[j] == '!' || s[j] == '^') {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for ; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case s[j] == '[' && j+1 < len(s) && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '='):
+			if k := strings.Index(s[j+2:], string(s[j+1])+"]"); k >= 0 {
+				j += 2 + k + 1
+			}
+		case s[j] == ']':
+			return j
+		}
+	}
+	return -1
 }
 
 // arithTrailing is the whitespace between an arithmetic expression and the

@@ -153,3 +153,15 @@ func TestJaiphOilsDeclInvalidOption(t *testing.T) {
 		`export -@ w; echo "st $?"; readonly -@ v; echo "st $?"; declare -x1 u; echo "st $?"`,
 	})
 }
+
+// TestJaiphOilsGlobignoreAndGlobstar: GLOBIGNORE's patterns match as
+// bash's (FNM_PATHNAME: * does not match a slash; split at colons outside
+// bracket expressions), and a glob with several ** lists each path once.
+// (Oils' globignore and globstar specs.)
+func TestJaiphOilsGlobignoreAndGlobstar(t *testing.T) {
+	runCases(t, []string{
+		`mkdir w; cd w; touch one.md one.txt; mkdir foo; touch foo/{two.md,two.txt}; GLOBIGNORE=*.txt; echo *.* foo/*.*; GLOBIGNORE='*/*.txt'; echo *.* foo/*.*`,
+		`mkdir w; cd w; touch {_t.py,p.toml,2023.log,.env} 'has space.doc'; GLOBIGNORE=[[:alnum:]]*; echo *.*; GLOBIGNORE=[![:alnum:]]*; echo *.*; GLOBIGNORE='*[[:space:]]*:2*'; echo *.*; GLOBIGNORE='[:]x:p*'; echo *.*`,
+		`shopt -s globstar; mkdir -p w/c/s; cd w; touch {leaf.md,c/leaf.md,c/s/leaf.md}; echo **/**/*.*`,
+	})
+}
