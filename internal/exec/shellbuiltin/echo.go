@@ -107,7 +107,9 @@ func echoEscapes(b *strings.Builder, s string) (stop bool) {
 				b.WriteByte(s[i])
 				continue
 			}
-			b.WriteRune(rune(n))
+			// As printf's \u/\U: bash's encoding, surrogates and values
+			// past U+10FFFF included (WriteRune made them U+FFFD).
+			b.WriteString(u32ToUTF8(uint32(n)))
 			i = j - 1
 		default:
 			b.WriteByte('\\')

@@ -21,6 +21,8 @@ func TestBashEcho(t *testing.T) {
 		{[]string{"-", "y"}, "- y\n"},
 		{[]string{"y", "-n"}, "y -n\n"},
 		{[]string{"-e", `\0101\x41\u00e9\e[0m\\\q`}, "AA\u00e9\x1b[0m\\\\q\n"},
+		// bash's encoding of surrogates, values past U+10FFFF and past 0x7fffffff (Oils' unicode spec)
+		{[]string{"-e", `\udc00 \U00110000 \U7fffffff \U80000000.`}, "\xed\xb0\x80 \xf4\x90\x80\x80 \xfd\xbf\xbf\xbf\xbf\xbf .\n"},
 		{[]string{"-e", `\x`}, "\\x\n"},
 		{[]string{"-e", `trailing\`}, "trailing\\\n"},
 		{[]string{"$(touch x)", "`id`"}, "$(touch x) `id`\n"},

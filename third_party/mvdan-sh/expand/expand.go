@@ -102,6 +102,11 @@ type Config struct {
 	// as errors.
 	NoUnset bool
 
+	// NoCaseMatch is "shopt -s nocasematch", which bash also applies to
+	// ${x/pattern/s} (its match_pattern; not to # % or case modification).
+	// jaiph-go patch.
+	NoCaseMatch bool
+
 	// ExtGlob corresponds to the shell option which allows using extended
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
@@ -442,6 +447,40 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	return sb.String(), consumed, err
 }
 
+// appendCodePoint writes the \u/\U escape of code point n as bash does in
+// a UTF-8 locale (jaiph-go patch: glibc's wctomb, bash's u32toutf8):
+// surrogates and values past U+10FFFF are encoded as the bit pattern
+// says, in up to six bytes; past 0x7fffffff nothing is written. Go's
+// WriteRune made them all U+FFFD.
+func appendCodePoint(sb *strings.Builder, n uint64) {
+	switch {
+	case n < 0x80:
+		sb.WriteByte(byte(n))
+	case n < 0x800:
+		sb.WriteByte(byte(n>>6) | 0xc0)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x10000:
+		sb.WriteByte(byte(n>>12) | 0xe0)
+		sb.WriteByte(byte(n>>6&0x3f) | 0x80)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x200000:
+		sb.WriteByte(byte(n>>18) | 0xf0)
+		sb.WriteByte(byte(n>>12&0x3f) | 0x80)
+		sb.WriteByte(byte(n>>6&0x3f) | 0x80)
+		sb.WriteByte(byte(n&0x3f) | 0x80)
+	case n < 0x4000000:
+		sb.WriteByte(byte(n>>24) | 0xf8)
+		for sh := 18; sh >= 0; sh -= 6 {
+			sb.WriteByte(byte(n>>sh&0x3f) | 0x80)
+		}
+	case n < 0x80000000:
+		sb.WriteByte(byte(n>>30) | 0xfc)
+		for sh := 24; sh >= 0; sh -= 6 {
+			sb.WriteByte(byte(n>>sh&0x3f) | 0x80)
+		}
+	}
+}
+
 func formatInto(sb *strings.Builder, format string, args []string) (int, error) {
 	var fmts []byte
 	initialArgs := len(args)
@@ -514,7 +553,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 						// always as a single byte
 						sb.WriteByte(byte(n))
 					} else {
-						sb.WriteRune(rune(n))
+						appendCodePoint(sb, n)
 					}
 					break
 				}
@@ -951,7 +990,14 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", err
 	}
 	out := sb.String()
-	out = strings.ReplaceAll(out, "\x00", "")
+	if strings.IndexByte(out, 0) >= 0 {
+		// jaiph-go patch: bash drops NUL bytes with one warning per
+		// substitution (read_comsub).
+		if cfg.Warn != nil {
+			cfg.Warn("warning: command substitution: ignored null byte in input")
+		}
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
 	return strings.TrimRight(out, "\n"), nil
 }
 
@@ -1863,7 +1909,7 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return u.HomeDir, rest
 }
 
-func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
+func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 	// jaiph-go patch: bash's scan for ${x/pat/s} and ${x//pat/s}: at
 	// each position from the left, the longest match, which may be empty
 	// (then one character is kept and the scan goes on), but never at the
@@ -1873,10 +1919,13 @@ func findAllIndex(pat, name string, n int, extGlob bool) [][]int {
 	if extGlob { // shopt -s extglob applies here too
 		mode |= pattern.ExtendedOperators
 	}
+	if noCase { // shopt -s nocasematch (jaiph-go patch, see Config.NoCaseMatch)
+		mode |= pattern.NoGlobCase
+	}
 	var longest func(s string) int // the longest match's end, or -1
 	expr, err := pattern.Regexp(pat, mode)
 	if _, ok := err.(*pattern.NegExtGlobError); ok {
-		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators|mode&pattern.NoGlobCase)
 		if err != nil {
 			return nil
 		}
@@ -2109,6 +2158,9 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 	// Note that the results need to be sorted.
 	// TODO: above we do a BFS; if we did a DFS, the matches would already be sorted.
 	slices.Sort(matches)
+	// jaiph-go patch: each path once, as bash, though several "**"
+	// (`**/**/*.md`) reach it along several routes.
+	matches = slices.Compact(matches)
 	// Remove any empty matches left behind from "**".
 	if len(matches) > 0 && matches[0] == "" {
 		matches = matches[1:]
@@ -2289,11 +2341,17 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		return nil, err
 	}
 	var res []*regexp.Regexp
-	for _, pat := range strings.Split(ignore, ":") {
+	// As bash's glob_name_is_acceptable: FNM_PATHNAME (a * or ? does not
+	// match a slash), extglob and nocaseglob as set.
+	mode := pattern.EntireString | pattern.Filenames | cfg.extGlobMode()
+	if cfg.NoCaseGlob {
+		mode |= pattern.NoGlobCase
+	}
+	for _, pat := range splitIgnoreSpec(ignore) {
 		if pat == "" {
 			continue
 		}
-		if expr, err := pattern.Regexp(pat, pattern.EntireString); err == nil {
+		if expr, err := pattern.Regexp(pat, mode); err == nil {
 			if re, err := regexp.Compile(expr); err == nil {
 				res = append(res, re)
 			}
@@ -2309,6 +2367,53 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		}
 	}
 	return kept, nil
+}
+
+// splitIgnoreSpec splits GLOBIGNORE at its colons as bash's
+// split_ignorespec: not at a backslash-escaped one, nor inside a bracket
+// expression (`[[:alnum:]]*` is one pattern) (jaiph-go patch).
+func splitIgnoreSpec(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			if end := bracketEnd(s, i); end > 0 {
+				i = end
+			}
+		case ':':
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// bracketEnd is the index of the ']' closing the bracket expression that
+// starts at s[open], or -1.
+func bracketEnd(s string, open int) int {
+	j := open + 1
+	if j < len(s) && (s[j] == '!' || s[j] == '^') {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for ; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case s[j] == '[' && j+1 < len(s) && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '='):
+			if k := strings.Index(s[j+2:], string(s[j+1])+"]"); k >= 0 {
+				j += 2 + k + 1
+			}
+		case s[j] == ']':
+			return j
+		}
+	}
+	return -1
 }
 
 // arithTrailing is the whitespace between an arithmetic expression and the

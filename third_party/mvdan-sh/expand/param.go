@@ -1012,6 +1012,9 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		if cfg.ExtGlob {
 			mode |= pattern.ExtendedOperators
 		}
+		if cfg.NoCaseMatch { // jaiph-go patch, see Config.NoCaseMatch
+			mode |= pattern.NoGlobCase
+		}
 		expr, err := pattern.Regexp(orig, mode)
 		if err != nil {
 			return elems, nil
@@ -1062,7 +1065,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n, cfg.ExtGlob)
+		locs := findAllIndex(orig, elem, n, cfg.ExtGlob, cfg.NoCaseMatch)
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
@@ -1431,6 +1434,10 @@ func charOffsets(s string) []int {
 	}
 	return append(offs, len(s))
 }
+
+// PromptDecode decodes the backslash escapes of a prompt string, as
+// [Config.promptExpand] (jaiph-go patch: the interpreter's PS4).
+func PromptDecode(cfg *Config, s string) string { return cfg.promptExpand(s) }
 
 // promptExpand is ${x@P} (jaiph-go patch): the value expanded as a prompt
 // string. Backslash escapes with a fixed meaning are decoded; \u, \h, \w,

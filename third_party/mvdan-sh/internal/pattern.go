@@ -31,7 +31,14 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 		if !ok {
 			return nil, err
 		}
-		return extNegatedMatcher(pat, negErr.Groups)
+		m, err := extNegatedMatcher(pat, negErr.Groups)
+		if err != nil {
+			// jaiph-go patch: any other use of !(…) (several groups,
+			// patterns around it, nesting) goes to a backtracking
+			// matcher with bash's extmatch semantics.
+			return extBacktrackMatcher(pat, mode)
+		}
+		return m, nil
 	}
 	rx := regexp.MustCompile(expr)
 	return rx.MatchString, nil
@@ -47,7 +54,7 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 	prefix := pat[:g.Start]
 	suffix := pat[g.End:]
 
-	if pattern.HasMeta(prefix, 0) || pattern.HasMeta(suffix, 0) {
+	if pattern.HasMeta(prefix, pattern.ExtendedOperators) || pattern.HasMeta(suffix, pattern.ExtendedOperators) || strings.ContainsAny(prefix+suffix, "()|") {
 		return nil, fmt.Errorf("extglob !(...) is only supported with a fixed prefix and suffix")
 	}
 
@@ -74,4 +81,166 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 
 		return !rx.MatchString(middle)
 	}, nil
+}
+
+// extBacktrackMatcher matches a whole string against pat as bash's
+// extmatch does (lib/glob/sm_loop.c), trying every split of the string
+// (jaiph-go patch). Single characters, bracket expressions and runs of
+// ordinary text are matched through [pattern.Regexp] with the caller's
+// mode; ?(…) *(…) +(…) @(…) !(…) and * are matched here.
+func extBacktrackMatcher(pat string, mode pattern.Mode) (func(string) bool, error) {
+	m := &extMatcher{mode: mode &^ pattern.EntireString, cache: map[string]*regexp.Regexp{}}
+	if _, err := m.one(`x`); err != nil {
+		return nil, err
+	}
+	return func(name string) bool { return m.match(pat, name) }, nil
+}
+
+type extMatcher struct {
+	mode  pattern.Mode
+	cache map[string]*regexp.Regexp
+}
+
+// one compiles a piece of pattern without extended groups, anchored.
+func (m *extMatcher) one(piece string) (*regexp.Regexp, error) {
+	if rx, ok := m.cache[piece]; ok {
+		return rx, nil
+	}
+	expr, err := pattern.Regexp(piece, m.mode|pattern.EntireString)
+	if err != nil {
+		return nil, err
+	}
+	rx, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	m.cache[piece] = rx
+	return rx, nil
+}
+
+// groupEnd returns the index just past the ')' closing the group whose
+// '(' is at open, and the group's alternatives; -1 when it is not closed.
+func groupEnd(pat string, open int) (int, []string) {
+	depth := 0
+	var alts []string
+	start := open + 1
+	for i := open; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i + 1, append(alts, pat[start:i])
+			}
+		case '|':
+			if depth == 1 {
+				alts = append(alts, pat[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return -1, nil
+}
+
+// match reports whether all of s matches pat.
+func (m *extMatcher) match(pat, s string) bool {
+	// The literal head up to the first *, extended group or end is
+	// matched at once.
+	i := 0
+	for i < len(pat) {
+		c := pat[i]
+		if c == '\\' {
+			i += 2
+			continue
+		}
+		if c == '*' && (i+1 >= len(pat) || pat[i+1] != '(') {
+			break
+		}
+		if strings.IndexByte("?*+@!", c) >= 0 && i+1 < len(pat) && pat[i+1] == '(' {
+			if end, _ := groupEnd(pat, i+1); end > 0 {
+				break
+			}
+		}
+		i++
+	}
+	i = min(i, len(pat))
+	head, rest := pat[:i], pat[i:]
+	if head != "" {
+		rx, err := m.one(head)
+		if err != nil {
+			return false
+		}
+		if rest == "" {
+			return rx.MatchString(s)
+		}
+		for _, j := range splits(s) {
+			if rx.MatchString(s[:j]) && m.match(rest, s[j:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if rest == "" {
+		return s == ""
+	}
+	if rest[0] == '*' && (len(rest) == 1 || rest[1] != '(') {
+		for _, j := range splits(s) {
+			if m.match(rest[1:], s[j:]) {
+				return true
+			}
+		}
+		return false
+	}
+	op := rest[0]
+	end, alts := groupEnd(rest, 1)
+	after := rest[end:]
+	anyAlt := func(t string) bool {
+		for _, a := range alts {
+			if m.match(a, t) {
+				return true
+			}
+		}
+		return false
+	}
+	switch op {
+	case '!':
+		for _, j := range splits(s) {
+			if !anyAlt(s[:j]) && m.match(after, s[j:]) {
+				return true
+			}
+		}
+		return false
+	case '?', '@':
+		if op == '?' && m.match(after, s) {
+			return true
+		}
+		for _, j := range splits(s) {
+			if anyAlt(s[:j]) && m.match(after, s[j:]) {
+				return true
+			}
+		}
+		return false
+	default: // '*', '+'
+		if op == '*' && m.match(after, s) {
+			return true
+		}
+		star := "*(" + rest[2:end-1] + ")" + after
+		for _, j := range splits(s) {
+			if j > 0 && anyAlt(s[:j]) && m.match(star, s[j:]) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// splits are the character boundaries of s, 0 and len(s) included.
+func splits(s string) []int {
+	out := make([]int, 0, len(s)+1)
+	for i := range s {
+		out = append(out, i)
+	}
+	return append(out, len(s))
 }

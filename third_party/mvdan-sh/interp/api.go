@@ -930,6 +930,30 @@ func (r *Runner) posixOptFlags() string {
 	return string(flags)
 }
 
+// optsList is the value of SHELLOPTS (posix: the set -o options that are
+// on, with braceexpand, hashall and interactive-comments, always on here)
+// or BASHOPTS (the shopt options that are on; an unsupported one keeps its
+// bash default), sorted and joined by ':' as bash's (jaiph-go patch).
+func (r *Runner) optsList(posix bool) string {
+	var on []string
+	if posix {
+		on = append(on, "braceexpand", "hashall", "interactive-comments")
+		for i, opt := range &posixOptsTable {
+			if r.opts[i] {
+				on = append(on, opt.name)
+			}
+		}
+	} else {
+		for i, opt := range &bashOptsTable {
+			if r.opts[len(posixOptsTable)+i] {
+				on = append(on, opt.name)
+			}
+		}
+	}
+	slices.Sort(on)
+	return strings.Join(on, ":")
+}
+
 func (r *Runner) posixOptByFlag(flag byte) *bool {
 	for i, opt := range &posixOptsTable {
 		if opt.flag == flag {
@@ -1273,7 +1297,8 @@ func (r *Runner) Reset() {
 	// keeps that shell's IFS, OPTIND and OPTERR, as a bash subshell does;
 	// jaiph drops an IFS imported from the process environment, which bash
 	// ignores.
-	for _, v := range [...]struct{ name, def string }{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"OPTERR", "1"}} { // no map to make for every runner
+	// PS4 too (jaiph-go patch: the xtrace prefix, see tracer.prefix).
+	for _, v := range [...]struct{ name, def string }{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"OPTERR", "1"}, {"PS4", "+ "}} { // no map to make for every runner
 		if !r.writeEnv.Get(v.name).IsSet() {
 			r.setVarString(v.name, v.def)
 		}

@@ -522,7 +522,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		args = rest
 		src := strings.Join(args, " ")
-		p := syntax.NewParser()
+		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob])) // jaiph-go patch: see ExtGlobParse
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
 			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2
@@ -567,7 +567,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			defer file.Close()
 			f = file
 		}
-		p := syntax.NewParser()
+		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob])) // jaiph-go patch: see ExtGlobParse
 		file, err := p.Parse(f, path)
 		if errors.Is(err, syscall.EISDIR) {
 			// jaiph-go patch: bash's text, naming the builtin and the file as given.
@@ -795,7 +795,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		raw := false
 		silent := false
 		readArray := false
-		ropts := readOpts{delim: '\n', nchars: -1}
+		ropts := readOpts{delim: '\n', nchars: -1, skipNUL: true}
 		pollOnly := false // read -t 0: only report whether input is ready
 		var timeout time.Duration
 		hasTimeout := false
@@ -1305,6 +1305,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if err == nil && !dropDelim {
 				line = append(line, delim[0])
 			}
+			if i := bytes.IndexByte(line, 0); i >= 0 {
+				// jaiph-go patch: bash keeps each line as a C string:
+				// it ends at a NUL byte (a NUL delimiter too).
+				line = line[:i]
+			}
 			if err != nil && len(line) == 0 {
 				break
 			}
@@ -1404,6 +1409,9 @@ type readOpts struct {
 	delim  byte // -d; 0 for NUL
 	nchars int  // -n/-N; -1 when unset
 	exact  bool // -N: ignore the delimiter
+	// skipNUL drops NUL bytes (unless NUL is the delimiter) without
+	// counting them, as bash's read (jaiph-go patch).
+	skipNUL bool
 }
 
 func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
@@ -1445,6 +1453,8 @@ func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byt
 		if n > 0 {
 			b := buf[0]
 			switch {
+			case b == 0 && o.skipNUL && o.delim != 0:
+				continue
 			case !raw && b == '\\' && !esc:
 				line = append(line, b)
 				esc = true

@@ -170,6 +170,21 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					// Should only happen if we forgot a case above.
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
+				if word := catShortcutArg(ps.Stmts[0]); word != nil && len(ps.Stmts) == 1 && ps.Op == syntax.CmdIn {
+					// jaiph-go patch: <(<file) is bash's $(<file)
+					// shortcut too: the file's contents (the bare
+					// redirection printed nothing).
+					path := r2.literal(word)
+					src, err := r2.open(pctx, path, os.O_RDONLY, 0, false)
+					if err != nil {
+						r2.errf("%v\n", redirOpenError(path, err))
+						r2.exit.code = 1
+						return
+					}
+					io.Copy(r2.stdout, src)
+					src.Close()
+					return
+				}
 				r2.stmts(pctx, ps.Stmts)
 				r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 				r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
@@ -178,6 +193,16 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 		},
 	}
 	r.updateExpandOpts()
+}
+
+// declUsage are the usage lines bash prints after an invalid option of a
+// declaration builtin (jaiph-go patch).
+var declUsage = map[string]string{
+	"declare":  "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":  "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"local":    "local [option] name[=value] ...",
+	"export":   "export [-fn] [name[=value] ...] or export -p",
+	"readonly": "readonly [-aAf] [name[=value] ...] or readonly -p",
 }
 
 // catShortcutArg checks if a statement is of the form "$(<file)". The redirect
@@ -213,6 +238,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots]    // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
+	r.ecfg.NoCaseMatch = r.opts[optNoCaseMatch]            // jaiph-go patch
 	r.ecfg.ReportError = r.reportError                     // jaiph-go patch
 	r.ecfg.Warn = func(msg string) { r.errf("%s\n", msg) } // jaiph-go patch
 }
@@ -889,6 +915,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// the element of the referenced array.
 					prev = r.lookupVar(name)
 				}
+				if tracingEnabled {
+					trace.prime() // jaiph-go patch: PS4 as before the assignment
+				}
 				r.setVarWithIndex(prev, name, as.Index, vr)
 
 				if !tracingEnabled {
@@ -1428,6 +1457,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		var traceArgs, traceAssigns []string
 		if tracingEnabled {
 			fromCall := r.declFromCall // jaiph-go patch: traced as a call
+			if !fromCall {
+				trace.prime() // jaiph-go patch: PS4 as before the declaration
+			}
 			defer func() {
 				if !fromCall {
 					trace.call(cm.Variant.Value, traceArgs...)
@@ -1488,7 +1520,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case "-f", "-p", "-F": // jaiph-go patch: -F
 					declQuery = flag
 				default:
-					r.errf("declare: invalid option %q\n", flag)
+					// jaiph-go patch: bash's text, naming the builtin,
+					// and its usage line.
+					v := cm.Variant.Value
+					usage, ok := declUsage[v]
+					if !ok {
+						v, usage = "declare", declUsage["declare"]
+					}
+					r.errf("%s: %s: invalid option\n%s: usage: %s\n", v, flag, v, usage)
 					r.exit.code = 2
 					return
 				}
@@ -1627,6 +1666,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Kind = expand.KeepValue
 				}
 			} else {
+				if as.Append && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+					// jaiph-go patch: in a function, declare/local
+					// name+=… of a variable that is not yet a local of
+					// this function appends to a new, empty local, as
+					// bash's make_local_variable (the outer value is
+					// not the start).
+					plain := *as
+					plain.Append = false
+					as = &plain
+					vr = expand.Variable{}
+				}
 				if as.Append && as.Array != nil && local && !global && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
 					// jaiph-go patch: in a function, declare/local
 					// name+=(…) of a variable that is no array yet
@@ -1965,6 +2015,12 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 	prev := r.lookupVar(as.Name.Value)
 	if n, v := prev.Resolve(r.writeEnv); n != "" {
 		prev = v
+	}
+	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); as.Append && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
+		// jaiph-go patch: a function's declare/local name+=(…) of a
+		// variable not yet its local appends to a new, empty local,
+		// as bash's make_local_variable.
+		prev = expand.Variable{}
 	}
 	assoc := assocDecl(before) || prev.Kind == expand.Associative
 	quoted := func(s string, at syntax.Node) *syntax.Word {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
@@ -16,7 +19,26 @@ type tracer struct {
 	printer   *syntax.Printer
 	output    io.Writer
 	needsPlus bool
-	plus      string
+	r         *Runner // jaiph-go patch: PS4 is expanded when a line starts
+	primed    *string // jaiph-go patch: a prefix expanded ahead, see prime
+}
+
+// prime expands the prefix of the next line now, for a line written after
+// the command changed what PS4 shows, as an assignment (jaiph-go patch).
+func (t *tracer) prime() {
+	if t != nil && t.needsPlus && t.primed == nil {
+		p := t.prefix()
+		t.primed = &p
+	}
+}
+
+// linePrefix is the primed prefix or a fresh one (jaiph-go patch).
+func (t *tracer) linePrefix() string {
+	if p := t.primed; p != nil {
+		t.primed = nil
+		return *p
+	}
+	return t.prefix()
 }
 
 func (r *Runner) tracer() *tracer {
@@ -28,9 +50,46 @@ func (r *Runner) tracer() *tracer {
 		printer:   syntax.NewPrinter(),
 		output:    r.stderr,
 		needsPlus: true,
-		// jaiph-go patch: one more "+" per command substitution level.
-		plus: strings.Repeat("+", 1+r.traceDepth) + " ",
+		r:         r,
 	}
+}
+
+// prefix is the start of a trace line (jaiph-go patch; upstream always
+// wrote "+ "): bash's PS4, expanded as a prompt string (backslash escapes,
+// then parameter, arithmetic and command substitutions, with xtrace off)
+// each time a line starts, its first character repeated once more per
+// command substitution level. An unset or empty PS4 prints nothing. A
+// failed expansion prints its error and leaves the decoded text.
+func (t *tracer) prefix() string {
+	r := t.r
+	ps4 := r.lookupVar("PS4")
+	s := ps4.String()
+	if !ps4.IsSet() || s == "" {
+		return ""
+	}
+	if s != "+ " {
+		s = expand.PromptDecode(r.ecfg, s)
+		if strings.ContainsAny(s, "$`") {
+			if w, err := syntax.NewParser().Document(strings.NewReader(s)); err == nil {
+				r.opts[optXTrace] = false
+				r.updateExpandOpts()
+				last := r.lastExit
+				if out, err := expand.Document(r.ecfg, w); err == nil {
+					s = out
+				} else if err != errReported {
+					fmt.Fprintln(r.stderr, err.Error())
+				}
+				r.lastExit = last
+				r.opts[optXTrace] = true
+				r.updateExpandOpts()
+			}
+		}
+		if s == "" {
+			return ""
+		}
+	}
+	_, size := utf8.DecodeRuneInString(s)
+	return strings.Repeat(s[:size], r.traceDepth) + s
 }
 
 // string writes s to tracer.buf if tracer is non-nil,
@@ -41,7 +100,7 @@ func (t *tracer) string(s string) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString(t.plus)
+		t.buf.WriteString(t.linePrefix())
 	}
 	t.needsPlus = false
 	t.buf.WriteString(s)
@@ -63,7 +122,7 @@ func (t *tracer) expr(x syntax.Node) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString(t.plus)
+		t.buf.WriteString(t.linePrefix())
 	}
 	t.needsPlus = false
 	if err := t.printer.Print(&t.buf, x); err != nil {
@@ -127,9 +186,24 @@ func (t *tracer) call(cmd string, args ...string) {
 
 // traceQuote quotes a word as bash's xtrace does: in single quotes when it
 // is empty or holds a shell metacharacter (jaiph-go patch).
+//
+// jaiph-go patch: as bash 5.2's xtrace_print_word_list, a word without
+// shell metacharacters but with a control character or a byte that is no
+// UTF-8 is written $'…' (ansiCQuote); a lone ' is \' (sh_single_quote).
 func traceQuote(s string) string {
+	if q := traceSingleQuote(s); q != s || !traceWantsANSIC(s) {
+		return q
+	}
+	return ansiCQuote(s)
+}
+
+// traceSingleQuote is traceQuote without the $'…' form.
+func traceSingleQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\|&;()<>!{}*[?]^$`") && s[0] != '~' && s[0] != '#' {
 		return s
+	}
+	if s == "'" {
+		return `\'`
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
@@ -141,4 +215,69 @@ func traceAssignQuote(s string) string {
 		return ""
 	}
 	return traceQuote(s)
+}
+
+// traceWantsANSIC reports whether bash 5.2's xtrace writes s as $'…': it
+// holds a control character other than tab and newline, DEL, a C1 control
+// or a byte that is no UTF-8 (jaiph-go patch).
+func traceWantsANSIC(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return true
+		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f, r >= 0x80 && r < 0xa0:
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// ansiCQuote is bash's ansic_quote: $'…' with \a \b \E \f \n \r \t \v,
+// \\ and \' escaped, other control characters and bytes that are no
+// UTF-8 as three octal digits (jaiph-go patch).
+func ansiCQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || r >= 0x80 && r < 0xa0 {
+			for _, c := range []byte(s[i : i+max(size, 1)]) {
+				fmt.Fprintf(&b, "\\%03o", c)
+			}
+			i += max(size, 1)
+			continue
+		}
+		switch r {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case 0x1b:
+			b.WriteString(`\E`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&b, "\\%03o", r)
+			} else {
+				b.WriteString(s[i : i+size])
+			}
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
 }

@@ -372,6 +372,11 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	case "EPOCHREALTIME":
 		now := time.Now()
 		vr.Kind, vr.Str = expand.String, fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000)
+	case "SHELLOPTS", "BASHOPTS":
+		// jaiph-go patch: bash's readonly lists of the set -o (SHELLOPTS)
+		// and shopt (BASHOPTS) options that are on, sorted, joined by ':'.
+		vr.Kind, vr.Str = expand.String, r.optsList(name == "SHELLOPTS")
+		vr.ReadOnly = true
 	case "BASH_VERSION":
 		vr.Kind, vr.Str = expand.String, "5.2.15(1)-release"
 	case "BASH_VERSINFO":
@@ -490,6 +495,10 @@ const randomMax = 32768
 // setVarErr is like [Runner.setVar], but it returns any error rather than
 // reporting it, for the sake of the expand package.
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
+	if name == "SHELLOPTS" || name == "BASHOPTS" {
+		// jaiph-go patch: computed by lookupVar, readonly (no local copy either).
+		return fmt.Errorf("%s: %w", name, errReadOnly)
+	}
 	if r.opts[optAllExport] {
 		vr.Exported = true
 	}

@@ -354,7 +354,12 @@ skipSpace:
 				p.advanceLitNone(r)
 			}
 		case '?', '*', '+', '@', '!':
-			if p.extendedGlob() {
+			if r == '!' && p.testOperand && p.quote == testExpr && p.peek() == '(' {
+				// jaiph-go patch: `[[ !(x) ]]` parsed with extglob off
+				// negates a parenthesised test (see ExtGlobParse).
+				p.rune()
+				p.tok = exclMark
+			} else if p.extendedGlob() {
 				switch r {
 				case '?':
 					p.tok = globQuest
@@ -437,7 +442,9 @@ func (p *Parser) extendedGlob() bool {
 		// followed by a newline does not hang an interactive shell parser until
 		// another byte is input.
 		_, p2 := p.peekTwo()
-		return p2 != ')'
+		// jaiph-go patch: inside [[ ]] no function can be defined, so an
+		// empty list is a pattern there (bash: [[ '' == @() ]] is true).
+		return p2 != ')' || p.quote == testExpr
 	}
 	return false
 }

@@ -232,6 +232,17 @@ func StartLine(n uint) ParserOption {
 	return func(p *Parser) { p.startLine = int64(max(n, 1)) }
 }
 
+// ExtGlobParse says extglob is on while the source is parsed (eval or source
+// after `shopt -s extglob`).
+//
+// jaiph-go patch: bash reads a word-initial `!(` as an extended pattern
+// only when extglob is on at parse time or on the right of [[ == ]] / !=;
+// otherwise `[[ !(x) ]]` is the negation of a parenthesised test. A body is
+// parsed before its own shopt runs, so the default is off.
+func ExtGlobParse(on bool) ParserOption {
+	return func(p *Parser) { p.extGlobParse = on }
+}
+
 // NewParser allocates a new [Parser] and applies any number of options.
 func NewParser(options ...ParserOption) *Parser {
 	p := &Parser{
@@ -495,6 +506,11 @@ type Parser struct {
 	f *File
 
 	spaced bool // whether [Parser.tok] has whitespace on its left
+
+	// jaiph-go patch: see [ExtGlobParse]. testOperand is set while the
+	// token that starts a [[ ]] operand is lexed.
+	extGlobParse bool
+	testOperand  bool
 
 	err     error // lexer/parser error
 	readErr error // got a read error, but bytes left
@@ -2654,7 +2670,7 @@ func (p *Parser) caseItems(stop string) (items []*CaseItem) {
 func (p *Parser) testClause(s *Stmt) {
 	tc := &TestClause{Left: p.pos}
 	old := p.preNested(testExpr)
-	p.next()
+	p.nextTestOperand()
 	if tc.X = p.testExprBinary(false); tc.X == nil {
 		p.followErrExp(tc.Left, dblLeftBrack)
 	}
@@ -2702,7 +2718,7 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 	}
 	switch b.Op {
 	case AndTest, OrTest:
-		p.next()
+		p.nextTestOperand()
 		if b.Y = p.testExprBinary(false); b.Y == nil {
 			p.followErrExp(b.OpPos, b.Op)
 		}
@@ -2726,6 +2742,15 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 	return b
 }
 
+// nextTestOperand lexes the token that starts a [[ ]] operand: there a
+// word-initial `!(` is `!` and `(` unless extglob is on at parse time
+// (jaiph-go patch, see [ExtGlobParse]).
+func (p *Parser) nextTestOperand() {
+	p.testOperand = !p.extGlobParse
+	p.next()
+	p.testOperand = false
+}
+
 func (p *Parser) testExprUnary() TestExpr {
 	switch p.tok {
 	case _EOF, rightParen:
@@ -2745,7 +2770,7 @@ func (p *Parser) testExprUnary() TestExpr {
 	switch p.tok {
 	case exclMark:
 		u := &UnaryTest{OpPos: p.pos, Op: TsNot}
-		p.next()
+		p.nextTestOperand()
 		if u.X = p.testExprBinary(false); u.X == nil {
 			p.followErrExp(u.OpPos, u.Op)
 		}
@@ -2760,7 +2785,7 @@ func (p *Parser) testExprUnary() TestExpr {
 		return u
 	case leftParen:
 		pe := &ParenTest{Lparen: p.pos}
-		p.next()
+		p.nextTestOperand()
 		if pe.X = p.testExprBinary(false); pe.X == nil {
 			p.followErrExp(pe.Lparen, leftParen)
 		}
