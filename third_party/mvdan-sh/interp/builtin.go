@@ -1006,9 +1006,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		optstr := args[0]
 		name := args[1]
-		if !syntax.ValidName(name) {
-			return failf(2, "getopts: invalid identifier: %q\n", name)
-		}
+		// jaiph-go patch: as bash's getopts_bind_variable, an invalid
+		// name is found when it is bound, after the options were read:
+		// OPTIND and OPTARG move on, the status is 1.
+		validName := syntax.ValidName(name)
 		args = args[2:]
 		if len(args) == 0 {
 			args = r.Params
@@ -1038,7 +1039,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if opt == ':' && diagnostics {
 			val = "?"
 		}
-		if !bind(name, val) && !exit.exiting {
+		if validName && !bind(name, val) && !exit.exiting {
 			exit.code = 2
 		}
 		if exit.exiting {
@@ -1063,6 +1064,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		if optind-1 != r.optState.argidx {
 			r.setVarString("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10))
+		}
+		if !validName {
+			r.errf("getopts: `%s': not a valid identifier\n", name)
+			exit.code = 1
 		}
 
 		if exit.code == 0 {
@@ -1611,6 +1616,12 @@ type getopts struct {
 
 func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, done bool) {
 	if len(args) == 0 || g.argidx >= len(args) {
+		// jaiph-go patch: as bash's sh_getopt, an OPTIND past the
+		// arguments is brought back to just after the last one (bash
+		// sets sh_optind = argc), so a loop over fewer arguments than
+		// the previous one leaves OPTIND at $#+1.
+		g.argidx = len(args)
+		g.runeidx = 0
 		return '?', "", true
 	}
 	arg := []rune(args[g.argidx])
@@ -1618,7 +1629,9 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 		g.argidx++ // jaiph-go patch: as in bash, "--" ends the options and is skipped
 		return '?', "", true
 	}
-	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
+	// jaiph-go patch: only a lone "--" ends the options (above); as bash
+	// sh_getopt, "--x" is read as the options "-" and "x".
+	if len(arg) < 2 || arg[0] != '-' {
 		return '?', "", true
 	}
 
