@@ -436,12 +436,24 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		args := fp.args()
 		for _, arg := range args {
-			if mode == "-p" || mode == "-P" {
-				if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+			// jaiph-go patch: as bash's describe_command, a file is
+			// looked for as find_user_command does (commandVPath: the
+			// path as PATH spells it, a non-executable file when no
+			// executable one is found), and type -p finds (without
+			// printing them) keywords, aliases, functions and builtins,
+			// which only -P skips.
+			_, isAlias := r.alias[arg]
+			isAlias = isAlias && r.opts[optExpandAliases]
+			if mode == "-P" || mode == "-p" && !syntax.IsKeyword(arg) && !isAlias &&
+				r.Funcs[arg] == nil && !r.isHandlerFunc(ctx, arg) && !IsBuiltin(arg) {
+				if path, ok := r.commandVPath(arg, false); ok {
 					r.outf("%s\n", path)
 				} else {
 					anyNotFound = true
 				}
+				continue
+			}
+			if mode == "-p" {
 				continue
 			}
 			if syntax.IsKeyword(arg) {
@@ -495,7 +507,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				continue
 			}
-			if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+			if path, ok := r.commandVPath(arg, false); ok {
 				if mode == "-t" {
 					r.out("file\n")
 				} else {
@@ -651,8 +663,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					} else if path, err := LookPathDir(r.Dir, stdPathEnviron{r.writeEnv}, arg); stdPath && err == nil {
 						r.outf("%s is %s\n", arg, path)
 						found = true
-					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); !stdPath && err == nil {
-						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
+					} else if path, ok := r.commandVPath(arg, false); !stdPath && ok {
+						// jaiph-go patch: bash's CDESC_ABSPATH: a
+						// file found through PATH is named by its
+						// absolute path (a name with a slash as given).
+						if !strings.Contains(arg, "/") {
+							path = absPath(r.Dir, path)
+						}
+						r.outf("%s is %s\n", arg, path)
+						found = true
 					} else {
 						r.errf("command: %s: not found\n", arg)
 					}
