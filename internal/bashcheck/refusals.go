@@ -107,6 +107,8 @@ var table = []refusal{
 	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},                      // invalid option
 	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"},                // invalid option
 	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                                      // runs "-a" as the command
+	{"exec -c", kFlag, "exec", "c", "(exec -c env) | grep -c .; echo st=$?"},                               // not implemented: "-c" taken as the command
+	{"exec -l", kFlag, "exec", "l", "(exec -l sh -c 'echo $0'); echo st=$?"},                               // not implemented: "-l" taken as the command
 	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
 	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
 	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option

@@ -181,17 +181,30 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// the values being non-zero.
 		r.out("0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
 	case "exit":
-		switch len(args) {
-		case 0:
+		// jaiph-go patch: as bash's get_exitstat: a leading "--" is
+		// dropped; a word that is no number (legal_number: blanks
+		// around, a sign, 64 bits) is reported and the shell exits
+		// with 2; more than one word is bash's no_args, which reports
+		// "too many arguments" and discards the top-level command
+		// (status 1, the next one runs; a subshell ends).
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		switch {
+		case len(args) == 0:
 			exit = r.lastExit
-		case 1:
-			n, err := strconv.Atoi(args[0])
+		default:
+			n, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
 			if err != nil {
-				return failf(2, "invalid exit status code: %q\n", args[0])
+				r.errf("exit: %s: numeric argument required\n", args[0])
+				exit.code = 2
+				break
+			}
+			if len(args) > 1 {
+				r.errf("exit: too many arguments\n")
+				return exitStatus{code: 1, exiting: true, discard: true}
 			}
 			exit.code = uint8(n)
-		default:
-			return failf(1, "exit cannot take multiple arguments\n")
 		}
 		exit.exiting = true
 		if _, ok := r.traps[trapExit]; ok && r.inFunc {
@@ -636,11 +649,36 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// the process. It's in theory what a shell should do,
 		// but in practice it would kill the entire Go process
 		// and it's not available on Windows.
+		//
+		// jaiph-go patch: as bash's internal_getopt for exec, a leading
+		// "--" ends the options and a word starting with "-" that is no
+		// option is bash's invalid option, with the usage line, status
+		// 2 (-a, -c and -l are refused by jaiph's check).
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "acl") != "" {
+			bad := strings.Trim(args[0][1:], "acl")[:1]
+			if i := strings.IndexFunc(args[0][1:], func(c rune) bool { return !strings.ContainsRune("acl", c) }); i >= 0 {
+				bad = args[0][1+i : 2+i]
+			}
+			return failf(2, "exec: -%s: invalid option\nexec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n", bad)
+		}
 		if len(args) == 0 {
 			r.keepRedirs = true
 			break
 		}
 		r.exit.exiting = true
+		if !strings.Contains(args[0], "/") && !r.isHandlerFunc(ctx, args[0]) {
+			// jaiph-go patch: exec runs only files: a name not
+			// found in PATH is bash's "exec: NAME: not found",
+			// and the shell exits with 127.
+			if _, ok := r.commandVPath(args[0], false); !ok {
+				r.errf("exec: %s: not found\n", args[0])
+				exit.code = 127
+				exit.exiting = true
+				return exit
+			}
+		}
 		r.exec(ctx, pos, args)
 		exit = r.exit
 	case "command":
