@@ -100,6 +100,7 @@ var table = []refusal{
 	{"history", kCommand, "history", "", "history; echo st=$?"},                                            // unsupported builtin
 	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
 	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},                            // unsupported builtin
+	{"help", kCommand, "help", "", "help help"},                                                            // the interpreter's own texts, not bash's
 	{"type -a", kFlag, "type", "a", "type -a echo"},                                                        // NOT IMPLEMENTED
 	{"type -f", kFlag, "type", "f", "type -f echo"},                                                        // NOT IMPLEMENTED
 	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                                           // invalid option
