@@ -380,12 +380,23 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				evalSymlinks = false
 			case "-P":
 				evalSymlinks = true
+			case "--":
+				args = args[:1]
 			default:
-				return failf(2, "invalid option: %q\n", args[0])
+				// jaiph-go patch: as bash, words that are no
+				// options are ignored, an unknown option is
+				// bash's invalid option.
+				if len(args[0]) < 2 || args[0][0] != '-' {
+					args = args[:1]
+					break
+				}
+				return failf(2, "pwd: %s: invalid option\npwd: usage: pwd [-LP]\n", args[0][:2])
 			}
 			args = args[1:]
 		}
-		pwd := r.envGet("PWD")
+		// jaiph-go patch: bash prints its own record of the working
+		// directory, whatever PWD was set to or unset.
+		pwd := r.Dir
 		if evalSymlinks {
 			var err error
 			pwd, err = filepath.EvalSymlinks(pwd)
@@ -396,21 +407,69 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.outf("%s\n", pwd)
 	case "cd":
+		// jaiph-go patch: as bash's cd_builtin: "--" ends the options
+		// and an unknown one is an invalid option (-L, -P are refused
+		// by jaiph's check); no word is $HOME ("HOME not set"); "-" is
+		// $OLDPWD ("OLDPWD not set"), printed; a relative name not
+		// starting with ./ or ../ is looked for in CDPATH first (an
+		// empty entry is the current directory), the new directory
+		// printed when found through a non-empty entry; an empty name
+		// is the current directory.
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "LPe@") != "" {
+			return failf(2, "cd: %s: invalid option\ncd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n", args[0][:2])
+		}
 		var path string
+		printPath := false
 		switch len(args) {
 		case 0:
-			path = r.envGet("HOME")
+			home := r.lookupVar("HOME")
+			if !home.IsSet() {
+				return failf(1, "cd: HOME not set\n")
+			}
+			path = home.String()
 		case 1:
 			path = args[0]
-
-			// replicate the commonly implemented behavior of `cd -`
-			// ref: https://www.man7.org/linux/man-pages/man1/cd.1p.html#OPERANDS
 			if path == "-" {
-				path = r.envGet("OLDPWD")
-				r.outf("%s\n", path)
+				old := r.lookupVar("OLDPWD")
+				if !old.IsSet() {
+					return failf(1, "cd: OLDPWD not set\n")
+				}
+				path = old.String()
+				printPath = true
+			} else if cdpath := r.lookupVar("CDPATH"); cdpath.IsSet() && !cdAbsolute(path) {
+				for _, elem := range strings.Split(cdpath.String(), ":") {
+					try := path
+					if elem != "" {
+						try = strings.TrimSuffix(elem, "/") + "/" + path
+					}
+					if !r.isDirPath(ctx, try) {
+						continue
+					}
+					r.cdReadonly = false
+					exit.code = r.changeDir(ctx, "cd", try)
+					if exit.code == 0 && elem != "" {
+						r.outf("%s\n", r.Dir)
+					}
+					if r.cdReadonly {
+						r.readonlyFailed(&exit)
+					}
+					return exit
+				}
 			}
 		default:
 			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
+		}
+		if path == "" {
+			path = "."
+		}
+		if printPath {
+			defer func() {
+				if exit.code == 0 {
+					r.outf("%s\n", path)
+				}
+			}()
 		}
 		r.cdReadonly = false
 		exit.code = r.changeDir(ctx, "cd", path)
@@ -1539,6 +1598,52 @@ func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byt
 	}
 }
 
+// cdAbsolute is bash's absolute_pathname for cd: a name CDPATH is not
+// searched for (/…, ./…, ../…, . and ..).
+func cdAbsolute(path string) bool {
+	return strings.HasPrefix(path, "/") || path == "." || path == ".." ||
+		strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../")
+}
+
+// isDirPath reports whether path (relative to the current directory) names
+// a directory cd can change to.
+func (r *Runner) isDirPath(ctx context.Context, path string) bool {
+	apath := r.absPath(path)
+	info, err := r.stat(ctx, apath)
+	return err == nil && info.IsDir() && r.access(ctx, apath, AccessExec) == nil &&
+		r.dotDotCheck(ctx, path) == nil
+}
+
+// dotDotCheck is bash's PATH_CHECKDOTDOT in sh_canonpath: the part of a path
+// before each ".." must be a directory, so "missing/.." is an error although
+// its logical form names an existing directory. The error is the kernel's for
+// the path as written.
+func (r *Runner) dotDotCheck(ctx context.Context, path string) error {
+	if !strings.Contains(path, "..") {
+		return nil
+	}
+	dir := r.Dir
+	if filepath.IsAbs(path) {
+		dir = "/"
+	}
+	for _, part := range strings.Split(path, "/") {
+		if part == ".." {
+			if info, err := r.stat(ctx, dir); err != nil || !info.IsDir() {
+				raw := path
+				if !filepath.IsAbs(raw) {
+					raw = r.Dir + "/" + raw
+				}
+				if _, err := os.Stat(raw); err != nil {
+					return err
+				}
+				return syscall.ENOENT
+			}
+		}
+		dir = filepath.Join(dir, part)
+	}
+	return nil
+}
+
 func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	if path == "" {
 		r.errf("%s: empty directory path\n", cmd)
@@ -1547,6 +1652,9 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	apath := r.absPath(path)
 	// jaiph-go patch: bash's texts.
 	info, err := r.stat(ctx, apath)
+	if err == nil {
+		err = r.dotDotCheck(ctx, path)
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
