@@ -407,75 +407,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.outf("%s\n", pwd)
 	case "cd":
-		// jaiph-go patch: as bash's cd_builtin: "--" ends the options
-		// and an unknown one is an invalid option (-L, -P are refused
-		// by jaiph's check); no word is $HOME ("HOME not set"); "-" is
-		// $OLDPWD ("OLDPWD not set"), printed; a relative name not
-		// starting with ./ or ../ is looked for in CDPATH first (an
-		// empty entry is the current directory), the new directory
-		// printed when found through a non-empty entry; an empty name
-		// is the current directory.
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "LPe@") != "" {
-			return failf(2, "cd: %s: invalid option\ncd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n", args[0][:2])
-		}
-		var path string
-		printPath := false
-		switch len(args) {
-		case 0:
-			home := r.lookupVar("HOME")
-			if !home.IsSet() {
-				return failf(1, "cd: HOME not set\n")
-			}
-			path = home.String()
-		case 1:
-			path = args[0]
-			if path == "-" {
-				old := r.lookupVar("OLDPWD")
-				if !old.IsSet() {
-					return failf(1, "cd: OLDPWD not set\n")
-				}
-				path = old.String()
-				printPath = true
-			} else if cdpath := r.lookupVar("CDPATH"); cdpath.IsSet() && !cdAbsolute(path) {
-				for _, elem := range strings.Split(cdpath.String(), ":") {
-					try := path
-					if elem != "" {
-						try = strings.TrimSuffix(elem, "/") + "/" + path
-					}
-					if !r.isDirPath(ctx, try) {
-						continue
-					}
-					r.cdReadonly = false
-					exit.code = r.changeDir(ctx, "cd", try)
-					if exit.code == 0 && elem != "" {
-						r.outf("%s\n", r.Dir)
-					}
-					if r.cdReadonly {
-						r.readonlyFailed(&exit)
-					}
-					return exit
-				}
-			}
-		default:
-			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
-		}
-		if path == "" {
-			path = "."
-		}
-		if printPath {
-			defer func() {
-				if exit.code == 0 {
-					r.outf("%s\n", path)
-				}
-			}()
-		}
-		r.cdReadonly = false
-		exit.code = r.changeDir(ctx, "cd", path)
-		if r.cdReadonly {
-			r.readonlyFailed(&exit)
-		}
+		return r.cdBuiltin(ctx, "cd", args)
 	case "wait":
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
@@ -810,82 +742,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				exit.code = 0
 			}
 		}
-	case "dirs":
-		for i, dir := range slices.Backward(r.dirStack) {
-			r.outf("%s", dir)
-			if i > 0 {
-				r.out(" ")
-			}
-		}
-		r.out("\n")
-	case "pushd":
-		change := true
-		if len(args) > 0 && args[0] == "-n" {
-			change = false
-			args = args[1:]
-		}
-		swap := func() string {
-			oldtop := r.dirStack[len(r.dirStack)-1]
-			top := r.dirStack[len(r.dirStack)-2]
-			r.dirStack[len(r.dirStack)-1] = top
-			r.dirStack[len(r.dirStack)-2] = oldtop
-			return top
-		}
-		switch len(args) {
-		case 0:
-			if !change {
-				break
-			}
-			if len(r.dirStack) < 2 {
-				return failf(1, "pushd: no other directory\n")
-			}
-			newtop := swap()
-			if code := r.changeDir(ctx, "pushd", newtop); code != 0 {
-				exit.code = code
-				return exit
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		case 1:
-			if change {
-				if code := r.changeDir(ctx, "pushd", args[0]); code != 0 {
-					exit.code = code
-					return exit
-				}
-				r.dirStack = append(r.dirStack, r.Dir)
-			} else {
-				r.dirStack = append(r.dirStack, args[0])
-				swap()
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		default:
-			return failf(2, "pushd: too many arguments\n")
-		}
-	case "popd":
-		change := true
-		if len(args) > 0 && args[0] == "-n" {
-			change = false
-			args = args[1:]
-		}
-		switch len(args) {
-		case 0:
-			if len(r.dirStack) < 2 {
-				return failf(1, "popd: directory stack empty\n")
-			}
-			oldtop := r.dirStack[len(r.dirStack)-1]
-			r.dirStack = r.dirStack[:len(r.dirStack)-1]
-			if change {
-				newtop := r.dirStack[len(r.dirStack)-1]
-				if code := r.changeDir(ctx, "popd", newtop); code != 0 {
-					exit.code = code
-					return exit
-				}
-			} else {
-				r.dirStack[len(r.dirStack)-1] = oldtop
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		default:
-			return failf(2, "popd: invalid argument\n")
-		}
+	case "dirs", "pushd", "popd":
+		// jaiph-go patch: bash's directory stack (jaiph_dirs.go).
+		return r.dirsBuiltin(ctx, name, args)
 	case "return":
 		r.statusBeforeReturn = r.lastExit.code // jaiph-go patch: $? in a RETURN trap
 		if !r.inFunc && !r.inSource {
