@@ -548,6 +548,9 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 		binary.LittleEndian.PutUint64(seed[:], uint64(atoi(vr.Str)))
 		r.rand = mathrand.New(mathrand.NewChaCha8(seed))
 	}
+	if name == "HISTFILESIZE" && vr.Kind == expand.String && vr.Set {
+		r.histFileSize(vr.Str) // jaiph-go patch: jaiph_histfile.go
+	}
 	return nil
 }
 
