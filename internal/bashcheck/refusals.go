@@ -101,8 +101,6 @@ var table = []refusal{
 	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
 	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},                            // unsupported builtin
 	{"help", kCommand, "help", "", "help help"},                                                            // the interpreter's own texts, not bash's
-	{"type -a", kFlag, "type", "a", "type -a echo"},                                                        // NOT IMPLEMENTED
-	{"type -f", kFlag, "type", "f", "type -f echo"},                                                        // NOT IMPLEMENTED
 	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                                           // invalid option
 	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                                         // invalid option
 	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},                      // invalid option

@@ -31,3 +31,18 @@ func TestJaiphTypePFindsBuiltins(t *testing.T) {
 		"mkdir -p tools; touch tools/mv; chmod +x tools/mv; PATH=\"tools:$PATH\"; mv() { :; }; type -p mv; echo \"st=$?\"; type -P mv",
 	})
 }
+
+// TestJaiphTypeAllAndNoFuncs: type -a lists every meaning of a name (alias,
+// keyword, function with its definition, builtin, each executable file in
+// PATH's order and spelling), combined with -t, -p and -P; -f skips
+// functions; an unknown option is bash's invalid option with the usage.
+func TestJaiphTypeAllAndNoFuncs(t *testing.T) {
+	runCases(t, []string{
+		"mkdir -p tools; touch tools/pwd tools/date; chmod +x tools/pwd tools/date; PATH=/bin:tools\ntype -a pwd; type -a date; type -ap date; type -at pwd; type -a -P pwd\npwd() { echo fn; }; type -a pwd; type -a -f pwd; type -ap pwd; echo \"st=$?\"; type -p pwd; echo \"st=$?\"",
+		"type -a while; type -a cd; type -ap cd; echo \"st=$?\"; type -f FOO BAR; echo \"st=$?\"; type -a nothere; echo \"st=$?\"; type -at nothere; echo \"st=$?\"",
+		"shopt -s expand_aliases; alias ll='ls -lha'; type -a ll; type -ap ll; echo \"st=$?\"; alias echo=printf; type -a echo; type -t -a echo",
+		"f () { echo; }; type -a f; type -af f; echo \"st=$?\"; type -z f; echo \"st=$?\"",
+		"mkdir -p tools; touch tools/executable; chmod +x tools/executable; type -a executable; echo \"st=$?\"; type -a tools/executable",
+		"mkdir -p a b c/x; touch a/x b/x; chmod +x a/x; PATH=a:b:c:$PATH; type -a x; type -at x",
+	})
+}
