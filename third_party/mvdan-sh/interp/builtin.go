@@ -558,10 +558,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			break
 		}
 		r.exit.exiting = true
-		if !strings.Contains(args[0], "/") && !r.isHandlerFunc(ctx, args[0]) {
+		if !strings.ContainsAny(args[0], "/:") && !r.isHandlerFunc(ctx, args[0]) {
 			// jaiph-go patch: exec runs only files: a name not
 			// found in PATH is bash's "exec: NAME: not found",
-			// and the shell exits with 127.
+			// and the shell exits with 127 (names with a colon are
+			// left to the exec handlers: jaiph::… commands).
 			if _, ok := r.commandVPath(args[0], false); !ok {
 				r.errf("exec: %s: not found\n", args[0])
 				exit.code = 127
