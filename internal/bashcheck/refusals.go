@@ -100,13 +100,14 @@ var table = []refusal{
 	{"history", kCommand, "history", "", "history; echo st=$?"},                                            // unsupported builtin
 	{"fc", kCommand, "fc", "", "fc -l; echo st=$?"},                                                        // unsupported builtin
 	{"bind", kCommand, "bind", "", "bind -l 2>/dev/null | head -1; echo st=$?"},                            // unsupported builtin
-	{"type -a", kFlag, "type", "a", "type -a echo"},                                                        // NOT IMPLEMENTED
-	{"type -f", kFlag, "type", "f", "type -f echo"},                                                        // NOT IMPLEMENTED
+	{"help", kCommand, "help", "", "help help"},                                                            // the interpreter's own texts, not bash's
 	{"read -e", kFlag, "read", "e", "read -e x <<< ab; echo $x"},                                           // invalid option
 	{"read -i", kFlag, "read", "i", "read -i d x <<< ab; echo $x"},                                         // invalid option
 	{"mapfile -C", kFlag, "mapfile", "C", "mapfile -C echo -c 1 a <<< x; echo st=$?"},                      // invalid option
 	{"readarray -C", kFlag, "readarray", "C", "readarray -C echo -c 1 a <<< x; echo st=$?"},                // invalid option
 	{"exec -a", kFlag, "exec", "a", "(exec -a foo true); echo st=$?"},                                      // runs "-a" as the command
+	{"exec -c", kFlag, "exec", "c", "(exec -c env) | grep -c .; echo st=$?"},                               // not implemented: "-c" taken as the command
+	{"exec -l", kFlag, "exec", "l", "(exec -l sh -c 'echo $0'); echo st=$?"},                               // not implemented: "-l" taken as the command
 	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
 	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
 	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option

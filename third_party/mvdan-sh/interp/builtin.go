@@ -181,17 +181,30 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// the values being non-zero.
 		r.out("0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
 	case "exit":
-		switch len(args) {
-		case 0:
+		// jaiph-go patch: as bash's get_exitstat: a leading "--" is
+		// dropped; a word that is no number (legal_number: blanks
+		// around, a sign, 64 bits) is reported and the shell exits
+		// with 2; more than one word is bash's no_args, which reports
+		// "too many arguments" and discards the top-level command
+		// (status 1, the next one runs; a subshell ends).
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		switch {
+		case len(args) == 0:
 			exit = r.lastExit
-		case 1:
-			n, err := strconv.Atoi(args[0])
+		default:
+			n, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
 			if err != nil {
-				return failf(2, "invalid exit status code: %q\n", args[0])
+				r.errf("exit: %s: numeric argument required\n", args[0])
+				exit.code = 2
+				break
+			}
+			if len(args) > 1 {
+				r.errf("exit: too many arguments\n")
+				return exitStatus{code: 1, exiting: true, discard: true}
 			}
 			exit.code = uint8(n)
-		default:
-			return failf(1, "exit cannot take multiple arguments\n")
 		}
 		exit.exiting = true
 		if _, ok := r.traps[trapExit]; ok && r.inFunc {
@@ -367,12 +380,23 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				evalSymlinks = false
 			case "-P":
 				evalSymlinks = true
+			case "--":
+				args = args[:1]
 			default:
-				return failf(2, "invalid option: %q\n", args[0])
+				// jaiph-go patch: as bash, words that are no
+				// options are ignored, an unknown option is
+				// bash's invalid option.
+				if len(args[0]) < 2 || args[0][0] != '-' {
+					args = args[:1]
+					break
+				}
+				return failf(2, "pwd: %s: invalid option\npwd: usage: pwd [-LP]\n", args[0][:2])
 			}
 			args = args[1:]
 		}
-		pwd := r.envGet("PWD")
+		// jaiph-go patch: bash prints its own record of the working
+		// directory, whatever PWD was set to or unset.
+		pwd := r.Dir
 		if evalSymlinks {
 			var err error
 			pwd, err = filepath.EvalSymlinks(pwd)
@@ -383,27 +407,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.outf("%s\n", pwd)
 	case "cd":
-		var path string
-		switch len(args) {
-		case 0:
-			path = r.envGet("HOME")
-		case 1:
-			path = args[0]
-
-			// replicate the commonly implemented behavior of `cd -`
-			// ref: https://www.man7.org/linux/man-pages/man1/cd.1p.html#OPERANDS
-			if path == "-" {
-				path = r.envGet("OLDPWD")
-				r.outf("%s\n", path)
-			}
-		default:
-			return failf(1, "cd: too many arguments\n") // jaiph-go patch: bash's text
-		}
-		r.cdReadonly = false
-		exit.code = r.changeDir(ctx, "cd", path)
-		if r.cdReadonly {
-			r.readonlyFailed(&exit)
-		}
+		return r.cdBuiltin(ctx, "cd", args)
 	case "wait":
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
@@ -421,96 +425,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit = r.builtin(ctx, pos, args[0], args[1:])
 	case "type":
-		anyNotFound := false
-		mode := ""
-		fp := flagParser{remaining: args}
-		for fp.more() {
-			switch flag := fp.flag(); flag {
-			case "-a", "-f", "--help":
-				return failf(3, "type: NOT IMPLEMENTED\n")
-			case "-p", "-P", "-t":
-				mode = flag
-			default:
-				return failf(2, "type: invalid option %q\n", flag)
-			}
-		}
-		args := fp.args()
-		for _, arg := range args {
-			if mode == "-p" || mode == "-P" {
-				if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
-					r.outf("%s\n", path)
-				} else {
-					anyNotFound = true
-				}
-				continue
-			}
-			if syntax.IsKeyword(arg) {
-				if mode == "-t" {
-					r.out("keyword\n")
-				} else {
-					r.outf("%s is a shell keyword\n", arg)
-				}
-				continue
-			}
-			if als, ok := r.alias[arg]; ok && r.opts[optExpandAliases] {
-				var buf bytes.Buffer
-				if len(als.args) > 0 {
-					printer := syntax.NewPrinter()
-					printer.Print(&buf, &syntax.CallExpr{
-						Args: als.args,
-					})
-				}
-				if als.blank {
-					buf.WriteByte(' ')
-				}
-				if mode == "-t" {
-					r.out("alias\n")
-				} else {
-					r.outf("%s is aliased to `%s'\n", arg, &buf)
-				}
-				continue
-			}
-			if body, ok := r.Funcs[arg]; ok {
-				if mode == "-t" {
-					r.out("function\n")
-				} else {
-					// jaiph-go patch: bash prints the definition too.
-					r.outf("%s is a function\n%s", arg, funcDefinition(arg, body))
-				}
-				continue
-			}
-			if def, ok := r.handlerFunc(ctx, arg); ok { // jaiph-go patch
-				if mode == "-t" {
-					r.out("function\n")
-				} else {
-					r.outf("%s is a function\n%s", arg, def)
-				}
-				continue
-			}
-			if IsBuiltin(arg) {
-				if mode == "-t" {
-					r.out("builtin\n")
-				} else {
-					r.outf("%s is a shell builtin\n", arg)
-				}
-				continue
-			}
-			if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
-				if mode == "-t" {
-					r.out("file\n")
-				} else {
-					r.outf("%s is %s\n", arg, path)
-				}
-				continue
-			}
-			if mode != "-t" {
-				r.errf("type: %s: not found\n", arg)
-			}
-			anyNotFound = true
-		}
-		if anyNotFound {
-			exit.code = 1
-		}
+		return r.typeBuiltin(ctx, args) // jaiph-go patch: jaiph_type.go
 	case "hash":
 		// TODO: implement. for now, having this as a no-op is better than nothing.
 	case "eval":
@@ -624,11 +539,37 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// the process. It's in theory what a shell should do,
 		// but in practice it would kill the entire Go process
 		// and it's not available on Windows.
+		//
+		// jaiph-go patch: as bash's internal_getopt for exec, a leading
+		// "--" ends the options and a word starting with "-" that is no
+		// option is bash's invalid option, with the usage line, status
+		// 2 (-a, -c and -l are refused by jaiph's check).
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "acl") != "" {
+			bad := strings.Trim(args[0][1:], "acl")[:1]
+			if i := strings.IndexFunc(args[0][1:], func(c rune) bool { return !strings.ContainsRune("acl", c) }); i >= 0 {
+				bad = args[0][1+i : 2+i]
+			}
+			return failf(2, "exec: -%s: invalid option\nexec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n", bad)
+		}
 		if len(args) == 0 {
 			r.keepRedirs = true
 			break
 		}
 		r.exit.exiting = true
+		if !strings.ContainsAny(args[0], "/:") && !r.isHandlerFunc(ctx, args[0]) {
+			// jaiph-go patch: exec runs only files: a name not
+			// found in PATH is bash's "exec: NAME: not found",
+			// and the shell exits with 127 (names with a colon are
+			// left to the exec handlers: jaiph::… commands).
+			if _, ok := r.commandVPath(args[0], false); !ok {
+				r.errf("exec: %s: not found\n", args[0])
+				exit.code = 127
+				exit.exiting = true
+				return exit
+			}
+		}
 		r.exec(ctx, pos, args)
 		exit = r.exit
 	case "command":
@@ -651,8 +592,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					} else if path, err := LookPathDir(r.Dir, stdPathEnviron{r.writeEnv}, arg); stdPath && err == nil {
 						r.outf("%s is %s\n", arg, path)
 						found = true
-					} else if _, err := LookPathDir(r.Dir, r.writeEnv, arg); !stdPath && err == nil {
-						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
+					} else if path, ok := r.commandVPath(arg, false); !stdPath && ok {
+						// jaiph-go patch: bash's CDESC_ABSPATH: a
+						// file found through PATH is named by its
+						// absolute path (a name with a slash as given).
+						if !strings.Contains(arg, "/") {
+							path = absPath(r.Dir, path)
+						}
+						r.outf("%s is %s\n", arg, path)
+						found = true
 					} else {
 						r.errf("command: %s: not found\n", arg)
 					}
@@ -694,82 +642,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				exit.code = 0
 			}
 		}
-	case "dirs":
-		for i, dir := range slices.Backward(r.dirStack) {
-			r.outf("%s", dir)
-			if i > 0 {
-				r.out(" ")
-			}
-		}
-		r.out("\n")
-	case "pushd":
-		change := true
-		if len(args) > 0 && args[0] == "-n" {
-			change = false
-			args = args[1:]
-		}
-		swap := func() string {
-			oldtop := r.dirStack[len(r.dirStack)-1]
-			top := r.dirStack[len(r.dirStack)-2]
-			r.dirStack[len(r.dirStack)-1] = top
-			r.dirStack[len(r.dirStack)-2] = oldtop
-			return top
-		}
-		switch len(args) {
-		case 0:
-			if !change {
-				break
-			}
-			if len(r.dirStack) < 2 {
-				return failf(1, "pushd: no other directory\n")
-			}
-			newtop := swap()
-			if code := r.changeDir(ctx, "pushd", newtop); code != 0 {
-				exit.code = code
-				return exit
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		case 1:
-			if change {
-				if code := r.changeDir(ctx, "pushd", args[0]); code != 0 {
-					exit.code = code
-					return exit
-				}
-				r.dirStack = append(r.dirStack, r.Dir)
-			} else {
-				r.dirStack = append(r.dirStack, args[0])
-				swap()
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		default:
-			return failf(2, "pushd: too many arguments\n")
-		}
-	case "popd":
-		change := true
-		if len(args) > 0 && args[0] == "-n" {
-			change = false
-			args = args[1:]
-		}
-		switch len(args) {
-		case 0:
-			if len(r.dirStack) < 2 {
-				return failf(1, "popd: directory stack empty\n")
-			}
-			oldtop := r.dirStack[len(r.dirStack)-1]
-			r.dirStack = r.dirStack[:len(r.dirStack)-1]
-			if change {
-				newtop := r.dirStack[len(r.dirStack)-1]
-				if code := r.changeDir(ctx, "popd", newtop); code != 0 {
-					exit.code = code
-					return exit
-				}
-			} else {
-				r.dirStack[len(r.dirStack)-1] = oldtop
-			}
-			r.builtin(ctx, syntax.Pos{}, "dirs", nil)
-		default:
-			return failf(2, "popd: invalid argument\n")
-		}
+	case "dirs", "pushd", "popd":
+		// jaiph-go patch: bash's directory stack (jaiph_dirs.go).
+		return r.dirsBuiltin(ctx, name, args)
 	case "return":
 		r.statusBeforeReturn = r.lastExit.code // jaiph-go patch: $? in a RETURN trap
 		if !r.inFunc && !r.inSource {
@@ -1006,9 +881,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		optstr := args[0]
 		name := args[1]
-		if !syntax.ValidName(name) {
-			return failf(2, "getopts: invalid identifier: %q\n", name)
-		}
+		// jaiph-go patch: as bash's getopts_bind_variable, an invalid
+		// name is found when it is bound, after the options were read:
+		// OPTIND and OPTARG move on, the status is 1.
+		validName := syntax.ValidName(name)
 		args = args[2:]
 		if len(args) == 0 {
 			args = r.Params
@@ -1038,7 +914,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if opt == ':' && diagnostics {
 			val = "?"
 		}
-		if !bind(name, val) && !exit.exiting {
+		if validName && !bind(name, val) && !exit.exiting {
 			exit.code = 2
 		}
 		if exit.exiting {
@@ -1063,6 +939,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		if optind-1 != r.optState.argidx {
 			r.setVarString("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10))
+		}
+		if !validName {
+			r.errf("getopts: `%s': not a valid identifier\n", name)
+			exit.code = 1
 		}
 
 		if exit.code == 0 {
@@ -1487,6 +1367,52 @@ func (r *Runner) readInput(ctx context.Context, in stdinFile, o readOpts) ([]byt
 	}
 }
 
+// cdAbsolute is bash's absolute_pathname for cd: a name CDPATH is not
+// searched for (/…, ./…, ../…, . and ..).
+func cdAbsolute(path string) bool {
+	return strings.HasPrefix(path, "/") || path == "." || path == ".." ||
+		strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../")
+}
+
+// isDirPath reports whether path (relative to the current directory) names
+// a directory cd can change to.
+func (r *Runner) isDirPath(ctx context.Context, path string) bool {
+	apath := r.absPath(path)
+	info, err := r.stat(ctx, apath)
+	return err == nil && info.IsDir() && r.access(ctx, apath, AccessExec) == nil &&
+		r.dotDotCheck(ctx, path) == nil
+}
+
+// dotDotCheck is bash's PATH_CHECKDOTDOT in sh_canonpath: the part of a path
+// before each ".." must be a directory, so "missing/.." is an error although
+// its logical form names an existing directory. The error is the kernel's for
+// the path as written.
+func (r *Runner) dotDotCheck(ctx context.Context, path string) error {
+	if !strings.Contains(path, "..") {
+		return nil
+	}
+	dir := r.Dir
+	if filepath.IsAbs(path) {
+		dir = "/"
+	}
+	for _, part := range strings.Split(path, "/") {
+		if part == ".." {
+			if info, err := r.stat(ctx, dir); err != nil || !info.IsDir() {
+				raw := path
+				if !filepath.IsAbs(raw) {
+					raw = r.Dir + "/" + raw
+				}
+				if _, err := os.Stat(raw); err != nil {
+					return err
+				}
+				return syscall.ENOENT
+			}
+		}
+		dir = filepath.Join(dir, part)
+	}
+	return nil
+}
+
 func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	if path == "" {
 		r.errf("%s: empty directory path\n", cmd)
@@ -1495,6 +1421,9 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	apath := r.absPath(path)
 	// jaiph-go patch: bash's texts.
 	info, err := r.stat(ctx, apath)
+	if err == nil {
+		err = r.dotDotCheck(ctx, path)
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -1621,6 +1550,12 @@ type getopts struct {
 
 func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, done bool) {
 	if len(args) == 0 || g.argidx >= len(args) {
+		// jaiph-go patch: as bash's sh_getopt, an OPTIND past the
+		// arguments is brought back to just after the last one (bash
+		// sets sh_optind = argc), so a loop over fewer arguments than
+		// the previous one leaves OPTIND at $#+1.
+		g.argidx = len(args)
+		g.runeidx = 0
 		return '?', "", true
 	}
 	arg := []rune(args[g.argidx])
@@ -1628,7 +1563,9 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 		g.argidx++ // jaiph-go patch: as in bash, "--" ends the options and is skipped
 		return '?', "", true
 	}
-	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
+	// jaiph-go patch: only a lone "--" ends the options (above); as bash
+	// sh_getopt, "--x" is read as the options "-" and "x".
+	if len(arg) < 2 || arg[0] != '-' {
 		return '?', "", true
 	}
 

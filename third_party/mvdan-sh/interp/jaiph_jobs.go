@@ -119,6 +119,11 @@ func parseSignal(spec string, traps bool) (int, bool) {
 			return trapReturn, true
 		}
 	}
+	if up == "EXIT" {
+		// jaiph-go patch: bash's decode_signal finds signal_names[0],
+		// EXIT (without a SIG prefix), for kill too: signal 0.
+		return 0, true
+	}
 	up = strings.TrimPrefix(up, "SIG")
 	for n, name := range signalNames {
 		if name == up {
@@ -637,6 +642,11 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 					}
 				} else if n, ok := parseSignal(arg, false); ok {
 					r.outf("%d\n", n)
+					continue
+				} else if i := slices.Index([]string{"DEBUG", "ERR", "RETURN"}, strings.ToUpper(arg)); i >= 0 {
+					// jaiph-go patch: bash numbers its pseudo-signals
+					// after the real ones (NSIG, 65 on Linux).
+					r.outf("%d\n", 65+i)
 					continue
 				}
 				fail("kill: %s: invalid signal specification\n", arg)

@@ -344,7 +344,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		n := binary.NativeEndian.Uint32(p[:])
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
-		vr.Kind, vr.List = expand.Indexed, r.dirStack
+		// jaiph-go patch: as bash, the top (the current directory)
+		// first, in dirs' order.
+		list := []string{r.Dir}
+		for _, d := range slices.Backward(r.dirList()) {
+			list = append(list, d)
+		}
+		vr.Kind, vr.List = expand.Indexed, list
 	// jaiph-go patch: bash's FUNCNAME, BASHPID, BASH_VERSION and
 	// BASH_VERSINFO, reporting the bash 5.2.15 that jaiph-go follows.
 	case "FUNCNAME":
@@ -550,6 +556,9 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 		var seed [32]byte
 		binary.LittleEndian.PutUint64(seed[:], uint64(atoi(vr.Str)))
 		r.rand = mathrand.New(mathrand.NewChaCha8(seed))
+	}
+	if name == "HISTFILESIZE" && vr.Kind == expand.String && vr.Set {
+		r.histFileSize(vr.Str) // jaiph-go patch: jaiph_histfile.go
 	}
 	return nil
 }
