@@ -1,0 +1,21 @@
+package interp_test
+
+import "testing"
+
+// "((" and "$((" whose matching ")" is not followed at once by another ")"
+// are nested subshells and a command substitution, as in bash (Oils'
+// spec/paren-ambiguity); "))" together keeps them arithmetic.
+func TestJaiphDparenNested(t *testing.T) {
+	runCases(t, []string{
+		"(( echo 1\necho 2\n: $(( x ))\necho 3\n) )",
+		"echo $(( echo 1\necho 2\n(( x ))\necho 3\n) )",
+		`((echo a) || (echo b)); echo "st $?"`,
+		`v=$((echo out; echo err >&2) 2>/dev/null); echo "[$v]"`,
+		"x=`((echo in-backquotes) | tr a-z A-Z)`; echo \"$x\"",
+		`if ! ((test x = y) || (test y = y)); then echo no; else echo yes; fi`,
+		`(( (1 + 2) * 3 )); echo "st $?"; echo $(( (1 + 2) * 3 )) "$(( (4) ))"`,
+		`for (( i = 0; i < (2); i++ )); do echo $i; done; ((x = 1, (x) + 1)); echo $x`,
+		`echo $(( ')' == 1 )) 2>/dev/null || echo "st $?"`,
+		`((echo ')' ) ); echo "(( $(( 2 )) ))"`,
+	})
+}
