@@ -19,3 +19,15 @@ func TestJaiphDparenNested(t *testing.T) {
 		`((echo ')' ) ); echo "(( $(( 2 )) ))"`,
 	})
 }
+
+// A declaration builtin's word that looks like an assignment to an invalid
+// name is no syntax error in bash: the builtin reports it when it runs
+// (Oils' spec/parse-errors).
+func TestJaiphDeclInvalidAssignName(t *testing.T) {
+	runCases(t, []string{
+		`export FOO-BAR=foo; echo "st $?"; echo "${FOO-unset}"`,
+		`f() { local A-B=1 c=2; echo "st $? c=$c"; }; f`,
+		`declare x.y=1 z=3; echo "st $? $z"; readonly p+q=1 || echo "st $?"`,
+		`typeset 1a=b; echo "st $?"; export -n 'a b'=c; echo "st $?"`,
+	})
+}
