@@ -31,3 +31,23 @@ func TestJaiphDeclInvalidAssignName(t *testing.T) {
 		`typeset 1a=b; echo "st $?"; export -n 'a b'=c; echo "st $?"`,
 	})
 }
+
+// A lone "+" or "-" given to a declaration builtin is a name, not a valid
+// one; an invalid option is reported with the builtin's name and usage
+// line, status 2 (Oils' spec/explore-parsing).
+func TestJaiphDeclLoneSign(t *testing.T) {
+	runCases(t, []string{
+		`readonly + >/dev/null; echo "st $?"; declare +; echo "st $?"; export -; echo "st $?"`,
+		`f() { local +; echo "st $?"; typeset -; echo "st $?"; }; f`,
+		`declare -Z x; echo "st $?"; export -Z x; echo "st $?"; readonly -Z; echo "st $?"`,
+		`f() { local -Z x; echo "st $?"; typeset -Z; echo "st $?"; }; f`,
+	})
+}
+
+// A command name holding a control character is shown $'…'-quoted in the
+// "command not found" message, as bash's printable_filename.
+func TestJaiphNotFoundQuoted(t *testing.T) {
+	runCases(t, []string{
+		`$'echo\rTEST' || echo "st $?"; $'a\tb' x || echo "st $?"; 'a b' || echo "st $?"`,
+	})
+}

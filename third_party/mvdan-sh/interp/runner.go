@@ -1441,6 +1441,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if endOpts {
 				fp.remaining = nil
 			}
+			// jaiph-go patch: a lone "+" or "-" is no option in bash
+			// but a name, not a valid one (`readonly +`); `local -`
+			// keeps its meaning.
+			if v := as.Name.Value; v == "+" || (v == "-" && cm.Variant.Value != "local") {
+				fp.remaining = nil
+			}
 			// jaiph-go patch: every flag of a combined "-rxi" counts
 			// (upstream stopped after the first).
 			sawFlag := false
@@ -1465,7 +1471,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case "-f", "-p", "-F": // jaiph-go patch: -F
 					declQuery = flag
 				default:
-					r.errf("declare: invalid option %q\n", flag)
+					// jaiph-go patch: bash's text, naming the
+					// builtin, and its usage line.
+					r.errf("%s: %s: invalid option\n%s\n", cm.Variant.Value, flag, declUsage[cm.Variant.Value])
 					r.exit.code = 2
 					return
 				}
@@ -3270,6 +3278,16 @@ func strerror(err error) string {
 		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	return s
+}
+
+// declUsage holds bash's usage line of each declaration builtin, printed
+// after an invalid option (jaiph-go patch).
+var declUsage = map[string]string{
+	"declare":  "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":  "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"local":    "local: usage: local [option] name[=value] ...",
+	"export":   "export: usage: export [-fn] [name[=value] ...] or export -p",
+	"readonly": "readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p",
 }
 
 // bashDeclQuote quotes s as bash's declare -p does: $'…' when s holds a
