@@ -516,6 +516,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// jaiph-go patch: the target may name an element
 			// (ref='a[1]', ref='m[k]'), as in bash.
 			if v, ok, err := cfg.indirectElem(str); ok {
+				var ue UnsetParameterError
+				if errors.As(err, &ue) && ue.Message == "unbound variable" {
+					// jaiph-go patch: bash names the
+					// indirection (!r), not the element.
+					named := *pe
+					named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+					return "", UnsetParameterError{Node: &named, Message: ue.Message}
+				}
 				if err != nil {
 					return "", err
 				}
@@ -542,6 +550,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 			default:
 				vr = cfg.Env.Get(str)
+				if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
+					// jaiph-go patch: under set -u an unset
+					// target is bash's "!r: unbound variable".
+					named := *pe
+					named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+					return "", UnsetParameterError{Node: &named, Message: "unbound variable"}
+				}
 				strs = append(strs, vr.String())
 			}
 		}
