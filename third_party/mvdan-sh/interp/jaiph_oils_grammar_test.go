@@ -51,3 +51,13 @@ func TestJaiphNotFoundQuoted(t *testing.T) {
 		`$'echo\rTEST' || echo "st $?"; $'a\tb' x || echo "st $?"; 'a b' || echo "st $?"`,
 	})
 }
+
+// declare -f prints a nested function definition as bash does:
+// "function NAME () " with its body on the next lines (Oils'
+// spec/print-source-code).
+func TestJaiphDeclareFNested(t *testing.T) {
+	runCases(t, []string{
+		"outer() {\n  echo outer\n  : prefix; inner() {\n    echo inner\n  }\n}\ntypeset -f outer; eval \"$(declare -f outer)\"; outer; inner",
+		`o() { a() ( echo x ); c() { :; }; echo after; }; declare -f o`,
+	})
+}

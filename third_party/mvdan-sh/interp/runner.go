@@ -3147,6 +3147,18 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 			fp.sb.WriteString(ci.Op.String() + "\n")
 		}
 		fp.sb.WriteString(pad + "esac")
+	case *syntax.FuncDecl:
+		// jaiph-go patch: a nested definition is printed as bash's
+		// print_cmd does, "function NAME () " and its body on the next
+		// lines, a body that is no brace group wrapped in one.
+		fp.sb.WriteString("function " + cm.Name.Value + " () \n" + pad)
+		if _, ok := cm.Body.Cmd.(*syntax.Block); ok && len(cm.Body.Redirs) == 0 && !cm.Body.Negated {
+			fp.stmt(cm.Body, ind)
+		} else {
+			fp.sb.WriteString("{ \n")
+			fp.list([]*syntax.Stmt{cm.Body}, ind+1, false)
+			fp.sb.WriteString(pad + "}")
+		}
 	case *syntax.ArithmCmd:
 		x := strings.ReplaceAll(fp.plain(&syntax.ArithmCmd{X: cm.X}), "\\\n", "")
 		x = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "(("), "))"))
