@@ -269,6 +269,10 @@ type Runner struct {
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
 	bashPID   int
+	// jaiph-go patch: sourceFrames counts the "source" entries of
+	// funcStack (bash pushes one per sourced file; they are no function
+	// for FUNCNEST, and FUNCNAME shows only within a function).
+	sourceFrames int
 	// jaiph-go patch: running counts the background jobs and process
 	// substitutions still running, of this shell and of every subshell
 	// forked from it, so the embedder can wait for jobs a script never
@@ -1472,6 +1476,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
+	r2.sourceFrames = r.sourceFrames
 	r2.fds = r.fds
 	r2.traceDepth = r.traceDepth
 	r2.lastArg = r.lastArg

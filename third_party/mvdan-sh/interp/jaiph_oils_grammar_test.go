@@ -61,3 +61,13 @@ func TestJaiphDeclareFNested(t *testing.T) {
 		`o() { a() ( echo x ); c() { :; }; echo after; }; declare -f o`,
 	})
 }
+
+// While a file is sourced bash has "source" on FUNCNAME (visible within a
+// function only), no function for FUNCNEST (Oils' spec/introspect).
+func TestJaiphFuncnameSource(t *testing.T) {
+	runCases(t, []string{
+		"echo 'echo \"[${FUNCNAME[*]}]\"; g' > s.sh; g() { echo \"g: ${FUNCNAME[*]}\"; }; f() { . ./s.sh; echo \"f: ${FUNCNAME[*]}\"; }; f; . ./s.sh",
+		"echo 'echo \"${#FUNCNAME[@]}\"' > s.sh; f() { source ./s.sh; ( . ./s.sh ); echo $(. ./s.sh); }; f",
+		"echo 'f' > s.sh; FUNCNEST=3; f() { echo in; }; g() { . ./s.sh; }; h() { g; }; h",
+	})
+}
