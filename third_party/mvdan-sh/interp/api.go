@@ -594,7 +594,18 @@ func Params(args ...string) RunnerOption {
 				*opt = enable
 				continue
 			}
-			value := fp.value()
+			// jaiph-go patch: as bash's set_builtin, each o of a flag
+			// word takes the next word as its option name (`set -oo
+			// errexit noglob`; the rest of "-oo" was taken as the
+			// name); a next word that is missing, empty or starts with
+			// - or + is not taken, and the options are listed.
+			value := ""
+			if len(fp.remaining) > 0 {
+				if v := fp.remaining[0]; v != "" && v[0] != '-' && v[0] != '+' {
+					value = v
+					fp.remaining = fp.remaining[1:]
+				}
+			}
 			if value == "" && enable {
 				for i, opt := range &posixOptsTable {
 					r.printOptLine(opt.name, r.opts[i], true)

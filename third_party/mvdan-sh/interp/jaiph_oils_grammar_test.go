@@ -71,3 +71,15 @@ func TestJaiphFuncnameSource(t *testing.T) {
 		"echo 'f' > s.sh; FUNCNEST=3; f() { echo in; }; g() { . ./s.sh; }; h() { g; }; h",
 	})
 }
+
+// set: each o of a flag word takes the next word as its option name; a
+// next word starting with - or + is not taken (the options are listed)
+// (Oils' spec/sh-usage).
+func TestJaiphSetOptionWords(t *testing.T) {
+	runCases(t, []string{
+		`set -oo errexit noglob; [[ -o errexit ]] && echo e; [[ -o noglob ]] && echo f; set +oo errexit noglob; [[ -o errexit ]] || echo no-e`,
+		`set -eo pipefail; [[ -o pipefail ]] && echo p; set -oe nounset; [[ -o nounset && -o errexit ]] && echo u; set +eu`,
+		`set -o -e > /dev/null; [[ -o errexit ]] && echo e; set +e; set -o '' x > /dev/null; echo "$1"`,
+		`set -o bogus; echo "st $?"`,
+	})
+}
