@@ -607,18 +607,18 @@ func Params(args ...string) RunnerOption {
 				}
 			}
 			if value == "" && enable {
-				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+				for _, o := range r.setOptStates() { // jaiph-go patch: bash's list
+					r.printOptLine(o.name, o.on, true)
 				}
 				continue
 			}
 			if value == "" && !enable {
-				for i, opt := range &posixOptsTable {
+				for _, o := range r.setOptStates() {
 					setFlag := "+o"
-					if r.opts[i] {
+					if o.on {
 						setFlag = "-o"
 					}
-					r.outf("set %s %s\n", setFlag, opt.name)
+					r.outf("set %s %s\n", setFlag, o.name)
 				}
 				continue
 			}

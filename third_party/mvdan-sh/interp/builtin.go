@@ -1113,8 +1113,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			var all []optState
 			if posixOpts {
-				for i, opt := range &posixOptsTable {
-					all = append(all, optState{opt.name, r.opts[i]})
+				for _, o := range r.setOptStates() { // jaiph-go patch: bash's list
+					all = append(all, optState{o.name, o.on})
 				}
 			} else {
 				for i, opt := range bashOptsTable {

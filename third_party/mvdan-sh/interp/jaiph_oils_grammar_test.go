@@ -83,3 +83,13 @@ func TestJaiphSetOptionWords(t *testing.T) {
 		`set -o bogus; echo "st $?"`,
 	})
 }
+
+// set -o, set +o and shopt -o list all of bash's -o options in its order,
+// those the interpreter does not run with bash's values.
+func TestJaiphSetOptionListing(t *testing.T) {
+	runCases(t, []string{
+		`set -o; set +o`,
+		`set -eu -o pipefail; set -o; set +o; set +eu +o pipefail`,
+		`shopt -o; shopt -op; shopt -so; shopt -uo | head -3`,
+	})
+}
