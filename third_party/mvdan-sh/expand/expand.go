@@ -50,6 +50,10 @@ type Config struct {
 	// UnexpectedCommandError.
 	CmdSubst func(io.Writer, *syntax.CmdSubst) error
 
+	// JobCount, if set, gives the number of jobs in the shell's job
+	// table, the \j of ${x@P} (jaiph-go patch).
+	JobCount func() int
+
 	// ProcSubst expands a process substitution node.
 	ProcSubst func(*syntax.ProcSubst) (string, error)
 

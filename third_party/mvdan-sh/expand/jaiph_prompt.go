@@ -13,7 +13,7 @@ import (
 // decode_prompt_string does in a shell without line editing (jaiph-go
 // patch). The texts of \u \h \H \w \W \s and \D{…} are backslash-quoted
 // for the double-quoted expansion that follows, as bash does with
-// promptvars on; \$ becomes \$ (or # for root). \j \! and \# are not
+// promptvars on; \$ becomes \$ (or # for root). \! and \# are not
 // known here and stay as written.
 func (cfg *Config) promptDecode(s string) string {
 	var sb strings.Builder
@@ -97,6 +97,12 @@ func (cfg *Config) promptDecode(s string) string {
 			} else {
 				sb.WriteString("\\$")
 			}
+		case 'j':
+			n := 0
+			if cfg.JobCount != nil {
+				n = cfg.JobCount()
+			}
+			sb.WriteString(strconv.Itoa(n))
 		case 'l':
 			name := "tty"
 			if t, err := os.Readlink("/proc/self/fd/0"); err == nil && (strings.HasPrefix(t, "/dev/pts/") || strings.HasPrefix(t, "/dev/tty")) {

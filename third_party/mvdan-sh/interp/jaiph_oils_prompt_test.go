@@ -15,3 +15,11 @@ func TestJaiphPromptExpand(t *testing.T) {
 		`PS1='\d|\D{}|\D{%a %b %e %j %p %%}|\T|\@'; [[ ${PS1@P} == "$(date '+%a %b %d')|$(date +%H:%M:)"*"|$(date '+%a %b %e %j %p %%')|"*" "[AP]M ]] && echo ok`,
 	})
 }
+
+// \j is the number of jobs in the table (the jobs jobs -p lists).
+func TestJaiphPromptJobs(t *testing.T) {
+	runCases(t, []string{
+		`PS1='\j'; echo "${PS1@P}"; sleep 5 & echo "${PS1@P}"; sleep 5 & ( echo "sub ${PS1@P}" ); kill %1 %2; wait; echo "${PS1@P}"`,
+		`PS1='[\j]'; true & wait $!; echo "${PS1@P}"; false & sleep 0.2; echo "${PS1@P}"; wait; echo "${PS1@P}"`,
+	})
+}

@@ -47,7 +47,8 @@ const (
 func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.ectx = ctx
 	r.ecfg = &expand.Config{
-		Env: expandEnv{r},
+		Env:      expandEnv{r},
+		JobCount: r.jobCount, // jaiph-go patch: \j of ${x@P}
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
 			switch len(cs.Stmts) {
 			case 0: // nothing to do
