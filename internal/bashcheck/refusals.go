@@ -273,6 +273,15 @@ func scan(f *syntax.File) (out, steps []found) {
 			return true
 		})
 	}
+	// A bare name in arithmetic ($((BASH_LINENO))) reads the parameter as
+	// ${NAME} does.
+	arithName := func(x syntax.ArithmExpr) {
+		if w, ok := x.(*syntax.Word); ok {
+			if l := w.Lit(); syntax.ValidName(l) {
+				hit(kParam, "", l, w.Pos())
+			}
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.TestClause:
@@ -346,6 +355,25 @@ func scan(f *syntax.File) (out, steps []found) {
 					localeAssign(a, keeps, hit)
 				}
 			}
+		case *syntax.ArithmExp:
+			arithName(n.X)
+		case *syntax.ArithmCmd:
+			arithName(n.X)
+		case *syntax.LetClause:
+			for _, x := range n.Exprs {
+				arithName(x)
+			}
+		case *syntax.CStyleLoop:
+			arithName(n.Init)
+			arithName(n.Cond)
+			arithName(n.Post)
+		case *syntax.BinaryArithm:
+			arithName(n.X)
+			arithName(n.Y)
+		case *syntax.UnaryArithm:
+			arithName(n.X)
+		case *syntax.ParenArithm:
+			arithName(n.X)
 		case *syntax.ParamExp:
 			if n.Exp != nil || n.Repl != nil {
 				markParsed(n)

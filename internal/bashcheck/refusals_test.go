@@ -120,3 +120,24 @@ func TestAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestArithNameRefused: a refused parameter read as a bare name in
+// arithmetic is refused as ${NAME} is ($((BASH_LINENO)) is 0 in the
+// interpreter, the caller's line in bash); names that are no refused
+// parameter are not.
+func TestArithNameRefused(t *testing.T) {
+	for _, src := range []string{
+		"f() { echo $((BASH_LINENO)); }; f",
+		"f() { (( BASH_LINENO > 0 )) && echo yes; }; f",
+		"f() { let 'x = BASH_LINENO + 1'; for (( i = BASH_LINENO; i < 0; i++ )); do :; done; }; f",
+		"echo $(( 1 + (BASH_SOURCE) ))",
+	} {
+		diags := Source("x.jh", src, nil)
+		if len(diags) == 0 || !strings.Contains(diags[0].Message, "BASH_") {
+			t.Errorf("%q not refused: %v", src, diags)
+		}
+	}
+	if d := Source("x.jh", "x=1; echo $((x + LINENO)); (( x )); let x++; echo BASH_LINENO", nil); len(d) > 0 {
+		t.Errorf("refused: %v", d)
+	}
+}

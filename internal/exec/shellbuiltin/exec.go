@@ -91,6 +91,9 @@ func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
 		return path, 0, ""
 	}
 	if !strings.Contains(name, "/") {
+		if msg := err.Error(); strings.HasSuffix(msg, ": command not found") {
+			return "", 127, msg // the name $'…'-quoted when it holds a control character, as bash
+		}
 		return "", 127, name + ": command not found"
 	}
 	abs := name

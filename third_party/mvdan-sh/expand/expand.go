@@ -50,6 +50,10 @@ type Config struct {
 	// UnexpectedCommandError.
 	CmdSubst func(io.Writer, *syntax.CmdSubst) error
 
+	// JobCount, if set, gives the number of jobs in the shell's job
+	// table, the \j of ${x@P} (jaiph-go patch).
+	JobCount func() int
+
 	// ProcSubst expands a process substitution node.
 	ProcSubst func(*syntax.ProcSubst) (string, error)
 
@@ -1443,6 +1447,13 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				defer func() { cfg.indirectList = old }()
 				return cfg.quotedElemFields(tp)
 			}
+			if pe.Index == nil {
+				// jaiph-go patch: "${!r-"${a[@]}"}" with r naming
+				// an unset scalar is the list's fields.
+				if fields, ok, err := cfg.opWordListFields(pe); ok || err != nil {
+					return fields, err
+				}
+			}
 			return nil, nil
 		}
 	}
@@ -1562,7 +1573,8 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 // expands to that list's fields, as in bash; ok is false otherwise (the
 // parameter's value, or a word without a list, is one field as before).
 func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bool, err error) {
-	if pe.Exp == nil || pe.Excl || pe.Slice != nil || pe.Repl != nil || pe.Param.Value == "LINENO" || !hasListExp(pe.Exp.Word) {
+	excl := pe.Excl && (pe.Names != 0 || pe.Index != nil)
+	if pe.Exp == nil || excl || pe.Slice != nil || pe.Repl != nil || pe.Param.Value == "LINENO" || !hasListExp(pe.Exp.Word) {
 		return nil, false, nil
 	}
 	switch nodeLit(pe.Index) {
@@ -1574,6 +1586,24 @@ func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bo
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 	default:
 		return nil, false, nil
+	}
+	if pe.Excl {
+		// jaiph-go patch: "${!r-"${a[@]}"}" chooses its word as the
+		// parameter r names would; ${!r+1} tells whether it is set.
+		probe := *pe
+		probe.Exp = &syntax.Expansion{Op: syntax.AlternateUnset, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
+		if op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull {
+			probe.Exp.Op = syntax.AlternateUnsetOrNull
+		}
+		v, perr := cfg.paramExp(&probe)
+		if perr != nil {
+			return nil, false, nil // paramExp reports it
+		}
+		if (v == "1") != (op == syntax.AlternateUnset || op == syntax.AlternateUnsetOrNull) {
+			return nil, false, nil
+		}
+		fields, err = cfg.quotedOpFields(pe.Exp.Word)
+		return fields, true, err
 	}
 	vr := cfg.Env.Get(pe.Param.Value)
 	if n, v := vr.Resolve(cfg.Env); n != "" {
@@ -2443,7 +2473,11 @@ func (cfg *Config) extGlobMode() pattern.Mode {
 // upstream split the word's expanded text). ok is false when the word is
 // not used or the expansion is of another kind.
 func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart, ok bool, err error) {
-	if pe.Exp == nil || pe.Exp.Word == nil || pe.Excl || pe.Length || pe.Width ||
+	// An indirection ${!r+word} (no ${!prefix*}, no ${!a[@]…}) chooses
+	// its word as the parameter it names would (jaiph-go patch: the word
+	// was joined and split: ${!r+"${a[@]}"}).
+	excl := pe.Excl && (pe.Names != 0 || pe.Index != nil)
+	if pe.Exp == nil || pe.Exp.Word == nil || excl || pe.Length || pe.Width ||
 		pe.IsSet || pe.Slice != nil || pe.Repl != nil {
 		return nil, false, nil
 	}

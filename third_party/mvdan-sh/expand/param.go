@@ -516,6 +516,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// jaiph-go patch: the target may name an element
 			// (ref='a[1]', ref='m[k]'), as in bash.
 			if v, ok, err := cfg.indirectElem(str); ok {
+				var ue UnsetParameterError
+				if errors.As(err, &ue) && ue.Message == "unbound variable" {
+					// jaiph-go patch: bash names the
+					// indirection (!r), not the element.
+					named := *pe
+					named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+					return "", UnsetParameterError{Node: &named, Message: ue.Message}
+				}
 				if err != nil {
 					return "", err
 				}
@@ -542,6 +550,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 			default:
 				vr = cfg.Env.Get(str)
+				if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
+					// jaiph-go patch: under set -u an unset
+					// target is bash's "!r: unbound variable".
+					named := *pe
+					named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+					return "", UnsetParameterError{Node: &named, Message: "unbound variable"}
+				}
 				strs = append(strs, vr.String())
 			}
 		}
@@ -1436,68 +1451,27 @@ func charOffsets(s string) []int {
 }
 
 // PromptDecode decodes the backslash escapes of a prompt string, as
-// [Config.promptExpand] (jaiph-go patch: the interpreter's PS4).
-func PromptDecode(cfg *Config, s string) string { return cfg.promptExpand(s) }
+// [Config.promptDecode], leaving its expansion to the caller (jaiph-go
+// patch: the interpreter's PS4).
+func PromptDecode(cfg *Config, s string) string { return cfg.promptDecode(s) }
 
-// promptExpand is ${x@P} (jaiph-go patch): the value expanded as a prompt
-// string. Backslash escapes with a fixed meaning are decoded; \u, \h, \w,
-// the date and time escapes and the history and job counts are taken from
-// the environment and clock as bash does.
+// promptExpand is ${x@P} (jaiph-go patch): the value decoded as bash's
+// decode_prompt_string does (jaiph_prompt.go), then expanded as the text of
+// a double-quoted string (parameters, command and arithmetic substitutions,
+// backslashes before $ ` \ and newline), bash's promptvars.
 func (cfg *Config) promptExpand(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i == len(s)-1 {
-			sb.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := s[i]; e {
-		case 'a':
-			sb.WriteByte('\a')
-		case 'e':
-			sb.WriteByte(0x1b)
-		case 'n':
-			sb.WriteByte('\n')
-		case 'r':
-			sb.WriteByte('\r')
-		case '\\':
-			sb.WriteByte('\\')
-		case '[', ']':
-		case '$':
-			if cfg.Env.Get("EUID").String() == "0" {
-				sb.WriteByte('#')
-			} else {
-				sb.WriteByte('$')
-			}
-		case 's':
-			sb.WriteString("bash")
-		case 'v':
-			sb.WriteString("5.2")
-		case 'V':
-			sb.WriteString("5.2.15")
-		case 'u':
-			sb.WriteString(cfg.Env.Get("USER").String())
-		case 'w', 'W':
-			dir := cfg.Env.Get("PWD").String()
-			home := cfg.Env.Get("HOME").String()
-			if e == 'W' && dir != "/" && !(home != "" && dir == home) {
-				dir = dir[strings.LastIndexByte(dir, '/')+1:]
-			} else if home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
-				dir = "~" + dir[len(home):]
-			}
-			sb.WriteString(dir)
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, j := 0, i
-			for ; j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7'; j++ {
-				n = n*8 + int(s[j]-'0')
-			}
-			sb.WriteByte(byte(n))
-			i = j - 1
-		default:
-			sb.WriteByte('\\')
-			sb.WriteByte(e)
-		}
+	decoded := cfg.promptDecode(s)
+	if !strings.ContainsAny(decoded, "$`\\") {
+		return decoded
 	}
-	return sb.String()
+	w, err := syntax.NewParser().Document(strings.NewReader(decoded))
+	if err != nil {
+		return decoded
+	}
+	inner := *cfg
+	field, err := inner.wordField(w.Parts, quoteHeredoc)
+	if err != nil {
+		return decoded
+	}
+	return inner.fieldJoin(field)
 }

@@ -269,6 +269,10 @@ type Runner struct {
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
 	bashPID   int
+	// jaiph-go patch: sourceFrames counts the "source" entries of
+	// funcStack (bash pushes one per sourced file; they are no function
+	// for FUNCNEST, and FUNCNAME shows only within a function).
+	sourceFrames int
 	// jaiph-go patch: running counts the background jobs and process
 	// substitutions still running, of this shell and of every subshell
 	// forked from it, so the embedder can wait for jobs a script never
@@ -590,20 +594,31 @@ func Params(args ...string) RunnerOption {
 				*opt = enable
 				continue
 			}
-			value := fp.value()
+			// jaiph-go patch: as bash's set_builtin, each o of a flag
+			// word takes the next word as its option name (`set -oo
+			// errexit noglob`; the rest of "-oo" was taken as the
+			// name); a next word that is missing, empty or starts with
+			// - or + is not taken, and the options are listed.
+			value := ""
+			if len(fp.remaining) > 0 {
+				if v := fp.remaining[0]; v != "" && v[0] != '-' && v[0] != '+' {
+					value = v
+					fp.remaining = fp.remaining[1:]
+				}
+			}
 			if value == "" && enable {
-				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+				for _, o := range r.setOptStates() { // jaiph-go patch: bash's list
+					r.printOptLine(o.name, o.on, true)
 				}
 				continue
 			}
 			if value == "" && !enable {
-				for i, opt := range &posixOptsTable {
+				for _, o := range r.setOptStates() {
 					setFlag := "+o"
-					if r.opts[i] {
+					if o.on {
 						setFlag = "-o"
 					}
-					r.outf("set %s %s\n", setFlag, opt.name)
+					r.outf("set %s %s\n", setFlag, o.name)
 				}
 				continue
 			}
@@ -1502,6 +1517,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
+	r2.sourceFrames = r.sourceFrames
 	r2.fds = r.fds
 	r2.traceDepth = r.traceDepth
 	r2.lastArg = r.lastArg

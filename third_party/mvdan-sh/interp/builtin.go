@@ -509,8 +509,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// We want to track if the sourced file explicitly sets the
 		// parameters.
 		r.sourceSetParams = false
-		r.inSource = true            // know that we're inside a sourced script.
+		r.inSource = true // know that we're inside a sourced script.
+		// jaiph-go patch: bash puts "source" on FUNCNAME while the file runs.
+		r.funcStack = append(r.funcStack, "source")
+		r.sourceFrames++
 		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
+		r.funcStack = r.funcStack[:len(r.funcStack)-1]
+		r.sourceFrames--
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
 			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
 		}
@@ -988,8 +993,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			var all []optState
 			if posixOpts {
-				for i, opt := range &posixOptsTable {
-					all = append(all, optState{opt.name, r.opts[i]})
+				for _, o := range r.setOptStates() { // jaiph-go patch: bash's list
+					all = append(all, optState{o.name, o.on})
 				}
 			} else {
 				for i, opt := range bashOptsTable {

@@ -482,7 +482,12 @@ func lookPathDir(cwd string, env expand.Environ, file string, find findAny) (str
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("%s: command not found", file) // jaiph-go patch: bash's text
+	// jaiph-go patch: bash's text; a name holding a control character is
+	// shown $'…'-quoted (bash's printable_filename).
+	if strings.ContainsFunc(file, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		file = bashDeclQuote(file, true)
+	}
+	return "", fmt.Errorf("%s: command not found", file)
 }
 
 // scriptFromPathDir is similar to [LookPathDir], with the difference that it looks

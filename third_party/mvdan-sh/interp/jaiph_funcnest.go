@@ -29,7 +29,7 @@ func (r *Runner) funcNestExceeded(name string) bool {
 	if n, err := strconv.Atoi(strings.TrimSpace(r.envGet("FUNCNEST"))); err == nil && n > 0 {
 		limit = n
 	}
-	if len(r.funcStack) < limit {
+	if len(r.funcStack)-r.sourceFrames < limit {
 		return false
 	}
 	r.errf("%s: maximum function nesting level exceeded (%d)\n", name, limit)

@@ -1080,6 +1080,24 @@ func (r *Runner) takeShellSignals(ctx context.Context) bool {
 }
 
 // jobsBuiltin implements jobs -p; the listing without -p is not supported.
+// jobCount is the number of the shell's own jobs still running, as bash's
+// count_all_jobs counts the non-dead ones (jaiph-go patch: the \j of
+// ${x@P}; a subshell counts none of its parent's).
+func (r *Runner) jobCount() int {
+	n := 0
+	for _, bg := range r.bgProcs {
+		if !bg.inTable() {
+			continue
+		}
+		select {
+		case <-bg.done:
+		default:
+			n++
+		}
+	}
+	return n
+}
+
 func (r *Runner) jobsBuiltin(args []string) exitStatus {
 	var exit exitStatus
 	if len(args) == 0 || args[0] != "-p" {

@@ -47,7 +47,8 @@ const (
 func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.ectx = ctx
 	r.ecfg = &expand.Config{
-		Env: expandEnv{r},
+		Env:      expandEnv{r},
+		JobCount: r.jobCount, // jaiph-go patch: \j of ${x@P}
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
 			switch len(cs.Stmts) {
 			case 0: // nothing to do
@@ -1494,6 +1495,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			fp := flagParser{remaining: []string{as.Name.Value}}
 			if endOpts {
+				fp.remaining = nil
+			}
+			// jaiph-go patch: a lone "+" or "-" is no option in bash
+			// but a name, not a valid one (`readonly +`); `local -`
+			// keeps its meaning.
+			if v := as.Name.Value; v == "+" || (v == "-" && cm.Variant.Value != "local") {
 				fp.remaining = nil
 			}
 			// jaiph-go patch: every flag of a combined "-rxi" counts
@@ -3218,6 +3225,18 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 			fp.sb.WriteString(ci.Op.String() + "\n")
 		}
 		fp.sb.WriteString(pad + "esac")
+	case *syntax.FuncDecl:
+		// jaiph-go patch: a nested definition is printed as bash's
+		// print_cmd does, "function NAME () " and its body on the next
+		// lines, a body that is no brace group wrapped in one.
+		fp.sb.WriteString("function " + cm.Name.Value + " () \n" + pad)
+		if _, ok := cm.Body.Cmd.(*syntax.Block); ok && len(cm.Body.Redirs) == 0 && !cm.Body.Negated {
+			fp.stmt(cm.Body, ind)
+		} else {
+			fp.sb.WriteString("{ \n")
+			fp.list([]*syntax.Stmt{cm.Body}, ind+1, false)
+			fp.sb.WriteString(pad + "}")
+		}
 	case *syntax.ArithmCmd:
 		x := strings.ReplaceAll(fp.plain(&syntax.ArithmCmd{X: cm.X}), "\\\n", "")
 		x = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "(("), "))"))

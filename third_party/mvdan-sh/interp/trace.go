@@ -69,7 +69,7 @@ func (t *tracer) prefix() string {
 	}
 	if s != "+ " {
 		s = expand.PromptDecode(r.ecfg, s)
-		if strings.ContainsAny(s, "$`") {
+		if strings.ContainsAny(s, "$`\\") { // the decoded text keeps \\ and \$ for this expansion
 			if w, err := syntax.NewParser().Document(strings.NewReader(s)); err == nil {
 				r.opts[optXTrace] = false
 				r.updateExpandOpts()

@@ -354,7 +354,7 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	// jaiph-go patch: bash's FUNCNAME, BASHPID, BASH_VERSION and
 	// BASH_VERSINFO, reporting the bash 5.2.15 that jaiph-go follows.
 	case "FUNCNAME":
-		if len(r.funcStack) > 0 {
+		if len(r.funcStack) > r.sourceFrames {
 			list := append(slices.Clone(r.funcStack), "main")
 			slices.Reverse(list[:len(r.funcStack)])
 			vr.Kind, vr.List = expand.Indexed, list

@@ -459,6 +459,60 @@ func (p *Parser) peek() byte {
 	return p.bs[p.bsp]
 }
 
+// dparenIsNested reports whether the "((" just seen (p.r is its second
+// paren, not consumed yet) opens nested subshells, or "$((" a command
+// substitution holding a subshell, rather than arithmetic. jaiph-go patch
+// (bash's parse_arith_cmd and subst.c's "$((" check): bash finds the ")"
+// matching the second "(", skipping quoted text, and reads arithmetic only
+// when another ")" follows it at once; "(( echo 1 ) )", "((a) || (b))" and
+// "$((cmd) 2>/dev/null)" are subshells, "((1)+(2))" is bash's syntax error.
+// The scan reads ahead in the buffer only: when the match lies beyond it
+// (over a kilobyte away), the text is read as arithmetic, as before.
+func (p *Parser) dparenIsNested() bool {
+	if !p.lang.in(langBashLike) {
+		return false
+	}
+	if p.bsp > 0 && !p.readEOF {
+		p.fill() // slide the unread bytes to the front and read more
+	}
+	bs := p.bs[p.bsp:]
+	depth := 1
+	for i := 0; i < len(bs); i++ {
+		switch b := bs[i]; b {
+		case '\\':
+			i++
+		case '\'':
+			j := bytes.IndexByte(bs[i+1:], '\'')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case '"', '`':
+			if b == '`' && p.openBquotes > 0 {
+				return false // the end of the enclosing backquotes
+			}
+			j := i + 1
+			for ; j < len(bs) && bs[j] != b; j++ {
+				if bs[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(bs) {
+				return false
+			}
+			i = j
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i+1 < len(bs) && bs[i+1] != ')'
+			}
+		}
+	}
+	return false
+}
+
 func (p *Parser) peekTwo() (byte, byte) {
 	// TODO: This should loop for slow readers, e.g. those providing one byte at
 	// a time. Use a loop and test it with [testing/iotest.OneByteReader].
@@ -569,7 +623,7 @@ func (p *Parser) regToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' {
+			if p.rune() == '(' && !p.dparenIsNested() {
 				p.rune()
 				return dollDblParen
 			}
@@ -577,7 +631,8 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return dollar
 	case '(':
-		if p.rune() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr {
+		if p.rune() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr &&
+			!p.dparenIsNested() {
 			p.rune()
 			return dblLeftParen
 		}
@@ -718,7 +773,7 @@ func (p *Parser) dqToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' {
+			if p.rune() == '(' && !p.dparenIsNested() {
 				p.rune()
 				return dollDblParen
 			}

@@ -2811,7 +2811,12 @@ func (p *Parser) declClause(s *Stmt) {
 	for !p.stopToken() && !p.peekRedir() {
 		if p.hasValidIdent() {
 			ds.Args = append(ds.Args, p.getAssign(false))
-		} else if p.tok.isLit() && p.eqlOffs > 0 && !strings.Contains(p.val[:p.eqlOffs], "{") {
+		} else if p.tok.isLit() && p.eqlOffs > 0 && !strings.Contains(p.val[:p.eqlOffs], "{") &&
+			// jaiph-go patch: in bash `export FOO-BAR=foo` is a word the
+			// builtin rejects when it runs (`not a valid identifier`,
+			// status 1), no syntax error: the word falls to the plain
+			// word branch below.
+			!p.lang.in(langBashLike) {
 			p.curErr("invalid var name")
 		} else if p.tok == _LitWord && ValidName(p.val) {
 			ds.Args = append(ds.Args, &Assign{
