@@ -1474,15 +1474,37 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue assignLoop
 			}
 			name := as.Name.Value
+			if as.Index != nil && (cm.Variant.Value == "export" || cm.Variant.Value == "readonly") {
+				// jaiph-go patch: export and readonly take names, not
+				// elements: bash's "`v[3]': not a valid identifier"
+				// (subscript expanded, value left out), status 1; the
+				// element stays unset and the other names still go.
+				var sub string
+				if w, ok := as.Index.(*syntax.Word); ok {
+					sub = r.literal(w)
+				} else {
+					sub, _ = expand.ArithmText(r.ecfg, as.Index)
+				}
+				r.errf("%s: `%s[%s]': not a valid identifier\n", cm.Variant.Value, name, sub)
+				invalidName = true
+				continue
+			}
 			if !syntax.ValidName(name) {
 				// jaiph-go patch: bash's message names the builtin and
 				// the word as written, and the other names still go.
 				word := name
-				if as.Append {
-					word += "+"
-				}
-				if !as.Naked && as.Value != nil {
-					word += "=" + r.literal(as.Value)
+				if i := strings.IndexByte(name, '['); i > 0 && !as.Naked && syntax.ValidName(name[:i]) && strings.HasSuffix(strings.TrimSuffix(name, "+"), "]") {
+					// an element (`x[4]=1` made by an expansion) is
+					// an assignment word to bash: the name is cut
+					// at its = or +=.
+					word = strings.TrimSuffix(name, "+")
+				} else {
+					if as.Append {
+						word += "+"
+					}
+					if !as.Naked && as.Value != nil {
+						word += "=" + r.literal(as.Value)
+					}
 				}
 				r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, word)
 				invalidName = true
