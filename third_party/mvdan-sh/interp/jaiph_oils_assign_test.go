@@ -17,3 +17,16 @@ func TestJaiphExportReadonlyElement(t *testing.T) {
 		`f() { export v[1]=w; echo "in f: $?"; }; f; echo "${#v[@]}"`,
 	})
 }
+
+// TestJaiphDeclareQueryWords: declare -p, -f and -F look their words up as
+// written, valid names or not: `declare -p a=2` is "declare: a=2: not
+// found" (it printed a), a word that is no name is not found either, and
+// a function named with a `/` is listed by -f and -F; typeset and local
+// name themselves in the message (Oils' spec/assign-extended).
+func TestJaiphDeclareQueryWords(t *testing.T) {
+	runCases(t, []string{
+		`a=1; declare -p a=2; echo "st $?"; declare -p a+=3; echo "st $?"; echo $a; declare -p a 'a b' 'a[0]'; echo "st $?"`,
+		`declare -f 'x y'; echo "st $?"; declare -F x/y; echo "st $?"; x/y() { echo in; }; declare -F x/y no/pe; echo "st $?"; declare -f x/y; typeset -f x/y > /dev/null; echo "st $?"; declare -f 'x/y=1'; echo "st $?"`,
+		`typeset -p nope; echo "st $?"; f() { typeset -p x=1; echo "st $?"; }; f`,
+	})
+}

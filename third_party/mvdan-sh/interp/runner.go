@@ -1489,7 +1489,31 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				invalidName = true
 				continue
 			}
-			if !syntax.ValidName(name) {
+			if declQuery != "" && (!as.Naked || !syntax.ValidName(name)) {
+				// jaiph-go patch: declare -p, -f and -F look their
+				// words up as they are, valid names or not: a word
+				// with `=` is "declare: foo=bar: not found" for -p and
+				// no function for -f/-F; a function name may hold a
+				// `/` (declare -F ble/foo).
+				word := name
+				if !as.Naked {
+					if as.Append {
+						word += "+"
+					}
+					if as.Value != nil {
+						word += "=" + r.literal(as.Value)
+					} else {
+						word += "="
+					}
+				}
+				if declQuery == "-p" || !as.Naked {
+					if declQuery == "-p" {
+						r.errf("%s: %s: not found\n", cm.Variant.Value, word)
+					}
+					r.exit.code = 1
+					continue
+				}
+			} else if !syntax.ValidName(name) {
 				// jaiph-go patch: bash's message names the builtin and
 				// the word as written, and the other names still go.
 				word := name
@@ -1536,7 +1560,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// declare -p name: print variable with attributes.
 				vr := r.lookupVar(name)
 				if !vr.Declared() {
-					r.errf("declare: %s: not found\n", name)
+					r.errf("%s: %s: not found\n", cm.Variant.Value, name) // jaiph-go patch: typeset -p says typeset
 					r.exit.code = 1
 					continue
 				}
