@@ -191,7 +191,7 @@ func signalWord(w string) string {
 var unsupportedShopt = []string{
 	"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize",
 	"cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
-	"complete_fullquote", "direxpand", "dirspell", "execfail", "extdebug", "extquote",
+	"complete_fullquote", "direxpand", "dirspell", "execfail", "expand_aliases", "extdebug", "extquote",
 	"force_fignore", "globasciiranges", "gnu_errfmt", "histappend", "histreedit", "histverify",
 	"hostcomplete", "huponexit", "interactive_comments", "lithist",
 	"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -1143,7 +1144,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 			switch mode {
 			case "-s", "-u":
-				if !supported {
+				if !supported || (arg == "expand_aliases" && mode == "-s") {
+					// jaiph-go patch: bash expands aliases when it
+					// parses text (eval, source) after the option
+					// and the definition; the interpreter cannot, so
+					// the option stays off (jaiph check refuses it).
 					return failf(1, "shopt: unsupported option %q\n", arg)
 				}
 				*opt = mode == "-s"
@@ -1157,61 +1162,87 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.updateExpandOpts()
 
 	case "alias":
+		// jaiph-go patch: bash's alias builtin: the value kept as
+		// written and shown single-quoted, the list sorted by name,
+		// `--` and -p, bash's messages for a name not found or not
+		// valid (status 1). Aliases are never expanded: bash expands
+		// them only with expand_aliases, which the interpreter refuses.
 		show := func(name string, als alias) {
-			var buf bytes.Buffer
-			if len(als.args) > 0 {
-				printer := syntax.NewPrinter()
-				printer.Print(&buf, &syntax.CallExpr{
-					Args: als.args,
-				})
-			}
-			if als.blank {
-				buf.WriteByte(' ')
-			}
-			r.outf("alias %s='%s'\n", name, &buf)
+			r.outf("alias %s=%s\n", name, bashSingleQuote(als.src))
 		}
-
+		if len(args) > 0 && (args[0] == "--" || args[0] == "-p") {
+			if args[0] == "-p" && len(args) == 1 {
+				args = nil
+			} else {
+				args = args[1:]
+			}
+		}
+		if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" {
+			r.errf("alias: %s: invalid option\n", args[0][:2])
+			r.errf("alias: usage: alias [-p] [name[=value] ... ]\n")
+			return exitStatus{code: 2}
+		}
 		if len(args) == 0 {
-			for name, als := range r.alias {
-				show(name, als)
+			for _, name := range slices.Sorted(maps.Keys(r.alias)) {
+				show(name, r.alias[name])
 			}
 		}
-	argsLoop:
+		var exit exitStatus
 		for _, arg := range args {
 			name, src, ok := strings.Cut(arg, "=")
-			if !ok {
-				als, ok := r.alias[name]
+			if !ok || name == "" {
+				als, ok := r.alias[arg]
 				if !ok {
-					r.errf("alias: %q not found\n", name)
+					r.errf("alias: %s: not found\n", arg)
+					exit.code = 1
 					continue
 				}
-				show(name, als)
+				show(arg, als)
 				continue
 			}
-
-			// TODO: parse any CallExpr perhaps, or even any Stmt
-			parser := syntax.NewParser()
-			var words []*syntax.Word
-			for w, err := range parser.WordsSeq(strings.NewReader(src)) {
-				if err != nil {
-					r.errf("alias: could not parse %q: %v\n", src, err)
-					continue argsLoop
-				}
-				words = append(words, w)
+			if strings.ContainsAny(name, "()<>;&| \t\n\"'\\`$/") {
+				r.errf("alias: `%s': invalid alias name\n", name)
+				exit.code = 1
+				continue
 			}
-
 			if r.alias == nil {
 				r.alias = make(map[string]alias)
 			}
-			r.alias[name] = alias{
-				args:  words,
-				blank: strings.TrimRight(src, " \t") != src,
+			als := alias{src: src, blank: strings.TrimRight(src, " \t") != src}
+			// The words, for the expansion (never reached, see above).
+			for w, err := range syntax.NewParser().WordsSeq(strings.NewReader(src)) {
+				if err != nil {
+					als.args = nil
+					break
+				}
+				als.args = append(als.args, w)
 			}
+			r.alias[name] = als
 		}
+		return exit
 	case "unalias":
+		// jaiph-go patch: bash's usage error, -a, `--`, and "not
+		// found" with status 1.
+		if len(args) > 0 && args[0] == "-a" {
+			clear(r.alias)
+			break
+		}
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		} else if len(args) == 0 {
+			r.errf("unalias: usage: unalias [-a] name [name ...]\n")
+			return exitStatus{code: 2}
+		}
+		var exit exitStatus
 		for _, name := range args {
+			if _, ok := r.alias[name]; !ok {
+				r.errf("unalias: %s: not found\n", name)
+				exit.code = 1
+				continue
+			}
 			delete(r.alias, name)
 		}
+		return exit
 
 	case "trap":
 		// jaiph-go patch: signals, trap -p/-l as bash (jaiph_jobs.go)
@@ -1726,4 +1757,10 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 		}
 	}
 	return lose, lose != ""
+}
+
+// bashSingleQuote quotes s as bash's sh_single_quote: in single quotes,
+// each quote written '\” (jaiph-go patch, for alias listings).
+func bashSingleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
