@@ -6,6 +6,7 @@ package interp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -192,7 +193,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			exit.code = uint8(n)
 		default:
-			return failf(1, "exit cannot take multiple arguments\n")
+			return r.tooManyArgs("exit")
 		}
 		exit.exiting = true
 		if _, ok := r.traps[trapExit]; ok && r.inFunc {
@@ -227,7 +228,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			n = n2
 		default:
-			return failf(1, "shift: too many arguments\n")
+			return r.tooManyArgs("shift")
 		}
 		if n > len(r.Params) {
 			exit.code = 1
@@ -344,10 +345,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return exit
 			}
 			if len(args) > 1 {
-				r.errf("%s: too many arguments\n", name)
-				exit.code = 1
-				exit.exiting = true
-				return exit
+				return r.tooManyArgs(name)
 			}
 			if v <= 0 {
 				r.breakEnclosing = r.loopLevel
@@ -787,7 +785,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			exit.code = uint8(n)
 		default:
-			return failf(2, "return: too many arguments\n")
+			return r.tooManyArgs("return")
 		}
 		exit.returning = true
 	case "read":
@@ -1763,4 +1761,13 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 // each quote written '\” (jaiph-go patch, for alias listings).
 func bashSingleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// tooManyArgs is bash's no_args for shift, break, continue, return and exit
+// given a second argument (jaiph-go patch): the message, then the current
+// top-level command is discarded (DISCARD), leaving the status before it,
+// or 1 if that was 0. In a subshell, the subshell ends so.
+func (r *Runner) tooManyArgs(name string) exitStatus {
+	r.errf("%s: too many arguments\n", name)
+	return exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true}
 }
