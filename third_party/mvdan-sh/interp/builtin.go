@@ -274,7 +274,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// jaiph-go patch: bash's text.
 				r.errf("unset: %s: cannot unset: readonly variable\n", arg)
 				exit.code = 1
-			} else if vars && r.lookupVar(arg).IsSet() {
+			} else if vars && r.lookupVar(arg).Declared() {
+				// jaiph-go patch: a variable declared without a value
+				// (`local w`, `declare -i n`) is unset too, as bash's
+				// makunbound finds its cell: a caller's such local
+				// goes, uncovering what it shadowed.
 				r.delVar(arg)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
 				delete(r.Funcs, arg)
