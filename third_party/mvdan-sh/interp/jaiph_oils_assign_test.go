@@ -30,3 +30,17 @@ func TestJaiphDeclareQueryWords(t *testing.T) {
 		`typeset -p nope; echo "st $?"; f() { typeset -p x=1; echo "st $?"; }; f`,
 	})
 }
+
+// TestJaiphDeclareElementWords: a declaration word naming an element is
+// one also when an expansion made it (`declare "x[$i]=v"`, `local
+// 'y'[2]+=w`; the subscript evaluated, or an associative array's key),
+// and `declare x[2]` without a value makes x an indexed array without
+// elements (a scalar's value goes), as bash.
+func TestJaiphDeclareElementWords(t *testing.T) {
+	runCases(t, []string{
+		`i=2; declare 'x'[$i]=1; declare -p x; f() { local 'y'[$i]+=3; local "y[1]=a b"; declare -p y; }; f; declare -p y || echo "st $?"`,
+		`declare -A m; k=key; declare "m[$k]=v" "m[two words]=w"; declare -p m; declare 'z[1+1]=5'; n='q[3]=9'; declare $n; declare -p z q`,
+		`declare w[2]; declare -p w; declare "u[3]"; declare -p u; x=1; declare x[2]; declare -p x; declare -A m; declare m[k]; declare -p m; a=(1 2); declare a[5]; declare -p a`,
+		`f() { local v[1]; declare -p v; v=3; declare -p v; }; v=outer; f; echo "$v"; g() { local s=1; local s[2]; declare -p s; }; g`,
+	})
+}
