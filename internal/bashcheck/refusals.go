@@ -192,7 +192,7 @@ func signalWord(w string) string {
 var unsupportedShopt = []string{
 	"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize",
 	"cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
-	"complete_fullquote", "direxpand", "dirspell", "execfail", "extdebug", "extquote",
+	"complete_fullquote", "direxpand", "dirspell", "execfail", "expand_aliases", "extdebug", "extquote",
 	"force_fignore", "globasciiranges", "gnu_errfmt", "histappend", "histreedit", "histverify",
 	"hostcomplete", "huponexit", "interactive_comments", "lithist",
 	"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
@@ -408,14 +408,19 @@ func scan(f *syntax.File) (out, steps []found) {
 // names among the leading option words of a command.
 func options(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
 	takes := optArgs[name]
+	setting := false // shopt -s
 	for i := 0; i < len(words); i++ {
 		w := words[i].Lit()
 		if name == "shopt" {
 			if strings.HasPrefix(w, "-") {
+				setting = setting || strings.Contains(w, "s")
 				for _, c := range w[1:] {
 					hit(kFlag, name, string(c), words[i].Pos())
 				}
-			} else if w != "" {
+			} else if w != "" && (w != "expand_aliases" || setting) {
+				// expand_aliases: only turning it on is refused;
+				// off (bash's default in a script) and the query
+				// run as bash
 				hit(kShopt, name, w, words[i].Pos())
 			}
 			continue

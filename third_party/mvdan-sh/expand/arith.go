@@ -243,7 +243,7 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
-	return ArithmTop(cfg, x, sl[len(s):])
+	return arithmTop(cfg, x, sl[len(s):])
 }
 
 // missingParenToken is where bash's error token starts when a `(` at off
@@ -315,6 +315,120 @@ func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
 // quoting the expression with its source spacing and the error token from
 // the failing operand to the end.
 func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
+	words := expandingWords(expr, nil, false)
+	if len(words) == 0 {
+		return arithmTop(cfg, expr, trailing)
+	}
+	// jaiph-go patch: bash expands the words of an arithmetic expression
+	// (parameters, substitutions, double quotes) before it parses and
+	// evaluates the text they make: x='2 + 3'; $(( $x * 4 )) is 14, not
+	// 20; $(( x = 5, $x )) sees x's old value; a substitution behind a
+	// short-circuit operator still runs. When every value is one operand
+	// (a number or a name), the parsed expression is evaluated with them;
+	// otherwise the expanded text is parsed and evaluated, as bash does.
+	old := cfg.arithWords
+	defer func() { cfg.arithWords = old }()
+	vals := make(map[*syntax.Word]string, len(old)+len(words))
+	for w, v := range old {
+		vals[w] = v
+	}
+	simple := true
+	for _, w := range words {
+		str, err := Literal(cfg, w)
+		if err != nil {
+			return 0, err
+		}
+		vals[w] = str
+		if !arithOperandText(str) {
+			simple = false
+		}
+	}
+	cfg.arithWords = vals
+	if simple {
+		return arithmTop(cfg, expr, trailing)
+	}
+	r := arithRender{cfg: cfg}
+	r.node(expr)
+	if r.err != nil {
+		return 0, r.err
+	}
+	cfg.arithWords = old
+	return cfg.arithmString(r.sb.String()+trailing, 0)
+}
+
+// arithOperandText reports whether an expanded word is one operand, a
+// number or a name, maybe signed, so that evaluating it in place is
+// evaluating the text it makes (jaiph-go patch, see ArithmTop).
+func arithOperandText(s string) bool {
+	if s == "" || strings.Trim(s, " \t\n") != s {
+		return false
+	}
+	if s[0] == '-' || s[0] == '+' {
+		// a sign binds tighter than any binary operator: 2-$n with
+		// n=-3 is 2 - -3 either way.
+		s = s[1:]
+		if s == "" {
+			return false
+		}
+	}
+	if syntax.ValidName(s) {
+		return true
+	}
+	return s[0] >= '0' && s[0] <= '9' && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '#' || r == '@' || r == '_')
+	})
+}
+
+// expandingWords appends, in source order, the words of x that bash
+// expands before evaluating it: those holding a parameter expansion, a
+// substitution or double quotes, outside the targets of assignments and
+// of ++/-- (jaiph-go patch, see ArithmTop). A word holding single quotes
+// leaves the whole expression to the evaluation (nil).
+func expandingWords(x syntax.ArithmExpr, words []*syntax.Word, target bool) []*syntax.Word {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		lhs := false
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
+			syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
+			syntax.ShlAssgn, syntax.ShrAssgn:
+			lhs = true
+		}
+		words = expandingWords(x.X, words, lhs)
+		if words == nil {
+			return nil
+		}
+		return expandingWords(x.Y, words, false)
+	case *syntax.UnaryArithm:
+		return expandingWords(x.X, words, x.Op == syntax.Inc || x.Op == syntax.Dec)
+	case *syntax.ParenArithm:
+		return expandingWords(x.X, words, false)
+	case *syntax.Word:
+		expands := false
+		for _, part := range x.Parts {
+			switch part := part.(type) {
+			case *syntax.SglQuoted:
+				return nil
+			case *syntax.DblQuoted, *syntax.CmdSubst, *syntax.ArithmExp:
+				expands = true
+			case *syntax.ParamExp:
+				if part.Dollar.IsValid() {
+					expands = true
+				}
+			}
+		}
+		if _, digit := digitIndexed(x); expands && !target && !digit {
+			words = append(words, x)
+		}
+	}
+	if words == nil {
+		words = []*syntax.Word{}
+	}
+	return words
+}
+
+func arithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error) {
 	// jaiph-go patch: bash finds an assignment to a non-variable when its
 	// parser reaches it, even in a branch it does not evaluate ((( n ||
 	// 1 = 2 )) fails), and evaluates nothing after it. The evaluation
@@ -477,6 +591,10 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			return
 		}
 		if r.cfg != nil {
+			if str, ok := r.cfg.arithWords[x]; ok {
+				r.sb.WriteString(str)
+				return
+			}
 			str, err := Literal(r.cfg, x)
 			if err != nil && r.err == nil {
 				r.err = err
@@ -587,9 +705,12 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			// $LINENO is (paramExp); the environment has no LINENO.
 			return int(expr.Pos().Line()), nil
 		}
-		str, err := Literal(cfg, expr)
-		if err != nil {
-			return 0, err
+		str, ok := cfg.arithWords[expr]
+		if !ok {
+			var err error
+			if str, err = Literal(cfg, expr); err != nil {
+				return 0, err
+			}
 		}
 		return cfg.arithmString(str, 0)
 	case *syntax.ParenArithm:

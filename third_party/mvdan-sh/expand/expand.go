@@ -171,6 +171,11 @@ type Config struct {
 	// ArithmTop).
 	arithStop *syntax.BinaryArithm
 
+	// arithWords: the expanded values of the arithmetic expression's
+	// words, expanded before it is evaluated (jaiph-go patch, see
+	// arithmExpandFirst).
+	arithWords map[*syntax.Word]string
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool

@@ -439,6 +439,7 @@ type bgProc struct {
 type alias struct {
 	args  []*syntax.Word
 	blank bool
+	src   string // jaiph-go patch: the value as written, as bash shows it
 }
 
 // New creates a new Runner, applying a number of options. If applying any of

@@ -6,11 +6,13 @@ package interp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,8 +203,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 			if len(args) > 1 {
-				r.errf("exit: too many arguments\n")
-				return exitStatus{code: 1, exiting: true, discard: true}
+				return r.tooManyArgs("exit")
 			}
 			exit.code = uint8(n)
 		}
@@ -239,7 +240,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			n = n2
 		default:
-			return failf(1, "shift: too many arguments\n")
+			return r.tooManyArgs("shift")
 		}
 		if n > len(r.Params) {
 			exit.code = 1
@@ -285,7 +286,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// jaiph-go patch: bash's text.
 				r.errf("unset: %s: cannot unset: readonly variable\n", arg)
 				exit.code = 1
-			} else if vars && r.lookupVar(arg).IsSet() {
+			} else if vars && r.lookupVar(arg).Declared() {
+				// jaiph-go patch: a variable declared without a value
+				// (`local w`, `declare -i n`) is unset too, as bash's
+				// makunbound finds its cell: a caller's such local
+				// goes, uncovering what it shadowed.
 				r.delVar(arg)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
 				delete(r.Funcs, arg)
@@ -356,10 +361,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return exit
 			}
 			if len(args) > 1 {
-				r.errf("%s: too many arguments\n", name)
-				exit.code = 1
-				exit.exiting = true
-				return exit
+				return r.tooManyArgs(name)
 			}
 			if v <= 0 {
 				r.breakEnclosing = r.loopLevel
@@ -666,7 +668,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			exit.code = uint8(n)
 		default:
-			return failf(2, "return: too many arguments\n")
+			return r.tooManyArgs("return")
 		}
 		exit.returning = true
 	case "read":
@@ -1028,7 +1030,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 			switch mode {
 			case "-s", "-u":
-				if !supported {
+				if !supported || (arg == "expand_aliases" && mode == "-s") {
+					// jaiph-go patch: bash expands aliases when it
+					// parses text (eval, source) after the option
+					// and the definition; the interpreter cannot, so
+					// the option stays off (jaiph check refuses it).
 					return failf(1, "shopt: unsupported option %q\n", arg)
 				}
 				*opt = mode == "-s"
@@ -1042,61 +1048,87 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.updateExpandOpts()
 
 	case "alias":
+		// jaiph-go patch: bash's alias builtin: the value kept as
+		// written and shown single-quoted, the list sorted by name,
+		// `--` and -p, bash's messages for a name not found or not
+		// valid (status 1). Aliases are never expanded: bash expands
+		// them only with expand_aliases, which the interpreter refuses.
 		show := func(name string, als alias) {
-			var buf bytes.Buffer
-			if len(als.args) > 0 {
-				printer := syntax.NewPrinter()
-				printer.Print(&buf, &syntax.CallExpr{
-					Args: als.args,
-				})
-			}
-			if als.blank {
-				buf.WriteByte(' ')
-			}
-			r.outf("alias %s='%s'\n", name, &buf)
+			r.outf("alias %s=%s\n", name, bashSingleQuote(als.src))
 		}
-
+		if len(args) > 0 && (args[0] == "--" || args[0] == "-p") {
+			if args[0] == "-p" && len(args) == 1 {
+				args = nil
+			} else {
+				args = args[1:]
+			}
+		}
+		if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" {
+			r.errf("alias: %s: invalid option\n", args[0][:2])
+			r.errf("alias: usage: alias [-p] [name[=value] ... ]\n")
+			return exitStatus{code: 2}
+		}
 		if len(args) == 0 {
-			for name, als := range r.alias {
-				show(name, als)
+			for _, name := range slices.Sorted(maps.Keys(r.alias)) {
+				show(name, r.alias[name])
 			}
 		}
-	argsLoop:
+		var exit exitStatus
 		for _, arg := range args {
 			name, src, ok := strings.Cut(arg, "=")
-			if !ok {
-				als, ok := r.alias[name]
+			if !ok || name == "" {
+				als, ok := r.alias[arg]
 				if !ok {
-					r.errf("alias: %q not found\n", name)
+					r.errf("alias: %s: not found\n", arg)
+					exit.code = 1
 					continue
 				}
-				show(name, als)
+				show(arg, als)
 				continue
 			}
-
-			// TODO: parse any CallExpr perhaps, or even any Stmt
-			parser := syntax.NewParser()
-			var words []*syntax.Word
-			for w, err := range parser.WordsSeq(strings.NewReader(src)) {
-				if err != nil {
-					r.errf("alias: could not parse %q: %v\n", src, err)
-					continue argsLoop
-				}
-				words = append(words, w)
+			if strings.ContainsAny(name, "()<>;&| \t\n\"'\\`$/") {
+				r.errf("alias: `%s': invalid alias name\n", name)
+				exit.code = 1
+				continue
 			}
-
 			if r.alias == nil {
 				r.alias = make(map[string]alias)
 			}
-			r.alias[name] = alias{
-				args:  words,
-				blank: strings.TrimRight(src, " \t") != src,
+			als := alias{src: src, blank: strings.TrimRight(src, " \t") != src}
+			// The words, for the expansion (never reached, see above).
+			for w, err := range syntax.NewParser().WordsSeq(strings.NewReader(src)) {
+				if err != nil {
+					als.args = nil
+					break
+				}
+				als.args = append(als.args, w)
 			}
+			r.alias[name] = als
 		}
+		return exit
 	case "unalias":
+		// jaiph-go patch: bash's usage error, -a, `--`, and "not
+		// found" with status 1.
+		if len(args) > 0 && args[0] == "-a" {
+			clear(r.alias)
+			break
+		}
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		} else if len(args) == 0 {
+			r.errf("unalias: usage: unalias [-a] name [name ...]\n")
+			return exitStatus{code: 2}
+		}
+		var exit exitStatus
 		for _, name := range args {
+			if _, ok := r.alias[name]; !ok {
+				r.errf("unalias: %s: not found\n", name)
+				exit.code = 1
+				continue
+			}
 			delete(r.alias, name)
 		}
+		return exit
 
 	case "trap":
 		// jaiph-go patch: signals, trap -p/-l as bash (jaiph_jobs.go)
@@ -1678,4 +1710,19 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 		}
 	}
 	return lose, lose != ""
+}
+
+// bashSingleQuote quotes s as bash's sh_single_quote: in single quotes,
+// each quote written '\” (jaiph-go patch, for alias listings).
+func bashSingleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// tooManyArgs is bash's no_args for shift, break, continue, return and exit
+// given a second argument (jaiph-go patch): the message, then the current
+// top-level command is discarded (DISCARD), leaving the status before it,
+// or 1 if that was 0. In a subshell, the subshell ends so.
+func (r *Runner) tooManyArgs(name string) exitStatus {
+	r.errf("%s: too many arguments\n", name)
+	return exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true}
 }

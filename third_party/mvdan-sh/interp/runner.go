@@ -1543,15 +1543,66 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue assignLoop
 			}
 			name := as.Name.Value
-			if !syntax.ValidName(name) {
+			if as.Index != nil && (cm.Variant.Value == "export" || cm.Variant.Value == "readonly") {
+				// jaiph-go patch: export and readonly take names, not
+				// elements: bash's "`v[3]': not a valid identifier"
+				// (subscript expanded, value left out), status 1; the
+				// element stays unset and the other names still go.
+				var sub string
+				if w, ok := as.Index.(*syntax.Word); ok {
+					sub = r.literal(w)
+				} else {
+					sub, _ = expand.ArithmText(r.ecfg, as.Index)
+				}
+				r.errf("%s: `%s[%s]': not a valid identifier\n", cm.Variant.Value, name, sub)
+				invalidName = true
+				continue
+			}
+			if declQuery != "" && (!as.Naked || !syntax.ValidName(name) || as.Index != nil) {
+				// jaiph-go patch: declare -p, -f and -F look their
+				// words up as they are, valid names or not: a word
+				// with `=` is "declare: foo=bar: not found" for -p and
+				// no function for -f/-F; a function name may hold a
+				// `/` (declare -F ble/foo).
+				word := name
+				if w, ok := as.Index.(*syntax.Word); ok {
+					word += "[" + r.literal(w) + "]"
+				} else if as.Index != nil {
+					word += "[" + expand.ArithmSource(as.Index) + "]"
+				}
+				if !as.Naked {
+					if as.Append {
+						word += "+"
+					}
+					if as.Value != nil {
+						word += "=" + r.literal(as.Value)
+					} else {
+						word += "="
+					}
+				}
+				if declQuery == "-p" || !as.Naked {
+					if declQuery == "-p" {
+						r.errf("%s: %s: not found\n", cm.Variant.Value, word)
+					}
+					r.exit.code = 1
+					continue
+				}
+			} else if !syntax.ValidName(name) {
 				// jaiph-go patch: bash's message names the builtin and
 				// the word as written, and the other names still go.
 				word := name
-				if as.Append {
-					word += "+"
-				}
-				if !as.Naked && as.Value != nil {
-					word += "=" + r.literal(as.Value)
+				if i := strings.IndexByte(name, '['); i > 0 && !as.Naked && syntax.ValidName(name[:i]) && strings.HasSuffix(strings.TrimSuffix(name, "+"), "]") {
+					// an element (`x[4]=1` made by an expansion) is
+					// an assignment word to bash: the name is cut
+					// at its = or +=.
+					word = strings.TrimSuffix(name, "+")
+				} else {
+					if as.Append {
+						word += "+"
+					}
+					if !as.Naked && as.Value != nil {
+						word += "=" + r.literal(as.Value)
+					}
 				}
 				r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, word)
 				invalidName = true
@@ -1583,7 +1634,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// declare -p name: print variable with attributes.
 				vr := r.lookupVar(name)
 				if !vr.Declared() {
-					r.errf("declare: %s: not found\n", name)
+					r.errf("%s: %s: not found\n", cm.Variant.Value, name) // jaiph-go patch: typeset -p says typeset
 					r.exit.code = 1
 					continue
 				}
@@ -1649,7 +1700,25 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// local array, as bash (it copied the outer one).
 					vr = expand.Variable{}
 				}
-				if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
+				if as.Index != nil && valType == "" {
+					// jaiph-go patch: `declare x[2]` (no value) makes
+					// x an indexed array without elements, as bash
+					// (a scalar's value goes); an associative array
+					// stays as it is.
+					switch same := r.declSameScope(name, local, global); {
+					case vr.Kind == expand.Associative, same && vr.Kind == expand.Indexed:
+						vr.Kind = expand.KeepValue
+					case same && vr.IsSet() && vr.Kind == expand.String && vr.Local:
+						// a function's own scalar local becomes an
+						// empty array (bash: declare -a s=())
+						vr.Kind, vr.List, vr.Str = expand.Indexed, []string{}, ""
+					case same && vr.IsSet() && vr.Kind == expand.String:
+						// a global's value becomes element 0
+						vr.Kind, vr.List, vr.Str = expand.Indexed, []string{vr.Str}, ""
+					default:
+						vr = expand.Variable{Kind: expand.Indexed}
+					}
+				} else if v := cm.Variant.Value; (v == "export" || v == "readonly") && (valType == "-a" || valType == "-A") {
 					// jaiph-go patch: bash's export and readonly
 					// give a name without a value only their own
 					// attribute, never -a or -A (setattr.def).
@@ -1950,6 +2019,18 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 					// jaiph-go patch: declare "x+=v" appends, as bash
 					// (typeset s${dyn}+=v was an invalid name).
 					name, as.Append = n, true
+				}
+				elem, plus := name, false
+				if ok {
+					elem, plus = strings.CutSuffix(name, "+")
+				}
+				if i := strings.IndexByte(elem, '['); i > 0 && strings.HasSuffix(elem, "]") && syntax.ValidName(elem[:i]) {
+					// jaiph-go patch: an element made by an expansion
+					// (declare "x[$i]=v", local 'y'[2]+=w) is one, as in
+					// bash: the subscript text is evaluated as written
+					// ("1+1") or taken as the key of an associative array.
+					as.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: elem[i+1 : len(elem)-1]}}}
+					name, as.Append = elem[:i], plus
 				}
 				as.Name = &syntax.Lit{Value: name}
 				if !ok {

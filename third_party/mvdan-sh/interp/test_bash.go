@@ -45,6 +45,9 @@ func (r *Runner) runClassicTest(ctx context.Context, name string, args []string)
 	}
 	value := t.posix()
 	if t.pos != len(args) {
+		if t.pos < len(args) && strings.HasPrefix(args[t.pos], "-") {
+			t.fail("syntax error: `%s' unexpected", args[t.pos]) // bash's test_command
+		}
 		t.fail("too many arguments")
 	}
 	if value {
@@ -169,12 +172,20 @@ func (t *classicTest) term() bool {
 		v := t.binary(a, t.args[t.pos+1], t.args[t.pos+2])
 		t.pos += 3
 		return v
-	case len(a) == 2 && a[0] == '-':
-		if testUnaryOp(a) == illegalTok || a == "!" || a == "(" {
-			t.fail("%s: unary operator expected", a)
-		}
-		if t.pos+1 >= n {
-			t.fail("argument expected")
+	case len(a) == 2 && a[0] == '-' && testUnaryOp(a) != illegalTok && t.pos+2 <= n:
+		// bash's term: a unary operator only with an argument after
+		// it; otherwise (and for a word that is no operator) the word
+		// is a string test (`[ -a -a -a -a ]` is -a "-a" and "-a").
+		if a == "-t" {
+			// bash 5.2's unary_operator: -t takes the next word
+			// only if it is a number, else it is false and the
+			// word is left for what follows.
+			t.pos++
+			if _, ok := t.integer(t.args[t.pos]); !ok {
+				return false
+			}
+			t.pos++
+			return t.unary(a, t.args[t.pos-1])
 		}
 		v := t.unary(a, t.args[t.pos+1])
 		t.pos += 2

@@ -141,10 +141,18 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		// rather than with the caller's value — but with the value of
 		// the call's prefix binding (`x=v f`), as bash's local takes a
 		// temporary environment's.
+		// The nearest scope holding name decides: a call's binding
+		// further up (`w=T f2`, f2 calls f1, f1 does `local w`) is
+		// inherited too, as bash's find_variable meets it first.
 		keep := expand.Variable{}
-		if p, ok := o.parent.(*overlayEnviron); ok && p.tempScope {
-			if b, bound := p.values[p.normalize(name)]; bound {
-				keep = b.Variable
+		for e, ok := o.parent.(*overlayEnviron); ok; e, ok = e.parent.(*overlayEnviron) {
+			if b, held := e.values[e.normalize(name)]; held {
+				if e.tempScope || e.callBinding(name) != nil {
+					// a binding, or a local sharing the cell of
+					// its call's binding (still bash's tempvar)
+					keep = b.Variable
+				}
+				break
 			}
 		}
 		keep.Local, keep.Exported, keep.ReadOnly = true, vr.Exported || keep.Exported, vr.ReadOnly
@@ -229,6 +237,9 @@ func (o *overlayEnviron) unsetBelow(name string) error {
 				return errReadOnly
 			}
 			delete(o.values, n)
+			if b := o.callBinding(name); b != nil {
+				delete(b.values, n) // the binding goes with the local
+			}
 			return nil
 		}
 		if p, ok := o.parent.(*overlayEnviron); ok {
@@ -246,10 +257,31 @@ func (o *overlayEnviron) unsetBelow(name string) error {
 	return o.Set(name, expand.Variable{})
 }
 
+// callBinding is the prefix bindings' scope of o's function call when it
+// binds name and o is that function's scope (jaiph-go patch): bash keeps
+// a call's bindings in the function's own variable context, one cell with
+// its local of the same name, so a caller's unset of the local (`w=T f`, f
+// does `local w=L`, a helper unsets w) removes the binding too and
+// uncovers the caller's w.
+func (o *overlayEnviron) callBinding(name string) *overlayEnviron {
+	if !o.funcScope {
+		return nil
+	}
+	if p, ok := o.parent.(*overlayEnviron); ok && p.tempScope {
+		if _, bound := p.values[p.normalize(name)]; bound {
+			return p
+		}
+	}
+	return nil
+}
+
 // revealedBelow is what name shows once the nearest function's local (or
 // prefix binding) holding it is gone.
 func (o *overlayEnviron) revealedBelow(name string) expand.Variable {
 	if vr, ok := o.values[o.normalize(name)]; ok && (o.funcScope && vr.Local || o.tempScope) {
+		if b := o.callBinding(name); b != nil {
+			return b.parent.Get(name) // the binding goes with the local
+		}
 		return o.parent.Get(name)
 	}
 	if p, ok := o.parent.(*overlayEnviron); ok {

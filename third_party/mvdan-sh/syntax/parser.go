@@ -1542,6 +1542,13 @@ zshPrefixLoop:
 		// but not $%name nor $!name.
 		switch p.r {
 		case '#':
+			// jaiph-go patch: in ${##x}, ${#-x} and ${#?x} the "#" is
+			// the parameter $# and an operator follows, as in bash
+			// (${###} is $# with an empty prefix removed); only
+			// ${##}, ${#-} and ${#?} are lengths of $#, $- and $?.
+			if next, after := p.peekTwo(); !pe.Short && (next == '#' || next == '-' || next == '?') && after != '}' {
+				break
+			}
 			if p.paramNameStart(pe) {
 				pe.Length = true
 			}
