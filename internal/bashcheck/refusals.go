@@ -675,6 +675,9 @@ func backquoteRange(w *syntax.Word) bool {
 	return found
 }
 
+// grown: a scan made growStack's call (the first of the process).
+var grown atomic.Bool
+
 // growStack makes the goroutine's stack big enough for a deep walk in one
 // step, while it is still shallow: the walk's closures recurse once per
 // syntax node, and growing in doublings at depth copies every frame each
@@ -683,9 +686,6 @@ func backquoteRange(w *syntax.Word) bool {
 // zeroed at every call, which for a file of many bodies costs more than
 // the growths it saves.
 //
-// grown: a scan made growStack's call (the first of the process).
-var grown atomic.Bool
-
 //go:noinline
 func growStack() {
 	var frame [64 << 10]byte
