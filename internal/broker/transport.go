@@ -953,10 +953,12 @@ func (q *queue) show(ctx context.Context, b *wireBatch) {
 	if b.Attempt == k.claims {
 		q.resumeAttempt(b.Key, k, b.Worker)
 	}
-	if b.Attempt == 1 && k.claims == 0 && k.epoch == 0 && k.lostUpTo == 0 {
+	if b.Attempt == 1 && k.claims == 0 && k.epoch == 0 && k.lostUpTo == 0 && q.prior == nil && !q.redrive {
 		// A first attempt the ledger does not show yet: a worker writes
 		// the claim of a quick delivery with its result (or the watch is
-		// behind the events). It starts here, before its steps.
+		// behind the events). It starts here, before its steps. (Not on
+		// a resumed or redriven run, whose attempts and epochs come from
+		// the ledger.)
 		q.startAttempt(k, 1, b.Worker)
 		k.claimedByEvents = true
 	}
