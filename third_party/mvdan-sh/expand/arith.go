@@ -111,6 +111,25 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[i:]}
 	}
+	if i := expansionChar(s); i >= 0 {
+		// jaiph-go patch: a value (a let argument) is not expanded
+		// again: bash's lexer meets `$`, a backquote, a double quote or
+		// a backslash as a character no token starts with (declare -i v='$x',
+		// v='$(cmd)'; $((v)) ran cmd). What comes before is evaluated
+		// first (n++ $x increments n).
+		sl := strings.TrimLeft(str, " \t\n") // s is its prefix: i is its offset there too
+		off := i
+		msg := "syntax error: operand expected"
+		if before := strings.TrimRight(s[:i], " \t\n"); before != "" {
+			if _, err := syntax.NewParser().Arithmetic(strings.NewReader(before)); err == nil {
+				msg = "syntax error: invalid arithmetic operator"
+			}
+			if err := cfg.arithmBefore(sl, off, depth, msg == "syntax error: operand expected"); err != nil {
+				return 0, err
+			}
+		}
+		return 0, ArithmError{Expr: sl, Msg: msg, Token: sl[off:]}
+	}
 	switch {
 	case s == "":
 		return 0, nil
@@ -155,14 +174,14 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			// jaiph-go patch: bash's text for `let '5 += 1'`. Bash
 			// evaluates as it parses: what comes before the operator
 			// is evaluated first, and its error wins.
-			if err := cfg.arithmBeforeAssign(sl, off, depth); err != nil {
+			if err := cfg.arithmBeforeAssign(sl, off, depth, false); err != nil {
 				return 0, err
 			}
 			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
 			// jaiph-go patch: what comes before is evaluated first.
-			if err := cfg.arithmBefore(sl, off, depth); err != nil {
+			if err := cfg.arithmBefore(sl, off, depth, true); err != nil {
 				return 0, err
 			}
 			// jaiph-go patch: bash's token is what follows the operator
@@ -196,7 +215,7 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		tok := strings.TrimLeft(sl[end:], " \t\n")
 		// jaiph-go patch: bash evaluates as it parses: an error in
 		// what comes before (A/B/C.D with B 0) is the one reported.
-		if err := cfg.arithmBefore(sl, end, depth); err != nil {
+		if err := cfg.arithmBefore(sl, end, depth, false); err != nil {
 			return 0, err
 		}
 		msg := "syntax error in expression"
@@ -223,6 +242,28 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	return ArithmTop(cfg, x, sl[len(s):])
 }
 
+// expansionChar is the offset in s of the first `$`, backquote, double
+// quote or backslash outside a subscript's brackets (bash expands a subscript, a[$i],
+// when it evaluates it), or -1 (jaiph-go patch, see arithmString).
+func expansionChar(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth > 0 {
+				depth--
+			}
+		case '$', '`', '"', '\\':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // missingParenToken is where bash's error token starts when a `(` at off
 // in sl is followed by a whole expression and then a token that is no `)`:
 // that token (jaiph-go patch; the parser's error names the `(`).
@@ -247,8 +288,8 @@ func missingParenToken(sl string, off int) string {
 // arithmBefore is arithmBeforeAssign before a token bash's parser rejects:
 // only an evaluation error of what comes before (a division by 0) wins over
 // the syntax error there (jaiph-go patch).
-func (cfg *Config) arithmBefore(sl string, off, depth int) error {
-	err := cfg.arithmBeforeAssign(sl, off, depth)
+func (cfg *Config) arithmBefore(sl string, off, depth int, open bool) error {
+	err := cfg.arithmBeforeAssign(sl, off, depth, open)
 	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`")) {
 		return nil
 	}
@@ -260,13 +301,22 @@ func (cfg *Config) arithmBefore(sl string, off, depth int) error {
 // variable, or before another token bash's parser rejects (jaiph-go patch): bash evaluates it while parsing, before it
 // finds the assignment, so its side effects happen and its error (1/0 in
 // "1/0 < 3 && n+=3") is the one reported, with the error token running to
-// the end of the whole text. Parentheses left open are closed.
-func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
+// the end of the whole text. Parentheses left open are closed. open: the
+// token at off is an operator left without its right operand (n=3 +): an
+// assignment whose value reaches it was still being read, and bash never
+// made it.
+func (cfg *Config) arithmBeforeAssign(sl string, off, depth int, open bool) error {
 	before := strings.TrimRight(sl[:off], " \t\n")
+	oldOpen := cfg.arithOpen
+	cfg.arithOpen = 0
+	if open && !strings.HasPrefix(sl[off:], ",") { // what a comma follows is whole
+		cfg.arithOpen = len(before)
+	}
 	if open := strings.Count(before, "(") - strings.Count(before, ")"); open > 0 {
 		before += strings.Repeat(")", open)
 	}
 	_, err := cfg.arithmString(before, depth+1)
+	cfg.arithOpen = oldOpen
 	ae, ok := err.(ArithmError)
 	if !ok {
 		return err
@@ -544,6 +594,19 @@ func bashNumber(s string) (int64, error) {
 	return n, nil
 }
 
+// stopWithin is the error of an assignment to a non-variable (arithStop)
+// inside operand x, which its evaluation skipped (a branch not taken):
+// bash's parser meets it while it reads x, before the operator x belongs
+// to is applied, so its error wins over that operator's (5 % (0 && (1 %
+// x=4)) is no division by 0) and the operator's assignment never happens
+// (jaiph-go patch).
+func (cfg *Config) stopWithin(x syntax.ArithmExpr) error {
+	if b := cfg.arithStop; b != nil && x.End().After(b.OpPos) {
+		return ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
+	}
+	return nil
+}
+
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	if b := cfg.arithStop; b != nil && expr.Pos().After(b.OpPos) {
 		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
@@ -568,7 +631,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return cfg.arithmString(str, 0)
+		oldOpen := cfg.arithOpen
+		cfg.arithOpen = 0 // a value has its own offsets
+		n, err := cfg.arithmString(str, 0)
+		cfg.arithOpen = oldOpen
+		return n, err
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
@@ -662,6 +729,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		right, err := Arithm(cfg, expr.Y)
 		if err != nil {
+			return 0, err
+		}
+		if err := cfg.stopWithin(expr.Y); err != nil {
 			return 0, err
 		}
 		n, err := binArit(expr.Op, left, right)
@@ -819,6 +889,14 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
+	}
+	if err := cfg.stopWithin(b.Y); err != nil {
+		return 0, err
+	}
+	if cfg.arithOpen > 0 && int(b.End().Offset()) >= cfg.arithOpen {
+		// jaiph-go patch: the value was cut short by an operator with
+		// no operand (n=3 + $x): bash never assigned it.
+		return arg_, nil
 	}
 	arg := int64(arg_)
 	switch b.Op {

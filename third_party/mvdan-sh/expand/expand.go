@@ -162,6 +162,11 @@ type Config struct {
 	// ArithmTop).
 	arithStop *syntax.BinaryArithm
 
+	// arithOpen: the offset, in the arithmetic text being evaluated, of
+	// an operator left without an operand; an assignment whose value
+	// reaches it is not made (jaiph-go patch, see arithmBeforeAssign).
+	arithOpen int
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool

@@ -257,6 +257,12 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
+		// jaiph-go patch: bash's report_error exits in place under
+		// errexit (the redirections stay for the EXIT trap); otherwise,
+		// and for an arithmetic error always, the shell jumps to its
+		// top level after top_level_cleanup (subst.c's
+		// exp_jump_to_top_level, expr.c's callers of evalexp).
+		r.exit.undoAll = isArithmErr(err) || !r.opts[optErrExit]
 		if cb := r.elemExitTrap; cb != "" { // jaiph-go patch: see elemExitTrap
 			r.elemExitTrap = ""
 			st := r.exit
@@ -660,8 +666,16 @@ type varFd struct {
 // way out, except that errexit after a simple command undoes the innermost
 // simple command's (execute_cmd.c: run_unwind_frame ("saved-redirects")).
 // A discarded command (FUNCNEST) and a fatal error undo them all.
+//
+// A failed assignment's discard under errexit is bash's report_error
+// exiting in place: kept; an arithmetic error, and an expansion error
+// without errexit, jump to the top level after undoing them all
+// (exitStatus.undoAll).
 func (r *Runner) keepOnExit(level int) bool {
-	if !r.exit.exiting || r.exit.discard || r.exit.fatalExit {
+	if !r.exit.exiting || r.exit.fatalExit || r.exit.undoAll {
+		return false
+	}
+	if r.exit.discard && !(r.exit.assignFailed && r.opts[optErrExit]) {
 		return false
 	}
 	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1

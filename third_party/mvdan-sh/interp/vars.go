@@ -441,6 +441,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 		r.errf("%v\n", err)
 		r.exit.code = 1
 		r.exit.exiting = isArithmErr(err) // jaiph-go patch: see arithAssignFatal
+		r.exit.undoAll = r.exit.exiting   // jaiph-go patch: see exitStatus.undoAll
 	}
 }
 
@@ -478,6 +479,7 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 	r.errf("%s: %v\n", name, err)
 	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
+	exit.undoAll = true // variables.c: top_level_cleanup before the jump
 	return true
 }
 

@@ -1,0 +1,71 @@
+package interp_test
+
+import "testing"
+
+// TestJaiphArithNonVariableInSkippedOperand: an assignment to a
+// non-variable inside an operand whose evaluation is skipped (the right of
+// 0 && …) is still met by bash's parser as it reads that operand, before
+// the operator the operand belongs to is applied: its error wins over that
+// operator's division by 0, and an assignment around it is not made.
+func TestJaiphArithNonVariableInSkippedOperand(t *testing.T) {
+	runCases(t, []string{
+		`let "(n?2:5) % (0 && ((42 + ((++n)))) && ((n+=3) * (n || (3 || ++n && (010) == (42)) % x=4 + 1) * (1) || n + 0 * (n,n+1) == 42))"; echo $?`,
+		`let '5 % (0 && (1 % x=4))'; echo $?`,
+		`let '5 % (0 && (1 || 1 % x=4))'; echo $?`,
+		`let '5 % (0 && (n || (3) % x=4 + 1))'; echo $?`,
+		`let '1 % x=4'; echo $?`,
+		`let '5 % 0 + x=4'; echo $?`,
+		`n=1; let 'n += (0 && (1 % x=4))'; echo $? $n`,
+		`n=1; let 'n = 7 / (0 && (1 || n % x=4)) + 1'; echo $? $n`,
+		`n=1; let '(0 && (1 % x=4)) / 0'; echo $? $n`,
+		`n=1; let '(n++ * (0 || (1 % x=4))) / 0'; echo $? $n`,
+	})
+}
+
+// TestJaiphArithValueNotExpanded: a variable's value (a declare -i value,
+// a let argument) evaluated as arithmetic is not expanded again: a `$`,
+// a backquote, a double quote or a backslash in it is a character no
+// token of bash's starts with ("operand expected" where an operand is
+// wanted, "invalid arithmetic operator" after one); what comes before it
+// is evaluated first, but an assignment whose value it cuts short is not
+// made. A subscript's $ is expanded (bash expands the index).
+func TestJaiphArithValueNotExpanded(t *testing.T) {
+	cases := []string{
+		`declare -i v1=${u1=\$x}; echo "st $? $v1 $u1"`,
+		`declare -i v; v=${u1=\$x}; echo "st $? $v"`,
+		`declare -i v="${u1=\$x}"y; echo "st $? $v"`,
+	}
+	for _, v := range []string{"$x", "1 + $x", "$x + 1", "1 $x", "`a`", "1 + `a`", "$(echo 3)", "a$x", "1$", "x=$y",
+		`"1"`, `1 + "a"`, "${x}", "1 + ${x} + 2", "$1", "1 ? $x : 2", "0 && $x", "(1 + $x)", "$((1))", "${#x}", "x[$y]",
+		"1/0 + $x", "n++ + $x", "n=3 + $x", "1 + a[$x]", "a[1]$x", "$x[1]", "n++ $x", "(1/0) $x", `\$x`, `1 \$x`,
+		"n=3 +", "n=3 + (1", "(n=3 + $x)", "m=n++ + $x", "n=3, $x", "n = 2 * 3 +", "n += 2 *", "n = (m=4) + $x", "m=(n=3) *"} {
+		cases = append(cases,
+			"n=1; m=0; v='"+v+"'; echo $((v)); echo after",
+			"n=1; m=0; v='"+v+"'; let \"$v\"; echo after $? $n $m",
+			"v='"+v+"'; declare -i w=$v; echo after $w")
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphExitTrapAfterTopLevelJump: where the shell exits by a jump to
+// bash's top level after top_level_cleanup, the EXIT trap runs with every
+// redirection undone (its output goes where the shell's did): an
+// arithmetic error (a subscript, $((…)), a declare -i value), and an
+// expansion error (${u:?}, set -u) or a readonly assignment without
+// errexit. Under errexit, bash's report_error exits in place, the
+// redirections of the group still in force.
+func TestJaiphExitTrapAfterTopLevelJump(t *testing.T) {
+	cases := []string{
+		"v1='a/b/c.d'\ntrap 'echo \"[$v1]\"' EXIT\nf() {\n{\nA1['x y']=\"${v1/[\\!]/\"&\"}\"\n} > f1\n}\nf",
+	}
+	for _, body := range []string{"A1['x y']=q", `echo ${u:?msg}`, `echo $((1/0))`, `declare -i r="a b"`, `readonly r=1; r=2`,
+		`set -u; echo $zz`, `a=(); a[-1]=2`, `readonly r=1; r=(1)`, `declare -i r; r='1 +'`, `local -i r='a b'`,
+		`set -u; declare -i r='zz'`, `x=${!u}`, `echo ${v:1:-5}`, `(( r = 1/0 ))`, `false`, `A1[1/0]=q`} {
+		for _, pre := range []string{"set -eo pipefail; ", ""} {
+			cases = append(cases,
+				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf",
+				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf || exit $?")
+		}
+	}
+	runCases(t, cases)
+}
