@@ -34,6 +34,10 @@ type ArithmError struct {
 	// Skip: the token starts this many bytes into Operand (jaiph-go
 	// patch: the "[" of 1[2]).
 	Skip int
+	// Subscript: the error is an array subscript's, fatal wherever the
+	// subscript was, and named after no command (jaiph-go patch, see
+	// subscriptArithm).
+	Subscript bool
 }
 
 // firstNonVarAssign is the first assignment, in the order bash parses
@@ -113,8 +117,8 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	}
 	if i := expansionChar(s); i >= 0 {
 		// jaiph-go patch: a value (a let argument) is not expanded
-		// again: bash's lexer meets `$`, a backquote, a double quote or
-		// a backslash as a character no token starts with (declare -i v='$x',
+		// again: bash's lexer meets `$`, a backquote, a quote or a
+		// backslash as a character no token starts with (declare -i v='$x',
 		// v='$(cmd)'; $((v)) ran cmd). What comes before is evaluated
 		// first (n++ $x increments n).
 		sl := strings.TrimLeft(str, " \t\n") // s is its prefix: i is its offset there too
@@ -242,8 +246,8 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 	return ArithmTop(cfg, x, sl[len(s):])
 }
 
-// expansionChar is the offset in s of the first `$`, backquote, double
-// quote or backslash outside a subscript's brackets (bash expands a subscript, a[$i],
+// expansionChar is the offset in s of the first `$`, backquote, quote
+// or backslash outside a subscript's brackets (bash expands a subscript, a[$i],
 // when it evaluates it), or -1 (jaiph-go patch, see arithmString).
 func expansionChar(s string) int {
 	depth := 0
@@ -255,7 +259,7 @@ func expansionChar(s string) int {
 			if depth > 0 {
 				depth--
 			}
-		case '$', '`', '"', '\\':
+		case '$', '`', '"', '\\', '\'':
 			if depth == 0 {
 				return i
 			}

@@ -1,6 +1,9 @@
 package interp_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJaiphArithNonVariableInSkippedOperand: an assignment to a
 // non-variable inside an operand whose evaluation is skipped (the right of
@@ -24,7 +27,7 @@ func TestJaiphArithNonVariableInSkippedOperand(t *testing.T) {
 
 // TestJaiphArithValueNotExpanded: a variable's value (a declare -i value,
 // a let argument) evaluated as arithmetic is not expanded again: a `$`,
-// a backquote, a double quote or a backslash in it is a character no
+// a backquote, a quote or a backslash in it is a character no
 // token of bash's starts with ("operand expected" where an operand is
 // wanted, "invalid arithmetic operator" after one); what comes before it
 // is evaluated first, but an assignment whose value it cuts short is not
@@ -32,17 +35,22 @@ func TestJaiphArithNonVariableInSkippedOperand(t *testing.T) {
 func TestJaiphArithValueNotExpanded(t *testing.T) {
 	cases := []string{
 		`declare -i v1=${u1=\$x}; echo "st $? $v1 $u1"`,
+		"u1='it'\\''s'; declare -i n=${u1///X}; echo after",
 		`declare -i v; v=${u1=\$x}; echo "st $? $v"`,
 		`declare -i v="${u1=\$x}"y; echo "st $? $v"`,
 	}
 	for _, v := range []string{"$x", "1 + $x", "$x + 1", "1 $x", "`a`", "1 + `a`", "$(echo 3)", "a$x", "1$", "x=$y",
 		`"1"`, `1 + "a"`, "${x}", "1 + ${x} + 2", "$1", "1 ? $x : 2", "0 && $x", "(1 + $x)", "$((1))", "${#x}", "x[$y]",
 		"1/0 + $x", "n++ + $x", "n=3 + $x", "1 + a[$x]", "a[1]$x", "$x[1]", "n++ $x", "(1/0) $x", `\$x`, `1 \$x`,
-		"n=3 +", "n=3 + (1", "(n=3 + $x)", "m=n++ + $x", "n=3, $x", "n = 2 * 3 +", "n += 2 *", "n = (m=4) + $x", "m=(n=3) *"} {
+		"n=3 +", "n=3 + (1", "it's", "'1'", "1 + '2'", "x'y'", "1'", "n++ 'a'", "(n=3 + $x)", "m=n++ + $x", "n=3, $x", "n = 2 * 3 +", "n += 2 *", "n = (m=4) + $x", "m=(n=3) *"} {
+		q := "'" + v + "'"
+		if strings.Contains(v, "'") {
+			q = `"` + v + `"` // none of these holds a $ or a "
+		}
 		cases = append(cases,
-			"n=1; m=0; v='"+v+"'; echo $((v)); echo after",
-			"n=1; m=0; v='"+v+"'; let \"$v\"; echo after $? $n $m",
-			"v='"+v+"'; declare -i w=$v; echo after $w")
+			"n=1; m=0; v="+q+"; echo $((v)); echo after",
+			"n=1; m=0; v="+q+"; let \"$v\"; echo after $? $n $m",
+			"v="+q+"; declare -i w=$v; echo after $w")
 	}
 	runCases(t, cases)
 }
@@ -66,6 +74,23 @@ func TestJaiphExitTrapAfterTopLevelJump(t *testing.T) {
 				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf",
 				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf || exit $?")
 		}
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphSubscriptErrorFatal: an arithmetic error in an array subscript
+// ends the shell wherever the subscript is evaluated — in let, ((…)),
+// for ((…)), a [[ ]] comparison, a declare -i value — with status 1 and
+// a message naming no command, as bash's array_expand_index jumps to the
+// top level after it.
+func TestJaiphSubscriptErrorFatal(t *testing.T) {
+	var cases []string
+	for _, c := range []string{"(( a['x'] )); echo after $?", `declare -i w="a['x']"; echo after`, "(( a[1/0] )); echo after $?",
+		"let 'a[1/0]'; echo after $?", "v='a[1/0]'; declare -i w=$v; echo after", "(( a[1/0] )) || echo or; echo after $?",
+		"[[ a[1/0] -eq 1 ]]; echo after $?", "for ((i=a[1/0];;)); do break; done; echo after", "a=(1); (( a[1/0] = 2 )); echo after $?",
+		"a=(1); (( a[1/0]++ )); echo after $?", "declare -A m; (( m[1/0] )); echo after $?", "v='a[1/0]'; echo $(( v )); echo after",
+		"(( x = 1 + a[1/0] )); echo after $? $x", "false; (( a[1/0] )); echo after"} {
+		cases = append(cases, "f() { "+c+"; }\nf", "trap 'echo trap' EXIT; f() { { "+c+"; } > f1; }\nf || exit $?")
 	}
 	runCases(t, cases)
 }

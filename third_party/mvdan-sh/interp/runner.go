@@ -316,7 +316,7 @@ func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 // and sets status 1 without exiting the shell.
 func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing string) int {
 	n, err := expand.ArithmTop(r.ecfg, expr, trailing)
-	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok && !ae.Subscript {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
 		return 0

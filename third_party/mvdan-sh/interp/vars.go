@@ -476,6 +476,13 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 	if !isArithmErr(err) {
 		return false
 	}
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok && ae.Subscript {
+		// A subscript's error: bash's array_expand_index names no
+		// command and sets status 1.
+		r.errf("%v\n", err)
+		exit.code, exit.exiting, exit.undoAll = 1, true, true
+		return true
+	}
 	r.errf("%s: %v\n", name, err)
 	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
