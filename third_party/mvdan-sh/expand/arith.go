@@ -223,7 +223,7 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			return 0, err
 		}
 		msg := "syntax error in expression"
-		if tok != "" && strings.IndexByte("@#$\\\"'`{}.:;", tok[0]) >= 0 {
+		if tok != "" && strings.IndexByte("@#$\\\"'`{}.;", tok[0]) >= 0 {
 			msg = "syntax error: invalid arithmetic operator" // jaiph-go patch: bash's text
 		}
 		return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
@@ -241,6 +241,18 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
+		// jaiph-go patch: a name followed by a character that is no
+		// operator (a}b, a@b): bash's lexer reads the name, then
+		// rejects that character as an operator.
+		if c := s[0]; c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			i := 1
+			for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+				i++
+			}
+			if i < len(s) && s[i] != '[' {
+				return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
+			}
+		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
 	return ArithmTop(cfg, x, sl[len(s):])

@@ -94,3 +94,17 @@ func TestJaiphSubscriptErrorFatal(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphArithColonAfterOperand: `:` is a token of bash's arithmetic (the
+// ternary's): after a whole expression, with no `?` before it, bash's
+// error is "syntax error in expression", not "invalid arithmetic operator";
+// after a name, a character that is no operator (a}b, a@b) is "invalid
+// arithmetic operator" from it on.
+func TestJaiphArithColonAfterOperand(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"a:b", "1:2", "a : b", "1 ? 2 : 3 : 4", "a :", "(1):2", "a[1]:2", "one:two words:three", "a;b", "a.b", "a}b", "a@b", "1 #b", "a{b", "_x}", "@b", "}b", "a%%b", "a?b", "ab-"} {
+		cases = append(cases, "v='"+v+"'; echo $((v)); echo after", "v='"+v+"'; declare -i w=$v; echo after")
+	}
+	cases = append(cases, "set -- one 'two words' three; IFS=:/; declare -i v2=$*; echo after")
+	runCases(t, cases)
+}
