@@ -198,9 +198,24 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 					}
 				}
 			}
-			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: tok}
+			msg := "syntax error: operand expected"
+			if strings.HasPrefix(pe.Text, "`?`") {
+				msg = "expression expected" // jaiph-go patch: bash's text after a lone ?
+			}
+			return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
 		case strings.HasPrefix(pe.Text, "ternary operator missing"):
-			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
+			// jaiph-go patch: bash evaluates the condition before it
+			// finds no `:` (set -u: its unset name; its division by
+			// 0), an assignment the `?` continues left undone.
+			tok := strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")
+			if q := strings.LastIndexByte(sl[:min(off+1, len(sl))], '?'); q >= 0 {
+				then := strings.TrimRight(sl[q+1:], " \t\n")
+				if err := cfg.arithmTernaryBefore(sl, q, then, depth); err != nil {
+					return 0, err
+				}
+				tok = colonToken(then, tok)
+			}
+			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: tok}
 		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
 			fields := strings.Fields(sl[off:])
 			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: strings.TrimLeft(fields[len(fields)-1], "(")}
@@ -280,6 +295,73 @@ func expansionChar(s string) int {
 	return -1
 }
 
+// arithmTernaryBefore evaluates a ternary with no `:` as far as bash does
+// before it finds none (jaiph-go patch): the condition before the `?` at q,
+// then the branch then if the condition holds (its whole expression). It
+// is evaluated as COND ? THEN : 0, an assignment the `?` continues left
+// undone (arithOpen); only an evaluation error is returned, its token
+// running to the end of sl.
+func (cfg *Config) arithmTernaryBefore(sl string, q int, then string, depth int) error {
+	if x, err := syntax.NewParser().Arithmetic(strings.NewReader(then)); err == nil && x != nil {
+		then = then[:int(x.End().Offset())]
+	} else {
+		return cfg.arithmBefore(sl, q, depth, true)
+	}
+	base := strings.TrimRight(sl[:q], " \t\n") + " ? " + strings.TrimLeft(then, " \t\n")
+	text := base + " : 0"
+	if open := strings.Count(base, "(") - strings.Count(base, ")"); open > 0 {
+		text += strings.Repeat(")", open)
+	}
+	oldOpen := cfg.arithOpen
+	cfg.arithOpen = len(base) + 1
+	_, err := cfg.arithmString(text, depth+1)
+	cfg.arithOpen = oldOpen
+	ae, ok := err.(ArithmError)
+	if !ok {
+		return err
+	}
+	if strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`") || ae.Msg == "expression expected" || ae.Msg == "attempted assignment to non-variable" {
+		return nil
+	}
+	if ae.Expr != "" && !strings.Contains(text, ae.Expr) {
+		return ae // an error in a variable's value evaluated there
+	}
+	if i := strings.Index(text, ae.Token); i >= 0 && ae.Expr == text && i < len(base) {
+		// the same offset in sl: base has sl's text up to the branch
+		if i <= q {
+			ae.Expr, ae.Token = sl, sl[i:]
+			return ae
+		}
+	}
+	ae.Expr = sl
+	return ae
+}
+
+// colonToken is bash's error token where it expects the `:` of a ternary
+// whose branch after `?` is then (jaiph-go patch): the token after the
+// branch's whole expression (1 ? 2 3: "3"), or at the end the branch's
+// last token (0 ? 1/0: "0"). tok is the one to keep otherwise.
+func colonToken(then, tok string) string {
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(then))
+	if err != nil || x == nil {
+		return tok
+	}
+	if end := int(x.End().Offset()); end < len(then) {
+		return strings.TrimLeft(then[end:], " \t\n")
+	}
+	i := len(then)
+	for i > 0 && (then[i-1] == '_' || then[i-1] >= '0' && then[i-1] <= '9' || then[i-1] >= 'a' && then[i-1] <= 'z' || then[i-1] >= 'A' && then[i-1] <= 'Z') {
+		i--
+	}
+	if i == len(then) && i > 0 {
+		i--
+		if c := then[i]; (c == '+' || c == '-') && i > 0 && then[i-1] == c {
+			i-- // ++ and -- are one token
+		}
+	}
+	return then[i:]
+}
+
 // missingParenToken is where bash's error token starts when a `(` at off
 // in sl is followed by a whole expression and then a token that is no `)`:
 // that token (jaiph-go patch; the parser's error names the `(`).
@@ -306,7 +388,7 @@ func missingParenToken(sl string, off int) string {
 // the syntax error there (jaiph-go patch).
 func (cfg *Config) arithmBefore(sl string, off, depth int, open bool) error {
 	err := cfg.arithmBeforeAssign(sl, off, depth, open)
-	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`")) {
+	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`") || ae.Msg == "expression expected") {
 		return nil
 	}
 	return err

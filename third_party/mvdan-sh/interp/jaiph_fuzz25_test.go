@@ -108,3 +108,18 @@ func TestJaiphArithColonAfterOperand(t *testing.T) {
 	cases = append(cases, "set -- one 'two words' three; IFS=:/; declare -i v2=$*; echo after")
 	runCases(t, cases)
 }
+
+// TestJaiphArithConditionBeforeMissingColon: bash evaluates a ternary's
+// condition before it finds no `:` — an unset name under set -u, a
+// division by 0 there is the error reported; an assignment the `?`
+// continues is not made. The error token is the one after the branch's
+// expression, or its last.
+func TestJaiphArithConditionBeforeMissingColon(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"a*b?c", "1/0 ? 2", "n++ ? 2", "(1/0) ? 2", "a ? 2", "0 ? 1/0", "x=1 ? 2", "1 ? 2 3", "1 ? (2)", "1 ? n++", "1 ? 2 + x", "1 ?", "1 ? ", "(1 ? 2)", "1 ? 2 : 3 ? 4"} {
+		cases = append(cases, "set -u; n=1; v='"+v+"'; echo $((v)); echo after",
+			"n=1; v='"+v+"'; let \"$v\"; echo \"after $n ${x-unset}\"",
+			"set -u; declare -i r1='"+v+"'; echo after")
+	}
+	runCases(t, cases)
+}
