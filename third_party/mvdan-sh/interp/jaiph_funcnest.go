@@ -52,8 +52,11 @@ func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
 			// A failed assignment's discard under errexit (not
 			// ignored by an enclosing condition) exits the shell
 			// with status 1, or that of a substitution in the value
-			// (a[-1]="$(exit 3)": 3), as bash (FUNCNEST's does not).
-			r.exit = exitStatus{code: cmp.Or(r.lastExpandExit.code, 1), exiting: true}
+			// (a[-1]="$(exit 3)": 3), or else the last command's
+			// (bash's report_error exits with last_command_exit_value:
+			// `false || r=1` of a readonly r ends with 1, `(exit 3)
+			// || r=1` with 3), as bash (FUNCNEST's does not).
+			r.exit = exitStatus{code: cmp.Or(r.exit.code, r.lastExpandExit.code, 1), exiting: true}
 			return
 		}
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {

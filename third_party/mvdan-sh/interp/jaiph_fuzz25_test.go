@@ -123,3 +123,26 @@ func TestJaiphArithConditionBeforeMissingColon(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphFailedAssignmentExitStatus: a failed assignment (a readonly
+// variable, a bad subscript) under errexit ends the shell with the last
+// command's status, 1 if that was 0, as bash's report_error does — even
+// right of || and where the caller ignores errexit. The value is expanded
+// before the readonly error (its substitution's status is the last).
+func TestJaiphFailedAssignmentExitStatus(t *testing.T) {
+	runCases(t, []string{
+		"set -eo pipefail; f() {\nreadonly v1=y\ngrep -q a f1 2>/dev/null || v1=set\n}\nf",
+		"set -eo pipefail; f() {\nreadonly v1=y\ngrep -q a f1 2>/dev/null || v1=set\n}\nf || exit $?",
+		"set -eo pipefail; f() {\nreadonly v1=y\n(exit 3) || v1=\"$u1\"x\n}\nf || exit $?",
+		"set -eo pipefail; f() {\nreadonly v1=y\nprintf '%0999d\\n' {1..1000} | tr a-z A-Z | head -n 1\nv1=\"$u1\"x\n}\nf || exit $?",
+		"f() {\nreadonly v1=y\n(exit 3) || v1=x\necho after $?\n}\nf; echo $?",
+		"set -e; f() {\na=()\n(exit 3) || a[-1]=x\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=x\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=$(exit 4)\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=$(true)\n}\nf",
+		"set -e; f() {\nreadonly v1=y\ntrue; v1=x\n}\nf",
+		"set -e; a1=(); a1[-1]=\"$(exit 3)\"",
+		"readonly r=1; r=$(echo hi >&2; exit 4); echo \"st $?\"",
+		"set -e; readonly r=1; r=${u:?gone}; echo \"st $?\"",
+	})
+}

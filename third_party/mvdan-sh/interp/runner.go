@@ -838,8 +838,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// shell goes on with the next line of the script,
 					// an eval string or a sourced file (evalStmts),
 					// and a subshell ends.
+					if as.Value != nil && as.Array == nil && as.Index == nil {
+						// jaiph-go patch: bash expands the value
+						// first: its substitutions run, its status
+						// is the one errexit exits with, and its
+						// fatal error wins.
+						r.literal(as.Value)
+						if r.exit.exiting {
+							break
+						}
+					}
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent

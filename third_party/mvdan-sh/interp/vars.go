@@ -608,7 +608,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// error, which discards the command (see the indexed
 			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -632,7 +632,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// (DISCARD, as for a readonly variable): the next line
 			// of the script, eval string or sourced file runs, a
 			// subshell ends (it was fatal to the whole shell).
-			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 			return
 		}
 	}
@@ -961,7 +961,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					}
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
-						r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 						return name, prev
 					}
 				}
