@@ -101,6 +101,12 @@ func ArithmString(cfg *Config, str string) (int, error) {
 }
 
 func (cfg *Config) arithmString(str string, depth int) (int, error) {
+	// jaiph-go patch: a variable's value reached from a word inside
+	// this text recurses one level deeper (x='-x' is bash's "expression
+	// recursion level exceeded", not a stack overflow).
+	oldDepth := cfg.arithDepth
+	cfg.arithDepth = depth
+	defer func() { cfg.arithDepth = oldDepth }()
 	// jaiph-go patch: bash's arithmetic blanks are space, tab and
 	// newline; a carriage return, vertical tab or form feed is no blank
 	// but a character no token starts with.
@@ -729,9 +735,12 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		if cfg.arithDepth+1 >= 1024 {
+			return 0, ArithmError{Msg: "expression recursion level exceeded", Operand: expr}
+		}
 		oldOpen := cfg.arithOpen
 		cfg.arithOpen = 0 // a value has its own offsets
-		n, err := cfg.arithmString(str, 0)
+		n, err := cfg.arithmString(str, cfg.arithDepth) // its value is one level deeper
 		cfg.arithOpen = oldOpen
 		return n, err
 	case *syntax.ParenArithm:

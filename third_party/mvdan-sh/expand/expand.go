@@ -166,6 +166,9 @@ type Config struct {
 	// an operator left without an operand; an assignment whose value
 	// reaches it is not made (jaiph-go patch, see arithmBeforeAssign).
 	arithOpen int
+	// arithDepth: how deep arithmString is in variables' values (jaiph-go
+	// patch, see arithmString).
+	arithDepth int
 
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).

@@ -146,3 +146,17 @@ func TestJaiphFailedAssignmentExitStatus(t *testing.T) {
 		"set -e; readonly r=1; r=${u:?gone}; echo \"st $?\"",
 	})
 }
+
+// TestJaiphArithRecursionLevel: a variable whose value refers back to it
+// (x='-x') is bash's "expression recursion level exceeded" after 1024
+// levels of values, the token from the name it was reading; it overflowed
+// the interpreter's stack.
+func TestJaiphArithRecursionLevel(t *testing.T) {
+	runCases(t, []string{
+		"x='-x'; echo $((x)); echo after",
+		"x='y+1'; y='x*2'; echo $((x)); echo after",
+		"x=x; echo $((x)); echo after",
+		"x='x'; declare -i v=x; echo after",
+		"a=b b=c c=7; echo $((a))",
+	})
+}
