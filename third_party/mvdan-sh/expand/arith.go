@@ -739,7 +739,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			return 0, ArithmError{Msg: "expression recursion level exceeded", Operand: expr}
 		}
 		oldOpen := cfg.arithOpen
-		cfg.arithOpen = 0 // a value has its own offsets
+		cfg.arithOpen = 0                               // a value has its own offsets
 		n, err := cfg.arithmString(str, cfg.arithDepth) // its value is one level deeper
 		cfg.arithOpen = oldOpen
 		return n, err
