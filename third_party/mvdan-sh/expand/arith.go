@@ -171,6 +171,14 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		// at its end: bash's token is its last character.
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: t[len(t)-1:]}
 	}
+	if len(sl) > 2 && (sl[:2] == "++" || sl[:2] == "--") {
+		// jaiph-go patch: a leading ++ or -- wants a name; a character
+		// no operand starts with after it (--,) is bash's "operand
+		// expected" from that character.
+		if rest := strings.TrimLeft(sl[2:], " \t\n"); rest != "" && strings.IndexByte("[]).},{", rest[0]) >= 0 {
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: rest}
+		}
+	}
 	if strings.IndexByte("[]).},{", sl[0]) >= 0 {
 		// jaiph-go patch: no operand starts with these: bash's lexer
 		// stops at once (`{a,b}_y` is no comma expression).

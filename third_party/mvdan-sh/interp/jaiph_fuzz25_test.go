@@ -160,3 +160,15 @@ func TestJaiphArithRecursionLevel(t *testing.T) {
 		"a=b b=c c=7; echo $((a))",
 	})
 }
+
+// TestJaiphArithIncDecBeforeNonOperand: a leading ++ or -- followed by a
+// character no operand starts with (--, ++) --}) is bash's "operand
+// expected", the token from that character.
+func TestJaiphArithIncDecBeforeNonOperand(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"--,", "++)", "-,", "- ,", "!,", "~]", "1 + ,", "1 - -,", "--}", "-- ,", "1 * ,2", "(,"} {
+		cases = append(cases, "v='"+v+"'; echo $((v)); echo after", "declare -i w='"+v+"'; echo after")
+	}
+	cases = append(cases, `declare -i v1="$(printf '%s,' --)"; echo after`)
+	runCases(t, cases)
+}
