@@ -1505,6 +1505,12 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 			return []string{}, nil
 		}
+		if perElemOp(pe.Exp) { // set -u too: "${u[@]…}" is exempt
+			// jaiph-go patch: an operator on each element of an
+			// unset list ("${u[@]#?}", "${u[@],,}", "${u[@]@Q}")
+			// has no element to apply to: zero fields, as bash.
+			return []string{}, nil
+		}
 	}
 	if nodeLit(pe.Index) == "@" && unset && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.

@@ -172,3 +172,15 @@ func TestJaiphArithIncDecBeforeNonOperand(t *testing.T) {
 	cases = append(cases, `declare -i v1="$(printf '%s,' --)"; echo after`)
 	runCases(t, cases)
 }
+
+// TestJaiphPerElemOpUnsetList: an operator applied to each element of a
+// quoted list of an unset variable ("${u[@]#?}", "${u[@],,}",
+// "${u[@]@Q}") gives zero fields, as "${u[@]}" does, set -u or not.
+func TestJaiphPerElemOpUnsetList(t *testing.T) {
+	runCases(t, []string{
+		`printf "[%s]" "${u[@]#?}" x; echo; printf "[%s]" "${u[@]}" x; echo; printf "[%s]" "${u[@]%?}" x; echo; printf "[%s]" "${u[@]/a/b}" x; echo; printf "[%s]" "${u[@],,}" x; echo; printf "[%s]" "${u[*]#?}" x; echo; a=(); printf "[%s]" "${a[@]#?}" x; echo; printf "[%s]" "${u[@]:0}" x; echo; printf "[%s]" "${u[@]@Q}" x; echo`,
+		`set -u; printf "[%s]" "${u[@]#?}" x; echo after`,
+		`printf "${a1[@]#?}" $((0))`,
+		`v=s; printf "[%s]" "${v[@]#?}" "${v[@]@Q}"; echo`,
+	})
+}
