@@ -34,6 +34,10 @@ type ArithmError struct {
 	// Skip: the token starts this many bytes into Operand (jaiph-go
 	// patch: the "[" of 1[2]).
 	Skip int
+	// Subscript: the error is an array subscript's, fatal wherever the
+	// subscript was, and named after no command (jaiph-go patch, see
+	// subscriptArithm).
+	Subscript bool
 }
 
 // firstNonVarAssign is the first assignment, in the order bash parses
@@ -120,6 +124,12 @@ func indexCRVTFF(s string) int {
 }
 
 func (cfg *Config) arithmString(str string, depth int) (int, error) {
+	// jaiph-go patch: a variable's value reached from a word inside
+	// this text recurses one level deeper (x='-x' is bash's "expression
+	// recursion level exceeded", not a stack overflow).
+	oldDepth := cfg.arithDepth
+	cfg.arithDepth = depth
+	defer func() { cfg.arithDepth = oldDepth }()
 	// jaiph-go patch: bash's arithmetic blanks are space, tab and
 	// newline; a carriage return, vertical tab or form feed is no blank
 	// but a character no token starts with.
@@ -133,6 +143,25 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			}
 		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl[i:]}
+	}
+	if i := expansionChar(s); i >= 0 {
+		// jaiph-go patch: a value (a let argument) is not expanded
+		// again: bash's lexer meets `$`, a backquote, a quote or a
+		// backslash as a character no token starts with (declare -i v='$x',
+		// v='$(cmd)'; $((v)) ran cmd). What comes before is evaluated
+		// first (n++ $x increments n).
+		sl := strings.TrimLeft(str, " \t\n") // s is its prefix: i is its offset there too
+		off := i
+		msg := "syntax error: operand expected"
+		if before := strings.TrimRight(s[:i], " \t\n"); before != "" {
+			if _, err := syntax.NewParser().Arithmetic(strings.NewReader(before)); err == nil {
+				msg = "syntax error: invalid arithmetic operator"
+			}
+			if err := cfg.arithmBefore(sl, off, depth, msg == "syntax error: operand expected"); err != nil {
+				return 0, err
+			}
+		}
+		return 0, ArithmError{Expr: sl, Msg: msg, Token: sl[off:]}
 	}
 	switch {
 	case s == "":
@@ -165,6 +194,14 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		// at its end: bash's token is its last character.
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: t[len(t)-1:]}
 	}
+	if len(sl) > 2 && (sl[:2] == "++" || sl[:2] == "--") {
+		// jaiph-go patch: a leading ++ or -- wants a name; a character
+		// no operand starts with after it (--,) is bash's "operand
+		// expected" from that character.
+		if rest := strings.TrimLeft(sl[2:], " \t\n"); rest != "" && strings.IndexByte("[]).},{", rest[0]) >= 0 {
+			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: rest}
+		}
+	}
 	if strings.IndexByte("[]).},{", sl[0]) >= 0 {
 		// jaiph-go patch: no operand starts with these: bash's lexer
 		// stops at once (`{a,b}_y` is no comma expression).
@@ -178,14 +215,14 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 			// jaiph-go patch: bash's text for `let '5 += 1'`. Bash
 			// evaluates as it parses: what comes before the operator
 			// is evaluated first, and its error wins.
-			if err := cfg.arithmBeforeAssign(sl, off, depth); err != nil {
+			if err := cfg.arithmBeforeAssign(sl, off, depth, false); err != nil {
 				return 0, err
 			}
 			return 0, ArithmError{Expr: sl, Msg: "attempted assignment to non-variable", Token: sl[off:]}
 		case strings.HasSuffix(pe.Text, "must be followed by an expression"),
 			strings.HasSuffix(pe.Text, "must follow an expression"):
 			// jaiph-go patch: what comes before is evaluated first.
-			if err := cfg.arithmBefore(sl, off, depth); err != nil {
+			if err := cfg.arithmBefore(sl, off, depth, true); err != nil {
 				return 0, err
 			}
 			// jaiph-go patch: bash's token is what follows the operator
@@ -198,9 +235,24 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 					}
 				}
 			}
-			return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: tok}
+			msg := "syntax error: operand expected"
+			if strings.HasPrefix(pe.Text, "`?`") {
+				msg = "expression expected" // jaiph-go patch: bash's text after a lone ?
+			}
+			return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
 		case strings.HasPrefix(pe.Text, "ternary operator missing"):
-			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")}
+			// jaiph-go patch: bash evaluates the condition before it
+			// finds no `:` (set -u: its unset name; its division by
+			// 0), an assignment the `?` continues left undone.
+			tok := strings.TrimLeft(sl[min(off+1, len(sl)):], " \t\n")
+			if q := strings.LastIndexByte(sl[:min(off+1, len(sl))], '?'); q >= 0 {
+				then := strings.TrimRight(sl[q+1:], " \t\n")
+				if err := cfg.arithmTernaryBefore(sl, q, then, depth); err != nil {
+					return 0, err
+				}
+				tok = colonToken(then, tok)
+			}
+			return 0, ArithmError{Expr: sl, Msg: "`:' expected for conditional expression", Token: tok}
 		case strings.HasPrefix(pe.Text, "reached EOF without matching `(`"):
 			fields := strings.Fields(sl[off:])
 			return 0, ArithmError{Expr: sl, Msg: "missing `)'", Token: strings.TrimLeft(fields[len(fields)-1], "(")}
@@ -219,11 +271,11 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		tok := strings.TrimLeft(sl[end:], " \t\n")
 		// jaiph-go patch: bash evaluates as it parses: an error in
 		// what comes before (A/B/C.D with B 0) is the one reported.
-		if err := cfg.arithmBefore(sl, end, depth); err != nil {
+		if err := cfg.arithmBefore(sl, end, depth, false); err != nil {
 			return 0, err
 		}
 		msg := "syntax error in expression"
-		if tok != "" && strings.IndexByte("@#$\\\"'`{}.:;", tok[0]) >= 0 {
+		if tok != "" && strings.IndexByte("@#$\\\"'`{}.;", tok[0]) >= 0 {
 			msg = "syntax error: invalid arithmetic operator" // jaiph-go patch: bash's text
 		}
 		return 0, ArithmError{Expr: sl, Msg: msg, Token: tok}
@@ -241,9 +293,110 @@ func (cfg *Config) arithmString(str string, depth int) (int, error) {
 		}
 	}
 	if w, ok := x.(*syntax.Word); ok && w.Lit() == s {
+		// jaiph-go patch: a name followed by a character that is no
+		// operator (a}b, a@b): bash's lexer reads the name, then
+		// rejects that character as an operator.
+		if c := s[0]; c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			i := 1
+			for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+				i++
+			}
+			if i < len(s) && s[i] != '[' {
+				return 0, ArithmError{Expr: sl, Msg: "syntax error: invalid arithmetic operator", Token: sl[i:]}
+			}
+		}
 		return 0, ArithmError{Expr: sl, Msg: "syntax error: operand expected", Token: sl}
 	}
 	return arithmTop(cfg, x, sl[len(s):])
+}
+
+// expansionChar is the offset in s of the first `$`, backquote, quote
+// or backslash outside a subscript's brackets (bash expands a subscript, a[$i],
+// when it evaluates it), or -1 (jaiph-go patch, see arithmString).
+func expansionChar(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth > 0 {
+				depth--
+			}
+		case '$', '`', '"', '\\', '\'':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// arithmTernaryBefore evaluates a ternary with no `:` as far as bash does
+// before it finds none (jaiph-go patch): the condition before the `?` at q,
+// then the branch then if the condition holds (its whole expression). It
+// is evaluated as COND ? THEN : 0, an assignment the `?` continues left
+// undone (arithOpen); only an evaluation error is returned, its token
+// running to the end of sl.
+func (cfg *Config) arithmTernaryBefore(sl string, q int, then string, depth int) error {
+	if x, err := syntax.NewParser().Arithmetic(strings.NewReader(then)); err == nil && x != nil {
+		then = then[:int(x.End().Offset())]
+	} else {
+		return cfg.arithmBefore(sl, q, depth, true)
+	}
+	base := strings.TrimRight(sl[:q], " \t\n") + " ? " + strings.TrimLeft(then, " \t\n")
+	text := base + " : 0"
+	if open := strings.Count(base, "(") - strings.Count(base, ")"); open > 0 {
+		text += strings.Repeat(")", open)
+	}
+	oldOpen := cfg.arithOpen
+	cfg.arithOpen = len(base) + 1
+	_, err := cfg.arithmString(text, depth+1)
+	cfg.arithOpen = oldOpen
+	ae, ok := err.(ArithmError)
+	if !ok {
+		return err
+	}
+	if strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`") || ae.Msg == "expression expected" || ae.Msg == "attempted assignment to non-variable" {
+		return nil
+	}
+	if ae.Expr != "" && !strings.Contains(text, ae.Expr) {
+		return ae // an error in a variable's value evaluated there
+	}
+	if i := strings.Index(text, ae.Token); i >= 0 && ae.Expr == text && i < len(base) {
+		// the same offset in sl: base has sl's text up to the branch
+		if i <= q {
+			ae.Expr, ae.Token = sl, sl[i:]
+			return ae
+		}
+	}
+	ae.Expr = sl
+	return ae
+}
+
+// colonToken is bash's error token where it expects the `:` of a ternary
+// whose branch after `?` is then (jaiph-go patch): the token after the
+// branch's whole expression (1 ? 2 3: "3"), or at the end the branch's
+// last token (0 ? 1/0: "0"). tok is the one to keep otherwise.
+func colonToken(then, tok string) string {
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(then))
+	if err != nil || x == nil {
+		return tok
+	}
+	if end := int(x.End().Offset()); end < len(then) {
+		return strings.TrimLeft(then[end:], " \t\n")
+	}
+	i := len(then)
+	for i > 0 && (then[i-1] == '_' || then[i-1] >= '0' && then[i-1] <= '9' || then[i-1] >= 'a' && then[i-1] <= 'z' || then[i-1] >= 'A' && then[i-1] <= 'Z') {
+		i--
+	}
+	if i == len(then) && i > 0 {
+		i--
+		if c := then[i]; (c == '+' || c == '-') && i > 0 && then[i-1] == c {
+			i-- // ++ and -- are one token
+		}
+	}
+	return then[i:]
 }
 
 // missingParenToken is where bash's error token starts when a `(` at off
@@ -270,9 +423,9 @@ func missingParenToken(sl string, off int) string {
 // arithmBefore is arithmBeforeAssign before a token bash's parser rejects:
 // only an evaluation error of what comes before (a division by 0) wins over
 // the syntax error there (jaiph-go patch).
-func (cfg *Config) arithmBefore(sl string, off, depth int) error {
-	err := cfg.arithmBeforeAssign(sl, off, depth)
-	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`")) {
+func (cfg *Config) arithmBefore(sl string, off, depth int, open bool) error {
+	err := cfg.arithmBeforeAssign(sl, off, depth, open)
+	if ae, ok := err.(ArithmError); ok && (strings.HasPrefix(ae.Msg, "syntax error") || strings.HasPrefix(ae.Msg, "missing") || strings.HasPrefix(ae.Msg, "`") || ae.Msg == "expression expected") {
 		return nil
 	}
 	return err
@@ -283,13 +436,22 @@ func (cfg *Config) arithmBefore(sl string, off, depth int) error {
 // variable, or before another token bash's parser rejects (jaiph-go patch): bash evaluates it while parsing, before it
 // finds the assignment, so its side effects happen and its error (1/0 in
 // "1/0 < 3 && n+=3") is the one reported, with the error token running to
-// the end of the whole text. Parentheses left open are closed.
-func (cfg *Config) arithmBeforeAssign(sl string, off, depth int) error {
+// the end of the whole text. Parentheses left open are closed. open: the
+// token at off is an operator left without its right operand (n=3 +): an
+// assignment whose value reaches it was still being read, and bash never
+// made it.
+func (cfg *Config) arithmBeforeAssign(sl string, off, depth int, open bool) error {
 	before := strings.TrimRight(sl[:off], " \t\n")
+	oldOpen := cfg.arithOpen
+	cfg.arithOpen = 0
+	if open && !strings.HasPrefix(sl[off:], ",") { // what a comma follows is whole
+		cfg.arithOpen = len(before)
+	}
 	if open := strings.Count(before, "(") - strings.Count(before, ")"); open > 0 {
 		before += strings.Repeat(")", open)
 	}
 	_, err := cfg.arithmString(before, depth+1)
+	cfg.arithOpen = oldOpen
 	ae, ok := err.(ArithmError)
 	if !ok {
 		return err
@@ -685,6 +847,19 @@ func bashNumber(s string) (int64, error) {
 	return n, nil
 }
 
+// stopWithin is the error of an assignment to a non-variable (arithStop)
+// inside operand x, which its evaluation skipped (a branch not taken):
+// bash's parser meets it while it reads x, before the operator x belongs
+// to is applied, so its error wins over that operator's (5 % (0 && (1 %
+// x=4)) is no division by 0) and the operator's assignment never happens
+// (jaiph-go patch).
+func (cfg *Config) stopWithin(x syntax.ArithmExpr) error {
+	if b := cfg.arithStop; b != nil && x.End().After(b.OpPos) {
+		return ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
+	}
+	return nil
+}
+
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	if b := cfg.arithStop; b != nil && expr.Pos().After(b.OpPos) {
 		return 0, ArithmError{Msg: "attempted assignment to non-variable", Operand: b, AtOp: true}
@@ -712,7 +887,14 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 				return 0, err
 			}
 		}
-		return cfg.arithmString(str, 0)
+		if cfg.arithDepth+1 >= 1024 {
+			return 0, ArithmError{Msg: "expression recursion level exceeded", Operand: expr}
+		}
+		oldOpen := cfg.arithOpen
+		cfg.arithOpen = 0                               // a value has its own offsets
+		n, err := cfg.arithmString(str, cfg.arithDepth) // its value is one level deeper
+		cfg.arithOpen = oldOpen
+		return n, err
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
@@ -806,6 +988,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		right, err := Arithm(cfg, expr.Y)
 		if err != nil {
+			return 0, err
+		}
+		if err := cfg.stopWithin(expr.Y); err != nil {
 			return 0, err
 		}
 		n, err := binArit(expr.Op, left, right)
@@ -963,6 +1148,14 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
+	}
+	if err := cfg.stopWithin(b.Y); err != nil {
+		return 0, err
+	}
+	if cfg.arithOpen > 0 && int(b.End().Offset()) >= cfg.arithOpen {
+		// jaiph-go patch: the value was cut short by an operator with
+		// no operand (n=3 + $x): bash never assigned it.
+		return arg_, nil
 	}
 	arg := int64(arg_)
 	switch b.Op {

@@ -175,6 +175,13 @@ type Config struct {
 	// words, expanded before it is evaluated (jaiph-go patch, see
 	// arithmExpandFirst).
 	arithWords map[*syntax.Word]string
+	// arithOpen: the offset, in the arithmetic text being evaluated, of
+	// an operator left without an operand; an assignment whose value
+	// reaches it is not made (jaiph-go patch, see arithmBeforeAssign).
+	arithOpen int
+	// arithDepth: how deep arithmString is in variables' values (jaiph-go
+	// patch, see arithmString).
+	arithDepth int
 
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
@@ -1562,6 +1569,12 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
 			return cfg.quotedOpFields(pe.Exp.Word)
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			return []string{}, nil
+		}
+		if perElemOp(pe.Exp) { // set -u too: "${u[@]…}" is exempt
+			// jaiph-go patch: an operator on each element of an
+			// unset list ("${u[@]#?}", "${u[@],,}", "${u[@]@Q}")
+			// has no element to apply to: zero fields, as bash.
 			return []string{}, nil
 		}
 	}

@@ -1177,6 +1177,19 @@ var ErrBadLengthSubscript = errors.New("bad array subscript")
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
+// subscriptArithm evaluates an array subscript: an arithmetic error there
+// is marked, as bash's array_expand_index ends the shell after it
+// wherever the subscript was (let, ((…)), [[ ]], a declare -i value), named
+// after no command (jaiph-go patch).
+func subscriptArithm(cfg *Config, idx syntax.ArithmExpr) (int, error) {
+	n, err := ArithmTop(cfg, idx, "")
+	if ae, ok := err.(ArithmError); ok {
+		ae.Subscript = true
+		return n, ae
+	}
+	return n, err
+}
+
 func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, error) {
 	if idx == nil {
 		switch vr.Kind {
@@ -1195,7 +1208,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			return vr.Str, vr.IsSet(), nil // jaiph-go patch: ${s[@]:o:l}
 		}
-		n, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
+		n, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1213,7 +1226,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			break
 		}
-		n, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
+		n, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1225,7 +1238,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		case "*", "@":
 			return strings.Join(vr.List, " "), vr.IsSet(), nil
 		}
-		i, err := ArithmTop(cfg, idx, "") // jaiph-go patch: the error quotes the subscript
+		i, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}

@@ -347,6 +347,12 @@ type exitStatus struct {
 	// jaiph-go patch: the discard is a failed assignment's (readonly,
 	// bad subscript), which errexit turns into the shell's exit.
 	assignFailed bool
+	// undoAll: the shell exits by a jump to bash's top level after
+	// top_level_cleanup, which undoes every redirection in force before
+	// the EXIT trap runs: an arithmetic error (evalexp's), or an
+	// expansion error bash reports without errexit (jaiph-go patch: see
+	// [Runner.keepOnExit]).
+	undoAll bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -375,6 +381,7 @@ func (e *exitStatus) leaveSubshell() {
 	e.exiting = false
 	e.returning = false
 	e.killed = false // jaiph-go patch: nor die of its SIGPIPE
+	e.undoAll = false
 }
 
 // oneIf sets the exit status code to 1 if b is true.

@@ -43,17 +43,29 @@ func (r *Runner) funcNestExceeded(name string) bool {
 // by funcNestExceeded takes the rest of its line with it; then the next
 // line runs, with status 1.
 func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	r.discardingStmts(ctx, stmts, false)
+}
+
+// discardingStmts is topStmts; inEval: the commands are an eval string's or
+// a sourced file's, which bash runs with errexit off where the eval or
+// source ignores it (execute_builtin: exit_immediately_on_error = 0).
+func (r *Runner) discardingStmts(ctx context.Context, stmts []*syntax.Stmt, inEval bool) {
 	for i := 0; i < len(stmts); i++ {
 		r.stmt(ctx, stmts[i])
 		if !r.exit.discard || !r.exit.exiting {
 			continue
 		}
-		if r.exit.assignFailed && r.opts[optErrExit] && !r.noErrExit {
-			// A failed assignment's discard under errexit (not
-			// ignored by an enclosing condition) exits the shell
+		if r.exit.assignFailed && r.opts[optErrExit] && !(inEval && r.noErrExit) {
+			// A failed assignment's discard under errexit (even
+			// where errexit is ignored: bash's report_error tests
+			// the option itself; a body run as `run f || …`), but
+			// not in an eval or source that ignores it, exits the shell
 			// with status 1, or that of a substitution in the value
-			// (a[-1]="$(exit 3)": 3), as bash (FUNCNEST's does not).
-			r.exit = exitStatus{code: cmp.Or(r.lastExpandExit.code, 1), exiting: true}
+			// (a[-1]="$(exit 3)": 3), or else the last command's
+			// (bash's report_error exits with last_command_exit_value:
+			// `false || r=1` of a readonly r ends with 1, `(exit 3)
+			// || r=1` with 3), as bash (FUNCNEST's does not).
+			r.exit = exitStatus{code: cmp.Or(r.exit.code, r.lastExpandExit.code, 1), exiting: true}
 			return
 		}
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {
@@ -74,5 +86,5 @@ func (r *Runner) evalStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		r.stmts(ctx, stmts)
 		return
 	}
-	r.topStmts(ctx, stmts)
+	r.discardingStmts(ctx, stmts, true)
 }

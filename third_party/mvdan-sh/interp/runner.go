@@ -284,6 +284,12 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
+		// jaiph-go patch: bash's report_error exits in place under
+		// errexit (the redirections stay for the EXIT trap); otherwise,
+		// and for an arithmetic error always, the shell jumps to its
+		// top level after top_level_cleanup (subst.c's
+		// exp_jump_to_top_level, expr.c's callers of evalexp).
+		r.exit.undoAll = isArithmErr(err) || !r.opts[optErrExit]
 		if cb := r.elemExitTrap; cb != "" { // jaiph-go patch: see elemExitTrap
 			r.elemExitTrap = ""
 			st := r.exit
@@ -337,7 +343,7 @@ func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 // and sets status 1 without exiting the shell.
 func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing string) int {
 	n, err := expand.ArithmTop(r.ecfg, expr, trailing)
-	if ae, ok := errors.AsType[expand.ArithmError](err); ok {
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok && !ae.Subscript {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
 		return 0
@@ -710,8 +716,16 @@ func (rs *stmtRedirs) apply(ctx context.Context, r *Runner, st *syntax.Stmt) boo
 // way out, except that errexit after a simple command undoes the innermost
 // simple command's (execute_cmd.c: run_unwind_frame ("saved-redirects")).
 // A discarded command (FUNCNEST) and a fatal error undo them all.
+//
+// A failed assignment's discard under errexit is bash's report_error
+// exiting in place: kept; an arithmetic error, and an expansion error
+// without errexit, jump to the top level after undoing them all
+// (exitStatus.undoAll).
 func (r *Runner) keepOnExit(level int) bool {
-	if !r.exit.exiting || r.exit.discard || r.exit.fatalExit {
+	if !r.exit.exiting || r.exit.fatalExit || r.exit.undoAll {
+		return false
+	}
+	if r.exit.discard && !(r.exit.assignFailed && r.opts[optErrExit]) {
 		return false
 	}
 	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1
@@ -874,8 +888,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// shell goes on with the next line of the script,
 					// an eval string or a sourced file (evalStmts),
 					// and a subshell ends.
+					if as.Value != nil && as.Array == nil && as.Index == nil {
+						// jaiph-go patch: bash expands the value
+						// first: its substitutions run, its status
+						// is the one errexit exits with, and its
+						// fatal error wins.
+						r.literal(as.Value)
+						if r.exit.exiting {
+							break
+						}
+					}
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent

@@ -5,6 +5,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -59,6 +60,12 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			r.traceTest(traceQuote(sides[0]), x.Op.String(), traceQuote(sides[1]))
 			for i, side := range sides {
 				n, err := expand.ArithmString(r.ecfg, side)
+				if ae, ok := errors.AsType[expand.ArithmError](err); ok && ae.Subscript {
+					// jaiph-go patch: a subscript's error is fatal
+					// (see expand.ArithmError.Subscript).
+					r.expandErr(err)
+					return ""
+				}
 				if err != nil {
 					r.errf("[[: %v\n", err)
 					r.exit.code = 1

@@ -484,6 +484,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 		r.errf("%v\n", err)
 		r.exit.code = 1
 		r.exit.exiting = isArithmErr(err) // jaiph-go patch: see arithAssignFatal
+		r.exit.undoAll = r.exit.exiting   // jaiph-go patch: see exitStatus.undoAll
 	}
 }
 
@@ -518,9 +519,17 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 	if !isArithmErr(err) {
 		return false
 	}
+	if ae, ok := errors.AsType[expand.ArithmError](err); ok && ae.Subscript {
+		// A subscript's error: bash's array_expand_index names no
+		// command and sets status 1.
+		r.errf("%v\n", err)
+		exit.code, exit.exiting, exit.undoAll = 1, true, true
+		return true
+	}
 	r.errf("%s: %v\n", name, err)
 	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
+	exit.undoAll = true // variables.c: top_level_cleanup before the jump
 	return true
 }
 
@@ -649,7 +658,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// error, which discards the command (see the indexed
 			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -673,7 +682,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// (DISCARD, as for a readonly variable): the next line
 			// of the script, eval string or sourced file runs, a
 			// subshell ends (it was fatal to the whole shell).
-			r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 			return
 		}
 	}
@@ -1002,7 +1011,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					}
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
-						r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true}
+						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
 						return name, prev
 					}
 				}

@@ -1,0 +1,186 @@
+package interp_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestJaiphArithNonVariableInSkippedOperand: an assignment to a
+// non-variable inside an operand whose evaluation is skipped (the right of
+// 0 && …) is still met by bash's parser as it reads that operand, before
+// the operator the operand belongs to is applied: its error wins over that
+// operator's division by 0, and an assignment around it is not made.
+func TestJaiphArithNonVariableInSkippedOperand(t *testing.T) {
+	runCases(t, []string{
+		`let "(n?2:5) % (0 && ((42 + ((++n)))) && ((n+=3) * (n || (3 || ++n && (010) == (42)) % x=4 + 1) * (1) || n + 0 * (n,n+1) == 42))"; echo $?`,
+		`let '5 % (0 && (1 % x=4))'; echo $?`,
+		`let '5 % (0 && (1 || 1 % x=4))'; echo $?`,
+		`let '5 % (0 && (n || (3) % x=4 + 1))'; echo $?`,
+		`let '1 % x=4'; echo $?`,
+		`let '5 % 0 + x=4'; echo $?`,
+		`n=1; let 'n += (0 && (1 % x=4))'; echo $? $n`,
+		`n=1; let 'n = 7 / (0 && (1 || n % x=4)) + 1'; echo $? $n`,
+		`n=1; let '(0 && (1 % x=4)) / 0'; echo $? $n`,
+		`n=1; let '(n++ * (0 || (1 % x=4))) / 0'; echo $? $n`,
+	})
+}
+
+// TestJaiphArithValueNotExpanded: a variable's value (a declare -i value,
+// a let argument) evaluated as arithmetic is not expanded again: a `$`,
+// a backquote, a quote or a backslash in it is a character no
+// token of bash's starts with ("operand expected" where an operand is
+// wanted, "invalid arithmetic operator" after one); what comes before it
+// is evaluated first, but an assignment whose value it cuts short is not
+// made. A subscript's $ is expanded (bash expands the index).
+func TestJaiphArithValueNotExpanded(t *testing.T) {
+	cases := []string{
+		`declare -i v1=${u1=\$x}; echo "st $? $v1 $u1"`,
+		"u1='it'\\''s'; declare -i n=${u1///X}; echo after",
+		`declare -i v; v=${u1=\$x}; echo "st $? $v"`,
+		`declare -i v="${u1=\$x}"y; echo "st $? $v"`,
+	}
+	for _, v := range []string{"$x", "1 + $x", "$x + 1", "1 $x", "`a`", "1 + `a`", "$(echo 3)", "a$x", "1$", "x=$y",
+		`"1"`, `1 + "a"`, "${x}", "1 + ${x} + 2", "$1", "1 ? $x : 2", "0 && $x", "(1 + $x)", "$((1))", "${#x}", "x[$y]",
+		"1/0 + $x", "n++ + $x", "n=3 + $x", "1 + a[$x]", "a[1]$x", "$x[1]", "n++ $x", "(1/0) $x", `\$x`, `1 \$x`,
+		"n=3 +", "n=3 + (1", "it's", "'1'", "1 + '2'", "x'y'", "1'", "n++ 'a'", "(n=3 + $x)", "m=n++ + $x", "n=3, $x", "n = 2 * 3 +", "n += 2 *", "n = (m=4) + $x", "m=(n=3) *"} {
+		q := "'" + v + "'"
+		if strings.Contains(v, "'") {
+			q = `"` + v + `"` // none of these holds a $ or a "
+		}
+		cases = append(cases,
+			"n=1; m=0; v="+q+"; echo $((v)); echo after",
+			"n=1; m=0; v="+q+"; let \"$v\"; echo after $? $n $m",
+			"v="+q+"; declare -i w=$v; echo after $w")
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphExitTrapAfterTopLevelJump: where the shell exits by a jump to
+// bash's top level after top_level_cleanup, the EXIT trap runs with every
+// redirection undone (its output goes where the shell's did): an
+// arithmetic error (a subscript, $((…)), a declare -i value), and an
+// expansion error (${u:?}, set -u) or a readonly assignment without
+// errexit. Under errexit, bash's report_error exits in place, the
+// redirections of the group still in force.
+func TestJaiphExitTrapAfterTopLevelJump(t *testing.T) {
+	cases := []string{
+		"v1='a/b/c.d'\ntrap 'echo \"[$v1]\"' EXIT\nf() {\n{\nA1['x y']=\"${v1/[\\!]/\"&\"}\"\n} > f1\n}\nf",
+	}
+	for _, body := range []string{"A1['x y']=q", `echo ${u:?msg}`, `echo $((1/0))`, `declare -i r="a b"`, `readonly r=1; r=2`,
+		`set -u; echo $zz`, `a=(); a[-1]=2`, `readonly r=1; r=(1)`, `declare -i r; r='1 +'`, `local -i r='a b'`,
+		`set -u; declare -i r='zz'`, `x=${!u}`, `echo ${v:1:-5}`, `(( r = 1/0 ))`, `false`, `A1[1/0]=q`} {
+		for _, pre := range []string{"set -eo pipefail; ", ""} {
+			cases = append(cases,
+				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf",
+				pre+"f() {\ntrap 'echo trap; echo trap2 >&2' EXIT\n{ "+body+"; echo after; } > f1\n}\nf || exit $?")
+		}
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphSubscriptErrorFatal: an arithmetic error in an array subscript
+// ends the shell wherever the subscript is evaluated — in let, ((…)),
+// for ((…)), a [[ ]] comparison, a declare -i value — with status 1 and
+// a message naming no command, as bash's array_expand_index jumps to the
+// top level after it.
+func TestJaiphSubscriptErrorFatal(t *testing.T) {
+	var cases []string
+	for _, c := range []string{"(( a['x'] )); echo after $?", `declare -i w="a['x']"; echo after`, "(( a[1/0] )); echo after $?",
+		"let 'a[1/0]'; echo after $?", "v='a[1/0]'; declare -i w=$v; echo after", "(( a[1/0] )) || echo or; echo after $?",
+		"[[ a[1/0] -eq 1 ]]; echo after $?", "for ((i=a[1/0];;)); do break; done; echo after", "a=(1); (( a[1/0] = 2 )); echo after $?",
+		"a=(1); (( a[1/0]++ )); echo after $?", "declare -A m; (( m[1/0] )); echo after $?", "v='a[1/0]'; echo $(( v )); echo after",
+		"(( x = 1 + a[1/0] )); echo after $? $x", "false; (( a[1/0] )); echo after"} {
+		cases = append(cases, "f() { "+c+"; }\nf", "trap 'echo trap' EXIT; f() { { "+c+"; } > f1; }\nf || exit $?")
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphArithColonAfterOperand: `:` is a token of bash's arithmetic (the
+// ternary's): after a whole expression, with no `?` before it, bash's
+// error is "syntax error in expression", not "invalid arithmetic operator";
+// after a name, a character that is no operator (a}b, a@b) is "invalid
+// arithmetic operator" from it on.
+func TestJaiphArithColonAfterOperand(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"a:b", "1:2", "a : b", "1 ? 2 : 3 : 4", "a :", "(1):2", "a[1]:2", "one:two words:three", "a;b", "a.b", "a}b", "a@b", "1 #b", "a{b", "_x}", "@b", "}b", "a%%b", "a?b", "ab-"} {
+		cases = append(cases, "v='"+v+"'; echo $((v)); echo after", "v='"+v+"'; declare -i w=$v; echo after")
+	}
+	cases = append(cases, "set -- one 'two words' three; IFS=:/; declare -i v2=$*; echo after")
+	runCases(t, cases)
+}
+
+// TestJaiphArithConditionBeforeMissingColon: bash evaluates a ternary's
+// condition before it finds no `:` — an unset name under set -u, a
+// division by 0 there is the error reported; an assignment the `?`
+// continues is not made. The error token is the one after the branch's
+// expression, or its last.
+func TestJaiphArithConditionBeforeMissingColon(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"a*b?c", "1/0 ? 2", "n++ ? 2", "(1/0) ? 2", "a ? 2", "0 ? 1/0", "x=1 ? 2", "1 ? 2 3", "1 ? (2)", "1 ? n++", "1 ? 2 + x", "1 ?", "1 ? ", "(1 ? 2)", "1 ? 2 : 3 ? 4"} {
+		cases = append(cases, "set -u; n=1; v='"+v+"'; echo $((v)); echo after",
+			"n=1; v='"+v+"'; let \"$v\"; echo \"after $n ${x-unset}\"",
+			"set -u; declare -i r1='"+v+"'; echo after")
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphFailedAssignmentExitStatus: a failed assignment (a readonly
+// variable, a bad subscript) under errexit ends the shell with the last
+// command's status, 1 if that was 0, as bash's report_error does — even
+// right of || and where the caller ignores errexit. The value is expanded
+// before the readonly error (its substitution's status is the last).
+func TestJaiphFailedAssignmentExitStatus(t *testing.T) {
+	runCases(t, []string{
+		"set -eo pipefail; f() {\nreadonly v1=y\ngrep -q a f1 2>/dev/null || v1=set\n}\nf",
+		"set -eo pipefail; f() {\nreadonly v1=y\ngrep -q a f1 2>/dev/null || v1=set\n}\nf || exit $?",
+		"set -eo pipefail; f() {\nreadonly v1=y\n(exit 3) || v1=\"$u1\"x\n}\nf || exit $?",
+		"set -eo pipefail; f() {\nreadonly v1=y\nprintf '%0999d\\n' {1..1000} | tr a-z A-Z | head -n 1\nv1=\"$u1\"x\n}\nf || exit $?",
+		"f() {\nreadonly v1=y\n(exit 3) || v1=x\necho after $?\n}\nf; echo $?",
+		"set -e; f() {\na=()\n(exit 3) || a[-1]=x\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=x\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=$(exit 4)\n}\nf",
+		"set -e; f() {\nreadonly v1=y\n(exit 3) || v1=$(true)\n}\nf",
+		"set -e; f() {\nreadonly v1=y\ntrue; v1=x\n}\nf",
+		"set -e; a1=(); a1[-1]=\"$(exit 3)\"",
+		"readonly r=1; r=$(echo hi >&2; exit 4); echo \"st $?\"",
+		"set -e; readonly r=1; r=${u:?gone}; echo \"st $?\"",
+	})
+}
+
+// TestJaiphArithRecursionLevel: a variable whose value refers back to it
+// (x='-x') is bash's "expression recursion level exceeded" after 1024
+// levels of values, the token from the name it was reading; it overflowed
+// the interpreter's stack.
+func TestJaiphArithRecursionLevel(t *testing.T) {
+	runCases(t, []string{
+		"x='-x'; echo $((x)); echo after",
+		"x='y+1'; y='x*2'; echo $((x)); echo after",
+		"x=x; echo $((x)); echo after",
+		"x='x'; declare -i v=x; echo after",
+		"a=b b=c c=7; echo $((a))",
+	})
+}
+
+// TestJaiphArithIncDecBeforeNonOperand: a leading ++ or -- followed by a
+// character no operand starts with (--, ++) --}) is bash's "operand
+// expected", the token from that character.
+func TestJaiphArithIncDecBeforeNonOperand(t *testing.T) {
+	var cases []string
+	for _, v := range []string{"--,", "++)", "-,", "- ,", "!,", "~]", "1 + ,", "1 - -,", "--}", "-- ,", "1 * ,2", "(,"} {
+		cases = append(cases, "v='"+v+"'; echo $((v)); echo after", "declare -i w='"+v+"'; echo after")
+	}
+	cases = append(cases, `declare -i v1="$(printf '%s,' --)"; echo after`)
+	runCases(t, cases)
+}
+
+// TestJaiphPerElemOpUnsetList: an operator applied to each element of a
+// quoted list of an unset variable ("${u[@]#?}", "${u[@],,}",
+// "${u[@]@Q}") gives zero fields, as "${u[@]}" does, set -u or not.
+func TestJaiphPerElemOpUnsetList(t *testing.T) {
+	runCases(t, []string{
+		`printf "[%s]" "${u[@]#?}" x; echo; printf "[%s]" "${u[@]}" x; echo; printf "[%s]" "${u[@]%?}" x; echo; printf "[%s]" "${u[@]/a/b}" x; echo; printf "[%s]" "${u[@],,}" x; echo; printf "[%s]" "${u[*]#?}" x; echo; a=(); printf "[%s]" "${a[@]#?}" x; echo; printf "[%s]" "${u[@]:0}" x; echo; printf "[%s]" "${u[@]@Q}" x; echo`,
+		`set -u; printf "[%s]" "${u[@]#?}" x; echo after`,
+		`printf "${a1[@]#?}" $((0))`,
+		`v=s; printf "[%s]" "${v[@]#?}" "${v[@]@Q}"; echo`,
+	})
+}
