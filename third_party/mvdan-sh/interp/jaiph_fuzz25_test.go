@@ -184,3 +184,16 @@ func TestJaiphPerElemOpUnsetList(t *testing.T) {
 		`v=s; printf "[%s]" "${v[@]#?}" "${v[@]@Q}"; echo`,
 	})
 }
+
+// TestJaiphReadonlyBeforeIntegerValue: declare -i (or an assignment) to a
+// readonly variable is refused as readonly before its value is evaluated
+// as arithmetic, at top level and in a function (the fuzzer's seed 67);
+// a new local may still shadow a caller's readonly local.
+func TestJaiphReadonlyBeforeIntegerValue(t *testing.T) {
+	runCases(t, []string{
+		"v=' x y  z'; declare -r r1=*; declare -i r1=\"$v\"x || echo \"st=$?\"; echo after",
+		"declare -r r1=1; f() { declare -i r1='1 +' || echo \"st=$?\"; echo in; }; f; echo \"out=$r1\"",
+		"declare -ir n=3; n='2 +' || echo \"st=$?\"; echo \"n=$n\"",
+		"g() { local -r x=1; h; }; h() { local -i x='2 * 3'; echo \"x=$x\"; }; g",
+	})
+}

@@ -196,6 +196,20 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 
 // ownsLocal says name is a local of the current function: the nearest
 // function scope, looking through subshells' overlays, holds it.
+// readonlyHere tells whether setting name to vr fails as readonly
+// (jaiph-go patch, see setVarErr): the variable seen is readonly, and vr
+// is not a new local shadowing a calling function's readonly local.
+func (r *Runner) readonlyHere(name string, vr expand.Variable) bool {
+	cur := r.lookupVar(name)
+	if !cur.ReadOnly {
+		return false
+	}
+	if o, ok := r.writeEnv.(*overlayEnviron); ok && vr.Local && cur.Local && !o.ownsLocal(name) {
+		return false
+	}
+	return true
+}
+
 func (o *overlayEnviron) ownsLocal(name string) bool {
 	for e := o; e != nil; {
 		if e.funcScope {
@@ -548,6 +562,11 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	}
 	if r.opts[optAllExport] {
 		vr.Exported = true
+	}
+	if vr.Integer && vr.Kind != expand.KeepValue && r.readonlyHere(name, vr) {
+		// jaiph-go patch: as bash's bind_variable, a readonly variable
+		// refuses the value before it is evaluated as arithmetic.
+		return fmt.Errorf("%s: %w", name, errReadOnly)
 	}
 	if vr.Integer || vr.Lower || vr.Upper {
 		// jaiph-go patch: declare -i/-l/-u transform assigned values.
