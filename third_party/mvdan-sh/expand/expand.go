@@ -138,6 +138,11 @@ type Config struct {
 	// double quotes (jaiph-go patch, see opWord).
 	inDblQuote bool
 
+	// listElemValue: expanding the value of an indexed list's [k]=v,
+	// where an "@" list joins with IFS's first character (jaiph-go patch,
+	// see ListElemLiteral).
+	listElemValue bool
+
 	// assignRHS: expanding an assignment's value or a here-string, where
 	// a quoted "${a[@]OP}" with a per-element operator joins with IFS's
 	// first character (jaiph-go patch, see AssignLiteral).
@@ -346,6 +351,22 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 	cfg.inAssign = true
 	defer func() { cfg.inAssign = oldAssign }()
 	return cfg.joinedLiteral(parts) // cfg is prepared: not again (jaiph-go patch, per-assignment cost)
+}
+
+// ListElemLiteral expands the value of an indexed list's [k]=v as bash
+// does (jaiph-go patch): as an assignment's value ([AssignLiteral]), except
+// that an "@" list ("${a[@]}", $@, quoted or not) joins its elements with
+// IFS's first character, or a space when IFS is empty or unset, as "*"
+// would (b=([0]=${a[@]}) under IFS=: is "1:2"; x=${a[@]} is "1 2").
+func ListElemLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	old := cfg.listElemValue
+	cfg.listElemValue = true
+	defer func() { cfg.listElemValue = old }()
+	return AssignLiteral(cfg, word)
 }
 
 // JoinedLiteral expands a word as [Literal] does, as bash expands an

@@ -340,8 +340,8 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}
-		if cfg.assignRHS && cfg.inDblQuote && nodeLit(index) == "@" && perElemList(pe) {
-			// jaiph-go patch: see JoinedLiteral.
+		if nodeLit(index) == "@" && (cfg.listElemValue || cfg.assignRHS && cfg.inDblQuote && perElemList(pe)) {
+			// jaiph-go patch: see JoinedLiteral, ListElemLiteral.
 			sep := " "
 			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" {
 				sep = string(r)

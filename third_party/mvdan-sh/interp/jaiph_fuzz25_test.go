@@ -197,3 +197,19 @@ func TestJaiphReadonlyBeforeIntegerValue(t *testing.T) {
 		"g() { local -r x=1; h; }; h() { local -i x='2 * 3'; echo \"x=$x\"; }; g",
 	})
 }
+
+// TestJaiphListElemJoinsWithIFS: in an indexed list, [k]=v's value joins
+// an "@" list ("${a[@]}", $@, quoted or not) with IFS's first character
+// (a space when IFS is empty or unset), in the value stored and in the
+// message of a subscript before the start; an associative list's, an
+// element assignment's and a plain assignment's join with a space
+// (the fuzzer's seed 78).
+func TestJaiphListElemJoinsWithIFS(t *testing.T) {
+	runCases(t, []string{
+		"IFS=:; a=(1 't w' x); b=([0]=${a[@]} [1]=\"${a[@]}\" [2]=${a[*]}); declare -p b; c=(q [5]=${a[@]^}); declare -p c",
+		"IFS=:; a=(1 't w' x); c=(q [-5]=${a[@]^}); declare -p c",
+		"a=(1 't w' x); IFS=; b=([0]=${a[@]} [1]=\"${a[*]}\"); declare -p b; unset IFS; b=([0]=${a[@]}); declare -p b",
+		"IFS=:; a=(1 't w' x); declare -A A=([k]=${a[@]}); declare -p A; b[3]=${a[@]}; declare -p b; declare -a c=([0]=\"${a[@]}\"); declare -p c; d=${a[@]}; declare -p d",
+		"IFS=:; set -- p q; f=([0]=$@ [1]=\"$@\"); declare -p f; g() { local -a l=([0]=${@}); declare -p l; }; g r s",
+	})
+}

@@ -901,9 +901,10 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 		val := ""
 		if elem.Value != nil {
 			// jaiph-go patch: [k]=v's value is expanded as an
-			// assignment's, a tilde after each ':' too (b=([1]=~:~)).
+			// assignment's, a tilde after each ':' too (b=([1]=~:~)),
+			// an "@" list joined with IFS's first character.
 			var err error
-			val, err = expand.AssignLiteral(r.ecfg, elem.Value)
+			val, err = expand.ListElemLiteral(r.ecfg, elem.Value)
 			r.expandErr(err)
 		}
 		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
