@@ -213,3 +213,16 @@ func TestJaiphListElemJoinsWithIFS(t *testing.T) {
 		"IFS=:; set -- p q; f=([0]=$@ [1]=\"$@\"); declare -p f; g() { local -a l=([0]=${@}); declare -p l; }; g r s",
 	})
 }
+
+// TestJaiphNewLocalIntegerSeesItself: declare -i/local -i NAME=expr in a
+// function makes the local first, so expr reads the new, empty local, not
+// the caller's variable (the fuzzer's seed 86); an existing local of the
+// function, a global (declare -g) and top level read the current value.
+func TestJaiphNewLocalIntegerSeesItself(t *testing.T) {
+	runCases(t, []string{
+		"n=2; f() { declare -i n=\"-n\"; echo \"in n=$n\"; local -i k=k+5; echo \"k=$k\"; }; k=1; f; echo \"out n=$n k=$k\"",
+		"n=2; f() { local -i n=3; declare -i n=n+1; echo \"in n=$n\"; declare -gi m=m+1; }; m=7; f; echo \"n=$n m=$m\"",
+		"n=2; declare -i n=\"-n\"; echo \"top n=$n\"",
+		"g() { local -i x=x+1; echo \"x=$x\"; }; x=5 g; x=9; g",
+	})
+}

@@ -1887,6 +1887,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				}
 			}
+			if vr.Integer && vr.Local && vr.Kind == expand.String && vr.Set && !r.declSameScope(name, local, global) && !r.readonlyHere(name, vr) {
+				// jaiph-go patch: bash's make_local_variable comes
+				// before the value is evaluated, so a new local's
+				// arithmetic sees it, empty (declare -i n="-n" in a
+				// function is 0, not minus the caller's n).
+				_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
+			}
 			if err := r.setVarErr(name, vr); err != nil {
 				// jaiph-go patch: declare, local and typeset name
 				// themselves in the message, as bash's builtins do
