@@ -195,6 +195,8 @@ func TestJaiphReadonlyBeforeIntegerValue(t *testing.T) {
 		"declare -r r1=1; f() { declare -i r1='1 +' || echo \"st=$?\"; echo in; }; f; echo \"out=$r1\"",
 		"declare -ir n=3; n='2 +' || echo \"st=$?\"; echo \"n=$n\"",
 		"g() { local -r x=1; h; }; h() { local -i x='2 * 3'; echo \"x=$x\"; }; g",
+		"f() { ( declare -r v2=a; declare -i v2=\"${u1,,}\" ) || echo \"failed $?\"; }; f",
+		"f() { local -r v=1; ( local -i v=2 ) || echo \"failed $?\"; ( v=3 ) || echo \"failed $?\"; echo end; }; f",
 	})
 }
 

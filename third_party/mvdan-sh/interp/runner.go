@@ -1887,7 +1887,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				}
 			}
-			if vr.Integer && vr.Local && vr.Kind == expand.String && vr.Set && !r.declSameScope(name, local, global) && !r.readonlyHere(name, vr) {
+			if vr.Integer && vr.Local && vr.Kind == expand.String && vr.Set && r.newLocalHere(name) && !r.readonlyHere(name, vr) {
 				// jaiph-go patch: bash's make_local_variable comes
 				// before the value is evaluated, so a new local's
 				// arithmetic sees it, empty (declare -i n="-n" in a

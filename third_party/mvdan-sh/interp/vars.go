@@ -204,10 +204,20 @@ func (r *Runner) readonlyHere(name string, vr expand.Variable) bool {
 	if !cur.ReadOnly {
 		return false
 	}
-	if o, ok := r.writeEnv.(*overlayEnviron); ok && vr.Local && cur.Local && !o.ownsLocal(name) {
+	return !(vr.Local && cur.Local && r.newLocalHere(name))
+}
+
+// newLocalHere tells whether a local named name set now would be a new
+// one (jaiph-go patch): the current scope is a function's and does not
+// hold name, as overlayEnviron.Set decides (in a subshell's copy of a
+// function's scope it is not).
+func (r *Runner) newLocalHere(name string) bool {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	if !ok || !o.funcScope {
 		return false
 	}
-	return true
+	_, own := o.values[o.normalize(name)]
+	return !own
 }
 
 func (o *overlayEnviron) ownsLocal(name string) bool {
