@@ -782,14 +782,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					str = bashQuoteQ(str)
 				}
 			case "E":
-				tail := str
-				var rns []rune
-				for tail != "" {
-					var rn rune
-					rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-					rns = append(rns, rn)
-				}
-				str = string(rns)
+				str = ansiCExpand(cfg, str)
 			case "a":
 				// ${var@a} returns variable attribute flags.
 				// We use orig (before nameref resolve) for the attributes.
@@ -985,14 +978,7 @@ func (cfg *Config) atOp(op, str, flags string) string {
 		// jaiph-go patch: bash's own quoting style.
 		return bashQuoteQ(str)
 	case "E":
-		tail := str
-		var rns []rune
-		for tail != "" {
-			var rn rune
-			rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-			rns = append(rns, rn)
-		}
-		return string(rns)
+		return ansiCExpand(cfg, str)
 	case "a":
 		return flags
 	case "P":
@@ -1487,4 +1473,15 @@ func (cfg *Config) promptExpand(s string) string {
 		return decoded
 	}
 	return inner.fieldJoin(field)
+}
+
+// ansiCExpand is ${v@E} (jaiph-go patch): the value's backslash escapes
+// expanded as in $'…', an unknown escape kept with its backslash and the
+// value cut at a NUL, as bash's ansicstr (Go's strconv.UnquoteChar, used
+// before, stopped at the first escape it did not know: `one\ two` gave
+// `one`).
+func ansiCExpand(cfg *Config, s string) string {
+	out, _, _ := Format(cfg, dollarCtrl(s), nil)
+	out, _, _ = strings.Cut(out, "\x00")
+	return out
 }

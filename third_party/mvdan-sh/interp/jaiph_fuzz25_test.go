@@ -228,3 +228,16 @@ func TestJaiphNewLocalIntegerSeesItself(t *testing.T) {
 		"g() { local -i x=x+1; echo \"x=$x\"; }; x=5 g; x=9; g",
 	})
 }
+
+// TestJaiphExpandEscapesAsDollarQuote: ${v@E} expands the value's escapes
+// as $'…' does, keeping an unknown escape with its backslash and a `%`
+// as it is (a soak of seed 91: `one\ two` gave `one`). (\u is left out:
+// runCases runs bash in the C locale.)
+func TestJaiphExpandEscapesAsDollarQuote(t *testing.T) {
+	runCases(t, []string{
+		`v='one\ two'; printf '%s|' "${v@E}"; echo; printf "${v@E}"; echo`,
+		`v='a%sb\tc\ d\q\x41\101\cA\e[0m'; printf '%s|' "${v@E}" | od -c | head -3; a=("$v" 'x\ny'); printf '<%s>' "${a[@]@E}"; echo`,
+		`v='50%% \\ \'"'"' \" end'; echo "${v@E}"; echo $'50%% \\ \' \" end'`,
+		`v='cut\0here'; printf '%s|' "${v@E}" | od -c | head -2`,
+	})
+}
