@@ -905,8 +905,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
+				fp.val = ansiCExpand(cfg, fp.val)
 			}
 			field = append(field, fp)
 		case *syntax.DblQuoted:
@@ -1147,8 +1146,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			allowEmpty = true
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, dollarCtrl(fp.val), nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
+				fp.val = ansiCExpand(cfg, fp.val)
 			}
 			curField = append(curField, fp)
 		case *syntax.DblQuoted:

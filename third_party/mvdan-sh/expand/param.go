@@ -86,8 +86,7 @@ func (cfg *Config) opWord(w *syntax.Word) *syntax.Word {
 			if q.Dollar {
 				// $'…' is its plain text, read as part of the
 				// double-quoted string.
-				val, _, _ := Format(cfg, dollarCtrl(q.Value), nil)
-				val, _, _ = strings.Cut(val, "\x00")
+				val := ansiCExpand(cfg, q.Value)
 				p = &syntax.Lit{ValuePos: q.Left, ValueEnd: q.Right, Value: val}
 				if strings.ContainsAny(val, "$`") {
 					if doc, err := syntax.NewParser().Document(strings.NewReader(val)); err == nil {
@@ -1475,11 +1474,11 @@ func (cfg *Config) promptExpand(s string) string {
 	return inner.fieldJoin(field)
 }
 
-// ansiCExpand is ${v@E} (jaiph-go patch): the value's backslash escapes
-// expanded as in $'…', an unknown escape kept with its backslash and the
-// value cut at a NUL, as bash's ansicstr (Go's strconv.UnquoteChar, used
-// before, stopped at the first escape it did not know: `one\ two` gave
-// `one`).
+// ansiCExpand decodes the text of $'…' as bash's ansicstr: escapes
+// expanded, an unknown escape kept with its backslash, the text cut at a
+// NUL. ${v@E} uses it too (jaiph-go patch: upstream decoded @E with Go's
+// strconv.UnquoteChar, which stopped at the first escape it did not know:
+// `one\ two` gave `one`).
 func ansiCExpand(cfg *Config, s string) string {
 	out, _, _ := Format(cfg, dollarCtrl(s), nil)
 	out, _, _ = strings.Cut(out, "\x00")
