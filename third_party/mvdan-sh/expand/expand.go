@@ -180,11 +180,8 @@ type Config struct {
 	// words, expanded before it is evaluated (jaiph-go patch, see
 	// arithmExpandFirst).
 	arithWords map[*syntax.Word]string
-	// arithOpen: the offset, in the arithmetic text being evaluated, of
-	// an operator left without an operand; an assignment whose value
-	// reaches it is not made (jaiph-go patch, see arithmBeforeAssign).
-	arithOpen int
-	// arithDepth: how deep arithmString is in variables' values (jaiph-go
+	// arithDepth: how many arithmetic texts enclose the expression being
+	// evaluated, for an array subscript's (jaiph-go
 	// patch, see arithmString).
 	arithDepth int
 

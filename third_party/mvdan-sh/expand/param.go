@@ -670,6 +670,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				switch pe.Exp.Op {
 				case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
 					return "", cfg.errorOpError(pe)
+				case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+					// jaiph-go patch: the word of ${u:=w} is a
+					// value assigned: a quoted "${a[@]/t/T}" in it
+					// joins with IFS's first character, as in
+					// u="${a[@]/t/T}" (JoinedLiteral).
+					old := cfg.assignRHS
+					cfg.assignRHS = true
+					defer func() { cfg.assignRHS = old }()
 				}
 				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
 					return "", err

@@ -241,3 +241,16 @@ func TestJaiphExpandEscapesAsDollarQuote(t *testing.T) {
 		`v='cut\0here'; printf '%s|' "${v@E}" | od -c | head -2`,
 	})
 }
+
+// The word of ${u:=w} is a value assigned: a quoted list with a
+// per-element operator in it joins with IFS's first character, as in
+// u="${a[@]/t/T}", whether the quotes are around the word or the whole
+// expansion (found by a soak of seed 91: printf '%q' of it differed; the fork's printf has no %q, jaiph's does).
+func TestJaiphAssignOpWordJoinsLikeValue(t *testing.T) {
+	runCases(t, []string{
+		`IFS=:; a=(1 two); : ${u:="${a[@]/t/T}"}; echo "$u"; : "${v:=${a[@]^}}"; echo "$v"`,
+		`IFS=:; a=(1 two); : ${u:=${a[@]/t/T}}; echo "$u"; : "${v:="${a[@]}"}"; echo "$v"; : ${w:=${a[*]}}; echo "$w"`,
+		`IFS=$'\t'; a=(1 'two words' three); : "${u:="${a[@]/t/T}"}"; echo "${u@Q}"`,
+		`IFS=:; a=(1 two); echo "${u:-"${a[@]/t/T}"}" "${v:="${a[@]:1}"}" "$v"`,
+	})
+}
