@@ -84,6 +84,9 @@ type bashExpr struct {
 	depth      int // texts being evaluated, this one included
 	assigntok  int
 	ids        *int
+	// numEnd: while a number is converted, the end of its token, where
+	// bash cuts the text its error shows
+	numEnd int
 	exprState
 }
 
@@ -143,10 +146,14 @@ func (e *bashExpr) subexpr(text string) int64 {
 }
 
 func (e *bashExpr) evalerror(msg string) {
-	expr := strings.TrimLeft(e.expression, " \t")
+	text := e.expression
+	if e.numEnd > 0 {
+		text = text[:e.numEnd]
+	}
+	expr := strings.TrimLeft(text, " \t")
 	tok := ""
-	if e.lasttp < len(e.expression) {
-		tok = e.expression[e.lasttp:]
+	if e.lasttp < len(text) {
+		tok = text[e.lasttp:]
 	}
 	if i := strings.IndexByte(tok, 0); i >= 0 {
 		tok = tok[:i]
@@ -646,7 +653,9 @@ func (e *bashExpr) readtok() {
 		for c := e.byteAt(cp); isAlnum(c) || c == '#' || c == '@' || c == '_'; c = e.byteAt(cp) {
 			cp++
 		}
+		e.numEnd = cp
 		e.tokval = e.strlong(e.expression[start:cp])
+		e.numEnd = 0
 		e.lasttok = e.curtok
 		e.curtok = tokNUM
 	default:
@@ -839,7 +848,12 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 				Message: "unbound variable",
 			})
 		}
-		value = cfg.envGet(name)
+		if name == "LINENO" && cfg.arithLine > 0 && !cfg.Env.Get(name).IsSet() {
+			// the environment has no LINENO: it is the line
+			value = strconv.FormatUint(uint64(cfg.arithLine), 10)
+		} else {
+			value = cfg.envGet(name)
+		}
 	} else {
 		value, ind = e.elemValue(tok.s)
 	}

@@ -176,10 +176,9 @@ type Config struct {
 	// ArithmTop).
 	arithStop *syntax.BinaryArithm
 
-	// arithWords: the expanded values of the arithmetic expression's
-	// words, expanded before it is evaluated (jaiph-go patch, see
-	// arithmExpandFirst).
-	arithWords map[*syntax.Word]string
+	// arithLine: the line of the arithmetic expression being evaluated,
+	// LINENO's value in it (jaiph-go patch, see ArithmTop).
+	arithLine uint
 	// arithDepth: how many arithmetic texts enclose the expression being
 	// evaluated, for an array subscript's (jaiph-go
 	// patch, see arithmString).

@@ -43,3 +43,23 @@ func TestJaiphArithTextAsExprC(t *testing.T) {
 		`let "--x=7"; echo st=$?; let "x++=7"; echo st=$?; let "5++"; echo st=$?`,
 	})
 }
+
+// $((…)), ((…)) and an unquoted let argument are evaluated as bash does
+// them too: their text expanded first, then evaluated by the same port,
+// so an assignment to a non-variable is found where bash's parser meets
+// it, before a name behind it is read (set -u: no "unbound variable"
+// first), and a bad constant's error shows the text up to its end
+// (jaiph-go patch; found by a soak of seed 92).
+func TestJaiphArithExpansionAsExprC(t *testing.T) {
+	runCases(t, []string{
+		`set -u; n=2; (( (-n && x=4) )) || echo "st=$?"; echo "${v:-$((n < x=4))}"`,
+		`set -u; echo $(((x=4 * x=4 == 0 + (1/0) * !n - (n?2:5 ** i))))`,
+		`set -u; n=2; (( (((n + 010) + x=4 < 3 < n++ < (((((0 ** 1))) << a1[0]+=1 << n)))) )); echo "st=$? n=$n"`,
+		`echo $(( 1 + 02#1 )); echo notreached`,
+		`(( 08 + 1 )); echo "st=$?"; (( x = 1 ? 5 : 2 ** -1 )); echo "st=$? x=$x"`,
+		`x='2 + 3'; echo $(( $x * 4 )) $(( x * 4 )); y=5; echo $(( y = 7, $y ))`,
+		`k='\'; declare -A H; (( H["$k"] = 9 )); echo "${!H[@]} ${H[@]}"; i=1; a=(5 6 7); (( a[$i+1] += 1, a[i]++ )); echo "${a[@]}"`,
+		"echo $(( LINENO > 0 )); (( '3' + 1 )); echo \"st=$?\"; let \"x='3' + 1\"; echo \"st=$? x=$x\"",
+		`echo $(( 1[2] )); echo notreached`,
+	})
+}

@@ -254,3 +254,57 @@ func TestJaiphAssignOpWordJoinsLikeValue(t *testing.T) {
 		`IFS=:; a=(1 two); echo "${u:-"${a[@]/t/T}"}" "${v:="${a[@]:1}"}" "$v"`,
 	})
 }
+
+// -v of a number tests the positional parameter it names, as bash's
+// legal_number: 000 is $0, always set; 01 and +1 are $1 (found by a soak
+// of seed 92: [[ -v "$v" ]] with v=000).
+func TestJaiphTestVarSetNumber(t *testing.T) {
+	runCases(t, []string{
+		`[[ -v 000 ]] && echo zero; [[ -v 01 ]] || echo no1; set -- a; [[ -v 01 ]] && echo one; [[ -v ' +1 ' ]] && echo plus; [[ -v 2 ]] || echo no2; [[ -v -1 ]] || echo neg; test -v 0 && echo t0`,
+	})
+}
+
+// declare -a of a scalar makes it an array: a function's own local
+// becomes an empty one (bash's make_local_array_variable drops the value,
+// readonly or not: local -a r=4 of a readonly local leaves declare -ar
+// r=()), a global keeps its value as element 0; a list assigned to the
+// function's own readonly local discards the command; a new local
+// shadowing a calling function's readonly local starts without its
+// attributes (found by a soak of seed 92).
+func TestJaiphDeclareArrayOfScalar(t *testing.T) {
+	runCases(t, []string{
+		`f() { local x=5; local -a x; declare -p x; local y=6; declare -a y; declare -p y; local t=5; local -a t+=(c); declare -p t; }; f`,
+		`f() { declare -g gg=1; declare -ga gg; declare -p gg; }; f; x=5; declare -a x; declare -p x`,
+		`f() { declare -r n=' x y'; local -a n=3; echo "st=$?"; declare -p n; echo "[$n]"; }; f`,
+		`f() { declare -r n=' x y'; (local -a n=3; declare -p n); declare -p n; }; f`,
+		`f() { declare -r n=1; g; }; g() { local -a n=(1 2); echo "st=$?"; declare -p n; }; f; echo after`,
+		`f() { declare -r n=1; local -a n=(1 2); echo "st=$?"; }; f
+echo after`,
+	})
+}
+
+// read, getopts, printf -v and a for loop's variable bind a value as
+// bash's bind_variable: the variable keeps its attributes (export, -i,
+// -u), and an array's element 0 takes the value (found by a soak of seed
+// 92: read v of an exported v dropped the export, read a of an array made
+// it a scalar).
+func TestJaiphBindKeepsAttributes(t *testing.T) {
+	runCases(t, []string{
+		`export v1="AbC dEf"; read v1 v2 <<< y; declare -p v1; export v=1; for v in a b; do :; done; declare -p v`,
+		`f() { local -a a=(1 2); read a <<< z; declare -p a; for a in x; do :; done; declare -p a; declare -A m=([k]=1); read m <<< w; declare -p m; }; f`,
+		`f() { local -a m=(1 2); getopts a m -a; declare -p m; local -a c=(1 2); read -a c <<< "p q r"; declare -p c; }; f`,
+		`declare -i n; for n in 1+1 3*3; do echo $n; done; declare -u u; for u in ab; do :; done; declare -p n u`,
+		`f() { local -a w="x"; IFS=" " read -r w v2 <<< ""; declare -p w; }; f`,
+	})
+}
+
+// PIPESTATUS is the interrupted command's again after a trap runs, as
+// bash saves and restores it around traps (found by a soak of seed 92:
+// trap '…' ERR; let "0"; echo ${PIPESTATUS[*]} gave 0).
+func TestJaiphTrapKeepsPipestatus(t *testing.T) {
+	runCases(t, []string{
+		`trap 'echo "trap: $?" >&2' ERR; false; echo "ps=${PIPESTATUS[*]}"; false | true | false; echo "ps=${PIPESTATUS[*]}"; let "0"; echo "ps=${PIPESTATUS[*]}"`,
+		`trap 'true | false' ERR; false | false; echo "ps=${PIPESTATUS[*]} $?"`,
+		`f() { true | true | true; }; trap f ERR; (exit 3) | false; echo "ps=${PIPESTATUS[*]}"`,
+	})
+}

@@ -1256,7 +1256,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					// jaiph-go patch: a readonly name ends the
 					// loop with status 1, as in bash.
-					if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
+					if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: val})); err != nil {
 						r.errf("%v\n", err)
 						r.exit.code = 1
 						if errors.Is(err, errReadOnly) {
@@ -1276,7 +1276,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			for _, field := range items {
 				// jaiph-go patch: as in bash, a readonly name fails
 				// the loop with status 1 before its body runs.
-				if err := r.setVarErr(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
+				if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: field})); err != nil {
 					r.errf("%v\n", err)
 					r.exit.code = 1
 					if errors.Is(err, errReadOnly) {
@@ -1753,6 +1753,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: declare -a x declares an
 					// (unset) indexed array, as declare -p shows.
 					vr.Kind = expand.Indexed
+				} else if valType == "-a" && vr.Kind == expand.String && vr.IsSet() && r.declSameScope(name, local, global) {
+					// jaiph-go patch: declare -a of a scalar makes
+					// it an array: a function's own local becomes
+					// an empty one (bash's make_local_array_variable
+					// drops the value), a global keeps its value as
+					// element 0 (convert_var_to_array).
+					if local && !global && vr.Local {
+						vr.Kind, vr.List, vr.Str = expand.Indexed, []string{}, ""
+					} else {
+						vr.Kind, vr.List, vr.Str = expand.Indexed, []string{vr.Str}, ""
+					}
 				} else if o, _ := r.writeEnv.(*overlayEnviron); valType == "-n" && (!vr.IsSet() || local && !global && o != nil && !o.ownsLocal(name)) {
 					// jaiph-go patch: declare -n r without a value
 					// (a new local in a function) is a nameref naming
@@ -1786,14 +1797,28 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					plain.Append = false
 					as = &plain
 				}
-				if as.Array != nil && vr.ReadOnly && (!local || global) {
+				if o, ok := r.writeEnv.(*overlayEnviron); ok && valType == "-a" && vr.ReadOnly && vr.Kind == expand.String && local && !global {
+					// jaiph-go patch: bash empties a readonly scalar
+					// local into an array before it finds it readonly
+					// (local -a r=4 leaves declare -ar r=()).
+					o.localToEmptyArray(name)
+				}
+				if o, ok := r.writeEnv.(*overlayEnviron); as.Array != nil && vr.ReadOnly && (!local || global || ok && o.ownsLocal(name)) {
 					// jaiph-go patch: a list assigned to a readonly
-					// variable outside a function's scope is bash's
+					// variable outside a function's scope, or to the
+					// function's own readonly local, is bash's
 					// err_readonly in its array assignment, which
 					// discards the command as a bare r=(…) does.
 					r.errf("%s: readonly variable\n", name)
 					r.exit = exitStatus{code: 1, exiting: true, discard: true}
 					return
+				}
+				if vr.ReadOnly && local && !global && !r.readonlyHere(name, expand.Variable{Local: true}) {
+					// jaiph-go patch: a new local shadowing a calling
+					// function's readonly local starts without its
+					// attributes (declare -a n=(…) is no readonly
+					// array).
+					vr = expand.Variable{}
 				}
 				if as.Array != nil && vr.ReadOnly {
 					// jaiph-go patch: in a function, bash's array
@@ -1993,9 +2018,16 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	// jaiph-go patch: run the trap with a clear status, and let `exit` in
 	// it end the shell with its status, as bash does.
 	r.exit = exitStatus{}
+	// jaiph-go patch: as bash's _run_trap_internal and run_error_trap,
+	// PIPESTATUS is the interrupted command's again after the trap
+	// (trap 'true | false' ERR; false | false leaves 1 1).
+	pipeStatus := r.writeEnv.Get("PIPESTATUS")
 	r.stmts(ctx, file.Stmts)
 	if r.exit.exiting || r.exit.returning && r.inFunc {
 		return // and `return` in a trap run inside a function returns from it
+	}
+	if pipeStatus.IsSet() {
+		r.writeEnv.Set("PIPESTATUS", pipeStatus)
 	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }

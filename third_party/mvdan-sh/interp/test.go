@@ -295,6 +295,12 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 			}
 			return r.literal(w) == "1"
 		}
+		if n, ok := legalNumber(x); ok {
+			// jaiph-go patch: bash's -v of a number tests the
+			// positional parameter it names ([[ -v 000 ]] is $0's,
+			// [[ -v 01 ]] $1's).
+			return n >= 0 && n <= int64(len(r.Params))
+		}
 		// jaiph-go patch: -v/-R of an empty word is false, as bash (it
 		// reached lookupVar's panic: a Go stack trace).
 		if len(x) == 1 && strings.Contains("*@#?-$!", x) {

@@ -235,6 +235,37 @@ func (o *overlayEnviron) ownsLocal(name string) bool {
 	return false
 }
 
+// localToEmptyArray makes name's local in the nearest function scope an
+// empty indexed array, its attributes kept, as bash's
+// make_local_array_variable does to a scalar local before the value of
+// `local -a name=…` is assigned, readonly or not (jaiph-go patch). It
+// reports whether there was such a local.
+func (o *overlayEnviron) localToEmptyArray(name string) bool {
+	for e := o; e != nil; {
+		if e.funcScope {
+			n := e.normalize(name)
+			vr, ok := e.values[n]
+			if !ok || !vr.Local || vr.Kind != expand.String {
+				return false
+			}
+			vr.Kind, vr.List, vr.Str, vr.Indexes = expand.Indexed, []string{}, "", nil
+			// written in the current overlay: a subshell's change
+			// stays in the subshell
+			if o.values == nil {
+				o.values = make(map[string]namedVariable)
+			}
+			o.values[o.normalize(name)] = vr
+			return true
+		}
+		p, ok := e.parent.(*overlayEnviron)
+		if !ok || e.tempScope {
+			return false
+		}
+		e = p
+	}
+	return false
+}
+
 // tempBound says the name's nearest binding, looking through subshells'
 // copies, is a function call's prefix binding.
 func (o *overlayEnviron) tempBound(name string) bool {
@@ -497,8 +528,23 @@ func (r *Runner) setVarString(name, value string) {
 // the variable's declare -i/-l/-u, which transform it and stay, as in
 // bash (jaiph-go patch: they were dropped).
 func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
-	if cur := r.writeEnv.Get(name); cur.Integer || cur.Lower || cur.Upper {
-		vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+	cur := r.writeEnv.Get(name)
+	vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+	// jaiph-go patch: as bash's bind_variable, the value keeps the
+	// variable's export attribute, and an array's element 0 takes it
+	// (read a of a=(1 2) leaves a=(z 2); read v of an exported v keeps
+	// it exported).
+	vr.Exported = vr.Exported || cur.Exported
+	if vr.Kind != expand.String {
+		return vr // a whole list (read -a)
+	}
+	switch cur.Kind {
+	case expand.Indexed:
+		list, indexes := internal.SetIndexedElem(slices.Clone(cur.List), slices.Clone(cur.Indexes), 0, vr.Str)
+		vr.Kind, vr.Str, vr.List, vr.Indexes = expand.Indexed, "", list, indexes
+	case expand.Associative:
+		cur.SetAssoc("0", vr.Str)
+		vr.Kind, vr.Str, vr.Map, vr.MapSeq = expand.Associative, "", cur.Map, cur.MapSeq
 	}
 	return vr
 }
