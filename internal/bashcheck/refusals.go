@@ -15,19 +15,20 @@ import (
 type kind int
 
 const (
-	kNode     kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
-	kCommand              // any simple command named Cmd
-	kFlag                 // Cmd with the short option Arg (`set` also matches +Arg)
-	kSetOpt               // `set -o Arg` / `set +o Arg`
-	kShopt                // `shopt … Arg` naming the option Arg
-	kParamOp              // `${name@Arg}`
-	kReplace              // `${name/Arg…/…}` (an anchored pattern)
-	kParam                // the special parameter `$Arg`
-	kBare                 // Cmd without its option Arg (`jobs` but not `jobs -p`)
-	kTrapSig              // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
-	kTrapCode             // `trap ACTION SIG…` whose literal ACTION is not valid shell
-	kListAll              // Cmd with no operand (only options): it lists variables
-	kLocale               // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
+	kNode        kind = iota // a node type: Cmd is "coproc" or ">(" (process substitution writing to a command)
+	kCommand                 // any simple command named Cmd
+	kFlag                    // Cmd with the short option Arg (`set` also matches +Arg)
+	kSetOpt                  // `set -o Arg` / `set +o Arg`
+	kShopt                   // `shopt … Arg` naming the option Arg
+	kParamOp                 // `${name@Arg}`
+	kReplace                 // `${name/Arg…/…}` (an anchored pattern)
+	kParam                   // the special parameter `$Arg`
+	kBare                    // Cmd without its option Arg (`jobs` but not `jobs -p`)
+	kTrapSig                 // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
+	kTrapCode                // `trap ACTION SIG…` whose literal ACTION is not valid shell
+	kListAll                 // Cmd with no operand (only options): it lists variables
+	kLocale                  // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
+	kNamesPrefix             // `${!prefix*}`/`${!prefix@}` whose prefix begins a name of bashOnlyVars
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -39,6 +40,14 @@ type refusal struct {
 	cmd     string
 	arg     string
 	example string
+}
+
+// bashOnlyVars are the variables bash 5.2 sets in a script that the
+// interpreter does not have: ${!prefix*} would list them.
+var bashOnlyVars = []string{
+	"BASH_ALIASES", "BASH_ARGC", "BASH_ARGV", "BASH_ARGV0", "BASH_CMDS",
+	"BASH_COMMAND", "BASH_LINENO", "BASH_LOADABLES_PATH", "BASH_SOURCE",
+	"COMP_WORDBREAKS", "GROUPS", "HISTCMD", "LINENO",
 }
 
 // table is the refusal list, one construct per line. Do not list what other
@@ -142,6 +151,8 @@ var table = []refusal{
 	// bash switches its own locale (pattern `?`, ${#x}, ${x:o:l}) when
 	// these change; the interpreter's is always UTF-8. A literal UTF-8
 	// locale name and a prefix assignment to a command are allowed.
+	// bash lists its own variables the interpreter does not have.
+	{"${!prefix*} matching a variable only bash has (BASH_ALIASES, BASH_ARGC, BASH_ARGV, BASH_ARGV0, BASH_CMDS, BASH_COMMAND, BASH_LINENO, BASH_LOADABLES_PATH, BASH_SOURCE, COMP_WORDBREAKS, GROUPS, HISTCMD, LINENO): name the variables instead", kNamesPrefix, "", "", "echo ${!BASH_A*}"},
 	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
 	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
 	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
@@ -384,6 +395,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			if n.Param != nil {
 				hit(kParam, "", n.Param.Value, n.Pos())
+				if n.Excl && n.Names != 0 && slices.ContainsFunc(bashOnlyVars, func(v string) bool { return strings.HasPrefix(v, n.Param.Value) }) {
+					hit(kNamesPrefix, "", "", n.Pos())
+				}
 			}
 			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil {
 				hit(kParamOp, "", n.Exp.Word.Lit(), n.Pos())

@@ -308,3 +308,32 @@ func TestJaiphTrapKeepsPipestatus(t *testing.T) {
 		`f() { true | true | true; }; trap f ERR; (exit 3) | false; echo "ps=${PIPESTATUS[*]}"`,
 	})
 }
+
+// Under errexit bash's report_error exits in place: in a function the
+// EXIT trap sees the function's locals, as after `exit` (an unset ${u:?},
+// set -u, a readonly assignment, a bad subscript); errexit's own exit and
+// an arithmetic error unwind first (found by a soak of seed 93).
+func TestJaiphExitTrapInPlace(t *testing.T) {
+	runCases(t, []string{
+		`set -e; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; echo ${u:?gone}; }; f`,
+		`set -e; x=g; f() { local -r x=1; trap 'echo "[$x]"' EXIT; x=2; echo no; }; f`,
+		`set -e; x=g; f() { local -r x=1; trap 'echo "[$x]"' EXIT; x=2 true; echo no; }; f`,
+		`set -e; x=g; f() { local -r x=1; trap 'echo "[$x]"' EXIT; read x <<< y; echo no; }; f`,
+		`set -e; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; a=(1); echo ${a[-5]}; echo no; }; f`,
+		`set -eu; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; echo $nope; }; f`,
+		`set -e; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; false; }; f`,
+		`set -e; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; echo $((1/0)); }; f`,
+		`x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; echo ${u:?gone}; }; f`,
+		`set -eu; v1=g; f() { trap 'echo "[${v1-unset}]"' EXIT; declare -i v1=y; }; f`,
+	})
+}
+
+// ${!prefix*} lists the variables bash computes too (SHELLOPTS, BASHOPTS,
+// EPOCHSECONDS, FUNCNAME in a function…): they are variables, only not
+// stored ones.
+func TestJaiphNamesPrefixComputed(t *testing.T) {
+	runCases(t, []string{
+		`echo ${!SHELLO*} ${!BASHO*} ${!EPOCH*} ${!SECO*} ${!BASH_VERS*} ${!BASH_SU*} ${!SRAN*}; f() { echo ${!FUNC*}; }; f; echo "[${!FUNC*}]"`,
+		`for v in "${!BASHO@}" "${!EPOCHS@}"; do echo "<$v>"; done`,
+	})
+}

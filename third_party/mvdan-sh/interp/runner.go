@@ -259,6 +259,7 @@ func (r *Runner) reportError(err error) error {
 	}
 	r.exit.code = cmp.Or(r.lastExit.code, 1)
 	r.exit.exiting = true
+	r.exitTrapInPlace(&r.exit)
 	return errReported
 }
 
@@ -290,6 +291,9 @@ func (r *Runner) expandErr(err error) {
 		// top level after top_level_cleanup (subst.c's
 		// exp_jump_to_top_level, expr.c's callers of evalexp).
 		r.exit.undoAll = isArithmErr(err) || !r.opts[optErrExit]
+		if !r.exit.undoAll && r.elemExitTrap == "" {
+			r.exitTrapInPlace(&r.exit)
+		}
 		if cb := r.elemExitTrap; cb != "" { // jaiph-go patch: see elemExitTrap
 			r.elemExitTrap = ""
 			st := r.exit
@@ -403,7 +407,34 @@ func (e expandEnv) Set(name string, vr expand.Variable) error {
 }
 
 func (e expandEnv) Each(fn func(name string, vr expand.Variable) bool) {
-	e.r.writeEnv.Each(fn)
+	seen := make(map[string]bool)
+	stopped := false
+	e.r.writeEnv.Each(func(name string, vr expand.Variable) bool {
+		seen[name] = true
+		if !fn(name, vr) {
+			stopped = true
+			return false
+		}
+		return true
+	})
+	if stopped {
+		return
+	}
+	// jaiph-go patch: the variables bash computes (lookupVar) are
+	// variables too: ${!SHELL*} lists SHELLOPTS, ${!BASH*} BASHPID.
+	for _, name := range computedVars {
+		if vr := e.r.lookupVar(name); !seen[name] && vr.IsSet() && !fn(name, vr) {
+			return
+		}
+	}
+}
+
+// computedVars are the variables [Runner.lookupVar] computes, listed by
+// ${!prefix*} when they are set (jaiph-go patch).
+var computedVars = []string{
+	"BASHOPTS", "BASHPID", "BASH_SUBSHELL", "BASH_VERSINFO", "BASH_VERSION",
+	"DIRSTACK", "EPOCHREALTIME", "EPOCHSECONDS", "FUNCNAME", "PPID",
+	"RANDOM", "SECONDS", "SHELLOPTS", "SRANDOM", "_",
 }
 
 var todoPos syntax.Pos // for handlerCtx callers where we don't yet have a position
@@ -900,6 +931,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					r.errf("%s: readonly variable\n", roName)
 					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
+					if r.opts[optErrExit] {
+						// report_error exits in place under errexit
+						r.exitTrapInPlace(&r.exit)
+					}
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
@@ -1073,6 +1108,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if readonlyExit {
 			undoPrefix()
 			r.exit = exitStatus{code: 1, exiting: true}
+			r.exitTrapInPlace(&r.exit) // report_error exits in place
 			break
 		}
 		if pending != nil {

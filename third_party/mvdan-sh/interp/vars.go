@@ -5,6 +5,7 @@ package interp
 
 import (
 	"cmp"
+	"context"
 	cryptorand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -569,7 +570,32 @@ func (r *Runner) readonlyFailed(exit *exitStatus) {
 	if r.opts[optErrExit] {
 		exit.code = cmp.Or(r.lastExit.code, 1)
 		exit.exiting = true
+		r.exitTrapInPlace(exit)
 	}
+}
+
+// exitTrapInPlace runs the EXIT trap where the shell exits in place
+// (jaiph-go patch): bash's report_error under errexit calls exit_shell
+// there, before any function returns, so in a function the trap sees the
+// function's locals, as it does after `exit` (errexit's own exit, and an
+// exit by a jump to the top level, unwind first). exit is the status the
+// shell exits with; the trap may change it.
+func (r *Runner) exitTrapInPlace(exit *exitStatus) {
+	if _, ok := r.traps[trapExit]; !ok || !r.inFunc || !exit.exiting {
+		return
+	}
+	ctx := r.ectx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	saved := r.exit
+	r.exit = *exit
+	r.runExitTrap(ctx)
+	st := r.exit
+	if exit != &r.exit {
+		r.exit = saved
+	}
+	*exit = st
 }
 
 // arithAssignFatal reports an arithmetic error in a value assigned to a
@@ -584,6 +610,9 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		r.errf("%v\n", err)
 		exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 		exit.exiting = true
+		if r.opts[optErrExit] {
+			r.exitTrapInPlace(exit) // report_error exits in place
+		}
 		return true
 	}
 	if !isArithmErr(err) {
