@@ -86,6 +86,10 @@ type Side struct {
 	Status         int
 	Files          string // the scratch directory's files, "name: content" lines
 	Err            string // the side could not run (a timeout): a divergence
+	// waitForBug: bash printed its "wait_for: No record of process N"
+	// (see normalise); its status was then 127, wait_for's, not the
+	// script's.
+	waitForBug bool
 }
 
 // Verdict is the outcome of one body in one context.
@@ -207,7 +211,12 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 		j := r.jaiph(ctx, body, c, l)
 		<-b.done
 		res.Jaiph, res.Bash = j, b.side
-		if j != b.side {
+		if res.Bash.waitForBug && res.Bash.Status == 127 {
+			// bash's own bug replaced the status: compare the rest
+			res.Bash.Status = j.Status
+		}
+		res.Bash.waitForBug = false
+		if j != res.Bash {
 			res.Verdict = Differ
 		}
 		out = append(out, res)
@@ -399,6 +408,7 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 	}
 	side.Stdout = prefixed(stdout.String())
 	side.Stderr = prefixed(stderr.String())
+	side.waitForBug = strings.Contains(stderr.String(), "wait_for: No record of process ")
 	return side
 }
 

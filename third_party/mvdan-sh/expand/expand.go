@@ -2218,6 +2218,16 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		}
 		matches = newMatches
 	}
+	if n := len(parts); cfg.GlobStar && n > 1 && parts[n-1] == "**" && slices.Contains(parts[:n-1], "**") {
+		// jaiph-go patch: after an earlier "**", bash gives the last
+		// "**"'s empty match without its trailing slash (`**/**` and
+		// `a/**/**` list a, not a/, beside a/b; `a/**` alone keeps a/).
+		for i, m := range matches {
+			if len(m) > 1 && strings.HasSuffix(m, "/") {
+				matches[i] = m[:len(m)-1]
+			}
+		}
+	}
 	// Note that the results need to be sorted.
 	// TODO: above we do a BFS; if we did a DFS, the matches would already be sorted.
 	slices.Sort(matches)

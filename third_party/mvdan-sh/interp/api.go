@@ -11,6 +11,7 @@
 package interp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -411,8 +412,8 @@ func (e *exitStatus) fromHandlerError(err error) {
 	}
 	if exit, ok := errors.AsType[errBuiltinExitStatus](err); ok {
 		*e = exitStatus(exit)
-	} else if _, ok := errors.AsType[FatalAssignError](err); ok {
-		e.code, e.exiting = 1, true // jaiph-go patch: see FatalAssignError
+	} else if fa, ok := errors.AsType[FatalAssignError](err); ok {
+		e.code, e.exiting = cmp.Or(fa.code, 1), true // jaiph-go patch: see FatalAssignError
 	} else if es, ok := errors.AsType[ExitStatus](err); ok {
 		e.err = err
 		e.code = uint8(es)

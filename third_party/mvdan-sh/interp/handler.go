@@ -5,6 +5,7 @@ package interp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,7 +153,9 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev.Local = false
 	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
 	r.setVarWithIndex(prev, vname, as.Index, vr)
-	failed, fatal := !r.exit.ok(), r.exit.exiting
+	// a fatal error exits with the last status, a substitution's in the
+	// builtin's words included (bash's last_command_exit_value), or 1
+	failed, fatal, code := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1)
 	r.exit, r.stderr = oldExit, oldErr
 	if failed {
 		text := strings.TrimSuffix(msg.String(), "\n")
@@ -162,7 +165,7 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		if fatal {
 			// jaiph-go patch: an arithmetic error in a value for a
 			// declare -i variable ends the shell (arithAssignFatal).
-			return FatalAssignError{errors.New(text)}
+			return FatalAssignError{Err: errors.New(text), code: code}
 		}
 		return errors.New(text)
 	}
@@ -190,8 +193,13 @@ func (hc HandlerContext) AssignFailed(err error) error {
 // FatalAssignError is [HandlerContext.SetVar]'s error when the assignment
 // ends the shell, as bash's arithmetic error in a value for a declare -i
 // variable does (jaiph-go patch): the builtin reports it, named after
-// itself, and returns it; the shell then exits with status 1.
-type FatalAssignError struct{ Err error }
+// itself, and returns it; the shell then exits with the status bash
+// exits with there (the last command's, a substitution's in the builtin's
+// words included, or 1).
+type FatalAssignError struct {
+	Err  error
+	code uint8
+}
 
 func (e FatalAssignError) Error() string { return e.Err.Error() }
 func (e FatalAssignError) Unwrap() error { return e.Err }

@@ -337,3 +337,23 @@ func TestJaiphNamesPrefixComputed(t *testing.T) {
 		`for v in "${!BASHO@}" "${!EPOCHS@}"; do echo "<$v>"; done`,
 	})
 }
+
+// declare -r NAME[SUB]=v: bash gives NAME its attributes before it
+// assigns the element, which then fails as readonly; the builtin's status
+// stays 0 and errexit exits there.
+func TestJaiphReadonlyElementDeclare(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2); declare -r a[1]=5; echo st=$?; declare -p a; declare -r i[1]=2; declare -p i`,
+		`s=x; declare -r s[1]=2; declare -p s; f() { declare -r l[0]=1; declare -p l; }; f; declare -A m; declare -r m[k]=v; declare -p m; declare -ri n[0]=3; declare -p n`,
+		`set -e; x=g; f() { local x=1; trap 'echo "[$x]"' EXIT; declare -r i[1]=2; echo no; }; f`,
+	})
+}
+
+// After an earlier "**", the last "**"'s empty match has no trailing
+// slash in bash: `**/**` and `a/**/**` list a, not a/ (a/** alone keeps
+// a/).
+func TestJaiphGlobStarTwiceNoSlash(t *testing.T) {
+	runCases(t, []string{
+		`cd "$(mktemp -d)"; mkdir -p a/b/c; touch a/b/c/f a/x; shopt -s globstar; echo 1: a/**; echo 2: **; echo 3: **/**; echo 4: a/**/**; echo 5: **/b/**; echo 6: **/**/**; echo 7: **/**/; echo 8: ./**/**`,
+	})
+}

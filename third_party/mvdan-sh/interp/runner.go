@@ -1544,6 +1544,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}()
 	assignLoop:
 		for _, as := range declArgs {
+			roElem := false // see the -r NAME[SUB]=v case below
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
@@ -1886,7 +1887,28 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						continue
 					}
 				}
-				if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef {
+				if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef && slices.Contains(modes, "-r") {
+					// jaiph-go patch: bash gives NAME its attributes
+					// before it assigns the element, which then fails
+					// as readonly: declare -r i[1]=2 leaves an array
+					// without the element (a new global one set and
+					// empty, a new local one unset, a scalar's value as
+					// element 0), the builtin's status 0, and errexit
+					// exits there (report_error).
+					if !r.declSameScope(name, local, global) {
+						vr = expand.Variable{}
+					}
+					switch {
+					case vr.Kind == expand.Indexed || vr.Kind == expand.Associative:
+					case vr.Kind == expand.String && vr.IsSet():
+						vr.Kind, vr.List, vr.Str = expand.Indexed, []string{vr.Str}, ""
+					case local && !global:
+						vr = expand.Variable{Kind: expand.Indexed}
+					default:
+						vr = expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}}
+					}
+					roElem = true
+				} else if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef {
 					// jaiph-go patch: declare NAME[SUB]=v sets an
 					// element of NAME, as bash (it made NAME the
 					// string v); in a function a new local array.
@@ -1975,6 +1997,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				if r.exit.exiting {
 					break assignLoop // the names after it are not assigned
+				}
+			} else if roElem {
+				r.errf("%s: readonly variable\n", name)
+				if r.opts[optErrExit] {
+					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true}
+					r.exitTrapInPlace(&r.exit)
+					break assignLoop
 				}
 			}
 		}
