@@ -88,7 +88,7 @@ type Side struct {
 	Err            string // the side could not run (a timeout): a divergence
 	// waitForBug: bash printed its "wait_for: No record of process N"
 	// (see normalise); its status was then 127, wait_for's, not the
-	// script's.
+	// script's (Verdict BashBug).
 	waitForBug bool
 }
 
@@ -99,9 +99,12 @@ const (
 	Agree Verdict = iota
 	Refused
 	Differ
+	// BashBug: bash hit its own bug (its "wait_for: No record of
+	// process N", after which its status is 127): nothing to compare.
+	BashBug
 )
 
-func (v Verdict) String() string { return [...]string{"agree", "refused", "differ"}[v] }
+func (v Verdict) String() string { return [...]string{"agree", "refused", "differ", "bash-bug"}[v] }
 
 // Result is one comparison.
 type Result struct {
@@ -211,11 +214,14 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 		j := r.jaiph(ctx, body, c, l)
 		<-b.done
 		res.Jaiph, res.Bash = j, b.side
-		if res.Bash.waitForBug && res.Bash.Status == 127 {
-			// bash's own bug replaced the status: compare the rest
-			res.Bash.Status = j.Status
+		if res.Bash.waitForBug {
+			// bash's own bug: its status, and $? after it, are
+			// wait_for's 127, not the script's
+			res.Verdict = BashBug
+			res.Bash.waitForBug = false
+			out = append(out, res)
+			continue
 		}
-		res.Bash.waitForBug = false
 		if j != res.Bash {
 			res.Verdict = Differ
 		}
@@ -442,6 +448,13 @@ func normalise(s, dir string, fromBash bool) string {
 	return strings.ReplaceAll(s, dir, "$DIR")
 }
 
+// nulRuns are the holes of a file written past its end (an fd whose
+// offset ran on after another redirection truncated the file): their
+// lengths are left out of the comparison, since bash's diagnostics
+// written through such an fd carry its location prefix (`FILE: line N:
+// `), which moves its offsets further than jaiph's.
+var nulRuns = lazy.Regexp(`\x00+`)
+
 // files lists what the body left in its directory besides the workspace
 // marker and main.jh: one "name: content" line per file (content
 // normalised, then quoted), "name/" per directory, sorted.
@@ -463,7 +476,7 @@ func files(dir string, norm func(string) string) string {
 			return nil
 		}
 		data, _ := os.ReadFile(path)
-		out = append(out, fmt.Sprintf("%s: %q", rel, norm(string(data))))
+		out = append(out, fmt.Sprintf("%s: %q", rel, nulRuns().ReplaceAllLiteralString(norm(string(data)), "\x00…")))
 		return nil
 	})
 	sort.Strings(out)

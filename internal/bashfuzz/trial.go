@@ -15,6 +15,9 @@ type Tally struct {
 	// Skipped counts the contexts not run because their program shows an
 	// avoided known class.
 	Skipped int
+	// BashBug counts the contexts where bash hit its own wait_for bug
+	// (Verdict BashBug): neither agreeing nor differing.
+	BashBug int
 	// KnownFound counts the divergent results whose program showed exactly
 	// one known class (not avoided); FirstKnown is the number of the first
 	// such program, per class.
@@ -73,6 +76,9 @@ func (r *Runner) Trial(ctx context.Context, p *Prog, avoid map[Class]bool, shrin
 			continue
 		case Refused:
 			t.Refused++
+			continue
+		case BashBug:
+			t.BashBug++
 			continue
 		}
 		t.Differ++

@@ -94,9 +94,9 @@ func main() {
 			if final {
 				word = "total"
 			}
-			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes)\n",
+			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes), %d where bash hit its own wait_for bug\n",
 				word, total.Programs, el.Round(time.Second), float64(total.Programs)/el.Seconds(),
-				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped)
+				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped, total.BashBug)
 		}
 	)
 	for w := range *workers {
@@ -119,6 +119,7 @@ func main() {
 				total.Refused += t.Refused
 				total.Differ += t.Differ
 				total.Skipped += t.Skipped
+				total.BashBug += t.BashBug
 				if f != nil {
 					found.Add(1)
 					if f.Unreproduced {

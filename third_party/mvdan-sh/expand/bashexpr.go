@@ -985,7 +985,7 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		e.inSubscript(func() { key, err = AssocKey(cfg, idx) })
 		if err == nil {
 			vr.SetAssoc(key, val)
-			vr.Set = true
+			vr.Set, vr.Local = true, false
 			err = wenv.Set(name, vr)
 		}
 	case idx != nil:
@@ -1005,6 +1005,9 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 	default:
 		nv := vr
 		nv.Set, nv.Kind, nv.Str = true, String, val
+		// an assignment, not a new local: a calling function's
+		// local (readonly or not) is the one written
+		nv.Local = false
 		err = wenv.Set(name, nv)
 	}
 	if err != nil {

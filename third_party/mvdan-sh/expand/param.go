@@ -1314,6 +1314,9 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		vr.Kind, vr.Str, vr.List, vr.Indexes = Indexed, "", list, indexes
 	}
 	vr.Set = true
+	// jaiph-go patch: an assignment, not a new local: a calling
+	// function's local (readonly or not) is the one written.
+	vr.Local = false
 	return wenv.Set(name, vr)
 }
 

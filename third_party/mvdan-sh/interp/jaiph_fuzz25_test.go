@@ -357,3 +357,25 @@ func TestJaiphGlobStarTwiceNoSlash(t *testing.T) {
 		`cd "$(mktemp -d)"; mkdir -p a/b/c; touch a/b/c/f a/x; shopt -s globstar; echo 1: a/**; echo 2: **; echo 3: **/**; echo 4: a/**/**; echo 5: **/b/**; echo 6: **/**/**; echo 7: **/**/; echo 8: ./**/**`,
 	})
 }
+
+// An arithmetic assignment, ${n:=v} or an element assignment in a called
+// function writes the calling function's local, readonly or not: it is
+// no new local (found by a soak of seed 94: (( ++n )) of a caller's
+// readonly n succeeded).
+func TestJaiphAssignToCallersLocal(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -r n=x; declare -ra a=(1); g; }; g() { (( ++n )); echo "st=$?"; (( a[0]++ )); echo "st=$?"; let "a[1]=2"; echo "st=$? ${a[*]}"; }; f`,
+		`h() { local m=1; local -a b=(1); declare -A c; k; echo "m=$m b=${b[*]} c=${c[x]}"; }; k() { (( m += 4, b[1] = 7, c[x] = 9 )); : ${b[2]:=8}; }; h; echo "global m=${m-unset}"`,
+		`declare -r n=x; f1() { (( ++n )) && echo rc=$?; }; v="$(f1)"; echo "[$v]"`,
+	})
+}
+
+// a+=(…) appends after the value its words' expansion left (found by a
+// soak of seed 94: a1+=($(((a1[0]+=1)))) of an unset a1 gave (1), bash
+// (1 1)).
+func TestJaiphAppendListAfterExpansion(t *testing.T) {
+	runCases(t, []string{
+		`a1+=($(((a1[0]+=1)))); declare -p a1; b=(x); b+=($(b[5]=y; echo z) w); declare -p b; c=(1 2); c+=([0]=$((c[3]=4)) q); declare -p c`,
+		`s=str; s+=($((s=9)) t); declare -p s`,
+	})
+}

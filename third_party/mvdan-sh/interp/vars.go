@@ -588,9 +588,11 @@ func (r *Runner) exitTrapInPlace(exit *exitStatus) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	saved := r.exit
-	r.exit = *exit
+	saved, pending := r.exit, r.pendingRedirs
+	// the command's redirections wait for its words: not the trap's
+	r.exit, r.pendingRedirs = *exit, nil
 	r.runExitTrap(ctx)
+	r.pendingRedirs = pending
 	st := r.exit
 	if exit != &r.exit {
 		r.exit = saved
@@ -1284,6 +1286,19 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	// jaiph-go patch: every word is expanded before any subscript is
 	// evaluated, as bash (listWords, placeList).
 	if words := r.listWords(elems); !r.exit.exiting {
+		if as.Append && len(elems) > 0 {
+			// jaiph-go patch: bash appends to the value the words'
+			// expansion left (a+=($((a[0]+=1))) of an unset a is
+			// (1 1)).
+			switch cur := r.lookupVar(name); cur.Kind {
+			case expand.Indexed:
+				list, indexes = slices.Clone(cur.List), slices.Clone(cur.Indexes)
+			case expand.String:
+				if cur.IsSet() {
+					list, indexes = []string{cur.Str}, nil
+				}
+			}
+		}
 		show := func(l []string, ix []int) {
 			cur := prev
 			cur.Kind, cur.Set = expand.Indexed, true
