@@ -202,14 +202,10 @@ func signalWord(w string) string {
 // unsupportedShopt are the bash options the interpreter's shopt rejects
 // ("unsupported option"); extglob and the glob options are supported.
 var unsupportedShopt = []string{
-	"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize",
-	"cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
-	"complete_fullquote", "direxpand", "dirspell", "execfail", "expand_aliases", "extdebug", "extquote",
-	"force_fignore", "globasciiranges", "gnu_errfmt", "histappend", "histreedit", "histverify",
-	"hostcomplete", "huponexit", "interactive_comments", "lithist",
-	"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
-	"progcomp", "progcomp_alias", "promptvars", "restricted_shell", "shift_verbose",
-	"sourcepath",
+	"assoc_expand_once", "cdable_vars", "checkhash", "checkwinsize", "compat31", "compat32", "compat40",
+	"compat41", "compat42", "compat43", "compat44", "execfail", "expand_aliases", "extdebug", "extquote",
+	"globasciiranges", "gnu_errfmt", "interactive_comments", "localvar_inherit", "localvar_unset",
+	"login_shell", "promptvars", "restricted_shell", "shift_verbose", "sourcepath",
 }
 
 func init() {

@@ -13,6 +13,9 @@
 //	make fuzz-soak SOAK_PROGRAMS=1000000
 //	go run ./internal/bashfuzz/soak -n 1000000 -workers 2 -seed 7
 //
+// A finding is reduced further by hand with -body FILE, which compares
+// one program in every context and prints how each differs.
+//
 // Worker w of seed s generates from its own sequence (seed s*1000+w), so
 // a run is reproducible per worker; the scratch directories go under
 // -root (tmpfs when /dev/shm exists: the fuzzer creates and removes

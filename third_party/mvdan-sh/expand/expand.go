@@ -147,6 +147,11 @@ type Config struct {
 	// a quoted "${a[@]OP}" with a per-element operator joins with IFS's
 	// first character (jaiph-go patch, see AssignLiteral).
 	assignRHS bool
+	// DeclArg: the word being expanded is an argument of a declaration
+	// builtin (declare, local, export, readonly, typeset) (jaiph-go
+	// patch, see paramExp's join).
+	DeclArg bool
+
 	// LetArith: the arithmetic being evaluated is a let argument, whose
 	// quotes are removed as a word's (jaiph-go patch; in $((…)) and ((…))
 	// bash keeps single quotes).

@@ -336,6 +336,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// "*" expansions like ${*}, ${arr[*]}, or ${!prefix*} join their
 	// elements with the first IFS character; others use a space.
 	join := func(elems []string) string {
+		if name == "*" && cfg.ifs == "" && cfg.DeclArg && !cfg.inDblQuote {
+			// jaiph-go patch: with IFS null, an unquoted $* in a
+			// declaration builtin's argument is separate words, which
+			// the builtin's value joins with spaces (declare c=$* is
+			// "a b", c=$* is "ab"; ${a[*]} stays "ab").
+			return strings.Join(elems, " ")
+		}
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}

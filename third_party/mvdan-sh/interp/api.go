@@ -1065,13 +1065,17 @@ var bashOptsTable = [...]bashOpt{
 	{name: "xpg_echo", supported: true},
 	{name: "patsub_replacement", defaultState: true, supported: true},
 	{name: "globskipdots", defaultState: true, supported: true},
-	// unsupported options, sorted alphabetically by name
+	// jaiph-go patch: the options marked supported below only change
+	// what an interactive shell does (history, completion, job and mail
+	// checks, spelling, autocd): a script sets them and lists them, as
+	// bash, and they do nothing there. The others are unsupported,
+	// sorted alphabetically by name.
 	{name: "assoc_expand_once"},
-	{name: "autocd"},
+	{name: "autocd", supported: true},
 	{name: "cdable_vars"},
-	{name: "cdspell"},
+	{name: "cdspell", supported: true},
 	{name: "checkhash"},
-	{name: "checkjobs"},
+	{name: "checkjobs", supported: true},
 	{
 		name:         "checkwinsize",
 		defaultState: true,
@@ -1079,6 +1083,7 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "cmdhist",
 		defaultState: true,
+		supported:    true,
 	},
 	{name: "compat31"},
 	{name: "compat32"},
@@ -1090,9 +1095,10 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "complete_fullquote",
 		defaultState: true,
+		supported:    true,
 	},
-	{name: "direxpand"},
-	{name: "dirspell"},
+	{name: "direxpand", supported: true},
+	{name: "dirspell", supported: true},
 	{name: "execfail"},
 	{name: "extdebug"},
 	{
@@ -1102,33 +1108,36 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "force_fignore",
 		defaultState: true,
+		supported:    true,
 	},
 	{name: "globasciiranges", defaultState: true}, // jaiph-go patch: bash 5.2's default
 	{name: "gnu_errfmt"},
-	{name: "histappend"},
-	{name: "histreedit"},
-	{name: "histverify"},
+	{name: "histappend", supported: true},
+	{name: "histreedit", supported: true},
+	{name: "histverify", supported: true},
 	{
 		name:         "hostcomplete",
 		defaultState: true,
+		supported:    true,
 	},
-	{name: "huponexit"},
+	{name: "huponexit", supported: true},
 	{
 		name:         "interactive_comments",
 		defaultState: true,
 	},
-	{name: "lithist"},
+	{name: "lithist", supported: true},
 	{name: "localvar_inherit"},
 	{name: "localvar_unset"},
 	{name: "login_shell"},
-	{name: "mailwarn"},
-	{name: "no_empty_cmd_completion"},
+	{name: "mailwarn", supported: true},
+	{name: "no_empty_cmd_completion", supported: true},
 	{name: "noexpand_translation"}, // jaiph-go patch: listed by bash 5.2
 	{
 		name:         "progcomp",
 		defaultState: true,
+		supported:    true,
 	},
-	{name: "progcomp_alias"},
+	{name: "progcomp_alias", supported: true},
 	{
 		name:         "promptvars",
 		defaultState: true,

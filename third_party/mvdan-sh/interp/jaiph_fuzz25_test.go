@@ -379,3 +379,35 @@ func TestJaiphAppendListAfterExpansion(t *testing.T) {
 		`s=str; s+=($((s=9)) t); declare -p s`,
 	})
 }
+
+// declare, local, export and readonly NAME=v of an array set its element
+// (key) 0, as bash's bind_variable (found by a soak of seed 95: export
+// r1=x of a local array made it a scalar).
+func TestJaiphDeclValueToArray(t *testing.T) {
+	runCases(t, []string{
+		`b=(1 2); export b=y; declare -p b; c=(1 2); readonly c=z; declare -p c; a=(1 2); declare a=x; declare -p a; x=(1 2); export x+=z; declare -p x`,
+		`f() { local -a d=(1 2); local d=w; declare -p d; local -A e=([k]=1); declare e=u; declare -p e; }; f; g=(1 2); f2() { declare g=q; declare -p g; }; f2; declare -p g; h=(1 2); f3() { export h=q; }; f3; declare -p h`,
+	})
+}
+
+// The shopt options that only change what an interactive shell does are
+// set, shown and listed as bash does, and do nothing in a script (a
+// finding reduced by hand: shopt -s $n with n=autocd failed with
+// "unsupported option").
+func TestJaiphShoptInteractiveOnly(t *testing.T) {
+	runCases(t, []string{
+		`n=autocd; shopt -s $n; echo st=$?; shopt $n; for o in histappend checkjobs cmdhist progcomp huponexit lithist; do shopt -u $o; shopt -p $o; done`,
+		`shopt -s cdspell; shopt cdspell; shopt -q direxpand || echo off; shopt -p | grep -c .`,
+	})
+}
+
+// With IFS null, an unquoted $* in a declaration builtin's argument is
+// separate words that the builtin's value joins with spaces; a plain
+// assignment's, a quoted "$*"'s and ${a[*]}'s join with IFS's nothing
+// (found by a soak of seed 95: local -a v1=$*).
+func TestJaiphDeclStarNullIFS(t *testing.T) {
+	runCases(t, []string{
+		`set -- one "two words" three; IFS=""; v=$*; echo "1[$v]"; f() { local -a a=$*; declare -p a; local b=$*; declare -p b; local -a d="$*"; declare -p d; }; f "$@"; declare e=$*; declare -p e; export g=x${*}y; declare -p g`,
+		`IFS=""; a=(1 "2 3" 4); declare x=${a[*]}; declare -p x; declare z=${a[*]/2/9}; declare -p z; declare w=${a[@]}; declare -p w`,
+	})
+}

@@ -1922,7 +1922,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						continue
 					}
 				} else {
+					orig := vr
 					name, vr = r.assignVal(name, vr, as, valType)
+					if vr.Kind == expand.String && as.Array == nil && !as.Append && valType == "" && (orig.Kind == expand.Indexed || orig.Kind == expand.Associative) && r.declSameScope(name, local, global) {
+						// jaiph-go patch: as bash's bind_variable, a
+						// value given to an array sets its element (key)
+						// 0 (export b=y of b=(1 2) keeps b an array).
+						s := vr.Str
+						vr = orig
+						if orig.Kind == expand.Indexed {
+							vr.List, vr.Indexes = internal.SetIndexedElem(slices.Clone(orig.List), slices.Clone(orig.Indexes), 0, s)
+						} else {
+							vr.SetAssoc("0", s)
+						}
+						vr.Set = true
+					}
 				}
 			}
 			if global {
@@ -2197,11 +2211,15 @@ func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax
 		if as.Value != nil && as.Array == nil {
 			var val string
 			var err error
+			// jaiph-go patch: a declaration builtin's argument
+			// (expand.Config.DeclArg)
+			r.ecfg.DeclArg = true
 			if as.Append && as.Index != nil {
 				val, err = expand.JoinedLiteral(r.ecfg, as.Value)
 			} else {
 				val, err = expand.AssignLiteral(r.ecfg, as.Value)
 			}
+			r.ecfg.DeclArg = false
 			r.expandErr(err)
 			as2 := *as
 			as2.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{
