@@ -742,6 +742,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					return "", err
 				}
 				str = arg
+				if index == nil && vr.Kind != Indexed && vr.Kind != Associative && (vr.Integer || vr.Upper || vr.Lower) {
+					// jaiph-go patch: the value as the attributes
+					// made it (declare -i n; ${n:=1+2} is 3).
+					str = cfg.Env.Get(name).String()
+				}
 			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
@@ -1286,8 +1291,14 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		idx = nil
 	}
 	if idx == nil && !arrayWise && vr.Kind != Indexed && vr.Kind != Associative {
-		// A plain scalar assignment like ${x=val}.
-		return wenv.Set(name, Variable{Set: true, Kind: String, Str: val})
+		// A plain scalar assignment like ${x=val}. jaiph-go patch: the
+		// variable keeps its attributes (-u, -l, -i, export), as bash.
+		nv := Variable{Set: true, Kind: String, Str: val}
+		if vr.Kind != NameRef {
+			nv = vr
+			nv.Set, nv.Kind, nv.Str, nv.Local = true, String, val, false
+		}
+		return wenv.Set(name, nv)
 	}
 	switch vr.Kind {
 	case Associative:

@@ -411,3 +411,24 @@ func TestJaiphDeclStarNullIFS(t *testing.T) {
 		`IFS=""; a=(1 "2 3" 4); declare x=${a[*]}; declare -p x; declare z=${a[*]/2/9}; declare -p z; declare w=${a[@]}; declare -p w`,
 	})
 }
+
+// A readonly variable bound before a command under errexit ends the shell
+// with the status before that command, not its words' substitutions'
+// (found by a soak of seed 96: ls f2 failing with 2, then v2=… printenv).
+func TestJaiphReadonlyPrefixExitStatus(t *testing.T) {
+	runCases(t, []string{
+		`set -e; f() { declare -r v2=1; (exit 3); v2="$(exit 5)" printenv v2; }; f || echo "st=$?"`,
+		`set -e; f() { declare -r v2=1; (exit 3); v2=y printenv v2; }; f || echo "st=$?"`,
+		`set -e; f() { declare -r v2=1; true; v2="$(echo x >&2)" printenv v2; }; f || echo "st=$?"`,
+	})
+}
+
+// ${v:=w} assigns keeping the variable's attributes (-u, -l, -i, export),
+// and expands to the value they made (found by a soak of seed 96:
+// declare -u v; ${v:="Ab"} stored Ab).
+func TestJaiphAssignDefaultKeepsAttributes(t *testing.T) {
+	runCases(t, []string{
+		`declare -i n; echo ${n:=1+2} $n; declare -u u; echo ${u:=abc} $u; export e; echo ${e:=x}; declare -p e; declare -l l=; echo "${l:=ABC}"; f() { local -u q; echo ${q:=zz}; declare -p q; }; f`,
+		`v3='!AbC'; declare -u v1=""; case "${v1:="${v3:1:-1}"}" in *) echo "$v1";; esac`,
+	})
+}

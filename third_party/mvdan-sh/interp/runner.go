@@ -869,6 +869,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
+		// jaiph-go patch: the status before the command's words are
+		// expanded (a readonly prefix binding under errexit exits with
+		// it, as bash).
+		statusBefore := r.lastExit.code
 		// Build new slices, to not modify the caller's AST
 		// nor the slices in the alias map.
 		args := cm.Args
@@ -1107,7 +1111,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		if readonlyExit {
 			undoPrefix()
-			r.exit = exitStatus{code: 1, exiting: true}
+			r.exit = exitStatus{code: cmp.Or(statusBefore, 1), exiting: true}
 			r.exitTrapInPlace(&r.exit) // report_error exits in place
 			break
 		}
