@@ -432,3 +432,15 @@ func TestJaiphAssignDefaultKeepsAttributes(t *testing.T) {
 		`v3='!AbC'; declare -u v1=""; case "${v1:="${v3:1:-1}"}" in *) echo "$v1";; esac`,
 	})
 }
+
+// An arithmetic assignment to a readonly variable inside a word ends the
+// shell with the last status, as bash's err_readonly (division by 0 with
+// 1); a bad subscript of an element assigned names it as written (both
+// found by a soak of seed 96).
+func TestJaiphReadonlyInExpansionStatus(t *testing.T) {
+	runCases(t, []string{
+		`set -e; f() { readonly n=1; (exit 3); case $((n--)) in esac; }; f || echo "st=$?"`,
+		`set -e; f() { (exit 3); echo $((1/0)); }; f || echo "st=$?"`,
+		`a1[n+1]=$(((n+=3 - 42))); echo notreached`,
+	})
+}

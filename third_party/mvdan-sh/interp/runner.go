@@ -284,6 +284,11 @@ func (r *Runner) expandErr(err error) {
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
+		if errors.Is(err, errReadOnly) {
+			// jaiph-go patch: bash's err_readonly keeps the last
+			// status ($((n--)) of a readonly n after (exit 3): 3).
+			r.exit.code = cmp.Or(r.lastExit.code, 1)
+		}
 		r.exit.exiting = true
 		// jaiph-go patch: bash's report_error exits in place under
 		// errexit (the redirections stay for the EXIT trap); otherwise,

@@ -1325,9 +1325,9 @@ func printNode(n syntax.Node) string {
 	var sb strings.Builder
 	if x, ok := n.(syntax.ArithmExpr); ok {
 		if w, ok := x.(*syntax.Word); !ok || w.Lit() == "" {
-			syntax.NewPrinter().Print(&sb, &syntax.ArithmExp{X: x})
-			out := strings.ReplaceAll(sb.String(), "\\\n", "") // positions from elsewhere
-			return strings.TrimSuffix(strings.TrimPrefix(out, "$(("), "))")
+			// jaiph-go patch: as written, with its own spacing
+			// (a1[n+1]: bash names the element as in the source)
+			return expand.ArithmSource(x)
 		}
 	}
 	syntax.NewPrinter().Print(&sb, n)
