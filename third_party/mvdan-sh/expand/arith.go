@@ -36,15 +36,7 @@ func (e ArithmError) Error() string {
 // (evaluated in turn), or a whole expression. jaiph-go patch: upstream
 // read only numbers, so x="1+2"; $((x*2)) gave 0 and let "n = 6 * 7" failed.
 func ArithmString(cfg *Config, str string) (int, error) {
-	return cfg.arithmString(str, 0)
-}
-
-func (cfg *Config) arithmString(str string, depth int) (int, error) {
-	// jaiph-go patch: evaluated as bash's expr.c evaluates text (see
-	// bashexpr.go); depth is how many texts enclose this one (a variable's
-	// value read there is one deeper), for bash's "expression recursion
-	// level exceeded".
-	return cfg.evalArithText(str, depth)
+	return cfg.evalArithText(str, 0) // jaiph-go patch: bash's expr.c (bashexpr.go)
 }
 
 // ArithmTop evaluates a whole arithmetic expression, as in $((…)), ((…)) or
@@ -64,7 +56,7 @@ func ArithmTop(cfg *Config, expr syntax.ArithmExpr, trailing string) (int, error
 	oldLine := cfg.arithLine
 	cfg.arithLine = expr.Pos().Line()
 	defer func() { cfg.arithLine = oldLine }()
-	return cfg.arithmString(r.sb.String()+trailing, cfg.arithDepth)
+	return cfg.evalArithText(r.sb.String()+trailing, cfg.arithDepth)
 }
 
 // Arithm is [ArithmTop] with no trailing whitespace.

@@ -94,7 +94,8 @@ type bashExpr struct {
 type exprAbort struct{ err error }
 
 // evalArithText evaluates str as bash's evalexp: depth is how many texts
-// enclose it (0 for a let argument).
+// enclose it (0 for a let argument; a variable's value read in it is one
+// deeper), for bash's "expression recursion level exceeded".
 func (cfg *Config) evalArithText(str string, depth int) (n int, err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -186,7 +186,7 @@ type Config struct {
 	arithLine uint
 	// arithDepth: how many arithmetic texts enclose the expression being
 	// evaluated, for an array subscript's (jaiph-go
-	// patch, see arithmString).
+	// patch, see evalArithText).
 	arithDepth int
 
 	// indirectList: the parameter expansion being expanded was reached
