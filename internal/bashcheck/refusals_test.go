@@ -102,6 +102,8 @@ func TestAllowed(t *testing.T) {
 		"set -euo pipefail; set +x; set -- a b",
 		"set -o errexit -o nounset; set +o pipefail",
 		"shopt -s extglob nullglob globstar",
+		"shopt -s autocd histappend; shopt -u cmdhist progcomp",
+		"echo ${!SHELL*} ${!v*} ${!a@} ${!EPOCH*} ${!BASHO*} ${!BASH_V*}",
 		"printf -v v '%q' x; printf '%(%Y)T' 0",
 		"printf -- '%d\\n' 3",
 		"echo ${x@U} ${x/a/b} ${x//a/b} ${x:-d} $1 $@ $#",
@@ -139,5 +141,17 @@ func TestArithNameRefused(t *testing.T) {
 	}
 	if d := Source("x.jh", "x=1; echo $((x + LINENO)); (( x )); let x++; echo BASH_LINENO", nil); len(d) > 0 {
 		t.Errorf("refused: %v", d)
+	}
+}
+
+// TestNamesPrefixRefused: ${!prefix*} and ${!prefix@} are refused when the
+// prefix begins a variable only bash has (bash lists it, the interpreter
+// has none), also a one-letter prefix of it.
+func TestNamesPrefixRefused(t *testing.T) {
+	for _, src := range []string{"echo ${!B*}", "echo ${!BASH_*}", "for v in \"${!L@}\"; do :; done", "echo ${!GR*}", "echo ${!HIS@}"} {
+		diags := Source("x.jh", src, nil)
+		if len(diags) == 0 || !strings.Contains(diags[0].Message, "${!prefix*} matching a variable only bash has") {
+			t.Errorf("%q not refused: %v", src, diags)
+		}
 	}
 }

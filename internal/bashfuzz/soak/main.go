@@ -70,15 +70,8 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	scratch, err := os.MkdirTemp(*root, "bashfuzz-soak")
-	if err != nil {
-		fail(err)
-	}
+	r, scratch := scratchRunner(*root, "bashfuzz-soak")
 	defer os.RemoveAll(scratch)
-	r, err := bashfuzz.NewRunner(scratch)
-	if err != nil {
-		fail(err)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -162,15 +155,8 @@ func compareOne(root, file string) int {
 	if err != nil {
 		fail(err)
 	}
-	scratch, err := os.MkdirTemp(root, "bashfuzz-one")
-	if err != nil {
-		fail(err)
-	}
+	r, scratch := scratchRunner(root, "bashfuzz-one")
 	defer os.RemoveAll(scratch)
-	r, err := bashfuzz.NewRunner(scratch)
-	if err != nil {
-		fail(err)
-	}
 	code := 0
 	for _, res := range r.Compare(context.Background(), string(src), bashfuzz.Contexts) {
 		fmt.Printf("%s: %s\n", res.Context, res.Verdict)
@@ -183,6 +169,21 @@ func compareOne(root, file string) int {
 		}
 	}
 	return code
+}
+
+// scratchRunner is a runner whose scratch directories go in a new
+// directory under root (the caller removes it).
+func scratchRunner(root, prefix string) (*bashfuzz.Runner, string) {
+	scratch, err := os.MkdirTemp(root, prefix)
+	if err != nil {
+		fail(err)
+	}
+	r, err := bashfuzz.NewRunner(scratch)
+	if err != nil {
+		os.RemoveAll(scratch)
+		fail(err)
+	}
+	return r, scratch
 }
 
 func appendFinding(path, report string) {
