@@ -399,6 +399,10 @@ func withTryBound(ctx context.Context, lease time.Duration) context.Context {
 // orchestrator removed it, so a claim on it is lost like a taken-over one.
 var errGone = fmt.Errorf("%w: the run's ledger is gone", jetstream.ErrKeyRevisionMismatch)
 
+// errStreamGone is a publish no stream takes any more: its run completed
+// (a worker's events), or the stream was deleted under the run.
+var errStreamGone = errors.New("no stream on the broker takes it any more")
+
 // update is kv.Update riding out a restart. A revision mismatch after a
 // failed try may be our own write whose acknowledgement was lost: reading
 // our value back (from the leader) tells.
@@ -594,7 +598,7 @@ func publish(ctx context.Context, js jetstream.JetStream, subject string, data [
 			return ack, err
 		}
 		if _, serr := try(ctx, func(c context.Context) (string, error) { return js.StreamNameBySubject(c, subject) }); notFound(serr) {
-			return nil, errGone // no stream takes it any more: its run completed
+			return nil, errStreamGone
 		}
 		sleep(ctx, retryEvery)
 	}

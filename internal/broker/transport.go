@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -206,6 +207,7 @@ func (t *Transport) Open(ctx context.Context, o runtime.Orchestrator, h runtime.
 	if q.cursor, err = openCursor(t.files.Dir()); err != nil {
 		return nil, err
 	}
+	q.pipe = newPipeline(q)
 	return q, nil
 }
 
@@ -233,6 +235,7 @@ type queue struct {
 	drained  bool              // every delivery done: the broker's copy can go
 	redrive  bool              // a redrive: every attempt goes to inbox/.deliveries
 	cursor   *cursor           // the last event shown, kept in the run directory
+	pipe     *pipeline         // writes a fresh run's deliveries to the broker
 }
 
 // known is what the orchestrator tracks of a delivery.
@@ -250,7 +253,7 @@ type known struct {
 	// again; published is set once it was queued (or, on a resumed run,
 	// found in the ledger).
 	work      []byte
-	published bool
+	published atomic.Bool
 	// What the drain last saw of the ledger record, and when: the
 	// watchdog's evidence that a claim still lives.
 	state     string
@@ -311,8 +314,10 @@ func (p *partFile) close() string {
 }
 
 // Send numbers a message, stores it in the run directory and queues one
-// delivery per route target, each durable on the broker before Send
-// returns.
+// delivery per route target. A fresh run's deliveries go to the broker
+// through the pipeline (pipe.go): Send returns once the message is in the
+// run directory, which is what jaiph resume queues again from; a delivery
+// the broker refused fails the next Send, or the drain.
 func (q *queue) Send(ctx context.Context, channel, sender, content string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -321,6 +326,9 @@ func (q *queue) Send(ctx context.Context, channel, sender, content string) error
 
 // enqueue is Send with q.mu held.
 func (q *queue) enqueue(ctx context.Context, channel, sender, content string) error {
+	if err := q.pipe.error(); err != nil {
+		return err
+	}
 	if q.seq+1 > q.max {
 		q.overflow = true
 		return q.tooDeep
@@ -343,18 +351,26 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		d := delivery{Run: q.run, Key: deliveryKey(seq, i), Seq: seq, Channel: channel, Sender: sender, Target: target,
 			Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 			Retries: q.retries, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
-		// The ledger key exists before any worker can claim the delivery.
+		k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target}
+		if p := q.prior; p != nil {
+			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
+		}
+		q.track(d.Key, k)
+		if q.prior == nil && !q.redrive {
+			// A fresh delivery: its record and work message are written
+			// by the pipeline, so that a body's sends do not wait for
+			// the broker one by one.
+			if err := q.pipe.queue(d.Key, target, k, d); err != nil {
+				return err
+			}
+			continue
+		}
 		id, publishNow, rev, err := q.ledgerEntry(ctx, d.Key, target)
 		d.Rev = rev
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
-		k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target}
-		if p := q.prior; p != nil {
-			k.claims, k.doneBefore = p.starts[seq+" "+target], p.completed[seq+" "+target]
-		}
 		k.work, _ = json.Marshal(d)
-		q.track(d.Key, k)
 		if id == "" {
 			continue // done already
 		}
@@ -367,7 +383,7 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		// published again under its old id (within the broker's dedup
 		// window that would be dropped, and its message may be gone):
 		// the watchdog looks for its work message, or its worker, first.
-		k.published = true
+		k.published.Store(true)
 	}
 	return nil
 }
@@ -433,7 +449,8 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
 		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds(), Rev: rev}
-	k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1, published: true}
+	k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1}
+	k.published.Store(true)
 	k.work, _ = json.Marshal(d)
 	q.track(key, k)
 	if !publishNow {
@@ -468,6 +485,7 @@ func (q *queue) Dir() string { return q.t.files.Dir() }
 // needs its ledger and event stream on the broker (everything is in the
 // run directory); a failed or interrupted one keeps them for jaiph resume.
 func (q *queue) Close() {
+	q.pipe.stop(!q.drained)
 	q.cursor.close()
 	q.mu.Lock()
 	for _, k := range q.known {
@@ -493,6 +511,14 @@ func (q *queue) Close() {
 func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 	if q.overflow {
 		fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
+		return 1
+	}
+	if err := q.pipe.wait(); err != nil {
+		// The body's sends are on the broker before the drain follows
+		// them (a failed drain purges what is queued: nothing may come
+		// after).
+		fmt.Fprintf(stderr, "jaiph: %v\n", err)
+		q.purge(ctx)
 		return 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -542,6 +568,11 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 					return 1
 				}
 			}
+		case <-q.pipe.failed:
+			fmt.Fprintf(stderr, "jaiph: %v\n", q.pipe.error())
+			q.pipe.stop(true)
+			q.purge(ctx)
+			return 1
 		case <-q.t.reconnected:
 			// The broker restarted: follow both again from where we are
 			// (a watch replays every record; observe ignores the old).
@@ -585,11 +616,13 @@ func (q *queue) Drain(ctx context.Context, stderr io.Writer) int {
 		}
 		if status != 0 && q.retries == 0 {
 			// The reference's drain stops at the first failed delivery.
+			q.pipe.stop(true) // nothing is queued after the purge
 			q.purge(ctx)
 			return status
 		}
 		if q.overflow {
 			fmt.Fprintf(stderr, "jaiph: %v\n", q.tooDeep)
+			q.pipe.stop(true)
 			q.purge(ctx)
 			return 1
 		}
@@ -1171,7 +1204,7 @@ func (q *queue) watchdog(ctx context.Context, stderr io.Writer) (lagging bool) {
 			// the events' consumer is stuck on a node that died.
 			lagging = true
 		}
-		if k.final || k.rec != nil || !k.published {
+		if k.final || k.rec != nil || !k.published.Load() {
 			continue
 		}
 		switch {

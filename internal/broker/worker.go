@@ -976,7 +976,7 @@ func (p *publisher) send(batch []wireEvent, id string) {
 		case err == nil:
 			p.last.Store(ack.Sequence)
 			return
-		case errors.Is(err, errGone):
+		case errors.Is(err, errStreamGone):
 			p.fenced.Store(true) // the run completed without this attempt
 			return
 		case p.fenced.Load() || p.stop.Err() != nil:
