@@ -200,18 +200,22 @@ func deleteWorkMessage(t *testing.T, js jetstream.JetStream, before func(subject
 	}
 }
 
-// TestWatchdogLostRecord: a delivery whose ledger record and work message
-// are both gone (a replica that came back without the record; a worker
-// that dead-lettered the message after looking for the record ten times)
-// is recorded and queued again by the orchestrator, and delivered once.
+// TestWatchdogLostRecord: a claimed delivery whose ledger record and work
+// message are both gone (a replica that came back without the record; a
+// worker that dead-lettered the message after looking for the record ten
+// times) while its worker stalls is recorded and queued again by the
+// orchestrator, and delivered once by another worker; the stalled one,
+// when it continues, is fenced. (A delivery that was never claimed has
+// no record to lose: TestWatchdog.)
 func TestWatchdogLostRecord(t *testing.T) {
 	srv := startServer(t)
-	dir := workspace(t, single)
+	dir := workspace(t, slowFlow("2"))
+	a := startWorker(t, srv.url(), "a", dir, 1)
 	r := startRun(t, srv.url(), dir, "flow.jh", []string{"JAIPH_INBOX_LEASE=1s"})
 	js := jsClient(t, srv.url())
 	ctx := context.Background()
-	// The record goes first: with the work message still there, the
-	// watchdog leaves the delivery alone until both are gone.
+	a.log.wait(t, "claimed message 001")
+	_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGSTOP)
 	deleteWorkMessage(t, js, func(subject string) {
 		// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
 		run, key, _ := strings.Cut(strings.TrimPrefix(subject, "jaiph.work."), ".")
@@ -224,12 +228,15 @@ func TestWatchdogLostRecord(t *testing.T) {
 		}
 	})
 	waitRunText(t, dir, "message 001 to flow::work had no ledger record on the broker; recorded and queued again")
-	startWorker(t, srv.url(), "a", dir, 1)
+	b := startWorker(t, srv.url(), "b", dir, 1)
+	b.log.wait(t, "delivered message 001")
 	if code := r.wait(t); code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, r.stderr.String())
 	}
-	if got := strings.Join(lines(t, filepath.Join(dir, "done.txt")), "\n"); got != "ran m1" {
-		t.Fatalf("done.txt: %q, want the delivery once", got)
+	_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGCONT)
+	a.log.wait(t, "lost the claim")
+	if rv := strings.Join(lines(t, filepath.Join(dir, "reviews.txt")), "\n"); rv != "review report m1" {
+		t.Fatalf("reviews.txt: %q, want the report once", rv)
 	}
 }
 

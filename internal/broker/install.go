@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	goruntime "runtime"
 	"runtime/debug"
 	"strconv"
 	"syscall"
@@ -122,6 +123,15 @@ func RunWorker(w *Worker) error {
 		stopHard()
 	}()
 	w.Hard = hard
+	if os.Getenv("GOMAXPROCS") == "" {
+		// As many Go processors as slots (at most the machine's): a slot's
+		// interpreter, its heartbeats and the client then share threads
+		// instead of waking one another across them, which on a machine
+		// running several workers cost more than the deliveries' own work
+		// (docs/performance.md). GOMAXPROCS in the environment decides
+		// otherwise.
+		goruntime.GOMAXPROCS(min(max(w.Concurrency, 1), goruntime.GOMAXPROCS(0)))
+	}
 	return w.Run(soft)
 }
 

@@ -73,8 +73,15 @@ type delivery struct {
 	// message: queued, for Target, under the message's own id. A worker
 	// that receives that message claims at that revision without reading
 	// the record first; any other revision means the record moved, and
-	// the worker reads it (0: always read).
+	// the worker reads it (0 without Create: always read).
 	Rev uint64 `json:"rev,omitempty"`
+	// Create says the run wrote no record for this message: the worker
+	// that receives it under its own id creates the record with its
+	// claim, or with its result (revision 0: the write fails when a
+	// record exists, and the worker reads it, as when Rev moved). A
+	// fresh run's deliveries are queued so: one replicated write less a
+	// delivery, and nothing to wait for before the work message goes.
+	Create bool `json:"create,omitempty"`
 }
 
 // lease is the delivery's lease, 30 s when it names none.

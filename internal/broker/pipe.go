@@ -1,7 +1,7 @@
 package broker
 
 // This file answers: how do a run's sends reach the broker without the
-// body waiting, send after send, for two acknowledgements in turn?
+// body waiting, send after send, for the broker's acknowledgements?
 
 import (
 	"context"
@@ -14,48 +14,41 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// pipeDepth is how many ledger records are created at once, pipeBacklog
-// how many deliveries wait before Send waits for room. The creators'
-// requests share the connection, so the client writes them, and the
-// broker answers them, in batches.
-const (
-	pipeDepth   = 16
-	pipeBacklog = 256
-)
+// pipeBacklog is how many deliveries wait for the broker before Send
+// waits for room.
+const pipeBacklog = 256
 
-// pipeJob is a fresh delivery to put on the broker: its record (queued),
-// then its work message carrying that record's revision, as ledgerEntry
-// and publish do for one delivery.
+// pipeJob is a fresh delivery to put on the broker: its work message,
+// with no ledger record (delivery.Create: the worker that takes it
+// creates the record with its claim or its result).
 type pipeJob struct {
-	key, target string
-	k           *known
-	d           delivery
-	created     chan struct{} // closed once the record is written (or failed: err)
-	err         error
-	work        []byte
-	ack         jetstream.PubAckFuture // the work message's acknowledgement to come
+	k    *known
+	d    delivery
+	work []byte
+	ack  jetstream.PubAckFuture // the work message's acknowledgement to come
 }
 
+func (j *pipeJob) id() string { return j.d.Run + "." + j.d.Key }
+
 // pipeline writes a run's fresh deliveries to the broker in the
-// background: records by pipeDepth creators at once, work messages in
-// the order the body sent them (one worker with one slot still takes
-// them in that order), each published without waiting for the one
-// before's acknowledgement. Its first error stays: the next Send returns
-// it and the drain ends with it (what was written stays written; jaiph
-// resume queues the rest from the run directory, as after a kill).
+// background, in the order the body sent them (one worker with one slot
+// takes them in that order), each published without waiting for the
+// acknowledgement of the one before; the client writes them, and the
+// broker answers them, in batches. Its first error stays: the next Send
+// returns it and the drain ends with it (what was written stays written;
+// jaiph resume queues the rest from the run directory, as after a kill).
 type pipeline struct {
 	q       *queue
-	jobs    chan *pipeJob // to the creators
 	order   chan *pipeJob // to the publisher, in send order
 	acks    chan *pipeJob // to the acknowledger, in send order
 	ctx     context.Context
 	cancel  context.CancelFunc
 	workers sync.WaitGroup
-	closing sync.RWMutex // queue holds it to read, stop to close the channels
+	closing sync.RWMutex // queue holds it to read, stop to close order
 
 	mu      sync.Mutex
 	idle    *sync.Cond // busy fell to 0
-	busy    int        // deliveries handed over and not written yet
+	busy    int        // deliveries handed over and not acknowledged yet
 	stopped bool
 	err     error
 	failed  chan struct{} // closed with the first error
@@ -63,13 +56,9 @@ type pipeline struct {
 
 func newPipeline(q *queue) *pipeline {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &pipeline{q: q, jobs: make(chan *pipeJob, pipeBacklog), order: make(chan *pipeJob, pipeBacklog),
-		acks: make(chan *pipeJob, pipeBacklog), ctx: ctx, cancel: cancel, failed: make(chan struct{})}
+	p := &pipeline{q: q, order: make(chan *pipeJob, pipeBacklog), acks: make(chan *pipeJob, pipeBacklog),
+		ctx: ctx, cancel: cancel, failed: make(chan struct{})}
 	p.idle = sync.NewCond(&p.mu)
-	for range pipeDepth {
-		p.workers.Add(1)
-		go p.create()
-	}
 	p.workers.Add(2)
 	go p.send()
 	go p.acknowledge()
@@ -78,53 +67,30 @@ func newPipeline(q *queue) *pipeline {
 
 // queue hands a delivery to the pipeline; it waits only when the backlog
 // is full. The pipeline never takes q.mu, so Send may hold it here.
-func (p *pipeline) queue(key, target string, k *known, d delivery) error {
+func (p *pipeline) queue(k *known, d delivery) error {
 	p.closing.RLock()
 	defer p.closing.RUnlock()
 	p.mu.Lock()
 	if p.stopped {
 		p.mu.Unlock()
-		return fmt.Errorf("cannot queue message %s to %s: the run's queue is closed", d.Seq, target)
+		return fmt.Errorf("cannot queue message %s to %s: the run's queue is closed", d.Seq, d.Target)
 	}
 	p.busy++
 	p.mu.Unlock()
-	j := &pipeJob{key: key, target: target, k: k, d: d, created: make(chan struct{})}
-	p.order <- j
-	p.jobs <- j
+	d.Create = true
+	p.order <- &pipeJob{k: k, d: d}
 	return nil
 }
 
-// create writes records: the ledger key exists before any worker can
-// claim the delivery, and the work message carries its revision (the
-// worker claims at it without reading).
-func (p *pipeline) create() {
-	defer p.workers.Done()
-	q := p.q
-	for j := range p.jobs {
-		if p.error() == nil {
-			rev, err := create(p.ctx, q.kv, j.key, (&record{State: stQueued, Target: j.target, Msg: j.id()}).encode())
-			if err != nil {
-				j.err = fmt.Errorf("ledger: %w", err)
-			} else {
-				j.d.Rev = rev
-				j.work, _ = json.Marshal(j.d)
-			}
-		}
-		close(j.created)
-	}
-}
-
-func (j *pipeJob) id() string { return j.d.Run + "." + j.key }
-
-// send publishes the work messages in send order, each once its record
-// exists, without waiting for acknowledgements (acknowledge does).
+// send publishes the work messages in send order without waiting for
+// their acknowledgements (acknowledge does).
 func (p *pipeline) send() {
 	defer p.workers.Done()
 	defer close(p.acks)
 	for j := range p.order {
-		<-j.created
-		if j.err == nil && j.work != nil && p.error() == nil {
-			m := nats.NewMsg(workSubject(p.q.run, j.key))
+		if p.error() == nil {
+			j.work, _ = json.Marshal(j.d)
+			m := nats.NewMsg(workSubject(p.q.run, j.d.Key))
 			m.Data = j.work
 			m.Header.Set(jetstream.MsgIDHeader, j.id())
 			// An error here (the connection is away) is retried by
@@ -142,20 +108,19 @@ func (p *pipeline) send() {
 func (p *pipeline) acknowledge() {
 	defer p.workers.Done()
 	for j := range p.acks {
-		err := j.err
-		if err == nil && j.work != nil && p.error() == nil {
+		if j.work != nil && p.error() == nil {
+			var err error
 			if !acked(p.ctx, j.ack) {
-				if _, perr := publish(p.ctx, p.q.t.js, workSubject(p.q.run, j.key), j.work, j.id()); perr != nil {
-					err = fmt.Errorf("cannot queue the delivery of message %s to %s: %w", j.d.Seq, j.target, perr)
+				if _, perr := publish(p.ctx, p.q.t.js, workSubject(p.q.run, j.d.Key), j.work, j.id()); perr != nil {
+					err = fmt.Errorf("cannot queue the delivery of message %s to %s: %w", j.d.Seq, j.d.Target, perr)
 				}
 			}
 			if err == nil {
 				j.k.work = j.work // read by the watchdog only once published is set
 				j.k.published.Store(true)
+			} else {
+				p.fail(err)
 			}
-		}
-		if err != nil {
-			p.fail(err)
 		}
 		p.mu.Lock()
 		if p.busy--; p.busy == 0 {
@@ -198,8 +163,8 @@ func (p *pipeline) error() error {
 	return p.err
 }
 
-// wait blocks until every delivery handed over is written (or failed)
-// and returns the first error.
+// wait blocks until every delivery handed over is acknowledged (or
+// failed) and returns the first error.
 func (p *pipeline) wait() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -225,7 +190,6 @@ func (p *pipeline) stop(abandon bool) {
 		p.cancel()
 	}
 	p.closing.Lock()
-	close(p.jobs)
 	close(p.order)
 	p.closing.Unlock()
 	p.workers.Wait()

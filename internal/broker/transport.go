@@ -357,10 +357,10 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 		}
 		q.track(d.Key, k)
 		if q.prior == nil && !q.redrive {
-			// A fresh delivery: its record and work message are written
-			// by the pipeline, so that a body's sends do not wait for
-			// the broker one by one.
-			if err := q.pipe.queue(d.Key, target, k, d); err != nil {
+			// A fresh delivery: its work message goes by the pipeline,
+			// so that a body's sends do not wait for the broker one by
+			// one, and with no record (the worker creates it).
+			if err := q.pipe.queue(k, d); err != nil {
 				return err
 			}
 			continue
@@ -405,7 +405,12 @@ func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bo
 	}
 	e, err := q.kv.get(ctx, key)
 	if errors.Is(err, errNoRecord) {
-		return fresh()
+		// Queued by the pipeline with no record (delivery.Create) and
+		// never claimed, or never queued before the kill: the watchdog
+		// looks for its work message first, and queues it again under a
+		// fresh id only when there is none (a second copy under the old
+		// id would run it twice).
+		return id, false, 0, nil
 	}
 	if err != nil {
 		return "", false, 0, err
@@ -1300,12 +1305,13 @@ func (q *queue) takeOver(ctx context.Context, key string, k *known, state string
 	return lagging
 }
 
-// recreate writes again the record of a delivery the run queued whose
-// record the ledger's leader does not have (it was created, so it was
-// lost: a replica that came back without it, a worker that dead-lettered
-// the work message after looking for it ten times), and queues the
-// delivery under a fresh message id. Without this the run would wait for
-// a delivery no worker can take.
+// recreate writes the record of a delivery the run queued whose record
+// the ledger's leader does not have and whose work message is gone — a
+// delivery queued with none (delivery.Create) whose message was lost, or
+// one whose record was lost (a replica that came back without it, a
+// worker that dead-lettered the work message after looking for it ten
+// times) — and queues the delivery under a fresh message id. Without
+// this the run would wait for a delivery no worker can take.
 func (q *queue) recreate(ctx context.Context, key string, k *known, stderr io.Writer) {
 	id := fmt.Sprintf("%s.%s.n%d", q.run, key, time.Now().UnixNano())
 	r := &record{State: stQueued, Target: k.target, Msg: id, Epoch: k.epoch}
@@ -1317,8 +1323,15 @@ func (q *queue) recreate(ctx context.Context, key string, k *known, stderr io.Wr
 		return
 	}
 	q.mu.Lock()
+	recorded := k.seenRev != 0
 	k.state, k.seenRev, k.seenAt, k.checkedAt = stQueued, 0, time.Time{}, time.Now()
 	q.mu.Unlock()
+	if !recorded {
+		// Queued with no record (delivery.Create), as a fresh run's
+		// deliveries are: its work message is what went missing.
+		fmt.Fprintf(stderr, "jaiph: message %s to %s was queued with no work message on the broker; queued again\n", k.seq, k.target)
+		return
+	}
 	fmt.Fprintf(stderr, "jaiph: message %s to %s had no ledger record on the broker; recorded and queued again\n", k.seq, k.target)
 }
 

@@ -215,9 +215,11 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		later(m, time.Second) // the broker is away or electing: look again
 		return
 	}
-	if id := m.Headers().Get(jetstream.MsgIDHeader); d.Rev != 0 && id == d.Run+"."+d.Key && d.Version == buildinfo.Version() {
+	if id := m.Headers().Get(jetstream.MsgIDHeader); (d.Rev != 0 || d.Create) && id == d.Run+"."+d.Key && d.Version == buildinfo.Version() {
 		// The message the run queued with its record, which is at d.Rev
-		// unless it moved: claim at that revision without reading it.
+		// unless it moved, or with none (d.Create: revision 0, which
+		// only a write creating the record passes): claim at that
+		// revision without reading it.
 		r := &record{State: stClaimed, Target: d.Target, Msg: id, Worker: w.Name, Beat: time.Now().UnixMilli(), Claims: 1}
 		if md, _ := m.Metadata(); md != nil && md.NumDelivered == 1 && w.ClaimAfter > 0 {
 			// Its first delivery: nobody else has seen it, so the record
