@@ -26,6 +26,7 @@ type pipeJob struct {
 	d    delivery
 	work []byte
 	ack  jetstream.PubAckFuture // the work message's acknowledgement to come
+	sent time.Time              // when it was published
 }
 
 func (j *pipeJob) id() string { return j.d.Run + "." + j.d.Key }
@@ -96,21 +97,24 @@ func (p *pipeline) send() {
 			// An error here (the connection is away) is retried by
 			// acknowledge, as a lost acknowledgement is.
 			j.ack, _ = p.q.t.js.PublishMsgAsync(m)
+			j.sent = time.Now()
 		}
 		p.acks <- j
 	}
 }
 
 // acknowledge waits for each work message's acknowledgement in turn; one
-// that fails or does not come within a try is published again the way
-// every write rides out a restart (its message id makes a copy the
-// broker stored a duplicate it drops).
+// that fails or does not come within a try of its publish is published
+// again the way every write rides out a restart (its message id makes a
+// copy the broker stored a duplicate it drops). The try counts from the
+// publish, not from the wait: acknowledgements lost together (a node cut
+// off) time out together, not one try after another.
 func (p *pipeline) acknowledge() {
 	defer p.workers.Done()
 	for j := range p.acks {
 		if j.work != nil && p.error() == nil {
 			var err error
-			if !acked(p.ctx, j.ack) {
+			if !acked(p.ctx, j.ack, j.sent.Add(tryTimeout)) {
 				if _, perr := publish(p.ctx, p.q.t.js, workSubject(p.q.run, j.d.Key), j.work, j.id()); perr != nil {
 					err = fmt.Errorf("cannot queue the delivery of message %s to %s: %w", j.d.Seq, j.d.Target, perr)
 				}
@@ -130,12 +134,17 @@ func (p *pipeline) acknowledge() {
 	}
 }
 
-// acked tells whether f (nil: never sent) was acknowledged within a try.
-func acked(ctx context.Context, f jetstream.PubAckFuture) bool {
+// acked tells whether f (nil: never sent) was acknowledged by deadline.
+func acked(ctx context.Context, f jetstream.PubAckFuture, deadline time.Time) bool {
 	if f == nil {
 		return false
 	}
-	t := time.NewTimer(tryTimeout)
+	select {
+	case <-f.Ok():
+		return true
+	default:
+	}
+	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
 	case <-f.Ok():

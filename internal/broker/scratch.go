@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
@@ -61,9 +60,9 @@ func (p *scratchPool) close() {
 	}
 }
 
-// emptyScratch removes what a delivery left in dir, keeping the summary
-// (truncated), the temporary directory and artifacts/ (emptied, its mode
-// as made): rewriting in place is cheap where creating is not (a
+// emptyScratch removes what a delivery left in dir, keeping the
+// temporary directory and artifacts/ (emptied, its mode as made; the
+// summary stays in memory, runTarget): rewriting in place is cheap where creating is not (a
 // directory made and removed per delivery was a tenth of a worker's CPU
 // on ext4, finding a free inode past the ones just deleted).
 func emptyScratch(dir string) error {
@@ -74,8 +73,6 @@ func emptyScratch(dir string) error {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch e.Name() {
-		case runs.SummaryFile:
-			err = os.Truncate(p, 0)
 		case runtime.ScratchTmp:
 			err = emptyDir(p)
 		case runtime.ArtifactsDir:

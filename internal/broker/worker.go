@@ -26,6 +26,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/engine"
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/sandbox"
+	"github.com/jaiph-go/jaiph/internal/store/runs"
 	"github.com/jaiph-go/jaiph/lowered"
 	"github.com/jaiph-go/jaiph/runtime"
 )
@@ -242,6 +243,20 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		// it moved: read it
 	}
 	e, err := kv.get(ctx, d.Key)
+	if id := m.Headers().Get(jetstream.MsgIDHeader); errors.Is(err, errNoRecord) && d.Create && id == d.Run+"."+d.Key {
+		if d.Version != buildinfo.Version() {
+			// Queued with no record (a fresh run's delivery): the wait is
+			// written in a record made for it.
+			w.leaveForVersion(ctx, m, kv, &d, &record{State: stQueued, Target: d.Target, Msg: id}, 0)
+			return
+		}
+		// Our create of it failed: a write of it in flight on a leader
+		// that lost its place (a partition) answers "wrong last
+		// sequence" until the new leader settles. No record is this
+		// message's normal state: look again.
+		later(m, retryEvery)
+		return
+	}
 	if errors.Is(err, errNoRecord) {
 		md, _ := m.Metadata()
 		if md != nil && md.NumDelivered >= maxMissing {
@@ -275,17 +290,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	rev := e.rev
 	if d.Version != buildinfo.Version() {
-		// A mixed fleet (a rolling upgrade): leave it to a worker of the
-		// run's version, and say so once in the ledger for the run to show.
-		why := fmt.Sprintf("worker %s runs jaiph-go %s, the run was started by jaiph-go %s; waiting for a worker of its version", w.Name, buildinfo.Version(), d.Version)
-		if w.firstWait(d.Run + d.Key) {
-			w.logf("worker %s: left message %s to %s for another worker: %s", w.Name, d.Seq, d.Target, why)
-		}
-		if r.Waiting != why && r.State == stQueued {
-			r.Waiting = why
-			_, _ = update(ctx, kv, d.Key, r.encode(), rev)
-		}
-		later(m, 2*time.Second)
+		w.leaveForVersion(ctx, m, kv, &d, r, rev)
 		return
 	}
 	lease := d.lease()
@@ -315,6 +320,22 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	w.deliver(ctx, m, kv, &d, r, rev, false)
+}
+
+// leaveForVersion leaves a delivery of a run started by another jaiph-go
+// version (a mixed fleet, a rolling upgrade) to a worker of the run's
+// version, and says so once in its record (r at rev; 0: none yet) for the
+// run to show.
+func (w *Worker) leaveForVersion(ctx context.Context, m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64) {
+	why := fmt.Sprintf("worker %s runs jaiph-go %s, the run was started by jaiph-go %s; waiting for a worker of its version", w.Name, buildinfo.Version(), d.Version)
+	if w.firstWait(d.Run + d.Key) {
+		w.logf("worker %s: left message %s to %s for another worker: %s", w.Name, d.Seq, d.Target, why)
+	}
+	if r.Waiting != why && r.State == stQueued {
+		r.Waiting = why
+		_, _ = update(ctx, kv, d.Key, r.encode(), rev)
+	}
+	later(m, 2*time.Second)
 }
 
 // deliver runs a delivery this worker just claimed (r at rev) and records
@@ -600,14 +621,21 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 	if err == nil {
 		var rt *runtime.Runtime
 		// On this machine: the worker's --sandbox flag decided (above).
+		// The summary's lines are the events the run gets; the slot keeps
+		// them in memory (a file truncated per delivery made ext4 write
+		// it out at every close) and writes them only where a fenced
+		// delivery's directory is left to look at.
+		recs := &summaryLines{}
 		rt, _, err = prog.InProcess().Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
-			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}, OnRunDir: pub.setDir})
+			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}, OnRunDir: pub.setDir, Records: recs})
 		if err == nil {
 			status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
 			rt.Close()
 		}
 		if !fenced.Load() {
-			w.scratch.put(scratch) // a fenced delivery's directory stays, for whoever wants to look
+			w.scratch.put(scratch)
+		} else { // a fenced delivery's directory stays, for whoever wants to look
+			_ = os.WriteFile(filepath.Join(scratch, runs.SummaryFile), recs.bytes(), 0o644)
 		}
 	}
 	if err != nil && status == 0 {
@@ -628,6 +656,31 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 	revMu.Lock()
 	defer revMu.Unlock()
 	return status, q.sends, pub.last.Load(), rev, inline
+}
+
+// summaryLines is a delivery's summary, kept in memory
+// (runtime.RecordSink).
+type summaryLines struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *summaryLines) Opened(string, string) {}
+
+func (s *summaryLines) Append(file string, lines []byte) error {
+	if file != runs.SummaryFile {
+		return nil // an ephemeral run keeps no journal
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Write(lines)
+	return nil
+}
+
+func (s *summaryLines) bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Bytes()
 }
 
 // final tells whether an attempt that ended with status makes r final
