@@ -69,18 +69,14 @@ type delivery struct {
 	// AckWait (consumerAckWait) only bounds how soon JetStream hands a
 	// dead worker's message out again.
 	LeaseMS int64 `json:"lease_ms,omitempty"`
-	// Rev is the ledger revision of the record the run created for this
-	// message: queued, for Target, under the message's own id. A worker
-	// that receives that message claims at that revision without reading
-	// the record first; any other revision means the record moved, and
-	// the worker reads it (0 without Create: always read).
-	Rev uint64 `json:"rev,omitempty"`
 	// Create says the run wrote no record for this message: the worker
 	// that receives it under its own id creates the record with its
 	// claim, or with its result (revision 0: the write fails when a
-	// record exists, and the worker reads it, as when Rev moved). A
-	// fresh run's deliveries are queued so: one replicated write less a
-	// delivery, and nothing to wait for before the work message goes.
+	// record exists, and the worker reads it). A fresh run's deliveries
+	// are queued so: one replicated write less a delivery, and nothing
+	// to wait for before the work message goes. Without it (a record the
+	// run wrote names the message: a resumed run's, a redriven letter's,
+	// one the watchdog queued again) the worker reads the record first.
 	Create bool `json:"create,omitempty"`
 }
 

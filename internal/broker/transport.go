@@ -365,8 +365,7 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 			}
 			continue
 		}
-		id, publishNow, rev, err := q.ledgerEntry(ctx, d.Key, target)
-		d.Rev = rev
+		id, publishNow, err := q.ledgerEntry(ctx, d.Key, target)
 		if err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
@@ -388,21 +387,13 @@ func (q *queue) queueAs(ctx context.Context, seq, channel, sender, content strin
 	return nil
 }
 
-// ledgerEntry makes sure the delivery's ledger record exists and returns
-// the message id of its work message ("" when it is done already),
-// whether that message is to be published now (a resumed run's delivery
-// still queued or claimed is left to the watchdog), and the revision of
-// the record it created as {queued, target, id} (delivery.Rev; 0 for any
-// other record).
-func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bool, uint64, error) {
+// ledgerEntry looks up a resumed run's delivery in the ledger and returns
+// the message id of its work message ("" when it is done already) and
+// whether that message is to be published now (one that failed is queued
+// again in a new epoch; one queued or claimed, or with no record, is left
+// to the watchdog).
+func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bool, error) {
 	id := q.run + "." + key
-	fresh := func() (string, bool, uint64, error) {
-		rev, err := create(ctx, q.kv, key, (&record{State: stQueued, Target: target, Msg: id}).encode())
-		return id, true, rev, err
-	}
-	if q.prior == nil {
-		return fresh()
-	}
 	e, err := q.kv.get(ctx, key)
 	if errors.Is(err, errNoRecord) {
 		// Queued by the pipeline with no record (delivery.Create) and
@@ -410,27 +401,27 @@ func (q *queue) ledgerEntry(ctx context.Context, key, target string) (string, bo
 		// looks for its work message first, and queues it again under a
 		// fresh id only when there is none (a second copy under the old
 		// id would run it twice).
-		return id, false, 0, nil
+		return id, false, nil
 	}
 	if err != nil {
-		return "", false, 0, err
+		return "", false, err
 	}
 	r, err := decodeRecord(e.value)
 	if err != nil {
-		return "", false, 0, err
+		return "", false, err
 	}
 	switch r.State {
 	case stDone:
-		return "", false, 0, nil
+		return "", false, nil
 	case stFailed, stDead:
 		r2 := &record{State: stQueued, Target: target, Epoch: r.Epoch + 1}
 		r2.Msg = fmt.Sprintf("%s.e%d", id, r2.Epoch)
 		if _, err := update(ctx, q.kv, key, r2.encode(), e.rev); err != nil {
-			return "", false, 0, err
+			return "", false, err
 		}
-		return r2.Msg, true, 0, nil
+		return r2.Msg, true, nil
 	}
-	return cmp.Or(r.Msg, id), false, 0, nil
+	return cmp.Or(r.Msg, id), false, nil
 }
 
 // Redeliver implements runtime.Redeliverer: dead letter seq goes back on
@@ -447,13 +438,13 @@ func (q *queue) Redeliver(ctx context.Context, seq, channel, sender, content, ta
 		return fmt.Errorf("the run's ledger is no longer on the broker (run %s)", q.run)
 	}
 	key := deliveryKey(seq, i)
-	id, publishNow, rev, err := q.ledgerEntry(ctx, key, target)
+	id, publishNow, err := q.ledgerEntry(ctx, key, target)
 	if err != nil || id == "" {
 		return cmp.Or(err, fmt.Errorf("message %s to %s is already delivered", seq, target))
 	}
 	d := delivery{Run: q.run, Key: key, Seq: seq, Channel: channel, Sender: sender, Target: target,
 		Orchestrator: q.o.Symbol, Payload: content, Sources: q.t.hash, Entry: q.t.src.Entry, Version: buildinfo.Version(),
-		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds(), Rev: rev}
+		Retries: 0, BackoffMS: q.backoff.Milliseconds(), LeaseMS: q.lease.Milliseconds()}
 	k := &known{seq: seq, channel: lowered.ChannelName(channel), chanSym: channel, sender: sender, target: target, attemptBase: attempt - 1}
 	k.published.Store(true)
 	k.work, _ = json.Marshal(d)

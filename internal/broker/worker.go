@@ -216,22 +216,21 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		later(m, time.Second) // the broker is away or electing: look again
 		return
 	}
-	if id := m.Headers().Get(jetstream.MsgIDHeader); (d.Rev != 0 || d.Create) && id == d.Run+"."+d.Key && d.Version == buildinfo.Version() {
-		// The message the run queued with its record, which is at d.Rev
-		// unless it moved, or with none (d.Create: revision 0, which
-		// only a write creating the record passes): claim at that
-		// revision without reading it.
+	if id := m.Headers().Get(jetstream.MsgIDHeader); d.Create && id == d.Run+"."+d.Key && d.Version == buildinfo.Version() {
+		// The message the run queued with no record: claim by creating
+		// it (a write at revision 0, which fails once any record exists)
+		// without reading first.
 		r := &record{State: stClaimed, Target: d.Target, Msg: id, Worker: w.Name, Beat: time.Now().UnixMilli(), Claims: 1}
 		if md, _ := m.Metadata(); md != nil && md.NumDelivered == 1 && w.ClaimAfter > 0 {
-			// Its first delivery: nobody else has seen it, so the record
-			// is still at d.Rev. The claim is written only if the target
-			// runs longer than ClaimAfter; a quick one writes its result
-			// at d.Rev directly (the same fence, one ledger write and one
-			// message to the run instead of two).
-			w.deliver(ctx, m, kv, &d, r, d.Rev, true)
+			// Its first delivery: nobody else has seen it, so there is
+			// still no record. The claim is written only if the target
+			// runs longer than ClaimAfter; a quick one creates the record
+			// with its result directly (the same fence, one ledger write
+			// and one message to the run instead of two).
+			w.deliver(ctx, m, kv, &d, r, 0, true)
 			return
 		}
-		rev, err := update(ctx, kv, d.Key, r.encode(), d.Rev)
+		rev, err := update(ctx, kv, d.Key, r.encode(), 0)
 		if err == nil {
 			w.deliver(ctx, m, kv, &d, r, rev, false)
 			return
@@ -240,7 +239,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 			later(m, retryEvery)
 			return
 		}
-		// it moved: read it
+		// a record exists: read it
 	}
 	e, err := kv.get(ctx, d.Key)
 	if id := m.Headers().Get(jetstream.MsgIDHeader); errors.Is(err, errNoRecord) && d.Create && id == d.Run+"."+d.Key {
