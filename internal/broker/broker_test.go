@@ -1022,8 +1022,12 @@ func TestOrchestratorKilled(t *testing.T) {
 			starts++
 		}
 	}
-	if starts < n || starts > n+1 {
-		t.Fatalf("the summary shows %d work steps, want %d (one more at most: the event shown as the run was killed)", starts, n)
+	// More starts than deliveries: each attempt in flight at the kill has
+	// its open step shown again in the resumed attempt (the worker's two
+	// slots, docs/distributed.md), and a quick delivery whose events were
+	// being shown as the run was killed shows them again.
+	if starts < n || starts > n+3 {
+		t.Fatalf("the summary shows %d work steps, want %d (three more at most: the two slots' attempts shown again, and the events shown as the run was killed)", starts, n)
 	}
 	ib := inbox(t, runDir)
 	if len(ib.Messages) != 2*n {

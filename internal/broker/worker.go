@@ -432,6 +432,13 @@ func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, r
 		// A lazy claim not written yet: its target ran, so the ledger
 		// shows the attempt claimed, then released, as the run expects.
 		n, err := update(ctx, kv, d.Key, r.encode(), rev)
+		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			// The claim was written after all: its write was in flight
+			// when the stop cut the heartbeat short.
+			if e, gerr := kv.get(ctx, d.Key); gerr == nil && bytes.Equal(e.value, r.encode()) {
+				n, err = e.rev, nil
+			}
+		}
 		if err != nil {
 			w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
 			return

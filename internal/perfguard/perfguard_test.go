@@ -138,7 +138,7 @@ func instructions(valgrind, bin, dir string, args []string) (int64, error) {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "GODEBUG=asyncpreemptoff=1", "GOMAXPROCS=1", "GOGC=off", "NO_COLOR=1", "HOME="+dir,
+	cmd.Env = append(env, "GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off", "GOMAXPROCS=1", "GOGC=off", "NO_COLOR=1", "HOME="+dir,
 		"JAIPH_INBOX_MAX_DISPATCH_DEPTH=100000")
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = nil, &stderr
