@@ -106,7 +106,12 @@ func (r *Run) executeSandboxed(ctx context.Context, o RunOptions, stray *countin
 	}
 	switch {
 	case res.NotStarted != "" && res.TimedOut:
-		return Outcome{}, errors.New("E_TIMEOUT container execution exceeded timeout")
+		// The timeout counts from `docker run`: on a busy machine it can
+		// end before the container's jaiph reports. The run fails as one
+		// stopped later does (the line, the FAIL block), only without the
+		// header of a run that never showed as started.
+		fmt.Fprintln(stray, timedOut)
+		return Outcome{Status: 1, Failed: true, Elapsed: time.Since(start)}, nil
 	case res.NotStarted != "" && in != nil:
 		return Outcome{Interrupted: in}, context.Cause(ctx)
 	case res.NotStarted != "":
@@ -128,7 +133,7 @@ func (r *Run) executeSandboxed(ctx context.Context, o RunOptions, stray *countin
 		}
 	}
 	if res.TimedOut {
-		fmt.Fprintln(stray, "E_TIMEOUT container execution exceeded timeout")
+		fmt.Fprintln(stray, timedOut)
 		out.Failed = true
 	}
 	if out.RunDir != "" {
@@ -136,6 +141,8 @@ func (r *Run) executeSandboxed(ctx context.Context, o RunOptions, stray *countin
 	}
 	return out, nil
 }
+
+const timedOut = "E_TIMEOUT container execution exceeded timeout"
 
 const sandboxNoAgent = "jaiph: the agent CLI was not found in the Docker sandbox: it must be in the image " +
 	"(JAIPH_DOCKER_IMAGE, .jaiph/Dockerfile) or in a mounted directory named by agent.command (docs/sandbox.md)"
