@@ -406,11 +406,32 @@ func (rt *Runtime) makeTmp() error {
 
 // emit appends an event to the summary and tells the observer.
 func (rt *Runtime) emit(e *event.Event) {
+	rt.stamp(e)
+	rt.summary.write(e)
+	rt.observe(e)
+}
+
+// emitAll is emit of events that go to the summary in one write.
+func (rt *Runtime) emitAll(es []*event.Event) {
+	for _, e := range es {
+		rt.stamp(e)
+	}
+	rt.summary.writeAll(es)
+	for _, e := range es {
+		rt.observe(e)
+	}
+}
+
+// stamp makes e the run's, masked.
+func (rt *Runtime) stamp(e *event.Event) {
 	e.RunID = rt.runID
 	if rt.redact != nil {
 		redactEvent(rt.redact, e)
 	}
-	rt.summary.write(e)
+}
+
+// observe shows a written event to the run's observers.
+func (rt *Runtime) observe(e *event.Event) {
 	rt.obsMu.Lock()
 	defer rt.obsMu.Unlock()
 	if e.Type == event.StepEnd && *e.Status != 0 && rt.firstFailure == nil {

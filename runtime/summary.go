@@ -20,7 +20,19 @@ type summaryWriter struct {
 }
 
 func (s *summaryWriter) write(e *event.Event) {
-	line := append(e.JSON(), '\n')
+	s.append(append(e.JSON(), '\n'))
+}
+
+// writeAll appends the lines of es in one write.
+func (s *summaryWriter) writeAll(es []*event.Event) {
+	var lines []byte
+	for _, e := range es {
+		lines = append(append(lines, e.JSON()...), '\n')
+	}
+	s.append(lines)
+}
+
+func (s *summaryWriter) append(line []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.out != nil {

@@ -73,6 +73,10 @@ type Host interface {
 	// Emit writes an event to the run's summary and observers: a remote
 	// step's, as a local step's would be, or a message's.
 	Emit(e *event.Event)
+	// EmitAll is Emit of events that reach the summary in one write (a
+	// remote attempt's steps, shown together: a write each showed in
+	// profiles).
+	EmitAll(es []*event.Event)
 	// NextSeq allocates a step number of the run.
 	NextSeq() int
 	// DrainHere delivers the messages of a queue whose deliveries run in
@@ -123,6 +127,9 @@ type Delivery struct {
 
 // Emit implements Host.
 func (rt *Runtime) Emit(e *event.Event) { rt.emit(e) }
+
+// EmitAll implements Host.
+func (rt *Runtime) EmitAll(es []*event.Event) { rt.emitAll(es) }
 
 // NextSeq implements Host.
 func (rt *Runtime) NextSeq() int { return rt.nextSeq() }

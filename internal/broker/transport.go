@@ -236,6 +236,31 @@ type queue struct {
 	redrive  bool              // a redrive: every attempt goes to inbox/.deliveries
 	cursor   *cursor           // the last event shown, kept in the run directory
 	pipe     *pipeline         // writes a fresh run's deliveries to the broker
+	// held are events shown while one ledger record or event batch is
+	// observed (holding): they reach the summary in one write (emit).
+	held    []*event.Event
+	holding bool
+}
+
+// emit shows e, or holds it until release (q.mu held).
+func (q *queue) emit(e *event.Event) {
+	if q.holding {
+		q.held = append(q.held, e)
+		return
+	}
+	q.h.Emit(e)
+}
+
+// hold holds what is shown until release (q.mu held).
+func (q *queue) hold() { q.holding = true }
+
+// release shows what was held, in one write (q.mu held).
+func (q *queue) release() {
+	q.holding = false
+	if len(q.held) > 0 {
+		q.h.EmitAll(q.held)
+		q.held = nil
+	}
 }
 
 // known is what the orchestrator tracks of a delivery.
@@ -702,6 +727,8 @@ func (q *queue) track(key string, k *known) {
 func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.hold()
+	defer q.release()
 	k := q.known[key]
 	if k == nil || k.final {
 		return
@@ -729,7 +756,7 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 		}
 		q.finish(k, status, false)
 		k.failures = r.Failures
-		q.h.Emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+		q.emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
 			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, r.Failures).Milliseconds(),
 			Depth: q.o.ChildDepth - 1, Time: time.Now()})
 	}
@@ -878,7 +905,7 @@ func (q *queue) resumeAttempt(key string, k *known, worker string) {
 		return
 	}
 	k.resumed, k.running, k.worker, k.started = true, true, worker, time.Now()
-	q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+	q.emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
 		Worker: worker, Time: k.started})
 	a := q.prior.open[key]
 	if a == nil || a.attempt != k.claims {
@@ -903,7 +930,7 @@ func (q *queue) resumeAttempt(key string, k *known, worker string) {
 			st.out, st.err = q.appendPart(base+".out"), q.appendPart(base+".err")
 		}
 		k.steps = append(k.steps, st)
-		q.h.Emit(&e)
+		q.emit(&e)
 	}
 }
 
@@ -915,7 +942,7 @@ func (q *queue) startAttempt(k *known, n int, worker string) {
 		_ = q.t.files.Started(k.seq, k.target, k.attemptBase+k.claims)
 	}
 	k.worker, k.running = worker, true
-	q.h.Emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+	q.emit(&event.Event{Type: event.DispatchStart, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
 		Worker: k.worker, Time: k.started})
 }
 
@@ -934,7 +961,7 @@ func (q *queue) finishAs(k *known, status int, replayed bool, lost string) {
 	if !k.started.IsZero() {
 		elapsed = time.Since(k.started).Milliseconds()
 	}
-	q.h.Emit(&event.Event{Type: event.DispatchFinish, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+	q.emit(&event.Event{Type: event.DispatchFinish, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
 		Status: &status, ElapsedMS: &elapsed, Time: time.Now(), Replayed: replayed, Worker: k.worker, Lost: lost})
 }
 
@@ -951,7 +978,7 @@ func (q *queue) lose(k *known, why string) {
 		s := k.steps[i].start
 		st, elapsed := 1, now.Sub(k.steps[i].shown).Milliseconds()
 		delete(q.ids, s.ID)
-		q.h.Emit(&event.Event{Type: event.StepEnd, Func: s.Func, Kind: s.Kind, Name: s.Name, Time: now,
+		q.emit(&event.Event{Type: event.StepEnd, Func: s.Func, Kind: s.Kind, Name: s.Name, Time: now,
 			Status: &st, ElapsedMS: &elapsed, OutFile: k.steps[i].out.close(), ErrFile: k.steps[i].err.close(),
 			ID: s.ID, ParentID: s.ParentID, Seq: s.Seq, Depth: s.Depth,
 			RunID: s.RunID, Dispatched: s.Dispatched, Channel: s.Channel, Sender: s.Sender, Worker: k.worker, Lost: why})
@@ -970,6 +997,8 @@ func (q *queue) showBatch(ctx context.Context, data []byte) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.hold()
+	defer q.release()
 	q.show(ctx, &b)
 }
 
@@ -1026,7 +1055,7 @@ func (q *queue) show(ctx context.Context, b *wireBatch) {
 				if top {
 					start.Worker = b.Worker
 				}
-				q.h.Emit(start)
+				q.emit(start)
 			}
 			if e.Type == event.StepStart {
 				k.steps = append(k.steps, openStep{start: e, shown: time.Now()})
@@ -1054,7 +1083,7 @@ func (q *queue) show(ctx context.Context, b *wireBatch) {
 		default:
 			e.Depth += q.o.ChildDepth
 		}
-		q.h.Emit(e)
+		q.emit(e)
 	}
 }
 

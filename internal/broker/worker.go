@@ -73,6 +73,9 @@ type Worker struct {
 	waitMu   sync.Mutex
 	waitSeen map[string]bool // deliveries this worker said it leaves for another version
 	scratch  *scratchPool
+	// noInput is every delivery's stdin, /dev/null: a reader that is no
+	// file cost each run a pipe and a goroutine to copy it.
+	noInput *os.File
 }
 
 // Run serves until ctx ends, then stops as Worker says. Each slot pulls
@@ -91,6 +94,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.waitSeen = map[string]bool{}
 	w.scratch = newScratchPool(filepath.Join(w.Dir, ".jaiph", "worker", "slots"), max(w.Concurrency, 1))
 	defer w.scratch.close()
+	if w.noInput, err = os.Open(os.DevNull); err != nil {
+		return err
+	}
+	defer w.noInput.Close()
 	setup, cancel := context.WithTimeout(ctx, setupPatience)
 	defer cancel()
 	var cons jetstream.Consumer
@@ -633,7 +640,7 @@ func (w *Worker) runTarget(ctx context.Context, m jetstream.Msg, kv *ledger, d *
 		// delivery's directory is left to look at.
 		recs := &summaryLines{}
 		rt, _, err = prog.InProcess().Prepare(runCtx, engine.RunOptions{Environ: environ, Observer: pub, Workspace: w.Dir, Ephemeral: true,
-			Scratch: scratch, Stdin: strings.NewReader(""), StrayStderr: &lockedBuffer{b: &stray}, OnRunDir: pub.setDir, Records: recs})
+			Scratch: scratch, Stdin: w.noInput, StrayStderr: &lockedBuffer{b: &stray}, OnRunDir: pub.setDir, Records: recs})
 		if err == nil {
 			status, err = rt.Deliver(runCtx, runtime.Delivery{Target: d.Target, Payload: d.Payload, Channel: d.Channel, Sender: d.Sender, Queue: q})
 			rt.Close()

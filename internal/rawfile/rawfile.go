@@ -36,6 +36,27 @@ func WriteTemp(dir, data string) (string, error) {
 	}
 }
 
+// WriteNew creates the file at path, which must not exist (O_EXCL), with
+// mode perm, and writes data to it. When it exists the error is an
+// *os.PathError that errors.Is(err, os.ErrExist) recognises; on any
+// other error nothing is left behind.
+func WriteNew(path, data string, perm os.FileMode) error {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, uint32(perm.Perm()))
+	})
+	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	err = writeAll(fd, path, data)
+	if cerr := syscall.Close(fd); err == nil && cerr != nil {
+		err = &os.PathError{Op: "close", Path: path, Err: cerr}
+	}
+	if err != nil {
+		syscall.Unlink(path)
+	}
+	return err
+}
+
 func writeAll(fd int, path, data string) error {
 	b := []byte(data)
 	for len(b) > 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -56,4 +57,38 @@ func TestErrors(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left %d entries behind", len(entries))
 	}
+}
+
+// TestWriteNew creates a file with its mode and content, and refuses one
+// that exists with an error os.ErrExist matches, leaving it as it was.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "001-jobs.txt")
+	if err := WriteNew(path, "first", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := os.FileMode(0o644) &^ umask(); st.Mode().Perm() != want {
+		t.Errorf("mode %v, want %v", st.Mode().Perm(), want)
+	}
+	err = WriteNew(path, "second", 0o644)
+	if !errors.Is(err, os.ErrExist) {
+		t.Fatalf("second WriteNew: %v, want an error matching os.ErrExist", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "first" {
+		t.Errorf("the file holds %q after a refused WriteNew, want %q", b, "first")
+	}
+	if err := WriteNew(filepath.Join(dir, "no", "such"), "x", 0o644); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("WriteNew in a missing directory: %v, want os.ErrNotExist", err)
+	}
+}
+
+// umask is the process's umask (read by setting it back).
+func umask() os.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return os.FileMode(m)
 }
