@@ -2089,7 +2089,24 @@ func pathSplit(path string) []string {
 func (cfg *Config) glob(base, pat string) ([]string, error) {
 	parts := pathSplit(pat)
 	matches := []string{""}
-	if filepath.IsAbs(pat) {
+	if k := slices.IndexFunc(parts, func(part string) bool {
+		return pattern.HasMeta(part, cfg.extGlobMode())
+	}); k > 0 {
+		// jaiph-go patch: as bash's glob_filename, the directory before
+		// the first part with a metacharacter is taken as written, less
+		// its escapes: `//b*` gives //bin, `/usr//lo*` /usr//local, and
+		// an escaped slash (`/\/b*`) is a slash. (Separators after a
+		// part that matched collapse, as in bash.)
+		dir := unescapeGlobLit(strings.Join(parts[:k], string(filepath.Separator)) + string(filepath.Separator))
+		full := dir
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(base, full)
+		}
+		if _, err := cfg.ReadDir2(full); err != nil {
+			return nil, nil
+		}
+		matches[0], parts = dir, parts[k:]
+	} else if filepath.IsAbs(pat) {
 		if parts[0] == "" {
 			// unix-like
 			matches[0] = string(filepath.Separator)
