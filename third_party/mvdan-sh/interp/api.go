@@ -270,6 +270,9 @@ type Runner struct {
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
 	bashPID   int
+	// jaiph-go patch: subshellFuncs is len(funcStack) when this subshell
+	// started: a `return` at that depth ends the subshell (returnEnds).
+	subshellFuncs int
 	// jaiph-go patch: sourceFrames counts the "source" entries of
 	// funcStack (bash pushes one per sourced file; they are no function
 	// for FUNCNEST, and FUNCNAME shows only within a function).
@@ -1535,6 +1538,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
+	r2.subshellFuncs = len(r.funcStack)
 	r2.sourceFrames = r.sourceFrames
 	r2.fds = r.fds
 	r2.traceDepth = r.traceDepth

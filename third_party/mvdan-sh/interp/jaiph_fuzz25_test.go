@@ -457,3 +457,38 @@ func TestJaiphGlobLiteralDirectory(t *testing.T) {
 		`mkdir -p d/sub; touch d/sub/f; echo d\/s* d\/\/s* "d/"\/s*; v='d\/s*'; echo $v; v='d\//s*'; echo $v; v='d/s*\/f'; echo $v; w='d/sub'; echo ${w/#d//\/}*`,
 	})
 }
+
+// A local declared in a subshell of a function is new unless the
+// function (or the subshell) already has that local, as in the function
+// itself: `v1=5; ( declare -i v1=v1+1 )` gives 1 (found by a soak of
+// seed 96, where bash's error was about another variable's value).
+func TestJaiphLocalInFunctionSubshell(t *testing.T) {
+	runCases(t, []string{
+		`g() { v1=5; ( declare v1; echo "a[$v1]" ); ( declare -i v1=v1+1; echo "c[$v1]" ); ( v1=3; declare v1; echo "d[$v1]" ); ( local -i v1=v1+2; echo "e[$v1]" ); local v2=7; ( declare v2; echo "g[$v2]" ); echo "$v1"; }; g`,
+		`k() { x=T; k2; }; k2() { ( local x; echo "k[$x]" ); }; k; readonly ro=1; m() { ( local ro; echo "m[$ro]" ) || echo "m st=$?"; }; m`,
+		`f() { v1='a/b/c.d'; v2='x y'; ( declare -i v1=${!v*}; echo "in: $v1" ) || echo "st=$?"; }; f`,
+	})
+}
+
+// A command's environment: an unset variable in a subshell hides the
+// exported one of the shell, and a local without a value hides nothing,
+// in the shell's scopes as in a background copy of them.
+func TestJaiphExecEnvInvisibleLocal(t *testing.T) {
+	runCases(t, []string{
+		`export e=E; ( unset e; printenv e || echo none ); f() { unset e; printenv e || echo none2; }; ( f )`,
+		`export e=E; g() { local e=L; unset e; printenv e; }; g; h() { local e; printenv e; env | grep -c '^e='; }; h`,
+		`export e=E; q() { local e; env | grep '^e=' || echo none; ( env | grep -c '^e=' ); }; q; r() { local x=1; export x; r2; }; r2() { local x; printenv x || echo "no x"; }; r`,
+	})
+}
+
+// A `return` that ends a subshell of a function leaves the redirections
+// it jumped out of in force for the subshell's EXIT trap, as exit does;
+// one that ends a function called inside the subshell undoes them (found
+// by a soak of seed 98).
+func TestJaiphReturnEndsSubshellRedirs(t *testing.T) {
+	runCases(t, []string{
+		`f() { ( trap 'echo "[t]"' EXIT; { (( 0 )) || return 5; } > f1 ) || echo "failed $?"; echo "f1: $(cat f1)"; }; f`,
+		`f() { ( trap 'echo trap2' EXIT; g() { { return 2; } > f2; }; g || echo "after g $?" ); echo "f2: [$(cat f2)]"; }; f`,
+		`f() { ( trap 'echo trap3' EXIT; { { return 4; } 2>/dev/null; } > f3 ) || echo "st=$?"; echo "f3: [$(cat f3)]"; x=$( trap 'echo t4' EXIT; { return 6; } > f4 ) || echo "x=[$x] $?"; echo "f4: [$(cat f4)]"; }; f`,
+	})
+}

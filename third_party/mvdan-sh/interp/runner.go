@@ -758,13 +758,22 @@ func (rs *stmtRedirs) apply(ctx context.Context, r *Runner, st *syntax.Stmt) boo
 // without errexit, jump to the top level after undoing them all
 // (exitStatus.undoAll).
 func (r *Runner) keepOnExit(level int) bool {
-	if !r.exit.exiting || r.exit.fatalExit || r.exit.undoAll {
+	if !(r.exit.exiting || r.returnEnds()) || r.exit.fatalExit || r.exit.undoAll {
 		return false
 	}
 	if r.exit.discard && !(r.exit.assignFailed && r.opts[optErrExit]) {
 		return false
 	}
 	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1
+}
+
+// returnEnds tells whether a `return` is ending a subshell of a function
+// (not a function called inside it): bash's return jumps out of the
+// redirected commands without undoing their redirections, and the
+// subshell's EXIT trap runs with them in force, as after exit (jaiph-go
+// patch).
+func (r *Runner) returnEnds() bool {
+	return r.exit.returning && r.inSubshell && len(r.funcStack) == r.subshellFuncs
 }
 
 // undoKeptRedirs undoes the redirections kept in force for the EXIT trap,

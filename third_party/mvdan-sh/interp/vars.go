@@ -32,8 +32,28 @@ func newOverlayEnviron(parent expand.Environ, background bool) *overlayEnviron {
 	} else {
 		// We could do better here if the parent is also an overlayEnviron;
 		// measure with profiles or benchmarks before we choose to do so.
+		//
+		// jaiph-go patch: a local without a value (bash's invisible
+		// variable) goes to a scope above the copy, so that what it
+		// hides stays in the copy for a command's environment, as in
+		// the shell's own scopes (execEnv, which skips it).
+		var invisible *overlayEnviron
 		for name, vr := range parent.Each {
+			if !vr.IsSet() && vr.Local {
+				if invisible == nil {
+					invisible = &overlayEnviron{values: map[string]namedVariable{}}
+				}
+				invisible.values[invisible.normalize(name)] = namedVariable{name, vr}
+				continue
+			}
+			if invisible != nil {
+				delete(invisible.values, invisible.normalize(name))
+			}
 			oenv.Set(name, vr)
+		}
+		if invisible != nil && len(invisible.values) > 0 {
+			invisible.parent = oenv
+			return invisible
 		}
 	}
 	return oenv
@@ -123,7 +143,7 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		// jaiph-go patch: as in bash, a new local may shadow a calling
 		// function's readonly local (only a readonly global is kept
 		// from getting a local copy, below and in setVarErr's check).
-		if vr.Local && o.funcScope && prev.Local {
+		if vr.Local && prev.Local && (o.funcScope || o.newLocal(name)) {
 			prev.ReadOnly = false
 		}
 	}
@@ -131,7 +151,7 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	if o.values == nil {
 		o.values = make(map[string]namedVariable)
 	}
-	if vr.Kind == expand.KeepValue && vr.Local && o.funcScope && !inOverlay {
+	if vr.Kind == expand.KeepValue && vr.Local && (o.funcScope && !inOverlay || !o.funcScope && !o.tempScope && o.newLocal(name)) {
 		// jaiph-go patch: as in bash (make_local_variable), a global
 		// readonly variable cannot get a local copy (`local v`, `declare
 		// -i v` in a function fail); a caller's readonly local can.
@@ -195,6 +215,30 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	return nil
 }
 
+// newLocal says a local named name declared in o would be a new one, not
+// yet a local of the current function (jaiph-go patch). In a subshell's
+// copy of a function's scope, as in the function's own, a local the
+// function or the subshell declared is not new; a global, even one the
+// subshell assigned, is: bash makes the local in the function's scope
+// either way (`v=5; ( declare -i v=v+1 )` in a function gives 1).
+func (o *overlayEnviron) newLocal(name string) bool {
+	n := o.normalize(name)
+	for e := o; e != nil; {
+		if vr, ok := e.values[n]; ok {
+			return !vr.Local
+		}
+		if e.funcScope {
+			return true
+		}
+		p, ok := e.parent.(*overlayEnviron)
+		if !ok || e.tempScope {
+			return false
+		}
+		e = p
+	}
+	return false
+}
+
 // ownsLocal says name is a local of the current function: the nearest
 // function scope, looking through subshells' overlays, holds it.
 // readonlyHere tells whether setting name to vr fails as readonly
@@ -209,16 +253,11 @@ func (r *Runner) readonlyHere(name string, vr expand.Variable) bool {
 }
 
 // newLocalHere tells whether a local named name set now would be a new
-// one (jaiph-go patch): the current scope is a function's and does not
-// hold name, as overlayEnviron.Set decides (in a subshell's copy of a
-// function's scope it is not).
+// one (jaiph-go patch), as overlayEnviron.Set decides: the current
+// function's scope, or a subshell's copy of it, holds no local name.
 func (r *Runner) newLocalHere(name string) bool {
 	o, ok := r.writeEnv.(*overlayEnviron)
-	if !ok || !o.funcScope {
-		return false
-	}
-	_, own := o.values[o.normalize(name)]
-	return !own
+	return ok && !o.tempScope && o.newLocal(name)
 }
 
 func (o *overlayEnviron) ownsLocal(name string) bool {
@@ -357,27 +396,37 @@ func (o *overlayEnviron) Each(f func(name string, vr expand.Variable) bool) {
 	}
 }
 
+// execEnv is a command's environment: the exported string variables.
+// env lists a name once per scope holding it, the outermost first; the
+// innermost decides, so an unset or unexported variable keeps an outer
+// exported one out (jaiph-go patch: upstream zeroed only for an unset
+// one), except a local without a value (`local e`, or unset in its own
+// function), which hides nothing: bash skips its invisible variables.
 func execEnv(env expand.Environ) []string {
-	list := make([]string, 0, 64)
+	var names []string
+	vals := make(map[string]*string, 64)
 	for name, vr := range env.Each {
-		if !vr.IsSet() {
-			// If a variable is set globally but unset in the
-			// runner, we need to ensure it's not part of the final
-			// list. Seems like zeroing the element is enough.
-			// This is a linear search, but this scenario should be
-			// rare, and the number of variables shouldn't be large.
-			for i, kv := range list {
-				if strings.HasPrefix(kv, name+"=") {
-					list[i] = ""
-				}
-			}
+		if !vr.IsSet() && vr.Local {
+			continue
 		}
-		if vr.Exported && vr.Kind == expand.String {
-			list = append(list, name+"="+vr.String())
+		if _, seen := vals[name]; !seen {
+			names = append(names, name)
+		}
+		vals[name] = nil
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String {
+			val := vr.String()
+			vals[name] = &val
 		} else if vr.Exported && vr.Kind == expand.NameRef && vr.IsSet() {
 			// jaiph-go patch: an exported nameref passes its own
 			// value (the name), as bash.
-			list = append(list, name+"="+vr.Str)
+			val := vr.Str
+			vals[name] = &val
+		}
+	}
+	list := make([]string, 0, len(names))
+	for _, name := range names {
+		if v := vals[name]; v != nil {
+			list = append(list, name+"="+*v)
 		}
 	}
 	return list
