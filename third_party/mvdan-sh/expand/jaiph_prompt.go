@@ -97,6 +97,11 @@ func (cfg *Config) promptDecode(s string) string {
 			} else {
 				sb.WriteString("\\$")
 			}
+		case '!':
+			// The history number: 1 in a shell that keeps no history,
+			// as bash's history_number, and bash keeps none off a
+			// terminal (even under set -o history, which is refused).
+			sb.WriteByte('1')
 		case 'j':
 			n := 0
 			if cfg.JobCount != nil {

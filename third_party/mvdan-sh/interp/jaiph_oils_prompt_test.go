@@ -23,3 +23,11 @@ func TestJaiphPromptJobs(t *testing.T) {
 		`PS1='[\j]'; true & wait $!; echo "${PS1@P}"; false & sleep 0.2; echo "${PS1@P}"; wait; echo "${PS1@P}"`,
 	})
 }
+
+// \! is the history number: 1, since a shell off a terminal keeps no
+// history (bash's history_number).
+func TestJaiphPromptHistoryNumber(t *testing.T) {
+	runCases(t, []string{
+		`PS1='\!'; echo "${PS1@P}"; f() { local p='[\!] \\! \\\!'; echo "${p@P}"; }; f; ( echo "${PS1@P}" ); x=$(echo "${PS1@P}"); echo "$x"`,
+	})
+}
