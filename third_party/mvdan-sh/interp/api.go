@@ -357,6 +357,14 @@ type exitStatus struct {
 	// expansion error bash reports without errexit (jaiph-go patch: see
 	// [Runner.keepOnExit]).
 	undoAll bool
+	// popScopes: the jump to bash's top level pops every function's
+	// scope before the EXIT trap runs, which then sees no local (jaiph-go
+	// patch, see [Runner.exitTraps]): after an arithmetic error (in
+	// $((…)), a substring's length, a value for a declare -i variable)
+	// or too many arguments to a builtin always; after another fatal
+	// expansion error or a readonly assignment only with errexit off
+	// (under errexit bash's report_error exits in place).
+	popScopes bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -386,6 +394,7 @@ func (e *exitStatus) leaveSubshell() {
 	e.returning = false
 	e.killed = false // jaiph-go patch: nor die of its SIGPIPE
 	e.undoAll = false
+	e.popScopes = false
 }
 
 // oneIf sets the exit status code to 1 if b is true.

@@ -1724,5 +1724,5 @@ func bashSingleQuote(s string) string {
 // or 1 if that was 0. In a subshell, the subshell ends so.
 func (r *Runner) tooManyArgs(name string) exitStatus {
 	r.errf("%s: too many arguments\n", name)
-	return exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true}
+	return exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, popScopes: true}
 }

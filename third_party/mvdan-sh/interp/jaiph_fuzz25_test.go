@@ -492,3 +492,26 @@ func TestJaiphReturnEndsSubshellRedirs(t *testing.T) {
 		`f() { ( trap 'echo trap3' EXIT; { { return 4; } 2>/dev/null; } > f3 ) || echo "st=$?"; echo "f3: [$(cat f3)]"; x=$( trap 'echo t4' EXIT; { return 6; } > f4 ) || echo "x=[$x] $?"; echo "f4: [$(cat f4)]"; }; f`,
 	})
 }
+
+// Which variables the EXIT trap sees after a fatal error, as bash: an
+// arithmetic error (in $((…)), a substring's length, a value for a
+// declare -i variable) or too many arguments to shift pops every
+// function's scope first, those a subshell of a function inherited too
+// (the trap sees the globals); another fatal expansion error or a
+// readonly assignment pops them only with errexit off (found by a soak of
+// seed 99: a subshell's new local was seen by its trap).
+func TestJaiphExitTrapScopesAfterFatalError(t *testing.T) {
+	fs := `f(){ local v1=L
+( trap 'echo "a[$v1]"' EXIT; declare -i v2=1/0 ) || echo "st=$?"
+( trap 'echo "b[$v1]"' EXIT; echo $((1/0)) ) || echo "st=$?"
+( trap 'echo "c[$v1]"' EXIT; echo "${u:?no}" ) || echo "st=$?"
+( trap 'echo "d[$v1]"' EXIT; readonly r=1; r=2; echo "after r" ) || echo "st=$?"
+( trap 'echo "e[$v1]"' EXIT; shift 1 2; echo after ) || echo "st=$?"
+( trap 'echo "g[$v1]"' EXIT; local -i v3; read v3 <<< "1/0" ) || echo "st=$?"
+( trap 'echo "h[$v1]"' EXIT; echo ${v1:0:-5} ) || echo "st=$?"
+}
+k(){ local v1=K; trap 'echo "k[$v1]"' EXIT; echo $((1/0)); }
+v1='a/b/c.d'; f; ( k ) || echo "k st=$?"; ( set +e; k ) || echo "k st=$?"
+g(){ ( trap 'echo "[$v1]"' EXIT; declare -i v1=${v1/[!a]/} ) || echo "g st=$?"; }; g`
+	runCases(t, []string{fs, "set +e; " + fs, "set -e; " + fs})
+}

@@ -422,6 +422,16 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 		return
 	}
 	if always || r.exit.exiting {
+		if r.exit.exiting && r.exit.popScopes && r.inFunc {
+			// jaiph-go patch: a jump to bash's top level that pops every
+			// function's scope before the EXIT trap runs
+			// (exitStatus.popScopes), those a subshell of a function
+			// inherited too: the trap sees the global variables, as they
+			// stand in this (sub)shell, and no function's locals.
+			env, inFunc := r.writeEnv, r.inFunc
+			r.writeEnv, r.inFunc = globalScope(r.writeEnv), false
+			defer func() { r.writeEnv, r.inFunc = env, inFunc }()
+		}
 		r.runExitTrap(ctx)
 	}
 }

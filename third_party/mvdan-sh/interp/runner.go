@@ -295,7 +295,11 @@ func (r *Runner) expandErr(err error) {
 		// and for an arithmetic error always, the shell jumps to its
 		// top level after top_level_cleanup (subst.c's
 		// exp_jump_to_top_level, expr.c's callers of evalexp).
-		r.exit.undoAll = isArithmErr(err) || !r.opts[optErrExit]
+		// A negative substring length is evaluated as arithmetic: bash
+		// jumps to its top level for it under errexit too. The jump pops
+		// the functions' scopes as well (exitStatus.popScopes).
+		r.exit.undoAll = isArithmErr(err) || strings.HasSuffix(errMsg, ": substring expression < 0") || !r.opts[optErrExit]
+		r.exit.popScopes = r.exit.undoAll
 		if !r.exit.undoAll && r.elemExitTrap == "" {
 			r.exitTrapInPlace(&r.exit)
 		}
@@ -948,7 +952,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						}
 					}
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
+					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
 					if r.opts[optErrExit] {
 						// report_error exits in place under errexit
 						r.exitTrapInPlace(&r.exit)
@@ -1865,7 +1869,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// err_readonly in its array assignment, which
 					// discards the command as a bare r=(…) does.
 					r.errf("%s: readonly variable\n", name)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true}
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: !r.opts[optErrExit]}
 					return
 				}
 				if vr.ReadOnly && local && !global && !r.readonlyHere(name, expand.Variable{Local: true}) {

@@ -239,6 +239,41 @@ func (o *overlayEnviron) newLocal(name string) bool {
 	return false
 }
 
+// globalScope is env without its functions' scopes (jaiph-go patch): the
+// global variables as a shell inside functions, or a subshell of one, sees
+// them, with what it assigned to them; no local, no call's prefix
+// binding. A copy: the caller goes on with env.
+func globalScope(env expand.Environ) *overlayEnviron {
+	var levels []*overlayEnviron
+	var base expand.Environ
+	for e := env; e != nil; {
+		o, ok := e.(*overlayEnviron)
+		if !ok {
+			base = e
+			break
+		}
+		levels = append(levels, o)
+		e = o.parent
+	}
+	view := &overlayEnviron{values: map[string]namedVariable{}}
+	if base != nil {
+		for name, vr := range base.Each {
+			view.values[view.normalize(name)] = namedVariable{name, vr}
+		}
+	}
+	for _, o := range slices.Backward(levels) {
+		if o.funcScope || o.tempScope {
+			continue
+		}
+		for n, vr := range o.values {
+			if !vr.Local {
+				view.values[n] = vr
+			}
+		}
+	}
+	return view
+}
+
 // ownsLocal says name is a local of the current function: the nearest
 // function scope, looking through subshells' overlays, holds it.
 // readonlyHere tells whether setting name to vr fails as readonly
@@ -605,6 +640,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 		r.exit.code = 1
 		r.exit.exiting = isArithmErr(err) // jaiph-go patch: see arithAssignFatal
 		r.exit.undoAll = r.exit.exiting   // jaiph-go patch: see exitStatus.undoAll
+		r.exit.popScopes = r.exit.exiting // jaiph-go patch: see exitStatus.popScopes
 	}
 }
 
@@ -680,6 +716,7 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
 	exit.undoAll = true // variables.c: top_level_cleanup before the jump
+	exit.popScopes = true
 	return true
 }
 
@@ -813,7 +850,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// error, which discards the command (see the indexed
 			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -837,7 +874,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// (DISCARD, as for a readonly variable): the next line
 			// of the script, eval string or sourced file runs, a
 			// subshell ends (it was fatal to the whole shell).
-			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
 			return
 		}
 	}
@@ -1167,7 +1204,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					}
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
-						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true}
+						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
 						return name, prev
 					}
 				}
