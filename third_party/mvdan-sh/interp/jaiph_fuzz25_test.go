@@ -515,3 +515,18 @@ v1='a/b/c.d'; f; ( k ) || echo "k st=$?"; ( set +e; k ) || echo "k st=$?"
 g(){ ( trap 'echo "[$v1]"' EXIT; declare -i v1=${v1/[!a]/} ) || echo "g st=$?"; }; g`
 	runCases(t, []string{fs, "set +e; " + fs, "set -e; " + fs})
 }
+
+// A shell that exits (errexit, a fatal error) from inside a function
+// that hid the caller's ERR trap does not get the trap back: a command
+// failing in the EXIT trap then runs no ERR trap (found by a soak of
+// seed 101).
+func TestJaiphErrTrapNotBackAfterExitInFunction(t *testing.T) {
+	runCases(t, []string{
+		`set -e; trap 'cat nofile 2>/dev/null' EXIT; trap 'echo err $?' ERR; f1() { false; }; f1`,
+		`set -e; trap 'echo "in exit"; false; echo after' EXIT; trap 'echo err $?' ERR; f1() { local v=L; printf '%0999d\n' {1..1000} | cat | head -n 1 >/dev/null; }; f1`,
+		`set -e; f() { trap 'echo err $?' ERR; trap 'false' EXIT; g; }; g() { echo $((1/0)); }; ( f ) || echo "st=$?"; trap 'echo err2 $?' ERR; ( trap 'false' EXIT; false ) || echo "st=$?"`,
+		`set -e; trap 'echo err $?' ERR; ( trap 'false' EXIT; g() { echo "${u:?no}"; }; g ); echo notreached`,
+		`trap 'echo err $?' ERR; ( trap 'false' EXIT; g() { echo "${u:?no}"; }; g ); ( trap 'false' EXIT; h() { exit 3; }; h ); echo "st=$?"`,
+		`set -e; trap 'echo err $?' ERR; ( trap 'false; echo after' EXIT; k() { exit 4; }; k ); echo notreached`,
+	})
+}

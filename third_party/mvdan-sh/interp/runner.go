@@ -3104,9 +3104,13 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.stmt(ctx, body)
 
-		if _, set := r.traps[trapErr]; hadErrTrap && !set {
+		if _, set := r.traps[trapErr]; hadErrTrap && !set && (!r.exit.exiting || r.exit.popScopes) {
 			// One the function set stays (traps are global), as in
-			// bash (uw_maybe_set_error_trap).
+			// bash (uw_maybe_set_error_trap). A shell exiting from
+			// inside the function (errexit, exit) does not get it back:
+			// bash's restore is an unwind-protect that only a jump to
+			// its top level runs (exitStatus.popScopes), so a command
+			// failing in the EXIT trap then runs no ERR trap.
 			r.traps[trapErr] = errTrap
 		}
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
