@@ -259,7 +259,8 @@ func (q *queue) release() {
 	q.holding = false
 	if len(q.held) > 0 {
 		q.h.EmitAll(q.held)
-		q.held = nil
+		clear(q.held)
+		q.held = q.held[:0]
 	}
 }
 

@@ -15,21 +15,11 @@ import (
 func WriteTemp(dir, data string) (string, error) {
 	for try := 0; ; try++ {
 		path := filepath.Join(dir, strconv.FormatUint(uint64(rand.Uint32()), 10))
-		fd, err := retry(func() (int, error) {
-			return syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
-		})
-		if errors.Is(err, syscall.EEXIST) && try < 10000 {
+		err := WriteNew(path, data, 0o600)
+		if errors.Is(err, os.ErrExist) && try < 10000 {
 			continue
 		}
 		if err != nil {
-			return "", &os.PathError{Op: "open", Path: path, Err: err}
-		}
-		err = writeAll(fd, path, data)
-		if cerr := syscall.Close(fd); err == nil && cerr != nil {
-			err = &os.PathError{Op: "close", Path: path, Err: cerr}
-		}
-		if err != nil {
-			syscall.Unlink(path)
 			return "", err
 		}
 		return path, nil

@@ -115,39 +115,11 @@ func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
 	}
 }
 
-// ExportedList renders the exported variables as KEY=VALUE pairs. As in
-// bash, arrays are never part of a program's environment, even exported.
-// env lists a name once per scope holding it, the outermost first: the
-// innermost decides (an unset or unexported one keeps the outer's value
-// out), except a local without a value, which bash skips as invisible.
-func ExportedList(env expand.Environ) []string {
-	var names []string
-	vals := map[string]*string{}
-	env.Each(func(name string, vr expand.Variable) bool {
-		if !vr.IsSet() && vr.Local {
-			return true
-		}
-		if _, seen := vals[name]; !seen {
-			names = append(names, name)
-		}
-		vals[name] = nil
-		if vr.Exported && vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
-			val := vr.String()
-			if vr.Kind == expand.NameRef {
-				val = vr.Str // an exported nameref passes the name it holds, as bash
-			}
-			vals[name] = &val
-		}
-		return true
-	})
-	list := make([]string, 0, len(names))
-	for _, name := range names {
-		if v := vals[name]; v != nil {
-			list = append(list, name+"="+*v)
-		}
-	}
-	return list
-}
+// ExportedList renders the exported variables as KEY=VALUE pairs, as the
+// interpreter's own exec handler does (interp.ExecEnv): arrays are never
+// part of a program's environment, even exported, and the innermost scope
+// holding a name decides, a local without a value hiding nothing.
+func ExportedList(env expand.Environ) []string { return interp.ExecEnv(env) }
 
 // FileWriter is a writer backed by a file that a child process may be
 // handed directly (a step artifact), so its output lands without a copying
