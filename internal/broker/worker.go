@@ -363,7 +363,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 		queuedAt := rev
 		status, sends, lastEvent, rev, inline = w.runTarget(ctx, m, kv, d, r, rev, lazy, attempt, prog, fenced)
 		if fenced.Load() {
-			w.logf("worker %s: lost the claim of %s (message %s to %s); its result is dropped", w.Name, d.Key, d.Seq, d.Target)
+			w.logLostClaim(d, "")
 			return // taken over: report nothing, never ack
 		}
 		if ctx.Err() != nil {
@@ -378,8 +378,8 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	if status == 0 {
 		r.State, r.Sends = stDone, sends
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
-			w.logf("worker %s: the result of message %s to %s was not recorded (%v); it will be delivered again", w.Name, d.Seq, d.Target, err)
-			return // fenced at the finish line: the result never counts
+			w.logNotRecorded(d, "result", err)
+			return // the result never counts; never acked, the delivery comes again
 		}
 		// The ledger says done: a lost ack only makes the next worker ack
 		// a duplicate, so it need not wait for the broker's reply.
@@ -391,7 +391,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	if r.Failures <= d.Retries {
 		r.State = stQueued
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
-			w.logf("worker %s: the failure of message %s to %s was not recorded (%v)", w.Name, d.Seq, d.Target, err)
+			w.logNotRecorded(d, "failure", err)
 			return
 		}
 		later(m, retryDelay(time.Duration(d.BackoffMS)*time.Millisecond, r.Failures))
@@ -402,7 +402,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 		r.State = stDead
 	}
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
-		w.logf("worker %s: the failure of message %s to %s was not recorded (%v)", w.Name, d.Seq, d.Target, err)
+		w.logNotRecorded(d, "failure", err)
 		return
 	}
 	_ = m.TermWithReason(r.State)
@@ -410,6 +410,28 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 }
 
 // logClaim says the ledger holds this worker's claim of d.
+// logLostClaim says a delivery was taken over while this worker ran it
+// (how, when the ledger's refusal told: why).
+func (w *Worker) logLostClaim(d *delivery, why string) {
+	if why != "" {
+		why = " at the finish: " + why
+	}
+	w.logf("worker %s: lost the claim of %s (message %s to %s)%s; its result is dropped", w.Name, d.Key, d.Seq, d.Target, why)
+}
+
+// logNotRecorded says the ledger did not take a delivery's result or
+// failure (what). A revision mismatch is a claim that moved on (the
+// watchdog queued the delivery again, or its run completed and the
+// ledger is gone) before a heartbeat saw it: the same loss as the one a
+// heartbeat sees, said the same way whichever sees it first.
+func (w *Worker) logNotRecorded(d *delivery, what string, err error) {
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		w.logLostClaim(d, err.Error())
+		return
+	}
+	w.logf("worker %s: the %s of message %s to %s was not recorded (%v); it will be delivered again", w.Name, what, d.Seq, d.Target, err)
+}
+
 func (w *Worker) logClaim(d *delivery, attempt int) {
 	w.logf("worker %s: claimed message %s to %s (attempt %d)", w.Name, d.Seq, d.Target, attempt)
 }
