@@ -870,6 +870,20 @@ func (e *bashExpr) elemValue(tok string) (string, int64) {
 	cfg := e.cfg
 	open := strings.IndexByte(tok, '[')
 	name, sub := tok[:open], tok[open+1:len(tok)-1]
+	if sub == "" {
+		// bash's array_variable_part refuses an empty subscript, and
+		// expr_streval asks it twice (for the variable, then for its
+		// value, or for the name nounset reports, which it has none of)
+		e.badSubscript(tok)
+		e.badSubscript(tok)
+		if cfg.NoUnset {
+			e.fail(UnsetParameterError{
+				Node:    &syntax.ParamExp{Param: &syntax.Lit{Value: "(null)"}},
+				Message: "unbound variable",
+			})
+		}
+		return "", -1
+	}
 	vr := cfg.Env.Get(name)
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
@@ -963,6 +977,18 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 	if open := strings.IndexByte(lhs, '['); open >= 0 {
 		name = lhs[:open]
 		sub := lhs[open+1 : len(lhs)-1]
+		if sub == "" {
+			// bash's bind_int_variable: no array reference, and no
+			// identifier either; said, and nothing is assigned
+			if cfg.Warn != nil {
+				prefix := ""
+				if cfg.ArithCommand != "" {
+					prefix = cfg.ArithCommand + ": "
+				}
+				cfg.Warn(fmt.Sprintf("%s`%s': not a valid identifier", prefix, lhs))
+			}
+			return
+		}
 		x, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
 		if err != nil || x == nil {
 			x = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}

@@ -121,6 +121,12 @@ type Config struct {
 	// stops the expansion with that error (jaiph-go patch).
 	ReportError func(error) error
 
+	// ArithCommand is the name bash puts before a warning its arithmetic
+	// gives and goes on from (its this_command_name: "((", "let", "[[",
+	// the declaration builtin, the parameter of ${a[@]:n}); empty while a
+	// simple command's words expand (jaiph-go patch).
+	ArithCommand string
+
 	// Warn, if set, prints a warning bash gives and goes on from, such as
 	// a nameref loop's "circular name reference" (jaiph-go patch).
 	Warn func(msg string)
@@ -188,6 +194,11 @@ type Config struct {
 	// evaluated, for an array subscript's (jaiph-go
 	// patch, see evalArithText).
 	arithDepth int
+
+	// listSlice: the offset and length the slice of a list expansion
+	// evaluated, for sliceElems to apply (jaiph-go patch, see
+	// listSliceLength).
+	listSlice sliceBounds
 
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
@@ -1708,7 +1719,14 @@ func hasListExp(w *syntax.Word) bool {
 // positional parameters) makes the expansion empty before the length is
 // evaluated (${a[@]:5:-1} of three elements is empty, not an error).
 func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
+	// jaiph-go patch: what is evaluated here is what sliceElems applies;
+	// evaluated again there, an offset or length with a side effect
+	// (${a[@]:i++}) had it twice. Kept once all is evaluated: a slice
+	// inside the offset or length has its own.
+	bounds := sliceBounds{pe: pe}
+	defer func() { cfg.listSlice = bounds }()
 	if pe.Slice == nil || pe.Param == nil {
+		bounds.pe = nil
 		return nil
 	}
 	name := pe.Param.Value
@@ -1722,6 +1740,7 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		}
 	}
 	if !list {
+		bounds.pe = nil
 		return nil
 	}
 	offset := 0
@@ -1732,6 +1751,7 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		}
 		offset = n
 	}
+	bounds.offset = offset
 	neg := 0
 	if offset < 0 {
 		neg = 1
@@ -1754,12 +1774,15 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 		offset += size
 	}
 	if offset > size || offset < 0 || pe.Slice.Length == nil {
+		// nothing, or the rest: the length is not evaluated
+		bounds.length = -1 << 31
 		return nil
 	}
 	n, err := cfg.sliceArith(pe, pe.Slice.Length)
 	if err != nil {
 		return err
 	}
+	bounds.length = n
 	if n < 0 {
 		return fmt.Errorf("%s: substring expression < 0", sliceLenText(pe))
 	}
@@ -1770,12 +1793,14 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 // an arithmetic error names the parameter first (`v1: 1/0: division by
 // 0 …`, `a[@]: …`; jaiph-go patch).
 func (cfg *Config) sliceArith(pe *syntax.ParamExp, x syntax.ArithmExpr) (int, error) {
+	name := pe.Param.Value
+	if pe.Index != nil {
+		name += "[" + ArithmSource(pe.Index) + "]"
+	}
+	defer func(old string) { cfg.ArithCommand = old }(cfg.ArithCommand)
+	cfg.ArithCommand = name
 	n, err := ArithmTop(cfg, x, "")
 	if ae, ok := err.(ArithmError); ok {
-		name := pe.Param.Value
-		if pe.Index != nil {
-			name += "[" + ArithmSource(pe.Index) + "]"
-		}
 		ae.Expr = name + ": " + ae.Expr
 		return 0, ae
 	}
@@ -1896,8 +1921,12 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 		return n
 	}
+	bounds, evaluated := cfg.listSlice, cfg.listSlice.pe == pe
 	if pe.Slice.Offset != nil {
-		offset, err := Arithm(cfg, pe.Slice.Offset)
+		offset, err := bounds.offset, error(nil)
+		if !evaluated {
+			offset, err = Arithm(cfg, pe.Slice.Offset)
+		}
 		if err != nil {
 			return elems
 		}
@@ -1918,13 +1947,26 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 	}
 	if pe.Slice.Length != nil {
-		length, err := Arithm(cfg, pe.Slice.Length)
+		length, err := bounds.length, error(nil)
+		if !evaluated {
+			length, err = Arithm(cfg, pe.Slice.Length)
+		} else if length == -1<<31 {
+			return elems[:0] // the offset was past either end
+		}
 		if err != nil {
 			return elems
 		}
 		elems = elems[:slicePos(length)]
 	}
 	return elems
+}
+
+// sliceBounds is what listSliceLength evaluated of pe's slice: its offset,
+// and its length (-1<<31: not evaluated, the offset being past either
+// end).
+type sliceBounds struct {
+	pe             *syntax.ParamExp
+	offset, length int
 }
 
 func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest string) {

@@ -530,3 +530,38 @@ func TestJaiphErrTrapNotBackAfterExitInFunction(t *testing.T) {
 		`set -e; trap 'echo err $?' ERR; ( trap 'false; echo after' EXIT; k() { exit 4; }; k ); echo notreached`,
 	})
 }
+
+// An element with an empty subscript in an arithmetic text (a variable's
+// value, `A[]`) is bash's "bad array subscript", reported twice (bash
+// asks for the array, then for its value) and read as 0, fatal under
+// errexit after the first, and under nounset a "(null)" unbound variable;
+// assigned to, it is no identifier: said (after the command's name bash
+// gives it) and nothing is assigned (found by a soak of seed 101, where a
+// syntax error after it was reported instead).
+func TestJaiphArithEmptySubscript(t *testing.T) {
+	reads := `n='A[]'; echo $((n+1)) $?; n='!A[]C'; echo $((n+1)); echo "s=$?"`
+	binds := `n='A[]=3'; A=(5)
+echo $((n)); x=$((n)); echo "x=$x"; ((n)); echo "s=$?"; let n; [[ n -eq 3 ]]; echo "s=$?"
+a=(1 2 3 4); echo ${a[n]} ${a[@]:n}; declare -i i=n; echo "i=$i"; for ((n;0;)); do :; done
+f() { local -i j=n; echo $((n)) $j; }; f; let n; echo $((n)) "A=${A[*]}"
+n='A[]++'; (( n )); echo "s=$?" "A=${A[*]}"; declare -A M; n='M[]'; echo $((n))`
+	runCases(t, []string{
+		reads, "set -e; " + reads, "set -u; " + reads, "A=(1); set -u; " + reads,
+		binds, "set -e; " + binds,
+	})
+}
+
+// The offset and length of a list's slice (${a[@]:o:l}, ${@:o:l}, an
+// associative array's values) are evaluated once: their side effects
+// happened twice.
+func TestJaiphListSliceEvaluatedOnce(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2 3 4 5); a[9]=x; i=0
+echo "${a[@]:i++:2}" $i; echo "${a[*]: -3:i++}" $i; echo ${a[@]:9:i++} $i; echo ${a[@]:10:i++} $i
+echo ${a[@]: -20:i++} $i; for x in "${a[@]:i++:1}"; do echo in $x; done; echo $i
+b=("${a[@]:i++:1}"); echo ${b[@]} $i; IFS=:; echo ${a[@]:i++:2}; echo "${a[*]:i++:2}" $i`,
+		`set -- p q r s; j=1; echo ${@:j++} $j; echo "${*:j++:j++}" $j; echo ${@:9:j++} $j; echo ${@: -2:j++} $j
+declare -A M=([k]=v [l]=w); m=0; echo ${M[@]:m++:1} $m; echo ${M[@]:5:m++} $m
+a=(1 2 3); echo ${a[@]:${a[@]:1:1}:1}; s=abcdef; n=1; echo ${s:n++:n++} $n`,
+	})
+}

@@ -355,7 +355,9 @@ func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 // patch: as in bash, an arithmetic error there prints "((: …" or "let: …"
 // and sets status 1 without exiting the shell.
 func (r *Runner) arithmCmd(prefix string, expr syntax.ArithmExpr, trailing string) int {
+	r.ecfg.ArithCommand = strings.TrimSuffix(prefix, ": ")
 	n, err := expand.ArithmTop(r.ecfg, expr, trailing)
+	r.ecfg.ArithCommand = ""
 	if ae, ok := errors.AsType[expand.ArithmError](err); ok && !ae.Subscript {
 		r.errf("%s%s\n", prefix, ae.Error())
 		r.exit.code = 1
@@ -1499,6 +1501,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				break
 			}
 		}
+		// the builtin's name, before what declare -i's arithmetic says
+		r.ecfg.ArithCommand = cm.Variant.Value
+		defer func() { r.ecfg.ArithCommand = "" }()
 		if cm.Variant.Value == "declare" || cm.Variant.Value == "typeset" {
 			// jaiph-go patch: "declare -f" and "declare -F" alone list
 			// every function, as bash does.

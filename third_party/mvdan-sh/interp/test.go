@@ -59,7 +59,9 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			sides := [2]string{r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)}
 			r.traceTest(traceQuote(sides[0]), x.Op.String(), traceQuote(sides[1]))
 			for i, side := range sides {
+				r.ecfg.ArithCommand = "[["
 				n, err := expand.ArithmString(r.ecfg, side)
+				r.ecfg.ArithCommand = ""
 				if ae, ok := errors.AsType[expand.ArithmError](err); ok && ae.Subscript {
 					// jaiph-go patch: a subscript's error is fatal
 					// (see expand.ArithmError.Subscript).
