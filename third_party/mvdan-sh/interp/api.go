@@ -159,6 +159,18 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// comsubNoErrExit is noErrExit while the words of a simple command
+	// or the operands of a [[ ]] expand, false elsewhere: the only
+	// expansions whose command substitutions ignore errexit and the ERR
+	// trap with the command, as bash's comsub_ignore_return (for words,
+	// redirections, here-documents and arithmetic are not among them).
+	// jaiph-go patch.
+	comsubNoErrExit bool
+	// comsubIgnoreReturn: this shell is a command substitution started
+	// with comsubNoErrExit, so a trap's commands ignore errexit and the
+	// ERR trap too (bash parses them with CMD_IGNORE_RETURN there).
+	// jaiph-go patch.
+	comsubIgnoreReturn bool
 	// errExitIgnored is [ErrExitIgnored]: noErrExit at the start of each
 	// Run (jaiph-go patch).
 	errExitIgnored bool

@@ -565,3 +565,35 @@ declare -A M=([k]=v [l]=w); m=0; echo ${M[@]:m++:1} $m; echo ${M[@]:5:m++} $m
 a=(1 2 3); echo ${a[@]:${a[@]:1:1}:1}; s=abcdef; n=1; echo ${s:n++:n++} $n`,
 	})
 }
+
+// A command substitution ignores errexit and the ERR trap with the
+// command around it only where bash's comsub_ignore_return reaches: in
+// the words and assignments of a simple command and the operands of a
+// [[ ]], not in for words, here-documents or here-strings; and there its
+// EXIT and RETURN traps' commands ignore them too, where a subshell's
+// EXIT trap does not (found by a soak of seed 102: `$(f1)` whose f1 set
+// the ERR trap and an EXIT trap that failed, called in `run f || …`).
+func TestJaiphComsubIgnoreReturn(t *testing.T) {
+	h := `h() {
+for i in $(trap 'echo err1' ERR; false; echo a); do echo "for $i"; done
+cat <<< "$(trap 'echo err3' ERR; false; echo c)"
+x=$(trap 'echo err4' ERR; false; echo d); echo "x=$x"
+echo "$(trap 'echo err5' ERR; false; echo e)"
+[[ $(trap 'echo err6' ERR; false; echo f) == *f ]] && echo cond
+cat <<EOF2
+$(trap 'echo err8' ERR; false; echo here)
+EOF2
+echo "$(trap 'echo err9' ERR; trap 'false' EXIT; echo e9)"
+echo "$( ( trap 'echo err11' ERR; trap 'false' EXIT; echo e11 ) )"
+echo "$(trap 'echo err13' ERR; trap 'false' RETURN; f() { :; }; f; echo e13)"
+local l=$(trap 'echo errl' ERR; false; echo l); echo "$l"
+echo hi > /dev/null 2>"$(trap 'echo errr >&2' ERR; false; echo /dev/null)"
+x=$(shopt -s inherit_errexit; set -e; false; echo ia); echo "x=$x"
+}
+`
+	runCases(t, []string{
+		h + `h || echo "h failed"`,
+		h + `if h; then echo ok; fi`,
+		h + `h`,
+	})
+}

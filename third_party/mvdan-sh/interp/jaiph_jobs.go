@@ -446,7 +446,7 @@ func (r *Runner) runExitTrap(ctx context.Context) {
 	if cb, ok := r.traps[trapExit]; ok {
 		delete(r.traps, trapExit)
 		noErrExit := r.noErrExit
-		r.noErrExit = false
+		r.noErrExit = r.comsubIgnoreReturn // see comsubIgnoreReturn
 		r.trapCallback(ctx, cb, "exit")
 		r.noErrExit = noErrExit
 	}

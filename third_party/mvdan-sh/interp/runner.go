@@ -82,6 +82,8 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.traceDepth++
+			// jaiph-go patch: see comsubNoErrExit
+			r2.noErrExit, r2.comsubIgnoreReturn = r.comsubNoErrExit, r.comsubNoErrExit
 			// jaiph-go patch: as in bash, a command substitution does not
 			// inherit errexit unless "shopt -s inherit_errexit" is set.
 			if !r.opts[optInheritErrExit] {
@@ -893,6 +895,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// expanded (a readonly prefix binding under errexit exits with
 		// it, as bash).
 		statusBefore := r.lastExit.code
+		// jaiph-go patch: the words' and assignments' substitutions, not
+		// the redirections' nor the command's, ignore errexit with it
+		// (see comsubNoErrExit).
+		r.comsubNoErrExit = r.noErrExit
+		defer func() { r.comsubNoErrExit = false }()
 		// Build new slices, to not modify the caller's AST
 		// nor the slices in the alias map.
 		args := cm.Args
@@ -914,6 +921,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		fields := r.fields(args...)
 		pending := r.pendingRedirs
 		r.pendingRedirs = nil
+		if p := pending; p != nil {
+			pending = func() bool {
+				r.comsubNoErrExit = false
+				return p()
+			}
+		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
@@ -1173,6 +1186,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		trace.call(fields[0], fields[1:]...)
 		trace.newLineFlush()
 
+		r.comsubNoErrExit = false
 		r.call(ctx, cm.Args[0].Pos(), fields)
 		// jaiph-go patch: "$_" is the last argument of the previous
 		// simple command, as in bash.
@@ -1464,7 +1478,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 	case *syntax.TestClause:
-		if r.bashTest(ctx, cm.X, false) == "" && r.exit.ok() {
+		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
+		res := r.bashTest(ctx, cm.X, false)
+		r.comsubNoErrExit = false
+		if res == "" && r.exit.ok() {
 			// to preserve exit status code 2 for regex errors, etc
 			r.exit.code = 1
 		}
@@ -1473,7 +1490,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// redirections are performed and before any assignment is made
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
 		// x=2 y=$x` gives y the old x).
+		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
 		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
+		r.comsubNoErrExit = false
 		if r.exit.exiting {
 			break
 		}
@@ -2088,7 +2107,7 @@ func (r *Runner) returnTrap(ctx context.Context, cb string) {
 	}
 	r.exit.returning = false
 	oldNoErrExit := r.noErrExit
-	r.noErrExit = false
+	r.noErrExit = r.comsubIgnoreReturn // jaiph-go patch: see comsubIgnoreReturn
 	r.trapCallback(ctx, cb, "return")
 	r.noErrExit = oldNoErrExit
 	if r.exit.exiting {
