@@ -194,6 +194,12 @@ func (cfg *Config) sliceAssoc(pe *syntax.ParamExp, elems []string) []string {
 	if pe.Slice == nil {
 		return elems
 	}
+	if b := cfg.listSlice; b.pe == pe && pe.Slice.Length != nil && b.length == 0 {
+		// bash's assoc_subrange takes the value at the offset even for
+		// a length of 0 (${m[@]:1:0} is one value)
+		cfg.listSlice.length = 1
+		defer func() { cfg.listSlice.length = 0 }()
+	}
 	const before = "\x00jaiph: before the first value\x00"
 	out := cfg.sliceElems(pe, append([]string{before}, elems...), nil, false)
 	if len(out) > 0 && out[0] == before {

@@ -597,3 +597,13 @@ x=$(shopt -s inherit_errexit; set -e; false; echo ia); echo "x=$x"
 		h + `h`,
 	})
 }
+
+// A slice of an associative array's values with a length of 0 is the
+// one value at the offset, as bash's assoc_subrange (a bash quirk; an
+// indexed array's is empty).
+func TestJaiphAssocSliceLengthZero(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m=([a]=1 [b]=2 [c]=3); echo "[${m[@]:0:0}]" "[${m[@]:1:0}]" "[${m[@]:2:0}]" "[${m[@]:3:0}]" "[${m[@]:4:0}]" "[${m[@]: -1:0}]" "[${m[*]:1:0}]" ${m[@]:2:0}
+declare -A e=(); echo "[${e[@]:0:0}]"; a=(1 2); echo "[${a[@]:0:0}]"`,
+	})
+}
