@@ -159,6 +159,11 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
+	// thisCommand is bash's this_command_name as far as the one message
+	// that shows it does (a list declared over a readonly variable, see
+	// the DeclClause case): the function just called, `[[` or `((` after
+	// one ran, empty after any other simple command (jaiph-go patch).
+	thisCommand string
 	// comsubNoErrExit is noErrExit while the words of a simple command
 	// or the operands of a [[ ]] expand, false elsewhere: the only
 	// expansions whose command substitutions ignore errexit and the ERR
@@ -1530,9 +1535,10 @@ func (r *Runner) subshell(background bool) *Runner {
 		lastExit:        r.lastExit,
 		// jaiph-go patch: as in bash, errexit stays ignored inside a
 		// subshell run as part of an && or || list or a condition.
-		noErrExit:  r.noErrExit,
-		inSubshell: true,        // jaiph-go patch: kill $$ refuses in subshells
-		shellSigs:  r.shellSigs, // jaiph-go patch: kill $$ reaches the shell
+		noErrExit:   r.noErrExit,
+		inSubshell:  true,          // jaiph-go patch: kill $$ refuses in subshells
+		thisCommand: r.thisCommand, // jaiph-go patch
+		shellSigs:   r.shellSigs,   // jaiph-go patch: kill $$ reaches the shell
 		// jaiph-go patch: a subshell of a function may `return` (it
 		// ends the subshell with that status), as in bash.
 		inFunc:     r.inFunc,

@@ -626,3 +626,26 @@ w=G; m() { w=M; }; w=T eval m; echo "10 $w"; n() { unset w; echo "11 ${w-unset}"
 g() { w=T . ./s.sh; echo "5b ${w-unset}"; }; w=G; g; echo "5c $w"; k() { local w; echo "5d ${w-unset}"; }; printf 'k\n' > k.sh; w=T . ./k.sh`,
 	})
 }
+
+// A list declared in a function over a readonly variable: bash's first
+// message, said while the declaration's words expand (before its
+// redirections), carries its this_command_name: the function just
+// called, `[[` or `((` after one ran, nothing after another simple
+// command or in a for loop's body.
+func TestJaiphReadonlyListThisCommand(t *testing.T) {
+	runCases(t, []string{`readonly r=1
+m2() { declare r=(x); }; m2
+m3() { echo hi >/dev/null; declare r=(x); }; m3
+outer() { inner; }; inner() { declare r=(x); }; outer
+m5() { typeset -a r=(x); }; m5
+mk() { declare -gr g=1; }; mk; m7() { declare g=(x); }; m7
+m9() { declare r=(x) 2>/dev/null; echo st=$?; }; m9
+m10() { [[ 1 ]]; declare r=(x); }; m10
+m11() { (( 1 )); declare r=(x); }; m11
+m12() { for i in 1; do declare r=(x); done; }; m12
+m13() { ( declare r=(x) ); }; m13
+m14() { x=1; declare r=(x); }; m14
+w1() { while declare r=(x); do break; done; }; w1
+w4() { for ((i=0;i<1;i++)); do declare r=(x); done; }; w4
+w6() { declare r=(x) || :; }; w6`})
+}

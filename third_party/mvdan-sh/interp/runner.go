@@ -928,6 +928,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 		if len(fields) == 0 {
+			r.thisCommand = "" // jaiph-go patch: see thisCommand
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
 
@@ -1188,6 +1189,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 		r.comsubNoErrExit = false
 		r.call(ctx, cm.Args[0].Pos(), fields)
+		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		// jaiph-go patch: "$_" is the last argument of the previous
 		// simple command, as in bash.
 		r.lastArg = fields[len(fields)-1]
@@ -1368,6 +1370,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					trace.string(` "$@"`)
 				}
 				trace.newLineFlush()
+				r.thisCommand = "" // jaiph-go patch: see thisCommand
 				if r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
@@ -1381,6 +1384,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			arith := func(x syntax.ArithmExpr) (int, bool) {
 				st := r.exit
 				r.exit.clear()
+				r.thisCommand = "((" // jaiph-go patch: see thisCommand
 				n := r.arithmCmd("((: ", x, "")
 				if r.exit.code != 0 || r.exit.exiting {
 					if !r.exit.exiting {
@@ -1433,8 +1437,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			trace.string("(( " + lead + expand.ArithmSource(cm.X) + expand.ArithTrailing(cm.X, cm.Right) + " ))")
 			trace.newLineFlush()
 		}
+		r.thisCommand = "((" // jaiph-go patch: see thisCommand
 		r.exit.oneIf(r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)) == 0)
 	case *syntax.LetClause:
+		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		if tracingEnabled {
 			trace.string("let")
 			for _, expr := range cm.Exprs {
@@ -1479,6 +1485,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 	case *syntax.TestClause:
 		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
+		r.thisCommand = "[["            // jaiph-go patch: see thisCommand
 		res := r.bashTest(ctx, cm.X, false)
 		r.comsubNoErrExit = false
 		if res == "" && r.exit.ok() {
@@ -1491,6 +1498,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
 		// x=2 y=$x` gives y the old x).
 		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
+		defer func() { r.thisCommand = "" }()
 		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
 		r.comsubNoErrExit = false
 		if r.exit.exiting {
@@ -1514,6 +1522,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			defer func() { r.lastArg = last }()
 		}
+		// what bash says while the words expand goes where stderr was
+		// before the redirections
+		expandStderr := r.stderr
 		if pending := r.pendingRedirs; pending != nil {
 			r.pendingRedirs = nil
 			if !pending() {
@@ -1905,11 +1916,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				if as.Array != nil && vr.ReadOnly {
 					// jaiph-go patch: in a function, bash's array
-					// assignment reports it first too; the builtin's
-					// error follows. (bash names the function before
-					// it in some cases: a readonly global made outside
-					// any function, listed in differences.md.)
-					r.errf("%s: readonly variable\n", name)
+					// assignment reports it first too, after the name
+					// of the command before (its this_command_name: the
+					// function just called); the builtin's error
+					// follows. It is said while the words expand,
+					// before the redirections.
+					prefix := ""
+					if r.thisCommand != "" {
+						prefix = r.thisCommand + ": "
+					}
+					fmt.Fprintf(expandStderr, "%s%s: readonly variable\n", prefix, name)
 				}
 				if (valType == "-a" || valType == "-A") && as.Array == nil && as.Value != nil && as.Index == nil {
 					// jaiph-go patch: with -a or -A, a value that
@@ -3126,6 +3142,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 			delete(r.traps, trapReturn)
 		}
 
+		r.thisCommand = name // jaiph-go patch: see thisCommand
 		r.stmt(ctx, body)
 
 		if _, set := r.traps[trapErr]; hadErrTrap && !set && (!r.exit.exiting || r.exit.popScopes) {
