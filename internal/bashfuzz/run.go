@@ -71,13 +71,17 @@ func JaiphSource(body string, c Context) string {
 // it (left of `||` or as an `if` condition when jaiph ignores errexit),
 // its status the script's.
 func BashScript(body string, c Context) string {
-	call := "main::snippet::impl \"$@\"\n"
+	name := "main::snippet::impl" // the function of JaiphSource's body
+	if c == CtxWorkflow {
+		name = "main::default::impl"
+	}
+	call := name + " \"$@\"\n"
 	if c.errexitIgnored() {
 		// bash ignores errexit in a function called left of || (and in an
 		// if condition), as jaiph does in such a callee.
-		call = "main::snippet::impl \"$@\" || exit $?\n"
+		call = name + " \"$@\" || exit $?\n"
 	}
-	return "set -eo pipefail; main::snippet::impl() {\n" + body + "\n}\n" + call
+	return "set -eo pipefail; " + name + "() {\n" + body + "\n}\n" + call
 }
 
 // Side is what one side produced.
@@ -152,9 +156,9 @@ func show(s string) string {
 // Runner runs bodies on both sides. Jaiph's side runs in this process
 // through internal/engine (load, check, run in a scratch run directory),
 // which is what `jaiph run` does minus the process start; bash's side is
-// one /usr/bin/bash process per body and errexit mode (the framing of
-// CtxWorkflow and CtxRun is the same for bash, so is that of CtxRunOr and
-// CtxIfRun). A Runner is safe for concurrent use.
+// one /usr/bin/bash process per body and framing (CtxRunOr and CtxIfRun
+// share theirs; CtxWorkflow's function is named as jaiph's workflow, so
+// FUNCNAME and caller agree). A Runner is safe for concurrent use.
 type Runner struct {
 	Bash    string        // the bash to compare with
 	Timeout time.Duration // each side's limit
@@ -187,7 +191,7 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 		done chan struct{}
 		side Side
 	}
-	bash := map[bool]*pending{}
+	bash := map[string]*pending{} // by framing: BashScript
 	var out []Result
 	for _, c := range contexts {
 		res := Result{Context: c}
@@ -202,10 +206,11 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 			out = append(out, res)
 			continue
 		}
-		b, ok := bash[c.errexitIgnored()]
+		framing := BashScript(body, c)
+		b, ok := bash[framing]
 		if !ok {
 			b = &pending{done: make(chan struct{})}
-			bash[c.errexitIgnored()] = b
+			bash[framing] = b
 			go func(c Context) {
 				defer close(b.done)
 				b.side = r.bash(ctx, body, c)

@@ -286,7 +286,11 @@ type Runner struct {
 	// functions, innermost first, for FUNCNAME; bashPID is BASHPID in a
 	// subshell (0 in the main shell, where it is the process id).
 	funcStack []string
-	bashPID   int
+	// funcnameMain: FUNCNAME is ["main"] with no function running, what
+	// bash leaves after a jump to its top level out of a function
+	// (jaiph-go patch, see exitStatus.leftFuncs).
+	funcnameMain bool
+	bashPID      int
 	// jaiph-go patch: subshellFuncs is len(funcStack) when this subshell
 	// started: a `return` at that depth ends the subshell (returnEnds).
 	subshellFuncs int
@@ -382,6 +386,15 @@ type exitStatus struct {
 	// expansion error or a readonly assignment only with errexit off
 	// (under errexit bash's report_error exits in place).
 	popScopes bool
+	// errexitFuncs: the functions running when errexit ended the shell,
+	// innermost last; bash's FUNCNAME still lists them in the EXIT trap,
+	// whose variables are the globals (jaiph-go patch, see
+	// [Runner.exitTraps]).
+	errexitFuncs *[]string // a pointer: exitStatus stays comparable
+	// leftFuncs: a popScopes jump left at least one function; bash's
+	// FUNCNAME is then ["main"], in the EXIT trap and after (jaiph-go
+	// patch, see [Runner.exitTraps]).
+	leftFuncs bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler

@@ -71,6 +71,9 @@ func (r *Runner) discardingStmts(ctx context.Context, stmts []*syntax.Stmt, inEv
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {
 			i++
 		}
+		if r.exit.leftFuncs && !inEval {
+			r.funcnameMain = true // bash's leftover, see exitStatus.leftFuncs
+		}
 		r.exit = exitStatus{code: 1}
 		r.lastExit = r.exit
 	}

@@ -649,3 +649,29 @@ w1() { while declare r=(x); do break; done; }; w1
 w4() { for ((i=0;i<1;i++)); do declare r=(x); done; }; w4
 w6() { declare r=(x) || :; }; w6`})
 }
+
+// FUNCNAME in the EXIT trap, as bash: after errexit it still lists the
+// functions errexit left (their locals gone); after a jump to the top
+// level out of a function (an arithmetic error, too many arguments, a
+// readonly assignment without errexit) it is bash's leftover ["main"],
+// also at the top level after a discarded command; exit, a fatal
+// expansion error and a readonly list under errexit run the trap in
+// place. Each case runs inside a function, as a jaiph body does.
+func TestJaiphFuncnameAfterExit(t *testing.T) {
+	var cases []string
+	for _, pre := range []string{"set -e", "set +e"} {
+		for _, body := range []string{`false`, `exit 4`, `echo ${u:?x}`, `echo $((1/0))`, `return 2`, `readonly r=1; r=2`, `shift 1 2`, `declare -gr q=1; declare -g q=(x)`} {
+			// inside a function, as a jaiph body runs
+			cases = append(cases, pre+`
+body() {
+trap 'echo "[${FUNCNAME[*]}] [${#FUNCNAME[@]}] [$v]"' EXIT
+f() { local v=L; g; }
+g() { `+body+`; }
+f
+echo next "[${FUNCNAME[*]}]"
+}
+body`)
+		}
+	}
+	runCases(t, cases)
+}

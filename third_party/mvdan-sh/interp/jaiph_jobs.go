@@ -422,6 +422,20 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 		return
 	}
 	if always || r.exit.exiting {
+		if fs := r.exit.errexitFuncs; r.exit.exiting && fs != nil && len(*fs) > len(r.funcStack) {
+			// jaiph-go patch: bash's FUNCNAME in the EXIT trap still
+			// lists the functions errexit left (the variable contexts
+			// they made are gone).
+			saved := r.funcStack
+			r.funcStack = *fs
+			defer func() { r.funcStack = saved }()
+		}
+		if r.exit.exiting && r.exit.popScopes && (r.inFunc || r.exit.leftFuncs) {
+			// jaiph-go patch: FUNCNAME is bash's leftover ["main"]
+			saved, main := r.funcStack, r.funcnameMain
+			r.funcStack, r.funcnameMain = nil, true
+			defer func() { r.funcStack, r.funcnameMain = saved, main }()
+		}
 		if r.exit.exiting && r.exit.popScopes && r.inFunc {
 			// jaiph-go patch: a jump to bash's top level that pops every
 			// function's scope before the EXIT trap runs

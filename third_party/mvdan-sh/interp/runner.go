@@ -651,6 +651,8 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 		if r.opts[optErrExit] && !r.exit.exiting {
 			r.exit.exiting = true
+			funcs := slices.Clone(r.funcStack)
+			r.exit.errexitFuncs = &funcs
 			if undone && len(r.simpleRedirLevels) > 0 {
 				// bash undoes the innermost simple command's
 				// redirections (a function call's) and those
@@ -1905,6 +1907,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// discards the command as a bare r=(…) does.
 					r.errf("%s: readonly variable\n", name)
 					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: !r.opts[optErrExit]}
+					if r.opts[optErrExit] {
+						// report_error exits in place under errexit
+						r.exitTrapInPlace(&r.exit)
+					}
 					return
 				}
 				if vr.ReadOnly && local && !global && !r.readonlyHere(name, expand.Variable{Local: true}) {
@@ -3144,6 +3150,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.thisCommand = name // jaiph-go patch: see thisCommand
 		r.stmt(ctx, body)
+		if r.exit.exiting && r.exit.popScopes {
+			r.exit.leftFuncs = true // jaiph-go patch: see exitStatus.leftFuncs
+		}
 
 		if _, set := r.traps[trapErr]; hadErrTrap && !set && (!r.exit.exiting || r.exit.popScopes) {
 			// One the function set stays (traps are global), as in

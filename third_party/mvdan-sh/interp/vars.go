@@ -530,6 +530,8 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 			list := append(slices.Clone(r.funcStack), "main")
 			slices.Reverse(list[:len(r.funcStack)])
 			vr.Kind, vr.List = expand.Indexed, list
+		} else if r.funcnameMain {
+			vr.Kind, vr.List = expand.Indexed, []string{"main"}
 		}
 	case "BASH_SUBSHELL": // jaiph-go patch
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(r.subshellLevel)
