@@ -1449,6 +1449,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 		r.stmt(ctx, node)
 	case syntax.Command:
 		r.cmd(ctx, node)
+		r.comsubNoErrExit = false // jaiph-go patch: as stmt does
 	default:
 		return fmt.Errorf("node can only be File, Stmt, or Command: %T", node)
 	}

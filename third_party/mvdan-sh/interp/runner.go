@@ -592,6 +592,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd, st.Negated)
 	}
+	r.comsubNoErrExit = false // jaiph-go patch: see comsubNoErrExit
 	r.noErrExit = negNoErrExit
 	if len(st.Redirs) > 0 {
 		r.redirLevel--
@@ -900,8 +901,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// jaiph-go patch: the words' and assignments' substitutions, not
 		// the redirections' nor the command's, ignore errexit with it
 		// (see comsubNoErrExit).
-		r.comsubNoErrExit = r.noErrExit
-		defer func() { r.comsubNoErrExit = false }()
+		r.comsubNoErrExit = r.noErrExit // reset by stmt after the command
 		// Build new slices, to not modify the caller's AST
 		// nor the slices in the alias map.
 		args := cm.Args
@@ -1500,7 +1500,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
 		// x=2 y=$x` gives y the old x).
 		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
-		defer func() { r.thisCommand = "" }()
+		// jaiph-go patch: the name before what the words' expansion says
+		// (see thisCommand); a declaration is a simple command, after
+		// which bash has none
+		thisCommand := r.thisCommand
+		r.thisCommand = ""
 		declArgs := r.expandDeclArgs(cm.Variant.Value, cm.Args)
 		r.comsubNoErrExit = false
 		if r.exit.exiting {
@@ -1928,8 +1932,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// follows. It is said while the words expand,
 					// before the redirections.
 					prefix := ""
-					if r.thisCommand != "" {
-						prefix = r.thisCommand + ": "
+					if thisCommand != "" {
+						prefix = thisCommand + ": "
 					}
 					fmt.Fprintf(expandStderr, "%s%s: readonly variable\n", prefix, name)
 				}
