@@ -196,8 +196,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		case len(args) == 0:
 			exit = r.lastExit
 		default:
-			n, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
-			if err != nil {
+			n, ok := legalNumber(args[0]) // jaiph-go patch: bash's legal_number
+			if !ok {
 				r.errf("exit: %s: numeric argument required\n", args[0])
 				exit.code = 2
 				break
@@ -353,8 +353,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		n := 1
 		if len(args) > 0 {
-			v, err := strconv.ParseInt(strings.TrimSpace(args[0]), 10, 64)
-			if err != nil {
+			v, ok := legalNumber(args[0]) // jaiph-go patch: bash's legal_number
+			if !ok {
 				r.errf("%s: %s: numeric argument required\n", name, args[0])
 				exit.code = 128
 				exit.exiting = true

@@ -112,9 +112,12 @@ func (r *Runner) politeDir(dir string) string {
 	return dir
 }
 
-// legalNumber is bash's legal_number: blanks around, a sign, 64 bits.
+// legalNumber is bash's legal_number: strtoimax's leading white space
+// (newlines too), a sign, 64 bits, then only blanks (a trailing newline
+// makes no number: `[ $'8\n' -eq 8 ]` is an error).
 func legalNumber(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	s = strings.TrimRight(strings.TrimLeft(s, " \t\n\v\f\r"), " \t")
+	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
 }
 

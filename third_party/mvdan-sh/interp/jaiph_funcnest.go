@@ -3,8 +3,6 @@ package interp
 import (
 	"cmp"
 	"context"
-	"strconv"
-	"strings"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
@@ -26,8 +24,8 @@ const DefaultFuncNest = 2000
 // the current top-level command.
 func (r *Runner) funcNestExceeded(name string) bool {
 	limit := DefaultFuncNest
-	if n, err := strconv.Atoi(strings.TrimSpace(r.envGet("FUNCNEST"))); err == nil && n > 0 {
-		limit = n
+	if n, ok := legalNumber(r.envGet("FUNCNEST")); ok && n > 0 && n < 1<<31 {
+		limit = int(n)
 	}
 	if len(r.funcStack)-r.sourceFrames < limit {
 		return false

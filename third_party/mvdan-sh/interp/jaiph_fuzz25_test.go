@@ -675,3 +675,17 @@ body`)
 	}
 	runCases(t, cases)
 }
+
+// A number for test's -eq/-lt…, exit and break is bash's legal_number:
+// white space before it, newlines included, and only blanks after it (a
+// trailing newline makes it no number: found by a soak of seed 106,
+// `read -d ,` leaving one in a variable).
+func TestJaiphLegalNumber(t *testing.T) {
+	var cases []string
+	for _, s := range []string{`8\n`, ` 8`, `\n8`, `8 `, `8\t`, `\t8\n`, `8\r`, `\v8`, `+8`, `-8 `} {
+		cases = append(cases, `x=$'`+s+`'; [ "$x" -eq 8 ] && echo "ok"; test "$x" -lt 9 && echo lt; [ 1 -lt "$x" ] && echo lt2`)
+	}
+	cases = append(cases, `( exit $'4\n' ); echo "st=$?"; (exit " 5 "); echo "st=$?"; for i in 1; do break " 1 "; done; echo ok
+for i in 1 2; do for j in 1 2; do break $'2\n'; done; echo "in $i"; done; echo "br=$?"`)
+	runCases(t, cases)
+}

@@ -7,7 +7,6 @@ package interp
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
@@ -217,8 +216,7 @@ func (t *classicTest) unary(op, x string) bool {
 }
 
 func (t *classicTest) integer(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.Trim(s, " \t\n"), 10, 64)
-	return n, err == nil
+	return legalNumber(s) // jaiph-go patch: bash's legal_number
 }
 
 func (t *classicTest) binary(x, op, y string) bool {
