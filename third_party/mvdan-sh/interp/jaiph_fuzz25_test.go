@@ -608,25 +608,6 @@ declare -A e=(); echo "[${e[@]:0:0}]"; a=(1 2); echo "[${a[@]:0:0}]"`,
 	})
 }
 
-// The prefix bindings of eval, source and . are a scope of their own, as
-// a function call's (bash's temporary environment pushed as a scope): a
-// local declared further down starts with the binding's value, one
-// declared in the eval string itself is gone with the binding, and an
-// unset uncovers what the binding hid.
-func TestJaiphBuiltinPrefixScope(t *testing.T) {
-	runCases(t, []string{
-		`w=G; k() { local w; echo "1 ${w-unset}"; }; w=T eval k
-f() { w=T eval 'local w; echo "2 ${w-unset}"; w=L'; echo "2 after ${w-unset}"; }; w=G; f; echo "2 $w"
-w=G; w=T eval 'w=X; echo "3 $w"'; echo "3 $w"
-w=G; w=T eval 'unset w; echo "4 ${w-unset}"'; echo "4 $w"
-h() { local w=L; w=T eval 'echo "8 $w"; w=X'; echo "8 $w"; }; h
-w=G; w=T eval 'declare -p w'; w=G; w=T eval 'unset w; unset w; echo "9 ${w-unset}"'; echo "9 $w"
-w=G; m() { w=M; }; w=T eval m; echo "10 $w"; n() { unset w; echo "11 ${w-unset}"; }; w=T eval n; echo "11 $w"`,
-		`printf 'echo "5 $w"; local w 2>/dev/null; w=S\n' > s.sh; w=G; w=T source ./s.sh; echo "5 $w"
-g() { w=T . ./s.sh; echo "5b ${w-unset}"; }; w=G; g; echo "5c $w"; k() { local w; echo "5d ${w-unset}"; }; printf 'k\n' > k.sh; w=T . ./k.sh`,
-	})
-}
-
 // A list declared in a function over a readonly variable: bash's first
 // message, said while the declaration's words expand (before its
 // redirections), carries its this_command_name: the function just

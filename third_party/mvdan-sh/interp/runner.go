@@ -1083,7 +1083,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// of their own (bash's temporary environment, see tempScope);
 		// other commands' are set and restored around them.
 		var temp *overlayEnviron
-		if len(cm.Assigns) > 0 && (r.Funcs[fields[0]] != nil || fields[0] == "eval" || fields[0] == "source" || fields[0] == ".") {
+		if len(cm.Assigns) > 0 && r.Funcs[fields[0]] != nil {
 			temp = &overlayEnviron{parent: r.writeEnv, tempScope: true, values: map[string]namedVariable{}}
 			r.writeEnv = temp
 		}
