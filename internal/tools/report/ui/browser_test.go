@@ -200,7 +200,7 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 // eval runs a JavaScript expression whose value is a boolean.
 func eval(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr)); err != nil {
+	if _, err := againAfterNavigation(ctx, func() (bool, error) { return chromedp.Run(ctx, chromedp.Evaluate[bool](expr)) }); err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
 }
@@ -208,18 +208,39 @@ func eval(t *testing.T, ctx context.Context, expr string) {
 // waitJS waits until the JavaScript condition holds in the page.
 func waitJS(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := againAfterNavigation(ctx, func() (bool, error) {
+		return chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond)))
+	}); err != nil {
 		t.Fatalf("waiting for %s: %v", cond, err)
 	}
 }
 
 func text(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	s, err := againAfterNavigation(ctx, func() (string, error) { return chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel))) })
 	if err != nil {
 		t.Fatalf("text of %s: %v", sel, err)
 	}
 	return s
+}
+
+// againAfterNavigation runs f again while it fails because it ran in the
+// JavaScript context of a document a navigation had just replaced (the
+// browser's "Cannot find context with specified id": the tab knew the new
+// document before its context; seen once in CI after a second Navigate in
+// one tab). Any other error, or the tab's context ending, is f's.
+func againAfterNavigation[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	for {
+		v, err := f()
+		if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "Cannot find context with specified id") && !strings.Contains(err.Error(), "Execution context was destroyed") {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // stepButton is the tree's button for the step called name.

@@ -54,7 +54,7 @@ func colourFixture(t *testing.T) (root, page string) {
 // js evaluates a JavaScript expression in the page and decodes its value.
 func js[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := againAfterNavigation(ctx, func() (T, error) { return chromedp.Run(ctx, chromedp.Evaluate[T](expr)) })
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
