@@ -101,7 +101,7 @@ var table = []refusal{
 	{"compopt", kCommand, "compopt", "", "compopt; echo st=$?"},                                            // unsupported builtin
 	{"ulimit", kCommand, "ulimit", "", "ulimit -n >/dev/null; echo st=$?"},                                 // unsupported builtin
 	{"umask", kCommand, "umask", "", "umask 022; echo st=$?"},                                              // unsupported builtin
-	{"hash (other than hash -r)", kBare, "hash", "r", "ls >/dev/null; hash | grep -c ls"},                  // no command table: lists nothing
+	{"hash listing and hash -d/-l/-p/-t", kBare, "hash", "r", "ls >/dev/null; hash | grep -c ls"},          // the table is kept, not listed
 	{"jobs (other than jobs -p)", kBare, "jobs", "p", "sleep 0.1 & jobs; wait"},                            // only jobs -p is implemented
 	{"fg", kCommand, "fg", "", "fg; echo st=$?"},                                                           // unsupported builtin
 	{"bg", kCommand, "bg", "", "bg; echo st=$?"},                                                           // unsupported builtin
@@ -507,14 +507,20 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 		}
 		hit(kBare, name, "p", words[0].Pos())
 	case "hash":
-		// the interpreter keeps no table of command paths: `hash -r`
-		// (forget them all) is the one form that runs as bash's
+		// the table of command paths runs as bash's for `hash -r` and
+		// `hash NAME…`; its listing and the other options do not
+		flush, names, other := false, 0, false
 		for _, w := range args {
-			if l := w.Lit(); strings.HasPrefix(l, "-") && strings.Contains(l, "r") {
-				return
+			if l := w.Lit(); names == 0 && len(l) > 1 && strings.HasPrefix(l, "-") && l != "--" {
+				flush = flush || strings.Contains(l, "r")
+				other = other || strings.Trim(l[1:], "r") != ""
+				continue
 			}
+			names++
 		}
-		hit(kBare, name, "r", words[0].Pos())
+		if other || names == 0 && !flush {
+			hit(kBare, name, "r", words[0].Pos())
+		}
 	case "eval":
 		if len(args) == 1 {
 			if code, ok := literalWord(args[0]); ok && !validShell(code) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +38,15 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 			if msg != "" {
 				fmt.Fprintln(hc.Stderr, msg)
 				return interp.ExitStatus(status)
+			}
+			// bash names the file it tried: the path a name was
+			// found at (PATH, or the shell's table of command paths)
+			shown := args[0]
+			if !strings.Contains(shown, "/") {
+				shown = path
+			}
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(hc.Dir, path)
 			}
 			if rewrite != nil {
 				path, args = rewrite(ctx, path, args)
@@ -75,8 +85,13 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 				}
 				return interp.ExitStatus(128 + 2)
 			default:
-				fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], errnoText(err))
+				fmt.Fprintf(hc.Stderr, "%s: %s\n", shown, errnoText(err))
 				reportFault(ctx, args[0], err)
+				if _, serr := os.Stat(path); errors.Is(err, syscall.ENOENT) && serr != nil {
+					// a remembered path whose file is gone: bash's
+					// EX_NOTFOUND (a missing interpreter stays 126)
+					return interp.ExitStatus(127)
+				}
 				return interp.ExitStatus(126)
 			}
 		}
@@ -86,7 +101,7 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 // lookPath finds a command as bash does; on failure it returns bash's
 // status and message.
 func lookPath(hc interp.HandlerContext, name string) (string, uint8, string) {
-	path, err := interp.LookPathDir(hc.Dir, hc.LookupEnv(), name) // PATH or, under command -p, the standard one
+	path, err := hc.LookPath(name) // the shell's table of paths, PATH or, under command -p, the standard one
 	if err == nil {
 		return path, 0, ""
 	}

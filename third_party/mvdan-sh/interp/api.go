@@ -208,6 +208,12 @@ type Runner struct {
 	// stdPathExec: the command being run is `command -p`'s, looked up in
 	// StandardPath (jaiph-go patch).
 	stdPathExec bool
+	// hashed is bash's table of command paths, shared with subshells
+	// until either writes (hashedShared); prefixPath: PATH is the
+	// running command's prefix binding (jaiph-go patch, jaiph_hash.go).
+	hashed       map[string]hashEntry
+	hashedShared bool
+	prefixPath   bool
 
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).
@@ -1584,6 +1590,8 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.fds = r.fds
 	r2.traceDepth = r.traceDepth
 	r2.lastArg = r.lastArg
+	r.shareHash(r2) // jaiph-go patch: see jaiph_hash.go
+	r2.prefixPath = r.prefixPath
 	r2.startTime = r.startTime
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.subshellLevel = r.subshellLevel + 1

@@ -279,6 +279,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetFailed = false
 				r.unsetElem(name, sub)
+				if r.exit.exiting {
+					// jaiph-go patch: an error bash holds fatal in the
+					// subscript (arithmetic, set -u) ends the shell, as
+					// in bash's unbind_array_element.
+					return r.exit
+				}
 				if r.unsetFailed {
 					exit.code = 1
 				}
@@ -429,7 +435,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "type":
 		return r.typeBuiltin(ctx, args) // jaiph-go patch: jaiph_type.go
 	case "hash":
-		// TODO: implement. for now, having this as a no-op is better than nothing.
+		return r.hashBuiltin(ctx, args) // jaiph-go patch: jaiph_hash.go
 	case "eval":
 		// jaiph-go patch: bash's no_options: `--` ends the options, a
 		// lone `-` is a word, `-X` is an invalid option (status 2).
@@ -570,7 +576,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			// found in PATH is bash's "exec: NAME: not found",
 			// and the shell exits with 127 (names with a colon are
 			// left to the exec handlers: jaiph::… commands).
-			if _, ok := r.commandVPath(args[0], false); !ok {
+			if _, ok := r.searchForCommand(args[0], r.stdPathExec); !ok {
 				r.errf("exec: %s: not found\n", args[0])
 				exit.code = 127
 				exit.exiting = true
@@ -596,6 +602,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				for _, arg := range fp.args() {
 					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
 						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
+					} else if path, ok := r.hashSearch(arg); ok && !strings.Contains(arg, "/") {
+						r.outf("%s is hashed (%s)\n", arg, path) // see jaiph_hash.go
+						found = true
 					} else if path, err := LookPathDir(r.Dir, stdPathEnviron{r.writeEnv}, arg); stdPath && err == nil {
 						r.outf("%s is %s\n", arg, path)
 						found = true
@@ -643,6 +652,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		for _, arg := range args {
 			if syntax.IsKeyword(arg) || r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) {
 				r.outf("%s\n", arg)
+				exit.code = 0
+			} else if path, ok := r.hashSearch(arg); ok && !strings.Contains(arg, "/") {
+				r.outf("%s\n", path) // a remembered path first, see jaiph_hash.go
 				exit.code = 0
 			} else if path, ok := r.commandVPath(arg, stdPath); ok {
 				r.outf("%s\n", path)
@@ -1691,11 +1703,15 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 		_, ok := isExec(name)
 		return name, ok
 	}
-	lose := ""
 	pathList := r.writeEnv.Get("PATH").String()
 	if stdPath {
 		pathList = StandardPath // command -pv
 	}
+	if pathList != "" {
+		path, _, _ := r.findUserCommand(name, pathList) // see jaiph_hash.go
+		return path, path != ""
+	}
+	lose := ""
 	for _, elem := range strings.Split(pathList, ":") {
 		if elem == "" {
 			elem = "."

@@ -271,11 +271,12 @@ type ExecHandlerFunc func(ctx context.Context, args []string) error
 func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := HandlerCtx(ctx)
-		path, err := LookPathDir(hc.Dir, hc.LookupEnv(), args[0]) // jaiph-go patch: command -p
+		found, err := hc.LookPath(args[0]) // jaiph-go patch: bash's table of command paths, command -p
 		if err != nil {
 			fmt.Fprintln(hc.Stderr, err)
 			return ExitStatus(127)
 		}
+		path := absPath(hc.Dir, found)
 		newCmd := func() *exec.Cmd {
 			cmd := exec.CommandContext(ctx, path)
 			cmd.Args = args
@@ -334,6 +335,14 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 			// did not start
 			fmt.Fprintf(hc.Stderr, "%v\n", err)
 			return ExitStatus(127)
+		case *os.PathError:
+			// jaiph-go patch: did not start, reported as bash's
+			// shell_execve, naming the file it tried.
+			shown := args[0]
+			if !strings.Contains(shown, "/") {
+				shown = found
+			}
+			return execFailure(hc.Stderr, shown, path, err)
 		default:
 			// The command exited with success, but WaitDelay elapsed with its
 			// I/O pipes still open, e.g. due to an orphaned subprocess.

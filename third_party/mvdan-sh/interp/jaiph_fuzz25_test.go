@@ -670,3 +670,64 @@ func TestJaiphLegalNumber(t *testing.T) {
 for i in 1 2; do for j in 1 2; do break $'2\n'; done; echo "in $i"; done; echo "br=$?"`)
 	runCases(t, cases)
 }
+
+// An error bash holds fatal in unset's subscript ends the shell and
+// deletes nothing: an unbound variable under set -u, a division by 0
+// (found by a soak of seed 108, `A1[k]=x; set -u; unset 'A1[k]'`).
+func TestJaiphUnsetSubscriptFatal(t *testing.T) {
+	var cases []string
+	for _, pre := range []string{"set -e", "set +e"} {
+		for _, body := range []string{
+			`A1[k]=x; set -u; unset 'A1[k]'`,
+			`a=(1 2 3); unset 'a[1/0]'`,
+			`declare -A m=([x]=1); set -u; unset 'm[$k]'`,
+			`s=1; unset 's[1/0]'`,
+			`a=(1 2); ( unset 'a[1/0]'; echo sub ); echo "sub=$?"`,
+		} {
+			cases = append(cases, pre+`
+trap 'echo "exit $? [${a[*]}${m[*]}${s-}]"' EXIT
+body() { `+body+`; echo "after $? [${a[*]}]"; }
+body || echo failed`)
+		}
+	}
+	runCases(t, cases)
+}
+
+// bash's table of command paths (hashcmd.c): a command found through PATH
+// is found at that path again (a program put earlier in PATH later is not
+// seen, a deleted one is `No such file or directory`, 127) and `type` says
+// "hashed"; assigning PATH, declare/local PATH, unset, a prefix binding, the
+// end of a local PATH and `hash -r` forget the paths; a subshell starts with
+// its shell's. A PATH element naming the working directory or a relative
+// one is checked against the directory the shell is in then. A file in PATH
+// that is not executable is bash's "Permission denied", 126.
+func TestJaiphHashedCommands(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`PATH="one:two:$PATH"; mkdir -p one two; printf 'echo two\n' > two/c; chmod +x two/c; c; printf 'echo one\n' > one/c; chmod +x one/c; c; type c; rm two/c; c; echo "st=$?"; PATH=$PATH; c`,
+		`d=$PWD; mkdir -p b1 b2; printf 'echo b2\n' > b2/c; chmod +x b2/c; PATH="$d/b1:$d/b2:$PATH"; c; cp b2/c b1/c; c; (c; hash -r; c); c; hash -r; c`,
+		`ls >/dev/null; for pre in 'export PATH' 'readonly PATH' 'declare -p PATH' 'x=1 true' ': ${PATH:=x}' 'cd /' '(hash -r)' 'hash -r' 'hash' ; do eval "$pre" >/dev/null; type ls; ls >/dev/null; done`,
+		`f() { ls >/dev/null; type ls; local PATH=$PATH; type ls; ls >/dev/null; type ls; }; f; type ls; ls >/dev/null; g() { ls > /dev/null; type ls; }; PATH=$PATH g; type ls`,
+		`ls >/dev/null; type -t ls; type -p ls; type -P ls; type -a ls | head -1; command -v ls; command -V ls; command -pv ls; command -pV ls`,
+		`ls >/dev/null; declare PATH; type ls; ls >/dev/null; f() { local PATH; type ls; }; f; type ls; ls > /dev/null; unset PATH; type ls; PATH=/usr/bin:/bin; type ls`,
+		`mkdir -p rel; printf 'echo rel\n' > rel/c; chmod +x rel/c; PATH="rel:$PATH"; c; type c; cd rel; c; echo "st=$?"; type c; cd ..; c`,
+		`mkdir -p dot; printf 'echo dot\n' > dot/c; chmod +x dot/c; cd dot; PATH=".:$PATH"; c; type c; cd ..; c; echo "st=$?"; type c`,
+		`hash ls cat; type ls cat; hash nope; echo "st=$?"; hash -r echo; echo "st=$?"; f() { :; }; hash f; echo "st=$?"; hash /bin/ls; echo "st=$?"`,
+		`mkdir -p nx; printf 'echo nx\n' > nx/c; PATH="$PWD/nx:$PATH"; c; echo "st=$?"; type c; chmod +x nx/c; c; echo "st=$?"`,
+		`PATH=/usr/bin ls >/dev/null; type ls; PATH=/usr/bin command ls >/dev/null; type ls; ls >/dev/null; PATH=/bin type ls`,
+		`ls >/dev/null; declare -n r=PATH; r=$PATH; type ls; ls >/dev/null; read PATH <<<"$PATH"; type ls; ls >/dev/null`,
+		`ls >/dev/null; ( type ls; PATH=$PATH; type ls ); type ls; echo "$(type ls)"; ls | cat >/dev/null; type cat`,
+		`mkdir -p e1; printf 'echo e1\n' > e1/c; chmod +x e1/c; PATH="$PWD/e1:$PATH"; c; exec 3>&1; rm e1/c; (exec c); echo "st=$?"; command c; echo "st=$?"`,
+		`mkdir -p s1; printf 'echo s1\n' > s1/c; chmod +x s1/c; PATH="$PWD/s1:$PATH"; c & wait; type c; c | cat; type c; x=$(c); type c; c; type c`,
+		`mkdir -p q1 q2; printf 'echo q1\n' > q1/c; printf 'echo q2\n' > q2/c; chmod +x q1/c q2/c; PATH="$PWD/q1:$PATH"; c; PATH="$PWD/q2:$PATH" c; c; type c`,
+		`mkdir -p w1; printf 'echo w1\n' > w1/c; chmod +x w1/c; cd w1; PATH=":$PATH"; c; type c; command -v c; cd ..; c; echo "st=$?"`,
+		`mkdir -p dd/c n2; printf 'echo n2\n' > n2/c; PATH="$PWD/dd:$PWD/n2:$PATH"; c; echo "st=$?"; type c; echo "st=$?"`,
+		`f() { ls >/dev/null; type ls; }; f; type ls; ( ls >/dev/null ); type ls | head -1`,
+	} {
+		// paths under the test's directory, and bash's script name
+		// and line before its messages, are normalised
+		norm := ` 2>&1 | sed -e "s|$PWD|D|g" -e 's|^.*/s\.sh: line [0-9]*: ||'`
+		cases = append(cases, "{ "+c+"\n}"+norm, "body() { "+c+"\n}; body"+norm)
+	}
+	runCases(t, cases)
+}

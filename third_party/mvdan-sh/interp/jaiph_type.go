@@ -89,6 +89,22 @@ func (r *Runner) typeBuiltin(ctx context.Context, args []string) (exit exitStatu
 		if !forcePath && IsBuiltin(arg) && report("builtin", arg+" is a shell builtin\n") {
 			continue
 		}
+		if !strings.Contains(arg, "/") && (!all || forcePath) {
+			// bash's describe_command: a remembered path first (see
+			// jaiph_hash.go); -a without -P lists PATH instead.
+			if path, ok := r.hashSearch(arg); ok {
+				found = true
+				switch mode {
+				case "-t":
+					r.out("file\n")
+				case "-p":
+					r.outf("%s\n", path)
+				default:
+					r.outf("%s is hashed (%s)\n", arg, path)
+				}
+				continue
+			}
+		}
 		file := func(path string) bool {
 			found = true
 			switch mode {

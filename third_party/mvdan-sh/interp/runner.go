@@ -1130,6 +1130,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if temp != nil {
 				vr.Local, vr.ReadOnly = false, false
 				temp.values[temp.normalize(name)] = namedVariable{name, vr}
+				if name == "PATH" {
+					r.hashFlush() // jaiph-go patch: see jaiph_hash.go
+				}
 				continue
 			}
 			restores = append(restores, restoreVar{name, prev})
@@ -1140,6 +1143,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		undoPrefix := func() {
 			if temp != nil {
 				r.writeEnv = temp.parent.(expand.WriteEnviron)
+				if temp.holds("PATH") {
+					r.hashFlush() // jaiph-go patch: see jaiph_hash.go
+				}
 			}
 			for _, restore := range restores {
 				r.setVar(restore.name, restore.vr)
@@ -1190,13 +1196,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		trace.newLineFlush()
 
 		r.comsubNoErrExit = false
+		// jaiph-go patch: a PATH bound for this command alone is not
+		// read from nor written to the table of command paths.
+		oldPrefixPath := r.prefixPath
+		if temp == nil && slices.ContainsFunc(cm.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == "PATH" }) {
+			r.prefixPath = true
+		}
 		r.call(ctx, cm.Args[0].Pos(), fields)
 		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		// jaiph-go patch: "$_" is the last argument of the previous
 		// simple command, as in bash.
 		r.lastArg = fields[len(fields)-1]
+		r.prefixPath = oldPrefixPath
 		if temp != nil {
 			r.writeEnv = temp.parent.(expand.WriteEnviron)
+			if temp.holds("PATH") {
+				r.hashFlush() // jaiph-go patch: see jaiph_hash.go
+			}
 		}
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
@@ -2062,6 +2078,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// arithmetic sees it, empty (declare -i n="-n" in a
 				// function is 0, not minus the caller's n).
 				_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
+			}
+			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
+				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
 			}
 			if err := r.setVarErr(name, vr); err != nil {
 				// jaiph-go patch: declare, local and typeset name
@@ -3171,6 +3190,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 			r.returnTrap(ctx, cb)
 		} else if !ok && hadRetTrap {
 			r.traps[trapReturn] = retTrap
+		}
+		if fe, ok := r.writeEnv.(*overlayEnviron); ok && fe.holds("PATH") {
+			r.hashFlush() // jaiph-go patch: a local PATH ends, see jaiph_hash.go
 		}
 		r.writeEnv = origEnv
 

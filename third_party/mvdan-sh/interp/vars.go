@@ -341,6 +341,12 @@ func (o *overlayEnviron) localToEmptyArray(name string) bool {
 	return false
 }
 
+// holds says the scope itself binds name (jaiph-go patch).
+func (o *overlayEnviron) holds(name string) bool {
+	_, ok := o.values[o.normalize(name)]
+	return ok
+}
+
 // tempBound says the name's nearest binding, looking through subshells'
 // copies, is a function call's prefix binding.
 func (o *overlayEnviron) tempBound(name string) bool {
@@ -605,6 +611,9 @@ func (r *Runner) delVar(name string) {
 		r.exit.code = 1
 		return
 	}
+	if name == "PATH" {
+		r.hashFlush() // jaiph-go patch: see jaiph_hash.go
+	}
 }
 
 func (r *Runner) setVarString(name, value string) {
@@ -781,6 +790,9 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if name == "PATH" && vr.Kind != expand.KeepValue {
+		r.hashFlush() // jaiph-go patch: a value for PATH, see jaiph_hash.go
 	}
 	if name == "RANDOM" && vr.Kind == expand.String {
 		// Assigning to RANDOM seeds its generator; the stored value is never
@@ -974,6 +986,9 @@ func (r *Runner) unsetElem(name, sub string) {
 			return // an empty subscript like `unset 'a[]'` is a no-op
 		}
 		k := r.arithm(expr)
+		if r.exit.exiting { // jaiph-go patch: a fatal error in the subscript deletes nothing
+			return
+		}
 		if k < 0 {
 			// Negative indices count from one past the maximum index.
 			if k += internal.IndexedMax(vr.List, vr.Indexes) + 1; k < 0 {
@@ -995,7 +1010,11 @@ func (r *Runner) unsetElem(name, sub string) {
 			r.delVar(name)
 			return
 		}
-		vr.DeleteAssoc(r.assocSubKey(name, sub)) // jaiph-go patch: keeps insertion order
+		key := r.assocSubKey(name, sub)
+		if r.exit.exiting { // jaiph-go patch: as for an indexed array
+			return
+		}
+		vr.DeleteAssoc(key) // jaiph-go patch: keeps insertion order
 		r.setVar(name, vr)
 	case expand.String, expand.Unknown:
 		// A scalar can be unset via subscript zero.
