@@ -723,6 +723,7 @@ func TestJaiphHashedCommands(t *testing.T) {
 		`mkdir -p w1; printf 'echo w1\n' > w1/c; chmod +x w1/c; cd w1; PATH=":$PATH"; c; type c; command -v c; cd ..; c; echo "st=$?"`,
 		`mkdir -p dd/c n2; printf 'echo n2\n' > n2/c; PATH="$PWD/dd:$PWD/n2:$PATH"; c; echo "st=$?"; type c; echo "st=$?"`,
 		`f() { ls >/dev/null; type ls; }; f; type ls; ( ls >/dev/null ); type ls | head -1`,
+		"mkdir -p bin; printf '#!/bin/sh\\necho imp\\n' > bin/tr; chmod +x bin/tr; PATH=\"$PWD/bin:$PATH\"; tr a b <<<a; type tr; command -pv tr; command -p tr a b <<< a; type tr; tr a b <<< a",
 	} {
 		// paths under the test's directory, and bash's script name
 		// and line before its messages, are normalised

@@ -161,8 +161,8 @@ func (r *Runner) pathIsPrefixBinding() bool {
 
 // searchForCommand is bash's search_for_command with CMDSRCH_HASH: a name
 // with a slash as given; else the remembered path; else PATH's (bash's
-// standard PATH under `command -p`), remembered unless PATH is a prefix
-// binding or under `command -p`.
+// standard PATH under `command -p`, which does not read the table but
+// fills it), remembered unless PATH is a prefix binding.
 func (r *Runner) searchForCommand(name string, stdPath bool) (string, bool) {
 	if strings.Contains(name, "/") {
 		return name, true
@@ -181,7 +181,7 @@ func (r *Runner) searchForCommand(name string, stdPath bool) (string, bool) {
 	if path == "" {
 		return "", false
 	}
-	if !temp && !stdPath && (path != name || st.exec) {
+	if !temp && (path != name || st.exec) { // under command -p too, as bash
 		r.hashInsert(name, hashEntry{path: path, chkDot: dotFound, relPath: !strings.HasPrefix(path, "/")})
 	}
 	return path, true
