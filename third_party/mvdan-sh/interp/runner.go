@@ -1086,6 +1086,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if len(cm.Assigns) > 0 && r.Funcs[fields[0]] != nil {
 			temp = &overlayEnviron{parent: r.writeEnv, tempScope: true, values: map[string]namedVariable{}}
 			r.writeEnv = temp
+		} else if len(cm.Assigns) > 0 && (fields[0] == "eval" || fields[0] == "source" || fields[0] == ".") {
+			// jaiph-go patch: see builtinEnv
+			temp = &overlayEnviron{parent: r.writeEnv, tempScope: true, builtinEnv: true, values: map[string]namedVariable{}}
+			r.writeEnv = temp
 		}
 
 		for _, as := range cm.Assigns {
@@ -2421,7 +2425,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 		}
 		if !r.exit.exiting {
-			_, _, placed := r.placeList(words, base, baseIndexes, nil)
+			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev))
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}
@@ -2436,6 +2440,37 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 		t.newLineFlush()
 	}
 	return arr
+}
+
+// declListShow makes the array a declaration's list has placed so far the
+// variable's value before a subscript that may read it is evaluated, as
+// bash's assign_array_var_from_string binds each element in turn
+// (jaiph-go patch: `declare -a b=([0]=6 [b[0]]=x)` sets b[6]; see
+// placeList). A declaration of a new local shows a new local. Nil for a
+// readonly variable or a nameref (the declaration fails or goes through
+// it) and for declare -i, whose values bash evaluates as it binds them.
+func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) func([]string, []int) {
+	name := as.Name.Value
+	if n, _ := r.lookupVar(name).Resolve(r.writeEnv); n != "" {
+		name = n
+	}
+	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+	if local && !r.declSameScope(name, local, false) {
+		prev = expand.Variable{Local: true}
+	}
+	if prev.ReadOnly || prev.Integer || prev.Kind == expand.NameRef || declFlag(before, "i") || declFlag(before, "n") {
+		return nil
+	}
+	return func(list []string, indexes []int) {
+		cur := prev
+		cur.Kind, cur.Set = expand.Indexed, true
+		cur.List, cur.Indexes = slices.Clone(list), slices.Clone(indexes)
+		if list == nil {
+			cur.List = []string{}
+		}
+		cur.Local = cur.Local || local
+		r.setVar(name, cur)
+	}
 }
 
 // indexLiteral is an arithmetic expression for the number i, negative ones

@@ -79,6 +79,13 @@ type overlayEnviron struct {
 	// bound name change the binding (gone with the call), an unset
 	// uncovers what it hid, other names go through to the caller's.
 	tempScope bool
+	// builtinEnv: tempScope holds the prefix bindings of eval, source
+	// or . (jaiph-go patch): bash pushes that temporary environment as a
+	// scope of the function running the builtin, and `local NAME` of a
+	// name bound there makes the binding itself that function's local
+	// (make_local_variable), which an unset then leaves unset rather
+	// than uncovering what it hid.
+	builtinEnv bool
 }
 
 // namedVariable records the original name of a variable for platforms
@@ -121,6 +128,10 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		if !vr.IsSet() && vr.Kind != expand.KeepValue {
 			if prev.ReadOnly {
 				return errReadOnly
+			}
+			if o.builtinEnv && prev.Local { // see builtinEnv
+				o.values[normalized] = namedVariable{name, expand.Variable{Local: true}}
+				return nil
 			}
 			delete(o.values, normalized)
 			return nil
@@ -297,6 +308,11 @@ func (r *Runner) newLocalHere(name string) bool {
 
 func (o *overlayEnviron) ownsLocal(name string) bool {
 	for e := o; e != nil; {
+		if e.builtinEnv {
+			if vr, ok := e.values[e.normalize(name)]; ok {
+				return vr.Local // see builtinEnv
+			}
+		}
 		if e.funcScope {
 			vr, ok := e.values[e.normalize(name)]
 			return ok && vr.Local
@@ -351,8 +367,8 @@ func (o *overlayEnviron) holds(name string) bool {
 // copies, is a function call's prefix binding.
 func (o *overlayEnviron) tempBound(name string) bool {
 	for e := o; e != nil; {
-		if _, ok := e.values[e.normalize(name)]; ok && (e.funcScope || e.tempScope) {
-			return e.tempScope
+		if vr, ok := e.values[e.normalize(name)]; ok && (e.funcScope || e.tempScope) {
+			return e.tempScope && !(e.builtinEnv && vr.Local) // see builtinEnv
 		}
 		p, ok := e.parent.(*overlayEnviron)
 		if !ok {
