@@ -1711,21 +1711,17 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 		path, _, _ := r.findUserCommand(name, pathList) // see jaiph_hash.go
 		return path, path != ""
 	}
-	lose := ""
-	for _, elem := range strings.Split(pathList, ":") {
-		if elem == "" {
-			elem = "."
+	// An empty or unset PATH finds the name itself in the working
+	// directory, named by its full path when it is executable (bash's
+	// describe_command: MP_DOCWD).
+	if r.fileStatus(name).exec {
+		dir := r.Dir
+		if !strings.HasSuffix(dir, "/") {
+			dir += "/"
 		}
-		full := strings.TrimSuffix(elem, "/") + "/" + name
-		exists, ok := isExec(full)
-		if ok {
-			return full, true
-		}
-		if exists && lose == "" {
-			lose = full
-		}
+		return dir + name, true
 	}
-	return lose, lose != ""
+	return "", false
 }
 
 // bashSingleQuote quotes s as bash's sh_single_quote: in single quotes,

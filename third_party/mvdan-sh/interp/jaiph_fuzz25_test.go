@@ -724,6 +724,8 @@ func TestJaiphHashedCommands(t *testing.T) {
 		`mkdir -p dd/c n2; printf 'echo n2\n' > n2/c; PATH="$PWD/dd:$PWD/n2:$PATH"; c; echo "st=$?"; type c; echo "st=$?"`,
 		`f() { ls >/dev/null; type ls; }; f; type ls; ( ls >/dev/null ); type ls | head -1`,
 		"mkdir -p bin; printf '#!/bin/sh\\necho imp\\n' > bin/tr; chmod +x bin/tr; PATH=\"$PWD/bin:$PATH\"; tr a b <<<a; type tr; command -pv tr; command -p tr a b <<< a; type tr; tr a b <<< a",
+		`printf 'echo c\n' > c; chmod +x c; P=$PATH; PATH=""; c; echo "st=$?"; type c; hash c; echo "h=$?"; type c; c; PATH=$P`,
+		`printf 'echo c\n' > c; chmod +x c; P=$PATH; unset PATH; c; echo "st=$?"; type c; command -v c; command -V c; type -t c; PATH=$P`,
 	} {
 		// paths under the test's directory, and bash's script name
 		// and line before its messages, are normalised

@@ -114,7 +114,7 @@ func (r *Runner) sameFile(a, b string) bool {
 // the answer, as in bash.
 func (r *Runner) findUserCommand(name, pathList string) (path string, st fileState, dotFound bool) {
 	if pathList == "" {
-		return name, r.fileStatus(name), false
+		return name, fileState{}, false // no status: bash remembers no such name
 	}
 	lose := ""
 	for elem := range strings.SplitSeq(pathList, ":") {
@@ -223,7 +223,7 @@ func (r *Runner) hashBuiltin(ctx context.Context, args []string) (exit exitStatu
 		if strings.Contains(name, "/") || r.Funcs[name] != nil || IsBuiltin(name) || r.isHandlerFunc(ctx, name) {
 			continue
 		}
-		if path, st, dotFound := r.findUserCommand(name, r.writeEnv.Get("PATH").String()); path != "" && st.exec {
+		if path, _, dotFound := r.findUserCommand(name, r.writeEnv.Get("PATH").String()); path != "" && r.fileStatus(path).exec && !r.fileStatus(path).dir {
 			r.hashInsert(name, hashEntry{path: path, chkDot: dotFound, relPath: !strings.HasPrefix(path, "/")})
 			continue
 		}
