@@ -797,3 +797,21 @@ w=G; w=T . /dev/stdin <<<'echo "src $w"; w=S; echo "src2 $w"'; echo "after src $
 m() { w=T . /dev/stdin <<<'local w=M; echo "m in $w"'; echo "m after $w"; }; m`,
 	})
 }
+
+// In a function, declare/local NAME[SUB]=v makes the local before the
+// subscript is evaluated (q[q[0]=2]=P sets the local's q[0]), and a scalar
+// local of the function becomes an empty array first, readonly or not, as
+// bash's make_local_array_variable (local u=5; local u[u]=Q sets u[0]).
+// docs/differences.md listed the first as still different.
+func TestJaiphDeclElemLocal(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare q[q[0]=2]=P; declare -p q; }; q=(x); f; declare -p q`,
+		`g() { local r[r[0]=2]=P; declare -p r; }; r=(x y); g; declare -p r`,
+		`h() { declare -a s[1]=P; declare -p s; }; s=(x y); h; declare -p s; k() { declare -x t[1]=P; declare -p t; }; t=(x y); k; declare -p t`,
+		`t2() { local u=5; local u[u]=Q; declare -p u; }; t2; t3() { local u=5; declare u[1]=Q; declare -p u; }; t3; u=5; declare u[1]=Q; declare -p u`,
+		`t4() { local -a u=(7 8); local u[1]=Q; declare -p u; }; t4; t6() { local -i u=5; local u[1]=Q; declare -p u; }; t6`,
+		`t7() { local -x u=5; declare u[2]=Q; declare -p u; }; t7; t8() { local u; local u[1]=Q; declare -p u; }; t8`,
+		`t9() { local -r u=5; local u[1]=Q; echo "st=$?"; declare -p u; }; t9`,
+		`v=(a b); declare v[v[0]=1]=Z; declare -p v; w() { declare -g G[G[0]=3]=R; }; G=(g); w; declare -p G`,
+	})
+}

@@ -2005,8 +2005,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// element of NAME, as bash (it made NAME the
 					// string v); in a function a new local array.
 					base := vr
+					if o, ok := r.writeEnv.(*overlayEnviron); ok && local && !global && r.declSameScope(name, local, global) &&
+						vr.Kind != expand.Indexed && vr.Kind != expand.Associative && o.localToEmptyArray(name) {
+						// bash's make_local_array_variable: the
+						// function's scalar local becomes an empty
+						// array before the subscript is evaluated
+						// (local u=5; local u[u]=Q sets u[0])
+						base = r.lookupVar(name)
+					}
 					if !r.declSameScope(name, local, global) {
 						base = expand.Variable{}
+						if local && !global && r.newLocalHere(name) {
+							// bash makes the local before it
+							// evaluates the subscript, which
+							// then sees and sets the local
+							// (q[q[0]=2]=P)
+							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
+						}
 					}
 					var ok bool
 					if vr, ok = r.declElem(name, base, as, valType); !ok {
@@ -3872,6 +3887,12 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	k := r.arithm(as.Index)
 	if !r.exit.ok() {
 		return base, false
+	}
+	if cur := r.lookupVar(name); cur.Kind == expand.Indexed {
+		// jaiph-go patch: the element goes into the array as the
+		// subscript left it (q[q[0]=2]=P keeps q[0]), as bash binds it
+		// after evaluating the subscript.
+		base.Kind, base.List, base.Indexes = expand.Indexed, cur.List, cur.Indexes
 	}
 	var list []string
 	var indexes []int
