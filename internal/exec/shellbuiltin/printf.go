@@ -1610,10 +1610,15 @@ func Printf(ctx context.Context, args []string) error {
 		return interp.ExitStatus(2)
 	}
 	if err := hc.SetVar(name, out.String()); err != nil {
-		if _, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
+		if fe, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
 			// bash: an arithmetic error for a declare -i variable,
-			// named after printf, ends the shell.
-			fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+			// named after printf, ends the shell; a subscript's is
+			// named after no builtin.
+			if fe.Subscript {
+				fmt.Fprintf(hc.Stderr, "%v\n", err)
+			} else {
+				fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+			}
 			return err
 		}
 		fmt.Fprintln(hc.Stderr, err)

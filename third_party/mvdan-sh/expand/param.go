@@ -452,6 +452,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			str = join(elems)
 		}
 	}
+	if callVarInd && pe.Length && index != nil && !vr.IsSet() {
+		// jaiph-go patch: ${#a[k]} of a variable unset or declared
+		// without a value is 0, k not evaluated (bash's
+		// array_length_reference: `${#a[1/0]}` is no error there).
+		callVarInd = false
+	}
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
@@ -1454,15 +1460,23 @@ func elemRefParam(ref string, pe *syntax.ParamExp) *syntax.ParamExp {
 // know that the array is associative; bash takes its text as the key, so it
 // is printed back (compactly) and expanded as a word.
 func AssocKey(cfg *Config, idx syntax.ArithmExpr) (string, error) {
-	if w, ok := idx.(*syntax.Word); ok {
+	w, isWord := idx.(*syntax.Word)
+	if isWord && !bareElemRef(w) {
 		return Literal(cfg, w)
 	}
-	var sb strings.Builder
-	wrapped := &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{X: idx}}}
-	if err := syntax.NewPrinter(syntax.Minify(true)).Print(&sb, wrapped); err != nil {
-		return "", err
+	var s string
+	if isWord {
+		// jaiph-go patch: `m[a[b]]=v` keys m with the text a[b], as
+		// bash (the parser read it as the element a[b]).
+		s = ArithmSource(w)
+	} else {
+		var sb strings.Builder
+		wrapped := &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{X: idx}}}
+		if err := syntax.NewPrinter(syntax.Minify(true)).Print(&sb, wrapped); err != nil {
+			return "", err
+		}
+		s = strings.TrimSuffix(strings.TrimPrefix(sb.String(), "$(("), "))")
 	}
-	s := strings.TrimSuffix(strings.TrimPrefix(sb.String(), "$(("), "))")
 	if !strings.ContainsAny(s, "$`\\'\"") {
 		return s, nil
 	}
@@ -1471,6 +1485,17 @@ func AssocKey(cfg *Config, idx syntax.ArithmExpr) (string, error) {
 		return s, nil
 	}
 	return Literal(cfg, w)
+}
+
+// bareElemRef says w holds an array element written without `$`, as the
+// parser reads `a[b]` in an arithmetic subscript (jaiph-go patch).
+func bareElemRef(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && !pe.Dollar.IsValid() && pe.Index != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // charOffsets returns the byte offset of each character of s and len(s)

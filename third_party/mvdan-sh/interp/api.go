@@ -215,6 +215,13 @@ type Runner struct {
 	hashedShared bool
 	prefixPath   bool
 
+	// subscriptFailed: an array subscript's arithmetic failed
+	// (subscriptErr), for SetVar's FatalAssignError (jaiph-go patch).
+	subscriptFailed bool
+	// errexitOff: an eval or source run where errexit is ignored runs
+	// with bash's exit_immediately_on_error off (see errexitOn).
+	errexitOff bool
+
 	// statusBeforeReturn is $? when the last `return` ran: what a RETURN
 	// trap sees as $? (jaiph-go patch).
 	statusBeforeReturn uint8
@@ -384,6 +391,12 @@ type exitStatus struct {
 	// expansion error bash reports without errexit (jaiph-go patch: see
 	// [Runner.keepOnExit]).
 	undoAll bool
+	// expDiscard: with exiting, the error is one bash's expansion
+	// discards the command for (DISCARD: an arithmetic error outside a
+	// subscript, a bad substitution, a failed glob, …; not set -u's or
+	// ${u:?}'s, which end the shell): an eval string or a sourced file
+	// goes on with its next line (jaiph-go patch, see evalStmts).
+	expDiscard bool
 	// popScopes: the jump to bash's top level pops every function's
 	// scope before the EXIT trap runs, which then sees no local (jaiph-go
 	// patch, see [Runner.exitTraps]): after an arithmetic error (in
@@ -1591,6 +1604,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.traceDepth = r.traceDepth
 	r2.lastArg = r.lastArg
 	r.shareHash(r2) // jaiph-go patch: see jaiph_hash.go
+	r2.errexitOff = r.errexitOff
 	r2.prefixPath = r.prefixPath
 	r2.startTime = r.startTime
 	r2.bashPID = int(fakeSubshellPID.Add(1))

@@ -757,7 +757,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		args := fp.args()
 		for _, name := range args {
-			if !syntax.ValidName(name) {
+			if !syntax.ValidName(name) && !validElemRef(name) {
 				return failf(1, "read: `%s': not a valid identifier\n", name)
 			}
 		}
@@ -802,6 +802,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (readonly) fails read with status 1 and the names after it
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
+			if !syntax.ValidName(name) && vr.Kind == expand.String {
+				// jaiph-go patch: an element (read 'a[k]'), assigned
+				// as a[k]=value would be, as bash's
+				// bind_read_variable.
+				return r.readElem(name, vr.Str, &exit)
+			}
 			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
 				if !r.arithAssignFatal(err, "read", &exit) {
 					r.errf("%v\n", err)
@@ -924,7 +930,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return true
 			}
 			r.errf("%v\n", err)
-			if errors.Is(err, errReadOnly) && r.opts[optErrExit] {
+			if errors.Is(err, errReadOnly) && r.errexitOn() {
 				r.readonlyFailed(&exit)
 			}
 			return false

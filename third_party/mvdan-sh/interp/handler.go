@@ -135,14 +135,24 @@ func (e stdPathEnviron) Get(name string) expand.Variable {
 // whose text is bash's.
 func (hc HandlerContext) SetVar(name, value string) error {
 	r := hc.runner
-	f, err := syntax.NewParser().Parse(strings.NewReader(name+"=''"), "")
-	var as *syntax.Assign
-	if err == nil && len(f.Stmts) == 1 {
-		if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && !ce.Assigns[0].Append {
-			as = ce.Assigns[0]
+	if i := strings.IndexByte(name, '['); i > 0 && validElemRef(name) {
+		if sub := name[i+1 : len(name)-1]; sub == "@" || sub == "*" {
+			// as bash's assign_array_element: its report_error,
+			// which errexit turns into the end of the shell
+			return fmt.Errorf("%s: %w", name, expand.ErrBadSubscript)
 		}
 	}
-	if as == nil || f.Stmts[0].Negated || len(f.Stmts[0].Redirs) > 0 {
+	as := parseAssignName(name)
+	if as == nil && validElemRef(name) {
+		// jaiph-go patch: a subscript an assignment could not hold
+		// as written (`m[k k]`, blanks or operators), as bash's
+		// valid_array_reference takes any text up to the last `]`:
+		// expanded inside double quotes.
+		i := strings.IndexByte(name, '[')
+		sub := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name[i+1 : len(name)-1])
+		as = parseAssignName(name[:i] + `["` + sub + `"]`)
+	}
+	if as == nil {
 		return fmt.Errorf("`%s': not a valid identifier", name)
 	}
 	as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: value}}}
@@ -152,6 +162,7 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
 	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
+	r.subscriptFailed = false
 	r.setVarWithIndex(prev, vname, as.Index, vr)
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
@@ -165,9 +176,22 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		if fatal {
 			// jaiph-go patch: an arithmetic error in a value for a
 			// declare -i variable ends the shell (arithAssignFatal).
-			return FatalAssignError{Err: errors.New(text), code: code}
+			return FatalAssignError{Err: errors.New(text), code: code, Subscript: r.subscriptFailed}
 		}
 		return errors.New(text)
+	}
+	return nil
+}
+
+// parseAssignName is the assignment name=” parsed, or nil when name is no
+// assignment's name (jaiph-go patch).
+func parseAssignName(name string) *syntax.Assign {
+	f, err := syntax.NewParser().Parse(strings.NewReader(name+"=''"), "")
+	if err != nil || len(f.Stmts) != 1 || f.Stmts[0].Negated || len(f.Stmts[0].Redirs) > 0 {
+		return nil
+	}
+	if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && !ce.Assigns[0].Append {
+		return ce.Assigns[0]
 	}
 	return nil
 }
@@ -184,7 +208,7 @@ func (e readOnlyError) Unwrap() error { return errReadOnly }
 // (see readonlyFailed), even where errexit is ignored.
 func (hc HandlerContext) AssignFailed(err error) error {
 	exit := exitStatus{code: 1}
-	if errors.Is(err, errReadOnly) {
+	if errors.Is(err, errReadOnly) || errors.Is(err, expand.ErrBadSubscript) {
 		hc.runner.readonlyFailed(&exit)
 	}
 	return errBuiltinExitStatus(exit)
@@ -199,6 +223,9 @@ func (hc HandlerContext) AssignFailed(err error) error {
 type FatalAssignError struct {
 	Err  error
 	code uint8
+	// Subscript: the error is the element's subscript's, which bash
+	// names after no builtin (its status is 1).
+	Subscript bool
 }
 
 func (e FatalAssignError) Error() string { return e.Err.Error() }

@@ -50,10 +50,10 @@ func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
 func (r *Runner) discardingStmts(ctx context.Context, stmts []*syntax.Stmt, inEval bool) {
 	for i := 0; i < len(stmts); i++ {
 		r.stmt(ctx, stmts[i])
-		if !r.exit.discard || !r.exit.exiting {
+		if !r.exit.exiting || !r.exit.discard && !(inEval && r.exit.expDiscard) {
 			continue
 		}
-		if r.exit.assignFailed && r.opts[optErrExit] && !(inEval && r.noErrExit) {
+		if r.exit.assignFailed && r.errexitOn() && !(inEval && r.noErrExit) {
 			// A failed assignment's discard under errexit (even
 			// where errexit is ignored: bash's report_error tests
 			// the option itself; a body run as `run f || …`), but
@@ -79,13 +79,28 @@ func (r *Runner) discardingStmts(ctx context.Context, stmts []*syntax.Stmt, inEv
 
 // evalStmts runs the commands of an eval string or a sourced file as bash's
 // parse_and_execute does: a discarded command (FUNCNEST, an assignment to a
-// readonly variable) takes the rest of its line with it and the next line
-// runs, the eval or source returning 1 if it was the last; in a subshell
-// the discard ends the subshell instead.
+// readonly variable, an expansion error bash discards the command for:
+// exitStatus.expDiscard) takes the rest of its line with it and the next
+// line runs, the eval or source returning 1 if it was the last; in a
+// subshell the discard ends the subshell instead.
 func (r *Runner) evalStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	if r.noErrExit && !r.errexitOff {
+		// bash's execute_builtin runs an eval or source where errexit
+		// is ignored with exit_immediately_on_error off, restored
+		// after it: report_error does not end the shell there.
+		r.errexitOff = true
+		defer func() { r.errexitOff = false }()
+	}
 	if r.inSubshell {
 		r.stmts(ctx, stmts)
 		return
 	}
 	r.discardingStmts(ctx, stmts, true)
 }
+
+// errexitOn is bash's exit_immediately_on_error, which report_error tests
+// (a readonly variable assigned, a fatal expansion error, a bad subscript
+// end the shell under errexit even where errexit is ignored): the errexit
+// option, off inside an eval or source run where errexit is ignored, even
+// after a `set -e` there (bash's builtin_ignoring_errexit), jaiph-go patch.
+func (r *Runner) errexitOn() bool { return r.opts[optErrExit] && !r.errexitOff }

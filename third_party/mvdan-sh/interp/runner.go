@@ -256,7 +256,7 @@ var errReported = errors.New("reported")
 // with the last status, or 1 if that was 0.
 func (r *Runner) reportError(err error) error {
 	r.errf("%v\n", err)
-	if !r.opts[optErrExit] {
+	if !r.errexitOn() {
 		return nil
 	}
 	r.exit.code = cmp.Or(r.lastExit.code, 1)
@@ -300,8 +300,10 @@ func (r *Runner) expandErr(err error) {
 		// A negative substring length is evaluated as arithmetic: bash
 		// jumps to its top level for it under errexit too. The jump pops
 		// the functions' scopes as well (exitStatus.popScopes).
-		r.exit.undoAll = isArithmErr(err) || strings.HasSuffix(errMsg, ": substring expression < 0") || !r.opts[optErrExit]
+		r.exit.undoAll = isArithmErr(err) || strings.HasSuffix(errMsg, ": substring expression < 0") || !r.errexitOn()
 		r.exit.popScopes = r.exit.undoAll
+		ae, arith := errors.AsType[expand.ArithmError](err)
+		r.exit.expDiscard = r.exit.undoAll && !unsetParam && !(arith && ae.Subscript) && !errors.Is(err, expand.ErrBadLengthSubscript)
 		if !r.exit.undoAll && r.elemExitTrap == "" {
 			r.exitTrapInPlace(&r.exit)
 		}
@@ -324,7 +326,7 @@ func (r *Runner) expandErr(err error) {
 		// the shell, even where errexit is otherwise ignored (an if
 		// condition, an && list).
 		r.exit.code = 1
-		if r.opts[optErrExit] {
+		if r.errexitOn() {
 			r.exit.exiting = true
 		}
 	}
@@ -349,8 +351,20 @@ func (r *Runner) readonlyInCommand(err error) bool {
 // nothing).
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.ArithmTop(r.ecfg, expr, "")
-	r.expandErr(err)
+	r.subscriptErr(err)
 	return n
+}
+
+// subscriptErr is expandErr for an array subscript's arithmetic (an
+// element assigned or unset): bash ends the shell for its errors, in an
+// eval string or a sourced file too (jaiph-go patch: no
+// exitStatus.expDiscard).
+func (r *Runner) subscriptErr(err error) {
+	r.expandErr(err)
+	r.exit.expDiscard = false
+	if err != nil {
+		r.subscriptFailed = true // see HandlerContext.SetVar
+	}
 }
 
 // arithmCmd evaluates the expression of a ((…)) or let command. jaiph-go
@@ -772,7 +786,7 @@ func (r *Runner) keepOnExit(level int) bool {
 	if !(r.exit.exiting || r.returnEnds()) || r.exit.fatalExit || r.exit.undoAll {
 		return false
 	}
-	if r.exit.discard && !(r.exit.assignFailed && r.opts[optErrExit]) {
+	if r.exit.discard && !(r.exit.assignFailed && r.errexitOn()) {
 		return false
 	}
 	return r.exit.undoFrom == 0 || level < r.exit.undoFrom-1
@@ -970,8 +984,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						}
 					}
 					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
-					if r.opts[optErrExit] {
+					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+					if r.errexitOn() {
 						// report_error exits in place under errexit
 						r.exitTrapInPlace(&r.exit)
 					}
@@ -1108,7 +1122,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// exits with 1, without an ERR trap (assign_in_env's
 				// failure in expand_word_list_internal).
 				r.errf("%s: readonly variable\n", name)
-				if r.opts[optErrExit] {
+				if r.errexitOn() {
 					readonlyExit = true
 					break
 				}
@@ -1930,8 +1944,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// err_readonly in its array assignment, which
 					// discards the command as a bare r=(…) does.
 					r.errf("%s: readonly variable\n", name)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: !r.opts[optErrExit]}
-					if r.opts[optErrExit] {
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: !r.errexitOn()}
+					if r.errexitOn() {
 						// report_error exits in place under errexit
 						r.exitTrapInPlace(&r.exit)
 					}
@@ -2124,7 +2138,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			} else if roElem {
 				r.errf("%s: readonly variable\n", name)
-				if r.opts[optErrExit] {
+				if r.errexitOn() {
 					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true}
 					r.exitTrapInPlace(&r.exit)
 					break assignLoop
@@ -3907,7 +3921,7 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	if k < 0 {
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
-			if r.opts[optErrExit] {
+			if r.errexitOn() {
 				// bash's errexit ends the shell here even where a
 				// condition ignores errexit (declare h[-9]=v || …).
 				r.exit = exitStatus{code: 1, exiting: true}

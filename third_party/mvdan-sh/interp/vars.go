@@ -679,7 +679,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 // the last status or 1; without errexit the command fails with status 1.
 func (r *Runner) readonlyFailed(exit *exitStatus) {
 	exit.code = 1
-	if r.opts[optErrExit] {
+	if r.errexitOn() {
 		exit.code = cmp.Or(r.lastExit.code, 1)
 		exit.exiting = true
 		r.exitTrapInPlace(exit)
@@ -724,7 +724,7 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		r.errf("%v\n", err)
 		exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 		exit.exiting = true
-		if r.opts[optErrExit] {
+		if r.errexitOn() {
 			r.exitTrapInPlace(exit) // report_error exits in place
 		}
 		return true
@@ -880,7 +880,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// error, which discards the command (see the indexed
 			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
-			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 			return
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
@@ -904,7 +904,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			// (DISCARD, as for a readonly variable): the next line
 			// of the script, eval string or sourced file runs, a
 			// subshell ends (it was fatal to the whole shell).
-			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
+			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 			return
 		}
 	}
@@ -1174,7 +1174,7 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 			show(list, indexes)
 		}
 		i, err := expand.ArithmString(r.ecfg, w.text)
-		r.expandErr(err)
+		r.subscriptErr(err)
 		if r.exit.exiting {
 			break
 		}
@@ -1241,7 +1241,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					}
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
-						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.opts[optErrExit]}
+						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 						return name, prev
 					}
 				}
