@@ -886,3 +886,34 @@ func TestJaiphReadElements(t *testing.T) {
 		`set -e; read 'a[@]' <<< x || echo "st=$?"; echo "not reached"`,
 	})
 }
+
+// An integer array's values are evaluated as each element is bound, after
+// the subscript, as bash's bind_array_var_internal: I=([n++]=n [n++]=n) is
+// (1 2), a declaration's subscript sees the evaluated values before it
+// (declare -ai J=([0]=1 [J[0]]=2)), an error is fatal and named after no
+// builtin. docs/differences.md listed declare -ai as still different.
+func TestJaiphIntegerListBinding(t *testing.T) {
+	runCases(t, []string{
+		`declare -ai I; n=0; I=([n++]=n [n++]=n); declare -p I`,
+		`declare -ai J=([0]=1 [J[0]]=2); declare -p J; f() { local -ai K=([0]=3 [K[0]]=4); declare -p K; }; f`,
+		`declare -ai M=(2); M=(3+4 [M[0]]=1+1); declare -p M; declare -ai O=(5); declare -a O+=(1+1 [O[1]]=2); declare -p O`,
+		`declare -ai I=([0]=1/0); echo after`,
+		`declare -ai I; I=(1 2/0 3); echo after`,
+		`body() { declare -ai I=(1 [1]=I[0]+1 I[1]*3); declare -p I; }; body`,
+	})
+}
+
+// A new local takes none of the outer variable's attributes but its
+// export, as bash's make_local_variable: local K=1+1 over a global declare
+// -i K is the string, a -l global's local keeps its case, a nameref's
+// local is a plain variable.
+func TestJaiphNewLocalAttributes(t *testing.T) {
+	runCases(t, []string{
+		`declare -i K=3; f() { local K=1+1; declare -p K; local -a A=(1+1); declare -p A; }; f; declare -p K`,
+		`declare -i K=3; f() { local K; K=1+1; declare -p K; }; f; declare -l W=abc; g() { local W; W=XY; declare -p W; local W2=Q; declare -p W2; }; g`,
+		`declare -ai L=(2); g() { local L=3; declare -p L; declare -a L2=(1+1); declare -p L2; }; g; declare -p L`,
+		`export E=1; f() { local E=2; declare -p E; local F; declare -p F; }; F=3; export F; f`,
+		`x=1; declare -n r=x; f() { local r=5; declare -p r x; }; f; declare -p x; g() { local r; r=7; declare -p r x; }; g`,
+		`declare -u U=ab; f() { declare U=cd; declare -p U; }; f; declare -p U`,
+	})
+}

@@ -1851,6 +1851,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 				continue
 			}
+			if local && !global && !vr.ReadOnly && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+				// jaiph-go patch: a new local takes none of the
+				// outer variable's attributes but its export, as
+				// bash's make_local_variable (local K=1+1 over a
+				// global declare -i K is the string 1+1).
+				vr = expand.Variable{Exported: vr.Exported}
+			}
 			if as.Naked {
 				if (valType == "-a" || valType == "-A") && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
 					// jaiph-go patch: in a function, declare -a/-A
@@ -2454,7 +2461,15 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 		}
 		if !r.exit.exiting {
-			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev))
+			// an integer array's values are evaluated as they are
+			// bound: declare -i, or the variable's own attribute
+			// (not a calling scope's, under a new local)
+			local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+			unInt := slices.ContainsFunc(before, func(a *syntax.Assign) bool {
+				return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, "i")
+			})
+			integer := !unInt && (declFlag(before, "i") || prev.Integer && (!local || r.declSameScope(as.Name.Value, local, false)))
+			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev), integer)
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}
@@ -2477,7 +2492,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 // (jaiph-go patch: `declare -a b=([0]=6 [b[0]]=x)` sets b[6]; see
 // placeList). A declaration of a new local shows a new local. Nil for a
 // readonly variable or a nameref (the declaration fails or goes through
-// it) and for declare -i, whose values bash evaluates as it binds them.
+// it).
 func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) func([]string, []int) {
 	name := as.Name.Value
 	if n, _ := r.lookupVar(name).Resolve(r.writeEnv); n != "" {
@@ -2487,7 +2502,7 @@ func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*synta
 	if local && !r.declSameScope(name, local, false) {
 		prev = expand.Variable{Local: true}
 	}
-	if prev.ReadOnly || prev.Integer || prev.Kind == expand.NameRef || declFlag(before, "i") || declFlag(before, "n") {
+	if prev.ReadOnly || prev.Kind == expand.NameRef || declFlag(before, "n") {
 		return nil
 	}
 	return func(list []string, indexes []int) {

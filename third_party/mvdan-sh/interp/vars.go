@@ -1155,22 +1155,49 @@ type indexedElem struct {
 // show, if not nil, makes the array as placed so far the variable's value
 // before a subscript that may read it is evaluated, as bash binds each
 // element in turn (jaiph-go patch: b=([0]=6 [b[0]]=x) sets b[6]).
-func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int)) ([]string, []int, []indexedElem) {
+func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int), integer bool) ([]string, []int, []indexedElem) {
 	var placed []indexedElem
 	index := internal.IndexedMax(list, indexes) + 1
+	readsNames := func(s string) bool {
+		return strings.ContainsFunc(s, func(c rune) bool { return c == '_' || unicode.IsLetter(c) })
+	}
+	// bind is the value as the element gets it: for an integer array
+	// (declare -ai) evaluated as arithmetic now, after the elements
+	// before it are placed, as bash's bind_array_var_internal (jaiph-go
+	// patch: I=([n++]=n [n++]=n) is (1 2)); an error is fatal, as the
+	// assignment's.
+	bind := func(val string) (string, bool) {
+		if !integer {
+			return val, true
+		}
+		if show != nil && readsNames(val) {
+			show(list, indexes)
+		}
+		n, err := expand.ArithmString(r.ecfg, val)
+		if err != nil {
+			r.expandErr(err)
+			r.exit.expDiscard = false
+			return "", false
+		}
+		return strconv.Itoa(n), true
+	}
 	for _, w := range words {
 		if r.exit.exiting {
 			break
 		}
 		if !w.explicit {
 			for _, val := range w.vals {
+				val, ok := bind(val)
+				if !ok {
+					break
+				}
 				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
 				placed = append(placed, indexedElem{index, val})
 				index++
 			}
 			continue
 		}
-		if show != nil && strings.ContainsFunc(w.text, func(c rune) bool { return c == '_' || unicode.IsLetter(c) }) {
+		if show != nil && readsNames(w.text) {
 			show(list, indexes)
 		}
 		i, err := expand.ArithmString(r.ecfg, w.text)
@@ -1185,8 +1212,12 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 			}
 		}
 		index = i
-		list, indexes = internal.SetIndexedElem(list, indexes, index, w.vals[0])
-		placed = append(placed, indexedElem{index, w.vals[0]})
+		val, ok := bind(w.vals[0])
+		if !ok {
+			break
+		}
+		list, indexes = internal.SetIndexedElem(list, indexes, index, val)
+		placed = append(placed, indexedElem{index, val})
 		index++
 	}
 	return list, indexes, placed
@@ -1431,7 +1462,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			}
 			r.setVar(name, cur)
 		}
-		list, indexes, _ = r.placeList(words, list, indexes, show)
+		list, indexes, _ = r.placeList(words, list, indexes, show, prev.Integer)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
