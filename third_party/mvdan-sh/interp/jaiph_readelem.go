@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
-
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
