@@ -475,7 +475,7 @@ func (g *gen) cond(st *Stmt, depth int) string {
 func (g *gen) stmt(depth int) *Stmt {
 	st := &Stmt{}
 	deep := depth >= g.o.MaxDepth
-	k := g.c.n(26)
+	k := g.c.n(27)
 	if deep && k >= 14 && k <= 19 {
 		k = 0
 	}
@@ -822,6 +822,26 @@ func (g *gen) stmt(depth int) *Stmt {
 			st.Words = []string{"let", `"` + g.arith() + `"`}
 		}
 		st.Fixed = true
+	case 26: // attributes: declare -i/-l/-u of scalars and arrays, what assigns them, declare -g
+		st.Fixed = true
+		name := g.c.pick("a1", "A1", "v1", "v2")
+		switch g.c.n(7) {
+		case 1:
+			st.Words = []string{"declare", g.c.pick("-i", "-u", "-l", "-ai", "-Ai", "-gi", "-g", "-gu") + " " + name}
+		case 2:
+			st.Words = []string{name + "+=" + g.word(st, false)}
+		case 3:
+			st.Words = []string{g.c.pick("a1[n]", "a1[-1]", "a1[2]", "A1[k]", "A1['x y']") + "+=" + g.word(st, false)}
+		case 4:
+			st.Words = []string{"A1+=([" + g.c.pick("k", "j", "0") + "]=" + g.word(st, false) + ")"}
+		case 5:
+			st.Words = []string{"mapfile", "-t", name, "<<<", g.word(st, true)}
+		case 6:
+			st.Words = []string{g.c.pick("declare -g", "declare -gi", "local -i", "local -u"), name + "=" + g.word(st, false)}
+		default:
+			st.Words = []string{"for", g.scalar(), "in", g.word(st, false) + ";", "do", "echo", "\"$" + name + "\";", "done"}
+		}
+		st.Sets = []string{name}
 	default: // echo
 		st.Words = append([]string{"echo"}, g.words(st, 3)...)
 	}

@@ -1612,9 +1612,9 @@ func Printf(ctx context.Context, args []string) error {
 	if err := hc.SetVar(name, out.String()); err != nil {
 		if fe, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
 			// bash: an arithmetic error for a declare -i variable,
-			// named after printf, ends the shell; a subscript's is
+			// named after printf, ends the shell; a subscript's or set -u's is
 			// named after no builtin.
-			if fe.Subscript {
+			if fe.Unnamed {
 				fmt.Fprintf(hc.Stderr, "%v\n", err)
 			} else {
 				fmt.Fprintf(hc.Stderr, "printf: %v\n", err)

@@ -192,8 +192,6 @@ type Runner struct {
 	// trapLine is the line the ERR trap's commands are numbered from
 	// ($LINENO: the failed command's), 0 for none (jaiph-go patch).
 	trapLine uint
-	// cdReadonly: cd met a readonly OLDPWD or PWD (jaiph-go patch).
-	cdReadonly bool
 	// cmdLine is the line of the last simple command started (jaiph-go
 	// patch: bash's line_number, see trapLine).
 	cmdLine uint
@@ -215,9 +213,11 @@ type Runner struct {
 	hashedShared bool
 	prefixPath   bool
 
-	// subscriptFailed: an array subscript's arithmetic failed
-	// (subscriptErr), for SetVar's FatalAssignError (jaiph-go patch).
-	subscriptFailed bool
+	// unnamedFailure: an array subscript's arithmetic failed
+	// (subscriptErr), or set -u stopped a declare -i value's
+	// (arithAssignFatal): an error bash names after no builtin, for
+	// SetVar's FatalAssignError (jaiph-go patch).
+	unnamedFailure bool
 	// errexitOff: an eval or source run where errexit is ignored runs
 	// with bash's exit_immediately_on_error off (see errexitOn).
 	errexitOff bool

@@ -929,6 +929,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if err == nil {
 				return true
 			}
+			if r.arithAssignFatal(err, "getopts", &exit) {
+				return false
+			}
 			r.errf("%v\n", err)
 			if errors.Is(err, errReadOnly) && r.errexitOn() {
 				r.readonlyFailed(&exit)
@@ -945,22 +948,31 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if exit.exiting {
 			return exit
 		}
-		if !r.lookupVar("OPTARG").ReadOnly {
-			r.delVar("OPTARG")
+		// jaiph-go patch: OPTARG is unset unless getopts binds it; a
+		// value bound keeps its attributes (declare -i), as bash's
+		// bind_variable.
+		unsetOptarg := func() {
+			if !r.lookupVar("OPTARG").ReadOnly {
+				r.delVar("OPTARG")
+			}
 		}
 		switch {
 		case opt == '?' && diagnostics && !done:
+			unsetOptarg()
 			if printErrs {
 				r.errf("illegal option -- %s\n", optarg)
 			}
 		case opt == ':' && diagnostics:
+			unsetOptarg()
 			if printErrs {
 				r.errf("option requires an argument -- %s\n", optarg)
 			}
-		default:
-			if optarg != "" && !bind("OPTARG", optarg) && exit.exiting {
+		case optarg != "":
+			if !bind("OPTARG", optarg) && exit.exiting {
 				return exit
 			}
+		default:
+			unsetOptarg()
 		}
 		if optind-1 != r.optState.argidx {
 			r.setVarString("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10))
@@ -1228,6 +1240,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		vr := expand.Variable{Set: true, Kind: expand.Indexed}
+		// jaiph-go patch: the lines take the array's declare -i/-l/-u
+		// (bash's bind_array_element): evaluated, or case changed.
+		cur := r.lookupVar(arrayName)
+		vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
 		index := 0
 		if origin >= 0 {
 			if prev := r.lookupVar(arrayName); prev.Kind == expand.Indexed {
@@ -1258,6 +1274,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		// jaiph-go patch: a readonly array fails mapfile (status 1).
 		if err := r.setVarErr(arrayName, vr); err != nil {
+			if r.arithAssignFatal(err, "mapfile", &exit) {
+				return exit
+			}
 			exit = failf(1, "%v\n", err)
 			if errors.Is(err, errReadOnly) {
 				r.readonlyFailed(&exit)
@@ -1468,10 +1487,10 @@ func (r *Runner) dotDotCheck(ctx context.Context, path string) error {
 	return nil
 }
 
-func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
+func (r *Runner) changeDir(ctx context.Context, cmd, path string) exitStatus {
 	if path == "" {
 		r.errf("%s: empty directory path\n", cmd)
-		return 1
+		return exitStatus{code: 1}
 	}
 	apath := r.absPath(path)
 	// jaiph-go patch: bash's texts.
@@ -1485,33 +1504,40 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 			err = pe.Err
 		}
 		r.errf("%s: %s: %s\n", cmd, path, strerror(err))
-		return 1
+		return exitStatus{code: 1}
 	}
 	if !info.IsDir() {
 		r.errf("%s: %s: Not a directory\n", cmd, path)
-		return 1
+		return exitStatus{code: 1}
 	}
 	if r.access(ctx, apath, AccessExec) != nil {
 		r.errf("%s: %s: Permission denied\n", cmd, path)
-		return 1
+		return exitStatus{code: 1}
 	}
 	r.Dir = apath
 	// jaiph-go patch: a readonly OLDPWD or PWD is bash's err_readonly
 	// (the directory still changes): status 1, the shell's end under
-	// errexit (cdReadonly, see readonlyFailed); as bash's bind_variable,
-	// cd keeps the variables' export attribute (PWD and OLDPWD start
-	// exported).
-	code := uint8(0)
+	// errexit (see readonlyFailed); a declare -i one's arithmetic error
+	// is fatal (arithAssignFatal); as bash's bind_variable, cd keeps the
+	// variables' export attribute (PWD and OLDPWD start exported).
+	var exit exitStatus
+	readonly := false
 	for _, v := range [...][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
 		vr := r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})
 		vr.Exported = r.writeEnv.Get(v[0]).Exported
 		if err := r.setVarErr(v[0], vr); err != nil {
+			if r.arithAssignFatal(err, "cd", &exit) {
+				return exit
+			}
 			r.errf("%v\n", err)
-			code = 1
-			r.cdReadonly = r.cdReadonly || errors.Is(err, errReadOnly)
+			exit.code = 1
+			readonly = readonly || errors.Is(err, errReadOnly)
 		}
 	}
-	return code
+	if readonly {
+		r.readonlyFailed(&exit)
+	}
+	return exit
 }
 
 func absPath(dir, path string) string {

@@ -162,7 +162,7 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
 	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
-	r.subscriptFailed = false
+	r.unnamedFailure = false
 	r.setVarWithIndex(prev, vname, as.Index, vr)
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
@@ -176,7 +176,10 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		if fatal {
 			// jaiph-go patch: an arithmetic error in a value for a
 			// declare -i variable ends the shell (arithAssignFatal).
-			return FatalAssignError{Err: errors.New(text), code: code, Subscript: r.subscriptFailed}
+			if r.unnamedFailure {
+				code = 1
+			}
+			return FatalAssignError{Err: errors.New(text), code: code, Unnamed: r.unnamedFailure}
 		}
 		return errors.New(text)
 	}
@@ -223,9 +226,10 @@ func (hc HandlerContext) AssignFailed(err error) error {
 type FatalAssignError struct {
 	Err  error
 	code uint8
-	// Subscript: the error is the element's subscript's, which bash
-	// names after no builtin (its status is 1).
-	Subscript bool
+	// Unnamed: the error is the element's subscript's, or set -u's in
+	// the value's arithmetic, which bash names after no builtin (its
+	// status is 1).
+	Unnamed bool
 }
 
 func (e FatalAssignError) Error() string { return e.Err.Error() }

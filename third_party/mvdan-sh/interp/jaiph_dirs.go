@@ -58,13 +58,9 @@ func (r *Runner) cdBuiltin(ctx context.Context, name string, args []string) (exi
 				if !r.isDirPath(ctx, try) {
 					continue
 				}
-				r.cdReadonly = false
-				exit.code = r.changeDir(ctx, name, try)
+				exit = r.changeDir(ctx, name, try)
 				if exit.code == 0 && elem != "" {
 					r.outf("%s\n", r.Dir)
-				}
-				if r.cdReadonly {
-					r.readonlyFailed(&exit)
 				}
 				return exit
 			}
@@ -82,11 +78,7 @@ func (r *Runner) cdBuiltin(ctx context.Context, name string, args []string) (exi
 			}
 		}()
 	}
-	r.cdReadonly = false
-	exit.code = r.changeDir(ctx, name, path)
-	if r.cdReadonly {
-		r.readonlyFailed(&exit)
-	}
+	exit = r.changeDir(ctx, name, path)
 	return exit
 }
 

@@ -917,3 +917,89 @@ func TestJaiphNewLocalAttributes(t *testing.T) {
 		`declare -u U=ab; f() { declare U=cd; declare -p U; }; f; declare -p U`,
 	})
 }
+
+// A declare -i variable's value is evaluated wherever it is assigned, and
+// an error there ends the shell as in $((…)), named after the builtin
+// that assigned it (none for an assignment word, for or select), with
+// the last status (bash's evalexp jumps without setting it); set -u's
+// unbound name ends it with status 1 (expr.c sets it before the jump).
+// getopts keeps a declare -i OPTARG's attribute; mapfile's lines take the
+// array's -i/-l/-u. Seed 111 of the soak found the set -u case in printf
+// -v; the others were found by reading the paths that assign.
+func TestJaiphIntegerValueFatal(t *testing.T) {
+	runCases(t, []string{
+		`declare -i v; set -u; (exit 4); v=a || echo or; echo "st=$?"`,
+		`declare -i v; (exit 4); v='a b' || echo or; echo "st=$?"`,
+		`declare -i v; (exit 4); v=a[ || echo or; echo "st=$?"`,
+		`declare -i v; set -u; (exit 4); read v <<< a || echo or; echo "st=$?"`,
+		`declare -i v; set -u; (exit 4); for v in a; do :; done || echo or; echo "st=$?"`,
+		`declare -i v; (exit 4); for v in 'a b'; do :; done || echo or; echo "st=$?"`,
+		`PS3=$'?\n'; declare -i v; (exit 4); select v in 'a b'; do break; done <<< 1 || echo or; echo "st=$?"`,
+		`declare -i OPTARG; (exit 4); getopts a: v -a 'x y' || echo or; echo "st=$?"`,
+		`declare -i OPTARG; set -u; (exit 4); getopts a: v -a x || echo or; echo "st=$?"`,
+		`declare -i OPTARG=5; getopts a: v -a 3+4; echo "$OPTARG"; getopts a: v -b; echo "${OPTARG-unset}"`,
+		`declare -i v; (exit 4); mapfile -t v <<< 'a b' || echo or; echo "st=$?"`,
+		`declare -i v; set -u; (exit 4); mapfile -t v <<< a || echo or; echo "st=$?"`,
+		`declare -i n; mapfile -O 1 n <<< '2+3'; declare -u U; mapfile -t U <<< ab; declare -p n U`,
+		`cd /; declare -i PWD; (exit 4); cd / || echo or; echo "st=$?"`,
+		`declare -i v; (exit 4); : "${v:=a b}" || echo or; echo "st=$?"`,
+		`declare -i v; set -u; (exit 4); : "${v:=a}" || echo or; echo "st=$?"`,
+		`declare -i v; (exit 4); v+='a b' || echo or; echo "st=$?"`,
+		`declare -ai v; (exit 4); v=(1 'a b') || echo or; echo "st=$?"`,
+		`body() { declare -i v; set -u; (exit 4); f() { local q=1; v=a; }; f || echo or; echo "st=$?"; }; body`,
+		`set -e; declare -i v; set -u; f() { (exit 4); mapfile -t v <<< a; }; f || echo or; echo "st=$?"`,
+	})
+}
+
+// An element takes its array's declare -i/-l/-u alone, after its
+// subscript, as bash's make_array_variable_value: an associative array's
+// values too (they were kept as written); a[i]+=v of an integer array
+// adds (it concatenated), a+=v on an array is a[0]+=v (through a nameref
+// too), and the element read for += is not subject to set -u.
+func TestJaiphElementAttributes(t *testing.T) {
+	runCases(t, []string{
+		`declare -ai v=(1); v+=2; v[0]+=2; v[3]+=4; declare -p v`,
+		`declare -ai a=(2); a[0]+='1+1'; a+=(1+2); a[5]+=4; declare -i s=7; s[2]=1+1; s[0]+=1; declare -p a s`,
+		`declare -Ai m; m[x]=1+1; m[x]+=3; m+=([y]=2*3); m+=5; declare -p m`,
+		`declare -Au m; m[k]=ab; m[k]+=cd; m+=([j]=x); declare -Al l=([K]=AB); declare -p m l`,
+		`n=0; declare -Ai m=([a]=n++ [b]=n++); declare -Ai o=(a 1+1 b 2*2); declare -p m o`,
+		`declare -Ai m; (exit 3); m[x]='a b' || echo or; echo "st=$?"`,
+		`declare -ai v; set -u; (exit 4); v[2]+=a || echo or; echo "st=$?"`,
+		`declare -a v; set -u; v[2]+=a; declare -A m; m[k]+=b; declare -p v m`,
+		`declare -n r=a; a=(1 2); r+=3; declare -ai b; declare -n q=b; q+=3; q+=4; declare -p a b`,
+		`a=(1); a+=:~; a[1]+=:~:~/x; declare -p a`,
+		`x=5; b=(x 2); declare -i b; b[1]=3; declare -p b`,
+	})
+}
+
+// declare -g in a function binds the global even where a calling
+// function has a local of the name, which keeps its value (it assigned
+// the local); the value is evaluated where the function's locals are
+// seen. declare -g NAME[SUB]=v under a local NAME sets the local's element,
+// without the declaration's attributes, and makes the global an array
+// with them.
+func TestJaiphDeclareGlobalUnderLocal(t *testing.T) {
+	runCases(t, []string{
+		`body() { local g=1; f() { declare -g g=2; echo "in $g"; }; f; echo "$g"; }; body; echo "$g"`,
+		`body() { local -a g=(1); f() { declare -g g=(2); }; f; declare -p g; }; body; declare -p g`,
+		`body() { local g=1; f() { local x=3; declare -gi g=x+1; }; f; echo "$g"; }; body; declare -p g`,
+		`body() { local g=1; f() { local g=5; declare -g g=2; echo "$g"; }; f; echo "$g"; }; body; echo "$g"`,
+		`body() { local -a g=(1); f() { declare -g g[0]=2; }; f; echo "$g"; }; body`,
+		`body() { local g=1; f() { declare -gr g=2; }; f; echo "$g"; g=3; echo "$g"; }; body; g=4; echo "st=$?"`,
+		`f() { local -a g=(1); declare -g g[1]=2; declare -p g; }; f; declare -p g; g=5; f; declare -p g; g=(7 8); f; declare -p g`,
+		`f() { local -A g=([a]=1); declare -gA g[b]=2; declare -p g; }; f; declare -p g; h() { local k=1; declare -gi k[2]=1+1; declare -p k; }; h; declare -p k`,
+	})
+}
+
+// What a prefix binding's value assigns while it expands (u=${u:=x} cmd)
+// stays after the command, and the command's redirections see it, as
+// bash's global does; the binding itself they do not see. Seed 112 of
+// the soak found it (`u1=${u1:=*} printenv u1 > "f$u1"` wrote f, bash f*).
+func TestJaiphPrefixValueSideEffect(t *testing.T) {
+	runCases(t, []string{
+		`u=${u:=x} printenv u > "f$u"; ls f*; echo "[$u]"; rm -f f*`,
+		`u=${u:=x} true; echo "[$u]"; f() { :; }; w=${w:=y} f > "g$w"; ls g*; echo "[$w]"; rm -f g*`,
+		`u=y true > "f1$u"; q=z printenv q > "f4$q"; ls f*; rm -f f*`,
+		`x=1; x=$((x=5)) true; echo "$x"; y=1; y=$((y+=2))$((y*10)) true; echo "$y"`,
+	})
+}

@@ -57,7 +57,7 @@ func (r *Runner) readElem(name, value string, exit *exitStatus) bool {
 	}
 	var fatal FatalAssignError
 	switch {
-	case errors.As(err, &fatal) && fatal.Subscript:
+	case errors.As(err, &fatal) && fatal.Unnamed:
 		r.errf("%v\n", err)
 		exit.code, exit.exiting, exit.undoAll = 1, true, true
 	case errors.As(err, &fatal):

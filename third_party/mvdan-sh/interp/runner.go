@@ -286,9 +286,10 @@ func (r *Runner) expandErr(err error) {
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
-		if errors.Is(err, errReadOnly) {
+		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam {
 			// jaiph-go patch: bash's err_readonly keeps the last
-			// status ($((n--)) of a readonly n after (exit 3): 3).
+			// status ($((n--)) of a readonly n after (exit 3): 3), as
+			// a declare -i value's arithmetic does.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
 		r.exit.exiting = true
@@ -363,7 +364,7 @@ func (r *Runner) subscriptErr(err error) {
 	r.expandErr(err)
 	r.exit.expDiscard = false
 	if err != nil {
-		r.subscriptFailed = true // see HandlerContext.SetVar
+		r.unnamedFailure = true // see HandlerContext.SetVar
 	}
 }
 
@@ -430,8 +431,22 @@ func (e expandEnv) Get(name string) expand.Variable {
 }
 
 func (e expandEnv) Set(name string, vr expand.Variable) error {
-	return e.r.setVarErr(name, vr)
+	err := e.r.setVarErr(name, vr)
+	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset || isArithmErr(err) {
+		// jaiph-go patch: the value's arithmetic for a declare -i
+		// variable (${v:=…}), see intValueError.
+		return intValueError{err}
+	}
+	return err
 }
+
+// intValueError is an arithmetic error in a value a word's expansion
+// assigns to a declare -i variable (jaiph-go patch): bash's evalexp jumps
+// without setting the status, so the shell ends with the last one, unlike
+// the same error in $((…)) (status 1).
+type intValueError struct{ error }
+
+func (e intValueError) Unwrap() error { return e.error }
 
 func (e expandEnv) Each(fn func(name string, vr expand.Variable) bool) {
 	seen := make(map[string]bool)
@@ -1024,9 +1039,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// ends it before the assignment, as in bash.
 					break
 				}
-				if name != as.Name.Value && as.Index != nil {
-					// jaiph-go patch: r[k]=v through a nameref sets
-					// the element of the referenced array.
+				if name != as.Name.Value && (as.Index != nil || r.assignIndex != nil) {
+					// jaiph-go patch: r[k]=v (r+=v) through a nameref
+					// sets the element of the referenced array.
 					prev = r.lookupVar(name)
 				}
 				if tracingEnabled {
@@ -1129,6 +1144,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			name, vr := r.assignVal(name, prev, as, "")
+			r.assignIndex = nil // a binding takes a+=v's value as it is
 			if !as.Append {
 				// jaiph-go patch: bash makes `v=x cmd` a variable of
 				// the command's temporary environment, without the
@@ -1152,6 +1168,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.hashFlush() // jaiph-go patch: see jaiph_hash.go
 				}
 				continue
+			}
+			if name != "RANDOM" && name != "SRANDOM" {
+				// jaiph-go patch: what the value's expansion
+				// assigned to the variable stays after the command
+				// and is seen by its redirections (u=${u:=x} cmd >
+				// f$u writes fx), as bash's global is.
+				prev = r.lookupVar(name)
 			}
 			restores = append(restores, restoreVar{name, prev})
 			applied = append(applied, restoreVar{name, vr})
@@ -1369,6 +1392,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: a readonly name ends the
 					// loop with status 1, as in bash.
 					if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: val})); err != nil {
+						if r.arithAssignFatal(err, "", &r.exit) {
+							break
+						}
 						r.errf("%v\n", err)
 						r.exit.code = 1
 						if errors.Is(err, errReadOnly) {
@@ -1389,6 +1415,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// jaiph-go patch: as in bash, a readonly name fails
 				// the loop with status 1 before its body runs.
 				if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: field})); err != nil {
+					if r.arithAssignFatal(err, "", &r.exit) {
+						break
+					}
 					r.errf("%v\n", err)
 					r.exit.code = 1
 					if errors.Is(err, errReadOnly) {
@@ -1833,7 +1862,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				continue
 			}
+			// jaiph-go patch: declare -g in a function declares the
+			// global, whatever local of the name a caller has (an
+			// element, declare -g a[1]=v, is the visible array's, as
+			// bash's assign_array_element).
+			var globalEnv *overlayEnviron
+			localElem := false // see declGlobalArray
+			if global && (as.Index == nil || as.Array != nil) {
+				globalEnv = r.globalEnv()
+			}
 			vr := r.lookupVar(name)
+			if globalEnv != nil {
+				saved := r.writeEnv
+				r.writeEnv = globalEnv
+				vr = r.lookupVar(name)
+				r.writeEnv = saved
+			}
 			if from, to, bad := arrayConversion(vr.Kind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
 				// jaiph-go patch: bash refuses to change the kind of
 				// an array its declaration reaches (declare -A on an
@@ -2049,10 +2093,31 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						r.exit.code = 1
 						continue
 					}
+					if g := r.globalEnv(); global && g != nil && r.lookupVar(name).Local {
+						// jaiph-go patch: bash's declare -g NAME[SUB]=v
+						// under a local NAME makes the global NAME an
+						// array with the declaration's attributes; the
+						// element is the local's, which takes none.
+						declGlobalArray(g, name, valType, modes)
+						localElem = true
+					}
 				} else {
-					orig := vr
-					name, vr = r.assignVal(name, vr, as, valType)
-					if vr.Kind == expand.String && as.Array == nil && !as.Append && valType == "" && (orig.Kind == expand.Indexed || orig.Kind == expand.Associative) && r.declSameScope(name, local, global) {
+					orig, attrs := vr, vr
+					if as.Array != nil && (valType == "-A" || vr.Kind == expand.Associative) {
+						// jaiph-go patch: an associative list's values
+						// take the declaration's -i/-l/-u as they are
+						// bound (assignVal), a new local's no others.
+						if local && !r.declSameScope(name, local, global) {
+							attrs.Integer, attrs.Lower, attrs.Upper = false, false, false
+						}
+						attrs = withCaseAttrs(attrs, modes)
+					}
+					name, vr = r.assignVal(name, attrs, as, valType)
+					// a+=v on an array gave element 0's value
+					// (assignVal), set below as a=v's
+					appendElem := r.assignIndex != nil
+					r.assignIndex = nil
+					if vr.Kind == expand.String && as.Array == nil && (appendElem || !as.Append && valType == "" && r.declSameScope(name, local, global)) && (orig.Kind == expand.Indexed || orig.Kind == expand.Associative) {
 						// jaiph-go patch: as bash's bind_variable, a
 						// value given to an array sets its element (key)
 						// 0 (export b=y of b=(1 2) keeps b an array).
@@ -2080,27 +2145,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// local in the current function instead.
 				vr.Local = false
 			}
-			lower, upper := false, false
-			for _, mode := range modes {
-				switch mode {
-				case "-x":
-					vr.Exported = true
-				case "-r":
-					vr.ReadOnly = true
-				case "-i":
-					vr.Integer = true
-				case "-l":
-					lower = true
-				case "-u":
-					upper = true
-				}
-			}
-			if unexport {
-				vr.Exported = false
-			}
-			if lower || upper {
-				// as bash, -l and -u together cancel out
-				vr.Lower, vr.Upper = lower && !upper, upper && !lower
+			if !localElem {
+				vr = withDeclAttrs(vr, modes, unexport)
 			}
 			if tracingEnabled {
 				if as.Naked || vr.Kind != expand.String && vr.Kind != expand.NameRef {
@@ -2122,7 +2168,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
 				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
 			}
-			if err := r.setVarErr(name, vr); err != nil {
+			if err := r.declBind(name, vr, globalEnv); err != nil {
 				// jaiph-go patch: declare, local and typeset name
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
@@ -2484,6 +2530,91 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 		t.newLineFlush()
 	}
 	return arr
+}
+
+// declBind is setVarErr for a declaration, into globalEnv when that is
+// not nil (declare -g in a function): the value is transformed by its
+// declare -i/-l/-u where the function sees its locals, as bash's
+// make_variable_value, then bound (jaiph-go patch).
+func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron) error {
+	if globalEnv == nil {
+		return r.setVarErr(name, vr)
+	}
+	saved := r.writeEnv
+	defer func() { r.writeEnv = saved }()
+	r.writeEnv = globalEnv
+	if r.readonlyHere(name, vr) {
+		return r.bindVar(name, vr, false) // refused before it is evaluated
+	}
+	r.writeEnv = saved
+	vr, err := r.attrValues(vr)
+	if err != nil {
+		return err
+	}
+	r.writeEnv = globalEnv
+	return r.bindVar(name, vr, false)
+}
+
+// withDeclAttrs is vr with the attributes a declaration's modes give
+// (jaiph-go patch); unexport: +x.
+func withDeclAttrs(vr expand.Variable, modes []string, unexport bool) expand.Variable {
+	for _, mode := range modes {
+		switch mode {
+		case "-x":
+			vr.Exported = true
+		case "-r":
+			vr.ReadOnly = true
+		}
+	}
+	if unexport {
+		vr.Exported = false
+	}
+	return withCaseAttrs(vr, modes)
+}
+
+// declGlobalArray makes the global name, in g, an array with the
+// attributes of a declaration's modes, as bash's declare -g NAME[SUB]=v
+// does before it assigns the element to the variable it sees (jaiph-go
+// patch): a scalar becomes element 0, an unset variable an empty array.
+func declGlobalArray(g *overlayEnviron, name, valType string, modes []string) {
+	gv := g.Get(name)
+	if gv.Kind != expand.Indexed && gv.Kind != expand.Associative {
+		var list []string
+		if gv.Kind == expand.String && gv.IsSet() {
+			list = []string{gv.Str}
+		}
+		if valType == "-A" {
+			gv.Kind, gv.Map, gv.MapSeq = expand.Associative, map[string]string{}, map[string]uint64{}
+			for _, s := range list {
+				gv.SetAssoc("0", s)
+			}
+		} else {
+			gv.Kind, gv.List, gv.Indexes = expand.Indexed, append([]string{}, list...), nil
+		}
+		gv.Str = ""
+	}
+	gv.Set, gv.Local = true, false
+	_ = g.Set(name, withDeclAttrs(gv, modes, false))
+}
+
+// withCaseAttrs is vr with the -i, -l and -u among a declaration's modes
+// (jaiph-go patch); as in bash, -l and -u together cancel out.
+func withCaseAttrs(vr expand.Variable, modes []string) expand.Variable {
+	lower, upper := false, false
+	for _, mode := range modes {
+		switch mode {
+		case "-i":
+			vr.Integer = true
+		case "-l":
+			lower = true
+		case "-u":
+			upper = true
+		}
+	}
+	if lower || upper {
+		vr.Lower, vr.Upper = lower && !upper, upper && !lower
+	}
+	return vr
 }
 
 // declListShow makes the array a declaration's list has placed so far the

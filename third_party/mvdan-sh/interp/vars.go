@@ -250,6 +250,36 @@ func (o *overlayEnviron) newLocal(name string) bool {
 	return false
 }
 
+// globalEnv is where declare -g binds a name inside a function (jaiph-go
+// patch): the scope under every function's, bash's global_variables, so
+// that a calling function's local of the name keeps its value and goes
+// on hiding the global. In a subshell started inside a function the
+// scopes under the subshell's are the parent shell's, which it must not
+// change: the subshell's own scope is used. Nil outside a function.
+func (r *Runner) globalEnv() *overlayEnviron {
+	top, ok := r.writeEnv.(*overlayEnviron)
+	if !ok || !r.inFunc {
+		return nil
+	}
+	var levels []*overlayEnviron
+	lastScope := -1 // the lowest function's or prefix bindings' scope
+	for o, ok := top, true; ok; o, ok = o.parent.(*overlayEnviron) {
+		if o.funcScope || o.tempScope {
+			lastScope = len(levels)
+		}
+		levels = append(levels, o)
+	}
+	if lastScope < 0 || lastScope+1 == len(levels) {
+		return nil
+	}
+	for i := lastScope; i >= 0; i-- {
+		if o := levels[i]; !o.funcScope && !o.tempScope {
+			return o // a subshell's
+		}
+	}
+	return levels[lastScope+1]
+}
+
 // globalScope is env without its functions' scopes (jaiph-go patch): the
 // global variables as a shell inside functions, or a subshell of one, sees
 // them, with what it assigned to them; no local, no call's prefix
@@ -662,13 +692,19 @@ func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
 }
 
 func (r *Runner) setVar(name string, vr expand.Variable) {
-	if err := r.setVarErr(name, vr); err != nil {
-		r.errf("%v\n", err)
-		r.exit.code = 1
-		r.exit.exiting = isArithmErr(err) // jaiph-go patch: see arithAssignFatal
-		r.exit.undoAll = r.exit.exiting   // jaiph-go patch: see exitStatus.undoAll
-		r.exit.popScopes = r.exit.exiting // jaiph-go patch: see exitStatus.popScopes
+	r.setVarFailed(r.setVarErr(name, vr))
+}
+
+// setVarFailed reports setVar's error, if any.
+func (r *Runner) setVarFailed(err error) {
+	if err == nil {
+		return
 	}
+	if r.arithAssignFatal(err, "", &r.exit) { // jaiph-go patch
+		return
+	}
+	r.errf("%v\n", err)
+	r.exit.code = 1
 }
 
 // readonlyFailed is bash's err_readonly for an assignment a command makes
@@ -713,17 +749,20 @@ func (r *Runner) exitTrapInPlace(exit *exitStatus) {
 }
 
 // arithAssignFatal reports an arithmetic error in a value assigned to a
-// declare -i variable by the builtin name (declare, local, export, read
-// …) as bash does: named after the builtin, and fatal, as the same error
-// in $((…)) is (jaiph-go patch: it was status 1 and the shell went on,
-// even under errexit after ||). exit is the status to set.
+// declare -i variable by the builtin name (declare, local, export, read,
+// getopts, mapfile, cd …; "" for an assignment word, for and select) as
+// bash does: named after the builtin, and fatal, as the same error in
+// $((…)) is, but with the last status, or 1 (bash's evalexp jumps
+// without setting it) (jaiph-go patch: it was status 1 and the shell went
+// on, even under errexit after ||). exit is the status to set.
 func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool {
 	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset {
 		// set -u in the value's arithmetic: as fatal, named after no
-		// builtin (bash's err_unboundvar).
+		// builtin, status 1 (expr.c sets it before err_unboundvar).
 		r.errf("%v\n", err)
-		exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
+		exit.code = 1
 		exit.exiting = true
+		r.unnamedFailure = true // see HandlerContext.SetVar
 		if r.errexitOn() {
 			r.exitTrapInPlace(exit) // report_error exits in place
 		}
@@ -739,7 +778,10 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		exit.code, exit.exiting, exit.undoAll = 1, true, true
 		return true
 	}
-	r.errf("%s: %v\n", name, err)
+	if name != "" {
+		r.errf("%s: ", name)
+	}
+	r.errf("%v\n", err)
 	exit.code = cmp.Or(r.lastExit.code, 1) // bash's status before the discarded line
 	exit.exiting = true
 	exit.undoAll = true // variables.c: top_level_cleanup before the jump
@@ -756,6 +798,56 @@ const randomMax = 32768
 // setVarErr is like [Runner.setVar], but it returns any error rather than
 // reporting it, for the sake of the expand package.
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
+	return r.bindVar(name, vr, true)
+}
+
+// attrValue is s as a variable with vr's declare -i/-l/-u holds it:
+// evaluated as arithmetic, or its case changed (jaiph-go patch).
+func (r *Runner) attrValue(vr expand.Variable, s string) (string, error) {
+	if vr.Integer {
+		n, err := expand.ArithmString(r.ecfg, s)
+		if err != nil {
+			return "", err
+		}
+		s = strconv.Itoa(n)
+	}
+	if vr.Lower {
+		s = strings.ToLower(s)
+	} else if vr.Upper {
+		s = strings.ToUpper(s)
+	}
+	return s, nil
+}
+
+// attrValues is vr with its value, a whole indexed array's elements
+// included, transformed by its declare -i/-l/-u (jaiph-go patch).
+func (r *Runner) attrValues(vr expand.Variable) (expand.Variable, error) {
+	if !vr.Integer && !vr.Lower && !vr.Upper {
+		return vr, nil
+	}
+	var err error
+	switch vr.Kind {
+	case expand.String:
+		if vr.Set {
+			vr.Str, err = r.attrValue(vr, vr.Str)
+		}
+	case expand.Indexed:
+		list := make([]string, len(vr.List))
+		for i, s := range vr.List {
+			if list[i], err = r.attrValue(vr, s); err != nil {
+				break
+			}
+		}
+		vr.List = list
+	}
+	return vr, err
+}
+
+// bindVar is setVarErr; convert: the value, a whole array's elements
+// included, is transformed by the variable's declare -i/-l/-u (jaiph-go
+// patch: an element assigned alone is transformed alone, see
+// setVarWithIndex).
+func (r *Runner) bindVar(name string, vr expand.Variable, convert bool) error {
 	if name == "SHELLOPTS" || name == "BASHOPTS" {
 		// jaiph-go patch: computed by lookupVar, readonly (no local copy either).
 		return fmt.Errorf("%s: %w", name, errReadOnly)
@@ -768,39 +860,9 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 		// refuses the value before it is evaluated as arithmetic.
 		return fmt.Errorf("%s: %w", name, errReadOnly)
 	}
-	if vr.Integer || vr.Lower || vr.Upper {
-		// jaiph-go patch: declare -i/-l/-u transform assigned values.
-		conv := func(s string) (string, error) {
-			if vr.Integer {
-				n, err := expand.ArithmString(r.ecfg, s)
-				if err != nil {
-					return "", err
-				}
-				s = strconv.Itoa(n)
-			}
-			if vr.Lower {
-				s = strings.ToLower(s)
-			} else if vr.Upper {
-				s = strings.ToUpper(s)
-			}
-			return s, nil
-		}
+	if convert {
 		var err error
-		switch vr.Kind {
-		case expand.String:
-			if vr.Set {
-				vr.Str, err = conv(vr.Str)
-			}
-		case expand.Indexed:
-			list := make([]string, len(vr.List))
-			for i, s := range vr.List {
-				if list[i], err = conv(s); err != nil {
-					break
-				}
-			}
-			vr.List = list
-		}
-		if err != nil {
+		if vr, err = r.attrValues(vr); err != nil {
 			return err
 		}
 	}
@@ -827,6 +889,11 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 }
 
 func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax.ArithmExpr, vr expand.Variable) {
+	if r.assignIndex != nil {
+		// jaiph-go patch: a[i]+=v's subscript (a+=v's 0 on an
+		// array), already evaluated.
+		index, r.assignIndex = r.assignIndex, nil
+	}
 	if vr.Kind == expand.String && index == nil {
 		// When assigning a string to an array, fall back to the
 		// zero value for the index.
@@ -847,14 +914,24 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		r.setVar(name, vr)
 		return
 	}
-	if r.assignIndex != nil {
-		// jaiph-go patch: a[i]+=v's subscript, already evaluated.
-		index, r.assignIndex = r.assignIndex, nil
-	}
-
 	// from the syntax package, we know that value must be a string if index
 	// is non-nil; nested arrays are forbidden.
 	valStr := vr.Str
+	// jaiph-go patch: the element alone takes the variable's declare
+	// -i/-l/-u (bash's make_array_variable_value), once the subscript is
+	// evaluated; a readonly variable refuses it first.
+	elemValue := func() bool {
+		if !(prev.Integer || prev.Lower || prev.Upper) || r.readonlyHere(name, prev) {
+			return true
+		}
+		s, err := r.attrValue(prev, valStr)
+		if err != nil {
+			r.setVarFailed(err)
+			return false
+		}
+		valStr = s
+		return true
+	}
 
 	var list []string
 	var indexes []int
@@ -883,9 +960,12 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 			return
 		}
+		if !elemValue() {
+			return
+		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
-		r.setVar(name, prev)
+		r.setVarFailed(r.bindVar(name, prev, false))
 		return
 	}
 	k := r.arithm(index)
@@ -908,12 +988,15 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			return
 		}
 	}
+	if !elemValue() {
+		return
+	}
 	list, indexes = internal.SetIndexedElem(list, indexes, k, valStr)
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
 	prev.Set = true // jaiph-go patch: declare -a a; a[3]=x sets a
-	r.setVar(name, prev)
+	r.setVarFailed(r.bindVar(name, prev, false))
 }
 
 // cutElemSubscript splits an array element argument like `a[3]`, as used by
@@ -1175,7 +1258,7 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 		}
 		n, err := expand.ArithmString(r.ecfg, val)
 		if err != nil {
-			r.expandErr(err)
+			r.expandErr(intValueError{err})
 			r.exit.expDiscard = false
 			return "", false
 		}
@@ -1239,24 +1322,29 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	}
 	prev.Set = true
 	r.assignIndex = nil
-	if as.Value != nil && as.Append && as.Index != nil {
+	if as.Value != nil && as.Append && (as.Index != nil || as.Array == nil && (prev.Kind == expand.Indexed || prev.Kind == expand.Associative)) {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
-		// appended to element 0 or, for maps, dropped the value).
+		// appended to element 0 or, for maps, dropped the value);
+		// a+=x on an array is a[0]+=x.
 		// jaiph-go patch: the value is expanded as an assignment's
-		// ("${a[@]^}" joined with IFS's first character).
-		val, err := expand.JoinedLiteral(r.ecfg, as.Value)
+		// ("${a[@]^}" joined with IFS's first character, a tilde
+		// after ':' expanded).
+		val, err := expand.AssignLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
 		r.assignWord = val
 		// jaiph-go patch: as bash, the value is expanded before the
 		// subscript, and the subscript is evaluated once (a[i++]+=x
 		// advanced i twice): setVarWithIndex uses it as evaluated.
 		index := as.Index
+		if index == nil {
+			index = indexLiteral(0)
+		}
 		if r.exit.ok() {
 			if prev.Kind == expand.Associative {
-				k, err := expand.AssocKey(r.ecfg, as.Index)
+				k, err := expand.AssocKey(r.ecfg, index)
 				r.expandErr(err)
 				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
-			} else if k := r.arithm(as.Index); r.exit.ok() {
+			} else if k := r.arithm(index); r.exit.ok() {
 				if k < 0 {
 					// Counted from the array as the subscript left it;
 					// before its start it is bash's assignment error.
@@ -1271,7 +1359,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 						}
 					}
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
-						r.errf("%s[%s]: bad array subscript\n", name, printNode(as.Index))
+						r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 						return name, prev
 					}
@@ -1283,9 +1371,28 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		if r.exit.exiting {
 			return name, prev // the subscript's error, reported once
 		}
+		// jaiph-go patch: the element is read as bash's
+		// make_array_variable_value does, set -u or not (an unset one
+		// is empty); declare -i adds its value to the new one's.
+		noUnset := r.ecfg.NoUnset
+		r.ecfg.NoUnset = false
 		cur := r.literal(&syntax.Word{Parts: []syntax.WordPart{
 			&syntax.ParamExp{Param: as.Name, Index: index},
 		}})
+		r.ecfg.NoUnset = noUnset
+		if prev.Integer {
+			old, err := expand.ArithmString(r.ecfg, cur)
+			if err == nil {
+				var n int
+				n, err = expand.ArithmString(r.ecfg, val)
+				val = strconv.Itoa(old + n)
+			}
+			if err != nil {
+				r.expandErr(intValueError{err})
+				return name, prev
+			}
+			return name, expand.Variable{Set: true, Kind: expand.String, Str: val}
+		}
 		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
 	}
 	if as.Value != nil {
@@ -1320,7 +1427,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				a, err1 := expand.ArithmString(r.ecfg, prev.Str)
 				b, err2 := expand.ArithmString(r.ecfg, s)
 				if err := cmp.Or(err1, err2); err != nil {
-					r.expandErr(err)
+					r.expandErr(intValueError{err})
 					return name, prev
 				}
 				prev.Str = strconv.Itoa(a + b)
@@ -1372,6 +1479,17 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		// order for bash's listing order.
 		amap := make(map[string]string, len(elems))
 		seq := make(map[string]uint64, len(elems))
+		// bind is the value as the key gets it, in turn: transformed
+		// by the variable's declare -i/-l/-u, as bash's
+		// make_array_variable_value; an arithmetic error is fatal.
+		bind := func(v string) string {
+			s, err := r.attrValue(prev, v)
+			if err != nil {
+				r.expandErr(intValueError{err})
+				r.exit.expDiscard = false
+			}
+			return s
+		}
 		if as.Append && prev.Kind == expand.Associative {
 			maps.Copy(amap, prev.Map)
 			maps.Copy(seq, prev.MapSeq)
@@ -1384,6 +1502,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				k, v := r.assocListLiteral(elems[i].Value), ""
 				if i+1 < len(elems) {
 					v = r.assocListLiteral(elems[i+1].Value)
+				}
+				if v = bind(v); r.exit.exiting {
+					break
 				}
 				if _, ok := amap[k]; !ok {
 					seq[k] = expand.NextAssocSeq()
@@ -1404,10 +1525,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				continue
 			}
 			k := r.literal(elem.Index.(*syntax.Word))
+			v := bind(r.assocListLiteral(elem.Value))
+			if r.exit.exiting {
+				continue
+			}
 			if _, ok := amap[k]; !ok {
 				seq[k] = expand.NextAssocSeq()
 			}
-			amap[k] = r.assocListLiteral(elem.Value)
+			amap[k] = v
 		}
 		prev.Kind = expand.Associative
 		prev.Map, prev.MapSeq = amap, seq
