@@ -1724,16 +1724,8 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 	if name == "" {
 		return "", false
 	}
-	isExec := func(p string) (exists, exec bool) {
-		info, err := os.Stat(absPath(r.Dir, p))
-		if err != nil || info.IsDir() {
-			return false, false
-		}
-		return true, info.Mode()&0o111 != 0
-	}
 	if strings.Contains(name, "/") {
-		_, ok := isExec(name)
-		return name, ok
+		return name, r.fileStatus(name).execFile()
 	}
 	pathList := r.writeEnv.Get("PATH").String()
 	if stdPath {

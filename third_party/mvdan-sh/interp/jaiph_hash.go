@@ -34,7 +34,8 @@ func (r *Runner) hashFlush() {
 
 // hashInsert remembers path for name; a table shared with a subshell is
 // copied first.
-func (r *Runner) hashInsert(name string, e hashEntry) {
+func (r *Runner) hashInsert(name, path string, dotFound bool) {
+	e := hashEntry{path: path, chkDot: dotFound, relPath: !strings.HasPrefix(path, "/")}
 	switch {
 	case r.hashed == nil:
 		r.hashed = make(map[string]hashEntry, 8)
@@ -72,7 +73,7 @@ func (r *Runner) hashSearch(name string) (string, bool) {
 	if !strings.HasPrefix(tail, "./") {
 		dotted = "./" + tail
 	}
-	if st := r.fileStatus(dotted); st.exec && !st.dir {
+	if r.fileStatus(dotted).execFile() {
 		return dotted, true
 	}
 	if strings.HasPrefix(e.path, ".") {
@@ -86,6 +87,9 @@ func (r *Runner) hashSearch(name string) (string, bool) {
 
 // fileState is what bash's file_status says of a path.
 type fileState struct{ exists, dir, exec bool }
+
+// execFile: an executable file, no directory (bash's FS_EXEC_ONLY).
+func (st fileState) execFile() bool { return st.exec && !st.dir }
 
 func (r *Runner) fileStatus(path string) fileState {
 	abs := absPath(r.Dir, path)
@@ -132,7 +136,7 @@ func (r *Runner) findUserCommand(name, pathList string) (path string, st fileSta
 		if !fs.exists {
 			continue
 		}
-		if fs.exec && !fs.dir {
+		if fs.execFile() {
 			return full, fs, dotFound
 		}
 		if lose == "" {
@@ -182,7 +186,7 @@ func (r *Runner) searchForCommand(name string, stdPath bool) (string, bool) {
 		return "", false
 	}
 	if !temp && (path != name || st.exec) { // under command -p too, as bash
-		r.hashInsert(name, hashEntry{path: path, chkDot: dotFound, relPath: !strings.HasPrefix(path, "/")})
+		r.hashInsert(name, path, dotFound)
 	}
 	return path, true
 }
@@ -223,8 +227,9 @@ func (r *Runner) hashBuiltin(ctx context.Context, args []string) (exit exitStatu
 		if strings.Contains(name, "/") || r.Funcs[name] != nil || IsBuiltin(name) || r.isHandlerFunc(ctx, name) {
 			continue
 		}
-		if path, _, dotFound := r.findUserCommand(name, r.writeEnv.Get("PATH").String()); path != "" && r.fileStatus(path).exec && !r.fileStatus(path).dir {
-			r.hashInsert(name, hashEntry{path: path, chkDot: dotFound, relPath: !strings.HasPrefix(path, "/")})
+		// (with PATH empty findUserCommand gives the name without its status)
+		if path, _, dotFound := r.findUserCommand(name, r.writeEnv.Get("PATH").String()); path != "" && r.fileStatus(path).execFile() {
+			r.hashInsert(name, path, dotFound)
 			continue
 		}
 		r.errf("hash: %s: not found\n", name)

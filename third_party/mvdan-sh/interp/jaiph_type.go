@@ -3,7 +3,6 @@ package interp
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
@@ -149,8 +148,7 @@ func (r *Runner) allCommandPaths(name string) []string {
 			elem = "."
 		}
 		full := strings.TrimSuffix(elem, "/") + "/" + name
-		info, err := os.Stat(absPath(r.Dir, full))
-		if err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+		if r.fileStatus(full).execFile() {
 			paths = append(paths, full)
 		}
 	}
