@@ -825,7 +825,10 @@ func (g *gen) stmt(depth int) *Stmt {
 	case 26: // attributes: declare -i/-l/-u of scalars and arrays, what assigns them, declare -g
 		st.Fixed = true
 		name := g.c.pick("a1", "A1", "v1", "v2")
-		switch g.c.n(7) {
+		switch g.c.n(8) {
+		case 7: // v2 a nameref: what assigns or reads it goes through
+			st.Words = []string{"declare", "-n", "v2=" + g.c.pick("v1", "a1", "'a1[1]'", "A1", "u1")}
+			name = "v2"
 		case 1:
 			st.Words = []string{"declare", g.c.pick("-i", "-u", "-l", "-ai", "-Ai", "-gi", "-g", "-gu") + " " + name}
 		case 2:

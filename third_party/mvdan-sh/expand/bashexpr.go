@@ -843,6 +843,14 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 	name, ind := tok.s, int64(-1)
 	var value string
 	if !elem {
+		// jaiph-go patch: a nameref reads the variable, or the element,
+		// it names, as bash's find_variable follows it.
+		if n, _ := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
+			name = n
+			elem = strings.HasSuffix(n, "]") && strings.Contains(n, "[")
+		}
+	}
+	if !elem {
 		if cfg.NoUnset && !cfg.Env.Get(name).IsSet() {
 			e.fail(UnsetParameterError{
 				Node:    &syntax.ParamExp{Param: &syntax.Lit{Value: name}},
@@ -856,7 +864,7 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 			value = cfg.envGet(name)
 		}
 	} else {
-		value, ind = e.elemValue(tok.s)
+		value, ind = e.elemValue(name)
 	}
 	tval := e.subexpr(value)
 	e.curlval = exprLvalue{tok: tok, ind: ind}
@@ -997,6 +1005,10 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 	}
 	vr := cfg.Env.Get(name)
 	if n, v := vr.Resolve(cfg.Env); n != "" {
+		if idx == nil && strings.HasSuffix(n, "]") && strings.Contains(n, "[") {
+			e.bind(n, ind, value) // jaiph-go patch: the element a nameref names
+			return
+		}
 		name, vr = n, v
 	}
 	wenv, ok := cfg.Env.(WriteEnviron)

@@ -773,29 +773,49 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
-			if indexAllElements && arg == "A" && vr.Kind == Indexed {
-				// jaiph-go patch: bash's declare statement for the array.
+			// jaiph-go patch: @a and @A describe the variable a nameref
+			// names (nothing for one naming none), as bash.
+			attrs := vr
+			if orig.Kind == NameRef && vr.Kind == NameRef {
+				attrs = Variable{}
+			}
+			if indexAllElements && arg == "A" && (vr.Kind == Indexed || vr.Kind == Associative) {
+				// jaiph-go patch: bash's declare statement for the array
+				// (only its attributes while it has no value).
 				var sb strings.Builder
-				flags := orig.Flags()
-				if !strings.Contains(flags, "a") {
-					flags = "a" + flags
+				flags := attrs.Flags()
+				if kind := map[ValueKind]string{Indexed: "a", Associative: "A"}[vr.Kind]; !strings.Contains(flags, kind) {
+					flags = kind + flags
 				}
-				sb.WriteString("declare -" + flags + " " + name + "=(")
-				for i, k := range vr.indexedKeys() {
-					if i > 0 {
-						sb.WriteByte(' ')
+				sb.WriteString("declare -" + flags + " " + name)
+				if vr.IsSet() {
+					sb.WriteString("=(")
+					if vr.Kind == Associative {
+						for _, k := range vr.AssocKeys() {
+							key := k
+							if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+								key = dqDeclare(k)
+							}
+							sb.WriteString("[" + key + "]=" + dqDeclare(vr.Map[k]) + " ")
+						}
+					} else {
+						for i, k := range vr.indexedKeys() {
+							if i > 0 {
+								sb.WriteByte(' ')
+							}
+							v, _ := vr.indexedVal(atoiOr0(k))
+							sb.WriteString("[" + k + "]=" + dqDeclare(v))
+						}
 					}
-					v, _ := vr.indexedVal(atoiOr0(k))
-					sb.WriteString("[" + k + "]=" + dqDeclare(v))
+					sb.WriteString(")")
 				}
-				sb.WriteString(")")
 				str = sb.String()
 				break
 			}
 			if indexAllElements && perElemAtOp(arg) {
 				// jaiph-go patch: ${a[@]@Q} quotes each element.
 				out := make([]string, len(elems))
-				flags := orig.Flags()
+				flags := attrs.Flags()
 				if p := pe.Param.Value; p == "@" || p == "*" {
 					flags = "" // jaiph-go patch: positionals have no attributes (bash: ${@@a} is empty)
 				}
@@ -816,13 +836,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				str = ansiCExpand(cfg, str)
 			case "a":
 				// ${var@a} returns variable attribute flags.
-				// We use orig (before nameref resolve) for the attributes.
-				str = orig.Flags()
+				str = attrs.Flags()
 			case "A":
 				// ${var@A} returns a declare statement that recreates the variable.
-				flags := orig.Flags()
+				flags := attrs.Flags()
 				quoted := bashQuoteQ(str) // jaiph-go patch
-				if !set {
+				if !set && flags != "" {
+					// jaiph-go patch: a variable declared without a
+					// value (declare -i n) is its attributes, as bash.
+					str = fmt.Sprintf("declare -%s %s", flags, name)
+				} else if !set {
 					str = ""
 				} else if flags == "" {
 					str = fmt.Sprintf("%s=%s", name, quoted)

@@ -189,9 +189,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// with 2; more than one word is bash's no_args, which reports
 		// "too many arguments" and discards the top-level command
 		// (status 1, the next one runs; a subshell ends).
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
+		args = dropDoubleDash(args)
 		switch {
 		case len(args) == 0:
 			exit = r.lastExit
@@ -226,7 +224,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		r.updateExpandOpts()
 	case "shift":
 		// jaiph-go patch: bash's statuses and texts; shifting past $# fails
-		// with status 1 and leaves the parameters unchanged.
+		// with status 1 and leaves the parameters unchanged; a leading
+		// "--" is dropped (bash's no_options), as for return and getopts.
+		args = dropDoubleDash(args)
 		n := 1
 		switch len(args) {
 		case 0:
@@ -669,6 +669,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if !r.inFunc && !r.inSource {
 			return failf(2, "return: can only `return' from a function or sourced script\n") // jaiph-go patch: bash's text and status
 		}
+		args = dropDoubleDash(args)
 		switch len(args) {
 		case 0:
 			// jaiph-go patch: as in bash, the status of the last command.
@@ -688,7 +689,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		var prompt string
 		raw := false
 		silent := false
-		readArray := false
+		readArray, arrayName := false, ""
 		ropts := readOpts{delim: '\n', nchars: -1, skipNUL: true}
 		pollOnly := false // read -t 0: only report whether input is ready
 		var timeout time.Duration
@@ -703,7 +704,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			case "-r":
 				raw = true
 			case "-a":
-				readArray = true
+				// jaiph-go patch: -a takes the array's name as its
+				// argument, as bash's getopt (read -a arr -d '').
+				if fp.current == "" && len(fp.remaining) == 0 {
+					return failf(2, "read: -a: option requires an argument\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+				}
+				readArray, arrayName = true, fp.value()
 			case "-p":
 				prompt = fp.value()
 				if prompt == "" {
@@ -761,6 +767,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return failf(1, "read: `%s': not a valid identifier\n", name)
 			}
 		}
+		if readArray && !syntax.ValidName(arrayName) {
+			return failf(1, "read: `%s': not a valid identifier\n", arrayName)
+		}
 
 		if pollOnly {
 			if !inputReady(in) {
@@ -802,6 +811,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (readonly) fails read with status 1 and the names after it
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
+			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
 			if !syntax.ValidName(name) && vr.Kind == expand.String {
 				// jaiph-go patch: an element (read 'a[k]'), assigned
 				// as a[k]=value would be, as bash's
@@ -833,9 +843,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
-			arrayName := shellReplyVar
-			if len(args) > 0 {
-				arrayName = args[0]
+			if r.lookupVar(r.refTarget(arrayName)).Kind == expand.Associative {
+				// jaiph-go patch: bash's read checks it once the
+				// line is read.
+				r.errf("read: %s: not an indexed array\n", arrayName)
+				exit.code = 1
+				return exit
 			}
 			// Use -1 as max to get all fields without joining the last ones.
 			values := expand.ReadFields(r.ecfg, string(line), -1, raw)
@@ -894,6 +907,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 	case "getopts":
+		args = dropDoubleDash(args)
 		if len(args) < 2 {
 			return failf(2, "getopts: usage: getopts optstring name [arg ...]\n")
 		}
@@ -925,7 +939,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (status 2, see readonlyFailed); a readonly OPTARG is reported
 		// once, the status left alone.
 		bind := func(name, value string) bool {
-			err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
+			var err error
+			if syntax.ValidName(name) {
+				err = r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+			} else {
+				err = HandlerContext{runner: r}.SetVar(name, value) // a nameref's element
+			}
 			if err == nil {
 				return true
 			}
@@ -1033,7 +1053,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					all = append(all, optState{opt.name, r.opts[len(posixOptsTable)+i]})
 				}
 			}
-			slices.SortFunc(all, func(a, b optState) int { return strings.Compare(a.name, b.name) })
+			// bash's tables are sorted by name, but for shopt's autocd,
+			// first (jaiph-go patch: it came after assoc_expand_once)
+			key := func(o optState) string {
+				if o.name == "autocd" && !posixOpts {
+					return ""
+				}
+				return o.name
+			}
+			slices.SortFunc(all, func(a, b optState) int { return strings.Compare(key(a), key(b)) })
 			for _, o := range all {
 				if mode == "" || o.on == (mode == "-s") {
 					show(o.name, o.on)
@@ -1234,7 +1262,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if !syntax.ValidName(args[0]) {
 				return failf(2, "%s: invalid identifier %q\n", name, args[0])
 			}
-			arrayName = args[0]
+			arrayName = r.refTarget(args[0]) // jaiph-go patch: a nameref's array
 		default:
 			return failf(2, "%s: Only one array name may be specified, %v\n", name, args)
 		}
@@ -1244,6 +1272,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (bash's bind_array_element): evaluated, or case changed.
 		cur := r.lookupVar(arrayName)
 		vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+		// jaiph-go patch: as bash, an associative or readonly array
+		// fails mapfile before a line is read.
+		if cur.Kind == expand.Associative {
+			return failf(1, "%s: %s: not an indexed array\n", name, arrayName)
+		}
+		if r.readonlyHere(arrayName, vr) {
+			exit = failf(1, "%s: %v\n", arrayName, errReadOnly)
+			r.readonlyFailed(&exit)
+			return exit
+		}
 		index := 0
 		if origin >= 0 {
 			if prev := r.lookupVar(arrayName); prev.Kind == expand.Indexed {
@@ -1554,6 +1592,15 @@ func absPath(dir, path string) string {
 
 func (r *Runner) absPath(path string) string {
 	return absPath(r.Dir, path)
+}
+
+// dropDoubleDash is args without a leading "--", which bash's builtins
+// that take no options skip (no_options) (jaiph-go patch).
+func dropDoubleDash(args []string) []string {
+	if len(args) > 0 && args[0] == "--" {
+		return args[1:]
+	}
+	return args
 }
 
 // flagParser is used to parse builtin flags.

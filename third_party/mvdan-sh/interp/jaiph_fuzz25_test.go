@@ -977,7 +977,8 @@ func TestJaiphElementAttributes(t *testing.T) {
 // the local); the value is evaluated where the function's locals are
 // seen. declare -g NAME[SUB]=v under a local NAME sets the local's element,
 // without the declaration's attributes, and makes the global an array
-// with them.
+// with them. A value given to an array is its element 0's, transformed
+// alone (seed 113: declare -gi a1=2 evaluated every element of a1).
 func TestJaiphDeclareGlobalUnderLocal(t *testing.T) {
 	runCases(t, []string{
 		`body() { local g=1; f() { declare -g g=2; echo "in $g"; }; f; echo "$g"; }; body; echo "$g"`,
@@ -988,6 +989,7 @@ func TestJaiphDeclareGlobalUnderLocal(t *testing.T) {
 		`body() { local g=1; f() { declare -gr g=2; }; f; echo "$g"; g=3; echo "$g"; }; body; g=4; echo "st=$?"`,
 		`f() { local -a g=(1); declare -g g[1]=2; declare -p g; }; f; declare -p g; g=5; f; declare -p g; g=(7 8); f; declare -p g`,
 		`f() { local -A g=([a]=1); declare -gA g[b]=2; declare -p g; }; f; declare -p g; h() { local k=1; declare -gi k[2]=1+1; declare -p k; }; h; declare -p k`,
+		`a1=(1 'two words' three); f() { declare -gi a1=5+1; }; f; declare -p a1; b=(x y); declare -gu b=z; declare -A m=([0]=a [k]=x); declare -u m=q; declare -p b m`,
 	})
 }
 
@@ -1001,5 +1003,81 @@ func TestJaiphPrefixValueSideEffect(t *testing.T) {
 		`u=${u:=x} true; echo "[$u]"; f() { :; }; w=${w:=y} f > "g$w"; ls g*; echo "[$w]"; rm -f g*`,
 		`u=y true > "f1$u"; q=z printenv q > "f4$q"; ls f*; rm -f f*`,
 		`x=1; x=$((x=5)) true; echo "$x"; y=1; y=$((y+=2))$((y*10)) true; echo "$y"`,
+	})
+}
+
+// read, mapfile, getopts and select assign the variable a nameref names
+// (an element too), as bash's bind_variable follows it; they replaced the
+// nameref with a plain variable. A nameref without a value read into
+// stays one, naming the value. for's nameref control variable names each
+// word in turn (one that is no name ends the loop). read -a and mapfile
+// refuse an associative array (mapfile, and a readonly array, before a
+// line is read).
+func TestJaiphNamerefAssigningBuiltins(t *testing.T) {
+	runCases(t, []string{
+		`declare -n r=v; read r <<< x; declare -p r v; declare -n m=w; mapfile -t m <<< z; declare -p m w`,
+		`declare -n r=v; getopts a r -a; declare -p r v; declare -n u='a[1]'; read u <<< w; getopts b: u -b k; declare -p a`,
+		`declare -n r=v; declare -i v; read r <<< '2*3'; declare -p v; declare -n s=v2; select s in m; do break; done <<< 1 2>/dev/null; declare -p v2`,
+		`declare -n r; read r <<< x; declare -p r; declare -n q=v; for q in a 'b c' d; do echo "[$q]"; done; echo "st=$?"; declare -p q`,
+		`declare -n e; for e in 1 x; do :; done; echo "st=$?"; declare -p e; declare -n r=v; read -a r <<< '1 2'; declare -p v`,
+		`declare -A m=([k]=v); read -a m <<< '1 2'; echo "st=$?"; declare -p m; declare -A n; mapfile n <<< x; echo "st=$?"`,
+		`declare -A n; { mapfile n; read l; echo "l=$l"; } <<< $'a\nb'; readonly -a ro=(1); { mapfile ro; echo "st=$?"; read l; echo "l=$l"; } <<< $'a\nb'`,
+	})
+}
+
+// A nameref in arithmetic reads and assigns the variable, or the element,
+// it names (it read as 0); -v of a nameref tests the variable it names
+// (false for none or an element); a nameref named without a value by
+// declare, readonly or export gives the attributes to the variable it
+// names (in a function, declare makes that a local, as bash); declare -n
+// of an empty value is bash's `': not a valid identifier (in a function
+// after making the local).
+func TestJaiphNamerefReads(t *testing.T) {
+	runCases(t, []string{
+		`declare -n r=v; v=5; let r+=2; echo "$v"; (( r++ )); echo "$v $(( r * 2 ))"; (( r = r + 1 )); echo "$v"`,
+		`a=(1 2); declare -n r='a[1]'; echo $(( r + 1 )); (( r += 5 )); let r++; declare -p a; declare -A m=([k]=1); declare -n q='m[k]'; (( q += 2 )); declare -p m`,
+		`declare -n r=v; set -u; (( r + 1 )); echo "st=$?"`,
+		`declare -n r=v; [[ -v r ]]; echo $?; v=1; [[ -v r ]]; echo $?; declare -n e; [[ -v e ]]; echo $?; a=(1); declare -n q='a[0]'; [[ -v q ]]; echo $?; declare -n rr=r; test -v rr; echo $?`,
+		`declare -n r=v; declare -u r; r=xy; declare -p r v; declare -n q=w; readonly q; export q; declare -p q w`,
+		`v=ab; f() { local -n r=v; declare -u r; declare -p v; v=cd; }; f; declare -p v; w=ab; g() { local -n r=w; export r; }; g; declare -p w`,
+		`declare -n e=; echo "st=$?"; declare -n t=''; echo "st=$?"; f() { declare -n q=; declare -p q; v=1; declare -n v=''; declare -p v; }; f; declare -p v`,
+	})
+}
+
+// ${m[@]@A} of an associative array is bash's declare statement for it
+// (it was the first value's); an array or a variable declared without a
+// value is its attributes (declare -a ea, declare -i n); @a and @A of a
+// nameref describe the variable it names, nothing for one naming none
+// (they described the nameref).
+func TestJaiphAtAOperator(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m=([k]='v w' [j]=2); echo "${m[@]@A}"; echo "${m[*]@A}"; echo "[${m@A}]"; declare -A k=(['a b']=1 [c]=2 ['$x']=3); echo "${k[@]@A}"`,
+		`a=([1]=x); echo "[${a@A}]"; declare -i n; echo "[${n@A}]"; declare -A e; echo "[${e@A}]" "[${e[@]@A}]"; declare -a ea; echo "[${ea[@]@A}]"; b=(); echo "[${b[@]@A}]"; declare -A z=(); echo "[${z[@]@A}]"`,
+		`declare x; echo "[${x@A}]"; declare -x y; echo "[${y@A}]"; echo "[${u@A}]"; declare -ir ri=(1); echo "${ri[@]@A}"`,
+		`declare -n r=v; v=1; echo "${r@A}|${r@a}"; a=(1 2); declare -n q=a; echo "${q@A}|${q[@]@A}|${q@a}|${q[@]@a}"; declare -rn rr=v; echo "${rr@a}|${rr@A}"; declare -n e; echo "[${e@A}|${e@a}]"`,
+	})
+}
+
+// read -a takes the array's name as its option argument, as bash's
+// getopt: options may follow it (read -a arr -d ,), -aNAME is one word,
+// a missing one is a usage error, an invalid one "not a valid
+// identifier"; it took the first name after the options.
+func TestJaiphReadArrayOption(t *testing.T) {
+	runCases(t, []string{
+		`read -a arr -d '' <<< $'x y\nz'; declare -p arr; read -a q -a w <<< '7 8'; declare -p w`,
+		`read -a arr x <<< '1 2'; declare -p arr; read -ra arr2 <<< '3 4'; declare -p arr2; read -aarr3 <<< '5 6'; declare -p arr3`,
+		`read -a 1x <<< 5; echo "st=$?"; read -a <<< 6; echo "st=$?"; read -a 'm[1]' <<< 9; echo "st=$?"; read -a arr 1x <<< 5; echo "st=$?"`,
+	})
+}
+
+// shift, return and getopts drop a leading "--" as bash's builtins that
+// take no options do (no_options): it was "too many arguments", or
+// getopts' optstring. shopt's listing puts autocd first, as bash's table.
+func TestJaiphNoOptionsDoubleDash(t *testing.T) {
+	runCases(t, []string{
+		`set -- a b c; shift --; echo "$#"; shift -- 1; echo "$# $1"; shift -- --; echo "st=$?"`,
+		`f() { return -- 3; }; f; echo $?; g() { return --; }; false; g; echo $?`,
+		`getopts -- a: o -a x; echo "$o $OPTARG"; getopts --; echo "st=$?"`,
+		`shopt | head -3; shopt -s autocd; shopt -s | head -2; shopt -p | head -2`,
 	})
 }

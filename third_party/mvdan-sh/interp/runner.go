@@ -1390,8 +1390,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						val = items[c-1]
 					}
 					// jaiph-go patch: a readonly name ends the
-					// loop with status 1, as in bash.
-					if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: val})); err != nil {
+					// loop with status 1, as in bash; a nameref's
+					// variable is assigned.
+					target := r.refTarget(name)
+					if err := r.setVarErr(target, r.keepAttrs(target, expand.Variable{Set: true, Kind: expand.String, Str: val})); err != nil {
 						if r.arithAssignFatal(err, "", &r.exit) {
 							break
 						}
@@ -1412,9 +1414,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			for _, field := range items {
-				// jaiph-go patch: as in bash, a readonly name fails
-				// the loop with status 1 before its body runs.
-				if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: field})); err != nil {
+				if ref := r.lookupVar(name); ref.Kind == expand.NameRef {
+					// jaiph-go patch: as bash's for, a nameref
+					// control variable names each word in turn
+					// (one that is no name ends the loop, status 1).
+					if !syntax.ValidName(field) {
+						r.errf("`%s': not a valid identifier\n", field)
+						r.exit.code = 1
+						break
+					}
+					ref.Str, ref.Set = field, true
+					if err := r.setVarErr(name, ref); err != nil {
+						r.setVarFailed(err)
+						break
+					}
+				} else if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: field})); err != nil {
+					// jaiph-go patch: as in bash, a readonly name
+					// fails the loop with status 1 before its body
+					// runs.
 					if r.arithAssignFatal(err, "", &r.exit) {
 						break
 					}
@@ -1866,8 +1883,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// global, whatever local of the name a caller has (an
 			// element, declare -g a[1]=v, is the visible array's, as
 			// bash's assign_array_element).
+			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) {
+				// jaiph-go patch: a nameref named without a value
+				// declares the variable it names (declare -u r,
+				// readonly r, export r), as bash.
+				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); syntax.ValidName(n) {
+					name = n
+				}
+			}
 			var globalEnv *overlayEnviron
-			localElem := false // see declGlobalArray
+			localElem := false   // see declGlobalArray
+			var elemZero *string // the value of an array's element (key) 0
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
 			}
@@ -2028,11 +2054,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
 				}
-				if valType == "-n" && as.Value != nil && as.Array == nil && as.Index == nil && !as.Append {
+				if valType == "-n" && !as.Naked && as.Array == nil && as.Index == nil && !as.Append {
 					// jaiph-go patch: bash's declare checks a
 					// nameref's value: a name or an array element,
-					// never the nameref itself.
-					s := r.literal(as.Value)
+					// never the nameref itself, never empty.
+					s := ""
+					if as.Value != nil {
+						s = r.literal(as.Value)
+					}
+					if s == "" {
+						if local && !global && r.newLocalHere(name) {
+							// bash made the local first
+							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
+						}
+						r.errf("%s: `': not a valid identifier\n", cm.Variant.Value)
+						r.exit.code = 1
+						continue
+					}
 					if s == name {
 						r.errf("%s: %s: nameref variable self references not allowed\n", cm.Variant.Value, name)
 						r.exit.code = 1
@@ -2129,6 +2167,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 							vr.SetAssoc("0", s)
 						}
 						vr.Set = true
+						elemZero = &s
 					}
 				}
 			}
@@ -2168,7 +2207,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
 				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
 			}
-			if err := r.declBind(name, vr, globalEnv); err != nil {
+			if err := r.declBind(name, vr, globalEnv, elemZero); err != nil {
 				// jaiph-go patch: declare, local and typeset name
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
@@ -2535,23 +2574,40 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 // declBind is setVarErr for a declaration, into globalEnv when that is
 // not nil (declare -g in a function): the value is transformed by its
 // declare -i/-l/-u where the function sees its locals, as bash's
-// make_variable_value, then bound (jaiph-go patch).
-func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron) error {
-	if globalEnv == nil {
+// make_variable_value, then bound (jaiph-go patch). elemZero, when not
+// nil, is the value given to an array's element (key) 0: transformed
+// alone, the other elements as they are.
+func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron, elemZero *string) error {
+	if globalEnv == nil && elemZero == nil {
 		return r.setVarErr(name, vr)
 	}
 	saved := r.writeEnv
 	defer func() { r.writeEnv = saved }()
-	r.writeEnv = globalEnv
+	if globalEnv != nil {
+		r.writeEnv = globalEnv
+	}
 	if r.readonlyHere(name, vr) {
 		return r.bindVar(name, vr, false) // refused before it is evaluated
 	}
+	target := r.writeEnv
 	r.writeEnv = saved
-	vr, err := r.attrValues(vr)
-	if err != nil {
-		return err
+	if elemZero == nil {
+		var err error
+		if vr, err = r.attrValues(vr); err != nil {
+			return err
+		}
+	} else {
+		v, err := r.attrValue(vr, *elemZero)
+		if err != nil {
+			return err
+		}
+		if vr.Kind == expand.Indexed {
+			vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, 0, v)
+		} else {
+			vr.SetAssoc("0", v)
+		}
 	}
-	r.writeEnv = globalEnv
+	r.writeEnv = target
 	return r.bindVar(name, vr, false)
 }
 

@@ -313,6 +313,15 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		if x == "" {
 			return false
 		}
+		if vr := r.lookupVar(x); vr.Kind == expand.NameRef {
+			// jaiph-go patch: -v of a nameref tests the variable it
+			// names (false for none, or for an element, as bash).
+			n, _ := vr.Resolve(r.writeEnv)
+			if !syntax.ValidName(n) {
+				return false
+			}
+			x = n
+		}
 		if vr := r.lookupVar(x); vr.Kind == expand.Indexed || vr.Kind == expand.Associative {
 			// jaiph-go patch: -v of an array tests its element (key) 0,
 			// as bash ([[ -v a ]] of a=([2]=x) is false).

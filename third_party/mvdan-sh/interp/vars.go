@@ -250,6 +250,16 @@ func (o *overlayEnviron) newLocal(name string) bool {
 	return false
 }
 
+// refTarget is the variable a command assigning name binds (jaiph-go
+// patch): the one a nameref name names, as bash's bind_variable follows
+// it (read, mapfile, getopts, select); name itself otherwise.
+func (r *Runner) refTarget(name string) string {
+	if n, _ := r.lookupVar(name).Resolve(r.writeEnv); n != "" {
+		return n
+	}
+	return name
+}
+
 // globalEnv is where declare -g binds a name inside a function (jaiph-go
 // patch): the scope under every function's, bash's global_variables, so
 // that a calling function's local of the name keeps its value and goes
@@ -672,6 +682,11 @@ func (r *Runner) setVarString(name, value string) {
 func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
 	cur := r.writeEnv.Get(name)
 	vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+	if cur.Kind == expand.NameRef && vr.Kind == expand.String {
+		// jaiph-go patch: a nameref without a value (declare -n r)
+		// stays one, naming the value (read r <<< x names x), as bash.
+		vr.Kind = expand.NameRef
+	}
 	// jaiph-go patch: as bash's bind_variable, the value keeps the
 	// variable's export attribute, and an array's element 0 takes it
 	// (read a of a=(1 2) leaves a=(z 2); read v of an exported v keeps
