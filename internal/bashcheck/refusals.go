@@ -121,6 +121,9 @@ var table = []refusal{
 	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
 	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
 	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option
+	{"declare -c", kFlag, "declare", "c", "declare -c x=hELLO; echo $x"},                                   // invalid option (bash capitalizes)
+	{"typeset -c", kFlag, "typeset", "c", "typeset -c x=hELLO; echo $x"},                                   // invalid option (bash capitalizes)
+	{"local -c", kFlag, "local", "c", "f() { local -c x=hELLO; echo $x; }; f"},                             // invalid option (bash capitalizes)
 	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                                   // prints nothing
 	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},                             // prints the function
 	{"export -p", kFlag, "export", "p", "export ZZ=1; export -p | grep -c ZZ="},                            // lists nothing
@@ -135,6 +138,14 @@ var table = []refusal{
 	{"$-", kParam, "", "-", "echo \"[$-]\""},                                                               // bash -c adds c
 	{"BASH_SOURCE", kParam, "", "BASH_SOURCE", "f() { echo ${#BASH_SOURCE[@]}; }; f"},                      // not set: bodies have no source file
 	{"BASH_LINENO", kParam, "", "BASH_LINENO", "f() { echo ${#BASH_LINENO[@]}; }; f"},                      // not set
+	{"BASH_COMMAND", kParam, "", "BASH_COMMAND", "trap 'echo \"[$BASH_COMMAND]\"' ERR; false"},             // not set
+	{"BASH_ARGV0", kParam, "", "BASH_ARGV0", "echo \"[$BASH_ARGV0]\""},                                     // not set
+	{"GROUPS", kParam, "", "GROUPS", "echo \"[${GROUPS[@]}]\""},                                            // not set
+	{"HISTCMD", kParam, "", "HISTCMD", "echo \"[$HISTCMD]\""},                                              // not set
+	{"BASH_ALIASES", kParam, "", "BASH_ALIASES", "alias q=ls; echo \"[${BASH_ALIASES[q]}]\""},              // not set
+	{"BASH_CMDS", kParam, "", "BASH_CMDS", "ls >/dev/null; echo \"[${BASH_CMDS[ls]}]\""},                   // the table of command paths is not listed
+	{"BASH_LOADABLES_PATH", kParam, "", "BASH_LOADABLES_PATH", "echo \"[$BASH_LOADABLES_PATH]\""},          // not set
+	{"COMP_WORDBREAKS", kParam, "", "COMP_WORDBREAKS", "echo \"[$COMP_WORDBREAKS]\""},                      // not set
 	{"trap DEBUG", kTrapSig, "trap", "DEBUG", "trap 'echo dbg' DEBUG; true"},                               // no DEBUG traps
 	// bash reports the syntax error when the trap runs, with its own text
 	// and line; the interpreter's parser words it differently.
@@ -345,6 +356,15 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			options(name, words[1:], hit)
 			special(name, words, hit)
+			if code, w := laterCode(name, words[1:]); w != nil {
+				// a literal trap action or eval string runs as shell
+				// later: what it holds is refused as if written out
+				if f, err := parseCode(code); err == nil {
+					for _, fd := range refusals(f) {
+						out = append(out, found{fd.name, w.Pos()})
+					}
+				}
+			}
 		case *syntax.DeclClause:
 			var words []*syntax.Word
 			for _, a := range n.Args {
@@ -509,9 +529,12 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 	case "hash":
 		// the table of command paths runs as bash's for `hash -r` and
 		// `hash NAME…`; its listing and the other options do not
-		flush, names, other := false, 0, false
+		flush, names, other, endOpts := false, 0, false, false
 		for _, w := range args {
-			if l := w.Lit(); names == 0 && len(l) > 1 && strings.HasPrefix(l, "-") && l != "--" {
+			if l := w.Lit(); names == 0 && !endOpts && l == "--" {
+				endOpts = true // `hash --` lists too
+				continue
+			} else if names == 0 && !endOpts && len(l) > 1 && strings.HasPrefix(l, "-") {
 				flush = flush || strings.Contains(l, "r")
 				other = other || strings.Trim(l[1:], "r") != ""
 				continue
@@ -589,11 +612,39 @@ func literalWord(w *syntax.Word) (string, bool) {
 
 // validShell reports whether code parses as bash.
 func validShell(code string) bool {
+	_, err := parseCode(code)
+	return err == nil
+}
+
+func parseCode(code string) (*syntax.File, error) {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	syntax.StartLine(1)(p)
-	_, err := p.Parse(strings.NewReader(code), "")
-	return err == nil
+	return p.Parse(strings.NewReader(code), "")
+}
+
+// laterCode is the literal shell text a trap action or an eval string
+// holds, and its word; nil when there is none.
+func laterCode(name string, args []*syntax.Word) (string, *syntax.Word) {
+	switch name {
+	case "trap":
+		if len(args) > 0 && args[0].Lit() == "--" {
+			args = args[1:]
+		}
+		if len(args) < 2 || strings.HasPrefix(args[0].Lit(), "-") {
+			return "", nil
+		}
+	case "eval":
+		if len(args) != 1 {
+			return "", nil
+		}
+	default:
+		return "", nil
+	}
+	if code, ok := literalWord(args[0]); ok {
+		return code, args[0]
+	}
+	return "", nil
 }
 
 // signalNumbers are the Linux signal names jaiph knows, by name; only

@@ -3,6 +3,7 @@ package bashcheck
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -152,6 +153,42 @@ func TestNamesPrefixRefused(t *testing.T) {
 		diags := Source("x.jh", src, nil)
 		if len(diags) == 0 || !strings.Contains(diags[0].Message, "${!prefix*} matching a variable only bash has") {
 			t.Errorf("%q not refused: %v", src, diags)
+		}
+	}
+}
+
+// TestHashListingRefused: `hash --` lists the table as `hash` does, and is
+// refused with it (it listed nothing); names after `--` are commands to
+// remember.
+func TestHashListingRefused(t *testing.T) {
+	for src, refused := range map[string]bool{
+		"hash":          true,
+		"hash --":       true,
+		"hash -r":       false,
+		"hash -- ls":    false,
+		"hash ls cat":   false,
+		"hash -r -- ls": false,
+	} {
+		if d := Source("x.jh", src, nil); (len(d) > 0) != refused {
+			t.Errorf("%q: refused %v, want %v (%v)", src, len(d) > 0, refused, d)
+		}
+	}
+}
+
+// TestLaterCodeRefused: a literal trap action or eval string is scanned as
+// the shell it runs later ($BASH_COMMAND in an ERR trap read as empty), at
+// the word's position; a valid action without refused constructs passes.
+func TestLaterCodeRefused(t *testing.T) {
+	for src, want := range map[string]string{
+		`trap 'echo "$BASH_COMMAND"' ERR`:  "BASH_COMMAND",
+		`trap -- 'echo ${GROUPS[@]}' EXIT`: "GROUPS",
+		`eval 'echo $BASH_SOURCE'`:         "BASH_SOURCE",
+		`trap 'echo bye' EXIT`:             "",
+		`eval "echo $x"`:                   "",
+	} {
+		d := Source("x.jh", src, nil)
+		if got := fmt.Sprint(d); want == "" && len(d) > 0 || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%s: got %v, want %q", src, d, want)
 		}
 	}
 }
