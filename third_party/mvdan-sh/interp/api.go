@@ -246,6 +246,10 @@ type Runner struct {
 	// assignIndex is the subscript of the last a[i]+=v, evaluated once
 	// by assignVal, for setVarWithIndex (jaiph-go patch).
 	assignIndex syntax.ArithmExpr
+	// listPlaced: the last assignVal placed a list, its elements
+	// evaluated as bound (placeList): setVarWithIndex does not evaluate
+	// them again (jaiph-go patch).
+	listPlaced bool
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

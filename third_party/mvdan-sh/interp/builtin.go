@@ -818,7 +818,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// bind_read_variable.
 				return r.readElem(name, vr.Str, &exit)
 			}
-			if err := r.setVarErr(name, r.keepAttrs(name, vr)); err != nil {
+			if err := r.bindKeeping(name, vr); err != nil {
 				if !r.arithAssignFatal(err, "read", &exit) {
 					r.errf("%v\n", err)
 					exit.code = 1
@@ -942,7 +942,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
 			var err error
 			if syntax.ValidName(name) {
-				err = r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+				err = r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: value})
 			} else {
 				err = HandlerContext{runner: r}.SetVar(name, value) // a nameref's element
 			}

@@ -1081,3 +1081,19 @@ func TestJaiphNoOptionsDoubleDash(t *testing.T) {
 		`shopt | head -3; shopt -s autocd; shopt -s | head -2; shopt -p | head -2`,
 	})
 }
+
+// A list assigned to an integer array evaluates only its new elements:
+// a+=(…) keeps the ones it had as they are (it evaluated them all again,
+// failing on a value stored before declare -i); a value read into an
+// array (read, for, getopts) is its element (key) 0's, transformed by the
+// array's -i/-l/-u alone (an associative array's was kept as written).
+// Seed 113 of the soak found both.
+func TestJaiphArrayValuesEvaluatedOnce(t *testing.T) {
+	runCases(t, []string{
+		`a1=(1 'two words' three); declare -i a1; a1+=(2+2); declare -p a1; a1+=("${a1[@]#?}"); echo "st=$?"`,
+		`declare -ai a=(1+1); a=(a[0]+1 3*3); a+=(a[1]); declare -p a; declare -au u=(ab); u+=(cd); u=(ef "${u[@]}"); declare -p u`,
+		`a1=(1 'two words' three); declare -i a1; read a1 <<< 5+5; declare -p a1; for a1 in 2*3; do :; done; getopts a: a1 -a x; declare -p a1`,
+		`declare -Ai v2; read v2 <<< 5+5; declare -p v2; read v2 <<< ''; declare -p v2; declare -Au m=([k]=ab); read m <<< cd; declare -p m`,
+		`declare -ai q=(1); set -u; read q <<< zz; echo "not reached"`,
+	})
+}

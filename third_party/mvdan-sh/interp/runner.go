@@ -1393,7 +1393,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// loop with status 1, as in bash; a nameref's
 					// variable is assigned.
 					target := r.refTarget(name)
-					if err := r.setVarErr(target, r.keepAttrs(target, expand.Variable{Set: true, Kind: expand.String, Str: val})); err != nil {
+					if err := r.bindKeeping(target, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
 						if r.arithAssignFatal(err, "", &r.exit) {
 							break
 						}
@@ -1428,7 +1428,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						r.setVarFailed(err)
 						break
 					}
-				} else if err := r.setVarErr(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: field})); err != nil {
+				} else if err := r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: field}); err != nil {
 					// jaiph-go patch: as in bash, a readonly name
 					// fails the loop with status 1 before its body
 					// runs.

@@ -673,7 +673,7 @@ func (r *Runner) delVar(name string) {
 }
 
 func (r *Runner) setVarString(name, value string) {
-	r.setVar(name, r.keepAttrs(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
+	r.setVarFailed(r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
 }
 
 // keepAttrs gives vr, a value a builtin assigns to name (read, getopts…),
@@ -704,6 +704,24 @@ func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
 		vr.Kind, vr.Str, vr.Map, vr.MapSeq = expand.Associative, "", cur.Map, cur.MapSeq
 	}
 	return vr
+}
+
+// bindKeeping is setVarErr of keepAttrs(name, vr) (jaiph-go patch): a
+// value for an array is its element (key) 0's, transformed by the
+// array's declare -i/-l/-u alone, as bash's bind_variable; the other
+// elements are not evaluated again.
+func (r *Runner) bindKeeping(name string, vr expand.Variable) error {
+	cur := r.writeEnv.Get(name)
+	if vr.Kind != expand.String || cur.Kind != expand.Indexed && cur.Kind != expand.Associative ||
+		!(cur.Integer || cur.Lower || cur.Upper) || r.readonlyHere(name, cur) {
+		return r.setVarErr(name, r.keepAttrs(name, vr))
+	}
+	s, err := r.attrValue(cur, vr.Str)
+	if err != nil {
+		return err
+	}
+	vr.Str = s
+	return r.bindVar(name, r.keepAttrs(name, vr), false)
 }
 
 func (r *Runner) setVar(name string, vr expand.Variable) {
@@ -926,6 +944,21 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 	}
 	if index == nil {
+		if r.listPlaced {
+			// jaiph-go patch: a list's elements were evaluated as they
+			// were placed; the ones it kept (a+=(…)) are not evaluated
+			// again. -l/-u still apply to them all.
+			r.listPlaced = false
+			integer := vr.Integer
+			vr.Integer = false
+			conv, err := r.attrValues(vr)
+			conv.Integer = integer
+			if err == nil {
+				err = r.bindVar(name, conv, false)
+			}
+			r.setVarFailed(err)
+			return
+		}
 		r.setVar(name, vr)
 		return
 	}
@@ -1336,7 +1369,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
-	r.assignIndex = nil
+	r.assignIndex, r.listPlaced = nil, false
 	if as.Value != nil && as.Append && (as.Index != nil || as.Array == nil && (prev.Kind == expand.Indexed || prev.Kind == expand.Associative)) {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
 		// appended to element 0 or, for maps, dropped the value);
@@ -1600,9 +1633,10 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			if l == nil {
 				cur.List = []string{}
 			}
-			r.setVar(name, cur)
+			r.setVarFailed(r.bindVar(name, cur, false)) // placed as bound
 		}
 		list, indexes, _ = r.placeList(words, list, indexes, show, prev.Integer)
+		r.listPlaced = true
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
