@@ -1097,3 +1097,29 @@ func TestJaiphArrayValuesEvaluatedOnce(t *testing.T) {
 		`declare -ai q=(1); set -u; read q <<< zz; echo "not reached"`,
 	})
 }
+
+// export and readonly of a nameref naming an array element assign a value
+// to the element, then refuse the attribute with status 0, as bash (they
+// made a variable named "a1[1]"; seed 114 of the soak); export NAME=v of
+// a readonly NAME fails the assignment and still exports it.
+func TestJaiphExportReadonlyThroughNameref(t *testing.T) {
+	runCases(t, []string{
+		`a1=(1 2); declare -n r='a1[1]'; readonly r=y; echo "st=$?"; declare -p a1; export r=z; echo "st=$?"; declare -p a1; declare -n s='b[2]'; export s; echo "st=$?"; readonly s; echo "st=$?"`,
+		`readonly v=1; export v=2; declare -p v; f() { readonly q=1; export q=2; declare -p q; }; f; declare -n r=w; readonly r=1; export r=2; declare -p w`,
+		`readonly -a ra=(1 2); export ra=3; declare -p ra; set -e; readonly e=1; trap 'declare -p e' EXIT; export e=2`,
+	})
+}
+
+// An element an expansion assigns (${a[k]:=v}, $((a[k]+=1)), let) takes
+// the array's -i/-l/-u alone: the others are not evaluated again (let
+// "a1[0]+=1" failed on a value stored before declare -i, as did unset
+// 'a1[0]'; seed 115).
+// declare -n of an array is bash's "reference variable cannot be an
+// array", status 1 (it became a nameref).
+func TestJaiphExpansionElementAttributes(t *testing.T) {
+	runCases(t, []string{
+		`a1=(1 'two words' three); declare -i a1; let 'a1[0]+=1'; (( a1[2] = 7 )); : "${a1[5]:=3+4}"; declare -p a1; unset 'a1[0]'; declare -p a1`,
+		`declare -ai a=(1 2); : "${a[5]:=3+4}"; (( a[0] += 5 )); declare -p a; declare -Ai m=([k]=1); : "${m[j]:=2*3}"; (( m[k]++ )); declare -p m; declare -au u=(ab); : "${u[2]:=cd}"; declare -p u`,
+		`declare -ai v2; declare -n v2=x; echo "st=$?"; declare -A m; declare -n m=q; echo "st=$?"; f() { local -a l; local -n l=q; echo "st=$?"; }; f; b=(1); g() { declare -n b=q; declare -p b; }; g`,
+	})
+}

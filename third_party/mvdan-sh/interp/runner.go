@@ -431,7 +431,17 @@ func (e expandEnv) Get(name string) expand.Variable {
 }
 
 func (e expandEnv) Set(name string, vr expand.Variable) error {
-	err := e.r.setVarErr(name, vr)
+	var err error
+	if cur := e.r.writeEnv.Get(name); (vr.Kind == expand.Indexed || vr.Kind == expand.Associative) && vr.Kind == cur.Kind {
+		// jaiph-go patch: the expansion changed elements of the array
+		// (${a[k]:=v}, $((a[k]+=1))): those alone take its
+		// declare -i/-l/-u, the others are not evaluated again.
+		if vr, err = e.r.attrChanged(vr, cur); err == nil {
+			err = e.r.bindVar(name, vr, false)
+		}
+	} else {
+		err = e.r.setVarErr(name, vr)
+	}
 	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset || isArithmErr(err) {
 		// jaiph-go patch: the value's arithmetic for a declare -i
 		// variable (${v:=…}), see intValueError.
@@ -1879,10 +1889,26 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				continue
 			}
-			// jaiph-go patch: declare -g in a function declares the
-			// global, whatever local of the name a caller has (an
-			// element, declare -g a[1]=v, is the visible array's, as
-			// bash's assign_array_element).
+			if v := cm.Variant.Value; (v == "export" || v == "readonly") && as.Index == nil && as.Array == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef {
+				// jaiph-go patch: export and readonly of a nameref
+				// naming an array element assign a value to the
+				// element, then refuse the attribute (status 0), as
+				// bash; they made a variable named "a[1]".
+				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
+					if !as.Naked {
+						val, err := expand.AssignLiteral(r.ecfg, as.Value)
+						r.expandErr(err)
+						if r.exit.exiting {
+							break assignLoop
+						}
+						if err := (HandlerContext{runner: r}).SetVar(n, val); err != nil {
+							r.errf("%v\n", err)
+						}
+					}
+					r.errf("%s: `%s': not a valid identifier\n", v, n)
+					continue
+				}
+			}
 			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) {
 				// jaiph-go patch: a nameref named without a value
 				// declares the variable it names (declare -u r,
@@ -1891,6 +1917,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					name = n
 				}
 			}
+			// jaiph-go patch: declare -g in a function declares the
+			// global, whatever local of the name a caller has (an
+			// element, declare -g a[1]=v, is the visible array's, as
+			// bash's assign_array_element).
 			var globalEnv *overlayEnviron
 			localElem := false   // see declGlobalArray
 			var elemZero *string // the value of an array's element (key) 0
@@ -1903,6 +1933,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.writeEnv = globalEnv
 				vr = r.lookupVar(name)
 				r.writeEnv = saved
+			}
+			if valType == "-n" && (vr.Kind == expand.Indexed || vr.Kind == expand.Associative) && r.declSameScope(name, local, global) {
+				// jaiph-go patch: bash refuses to make an array a
+				// nameref (status 1; it became one).
+				r.errf("%s: %s: reference variable cannot be an array\n", cm.Variant.Value, name)
+				r.exit.code = 1
+				continue
 			}
 			if from, to, bad := arrayConversion(vr.Kind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
 				// jaiph-go patch: bash refuses to change the kind of
@@ -2221,7 +2258,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.exit.code = 1
 					if errors.Is(err, errReadOnly) {
 						// bash's err_readonly (export, readonly):
-						// fatal under errexit.
+						// fatal under errexit; export still exports
+						// the variable, as bash (export r=2 of a
+						// readonly r).
+						if v == "export" && !r.errexitOn() {
+							ex := r.lookupVar(name)
+							ex.Kind, ex.Exported = expand.KeepValue, true
+							_ = r.writeEnv.Set(name, ex)
+						}
 						r.readonlyFailed(&r.exit)
 					}
 				}

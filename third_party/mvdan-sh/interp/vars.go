@@ -876,6 +876,60 @@ func (r *Runner) attrValues(vr expand.Variable) (expand.Variable, error) {
 	return vr, err
 }
 
+// attrChanged is vr, an array, with the elements that differ from cur's
+// transformed by its declare -i/-l/-u (jaiph-go patch).
+func (r *Runner) attrChanged(vr, cur expand.Variable) (expand.Variable, error) {
+	if !vr.Integer && !vr.Lower && !vr.Upper {
+		return vr, nil
+	}
+	if vr.Kind == expand.Associative {
+		m := maps.Clone(vr.Map)
+		for k, v := range m {
+			if old, ok := cur.Map[k]; ok && old == v {
+				continue
+			}
+			s, err := r.attrValue(vr, v)
+			if err != nil {
+				return vr, err
+			}
+			m[k] = s
+		}
+		vr.Map = m
+		return vr, nil
+	}
+	list := slices.Clone(vr.List)
+	for i, v := range list {
+		k := i
+		if vr.Indexes != nil {
+			k = vr.Indexes[i]
+		}
+		if old, ok := indexedValue(cur, k); ok && old == v {
+			continue
+		}
+		s, err := r.attrValue(vr, v)
+		if err != nil {
+			return vr, err
+		}
+		list[i] = s
+	}
+	vr.List = list
+	return vr, nil
+}
+
+// indexedValue is element k of an indexed array (its indexes sorted).
+func indexedValue(vr expand.Variable, k int) (string, bool) {
+	if vr.Indexes == nil {
+		if k >= 0 && k < len(vr.List) {
+			return vr.List[k], true
+		}
+		return "", false
+	}
+	if i, ok := slices.BinarySearch(vr.Indexes, k); ok {
+		return vr.List[i], true
+	}
+	return "", false
+}
+
 // bindVar is setVarErr; convert: the value, a whole array's elements
 // included, is transformed by the variable's declare -i/-l/-u (jaiph-go
 // patch: an element assigned alone is transformed alone, see
@@ -1151,7 +1205,9 @@ func (r *Runner) unsetElem(name, sub string) {
 		vr.List = slices.Clone(vr.List)
 		vr.Indexes = slices.Clone(vr.Indexes)
 		vr.List, vr.Indexes = internal.DeleteIndexedElem(vr.List, vr.Indexes, k)
-		r.setVar(name, vr)
+		// jaiph-go patch: the elements left are not evaluated again
+		// (declare -i; unset 'a1[0]' failed on one stored before it)
+		r.setVarFailed(r.bindVar(name, vr, false))
 	case expand.Associative:
 		if sub == "@" || sub == "*" {
 			r.delVar(name)
