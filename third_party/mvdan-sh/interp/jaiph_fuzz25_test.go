@@ -1095,6 +1095,7 @@ func TestJaiphArrayValuesEvaluatedOnce(t *testing.T) {
 		`a1=(1 'two words' three); declare -i a1; read a1 <<< 5+5; declare -p a1; for a1 in 2*3; do :; done; getopts a: a1 -a x; declare -p a1`,
 		`declare -Ai v2; read v2 <<< 5+5; declare -p v2; read v2 <<< ''; declare -p v2; declare -Au m=([k]=ab); read m <<< cd; declare -p m`,
 		`declare -ai q=(1); set -u; read q <<< zz; echo "not reached"`,
+		`a1=(1 'two words'); declare -i a1; declare -ai a1+=(4); declare -a a1+=([5]=2+2); declare -p a1; declare -au u=(ab); declare -a u+=(cd); declare -p u`,
 	})
 }
 

@@ -1924,6 +1924,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			var globalEnv *overlayEnviron
 			localElem := false   // see declGlobalArray
 			var elemZero *string // the value of an array's element (key) 0
+			listPlaced := false  // a list placed, its elements evaluated (assignVal)
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
 			}
@@ -2191,7 +2192,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// a+=v on an array gave element 0's value
 					// (assignVal), set below as a=v's
 					appendElem := r.assignIndex != nil
-					r.assignIndex = nil
+					listPlaced = r.listPlaced
+					r.assignIndex, r.listPlaced = nil, false
 					if vr.Kind == expand.String && as.Array == nil && (appendElem || !as.Append && valType == "" && r.declSameScope(name, local, global)) && (orig.Kind == expand.Indexed || orig.Kind == expand.Associative) {
 						// jaiph-go patch: as bash's bind_variable, a
 						// value given to an array sets its element (key)
@@ -2244,7 +2246,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
 				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
 			}
-			if err := r.declBind(name, vr, globalEnv, elemZero); err != nil {
+			if err := r.declBind(name, vr, globalEnv, elemZero, listPlaced); err != nil {
 				// jaiph-go patch: declare, local and typeset name
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
@@ -2620,9 +2622,11 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 // declare -i/-l/-u where the function sees its locals, as bash's
 // make_variable_value, then bound (jaiph-go patch). elemZero, when not
 // nil, is the value given to an array's element (key) 0: transformed
-// alone, the other elements as they are.
-func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron, elemZero *string) error {
-	if globalEnv == nil && elemZero == nil {
+// alone, the other elements as they are. placed: the value is a list
+// whose elements were evaluated as they were placed (declare -ai a+=(…)
+// keeps the old ones as they are); -l/-u still apply to them all.
+func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron, elemZero *string, placed bool) error {
+	if globalEnv == nil && elemZero == nil && !placed {
 		return r.setVarErr(name, vr)
 	}
 	saved := r.writeEnv
@@ -2636,10 +2640,15 @@ func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnv
 	target := r.writeEnv
 	r.writeEnv = saved
 	if elemZero == nil {
+		integer := vr.Integer
+		if placed {
+			vr.Integer = false
+		}
 		var err error
 		if vr, err = r.attrValues(vr); err != nil {
 			return err
 		}
+		vr.Integer = integer
 	} else {
 		v, err := r.attrValue(vr, *elemZero)
 		if err != nil {
