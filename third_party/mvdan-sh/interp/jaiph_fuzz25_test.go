@@ -1124,3 +1124,13 @@ func TestJaiphExpansionElementAttributes(t *testing.T) {
 		`declare -ai v2; declare -n v2=x; echo "st=$?"; declare -A m; declare -n m=q; echo "st=$?"; f() { local -a l; local -n l=q; echo "st=$?"; }; f; b=(1); g() { declare -n b=q; declare -p b; }; g`,
 	})
 }
+
+// declare -g NAME, with no value and no attribute, in a function declares
+// the global, unset, as bash (nothing was left: declare -p failed; seed
+// 116 of the soak).
+func TestJaiphDeclareGlobalNaked(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -g A1; declare -p A1; }; f; declare -p A1; echo "${A1-unset}"`,
+		`A1=5; f() { local A1=2; declare -g A1; declare -p A1; }; f; declare -p A1; g() { local B=3; h; }; h() { declare -g B; declare -p B; }; g; declare -p B`,
+	})
+}

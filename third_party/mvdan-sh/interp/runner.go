@@ -2022,6 +2022,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: r=x; declare -n r makes r a
 					// nameref to x.
 					vr.Kind = expand.NameRef
+				} else if globalEnv != nil && !vr.Declared() {
+					// jaiph-go patch: declare -g NAME in a function
+					// declares the global, unset (declare -p: declare
+					// -- NAME), as bash; there was nothing to keep.
+					vr.Kind = expand.String
 				} else {
 					vr.Kind = expand.KeepValue
 				}
