@@ -929,7 +929,7 @@ func (e *bashExpr) elemValue(tok string) (string, int64) {
 	}
 	switch vr.Kind {
 	case Indexed:
-		str, _ := vr.indexedVal(int(ind))
+		str, _ := vr.IndexedValue(int(ind))
 		return str, ind
 	case String:
 		if ind == 0 {
@@ -1022,6 +1022,9 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		// parser made of it
 		var key string
 		e.inSubscript(func() { key, err = AssocKey(cfg, idx) })
+		if err == nil {
+			val, err = elemValue(cfg.Env, name, vr, val)
+		}
 		if err == nil {
 			vr.SetAssoc(key, val)
 			vr.Set, vr.Local = true, false

@@ -56,6 +56,24 @@ type WriteEnviron interface {
 	Set(name string, vr Variable) error
 }
 
+// ElemValuer is implemented by a WriteEnviron whose arrays transform a
+// value placed in one of their elements, as bash's declare -i/-l/-u do
+// (jaiph-go patch): the expansion transforms the element it assigns
+// before it sets the whole array, whose other elements stay as they are.
+type ElemValuer interface {
+	// ElemValue is val as an element of vr, the array named name.
+	ElemValue(name string, vr Variable, val string) (string, error)
+}
+
+// elemValue is val as an element of vr, the array named name, holds it
+// (see ElemValuer).
+func elemValue(env Environ, name string, vr Variable, val string) (string, error) {
+	if ev, ok := env.(ElemValuer); ok && (vr.Integer || vr.Lower || vr.Upper) {
+		return ev.ElemValue(name, vr, val)
+	}
+	return val, nil
+}
+
 //go:generate go tool stringer -type=ValueKind
 
 // ValueKind describes which kind of value the variable holds.
@@ -172,7 +190,7 @@ func (v Variable) String() string {
 	case String:
 		return v.Str
 	case Indexed:
-		if str, ok := v.indexedVal(0); ok {
+		if str, ok := v.IndexedValue(0); ok {
 			return str
 		}
 	case Associative:
@@ -183,9 +201,10 @@ func (v Variable) String() string {
 	return ""
 }
 
-// indexedVal returns the element of an indexed array at index i,
-// taking [Variable.Indexes] into account for sparse arrays.
-func (v Variable) indexedVal(i int) (string, bool) {
+// IndexedValue returns the element of an indexed array at index i,
+// taking [Variable.Indexes] into account for sparse arrays (jaiph-go
+// patch: exported for the interpreter).
+func (v Variable) IndexedValue(i int) (string, bool) {
 	if v.Indexes != nil {
 		if pos, ok := slices.BinarySearch(v.Indexes, i); ok {
 			return v.List[pos], true

@@ -803,7 +803,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 							if i > 0 {
 								sb.WriteByte(' ')
 							}
-							v, _ := vr.indexedVal(atoiOr0(k))
+							v, _ := vr.IndexedValue(atoiOr0(k))
 							sb.WriteString("[" + k + "]=" + dqDeclare(v))
 						}
 					}
@@ -1235,7 +1235,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		switch vr.Kind {
 		case Indexed:
 			// A bare $a is the element at index zero, which may be unset.
-			str, ok := vr.indexedVal(0)
+			str, ok := vr.IndexedValue(0)
 			return str, ok, nil
 		case Associative:
 			str, ok := vr.Map["0"]
@@ -1288,7 +1288,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 				return "", false, ErrBadSubscript
 			}
 		}
-		if str, ok := vr.indexedVal(i); ok {
+		if str, ok := vr.IndexedValue(i); ok {
 			return str, true, nil
 		}
 	case Associative:
@@ -1344,7 +1344,11 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 				return err
 			}
 		}
-		vr.SetAssoc(key, val) // jaiph-go patch: records insertion order
+		v, err := elemValue(cfg.Env, name, vr, val)
+		if err != nil {
+			return err
+		}
+		vr.SetAssoc(key, v) // jaiph-go patch: records insertion order
 	default: // assign a single indexed element
 		i := 0
 		if idx != nil {
@@ -1363,7 +1367,11 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		if vr.Kind == String {
 			list, indexes = []string{vr.Str}, nil
 		}
-		list, indexes = internal.SetIndexedElem(list, indexes, i, val)
+		v, err := elemValue(cfg.Env, name, vr, val)
+		if err != nil {
+			return err
+		}
+		list, indexes = internal.SetIndexedElem(list, indexes, i, v)
 		vr.Kind, vr.Str, vr.List, vr.Indexes = Indexed, "", list, indexes
 	}
 	vr.Set = true

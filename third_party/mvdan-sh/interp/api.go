@@ -243,13 +243,6 @@ type Runner struct {
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string
-	// assignIndex is the subscript of the last a[i]+=v, evaluated once
-	// by assignVal, for setVarWithIndex (jaiph-go patch).
-	assignIndex syntax.ArithmExpr
-	// listPlaced: the last assignVal placed a list, its elements
-	// evaluated as bound (placeList): setVarWithIndex does not evaluate
-	// them again (jaiph-go patch).
-	listPlaced bool
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

@@ -843,6 +843,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
+			if target := r.refTarget(arrayName); !syntax.ValidName(target) {
+				// jaiph-go patch: a nameref naming an element is no
+				// array name (bash checks once the line is read).
+				r.errf("read: `%s': not a valid identifier\n", target)
+				exit.code = 1
+				return exit
+			}
 			if r.lookupVar(r.refTarget(arrayName)).Kind == expand.Associative {
 				// jaiph-go patch: bash's read checks it once the
 				// line is read.
@@ -1263,6 +1270,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return failf(2, "%s: invalid identifier %q\n", name, args[0])
 			}
 			arrayName = r.refTarget(args[0]) // jaiph-go patch: a nameref's array
+			if !syntax.ValidName(arrayName) {
+				// jaiph-go patch: a nameref naming an element is no
+				// array name, as bash's find_or_make_array_variable
+				return failf(1, "%s: `%s': not a valid identifier\n", name, arrayName)
+			}
 		default:
 			return failf(2, "%s: Only one array name may be specified, %v\n", name, args)
 		}
@@ -1303,7 +1315,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 			if read >= skip {
-				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, string(line))
+				// the line alone, as bash's bind_array_element
+				val, err := r.attrValue(vr, string(line))
+				if err != nil {
+					if r.arithAssignFatal(err, "mapfile", &exit) {
+						return exit
+					}
+					return failf(1, "%v\n", err)
+				}
+				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, val)
 				index++
 			}
 			if err != nil {
@@ -1561,9 +1581,7 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) exitStatus {
 	var exit exitStatus
 	readonly := false
 	for _, v := range [...][2]string{{"OLDPWD", r.envGet("PWD")}, {"PWD", apath}} {
-		vr := r.keepAttrs(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]})
-		vr.Exported = r.writeEnv.Get(v[0]).Exported
-		if err := r.setVarErr(v[0], vr); err != nil {
+		if err := r.bindKeeping(v[0], expand.Variable{Set: true, Kind: expand.String, Str: v[1]}); err != nil {
 			if r.arithAssignFatal(err, "cd", &exit) {
 				return exit
 			}

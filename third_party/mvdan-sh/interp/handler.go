@@ -161,9 +161,9 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	r.exit, r.stderr = exitStatus{}, &msg
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
-	vname, vr := r.assignVal(as.Name.Value, prev, as, "")
+	vname, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
 	r.unnamedFailure = false
-	r.setVarWithIndex(prev, vname, as.Index, vr)
+	r.setVarWithIndex(prev, vname, as.Index, appendIndex, vr)
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
 	failed, fatal, code := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1)

@@ -1134,3 +1134,65 @@ func TestJaiphDeclareGlobalNaked(t *testing.T) {
 		`A1=5; f() { local A1=2; declare -g A1; declare -p A1; }; f; declare -p A1; g() { local B=3; h; }; h() { declare -g B; declare -p B; }; g; declare -p B`,
 	})
 }
+
+// bash never evaluates a whole array again: a value takes the array's
+// -i/-l/-u where it is placed (a list's new elements, an element, element
+// 0, a line of mapfile, the fields of read -a), the elements it already
+// held stay as they are (a+=(Y) of a declare -l array changed the case of
+// its old elements, mapfile -O evaluated them; the interpreter
+// transformed whole arrays and worked around it in five places).
+func TestJaiphArrayElementsTransformedWherePlaced(t *testing.T) {
+	runCases(t, []string{
+		`a=(X); declare -l a; a+=(Y); declare -p a; b=(X); declare -l b+=(Y); declare -p b; c=(X); declare -u c; c[1]=y; : "${c[2]:=z}"; declare -p c`,
+		`a=(x); declare -i a; mapfile -O 1 a <<< 2+2; declare -p a; declare -au u; read -a u <<< 'ab cd'; declare -p u; declare -ai n; mapfile n < <(printf '%s\n' 1+1 3*3); declare -p n`,
+		`declare -ai a=(2); declare a[0]+=3; declare -p a; declare -Ai m=([k]=2); declare m[k]+=1+1; declare -p m; declare -i n[1]=2+3; declare n[1]+=4; declare -p n; declare -l q; declare q[0]=AB; declare -p q`,
+		`f() { local -a a=(X); declare -l a; a+=(Y); declare -p a; local -u b=(x); b+=(y); declare -p b; }; f; declare -ai n=1+2; declare -p n; declare -Au m=x; declare -p m`,
+	})
+}
+
+// An empty key in an associative array's key-value list (m=("" v)) is
+// bash's bad subscript, named as written; the pair is left out and its
+// value not expanded (it made the key ""; seed 117).
+func TestJaiphAssocPairEmptyKey(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m; m=( "" v ); echo "st=$?"; declare -p m; m=( ""$u a k b ); echo "st=$?"; declare -p m`,
+		`declare -A m; m=( "" "${x:=1}" q r ); echo "[${x-unset}]"; declare -p m; declare -A q=( "" v k w ); echo "st=$?"; declare -p q`,
+		`declare -Ai a1; a1=( ""$u1 "${u1:=$((!n + 2))}" ${v2:="-n"} ); echo "st=$?"; declare -p a1`,
+	})
+}
+
+// declare -g in a subshell started in a function, of a name a function
+// below the subshell has a local of, sets the subshell's copy of the
+// global, which the local goes on hiding, as bash (the subshell saw the
+// new value).
+func TestJaiphDeclareGlobalInSubshellUnderLocal(t *testing.T) {
+	runCases(t, []string{
+		`f(){ local v=L; ( g; echo "sub=$v" ); echo "f=$v"; }; g(){ declare -g v=G; echo "g=$v"; }; f; echo "top=${v-unset}"`,
+		`f2(){ ( g2; echo "after=$w" ); echo "f2=${w-unset}"; }; g2(){ local w=L; h2; echo "g2=$w"; }; h2(){ declare -g w=G; }; f2`,
+		`f3(){ local -a x=(1 2); ( declare -g x=Q; declare -gi x; declare -p x ); }; f3; k=T; f4(){ k=P g4; }; g4(){ ( declare -g k=G; echo "k=$k" ); }; f4; echo "k=$k"`,
+	})
+}
+
+// declare -g NAME=v in a function, where the global NAME is an indexed
+// array and a function's local NAME is visible, sets element 0 of the
+// local, which becomes an indexed array, and gives the global the
+// declaration's attributes alone, as bash's bind_array_variable (the
+// global's element 0 was set).
+func TestJaiphDeclareGlobalArrayUnderLocal(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2); f(){ local a=L; g; declare -p a; }; g(){ declare -g a=v; declare -p a; }; f; declare -p a`,
+		`c=(1 2); f(){ local c=(L M); declare -gi c=1+2; declare -p c; }; f; declare -p c; declare -A d=([k]=1); f(){ local d=L; declare -g d=v; declare -p d; }; f; declare -p d`,
+		`e=(1 2); f(){ local -A e=([x]=L); declare -g e=v; declare -p e; }; f; declare -p e; h=(1 2); f(){ local h=L; declare -g h+=v; declare -p h; }; f; declare -p h`,
+		`i=(1 2); f(){ local i; declare -g i=v; declare -p i; }; f; declare -p i; j=(1 2); f(){ local -i j=4; declare -g j=1+2; declare -p j; }; f; declare -p j`,
+	})
+}
+
+// mapfile and read -a through a nameref naming an array element fail as
+// bash's: `a1[1]': not a valid identifier, status 1 (they assigned a
+// variable named "a1[1]"; seed 117).
+func TestJaiphArrayBuiltinsThroughElementNameref(t *testing.T) {
+	runCases(t, []string{
+		`a1=(1 2); declare -n v2="a1[1]"; mapfile -t v2 <<< ok; echo "st=$?"; read -a v2 <<< "x y"; echo "st=$?"; declare -p a1; read v2 <<< z; declare -p a1`,
+		`a1=(1 2); declare -n v2="a1[1]"; printf '%s\n' a b | { mapfile v2; echo "st=$?"; read -r l; echo "left=$l"; }`,
+	})
+}

@@ -431,23 +431,31 @@ func (e expandEnv) Get(name string) expand.Variable {
 }
 
 func (e expandEnv) Set(name string, vr expand.Variable) error {
-	var err error
-	if cur := e.r.writeEnv.Get(name); (vr.Kind == expand.Indexed || vr.Kind == expand.Associative) && vr.Kind == cur.Kind {
-		// jaiph-go patch: the expansion changed elements of the array
-		// (${a[k]:=v}, $((a[k]+=1))): those alone take its
-		// declare -i/-l/-u, the others are not evaluated again.
-		if vr, err = e.r.attrChanged(vr, cur); err == nil {
-			err = e.r.bindVar(name, vr, false)
-		}
-	} else {
-		err = e.r.setVarErr(name, vr)
-	}
+	// jaiph-go patch: an array's element the expansion changed
+	// (${a[k]:=v}, $((a[k]+=1))) took its declare -i/-l/-u as it was
+	// placed (ElemValue); setVarErr transforms a string alone.
+	err := e.r.setVarErr(name, vr)
 	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset || isArithmErr(err) {
 		// jaiph-go patch: the value's arithmetic for a declare -i
 		// variable (${v:=…}), see intValueError.
 		return intValueError{err}
 	}
 	return err
+}
+
+// ElemValue is val as an element of the array vr named name holds it:
+// transformed by the array's declare -i/-l/-u, as bash's
+// bind_array_element, unless the array is readonly (Set then refuses it
+// before anything is evaluated) (jaiph-go patch).
+func (e expandEnv) ElemValue(name string, vr expand.Variable, val string) (string, error) {
+	if !(vr.Integer || vr.Lower || vr.Upper) || e.r.readonlyHere(name, vr) {
+		return val, nil
+	}
+	s, err := e.r.attrValue(vr, val)
+	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset || isArithmErr(err) {
+		return "", intValueError{err}
+	}
+	return s, err
 }
 
 // intValueError is an arithmetic error in a value a word's expansion
@@ -1042,14 +1050,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					as, prev = elem, r.lookupVar(elem.Name.Value)
 					prev.Local = false
 				}
-				name, vr := r.assignVal(as.Name.Value, prev, as, "")
+				name, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
 				if r.exit.exiting {
 					// jaiph-go patch: an error that ends the shell while
 					// the value expands (a bad subscript under errexit)
 					// ends it before the assignment, as in bash.
 					break
 				}
-				if name != as.Name.Value && (as.Index != nil || r.assignIndex != nil) {
+				if name != as.Name.Value && (as.Index != nil || appendIndex != nil) {
 					// jaiph-go patch: r[k]=v (r+=v) through a nameref
 					// sets the element of the referenced array.
 					prev = r.lookupVar(name)
@@ -1057,7 +1065,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if tracingEnabled {
 					trace.prime() // jaiph-go patch: PS4 as before the assignment
 				}
-				r.setVarWithIndex(prev, name, as.Index, vr)
+				r.setVarWithIndex(prev, name, as.Index, appendIndex, vr)
 
 				if !tracingEnabled {
 					continue
@@ -1153,8 +1161,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				continue
 			}
-			name, vr := r.assignVal(name, prev, as, "")
-			r.assignIndex = nil // a binding takes a+=v's value as it is
+			name, vr, _ := r.assignVal(name, prev, as, "") // a binding takes a+=v's value as it is
 			if !as.Append {
 				// jaiph-go patch: bash makes `v=x cmd` a variable of
 				// the command's temporary environment, without the
@@ -1924,9 +1931,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			var globalEnv *overlayEnviron
 			localElem := false   // see declGlobalArray
 			var elemZero *string // the value of an array's element (key) 0
-			listPlaced := false  // a list placed, its elements evaluated (assignVal)
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
+				if globalEnv != nil && globalEnv.localBelow(name) {
+					// a subshell's declare -g of a name a function
+					// below the subshell has a local of: bash sets
+					// the subshell's copy of the global, which that
+					// local hides for as long as the subshell lives;
+					// bound where nothing sees it
+					globalEnv = &overlayEnviron{parent: globalEnv}
+				}
 			}
 			vr := r.lookupVar(name)
 			if globalEnv != nil {
@@ -1965,6 +1979,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// bash's make_local_variable (local K=1+1 over a
 				// global declare -i K is the string 1+1).
 				vr = expand.Variable{Exported: vr.Exported}
+			}
+			if globalEnv != nil && vr.Kind == expand.Indexed && !vr.ReadOnly && valType == "" && !as.Naked && as.Index == nil && as.Array == nil {
+				if visible := r.lookupVar(name); visible.Local && !visible.ReadOnly {
+					r.declGlobalArrayUnderLocal(name, visible, as, globalEnv, modes, unexport)
+					if r.exit.exiting {
+						break assignLoop
+					}
+					continue
+				}
 			}
 			if as.Naked {
 				if (valType == "-a" || valType == "-A") && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
@@ -2169,18 +2192,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
 						}
 					}
+					// jaiph-go patch: bash's declare -g NAME[SUB]=v
+					// under a local NAME makes the global NAME an
+					// array with the declaration's attributes; the
+					// element is the local's, which takes none.
+					g := r.globalEnv()
+					localElem = global && g != nil && r.lookupVar(name).Local
+					elemModes := modes
+					if localElem {
+						elemModes = nil
+					}
 					var ok bool
-					if vr, ok = r.declElem(name, base, as, valType); !ok {
+					if vr, ok = r.declElem(name, base, as, valType, elemModes); !ok {
 						r.exit.code = 1
 						continue
 					}
-					if g := r.globalEnv(); global && g != nil && r.lookupVar(name).Local {
-						// jaiph-go patch: bash's declare -g NAME[SUB]=v
-						// under a local NAME makes the global NAME an
-						// array with the declaration's attributes; the
-						// element is the local's, which takes none.
+					if localElem {
 						declGlobalArray(g, name, valType, modes)
-						localElem = true
 					}
 				} else {
 					orig, attrs := vr, vr
@@ -2193,12 +2221,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						}
 						attrs = withCaseAttrs(attrs, modes)
 					}
-					name, vr = r.assignVal(name, attrs, as, valType)
+					var appendIndex syntax.ArithmExpr
+					name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
 					// a+=v on an array gave element 0's value
 					// (assignVal), set below as a=v's
-					appendElem := r.assignIndex != nil
-					listPlaced = r.listPlaced
-					r.assignIndex, r.listPlaced = nil, false
+					appendElem := appendIndex != nil
 					if vr.Kind == expand.String && as.Array == nil && (appendElem || !as.Append && valType == "" && r.declSameScope(name, local, global)) && (orig.Kind == expand.Indexed || orig.Kind == expand.Associative) {
 						// jaiph-go patch: as bash's bind_variable, a
 						// value given to an array sets its element (key)
@@ -2211,6 +2238,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 							vr.SetAssoc("0", s)
 						}
 						vr.Set = true
+						elemZero = &s
+					} else if (valType == "-a" || valType == "-A") && as.Array == nil && as.Value != nil && !as.Append {
+						// declare -ai n=1+2: the value is element
+						// (key) 0's (scalarToArray), transformed alone
+						s := r.assignWord
 						elemZero = &s
 					}
 				}
@@ -2251,7 +2283,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
 				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
 			}
-			if err := r.declBind(name, vr, globalEnv, elemZero, listPlaced); err != nil {
+			if err := r.declBind(name, vr, globalEnv, elemZero); err != nil {
 				// jaiph-go patch: declare, local and typeset name
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
@@ -2601,11 +2633,21 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			// bound: declare -i, or the variable's own attribute
 			// (not a calling scope's, under a new local)
 			local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
-			unInt := slices.ContainsFunc(before, func(a *syntax.Assign) bool {
-				return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, "i")
-			})
-			integer := !unInt && (declFlag(before, "i") || prev.Integer && (!local || r.declSameScope(as.Name.Value, local, false)))
-			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev), integer)
+			removed := func(flag string) bool {
+				return slices.ContainsFunc(before, func(a *syntax.Assign) bool {
+					return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, flag)
+				})
+			}
+			own := !local || r.declSameScope(as.Name.Value, local, false)
+			var attrs expand.Variable
+			attrs.Integer = !removed("i") && (declFlag(before, "i") || prev.Integer && own)
+			// so do -l and -u the values' case, the new ones' alone
+			if lower, upper := declFlag(before, "l"), declFlag(before, "u"); lower || upper {
+				attrs.Lower, attrs.Upper = lower && !upper, upper && !lower
+			} else if own {
+				attrs.Lower, attrs.Upper = prev.Lower && !removed("l"), prev.Upper && !removed("u")
+			}
+			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev), attrs)
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
 			}
@@ -2623,40 +2665,38 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 }
 
 // declBind is setVarErr for a declaration, into globalEnv when that is
-// not nil (declare -g in a function): the value is transformed by its
-// declare -i/-l/-u where the function sees its locals, as bash's
+// not nil (declare -g in a function): a string value is transformed by
+// its declare -i/-l/-u where the function sees its locals, as bash's
 // make_variable_value, then bound (jaiph-go patch). elemZero, when not
-// nil, is the value given to an array's element (key) 0: transformed
-// alone, the other elements as they are. placed: the value is a list
-// whose elements were evaluated as they were placed (declare -ai a+=(…)
-// keeps the old ones as they are); -l/-u still apply to them all.
-func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron, elemZero *string, placed bool) error {
-	if globalEnv == nil && elemZero == nil && !placed {
+// nil, is the value given to an array's element (key) 0, transformed
+// alone; a list's elements were transformed as they were placed
+// (placeList), the others are as they were.
+func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnviron, elemZero *string) error {
+	if globalEnv == nil && elemZero == nil {
 		return r.setVarErr(name, vr)
 	}
-	saved := r.writeEnv
-	defer func() { r.writeEnv = saved }()
-	if globalEnv != nil {
-		r.writeEnv = globalEnv
-	}
-	if r.readonlyHere(name, vr) {
-		return r.bindVar(name, vr, false) // refused before it is evaluated
-	}
-	target := r.writeEnv
-	r.writeEnv = saved
-	if elemZero == nil {
-		integer := vr.Integer
-		if placed {
-			vr.Integer = false
+	inTarget := func(f func()) {
+		if globalEnv != nil {
+			saved := r.writeEnv
+			defer func() { r.writeEnv = saved }()
+			r.writeEnv = globalEnv
 		}
-		var err error
-		if vr, err = r.attrValues(vr); err != nil {
-			return err
-		}
-		vr.Integer = integer
-	} else {
-		v, err := r.attrValue(vr, *elemZero)
-		if err != nil {
+		f()
+	}
+	var readonly bool
+	inTarget(func() { readonly = r.readonlyHere(name, vr) })
+	bind := func(vr expand.Variable) (err error) {
+		inTarget(func() { err = r.bindValue(name, vr) })
+		return err
+	}
+	if readonly {
+		return bind(vr) // refused before it is evaluated
+	}
+	var err error
+	switch {
+	case elemZero != nil:
+		var v string
+		if v, err = r.attrValue(vr, *elemZero); err != nil {
 			return err
 		}
 		if vr.Kind == expand.Indexed {
@@ -2664,9 +2704,51 @@ func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnv
 		} else {
 			vr.SetAssoc("0", v)
 		}
+	case vr.Kind == expand.String && vr.Set:
+		if vr.Str, err = r.attrValue(vr, vr.Str); err != nil {
+			return err
+		}
 	}
-	r.writeEnv = target
-	return r.bindVar(name, vr, false)
+	return bind(vr)
+}
+
+// declGlobalArrayUnderLocal is declare -g NAME=v in a function where the
+// global NAME is an indexed array and a function's local NAME is visible
+// (jaiph-go patch), as bash: its bind_array_variable sets element 0 of
+// the visible variable, the local, which becomes an indexed array (a
+// scalar's value its element 0, an associative array's lost) and
+// transforms the value by its own -i/-l/-u; the global takes the
+// declaration's attributes alone.
+func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, as *syntax.Assign, global *overlayEnviron, modes []string, unexport bool) {
+	val, err := expand.AssignLiteral(r.ecfg, as.Value)
+	r.expandErr(err)
+	if !r.exit.ok() {
+		return
+	}
+	r.assignWord = val
+	var list []string
+	var indexes []int
+	switch local.Kind {
+	case expand.String:
+		if local.IsSet() {
+			list = []string{local.Str}
+		}
+	case expand.Indexed:
+		list, indexes = slices.Clone(local.List), slices.Clone(local.Indexes)
+	}
+	if as.Append {
+		old, _ := expand.Variable{Kind: expand.Indexed, List: list, Indexes: indexes}.IndexedValue(0)
+		val = old + val
+	}
+	if val, err = r.attrValue(local, val); err != nil {
+		r.setVarFailed(err)
+		return
+	}
+	local.Kind, local.Set, local.Str, local.Map, local.MapSeq = expand.Indexed, true, "", nil, nil
+	local.List, local.Indexes = internal.SetIndexedElem(list, indexes, 0, val)
+	local.Local = false // the visible local is the one written
+	r.setVar(name, local)
+	_ = global.Set(name, withDeclAttrs(global.Get(name), modes, unexport))
 }
 
 // withDeclAttrs is vr with the attributes a declaration's modes give
@@ -4134,13 +4216,37 @@ func (r *Runner) declSameScope(name string, local, global bool) bool {
 // appended to), an indexed array unless base is associative or valType
 // is -A; false after bash's error for a subscript before the start
 // (jaiph-go patch).
-func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string) (expand.Variable, bool) {
+func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string, modes []string) (expand.Variable, bool) {
 	val, err := expand.AssignLiteral(r.ecfg, as.Value)
 	r.expandErr(err)
 	if !r.exit.ok() {
 		return base, false
 	}
 	r.assignWord = val
+	// jaiph-go patch: the element alone takes the array's -i/-l/-u and
+	// the declaration's (bash's bind_array_element); += of an integer
+	// one adds.
+	attrs := withCaseAttrs(base, modes)
+	elemValue := func(old string) (string, bool) {
+		if !(attrs.Integer || attrs.Lower || attrs.Upper) || r.readonlyHere(name, base) {
+			if as.Append {
+				return old + val, true
+			}
+			return val, true
+		}
+		v := val
+		if attrs.Integer && as.Append {
+			v = "(" + cmp.Or(old, "0") + ")+(" + val + ")"
+		} else if as.Append {
+			v = old + val
+		}
+		s, err := r.attrValue(attrs, v)
+		if err != nil {
+			r.expandErr(intValueError{err})
+			return "", false
+		}
+		return s, true
+	}
 	if valType == "-A" || base.Kind == expand.Associative {
 		base.Set = true
 		k, err := expand.AssocKey(r.ecfg, as.Index)
@@ -4152,10 +4258,11 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 			base.Map, base.MapSeq = nil, nil
 		}
 		base.Kind = expand.Associative
-		if as.Append {
-			val = base.Map[k] + val
+		v, ok := elemValue(base.Map[k])
+		if !ok {
+			return base, false
 		}
-		base.SetAssoc(k, val)
+		base.SetAssoc(k, v)
 		return base, true
 	}
 	k := r.arithm(as.Index)
@@ -4189,16 +4296,19 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 			return base, false
 		}
 	}
-	if as.Append {
-		for i, v := range list {
-			if i == k && indexes == nil || indexes != nil && indexes[i] == k {
-				val = v + val
-				break
-			}
+	old := ""
+	for i, v := range list {
+		if i == k && indexes == nil || indexes != nil && indexes[i] == k {
+			old = v
+			break
 		}
 	}
+	v, ok := elemValue(old)
+	if !ok {
+		return base, false
+	}
 	base.Kind, base.Set = expand.Indexed, true
-	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, val)
+	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, v)
 	return base, true
 }
 

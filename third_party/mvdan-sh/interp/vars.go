@@ -290,6 +290,20 @@ func (r *Runner) globalEnv() *overlayEnviron {
 	return levels[lastScope+1]
 }
 
+// localBelow says a function scope, or a call's prefix bindings, under o
+// hold name (jaiph-go patch): a local that hides the global of that name
+// from o and everything above it.
+func (o *overlayEnviron) localBelow(name string) bool {
+	for e, ok := o.parent.(*overlayEnviron); ok; e, ok = e.parent.(*overlayEnviron) {
+		if e.funcScope || e.tempScope {
+			if _, held := e.values[e.normalize(name)]; held {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // globalScope is env without its functions' scopes (jaiph-go patch): the
 // global variables as a shell inside functions, or a subshell of one, sees
 // them, with what it assigned to them; no local, no call's prefix
@@ -676,11 +690,10 @@ func (r *Runner) setVarString(name, value string) {
 	r.setVarFailed(r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
 }
 
-// keepAttrs gives vr, a value a builtin assigns to name (read, getopts…),
+// keepAttrs gives vr, a value a builtin assigns to cur (read, getopts…),
 // the variable's declare -i/-l/-u, which transform it and stay, as in
 // bash (jaiph-go patch: they were dropped).
-func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
-	cur := r.writeEnv.Get(name)
+func keepAttrs(cur, vr expand.Variable) expand.Variable {
 	vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
 	if cur.Kind == expand.NameRef && vr.Kind == expand.String {
 		// jaiph-go patch: a nameref without a value (declare -n r)
@@ -706,22 +719,27 @@ func (r *Runner) keepAttrs(name string, vr expand.Variable) expand.Variable {
 	return vr
 }
 
-// bindKeeping is setVarErr of keepAttrs(name, vr) (jaiph-go patch): a
-// value for an array is its element (key) 0's, transformed by the
-// array's declare -i/-l/-u alone, as bash's bind_variable; the other
-// elements are not evaluated again.
+// bindKeeping is setVarErr of keepAttrs, a value a builtin
+// assigns (jaiph-go patch): a string for an array is its element (key)
+// 0's, transformed by the array's declare -i/-l/-u alone, as bash's
+// bind_variable (the other elements are not evaluated again); a list
+// (read -a) is new, every element transformed.
 func (r *Runner) bindKeeping(name string, vr expand.Variable) error {
 	cur := r.writeEnv.Get(name)
-	if vr.Kind != expand.String || cur.Kind != expand.Indexed && cur.Kind != expand.Associative ||
-		!(cur.Integer || cur.Lower || cur.Upper) || r.readonlyHere(name, cur) {
-		return r.setVarErr(name, r.keepAttrs(name, vr))
+	if (cur.Integer || cur.Lower || cur.Upper) && !r.readonlyHere(name, cur) {
+		var err error
+		switch {
+		case vr.Kind == expand.Indexed:
+			vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+			vr, err = r.attrValues(vr)
+		case vr.Kind == expand.String && (cur.Kind == expand.Indexed || cur.Kind == expand.Associative):
+			vr.Str, err = r.attrValue(cur, vr.Str)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	s, err := r.attrValue(cur, vr.Str)
-	if err != nil {
-		return err
-	}
-	vr.Str = s
-	return r.bindVar(name, r.keepAttrs(name, vr), false)
+	return r.setVarErr(name, keepAttrs(cur, vr))
 }
 
 func (r *Runner) setVar(name string, vr expand.Variable) {
@@ -829,9 +847,24 @@ var errReadOnly = errors.New("readonly variable")
 const randomMax = 32768
 
 // setVarErr is like [Runner.setVar], but it returns any error rather than
-// reporting it, for the sake of the expand package.
+// reporting it, for the sake of the expand package. jaiph-go patch: a
+// string value is transformed by the variable's declare -i/-l/-u; an
+// array is bound as it is, its elements transformed where each was
+// placed (placeList, setVarWithIndex, bindKeeping, elemValue), as bash
+// never evaluates a whole array again.
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
-	return r.bindVar(name, vr, true)
+	if vr.Kind != expand.String || !vr.Set || !(vr.Integer || vr.Lower || vr.Upper) {
+		return r.bindValue(name, vr)
+	}
+	if err := r.bindRefused(name, vr); err != nil {
+		return err // refused before the value is evaluated, as bash's bind_variable
+	}
+	s, err := r.attrValue(vr, vr.Str)
+	if err != nil {
+		return err
+	}
+	vr.Str = s
+	return r.bindChecked(name, vr)
 }
 
 // attrValue is s as a variable with vr's declare -i/-l/-u holds it:
@@ -876,82 +909,34 @@ func (r *Runner) attrValues(vr expand.Variable) (expand.Variable, error) {
 	return vr, err
 }
 
-// attrChanged is vr, an array, with the elements that differ from cur's
-// transformed by its declare -i/-l/-u (jaiph-go patch).
-func (r *Runner) attrChanged(vr, cur expand.Variable) (expand.Variable, error) {
-	if !vr.Integer && !vr.Lower && !vr.Upper {
-		return vr, nil
-	}
-	if vr.Kind == expand.Associative {
-		m := maps.Clone(vr.Map)
-		for k, v := range m {
-			if old, ok := cur.Map[k]; ok && old == v {
-				continue
-			}
-			s, err := r.attrValue(vr, v)
-			if err != nil {
-				return vr, err
-			}
-			m[k] = s
-		}
-		vr.Map = m
-		return vr, nil
-	}
-	list := slices.Clone(vr.List)
-	for i, v := range list {
-		k := i
-		if vr.Indexes != nil {
-			k = vr.Indexes[i]
-		}
-		if old, ok := indexedValue(cur, k); ok && old == v {
-			continue
-		}
-		s, err := r.attrValue(vr, v)
-		if err != nil {
-			return vr, err
-		}
-		list[i] = s
-	}
-	vr.List = list
-	return vr, nil
-}
-
-// indexedValue is element k of an indexed array (its indexes sorted).
-func indexedValue(vr expand.Variable, k int) (string, bool) {
-	if vr.Indexes == nil {
-		if k >= 0 && k < len(vr.List) {
-			return vr.List[k], true
-		}
-		return "", false
-	}
-	if i, ok := slices.BinarySearch(vr.Indexes, k); ok {
-		return vr.List[i], true
-	}
-	return "", false
-}
-
-// bindVar is setVarErr; convert: the value, a whole array's elements
-// included, is transformed by the variable's declare -i/-l/-u (jaiph-go
-// patch: an element assigned alone is transformed alone, see
-// setVarWithIndex).
-func (r *Runner) bindVar(name string, vr expand.Variable, convert bool) error {
+// bindRefused is the error binding vr to name meets before its value is
+// looked at (jaiph-go patch).
+func (r *Runner) bindRefused(name string, vr expand.Variable) error {
 	if name == "SHELLOPTS" || name == "BASHOPTS" {
 		// jaiph-go patch: computed by lookupVar, readonly (no local copy either).
 		return fmt.Errorf("%s: %w", name, errReadOnly)
-	}
-	if r.opts[optAllExport] {
-		vr.Exported = true
 	}
 	if vr.Integer && vr.Kind != expand.KeepValue && r.readonlyHere(name, vr) {
 		// jaiph-go patch: as bash's bind_variable, a readonly variable
 		// refuses the value before it is evaluated as arithmetic.
 		return fmt.Errorf("%s: %w", name, errReadOnly)
 	}
-	if convert {
-		var err error
-		if vr, err = r.attrValues(vr); err != nil {
-			return err
-		}
+	return nil
+}
+
+// bindValue binds vr to name as it is: its value was transformed by the
+// variable's declare -i/-l/-u, if at all, where it was made (setVarErr).
+func (r *Runner) bindValue(name string, vr expand.Variable) error {
+	if err := r.bindRefused(name, vr); err != nil {
+		return err
+	}
+	return r.bindChecked(name, vr)
+}
+
+// bindChecked is bindValue once bindRefused let vr through.
+func (r *Runner) bindChecked(name string, vr expand.Variable) error {
+	if r.opts[optAllExport] {
+		vr.Exported = true
 	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -975,11 +960,13 @@ func (r *Runner) bindVar(name string, vr expand.Variable, convert bool) error {
 	return nil
 }
 
-func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax.ArithmExpr, vr expand.Variable) {
-	if r.assignIndex != nil {
-		// jaiph-go patch: a[i]+=v's subscript (a+=v's 0 on an
-		// array), already evaluated.
-		index, r.assignIndex = r.assignIndex, nil
+// setVarWithIndex binds vr, assignVal's value, to name, or to its element
+// index. jaiph-go patch: appendIndex, when not nil, is a[i]+=v's
+// subscript (a+=v's 0 on an array) as assignVal evaluated it, used in
+// place of index.
+func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appendIndex syntax.ArithmExpr, vr expand.Variable) {
+	if appendIndex != nil {
+		index = appendIndex
 	}
 	if vr.Kind == expand.String && index == nil {
 		// When assigning a string to an array, fall back to the
@@ -998,21 +985,6 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 	}
 	if index == nil {
-		if r.listPlaced {
-			// jaiph-go patch: a list's elements were evaluated as they
-			// were placed; the ones it kept (a+=(…)) are not evaluated
-			// again. -l/-u still apply to them all.
-			r.listPlaced = false
-			integer := vr.Integer
-			vr.Integer = false
-			conv, err := r.attrValues(vr)
-			conv.Integer = integer
-			if err == nil {
-				err = r.bindVar(name, conv, false)
-			}
-			r.setVarFailed(err)
-			return
-		}
 		r.setVar(name, vr)
 		return
 	}
@@ -1067,7 +1039,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 		prev.SetAssoc(k, valStr) // jaiph-go patch: records insertion order
 		prev.Set = true          // jaiph-go patch: declare -A m; m[k]=v sets m
-		r.setVarFailed(r.bindVar(name, prev, false))
+		r.setVarFailed(r.bindValue(name, prev))
 		return
 	}
 	k := r.arithm(index)
@@ -1098,7 +1070,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	prev.List = list
 	prev.Indexes = indexes
 	prev.Set = true // jaiph-go patch: declare -a a; a[3]=x sets a
-	r.setVarFailed(r.bindVar(name, prev, false))
+	r.setVarFailed(r.bindValue(name, prev))
 }
 
 // cutElemSubscript splits an array element argument like `a[3]`, as used by
@@ -1205,9 +1177,7 @@ func (r *Runner) unsetElem(name, sub string) {
 		vr.List = slices.Clone(vr.List)
 		vr.Indexes = slices.Clone(vr.Indexes)
 		vr.List, vr.Indexes = internal.DeleteIndexedElem(vr.List, vr.Indexes, k)
-		// jaiph-go patch: the elements left are not evaluated again
-		// (declare -i; unset 'a1[0]' failed on one stored before it)
-		r.setVarFailed(r.bindVar(name, vr, false))
+		r.setVar(name, vr) // an array: its elements bound as they are (setVarErr)
 	case expand.Associative:
 		if sub == "@" || sub == "*" {
 			r.delVar(name)
@@ -1342,7 +1312,7 @@ type indexedElem struct {
 // show, if not nil, makes the array as placed so far the variable's value
 // before a subscript that may read it is evaluated, as bash binds each
 // element in turn (jaiph-go patch: b=([0]=6 [b[0]]=x) sets b[6]).
-func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int), integer bool) ([]string, []int, []indexedElem) {
+func (r *Runner) placeList(words []listWord, list []string, indexes []int, show func([]string, []int), attrs expand.Variable) ([]string, []int, []indexedElem) {
 	var placed []indexedElem
 	index := internal.IndexedMax(list, indexes) + 1
 	readsNames := func(s string) bool {
@@ -1353,20 +1323,23 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 	// before it are placed, as bash's bind_array_var_internal (jaiph-go
 	// patch: I=([n++]=n [n++]=n) is (1 2)); an error is fatal, as the
 	// assignment's.
+	// -l/-u change the case of the new values alone (jaiph-go patch:
+	// a+=(…) changed the old ones too).
 	bind := func(val string) (string, bool) {
-		if !integer {
-			return val, true
+		if !attrs.Integer {
+			s, _ := r.attrValue(attrs, val)
+			return s, true
 		}
 		if show != nil && readsNames(val) {
 			show(list, indexes)
 		}
-		n, err := expand.ArithmString(r.ecfg, val)
+		s, err := r.attrValue(attrs, val)
 		if err != nil {
 			r.expandErr(intValueError{err})
 			r.exit.expDiscard = false
 			return "", false
 		}
-		return strconv.Itoa(n), true
+		return s, true
 	}
 	for _, w := range words {
 		if r.exit.exiting {
@@ -1412,7 +1385,10 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 
 // TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
 
-func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
+// assignVal expands as's value for name (prev its variable). appendIndex
+// is the subscript a[i]+=v (a+=v on an array) was evaluated to, once, for
+// the element setVarWithIndex sets (jaiph-go patch).
+func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (_ string, _ expand.Variable, appendIndex syntax.ArithmExpr) {
 	// jaiph-go patch: declare -n r=v on an existing nameref changes r
 	// itself, as bash (it assigned v to the variable r named).
 	if n, v := prev.Resolve(r.writeEnv); n != "" && valType != "-n" {
@@ -1425,7 +1401,6 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		name, prev = n, v
 	}
 	prev.Set = true
-	r.assignIndex, r.listPlaced = nil, false
 	if as.Value != nil && as.Append && (as.Index != nil || as.Array == nil && (prev.Kind == expand.Indexed || prev.Kind == expand.Associative)) {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
 		// appended to element 0 or, for maps, dropped the value);
@@ -1465,15 +1440,15 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
-						return name, prev
+						return name, prev, appendIndex
 					}
 				}
 				index = indexLiteral(k)
 			}
-			r.assignIndex = index
+			appendIndex = index
 		}
 		if r.exit.exiting {
-			return name, prev // the subscript's error, reported once
+			return name, prev, appendIndex // the subscript's error, reported once
 		}
 		// jaiph-go patch: the element is read as bash's
 		// make_array_variable_value does, set -u or not (an unset one
@@ -1493,11 +1468,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			}
 			if err != nil {
 				r.expandErr(intValueError{err})
-				return name, prev
+				return name, prev, appendIndex
 			}
-			return name, expand.Variable{Set: true, Kind: expand.String, Str: val}
+			return name, expand.Variable{Set: true, Kind: expand.String, Str: val}, appendIndex
 		}
-		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}
+		return name, expand.Variable{Set: true, Kind: expand.String, Str: cur + val}, appendIndex
 	}
 	if as.Value != nil {
 		// jaiph-go patch: tilde expansion after ':' as in bash assignments.
@@ -1509,7 +1484,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				// jaiph-go patch: declare -a x=v (-A, and readonly
 				// or export with either) sets element (key) 0 of
 				// the array, as bash.
-				return name, scalarToArray(prev, valType, s)
+				return name, scalarToArray(prev, valType, s), appendIndex
 			}
 			// jaiph-go patch: a nameref without a value (declare -n
 			// r) keeps its attribute when assigned: r=x makes it
@@ -1521,7 +1496,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				prev.Kind = expand.NameRef
 			}
 			prev.Str = s
-			return name, prev
+			return name, prev, appendIndex
 		}
 		switch prev.Kind {
 		case expand.String, expand.Unknown:
@@ -1532,10 +1507,10 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				b, err2 := expand.ArithmString(r.ecfg, s)
 				if err := cmp.Or(err1, err2); err != nil {
 					r.expandErr(intValueError{err})
-					return name, prev
+					return name, prev, appendIndex
 				}
 				prev.Str = strconv.Itoa(a + b)
-				return name, prev
+				return name, prev, appendIndex
 			}
 			prev.Str += s
 		case expand.Indexed:
@@ -1549,7 +1524,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// jaiph-go patch: m+=v appends to the key "0", as bash.
 			prev.SetAssoc("0", prev.Map["0"]+s)
 		}
-		return name, prev
+		return name, prev, appendIndex
 	}
 	if as.Array == nil {
 		// don't return the zero value, as that's an unset variable
@@ -1558,7 +1533,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			prev.Kind = expand.NameRef
 		}
 		prev.Str = ""
-		return name, prev
+		return name, prev, appendIndex
 	}
 	// Array assignment.
 	if prev.Kind == expand.NameRef {
@@ -1604,6 +1579,13 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// is empty.
 			for i := 0; i < len(elems) && !r.exit.exiting; i += 2 { // jaiph-go patch: see the indexed case
 				k, v := r.assocListLiteral(elems[i].Value), ""
+				if k == "" && !r.exit.exiting {
+					// jaiph-go patch: an empty key is bash's bad
+					// subscript, named as written; the pair is left
+					// out, its value not expanded (it made the key "").
+					r.reportError(fmt.Errorf("%s: %w", printNode(elems[i].Value), expand.ErrBadSubscript))
+					continue
+				}
 				if i+1 < len(elems) {
 					v = r.assocListLiteral(elems[i+1].Value)
 				}
@@ -1640,7 +1622,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		}
 		prev.Kind = expand.Associative
 		prev.Map, prev.MapSeq = amap, seq
-		return name, prev
+		return name, prev, appendIndex
 	}
 	// The base array which the new elements are set on; empty unless
 	// we are appending to an existing value.
@@ -1657,7 +1639,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			indexes = slices.Clone(prev.Indexes)
 		case expand.Associative:
 			// TODO
-			return name, prev
+			return name, prev, appendIndex
 		default:
 			// Should only happen if we forgot a case above.
 			panic(fmt.Sprintf("unexpected conversion of kind %d", prev.Kind))
@@ -1689,10 +1671,9 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			if l == nil {
 				cur.List = []string{}
 			}
-			r.setVarFailed(r.bindVar(name, cur, false)) // placed as bound
+			r.setVarFailed(r.bindValue(name, cur)) // placed as bound
 		}
-		list, indexes, _ = r.placeList(words, list, indexes, show, prev.Integer)
-		r.listPlaced = true
+		list, indexes, _ = r.placeList(words, list, indexes, show, prev)
 	}
 	if list == nil {
 		// An empty array like a=() must still expand to zero fields.
@@ -1701,7 +1682,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
-	return name, prev
+	return name, prev, appendIndex
 }
 
 // printNode renders a syntax node as source text (jaiph-go patch).
