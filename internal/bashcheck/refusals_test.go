@@ -192,3 +192,31 @@ func TestLaterCodeRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestStarBeforeEmptyGroupRefused: a `*` right before an extglob group
+// that can match the empty string, in [[ ]] and ${…} patterns, is refused
+// (bash's `*` never lets it match the empty rest); groups that cannot
+// match it, and a `*` elsewhere, pass.
+func TestStarBeforeEmptyGroupRefused(t *testing.T) {
+	for src, refused := range map[string]bool{
+		`[[ $v == *!(*c) ]]`:       false,
+		`[[ $v != a*?(x)b ]]`:      true,
+		`[[ $v == **(x) ]]`:        true,
+		`[[ $v == *@(ab|) ]]`:      true,
+		`[[ $v == *+(*) ]]`:        true,
+		`echo "${v/#*!(x)/Y}"`:     false,
+		`echo "${v/#*?(x)/Y}"`:     true,
+		`echo "${v##*?(x)}"`:       true,
+		`[[ $v == *.@(jpg|png) ]]`: false,
+		`[[ $v == *@(ab|c) ]]`:     false,
+		`[[ $v == *+(b) ]]`:        false,
+		`[[ $v == !(x)* ]]`:        false,
+		`[[ $v == \*!(x) ]]`:       false,
+		`echo "${v//+([a-z])/X}"`:  false,
+		`[[ *!(x) == $v ]]`:        false,
+	} {
+		if d := Source("x.jh", src, nil); (len(d) > 0) != refused {
+			t.Errorf("%q: refused %v, want %v (%v)", src, len(d) > 0, refused, d)
+		}
+	}
+}

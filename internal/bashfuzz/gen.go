@@ -475,7 +475,7 @@ func (g *gen) cond(st *Stmt, depth int) string {
 func (g *gen) stmt(depth int) *Stmt {
 	st := &Stmt{}
 	deep := depth >= g.o.MaxDepth
-	k := g.c.n(27)
+	k := g.c.n(28)
 	if deep && k >= 14 && k <= 19 {
 		k = 0
 	}
@@ -845,6 +845,33 @@ func (g *gen) stmt(depth int) *Stmt {
 			st.Words = []string{"for", g.scalar(), "in", g.word(st, false) + ";", "do", "echo", "\"$" + name + "\";", "done"}
 		}
 		st.Sets = []string{name}
+	case 27: // shell options and globbing, brace expansion, getopts, eval, case fall-through, printf formats, BASH_REMATCH
+		st.Fixed = true
+		switch g.c.n(8) {
+		case 1:
+			st.Words = []string{"shopt -s extglob;", g.c.pick(
+				`case "$v1" in @(a|b)*) echo at;; +([a-z/.])) echo plus;; !(*.d)) echo not;; *) echo other;; esac`,
+				`echo "${v1//+([a-z])/X}" "${v3/#!(x)/Y}" "${v2##*( )}"`,
+				`[[ $v3 == ?(!)+([A-Za-z]) ]] && echo ext`)}
+			st.Sets = []string{"v1"} // what the pattern reads
+		case 2:
+			st.Words = []string{g.c.pick("shopt -s nullglob;", "shopt -s dotglob;", "shopt -s nocasematch;", "shopt -s nocaseglob;", "shopt -u globskipdots;"),
+				g.c.pick(`echo f* .* F?;`, `[[ $v3 == *abc* ]] && echo nocase;`, `case $v3 in *ABC) echo up;; esac;`, `for f in [fg]*; do echo "[$f]"; done;`), "true"}
+		case 3:
+			st.Words = []string{"echo", g.c.pick("{a,b}{1..3}", "{1..10..3}", "{a..e..2}", "x{,y}{,z}", `"${v1}"{1,2}`, "{5..1}", "{-2..2}", `{a,'b c'}`, "{x..z}{1,2}", "{1..3}{a..b}")}
+		case 4:
+			st.Words = []string{"OPTIND=1;", "while", "getopts", g.c.pick("ab:c", ":ab:", "a:"), "o", g.c.pick("-a -b x -c rest", "-ab y", "-x -a", "-b", "-- -a", `-a "$v2"`) + ";", "do", `echo "$o ${OPTARG-unset}";`, "done;", `echo "ind=$OPTIND"`}
+			st.Sets = []string{"o"}
+		case 5:
+			st.Words = []string{"eval", g.c.pick(`'echo "$v1"'`, `"v1=\$v2"`, `'a1+=(e)'`, `'echo $((n*2))'`, `"echo \"\${#a1[@]}\""`)}
+			st.Sets = []string{"v1", "a1"}
+		case 6:
+			st.Words = []string{`case "$v1" in`, g.c.pick("a*) echo A;&", "*/*) echo S;;&", "*.d) echo D;;&"), g.c.pick("*) echo B;;&", "*b*) echo B;&", "x) echo X;;"), "*) echo C;;", "esac"}
+		case 7:
+			st.Words = []string{"printf", g.c.pick(`'%5.2f|%-4s|%x|%o|%e|%c|%b\n' 3.14159 ab 255 8 1234.5 xyz 'a\tb'`, `'%*d|%-*s|\n' 5 42 3 z`, `'%s,%s;' 1 2 3`, `'%d %i %u\n' 0x1f 010 -3`, `'%q %q\n' "$v2" "$v3"`, `'[%10.3s][%-6d]\n' abcdef 42`, `'%b\n' '\x41\101\c' after`, `'%s\n'`)}
+		default:
+			st.Words = []string{"[[", g.word(st, true), "=~", g.c.pick(`^([a-z]+)/(.*)$`, `([0-9]+)`, `(x)?y`, `^$`, `[[:space:]]`), "]]", "&&", "echo", `"${BASH_REMATCH[@]}"`, `"${#BASH_REMATCH[@]}"`, "||", "echo", `"nomatch ${#BASH_REMATCH[@]}"`}
+		}
 	default: // echo
 		st.Words = append([]string{"echo"}, g.words(st, 3)...)
 	}

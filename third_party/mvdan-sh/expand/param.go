@@ -1071,6 +1071,51 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			mode |= pattern.NoGlobCase
 		}
 		expr, err := pattern.Regexp(orig, mode)
+		if _, ok := err.(*pattern.NegExtGlobError); ok {
+			// jaiph-go patch: !(…) has no regexp (the value was left
+			// as it was): as bash's match_upattern, the value must
+			// first match the pattern with a * after it (#) or before
+			// it (%), then the longest prefix or suffix the pattern
+			// matches is replaced; an empty value has no prefix a
+			// pattern not starting with * matches.
+			mm := pattern.EntireString | pattern.ExtendedOperators | mode&pattern.NoGlobCase
+			match, err := internal.ExtendedPatternMatcher(orig, mm)
+			if err != nil {
+				return elems, nil
+			}
+			whole := orig + "*"
+			if strings.HasSuffix(orig, "*") && !strings.HasSuffix(orig, "\\*") {
+				whole = orig
+			}
+			if anchor == '%' {
+				whole = "*" + orig
+				if strings.HasPrefix(orig, "*") && !strings.HasPrefix(orig, "*(") {
+					whole = orig
+				}
+			}
+			pre, err := internal.ExtendedPatternMatcher(whole, mm)
+			if err != nil {
+				return elems, nil
+			}
+			out := make([]string, len(elems))
+			for i, elem := range elems {
+				out[i] = elem
+				if !pre(elem) || anchor == '#' && elem == "" && !strings.HasPrefix(orig, "*") {
+					continue
+				}
+				for n := len(elem); n >= 0; n-- {
+					lo, hi := 0, n
+					if anchor == '%' {
+						lo, hi = len(elem)-n, len(elem)
+					}
+					if match(elem[lo:hi]) {
+						out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
+						break
+					}
+				}
+			}
+			return out, nil
+		}
 		if err != nil {
 			return elems, nil
 		}

@@ -186,8 +186,31 @@ func (m *extMatcher) match(pat, s string) bool {
 		return s == ""
 	}
 	if rest[0] == '*' && (len(rest) == 1 || rest[1] != '(') {
+		// bash's * (sm_loop.c): a run of them is one; the pattern after
+		// it is tried where the string's characters start, never on the
+		// empty rest, except that at the string's end a !(…) group
+		// matches whatever follows it (bash's quirk). A ?(…) or *(…)
+		// group after it goes through bash's own loop, approximated by
+		// every split.
+		r := rest[1:]
+		for len(r) > 0 && r[0] == '*' && (len(r) == 1 || r[1] != '(') {
+			r = r[1:]
+		}
+		if r == "" {
+			return true
+		}
+		if s == "" && strings.HasPrefix(r, "!(") {
+			return true
+		}
+		last := len(s) - 1 // the empty rest is not tried
+		if strings.HasPrefix(r, "?(") || strings.HasPrefix(r, "*(") {
+			last = len(s)
+		}
 		for _, j := range splits(s) {
-			if m.match(rest[1:], s[j:]) {
+			if j > last {
+				break
+			}
+			if m.match(r, s[j:]) {
 				return true
 			}
 		}

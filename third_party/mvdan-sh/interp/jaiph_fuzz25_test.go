@@ -1196,3 +1196,24 @@ func TestJaiphArrayBuiltinsThroughElementNameref(t *testing.T) {
 		`a1=(1 2); declare -n v2="a1[1]"; printf '%s\n' a b | { mapfile v2; echo "st=$?"; read -r l; echo "left=$l"; }`,
 	})
 }
+
+// ${v/#pat/s} and ${v/%pat/s} with an extglob negation !(…) replace the
+// longest prefix or suffix it matches, as bash (the value was left as it
+// was: !(…) has no regexp; the generator's extglob statements, seed 119).
+func TestJaiphAnchoredReplaceNegatedExtglob(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s extglob; v='!AbC'; echo "${v/#!(x)/Y}" "${v/!(x)/Y}" "${v/%!(x)/Y}" "${v#!(x)}" "${v##!(x)}" "${v%!(x)}" "${v%%!(x)}" "${v//!(x)/Y}"`,
+		`shopt -s extglob; v='abc'; echo "${v/#!(x)/Y}" "${v/#!(a)/Y}" "${v/%!(*c)/Y}" "${v/#@(a|b)/Y}"; a=(ab xc ''); echo "${a[@]/#!(x*)/-}" "${a[@]/%!(*c)/+}"`,
+	})
+}
+
+// A * before a !(…) group matches as bash's (sm_loop.c): the group is
+// never tried on the empty rest of the string, except at the string's end,
+// where it matches whatever follows ([[ xc == *!(*c) ]] is false,
+// [[ a == a*!(b)c ]] true); the anchored replacement first matches the
+// pattern with a * after or before it, as bash's match_upattern.
+func TestJaiphStarBeforeNegatedGroup(t *testing.T) {
+	runCases(t, []string{
+		`shopt -s extglob; pats=('*!(*c)' '*!(x)' 'x*!(y)' 'x*!(x)' '*!(c)' 'a*!(b)c' '*!(b)*' '!(x)*' '**!(c)' '*!(*)' '*!(a|b)' 'a*!(c)' '*!()'); strs=('' x xc ab abc a c xy bc); for p in "${pats[@]}"; do r=; for s in "${strs[@]}"; do if [[ $s == $p ]]; then r+=1; else r+=0; fi; done; echo "$p $r"; done`,
+	})
+}

@@ -1929,8 +1929,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// element, declare -g a[1]=v, is the visible array's, as
 			// bash's assign_array_element).
 			var globalEnv *overlayEnviron
-			localElem := false   // see declGlobalArray
-			var elemZero *string // the value of an array's element (key) 0
+			hiddenGlobal := false // globalEnv is bound where nothing sees it
+			localElem := false    // see declGlobalArray
+			var elemZero *string  // the value of an array's element (key) 0
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
 				if globalEnv != nil && globalEnv.localBelow(name) {
@@ -1940,6 +1941,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// local hides for as long as the subshell lives;
 					// bound where nothing sees it
 					globalEnv = &overlayEnviron{parent: globalEnv}
+					hiddenGlobal = true
 				}
 			}
 			vr := r.lookupVar(name)
@@ -1980,7 +1982,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// global declare -i K is the string 1+1).
 				vr = expand.Variable{Exported: vr.Exported}
 			}
-			if globalEnv != nil && vr.Kind == expand.Indexed && !vr.ReadOnly && valType == "" && !as.Naked && as.Index == nil && as.Array == nil {
+			if globalEnv != nil && !hiddenGlobal && vr.Kind == expand.Indexed && !vr.ReadOnly && valType == "" && !as.Naked && as.Index == nil && as.Array == nil {
 				if visible := r.lookupVar(name); visible.Local && !visible.ReadOnly {
 					r.declGlobalArrayUnderLocal(name, visible, as, globalEnv, modes, unexport)
 					if r.exit.exiting {
