@@ -475,7 +475,7 @@ func (g *gen) cond(st *Stmt, depth int) string {
 func (g *gen) stmt(depth int) *Stmt {
 	st := &Stmt{}
 	deep := depth >= g.o.MaxDepth
-	k := g.c.n(28)
+	k := g.c.n(29)
 	if deep && k >= 14 && k <= 19 {
 		k = 0
 	}
@@ -871,6 +871,27 @@ func (g *gen) stmt(depth int) *Stmt {
 			st.Words = []string{"printf", g.c.pick(`'%5.2f|%-4s|%x|%o|%e|%c|%b\n' 3.14159 ab 255 8 1234.5 xyz 'a\tb'`, `'%*d|%-*s|\n' 5 42 3 z`, `'%s,%s;' 1 2 3`, `'%d %i %u\n' 0x1f 010 -3`, `'%q %q\n' "$v2" "$v3"`, `'[%10.3s][%-6d]\n' abcdef 42`, `'%b\n' '\x41\101\c' after`, `'%s\n'`)}
 		default:
 			st.Words = []string{"[[", g.word(st, true), "=~", g.c.pick(`^([a-z]+)/(.*)$`, `([0-9]+)`, `(x)?y`, `^$`, `[[:space:]]`), "]]", "&&", "echo", `"${BASH_REMATCH[@]}"`, `"${#BASH_REMATCH[@]}"`, "||", "echo", `"nomatch ${#BASH_REMATCH[@]}"`}
+		}
+	case 28: // more redirections and builtins: noclobber, named fds, <>, &>>, read's options, printf -v into an element, type, command -v
+		st.Fixed = true
+		switch g.c.n(7) {
+		case 1:
+			st.Words = []string{"set -C;", "echo", g.word(st, false), "> f1;", "echo st=$?;", "echo y >| f1;", "set +C;", "cat f1"}
+		case 2:
+			st.Words = []string{"exec {fd}>f2;", "echo", g.word(st, false), `>&$fd;`, "exec {fd}>&-;", g.c.pick("cat f2", `echo "fd=${fd:+set}"`)}
+		case 3:
+			st.Words = []string{g.c.pick("{ echo a; echo b >&2; } 2>&1 >/dev/null | cat", "echo x &>> f1; cat f1", "cat <> f1", "echo z 1<> f2; cat f2", "{ echo o; echo e >&2; } &> f2; cat f2")}
+		case 4:
+			st.Words = []string{g.c.pick("read -d , v1 <<< 'a,b'", "read -n 2 v1 <<< abc", "IFS=: read -ra a1 <<< 'a:b::c'", "read -N 3 v1 <<< 'a b c'", "read -r -a a1 -d '' <<< $'x y\nz'", `read v1 v2 <<< "  lead  trail  "`) + ";", `echo "[$v1] [${v2-}] ${#a1[@]} ${a1[*]}"`}
+			st.Sets = []string{"v1", "v2", "a1"}
+		case 5:
+			st.Words = []string{"printf", "-v", g.c.pick("'a1[1]'", "'A1[k]'", "'a1[n+1]'"), "%s", g.word(st, true) + ";", `echo "${a1[*]} ${A1[k]-}"`}
+			st.Sets = []string{"a1", "A1"}
+		case 6:
+			st.Words = []string{g.c.pick("type -t echo cat nosuch", "command -v cat echo nosuch", "type -t f1", "declare -F", "command -V echo")}
+		default:
+			st.Words = []string{"for ((", g.c.pick("i1=0; i1<3; i1++", "i1=5; i1>0; i1-=2", "; i1<2; i1++", "i1=0, n=1; i1<n+2 && i1<4; i1++, n++"), "));", "do", "echo", `"$i1"`, ";", "done"}
+			st.Sets = []string{"i1", "n"}
 		}
 	default: // echo
 		st.Words = append([]string{"echo"}, g.words(st, 3)...)

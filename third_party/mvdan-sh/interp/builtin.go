@@ -994,7 +994,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if printErrs {
 				r.errf("option requires an argument -- %s\n", optarg)
 			}
-		case optarg != "":
+		case optarg != "" || takesOptarg(optstr, opt):
+			// jaiph-go patch: an empty argument is still the option's
+			// (getopts a: o -a "" sets OPTARG to "", as bash).
 			if !bind("OPTARG", optarg) && exit.exiting {
 				return exit
 			}
@@ -1750,6 +1752,16 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 		return '?', string(opt), false
 	}
 	return opt, "", false
+}
+
+// takesOptarg says opt, an option getopts found, takes an argument in
+// optstr (jaiph-go patch).
+func takesOptarg(optstr string, opt rune) bool {
+	if opt == '?' || opt == ':' {
+		return false
+	}
+	i := strings.IndexRune(optstr, opt)
+	return i >= 0 && strings.HasPrefix(optstr[i+utf8.RuneLen(opt):], ":")
 }
 
 // optStatusText returns a shell option's status text display

@@ -1217,3 +1217,13 @@ func TestJaiphStarBeforeNegatedGroup(t *testing.T) {
 		`shopt -s extglob; pats=('*!(*c)' '*!(x)' 'x*!(y)' 'x*!(x)' '*!(c)' 'a*!(b)c' '*!(b)*' '!(x)*' '**!(c)' '*!(*)' '*!(a|b)' 'a*!(c)' '*!()'); strs=('' x xc ab abc a c xy bc); for p in "${pats[@]}"; do r=; for s in "${strs[@]}"; do if [[ $s == $p ]]; then r+=1; else r+=0; fi; done; echo "$p $r"; done`,
 	})
 }
+
+// An empty argument of an option that takes one is its argument: getopts
+// sets OPTARG to "" (it was left unset; the generator's getopts loops,
+// seed 120).
+func TestJaiphGetoptsEmptyOptarg(t *testing.T) {
+	runCases(t, []string{
+		`OPTIND=1; while getopts a:b o -a "" -b; do echo "$o [${OPTARG-unset}]"; done; echo "ind=$OPTIND"`,
+		`OPTIND=1; while getopts :a: o -a ''; do echo "$o [${OPTARG-unset}]"; done; OPTIND=1; getopts a: o -a; echo "st=$? $o [${OPTARG-unset}]"`,
+	})
+}
