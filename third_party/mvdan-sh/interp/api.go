@@ -164,6 +164,10 @@ type Runner struct {
 	// the DeclClause case): the function just called, `[[` or `((` after
 	// one ran, empty after any other simple command (jaiph-go patch).
 	thisCommand string
+	// redirCommand is the name of the simple command whose redirections
+	// are being expanded: bash's this_command_name then, which its
+	// arithmetic names in a declare -i value's error (jaiph-go patch).
+	redirCommand string
 	// comsubNoErrExit is noErrExit while the words of a simple command
 	// or the operands of a [[ ]] expand, false elsewhere: the only
 	// expansions whose command substitutions ignore errexit and the ERR

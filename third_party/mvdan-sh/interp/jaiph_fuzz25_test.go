@@ -1227,3 +1227,29 @@ func TestJaiphGetoptsEmptyOptarg(t *testing.T) {
 		`OPTIND=1; while getopts :a: o -a ''; do echo "$o [${OPTARG-unset}]"; done; OPTIND=1; getopts a: o -a; echo "st=$? $o [${OPTARG-unset}]"`,
 	})
 }
+
+// set -x shows a declaration's x+=v as written (it showed the value made,
+// x=av), and the line export and readonly add for an assignment quotes
+// the value alone (e='a b', not 'e=a b'), as bash.
+func TestJaiphTraceDeclarationAppend(t *testing.T) {
+	runCases(t, []string{
+		`set -x; x=a; declare x+=v; declare -i n=1; declare n+=2; export e+=z; readonly r+=y; set +x; declare -p x n e r`,
+		`set -x; export e='a b'; readonly r="x y"; export q="x'y"; export z=; e=1; export e+='a b'; declare q2+="x'y"; a=(1 2); f(){ local a=L; declare -g a+='m n'; }; f; set +x; declare -p a e q2 z`,
+	})
+}
+
+// An arithmetic error in a declare -i value assigned while a simple
+// command's redirections expand names that command, as bash's
+// this_command_name ("read: 1/0: division by 0 …"; seed 121); not in its
+// words, not for a compound command, not for $((…)).
+func TestJaiphIntValueErrorInRedirectionNamesCommand(t *testing.T) {
+	runCases(t, []string{
+		`declare -i v; read x <<< "${v:=1/0}"; echo not reached`,
+		`declare -i v; f(){ :; }; f <<< "${v:=1/0}"`,
+		`declare -i v; echo hi > "${v:=7/0}"`,
+		`declare -i v; { :; } <<< "${v:=1/0}"`,
+		`declare -i v; echo "${v:=1/0}"`,
+		`cat <<< $((1/0))`,
+		`declare -Ai m; read x <<< "${m:=a/b}"`,
+	})
+}

@@ -270,6 +270,12 @@ func (r *Runner) expandErr(err error) {
 		return
 	}
 	errMsg := err.Error()
+	if _, intValue := errors.AsType[intValueError](err); intValue && r.redirCommand != "" && isArithmErr(err) {
+		// jaiph-go patch: bash's arithmetic names this_command_name,
+		// the command whose redirections are being expanded
+		// (cat <<< "${v:=1/0}" of a declare -i v: "cat: 1/0: …").
+		fmt.Fprint(r.stderr, r.redirCommand+": ")
+	}
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
@@ -1228,7 +1234,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			undoPrefix()
 			child := r.runsInChild(ctx, fields[0])
+			r.redirCommand = fields[0]
 			ok := pending()
+			r.redirCommand = ""
 			if child && r.exit.exiting && !r.exit.fatalExit && !r.exit.discard {
 				// jaiph-go patch: bash performs an external
 				// command's redirections in the child it forked for
@@ -1704,7 +1712,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}()
 	assignLoop:
 		for _, as := range declArgs {
-			roElem := false // see the -r NAME[SUB]=v case below
+			appendWord := as.Append && as.Value != nil // as written: the trace shows x+=v
+			roElem := false                            // see the -r NAME[SUB]=v case below
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
 			}
@@ -1988,6 +1997,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if r.exit.exiting {
 						break assignLoop
 					}
+					if tracingEnabled {
+						op := "="
+						if as.Append {
+							op = "+="
+						}
+						traceArgs = append(traceArgs, as.Name.Value+op+r.assignWord)
+					}
 					continue
 				}
 			}
@@ -2268,10 +2284,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if tracingEnabled {
 				if as.Naked || vr.Kind != expand.String && vr.Kind != expand.NameRef {
 					traceArgs = append(traceArgs, name)
+				} else if appendWord {
+					// jaiph-go patch: the word as expanded, x+=v (it
+					// showed the value made, x=av)
+					traceArgs = append(traceArgs, as.Name.Value+"+="+r.assignWord)
+					if cm.Variant.Value == "export" || cm.Variant.Value == "readonly" {
+						traceAssigns = append(traceAssigns, as.Name.Value+"+="+traceAssignQuote(r.assignWord))
+					}
 				} else {
 					traceArgs = append(traceArgs, name+"="+vr.Str)
 					if cm.Variant.Value == "export" || cm.Variant.Value == "readonly" {
-						traceAssigns = append(traceAssigns, traceQuote(name+"="+vr.Str))
+						traceAssigns = append(traceAssigns, name+"="+traceAssignQuote(vr.Str)) // jaiph-go patch: the value quoted, as bash
 					}
 				}
 			}
