@@ -1253,3 +1253,13 @@ func TestJaiphIntValueErrorInRedirectionNamesCommand(t *testing.T) {
 		`declare -Ai m; read x <<< "${m:=a/b}"`,
 	})
 }
+
+// A bad subscript in the arithmetic of a declare -i value is said once:
+// the declaration printed the error that stopped it too ("reported";
+// seed 123).
+func TestJaiphIntValueBadSubscriptSaidOnce(t *testing.T) {
+	runCases(t, []string{
+		`v3='!AbC'; declare -i r1=${v3/%[[:upper:]]/[]}; echo "st=$?"`,
+		`declare -i q; read q <<< 'x[]'; echo "st=$?"; f(){ local -i l='a[]'; echo "l st=$?"; }; f; echo after`,
+	})
+}

@@ -2313,6 +2313,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
 				switch v := cm.Variant.Value; {
+				case err == errReported:
+					// jaiph-go patch: said, and r.exit set, where the
+					// value's arithmetic met it (a bad subscript); the
+					// sentinel's text was printed
 				case r.arithAssignFatal(err, v, &r.exit):
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					r.errf("%s: %v\n", v, err)

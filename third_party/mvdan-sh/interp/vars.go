@@ -748,7 +748,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 
 // setVarFailed reports setVar's error, if any.
 func (r *Runner) setVarFailed(err error) {
-	if err == nil {
+	if err == nil || err == errReported { // jaiph-go patch: said already, see reportError
 		return
 	}
 	if r.arithAssignFatal(err, "", &r.exit) { // jaiph-go patch
