@@ -19,7 +19,7 @@ func TestJaiphUntrappedSignalFromJobEndsShell(t *testing.T) {
 	}{
 		{"(trap 'echo sub' TERM; kill $$; echo $?)", result{"0\n", "", 143}},
 		{"( kill -USR1 $$ )\necho never", result{"", "", 138}},
-		{"trap 'echo exit' EXIT\n( sleep 0.1; kill -USR2 $$ ) &\nsleep 1 &\nwait $!\necho never", result{"exit\n", "", 140}},
+		{"trap 'echo exit' EXIT\n( sleep 0.5; kill -USR2 $$ ) &\nsleep 5 &\nwait $!\necho never", result{"exit\n", "", 140}},
 	} {
 		got := runInterp(t, context.Background(), tc.src, nil, t.TempDir())
 		compare(t, tc.src, got, tc.want)

@@ -50,17 +50,17 @@ func TestJaiphJobSpecByName(t *testing.T) {
 // 128+signal, where bash dies of the signal: compareWithBash sees no status.)
 func TestJaiphSignalShellFromJob(t *testing.T) {
 	runCases(t, []string{
-		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait %1; echo \"status $?\"\nwait; echo \"status $?\"",
-		"trap 'echo trap USR2' USR2\nsleep 1 &\np=$!\n( sleep 0.1; kill -s USR2 $$ ) &\nwait $p; echo \"status $?\"\nwait $p; echo \"again $?\"",
-		"trap 'echo trap USR1' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait -n %1; echo \"status $?\"\nwait",
+		"trap 'echo trap USR1' USR1\nsleep 30 &\n( sleep 0.5; kill -USR1 $$ ) &\nwait %1; echo \"status $?\"\nkill %1; wait; echo \"status $?\"",
+		"trap 'echo trap USR2' USR2\nsleep 3 &\np=$!\n( sleep 0.5; kill -s USR2 $$ ) &\nwait $p; echo \"status $?\"\nwait $p; echo \"again $?\"",
+		"trap 'echo trap USR1' USR1\nsleep 30 &\n( sleep 0.5; kill -USR1 $$ ) &\nwait -n %1; echo \"status $?\"\nkill %1; wait",
 		// INT, TERM and HUP trapped the same way
-		"trap 'echo trap INT' INT\ntrap 'echo trap TERM' TERM\ntrap 'echo trap HUP' HUP\nsleep 1 &\n( sleep 0.1; kill -INT $$; sleep 0.1; kill $$; sleep 0.1; kill -HUP $$ ) &\nwait %1; echo \"int $?\"\nwait %1; echo \"term $?\"\nwait %1; echo \"hup $?\"\nwait",
+		"trap 'echo trap INT' INT\ntrap 'echo trap TERM' TERM\ntrap 'echo trap HUP' HUP\nsleep 30 &\n( sleep 0.5; kill -INT $$; sleep 0.5; kill $$; sleep 0.5; kill -HUP $$ ) &\nwait %1; echo \"int $?\"\nwait %1; echo \"term $?\"\nwait %1; echo \"hup $?\"\nkill %1; wait",
 		// not in a wait: the trap runs once the command ends
 		"trap 'echo trap USR1' USR1\n( kill -USR1 $$; echo sub )\necho after",
-		"trap 'echo trap USR1' USR1\nkill -USR1 $$ &\nsleep 0.2\necho after",
+		"trap 'echo trap USR1; got=1' USR1\nkill -USR1 $$ &\nuntil [ -n \"$got\" ]; do sleep 0.05; done\necho after",
 		"trap 'echo trap TERM' TERM\n( kill $$ ); echo after $?",
 		// the trap can exit the shell
-		"trap 'echo bye; exit 7' USR1\nsleep 1 &\n( sleep 0.1; kill -USR1 $$ ) &\nwait %1\necho never",
+		"trap 'echo bye; kill %1; exit 7' USR1\nsleep 30 &\n( sleep 0.5; kill -USR1 $$ ) &\nwait %1\necho never",
 		// ignored: the wait goes on
 		"trap '' USR1\n( sleep 0.1; kill -USR1 $$ ) &\nsleep 0.3 &\nwait $!; echo \"status $?\"",
 		"( sleep 0.1; kill -WINCH $$ ) &\nsleep 0.3 &\nwait $!; echo \"status $?\"",

@@ -389,7 +389,7 @@ func TestJaiphShellVars(t *testing.T) {
 		`[[ ab =~ (a)(b) ]]; echo ${#BASH_REMATCH[@]}; [[ x =~ (y) ]]; echo ${#BASH_REMATCH[@]} "${BASH_REMATCH[@]}"; a=(); set -- "${a[@]}"; echo $#`,
 		`echo "$BASH"; echo $_; true x y; echo $_`,
 		`echo ${HOSTNAME:+h} ${OSTYPE} ${MACHTYPE} ${HOSTTYPE} ${BASH_VERSINFO[5]}`,
-		`echo $SECONDS; echo ${EPOCHSECONDS:+e} ${EPOCHREALTIME:+r}; [[ $EPOCHREALTIME == *.?????? ]] && echo micro`,
+		`(( SECONDS >= 0 && SECONDS < 60 )) && echo seconds; echo ${EPOCHSECONDS:+e} ${EPOCHREALTIME:+r}; [[ $EPOCHREALTIME == *.?????? ]] && echo micro`,
 		`echo $OPTERR $OPTIND`,
 	})
 }
