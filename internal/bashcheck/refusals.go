@@ -1,7 +1,6 @@
 package bashcheck
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
-	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/pattern"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
@@ -60,13 +58,12 @@ var table = []refusal{
 	// bash parses a body before any `shopt -s extglob` in it runs, so an
 	// extglob group in a case pattern or a plain word is its syntax error
 	// (`[[ … ]]` and `${x#…}` patterns are parsed with extglob on).
-	{"extglob pattern outside [[ ]] and ${…}", kNode, "extglob", "", "shopt -s extglob; case ab in @(ab)) echo m;; esac"},
+	{"extglob pattern outside a [[ == ]] pattern and ${…}", kNode, "extglob", "", "shopt -s extglob; case ab in @(ab)) echo m;; esac"},
 	// bash's `*` never lets the pattern after it match the empty rest of
 	// the string, and tries a ?( or *( group right after it in a loop of
 	// its own (sm_loop.c); the interpreter's regexp tries every split.
 	// They differ where that group can match nothing: `[[ x == *@(|y) ]]`
 	// is false in bash. (Before !( the interpreter matches as bash.)
-	{"* before an extglob group that can match nothing", kNode, "*(", "", "[[ x == *@(|y) ]] && echo m; echo done"},
 	// bash makes the characters of {y..B} text and reads it again: the
 	// backquote between Z and a starts a command substitution that does
 	// not close (its fatal `bad substitution`).
@@ -314,17 +311,18 @@ func scan(f *syntax.File) (out, steps []found) {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.TestClause:
-			markParsed(n)
+		case *syntax.BinaryTest:
+			// bash's [[ ]] parses extended groups only in the pattern
+			// right of ==, = and != (and =~'s regular expression):
+			// elsewhere `(` is its syntax error.
+			switch n.Op {
+			case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch:
+				markParsed(n.Y)
+			}
 		case *syntax.ExtGlob:
 			if !parsedByBash[n] {
 				hit(kNode, "extglob", "", n.Pos())
 			}
-		case *syntax.BinaryTest:
-			if w, ok := n.Y.(*syntax.Word); ok && (n.Op == syntax.TsMatch || n.Op == syntax.TsMatchShort || n.Op == syntax.TsNoMatch) && starBeforeEmptyGroup(patternText(w)) {
-				hit(kNode, "*(", "", w.Pos())
-			}
-
 		case *syntax.Word:
 			if backquoteRange(n) {
 				hit(kNode, "{..`}", "", n.Pos())
@@ -421,9 +419,6 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.ParamExp:
 			if n.Exp != nil || n.Repl != nil {
 				markParsed(n)
-			}
-			if w := patternWord(n); w != nil && starBeforeEmptyGroup(patternText(w)) {
-				hit(kNode, "*(", "", w.Pos())
 			}
 			if n.Param != nil {
 				hit(kParam, "", n.Param.Value, n.Pos())
@@ -779,84 +774,3 @@ func growStack() {
 //
 //go:noinline
 func touch(b []byte) { b[0] = 1 }
-
-// patternText is a pattern word's text as the matcher sees its literal
-// parts; an expansion stands for a plain character.
-func patternText(w *syntax.Word) string {
-	var sb strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			sb.WriteString(p.Value)
-		case *syntax.ExtGlob:
-			sb.WriteString(p.Op.String() + p.Pattern.Value + ")")
-		default:
-			sb.WriteByte('x')
-		}
-	}
-	return sb.String()
-}
-
-// starBeforeEmptyGroup says pat has an unescaped `*` right before an
-// extglob group that can match the empty string: ?(…), *(…), or @(…)/+(…)
-// with an alternative that matches it (a !(…) one matches as bash's).
-func starBeforeEmptyGroup(pat string) bool {
-	for i := 0; i+2 < len(pat); i++ {
-		if pat[i] == '\\' {
-			i++
-			continue
-		}
-		if pat[i] != '*' || pat[i+2] != '(' || strings.IndexByte("?*@+", pat[i+1]) < 0 {
-			continue
-		}
-		if pat[i+1] != '@' && pat[i+1] != '+' {
-			return true
-		}
-		for _, alt := range groupAlternatives(pat[i+2:]) {
-			expr, err := pattern.Regexp(alt, pattern.EntireString|pattern.ExtendedOperators)
-			if err != nil || regexp.MustCompile(expr).MatchString("") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// groupAlternatives are the |-separated alternatives of the group whose
-// "(" starts s (all of s when it does not close).
-func groupAlternatives(s string) []string {
-	var alts []string
-	depth, start := 0, 1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return append(alts, s[start:i])
-			}
-		case '|':
-			if depth == 1 {
-				alts = append(alts, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(alts, s[start:])
-}
-
-// patternWord is the pattern of ${v#…}, ${v%…} or ${v/…/…}, or nil.
-func patternWord(pe *syntax.ParamExp) *syntax.Word {
-	if pe.Repl != nil {
-		return pe.Repl.Orig
-	}
-	if pe.Exp != nil {
-		switch pe.Exp.Op {
-		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			return pe.Exp.Word
-		}
-	}
-	return nil
-}

@@ -193,27 +193,19 @@ func TestLaterCodeRefused(t *testing.T) {
 	}
 }
 
-// TestStarBeforeEmptyGroupRefused: a `*` right before an extglob group
-// that can match the empty string, in [[ ]] and ${…} patterns, is refused
-// (bash's `*` never lets it match the empty rest); groups that cannot
-// match it, and a `*` elsewhere, pass.
-func TestStarBeforeEmptyGroupRefused(t *testing.T) {
+// TestExtglobOnlyInTestPatterns: inside [[ ]] an extended group is bash's
+// syntax only right of ==, = and != and in =~'s expression.
+func TestExtglobOnlyInTestPatterns(t *testing.T) {
 	for src, refused := range map[string]bool{
-		`[[ $v == *!(*c) ]]`:       false,
-		`[[ $v != a*?(x)b ]]`:      true,
-		`[[ $v == **(x) ]]`:        true,
-		`[[ $v == *@(ab|) ]]`:      true,
-		`[[ $v == *+(*) ]]`:        true,
-		`echo "${v/#*!(x)/Y}"`:     false,
-		`echo "${v/#*?(x)/Y}"`:     true,
-		`echo "${v##*?(x)}"`:       true,
-		`[[ $v == *.@(jpg|png) ]]`: false,
-		`[[ $v == *@(ab|c) ]]`:     false,
-		`[[ $v == *+(b) ]]`:        false,
-		`[[ $v == !(x)* ]]`:        false,
-		`[[ $v == \*!(x) ]]`:       false,
-		`echo "${v//+([a-z])/X}"`:  false,
-		`[[ *!(x) == $v ]]`:        false,
+		`[[ $v == *@(|d) ]]`:   false,
+		`[[ $v != @(a|b) ]]`:   false,
+		`[[ $v = +(x) ]]`:      false,
+		`[[ $v =~ @(a) ]]`:     false,
+		`[[ $v < *@(|d) ]]`:    true,
+		`[[ @(a) == $v ]]`:     true,
+		`[[ -n @(a) ]]`:        true,
+		`echo "${v/@(a|b)/x}"`: false,
+		`[[ ( $v == @(a) ) ]]`: false,
 	} {
 		if d := Source("x.jh", src, nil); (len(d) > 0) != refused {
 			t.Errorf("%q: refused %v, want %v (%v)", src, len(d) > 0, refused, d)

@@ -206,13 +206,17 @@ func (g *gen) scalar() string { return g.c.pick(scalars...) }
 
 func (g *gen) prelude() *Stmt {
 	// v2 starts with a blank (splitting), v3 with a `!` (brackets).
-	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2=' x y  z'", "v3='!AbC'", "a1=(1 'two words' three)", "n=2"},
+	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2=' x y  z'", "v3='!AbCé'", "a1=(1 'two words' three)", "n=2"},
 		Sets: []string{"v1", "v2", "v3", "a1", "n"}}
 }
 
 // patterns of the pattern operators: slashes, brackets, quotes,
 // backslashes, globs.
-var patterns = []string{"a", "*/", "/*", "/", `\/`, "[ab]", "[!a]", `[\!]`, `"a b"`, `'*'`, `\\`, "*.", ".*", "?", "b*", "[/]", "*", "[[:upper:]]", "[a-c]", `\*`, " ", "c.d"}
+var patterns = []string{"a", "*/", "/*", "/", `\/`, "[ab]", "[!a]", `[\!]`, `"a b"`, `'*'`, `\\`, "*.", ".*", "?", "b*", "[/]", "*", "[[:upper:]]", "[a-c]", `\*`, " ", "c.d", "[[:alpha:]]", "[[:lower:][:punct:]]"}
+
+// matchPatterns are patterns plus extended ones, for ${…} and [[ ]] (a
+// case arm's would be refused: bash parses a body before its shopt runs).
+var matchPatterns = append(slices.Clip(patterns), "@(a|c)*", "*@(|d)", "!(a)", "+([b-d])", "*?(é)")
 
 var replacements = []string{"", "-", "X", `"&"`, `'/'`, `\/`, "$v3", "[]"}
 
@@ -224,7 +228,7 @@ func (g *gen) paramExp(st *Stmt) string {
 		v = "v2"
 	}
 	pat := func() string {
-		p := g.c.pick(patterns...)
+		p := g.c.pick(matchPatterns...)
 		if g.c.n(3) != 0 {
 			// Two times in three one of the patterns that break things:
 			// slashes and bracket expressions.
@@ -445,7 +449,7 @@ func (g *gen) cond(st *Stmt, depth int) string {
 	case 1:
 		return "[ " + g.word(st, true) + " " + g.c.pick("=", "!=", "-lt", "-eq") + " " + g.word(st, true) + " ]"
 	case 2:
-		return "[[ " + g.word(st, true) + " " + g.c.pick("==", "!=", "=~", "<") + " " + g.c.pick(patterns...) + " ]]"
+		return "[[ " + g.word(st, true) + " " + g.c.pick("==", "!=", "=~", "<") + " " + g.c.pick(matchPatterns...) + " ]]"
 	case 3:
 		return "(( " + g.arith() + " ))"
 	case 4:

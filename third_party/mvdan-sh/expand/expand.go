@@ -735,86 +735,134 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 
 // Fields is a pre-iterators API which now wraps [FieldsSeq].
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
-	var fields []string
-	for s, err := range FieldsSeq(cfg, words...) {
-		if err != nil {
-			return nil, err
-		}
-		fields = append(fields, s)
+	cfg = prepareConfig(cfg)
+	dir := cfg.envGet("PWD")
+	// jaiph-go patch: as bash, every word is expanded before any is
+	// globbed, so a command substitution in a later word (which may
+	// create files) runs before an earlier word's glob, and an expansion
+	// error comes before a failglob one.
+	var globs []pendingGlob
+	fields, err := cfg.wordsFields(nil, words, &globs)
+	if err != nil || len(globs) == 0 {
+		return fields, err
 	}
-	return fields, nil
+	return cfg.globPending(dir, fields, globs)
 }
 
 // FieldsSeq expands a number of words as if they were arguments in a shell
 // command. This includes brace expansion, tilde expansion, parameter expansion,
 // command substitution, arithmetic expansion, quote removal, and globbing.
 func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
-	cfg = prepareConfig(cfg)
-	dir := cfg.envGet("PWD")
 	return func(yield func(string, error) bool) {
-		expandWord := func(w *syntax.Word) (stop bool) {
-			wfields, err := cfg.wordFields(w.Parts)
-			if err != nil {
-				yield("", err)
-				return true
-			}
-			for _, field := range wfields {
-				path, doGlob := cfg.escapedGlobField(field)
-				if doGlob && cfg.ReadDir2 != nil {
-					// Note that globbing requires keeping a slice state, so it doesn't
-					// really benefit from using an iterator.
-					matches, err := cfg.globIgnore(dir, path)
-					if err != nil {
-						// We avoid [errors.As] as it allocates,
-						// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
-						if _, ok := err.(*pattern.SyntaxError); !ok {
-							yield("", err)
-							return true
-						}
-					} else if len(matches) == 0 && cfg.FailGlob {
-						yield("", fmt.Errorf("no match: %s", cfg.fieldJoin(field))) // jaiph-go patch: bash's failglob
-						return true
-					} else if len(matches) > 0 || cfg.NullGlob {
-						for _, m := range matches {
-							if !yield(m, nil) {
-								return true
-							}
-						}
-						continue
-					}
-				}
-				if !yield(cfg.fieldJoin(field), nil) {
-					return true
-				}
-			}
-			return false
+		fields, err := Fields(cfg, words...)
+		if err != nil {
+			yield("", err)
+			return
 		}
-		for _, word := range words {
-			word := *word // make a copy, since SplitBraces replaces the Parts slice
-			if !syntax.SplitBraces(&word) {
-				if expandWord(&word) {
-					return
-				}
-				continue
-			}
-			for w, err := range BracesSeq(cfg, &word) {
-				if err != nil {
-					yield("", err)
-					return
-				}
-				if emptyLitWord(w) {
-					continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash
-				}
-				w = mergeLits(w) // jaiph-go patch: {~,b}/x expands the tilde
-				cfg.braceWord = true
-				stop := expandWord(w)
-				cfg.braceWord = false
-				if stop {
-					return
-				}
+		for _, f := range fields {
+			if !yield(f, nil) {
+				return
 			}
 		}
 	}
+}
+
+// ListFieldsLater expands word as [ListFields] does; when a field is to be
+// globbed, the globbing is left to the function it returns, for an array
+// list whose words are all expanded before any is globbed, as bash's
+// (jaiph-go patch).
+func ListFieldsLater(cfg *Config, word *syntax.Word) ([]string, func() ([]string, error), error) {
+	cfg = prepareConfig(cfg)
+	old := cfg.listWord
+	cfg.listWord = true
+	var globs []pendingGlob
+	fields, err := cfg.wordsFields(nil, []*syntax.Word{word}, &globs)
+	cfg.listWord = old
+	if err != nil || len(globs) == 0 {
+		return fields, nil, err
+	}
+	dir := cfg.envGet("PWD")
+	return nil, func() ([]string, error) { return cfg.globPending(dir, fields, globs) }, nil
+}
+
+// pendingGlob is a field to glob once every word is expanded: at is its
+// place among the fields, which hold it as a word for when it globs to
+// nothing (jaiph-go patch).
+type pendingGlob struct {
+	at   int
+	path string
+}
+
+// wordsFields appends to out the fields of the words, brace expansion
+// included, as strings; a field to glob is added to globs with its
+// pattern (jaiph-go patch).
+func (cfg *Config) wordsFields(out []string, words []*syntax.Word, globs *[]pendingGlob) ([]string, error) {
+	add := func(parts []syntax.WordPart) error {
+		wfields, err := cfg.wordFields(parts)
+		if err != nil {
+			return err
+		}
+		for _, field := range wfields {
+			if path, doGlob := cfg.escapedGlobField(field); doGlob && cfg.ReadDir2 != nil {
+				*globs = append(*globs, pendingGlob{at: len(out), path: path})
+			}
+			out = append(out, cfg.fieldJoin(field))
+		}
+		return nil
+	}
+	for _, word := range words {
+		word := *word // make a copy, since SplitBraces replaces the Parts slice
+		if !syntax.SplitBraces(&word) {
+			if err := add(word.Parts); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for w, err := range BracesSeq(cfg, &word) {
+			if err != nil {
+				return nil, err
+			}
+			if emptyLitWord(w) {
+				continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash
+			}
+			w = mergeLits(w) // jaiph-go patch: {~,b}/x expands the tilde
+			cfg.braceWord = true
+			err := add(w.Parts)
+			cfg.braceWord = false
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// globPending is the fields with each pending glob replaced by its
+// matches (jaiph-go patch: split from FieldsSeq).
+func (cfg *Config) globPending(dir string, fields []string, globs []pendingGlob) ([]string, error) {
+	out := make([]string, 0, len(fields))
+	next := 0
+	for _, g := range globs {
+		out = append(out, fields[next:g.at]...)
+		next = g.at + 1
+		// Note that globbing requires keeping a slice state, so it doesn't
+		// really benefit from using an iterator.
+		matches, err := cfg.globIgnore(dir, g.path)
+		if err != nil {
+			// We avoid [errors.As] as it allocates,
+			// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
+			if _, ok := err.(*pattern.SyntaxError); !ok {
+				return nil, err
+			}
+		} else if len(matches) == 0 && cfg.FailGlob {
+			return nil, fmt.Errorf("no match: %s", fields[g.at]) // jaiph-go patch: bash's failglob
+		} else if len(matches) > 0 || cfg.NullGlob {
+			out = append(out, matches...)
+			continue
+		}
+		out = append(out, fields[g.at])
+	}
+	return append(out, fields[next:]...), nil
 }
 
 // mergeLits joins adjacent literal parts of a brace-expanded word, so that
@@ -2024,7 +2072,7 @@ func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 	// each position from the left, the longest match, which may be empty
 	// (then one character is kept and the scan goes on), but never at the
 	// end of a non-empty string. Go's FindAll skipped empty matches next
-	// to a previous match and matched at the end; !(…) had no regexp.
+	// to a previous match and matched at the end.
 	var mode pattern.Mode
 	if extGlob { // shopt -s extglob applies here too
 		mode |= pattern.ExtendedOperators
@@ -2032,32 +2080,42 @@ func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 	if noCase { // shopt -s nocasematch (jaiph-go patch, see Config.NoCaseMatch)
 		mode |= pattern.NoGlobCase
 	}
-	var longest func(s string) int // the longest match's end, or -1
+	if internal.UseGmatchSearch(pat, extGlob) || !utf8.ValidString(name) {
+		// bash's pat_subst over its own matcher: each search starts
+		// afresh on the rest of the string.
+		var locs [][]int
+		mlen := bashMatchLen(pat)
+		if name == "" {
+			if _, _, ok := internal.PatternMatch("", pat, internal.MatchAny, extGlob, noCase, mlen); ok {
+				locs = append(locs, []int{0, 0})
+			}
+			return locs
+		}
+		for off := 0; off < len(name) && (n < 0 || len(locs) < n); {
+			sp, ep, ok := internal.PatternMatch(name[off:], pat, internal.MatchAny, extGlob, noCase, mlen)
+			if !ok {
+				break
+			}
+			locs = append(locs, []int{off + sp, off + ep})
+			if sp == ep {
+				_, size := utf8.DecodeRuneInString(name[off+ep:])
+				ep += size
+			}
+			off += ep
+		}
+		return locs
+	}
 	expr, err := pattern.Regexp(pat, mode)
-	if _, ok := err.(*pattern.NegExtGlobError); ok {
-		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators|mode&pattern.NoGlobCase)
-		if err != nil {
-			return nil
-		}
-		longest = func(s string) int {
-			for end := len(s); end >= 0; end-- {
-				if match(s[:end]) {
-					return end
-				}
-			}
-			return -1
-		}
-	} else if err != nil {
+	if err != nil {
 		return nil
-	} else {
-		rx := regexp.MustCompile("^(?:" + expr + ")")
-		rx.Longest()
-		longest = func(s string) int {
-			if loc := rx.FindStringIndex(s); loc != nil {
-				return loc[1]
-			}
-			return -1
+	}
+	rx := regexp.MustCompile("^(?:" + expr + ")")
+	rx.Longest()
+	longest := func(s string) int { // the longest match's end, or -1
+		if loc := rx.FindStringIndex(s); loc != nil {
+			return loc[1]
 		}
+		return -1
 	}
 	if mlen := bashMatchLen(pat); mlen >= 0 {
 		longest = fixedLenMatch(pat, mode, mlen)
@@ -2477,7 +2535,7 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var res []*regexp.Regexp
+	var res []func(string) bool
 	// As bash's glob_name_is_acceptable: FNM_PATHNAME (a * or ? does not
 	// match a slash), extglob and nocaseglob as set.
 	mode := pattern.EntireString | pattern.Filenames | cfg.extGlobMode()
@@ -2488,10 +2546,8 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		if pat == "" {
 			continue
 		}
-		if expr, err := pattern.Regexp(pat, mode); err == nil {
-			if re, err := regexp.Compile(expr); err == nil {
-				res = append(res, re)
-			}
+		if match, err := internal.ExtendedPatternMatcher(pat, mode); err == nil {
+			res = append(res, match)
 		}
 	}
 	kept := matches[:0]
@@ -2499,7 +2555,7 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		if base := filepath.Base(m); base == "." || base == ".." {
 			continue
 		}
-		if !slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(m) }) {
+		if !slices.ContainsFunc(res, func(match func(string) bool) bool { return match(m) }) {
 			kept = append(kept, m)
 		}
 	}

@@ -882,28 +882,12 @@ func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
 	if shortest {
 		mode |= pattern.Shortest
 	}
-	expr, err := pattern.Regexp(pat, mode)
-	if _, ok := err.(*pattern.NegExtGlobError); ok {
-		// jaiph-go patch: !(…) has no regexp; try each prefix or
-		// suffix against the whole-string matcher.
-		match, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
-		if err != nil {
-			return str
-		}
-		for i := range len(str) + 1 {
-			n := i // shortest first
-			if !shortest {
-				n = len(str) - i
-			}
-			if fromEnd && match(str[len(str)-n:]) {
-				return str[:len(str)-n]
-			}
-			if !fromEnd && match(str[:n]) {
-				return str[n:]
-			}
-		}
-		return str
+	if internal.UseGmatch(pat, extGlob) || !utf8.ValidString(str) {
+		// jaiph-go patch: bash's own search and matcher (a string
+		// that is no valid UTF-8 is matched byte by byte)
+		return internal.RemovePattern(str, pat, fromEnd, shortest, extGlob)
 	}
+	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
 		return str
 	}
@@ -1070,52 +1054,23 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		if cfg.NoCaseMatch { // jaiph-go patch, see Config.NoCaseMatch
 			mode |= pattern.NoGlobCase
 		}
-		expr, err := pattern.Regexp(orig, mode)
-		if _, ok := err.(*pattern.NegExtGlobError); ok {
-			// jaiph-go patch: !(…) has no regexp (the value was left
-			// as it was): as bash's match_upattern, the value must
-			// first match the pattern with a * after it (#) or before
-			// it (%), then the longest prefix or suffix the pattern
-			// matches is replaced; an empty value has no prefix a
-			// pattern not starting with * matches.
-			mm := pattern.EntireString | pattern.ExtendedOperators | mode&pattern.NoGlobCase
-			match, err := internal.ExtendedPatternMatcher(orig, mm)
-			if err != nil {
-				return elems, nil
-			}
-			whole := orig + "*"
-			if strings.HasSuffix(orig, "*") && !strings.HasSuffix(orig, "\\*") {
-				whole = orig
-			}
+		if internal.UseGmatchSearch(orig, cfg.ExtGlob) || slices.ContainsFunc(elems, func(e string) bool { return !utf8.ValidString(e) }) {
+			// jaiph-go patch: bash's own search and matcher
+			mtype := internal.MatchBeg
 			if anchor == '%' {
-				whole = "*" + orig
-				if strings.HasPrefix(orig, "*") && !strings.HasPrefix(orig, "*(") {
-					whole = orig
-				}
+				mtype = internal.MatchEnd
 			}
-			pre, err := internal.ExtendedPatternMatcher(whole, mm)
-			if err != nil {
-				return elems, nil
-			}
+			mlen := bashMatchLen(orig)
 			out := make([]string, len(elems))
 			for i, elem := range elems {
 				out[i] = elem
-				if !pre(elem) || anchor == '#' && elem == "" && !strings.HasPrefix(orig, "*") {
-					continue
-				}
-				for n := len(elem); n >= 0; n-- {
-					lo, hi := 0, n
-					if anchor == '%' {
-						lo, hi = len(elem)-n, len(elem)
-					}
-					if match(elem[lo:hi]) {
-						out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
-						break
-					}
+				if lo, hi, ok := internal.PatternMatch(elem, orig, mtype, cfg.ExtGlob, cfg.NoCaseMatch, mlen); ok {
+					out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
 				}
 			}
 			return out, nil
 		}
+		expr, err := pattern.Regexp(orig, mode)
 		if err != nil {
 			return elems, nil
 		}
@@ -1227,11 +1182,18 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	all := op == syntax.UpperAll || op == syntax.LowerAll
 
 	// empty string means '?'; nothing to do there
-	expr, err := pattern.Regexp(arg, 0)
-	if err != nil {
-		return elems
+	var match func(string) bool
+	if internal.UseGmatch(arg, true) {
+		// jaiph-go patch: bash's sh_modcase matches each character
+		// with extended groups, whatever shopt extglob says
+		match = internal.NewGmatch(arg, true, false, false).Match
+	} else {
+		expr, err := pattern.Regexp(arg, 0)
+		if err != nil {
+			return elems
+		}
+		match = regexp.MustCompile(expr).MatchString
 	}
-	rx := regexp.MustCompile(expr)
 
 	out := make([]string, len(elems))
 	for i, elem := range elems {
@@ -1240,7 +1202,7 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 		var b strings.Builder
 		for j, r := range elem {
 			_, size := utf8.DecodeRuneInString(elem[j:])
-			if (all || j == 0) && (r != utf8.RuneError || size > 1) && rx.MatchString(string(r)) {
+			if (all || j == 0) && (r != utf8.RuneError || size > 1) && match(string(r)) {
 				b.WriteRune(caseFunc(r))
 			} else {
 				b.WriteString(elem[j : j+size])
@@ -1427,19 +1389,27 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 }
 
 func (cfg *Config) namesByPrefix(prefix string) []string {
+	// jaiph-go patch: as in bash, a function's local is listed once, not
+	// beside the global it shadows, and a name declared without a value
+	// (declare v, declare -a v) or unset not at all; a local without a
+	// value (local v, declare -ai v in a function) is bash's invisible
+	// variable, which hides no outer one set. Each gives the outermost
+	// scope first. (bash still lists a local unset in its own function:
+	// the overlay cannot tell that from an unset global.)
+	set := map[string]bool{}
+	for name, vr := range cfg.Env.Each {
+		if strings.HasPrefix(name, prefix) && !(vr.Local && !vr.IsSet()) {
+			set[name] = vr.IsSet()
+		}
+	}
 	var names []string
-	for name := range cfg.Env.Each {
-		if strings.HasPrefix(name, prefix) {
+	for name, ok := range set {
+		if ok {
 			names = append(names, name)
 		}
 	}
 	slices.Sort(names)
-	// jaiph-go patch: as in bash, a function's local is listed once, not
-	// beside the global it shadows, and a name declared without a value
-	// (declare v, local v, declare -a v) or unset not at all. (bash still
-	// lists a local unset in its own function: the overlay cannot tell
-	// that from an unset global.)
-	return slices.DeleteFunc(slices.Compact(names), func(name string) bool { return !cfg.Env.Get(name).IsSet() })
+	return names
 }
 
 // bashQuoteQ quotes s as bash's ${x@Q}: in single quotes (each quote closed,

@@ -162,6 +162,9 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
 	vname, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
+	if vname != as.Name.Value {
+		prev = r.lookupVar(vname) // through a nameref: the variable it names
+	}
 	r.unnamedFailure = false
 	r.setVarWithIndex(prev, vname, as.Index, appendIndex, vr)
 	// a fatal error exits with the last status, a substitution's in the

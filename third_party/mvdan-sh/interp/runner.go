@@ -1063,9 +1063,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// ends it before the assignment, as in bash.
 					break
 				}
-				if name != as.Name.Value && (as.Index != nil || appendIndex != nil) {
+				if name != as.Name.Value {
 					// jaiph-go patch: r[k]=v (r+=v) through a nameref
-					// sets the element of the referenced array.
+					// sets the element of the referenced array, and r=v
+					// element 0 of an array it names.
 					prev = r.lookupVar(name)
 				}
 				if tracingEnabled {
@@ -1576,7 +1577,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		runNext := false // whether the previous item ended with ";&"
 		for _, ci := range cm.Items {
 			if !runNext && !slices.ContainsFunc(ci.Patterns, func(word *syntax.Word) bool {
-				return r.match(r.pattern(word), str)
+				return r.match(r.pattern(word), str, r.opts[optExtGlob])
 			}) {
 				continue
 			}
@@ -1991,7 +1992,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// global declare -i K is the string 1+1).
 				vr = expand.Variable{Exported: vr.Exported}
 			}
-			if globalEnv != nil && !hiddenGlobal && vr.Kind == expand.Indexed && !vr.ReadOnly && valType == "" && !as.Naked && as.Index == nil && as.Array == nil {
+			if globalEnv != nil && !hiddenGlobal && (vr.Kind == expand.Indexed && valType == "" || valType == "-a" && vr.Kind != expand.Associative) && !vr.ReadOnly && !as.Naked && as.Index == nil && as.Array == nil {
 				if visible := r.lookupVar(name); visible.Local && !visible.ReadOnly {
 					r.declGlobalArrayUnderLocal(name, visible, as, globalEnv, modes, unexport)
 					if r.exit.exiting {
@@ -2742,12 +2743,13 @@ func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnv
 }
 
 // declGlobalArrayUnderLocal is declare -g NAME=v in a function where the
-// global NAME is an indexed array and a function's local NAME is visible
-// (jaiph-go patch), as bash: its bind_array_variable sets element 0 of
+// global NAME is an indexed array, or declare -ga NAME=v where it is no
+// associative one, and a function's local NAME is visible (jaiph-go
+// patch), as bash: its bind_array_variable sets element 0 of
 // the visible variable, the local, which becomes an indexed array (a
 // scalar's value its element 0, an associative array's lost) and
 // transforms the value by its own -i/-l/-u; the global takes the
-// declaration's attributes alone.
+// declaration's attributes alone (with -a, made an indexed array).
 func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, as *syntax.Assign, global *overlayEnviron, modes []string, unexport bool) {
 	val, err := expand.AssignLiteral(r.ecfg, as.Value)
 	r.expandErr(err)
@@ -2767,7 +2769,11 @@ func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, a
 	}
 	if as.Append {
 		old, _ := expand.Variable{Kind: expand.Indexed, List: list, Indexes: indexes}.IndexedValue(0)
-		val = old + val
+		if local.Integer {
+			val = "(" + cmp.Or(old, "0") + ")+(" + val + ")" // += of an integer adds
+		} else {
+			val = old + val
+		}
 	}
 	if val, err = r.attrValue(local, val); err != nil {
 		r.setVarFailed(err)
@@ -2777,7 +2783,17 @@ func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, a
 	local.List, local.Indexes = internal.SetIndexedElem(list, indexes, 0, val)
 	local.Local = false // the visible local is the one written
 	r.setVar(name, local)
-	_ = global.Set(name, withDeclAttrs(global.Get(name), modes, unexport))
+	g := global.Get(name)
+	if g.Kind != expand.Indexed {
+		// declare -ga: the global becomes an indexed array first, a
+		// scalar's value its element 0, an unset name an empty one
+		list := []string{}
+		if g.Kind == expand.String && g.IsSet() {
+			list = []string{g.Str}
+		}
+		g.Kind, g.Set, g.Str, g.List, g.Indexes = expand.Indexed, true, "", list, nil
+	}
+	_ = global.Set(name, withDeclAttrs(g, modes, unexport))
 }
 
 // withDeclAttrs is vr with the attributes a declaration's modes give
@@ -2943,8 +2959,13 @@ func (r *Runner) letArgString(printer *syntax.Printer, expr syntax.ArithmExpr) s
 	return strings.TrimPrefix(sb.String(), "let ")
 }
 
-func (r *Runner) match(pat, name string) bool {
-	mode := pattern.EntireString | pattern.ExtendedOperators
+// match reports whether name matches pat; extGlob is off for a case
+// pattern without shopt -s extglob (bash's [[ ]] always has it).
+func (r *Runner) match(pat, name string, extGlob bool) bool {
+	mode := pattern.EntireString
+	if extGlob {
+		mode |= pattern.ExtendedOperators
+	}
 	if r.opts[optNoCaseMatch] {
 		mode |= pattern.NoGlobCase // jaiph-go patch: "shopt -s nocasematch" for case and [[ ]]
 	}

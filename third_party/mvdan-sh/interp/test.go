@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/internal"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
@@ -44,7 +45,7 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			} else { // [[
 				pattern := r.pattern(yw)
 				r.traceTest(traceQuote(str), x.Op.String(), pattern)
-				if r.match(pattern, str) == (x.Op != syntax.TsNoMatch) {
+				if r.match(pattern, str, true) == (x.Op != syntax.TsNoMatch) {
 					return "1"
 				}
 			}
@@ -144,6 +145,11 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 				b.WriteRune(c)
 			}
 			y = b.String()
+		}
+		if !isASCII(x) {
+			// jaiph-go patch: bash's classes hold characters beyond
+			// ASCII (for an ASCII x Go's own classes answer alike).
+			y = internal.UnicodeClassesERE(y)
 		}
 		re, err := regexp.Compile(y)
 		if err != nil {
@@ -354,4 +360,13 @@ func (r *Runner) traceTest(parts ...string) {
 		t.string("[[ " + strings.Join(parts, " ") + " ]]")
 		t.newLineFlush()
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

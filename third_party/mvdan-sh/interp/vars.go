@@ -1229,6 +1229,7 @@ type listWord struct {
 	explicit bool
 	text     string
 	vals     []string
+	glob     func() ([]string, error) // the vals, once every word is expanded
 }
 
 // listWords expands the words of an indexed list in turn, as bash does
@@ -1242,22 +1243,18 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 		if r.exit.exiting {
 			break
 		}
-		if elem.Index == nil {
-			// jaiph-go patch: a word that looks like an assignment
-			// (x=~) is none in a list, as bash.
-			vals, err := expand.ListFields(r.ecfg, elem.Value)
-			r.expandErr(err)
-			out = append(out, listWord{vals: vals})
-			continue
-		}
-		if w := r.braceElemWord(elem); w != nil {
+		w := elem.Value // jaiph-go patch: x=~ is no assignment in a list, as bash
+		if elem.Index != nil {
 			// jaiph-go patch: bash 5.2 brace-expands an indexed
 			// list's [k]=v whose value holds a brace expansion as a
 			// plain word: b=([k]=x{1,2}y) is the two values [k]=x1y
 			// and [k]=x2y.
-			vals, err := expand.ListFields(r.ecfg, w)
+			w = r.braceElemWord(elem)
+		}
+		if w != nil {
+			vals, glob, err := expand.ListFieldsLater(r.ecfg, w)
 			r.expandErr(err)
-			out = append(out, listWord{vals: vals})
+			out = append(out, listWord{vals: vals, glob: glob})
 			continue
 		}
 		text, err := expand.ArithmText(r.ecfg, elem.Index)
@@ -1275,6 +1272,15 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 			r.expandErr(err)
 		}
 		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
+	}
+	for i := range out {
+		// jaiph-go patch: as bash, the words are globbed once all are
+		// expanded (a=(* $(touch f)) lists f).
+		if out[i].glob != nil && !r.exit.exiting {
+			vals, err := out[i].glob()
+			r.expandErr(err)
+			out[i].vals, out[i].glob = vals, nil
+		}
 	}
 	return out
 }
