@@ -55,3 +55,14 @@ func TestJaiphNamesByPrefixInvisibleLocal(t *testing.T) {
 		`v2=g; f() { local v2=l; echo "[${!v*}]"; local -a v3; echo "[${!v*}]"; }; f; h() { unset v2; echo "[${!v*}]"; }; h; echo "[${!v*}]"`,
 	})
 }
+
+// TestJaiphDeclareReadonlyThroughNamerefNamesIt: declare, local and
+// typeset name a readonly variable as written, a nameref not followed
+// (declare: v2: readonly variable for a nameref v2 to a readonly A1);
+// readonly and export name the variable it refers to.
+func TestJaiphDeclareReadonlyThroughNamerefNamesIt(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -n v2=A1; declare -r v2=x; readonly v2=y; echo "st=$?"; export v2=z; echo "st=$?"; local v2=q; echo "st=$?"; declare -i v2=3; echo "st=$?"; }; f`,
+		`declare -n v2=A1; for ((i1=0; i1<3; i1++)); do declare -r v2="$v3"x; done; declare -p A1`,
+	})
+}

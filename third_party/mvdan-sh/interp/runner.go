@@ -2320,7 +2320,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// sentinel's text was printed
 				case r.arithAssignFatal(err, v, &r.exit):
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
-					r.errf("%s: %v\n", v, err)
+					// the name as written: declare v of a nameref v
+					// to a readonly A1 says v (export and readonly
+					// say A1)
+					r.errf("%s: %s: %v\n", v, as.Name.Value, errReadOnly)
 					r.exit.code = 1
 				default:
 					r.errf("%v\n", err)
