@@ -117,35 +117,31 @@ func UnicodeClassesERE(re string) string {
 	return sb.String()
 }
 
-var (
-	rangesOnce sync.Once
-	ranges     map[string]string
-)
+// classRanges holds, by class name, the text nonASCIIRanges made.
+var classRanges sync.Map
 
 // nonASCIIRanges is the bracket-expression text of the characters beyond
-// ASCII in bash's class name, computed once for all classes.
+// ASCII in bash's class name, made once per class (a scan of every
+// character, a few tens of milliseconds).
 func nonASCIIRanges(name string) string {
-	rangesOnce.Do(func() {
-		ranges = map[string]string{}
-		for _, name := range []string{"alpha", "upper", "lower", "digit", "xdigit", "alnum", "word",
-			"space", "blank", "punct", "print", "graph", "cntrl", "ascii"} {
-			var sb strings.Builder
-			start, in := rune(0), false
-			for c := rune(utf8.RuneSelf); c <= unicode.MaxRune+1; c++ {
-				ok := c <= unicode.MaxRune && isCClass(c, name)
-				if ok && !in {
-					start, in = c, true
-				} else if !ok && in {
-					in = false
-					if start == c-1 {
-						fmt.Fprintf(&sb, `\x{%x}`, start)
-					} else {
-						fmt.Fprintf(&sb, `\x{%x}-\x{%x}`, start, c-1)
-					}
-				}
+	if s, ok := classRanges.Load(name); ok {
+		return s.(string)
+	}
+	var sb strings.Builder
+	start, in := rune(0), false
+	for c := rune(utf8.RuneSelf); c <= unicode.MaxRune+1; c++ {
+		ok := c <= unicode.MaxRune && isCClass(c, name)
+		if ok && !in {
+			start, in = c, true
+		} else if !ok && in {
+			in = false
+			if start == c-1 {
+				fmt.Fprintf(&sb, `\x{%x}`, start)
+			} else {
+				fmt.Fprintf(&sb, `\x{%x}-\x{%x}`, start, c-1)
 			}
-			ranges[name] = sb.String()
 		}
-	})
-	return ranges[name]
+	}
+	classRanges.Store(name, sb.String())
+	return sb.String()
 }

@@ -1,5 +1,5 @@
-// jaiph-go patch: bash's ${v#p} ${v%p} ${v/p/s} searches for a pattern
-// with extended groups, over the matcher in gmatch.go.
+// jaiph-go patch: bash's ${v#p} ${v%p} ${v/p/s} searches, over the
+// matcher in gmatch.go, for the patterns UseGmatch gives it.
 
 package internal
 
