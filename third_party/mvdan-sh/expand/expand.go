@@ -179,7 +179,7 @@ type Config struct {
 
 	// listWord: the word being expanded is a word of an array list,
 	// which is no assignment even if it looks like one (jaiph-go patch,
-	// see ListFields).
+	// see ListFieldsLater).
 	listWord bool
 
 	// arithStop: the first assignment to a non-variable of the
@@ -298,17 +298,6 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 		return "", err
 	}
 	return cfg.fieldJoin(field), nil
-}
-
-// ListFields is like [Fields] for the words of an array list (`a=(x=~ ~)`),
-// which bash does not take as assignments: a word that looks like one gets
-// no tilde expansion after its `=` or a `:` (jaiph-go patch).
-func ListFields(cfg *Config, words ...*syntax.Word) ([]string, error) {
-	cfg = prepareConfig(cfg)
-	old := cfg.listWord
-	cfg.listWord = true
-	defer func() { cfg.listWord = old }()
-	return Fields(cfg, words...)
 }
 
 // LiteralNoTilde is like [Literal] without the expansion of a leading tilde
@@ -733,7 +722,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	return "", false
 }
 
-// Fields is a pre-iterators API which now wraps [FieldsSeq].
+// Fields expands words as [FieldsSeq] does, as a slice; FieldsSeq wraps it.
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 	cfg = prepareConfig(cfg)
 	dir := cfg.envGet("PWD")
@@ -767,8 +756,9 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	}
 }
 
-// ListFieldsLater expands word as [ListFields] does; when a field is to be
-// globbed, the globbing is left to the function it returns, for an array
+// ListFieldsLater expands a word of an array list (`a=(x=~ ~)`), which
+// bash does not take as an assignment: a word that looks like one gets no
+// tilde expansion after its `=` or a `:`. When a field is to be globbed, the globbing is left to the function it returns, for an array
 // list whose words are all expanded before any is globbed, as bash's
 // (jaiph-go patch).
 func ListFieldsLater(cfg *Config, word *syntax.Word) ([]string, func() ([]string, error), error) {
