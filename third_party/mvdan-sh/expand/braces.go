@@ -79,32 +79,93 @@ func joinBraceNames(parts []syntax.WordPart) []syntax.WordPart {
 	return out
 }
 
+// BraceLimit is the most words one brace expansion makes (jaiph-go
+// patch: upstream's 16Ki made {1..20000} fail, where bash expands it).
+// Bash has no limit but its memory: it takes 1.1 GB for four million
+// words, so past this one it needs more than 4 GB and, short of it, ends
+// with its xmalloc error; jaiph ends the run with [ErrBraceLimit].
+const BraceLimit = 1 << 24
+
+// ErrBraceLimit is the fatal error of a brace expansion of more than
+// [BraceLimit] words (jaiph-go patch).
+var ErrBraceLimit = fmt.Errorf("brace expansion would make more than %d words", BraceLimit)
+
 // BracesSeq performs brace expansion on a word, given that it contains any
 // [syntax.BraceExp] parts. For example, the word with a brace expansion
 // "foo{bar,baz}" will return two literal words, "foobar" and "foobaz".
 //
-// The iteration yields an error and stops if the total expansion is too
+// The iteration yields only [ErrBraceLimit] if the total expansion is too
 // large, including combinatorial blow-ups across multiple brace expansions
-// like {1..100}{1..100}{1..100}. This may be configurable with cfg in the
-// future; the parameter is entirely unused for now.
+// like {1..100}{1..100}{1..100}; the cfg parameter is unused for now.
 //
 // Note that the resulting words may share word parts.
 func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 	return func(yield func(*syntax.Word, error) bool) {
-		// 16Ki expanded elements is more than any script should need in practice,
-		// but it's small enough where we don't waste too much memory and CPU.
-		const limit = 16 << 10
-		count := 0
+		if braceCount(word.Parts) > BraceLimit {
+			// counted first: nothing is made of an expansion that fails
+			yield(nil, ErrBraceLimit)
+			return
+		}
 		bracesSeqRec(word, func(w *syntax.Word) bool {
-			count++
-			if count > limit {
-				yield(nil, fmt.Errorf("brace expansion would exceed %d elements", limit))
-				return false
-			}
 			w.Parts = joinBraceNames(w.Parts)
 			return yield(w, nil)
 		})
 	}
+}
+
+// braceCount is how many words [bracesSeqRec] yields for parts: the
+// product of each brace expansion's count (a sequence's length, or the sum
+// of its elements' counts), saturating past the limit.
+func braceCount(parts []syntax.WordPart) uint64 {
+	total := uint64(1)
+	for _, wp := range parts {
+		br, ok := wp.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		var n uint64
+		if br.Sequence {
+			n = seqLen(br)
+		} else {
+			for _, elem := range br.Elems {
+				n = min(n+braceCount(elem.Parts), braceCountCap)
+			}
+		}
+		if n != 0 && total > braceCountCap/n {
+			return braceCountCap
+		}
+		total *= n
+	}
+	return total
+}
+
+// braceCountCap is where braceCount stops counting: beyond any limit.
+const braceCountCap = 1 << 62
+
+// seqLen is how many words the sequence {from..to..incr} makes, read as
+// bracesSeqRec reads it.
+func seqLen(br *syntax.BraceExp) uint64 {
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	incr := uint64(1)
+	if len(br.Elems) > 2 {
+		n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64)
+		if n < 0 {
+			n = -n
+		}
+		if n != 0 {
+			incr = uint64(n)
+		}
+	}
+	span := uint64(to) - uint64(from) // two's complement: exact for to >= from
+	if from > to {
+		span = uint64(from) - uint64(to)
+	}
+	return min(span/incr+1, braceCountCap)
 }
 
 // bracesSeqRec yields each fully-expanded word descended from word.

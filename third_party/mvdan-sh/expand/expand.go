@@ -89,6 +89,13 @@ type Config struct {
 	// the matched text (jaiph-go patch).
 	NoPatsubReplacement bool
 
+	// Done, if set, is closed when the run is cancelled (jaiph-go
+	// patch): a pattern match or search in progress gives up, and the
+	// expansion fails with [ErrInterrupted], as bash's matcher gives up on
+	// an interrupt (a * before an extended group is quadratic or worse in
+	// the string's length: minutes on a long value).
+	Done <-chan struct{}
+
 	// NoGlobSkipDots turns off bash's globskipdots option (on by default):
 	// a pattern starting with "." then matches "." and ".." too
 	// (jaiph-go patch).
@@ -838,6 +845,9 @@ func (cfg *Config) globPending(dir string, fields []string, globs []pendingGlob)
 		// Note that globbing requires keeping a slice state, so it doesn't
 		// really benefit from using an iterator.
 		matches, err := cfg.globIgnore(dir, g.path)
+		if cfg.interrupted() {
+			return nil, ErrInterrupted
+		}
 		if err != nil {
 			// We avoid [errors.As] as it allocates,
 			// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
@@ -1409,6 +1419,9 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 			return nil, false, nil
 		}
 		elems, err := cfg.perElemOps(pe, elems)
+		if err == nil && cfg.interrupted() {
+			err = ErrInterrupted
+		}
 		if err != nil {
 			return nil, false, err
 		}
@@ -1609,6 +1622,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
 		elems, err := cfg.perElemOps(pe, elems)
+		if err == nil && cfg.interrupted() {
+			err = ErrInterrupted
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -2057,7 +2073,7 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return u.HomeDir, rest
 }
 
-func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
+func findAllIndex(pat, name string, n int, extGlob, noCase bool, done <-chan struct{}) [][]int {
 	// jaiph-go patch: bash's scan for ${x/pat/s} and ${x//pat/s}: at
 	// each position from the left, the longest match, which may be empty
 	// (then one character is kept and the scan goes on), but never at the
@@ -2076,13 +2092,13 @@ func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 		var locs [][]int
 		mlen := bashMatchLen(pat)
 		if name == "" {
-			if _, _, ok := internal.PatternMatch("", pat, internal.MatchAny, extGlob, noCase, mlen); ok {
+			if _, _, ok := internal.PatternMatch("", pat, internal.MatchAny, extGlob, noCase, mlen, done); ok {
 				locs = append(locs, []int{0, 0})
 			}
 			return locs
 		}
-		for off := 0; off < len(name) && (n < 0 || len(locs) < n); {
-			sp, ep, ok := internal.PatternMatch(name[off:], pat, internal.MatchAny, extGlob, noCase, mlen)
+		for off := 0; off < len(name) && (n < 0 || len(locs) < n) && !closed(done); {
+			sp, ep, ok := internal.PatternMatch(name[off:], pat, internal.MatchAny, extGlob, noCase, mlen, done)
 			if !ok {
 				break
 			}
@@ -2115,7 +2131,7 @@ func findAllIndex(pat, name string, n int, extGlob, noCase bool) [][]int {
 	}
 	var locs [][]int
 	for start := 0; start < len(name) || (start == 0 && len(name) == 0); {
-		if n >= 0 && len(locs) >= n {
+		if n >= 0 && len(locs) >= n || closed(done) {
 			break
 		}
 		if end := longest(name[start:]); end >= 0 {
@@ -2302,7 +2318,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		if cfg.ExtGlob {
 			mode |= pattern.ExtendedOperators
 		}
-		matcher, err := internal.ExtendedPatternMatcher(part, mode)
+		matcher, err := internal.ExtendedPatternMatcher(part, mode, cfg.Done)
 		if err != nil {
 			return nil, err
 		}
@@ -2536,7 +2552,7 @@ func (cfg *Config) globIgnore(dir, path string) ([]string, error) {
 		if pat == "" {
 			continue
 		}
-		if match, err := internal.ExtendedPatternMatcher(pat, mode); err == nil {
+		if match, err := internal.ExtendedPatternMatcher(pat, mode, cfg.Done); err == nil {
 			res = append(res, match)
 		}
 	}

@@ -871,10 +871,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 		}
 	}
+	if cfg.interrupted() {
+		return "", ErrInterrupted // a pattern operation gave up
+	}
 	return str, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
+func removePattern(str, pat string, fromEnd, shortest, extGlob bool, done <-chan struct{}) string {
 	var mode pattern.Mode
 	if extGlob { // jaiph-go patch: shopt -s extglob applies here too
 		mode |= pattern.ExtendedOperators
@@ -885,7 +888,7 @@ func removePattern(str, pat string, fromEnd, shortest, extGlob bool) string {
 	if internal.UseGmatch(pat, extGlob) || !utf8.ValidString(str) {
 		// jaiph-go patch: bash's own search and matcher (a string
 		// that is no valid UTF-8 is matched byte by byte)
-		return internal.RemovePattern(str, pat, fromEnd, shortest, extGlob)
+		return internal.RemovePattern(str, pat, fromEnd, shortest, extGlob, done)
 	}
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
@@ -1064,7 +1067,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			out := make([]string, len(elems))
 			for i, elem := range elems {
 				out[i] = elem
-				if lo, hi, ok := internal.PatternMatch(elem, orig, mtype, cfg.ExtGlob, cfg.NoCaseMatch, mlen); ok {
+				if lo, hi, ok := internal.PatternMatch(elem, orig, mtype, cfg.ExtGlob, cfg.NoCaseMatch, mlen, cfg.Done); ok {
 					out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
 				}
 			}
@@ -1120,7 +1123,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n, cfg.ExtGlob, cfg.NoCaseMatch)
+		locs := findAllIndex(orig, elem, n, cfg.ExtGlob, cfg.NoCaseMatch, cfg.Done)
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
@@ -1168,7 +1171,7 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small, cfg.ExtGlob)
+		out[i] = removePattern(elem, arg, suffix, small, cfg.ExtGlob, cfg.Done)
 	}
 	return out
 }
@@ -1186,7 +1189,7 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	if internal.UseGmatch(arg, true) {
 		// jaiph-go patch: bash's sh_modcase matches each character
 		// with extended groups, whatever shopt extglob says
-		match = internal.NewGmatch(arg, true, false, false).Match
+		match = internal.NewGmatch(arg, true, false, false, cfg.Done).Match
 	} else {
 		expr, err := pattern.Regexp(arg, 0)
 		if err != nil {
@@ -1220,6 +1223,23 @@ var ErrBadSubscript = errors.New("bad array subscript")
 // ErrBadLengthSubscript is the fatal error of ${#a[-9]} on a set variable
 // (jaiph-go patch).
 var ErrBadLengthSubscript = errors.New("bad array subscript")
+
+// ErrInterrupted is the error of an expansion whose pattern match gave up
+// because [Config.Done] was closed (jaiph-go patch).
+var ErrInterrupted = errors.New("interrupted")
+
+// interrupted reports whether [Config.Done] is closed.
+func (cfg *Config) interrupted() bool { return closed(cfg.Done) }
+
+// closed reports whether done is closed; never for nil.
+func closed(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
 
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array

@@ -28,9 +28,12 @@ type Gmatch struct {
 
 // NewGmatch returns bash's matcher for pat: ext is FNM_EXTMATCH (groups
 // are operators), fold FNM_CASEFOLD (shopt -s nocasematch, nocaseglob),
-// pathname FNM_PATHNAME (* ? and brackets do not match a slash).
-func NewGmatch(pat string, ext, fold, pathname bool) *Gmatch {
-	return &Gmatch{pat: pat, flags: sm{ext: ext, fold: fold, pathname: pathname}}
+// pathname FNM_PATHNAME (* ? and brackets do not match a slash). A match
+// gives up (no match) once done is closed, as bash's matcher gives up on
+// an interrupt; a caller that passes done must look at it afterwards, as
+// the result is then meaningless.
+func NewGmatch(pat string, ext, fold, pathname bool, done <-chan struct{}) *Gmatch {
+	return &Gmatch{pat: pat, flags: sm{ext: ext, fold: fold, pathname: pathname, done: done}}
 }
 
 // Match reports whether all of s matches the pattern.
@@ -70,6 +73,33 @@ type sm struct {
 	ext      bool
 	fold     bool
 	pathname bool
+
+	// done is closed when the run is cancelled: bash's matcher looks at
+	// interrupt_state as it goes, because a match can take minutes (a *
+	// before a group is quadratic or worse in the string's length).
+	done    <-chan struct{}
+	steps   uint32
+	stopped bool
+}
+
+// interrupted reports whether done was closed, looking at it every 4,096
+// steps (a channel receive on each step costs more than the step).
+func (m *sm) interrupted() bool {
+	if m.stopped {
+		return true
+	}
+	if m.done == nil {
+		return false
+	}
+	if m.steps++; m.steps&0xfff != 0 {
+		return false
+	}
+	select {
+	case <-m.done:
+		m.stopped = true
+	default:
+	}
+	return m.stopped
 }
 
 // pc is the pattern character at i, 0 past its end (C's NUL).
@@ -102,6 +132,9 @@ func isExtOp(c rune) bool {
 // gmatch is GMATCH: the string from string to se against the pattern
 // from pattern to pe.
 func (m *sm) gmatch(str, se, pattern, pe int, e *ends) int {
+	if m.interrupted() {
+		return noMatch
+	}
 	p, n := pattern, str
 	for p < pe {
 		c := m.foldc(m.pc(p))

@@ -53,8 +53,8 @@ type subject struct {
 	wide bool // bash's wide-character search (match_wpattern)
 }
 
-func newSubject(pat, str string, ext, fold bool) subject {
-	m := sm{ext: ext, fold: fold}
+func newSubject(pat, str string, ext, fold bool, done <-chan struct{}) subject {
+	m := sm{ext: ext, fold: fold, done: done}
 	m.p, m.s, m.bytes = chars(pat, str)
 	offs := make([]int, 0, len(m.s)+1)
 	if len(m.s) == len(str) {
@@ -76,14 +76,15 @@ func (x *subject) matches(lo, hi int) bool {
 }
 
 // RemovePattern is bash's remove_pattern: str without the shortest or
-// longest prefix (or suffix, fromEnd) that pat matches.
-func RemovePattern(str, pat string, fromEnd, shortest, ext bool) string {
+// longest prefix (or suffix, fromEnd) that pat matches. Once done is
+// closed it gives up (see [NewGmatch]).
+func RemovePattern(str, pat string, fromEnd, shortest, ext bool, done <-chan struct{}) string {
 	if str == "" || pat == "" {
 		return str
 	}
-	x := newSubject(pat, str, ext, false)
+	x := newSubject(pat, str, ext, false, done)
 	n := len(x.m.s)
-	for i := range n + 1 {
+	for i := 0; i <= n && !x.m.stopped; i++ {
 		k := i // the prefix's or suffix's length, shortest first
 		if !shortest {
 			k = n - i
@@ -114,7 +115,8 @@ const (
 // As bash, the search is first made with a * added around the pattern,
 // and gives up when that does not match the whole string; a string of
 // ASCII characters only adds the * on the side the anchor leaves open.
-func PatternMatch(str, pat string, mtype int, ext, fold bool, mlen int) (int, int, bool) {
+// Once done is closed it gives up (see [NewGmatch]).
+func PatternMatch(str, pat string, mtype int, ext, fold bool, mlen int, done <-chan struct{}) (int, int, bool) {
 	if pat == "" {
 		return 0, 0, false
 	}
@@ -143,10 +145,10 @@ func PatternMatch(str, pat string, mtype int, ext, fold bool, mlen int) (int, in
 			}
 		}
 	}
-	if !NewGmatch(npat, ext, fold, false).Match(str) {
+	if !NewGmatch(npat, ext, fold, false, done).Match(str) {
 		return 0, 0, false
 	}
-	x := newSubject(pat, str, ext, fold)
+	x := newSubject(pat, str, ext, fold, done)
 	x.wide = wide
 	n := len(x.m.s)
 	if mlen > n {
@@ -154,7 +156,7 @@ func PatternMatch(str, pat string, mtype int, ext, fold bool, mlen int) (int, in
 	}
 	switch mtype {
 	case MatchAny:
-		for i := 0; i <= n; i++ {
+		for i := 0; i <= n && !x.m.stopped; i++ {
 			if !x.canStart(i) {
 				continue
 			}
@@ -195,7 +197,7 @@ func PatternMatch(str, pat string, mtype int, ext, fold bool, mlen int) (int, in
 		if mlen >= 0 {
 			i = n - mlen
 		}
-		for ; i <= n; i++ {
+		for ; i <= n && !x.m.stopped; i++ {
 			if x.matches(i, n) {
 				return x.offs[i], x.offs[n], true
 			}

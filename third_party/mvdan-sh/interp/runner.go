@@ -48,6 +48,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.ectx = ctx
 	r.ecfg = &expand.Config{
 		Env:      expandEnv{r},
+		Done:     ctx.Done(), // jaiph-go patch: a long pattern match gives up on Ctrl-C
 		JobCount: r.jobCount, // jaiph-go patch: \j of ${x@P}
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
 			switch len(cs.Stmts) {
@@ -269,6 +270,12 @@ func (r *Runner) expandErr(err error) {
 	if err == nil || err == errReported { // jaiph-go patch: see reportError
 		return
 	}
+	if err == expand.ErrInterrupted {
+		// jaiph-go patch: a pattern match gave up because the run was
+		// cancelled; the run ends as any cancelled run, without a word.
+		r.exit.fatal(cmp.Or(r.ectx.Err(), err))
+		return
+	}
 	errMsg := err.Error()
 	if _, intValue := errors.AsType[intValueError](err); intValue && r.redirCommand != "" && isArithmErr(err) {
 		// jaiph-go patch: bash's arithmetic names this_command_name,
@@ -277,6 +284,13 @@ func (r *Runner) expandErr(err error) {
 		fmt.Fprint(r.stderr, r.redirCommand+": ")
 	}
 	fmt.Fprintln(r.stderr, errMsg)
+	if err == expand.ErrBraceLimit {
+		// jaiph-go patch: where bash would need more than 4 GB, and
+		// ends with its xmalloc error's status
+		r.exit.code = 2
+		r.exit.exiting = true
+		return
+	}
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
 	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
@@ -2972,7 +2986,7 @@ func (r *Runner) match(pat, name string, extGlob bool) bool {
 	if r.opts[optNoCaseMatch] {
 		mode |= pattern.NoGlobCase // jaiph-go patch: "shopt -s nocasematch" for case and [[ ]]
 	}
-	matcher, err := internal.ExtendedPatternMatcher(pat, mode)
+	matcher, err := internal.ExtendedPatternMatcher(pat, mode, r.ecfg.Done)
 	if err != nil {
 		// A malformed pattern simply does not match, like in bash.
 		// Any other error, such as an unsupported extended pattern, is reported.
@@ -2981,7 +2995,14 @@ func (r *Runner) match(pat, name string, extGlob bool) bool {
 		}
 		return false
 	}
-	return matcher(name)
+	matched := matcher(name)
+	if err := r.ectx.Err(); err != nil {
+		// jaiph-go patch: the match gave up (see expand.Config.Done);
+		// nothing more runs, as in bash.
+		r.exit.fatal(err)
+		return false
+	}
+	return matched
 }
 
 // timeFormat prints the report of `time` as TIMEFORMAT says (jaiph-go
