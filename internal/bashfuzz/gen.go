@@ -218,6 +218,16 @@ var patterns = []string{"a", "*/", "/*", "/", `\/`, "[ab]", "[!a]", `[\!]`, `"a 
 // case arm's would be refused: bash parses a body before its shopt runs).
 var matchPatterns = append(slices.Clip(patterns), "@(a|c)*", "*@(|d)", "!(a)", "+([b-d])", "*?(é)")
 
+// regexps are [[ =~ ]] expressions as written in the [[ ]] word (a
+// backslash there is the shell's quote): leftmost-longest matches, groups
+// glibc chooses among, bracket expressions as glibc reads them.
+var regexps = []string{`^([a-z]+)/(.*)$`, `([0-9]+)`, `(x)?y`, `^$`, `[[:space:]]`, `(ab|a)(b*)`, `(|a)[a-z]*`,
+	`[^]a/]+`, `(a|b)+c?`, `[[:alpha:]]+$`, `.{2,}`, `x{,2}`, `(w|wo)(o|rds)`, `[]-]`, `[[:upper:]][[:lower:]]*`, `(t|tw)(wo|o)*`, `a**`}
+
+// regexpsInVar are expressions assigned to a variable first (GNU's
+// escapes, a backslash in a bracket expression, glibc's errors).
+var regexpsInVar = []string{`'\w+\s\w+'`, `'\S+$'`, `'^\W'`, `'\d'`, `'(.)(.)\.'`, `'[\]+'`, `'a)'`, `'*a'`, `'[z-a]'`, `'(\w*)(\w)'`}
+
 var replacements = []string{"", "-", "X", `"&"`, `'/'`, `\/`, "$v3", "[]"}
 
 // paramExp is a ${…} expansion of a scalar (and the classes it shows).
@@ -874,7 +884,15 @@ func (g *gen) stmt(depth int) *Stmt {
 		case 7:
 			st.Words = []string{"printf", g.c.pick(`'%5.2f|%-4s|%x|%o|%e|%c|%b\n' 3.14159 ab 255 8 1234.5 xyz 'a\tb'`, `'%*d|%-*s|\n' 5 42 3 z`, `'%s,%s;' 1 2 3`, `'%d %i %u\n' 0x1f 010 -3`, `'%q %q\n' "$v2" "$v3"`, `'[%10.3s][%-6d]\n' abcdef 42`, `'%b\n' '\x41\101\c' after`, `'%s\n'`)}
 		default:
-			st.Words = []string{"[[", g.word(st, true), "=~", g.c.pick(`^([a-z]+)/(.*)$`, `([0-9]+)`, `(x)?y`, `^$`, `[[:space:]]`), "]]", "&&", "echo", `"${BASH_REMATCH[@]}"`, `"${#BASH_REMATCH[@]}"`, "||", "echo", `"nomatch ${#BASH_REMATCH[@]}"`}
+			re := g.c.pick(regexps...)
+			if g.c.n(3) == 0 {
+				// in a variable: a backslash reaches the regular
+				// expression (GNU's \w, \s; \d is the letter)
+				st.Words = []string{"r1=" + g.c.pick(regexpsInVar...) + ";"}
+				st.Sets = []string{"r1"}
+				re = "$r1"
+			}
+			st.Words = append(st.Words, "[[", g.word(st, true), "=~", re, "]]", "&&", "echo", `"${BASH_REMATCH[@]}"`, `"${#BASH_REMATCH[@]}"`, "||", "echo", `"nomatch $? ${#BASH_REMATCH[@]}"`)
 		}
 	case 28: // more redirections and builtins: noclobber, named fds, <>, &>>, read's options, printf -v into an element, type, command -v
 		st.Fixed = true

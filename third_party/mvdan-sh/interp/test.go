@@ -133,9 +133,6 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y string) bool {
 	switch op {
 	case syntax.TsReMatch:
-		if r.opts[optNoCaseMatch] {
-			y = "(?i)" + y // jaiph-go patch: "shopt -s nocasematch"
-		}
 		if !utf8.ValidString(y) {
 			// jaiph-go patch: Go's regexp refuses invalid UTF-8 and
 			// reads each invalid byte of x as U+FFFD, so each invalid
@@ -146,16 +143,25 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 			}
 			y = b.String()
 		}
-		if !isASCII(x) {
-			// jaiph-go patch: bash's classes hold characters beyond
-			// ASCII (for an ASCII x Go's own classes answer alike).
-			y = internal.UnicodeClassesERE(y)
+		// jaiph-go patch: y is read as glibc's regcomp reads it (bash's
+		// POSIX extended syntax, "shopt -s nocasematch", classes beyond
+		// ASCII for a string that has such characters), and searched
+		// leftmost-longest, as POSIX's regexec.
+		expr, err := internal.ERE(y, r.opts[optNoCaseMatch], !isASCII(x))
+		var re *regexp.Regexp
+		if err == nil {
+			re, err = regexp.Compile(expr)
 		}
-		re, err := regexp.Compile(y)
 		if err != nil {
-			r.exit.code = 2
+			if _, ok := err.(*internal.UnsupportedEREError); ok {
+				r.errf("[[: %v\n", err) // it would run differently: say so
+			} else if err != internal.ErrBadERE {
+				r.errf("[[: regular expression: %v\n", err)
+			}
+			r.exit.code = 2 // bash's status for a regcomp error
 			return false
 		}
+		re.Longest()
 		m := re.FindStringSubmatch(x)
 		if m == nil {
 			// jaiph-go patch: bash empties BASH_REMATCH on no match.
