@@ -1043,6 +1043,12 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		return
 	}
 	k := r.arithm(index)
+	if r.exit.exiting {
+		// jaiph-go patch: the subscript's error ended the command
+		// before the value is made the element's (a declare -i array's
+		// value is not evaluated: bash reports one error, not two).
+		return
+	}
 	if cur := r.lookupVar(name); cur.Kind == expand.Indexed && r.exit.ok() {
 		// jaiph-go patch: the element goes into the array as the
 		// subscript left it (q[q[0]=2]=P keeps q[0]), as bash binds

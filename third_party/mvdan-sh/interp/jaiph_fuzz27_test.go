@@ -1,0 +1,18 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches found by the differential fuzzer's soak in the session of
+// 2026-11-30, second stop (jaiph-go issue 36).
+package interp_test
+
+import "testing"
+
+// TestJaiphIntegerElementSubscriptErrorFirst: an element of a declare -i
+// array assigned with a subscript whose arithmetic fails reports that
+// error alone: the value, which would be evaluated as arithmetic too, is
+// not (bash ends the command at the subscript).
+func TestJaiphIntegerElementSubscriptErrorFirst(t *testing.T) {
+	runCases(t, []string{
+		`v='a/b/c.d'; declare -i A1=3; A1['!x']="$v"; echo after`,
+		`(v='1/0' s='2+'; declare -ai A=(1); A[$s]=$v; echo in); echo "st=$?"; (declare -ai A; A[0]=1/0; echo in2); echo "st=$?"`,
+		`f() { local -i n; local s='x y'; n[$s]='1/0'; echo in; }; f; echo "st=$?"`,
+	})
+}
