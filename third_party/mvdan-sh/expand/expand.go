@@ -1690,9 +1690,11 @@ func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bo
 	default:
 		return nil, false, nil
 	}
-	if pe.Excl {
+	if pe.Excl || cfg.Env.Get(pe.Param.Value).Kind == NameRef {
 		// jaiph-go patch: "${!r-"${a[@]}"}" chooses its word as the
 		// parameter r names would; ${!r+1} tells whether it is set.
+		// So does a nameref, which may name an element (declare -n
+		// r='a[1]': a variable named "a[1]" does not exist).
 		probe := *pe
 		probe.Exp = &syntax.Expansion{Op: syntax.AlternateUnset, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
 		if op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull {

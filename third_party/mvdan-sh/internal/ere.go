@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,16 +41,23 @@ func (e *UnsupportedEREError) Error() string {
 // it when the string matched has such characters).
 func ERE(re string, icase, unicode bool) (string, error) {
 	p := &ereParser{s: []rune(re), unicode: unicode, icase: icase}
+	branches, err := p.regExp(0)
+	if err != nil {
+		return "", err
+	}
+	if p.i < len(p.s) {
+		return "", ErrBadERE // not reached: a ')' at the top is a character
+	}
+	top := &ereNode{branches: branches}
+	top.forward(reach{empty: true})
+	top.backward(reach{empty: true})
 	var sb strings.Builder
 	sb.WriteString("(?s)")
 	if icase {
 		sb.WriteString("(?i)")
 	}
-	if err := p.regExp(&sb, 0); err != nil {
+	if err := p.emitBranches(&sb, branches, top.matchesNewline()); err != nil {
 		return "", err
-	}
-	if p.i < len(p.s) {
-		return "", ErrBadERE // not reached: a ')' at the top is a character
 	}
 	return sb.String(), nil
 }
@@ -69,135 +77,393 @@ func (p *ereParser) peek(k int) rune {
 	return -1
 }
 
+// An ereNode is an expression: an atom (text: a character, '.', a
+// bracket expression), a zero-width assertion, glibc's line anchor '^' or
+// '$', or a group (branches), with the repetitions after it.
+type ereNode struct {
+	text      string
+	zeroWidth bool         // \b \B \A \z
+	anchor    rune         // '^' or '$'
+	newline   bool         // an atom that can match a newline
+	branches  [][]*ereNode // a group's, or the whole expression's
+	group     bool
+	reps      []string // innermost first: "*", "{2,3}"
+	dropped   bool     // repeated {0} times: glibc drops it
+
+	// before and after are how an anchor may be reached: with nothing
+	// or with something matched before it (after: still to match).
+	before, after reach
+}
+
+type reach struct{ empty, consumed bool }
+
+func (r reach) union(o reach) reach { return reach{r.empty || o.empty, r.consumed || o.consumed} }
+
+// canEmpty: the node can match no character.
+func (n *ereNode) canEmpty() bool {
+	if n.dropped || n.anchor != 0 || n.zeroWidth {
+		return true
+	}
+	for _, op := range n.reps {
+		if lo, _ := repBounds(op); lo == 0 {
+			return true
+		}
+	}
+	if !n.group {
+		return false
+	}
+	for _, b := range n.branches {
+		if !slices.ContainsFunc(b, func(e *ereNode) bool { return !e.canEmpty() }) {
+			return true
+		}
+	}
+	return false
+}
+
+// canConsume: the node can match a character.
+func (n *ereNode) canConsume() bool {
+	if n.dropped || n.anchor != 0 || n.zeroWidth {
+		return false
+	}
+	if !n.group {
+		return true
+	}
+	for _, b := range n.branches {
+		if slices.ContainsFunc(b, (*ereNode).canConsume) {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyGroupInside: the node is or holds a group that can match no
+// character.
+func (n *ereNode) emptyGroupInside() bool {
+	for _, b := range n.branches {
+		if n.group && !slices.ContainsFunc(b, func(e *ereNode) bool { return !e.canEmpty() }) {
+			return true
+		}
+		if slices.ContainsFunc(b, (*ereNode).emptyGroupInside) {
+			return true
+		}
+	}
+	return false
+}
+
+// assertionInside: the node holds an anchor or another zero-width
+// assertion.
+func (n *ereNode) assertionInside() bool {
+	if n.anchor != 0 || n.zeroWidth {
+		return true
+	}
+	for _, b := range n.branches {
+		if slices.ContainsFunc(b, (*ereNode).assertionInside) {
+			return true
+		}
+	}
+	return false
+}
+
+// repeats: the node may match more than once.
+func (n *ereNode) repeats() bool {
+	for _, op := range n.reps {
+		if _, hi := repBounds(op); hi != 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *ereNode) matchesNewline() bool {
+	if n.dropped {
+		return false
+	}
+	if n.newline {
+		return true
+	}
+	for _, b := range n.branches {
+		if slices.ContainsFunc(b, (*ereNode).matchesNewline) {
+			return true
+		}
+	}
+	return false
+}
+
+// forward records, in each anchor, how it may be reached from the left;
+// in is how the node is reached, the result how what follows it is.
+func (n *ereNode) forward(in reach) reach {
+	if n.anchor != 0 {
+		n.before = n.before.union(in)
+		return in
+	}
+	inner := in
+	if n.repeats() && n.canConsume() {
+		inner.consumed = true // a later round follows an earlier one
+	}
+	for _, b := range n.branches {
+		st := inner
+		for _, e := range b {
+			st = e.forward(st)
+		}
+	}
+	return reach{empty: in.empty && n.canEmpty(), consumed: in.consumed || n.canConsume()}
+}
+
+// backward is forward from the right: what may still be matched after
+// each anchor.
+func (n *ereNode) backward(in reach) reach {
+	if n.anchor != 0 {
+		n.after = n.after.union(in)
+		return in
+	}
+	inner := in
+	if n.repeats() && n.canConsume() {
+		inner.consumed = true
+	}
+	for _, b := range n.branches {
+		st := inner
+		for i := len(b) - 1; i >= 0; i-- {
+			st = b[i].backward(st)
+		}
+	}
+	return reach{empty: in.empty && n.canEmpty(), consumed: in.consumed || n.canConsume()}
+}
+
+// repBounds are a repetition's least and most counts (-1: no most).
+func repBounds(op string) (lo, hi int) {
+	switch op {
+	case "*":
+		return 0, -1
+	case "+":
+		return 1, -1
+	case "?":
+		return 0, 1
+	}
+	inner := op[1 : len(op)-1]
+	a, b, comma := strings.Cut(inner, ",")
+	lo, _ = strconv.Atoi(a)
+	switch {
+	case !comma:
+		hi = lo
+	case b == "":
+		hi = -1
+	default:
+		hi, _ = strconv.Atoi(b)
+	}
+	return lo, hi
+}
+
 // regExp is parse_reg_exp: branches separated by '|', each of which may
-// be empty. Where several ways to the longest match exist, glibc takes
-// the one its nodes' order prefers (BASH_REMATCH's groups show which),
-// and that is Go's order of the branches, except that an empty first
-// branch comes after the second: glibc's first alternation node then
-// has no left side, and its way on, the node after the alternation, is
-// numbered after the second branch's nodes.
-func (p *ereParser) regExp(sb *strings.Builder, nest int) error {
-	var branches []string
-	firstEmpty := false
+// be empty.
+func (p *ereParser) regExp(nest int) ([][]*ereNode, error) {
+	var branches [][]*ereNode
 	for {
-		var b strings.Builder
-		empty, err := p.branch(&b, nest)
+		b, err := p.branch(nest)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		text := b.String()
-		if len(branches) == 1 && firstEmpty && !empty {
-			branches = []string{text, branches[0]}
-		} else {
-			branches = append(branches, text)
-		}
-		if len(branches) == 1 {
-			firstEmpty = empty
-		}
+		branches = append(branches, b)
 		if p.peek(0) != '|' {
-			break
+			return branches, nil
 		}
 		p.i++
 	}
-	sb.WriteString(strings.Join(branches, "|"))
-	return nil
 }
 
 // branch is parse_branch: expressions up to a '|', the end, or (in a
-// group) its ')'; empty reports that glibc's tree of it is empty (no
-// expression, or only ones repeated {0} times).
-func (p *ereParser) branch(sb *strings.Builder, nest int) (empty bool, err error) {
-	empty = true
+// group) its ')'.
+func (p *ereParser) branch(nest int) ([]*ereNode, error) {
+	var b []*ereNode
 	for {
 		c := p.peek(0)
 		if c == -1 || c == '|' || nest > 0 && c == ')' {
-			return empty, nil
+			return b, nil
 		}
-		dropped, err := p.expression(sb, nest)
+		n, err := p.expression(nest)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
-		empty = empty && dropped
+		b = append(b, n)
 	}
 }
 
-// expression is parse_expression: one atom and the repetitions after it;
-// dropped reports that glibc dropped it (repeated {0} times).
-func (p *ereParser) expression(sb *strings.Builder, nest int) (dropped bool, err error) {
-	var atom strings.Builder
+// emptyBranch: glibc's tree of the branch is empty (no expression, or
+// only ones repeated {0} times).
+func emptyBranch(b []*ereNode) bool {
+	return !slices.ContainsFunc(b, func(e *ereNode) bool { return !e.dropped })
+}
+
+// emitBranches writes branches as Go's alternation. Where several ways to
+// the longest match exist, glibc takes the one its nodes' order prefers
+// (BASH_REMATCH's groups show which), and that is Go's order of the
+// branches, except that an empty first branch comes after the second:
+// glibc's first alternation node then has no left side, and its way on,
+// the node after the alternation, is numbered after the second branch's
+// nodes. nl: the whole expression can match a newline.
+func (p *ereParser) emitBranches(sb *strings.Builder, branches [][]*ereNode, nl bool) error {
+	texts := make([]string, len(branches))
+	for i, b := range branches {
+		var t strings.Builder
+		for _, e := range b {
+			if err := p.emit(&t, e, nl); err != nil {
+				return err
+			}
+		}
+		texts[i] = t.String()
+	}
+	if len(branches) > 1 && emptyBranch(branches[0]) && !emptyBranch(branches[1]) {
+		// Go numbers groups as they are written: the first branch's
+		// (repeated {0} times, they match nothing) stay first, in
+		// front of the second branch, and the empty way comes after.
+		first := texts[1]
+		if texts[0] != "" {
+			first = "(?:" + texts[0] + "){0}" + first
+		}
+		texts = append([]string{first, ""}, texts[2:]...)
+	}
+	sb.WriteString(strings.Join(texts, "|"))
+	return nil
+}
+
+// emit writes one expression. glibc's '^' is the start of the string
+// when nothing can have been matched before it, and, in an expression
+// without groups, after a newline the expression itself matched when
+// something must have been (its DFA takes a matched newline for a line's
+// end whatever REG_NEWLINE says); '$' likewise with what is still to
+// match. Otherwise, when the expression can match a newline, Go cannot
+// say it.
+func (p *ereParser) emit(sb *strings.Builder, n *ereNode, nl bool) error {
+	var text string
+	switch {
+	case n.anchor != 0:
+		r := n.before
+		if n.anchor == '$' {
+			r = n.after
+		}
+		switch {
+		case !r.consumed || !nl:
+			sb.WriteRune(n.anchor)
+		case !r.empty && p.nsub == 0:
+			sb.WriteString("(?m:" + string(n.anchor) + ")")
+		default:
+			// with groups, glibc checks the match its DFA found
+			// against the anchors as REG_NEWLINE says, and on failure
+			// goes on at the next start, passing over shorter matches
+			return &UnsupportedEREError{What: string(n.anchor) + " inside an expression that can match a newline"}
+		}
+		return nil
+	case n.group:
+		var g strings.Builder
+		g.WriteByte('(')
+		if err := p.emitBranches(&g, n.branches, nl); err != nil {
+			return err
+		}
+		g.WriteByte(')')
+		text = g.String()
+	default:
+		text = n.text
+	}
+	for _, op := range n.reps {
+		lo, hi := repBounds(op)
+		if op[0] == '{' && (lo != hi || len(n.reps) > 1) && n.emptyGroupInside() {
+			// glibc's copies of the group past the least count undo
+			// an empty round's registers (update_regs), its star takes
+			// such rounds: Go's last round is another group's text
+			return &UnsupportedEREError{What: "a group that can match nothing, repeated " + op}
+		}
+		if op[0] == '{' && hi != 0 && hi != 1 && n.assertionInside() {
+			// glibc's copies of an anchor's constraint lose their way
+			// (b(^a){0,2} does not match "ba")
+			return &UnsupportedEREError{What: "an anchor inside a group repeated " + op}
+		}
+	}
+	for _, op := range n.reps {
+		text = "(?:" + text + ")" + op
+	}
+	sb.WriteString(text)
+	return nil
+}
+
+// expression is parse_expression: one atom and the repetitions after it.
+func (p *ereParser) expression(nest int) (*ereNode, error) {
+	n := &ereNode{}
 	c := p.peek(0)
 	p.i++
 	switch c {
 	case '(':
 		p.nsub++
-		n := p.nsub
-		atom.WriteByte('(')
+		k := p.nsub
+		n.group = true
+		n.branches = [][]*ereNode{nil}
 		if p.peek(0) != ')' {
-			if err := p.regExp(&atom, nest+1); err != nil {
-				return false, err
+			var err error
+			if n.branches, err = p.regExp(nest + 1); err != nil {
+				return nil, err
 			}
 			if p.peek(0) != ')' {
-				return false, ErrBadERE // REG_EPAREN
+				return nil, ErrBadERE // REG_EPAREN
 			}
 		}
 		p.i++
-		atom.WriteByte(')')
 		if p.completed == nil {
 			p.completed = map[int]bool{}
 		}
-		p.completed[n] = true
+		p.completed[k] = true
 	case '[':
-		if err := p.bracket(&atom); err != nil {
-			return false, err
+		var b strings.Builder
+		if err := p.bracket(&b); err != nil {
+			return nil, err
 		}
+		n.text = b.String()
+		rx, err := regexp.Compile(n.text)
+		n.newline = err != nil || rx.MatchString("\n")
 	case '*', '+', '?', '{':
-		return false, ErrBadERE // REG_BADRPT: nothing to repeat
+		return nil, ErrBadERE // REG_BADRPT: nothing to repeat
 	case '^', '$':
 		// an anchor takes no repetition: a '*' after it starts the next
 		// expression, an error
-		sb.WriteRune(c)
-		return false, nil
+		n.anchor = c
+		return n, nil
 	case '.':
-		atom.WriteByte('.')
+		n.text, n.newline = ".", true
 	case '\\':
 		c2 := p.peek(0)
 		if c2 == -1 {
-			return false, ErrBadERE // REG_EESCAPE: a backslash at the end
+			return nil, ErrBadERE // REG_EESCAPE: a backslash at the end
 		}
 		p.i++
 		switch c2 {
 		case '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			if !p.completed[int(c2-'0')] {
-				return false, ErrBadERE // REG_ESUBREG
+				return nil, ErrBadERE // REG_ESUBREG
 			}
-			return false, &UnsupportedEREError{What: "the back-reference \\" + string(c2)}
+			return nil, &UnsupportedEREError{What: "the back-reference \\" + string(c2)}
 		case '<', '>':
-			return false, &UnsupportedEREError{What: "the word anchor \\" + string(c2)}
+			return nil, &UnsupportedEREError{What: "the word anchor \\" + string(c2)}
 		case 'b', 'B':
 			if p.unicode {
 				// Go's \b knows ASCII words only
-				return false, &UnsupportedEREError{What: "\\" + string(c2) + " on a string with characters beyond ASCII"}
+				return nil, &UnsupportedEREError{What: "\\" + string(c2) + " on a string with characters beyond ASCII"}
 			}
-			sb.WriteString(`\` + string(c2))
-			return false, nil
+			n.text, n.zeroWidth = `\`+string(c2), true
+			return n, nil
 		case '`':
-			sb.WriteString(`\A`)
-			return false, nil
+			n.text, n.zeroWidth = `\A`, true
+			return n, nil
 		case '\'':
-			sb.WriteString(`\z`)
-			return false, nil
+			n.text, n.zeroWidth = `\z`, true
+			return n, nil
 		case 'w', 'W':
-			atom.WriteString(p.classBracket(c2 == 'W', "_", "alnum"))
+			n.text, n.newline = p.classBracket(c2 == 'W', "_", "alnum"), c2 == 'W'
 		case 's', 'S':
-			atom.WriteString(p.classBracket(c2 == 'S', "", "space"))
+			n.text, n.newline = p.classBracket(c2 == 'S', "", "space"), c2 == 's'
 		default:
-			atom.WriteString(regexp.QuoteMeta(string(c2)))
+			n.text = regexp.QuoteMeta(string(c2))
 		}
 	default:
 		// a character, ')' at the top level and '}' among them
-		atom.WriteString(regexp.QuoteMeta(string(c)))
+		n.text, n.newline = regexp.QuoteMeta(string(c)), c == '\n'
 	}
-	text := atom.String()
 	for {
 		var op string
 		switch p.peek(0) {
@@ -208,14 +474,13 @@ func (p *ereParser) expression(sb *strings.Builder, nest int) (dropped bool, err
 			p.i++
 			var err error
 			if op, err = p.interval(); err != nil {
-				return false, err
+				return nil, err
 			}
-			dropped = dropped || op == "{0}"
+			n.dropped = n.dropped || op == "{0}"
 		default:
-			sb.WriteString(text)
-			return dropped, nil
+			return n, nil
 		}
-		text = "(?:" + text + ")" + op
+		n.reps = append(n.reps, op)
 	}
 }
 

@@ -37,6 +37,16 @@ func TestJaiphEREGlibcSyntax(t *testing.T) {
 	})
 }
 
+// TestJaiphEREAnchors: ^ and $ at the edges are the string's; inside an
+// expression without groups glibc takes a newline the expression matched
+// for a line's end ($.b matches "\nb", .^c "\nc"); with groups it does not.
+func TestJaiphEREAnchors(t *testing.T) {
+	runCases(t, []string{
+		ereShow + `t $'b\n' '$.'; t $'x\nb' '$.b'; t $'x\nb' 'y|$.b'; t $'b\nc' '.^c'; t $'b\nc' '^c'; t $'b\nc' 'b$'; t $'bx' '$x'; t $'a\nb' 'x|^b'`,
+		ereShow + `t 'a,x,b' '(^|,)x($|,)'; t x '(^|,)x($|,)'; t $'a\nx' '(^|,)x($|,)'; t 'k=v' '^([^=]+)=(.*)$'; t $'k=v\n' '^([^=]+)=(.*)$'; t ab 'a$|^b'`,
+	})
+}
+
 // TestJaiphEREErrors: what glibc's regcomp refuses has status 2 and
 // leaves BASH_REMATCH as it was: nothing to repeat (at the start, after
 // ( | or an anchor), a bad interval, a reversed range, an unknown class,
@@ -63,14 +73,21 @@ func TestJaiphERELocale(t *testing.T) {
 
 // TestJaiphEREUnsupported: what glibc accepts and Go's regexp cannot say
 // (a back-reference, \< and \>, a count above 1000, \b or \B on a string
-// with characters beyond ASCII) is not run differently: [[ ]] fails with
-// status 2 and says why.
+// with characters beyond ASCII, an anchor reached both with and without
+// something matched before it in an expression that can match a newline,
+// glibc's registers of an empty group repeated by an interval, an anchor
+// in a group repeated by an interval) is not run differently: [[ ]] fails
+// with status 2 and says why.
 func TestJaiphEREUnsupported(t *testing.T) {
 	for _, tc := range []struct{ src, stderr string }{
 		{`r='(a)\1'; [[ aa =~ $r ]]; echo "st=$?"`, `[[: regular expression: the back-reference \1 is not supported`},
 		{`r='\<a'; [[ a =~ $r ]]; echo "st=$?"`, `[[: regular expression: the word anchor \< is not supported`},
 		{`[[ a =~ a{1001} ]]; echo "st=$?"`, `[[: regular expression: a repetition count above 1000 ({1001}) is not supported`},
 		{`r='\ba'; [[ é =~ $r ]]; echo "st=$?"`, `[[: regular expression: \b on a string with characters beyond ASCII is not supported`},
+		{`[[ a =~ .?^a ]]; echo "st=$?"`, `[[: regular expression: ^ inside an expression that can match a newline is not supported`},
+		{`[[ a =~ (x)|a$.b ]]; echo "st=$?"`, `[[: regular expression: $ inside an expression that can match a newline is not supported`},
+		{`[[ a =~ (a|){1,2} ]]; echo "st=$?"`, `[[: regular expression: a group that can match nothing, repeated {1,2} is not supported`},
+		{`[[ ba =~ b(^a){0,2} ]]; echo "st=$?"`, `[[: regular expression: an anchor inside a group repeated {0,2} is not supported`},
 	} {
 		got := runInterp(t, t.TempDir(), tc.src)
 		if got.stdout != "st=2\n" || strings.TrimSpace(got.stderr) != tc.stderr {

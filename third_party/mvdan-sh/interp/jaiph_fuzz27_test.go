@@ -16,3 +16,13 @@ func TestJaiphIntegerElementSubscriptErrorFirst(t *testing.T) {
 		`f() { local -i n; local s='x y'; n[$s]='1/0'; echo in; }; f; echo "st=$?"`,
 	})
 }
+
+// TestJaiphNamerefDefaultWithList: "${r:-"$@"}" of a nameref chooses its
+// word by what the nameref names, an array element too (declare -n
+// r='a[1]': it took the element for unset and gave "$@").
+func TestJaiphNamerefDefaultWithList(t *testing.T) {
+	runCases(t, []string{
+		`set -- one 'two words'; a1=(1 'two words' three); declare -n v2='a1[1]'; printf '<%s>' "${v2:-"$@"}" "${v2+"$@"}"; echo`,
+		`set -- p q; a1=(1 'two words' three) s=str e=''; declare -n r1='a1[1]' r2=s r3=e r4='a1[7]' r5=nosuch r6=a1; for r in r1 r2 r3 r4 r5 r6; do declare -n x=$r; printf '%s:' "$r"; printf '<%s>' "${x:-"$@"}" "${x-"$@"}" "${x:+"$@"}" "${x+"$@"}"; echo; done`,
+	})
+}
