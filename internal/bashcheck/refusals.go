@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
@@ -68,6 +69,9 @@ var table = []refusal{
 	// backquote between Z and a starts a command substitution that does
 	// not close (its fatal `bad substitution`).
 	{"brace character range holding a backquote", kNode, "{..`}", "", "echo -{Y..b}-; echo after"},
+	// A literal [[ =~ ]] expression glibc reads in a way Go's engine
+	// cannot follow (a held one fails at run time, naming what).
+	{"[[ =~ ]] regular expression bash's C library reads as jaiph cannot (a count above 1000, a group that can match nothing or an anchor repeated by an interval, an anchor next to a newline the expression matches)", kNode, "=~", "", "[[ a =~ a{1001} ]]; echo st=$?"},
 	// Inside double quotes bash's parser turns the $'…' of a ${v:-…}
 	// (+, =, ?) word into its plain text; a quote there then unbalances
 	// the word when it expands (its fatal `bad substitution`).
@@ -318,6 +322,11 @@ func scan(f *syntax.File) (out, steps []found) {
 			switch n.Op {
 			case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch:
 				markParsed(n.Y)
+			}
+			if w, ok := n.Y.(*syntax.Word); ok && n.Op == syntax.TsReMatch && expansionFree(w) {
+				if re, err := expand.Regexp(nil, w); err == nil && expand.RegexpUnsupported(re) != "" {
+					hit(kNode, "=~", "", w.Pos())
+				}
 			}
 		case *syntax.ExtGlob:
 			if !parsedByBash[n] {
@@ -669,6 +678,25 @@ var signalNumbers = map[string]string{"HUP": "1", "INT": "2", "QUIT": "3", "ILL"
 // quotedDollarSglQuote finds a $'…' whose text holds a quote (written or
 // escaped: \x22, \047 …) in the word of a ${v:-w}, ${v:+w}, ${v:=w} or
 // ${v:?w} (with or without the colon) directly inside dq.
+// expansionFree: the word has no expansion (its text is known before it
+// runs).
+func expansionFree(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func quotedDollarSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
 	for _, p := range dq.Parts {
 		pe, ok := p.(*syntax.ParamExp)

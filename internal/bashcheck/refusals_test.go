@@ -212,3 +212,29 @@ func TestExtglobOnlyInTestPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralRegexpGoCannotRun: a [[ =~ ]] expression written in the word
+// (quoted parts literal) that glibc reads in a way Go's regular
+// expressions cannot follow is refused where it is; one held in a
+// variable, or one jaiph runs as bash, is not.
+func TestLiteralRegexpGoCannotRun(t *testing.T) {
+	for src, refused := range map[string]bool{
+		`[[ a =~ a{1001} ]]`:     true,
+		`[[ a =~ "a"{1001} ]]`:   true,
+		`[[ a =~ (a|){1,2} ]]`:   true,
+		`[[ ba =~ b(^a){0,2} ]]`: true,
+		`[[ a =~ (x)|a$.b ]]`:    true,
+		`[[ a =~ 'a{1001}' ]]`:   false, // quoted: the text a{1001}
+		`[[ a =~ $r ]]`:          false,
+		`[[ a =~ a{$n} ]]`:       false,
+		`[[ a =~ ^(a|b)$ ]]`:     false,
+		`[[ a =~ (^|,)x($|,) ]]`: false,
+		`[[ a =~ \(a\)\\1 ]]`:    false, // the shell's quotes: \( ( \\ \ and 1
+		`[[ $'x\nb' =~ $.b ]]`:   false, // no groups: glibc's line ends, as jaiph
+		`[[ a == a{1001} ]]`:     false,
+	} {
+		if d := Source("x.jh", src, nil); (len(d) > 0) != refused {
+			t.Errorf("%q: refused %v, want %v (%v)", src, len(d) > 0, refused, d)
+		}
+	}
+}

@@ -1610,3 +1610,17 @@ func ansiCExpand(cfg *Config, s string) string {
 	out, _, _ = strings.Cut(out, "\x00")
 	return out
 }
+
+// RegexpUnsupported tells what in re, a [[ =~ ]] regular expression (as
+// [Regexp] makes it), glibc's regcomp accepts and the interpreter cannot
+// run as glibc does, or "" (jaiph-go patch: jaiph check refuses a literal
+// one). What depends on the string matched (\b on text beyond ASCII) is
+// not told.
+func RegexpUnsupported(re string) string {
+	if _, err := internal.ERE(re, false, false); err != nil {
+		if u, ok := err.(*internal.UnsupportedEREError); ok {
+			return u.What
+		}
+	}
+	return ""
+}
