@@ -815,9 +815,13 @@ func (cfg *Config) wordsFields(out []string, words []*syntax.Word, globs *[]pend
 			}
 			continue
 		}
+		made := 0
 		for w, err := range BracesSeq(cfg, &word) {
 			if err != nil {
 				return nil, err
+			}
+			if made++; made&0xfff == 0 && cfg.interrupted() {
+				return nil, ErrInterrupted // millions of words take seconds
 			}
 			if emptyLitWord(w) {
 				continue // jaiph-go patch: {X,,Y,} gives no empty words, as bash

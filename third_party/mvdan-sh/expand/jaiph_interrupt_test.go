@@ -45,3 +45,21 @@ func TestJaiphInterruptedExpansion(t *testing.T) {
 		t.Errorf("${v:0:3} with Done closed: error %v, want %v", err, ErrInterrupted)
 	}
 }
+
+// TestJaiphInterruptedBraceExpansion: a brace expansion of millions of
+// words gives up once Done is closed (looked at every 4,096 words).
+func TestJaiphInterruptedBraceExpansion(t *testing.T) {
+	closed := make(chan struct{})
+	close(closed)
+	word, err := syntax.NewParser().Document(strings.NewReader("{1..5000}{1..1000}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Fields(&Config{Done: closed}, word); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("with Done closed: error %v, want %v", err, ErrInterrupted)
+	}
+	small, _ := syntax.NewParser().Document(strings.NewReader("{1..3}"))
+	if f, err := Fields(&Config{Done: closed}, small); err != nil || len(f) != 3 {
+		t.Errorf("{1..3} with Done closed: %q, %v", f, err)
+	}
+}
