@@ -18,8 +18,9 @@ import (
 var ErrBadERE = errors.New("invalid regular expression")
 
 // UnsupportedEREError is a regular expression glibc accepts that Go's
-// regexp cannot say: a back-reference, a word-start or word-end anchor,
-// a repetition count past Go's 1,000.
+// regexp cannot say as glibc reads it: a back-reference, a word-start or
+// word-end anchor, a repetition count past Go's 1,000, \b on text beyond
+// ASCII, and the anchors and repeated groups emit names.
 type UnsupportedEREError struct{ What string }
 
 func (e *UnsupportedEREError) Error() string {
@@ -32,7 +33,8 @@ func (e *UnsupportedEREError) Error() string {
 // compiled and searched with Longest (POSIX's leftmost-longest). Where
 // the two read the same text differently, the translation says glibc's
 // meaning: `.` and `[^a]` match a newline; `\d`, `\n` or `\t` are the
-// letter; `\w`, `\s`, `\b`, “ \` “ and `\'` are GNU's; `a**` and `a+?`
+// letter; `\w`, `\s` and `\b` are GNU's, as is a backslash before a
+// backquote or a quote (the string's start, its end); `a**` and `a+?`
 // repeat a repetition (never lazily); an unmatched `)`, a `}` and a `{`
 // after a backslash are characters; `{,3}` is `{0,3}`; a backslash in a
 // bracket expression is itself; `*` at the start of an expression, after
@@ -47,6 +49,11 @@ func ERE(re string, icase, unicode bool) (string, error) {
 	}
 	if p.i < len(p.s) {
 		return "", ErrBadERE // not reached: a ')' at the top is a character
+	}
+	if p.cannot != nil {
+		// told after the whole expression is read: glibc's error
+		// in a later part is bash's status 2 without a word
+		return "", p.cannot
 	}
 	top := &ereNode{branches: branches}
 	top.forward(reach{empty: true})
@@ -68,6 +75,13 @@ type ereParser struct {
 	unicode, icase bool
 	nsub           int
 	completed      map[int]bool // groups closed so far (a back-reference needs one)
+	cannot         error        // the first part Go cannot say
+}
+
+func (p *ereParser) unsupported(what string) {
+	if p.cannot == nil {
+		p.cannot = &UnsupportedEREError{What: what}
+	}
 }
 
 func (p *ereParser) peek(k int) rune {
@@ -437,13 +451,17 @@ func (p *ereParser) expression(nest int) (*ereNode, error) {
 			if !p.completed[int(c2-'0')] {
 				return nil, ErrBadERE // REG_ESUBREG
 			}
-			return nil, &UnsupportedEREError{What: "the back-reference \\" + string(c2)}
+			p.unsupported("the back-reference \\" + string(c2))
+			n.zeroWidth = true
+			return n, nil
 		case '<', '>':
-			return nil, &UnsupportedEREError{What: "the word anchor \\" + string(c2)}
+			p.unsupported("the word anchor \\" + string(c2))
+			n.zeroWidth = true
+			return n, nil
 		case 'b', 'B':
 			if p.unicode {
 				// Go's \b knows ASCII words only
-				return nil, &UnsupportedEREError{What: "\\" + string(c2) + " on a string with characters beyond ASCII"}
+				p.unsupported("\\" + string(c2) + " on a string with characters beyond ASCII")
 			}
 			n.text, n.zeroWidth = `\`+string(c2), true
 			return n, nil
@@ -536,7 +554,7 @@ func (p *ereParser) interval() (string, error) {
 		return "", ErrBadERE // REG_ESIZE
 	}
 	if top > 1000 {
-		return "", &UnsupportedEREError{What: "a repetition count above 1000 ({" + strconv.Itoa(top) + "})"}
+		p.unsupported("a repetition count above 1000 ({" + strconv.Itoa(top) + "})")
 	}
 	switch end {
 	case start:
