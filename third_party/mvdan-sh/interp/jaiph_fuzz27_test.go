@@ -26,3 +26,14 @@ func TestJaiphNamerefDefaultWithList(t *testing.T) {
 		`set -- p q; a1=(1 'two words' three) s=str e=''; declare -n r1='a1[1]' r2=s r3=e r4='a1[7]' r5=nosuch r6=a1; for r in r1 r2 r3 r4 r5 r6; do declare -n x=$r; printf '%s:' "$r"; printf '<%s>' "${x:-"$@"}" "${x-"$@"}" "${x:+"$@"}" "${x+"$@"}"; echo; done`,
 	})
 }
+
+// TestJaiphConvertArrayKindMessageBeforeRedirect: declare -a NAME=(…) of
+// an associative array in the same scope says "NAME: cannot convert …"
+// as its words expand, before its redirections (where stderr was), and
+// the builtin's own message under them.
+func TestJaiphConvertArrayKindMessageBeforeRedirect(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -Ai a1; declare -a a1=([2]="$(echo e1 >&2)" [0]=x) 2>f2; echo "st=$?"; sed 's/^.*declare: /declare: /' f2; }; f`,
+		`f() { declare -a a1=(1); declare -A a1=([k]=v) 2>f2; echo "st=$?"; sed 's/^.*declare: /declare: /' f2; declare -p a1; }; f`,
+	})
+}

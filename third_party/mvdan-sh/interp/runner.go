@@ -1992,8 +1992,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if as.Array != nil {
 					// With a list value bash reports it twice:
 					// first as it expands the declaration's words
-					// (without the builtin's name; eval's under eval).
-					r.errf("%s: cannot convert %s to %s array\n", name, from, to)
+					// (without the builtin's name; eval's under eval),
+					// where stderr was before the redirections.
+					fmt.Fprintf(expandStderr, "%s: cannot convert %s to %s array\n", name, from, to)
 				}
 				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
 				r.exit.code = 1
