@@ -161,6 +161,12 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	r.exit, r.stderr = exitStatus{}, &msg
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
+	if elem := r.elemRefAssign(prev, as); elem != nil {
+		// through a nameref to an element (declare -n r='a[1]'), as
+		// the runner's r=v
+		as, prev = elem, r.lookupVar(elem.Name.Value)
+		prev.Local = false
+	}
 	vname, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
 	if vname != as.Name.Value {
 		prev = r.lookupVar(vname) // through a nameref: the variable it names
