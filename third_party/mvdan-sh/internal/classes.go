@@ -69,54 +69,6 @@ func isPrint(c rune) bool {
 	return unicode.In(c, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs, unicode.Co, unicode.Cf)
 }
 
-// UnicodeClassesERE returns the regular expression re (bash's [[ =~ ]]
-// operand, given to Go's regexp) with each [:name:] of a bracket
-// expression extended by the characters beyond ASCII bash's class holds:
-// Go's classes are ASCII only. Only the [:name:] forms are touched.
-func UnicodeClassesERE(re string) string {
-	if !strings.Contains(re, "[:") {
-		return re
-	}
-	var sb strings.Builder
-	inBracket := false
-	for i := 0; i < len(re); i++ {
-		c := re[i]
-		switch {
-		case c == '\\':
-			sb.WriteByte(c)
-			if i+1 < len(re) {
-				i++
-				sb.WriteByte(re[i])
-			}
-			continue
-		case !inBracket && c == '[':
-			inBracket = true
-			sb.WriteByte(c)
-			if i+1 < len(re) && re[i+1] == '^' {
-				i++
-				sb.WriteByte('^')
-			}
-			if i+1 < len(re) && re[i+1] == ']' {
-				i++
-				sb.WriteByte(']')
-			}
-			continue
-		case inBracket && c == '[' && i+1 < len(re) && re[i+1] == ':':
-			if end := strings.Index(re[i+2:], ":]"); end >= 0 {
-				name := re[i+2 : i+2+end]
-				sb.WriteString(re[i : i+2+end+2])
-				sb.WriteString(nonASCIIRanges(name))
-				i += 2 + end + 1
-				continue
-			}
-		case inBracket && c == ']':
-			inBracket = false
-		}
-		sb.WriteByte(c)
-	}
-	return sb.String()
-}
-
 // classRanges holds, by class name, the text nonASCIIRanges made.
 var classRanges sync.Map
 
