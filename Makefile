@@ -129,13 +129,16 @@ perf-baseline:
 # RSS curve up to 100,000 messages (without -race, which would inflate it); 200
 # signals at random moments and 100 kill -9 of a run (exit codes, leaked
 # processes, open steps); steps printing 1 GiB each (peak RSS within 256 MiB
-# of printing 4 MiB); the broker's fault trials at 2,000 messages, 10 of each
-# kind.
+# of printing 4 MiB); the bash differential corpus three times; the broker's
+# fault trials at 2,000 messages, 10 of each kind.
 stress:
 	JAIPH_STRESS_PER_SENDER=1000 $(GO) test -race -count=1 -run '^TestInboxStress$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_KILL_LOOPS=200 $(GO) test -count=1 -run '^TestInboxKill$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_INBOX_MESSAGES=100000 $(GO) test -count=1 -run '^TestInboxMemory(RSS)?$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_SIGNAL_LOOPS=200 $(GO) test -count=1 -run '^(TestSignalLoop|TestKillNineLoop|TestRunsKillNineLoop)$$' -timeout 30m -v ./cmd/jaiph
+	@# The bash differential corpus three times, each concurrent snippet's bash
+	@# side ten times: bash must agree with itself before jaiph is held to it.
+	JAIPH_STRESS_BASHCOMPAT_REPEATS=10 $(GO) test -count=3 -run '^TestBashCompat$$' -timeout 60m ./cmd/jaiph
 	JAIPH_STRESS_OUTPUT=1073741824 $(GO) test -count=1 -run '^TestOutputMemoryFlat$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_STRESS_RESUME_KILLS=100 $(GO) test -count=1 -run '^TestResumeDrainKill$$' -timeout 30m -v ./cmd/jaiph
 	JAIPH_FMT_GENERATED=20000 $(GO) test -count=1 -run '^TestGenerated(Test)?Files$$' -timeout 30m -v ./internal/tools/format

@@ -32,6 +32,9 @@ import (
 // cannot run as bash, or a Jaiph language rule (e.g. no nested function
 // declarations with the `function` keyword).
 //
+// A snippet with a pipe or `&` runs on the bash side twice (see
+// bashCompatRepeats) and bash must agree with itself first.
+//
 // Corpus format: one txtar file per feature group; its comment is a one-line
 // description, each file `-- NAME.sh --` is one snippet (shell lines).
 //
@@ -185,17 +188,10 @@ func runBashCompatSnippet(t *testing.T, s bashCompatSnippet) bashCompatOutcome {
 		return bcDiffer
 	}
 	jdir := bashCompatTempDir(t)
-	bdir := bashCompatTempDir(t)
-
-	// Both dirs hold the workspace marker and main.jh, so globs and `ls` in
-	// a snippet see the same entries on both sides.
-	for _, dir := range []string{jdir, bdir} {
-		if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.jh"), []byte(bashCompatJaiphSource(s.body)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	// The workspace marker and main.jh, as on the bash side, so globs and
+	// `ls` in a snippet see the same entries on both sides.
+	if err := writeBashCompatWorkspace(jdir, s.body); err != nil {
+		t.Fatal(err)
 	}
 
 	// Jaiph side.
@@ -227,20 +223,36 @@ func runBashCompatSnippet(t *testing.T, s bashCompatSnippet) bashCompatOutcome {
 	// Bash side.
 	// A script file, as the reference runs its generated bash: FUNCNAME
 	// ends with `main`, errors say `<script>: line N: `. It lives outside
-	// bdir so globs in the snippet see the same files on both sides.
+	// the bash side's directory so globs in the snippet see the same files
+	// on both sides.
 	script := filepath.Join(bashCompatTempDir(t), "main.sh")
-	if err := os.WriteFile(script, []byte(bashCompatBashScript(s.body)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bside, err := bashCompatExec(bdir, bashCompatBash, append([]string{script}, bashCompatArgs...), false)
+	bside, err := runBashCompatBashSide(t, s, script)
 	if err != nil {
 		t.Errorf("bash: %v\nsnippet:\n%s", err, s.body)
 		return bcDiffer
 	}
+	// A snippet running something concurrently (a pipe, `&`) must give bash
+	// the same result every time, or the comparison below is a coin toss:
+	// a writer racing `head`'s exit under pipefail is 0 or 141 at random.
+	// Run it again (JAIPH_STRESS_BASHCOMPAT_REPEATS times in `make stress`).
+	if strings.ContainsAny(s.body, "|&") {
+		for i := 1; i < bashCompatRepeats(t); i++ {
+			again, err := runBashCompatBashSide(t, s, script)
+			if err != nil {
+				t.Errorf("bash: %v\nsnippet:\n%s", err, s.body)
+				return bcDiffer
+			}
+			if again != bside {
+				t.Errorf("bash gives this snippet different results from run to run (runs 1 and %d): make its output fixed\nsnippet:\n%s\n--- run 1: status %d\n%s%s--- run %d: status %d\n%s%s",
+					i+1, s.body, bside.status, bashCompatShow(bside.stdout), bashCompatShow(bside.stderr),
+					i+1, again.status, bashCompatShow(again.stdout), bashCompatShow(again.stderr))
+				return bcDiffer
+			}
+		}
+	}
 
 	jout, jerr := normaliseBashCompat(jside.stdout, jdir, false), normaliseBashCompat(jside.stderr, jdir, false)
-	bside.stderr = strings.ReplaceAll(bside.stderr, script+": ", "bash: ")
-	bout, berr := normaliseBashCompat(bside.stdout, bdir, false), normaliseBashCompat(bside.stderr, bdir, true)
+	bout, berr := bside.stdout, bside.stderr
 	if jout == bout && jerr == berr && jside.status == bside.status {
 		return bcIdentical
 	}
@@ -553,4 +565,44 @@ func refusedInSnippet(out string, n int) bool {
 		}
 	}
 	return false
+}
+
+// runBashCompatBashSide runs a snippet's bash side once, as script, in a
+// fresh directory and returns its normalised result.
+func runBashCompatBashSide(t *testing.T, s bashCompatSnippet, script string) (bashCompatSide, error) {
+	bdir := bashCompatTempDir(t)
+	if err := writeBashCompatWorkspace(bdir, s.body); err != nil {
+		return bashCompatSide{}, err
+	}
+	if err := os.WriteFile(script, []byte(bashCompatBashScript(s.body)), 0o644); err != nil {
+		return bashCompatSide{}, err
+	}
+	side, err := bashCompatExec(bdir, bashCompatBash, append([]string{script}, bashCompatArgs...), false)
+	if err != nil {
+		return bashCompatSide{}, err
+	}
+	side.stderr = strings.ReplaceAll(side.stderr, script+": ", "bash: ")
+	return bashCompatSide{normaliseBashCompat(side.stdout, bdir, false), normaliseBashCompat(side.stderr, bdir, true), side.status}, nil
+}
+
+// writeBashCompatWorkspace gives dir the workspace marker and main.jh.
+func writeBashCompatWorkspace(dir, body string) error {
+	if err := os.Mkdir(filepath.Join(dir, ".jaiph"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "main.jh"), []byte(bashCompatJaiphSource(body)), 0o644)
+}
+
+// bashCompatRepeats is how many times a concurrent snippet's bash side runs:
+// 2, or JAIPH_STRESS_BASHCOMPAT_REPEATS.
+func bashCompatRepeats(t *testing.T) int {
+	v := os.Getenv("JAIPH_STRESS_BASHCOMPAT_REPEATS")
+	if v == "" {
+		return 2
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 2 {
+		t.Fatalf("JAIPH_STRESS_BASHCOMPAT_REPEATS=%q: want a count of at least 2", v)
+	}
+	return n
 }
