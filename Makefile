@@ -169,7 +169,7 @@ SOAK_PROGRAMS ?= 1000000
 SOAK_WORKERS ?= 4
 SOAK_SEED ?= 7
 fuzz-soak:
-	$(GO) run ./internal/bashfuzz/soak -n $(SOAK_PROGRAMS) -workers $(SOAK_WORKERS) -seed $(SOAK_SEED)
+	$(GO) run -buildvcs=true ./internal/bashfuzz/soak -n $(SOAK_PROGRAMS) -workers $(SOAK_WORKERS) -seed $(SOAK_SEED)
 
 lint:
 	@# bin/ holds built things (make otelcol leaves the collector's generated sources there).

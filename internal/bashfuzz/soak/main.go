@@ -11,7 +11,7 @@
 // the figure in docs/differences.md ("Found by machine") is measured:
 //
 //	make fuzz-soak SOAK_PROGRAMS=1000000
-//	go run ./internal/bashfuzz/soak -n 1000000 -workers 2 -seed 7
+//	go run -buildvcs=true ./internal/bashfuzz/soak -n 1000000 -workers 2 -seed 7
 //
 // A finding is reduced further by hand with -body FILE, which compares
 // one program in every context and prints how each differs.
@@ -70,6 +70,8 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
+	// The figure is a count of programs on one tree: say which.
+	fmt.Printf("soak: seed %d, %d workers, tree %s\n", *seed, *workers, tree())
 	r, scratch := scratchRunner(*root, "bashfuzz-soak")
 	defer os.RemoveAll(scratch)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -138,6 +140,26 @@ func main() {
 		os.RemoveAll(scratch)
 		os.Exit(1)
 	}
+}
+
+// tree is the commit the binary was built from (with "+modified" when the
+// work tree had changes), or "unknown" when it was built without
+// -buildvcs=true (make fuzz-soak passes it) or outside a git checkout.
+func tree() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, modified := "unknown", ""
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			modified = "+modified"
+		}
+	}
+	return rev + modified
 }
 
 func defaultRoot() string {
