@@ -247,6 +247,10 @@ type Runner struct {
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string
+	// binding is the scalar whose declare -i value is being evaluated:
+	// visible, empty when unset, as bash's bind_variable makes it
+	// before it evaluates the value (jaiph-go patch, whileBinding).
+	binding string
 
 	// bgProcs holds all background shells spawned by this runner.
 	// jaiph-go patch: their PIDs are numbers above Linux's PID_MAX_LIMIT

@@ -1303,6 +1303,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			index = origin
 		}
+		// jaiph-go patch: bash empties the array (unless -O) and binds
+		// each line as it is read, so the arithmetic of a declare -i
+		// array's line sees the array set, holding the lines before it
+		// (a[0]+1), not what it held before mapfile.
+		placeEach := vr.Integer
+		if placeEach {
+			_ = r.setVarErr(arrayName, vr)
+		}
 		for read := 0; count == 0 || read < count+skip; read++ {
 			line, err := r.readInput(ctx, in, readOpts{raw: true, delim: delim[0], nchars: -1})
 			if err == nil && !dropDelim {
@@ -1327,6 +1335,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, val)
 				index++
+				if placeEach {
+					_ = r.setVarErr(arrayName, vr)
+				}
 			}
 			if err != nil {
 				break

@@ -447,7 +447,12 @@ type expandEnv struct {
 var _ expand.WriteEnviron = expandEnv{}
 
 func (e expandEnv) Get(name string) expand.Variable {
-	return e.r.lookupVar(name)
+	vr := e.r.lookupVar(name)
+	if name == e.r.binding && !vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative && vr.Kind != expand.NameRef {
+		// jaiph-go patch: see whileBinding
+		vr.Set, vr.Kind, vr.Str = true, expand.String, ""
+	}
+	return vr
 }
 
 func (e expandEnv) Set(name string, vr expand.Variable) error {
@@ -2236,10 +2241,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if localElem {
 						elemModes = nil
 					}
-					var ok bool
-					if vr, ok = r.declElem(name, base, as, valType, elemModes); !ok {
+					var ok, made bool
+					if vr, ok, made = r.declElem(name, base, as, valType, elemModes); !ok {
 						r.exit.code = 1
-						continue
+						if !made || r.exit.exiting {
+							continue
+						}
+						// bash made NAME an array with the
+						// declaration's attributes before the element
+						// failed: a new global one set and empty, a new
+						// local one unset; it is bound below.
+						if !base.Declared() && !(local && !global) {
+							vr.Set = true
+						}
 					}
 					if localElem {
 						declGlobalArray(g, name, valType, modes)
@@ -2753,7 +2767,8 @@ func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnv
 			vr.SetAssoc("0", v)
 		}
 	case vr.Kind == expand.String && vr.Set:
-		if vr.Str, err = r.attrValue(vr, vr.Str); err != nil {
+		r.whileBinding(name, func() { vr.Str, err = r.attrValue(vr, vr.Str) })
+		if err != nil {
 			return err
 		}
 	}
@@ -2896,8 +2911,9 @@ func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*synta
 		return nil
 	}
 	return func(list []string, indexes []int) {
+		// unset until an element is placed, as in bash (set -u)
 		cur := prev
-		cur.Kind, cur.Set = expand.Indexed, true
+		cur.Kind, cur.Set = expand.Indexed, prev.IsSet() || len(list) > 0
 		cur.List, cur.Indexes = slices.Clone(list), slices.Clone(indexes)
 		if list == nil {
 			cur.List = []string{}
@@ -4289,13 +4305,14 @@ func (r *Runner) declSameScope(name string, local, global bool) bool {
 
 // declElem is base with the element of `declare NAME[SUB]=v` set (+=
 // appended to), an indexed array unless base is associative or valType
-// is -A; false after bash's error for a subscript before the start
-// (jaiph-go patch).
-func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string, modes []string) (expand.Variable, bool) {
+// is -A; false after an error (jaiph-go patch). made says the error was
+// bash's for a subscript before the start, which comes after NAME was
+// made an array: the variable is then base as that array.
+func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, valType string, modes []string) (_ expand.Variable, ok, made bool) {
 	val, err := expand.AssignLiteral(r.ecfg, as.Value)
 	r.expandErr(err)
 	if !r.exit.ok() {
-		return base, false
+		return base, false, false
 	}
 	r.assignWord = val
 	// jaiph-go patch: the element alone takes the array's -i/-l/-u and
@@ -4327,7 +4344,7 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 		k, err := expand.AssocKey(r.ecfg, as.Index)
 		r.expandErr(err)
 		if !r.exit.ok() {
-			return base, false
+			return base, false, false
 		}
 		if base.Kind != expand.Associative {
 			base.Map, base.MapSeq = nil, nil
@@ -4335,14 +4352,14 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 		base.Kind = expand.Associative
 		v, ok := elemValue(base.Map[k])
 		if !ok {
-			return base, false
+			return base, false, false
 		}
 		base.SetAssoc(k, v)
-		return base, true
+		return base, true, false
 	}
 	k := r.arithm(as.Index)
 	if !r.exit.ok() {
-		return base, false
+		return base, false, false
 	}
 	if cur := r.lookupVar(name); cur.Kind == expand.Indexed {
 		// jaiph-go patch: the element goes into the array as the
@@ -4368,7 +4385,8 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 				// condition ignores errexit (declare h[-9]=v || …).
 				r.exit = exitStatus{code: 1, exiting: true}
 			}
-			return base, false
+			base.Kind, base.List, base.Indexes, base.Str = expand.Indexed, list, indexes, ""
+			return base, false, true
 		}
 	}
 	old := ""
@@ -4380,11 +4398,11 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	}
 	v, ok := elemValue(old)
 	if !ok {
-		return base, false
+		return base, false, false
 	}
 	base.Kind, base.Set = expand.Indexed, true
 	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, v)
-	return base, true
+	return base, true, false
 }
 
 // declTempBound says name's nearest binding is a function call's prefix

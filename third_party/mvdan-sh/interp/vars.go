@@ -390,9 +390,11 @@ func (o *overlayEnviron) localToEmptyArray(name string) bool {
 		if e.funcScope {
 			n := e.normalize(name)
 			vr, ok := e.values[n]
-			if !ok || !vr.Local || vr.Kind != expand.String {
+			if !ok || !vr.Local || vr.Kind != expand.String && (vr.Kind != expand.Unknown || vr.Set) {
 				return false
 			}
+			// a local without a value (declare v) becomes an array
+			// without one
 			vr.Kind, vr.List, vr.Str, vr.Indexes = expand.Indexed, []string{}, "", nil
 			// written in the current overlay: a subshell's change
 			// stays in the subshell
@@ -729,6 +731,9 @@ func (r *Runner) bindKeeping(name string, vr expand.Variable) error {
 	if (cur.Integer || cur.Lower || cur.Upper) && !r.readonlyHere(name, cur) {
 		var err error
 		switch {
+		case vr.Kind == expand.Indexed && cur.Integer:
+			vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
+			vr, err = r.bindInTurn(name, cur, vr)
 		case vr.Kind == expand.Indexed:
 			vr.Integer, vr.Lower, vr.Upper = cur.Integer, cur.Lower, cur.Upper
 			vr, err = r.attrValues(vr)
@@ -846,6 +851,31 @@ var errReadOnly = errors.New("readonly variable")
 // randomMax is one past the highest value that RANDOM expands to, like in Bash.
 const randomMax = 32768
 
+// bindInTurn binds the new list vr (a read -a's words) to name, which
+// holds cur, one element at a time, each evaluated by vr's declare -i as
+// it is placed (jaiph-go patch): as bash's read -a, which empties the
+// array and binds the words in turn, a word's arithmetic sees the array
+// set and holding the words before it. On an error the elements placed
+// before it stay.
+func (r *Runner) bindInTurn(name string, cur, vr expand.Variable) (expand.Variable, error) {
+	placed := vr
+	placed.List, placed.Indexes = []string{}, nil
+	_ = r.setVarErr(name, keepAttrs(cur, placed))
+	for i, s := range vr.List {
+		k := i
+		if vr.Indexes != nil {
+			k = vr.Indexes[i]
+		}
+		v, err := r.attrValue(vr, s)
+		if err != nil {
+			return placed, err
+		}
+		placed.List, placed.Indexes = internal.SetIndexedElem(slices.Clone(placed.List), slices.Clone(placed.Indexes), k, v)
+		_ = r.setVarErr(name, keepAttrs(cur, placed))
+	}
+	return placed, nil
+}
+
 // setVarErr is like [Runner.setVar], but it returns any error rather than
 // reporting it, for the sake of the expand package. jaiph-go patch: a
 // string value is transformed by the variable's declare -i/-l/-u; an
@@ -859,12 +889,27 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if err := r.bindRefused(name, vr); err != nil {
 		return err // refused before the value is evaluated, as bash's bind_variable
 	}
-	s, err := r.attrValue(vr, vr.Str)
+	var s string
+	var err error
+	r.whileBinding(name, func() { s, err = r.attrValue(vr, vr.Str) })
 	if err != nil {
 		return err
 	}
 	vr.Str = s
 	return r.bindChecked(name, vr)
+}
+
+// whileBinding runs f, which evaluates the declare -i value of the scalar
+// name, with name visible: set and empty when it is unset (jaiph-go
+// patch). bash's bind_variable makes a variable visible before it
+// evaluates its value, so set -u finds no unbound v in v=v+1 or in a new
+// local's local -i v=v (an array's element, bound by another path, has no
+// such step: a[0]=a+1 of an unset declare -ai a is unbound).
+func (r *Runner) whileBinding(name string, f func()) {
+	outer := r.binding
+	r.binding = name
+	defer func() { r.binding = outer }()
+	f()
 }
 
 // attrValue is s as a variable with vr's declare -i/-l/-u holds it:
@@ -1049,7 +1094,8 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		// value is not evaluated: bash reports one error, not two).
 		return
 	}
-	if cur := r.lookupVar(name); cur.Kind == expand.Indexed && r.exit.ok() {
+	cur := r.lookupVar(name)
+	if cur.Kind == expand.Indexed && r.exit.ok() {
 		// jaiph-go patch: the element goes into the array as the
 		// subscript left it (q[q[0]=2]=P keeps q[0]), as bash binds
 		// it after evaluating the subscript.
@@ -1057,7 +1103,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 	}
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
-		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+		if k += negativeIndexBase(cur, list, indexes); k < 0 {
 			// jaiph-go patch: bash names the element as written.
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 			// jaiph-go patch: bash discards the top-level command
@@ -1077,6 +1123,19 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 	prev.Indexes = indexes
 	prev.Set = true // jaiph-go patch: declare -a a; a[3]=x sets a
 	r.setVarFailed(r.bindValue(name, prev))
+}
+
+// negativeIndexBase is what a negative subscript of an element of vr
+// (list and indexes its elements) counts back from: one past an array's
+// highest index, and 1 for any other variable that exists, set or not
+// (jaiph-go patch: bash's assign_array_element counts from 0 for a
+// scalar, so declare v; v[-1]=x sets v[0]). A variable that does not exist
+// has no elements to count back over.
+func negativeIndexBase(vr expand.Variable, list []string, indexes []int) int {
+	if vr.Kind != expand.Indexed && vr.Kind != expand.NameRef && vr.Declared() {
+		return 1
+	}
+	return internal.IndexedMax(list, indexes) + 1
 }
 
 // cutElemSubscript splits an array element argument like `a[3]`, as used by
@@ -1412,6 +1471,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		}
 		name, prev = n, v
 	}
+	wasSet := prev.IsSet()
 	prev.Set = true
 	if as.Value != nil && as.Append && (as.Index != nil || as.Array == nil && (prev.Kind == expand.Indexed || prev.Kind == expand.Associative)) {
 		// jaiph-go patch: a[i]+=x appends to that element (upstream
@@ -1441,7 +1501,8 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					// before its start it is bash's assignment error.
 					var list []string
 					var indexes []int
-					switch c := r.lookupVar(name); c.Kind {
+					c := r.lookupVar(name)
+					switch c.Kind {
 					case expand.Indexed:
 						list, indexes = c.List, c.Indexes
 					case expand.String:
@@ -1449,7 +1510,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 							list = []string{c.Str}
 						}
 					}
-					if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+					if k += negativeIndexBase(c, list, indexes); k < 0 {
 						r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 						r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 						return name, prev, appendIndex
@@ -1515,8 +1576,12 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			prev.Kind = expand.String
 			if prev.Integer {
 				// jaiph-go patch: += adds on declare -i variables.
-				a, err1 := expand.ArithmString(r.ecfg, prev.Str)
-				b, err2 := expand.ArithmString(r.ecfg, s)
+				var a, b int
+				var err1, err2 error
+				r.whileBinding(name, func() {
+					a, err1 = expand.ArithmString(r.ecfg, prev.Str)
+					b, err2 = expand.ArithmString(r.ecfg, s)
+				})
 				if err := cmp.Or(err1, err2); err != nil {
 					r.expandErr(intValueError{err})
 					return name, prev, appendIndex
@@ -1677,8 +1742,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			}
 		}
 		show := func(l []string, ix []int) {
+			// an unset variable stays unset until an element is
+			// placed (set -u: a=(a+1) of an unset declare -ai a is
+			// unbound, as in bash)
 			cur := prev
-			cur.Kind, cur.Set = expand.Indexed, true
+			cur.Kind, cur.Set = expand.Indexed, wasSet || len(l) > 0
 			cur.List, cur.Indexes = slices.Clone(l), slices.Clone(ix)
 			if l == nil {
 				cur.List = []string{}
