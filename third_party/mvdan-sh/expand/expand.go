@@ -210,6 +210,10 @@ type Config struct {
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool
+	// unsetParam is the parameter expansion that reads an unset
+	// variable whatever its name holds: ${!ref…} whose ref has no
+	// value (jaiph-go patch, indirectThroughNothing).
+	unsetParam *syntax.ParamExp
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered

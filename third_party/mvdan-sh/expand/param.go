@@ -236,6 +236,9 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 // special parameter, a name or an array element) is bash's fatal "invalid
 // variable name" (jaiph-go patch).
 func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, error) {
+	if _, value, err := cfg.indirectRefValue(pe); err != nil || value != refNamesSomething {
+		return nil, false, err // paramExp's indirectThroughNothing
+	}
 	ref := *pe
 	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
 	target, err := cfg.paramExp(&ref)
@@ -268,6 +271,82 @@ func (cfg *Config) indirSubscriptErr(target string) error {
 	}
 	_, err := ArithmString(cfg, sub)
 	return err
+}
+
+// indirectThroughNothing expands ${!ref…} whose ref exists but holds no
+// parameter name, as bash's parameter_brace_expand_indir (jaiph-go
+// patch): with its value unset (declare ref; an array without element 0)
+// the expansion is of an unset parameter named !ref (${!ref-w} is w,
+// under set -u ${!ref} is "!ref: unbound variable", ${!ref:=w} is an
+// invalid indirect expansion); with its value empty it is bash's fatal
+// ": invalid variable name". done is false for every other ${!…}.
+func (cfg *Config) indirectThroughNothing(pe *syntax.ParamExp) (_ string, done bool, _ error) {
+	written, value, err := cfg.indirectRefValue(pe)
+	switch {
+	case err != nil:
+		return "", true, err
+	case value == refNamesSomething:
+		return "", false, nil
+	case value == refEmpty:
+		return "", true, fmt.Errorf(": invalid variable name")
+	case pe.Exp != nil && (pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull):
+		return "", true, fmt.Errorf("!%s: invalid indirect expansion", written)
+	}
+	tp := *pe
+	tp.Excl, tp.Index = false, nil
+	tp.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: "!" + written}
+	old := cfg.unsetParam
+	cfg.unsetParam = &tp
+	defer func() { cfg.unsetParam = old }()
+	v, err := cfg.paramExp(&tp)
+	return v, true, err
+}
+
+// refValue is what the value of ref in ${!ref…} is, for
+// indirectThroughNothing.
+type refValue int
+
+const (
+	refNamesSomething refValue = iota // or not a case indirectThroughNothing takes
+	refUnset
+	refEmpty
+)
+
+// indirectRefValue says whether ${!ref…} is an indirection through an
+// existing ref whose value is unset or empty, and gives ref as written
+// (a[1]). Namerefs, special parameters, lists (${!a[@]}) and a subscript
+// that is not a plain number (it is evaluated once, later) are left to
+// the general path.
+func (cfg *Config) indirectRefValue(pe *syntax.ParamExp) (written string, _ refValue, _ error) {
+	if !pe.Excl || pe.Names != 0 || pe.Length || pe.Width || pe.IsSet || !syntax.ValidName(pe.Param.Value) {
+		return "", refNamesSomething, nil
+	}
+	written = pe.Param.Value
+	if pe.Index != nil {
+		sub := ArithmSource(pe.Index)
+		if sub == "" || strings.Trim(sub, "0123456789") != "" {
+			return "", refNamesSomething, nil
+		}
+		written += "[" + sub + "]"
+	}
+	if vr := cfg.Env.Get(pe.Param.Value); !vr.Declared() || vr.Kind == NameRef {
+		return "", refNamesSomething, nil
+	}
+	ref := &syntax.ParamExp{Dollar: pe.Dollar, Param: pe.Param, Index: pe.Index}
+	probe := *ref
+	probe.Exp = &syntax.Expansion{Op: syntax.AlternateUnset, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "x"}}}}
+	set, err := cfg.paramExp(&probe)
+	if err != nil {
+		return "", refNamesSomething, err
+	}
+	if set == "" {
+		return written, refUnset, nil
+	}
+	v, err := cfg.paramExp(ref)
+	if err != nil || v != "" {
+		return "", refNamesSomething, err
+	}
+	return written, refEmpty, nil
 }
 
 // validIndirName is a name ${!ref} may hold before any subscript: digits,
@@ -317,6 +396,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 
 	if pe.Param == nil { // e.g. zsh's ${}
 		return "", fmt.Errorf("unsupported")
+	}
+	if v, done, err := cfg.indirectThroughNothing(pe); done {
+		return v, err
 	}
 	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
 		// jaiph-go patch: ${!a[@]OP} is no list of keys but, as in
@@ -370,7 +452,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		line := uint64(cfg.curParam.Pos().Line())
 		vr = Variable{Set: true, Kind: String, Str: strconv.FormatUint(line, 10)}
 	default:
-		vr = cfg.Env.Get(name)
+		if pe != cfg.unsetParam {
+			vr = cfg.Env.Get(name)
+		}
 	}
 	orig := vr
 	if vr.Kind == NameRef && cfg.Warn != nil && nameRefLoop(cfg.Env, vr) {
@@ -402,6 +486,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			Node:    pe,
 			Message: "unbound variable",
 		}
+	}
+
+	if cfg.NoUnset && pe.Length && pe.Index != nil && vr.Kind == String {
+		// jaiph-go patch: the length of an element of a variable that is
+		// no array is unbound under set -u, whatever the subscript
+		// (${#s[@]}, ${#s[0]} of s=abc), as bash's
+		// array_length_reference reports it.
+		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
 	}
 
 	// A list's offset and length are evaluated here (a string's once its
@@ -482,12 +574,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			return "", err
 		}
 	}
-	if cfg.NoUnset && callVarInd && !set && vr.IsSet() && index != nil && !indexAllElements &&
-		!overridingUnset(pe) && !pe.Excl && !pe.Length && pe.Dollar.IsValid() {
+	if cfg.NoUnset && callVarInd && !set && vr.IsSet() && !indexAllElements &&
+		(index != nil && !pe.Length || index == nil && (vr.Kind == Indexed || vr.Kind == Associative) && !attrsOp(pe)) &&
+		!overridingUnset(pe) && !pe.Excl && pe.Dollar.IsValid() {
 		// jaiph-go patch: under set -u an unset element of a set
 		// variable is unbound too (${a[1]} of a=(x), ${s[1]} of a
-		// string), as in bash; its length is 0, and in arithmetic
-		// (a bare a[1], no $) it is 0.
+		// string; $a, ${#a} of an array without element 0), as in
+		// bash; ${#a[1]} is 0, and in arithmetic (a bare a[1], no $)
+		// it is 0.
 		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
 	}
 	if !indexAllElements {
@@ -1001,6 +1095,15 @@ func perElemOp(exp *syntax.Expansion) bool {
 		return perElemAtOp(exp.Word.Lit())
 	}
 	return false
+}
+
+// attrsOp: ${x@a} or ${x@A}, which describe the variable, not a value.
+func attrsOp(pe *syntax.ParamExp) bool {
+	if pe.Exp == nil || pe.Exp.Op != syntax.OtherParamOps {
+		return false
+	}
+	op := pe.Exp.Word.Lit()
+	return op == "a" || op == "A"
 }
 
 // perElemAtOp: the ${x@OP} operators that apply to each element of a list.

@@ -115,3 +115,110 @@ func TestJaiphListPlacedInTurn(t *testing.T) {
 	)
 	runCases(t, cases)
 }
+
+// setU runs each snippet in a function under set -u and, with both, also
+// without it.
+func setU(both bool, snippets ...string) []string {
+	var cases []string
+	for _, c := range snippets {
+		cases = append(cases, `f() { set -u; `+c+`; }; f; echo "st=$?"`)
+		if both {
+			cases = append(cases, `f() { `+c+`; }; f; echo "st=$?"`)
+		}
+	}
+	return cases
+}
+
+// TestJaiphArrayMadeBeforeListWords: NAME=(…) and NAME+=(…) make NAME an
+// indexed array before the list's words expand, as bash's
+// find_or_make_array_variable (a new NAME empty and set, a scalar's value
+// its element 0); a declaration's words expand first.
+func TestJaiphArrayMadeBeforeListWords(t *testing.T) {
+	runCases(t, setU(true,
+		`A1+=([k]="${#A1[@]}")`,
+		`A1=([k]="${#A1[@]}")`,
+		`A1+=([0]="${#A1[@]}"); declare -p A1`,
+		`A1+=("${#A1[@]}"); declare -p A1`,
+		`A1=("${#A1[@]}"); declare -p A1`,
+		`A1=("${A1[@]}" x); declare -p A1`,
+		`A1=("${A1[0]}" x); declare -p A1`,
+		`A1=("$A1" x); declare -p A1`,
+		`A1=("${A1-unset}" x); declare -p A1`,
+		`A1=("${A1[*]-unset}" x); declare -p A1`,
+		`A1+=([k]="$(echo sub >&2)")`,
+		`local -a A2=("${#A2[@]}"); declare -p A2`,
+		`declare -a A3=("${#A3[@]}"); declare -p A3`,
+		`declare A4=("${#A4[@]}"); declare -p A4`,
+		`M2=([a]="${#M2[@]}"); declare -p M2`,
+		`v=abc; v=(x "$v" "${#v[@]}"); declare -p v`,
+		`local v=abc; local -a v=(x "$v" "${#v[@]}"); declare -p v`,
+		`local v=abc; v=(x "$v" "${#v[@]}"); declare -p v`,
+		`declare v; v=("${#v[@]}"); declare -p v`,
+		`declare -x v; v=("${#v[@]}"); declare -p v`,
+		`declare -a v; v=("${#v[@]}"); declare -p v`,
+		`readonly r9=1; r9=(x "${#r9[@]}")`,
+		`local -i n=5; n=(n+1 "${#n[@]}"); declare -p n`,
+		`v=abc; v+=(x "${#v[@]}"); declare -p v`,
+		`g() { local L=q; h; declare -p L; }; h() { L=(x "${#L[@]}" "$L"); }; g; declare -p L`,
+		`declare -n r=T; r=(x "${#T[@]}"); declare -p T r`,
+	))
+}
+
+// TestJaiphUnsetValuesOfArrays: under set -u bash's
+// array_length_reference finds the length of an element of a variable
+// that is no array unbound (${#s[@]}, ${#s[0]} of s=abc), and $a, ${a},
+// ${#a} and a@OP of an array without element 0 are unbound too (not ${a@a},
+// ${a@A}, arithmetic or ${#a[0]}).
+func TestJaiphUnsetValuesOfArrays(t *testing.T) {
+	runCases(t, setU(false,
+		`local v=abc; echo "${#v[@]}"`,
+		`v=abc; echo "${#v[*]}"`,
+		`v=abc; echo "${#v[0]}" "${#v[1]}"`,
+		`v=abc; echo "${#v[1]}"`,
+		`v=abc; echo "${v[@]}" "${!v[@]}" "${v[1]-d}" "${v[@]:0:1}"`,
+		`declare v; echo "${#v[@]}"`,
+		`declare -a v; echo "${#v[@]}"`,
+		`v=(); echo "${#v[@]}"`,
+		`declare -A m; echo "${#m[@]}"`,
+		`declare -A m=(); echo "${#m[@]}"`,
+		`echo "${#u[@]}"`,
+		`a=(); echo "$a"`,
+		`a=([1]=x); echo "$a"`,
+		`a=([1]=x); echo "${a}"`,
+		`a=([1]=x); echo "${#a}"`,
+		`a=([1]=x); echo "${a:-d}"`,
+		`a=([1]=x); echo $((a+1))`,
+		`declare -A m=([x]=1); echo "$m"`,
+		`declare -A m=([0]=1); echo "$m"`,
+		`a=(); echo "${a[0]}"`,
+		`a=([1]=x); echo "${#a[5]}"`, `a=([1]=x); echo "${#a[0]}"`, `a=([1]=x); echo "${a[0]}"`,
+		`a=([1]=x); echo "${a:0:1}"`, `a=([1]=x); echo "${a/x/y}"`, `a=([1]=x); echo "${a@Q}"`,
+		`a=([1]=x); echo "${a+set}"`, `a=([1]=x); echo "${a^}"`, `a=([1]=x); [[ -v a ]]; echo $?`,
+		`a=([1]=x); echo "${a#x}"`, `a=([1]=x); echo "${a,,}"`, `a=([1]=x); echo "${a@a}"`,
+		`a=([1]=x); echo "${a@A}"`, `a=([1]=x); echo "${a@K}"`, `a=([1]=x); echo "${a@E}"`,
+		`declare -a u; echo "${u@a}"`, `echo "${nosuch@a}"`, `declare -a u; echo "${u@A}"`, `declare -A m=([x]=1); echo "${m@A}"`,
+		`a=([1]=x); echo "${a:=y}"; declare -p a`, `a=([1]=x); echo "${a:?m}"`,
+		`a=([1]=x); b=$a; echo "$b"`, `a=([1]=x); case $a in *) echo c;; esac`, `a=([1]=x); [[ $a ]]; echo $?`,
+		`a=([1]=x); for i in $a; do echo "$i"; done; echo done`,
+		`a=([1]=x); echo "${a[@]}" "${a[*]}" "${#a[@]}"`,
+	))
+}
+
+// TestJaiphIndirectThroughNothing: ${!ref…} whose ref exists but has an
+// unset value (declare ref; an array without element 0) is an expansion
+// of an unset parameter named !ref, as bash's
+// parameter_brace_expand_indir; an empty value is ": invalid variable
+// name"; a ref that does not exist stays an invalid indirect expansion.
+func TestJaiphIndirectThroughNothing(t *testing.T) {
+	runCases(t, setU(true,
+		`a=([1]=x); echo "${!a:=v}"; declare -p a`, `declare y; echo "${!y=v}"; declare -p y`,
+		`declare y; echo "${!y?oops}"`, `declare y; echo "[${!y#p}]"`, `declare y; echo "[${!y@Q}]"`,
+		`declare y; echo "[${!y:0:1}]"`, `declare y; echo "[${!y/a/b}]"`, `declare y; echo "[${!y+set}]"`,
+		`declare y; echo "[${!y-d}]"`, `declare y; echo "[${!y:-d}]"`, `y=; echo "[${!y-d}]"`, `y=; echo "[${!y+d}]"`,
+		`y="a b"; echo "[${!y-d}]"`, `a=([1]=x); echo "[${!a-d}]"`, `a=([1]=x); echo "[${!a[0]-d}]"`,
+		`a=([1]=x); echo "[${!a[1]-d}]"`, `x=7; a=([1]=x); echo "[${!a[1]-d}]"`,
+		`echo "${!nosuch}"`, `x=; echo "${!x}"`, `declare x; echo "${!x}"`, `a=(); echo "${!a}"`,
+		`a=([1]=x); echo "${!a}"`, `x=nosuch; echo "${!x}"`, `a=([1]=x); echo "${!a[0]}"`,
+		`declare y; printf '<%s>' "${!y}" ${!y} "${!y-"$@"}"; echo`,
+	))
+}

@@ -1075,6 +1075,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					as, prev = elem, r.lookupVar(elem.Name.Value)
 					prev.Local = false
 				}
+				if as.Array != nil && as.Index == nil && r.arrayBeforeList(as.Name.Value) {
+					prev = r.lookupVar(as.Name.Value)
+					prev.Local = false
+				}
 				name, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
 				if r.exit.exiting {
 					// jaiph-go patch: an error that ends the shell while

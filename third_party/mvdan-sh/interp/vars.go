@@ -899,6 +899,33 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	return r.bindChecked(name, vr)
 }
 
+// arrayBeforeList makes name (what it names, for a nameref) an indexed
+// array before the words of a list assigned to it expand, as bash's
+// find_or_make_array_variable does for NAME=(…) and NAME+=(…) (jaiph-go
+// patch; a declaration's words expand first): a new variable is an empty
+// array, set; a scalar's value its element 0, unset if it was. So the
+// words see NAME as an array (set -u: "${#A[@]}" of a new A is 0, not
+// unbound). It reports whether it changed a variable.
+func (r *Runner) arrayBeforeList(name string) bool {
+	vr := r.lookupVar(name)
+	if n, v := vr.Resolve(r.writeEnv); n != "" {
+		name, vr = n, v
+	}
+	switch {
+	case vr.Kind == expand.Indexed || vr.Kind == expand.Associative || vr.Kind == expand.NameRef || vr.ReadOnly:
+		return false
+	case !vr.Declared():
+		vr = expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}}
+	case vr.IsSet():
+		vr.Kind, vr.List, vr.Str, vr.Indexes = expand.Indexed, []string{vr.Str}, "", nil
+	default:
+		vr.Kind, vr.List, vr.Str, vr.Indexes = expand.Indexed, []string{}, "", nil
+	}
+	vr.Local = false // the variable the name reaches, a calling function's local too
+	r.setVarFailed(r.bindValue(name, vr))
+	return true
+}
+
 // whileBinding runs f, which evaluates the declare -i value of the scalar
 // name, with name visible: set and empty when it is unset (jaiph-go
 // patch). bash's bind_variable makes a variable visible before it
