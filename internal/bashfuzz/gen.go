@@ -206,8 +206,9 @@ func (g *gen) scalar() string { return g.c.pick(scalars...) }
 
 func (g *gen) prelude() *Stmt {
 	// v2 starts with a blank (splitting), v3 with a `!` (brackets).
-	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2=' x y  z'", "v3='!AbCé'", "a1=(1 'two words' three)", "n=2"},
-		Sets: []string{"v1", "v2", "v3", "a1", "n"}}
+	// p1 and p2 name a variable and an array for ${!p…}.
+	return &Stmt{Words: []string{"v1='a/b/c.d'", "v2=' x y  z'", "v3='!AbCé'", "a1=(1 'two words' three)", "n=2", "p1=v2", "p2=a1"},
+		Sets: []string{"v1", "v2", "v3", "a1", "n", "p1", "p2"}}
 }
 
 // patterns of the pattern operators: slashes, brackets, quotes,
@@ -313,6 +314,12 @@ func (g *gen) paramExp(st *Stmt) string {
 	case 9:
 		return "${" + v + g.c.pick("^^", ",,", "^") + g.c.pick("[a-c]", "?", "b") + "}"
 	case 10:
+		if g.c.n(2) == 0 {
+			// An indirection through a name, an array (its element 0,
+			// unset once 'a1[0]' is), an unset or empty value.
+			ref := g.c.pick("p1", "p2", "p2", "v2")
+			return "${!" + ref + g.c.pick("", "", "-d", ":-d", "+s", "@Q", "#?", ":1") + "}"
+		}
 		return "${!" + g.c.pick("v", "a") + "*}"
 	case 11:
 		return "${" + v + "}"
@@ -323,7 +330,9 @@ func (g *gen) paramExp(st *Stmt) string {
 // arrayExp is an expansion of a1 or A1.
 func (g *gen) arrayExp() string {
 	e := g.c.pick(`"${a1[@]}"`, "${a1[*]}", `"${#a1[@]}"`, `"${!a1[@]}"`, `"${a1[1]}"`, `"${a1[@]:1:2}"`,
-		`"${a1[-1]}"`, `"${A1[k]}"`, `"${!A1[@]}"`, `"${#A1[@]}"`, `"${a1[@]/t/T}"`, `"${a1[@]#?}"`, "${a1[@]^}", `"${a1[*]}"`)
+		`"${a1[-1]}"`, `"${A1[k]}"`, `"${!A1[@]}"`, `"${#A1[@]}"`, `"${a1[@]/t/T}"`, `"${a1[@]#?}"`, "${a1[@]^}", `"${a1[*]}"`,
+		// element 0 (unset after unset 'a1[0]'), and a scalar as an array
+		`"$a1"`, `"${#a1}"`, `"${a1-d}"`, `"${#v1[@]}"`, `"${v1[0]}"`)
 	if e == `"${!A1[@]}"` && g.avoid(ClassIndirectUnset) {
 		e = `"${!a1[@]}"`
 	}
