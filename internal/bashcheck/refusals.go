@@ -135,6 +135,7 @@ var table = []refusal{
 	{"local -c", kFlag, "local", "c", "f() { local -c x=hELLO; echo $x; }; f"},                             // invalid option (bash capitalizes)
 	{"local -p", kFlag, "local", "p", "f() { local y=2; local -p; }; f"},                                   // prints nothing
 	{"export -f", kFlag, "export", "f", "f() { :; }; export -f f; echo st=$?"},                             // prints the function
+	{"readonly -f", kFlag, "readonly", "f", "f() { :; }; readonly -f f; echo st=$?"},                       // prints the function
 	{"export -p", kFlag, "export", "p", "export ZZ=1; export -p | grep -c ZZ="},                            // lists nothing
 	{"readonly -p", kFlag, "readonly", "p", "readonly Q=1; readonly -p | grep -c Q="},                      // lists nothing
 	{"local -", kFlag, "local", "-", "f() { local -; set +e; }; f; echo st=$?"},                            // invalid option

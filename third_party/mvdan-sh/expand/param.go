@@ -840,6 +840,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.AssignUnsetOrNull:
 			if str == "" && !syntax.ValidName(name) {
+				if viaIndirect {
+					// jaiph-go patch: through ${!r:=x} (r=1, r=@),
+					// bash's check of the name to assign.
+					return "", fmt.Errorf("%s: invalid variable name", name)
+				}
 				// jaiph-go patch: bash's fatal error for ${1:=x}.
 				return "", fmt.Errorf("$%s: cannot assign in this way", name)
 			}

@@ -1309,7 +1309,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (a[0]+1), not what it held before mapfile.
 		placeEach := vr.Integer
 		if placeEach {
-			_ = r.setVarErr(arrayName, vr)
+			_ = r.setVarErr(arrayName, keepAttrs(cur, vr))
 		}
 		for read := 0; count == 0 || read < count+skip; read++ {
 			line, err := r.readInput(ctx, in, readOpts{raw: true, delim: delim[0], nchars: -1})
@@ -1336,15 +1336,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				vr.List, vr.Indexes = internal.SetIndexedElem(vr.List, vr.Indexes, index, val)
 				index++
 				if placeEach {
-					_ = r.setVarErr(arrayName, vr)
+					_ = r.setVarErr(arrayName, keepAttrs(cur, vr))
 				}
 			}
 			if err != nil {
 				break
 			}
 		}
-		// jaiph-go patch: a readonly array fails mapfile (status 1).
-		if err := r.setVarErr(arrayName, vr); err != nil {
+		// jaiph-go patch: a readonly array fails mapfile (status 1);
+		// the array keeps its export attribute (keepAttrs).
+		if err := r.setVarErr(arrayName, keepAttrs(cur, vr)); err != nil {
 			if r.arithAssignFatal(err, "mapfile", &exit) {
 				return exit
 			}

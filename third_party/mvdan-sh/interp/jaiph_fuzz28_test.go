@@ -222,3 +222,134 @@ func TestJaiphIndirectThroughNothing(t *testing.T) {
 		`declare y; printf '<%s>' "${!y}" ${!y} "${!y-"$@"}"; echo`,
 	))
 }
+
+// TestJaiphExportReadonlyOptions: export and readonly take -a, -A, -f, -n
+// and -p alone (bash's ATTROPTS): declare's other options are invalid
+// there, with the builtin's usage line; readonly -n takes the readonly
+// attribute away, so it assigns and nothing more.
+func TestJaiphExportReadonlyOptions(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`x=4; readonly -i x+=1; echo "st=$? $x"`, `readonly -l y=ABC; echo "st=$? $y"`, `export -i z=1+1; echo "st=$? $z"`,
+		`export -a w=1; echo "st=$? $w"`, `readonly -x q=1; echo "st=$? $q"`, `readonly -n r=q; echo "st=$?"; declare -p r`,
+		`export -r s=1; echo "st=$? $s"`, `readonly -g t=1; echo "st=$?"`, `export -g t2=1; echo "st=$?"`,
+		`readonly -n v=1; v=2; echo $v; declare -p v`, `v=1; readonly v; readonly -n v; v=3; echo $v`,
+		`readonly -a a=(1 2); declare -p a`, `readonly -A m=([k]=1); declare -p m`, `export -a a=(1 2); declare -p a`,
+		`export -A m=([k]=1); declare -p m`, `export -n -a a=(1); declare -p a`, `readonly -an x=1; declare -p x`,
+		`readonly -- -x; echo $?`, `export -xn v=1; echo $?`, `readonly -rn v=1; echo $?`, `export -F; echo $?`, `readonly -ia x; echo $?`,
+	} {
+		cases = append(cases, `f() { `+c+`; }; f; echo "st=$?"`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphDeclareIntegerAppend: a declaration's -i is the variable's
+// before its += (declare -i x+=5 of x=4 is 9), and the += arithmetic of
+// an integer in a declaration names the builtin in its error.
+func TestJaiphDeclareIntegerAppend(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`typeset x+=4; typeset -i x+=5; echo $x; readonly x+=7; echo $x`,
+		`local x=4; local -i x+=5; echo $x`,
+		`export -n x; declare -i x+=5; echo $x`,
+		`declare -i 'x[1]+=6'; declare -p x`,
+		`declare -il x+=5 y=2+2; echo $x $y`,
+		`declare -A m=([k]=4); declare -i m+=5; declare -p m`,
+		`declare x=$((1/0))`, `declare -i x+=1/0`, `declare -i x=4; declare x+=1/0`, `declare -i x; x+=1/0`,
+		`declare -i x=1/0`, `local -i x+=1/0`, `export x+=$((1/0))`, `declare -i x=4; declare x+="\${u=1/0}"; echo $x`,
+		`declare -i x=4; export x+=1/0`, `declare -i x=4; readonly x+=1/0`, `declare -ai a=(1); declare a+=1/0`,
+	} {
+		cases = append(cases, `x=4; f() { `+c+`; }; f; echo "st=$? $x"`)
+	}
+	cases = append(cases, `x=4; declare -i x+=5; echo $x`, `x=(4 5); declare -i x+=6; declare -p x`, `x=4; f(){ declare -gi x+=5; echo $x; }; f; echo $x`)
+	runCases(t, cases)
+}
+
+// TestJaiphNamerefAppend: declare -n r+=v appends v to the name the
+// nameref holds in this scope (a new one holds none) and checks the name
+// made, naming v in its error (bash's "`v': not a valid identifier").
+func TestJaiphNamerefAppend(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`x=4; declare -n x+=5; echo $?; declare -p x`, `x=a; declare -n x+=bc; echo $?; declare -p x`,
+		`declare -n x+=bc; echo $?; declare -p x`, `bc=1; declare -n x=b; declare -n x+=c; echo $?; declare -p x; echo $x`,
+		`declare -n x=b; declare -n x+=" "; echo $?; declare -p x`, `declare -n x+=" "; echo $?; declare -p x`,
+		`declare -n x=b; declare -n x+="c[1]"; echo $?; declare -p x`, `x=4; local -n x+=y; declare -p x`,
+		`declare -n x=b; local -n x+=; echo $?; declare -p x`, `declare -n x+=; echo $?; declare -p x`,
+	} {
+		cases = append(cases, `f() { `+c+`; }; f; echo "st=$?"`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphReadonlyScalarToArray: declare -a or -A of a readonly scalar
+// changes its kind all the same, as bash: a function's own local is
+// emptied, a global's value becomes element (key) 0, an unset one stays
+// unset; the attributes given follow (seed 136).
+func TestJaiphReadonlyScalarToArray(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`declare -r v1=abc; declare -ai v1; echo $?; declare -p v1`, `declare -r v1=abc; declare -a v1; echo $?; declare -p v1`,
+		`declare -r v1=abc; declare -i v1; echo $?; declare -p v1`, `declare -r v1=abc; declare -l v1; echo $?; declare -p v1`,
+		`declare -r v1=abc; declare -A v1; echo $?; declare -p v1`, `declare -r v1=5; declare -ai v1=3; echo $?; declare -p v1`,
+		`declare -r v1=5; declare -x v1; echo $?; declare -p v1`, `declare -ra v1=(1); declare -i v1; echo $?; declare -p v1`,
+		`declare -r v1; declare -a v1; echo $?; declare -p v1`, `declare -r v1; declare -A v1; echo $?; declare -p v1`,
+		`readonly v1=abc; declare -gA v1; echo $?; declare -p v1`, `readonly v1; declare -ga v1; echo $?; declare -p v1`,
+		`local -r v1=abc; local -a v1; declare -p v1`, `local -r v1=abc; ( local -a v1; declare -p v1 ); declare -p v1`,
+	} {
+		cases = append(cases, `f() { `+c+`; }; f; echo "st=$?"`)
+	}
+	cases = append(cases,
+		`readonly v1=abc; f() { declare -a v1; echo $?; declare -p v1; }; f`,
+		`readonly v1=abc; f() { declare -ga v1; echo $?; declare -p v1; }; f; declare -p v1`,
+		`readonly v1=abc; f() { ( declare -ga v1; declare -p v1 ); declare -p v1; }; f; declare -p v1`,
+		`f() { local -r v1=abc; g; declare -p v1; }; g() { declare -a v1 2>&1; declare -p v1; }; f`,
+	)
+	runCases(t, cases)
+}
+
+// TestJaiphMapfileKeepsExport: mapfile into an exported variable leaves
+// it an exported array (seed 136).
+func TestJaiphMapfileKeepsExport(t *testing.T) {
+	runCases(t, []string{
+		`f() { export v1=abc; mapfile -t v1 <<< 'm*'; declare -p v1; }; f`,
+		`f() { declare -ax a=(1); mapfile -t -O 1 a <<< $'x\ny'; declare -p a; }; f`,
+		`f() { export v1; declare -i v1; mapfile -t v1 <<< '1+1'; declare -p v1; }; f`,
+	})
+}
+
+// TestJaiphReportErrorStatusUnderErrexit: under errexit bash's
+// report_error (an invalid indirect expansion or variable name, a bad
+// length subscript) exits with the last status, a command substitution's
+// earlier in the command, or 1 (seed 136); ${!r:=x} through a name that
+// is no variable is an invalid variable name.
+func TestJaiphReportErrorStatusUnderErrexit(t *testing.T) {
+	var cases []string
+	for _, e := range []string{`${!v2@Q}`, `${!v2}`, `${!nosuch}`, `${u?x}`, `${v1:0:-9}`, `${#a[-9]}`, `$((1/0))`, `${v1:1/0}`, `${!y:=x}`, `${!a[@]:=x}`} {
+		for _, sub := range []string{`$(exit 3)`, `$(true)`} {
+			body := `v1=abc v2=' x' a=(1); declare y; printf '%s' ` + sub + ` ` + e
+			cases = append(cases, `set -e; f() { `+body+`; }; f`, `f() { `+body+`; echo after $?; }; f`, `set -e; f() { `+body+`; }; f || exit $?`)
+		}
+	}
+	for _, c := range []string{`set -- a; r=1; echo ${!r:=x}`, `set --; r=1; echo ${!r:=x}`, `r=@; echo ${!r:=x}`,
+		`set -- a; r=1; echo ${!r=x}`, `set --; r=1; echo ${!r:-x}`, `set --; r=1; echo "${!r:=x}"`, `set --; echo "${1:=x}"`} {
+		cases = append(cases, `f() { `+c+`; echo st=$?; }; f`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphPrefixThroughElementNameref: a prefix assignment to a nameref
+// naming an array element binds the name itself, a plain variable of the
+// command's environment (r=0 printenv r prints 0), += appending to the
+// nameref's own value, as bash's assign_in_env (seed 136).
+func TestJaiphPrefixThroughElementNameref(t *testing.T) {
+	runCases(t, []string{
+		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2="$(echo 0)" printenv v2; echo "st=$? ${a1[*]}"; }; f`,
+		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2=0 g; echo "st=$? ${a1[*]}"; }; g() { echo "in: $v2 ${a1[*]}"; }; f`,
+		`f() { x=1; declare -n v2=x; v2=0 printenv v2 x; echo "st=$? $x"; }; f`,
+		`f() { x=1; declare -n v2=x; v2=0 g; echo "st=$? $x"; }; g() { echo "in: $v2 $x"; declare -p v2; }; f`,
+		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2=0 :; echo "st=$? ${a1[*]} $v2"; declare -p v2; }; f`,
+		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2+=x g; echo "st=$? ${a1[*]} $v2"; }; g() { echo "in: $v2"; }; f`,
+		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2=0 eval 'echo $v2'; echo "st=$? ${a1[*]} $v2"; }; f`,
+	})
+}

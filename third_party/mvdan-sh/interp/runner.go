@@ -199,6 +199,10 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.updateExpandOpts()
 }
 
+// exportReadonlyOpts are the options export and readonly take (bash's
+// ATTROPTS): declare's others are invalid there (jaiph-go patch).
+var exportReadonlyOpts = []string{"-a", "-A", "-f", "-n", "-p"}
+
 // declUsage are the usage lines bash prints after an invalid option of a
 // declaration builtin (jaiph-go patch).
 var declUsage = map[string]string{
@@ -306,6 +310,13 @@ func (r *Runner) expandErr(err error) {
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
+		if r.errexitOn() && (strings.HasSuffix(errMsg, ": invalid indirect expansion") || strings.HasSuffix(errMsg, ": invalid variable name") ||
+			errors.Is(err, expand.ErrBadLengthSubscript)) {
+			// jaiph-go patch: bash's report_error exits under errexit
+			// with the last status, a substitution's earlier in the
+			// command ($(exit 3) ${!r}: 3), or 1.
+			r.exit.code = cmp.Or(r.lastExit.code, 1)
+		}
 		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam {
 			// jaiph-go patch: bash's err_readonly keeps the last
 			// status ($((n--)) of a readonly n after (exit 3): 3), as
@@ -1173,8 +1184,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			name := as.Name.Value
 			prev := r.lookupVar(name)
 			// Resolve any nameref so we can restore the original final value later on.
-			if n, v := prev.Resolve(r.writeEnv); n != "" {
+			if n, v := prev.Resolve(r.writeEnv); n != "" && (syntax.ValidName(n) || isDeclBuiltin(fields[0])) {
 				name, prev = n, v
+			} else if n != "" {
+				// jaiph-go patch: a nameref to an array element
+				// (declare -n r='a[1]'): bash's assign_in_env binds
+				// the name itself, a plain variable of the command's
+				// environment holding what is assigned (r=0 printenv r
+				// prints 0), appended to the nameref's own value (+=).
+				prev = expand.Variable{Set: true, Kind: expand.String, Str: n}
 			}
 
 			if prev.ReadOnly {
@@ -1737,6 +1755,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	assignLoop:
 		for _, as := range declArgs {
 			appendWord := as.Append && as.Value != nil // as written: the trace shows x+=v
+			appendWritten := as.Append                 // before a new local's += becomes =, below
 			roElem := false                            // see the -r NAME[SUB]=v case below
 			if tracingEnabled && strings.HasPrefix(as.Name.Value, "-") {
 				traceArgs = append(traceArgs, as.Name.Value)
@@ -1762,15 +1781,28 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			sawFlag := false
 			for fp.more() {
 				sawFlag = true
-				switch flag := fp.flag(); flag {
+				raw := fp.flag()
+				flag := raw
+				if v := cm.Variant.Value; (v == "export" || v == "readonly") && !slices.Contains(exportReadonlyOpts, flag) {
+					flag = "" // jaiph-go patch: an option of declare's alone (below)
+				}
+				switch flag {
 				case "-x", "-r", "-i", "-l", "-u": // jaiph-go patch: -i -l -u
 					modes = append(modes, flag)
 				case "-n":
-					if cm.Variant.Value == "export" {
+					switch cm.Variant.Value {
+					case "export":
 						// jaiph-go patch: export -n takes the
 						// export attribute away (it made a
 						// nameref).
 						unexport = true
+						continue
+					case "readonly":
+						// jaiph-go patch: as export -n, readonly
+						// -n takes its attribute away: the value
+						// is assigned, nothing more (bash's
+						// set_or_show_attributes).
+						modes = slices.DeleteFunc(modes, func(m string) bool { return m == "-r" })
 						continue
 					}
 					valType = flag
@@ -1788,7 +1820,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if !ok {
 						v, usage = "declare", declUsage["declare"]
 					}
-					r.errf("%s: %s: invalid option\n%s: usage: %s\n", v, flag, v, usage)
+					r.errf("%s: %s: invalid option\n%s: usage: %s\n", v, raw, v, usage)
 					r.exit.code = 2
 					return
 				}
@@ -2062,6 +2094,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// give a name without a value only their own
 					// attribute, never -a or -A (setattr.def).
 					vr.Kind = expand.KeepValue
+				} else if o, ok := r.writeEnv.(*overlayEnviron); ok && (valType == "-a" || valType == "-A") && vr.ReadOnly &&
+					(vr.Kind == expand.String || vr.Kind == expand.Unknown) && r.declSameScope(name, local, global) &&
+					o.replaceHeld(name, readonlyToArray(vr, valType, local && !global && vr.Local)) {
+					// jaiph-go patch: bash changes a readonly scalar's
+					// kind all the same (declare -r v=x; declare -a v
+					// leaves declare -ar v=()); the attributes follow.
+					vr.Kind = expand.KeepValue
 				} else if valType == "-A" {
 					vr.Kind = expand.Associative
 				} else if valType == "-a" && !vr.Declared() {
@@ -2162,6 +2201,33 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// expands to "(…)" is a compound assignment, as in
 					// bash (declare -a c='(3 4)', local -a l=$list).
 					as = r.declArrayValue(as)
+				}
+				if valType == "-n" && !as.Naked && as.Array == nil && as.Index == nil && appendWritten {
+					// jaiph-go patch: declare -n r+=v appends v to the
+					// name the nameref holds in this scope (a new one
+					// holds none) and checks the name made, naming v
+					// in its error as bash does; it was ignored.
+					add := ""
+					if as.Value != nil {
+						add = r.literal(as.Value)
+					}
+					old := ""
+					if vr.Kind == expand.NameRef && r.declSameScope(name, local, global) {
+						old = vr.Str
+					}
+					s := old + add
+					if base, _, ok := cutElemSubscript(s); !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
+						if local && !global && r.newLocalHere(name) {
+							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
+						}
+						r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, add)
+						r.exit.code = 1
+						continue
+					}
+					plain := *as
+					plain.Append = false
+					plain.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: as.Pos(), Right: as.Pos(), Value: s}}}
+					as = &plain
 				}
 				if valType == "-n" && !as.Naked && as.Array == nil && as.Index == nil && !as.Append {
 					// jaiph-go patch: bash's declare checks a
@@ -2264,6 +2330,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				} else {
 					orig, attrs := vr, vr
+					if as.Append && as.Array == nil && slices.Contains(modes, "-i") {
+						// jaiph-go patch: the declaration's -i is the
+						// variable's before its += (declare -i x+=5 of
+						// x=4 adds: 9), as bash sets attributes first.
+						attrs.Integer = true
+					}
 					if as.Array != nil && (valType == "-A" || vr.Kind == expand.Associative) {
 						// jaiph-go patch: an associative list's values
 						// take the declaration's -i/-l/-u as they are
@@ -2274,7 +2346,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						attrs = withCaseAttrs(attrs, modes)
 					}
 					var appendIndex syntax.ArithmExpr
-					name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
+					if as.Append && attrs.Integer {
+						// jaiph-go patch: the += of an integer is the
+						// builtin's arithmetic: its error names it, as
+						// bash's this_command_name (declare: 1/0: …).
+						outer := r.redirCommand
+						r.redirCommand = cm.Variant.Value
+						name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
+						r.redirCommand = outer
+					} else {
+						name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
+					}
 					// a+=v on an array gave element 0's value
 					// (assignVal), set below as a=v's
 					appendElem := appendIndex != nil
@@ -4305,6 +4387,36 @@ func (r *Runner) declSameScope(name string, local, global bool) bool {
 	}
 	o, ok := r.writeEnv.(*overlayEnviron)
 	return ok && o.ownsLocal(name)
+}
+
+// isDeclBuiltin says name is a declaration builtin (jaiph-go patch).
+func isDeclBuiltin(name string) bool {
+	switch name {
+	case "declare", "typeset", "local", "export", "readonly":
+		return true
+	}
+	return false
+}
+
+// readonlyToArray is the readonly scalar vr as declare -a (valType -a)
+// or -A makes it an array: a function's own local emptied (bash's
+// make_local_array_variable), another's value its element (key) 0
+// (convert_var_to_array), unset if it was (jaiph-go patch).
+func readonlyToArray(vr expand.Variable, valType string, ownLocal bool) expand.Variable {
+	elems := []string{}
+	if vr.IsSet() && !ownLocal {
+		elems = []string{vr.Str}
+	}
+	vr.Str = ""
+	if valType == "-A" {
+		vr.Kind, vr.Map, vr.MapSeq = expand.Associative, nil, nil
+		for _, e := range elems {
+			vr.SetAssoc("0", e)
+		}
+		return vr
+	}
+	vr.Kind, vr.List, vr.Indexes = expand.Indexed, elems, nil
+	return vr
 }
 
 // declElem is base with the element of `declare NAME[SUB]=v` set (+=

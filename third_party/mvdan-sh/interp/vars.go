@@ -413,6 +413,39 @@ func (o *overlayEnviron) localToEmptyArray(name string) bool {
 	return false
 }
 
+// replaceHeld puts vr in the place of the variable name that the nearest
+// scope holding it binds, readonly or not, keeping its Local flag, and
+// reports whether a scope held it (jaiph-go patch: a declaration changing
+// a readonly variable's kind, see readonlyToArray). Past a subshell's
+// scope the change goes into that scope, the subshell's copy.
+func (o *overlayEnviron) replaceHeld(name string, vr expand.Variable) bool {
+	var sub *overlayEnviron // the nearest subshell scope passed on the way up
+	for e := o; e != nil; {
+		n := e.normalize(name)
+		if held, ok := e.values[n]; ok {
+			w := e
+			if sub != nil {
+				w = sub
+				if w.values == nil {
+					w.values = make(map[string]namedVariable)
+				}
+			}
+			vr.Local = held.Local
+			w.values[w.normalize(name)] = namedVariable{name, vr}
+			return true
+		}
+		if !e.funcScope && !e.tempScope && sub == nil {
+			sub = e
+		}
+		p, ok := e.parent.(*overlayEnviron)
+		if !ok {
+			return false
+		}
+		e = p
+	}
+	return false
+}
+
 // holds says the scope itself binds name (jaiph-go patch).
 func (o *overlayEnviron) holds(name string) bool {
 	_, ok := o.values[o.normalize(name)]
