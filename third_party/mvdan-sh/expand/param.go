@@ -662,6 +662,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 			default:
 				vr = cfg.Env.Get(str)
+				if n, v := vr.Resolve(cfg.Env); n != "" {
+					// jaiph-go patch: the target is a nameref: what it
+					// names (declare -n v2=A1; p=v2; ${!p} is $A1).
+					if ev, ok, err := cfg.indirectElem(n); ok {
+						if err != nil {
+							return "", err
+						}
+						strs = append(strs, ev)
+						break
+					}
+					vr = v
+				}
 				if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
 					// jaiph-go patch: under set -u an unset
 					// target is bash's "!r: unbound variable".

@@ -353,3 +353,17 @@ func TestJaiphPrefixThroughElementNameref(t *testing.T) {
 		`f() { a1=(1 2 3); declare -n v2='a1[1]'; v2=0 eval 'echo $v2'; echo "st=$? ${a1[*]} $v2"; }; f`,
 	})
 }
+
+// TestJaiphIndirectToNameref: ${!p} whose p names a nameref expands what
+// the nameref names, an element too (seed 136; it was empty).
+func TestJaiphIndirectToNameref(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -n v2=A1; A1+=([0]=x); echo "${A1}" "$v2"; p1=v2; echo "${!p1}"; }; f`,
+		`f() { declare -n v2=A1; A1=(y); p1=v2; echo "${!p1}"; }; f`,
+		`f() { declare -n v2=A1; A1=y; p1=v2; echo "${!p1}"; }; f`,
+		`f() { a=(1 2); declare -n v2='a[1]'; p1=v2; echo "${!p1}"; }; f`,
+		`f() { declare -n v2=nosuch; p1=v2; echo "[${!p1}]"; }; f`,
+		`f() { set -u; declare -n v2=nosuch; p1=v2; echo "[${!p1}]"; }; f; echo st=$?`,
+		`f() { declare -n v2=A1; A1=y; p1=v2; echo "${!p1-d}" "${!p1@Q}"; }; f`,
+	})
+}
