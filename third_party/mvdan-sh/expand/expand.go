@@ -210,10 +210,12 @@ type Config struct {
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool
-	// unsetParam is the parameter expansion that reads an unset
-	// variable whatever its name holds: ${!ref…} whose ref has no
-	// value (jaiph-go patch, indirectThroughNothing).
-	unsetParam *syntax.ParamExp
+	// forcedParam is the parameter expansion that reads forcedVar
+	// whatever its name holds: ${!ref…} whose ref has no value, or is a
+	// nameref (jaiph-go patch, indirectThroughNothing,
+	// indirectNamerefOp).
+	forcedParam *syntax.ParamExp
+	forcedVar   Variable
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered

@@ -239,6 +239,9 @@ func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, 
 	if _, value, err := cfg.indirectRefValue(pe); err != nil || value != refNamesSomething {
 		return nil, false, err // paramExp's indirectThroughNothing
 	}
+	if vr := cfg.Env.Get(pe.Param.Value); vr.Kind == NameRef && vr.Str != "" && pe.Index == nil {
+		return nil, false, nil // the name itself (paramExp, indirectNamerefOp)
+	}
 	ref := *pe
 	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
 	target, err := cfg.paramExp(&ref)
@@ -295,11 +298,51 @@ func (cfg *Config) indirectThroughNothing(pe *syntax.ParamExp) (_ string, done b
 	tp := *pe
 	tp.Excl, tp.Index = false, nil
 	tp.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: "!" + written}
-	old := cfg.unsetParam
-	cfg.unsetParam = &tp
-	defer func() { cfg.unsetParam = old }()
-	v, err := cfg.paramExp(&tp)
+	return cfg.paramExpOf(&tp, Variable{})
+}
+
+// paramExpOf expands tp as if its parameter were vr (jaiph-go patch).
+func (cfg *Config) paramExpOf(tp *syntax.ParamExp, vr Variable) (string, bool, error) {
+	oldParam, oldVar := cfg.forcedParam, cfg.forcedVar
+	cfg.forcedParam, cfg.forcedVar = tp, vr
+	defer func() { cfg.forcedParam, cfg.forcedVar = oldParam, oldVar }()
+	v, err := cfg.paramExp(tp)
 	return v, true, err
+}
+
+// indirectNamerefOp expands ${!r OP} of a nameref r (declare -n r=x), as
+// bash (jaiph-go patch): ${!r} is the name r holds, the value the
+// operators take (${!r+s} is s, ${!r@Q} is 'x'), but for a name that is
+// an array or an element of one, whose value the operators other than
+// the unset/null tests take, as bash's get_var_and_type (${!r#?} of r
+// naming an unset a[1] is empty). done is false for everything else.
+func (cfg *Config) indirectNamerefOp(pe *syntax.ParamExp) (_ string, done bool, _ error) {
+	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Length || pe.Width || pe.IsSet || pe.Exp == nil && pe.Repl == nil && pe.Slice == nil {
+		return "", false, nil
+	}
+	vr := cfg.Env.Get(pe.Param.Value)
+	if vr.Kind != NameRef || vr.Str == "" {
+		return "", false, nil
+	}
+	if !overridingUnset(pe) {
+		// bash's get_var_and_type: a name that is an array or an
+		// element of one gives that element's value to the operator
+		if w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + vr.Str + "}")); err == nil && len(w.Parts) == 1 {
+			if tp, ok := w.Parts[0].(*syntax.ParamExp); ok && tp.Exp == nil && tp.Repl == nil && tp.Slice == nil && !tp.Excl && !tp.Length &&
+				(tp.Index != nil || cfg.Env.Get(tp.Param.Value).Kind == Indexed || cfg.Env.Get(tp.Param.Value).Kind == Associative) {
+				tp.Dollar, tp.Exp, tp.Repl, tp.Slice = pe.Dollar, pe.Exp, pe.Repl, pe.Slice
+				noUnset := cfg.NoUnset
+				cfg.NoUnset = false // no set -u check on that path in bash
+				v, err := cfg.paramExp(tp)
+				cfg.NoUnset = noUnset
+				return v, true, err
+			}
+		}
+	}
+	tp := *pe
+	tp.Excl = false
+	tp.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: "!" + pe.Param.Value}
+	return cfg.paramExpOf(&tp, Variable{Set: true, Kind: String, Str: vr.Str})
 }
 
 // refValue is what the value of ref in ${!ref…} is, for
@@ -400,6 +443,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if v, done, err := cfg.indirectThroughNothing(pe); done {
 		return v, err
 	}
+	if v, done, err := cfg.indirectNamerefOp(pe); done {
+		return v, err
+	}
 	if pe.Excl && pe.Names == 0 && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) {
 		// jaiph-go patch: ${!a[@]OP} is no list of keys but, as in
 		// bash, an indirection through the value of ${a[@]}; an unset
@@ -452,7 +498,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		line := uint64(cfg.curParam.Pos().Line())
 		vr = Variable{Set: true, Kind: String, Str: strconv.FormatUint(line, 10)}
 	default:
-		if pe != cfg.unsetParam {
+		if pe == cfg.forcedParam {
+			vr = cfg.forcedVar
+		} else {
 			vr = cfg.Env.Get(name)
 		}
 	}
@@ -1605,14 +1653,39 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts = slices.Clone(parts) // wordField may reuse its buffers
+	var rep strings.Builder
+	for _, part := range parts {
+		if part.quote == quoteNone || cfg.NoPatsubReplacement {
+			rep.WriteString(part.val)
+			continue
+		}
+		// bash's quote_string_for_repl: a quoted & or \ is escaped,
+		// so that the replacement below takes it literally
+		for _, r := range part.val {
+			if r == '&' || r == '\\' {
+				rep.WriteByte('\\')
+			}
+			rep.WriteRune(r)
+		}
+	}
+	s := rep.String()
+	if cfg.NoPatsubReplacement || !strings.ContainsAny(s, "&\\") {
+		return func(string) string { return s }, nil
+	}
+	// bash's strcreplace: & is the match, \& a literal & and \\ one
+	// backslash, whether written in the word or produced by an unquoted
+	// expansion in it (${v//a/$w} of w='\\' puts one backslash).
 	return func(match string) string {
 		var sb strings.Builder
-		for _, part := range parts {
-			if part.quote == quoteNone && !cfg.NoPatsubReplacement {
-				sb.WriteString(strings.ReplaceAll(part.val, "&", match))
-			} else {
-				sb.WriteString(part.val)
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '&':
+				sb.WriteString(match)
+			case c == '\\' && i+1 < len(s) && (s[i+1] == '&' || s[i+1] == '\\'):
+				i++
+				sb.WriteByte(s[i])
+			default:
+				sb.WriteByte(c)
 			}
 		}
 		return sb.String()

@@ -367,3 +367,74 @@ func TestJaiphIndirectToNameref(t *testing.T) {
 		`f() { declare -n v2=A1; A1=y; p1=v2; echo "${!p1-d}" "${!p1@Q}"; }; f`,
 	})
 }
+
+// TestJaiphIndirectNamerefOperators: ${!r OP} of a nameref r is an
+// operator on the name r holds (${!r+s} is s, ${!r@Q} of r naming x is
+// 'x'), but on the element's value when that name is an array or an
+// element of one, without set -u's check, as bash's get_var_and_type
+// (seed 136: ${!r-d} read what r named, ${!r+s} gave the name).
+func TestJaiphIndirectNamerefOperators(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`a1=(1 'two words'); declare -n v2='a1[1]'; [[ -v "${!v2-d}" ]] && echo yes`,
+		`declare -n v2='a1[1]'; printf '<%s>' "${!v2+s}" "${!v2-d}" "${!v2:-d}" "${!v2#?}" "${!v2/1/X}" "${!v2:1:2}" "${!v2@Q}" "${!v2^^}" "${!v2:=z}" "${!v2:?m}" ${!v2+"$@"}; echo`,
+		`x=5; declare -n r=x; printf '<%s>' "${!r}" "${!r-d}" "${!r#?}" "${!r@Q}" "${!r:0:1}"; echo`,
+		`declare -n r; printf '<%s>' "${!r-d}"; echo`, `declare -n r=x; printf '<%s>' "${!r-d}" "${r-e}"; echo`,
+		`a=(p q); declare -n r='a[@]'; printf '<%s>' "${!r-d}" "${!r}" ${!r+x}; echo`,
+		`a=(p q); declare -n r=a; printf '<%s>' "${!r}" "${!r-d}" "${!r#?}" "${!r@Q}" "${!r:0:1}" "${!r/p/X}"; echo`,
+		`a=(p q); declare -n r='a[1]'; printf '<%s>' "${!r}" "${!r-d}" "${!r#?}" "${!r@Q}" "${!r:0:1}" "${!r/q/X}"; echo`,
+		`declare -A m=([k]=vv); declare -n r='m[k]'; printf '<%s>' "${!r}" "${!r#?}" "${!r@Q}"; echo`,
+		`x='a b'; declare -n r=x; printf '<%s>' "${!r^^}" "${!r,}" "${!r@U}" "${!r//x/y}" "${!r%x}"; echo`,
+		`set -u; declare -n r='a[1]'; printf '<%s>' "${!r#?}"; echo`,
+	} {
+		cases = append(cases, `f() { `+c+`; }; f a b; echo "st=$?"`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphReplacementBackslashes: the replacement of ${v/p/r} is read as
+// bash's strcreplace reads it once quoted & and \ are escaped (its
+// quote_string_for_repl): & is the match, \& a literal &, \\ one
+// backslash, also where an unquoted expansion in it produced them
+// (${v//a/$w} of w='\\' puts one backslash; seed 136: three rounds of
+// printf -v w %q kept them all).
+func TestJaiphReplacementBackslashes(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`w='x\&y'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"}`,
+		`w='\\'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"}`,
+		`w='\\\\'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"}`,
+		`w='\x\'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"}`,
+		`w='&&'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"}`,
+		`w='\'; echo ${v//a/$w} "${v//a/$w}" ${v//a/"$w"} ${v//a/$w"&"} ${v//a/$w&}`,
+		`echo ${v//a/\\\\} "${v//a/\\\\}" ${v//a/'\\'} ${v//a/"\\"} ${v//a/\&} "${v//a/\&}" ${v//a/x\\&y}`,
+		`w='\\'; echo ${v//a/$w&} ${v//a/q$w}`,
+		`echo ${v//a/$(echo '\\')} ${v//a/$(echo '\&')}`,
+		`w='\\'; u=${v//a/$w}; echo "$u"`,
+		`w='\\'; echo ${v/a/$w} ${v/#a/$w} ${v/%c/$w}`,
+		`w='\\'; a=(a b); echo ${a[@]//a/$w} "${a[@]/#/$w&}"`,
+		`shopt -u patsub_replacement; w='\\&'; echo ${v//a/$w} ${v//a/\&} ${v//a/"\\"}`,
+		`w=$'\\\\\\\'\\\\\\\''; echo "$w" ${v//[ab]/$w}`, // printf %q three times from empty
+	} {
+		cases = append(cases, `f() { v=abca; `+c+`; }; f`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphGlobalUnderReadonlyLocal: declare -g NAME in a function whose
+// readonly local NAME hides the global sets the global, in a subshell of
+// the function too (its copy), as bash (seed 136: the subshell's failed as
+// readonly).
+func TestJaiphGlobalUnderReadonlyLocal(t *testing.T) {
+	runCases(t, []string{
+		`f(){ declare -r v2=7; declare -gi v2=5; echo $?; declare -p v2; }; f; declare -p v2`,
+		`v2=1; f(){ declare -r v2=7; declare -g v2=5; echo $?; declare -p v2; }; f; declare -p v2`,
+		`f(){ declare -r v2=7; ( declare -gi v2="$1"; echo "$? $v2" ); echo $?; }; f 3`,
+		`f(){ declare -r v2=7; declare -g v2; echo $?; declare -p v2; }; f; declare -p v2`,
+		`f(){ local -r v2=7; declare -g -a v2=(1); echo $?; declare -p v2; }; f; declare -p v2`,
+		`v2=1; f(){ local -r v2=7; declare -g v2+=5; echo $?; declare -p v2; }; f; declare -p v2`,
+		`readonly v2=1; f(){ local v2=7; declare -g v2=5; echo $?; declare -p v2; }; f; declare -p v2`,
+		`readonly v2=1; f(){ local v2=7; ( declare -g v2=5; echo $? ); }; f`,
+		`f(){ local v2=7; ( declare -g v2=5; echo "in $v2"; g ); echo "out $v2"; }; g() { echo "g $v2"; }; v2=1; f; echo "top $v2"`,
+	})
+}

@@ -2004,8 +2004,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// below the subshell has a local of: bash sets
 					// the subshell's copy of the global, which that
 					// local hides for as long as the subshell lives;
-					// bound where nothing sees it
-					globalEnv = &overlayEnviron{parent: globalEnv}
+					// bound where nothing sees it, over the global
+					// as the subshell has it (not the local: a
+					// readonly local does not refuse it)
+					globalEnv = &overlayEnviron{parent: globalScope(globalEnv)}
 					hiddenGlobal = true
 				}
 			}
