@@ -438,3 +438,28 @@ func TestJaiphGlobalUnderReadonlyLocal(t *testing.T) {
 		`f(){ local v2=7; ( declare -g v2=5; echo "in $v2"; g ); echo "out $v2"; }; g() { echo "g $v2"; }; v2=1; f; echo "top $v2"`,
 	})
 }
+
+// TestJaiphAssocPairsAfterFirstWord: an associative list whose first word
+// has no subscript is key-value pairs, a later [k]=v word's expanded text
+// included (seed 137: declare -Ai a1; a1=('x y' [-2]=v) evaluated no
+// value); `[k]= v` is [k] empty and the word v, as bash parses it.
+func TestJaiphAssocPairsAfterFirstWord(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`declare -Ai m; m=('AbC dEf' [-2]="x"); echo "st=$?"; declare -p m`,
+		`declare -A m; m=('AbC dEf' [-2]="x"); echo "st=$?"; declare -p m`,
+		`declare -Ai m; m=('1+1' [k]=2); echo "st=$?"; declare -p m`,
+		`declare -Ai m; m=([a]=1 'b c'); echo "st=$?"; declare -p m`,
+		`declare -A m=(k [a]=1 [b]= z); echo "st=$?"; declare -p m`,
+		`declare -A m; m=(k [a]=1 [b]= z); echo "st=$?"; declare -p m`,
+		`k=K; declare -A m; m=(x [$k]="$k" y); declare -p m`,
+		`declare -A m; m+=(x [k]=v); declare -p m`,
+		`local -A m=(x [k]=v); declare -p m`,
+		`declare -A m=([a]=1 [b]= z); declare -p m`,
+		`a=([1]= z); declare -p a`,
+		`a=([1]= [3]=y); declare -p a`,
+	} {
+		cases = append(cases, `f() { `+c+`; }; f; echo "st=$?"`)
+	}
+	runCases(t, cases)
+}

@@ -432,6 +432,22 @@ func (r *Runner) assocListLiteral(word *syntax.Word) string {
 	return str
 }
 
+// assocPairWord is a word of an associative list of key-value pairs as
+// bash takes it: a [k]=v word is its expanded text, "[k]=v" (jaiph-go
+// patch).
+func (r *Runner) assocPairWord(e *syntax.ArrayElem) string {
+	if e.Index == nil {
+		return r.assocListLiteral(e.Value)
+	}
+	k, err := expand.AssocKey(r.ecfg, e.Index)
+	r.expandErr(err)
+	v := ""
+	if e.Value != nil {
+		v = r.assocListLiteral(e.Value)
+	}
+	return "[" + k + "]=" + v
+}
+
 func (r *Runner) literal(word *syntax.Word) string {
 	str, err := expand.Literal(r.ecfg, word)
 	r.expandErr(err)
@@ -2712,14 +2728,16 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 	var traced []string
 	arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
 	if assoc {
-		subscripted := slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
+		// a first word without a subscript makes the words key-value
+		// pairs (bash 5.1+), a later [k]=v word's text included
+		subscripted := len(elems) > 0 && elems[0].Index != nil
 		var unsubscripted []*syntax.Word
 		for _, e := range elems {
 			if r.exit.exiting {
 				break
 			}
 			switch {
-			case e.Index != nil:
+			case subscripted && e.Index != nil:
 				k, err := expand.AssocKey(r.ecfg, e.Index)
 				r.expandErr(err)
 				if r.exit.exiting {
@@ -2738,8 +2756,8 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				unsubscripted = append(unsubscripted, e.Value)
 			default:
 				// Key-value words (A=(k v)): each is one word.
-				val := r.assocListLiteral(e.Value)
-				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e.Value)})
+				val := r.assocPairWord(e)
+				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: quoted(val, e)})
 				traced = append(traced, singleQuote(val))
 			}
 		}

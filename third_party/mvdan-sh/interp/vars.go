@@ -1710,12 +1710,13 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			maps.Copy(amap, prev.Map)
 			maps.Copy(seq, prev.MapSeq)
 		}
-		if len(elems) > 0 && !slices.ContainsFunc(elems, func(e *syntax.ArrayElem) bool { return e.Index != nil }) {
-			// jaiph-go patch: without subscripts the words are key-value
-			// pairs, as in bash 5.1+ (A=(k v k2 v2)); a missing last value
-			// is empty.
+		if len(elems) > 0 && elems[0].Index == nil {
+			// jaiph-go patch: a first word without a subscript makes
+			// the words key-value pairs, as in bash 5.1+ (A=(k v k2
+			// v2)), a later [k]=v word's text included; a missing last
+			// value is empty.
 			for i := 0; i < len(elems) && !r.exit.exiting; i += 2 { // jaiph-go patch: see the indexed case
-				k, v := r.assocListLiteral(elems[i].Value), ""
+				k, v := r.assocPairWord(elems[i]), ""
 				if k == "" && !r.exit.exiting {
 					// jaiph-go patch: an empty key is bash's bad
 					// subscript, named as written; the pair is left
@@ -1724,7 +1725,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					continue
 				}
 				if i+1 < len(elems) {
-					v = r.assocListLiteral(elems[i+1].Value)
+					v = r.assocPairWord(elems[i+1])
 				}
 				if v = bind(v); r.exit.exiting {
 					break

@@ -2070,7 +2070,11 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 				}
 				p.follow(left, `[x]`, assgn)
 			}
-			if ae.Value = p.getWord(); ae.Value == nil {
+			if ae.Index != nil && p.spaced {
+				// jaiph-go patch: `[k]= v` is [k] with an empty
+				// value and v a word of its own, as in bash (v was
+				// taken for the value).
+			} else if ae.Value = p.getWord(); ae.Value == nil {
 				switch p.tok {
 				case _Newl, rightParen, leftBrack:
 					// TODO: support [index]=[
