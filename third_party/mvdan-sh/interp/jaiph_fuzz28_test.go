@@ -463,3 +463,24 @@ func TestJaiphAssocPairsAfterFirstWord(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphCondPrecedence: in [[ ]], && binds tighter than ||, both are
+// left-associative, ! negates one term, and the right side of && and ||
+// is expanded only when the left does not decide, as bash's cond_or,
+// cond_and and cond_term (found running bash's tests/cond.tests as
+// bodies: [[ ! x || x ]] was false).
+func TestJaiphCondPrecedence(t *testing.T) {
+	var cases []string
+	for _, c := range []string{
+		`[[ ! x || x ]]`, `[[ ! x && x ]]`, `[[ x && ! x || x ]]`, `[[ ! ! x || x ]]`, `[[ ! -n "" || -z x ]]`, `[[ ! ( x || x ) ]]`,
+		`[[ ! x == x || x ]]`, `[[ ! "" ]]`, `[[ "" && x || x ]]`, `[[ x || "" && "" ]]`, `[[ "" || x && x ]]`,
+		`[[ ( "" || x ) && "" ]]`, `[[ x && ( "" || "" ) || x ]]`, `[[ ! x && ! "" || "" ]]`,
+		`[[ a == a && ! b == c || d == e ]]`, `[[ -n x && -z "" && x ]]`, `[[ "" || "" || x ]]`,
+		`x=1; [[ $((x++)) == 1 || $((x++)) == 2 && $((x++)) ]]; echo $x`, `x=1; [[ $((x++)) == 0 && $((x++)) == 2 || $((x++)) ]]; echo $x`,
+		`x=1; [[ $((x++)) == 0 && $((x++)) ]]; echo $x`, `x=1; [[ $((x++)) || $((x++)) ]]; echo $x`,
+		`set -u; [[ x || $nosuch ]]`, `[[ "" && $((1/0)) ]]`, `[[ -n x || -z $(echo sub >&2) ]]`,
+	} {
+		cases = append(cases, c+`; echo $?`)
+	}
+	runCases(t, cases)
+}

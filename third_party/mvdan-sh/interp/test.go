@@ -104,7 +104,17 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			}
 		}
 		if x.Op == syntax.AndTest || x.Op == syntax.OrTest {
-			if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
+			// jaiph-go patch: the right side is expanded only when
+			// the left does not decide, as bash's && and || in [[ ]]
+			// ([[ $((x++)) || $((x++)) ]] adds one).
+			left := r.bashTest(ctx, x.X, classic) != ""
+			if left == (x.Op == syntax.OrTest) || r.exit.exiting {
+				if left {
+					return "1"
+				}
+				return ""
+			}
+			if r.bashTest(ctx, x.Y, classic) != "" {
 				return "1"
 			}
 			return ""

@@ -2693,20 +2693,52 @@ func (p *Parser) testClause(s *Stmt) {
 	s.Cmd = tc
 }
 
+// testExprBinary parses a [[ ]] expression: with pastAndOr one term (an
+// operand, a comparison of two, ! term, or ( … )), else terms joined by
+// && and ||. jaiph-go patch: as bash's cond_or and cond_and, && binds
+// tighter than ||, both are left-associative, and ! negates one term
+// ([[ ! x || x ]] is true; it negated the rest, and a && b || c was
+// a && (b || c)).
 func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
-	p.got(_Newl)
-	var left TestExpr
 	if pastAndOr {
-		left = p.testExprUnary()
-	} else {
-		left = p.testExprBinary(true)
+		return p.testExprTerm()
 	}
+	return p.testExprList(OrTest)
+}
+
+// testExprList parses terms joined by op (||: of && lists).
+func (p *Parser) testExprList(op BinTestOperator) TestExpr {
+	operand := p.testExprTerm
+	if op == OrTest {
+		operand = func() TestExpr { return p.testExprList(AndTest) }
+	}
+	left := operand()
+	for left != nil {
+		p.got(_Newl)
+		if p.tok != token(op) {
+			return left
+		}
+		b := &BinaryTest{OpPos: p.pos, Op: op, X: left}
+		p.nextTestOperand()
+		if b.Y = operand(); b.Y == nil {
+			p.followErrExp(b.OpPos, b.Op)
+		}
+		left = b
+	}
+	return left
+}
+
+// testExprTerm parses one term of a [[ ]] expression.
+func (p *Parser) testExprTerm() TestExpr {
+	p.got(_Newl)
+	left := p.testExprUnary()
 	if left == nil {
 		return left
 	}
 	p.got(_Newl)
 	switch p.tok {
 	case andAnd, orOr:
+		return left
 	case _LitWord:
 		if p.val == "]]" {
 			return left
@@ -2727,13 +2759,7 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 		Op:    BinTestOperator(p.tok),
 		X:     left,
 	}
-	switch b.Op {
-	case AndTest, OrTest:
-		p.nextTestOperand()
-		if b.Y = p.testExprBinary(false); b.Y == nil {
-			p.followErrExp(b.OpPos, b.Op)
-		}
-	case TsReMatch:
+	if b.Op == TsReMatch {
 		p.checkLang(p.pos, langBashLike|LangZsh, "regex tests")
 		p.rxOpenParens = 0
 		p.rxFirstPart = true
@@ -2741,15 +2767,13 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 		// all sorts of ways. The better fix is likely to use a stop
 		// token, like we do with heredocs.
 		p.quote = testExprRegexp
-		fallthrough
-	default:
-		if _, ok := b.X.(*Word); !ok {
-			p.posErr(b.OpPos, "expected %#q, %#q or %#q after complex expr",
-				AndTest, OrTest, dblRightBrack)
-		}
-		p.next()
-		b.Y = p.followWordTok(token(b.Op), b.OpPos)
 	}
+	if _, ok := b.X.(*Word); !ok {
+		p.posErr(b.OpPos, "expected %#q, %#q or %#q after complex expr",
+			AndTest, OrTest, dblRightBrack)
+	}
+	p.next()
+	b.Y = p.followWordTok(token(b.Op), b.OpPos)
 	return b
 }
 
@@ -2782,7 +2806,7 @@ func (p *Parser) testExprUnary() TestExpr {
 	case exclMark:
 		u := &UnaryTest{OpPos: p.pos, Op: TsNot}
 		p.nextTestOperand()
-		if u.X = p.testExprBinary(false); u.X == nil {
+		if u.X = p.testExprTerm(); u.X == nil {
 			p.followErrExp(u.OpPos, u.Op)
 		}
 		return u
