@@ -422,9 +422,16 @@ func (cfg *Config) indirectOp(pe *syntax.ParamExp) (string, bool, error) {
 	cfg.indirectList = old
 	var ue UnsetParameterError
 	if errors.As(err, &ue) && ue.Message != "unbound variable" {
-		// bash names the indirection in ${!r:?msg}'s message.
+		// bash names the indirection in ${!r:?msg}'s message (not
+		// the element it names: jaiph-go patch).
 		named := *ue.Node
-		named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
+		named.Param, named.Index = &syntax.Lit{Value: "!" + pe.Param.Value}, nil
+		err = UnsetParameterError{Node: &named, Message: ue.Message}
+	} else if errors.As(err, &ue) && ue.Node == tp {
+		// jaiph-go patch: under set -u, an unset target is "!r:
+		// unbound variable" whatever the operator (${!r:1}, ${!r#x}).
+		named := *ue.Node
+		named.Param, named.Index = &syntax.Lit{Value: "!" + pe.Param.Value}, nil
 		err = UnsetParameterError{Node: &named, Message: ue.Message}
 	}
 	return v, true, err

@@ -914,6 +914,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 	case "getopts":
+		if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" {
+			// jaiph-go patch: getopts takes no option of its own: a
+			// first word like -a is bash's invalid option (it was
+			// taken for the option string).
+			return failf(2, "getopts: %s: invalid option\ngetopts: usage: getopts optstring name [arg ...]\n", args[0][:2])
+		}
 		args = dropDoubleDash(args)
 		if len(args) < 2 {
 			return failf(2, "getopts: usage: getopts optstring name [arg ...]\n")

@@ -484,3 +484,29 @@ func TestJaiphCondPrecedence(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphIndirectUnboundName: under set -u an unset target of ${!r OP}
+// is "!r: unbound variable" whatever the operator, and ${!r:?m} names !r,
+// not the element r names (seed 138).
+func TestJaiphIndirectUnboundName(t *testing.T) {
+	var cases []string
+	for _, e := range []string{`${!p2:1}`, `${!p2#x}`, `${!p2/x/y}`, `${!p2@Q}`, `${!p2^}`, `${!p3:1}`, `${!p3#x}`, `${!p2:-$nosuch}`, `${!p2:-d}`, `${!p3:?m}`, `${!p2:?m}`} {
+		cases = append(cases, `f() { set -u; p2=a1; a=(1); p3='a[4]'; echo "`+e+`"; }; f`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphGetoptsOptionsAndAtSubscripts: getopts takes no option of its
+// own (getopts -a o is bash's invalid option, status 2); a[@]=v, a[*]=v,
+// a[@]+=v and declare a[@]=v are bash's bad array subscript, not an
+// arithmetic error (bash's tests/getopts.tests and assoc.tests as bodies).
+func TestJaiphGetoptsOptionsAndAtSubscripts(t *testing.T) {
+	runCases(t, []string{
+		`getopts -a opts name; echo $?`, `getopts - opts name; echo $?`, `getopts -- -a opts; echo $?`, `getopts -ab opts name; echo $?`, `getopts -: o -:; echo $? $o`,
+		`declare -A chaff; chaff[*]=12; echo $?`, `chaff[*]=12; echo $?`, `a=(1); a[@]=2; echo $?; declare -p a`, `declare -A m; m[@]=3; echo $?`,
+		`f() { declare -A c; c[*]=1; echo $?; }; f; echo $?`, `declare -A c=( [one]=a [*]=12 ); declare -p c`, `declare -A c; c=( [one]=a [*]=12 ); declare -p c`,
+		`f() { a=(1); a[@]=2; echo $?; }; f; echo "st=$?"; declare -p a`, `f() { a=(1); a[*]+=2; echo $?; }; f; echo "st=$?"; declare -p a`,
+		`f() { a=(1); declare a[@]=2; echo $?; declare -p a; }; f; echo "st=$?"`, `set -e; f() { a=(1); declare a[@]=2; echo after; }; f; echo "st=$?"`,
+		`f() { a=(1); read 'a[@]' <<< x; echo $?; declare -p a; }; f; echo "st=$?"`,
+	})
+}

@@ -4493,6 +4493,25 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 		base.SetAssoc(k, v)
 		return base, true, false
 	}
+	if sub := expand.ArithmSource(as.Index); sub == "@" || sub == "*" {
+		// jaiph-go patch: bash's bad subscript, NAME made an array
+		// first (see below)
+		r.errf("%s[%s]: bad array subscript\n", name, sub)
+		if r.errexitOn() {
+			r.exit = exitStatus{code: 1, exiting: true}
+		}
+		list, indexes := []string(nil), []int(nil)
+		switch base.Kind {
+		case expand.String:
+			if base.IsSet() {
+				list = []string{base.Str}
+			}
+		case expand.Indexed:
+			list, indexes = base.List, base.Indexes
+		}
+		base.Kind, base.List, base.Indexes, base.Str = expand.Indexed, list, indexes, ""
+		return base, false, true
+	}
 	k := r.arithm(as.Index)
 	if !r.exit.ok() {
 		return base, false, false

@@ -1147,6 +1147,13 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		r.setVarFailed(r.bindValue(name, prev))
 		return
 	}
+	if sub := expand.ArithmSource(index); sub == "@" || sub == "*" {
+		// jaiph-go patch: a[@]=v and a[*]=v are bash's assignment
+		// error, as a subscript before the start is (below).
+		r.errf("%s[%s]: bad array subscript\n", name, sub)
+		r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+		return
+	}
 	k := r.arithm(index)
 	if r.exit.exiting {
 		// jaiph-go patch: the subscript's error ended the command
@@ -1555,6 +1562,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				k, err := expand.AssocKey(r.ecfg, index)
 				r.expandErr(err)
 				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
+			} else if sub := expand.ArithmSource(index); sub == "@" || sub == "*" {
+				// jaiph-go patch: see setVarWithIndex
+				r.errf("%s[%s]: bad array subscript\n", name, sub)
+				r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+				return name, prev, appendIndex
 			} else if k := r.arithm(index); r.exit.ok() {
 				if k < 0 {
 					// Counted from the array as the subscript left it;
