@@ -510,3 +510,18 @@ func TestJaiphGetoptsOptionsAndAtSubscripts(t *testing.T) {
 		`f() { a=(1); read 'a[@]' <<< x; echo $?; declare -p a; }; f; echo "st=$?"`,
 	})
 }
+
+// TestJaiphPrefixRestoreKeepsValue: a variable a prefix assignment
+// shadowed comes back as it was after the command, its stored value not
+// evaluated again by its declare -i (seed 138: v1='a/b/c.d'; declare -i
+// v1; v1=5 true divided by zero).
+func TestJaiphPrefixRestoreKeepsValue(t *testing.T) {
+	runCases(t, []string{
+		`f() { v1='a/b/c.d'; declare -gi v1; v1=5 true; echo "st=$? $v1"; declare -p v1; }; f`,
+		`v1='a/b/c.d'; declare -i v1; v1=5 true; echo "st=$? $v1"; declare -p v1`,
+		`v1='1+1'; declare -i v1; v1=5 true; echo "st=$? $v1"; declare -p v1`,
+		`v1='x'; declare -l v1=ABC; v1=Q true; declare -p v1`,
+		`v1='1/0'; declare -i v1; v1=5 printenv v1; echo "st=$? $v1"`,
+		`PATH=/nonexistent ls; echo $?; ls / >/dev/null; echo $?`,
+	})
+}

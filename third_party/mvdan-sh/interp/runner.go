@@ -1270,7 +1270,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 			for _, restore := range restores {
-				r.setVar(restore.name, restore.vr)
+				// jaiph-go patch: the variable comes back as it
+				// was, its value not evaluated again by its
+				// declare -i (a stored 'a/b/c.d' stays)
+				r.setVarFailed(r.bindChecked(restore.name, restore.vr))
 			}
 		}
 		if readonlyExit {
@@ -1339,7 +1342,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 		for _, restore := range restores {
-			r.setVar(restore.name, restore.vr)
+			// jaiph-go patch: see undoPrefix
+			r.setVarFailed(r.bindChecked(restore.name, restore.vr))
 		}
 	case *syntax.BinaryCmd:
 		switch cm.Op {
