@@ -30,6 +30,7 @@ const (
 	kListAll                 // Cmd with no operand (only options): it lists variables
 	kLocale                  // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
 	kNamesPrefix             // `${!prefix*}`/`${!prefix@}` whose prefix begins a name of bashOnlyVars
+	kNoAssign                // a list, element or declaration assigned to bash's noassign variable Arg
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -174,6 +175,11 @@ var table = []refusal{
 	// locale name and a prefix assignment to a command are allowed.
 	// bash lists its own variables the interpreter does not have.
 	{"${!prefix*} matching a variable only bash has (BASH_ALIASES, BASH_ARGC, BASH_ARGV, BASH_ARGV0, BASH_CMDS, BASH_COMMAND, BASH_LINENO, BASH_LOADABLES_PATH, BASH_SOURCE, COMP_WORDBREAKS, GROUPS, HISTCMD, LINENO): name the variables instead", kNamesPrefix, "", "", "echo ${!BASH_A*}"},
+	{"assigning FUNCNAME a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "FUNCNAME", "f() { FUNCNAME=(x); echo st=$?; }; f; echo end=$?"},
+	{"assigning BASH_ARGV a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_ARGV", "f() { declare BASH_ARGV[1]=foo; echo st=$?; }; f"},
+	{"assigning BASH_ARGC a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_ARGC", "f() { BASH_ARGC=(x); echo st=$?; }; f; echo end=$?"},
+	{"assigning BASH_LINENO a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_LINENO", "f() { BASH_LINENO=(1); echo st=$?; }; f; echo end=$?"},
+	{"assigning BASH_SOURCE a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_SOURCE", "f() { BASH_SOURCE=(1); echo st=$?; }; f; echo end=$?"},
 	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
 	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
 	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
@@ -193,6 +199,17 @@ func utf8Locale(v string) bool {
 // the shell's locale: a value that is not a literal UTF-8 locale name.
 // A naked name keeps its value under export and readonly only (a naked
 // local or declare in a function makes it unset there).
+// noAssign reports a list, an element or a declaration assigned to one of
+// bash's noassign variables (a plain NAME=v is ignored there as here).
+func noAssign(a *syntax.Assign, declared bool, hit func(kind, string, string, syntax.Pos)) {
+	if a == nil || a.Name == nil || a.Naked && a.Value == nil && a.Array == nil {
+		return
+	}
+	if declared || a.Array != nil || a.Index != nil {
+		hit(kNoAssign, "", a.Name.Value, a.Pos())
+	}
+}
+
 func localeAssign(a *syntax.Assign, nakedKeeps bool, hit func(kind, string, string, syntax.Pos)) {
 	if a == nil || a.Name == nil || !localeVars[a.Name.Value] {
 		return
@@ -360,6 +377,7 @@ func scan(f *syntax.File) (out, steps []found) {
 				// a bare assignment sets the shell's variable
 				for _, a := range n.Assigns {
 					localeAssign(a, false, hit)
+					noAssign(a, false, hit)
 				}
 				return true
 			}
@@ -405,6 +423,7 @@ func scan(f *syntax.File) (out, steps []found) {
 			for _, a := range n.Args {
 				if !(a.Naked && a.Name == nil) {
 					localeAssign(a, keeps, hit)
+					noAssign(a, true, hit)
 				}
 			}
 		case *syntax.ArithmExp:
