@@ -36,15 +36,15 @@ func bashPrintf(stdout, stderr io.Writer, args []string) int {
 
 // runPrintf is bashPrintf with the time zone used by %(fmt)T.
 func runPrintf(stdout, stderr io.Writer, args []string, loc *time.Location) int {
-	return runPrintfZone(stdout, stderr, args, func() *time.Location { return loc }, nil)
+	return runPrintfZone(stdout, stderr, args, func() *time.Location { return loc }, nil, nil)
 }
 
 // runPrintfZone is runPrintf with the zone looked up on the first %(fmt)T.
 // killed, when not nil, reports whether a write error kills the shell
 // (SIGPIPE: interp.HandlerContext.BrokenPipe): then printf ends silently.
-func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location, killed func(error) bool) int {
+func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Location, killed func(error) bool, assign func(name, value string) error) int {
 	w := &lineWriter{w: stdout}
-	p := &printer{out: w, stderr: stderr, zone: zone}
+	p := &printer{out: w, stderr: stderr, zone: zone, assign: assign}
 	status := p.run(args)
 	if err := w.Flush(); err != nil {
 		if killed != nil && killed(err) {
@@ -64,9 +64,10 @@ func runPrintfZone(stdout, stderr io.Writer, args []string, zone func() *time.Lo
 // (`printf '%d\n' x y 2>&1`). The first write error sticks and ends the
 // output.
 type lineWriter struct {
-	w   io.Writer
-	buf []byte
-	err error
+	w       io.Writer
+	buf     []byte
+	err     error
+	written int // bytes given to it so far (printf's %n)
 }
 
 // lineBufSize is glibc's buffer for a pipe or a file (st_blksize).
@@ -77,6 +78,7 @@ func (l *lineWriter) WriteString(s string) (int, error) {
 		return 0, l.err
 	}
 	l.buf = append(l.buf, s...)
+	l.written += len(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		l.flush(len(l.buf) - len(s) + i + 1)
 	} else if len(l.buf) >= lineBufSize {
@@ -86,7 +88,9 @@ func (l *lineWriter) WriteString(s string) (int, error) {
 }
 
 func (l *lineWriter) WriteByte(c byte) error {
-	_, err := l.WriteString(string(c))
+	// the byte itself: string(c) would be the UTF-8 of the rune c (a
+	// format's é, bytes 0xc3 0xa9, came out as Ã©)
+	_, err := l.WriteString(string([]byte{c}))
 	return err
 }
 
@@ -111,6 +115,10 @@ type printer struct {
 	loc     *time.Location
 	args    []string // arguments not consumed yet
 	convErr bool     // an argument was not a valid number
+	// assign sets a shell variable (%n); passStart is the output's
+	// length when the format's current pass began.
+	assign    func(name, value string) error
+	passStart int
 }
 
 func (p *printer) errorf(format string, a ...any) {
@@ -154,6 +162,7 @@ func (p *printer) run(args []string) int {
 	// The format is reused while arguments remain, as long as it consumes any.
 	total := len(p.args)
 	for {
+		p.passStart = p.out.written
 		if stop, status := p.pass(format); stop {
 			return status
 		}
@@ -303,12 +312,22 @@ func (p *printer) pass(f string) (stop bool, status int) {
 		case 'e', 'E', 'f', 'F', 'g', 'G', 'a', 'A':
 			p.cFloat(&sp, conv, p.getfloat())
 		case 'n':
-			// bash assigns the number of bytes written so far to the
-			// named variable; an exec builtin cannot assign, so only
-			// the name is checked.
-			if name := p.getstr(); name != "" && !isIdentifier(name) {
+			// bash assigns the number of bytes this pass of the format
+			// wrote so far to the named variable (a readonly one is
+			// reported and printf goes on).
+			name := p.getstr()
+			if name != "" && !isIdentifier(name) {
 				p.errorf("`%s': not a valid identifier", name)
 				return true, 1
+			}
+			if name != "" && p.assign != nil {
+				if err := p.assign(name, strconv.Itoa(p.out.written-p.passStart)); err != nil {
+					var stop printfStop
+					if errors.As(err, &stop) {
+						return true, 1 // the shell ends here (Printf)
+					}
+					fmt.Fprintln(p.stderr, err)
+				}
 			}
 		case '(':
 			depth, j := 1, i
@@ -1580,6 +1599,46 @@ var (
 	zoneCache = map[string]*time.Location{}
 )
 
+// printfStop is %n's assignment error that ends the shell (a readonly
+// variable under errexit, a declare -i value's arithmetic error): the
+// printer stops there and Printf reports it.
+type printfStop struct{ err error }
+
+func (e printfStop) Error() string { return e.err.Error() }
+
+// percentN is the %n assignment of Printf's shell: an error that ends the
+// shell is kept in *stop and stops the printer.
+func percentN(hc interp.HandlerContext, stop *error) func(name, value string) error {
+	return func(name, value string) error {
+		err := hc.SetVar(name, value)
+		if _, fatal := errors.AsType[interp.FatalAssignError](err); fatal || err != nil && hc.BashOpt("errexit") {
+			*stop = err
+			return printfStop{err}
+		}
+		return err
+	}
+}
+
+// assignFailed reports the error of an assignment printf made (-v, %n)
+// and returns what the builtin returns.
+func assignFailed(hc interp.HandlerContext, err error) error {
+	if fe, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
+		// bash: an arithmetic error for a declare -i variable,
+		// named after printf, ends the shell; a subscript's or set -u's is
+		// named after no builtin.
+		if fe.Unnamed {
+			fmt.Fprintf(hc.Stderr, "%v\n", err)
+		} else {
+			fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+		}
+		return err
+	}
+	fmt.Fprintln(hc.Stderr, err)
+	// A readonly variable ends the shell under errexit, as bash's
+	// err_readonly does.
+	return hc.AssignFailed(err)
+}
+
 // Printf is bash's printf. `printf -v NAME FORMAT [ARGS…]` (also `-vNAME`)
 // assigns the output to NAME, which may be an array element (`a[1]`), as
 // an assignment at the call would (local or global, as bash does).
@@ -1587,7 +1646,12 @@ func Printf(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	args = args[1:]
 	if len(args) == 0 || !strings.HasPrefix(args[0], "-v") {
-		return Status(runPrintfZone(hc.Stdout, hc.Stderr, args, func() *time.Location { return shellLocation(hc.Env) }, hc.BrokenPipe))
+		var stop error
+		status := runPrintfZone(hc.Stdout, hc.Stderr, args, func() *time.Location { return shellLocation(hc.Env) }, hc.BrokenPipe, percentN(hc, &stop))
+		if stop != nil {
+			return assignFailed(hc, stop)
+		}
+		return Status(status)
 	}
 	name, rest := strings.TrimPrefix(args[0], "-v"), args[1:]
 	if name == "" {
@@ -1605,26 +1669,16 @@ func Printf(ctx context.Context, args []string) error {
 		return interp.ExitStatus(2)
 	}
 	var out strings.Builder
-	status := runPrintfZone(&out, hc.Stderr, rest, func() *time.Location { return shellLocation(hc.Env) }, nil)
+	var stop error
+	status := runPrintfZone(&out, hc.Stderr, rest, func() *time.Location { return shellLocation(hc.Env) }, nil, percentN(hc, &stop))
+	if stop != nil {
+		return assignFailed(hc, stop)
+	}
 	if status == 2 {
 		return interp.ExitStatus(2)
 	}
 	if err := hc.SetVar(name, out.String()); err != nil {
-		if fe, fatal := errors.AsType[interp.FatalAssignError](err); fatal {
-			// bash: an arithmetic error for a declare -i variable,
-			// named after printf, ends the shell; a subscript's or set -u's is
-			// named after no builtin.
-			if fe.Unnamed {
-				fmt.Fprintf(hc.Stderr, "%v\n", err)
-			} else {
-				fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
-			}
-			return err
-		}
-		fmt.Fprintln(hc.Stderr, err)
-		// A readonly variable ends the shell under errexit, as bash's
-		// err_readonly does.
-		return hc.AssignFailed(err)
+		return assignFailed(hc, err)
 	}
 	return Status(status)
 }

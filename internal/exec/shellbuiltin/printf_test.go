@@ -259,6 +259,10 @@ var printfCases = []struct {
 		"héllo wörld\n", "", 0},
 	{"utf-8 width counts bytes", []string{"%-8s|\n", "日本"},
 		"日本  |\n", "", 0},
+	{"utf-8 text in the format", []string{"é%s→\n", "x"},
+		"éx→\n", "", 0},
+	{"%n without a shell checks the name only", []string{"ab%n\n", "1x"},
+		"ab", "printf: `1x': not a valid identifier\n", 1},
 	{"glibc's long sequences as character codes", []string{"%x %x %x %x %x\n", "'\xf4\x91\x84\x91", "'\xf7\xbf\xbf\xbf", "'\xf8\x88\x80\x80\x80", "'\xf0\x80\x80\x80", "'\xed\xa0\x80"},
 		"111111 1fffff 200000 f0 ed\n", "", 0},
 }
