@@ -97,6 +97,7 @@ var table = []refusal{
 	{"set -o physical", kSetOpt, "set", "physical", "set -o physical; echo st=$?"},
 	{"set -t", kFlag, "set", "t", "set -t; echo st=$?"}, // onecmd: invalid option
 	{"set -o onecmd", kSetOpt, "set", "onecmd", "set -o onecmd; echo st=$?"},
+	{"set -o interactive-comments", kSetOpt, "set", "interactive-comments", "set -o interactive-comments; echo st=$?"},
 	{"set -v", kFlag, "set", "v", "set -v; echo st=$?"}, // verbose: invalid option
 	{"set -o verbose", kSetOpt, "set", "verbose", "set -o verbose; echo st=$?"},
 	{"set -o posix", kSetOpt, "set", "posix", "set -o posix; echo st=$?"},                                  // invalid option

@@ -525,3 +525,19 @@ func TestJaiphPrefixRestoreKeepsValue(t *testing.T) {
 		`PATH=/nonexistent ls; echo $?; ls / >/dev/null; echo $?`,
 	})
 }
+
+// TestJaiphBackquoteLineContinuation: inside backquotes a backslash-newline
+// goes before the command inside is read, quotes and all, as bash's
+// reader removes it (bash's tests/quote.tests run as bodies: echo `echo
+// 'foo\<newline>bar'` printed foo\ bar).
+func TestJaiphBackquoteLineContinuation(t *testing.T) {
+	runCases(t, []string{
+		"echo `echo 'foo\\\nbar'`",
+		"echo `echo \"foo\\\nbar\"`",
+		"echo `echo foo\\\nbar`",
+		"echo \"`echo 'foo\\\nbar'`\"",
+		"echo $(echo 'foo\\\nbar')",
+		"x=`echo a\\\nb`; echo \"$x $LINENO\"",
+		"echo `echo 'a  \\\n  b'` \"`printf '%s|' 'c\\\nd'`\"",
+	})
+}

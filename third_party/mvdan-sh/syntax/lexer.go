@@ -90,6 +90,15 @@ retry:
 			goto retry
 		case '\\':
 			if p.r == '\\' {
+			} else if p.peek() == '\n' && p.openBquotes > 0 {
+				// jaiph-go patch: inside backquotes a backslash-newline
+				// goes before the command inside is read, quotes and
+				// all, as bash's reader removes it (echo `echo 'a\
+				// b'` prints ab).
+				p.bsp++
+				p.line++
+				p.col = 1
+				goto retry
 			} else if p.peek() == '\n' {
 				p.bsp++
 				p.w, p.r = 1, escNewl
