@@ -57,6 +57,9 @@ var bashOnlyVars = []string{
 // extglob, `exec 3>file`, read -t, let).
 var table = []refusal{
 	{"coproc", kNode, "coproc", "", "coproc cat; echo started"}, // no coprocesses: "unhandled command node"
+	// bash 5.3's command substitutions in the current shell: bash 5.2's
+	// bad substitution, which the parser reads as mksh's
+	{"${ command; } and ${| command; } (bash 5.2: bad substitution)", kNode, "${ }", "", "echo ${ echo x; }; echo st=$?"},
 	// bash parses a body before any `shopt -s extglob` in it runs, so an
 	// extglob group in a case pattern or a plain word is its syntax error
 	// (`[[ … ]]` and `${x#…}` patterns are parsed with extglob on).
@@ -426,6 +429,10 @@ func scan(f *syntax.File) (out, steps []found) {
 					localeAssign(a, keeps, hit)
 					noAssign(a, true, hit)
 				}
+			}
+		case *syntax.CmdSubst:
+			if n.TempFile || n.ReplyVar {
+				hit(kNode, "${ }", "", n.Pos())
 			}
 		case *syntax.ArithmExp:
 			arithName(n.X)
