@@ -164,6 +164,27 @@ func SplitBraces(word *Word) bool {
 					acc.Parts = append(acc.Parts, br)
 					break
 				}
+				if brokenSeqCandidate(br) {
+					// Bash 5.2 chose this brace as an expansion (a ".." not
+					// right before its "}"), failed to read a sequence, and
+					// then looked for a comma anywhere in the text between
+					// the braces, nested braces and expansions included. With
+					// one, the text is a list of one element: the braces go
+					// and what is inside expands. Without, the whole text
+					// stays as written, nested braces unexpanded:
+					// {1..{a,b}} is "1..a 1..b", {{1..2}..3} is itself.
+					if slices.ContainsFunc(br.Elems, func(w *Word) bool { return partsHaveComma(w.Parts) }) {
+						for i, elem := range br.Elems {
+							if i > 0 {
+								addLit(litDots)
+							}
+							acc.Parts = append(acc.Parts, elem.Parts...)
+						}
+						break
+					}
+					acc.Parts = append(acc.Parts, unbrace(br)...)
+					break
+				}
 				// return broken {x..y[..incr]} to a non-brace
 				addLit(litLeftBrace)
 				for i, elem := range br.Elems {
@@ -203,4 +224,88 @@ func SplitBraces(word *Word) bool {
 	}
 	*word = *top
 	return true
+}
+
+// brokenSeqCandidate reports whether bash 5.2 would have taken the braces of
+// a sequence that failed to parse as an expansion at all: it does when some
+// ".." between them is not directly before the closing brace, so {{a,b}..}
+// is not one and its inner list still expands.
+func brokenSeqCandidate(br *BraceExp) bool {
+	if len(br.Elems) > 2 {
+		return true
+	}
+	last := br.Elems[len(br.Elems)-1]
+	if len(last.Parts) > 0 {
+		return true
+	}
+	return false
+}
+
+// partsHaveComma reports whether the source text of parts holds a comma not
+// escaped by a backslash, inside quotes and expansions too: bash 5.2's scan of
+// a failed sequence's text looks at the characters alone.
+func partsHaveComma(parts []WordPart) bool {
+	for _, part := range parts {
+		switch part := part.(type) {
+		case *Lit:
+			if textHasComma(part.Value) {
+				return true
+			}
+		case *SglQuoted:
+			if textHasComma(part.Value) {
+				return true
+			}
+		case *DblQuoted:
+			if partsHaveComma(part.Parts) {
+				return true
+			}
+		case *BraceExp:
+			if !part.Sequence && len(part.Elems) > 1 {
+				return true
+			}
+			if slices.ContainsFunc(part.Elems, func(w *Word) bool { return partsHaveComma(w.Parts) }) {
+				return true
+			}
+		default:
+			var sb strings.Builder
+			if err := NewPrinter().Print(&sb, part); err == nil && textHasComma(sb.String()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func textHasComma(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case ',':
+			return true
+		}
+	}
+	return false
+}
+
+// unbrace returns a brace expansion to the literal text it was read from.
+func unbrace(br *BraceExp) []WordPart {
+	sep := litComma
+	if br.Sequence {
+		sep = litDots
+	}
+	parts := []WordPart{litLeftBrace}
+	for i, elem := range br.Elems {
+		if i > 0 {
+			parts = append(parts, sep)
+		}
+		for _, p := range elem.Parts {
+			if inner, ok := p.(*BraceExp); ok {
+				parts = append(parts, unbrace(inner)...)
+				continue
+			}
+			parts = append(parts, p)
+		}
+	}
+	return append(parts, litRightBrace)
 }
