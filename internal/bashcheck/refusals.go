@@ -31,6 +31,7 @@ const (
 	kLocale                  // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
 	kNamesPrefix             // `${!prefix*}`/`${!prefix@}` whose prefix begins a name of bashOnlyVars
 	kNoAssign                // a list, element or declaration assigned to bash's noassign variable Arg
+	kPrefixDecl              // a prefix assignment before a declaration builtin naming the same variable
 )
 
 // refusal is one construct the interpreter cannot run as bash does. Example
@@ -184,6 +185,10 @@ var table = []refusal{
 	{"assigning BASH_ARGC a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_ARGC", "f() { BASH_ARGC=(x); echo st=$?; }; f; echo end=$?"},
 	{"assigning BASH_LINENO a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_LINENO", "f() { BASH_LINENO=(1); echo st=$?; }; f; echo end=$?"},
 	{"assigning BASH_SOURCE a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_SOURCE", "f() { BASH_SOURCE=(1); echo st=$?; }; f; echo end=$?"},
+	// bash gives the declaration the temporary value: export and readonly
+	// keep it after the command, declare and local in a function make a
+	// local of it; the interpreter restores the old value first.
+	{"a prefix assignment before declare, typeset, local, export or readonly naming a variable it declares (or a name that is not literal)", kPrefixDecl, "", "", "x=1; x=5 export x; echo \"x=$x\""},
 	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
 	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
 	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
@@ -212,6 +217,51 @@ func noAssign(a *syntax.Assign, declared bool, hit func(kind, string, string, sy
 	if declared || a.Array != nil || a.Index != nil {
 		hit(kNoAssign, "", a.Name.Value, a.Pos())
 	}
+}
+
+// declBuiltins are the builtins whose operands declare variables.
+var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true}
+
+// prefixDeclared reports the first operand of a declaration builtin run
+// with prefix assignments that names one of their variables, or whose name
+// is not literal text.
+func prefixDeclared(name string, assigns []*syntax.Assign, operands []*syntax.Word) (syntax.Pos, bool) {
+	if len(assigns) == 0 || !declBuiltins[name] {
+		return syntax.Pos{}, false
+	}
+	options := true
+	for _, w := range operands {
+		declared, ok := declaredName(w)
+		if !ok {
+			return w.Pos(), true
+		}
+		if options && len(declared) > 1 && (declared[0] == '-' || declared[0] == '+') {
+			options = declared != "--"
+			continue
+		}
+		options = false
+		for _, a := range assigns {
+			if a.Name != nil && a.Name.Value == declared {
+				return w.Pos(), true
+			}
+		}
+	}
+	return syntax.Pos{}, false
+}
+
+// declaredName is the name a declaration operand declares (NAME, NAME=v,
+// NAME+=v, NAME[i]=v), when its text up to there is literal.
+func declaredName(w *syntax.Word) (string, bool) {
+	if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+		if i := strings.IndexAny(lit.Value, "=[+"); i >= 0 {
+			return lit.Value[:i], true
+		}
+	}
+	text, ok := literalWord(w)
+	if i := strings.IndexAny(text, "=[+"); ok && i >= 0 {
+		text = text[:i]
+	}
+	return text, ok
 }
 
 func localeAssign(a *syntax.Assign, nakedKeeps bool, hit func(kind, string, string, syntax.Pos)) {
@@ -394,6 +444,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				name = words[0].Lit()
 			}
 			hit(kCommand, name, "", words[0].Pos())
+			if pos, ok := prefixDeclared(name, n.Assigns, words[1:]); ok {
+				hit(kPrefixDecl, "", "", pos)
+			}
 			if name == "set" && len(words) == 1 {
 				hit(kListAll, name, "", words[0].Pos())
 			}
