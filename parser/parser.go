@@ -419,7 +419,7 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		line := i
 		// Here-document bodies stay verbatim, within their command.
 		if !strings.HasPrefix(t, "#") {
-			if body, last := heredocBodies(p.lines, i); len(body) > 0 {
+			if body, last := p.heredocBodies(i); len(body) > 0 {
 				t += "\n" + strings.Join(body, "\n")
 				i = last
 			}

@@ -72,8 +72,12 @@ func firstWord(s string) (string, string) {
 // data, not indentation), each ended by its delimiter line, and the index
 // of the last line used. A delimiter line matches once trimmed, as the
 // reference trims body lines; it is emitted without the indentation so that
-// the shell sees it.
-func heredocBodies(lines []string, i int) ([]string, int) {
+// the shell sees it. A delimiter split by a backslash-newline (EO\ then F)
+// is an error: bash joins the lines of an unquoted body before it looks
+// for the delimiter, the bodies here are whole lines (and the rest of the
+// block is then likely a body: no "unterminated" noise follows).
+func (p *parser) heredocBodies(i int) ([]string, int) {
+	lines := p.lines
 	var body []string
 	for _, h := range shellscan.Heredocs(lines[i]) {
 		for i+1 < len(lines) {
@@ -82,8 +86,28 @@ func heredocBodies(lines []string, i int) ([]string, int) {
 				body = append(body, h.Delim)
 				break
 			}
+			if !h.Quoted && splitDelimiter(lines[i:], h.Delim) {
+				p.errorAtEOF(i+1, 1, "the here-document delimiter "+h.Delim+" is split by a backslash-newline (bash joins the lines and ends the here-document there): write it on one line")
+			}
 			body = append(body, lines[i])
 		}
 	}
 	return body, i
+}
+
+// splitDelimiter reports whether lines[0], ended by a backslash, joined
+// with the lines after it while each ends by one, is the delimiter.
+func splitDelimiter(lines []string, delim string) bool {
+	joined := ""
+	for _, l := range lines {
+		n := len(l) - len(strings.TrimRight(l, "\\"))
+		if n%2 == 0 {
+			return joined != "" && trim(joined+l) == delim
+		}
+		joined += l[:len(l)-1]
+		if !strings.HasPrefix(delim, strings.TrimLeft(joined, " \t")) {
+			return false
+		}
+	}
+	return false
 }

@@ -224,8 +224,9 @@ func TestHeredocs(t *testing.T) {
 		want []shellscan.Heredoc
 	}{
 		{"cat <<END", []shellscan.Heredoc{{Delim: "END", Dash: false}}},
-		{"cat <<-'E O'", []shellscan.Heredoc{{Delim: "E O", Dash: true}}},
-		{`cat <<"X" >f; cat << \Y`, []shellscan.Heredoc{{Delim: "X", Dash: false}, {Delim: "Y", Dash: false}}},
+		{"cat <<-'E O'", []shellscan.Heredoc{{Delim: "E O", Dash: true, Quoted: true}}},
+		{`cat <<"X" >f; cat << \Y`, []shellscan.Heredoc{{Delim: "X", Dash: false, Quoted: true}, {Delim: "Y", Dash: false, Quoted: true}}},
+		{`cat <<E\OF <<"" <<'EOF'x`, []shellscan.Heredoc{{Delim: "EOF", Quoted: true}, {Delim: "EOFx", Quoted: true}}},
 		{"cat <<<word", nil},
 		{"echo $((1<<2))", nil},
 		{"echo '<<A' \"<<B\" # <<C", nil},

@@ -20,7 +20,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		var hdoc []string
 		hdocLast := i
 		if !strings.HasPrefix(t, "#") {
-			hdoc, hdocLast = heredocBodies(p.lines, i)
+			hdoc, hdocLast = p.heredocBodies(i)
 		}
 		if depth > 0 {
 			if len(hdoc) > 0 {
@@ -669,7 +669,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 		var hdoc []string
 		hdocLast := j
 		if !strings.HasPrefix(t, "#") {
-			hdoc, hdocLast = heredocBodies(p.lines, j)
+			hdoc, hdocLast = p.heredocBodies(j)
 		}
 		switch {
 		case t == "fi":

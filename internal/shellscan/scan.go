@@ -317,6 +317,9 @@ func SplitStatements(text string) []string {
 type Heredoc struct {
 	Delim string // the delimiter word with its quotes removed
 	Dash  bool   // <<- (leading tabs are stripped from body and delimiter)
+	// Quoted: the word had quotes or a backslash, so the body is text
+	// (no expansions, backslash-newlines kept)
+	Quoted bool
 }
 
 // Heredocs returns the here-documents a shell line opens, in order: `<<`
@@ -386,8 +389,10 @@ func heredocWord(line string, j int) (Heredoc, int) {
 			}
 		case d == '\'' || d == '"':
 			q = d
+			h.Quoted = true
 		case d == '\\' && j+1 < len(line):
 			j++
+			h.Quoted = true
 			word.WriteByte(line[j])
 		case strings.IndexByte(" \t;&|<>()", d) >= 0:
 			h.Delim = word.String()

@@ -24,3 +24,25 @@ func TestJaiphBraceSequenceThatFails(t *testing.T) {
 		`echo {a..} {..a} {1..2} {..} {a..b..} {1..2..x}`,
 	})
 }
+
+// TestJaiphHeredocStopIsAWholeLine: bash compares each whole line of an
+// unquoted here-document's source with the stop word once its
+// backslash-newlines are joined: a line whose text after an expansion is
+// the stop word goes on (${x}EOF), a stop word split by a backslash-newline
+// ends the body (EO\<newline>F), a line joined onto the one before does
+// not (foo\<newline>EOF); a quoted stop word keeps the backslash-newlines.
+func TestJaiphHeredocStopIsAWholeLine(t *testing.T) {
+	runCases(t, []string{
+		"x=1\ncat <<EOF\n${x}EOF\nmid\nEOF\necho after",
+		"x=1\ncat <<EOF\n$x\nEOF",
+		"cat <<EOF\n`echo a`EOF\nEOF",
+		"cat <<EOF\na\nEO\\\nF\necho mid\ncat <<EOF\nb\nEOF",
+		"cat <<EOF\na\nE\\\nO\\\nF\necho after",
+		"cat <<EOF\nfoo\\\nEOF\nbar\nEOF",
+		"cat <<EOF\n\\\nEOF\necho after",
+		"cat <<EOF\nEO\\\nFX\nEOF",
+		"cat <<'EOF'\nhello\nEO\\\nF\nEOF",
+		"x=1\ncat <<-EOF\n\t${x}\tb\n\tEOF",
+		"cat <<-EOF\n\tEO\\\nF\necho after",
+	})
+}

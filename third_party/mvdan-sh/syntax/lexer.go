@@ -210,6 +210,7 @@ func (p *Parser) nextKeepSpaces() {
 	case hdocBody, hdocBodyTabs:
 		switch r {
 		case '`', '$':
+			p.hdocMidLine = true // jaiph-go patch: see advanceLitHdoc
 			p.tok = p.dqToken(r)
 		default:
 			p.advanceLitHdoc(r)
@@ -1267,25 +1268,36 @@ loop:
 
 func (p *Parser) advanceLitHdoc(r rune) {
 	// Unlike the rest of nextKeepSpaces quote states, we handle escaped
-	// newlines here. If lastTok==_Lit, then we know we're following an
-	// escaped newline, so the first line can't end the heredoc.
-	lastTok := p.tok
+	// newlines here. jaiph-go patch: bash compares the whole logical line
+	// of the source with the stop word, backslash-newlines joined, so a
+	// line can end the heredoc only if it starts in this literal: one
+	// after an expansion (${x}EOF) or a joined line that is no prefix of
+	// the stop word (foo\<newline>EOF) never does; EO\<newline>F does.
+	midLine := p.hdocMidLine
+	p.hdocMidLine = true // unless the stop word ends it, this literal ends mid-line
 	for r == escNewl {
 		r = p.rune()
-		lastTok = _Lit
 	}
 	p.pos = p.nextPos()
 
 	p.tok = _Lit
 	p.newLit(r)
-	for p.quote == hdocBodyTabs && r == '\t' {
+	for p.quote == hdocBodyTabs && r == '\t' && !midLine {
 		r = p.rune()
 	}
 	lStart := len(p.litBs) - 1
+	firstLine := true
 	stop := p.hdocStops[len(p.hdocStops)-1]
 	for ; ; r = p.rune() {
 		switch r {
-		case escNewl, '$':
+		case escNewl:
+			if (!firstLine || !midLine) && lStart >= 0 && bytes.HasPrefix(stop, p.litBs[lStart:]) {
+				// the logical line may still be the stop word
+				continue
+			}
+			p.val = p.endLit()
+			return
+		case '$':
 			p.val = p.endLit()
 			return
 		case '\\': // escaped byte follows
@@ -1303,9 +1315,9 @@ func (p *Parser) advanceLitHdoc(r rune) {
 					p.val = p.endLit()
 					return
 				}
-			} else if lStart == 0 && lastTok == _Lit {
-				// This line starts right after an escaped
-				// newline, so it should never end the heredoc.
+			} else if firstLine && midLine {
+				// This line started before this literal, so it
+				// cannot be the stop word.
 			} else if lStart >= 0 {
 				// Compare the current line with the stop word.
 				line := p.litBs[lStart:]
@@ -1319,6 +1331,7 @@ func (p *Parser) advanceLitHdoc(r rune) {
 						p.tok = _Newl
 					}
 					p.hdocStops[len(p.hdocStops)-1] = nil
+					p.hdocMidLine = false
 					return
 				}
 			}
@@ -1329,6 +1342,7 @@ func (p *Parser) advanceLitHdoc(r rune) {
 				p.rune()
 			}
 			lStart = len(p.litBs)
+			firstLine = false
 		}
 	}
 }

@@ -551,6 +551,9 @@ type Parser struct {
 	heredocs    []*Redirect
 
 	hdocStops [][]byte // stack of end words for open heredocs
+	// hdocMidLine: the heredoc body's next literal starts inside a line
+	// (after an expansion or a backslash-newline), jaiph-go patch
+	hdocMidLine bool
 
 	parsingDoc bool // true if using [Parser.Document]
 
@@ -797,6 +800,7 @@ func (p *Parser) doHeredocs() {
 		if quoted {
 			r.Hdoc = p.quotedHdocWord()
 		} else {
+			p.hdocMidLine = false
 			p.next()
 			r.Hdoc = p.getWord()
 		}
