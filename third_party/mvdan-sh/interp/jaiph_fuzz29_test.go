@@ -46,3 +46,31 @@ func TestJaiphHeredocStopIsAWholeLine(t *testing.T) {
 		"cat <<-EOF\n\tEO\\\nF\necho after",
 	})
 }
+
+// TestJaiphSubshellOwnLocals: in a subshell of a function, as in the
+// function itself, a declaration reaches the function's own local — one
+// the subshell declared, or, in a background subshell (a pipeline part),
+// one the function had — keeping its attributes (declare -i m=1; declare
+// m=2+2 gives 4), while a calling function's local is shadowed by a new
+// one (local v starts unset).
+func TestJaiphSubshellOwnLocals(t *testing.T) {
+	runCases(t, []string{
+		`f() { ( declare -i m=1; declare m=2+2; echo "$m" ); }; f`,
+		`f() { { declare -i m=1; declare m=3+3; echo "$m"; } | cat; }; f`,
+		`f() { local -i n=1; { declare n=5+5; echo "$n"; } | cat; }; f`,
+		`f() { ( declare -l s=AB; local s=CD; echo "$s" ); }; f`,
+		`f() { ( declare -i r1=1; declare r1=x; echo "st=$? $r1" ); }; f`,
+		`f() { ( ( declare -i q=1; ( declare q=2+3; echo "$q" ) ) ); }; f`,
+		`outer() { local -i c=1; local v=x; inner; echo "c=$c v=$v"; }
+inner() {
+  ( declare c=2+2; declare -p c )
+  { declare c=3+3; declare -p c; } | cat
+  ( local v; echo "[${v-unset}]" )
+  { local v; echo "[${v-unset}]"; } | cat
+  ( v=y; local v=z; declare -p v )
+  { c=7; declare c=1+1; echo "$c"; } | cat
+}
+outer`,
+		`f() { local -r ro=1; { declare ro=2; echo "st=$?"; } | cat; }; f`,
+	})
+}

@@ -1772,8 +1772,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 			}
 		}()
+		// jaiph-go patch: a local a subshell declares is the function's
+		// own there (see ownLocals), marked once its declaration is
+		// done, so that later ones reach it
+		declaredLocal := ""
+		markLocal := func() {
+			if declaredLocal != "" {
+				r.markOwnLocal(declaredLocal)
+				declaredLocal = ""
+			}
+		}
+		defer markLocal()
 	assignLoop:
 		for _, as := range declArgs {
+			markLocal()
+			if local && !global && syntax.ValidName(as.Name.Value) {
+				declaredLocal = as.Name.Value
+			}
 			appendWord := as.Append && as.Value != nil // as written: the trace shows x+=v
 			appendWritten := as.Append                 // before a new local's += becomes =, below
 			roElem := false                            // see the -r NAME[SUB]=v case below

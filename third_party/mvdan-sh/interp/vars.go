@@ -38,18 +38,29 @@ func newOverlayEnviron(parent expand.Environ, background bool) *overlayEnviron {
 		// hides stays in the copy for a command's environment, as in
 		// the shell's own scopes (execEnv, which skips it).
 		var invisible *overlayEnviron
+		po, _ := parent.(*overlayEnviron)
+		own := func(e *overlayEnviron, name string, vr expand.Variable) {
+			if vr.Local && po != nil && po.ownsLocal(name) {
+				if e.ownLocals == nil {
+					e.ownLocals = map[string]bool{}
+				}
+				e.ownLocals[e.normalize(name)] = true
+			}
+		}
 		for name, vr := range parent.Each {
 			if !vr.IsSet() && vr.Local {
 				if invisible == nil {
 					invisible = &overlayEnviron{values: map[string]namedVariable{}}
 				}
 				invisible.values[invisible.normalize(name)] = namedVariable{name, vr}
+				own(invisible, name, vr)
 				continue
 			}
 			if invisible != nil {
 				delete(invisible.values, invisible.normalize(name))
 			}
 			oenv.Set(name, vr)
+			own(oenv, name, vr)
 		}
 		if invisible != nil && len(invisible.values) > 0 {
 			invisible.parent = oenv
@@ -86,6 +97,27 @@ type overlayEnviron struct {
 	// (make_local_variable), which an unset then leaves unset rather
 	// than uncovering what it hid.
 	builtinEnv bool
+	// ownLocals (jaiph-go patch): in a subshell's copy of a function's
+	// scope, the names it holds that are that function's own locals,
+	// not a calling function's: declared in the subshell, or, in a
+	// background subshell's flat copy, the function's locals when the
+	// copy was made. A declaration reaches them as bash's does the
+	// function's locals (declare -i m=1; declare m=2+2 in a pipeline
+	// part gives 4), and a local of a calling function is shadowed.
+	ownLocals map[string]bool
+}
+
+// markOwnLocal records that the subshell's copy of a function's scope
+// holds name as one of the function's own locals (see ownLocals).
+func (r *Runner) markOwnLocal(name string) {
+	o, ok := r.writeEnv.(*overlayEnviron)
+	if !ok || o.funcScope || o.tempScope {
+		return
+	}
+	if o.ownLocals == nil {
+		o.ownLocals = map[string]bool{}
+	}
+	o.ownLocals[o.normalize(name)] = true
 }
 
 // namedVariable records the original name of a variable for platforms
@@ -236,7 +268,15 @@ func (o *overlayEnviron) newLocal(name string) bool {
 	n := o.normalize(name)
 	for e := o; e != nil; {
 		if vr, ok := e.values[n]; ok {
-			return !vr.Local
+			// a subshell's copy of a calling function's local: the
+			// function's scope below decides (a flat copy has none:
+			// new)
+			if !(vr.Local && !e.funcScope && !e.tempScope && !e.ownLocals[n]) {
+				return !vr.Local
+			}
+			if e.parent == nil {
+				return true
+			}
 		}
 		if e.funcScope {
 			return true
@@ -370,6 +410,9 @@ func (o *overlayEnviron) ownsLocal(name string) bool {
 		if e.funcScope {
 			vr, ok := e.values[e.normalize(name)]
 			return ok && vr.Local
+		}
+		if vr, ok := e.values[e.normalize(name)]; ok && e.ownLocals[e.normalize(name)] {
+			return vr.Local
 		}
 		p, ok := e.parent.(*overlayEnviron)
 		if !ok || e.tempScope {
