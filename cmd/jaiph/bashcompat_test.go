@@ -581,6 +581,11 @@ func runBashCompatBashSide(t *testing.T, s bashCompatSnippet, script string) (ba
 	if err != nil {
 		return bashCompatSide{}, err
 	}
+	// getopts prefixes its messages with $0, jaiph's the function's
+	// qualified name (docs/differences.md): bash's script path is that.
+	for _, msg := range []string{"illegal option -- ", "option requires an argument -- "} {
+		side.stderr = strings.ReplaceAll(side.stderr, script+": "+msg, "main::snippet: "+msg)
+	}
 	side.stderr = strings.ReplaceAll(side.stderr, script+": ", "bash: ")
 	return bashCompatSide{normaliseBashCompat(side.stdout, bdir, false), normaliseBashCompat(side.stderr, bdir, true), side.status}, nil
 }

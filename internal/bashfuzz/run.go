@@ -81,7 +81,12 @@ func BashScript(body string, c Context) string {
 		// if condition), as jaiph does in such a callee.
 		call = name + " \"$@\" || exit $?\n"
 	}
-	return "set -eo pipefail; " + name + "() {\n" + body + "\n}\n" + call
+	// $0 in a jaiph body is the qualified name of what runs it (a body
+	// has no script file; docs/differences.md): bash's is set to the
+	// same, so that a program reaching $0 through ${!v} (v=$?, 0)
+	// compares the rest.
+	argv0 := strings.TrimSuffix(name, "::impl")
+	return "set -eo pipefail; BASH_ARGV0=" + argv0 + "; " + name + "() {\n" + body + "\n}\n" + call
 }
 
 // Side is what one side produced.

@@ -993,12 +993,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		case opt == '?' && diagnostics && !done:
 			unsetOptarg()
 			if printErrs {
-				r.errf("illegal option -- %s\n", optarg)
+				// jaiph-go patch: prefixed by $0, as bash's sh_getopt
+				r.errf("%s: illegal option -- %s\n", r.lookupVar("0").String(), optarg)
 			}
 		case opt == ':' && diagnostics:
 			unsetOptarg()
 			if printErrs {
-				r.errf("option requires an argument -- %s\n", optarg)
+				r.errf("%s: option requires an argument -- %s\n", r.lookupVar("0").String(), optarg)
 			}
 		case optarg != "" || takesOptarg(optstr, opt):
 			// jaiph-go patch: an empty argument is still the option's

@@ -74,3 +74,15 @@ outer`,
 		`f() { local -r ro=1; { declare ro=2; echo "st=$?"; } | cat; }; f`,
 	})
 }
+
+// TestJaiphGetoptsMessagesName0: getopts prefixes its messages with $0,
+// as bash's sh_getopt does (the comparison gives bash's the interpreter's
+// $0), with operands given or from the positional parameters.
+func TestJaiphGetoptsMessagesName0(t *testing.T) {
+	runCases(t, []string{
+		`OPTIND=1; while getopts a: o -x -a; do echo "$o ${OPTARG-unset}"; done; echo "ind=$OPTIND"`,
+		`set -- -q; getopts ab o; echo "$o st=$?"`,
+		`f() { getopts b: o -b; echo "$o"; }; f`,
+		`OPTERR=0; getopts a o -z; echo "$o"`,
+	})
+}

@@ -65,8 +65,12 @@ func runBash(t *testing.T, dir, src string) shResult {
 	} else if err != nil {
 		t.Fatal(err)
 	}
+	// bash's location prefix goes; getopts' messages, which bash
+	// prefixes with $0, get the interpreter's $0, gosh (no file name)
+	getopts := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(script) + `: (illegal option|option requires an argument) -- `)
 	prefix := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(script) + `: (line \d+: )?`)
-	return shResult{out.String(), prefix.ReplaceAllString(errb.String(), ""), status}
+	stderr := prefix.ReplaceAllString(getopts.ReplaceAllString(errb.String(), "gosh: $1 -- "), "")
+	return shResult{out.String(), stderr, status}
 }
 
 func runInterp(t *testing.T, dir, src string) shResult {
