@@ -74,6 +74,10 @@ var table = []refusal{
 	// backquote between Z and a starts a command substitution that does
 	// not close (its fatal `bad substitution`).
 	{"brace character range holding a backquote", kNode, "{..`}", "", "echo -{Y..b}-; echo after"},
+	// bash traces each part of a for ((…)) loop it evaluates as the text
+	// written between the separators, expanded (`+ (( i<2 ))`); the
+	// interpreter does not keep that text.
+	{"for ((…)) in a body that turns on set -x (bash traces each part as written)", kNode, "xtrace for((", "", "set -x; for ((i=0; i<1; i++)); do :; done"},
 	// A literal [[ =~ ]] expression glibc reads in a way Go's engine
 	// cannot follow (a held one fails at run time, naming what).
 	{"[[ =~ ]] regular expression bash's C library reads as jaiph cannot (a count above 1000, a group that can match nothing or an anchor repeated by an interval, an anchor next to a newline the expression matches)", kNode, "=~", "", "[[ a =~ a{1001} ]]; echo st=$?"},
@@ -385,6 +389,8 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 		}
 	}
+	var cFor *syntax.CStyleLoop // the first for ((…)) loop
+	xtrace := false             // a set -x (or -o xtrace) somewhere
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryTest:
@@ -452,6 +458,7 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			options(name, words[1:], hit)
 			special(name, words, hit)
+			xtrace = xtrace || name == "set" && setsXtrace(words[1:])
 			if code, w := laterCode(name, words[1:]); w != nil {
 				// a literal trap action or eval string runs as shell
 				// later: what it holds is refused as if written out
@@ -496,6 +503,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				arithName(x)
 			}
 		case *syntax.CStyleLoop:
+			if cFor == nil {
+				cFor = n
+			}
 			arithName(n.Init)
 			arithName(n.Cond)
 			arithName(n.Post)
@@ -527,6 +537,9 @@ func scan(f *syntax.File) (out, steps []found) {
 		}
 		return true
 	})
+	if cFor != nil && xtrace {
+		hit(kNode, "xtrace for((", "", cFor.Pos())
+	}
 	if len(steps) > 0 && defined != nil {
 		kept := steps[:0]
 		for _, st := range steps {
@@ -537,6 +550,23 @@ func scan(f *syntax.File) (out, steps []found) {
 		steps = kept
 	}
 	return out, steps
+}
+
+// setsXtrace reports whether set's operands turn on xtrace: -x among
+// short options, or -o xtrace.
+func setsXtrace(words []*syntax.Word) bool {
+	for i, w := range words {
+		lit := w.Lit()
+		switch {
+		case lit == "-o" && i+1 < len(words) && words[i+1].Lit() == "xtrace":
+			return true
+		case lit == "--" || lit == "-" || !strings.HasPrefix(lit, "-"):
+			return false
+		case !strings.HasPrefix(lit, "-o") && strings.Contains(lit, "x"):
+			return true
+		}
+	}
+	return false
 }
 
 // options reports the refused short options, `set -o` names and shopt
