@@ -2739,6 +2739,13 @@ func (p *Parser) testExprTerm() TestExpr {
 	if left == nil {
 		return left
 	}
+	if _, word := left.(*Word); word && p.tok == _Newl {
+		// jaiph-go patch: bash's cond_term reads the token after an
+		// operand word as it is: a newline there is its syntax error
+		// (after a unary test, a comparison or a ( … ) group it is
+		// skipped)
+		p.curErr("unexpected token `newline', conditional binary operator expected")
+	}
 	p.got(_Newl)
 	switch p.tok {
 	case andAnd, orOr:
