@@ -159,10 +159,13 @@ type Runner struct {
 	// noErrExit prevents failing commands from triggering [optErrExit],
 	// such as the condition in a [syntax.IfClause].
 	noErrExit bool
-	// thisCommand is bash's this_command_name as far as the one message
-	// that shows it does (a list declared over a readonly variable, see
-	// the DeclClause case): the function just called, `[[` or `((` after
-	// one ran, empty after any other simple command (jaiph-go patch).
+	// thisCommand is bash's this_command_name as far as the messages
+	// that show it do (a list declared over a readonly variable, see the
+	// DeclClause case; a declare -i value's arithmetic error while words
+	// expand, see expandErr): the simple command running (a function, an
+	// eval) and, after it, `[[` or `((` after one ran, empty after any
+	// other simple command and while prefix assignments expand (jaiph-go
+	// patch).
 	thisCommand string
 	// redirCommand is the name of the simple command whose redirections
 	// are being expanded: bash's this_command_name then, which its

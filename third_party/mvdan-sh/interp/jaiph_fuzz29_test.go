@@ -86,3 +86,29 @@ func TestJaiphGetoptsMessagesName0(t *testing.T) {
 		`OPTERR=0; getopts a o -z; echo "$o"`,
 	})
 }
+
+// TestJaiphArithErrorNamesStaleCommand: a declare -i value's arithmetic
+// error while a command's words expand names bash's this_command_name:
+// `((` or `[[` after one ran (through && lists, groups, subshells,
+// pipelines, a case word and a for list), the function or eval running,
+// nothing after any other simple command or in a prefix assignment.
+func TestJaiphArithErrorNamesStaleCommand(t *testing.T) {
+	runCases(t, []string{
+		`declare -i v; (( 1 )); echo ${v:=1/0}; echo after`,
+		`declare -i v; [[ 1 ]]; : ${v:=1/0}`,
+		`declare -i v; (( 1 )); x=${v:=1/0}; echo "st=$?"`,
+		`declare -i v; (( 1 )); x=${v:=1/0} true; echo "st=$?"`,
+		`declare -i v; (( 1 )); case ${v:=1/0} in *) ;; esac`,
+		`declare -i v; (( 1 )); for x in ${v:=1/0}; do :; done`,
+		`declare -i v; for ((k=0;k<1;k++)); do :; done; echo ${v:=1/0}`,
+		`declare -i v; for ((;;)); do break; done; echo ${v:=1/0}`,
+		`declare -i v; (( 0 )) || echo ${v:=1/0}`,
+		`declare -i v; (( 1 )); ( echo ${v:=1/0} ); echo "st=$?"`,
+		`declare -i v; (( 1 )); echo ${v:=1/0} | cat; echo "st=$?"`,
+		`declare -i v; f() { echo ${v:=1/0}; }; f`,
+		`declare -i v; f() { :; echo ${v:=1/0}; }; f`,
+		`declare -i v; eval 'echo ${v:=1/0}'`,
+		`declare -i v; h() { (( 1 )); }; h; echo ${v:=1/0}`,
+		`declare -i v; if (( 1 )); then :; fi; echo ${v:=1/0}`,
+	})
+}

@@ -281,11 +281,16 @@ func (r *Runner) expandErr(err error) {
 		return
 	}
 	errMsg := err.Error()
-	if _, intValue := errors.AsType[intValueError](err); intValue && r.redirCommand != "" && isArithmErr(err) {
-		// jaiph-go patch: bash's arithmetic names this_command_name,
-		// the command whose redirections are being expanded
-		// (cat <<< "${v:=1/0}" of a declare -i v: "cat: 1/0: …").
-		fmt.Fprint(r.stderr, r.redirCommand+": ")
+	if _, intValue := errors.AsType[intValueError](err); intValue && isArithmErr(err) {
+		// jaiph-go patch: bash's arithmetic names this_command_name:
+		// the command whose redirections are being expanded (cat <<<
+		// "${v:=1/0}" of a declare -i v: "cat: 1/0: …"), or, while a
+		// command's words expand, what set it last and was not reset
+		// by a simple command ending (`((`, `[[`, the function or
+		// eval running: (( 1 )); echo ${v:=1/0} says "((: 1/0: …").
+		if name := cmp.Or(r.redirCommand, r.thisCommand); name != "" {
+			fmt.Fprint(r.stderr, name+": ")
+		}
 	}
 	fmt.Fprintln(r.stderr, errMsg)
 	if err == expand.ErrBraceLimit {
@@ -1196,6 +1201,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.writeEnv = temp
 		}
 
+		// jaiph-go patch: bash expands a command's prefix assignments
+		// with no this_command_name (see thisCommand)
+		r.thisCommand = ""
 		for _, as := range cm.Assigns {
 			name := as.Name.Value
 			prev := r.lookupVar(name)
@@ -1329,6 +1337,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if temp == nil && slices.ContainsFunc(cm.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == "PATH" }) {
 			r.prefixPath = true
 		}
+		r.thisCommand = fields[0] // jaiph-go patch: see thisCommand (eval 'echo ${v:=1/0}')
 		r.call(ctx, cm.Args[0].Pos(), fields)
 		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		// jaiph-go patch: "$_" is the last argument of the previous
