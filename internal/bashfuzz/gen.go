@@ -657,7 +657,10 @@ func (g *gen) stmt(depth int) *Stmt {
 		case 3:
 			st.Words = append([]string{"echo"}, append(g.words(st, 2), g.c.pick(">&2", "1>&2", "2>&1", "2>/dev/null", ">/dev/null"))...)
 		case 4:
-			st.Words = []string{g.c.pick("ls", "wc -c", "cat -A", "sort"), g.c.pick("f1", "f2", "f*", "nosuch")}
+			// wc -l, not -c: a file may hold bash's diagnostics, whose
+			// location prefix (script: line N:) the comparison drops
+			// from each line but a byte count would still hold
+			st.Words = []string{g.c.pick("ls", "wc -l", "cat -A", "sort"), g.c.pick("f1", "f2", "f*", "nosuch")}
 		case 5:
 			st.Words = []string{"exec", g.c.pick("3>f2", "2>f2", ">>f1", "3>&-")}
 		default:
