@@ -779,7 +779,9 @@ func (g *gen) stmt(depth int) *Stmt {
 		st.Parts = []Part{{Head: name + "() {", Body: body}}
 		st.Tail = "}"
 	case 18: // pipeline
-		reader := g.c.pick("cat", "tr a-z A-Z", "grep -q zz", "false", "wc -l", "sed s/a/b/")
+		// grep's pattern is one no path holds: bash's diagnostics carry
+		// the script's path (.../bashfuzz-soak…/b2.sh: line 4: …)
+		reader := g.c.pick("cat", "tr a-z A-Z", "grep -q zq", "false", "wc -l", "sed s/a/b/")
 		st.Words = []string{g.c.pick("echo", "printf '%s\\n'"), g.word(st, false), "|", reader}
 		if g.c.n(2) == 0 {
 			st.Words = append(st.Words, "|", g.c.pick("cat", "head -n 1", "true"))
