@@ -85,6 +85,11 @@ var table = []refusal{
 	// (+, =, ?) word into its plain text; a quote there then unbalances
 	// the word when it expands (its fatal `bad substitution`).
 	{"$'…' holding a quote in the word of a double-quoted ${v:-…}", kNode, "$'\"'", "", `echo "[${u:-$'a\x22b'}]"; echo after`},
+	// While bash looks for the } of a double-quoted ${…}, a $( inside
+	// single quotes there starts a command substitution it reads to its
+	// ) (an unclosed one is its syntax error); the interpreter reads
+	// the quotes as quotes.
+	{"$( inside single quotes inside a double-quoted ${…} (bash reads a command substitution there)", kNode, "'$('", "", `a=1; echo "${a#'$('}"; echo after`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
@@ -417,6 +422,9 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.DblQuoted:
 			if pos, ok := quotedDollarSglQuote(n); ok {
 				hit(kNode, "$'\"'", "", pos)
+			}
+			if pos, ok := quotedComsubInSglQuote(n); ok {
+				hit(kNode, "'$('", "", pos)
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
@@ -828,6 +836,35 @@ func quotedDollarSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
 			v := strings.ToLower(sq.Value)
 			for _, q := range []string{`"`, `\'`, `\x22`, `\x27`, `\042`, `\047`, `\u0022`, `\u0027`, `\u00000022`, `\u00000027`} {
 				if strings.Contains(v, q) {
+					return sq.Pos(), true
+				}
+			}
+		}
+	}
+	return syntax.Pos{}, false
+}
+
+// quotedComsubInSglQuote reports a single-quoted string holding "$(" in
+// the word of a parameter expansion inside double quotes.
+func quotedComsubInSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
+	for _, p := range dq.Parts {
+		pe, ok := p.(*syntax.ParamExp)
+		if !ok {
+			continue
+		}
+		var words []*syntax.Word
+		if pe.Exp != nil {
+			words = append(words, pe.Exp.Word)
+		}
+		if pe.Repl != nil {
+			words = append(words, pe.Repl.Orig, pe.Repl.With)
+		}
+		for _, w := range words {
+			if w == nil {
+				continue
+			}
+			for _, wp := range w.Parts {
+				if sq, ok := wp.(*syntax.SglQuoted); ok && !sq.Dollar && strings.Contains(sq.Value, "$(") {
 					return sq.Pos(), true
 				}
 			}
