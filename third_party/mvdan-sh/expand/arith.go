@@ -142,14 +142,33 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			r.sb.WriteString(str)
 			return
 		}
-		if lit, ok := x.Parts[0].(*syntax.Lit); ok && len(x.Parts) == 1 && !strings.Contains(lit.Value, "\\\n") {
+		if lit, ok := x.Parts[0].(*syntax.Lit); ok && len(x.Parts) == 1 && !strings.Contains(lit.Value, "\\") {
 			r.sb.WriteString(lit.Value) // a name or a number, most often
 			return
 		}
 		var b strings.Builder
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
-		r.sb.WriteString(strings.ReplaceAll(b.String(), "\\\n", ""))
+		r.sb.WriteString(r.unescape(strings.ReplaceAll(b.String(), "\\\n", "")))
 	}
+}
+
+// unescape removes the backslashes bash's expansion of arithmetic text
+// removes (jaiph-go patch): as in double quotes, before $, `, " and \ (a
+// let argument is a plain word: before any character). Elsewhere the
+// backslash stays, so $(( 1 + \$x )) is bash's error on "1 + $x".
+func (r *arithRender) unescape(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	let := r.cfg != nil && r.cfg.LetArith
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (let || strings.IndexByte("$`\"\\", s[i+1]) >= 0) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // expandsInArith reports whether bash's expansion of arithmetic text

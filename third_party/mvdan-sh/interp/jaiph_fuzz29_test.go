@@ -112,3 +112,18 @@ func TestJaiphArithErrorNamesStaleCommand(t *testing.T) {
 		`declare -i v; if (( 1 )); then :; fi; echo ${v:=1/0}`,
 	})
 }
+
+// TestJaiphArithTextBackslashes: bash expands arithmetic text as in double
+// quotes, so its error shows $((1 + \$x)) as "1 + $x" (a backslash before
+// $, `, " or \ goes, before others it stays); a let argument is a plain
+// word, every backslash removed.
+func TestJaiphArithTextBackslashes(t *testing.T) {
+	runCases(t, []string{
+		`x=1; ( echo $(( 1 + \$x )) ); echo "st=$?"`,
+		`( echo $(( \"1\" + 2 )) ); ( echo $(( \\ )) ); ( echo $(( 1 + \` + "`x\\`" + ` )) )`,
+		`x=1; (( 1 + \$x )); echo "st=$?"; ( echo $[ 1 + \$x ] )`,
+		`( echo $(( 80\'s )) ); (( 80\'s )); echo "st=$?"`,
+		`x=1; let 1+\$x; echo "st=$?"; let "1+\$x"; echo "st=$?"; let 'a=\\'; echo "st=$?"`,
+		`x=1; ( echo $(( \\\$x )) ); ( echo $(( 1 + \' )) )`,
+	})
+}
