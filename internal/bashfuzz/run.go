@@ -2,6 +2,7 @@ package bashfuzz
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -365,10 +366,18 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context, l loaded) (s
 		return Side{Err: msg}
 	}
 	side = Side{Status: *end.Status, Files: files(dir, func(s string) string { return normalise(s, dir, false) })}
+	outFile, errFile := end.OutFile, end.ErrFile
+	if outFile == "" || errFile == "" {
+		// An artifact empty when the step ended is not named by its
+		// STEP_END; a background job the body left may have written
+		// it since (the run waits for such jobs).
+		out, errPath := stepArtifacts(runDir, obs.name)
+		outFile, errFile = cmp.Or(outFile, out), cmp.Or(errFile, errPath)
+	}
 	for _, a := range []struct {
 		path string
 		dst  *string
-	}{{end.OutFile, &side.Stdout}, {end.ErrFile, &side.Stderr}} {
+	}{{outFile, &side.Stdout}, {errFile, &side.Stderr}} {
 		if a.path == "" {
 			continue
 		}
@@ -379,6 +388,24 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context, l loaded) (s
 		*a.dst = normalise(string(data), dir, false)
 	}
 	return side
+}
+
+// stepArtifacts finds the .out and .err artifacts of the step named name
+// (module main) under a run's directory, "" for one that does not exist.
+func stepArtifacts(runDir, name string) (out, errPath string) {
+	_ = filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		switch base := d.Name(); {
+		case strings.HasSuffix(base, "-main__"+name+".out"):
+			out = path
+		case strings.HasSuffix(base, "-main__"+name+".err"):
+			errPath = path
+		}
+		return nil
+	})
+	return out, errPath
 }
 
 // bash runs the body under bash with the context's framing.
