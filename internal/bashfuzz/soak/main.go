@@ -48,6 +48,7 @@ func main() {
 	root := flag.String("root", defaultRoot(), "where the scratch directories go")
 	findings := flag.String("findings", "bashfuzz-findings.txt", "where divergences are appended")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	fdWatch := flag.Int("fdwatch", 1000, "when the process holds more open files than this, append the programs running then to FINDINGS.fds (0: off)")
 	body := flag.String("body", "", "compare this one file's body in every context, print how each differs, and exit (1 when one does)")
 	flag.Parse()
 	if *body != "" {
@@ -97,6 +98,10 @@ func main() {
 				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped, total.BashBug)
 		}
 	)
+	running := make([]atomic.Pointer[string], *workers) // each worker's program, for -fdwatch
+	if *fdWatch > 0 {
+		go watchFds(ctx, *fdWatch, running, *findings+".fds")
+	}
 	for w := range *workers {
 		wg.Add(1)
 		go func() {
@@ -106,6 +111,8 @@ func main() {
 				b := make([]byte, 40+rng.Intn(200))
 				rng.Read(b)
 				p := bashfuzz.Generate(b, bashfuzz.Options{Avoid: avoid})
+				src := p.String()
+				running[w].Store(&src)
 				var t bashfuzz.Tally
 				f := r.Trial(ctx, p, avoid, true, &t)
 				if ctx.Err() != nil {
@@ -139,6 +146,33 @@ func main() {
 		pprof.StopCPUProfile()
 		os.RemoveAll(scratch)
 		os.Exit(1)
+	}
+}
+
+// watchFds samples how many files the process holds, every 20 ms; above
+// limit it appends the programs the workers are running to path, each
+// once: a program that holds thousands of descriptors at once (seed 141
+// ran out of its 20,000) is a finding of its own kind.
+func watchFds(ctx context.Context, limit int, running []atomic.Pointer[string], path string) {
+	seen := map[string]bool{}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil || len(ents) <= limit {
+			continue
+		}
+		for i := range running {
+			if p := running[i].Load(); p != nil && !seen[*p] {
+				seen[*p] = true
+				appendFinding(path, fmt.Sprintf("%d open files while this program ran:\n%s\n", len(ents), *p))
+			}
+		}
 	}
 }
 
