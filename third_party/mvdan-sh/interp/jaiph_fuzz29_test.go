@@ -127,3 +127,13 @@ func TestJaiphArithTextBackslashes(t *testing.T) {
 		`x=1; ( echo $(( \\\$x )) ); ( echo $(( 1 + \' )) )`,
 	})
 }
+
+// TestJaiphBracketLeadingDash: a '-' first in a bracket expression (after
+// [ or [!) is itself, in file names, case, [[ ]] and ${v/…} patterns alike.
+func TestJaiphBracketLeadingDash(t *testing.T) {
+	runCases(t, []string{
+		`touch a.b a,b a:b a-b 'a;b' 'a b' a_b; echo a[-.,:\;\ _]b; echo a[-.,]b a[-\;]b a[-\ _]b`,
+		`[[ a.b == a[-.,]b ]] && echo m1; case a.b in a[-.,]b) echo m2;; esac; x=a.b; echo ${x/a[-.,]b/R}`,
+		`for s in - a b ']' '!' '^'; do case $s in [-a]) echo "1 $s";; esac; case $s in [!-a]) echo "2 $s";; esac; case $s in []-a]) echo "3 $s";; esac; case $s in [^-]) echo "4 $s";; esac; case $s in [--a]) echo "6 $s";; esac; done`,
+	})
+}

@@ -303,13 +303,18 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 				return literalBracket()
 			}
 		}
+		// jaiph-go patch: a '-' first in the set is itself, as in bash
+		// ([-.,] matches "-", "." and ","); it took the "[" for a
+		// range's start, [-.] being an invalid range.
+		first := true
 		if c == ']' {
 			bsb.WriteByte(']')
+			first = false
 			if c = sl.next(); c == '\x00' {
 				return literalBracket()
 			}
 		}
-		for {
+		for ; ; first = false {
 			switch c {
 			case '\x00':
 				// Bash is inconsistent about invalid character classes
@@ -340,6 +345,10 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 					bsb.WriteString(regexp.QuoteMeta(string(c)))
 				}
 			case '-':
+				if first {
+					bsb.WriteString(`\-`)
+					break
+				}
 				bsb.WriteByte('-')
 				start := sl.last()
 				end := sl.peekNext()
