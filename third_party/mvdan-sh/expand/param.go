@@ -959,7 +959,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					if vr.Kind == Associative {
 						for _, k := range vr.AssocKeys() {
 							key := k
-							if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+							if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
 								key = dqDeclare(k)
 							}
 							sb.WriteString("[" + key + "]=" + dqDeclare(vr.Map[k]) + " ")

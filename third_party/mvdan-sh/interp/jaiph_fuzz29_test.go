@@ -137,3 +137,23 @@ func TestJaiphBracketLeadingDash(t *testing.T) {
 		`for s in - a b ']' '!' '^'; do case $s in [-a]) echo "1 $s";; esac; case $s in [!-a]) echo "2 $s";; esac; case $s in []-a]) echo "3 $s";; esac; case $s in [^-]) echo "4 $s";; esac; case $s in [--a]) echo "6 $s";; esac; done`,
 	})
 }
+
+// TestJaiphUnsetAllElementsAndStarSubscripts: as bash 5.2, unset a[@] (or
+// a[*]) empties an indexed array and keeps it declared, unsets the key @
+// (or *) of an associative one, is "not an array variable" for a scalar;
+// an element of a readonly variable cannot be unset (status 1, before the
+// subscript is read); an indexed list skips a [*]=v or [@]=v element with
+// bash's report_error; declare -p quotes the key @ as it does *.
+func TestJaiphUnsetAllElementsAndStarSubscripts(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2); unset 'a[@]'; declare -p a; echo "${#a[@]} ${a+set}"; b=(1 2); unset 'b[*]'; declare -p b`,
+		`declare -A m=([a]=1 ['*']=2 ['@']=3); unset 'm[*]'; declare -p m; unset 'm[@]'; declare -p m`,
+		`s=str; unset 's[@]'; echo "st=$?"; declare -p s; unset 'nosuch[@]'; echo "st=$?"`,
+		`f() { local -a l=(1 2); unset 'l[@]'; declare -p l; }; f`,
+		`readonly -a r=(1 2); unset 'r[0]'; echo "st=$?"; unset 'r[@]'; echo "st=$?"; declare -p r`,
+		`readonly -A q=([a]=1); unset 'q[a]'; echo "st=$?"; readonly s=1; unset 's[0]'; echo "st=$?"; unset 's[@]'; echo "st=$?"`,
+		`v=x; d=([0]=a [*]=$v [1]=b); echo "st=$?"; declare -p d; d=([@]="$v y"); declare -p d`,
+		`set -e; d=([*]=z); echo after`,
+		`declare -A m=(['@']=3 ['*']=4 [a@b]=5 ['a*']=6); declare -p m; echo "${m[@]@A}"`,
+	})
+}

@@ -1994,7 +1994,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.outf("declare -%s %s=(", flags, name)
 					for _, k := range vr.AssocKeys() {
 						key := k
-						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
 							key = bashDeclQuote(k, false)
 						}
 						r.outf("[%s]=%s ", key, bashDeclQuote(vr.Map[k], true))

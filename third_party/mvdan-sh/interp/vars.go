@@ -1318,10 +1318,21 @@ func (r *Runner) unsetElem(name, sub string) {
 	if n, v := vr.Resolve(r.writeEnv); n != "" {
 		name, vr = n, v
 	}
+	if vr.ReadOnly {
+		// jaiph-go patch: bash's unset checks this before the
+		// subscript, for an element of any variable
+		r.errf("unset: %s: cannot unset: readonly variable\n", name)
+		r.exit.code = 1
+		r.unsetFailed = true
+		return
+	}
 	switch vr.Kind {
 	case expand.Indexed:
 		if sub == "@" || sub == "*" {
-			r.delVar(name)
+			// jaiph-go patch: bash 5.2 empties the array and keeps
+			// the variable, attributes and all (upstream unset it).
+			vr.List, vr.Indexes = []string{}, nil
+			r.setVar(name, vr)
 			return
 		}
 		expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
@@ -1354,10 +1365,8 @@ func (r *Runner) unsetElem(name, sub string) {
 		vr.List, vr.Indexes = internal.DeleteIndexedElem(vr.List, vr.Indexes, k)
 		r.setVar(name, vr) // an array: its elements bound as they are (setVarErr)
 	case expand.Associative:
-		if sub == "@" || sub == "*" {
-			r.delVar(name)
-			return
-		}
+		// jaiph-go patch: @ and * are keys like any other here, as in
+		// bash 5.2 (upstream unset the whole variable)
 		key := r.assocSubKey(name, sub)
 		if r.exit.exiting { // jaiph-go patch: as for an indexed array
 			return
@@ -1372,6 +1381,14 @@ func (r *Runner) unsetElem(name, sub string) {
 		// `not an array variable` with status 1 (the builtin's status
 		// overwrote it).
 		if !vr.Declared() {
+			return
+		}
+		if sub == "@" || sub == "*" {
+			// jaiph-go patch: bash's unbind_array_element refuses
+			// them for a scalar before any arithmetic
+			r.errf("unset: %s: not an array variable\n", name)
+			r.exit.code = 1
+			r.unsetFailed = true
 			return
 		}
 		k := 0
@@ -1535,6 +1552,15 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
 				placed = append(placed, indexedElem{index, val})
 				index++
+			}
+			continue
+		}
+		if w.text == "@" || w.text == "*" {
+			// jaiph-go patch: bash's assign_compound_array_list
+			// skips such an element of an indexed list with its
+			// report_error (fatal under errexit)
+			if r.reportError(fmt.Errorf("[%s]=%s: cannot assign to non-numeric index", w.text, w.vals[0])) != nil {
+				break
 			}
 			continue
 		}
