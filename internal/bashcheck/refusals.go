@@ -194,6 +194,11 @@ var table = []refusal{
 	{"assigning BASH_ARGC a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_ARGC", "f() { BASH_ARGC=(x); echo st=$?; }; f; echo end=$?"},
 	{"assigning BASH_LINENO a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_LINENO", "f() { BASH_LINENO=(1); echo st=$?; }; f; echo end=$?"},
 	{"assigning BASH_SOURCE a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "BASH_SOURCE", "f() { BASH_SOURCE=(1); echo st=$?; }; f; echo end=$?"},
+	// bash's tables as variables: an element assigned makes an alias or
+	// a remembered command path, which the interpreter's have no
+	// variables for
+	{"assigning BASH_ALIASES (bash makes an alias of each element)", kNoAssign, "", "BASH_ALIASES", `BASH_ALIASES[ll]="ls -l"; alias ll; echo "st=$?"`},
+	{"assigning BASH_CMDS (bash remembers each element as a command's path)", kNoAssign, "", "BASH_CMDS", `BASH_CMDS[foo]=/bin/echo; foo hi; echo "st=$?"`},
 	// bash gives the declaration the temporary value: export and readonly
 	// keep it after the command, declare and local in a function make a
 	// local of it; the interpreter restores the old value first.
@@ -217,9 +222,18 @@ func utf8Locale(v string) bool {
 // the shell's locale: a value that is not a literal UTF-8 locale name.
 // A naked name keeps its value under export and readonly only (a naked
 // local or declare in a function makes it unset there).
+// tableVars are bash's variables that are views of its alias and command
+// path tables.
+var tableVars = map[string]bool{"BASH_ALIASES": true, "BASH_CMDS": true}
+
 // noAssign reports a list, an element or a declaration assigned to one of
-// bash's noassign variables (a plain NAME=v is ignored there as here).
+// bash's noassign variables (a plain NAME=v is ignored there as here), and
+// any assignment to one of tableVars.
 func noAssign(a *syntax.Assign, declared bool, hit func(kind, string, string, syntax.Pos)) {
+	if a != nil && a.Name != nil && tableVars[a.Name.Value] {
+		hit(kNoAssign, "", a.Name.Value, a.Pos()) // any assignment, a naked declaration too
+		return
+	}
 	if a == nil || a.Name == nil || a.Naked && a.Value == nil && a.Array == nil {
 		return
 	}
@@ -458,6 +472,11 @@ func scan(f *syntax.File) (out, steps []found) {
 				name = words[0].Lit()
 			}
 			hit(kCommand, name, "", words[0].Pos())
+			for _, a := range n.Assigns {
+				if a.Name != nil && tableVars[a.Name.Value] {
+					hit(kNoAssign, "", a.Name.Value, a.Pos())
+				}
+			}
 			if pos, ok := prefixDeclared(name, n.Assigns, words[1:]); ok {
 				hit(kPrefixDecl, "", "", pos)
 			}
