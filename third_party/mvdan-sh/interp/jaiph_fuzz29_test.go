@@ -157,3 +157,30 @@ func TestJaiphUnsetAllElementsAndStarSubscripts(t *testing.T) {
 		`declare -A m=(['@']=3 ['*']=4 [a@b]=5 ['a*']=6); declare -p m; echo "${m[@]@A}"`,
 	})
 }
+
+// TestJaiphDeclareFRedirections: declare -f prints a simple command's
+// redirections as bash's print_redirection, after its words: a blank
+// before the file, the descriptor unless it is the operator's default,
+// always for a duplication or a close (1>&2, 0<&3, 1>&-, 0>&- for <&-),
+// <> with its 0; compound commands' redirections the same way.
+func TestJaiphDeclareFRedirections(t *testing.T) {
+	runCases(t, []string{
+		`f() { echo a >f1; echo a 2>f1; echo a >>f1 2>>f2; echo a >|f1; echo a <f1 3<f1; }; declare -f f`,
+		`f() { echo a >&2; echo a 2>&1; echo a 1>&2; echo a <&3; echo a 3<&0; echo a >&-; echo a 3>&-; echo a <&-; }; declare -f f`,
+		`f() { echo a &>f1; echo a &>>f1; echo a >&f1; echo a <>f1; echo a 3<>f1; echo >f1 a b; }; declare -f f`,
+		`f() { cat <<<"abc"; cat <<< 'x y'; cat 3<<<x; echo a >"$v"; echo a 2>&"$fd"; echo a {fd}>f1; echo a >${v}x; }; declare -f f`,
+		`f() { { echo g; } >&2; ( pwd ) <>f1; while :; do break; done 3>&-; }; declare -f f`,
+	})
+}
+
+// TestJaiphDeclareFHeredocs: declare -f prints a simple command's
+// here-documents as bash: the operators and words in place, the bodies (a
+// <<- one without its leading tabs) and delimiters after the connector
+// that follows, whose ";" is not printed, nor the next one's.
+func TestJaiphDeclareFHeredocs(t *testing.T) {
+	runCases(t, []string{
+		"f() {\n  cat <<EOF\na $x\nEOF\n}\ndeclare -f f",
+		"g() {\n  cat <<'E1' >f1; echo mid\none\nE1\n  cat <<-E2 3<<E3\n\ttwo\n\tE2\nthree\nE3\n  if true; then cat <<X1\nin if\nX1\n  fi\n}\ndeclare -f g",
+		"h() {\n  cat <<E\nx\nE\n  echo a\n  echo b\n}\nk() {\n  if true; then\n    cat <<E\nx\nE\n    echo a\n  fi\n  echo c\n}\ndeclare -f h k",
+	})
+}

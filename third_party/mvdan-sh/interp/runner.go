@@ -4084,6 +4084,13 @@ func funcDefinition(name string, body *syntax.Stmt) string {
 type funcPrinter struct {
 	sb      strings.Builder
 	printer *syntax.Printer
+	// pending: the here-documents of the statement just printed, whose
+	// bodies bash prints after the connector that follows it (or at
+	// once when none does); wasHeredoc: bodies were printed, so the next
+	// ";" connector is not (print_cmd.c's deferred_heredocs and
+	// was_heredoc)
+	pending    []*syntax.Redirect
+	wasHeredoc bool
 }
 
 func (fp *funcPrinter) indent(n int) { fp.sb.WriteString(strings.Repeat("    ", n)) }
@@ -4094,7 +4101,12 @@ func (fp *funcPrinter) list(stmts []*syntax.Stmt, ind int, semi bool) {
 	for i, st := range stmts {
 		fp.indent(ind)
 		fp.stmt(st, ind)
-		if semi || i < len(stmts)-1 {
+		switch {
+		case fp.pending != nil:
+			fp.heredocBodies() // after the connector (";" not printed) or at the end
+		case i < len(stmts)-1 && fp.wasHeredoc:
+			fp.wasHeredoc = false // this connector's ";" is not printed
+		case i < len(stmts)-1 || semi:
 			fp.sb.WriteString(";")
 		}
 		fp.sb.WriteString("\n")
@@ -4204,28 +4216,129 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 	default:
 		st2 := *st
 		st2.Negated, st2.Background = false, false
-		fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
-		if st.Background {
-			fp.sb.WriteString(" &")
+		_, simple := st.Cmd.(*syntax.CallExpr)
+		if simple && slices.ContainsFunc(st.Redirs, isHeredoc) && !st.Background {
+			fp.heredocStmt(&st2)
+			return
 		}
-		return
+		if !simple || slices.ContainsFunc(st.Redirs, isHeredoc) {
+			fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
+			if st.Background {
+				fp.sb.WriteString(" &")
+			}
+			return
+		}
+		// a simple command: its words, then its redirections as bash
+		// prints them (bashRedir), after the words whatever their place
+		st2.Redirs = nil
+		fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
 	}
 	for _, rd := range st.Redirs {
-		fp.sb.WriteString(" ")
-		if rd.N != nil {
-			fp.sb.WriteString(rd.N.Value)
-		}
-		fp.sb.WriteString(rd.Op.String())
-		switch rd.Op {
-		case syntax.DplIn, syntax.DplOut, syntax.Hdoc, syntax.DashHdoc:
-		default:
-			fp.sb.WriteString(" ")
-		}
-		fp.sb.WriteString(fp.plain(rd.Word))
+		fp.sb.WriteString(" " + fp.bashRedir(rd))
 	}
 	if st.Background {
 		fp.sb.WriteString(" &")
 	}
+}
+
+func isHeredoc(rd *syntax.Redirect) bool { return rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc }
+
+// heredocStmt prints a simple command with here-documents as bash does:
+// its words, its redirections in order (a here-document's operator and
+// word as written), then each body, a <<- one without its leading tabs,
+// and its delimiter, on lines of their own.
+func (fp *funcPrinter) heredocStmt(st *syntax.Stmt) {
+	words := *st
+	words.Redirs = nil
+	fp.sb.WriteString(fp.plain(&words))
+	for _, rd := range st.Redirs {
+		if !isHeredoc(rd) {
+			fp.sb.WriteString(" " + fp.bashRedir(rd))
+			continue
+		}
+		fd := ""
+		if rd.N != nil && rd.N.Value != "0" {
+			fd = rd.N.Value
+		}
+		fp.sb.WriteString(" " + fd + rd.Op.String() + fp.plain(rd.Word))
+	}
+	for _, rd := range st.Redirs {
+		if isHeredoc(rd) {
+			fp.pending = append(fp.pending, rd)
+		}
+	}
+}
+
+// heredocBodies prints the pending here-documents' bodies, each followed by
+// its delimiter line.
+func (fp *funcPrinter) heredocBodies() {
+	fp.sb.WriteString("\n")
+	for _, rd := range fp.pending {
+		if rd.Hdoc != nil {
+			var buf bytes.Buffer
+			fp.printer.Print(&buf, rd.Hdoc)
+			body := buf.String()
+			if rd.Op == syntax.DashHdoc {
+				lines := strings.SplitAfter(body, "\n")
+				for i, l := range lines {
+					lines[i] = strings.TrimLeft(l, "\t")
+				}
+				body = strings.Join(lines, "")
+			}
+			fp.sb.WriteString(body)
+		}
+		delim, _ := expand.Literal(nil, rd.Word)
+		fp.sb.WriteString(delim + "\n")
+	}
+	fp.pending = nil
+	fp.wasHeredoc = true
+}
+
+// bashRedir is a redirection as bash's print_redirection writes it
+// (jaiph-go patch): a blank between the operator and its file, the file
+// descriptor shown unless it is the operator's default (always for a
+// duplication or a close: 1>&2, 0<&3, 1>&-, and <&- as 0>&-; <> shows its
+// default 0).
+func (fp *funcPrinter) bashRedir(rd *syntax.Redirect) string {
+	word := fp.plain(rd.Word)
+	fd := ""
+	if rd.N != nil {
+		fd = rd.N.Value
+	}
+	shown := func(dflt, omit string) string {
+		if fd == "" {
+			fd = dflt
+		}
+		if fd == omit {
+			return ""
+		}
+		return fd
+	}
+	number := func() bool { _, err := strconv.Atoi(word); return err == nil }
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		return shown("1", "1") + rd.Op.String() + " " + word
+	case syntax.RdrIn, syntax.WordHdoc:
+		return shown("0", "0") + rd.Op.String() + " " + word
+	case syntax.RdrInOut:
+		return shown("0", "1") + "<> " + word
+	case syntax.RdrAll, syntax.AppAll:
+		return rd.Op.String() + " " + word
+	case syntax.DplOut:
+		if word == "-" || number() {
+			return shown("1", "") + ">&" + word
+		}
+		return shown("1", "1") + ">&" + word
+	case syntax.DplIn:
+		if word == "-" {
+			return shown("0", "") + ">&-"
+		}
+		if number() {
+			return shown("0", "") + "<&" + word
+		}
+		return shown("0", "0") + "<&" + word
+	}
+	return fd + rd.Op.String() + word
 }
 
 // ifClause prints "if ...; then", its body, and "elif" as bash does: as an
