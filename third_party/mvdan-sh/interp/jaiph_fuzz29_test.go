@@ -182,5 +182,8 @@ func TestJaiphDeclareFHeredocs(t *testing.T) {
 		"f() {\n  cat <<EOF\na $x\nEOF\n}\ndeclare -f f",
 		"g() {\n  cat <<'E1' >f1; echo mid\none\nE1\n  cat <<-E2 3<<E3\n\ttwo\n\tE2\nthree\nE3\n  if true; then cat <<X1\nin if\nX1\n  fi\n}\ndeclare -f g",
 		"h() {\n  cat <<E\nx\nE\n  echo a\n  echo b\n}\nk() {\n  if true; then\n    cat <<E\nx\nE\n    echo a\n  fi\n  echo c\n}\ndeclare -f h k",
+		"f() {\n  echo x\n  cat <<'E1' >f1; echo mid\none\nE1\n  echo last\n}\ndeclare -f f",
+		"f() {\n  if :; then\n  echo x\n  cat <<E\ny\nE\n  fi\n  echo after\n}\ndeclare -f f",
+		"f() {\n  while :; do cat <<E\ny\nE\n  break; done; echo z\n}\ndeclare -f f",
 	})
 }

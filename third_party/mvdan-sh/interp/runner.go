@@ -4103,7 +4103,12 @@ func (fp *funcPrinter) list(stmts []*syntax.Stmt, ind int, semi bool) {
 		fp.stmt(st, ind)
 		switch {
 		case fp.pending != nil:
-			fp.heredocBodies() // after the connector (";" not printed) or at the end
+			// the bodies come after the connector, whose ";" is not
+			// printed; bash's lists nest to the left, so only the
+			// first statement's bodies also take the next ";" away
+			// (the others' are printed as their connection ends)
+			fp.heredocBodies()
+			fp.wasHeredoc = i == 0 || i == len(stmts)-1
 		case i < len(stmts)-1 && fp.wasHeredoc:
 			fp.wasHeredoc = false // this connector's ";" is not printed
 		case i < len(stmts)-1 || semi:
