@@ -36,8 +36,14 @@ var errReadOnly = fmt.Errorf("read-only file system (rules cannot write files)")
 // readOnlyOpen is the interpreter's open handler inside rules.
 func readOnlyOpen(tmpDir string) interp.OpenHandlerFunc {
 	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-		if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 && !writableInRule(path, tmpDir) {
-			return nil, &os.PathError{Op: "open", Path: path, Err: errReadOnly}
+		if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
+			if !writableInRule(path, tmpDir) {
+				return nil, &os.PathError{Op: "open", Path: path, Err: errReadOnly}
+			}
+			// the path checked is the path opened: cleaned, as the
+			// check reads it (the interpreter hands paths over
+			// uncleaned, as bash does)
+			path = filepath.Clean(path)
 		}
 		return interp.DefaultOpenHandler()(ctx, path, flag, perm)
 	}

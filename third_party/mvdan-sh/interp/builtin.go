@@ -15,6 +15,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1627,6 +1628,21 @@ func absPath(dir, path string) string {
 	// Note that [filepath.Join] cleans its result, but an already absolute
 	// path needs cleaning too, such as turning "/a/../b" into "/b".
 	return filepath.Clean(path)
+}
+
+// osPath is path as the system resolves it from dir (jaiph-go patch):
+// joined, not cleaned, as bash hands a path to open and stat, so that a
+// trailing slash still asks for a directory (> "f/" is "Is a directory",
+// [ -e file/ ] is false) and ".." goes through a symlink as the kernel
+// takes it.
+func osPath(dir, path string) string {
+	switch {
+	case path == "" || runtime.GOOS == "windows":
+		return absPath(dir, path)
+	case filepath.IsAbs(path):
+		return path
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + path
 }
 
 func (r *Runner) absPath(path string) string {

@@ -606,8 +606,8 @@ func DefaultOpenHandler() OpenHandlerFunc {
 			// the workaround here seems to still be required for Wine as of 10.14.
 			// TODO(mvdan): Why? Is this Wine's fault?
 			flag &^= os.O_TRUNC
-		} else if path != "" && !filepath.IsAbs(path) {
-			path = filepath.Join(mc.Dir, path)
+		} else {
+			path = osPath(mc.Dir, path)
 		}
 		return os.OpenFile(path, flag, perm)
 	}

@@ -187,3 +187,16 @@ func TestJaiphDeclareFHeredocs(t *testing.T) {
 		"f() {\n  while :; do cat <<E\ny\nE\n  break; done; echo z\n}\ndeclare -f f",
 	})
 }
+
+// TestJaiphPathsNotCleaned: a redirection's file and a test's operand go
+// to the system joined to the working directory, not cleaned, as bash
+// hands them over: a trailing slash asks for a directory and ".." goes
+// through a symlink.
+func TestJaiphPathsNotCleaned(t *testing.T) {
+	runCases(t, []string{
+		`v1=// v3=x; v1=$v3 true v1 > "f$v1"; echo "st=$?"; ls`,
+		`: > file; mkdir -p d; [ -e file/ ] && echo e1; [ -f file/ ] && echo f1; [ -d d/ ] && echo d1; [[ -e file/ ]] && echo e2; test -r file/ && echo r1; true`,
+		`mkdir -p d; echo x > d/ ; echo "st=$?"; : > file; cat < file/ ; echo "st=$?"; echo y > d/../out; cat out`,
+		`mkdir -p a/b; ln -s a/b l; echo z > l/../f; ls a; [ -e l/../f ] && echo via-link`,
+	})
+}
