@@ -200,3 +200,15 @@ func TestJaiphPathsNotCleaned(t *testing.T) {
 		`mkdir -p a/b; ln -s a/b l; echo z > l/../f; ls a; [ -e l/../f ] && echo via-link`,
 	})
 }
+
+// TestJaiphPositionalLeadingZeros: a positional parameter's number may have
+// leading zeros, as bash reads it with atoi: ${01} is $1, ${000} is $0, and
+// so are ${!v} of v=01 and v=000, [[ -v 01 ]] and ${#01}.
+func TestJaiphPositionalLeadingZeros(t *testing.T) {
+	runCases(t, []string{
+		`set -- a b; echo "[${01}] [${002}] [${010}] [${000}] [${00}]"`,
+		`set -- a b; for v in 0 000 01 1 2 002 10; do echo "[$v=${!v-unset}]"; done`,
+		`set -- a; [[ -v 01 ]] && echo v1; [[ -v 000 ]] && echo v0; [[ -v 02 ]] || echo no2; echo "${#01}"`,
+		`printf -v v2 '%03d' ok; echo ${!v2-d}`,
+	})
+}

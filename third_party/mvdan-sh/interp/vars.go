@@ -625,6 +625,15 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	if name == "" {
 		panic("variable name must not be empty")
 	}
+	if len(name) > 1 && name[0] == '0' && strings.Trim(name, "0123456789") == "" {
+		// jaiph-go patch: a positional parameter's number may have
+		// leading zeros (${01} is $1, ${000} and ${!v} of v=000 are $0),
+		// as bash reads it with atoi
+		name = strings.TrimLeft(name, "0")
+		if name == "" {
+			name = "0"
+		}
+	}
 	var vr expand.Variable
 	switch name {
 	case "#":
