@@ -211,3 +211,18 @@ func TestJaiphPositionalLeadingZeros(t *testing.T) {
 		`set -- a; [[ -v 01 ]] && echo v1; [[ -v 000 ]] && echo v0; [[ -v 02 ]] || echo no2; echo "${#01}"`,
 	})
 }
+
+// TestJaiphLengthOfUnsetElementDiscards: under set -u, ${#a[@]} or
+// ${#a[0]} of an unset a is bash's expansion error, not its fatal one: an
+// eval (or sourced file) holding it fails with 1 and the shell goes on;
+// ${#a} and $a stay fatal.
+func TestJaiphLengthOfUnsetElementDiscards(t *testing.T) {
+	runCases(t, []string{
+		`set -u; eval "echo \${#a1[@]}"; echo "after $?"`,
+		`set -u; eval "echo \${#nosuch[0]}"; echo "after $?"; eval 'echo "${#x[*]}"'; echo "after $?"`,
+		`set -u; eval "echo \"\${#a1}\""; echo "after $?"`,
+		`set -u; eval 'echo $nosuch'; echo "after $?"`,
+		`set -u; f() { echo ${#a1[*]}; echo inf; }; f; echo "after $?"`,
+		`set -eu; eval "echo \${#a1[@]}"; echo "after $?"`,
+	})
+}

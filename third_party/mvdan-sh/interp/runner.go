@@ -341,6 +341,13 @@ func (r *Runner) expandErr(err error) {
 		r.exit.popScopes = r.exit.undoAll
 		ae, arith := errors.AsType[expand.ArithmError](err)
 		r.exit.expDiscard = r.exit.undoAll && !unsetParam && !(arith && ae.Subscript) && !errors.Is(err, expand.ErrBadLengthSubscript)
+		if ue, ok := errors.AsType[expand.UnsetParameterError](err); ok && ue.Node.Length && ue.Node.Index != nil {
+			// jaiph-go patch: ${#a[@]} or ${#a[0]} unbound under set
+			// -u is bash's expansion error, not its fatal one: the
+			// top-level command is discarded (an eval or a sourced
+			// file fails with 1 and the shell goes on)
+			r.exit.discard = true
+		}
 		if !r.exit.undoAll && r.elemExitTrap == "" {
 			r.exitTrapInPlace(&r.exit)
 		}
