@@ -222,15 +222,15 @@ func utf8Locale(v string) bool {
 // the shell's locale: a value that is not a literal UTF-8 locale name.
 // A naked name keeps its value under export and readonly only (a naked
 // local or declare in a function makes it unset there).
-// tableVars are bash's variables that are views of its alias and command
-// path tables.
-var tableVars = map[string]bool{"BASH_ALIASES": true, "BASH_CMDS": true}
+// tableVar reports bash's variables that are views of its alias and
+// command path tables.
+func tableVar(name string) bool { return name == "BASH_ALIASES" || name == "BASH_CMDS" }
 
 // noAssign reports a list, an element or a declaration assigned to one of
 // bash's noassign variables (a plain NAME=v is ignored there as here), and
 // any assignment to one of tableVars.
 func noAssign(a *syntax.Assign, declared bool, hit func(kind, string, string, syntax.Pos)) {
-	if a != nil && a.Name != nil && tableVars[a.Name.Value] {
+	if a != nil && a.Name != nil && tableVar(a.Name.Value) {
 		hit(kNoAssign, "", a.Name.Value, a.Pos()) // any assignment, a naked declaration too
 		return
 	}
@@ -242,14 +242,20 @@ func noAssign(a *syntax.Assign, declared bool, hit func(kind, string, string, sy
 	}
 }
 
-// declBuiltins are the builtins whose operands declare variables.
-var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true}
+// declBuiltin reports the builtins whose operands declare variables.
+func declBuiltin(name string) bool {
+	switch name {
+	case "declare", "typeset", "local", "export", "readonly":
+		return true
+	}
+	return false
+}
 
 // prefixDeclared reports the first operand of a declaration builtin run
 // with prefix assignments that names one of their variables, or whose name
 // is not literal text.
 func prefixDeclared(name string, assigns []*syntax.Assign, operands []*syntax.Word) (syntax.Pos, bool) {
-	if len(assigns) == 0 || !declBuiltins[name] {
+	if !declBuiltin(name) {
 		return syntax.Pos{}, false
 	}
 	options := true
@@ -378,7 +384,14 @@ func scan(f *syntax.File) (out, steps []found) {
 	if grown.CompareAndSwap(false, true) {
 		growStack() // once: the frame is zeroed at every call
 	}
-	var defined map[string]bool
+	// What the walk's closure updates, in one variable: the closure moves
+	// what it captures to the heap, an allocation each per body.
+	var st struct {
+		defined      map[string]bool          // step words defined as functions
+		parsedByBash map[*syntax.ExtGlob]bool // see below
+		cFor         *syntax.CStyleLoop       // the first for ((…)) loop
+		xtrace       bool                     // a set -x (or -o xtrace) somewhere
+	}
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
 		if name, ok := tableIndex()[key{k, cmd, arg}]; ok {
 			out = append(out, found{name, pos})
@@ -387,14 +400,13 @@ func scan(f *syntax.File) (out, steps []found) {
 	// extglob groups inside [[ ]] and ${…} are parsed by bash whatever
 	// the extglob option; elsewhere they are its syntax error. The walk
 	// meets those nodes before the groups they hold.
-	var parsedByBash map[*syntax.ExtGlob]bool
 	markParsed := func(n syntax.Node) {
 		syntax.Walk(n, func(m syntax.Node) bool {
 			if eg, ok := m.(*syntax.ExtGlob); ok {
-				if parsedByBash == nil {
-					parsedByBash = map[*syntax.ExtGlob]bool{}
+				if st.parsedByBash == nil {
+					st.parsedByBash = map[*syntax.ExtGlob]bool{}
 				}
-				parsedByBash[eg] = true
+				st.parsedByBash[eg] = true
 			}
 			return true
 		})
@@ -408,8 +420,6 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 		}
 	}
-	var cFor *syntax.CStyleLoop // the first for ((…)) loop
-	xtrace := false             // a set -x (or -o xtrace) somewhere
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryTest:
@@ -426,7 +436,7 @@ func scan(f *syntax.File) (out, steps []found) {
 				}
 			}
 		case *syntax.ExtGlob:
-			if !parsedByBash[n] {
+			if !st.parsedByBash[n] {
 				hit(kNode, "extglob", "", n.Pos())
 			}
 		case *syntax.Word:
@@ -448,10 +458,10 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 		case *syntax.FuncDecl:
 			if n.Name != nil && stepWords[n.Name.Value] {
-				if defined == nil {
-					defined = map[string]bool{}
+				if st.defined == nil {
+					st.defined = map[string]bool{}
 				}
-				defined[n.Name.Value] = true
+				st.defined[n.Name.Value] = true
 			}
 		case *syntax.CallExpr:
 			words := n.Args
@@ -472,20 +482,24 @@ func scan(f *syntax.File) (out, steps []found) {
 				name = words[0].Lit()
 			}
 			hit(kCommand, name, "", words[0].Pos())
-			for _, a := range n.Assigns {
-				if a.Name != nil && tableVars[a.Name.Value] {
-					hit(kNoAssign, "", a.Name.Value, a.Pos())
+			if len(n.Assigns) > 0 {
+				for _, a := range n.Assigns {
+					if a.Name != nil && tableVar(a.Name.Value) {
+						hit(kNoAssign, "", a.Name.Value, a.Pos())
+					}
 				}
-			}
-			if pos, ok := prefixDeclared(name, n.Assigns, words[1:]); ok {
-				hit(kPrefixDecl, "", "", pos)
+				if pos, ok := prefixDeclared(name, n.Assigns, words[1:]); ok {
+					hit(kPrefixDecl, "", "", pos)
+				}
 			}
 			if name == "set" && len(words) == 1 {
 				hit(kListAll, name, "", words[0].Pos())
 			}
 			options(name, words[1:], hit)
 			special(name, words, hit)
-			xtrace = xtrace || name == "set" && setsXtrace(words[1:])
+			if name == "set" && !st.xtrace {
+				st.xtrace = setsXtrace(words[1:])
+			}
 			if code, w := laterCode(name, words[1:]); w != nil {
 				// a literal trap action or eval string runs as shell
 				// later: what it holds is refused as if written out
@@ -530,8 +544,8 @@ func scan(f *syntax.File) (out, steps []found) {
 				arithName(x)
 			}
 		case *syntax.CStyleLoop:
-			if cFor == nil {
-				cFor = n
+			if st.cFor == nil {
+				st.cFor = n
 			}
 			arithName(n.Init)
 			arithName(n.Cond)
@@ -564,14 +578,14 @@ func scan(f *syntax.File) (out, steps []found) {
 		}
 		return true
 	})
-	if cFor != nil && xtrace {
-		hit(kNode, "xtrace for((", "", cFor.Pos())
+	if st.cFor != nil && st.xtrace {
+		hit(kNode, "xtrace for((", "", st.cFor.Pos())
 	}
-	if len(steps) > 0 && defined != nil {
+	if len(steps) > 0 && st.defined != nil {
 		kept := steps[:0]
-		for _, st := range steps {
-			if !defined[st.name] {
-				kept = append(kept, st)
+		for _, sf := range steps {
+			if !st.defined[sf.name] {
+				kept = append(kept, sf)
 			}
 		}
 		steps = kept
@@ -871,22 +885,30 @@ func quotedComsubInSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
 		if !ok {
 			continue
 		}
-		var words []*syntax.Word
 		if pe.Exp != nil {
-			words = append(words, pe.Exp.Word)
+			if pos, ok := sglQuotedComsub(pe.Exp.Word); ok {
+				return pos, true
+			}
 		}
 		if pe.Repl != nil {
-			words = append(words, pe.Repl.Orig, pe.Repl.With)
+			if pos, ok := sglQuotedComsub(pe.Repl.Orig); ok {
+				return pos, true
+			}
+			if pos, ok := sglQuotedComsub(pe.Repl.With); ok {
+				return pos, true
+			}
 		}
-		for _, w := range words {
-			if w == nil {
-				continue
-			}
-			for _, wp := range w.Parts {
-				if sq, ok := wp.(*syntax.SglQuoted); ok && !sq.Dollar && strings.Contains(sq.Value, "$(") {
-					return sq.Pos(), true
-				}
-			}
+	}
+	return syntax.Pos{}, false
+}
+
+func sglQuotedComsub(w *syntax.Word) (syntax.Pos, bool) {
+	if w == nil {
+		return syntax.Pos{}, false
+	}
+	for _, wp := range w.Parts {
+		if sq, ok := wp.(*syntax.SglQuoted); ok && !sq.Dollar && strings.Contains(sq.Value, "$(") {
+			return sq.Pos(), true
 		}
 	}
 	return syntax.Pos{}, false
