@@ -477,7 +477,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				steps = append(steps, found{w.Lit(), w.Pos()})
 			}
 			name := words[0].Lit()
-			if name == "builtin" && len(words) > 1 {
+			// builtin NAME and command NAME run NAME itself (command's
+			// options -p, -v and -V read or list, not run)
+			if (name == "builtin" || name == "command" && !strings.HasPrefix(words[min(1, len(words)-1)].Lit(), "-")) && len(words) > 1 {
 				words = words[1:]
 				name = words[0].Lit()
 			}

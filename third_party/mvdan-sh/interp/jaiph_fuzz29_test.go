@@ -226,3 +226,11 @@ func TestJaiphLengthOfUnsetElementDiscards(t *testing.T) {
 		`set -eu; eval "echo \${#a1[@]}"; echo "after $?"`,
 	})
 }
+
+// TestJaiphDeclareFLists: declare -f prints a list or pipeline of simple
+// commands with each command's redirections as bash's, and |& as 2>&1 |.
+func TestJaiphDeclareFLists(t *testing.T) {
+	runCases(t, []string{
+		"f() {\n  echo a | cat - >/dev/null\n  echo b >&2 && echo c 2>/dev/null || echo d >f1\n  ! echo e | grep -q x 2>/dev/null\n  echo f |& cat >f2\n  x=1 echo g >f3 | tr a b\n  echo h >&2 &\n}\ndeclare -f f",
+	})
+}

@@ -4228,6 +4228,15 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 	default:
 		st2 := *st
 		st2.Negated, st2.Background = false, false
+		if bc, ok := st.Cmd.(*syntax.BinaryCmd); ok && len(st.Redirs) == 0 && simpleLeaves(bc) {
+			// jaiph-go patch: a list or pipeline of simple commands,
+			// each printed as one (bashRedir), |& as bash's 2>&1 |
+			fp.binaryCmd(bc)
+			if st.Background {
+				fp.sb.WriteString(" &")
+			}
+			return
+		}
 		_, simple := st.Cmd.(*syntax.CallExpr)
 		if simple && slices.ContainsFunc(st.Redirs, isHeredoc) && !st.Background {
 			fp.heredocStmt(&st2)
@@ -4254,6 +4263,52 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 }
 
 func isHeredoc(rd *syntax.Redirect) bool { return rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc }
+
+// simpleLeaves reports whether a list or pipeline joins simple commands
+// only (negated or not, with redirections other than here-documents).
+func simpleLeaves(bc *syntax.BinaryCmd) bool {
+	for _, st := range []*syntax.Stmt{bc.X, bc.Y} {
+		if st.Background || slices.ContainsFunc(st.Redirs, isHeredoc) {
+			return false
+		}
+		switch cm := st.Cmd.(type) {
+		case *syntax.CallExpr:
+		case *syntax.BinaryCmd:
+			if len(st.Redirs) > 0 || st.Negated || !simpleLeaves(cm) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// binaryCmd prints a list or pipeline of simple commands on one line.
+func (fp *funcPrinter) binaryCmd(bc *syntax.BinaryCmd) {
+	for i, st := range []*syntax.Stmt{bc.X, bc.Y} {
+		if i == 1 {
+			if bc.Op == syntax.PipeAll {
+				fp.sb.WriteString(" 2>&1 | ")
+			} else {
+				fp.sb.WriteString(" " + bc.Op.String() + " ")
+			}
+		}
+		if st.Negated {
+			fp.sb.WriteString("! ")
+		}
+		if inner, ok := st.Cmd.(*syntax.BinaryCmd); ok {
+			fp.binaryCmd(inner)
+			continue
+		}
+		words := *st
+		words.Redirs, words.Negated = nil, false
+		fp.sb.WriteString(fp.plain(&words))
+		for _, rd := range st.Redirs {
+			fp.sb.WriteString(" " + fp.bashRedir(rd))
+		}
+	}
+}
 
 // heredocStmt prints a simple command with here-documents as bash does:
 // its words, its redirections in order (a here-document's operator and
