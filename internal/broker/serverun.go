@@ -315,7 +315,7 @@ func (w *Worker) keyDir() string {
 // context: a cancelled run's last lines still reach the broker.
 func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r *serveRecord, recv *msgReceiver) (engine.Outcome, error, *mcpserver.RootStep, string) {
 	root := &mcpserver.RootStep{}
-	prog, why := w.program(ctx, &delivery{Sources: r.Sources, Version: r.Version})
+	prog, why, _ := w.program(ctx, &delivery{Sources: r.Sources, Version: r.Version})
 	if prog == nil {
 		return engine.Outcome{}, errors.New(why), root, ""
 	}

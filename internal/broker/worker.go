@@ -353,7 +353,18 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	if !lazy {
 		w.logClaim(d, attempt)
 	}
-	prog, why := w.program(ctx, d)
+	prog, why, transient := w.program(ctx, d)
+	if transient {
+		// the broker could not give the sources now: not the target's
+		// failure; another attempt reads them once it can
+		w.logf("worker %s: handing back message %s to %s: %s", w.Name, d.Seq, d.Target, why)
+		if lazy {
+			later(m, retryEvery) // the claim is not written: the record is still queued
+		} else {
+			w.handBack(m, kv, d, r, rev, false)
+		}
+		return
+	}
 	var status int
 	var sends []sent
 	var lastEvent uint64
@@ -525,39 +536,51 @@ func cmpErr(err error, otherwise string) string {
 
 // program materialises and verifies the delivery's sources (once per
 // content hash) and compiles them; a reason is returned when this worker
-// must not run them.
-func (w *Worker) program(ctx context.Context, d *delivery) (*engine.Program, string) {
+// must not run them. transient says the broker could not give the
+// sources now (no JetStream leader during a partition, a timeout): the
+// delivery is no failure of its target and is handed back.
+func (w *Worker) program(ctx context.Context, d *delivery) (_ *engine.Program, why string, transient bool) {
+	prog, why, brokerErr := w.programOnce(ctx, d)
+	if brokerErr != nil {
+		transient = !errors.Is(brokerErr, jetstream.ErrObjectNotFound) && !notFound(brokerErr)
+	}
+	return prog, why, transient
+}
+
+// programOnce is program; brokerErr is the broker's error reading the
+// sources, if that is why.
+func (w *Worker) programOnce(ctx context.Context, d *delivery) (_ *engine.Program, why string, brokerErr error) {
 	if d.Version != buildinfo.Version() {
-		return nil, fmt.Sprintf("this worker runs jaiph-go %s, the run was started by jaiph-go %s", buildinfo.Version(), d.Version)
+		return nil, fmt.Sprintf("this worker runs jaiph-go %s, the run was started by jaiph-go %s", buildinfo.Version(), d.Version), nil
 	}
 	w.progMu.Lock()
 	defer w.progMu.Unlock()
 	if p := w.programs[d.Sources]; p != nil {
-		return p, ""
+		return p, "", nil
 	}
 	obs, err := w.js.ObjectStore(ctx, sourceStore)
 	if err != nil {
-		return nil, "the run's sources are not on the broker: " + err.Error()
+		return nil, "the run's sources are not on the broker: " + err.Error(), err
 	}
 	b, err := obs.GetBytes(ctx, d.Sources)
 	if err != nil {
-		return nil, "the run's sources are not on the broker: " + err.Error()
+		return nil, "the run's sources are not on the broker: " + err.Error(), err
 	}
 	var src Sources
 	if err := json.Unmarshal(b, &src); err != nil {
-		return nil, "the run's sources are unreadable: " + err.Error()
+		return nil, "the run's sources are unreadable: " + err.Error(), nil
 	}
 	if h := src.Hash(); h != d.Sources {
-		return nil, fmt.Sprintf("the sources' hash is %s, the delivery names %s", h, d.Sources)
+		return nil, fmt.Sprintf("the sources' hash is %s, the delivery names %s", h, d.Sources), nil
 	}
 	root := filepath.Join(w.Dir, ".jaiph", "worker", "src", d.Sources)
 	for rel, content := range src.Files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if !within(root, p) {
-			return nil, fmt.Sprintf("the sources name a file outside their root: %q", rel)
+			return nil, fmt.Sprintf("the sources name a file outside their root: %q", rel), nil
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err.Error()
+			return nil, err.Error(), nil
 		}
 		// Workers sharing a --dir share this directory: a file is written
 		// whole (renamed into place), so another worker reading it never
@@ -566,15 +589,15 @@ func (w *Worker) program(ctx context.Context, d *delivery) (*engine.Program, str
 			continue
 		}
 		if err := atomicfile.Write(p, content, 0o644); err != nil {
-			return nil, err.Error()
+			return nil, err.Error(), nil
 		}
 	}
 	p, err := engine.Load(filepath.Join(root, filepath.FromSlash(src.Entry)))
 	if err != nil {
-		return nil, "the sources do not compile here: " + err.Error()
+		return nil, "the sources do not compile here: " + err.Error(), nil
 	}
 	w.programs[d.Sources] = p
-	return p, ""
+	return p, "", nil
 }
 
 func within(root, path string) bool {

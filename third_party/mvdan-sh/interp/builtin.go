@@ -1641,6 +1641,14 @@ func osPath(dir, path string) string {
 		return absPath(dir, path)
 	case filepath.IsAbs(path):
 		return path
+	case path == ".." || strings.HasPrefix(path, "../"):
+		// bash's open goes up from the process's working directory,
+		// which may have been removed since (cd sub; rmdir ../sub;
+		// echo > ../f works): a path up from a directory that is gone
+		// is taken lexically
+		if _, err := os.Stat(dir); err != nil {
+			return absPath(dir, path)
+		}
 	}
 	return strings.TrimSuffix(dir, "/") + "/" + path
 }

@@ -234,3 +234,12 @@ func TestJaiphDeclareFLists(t *testing.T) {
 		"f() {\n  echo a | cat - >/dev/null\n  echo b >&2 && echo c 2>/dev/null || echo d >f1\n  ! echo e | grep -q x 2>/dev/null\n  echo f |& cat >f2\n  x=1 echo g >f3 | tr a b\n  echo h >&2 &\n}\ndeclare -f f",
 	})
 }
+
+// TestJaiphPathUpFromRemovedDir: a path going up from a working directory
+// removed meanwhile still reaches its parent, as bash's open from the
+// process's directory does.
+func TestJaiphPathUpFromRemovedDir(t *testing.T) {
+	runCases(t, []string{
+		`mkdir -p sub; cd sub; rmdir ../sub; echo x > ../log.txt; echo "st=$?"; read -r l < ../log.txt; echo "$l"; [ -e ../log.txt ] && echo exists`,
+	})
+}
