@@ -920,10 +920,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					return "", err
 				}
 				str = arg
-				if index == nil && vr.Kind != Indexed && vr.Kind != Associative && (vr.Integer || vr.Upper || vr.Lower) {
+				if index == nil && (vr.Integer || vr.Upper || vr.Lower) {
 					// jaiph-go patch: the value as the attributes
-					// made it (declare -i n; ${n:=1+2} is 3).
+					// made it (declare -i n; ${n:=1+2} is 3), an
+					// array's element 0 (key "0") for an array
+					// (declare -Ai m; ${m=hi} is 0)
 					str = cfg.Env.Get(name).String()
+					if vr.Kind == Indexed || vr.Kind == Associative {
+						zero := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "0"}}}
+						if v, err := cfg.paramExp(&syntax.ParamExp{Param: &syntax.Lit{Value: name}, Index: zero}); err == nil {
+							str = v
+						}
+					}
 				}
 			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,

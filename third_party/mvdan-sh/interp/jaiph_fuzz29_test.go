@@ -243,3 +243,13 @@ func TestJaiphPathUpFromRemovedDir(t *testing.T) {
 		`mkdir -p sub; cd sub; rmdir ../sub; echo x > ../log.txt; echo "st=$?"; read -r l < ../log.txt; echo "$l"; [ -e ../log.txt ] && echo exists`,
 	})
 }
+
+// TestJaiphAssignDefaultArrayAttrs: ${a=word} of an array with -i, -u or
+// -l expands to element 0 as the attributes made it, as a scalar's does.
+func TestJaiphAssignDefaultArrayAttrs(t *testing.T) {
+	runCases(t, []string{
+		`declare -i n; echo "${n=1+2}"; declare -u u; echo "${u=abc}"; declare -Ai m; echo "${m=hi}"; declare -p m`,
+		`declare -ai a; echo "${a=2*3}"; declare -p a; declare -al l; echo "${l:=ABC}"; declare -Au q; echo "${q=abc}"`,
+		`declare -Ai v2; echo $(echo "${v2="$(echo hi)"}")`,
+	})
+}
