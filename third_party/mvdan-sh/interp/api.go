@@ -171,6 +171,11 @@ type Runner struct {
 	// are being expanded: bash's this_command_name then, which its
 	// arithmetic names in a declare -i value's error (jaiph-go patch).
 	redirCommand string
+	// childRedirs: the redirections being expanded are an external
+	// command's, which bash performs in the child it forked, so a fatal
+	// error there ends that child only and runs no EXIT trap of the
+	// shell's (jaiph-go patch, see exitTrapInPlace)
+	childRedirs bool
 	// comsubNoErrExit is noErrExit while the words of a simple command
 	// or the operands of a [[ ]] expand, false elsewhere: the only
 	// expansions whose command substitutions ignore errexit and the ERR

@@ -253,3 +253,15 @@ func TestJaiphAssignDefaultArrayAttrs(t *testing.T) {
 		`declare -Ai v2; echo $(echo "${v2="$(echo hi)"}")`,
 	})
 }
+
+// TestJaiphChildRedirErrorRunsNoTrap: a fatal expansion error in an
+// external command's redirection (a here-document's body, < $unset under
+// set -u) ends bash's child for it only: the command fails with 1 and the
+// shell's EXIT trap does not run, also where errexit is ignored.
+func TestJaiphChildRedirErrorRunsNoTrap(t *testing.T) {
+	runCases(t, []string{
+		"set -e; f() { trap 'echo bye $?' EXIT; set -u; cat <<-E1\n${v2// /_} and\nE1\necho \"after $?\"; trap - EXIT; }; f || true",
+		"set -e; f() { trap 'echo bye $?' EXIT; set -u; cat < $v2; echo \"after $?\"; trap - EXIT; }; f || true",
+		"set -e; f() { trap 'echo bye $?' EXIT; set -u; echo hi > $v2; echo after; trap - EXIT; }; f || true",
+	})
+}

@@ -1310,9 +1310,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			undoPrefix()
 			child := r.runsInChild(ctx, fields[0])
-			r.redirCommand = fields[0]
+			r.redirCommand, r.childRedirs = fields[0], child
 			ok := pending()
-			r.redirCommand = ""
+			r.redirCommand, r.childRedirs = "", false
 			if child && r.exit.exiting && !r.exit.fatalExit && !r.exit.discard {
 				// jaiph-go patch: bash performs an external
 				// command's redirections in the child it forked for

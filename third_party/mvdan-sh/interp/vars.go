@@ -870,7 +870,7 @@ func (r *Runner) readonlyFailed(exit *exitStatus) {
 // exit by a jump to the top level, unwind first). exit is the status the
 // shell exits with; the trap may change it.
 func (r *Runner) exitTrapInPlace(exit *exitStatus) {
-	if _, ok := r.traps[trapExit]; !ok || !r.inFunc || !exit.exiting {
+	if _, ok := r.traps[trapExit]; !ok || !r.inFunc || !exit.exiting || r.childRedirs {
 		return
 	}
 	ctx := r.ectx
