@@ -265,3 +265,13 @@ func TestJaiphChildRedirErrorRunsNoTrap(t *testing.T) {
 		"set -e; f() { trap 'echo bye $?' EXIT; set -u; echo hi > $v2; echo after; trap - EXIT; }; f || true",
 	})
 }
+
+// TestJaiphAssocListArithSubscript: a list assigned to a variable declared
+// associative elsewhere keys its elements with the subscripts' text, also
+// where the parser read them as arithmetic (a1=([-1]=x) panicked).
+func TestJaiphAssocListArithSubscript(t *testing.T) {
+	runCases(t, []string{
+		`declare -Ai a1; a1=([-1]=a/b/c [-2]=x); declare -p a1`,
+		`declare -A m; m=([-1]=a [x+1]=b ["q"]=d [$((1+1))]=e); declare -p m`,
+	})
+}

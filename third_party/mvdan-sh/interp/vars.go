@@ -1838,7 +1838,14 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, printNode(elem.Value)))
 				continue
 			}
-			k := r.literal(elem.Index.(*syntax.Word))
+			// jaiph-go patch: the subscript as the parser read it, which
+			// is arithmetic when the list's variable was not yet known
+			// associative (a1=([-1]=x) of a declare -A a1 panicked)
+			k, err := expand.AssocKey(r.ecfg, elem.Index)
+			r.expandErr(err)
+			if r.exit.exiting {
+				continue
+			}
 			v := bind(r.assocListLiteral(elem.Value))
 			if r.exit.exiting {
 				continue
