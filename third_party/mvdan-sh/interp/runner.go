@@ -2178,7 +2178,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr = expand.Variable{Kind: expand.NameRef}
 				} else if valType == "-n" && vr.Kind == expand.String {
 					// jaiph-go patch: r=x; declare -n r makes r a
-					// nameref to x.
+					// nameref to x. As bash's declare, a value that
+					// names no variable (nor element) cannot be made
+					// one, nor can a readonly variable.
+					if base, _, ok := cutElemSubscript(vr.Str); vr.IsSet() && !syntax.ValidName(vr.Str) && (!ok || !syntax.ValidName(base)) {
+						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, vr.Str)
+						r.exit.code = 1
+						continue
+					}
+					if vr.ReadOnly {
+						r.errf("%s: %s: readonly variable\n", cm.Variant.Value, name)
+						r.exit.code = 1
+						continue
+					}
 					vr.Kind = expand.NameRef
 				} else if globalEnv != nil && !vr.Declared() {
 					// jaiph-go patch: declare -g NAME in a function
@@ -2448,6 +2460,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				vr.Local = false
 			}
 			if !localElem {
+				if valType == "-n" && vr.Kind == expand.NameRef {
+					// jaiph-go patch: as bash's declare (ksh93's),
+					// turning a nameref on turns -i, -l and -u off
+					// (declare -l a; declare -n a showed -nl); the
+					// declaration's own ones stay.
+					vr.Integer, vr.Lower, vr.Upper = false, false, false
+				}
 				vr = withDeclAttrs(vr, modes, unexport)
 			}
 			if tracingEnabled {

@@ -1,0 +1,25 @@
+// Differential tests (against /usr/bin/bash, see compareWithBash) for the
+// patches of the session of 2026-11-30, fifth stop (jaiph-go issue 36):
+// the soak's "still different" list of the stop before.
+package interp_test
+
+import "testing"
+
+// TestJaiphNamerefDropsCaseAttrs: turning the nameref attribute on
+// (declare -n NAME of an existing variable) turns -i, -l and -u off, as
+// ksh93 does, while a -l or -u given with -n stays; a variable whose
+// value names no variable (a number, an empty string) or that is readonly
+// cannot become a nameref (status 1, bash's message).
+func TestJaiphNamerefDropsCaseAttrs(t *testing.T) {
+	runCases(t, []string{
+		`declare -l a=ABC; declare -n a; declare -p a`,
+		`declare -u b=x; declare -n b=c; declare -p b`,
+		`f() { local -l x=Q; local -n x; declare -p x; }; f`,
+		`declare -l q=A; declare -nu q; declare -p q`,
+		`declare -i n=3; declare -n n; echo $?; declare -p n`,
+		`e=""; declare -n e; echo $?; declare -p e`,
+		`readonly w=v; declare -n w; echo $?; declare -p w`,
+		`g=a[1]; declare -n g; declare -p g`,
+		`f() { local -i k=5; local -n k; echo $?; declare -p k; local -u m=a[0]; local -n m; declare -p m; }; f`,
+	})
+}
