@@ -522,7 +522,20 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if elem := elemRefParam(n, pe); elem != nil {
 			// jaiph-go patch: a nameref to an array element
 			// (declare -n r='a[1]') reads the element.
-			return cfg.paramExp(elem)
+			return cfg.namerefElem(pe, elem)
+		}
+		if pe.Length && pe.Index == nil && strings.HasSuffix(n, "]") {
+			// jaiph-go patch: bash's ${#r} of a nameref to an
+			// element looks for a variable of that name: 0; under
+			// set -u it takes the length of "$r" instead.
+			short := *pe
+			short.Length, short.Short = false, true
+			elem := elemRefParam(n, &short)
+			if !cfg.NoUnset || elem == nil {
+				return "0", nil
+			}
+			s, err := cfg.namerefElem(&short, elem)
+			return strconv.Itoa(utf8.RuneCountInString(s)), err
 		}
 	}
 	// jaiph-go patch: ${!prefix*}, ${!name[@]} and ${!name} are not
@@ -1711,6 +1724,29 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 // nameref holds, names (as `a[1]` or `m["k"]`), or nil when ref names no
 // element or pe has its own subscript; ${#r} stays 0, as in bash (jaiph-go
 // patch).
+// namerefElem expands elem, the element a nameref names in pe (jaiph-go
+// patch): as bash, an error of an unset element (set -u, ${r:?w}) names
+// the nameref, and under set -u the whole of an empty or unset array
+// (r='a[@]') is unset too — in braces only: bash's $r is then empty.
+func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
+	s, err := cfg.paramExp(elem)
+	var ue UnsetParameterError
+	if errors.As(err, &ue) && ue.Node == elem {
+		if pe.Short && ue.Message == "unbound variable" {
+			return "", nil
+		}
+		ue.Node = pe
+		return "", ue
+	}
+	if l := nodeLit(elem.Index); err == nil && cfg.NoUnset && !pe.Short && (l == "@" || l == "*") && !overridingUnset(pe) {
+		vr := cfg.Env.Get(elem.Param.Value)
+		if !vr.IsSet() || vr.Kind == Indexed && len(vr.List) == 0 || vr.Kind == Associative && len(vr.Map) == 0 {
+			return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
+		}
+	}
+	return s, err
+}
+
 func elemRefParam(ref string, pe *syntax.ParamExp) *syntax.ParamExp {
 	i := strings.IndexByte(ref, '[')
 	if i <= 0 || !strings.HasSuffix(ref, "]") || pe.Index != nil || pe.Excl || pe.Length || pe.Width {

@@ -23,3 +23,35 @@ func TestJaiphNamerefDropsCaseAttrs(t *testing.T) {
 		`f() { local -i k=5; local -n k; echo $?; declare -p k; local -u m=a[0]; local -n m; declare -p m; }; f`,
 	})
 }
+
+// TestJaiphNamerefToElementUnset: through a nameref to an array element
+// (declare -n r='a[1]'), under set -u, bash's ${r…} of an unset element
+// (or of a[@] of an empty or unset array) is unbound and names the
+// nameref, while a bare $r is empty; ${r:?w} names it too; ${#r} is 0
+// without set -u (bash looks for a variable named a[1]) and the length of
+// "$r" with it.
+func TestJaiphNamerefToElementUnset(t *testing.T) {
+	cases := []string{
+		`declare -a a1; declare -n v2=a1[1]; set -u; echo "[${v2}]"`,
+		`declare -n v2=a1[1]; set -u; echo "[$v2]"`,
+		`a1=(x); declare -n v2=a1[1]; set -u; echo "[${v2%x}]"`,
+		`a1=(x); declare -n v2=a1[1]; set -u; echo "[${v2:0}]"`,
+		`a1=(x); declare -n v2=a1[1]; set -u; echo "[${v2@Q}]"`,
+		`a1=(x); declare -n v2=a1[1]; set -u; echo "[${v2:-d}]"`,
+		`a1=(); declare -n v2=a1[@]; set -u; echo "[$v2]"`,
+		`a1=(); declare -n v2=a1[@]; set -u; echo "[${v2%x}]"`,
+		`declare -A m; declare -n v2=m[k]; set -u; echo "[${v2#x}]"`,
+		`declare -A m=([j]=1); declare -n v2=m[k]; set -u; echo "[$v2]"`,
+		`declare -n v2=a1[1]; echo ${v2:?oops}`,
+		`a1=(x); declare -n v2=a1[@]; set -u; echo "[${v2}]"`,
+		`declare -A m=([k]=); declare -n v2=m[@]; set -u; echo "[${v2}]"`,
+		`a1=x; declare -n v2=a1[@]; set -u; echo "[${v2}]"`,
+		`a1=(x yy); declare -n v2=a1[1]; echo "${#v2}"; set -u; echo "${#v2}"`,
+		`a1=(x yy); declare -n v2=a1[@]; echo "${#v2}"; set -u; echo "${#v2}"`,
+		`declare -n v2=a1[1]; set -u; echo "${#v2}"`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
