@@ -55,3 +55,48 @@ func TestJaiphNamerefToElementUnset(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphDeclareGlobalUnderSubshellLocal: in a subshell of a function,
+// declare -g NAME=v of a name the subshell itself declared local sets the
+// global (the subshell's copy), not the local; where that global is an
+// indexed array, bash's bind_array_variable sets element 0 of the visible
+// local instead (an integer local's error named after the builtin), also
+// when the global was assigned in the same subshell.
+func TestJaiphDeclareGlobalUnderSubshellLocal(t *testing.T) {
+	cases := []string{
+		`f() { ( declare -ai c1; declare -g c1=/X; echo "s=$?"; declare -p c1 ); }; f`,
+		`f() { ( declare -ai b1; declare -g b1=/X; echo "s=$?" ); }; f`,
+		`f() { ( a1=(1 2); declare -ai a1; declare -g a1=/X; declare -p a1 ); }; f`,
+		`f() { ( a1=(1 2); declare -ai a1; declare -g a1=5; declare -p a1 ); }; f`,
+		`f() { ( a1=x; declare -ai a1; declare -g a1=5; declare -p a1 ); }; f`,
+		`a1=(1 2); f() { declare -ai a1; declare -g a1=/X; }; f`,
+		`v1='a/b/c.d' a1=(1 'two words' three); f() { declare -ai a1; declare -g a1=${v1/*//X}; }; f`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphDeclareElemArithNamesBuiltin: the arithmetic of an element a
+// declaration assigns (declare NAME[SUB]=v of an integer array, -g too,
+// local) names the builtin in its error as bash's this_command_name; +=
+// of an integer evaluates the old value and the word apart, so the error
+// shows the word (1/0, not (0)+(1/0)).
+func TestJaiphDeclareElemArithNamesBuiltin(t *testing.T) {
+	cases := []string{
+		`declare -gai b1; declare -g b1[1]=/X`,
+		`declare -ai b1; declare b1[1]=/X`,
+		`f() { declare -gai b1; declare -g b1[1]=/X; }; f`,
+		`f() { local -ai b; local b[2]=1/0; }; f`,
+		`declare -Ai m; declare m[k]=1/0`,
+		`declare -ai b; declare b[1]+=1/0`,
+		`declare -ai b=(4); declare b[0]+=2; declare -p b`,
+		`declare -ai b; declare b[1/0]=3`,
+		`a=(1 2); f() { local -i a=3; declare -g a+=1/0; }; f`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}

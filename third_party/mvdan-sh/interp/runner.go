@@ -2045,21 +2045,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// element, declare -g a[1]=v, is the visible array's, as
 			// bash's assign_array_element).
 			var globalEnv *overlayEnviron
-			hiddenGlobal := false // globalEnv is bound where nothing sees it
 			localElem := false    // see declGlobalArray
 			var elemZero *string  // the value of an array's element (key) 0
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
-				if globalEnv != nil && globalEnv.localBelow(name) {
+				if globalEnv != nil && (globalEnv.localBelow(name) || globalEnv.ownLocals[globalEnv.normalize(name)]) {
 					// a subshell's declare -g of a name a function
 					// below the subshell has a local of: bash sets
 					// the subshell's copy of the global, which that
 					// local hides for as long as the subshell lives;
 					// bound where nothing sees it, over the global
 					// as the subshell has it (not the local: a
-					// readonly local does not refuse it)
+					// readonly local does not refuse it); so too
+					// when the local is the subshell's own (declared
+					// in it), which shares the subshell's scope
 					globalEnv = &overlayEnviron{parent: globalScope(globalEnv)}
-					hiddenGlobal = true
 				}
 			}
 			vr := r.lookupVar(name)
@@ -2101,9 +2101,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// global declare -i K is the string 1+1).
 				vr = expand.Variable{Exported: vr.Exported}
 			}
-			if globalEnv != nil && !hiddenGlobal && (vr.Kind == expand.Indexed && valType == "" || valType == "-a" && vr.Kind != expand.Associative) && !vr.ReadOnly && !as.Naked && as.Index == nil && as.Array == nil {
+			if globalEnv != nil && (vr.Kind == expand.Indexed && valType == "" || valType == "-a" && vr.Kind != expand.Associative) && !vr.ReadOnly && !as.Naked && as.Index == nil && as.Array == nil {
 				if visible := r.lookupVar(name); visible.Local && !visible.ReadOnly {
-					r.declGlobalArrayUnderLocal(name, visible, as, globalEnv, modes, unexport)
+					r.declGlobalArrayUnderLocal(cm.Variant.Value, name, visible, as, globalEnv, modes, unexport)
 					if r.exit.exiting {
 						break assignLoop
 					}
@@ -2377,7 +2377,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						elemModes = nil
 					}
 					var ok, made bool
-					if vr, ok, made = r.declElem(name, base, as, valType, elemModes); !ok {
+					outer := r.redirCommand
+					r.redirCommand = cm.Variant.Value // an element's arithmetic names the builtin, as bash's this_command_name
+					vr, ok, made = r.declElem(name, base, as, valType, elemModes)
+					r.redirCommand = outer
+					if !ok {
 						r.exit.code = 1
 						if !made || r.exit.exiting {
 							continue
@@ -2943,7 +2947,7 @@ func (r *Runner) declBind(name string, vr expand.Variable, globalEnv *overlayEnv
 // scalar's value its element 0, an associative array's lost) and
 // transforms the value by its own -i/-l/-u; the global takes the
 // declaration's attributes alone (with -a, made an indexed array).
-func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, as *syntax.Assign, global *overlayEnviron, modes []string, unexport bool) {
+func (r *Runner) declGlobalArrayUnderLocal(variant, name string, local expand.Variable, as *syntax.Assign, global *overlayEnviron, modes []string, unexport bool) {
 	val, err := expand.AssignLiteral(r.ecfg, as.Value)
 	r.expandErr(err)
 	if !r.exit.ok() {
@@ -2963,13 +2967,18 @@ func (r *Runner) declGlobalArrayUnderLocal(name string, local expand.Variable, a
 	if as.Append {
 		old, _ := expand.Variable{Kind: expand.Indexed, List: list, Indexes: indexes}.IndexedValue(0)
 		if local.Integer {
-			val = "(" + cmp.Or(old, "0") + ")+(" + val + ")" // += of an integer adds
+			val, err = r.integerAppend(old, val)
 		} else {
 			val = old + val
 		}
 	}
-	if val, err = r.attrValue(local, val); err != nil {
-		r.setVarFailed(err)
+	if err == nil {
+		val, err = r.attrValue(local, val)
+	}
+	if err != nil {
+		if !r.arithAssignFatal(err, variant, &r.exit) { // named as bash's builtin
+			r.setVarFailed(err)
+		}
 		return
 	}
 	local.Kind, local.Set, local.Str, local.Map, local.MapSeq = expand.Indexed, true, "", nil, nil
@@ -4690,12 +4699,16 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 			return val, true
 		}
 		v := val
+		var s string
+		var err error
 		if attrs.Integer && as.Append {
-			v = "(" + cmp.Or(old, "0") + ")+(" + val + ")"
-		} else if as.Append {
-			v = old + val
+			s, err = r.integerAppend(old, val)
+		} else {
+			if as.Append {
+				v = old + val
+			}
+			s, err = r.attrValue(attrs, v)
 		}
-		s, err := r.attrValue(attrs, v)
 		if err != nil {
 			r.expandErr(intValueError{err})
 			return "", false

@@ -105,6 +105,9 @@ type overlayEnviron struct {
 	// function's locals (declare -i m=1; declare m=2+2 in a pipeline
 	// part gives 4), and a local of a calling function is shadowed.
 	ownLocals map[string]bool
+	// shadowedGlobals (jaiph-go patch): in a subshell's copy, the
+	// global values its own locals took the place of (see Set).
+	shadowedGlobals map[string]namedVariable
 }
 
 // markOwnLocal records that the subshell's copy of a function's scope
@@ -193,6 +196,15 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 
 	if o.values == nil {
 		o.values = make(map[string]namedVariable)
+	}
+	if inOverlay && vr.Local && !prev.Local && !o.funcScope && !o.tempScope {
+		// jaiph-go patch: a subshell's own local over the subshell's
+		// copy of a global of that name: bash keeps both, so keep the
+		// global's for what sees the globals (globalScope: declare -g).
+		if o.shadowedGlobals == nil {
+			o.shadowedGlobals = map[string]namedVariable{}
+		}
+		o.shadowedGlobals[normalized] = prev
 	}
 	if vr.Kind == expand.KeepValue && vr.Local && (o.funcScope && !inOverlay || !o.funcScope && !o.tempScope && o.newLocal(name)) {
 		// jaiph-go patch: as in bash (make_local_variable), a global
@@ -373,6 +385,8 @@ func globalScope(env expand.Environ) *overlayEnviron {
 		for n, vr := range o.values {
 			if !vr.Local {
 				view.values[n] = vr
+			} else if g, ok := o.shadowedGlobals[n]; ok {
+				view.values[n] = g
 			}
 		}
 	}
@@ -1022,6 +1036,22 @@ func (r *Runner) whileBinding(name string, f func()) {
 	r.binding = name
 	defer func() { r.binding = outer }()
 	f()
+}
+
+// integerAppend is old += val of an integer variable or element
+// (jaiph-go patch): as bash's make_variable_value, the old value is
+// evaluated first, then val alone, so that an error shows the text that
+// failed (1/0, not (0)+(1/0)).
+func (r *Runner) integerAppend(old, val string) (string, error) {
+	lv, err := expand.ArithmString(r.ecfg, cmp.Or(old, "0"))
+	if err != nil {
+		return "", err
+	}
+	rv, err := expand.ArithmString(r.ecfg, val)
+	if err != nil {
+		return "", err
+	}
+	return strconv.Itoa(lv + rv), nil
 }
 
 // attrValue is s as a variable with vr's declare -i/-l/-u holds it:
