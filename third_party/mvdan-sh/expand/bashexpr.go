@@ -845,9 +845,11 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 	if !elem {
 		// jaiph-go patch: a nameref reads the variable, or the element,
 		// it names, as bash's find_variable follows it.
-		if n, _ := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
+		if n, v := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
 			name = n
-			elem = strings.HasSuffix(n, "]") && strings.Contains(n, "[")
+			// (unless a variable has that name: a declaration through
+			// the nameref in a function makes one)
+			elem = strings.HasSuffix(n, "]") && strings.Contains(n, "[") && !v.Declared()
 		}
 	}
 	if !elem {
@@ -1005,7 +1007,7 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 	}
 	vr := cfg.Env.Get(name)
 	if n, v := vr.Resolve(cfg.Env); n != "" {
-		if idx == nil && strings.HasSuffix(n, "]") && strings.Contains(n, "[") {
+		if idx == nil && strings.HasSuffix(n, "]") && strings.Contains(n, "[") && !v.Declared() {
 			e.bind(n, ind, value) // jaiph-go patch: the element a nameref names
 			return
 		}

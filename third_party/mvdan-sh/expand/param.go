@@ -519,12 +519,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
-		if elem := elemRefParam(n, pe); elem != nil {
+		if elem := elemRefParam(n, pe); elem != nil && !v.Declared() {
 			// jaiph-go patch: a nameref to an array element
-			// (declare -n r='a[1]') reads the element.
+			// (declare -n r='a[1]') reads the element, unless a
+			// variable has that name (bash: a declaration through
+			// the nameref in a function makes one).
 			return cfg.namerefElem(pe, elem)
 		}
-		if pe.Length && pe.Index == nil && strings.HasSuffix(n, "]") {
+		if pe.Length && pe.Index == nil && strings.HasSuffix(n, "]") && !v.Declared() {
 			// jaiph-go patch: bash's ${#r} of a nameref to an
 			// element looks for a variable of that name: 0; under
 			// set -u it takes the length of "$r" instead.

@@ -277,7 +277,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					arg = n
 				}
 			}
-			if name, sub, ok := cutElemSubscript(arg); vars && ok {
+			literal := vars && !syntax.ValidName(arg) && r.lookupVar(arg).Declared() // a local named as an element, see the declaration
+			if name, sub, ok := cutElemSubscript(arg); vars && ok && !literal {
 				r.unsetFailed = false
 				r.unsetElem(name, sub)
 				if r.exit.exiting {
@@ -813,7 +814,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
 			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
-			if !syntax.ValidName(name) && vr.Kind == expand.String {
+			if !syntax.ValidName(name) && vr.Kind == expand.String && !r.lookupVar(name).Declared() {
 				// jaiph-go patch: an element (read 'a[k]'), assigned
 				// as a[k]=value would be, as bash's
 				// bind_read_variable.
@@ -955,7 +956,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		bind := func(name, value string) bool {
 			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
 			var err error
-			if syntax.ValidName(name) {
+			if syntax.ValidName(name) || r.lookupVar(name).Declared() {
 				err = r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: value})
 			} else {
 				err = HandlerContext{runner: r}.SetVar(name, value) // a nameref's element

@@ -100,3 +100,33 @@ func TestJaiphDeclareElemArithNamesBuiltin(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphDeclThroughElemNameref: in a function, a declaration with a
+// value through a nameref to an array element (declare -n r='a1[1]';
+// declare r=X) makes, as bash's make_local_variable, a local literally
+// named a1[1]: the array is untouched, and what goes through the nameref
+// afterwards — $r, ${#r}, r=v, prefix assignments, read, printf -v,
+// arithmetic, [[ -v ]], unset, readonly — reaches that variable.
+func TestJaiphDeclThroughElemNameref(t *testing.T) {
+	cases := []string{
+		`f(){ declare -n v2=a1[1]; declare v2=X; v2=Y; echo "[$v2] [${a1[1]}]"; declare -p a1; }; f`,
+		`f(){ declare -n v2=a1[1]; declare -r v2=X; v2=Y; echo "s=$? [$v2]"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare -r v2=X; v2=Z echo hi; echo "s=$?"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare -r v2=X; unset v2; echo "s=$? [$v2]"; }; f`,
+		`f(){ declare -n v2=a1[1]; local v2=X; echo "[$v2] [${#v2}] [${v2/X/Q}]"; declare -p v2; }; f`,
+		`a1=(p q); f(){ declare -n v2=a1[1]; declare v2=X; echo "[$v2] [${a1[1]}]"; }; f`,
+		`g(){ echo "g[$v2]"; }; f(){ declare -n v2=a1[1]; declare v2=X; g; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2=X; declare v2=Y; echo "[$v2]"; declare v2+=Z; echo "[$v2]"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2=X; unset v2; echo "[$v2] [${v2-u}]"; v2=Q; echo "[$v2]"; declare -p a1; }; f`,
+		`f(){ declare -n v2=a1[1]; declare -i v2=1+2; echo "[$v2]"; v2+=3; echo "[$v2]"; v2=x+1; echo "[$v2]"; }; f`,
+		`f(){ declare -n v2=a1[1]; local -u v2=abc; echo "[$v2]"; g(){ echo "[$v2]"; v2=zz; }; g; echo "[$v2]"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2=X; echo "${!v2} ${v2@A}"; [[ -v v2 ]]; echo $?; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2=X; read v2 <<< hi; echo "[$v2]"; declare -p a1; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2=X; (( v2 = 7 )); echo "[$v2] $(( v2 + 1 ))"; declare -p a1; }; f`,
+		`f(){ declare -n v2=a1[1]; v2=X; echo "[$v2]"; declare -p a1; }; f`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}

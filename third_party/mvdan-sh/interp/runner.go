@@ -1217,13 +1217,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// Resolve any nameref so we can restore the original final value later on.
 			if n, v := prev.Resolve(r.writeEnv); n != "" && (syntax.ValidName(n) || isDeclBuiltin(fields[0])) {
 				name, prev = n, v
+			} else if n != "" && v.ReadOnly && v.Declared() {
+				prev.ReadOnly = true // see below
 			} else if n != "" {
 				// jaiph-go patch: a nameref to an array element
 				// (declare -n r='a[1]'): bash's assign_in_env binds
 				// the name itself, a plain variable of the command's
 				// environment holding what is assigned (r=0 printenv r
 				// prints 0), appended to the nameref's own value (+=).
-				prev = expand.Variable{Set: true, Kind: expand.String, Str: n}
+				// A variable named as the element (see the
+				// declaration) that is readonly refuses it.
+				prev = expand.Variable{Set: true, Kind: expand.String, Str: n, ReadOnly: v.ReadOnly}
 			}
 
 			if prev.ReadOnly {
@@ -2030,6 +2034,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					r.errf("%s: `%s': not a valid identifier\n", v, n)
 					continue
+				}
+			}
+			if local && !global && !as.Naked && as.Index == nil && as.Array == nil && valType != "-n" && valType != "-a" && valType != "-A" && r.lookupVar(name).Kind == expand.NameRef {
+				// jaiph-go patch: in a function, a declaration with a
+				// value through a nameref to an array element makes a
+				// local named as the element (bash's make_local_variable
+				// takes the nameref's value as it is): $r then reads it,
+				// ${a[1]} does not see it.
+				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
+					name = n
 				}
 			}
 			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) {

@@ -338,9 +338,9 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		if vr := r.lookupVar(x); vr.Kind == expand.NameRef {
 			// jaiph-go patch: -v of a nameref tests the variable it
 			// names (false for none, or for an element, as bash).
-			n, _ := vr.Resolve(r.writeEnv)
+			n, v := vr.Resolve(r.writeEnv)
 			if !syntax.ValidName(n) {
-				return false
+				return v.IsSet() // a variable named as the element, see the declaration
 			}
 			x = n
 		}

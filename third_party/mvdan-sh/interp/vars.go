@@ -1321,7 +1321,10 @@ func (r *Runner) elemRefAssign(prev expand.Variable, as *syntax.Assign) *syntax.
 	if prev.Kind != expand.NameRef || as.Index != nil || as.Array != nil {
 		return nil
 	}
-	n, _ := prev.Resolve(r.writeEnv)
+	n, v := prev.Resolve(r.writeEnv)
+	if v.Declared() {
+		return nil // a variable named as the element (see the declaration)
+	}
 	arr, idx := elemRef(n)
 	if idx == nil {
 		return nil
