@@ -366,6 +366,13 @@ type Runner struct {
 	// handler function), for the {var} redirections of its statement
 	// (jaiph-go patch, stmtSync).
 	forked bool
+	// noForkCall is the simple command bash would run without forking
+	// in a command substitution (jaiph-go patch, see jaiph_nofork.go);
+	// callNoFork says the call running now is it; execedTail that an
+	// external command so run has ended the substitution, whose EXIT
+	// trap bash's exec took away.
+	noForkCall                           *syntax.CallExpr
+	noForkChosen, callNoFork, execedTail bool
 
 	// lastArg is $_, the last argument of the previous simple command;
 	// startTime is when the shell started, for SECONDS (jaiph-go patch).

@@ -130,3 +130,45 @@ func TestJaiphDeclThroughElemNameref(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphComsubTailNoFork: bash runs the last simple command of a
+// command substitution, and of a function that substitution calls last,
+// without forking (an exec): an EXIT trap the function set before that
+// command, when it is an external one, never runs. Bash decides as the
+// substitution's command or the function starts, with no trap set but an
+// ignored signal or RETURN; && and || bind tighter than ;, so a function
+// ending `a; b || c` ends in a list and is not optimized.
+func TestJaiphComsubTailNoFork(t *testing.T) {
+	defs := `h(){ trap "echo T" EXIT; /bin/echo a; }; `
+	cases := []string{
+		`f(){ trap "echo T" EXIT; echo a; }; x=$(f); echo "[$x]"`,
+		`g(){ trap "echo T" EXIT; wc -l /dev/null; }; x=$(g); echo "[$x]"`,
+		defs + `x=$(h); echo "[$x]"`,
+		`i(){ trap "echo T" EXIT; /bin/echo a; echo b; }; x=$(i); echo "[$x]"`,
+		`x=$(trap "echo T" EXIT; /bin/echo a); echo "[$x]"`,
+		defs + `x=$(echo z; h); echo "[$x]"`,
+		defs + `x=$(echo z && h); echo "[$x]"`,
+		defs + `x=$(h > /dev/stdout); echo "[$x]"`,
+		defs + `x=$(! h); echo "[$x]"`,
+		defs + `x=$(trap "" INT; h); echo "[$x]"`,
+		defs + `x=$(trap "echo I" INT; h); echo "[$x]"`,
+		`j(){ trap "echo T" EXIT; true && wc -c < /dev/null; }; x=$(j); echo "[$x]"`,
+		defs + `k(){ trap "echo T" EXIT; h; }; x=$(k); echo "[$x]"`,
+		defs + `l(){ h; }; x=$(l); echo "[$x]"`,
+		`m(){ trap "echo T" EXIT; false || /bin/false; }; x=$(m); echo "[$x] $?"`,
+		`m(){ true && /bin/echo a; }; trap - EXIT; x=$(m); echo "[$x] $?"`,
+		`m(){ false || /bin/echo a; trap "echo T" EXIT; /bin/false; }; x=$(m); echo "[$x] $?"`,
+		"m(){ trap 'echo T' EXIT\ntrue && /bin/echo a; }; x=$(m); echo \"[$x] $?\"",
+		`n(){ trap "echo T" EXIT; nosuchcmd_zz 2>/dev/null; }; x=$(n); echo "[$x] $?"`,
+		`o(){ trap "echo T" EXIT; /bin/echo a | cat; }; x=$(o); echo "[$x]"`,
+		`q(){ trap "echo E" ERR; /bin/false; }; x=$(q); echo "[$x] $?"`,
+		`r(){ trap "echo T" EXIT; cat <<< hi; }; x=$(r); echo "[$x]"`,
+		`s() ( trap "echo T" EXIT; /bin/echo a ); x=$(s); echo "[$x]"`,
+		"x=$(trap 'echo T' EXIT\ntrue && /bin/echo a); echo \"[$x]\"",
+		defs + "x=$(true\ntrue && h); echo \"[$x]\"",
+		defs + `x=$(true; true && h); echo "[$x]"`,
+		defs + `x=$(true & h); echo "[$x]"`,
+		defs + `echo "<$(h)>"`,
+	}
+	runCases(t, cases)
+}

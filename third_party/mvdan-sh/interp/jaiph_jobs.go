@@ -457,6 +457,9 @@ func (r *Runner) exitTraps(ctx context.Context, always bool) {
 // trap 'false; echo x' EXIT ) || …` ends the subshell with 1 at the
 // false), and a function called so has returned when its shell exits.
 func (r *Runner) runExitTrap(ctx context.Context) {
+	if r.execedTail {
+		return // bash's exec took the shell away (jaiph_nofork.go)
+	}
 	if cb, ok := r.traps[trapExit]; ok {
 		delete(r.traps, trapExit)
 		noErrExit := r.noErrExit

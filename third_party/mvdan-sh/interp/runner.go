@@ -90,6 +90,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			if !r.opts[optInheritErrExit] {
 				r2.opts[optErrExit] = false
 			}
+			r2.noForkCall = noForkTail(cs.Stmts) // jaiph-go patch: see jaiph_nofork.go
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
@@ -1349,6 +1350,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.prefixPath = true
 		}
 		r.thisCommand = fields[0] // jaiph-go patch: see thisCommand (eval 'echo ${v:=1/0}')
+		if r.noForkCall == cm {
+			r.callNoFork = r.noForkChosen || r.noForkAllowed()
+			r.noForkCall, r.noForkChosen = nil, false
+		}
 		r.call(ctx, cm.Args[0].Pos(), fields)
 		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		// jaiph-go patch: "$_" is the last argument of the previous
@@ -2059,8 +2064,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// element, declare -g a[1]=v, is the visible array's, as
 			// bash's assign_array_element).
 			var globalEnv *overlayEnviron
-			localElem := false    // see declGlobalArray
-			var elemZero *string  // the value of an array's element (key) 0
+			localElem := false   // see declGlobalArray
+			var elemZero *string // the value of an array's element (key) 0
 			if global && (as.Index == nil || as.Array != nil) {
 				globalEnv = r.globalEnv()
 				if globalEnv != nil && (globalEnv.localBelow(name) || globalEnv.ownLocals[globalEnv.normalize(name)]) {
@@ -3811,9 +3816,15 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		}
 	}
 	name := args[0]
+	noFork := r.callNoFork
+	r.callNoFork = false
 	if body := r.Funcs[name]; body != nil {
 		if r.funcNestExceeded(name) { // jaiph-go patch: FUNCNEST
 			return
+		}
+		if noFork && r.noForkAllowed() {
+			// jaiph-go patch: see jaiph_nofork.go
+			r.noForkCall, r.noForkChosen = functionTail(body), true
 		}
 		// stack them to support nested func calls
 		oldParams := r.Params
@@ -3890,6 +3901,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 	}
 	r.exec(ctx, pos, args)
 	r.forked = !r.isHandlerFunc(ctx, name) // jaiph-go patch: see Runner.forked
+	if noFork && r.forked {
+		r.execTail() // jaiph-go patch: see jaiph_nofork.go
+	}
 }
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
