@@ -118,6 +118,16 @@ func (w *Worker) takeRun(ctx context.Context, kv *ledger, m jetstream.Msg) {
 			later(m, 5*time.Second)
 			return
 		}
+		// The sources are read before the claim: once claimed, the work
+		// message is acknowledged, and a run the broker could not give
+		// the sources of now is no failure of the run. It stays queued,
+		// its message handed back as a delivery's is (sourcesLater):
+		// delayed, and with no write to its record.
+		prog, why, transient := w.program(ctx, &delivery{Sources: r.Sources, Version: r.Version})
+		if transient {
+			later(m, w.sourcesLater(ctx, m, "run "+r.RunID, why))
+			return
+		}
 		// A run suspended in a receive (servewait.go) continues: its wait
 		// goes to the receive, which counts its timeout from then.
 		prior, keyed := r.Waiting, r.WaitKeyed
@@ -135,7 +145,7 @@ func (w *Worker) takeRun(ctx context.Context, kv *ledger, m jetstream.Msg) {
 		}
 		_ = m.Ack()
 		w.logf("worker %s: run %s (%s), attempt %d", w.Name, r.RunID, r.Workflow, r.Attempt)
-		w.runServed(ctx, kv, r, next, &msgReceiver{ctx: context.WithoutCancel(ctx), kv: kv, id: r.RunID, prior: prior, keyed: keyed})
+		w.runServed(ctx, kv, r, next, &msgReceiver{ctx: context.WithoutCancel(ctx), kv: kv, id: r.RunID, prior: prior, keyed: keyed}, prog, why)
 		return
 	}
 }
@@ -187,8 +197,9 @@ func (c *servedClaim) write(ctx context.Context, me string, change func(*serveRe
 
 var errLostRun = errors.New("another process holds the run now")
 
-// runServed runs a claimed run to its end and records it.
-func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev uint64, recv *msgReceiver) {
+// runServed runs a claimed run to its end and records it: prog is its
+// program, or why says why this worker cannot run it (program).
+func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev uint64, recv *msgReceiver, prog *engine.Program, why string) {
 	claim := &servedClaim{kv: kv, r: r, rev: rev}
 	lease := r.lease()
 	runCtx, stop := context.WithCancelCause(context.Background())
@@ -236,7 +247,7 @@ func (w *Worker) runServed(ctx context.Context, kv *ledger, r *serveRecord, rev 
 			}
 		}()
 	}
-	out, err, root, strayLine := w.executeServed(runCtx, ctx, claim, r, recv)
+	out, err, root, strayLine := w.executeServed(runCtx, ctx, claim, r, recv, prog, why)
 	stopBeat()
 	claim.mu.Lock()
 	lost := claim.lost || errors.Is(context.Cause(runCtx), errLostRun)
@@ -310,12 +321,12 @@ func (w *Worker) keyDir() string {
 }
 
 // executeServed runs (or, on a later attempt, resumes) the run in this
-// process, copying its records and published files to the broker.
+// process, copying its records and published files to the broker; prog
+// is its program (nil: why fails it, takeRun read it).
 // The records are copied under keep, which outlives the run's own
 // context: a cancelled run's last lines still reach the broker.
-func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r *serveRecord, recv *msgReceiver) (engine.Outcome, error, *mcpserver.RootStep, string) {
+func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r *serveRecord, recv *msgReceiver, prog *engine.Program, why string) (engine.Outcome, error, *mcpserver.RootStep, string) {
 	root := &mcpserver.RootStep{}
-	prog, why, _ := w.program(ctx, &delivery{Sources: r.Sources, Version: r.Version})
 	if prog == nil {
 		return engine.Outcome{}, errors.New(why), root, ""
 	}

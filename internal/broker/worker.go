@@ -357,11 +357,11 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	if transient {
 		// the broker could not give the sources now: not the target's
 		// failure; another attempt reads them once it can
-		w.logf("worker %s: handing back message %s to %s: %s", w.Name, d.Seq, d.Target, why)
+		delay := w.sourcesLater(ctx, m, fmt.Sprintf("message %s to %s", d.Seq, d.Target), why)
 		if lazy {
-			later(m, retryEvery) // the claim is not written: the record is still queued
+			later(m, delay) // the claim is not written: the record is still queued
 		} else {
-			w.handBack(m, kv, d, r, rev, false)
+			w.handBack(m, kv, d, r, rev, false, delay)
 		}
 		return
 	}
@@ -378,7 +378,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 			return // taken over: report nothing, never ack
 		}
 		if ctx.Err() != nil {
-			w.handBack(m, kv, d, r, rev, lazy && rev == queuedAt)
+			w.handBack(m, kv, d, r, rev, lazy && rev == queuedAt, 0)
 			return
 		}
 	} else {
@@ -462,10 +462,12 @@ func (w *Worker) firstWait(key string) bool {
 	return true
 }
 
-// handBack returns a delivery the stopping worker holds to the queue: the
-// record is queued again (the claim released, not lost) and the message
-// is redelivered at once to another worker.
-func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64, unclaimed bool) {
+// handBack returns a delivery this worker holds to the queue: the record
+// is queued again (the claim released, not lost) and the message is
+// redelivered after delay: at once (0) to another worker when this one
+// stops, later when the broker could not give its sources
+// (sourcesLater).
+func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, rev uint64, unclaimed bool, delay time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if unclaimed {
@@ -491,8 +493,57 @@ func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, r
 		w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
 		return
 	}
-	_ = m.Nak()
+	if delay > 0 {
+		_ = m.NakWithDelay(delay)
+	} else {
+		_ = m.Nak()
+	}
 	w.logf("worker %s: handed back message %s to %s", w.Name, d.Seq, d.Target)
+}
+
+// A message whose sources the broker could not give (program's
+// transient) is handed back for a redelivery sourcesRetryFirst later,
+// doubled at each of its deliveries, at most sourcesRetryMax: 100 ms,
+// 200 ms, 400 ms, 800 ms, 1.6 s, 3.2 s, then 5 s. Nak would redeliver it
+// at once: while the broker keeps failing (no JetStream leader for
+// seconds) every worker would spin on it, a claim and a release written
+// to the ledger each turn, a few milliseconds apart (the Nak storms of
+// nats-server #4726, #5856). The first look again is soon, for a blip (a
+// reconnect, a leader just elected: a retry of retrySetup's comes after
+// 200 ms); the doubling waits 6.3 s over the first six deliveries, about
+// an election (nats-server's raft election timeout is 4-9 s), in six
+// looks; the cap is the consumers' AckWait (consumerAckWait), how late a
+// message already comes when its worker died: once the broker answers
+// again, a delivery waits at most that long, and while it does not, each
+// delivery costs a look every 5 s. The consumer's BackOff is no
+// alternative: Nak ignores it, and it would replace the AckWait the
+// leases depend on.
+const (
+	sourcesRetryFirst = 100 * time.Millisecond
+	sourcesRetryMax   = consumerAckWait
+)
+
+// sourcesRetry is how long a message waits for its next delivery after
+// its n-th (1-based) could not read its sources.
+func sourcesRetry(n uint64) time.Duration {
+	return min(retryDelay(sourcesRetryFirst, int(min(n, 64))), sourcesRetryMax)
+}
+
+// sourcesLater says this worker hands back what m carries (what: the
+// message or run) because the broker could not give its sources (why),
+// and returns how long m waits before it is delivered again: sourcesRetry
+// of its deliveries, none when this worker stops (ctx ended: another
+// worker reads them now).
+func (w *Worker) sourcesLater(ctx context.Context, m jetstream.Msg, what, why string) time.Duration {
+	w.logf("worker %s: handing back %s: %s", w.Name, what, why)
+	if ctx.Err() != nil {
+		return 0
+	}
+	n := uint64(1)
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
+		n = md.NumDelivered
+	}
+	return sourcesRetry(n)
 }
 
 // reject moves a work message no run can take to the dead-letter stream,
@@ -542,9 +593,30 @@ func cmpErr(err error, otherwise string) string {
 func (w *Worker) program(ctx context.Context, d *delivery) (_ *engine.Program, why string, transient bool) {
 	prog, why, brokerErr := w.programOnce(ctx, d)
 	if brokerErr != nil {
-		transient = !errors.Is(brokerErr, jetstream.ErrObjectNotFound) && !notFound(brokerErr)
+		transient = !sourcesLost(brokerErr)
 	}
 	return prog, why, transient
+}
+
+// sourcesLost tells a broker error reading sources that no later read
+// can undo: the object or its store is gone, or what is stored is
+// corrupt (its chunks do not hash to its digest, its meta does not
+// decode; the sources are stored under their hash, so any copy of them
+// read again is the same bytes). Anything else is taken as transient:
+// the broker's "no responders", a timeout, JetStream's 503 (no leader),
+// a stopping worker's cancelled context, and errors this does not know.
+// A permissions violation cannot be told apart: the server drops a
+// request it forbids (or its reply) and the client reports the violation
+// only asynchronously, so the read itself ends in a timeout.
+func sourcesLost(err error) bool {
+	return errors.Is(err, jetstream.ErrObjectNotFound) || notFound(err) || sourcesCorrupt(err)
+}
+
+// sourcesCorrupt tells an error reading sources that says what is stored
+// is not what was put.
+func sourcesCorrupt(err error) bool {
+	return errors.Is(err, jetstream.ErrDigestMismatch) || errors.Is(err, jetstream.ErrBadObjectMeta) ||
+		errors.Is(err, jetstream.ErrInvalidDigestFormat)
 }
 
 // programOnce is program; brokerErr is the broker's error reading the
@@ -563,6 +635,9 @@ func (w *Worker) programOnce(ctx context.Context, d *delivery) (_ *engine.Progra
 		return nil, "the run's sources are not on the broker: " + err.Error(), err
 	}
 	b, err := obs.GetBytes(ctx, d.Sources)
+	if sourcesCorrupt(err) {
+		return nil, "the run's sources on the broker are corrupt: " + err.Error(), err
+	}
 	if err != nil {
 		return nil, "the run's sources are not on the broker: " + err.Error(), err
 	}
