@@ -126,11 +126,15 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			// (bashexpr.go's elemValue): b=([0]=6 [b[0]]=x) reads
 			// b[0] as the list has set it, and a key holding a
 			// backslash stays one.
-			var sub arithRender
-			sub.node(pe.Index)
 			r.sb.WriteString(pe.Param.Value)
 			r.sb.WriteByte('[')
-			r.sb.WriteString(sub.sb.String())
+			if pe.IndexRaw != "" {
+				r.sb.WriteString(pe.IndexRaw) // as written, blanks too
+			} else {
+				var sub arithRender
+				sub.node(pe.Index)
+				r.sb.WriteString(sub.sb.String())
+			}
 			r.sb.WriteByte(']')
 			return
 		}

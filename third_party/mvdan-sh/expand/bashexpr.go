@@ -917,7 +917,7 @@ func (e *bashExpr) elemValue(tok string) (string, int64) {
 	if vr.Kind == Associative {
 		var key string
 		var err error
-		e.inSubscript(func() { key, err = AssocKey(cfg, idx) })
+		e.inSubscript(func() { key, err = AssocKeyRaw(cfg, idx, sub) })
 		if err != nil {
 			e.fail(err)
 		}
@@ -984,9 +984,11 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 	cfg := e.cfg
 	val := strconv.FormatInt(value, 10)
 	name, idx := lhs, syntax.ArithmExpr(nil)
+	rawSub := "" // the subscript's text, a key as written (AssocKeyRaw)
 	if open := strings.IndexByte(lhs, '['); open >= 0 {
 		name = lhs[:open]
 		sub := lhs[open+1 : len(lhs)-1]
+		rawSub = sub
 		if sub == "" {
 			// bash's bind_int_variable: no array reference, and no
 			// identifier either; said, and nothing is assigned
@@ -1023,7 +1025,7 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		// the key is the subscript's text (AssocKey), whatever the
 		// parser made of it
 		var key string
-		e.inSubscript(func() { key, err = AssocKey(cfg, idx) })
+		e.inSubscript(func() { key, err = AssocKeyRaw(cfg, idx, rawSub) })
 		if err == nil {
 			val, err = elemValue(cfg.Env, name, vr, val)
 		}

@@ -1724,7 +1724,7 @@ func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bo
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		vr = v
 	}
-	str, set, verr := cfg.varInd(vr, pe.Index)
+	str, set, verr := cfg.varInd(vr, pe.Index, pe.IndexRaw)
 	if verr != nil {
 		return nil, false, nil // paramExp reports it
 	}

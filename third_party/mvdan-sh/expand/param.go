@@ -622,7 +622,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	if callVarInd {
 		var err error
-		str, set, err = cfg.varInd(vr, index)
+		raw := ""
+		if index == pe.Index {
+			raw = pe.IndexRaw
+		}
+		str, set, err = cfg.varInd(vr, index, raw)
 		if errors.Is(err, ErrBadSubscript) {
 			// jaiph-go patch: bash names the array, reports the error
 			// and expands to nothing (exiting under errexit).
@@ -1455,7 +1459,7 @@ func subscriptArithm(cfg *Config, idx syntax.ArithmExpr) (int, error) {
 	return n, err
 }
 
-func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, error) {
+func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (string, bool, error) {
 	if idx == nil {
 		switch vr.Kind {
 		case Indexed:
@@ -1525,7 +1529,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 			}
 			return strings.Join(strs, " "), vr.IsSet(), nil
 		}
-		val, err := AssocKey(cfg, idx) // jaiph-go patch: arithmetic-looking keys
+		val, err := AssocKeyRaw(cfg, idx, raw) // jaiph-go patch: arithmetic-looking keys, blanks
 		if err != nil {
 			return "", false, err
 		}
@@ -1772,12 +1776,37 @@ func elemRefParam(ref string, pe *syntax.ParamExp) *syntax.ParamExp {
 // know that the array is associative; bash takes its text as the key, so it
 // is printed back (compactly) and expanded as a word.
 func AssocKey(cfg *Config, idx syntax.ArithmExpr) (string, error) {
+	return AssocKeyRaw(cfg, idx, "")
+}
+
+// AssocKeyRaw is AssocKey of a subscript whose source text is raw (as
+// syntax.ParamExp.IndexRaw, or a subscript given as a string): bash keys
+// an associative array with the text as written, blanks included (`${m[
+// k ]}` is the key " k ", `m[1 + 2]=v` the key "1 + 2"), its words
+// expanded and quotes removed (jaiph-go patch). With raw "" it is
+// AssocKey.
+func AssocKeyRaw(cfg *Config, idx syntax.ArithmExpr, raw string) (string, error) {
+	core := strings.Trim(raw, " \t\n")
+	if core == "" {
+		return assocKey(cfg, idx, "")
+	}
+	lead := raw[:strings.Index(raw, core)]
+	trail := raw[len(lead)+len(core):]
+	key, err := assocKey(cfg, idx, core)
+	return lead + key + trail, err
+}
+
+// assocKey is AssocKey, with core the subscript's text without its
+// leading and trailing blanks when known.
+func assocKey(cfg *Config, idx syntax.ArithmExpr, core string) (string, error) {
 	w, isWord := idx.(*syntax.Word)
 	if isWord && !bareElemRef(w) {
 		return Literal(cfg, w)
 	}
 	var s string
-	if isWord {
+	if core != "" {
+		s = core // as written, inner blanks too
+	} else if isWord {
 		// jaiph-go patch: `m[a[b]]=v` keys m with the text a[b], as
 		// bash (the parser read it as the element a[b]).
 		s = ArithmSource(w)

@@ -172,7 +172,7 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		prev = r.lookupVar(vname) // through a nameref: the variable it names
 	}
 	r.unnamedFailure = false
-	r.setVarWithIndex(prev, vname, as.Index, appendIndex, vr)
+	r.setVarWithIndex(prev, vname, as.Index, appendIndex, as.IndexRaw, vr)
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
 	failed, fatal, code := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1)

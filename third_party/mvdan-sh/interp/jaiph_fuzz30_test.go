@@ -172,3 +172,23 @@ func TestJaiphComsubTailNoFork(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphAssocSubscriptBlanks: bash keys an associative array with a
+// subscript's text as written, blanks included — in a list, assigned
+// apart from its declaration or not, in ${m[ k ]}, m[ k ]=v and +=, in
+// arithmetic, let, unset, read, printf -v, test -v — its words expanded
+// and quotes removed; declare -p shows a key with a control character in
+// $'…', and declare -f prints a subscript as written.
+func TestJaiphAssocSubscriptBlanks(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m; x=Q; m=([ k ]=c [k2 ]=d [ "k3" ]=e [ $x ]=f [1 + 2]=h); declare -p m; declare -A n=([ k ]=c); declare -p n`,
+		`declare -A m=([" k "]=1 [k]=2 ["1 + 2"]=3 ["1+2"]=4); echo "${m[ k ]} ${m[k]} ${m[1 + 2]} ${m[1+2]} ${#m[ k ]} ${m[ k ]:-d} ${m[ k ]/1/x}"`,
+		`declare -A m=([" k "]=1); m[ k ]+=9; m[ q ]=2; declare -p m; unset "m[ k ]"; declare -p m`,
+		`declare -A m; (( m[ k ]=7 )); echo $(( m[ k ] + 1 )); let 'm[ k ]=4'; echo "${m[ k ]}"; declare -p m`,
+		`declare -A m; read 'm[ z ]' <<< hi; [ -v 'm[ z ]' ]; echo $?; declare -p m`,
+		"declare -A n; n=([\t\"t\"\t]=2 [ a[1] ]=3); declare -p n",
+		`a=(1 2 3); echo "${a[ 1 ]} ${a[ 1 + 1 ]}"; a[ 2 ]=z; declare -p a`,
+		`f(){ local -A l=([ x ]=1); declare -p l; echo "${l[ x ]}"; }; f`,
+		`f(){ echo "${m[ k ]}"; m[ k ]=1; a=([ x ]=2); (( m[ k ] + 1 )); }; declare -f f`,
+	})
+}

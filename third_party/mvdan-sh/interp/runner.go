@@ -452,7 +452,7 @@ func (r *Runner) assocPairWord(e *syntax.ArrayElem) string {
 	if e.Index == nil {
 		return r.assocListLiteral(e.Value)
 	}
-	k, err := expand.AssocKey(r.ecfg, e.Index)
+	k, err := expand.AssocKeyRaw(r.ecfg, e.Index, e.IndexRaw)
 	r.expandErr(err)
 	v := ""
 	if e.Value != nil {
@@ -1135,7 +1135,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if tracingEnabled {
 					trace.prime() // jaiph-go patch: PS4 as before the assignment
 				}
-				r.setVarWithIndex(prev, name, as.Index, appendIndex, vr)
+				r.setVarWithIndex(prev, name, as.Index, appendIndex, as.IndexRaw, vr)
 
 				if !tracingEnabled {
 					continue
@@ -2010,8 +2010,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.outf("declare -%s %s=(", flags, name)
 					for _, k := range vr.AssocKeys() {
 						key := k
-						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
-							key = bashDeclQuote(k, false)
+						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" || hasControl(k) { // jaiph-go patch: bash quotes the key @ as it does *
+							key = bashDeclQuote(k, true) // jaiph-go patch: $'…' for a control character, as assoc_to_assign
 						}
 						r.outf("[%s]=%s ", key, bashDeclQuote(vr.Map[k], true))
 					}
@@ -2815,7 +2815,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 			switch {
 			case subscripted && e.Index != nil:
-				k, err := expand.AssocKey(r.ecfg, e.Index)
+				k, err := expand.AssocKeyRaw(r.ecfg, e.Index, e.IndexRaw)
 				r.expandErr(err)
 				if r.exit.exiting {
 					break
@@ -4568,10 +4568,16 @@ func strerror(err error) string {
 
 // bashDeclQuote quotes s as bash's declare -p does: $'…' when s holds a
 // control character (if ansic), else double quotes escaping " $ ` and \.
+// hasControl says s holds a control character, which bash's declare -p
+// shows in $'…' (ansic_shouldquote).
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
 // jaiph-go patch.
 func bashDeclQuote(s string, ansic bool) string {
 	var b strings.Builder
-	if ansic && strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	if ansic && hasControl(s) {
 		b.WriteString("$'")
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; c {
@@ -4745,7 +4751,7 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	}
 	if valType == "-A" || base.Kind == expand.Associative {
 		base.Set = true
-		k, err := expand.AssocKey(r.ecfg, as.Index)
+		k, err := expand.AssocKeyRaw(r.ecfg, as.Index, as.IndexRaw)
 		r.expandErr(err)
 		if !r.exit.ok() {
 			return base, false, false

@@ -1151,9 +1151,9 @@ func (r *Runner) bindChecked(name string, vr expand.Variable) error {
 // index. jaiph-go patch: appendIndex, when not nil, is a[i]+=v's
 // subscript (a+=v's 0 on an array) as assignVal evaluated it, used in
 // place of index.
-func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appendIndex syntax.ArithmExpr, vr expand.Variable) {
+func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appendIndex syntax.ArithmExpr, indexRaw string, vr expand.Variable) {
 	if appendIndex != nil {
-		index = appendIndex
+		index, indexRaw = appendIndex, "" // evaluated: a key as it is
 	}
 	if vr.Kind == expand.String && index == nil {
 		// When assigning a string to an array, fall back to the
@@ -1207,7 +1207,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		// if the existing variable is already an AssocArray, try our
 		// best to convert the key to a string
 		// jaiph-go patch: a subscript parsed as arithmetic is a key too.
-		k, err := expand.AssocKey(r.ecfg, index)
+		k, err := expand.AssocKeyRaw(r.ecfg, index, indexRaw)
 		if err != nil {
 			r.expandErr(err)
 			return
@@ -1345,7 +1345,7 @@ func (r *Runner) assocSubKey(name, sub string) string {
 	if idx == nil {
 		return sub
 	}
-	k, err := expand.AssocKey(r.ecfg, idx)
+	k, err := expand.AssocKeyRaw(r.ecfg, idx, sub) // the string as written, blanks too
 	if err != nil {
 		r.expandErr(err)
 		return sub
@@ -1670,7 +1670,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		}
 		if r.exit.ok() {
 			if prev.Kind == expand.Associative {
-				k, err := expand.AssocKey(r.ecfg, index)
+				raw := ""
+				if index == as.Index {
+					raw = as.IndexRaw
+				}
+				k, err := expand.AssocKeyRaw(r.ecfg, index, raw)
 				r.expandErr(err)
 				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
 			} else if sub := expand.ArithmSource(index); sub == "@" || sub == "*" {
@@ -1874,7 +1878,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			// jaiph-go patch: the subscript as the parser read it, which
 			// is arithmetic when the list's variable was not yet known
 			// associative (a1=([-1]=x) of a declare -A a1 panicked)
-			k, err := expand.AssocKey(r.ecfg, elem.Index)
+			k, err := expand.AssocKeyRaw(r.ecfg, elem.Index, elem.IndexRaw)
 			r.expandErr(err)
 			if r.exit.exiting {
 				continue

@@ -156,6 +156,13 @@ func (p *Parser) fill() (n int) {
 		// If we decided to stop for any reason, do not bother reading either.
 		return 0
 	}
+	if p.keepFrom > 0 {
+		// jaiph-go patch: keep what is dropped (see sourceText)
+		from, to := max(p.keepFrom-1-p.offs, 0), min(int64(p.bsp), int64(len(p.bs)))
+		if from < to {
+			p.kept = append(p.kept, p.bs[from:to]...)
+		}
+	}
 	p.offs += int64(p.bsp)
 	left := len(p.bs) - int(p.bsp)
 	copy(p.readBuf[:left], p.readBuf[p.bsp:])

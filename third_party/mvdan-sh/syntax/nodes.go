@@ -301,8 +301,11 @@ type Assign struct {
 	Naked  bool       // without '='
 	Name   *Lit       // must be a valid name
 	Index  ArithmExpr // [i], ["k"]
-	Value  *Word      // =val
-	Array  *ArrayExpr // =(arr)
+	// IndexRaw is the subscript's source text when blanks in it would be
+	// lost from Index (see ParamExp.IndexRaw).
+	IndexRaw string
+	Value    *Word      // =val
+	Array    *ArrayExpr // =(arr)
 }
 
 func (a *Assign) Pos() Pos {
@@ -669,6 +672,12 @@ type ParamExp struct {
 	// TODO(v4): rename Index to Subscript, which better matches bash and zsh terminology
 
 	Index ArithmExpr // ${a[i]}, ${a["k"]}, or a ${a[i,j]} slice with [LangZsh]
+	// IndexRaw is the subscript's source text, between its brackets,
+	// when blanks in it would be lost from Index: leading or trailing
+	// ones, or inner ones of a subscript read as arithmetic (jaiph-go
+	// patch). Bash keys an associative array with that text (${m[ k ]}
+	// is the key " k ").
+	IndexRaw string
 
 	// Only one of these is set at a time.
 	// TODO(v4): consider joining these in a single "expansion" field/type,
@@ -988,6 +997,7 @@ func (a *ArrayExpr) End() Pos { return posAddCol(a.Rparen, 1) }
 // Finally, neither can be nil; for example, declare -A x=([index]=value)
 type ArrayElem struct {
 	Index    ArithmExpr
+	IndexRaw string // see ParamExp.IndexRaw
 	Value    *Word
 	Comments []Comment
 }

@@ -503,6 +503,12 @@ type Parser struct {
 	r   rune   // next rune; [runeEOF] when it went past EOF, or we stopped
 	w   int    // width of [Parser.r]
 
+	// jaiph-go patch: keepFrom is 1 + the offset from which fill keeps
+	// the bytes it drops, in kept (from offset keptOffs), for
+	// sourceText; 0 keeps nothing.
+	keepFrom, keptOffs int64
+	kept               []byte
+
 	f *File
 
 	spaced bool // whether [Parser.tok] has whitespace on its left
@@ -605,6 +611,7 @@ func (p *Parser) reset() {
 	p.tok, p.val = illegalTok, ""
 	p.eqlOffs = 0
 	p.bs, p.bsp = nil, 0
+	p.keepFrom = 0
 	p.offs, p.line, p.col = 0, max(p.startLine, 1), 1 // jaiph patch: StartLine
 	p.r, p.w = 0, 0
 	p.err, p.readErr, p.readEOF = nil, nil, false
@@ -1588,7 +1595,7 @@ zshPrefixLoop:
 		if p.lang.in(LangZsh) && p.r == '[' && (len(p.val) != 1 || !positionalRuneParam(p.val[0])) {
 			p.pos = p.nextPos()
 			p.rune()
-			pe.Index = p.eitherIndex()
+			pe.Index, pe.IndexRaw = p.eitherIndex()
 		}
 		p.quote = old
 		p.next()
@@ -1605,7 +1612,7 @@ zshPrefixLoop:
 		}
 		p.pos = p.nextPos()
 		p.rune()
-		pe.Index = p.eitherIndex()
+		pe.Index, pe.IndexRaw = p.eitherIndex()
 	}
 	tokRune := p.r
 	p.pos = p.nextPos()
@@ -1877,9 +1884,11 @@ func (p *Parser) paramExpExp() *Expansion {
 	return &Expansion{Op: op, Word: p.getWord()}
 }
 
-func (p *Parser) eitherIndex() ArithmExpr {
+func (p *Parser) eitherIndex() (ArithmExpr, string) {
 	old := p.quote
 	lpos := p.pos
+	start := int64(lpos.Offset()) + 1
+	kept := p.keepSource(start)
 	p.quote = paramExpArithm
 	p.next()
 	if p.tok == star || p.tok == at {
@@ -1887,8 +1896,72 @@ func (p *Parser) eitherIndex() ArithmExpr {
 	}
 	expr := p.followArithm(leftBrack, lpos)
 	p.quote = old
+	raw := ""
+	if p.tok == rightBrack {
+		raw = indexRaw(expr, p.sourceText(start, int64(p.pos.Offset())))
+	}
 	p.matchedArithm(lpos, leftBrack, rightBrack)
-	return expr
+	if kept {
+		p.keepFrom = 0
+	}
+	return expr, raw
+}
+
+// indexRaw is raw, a subscript's source text, when blanks in it would be
+// lost from expr: leading or trailing ones, or any when expr is no word
+// (jaiph-go patch, see ParamExp.IndexRaw); "" otherwise.
+func indexRaw(expr ArithmExpr, raw string) string {
+	if raw == "" {
+		return ""
+	}
+	if isBlank(raw[0]) || isBlank(raw[len(raw)-1]) {
+		return raw
+	}
+	if _, word := expr.(*Word); !word && strings.ContainsAny(raw, " \t\n") {
+		return raw
+	}
+	return ""
+}
+
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
+
+// keepSource has fill keep the source read from offset start on, for
+// sourceText, unless it already keeps it from earlier (a subscript
+// inside a subscript); it reports whether it started keeping.
+func (p *Parser) keepSource(start int64) bool {
+	if p.keepFrom > 0 {
+		return false
+	}
+	p.keepFrom, p.keptOffs, p.kept = start+1, start, p.kept[:0]
+	return true
+}
+
+// sourceText is the source between offsets start and end, from what fill
+// kept and the bytes at hand; "" when it is no longer there.
+func (p *Parser) sourceText(start, end int64) string {
+	if start >= end {
+		return ""
+	}
+	var b []byte
+	if start < p.offs {
+		if p.keepFrom == 0 || start < p.keptOffs || start-p.keptOffs > int64(len(p.kept)) {
+			return ""
+		}
+		k := p.kept[start-p.keptOffs:]
+		n := min(end, p.offs) - start
+		if int64(len(k)) < n {
+			return ""
+		}
+		b = append(b, k[:n]...)
+		start = p.offs
+	}
+	if start < end {
+		if end-p.offs > int64(len(p.bs)) {
+			return ""
+		}
+		b = append(b, p.bs[start-p.offs:end-p.offs]...)
+	}
+	return string(b)
 }
 
 func (p *Parser) zshSubFlags() *FlagsArithm {
@@ -2003,7 +2076,7 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 		// hasValidIdent already checks p.r is '['
 		p.rune()
 		p.pos = posAddCol(p.pos, 1)
-		as.Index = p.eitherIndex()
+		as.Index, as.IndexRaw = p.eitherIndex()
 		if p.spaced || p.stopToken() {
 			if needEqual {
 				p.followErr(as.Pos(), "a[b]", assgn)
@@ -2067,7 +2140,7 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 			ae.Comments, p.accComs = p.accComs, nil
 			if p.tok == leftBrack {
 				left := p.pos
-				ae.Index = p.eitherIndex()
+				ae.Index, ae.IndexRaw = p.eitherIndex()
 				if p.tok == assgnParen {
 					p.curErr("arrays cannot be nested")
 					return nil

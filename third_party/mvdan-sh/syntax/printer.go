@@ -751,11 +751,18 @@ func (p *Printer) dblQuoted(dq *DblQuoted) {
 	p.w.WriteByte('"')
 }
 
-func (p *Printer) wroteIndex(index ArithmExpr) bool {
+func (p *Printer) wroteIndex(index ArithmExpr, raw string) bool {
 	if index == nil {
 		return false
 	}
 	p.w.WriteByte('[')
+	if raw != "" {
+		// jaiph-go patch: a subscript whose blanks the tree lost is
+		// printed as written, as bash's declare -f does.
+		p.w.WriteString(raw)
+		p.w.WriteByte(']')
+		return true
+	}
 	// Note that e.g. foo[1,3]=$bar in Zsh does not allow any spaces around the comma,
 	// as that breaks the assignment word.
 	binary, ok := index.(*BinaryArithm)
@@ -768,7 +775,7 @@ func (p *Printer) wroteIndex(index ArithmExpr) bool {
 func (p *Printer) paramExp(pe *ParamExp) {
 	if pe.nakedIndex() { // arr[x]
 		p.writeLit(pe.Param.Value)
-		p.wroteIndex(pe.Index)
+		p.wroteIndex(pe.Index, pe.IndexRaw)
 		return
 	}
 	p.w.WriteByte('$')
@@ -817,7 +824,7 @@ func (p *Printer) paramExp(pe *ParamExp) {
 		p.wordPart(pe.NestedParam, nil)
 		p.minify = saved
 	}
-	p.wroteIndex(pe.Index)
+	p.wroteIndex(pe.Index, pe.IndexRaw)
 	switch {
 	case len(pe.Modifiers) > 0:
 		for _, lit := range pe.Modifiers {
@@ -1107,7 +1114,7 @@ func (p *Printer) elemJoin(elems []*ArrayElem, last []Comment) {
 		} else if p.wantSpace == spaceRequired {
 			p.space()
 		}
-		if p.wroteIndex(el.Index) {
+		if p.wroteIndex(el.Index, el.IndexRaw) {
 			p.w.WriteByte('=')
 		}
 		if el.Value != nil {
@@ -1555,7 +1562,7 @@ func (p *Printer) assigns(assigns []*Assign) {
 		}
 		if a.Name != nil {
 			p.writeLit(a.Name.Value)
-			p.wroteIndex(a.Index)
+			p.wroteIndex(a.Index, a.IndexRaw)
 			if a.Append {
 				p.w.WriteByte('+')
 			}
