@@ -1735,6 +1735,9 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 // the nameref, and under set -u the whole of an empty or unset array
 // (r='a[@]') is unset too — in braces only: bash's $r is then empty.
 func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
+	if s, ok, err := cfg.namerefElemAssign(elem); ok {
+		return s, err
+	}
 	s, err := cfg.paramExp(elem)
 	var ue UnsetParameterError
 	if errors.As(err, &ue) && ue.Node == elem {
@@ -1751,6 +1754,40 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 		}
 	}
 	return s, err
+}
+
+// namerefElemAssign is ${r=w} or ${r:=w} through a nameref to an element
+// of an indexed array that assigns it (jaiph-go patch): bash's expansion
+// is then the array's element 0, the value of the variable its
+// bind_variable returns (and bash crashes when element 0 is unset: that
+// case, and a subscript that is not a plain number, go the usual way).
+func (cfg *Config) namerefElemAssign(elem *syntax.ParamExp) (string, bool, error) {
+	if elem.Exp == nil || elem.Exp.Op != syntax.AssignUnset && elem.Exp.Op != syntax.AssignUnsetOrNull {
+		return "", false, nil
+	}
+	arr := cfg.Env.Get(elem.Param.Value)
+	if arr.Kind == String && arr.IsSet() {
+		arr = Variable{Set: true, Kind: Indexed, List: []string{arr.Str}} // a scalar is element 0
+	}
+	zero, set := arr.IndexedValue(0)
+	if arr.Kind != Indexed || !set {
+		return "", false, nil
+	}
+	i, err := strconv.Atoi(nodeLit(elem.Index))
+	if err != nil || i < 0 {
+		return "", false, nil
+	}
+	cur, curSet := arr.IndexedValue(i)
+	if curSet && (elem.Exp.Op == syntax.AssignUnset || cur != "") {
+		return "", false, nil // nothing assigned: the element's value
+	}
+	if _, err := cfg.paramExp(elem); err != nil {
+		return "", true, err
+	}
+	if i == 0 {
+		zero, _ = cfg.Env.Get(elem.Param.Value).IndexedValue(0)
+	}
+	return zero, true, nil
 }
 
 func elemRefParam(ref string, pe *syntax.ParamExp) *syntax.ParamExp {

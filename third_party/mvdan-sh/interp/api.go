@@ -357,6 +357,9 @@ type Runner struct {
 	// (`trap 'echo T' EXIT; echo $((1/0)) | cat` prints T twice).
 	// Set while those expand only (jaiph-go patch).
 	elemExitTrap string
+	// savedErrTraps are the ERR traps the functions running took away
+	// as they were called, innermost last (jaiph-go patch, topErrTrap).
+	savedErrTraps []string
 
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
@@ -1618,6 +1621,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
+	r2.savedErrTraps = slices.Clone(r.savedErrTraps)
 	r2.subshellFuncs = len(r.funcStack)
 	r2.sourceFrames = r.sourceFrames
 	r2.fds = r.fds

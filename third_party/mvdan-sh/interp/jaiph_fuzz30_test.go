@@ -192,3 +192,46 @@ func TestJaiphAssocSubscriptBlanks(t *testing.T) {
 		`f(){ echo "${m[ k ]}"; m[ k ]=1; a=([ x ]=2); (( m[ k ] + 1 )); }; declare -f f`,
 	})
 }
+
+// TestJaiphNamerefElemAssignDefault: ${r=w} and ${r:=w} through a nameref
+// to an element of an indexed array assign the element and, as bash's
+// bind_variable returns the array, expand to its element 0 (a scalar's
+// value); nothing assigned, the element's value.
+func TestJaiphNamerefElemAssignDefault(t *testing.T) {
+	runCases(t, []string{
+		`a1=(4); declare -n v2=a1[1]; echo "[${v2=x}]"; declare -p a1`,
+		`a1=s; declare -n v2=a1[1]; echo "[${v2=x}]"; declare -p a1`,
+		`a1=(4 5); declare -n v2=a1[1]; echo "[${v2=x}]"`,
+		`a1=(4); declare -n v2=a1[1]; echo "[${v2:=x}]" "[${v2:=y}]"`,
+		`a1=("" 5); declare -n v2=a1[0]; echo "[${v2:=x}]"`,
+		`a1=(4 ""); declare -n v2=a1[1]; echo "[${v2:=x}]" "[${v2=q}]"`,
+	})
+}
+
+// TestJaiphNakedDeclThroughElemNameref: a declaration without a value
+// through a nameref to an element, in a function, makes the local named
+// as the element too (unset, with the declaration's attributes).
+func TestJaiphNakedDeclThroughElemNameref(t *testing.T) {
+	runCases(t, []string{
+		`f(){ declare -n v2=a1[1]; declare -u v2; v2=x; echo "[$v2] [${a1[1]}]"; }; f; echo "[${a1[1]}]"`,
+		`f(){ declare -n v2=a1[1]; local v2; v2=x; echo "[$v2] [${a1[1]}]"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare -i v2; v2=1+1; echo "[$v2] [${a1[1]}]"; }; f`,
+		`f(){ declare -n v2=a1[1]; declare v2; echo "[${v2-unset}]"; }; f`,
+		`f(){ for i in 1 2; do declare -u v2; declare -n v2='a1[1]'; done; v2=$?; echo "[${a1[1]}] [$v2]"; }; f`,
+	})
+}
+
+// TestJaiphElemExitTrapErrTrap: a fatal expansion error in a pipeline's
+// element that is a simple command, inside a function, is a jump to
+// bash's top level in the element's child: the functions' unwinding gives
+// back the ERR trap they took away, so a command failing in the EXIT trap
+// the child then runs runs the ERR trap, also where the function was
+// called with errexit ignored.
+func TestJaiphElemExitTrapErrTrap(t *testing.T) {
+	runCases(t, []string{
+		`trap "false" EXIT; trap "echo err \$?" ERR; f1() { echo $((1/0)) | cat; }; f1; trap - EXIT`,
+		`trap "false" EXIT; trap "echo err \$?" ERR; f1() { set -u; echo $u | cat; }; f1; trap - EXIT`,
+		`trap "false" EXIT; trap "echo err \$?" ERR; f1() { echo $((1/0)) | cat; }; f1 || echo or; trap - EXIT`,
+		`trap "false" EXIT; f1() { trap "echo err \$?" ERR; g; }; g() { echo $((1/0)) | cat; }; f1; trap - EXIT`,
+	})
+}

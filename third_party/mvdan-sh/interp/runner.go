@@ -363,8 +363,17 @@ func (r *Runner) expandErr(err error) {
 			// trap's commands'.
 			pending := r.pendingRedirs
 			r.pendingRedirs = nil
+			// bash's child jumps to its top level: the functions'
+			// unwinding gives back the ERR trap they took away, and
+			// no && / || / condition around the command is left to
+			// ignore a failure in the trap
+			if top, ok := r.topErrTrap(); ok {
+				r.setTrap(trapErr, top, true)
+			}
+			noErrExit := r.noErrExit
+			r.noErrExit = false
 			r.trapCallback(ctx, cb, "exit")
-			r.exit, r.pendingRedirs = st, pending
+			r.exit, r.pendingRedirs, r.noErrExit = st, pending, noErrExit
 		}
 	case errors.Is(err, expand.ErrBadSubscript):
 		// jaiph-go patch: bash fails the command; under errexit that ends
@@ -2041,12 +2050,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					continue
 				}
 			}
-			if local && !global && !as.Naked && as.Index == nil && as.Array == nil && valType != "-n" && valType != "-a" && valType != "-A" && r.lookupVar(name).Kind == expand.NameRef {
-				// jaiph-go patch: in a function, a declaration with a
-				// value through a nameref to an array element makes a
-				// local named as the element (bash's make_local_variable
-				// takes the nameref's value as it is): $r then reads it,
-				// ${a[1]} does not see it.
+			if local && !global && as.Index == nil && as.Array == nil && valType != "-n" && valType != "-a" && valType != "-A" && r.lookupVar(name).Kind == expand.NameRef {
+				// jaiph-go patch: in a function, a declaration through
+				// a nameref to an array element, with a value or not,
+				// makes a local named as the element (bash's
+				// make_local_variable takes the nameref's value as it
+				// is): $r then reads it, ${a[1]} does not see it.
 				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
 					name = n
 				}
@@ -3854,6 +3863,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		}
 		if hadErrTrap {
 			delete(r.traps, trapErr)
+			// kept for a jump to the top level (see topErrTrap)
+			r.savedErrTraps = append(r.savedErrTraps, errTrap)
+			defer func() { r.savedErrTraps = r.savedErrTraps[:len(r.savedErrTraps)-1] }()
 		}
 		// jaiph-go patch: nor the RETURN trap; one the function sets runs
 		// when it returns and stays set after it, as in bash.
@@ -3961,6 +3973,20 @@ func (r2 *Runner) subshellElem(st *syntax.Stmt) {
 	if _, ok := st.Cmd.(*syntax.Subshell); ok {
 		r2.subshellLevel--
 	}
+}
+
+// topErrTrap is the ERR trap a jump to bash's top level leaves set (jaiph-go
+// patch): the one set now, or else the one the innermost function that
+// took one away gives back as its unwinding runs (bash's
+// uw_maybe_set_error_trap sets it only where none is set).
+func (r *Runner) topErrTrap() (string, bool) {
+	if cb, ok := r.traps[trapErr]; ok {
+		return cb, true
+	}
+	if n := len(r.savedErrTraps); n > 0 {
+		return r.savedErrTraps[n-1], true
+	}
+	return "", false
 }
 
 // jaiph-go patch: pipeline runs a pipeline as bash does: every element in its
