@@ -235,3 +235,22 @@ func TestJaiphElemExitTrapErrTrap(t *testing.T) {
 		`trap "false" EXIT; f1() { trap "echo err \$?" ERR; g; }; g() { echo $((1/0)) | cat; }; f1; trap - EXIT`,
 	})
 }
+
+// TestJaiphAssocDeclListIntegerBeforeRedirs: an integer associative
+// list's values are evaluated as the declaration's words expand, before
+// its redirections, as an indexed list's are: the error goes to the
+// shell's stderr (`declare a1=([j]=x+) 2>/dev/null` still shows it).
+func TestJaiphAssocDeclListIntegerBeforeRedirs(t *testing.T) {
+	cases := []string{
+		`declare -Ai a1; declare a1=([j]=x+) 2>/dev/null; declare -p a1`,
+		`declare -Ai a1=([j]=x+) 2>/dev/null; declare -p a1`,
+		`f(){ local -Ai a1=([j]=x+) 2>/dev/null; declare -p a1; }; f`,
+		`declare -Ai a1; declare a1+=([j]=x+) 2>/dev/null; declare -p a1`,
+		`declare -Ai a1; declare a1=([n]="$(echo e1 >&2)" [j]=2+3) 2>/dev/null; declare -p a1`,
+		`declare -Ai a1=([a]=1+1 [b]=7); declare -p a1`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}

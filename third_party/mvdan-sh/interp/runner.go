@@ -2791,6 +2791,29 @@ func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax
 	return out
 }
 
+// declListAttrs are the attributes a declaration's list value takes as
+// its elements are bound (jaiph-go patch): an integer array's values are
+// evaluated then, with declare -i or the variable's own attribute (not a
+// calling scope's, under a new local); -l and -u change the new values'
+// case alone.
+func (r *Runner) declListAttrs(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) expand.Variable {
+	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+	removed := func(flag string) bool {
+		return slices.ContainsFunc(before, func(a *syntax.Assign) bool {
+			return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, flag)
+		})
+	}
+	own := !local || r.declSameScope(as.Name.Value, local, false)
+	var attrs expand.Variable
+	attrs.Integer = !removed("i") && (declFlag(before, "i") || prev.Integer && own)
+	if lower, upper := declFlag(before, "l"), declFlag(before, "u"); lower || upper {
+		attrs.Lower, attrs.Upper = lower && !upper, upper && !lower
+	} else if own {
+		attrs.Lower, attrs.Upper = prev.Lower && !removed("l"), prev.Upper && !removed("u")
+	}
+	return attrs
+}
+
 // expandDeclList expands the elements of as's list value (a declaration's
 // word, after the flags in before) into an equal list of quoted literals,
 // with an indexed list's subscripts evaluated, and traces it as bash does
@@ -2813,6 +2836,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 	}
 	var traced []string
 	arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+	attrs := r.declListAttrs(variant, as, before, prev)
 	if assoc {
 		// a first word without a subscript makes the words key-value
 		// pairs (bash 5.1+), a later [k]=v word's text included
@@ -2832,6 +2856,18 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				var val string
 				if e.Value != nil {
 					val = r.assocListLiteral(e.Value)
+				}
+				if attrs.Integer {
+					// evaluated as it is bound, while the words
+					// expand (before the redirections), as the
+					// indexed list's in placeList
+					s, err := r.attrValue(attrs, val)
+					if err != nil {
+						r.expandErr(intValueError{err})
+						r.exit.expDiscard = false
+						break
+					}
+					val = s
 				}
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: quoted(k, e.Index), Value: quoted(val, e.Index)})
 				traced = append(traced, "["+singleQuote(k)+"]="+singleQuote(val))
@@ -2883,24 +2919,6 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			}
 		}
 		if !r.exit.exiting {
-			// an integer array's values are evaluated as they are
-			// bound: declare -i, or the variable's own attribute
-			// (not a calling scope's, under a new local)
-			local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
-			removed := func(flag string) bool {
-				return slices.ContainsFunc(before, func(a *syntax.Assign) bool {
-					return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, flag)
-				})
-			}
-			own := !local || r.declSameScope(as.Name.Value, local, false)
-			var attrs expand.Variable
-			attrs.Integer = !removed("i") && (declFlag(before, "i") || prev.Integer && own)
-			// so do -l and -u the values' case, the new ones' alone
-			if lower, upper := declFlag(before, "l"), declFlag(before, "u"); lower || upper {
-				attrs.Lower, attrs.Upper = lower && !upper, upper && !lower
-			} else if own {
-				attrs.Lower, attrs.Upper = prev.Lower && !removed("l"), prev.Upper && !removed("u")
-			}
 			_, _, placed := r.placeList(words, base, baseIndexes, r.declListShow(variant, as, before, prev), attrs)
 			for _, p := range placed {
 				arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: indexLiteral(p.index), Value: quoted(p.val, as.Array)})
