@@ -90,6 +90,10 @@ var table = []refusal{
 	// ) (an unclosed one is its syntax error); the interpreter reads
 	// the quotes as quotes.
 	{"$( inside single quotes inside a double-quoted ${…} (bash reads a command substitution there)", kNode, "'$('", "", `a=1; echo "${a#'$('}"; echo after`},
+	// bash's brace expansion tracks quotes through a ${…}: a
+	// double-quoted string inside one that is itself in double quotes
+	// ends the outer quotes, so a brace expansion there is expanded.
+	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
@@ -444,11 +448,8 @@ func scan(f *syntax.File) (out, steps []found) {
 				hit(kNode, "{..`}", "", n.Pos())
 			}
 		case *syntax.DblQuoted:
-			if pos, ok := quotedDollarSglQuote(n); ok {
-				hit(kNode, "$'\"'", "", pos)
-			}
-			if pos, ok := quotedComsubInSglQuote(n); ok {
-				hit(kNode, "'$('", "", pos)
+			if cmd, pos, ok := quotedParamRefusal(n); ok {
+				hit(kNode, cmd, "", pos)
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
@@ -829,9 +830,6 @@ var signalNumbers = map[string]string{"HUP": "1", "INT": "2", "QUIT": "3", "ILL"
 	"TSTP": "20", "TTIN": "21", "TTOU": "22", "URG": "23", "XCPU": "24", "XFSZ": "25", "VTALRM": "26",
 	"PROF": "27", "WINCH": "28", "IO": "29", "PWR": "30", "SYS": "31"}
 
-// quotedDollarSglQuote finds a $'…' whose text holds a quote (written or
-// escaped: \x22, \047 …) in the word of a ${v:-w}, ${v:+w}, ${v:=w} or
-// ${v:?w} (with or without the colon) directly inside dq.
 // expansionFree: the word has no expansion (its text is known before it
 // runs).
 func expansionFree(w *syntax.Word) bool {
@@ -851,53 +849,93 @@ func expansionFree(w *syntax.Word) bool {
 	return true
 }
 
-func quotedDollarSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
+// quotedParamRefusal finds, in a parameter expansion directly inside dq,
+// what bash's parser reads otherwise than the interpreter (the first
+// found): a $'…' whose text holds a quote (written or escaped: \x22, \047
+// …) in the word of a ${v:-w}, ${v:+w}, ${v:=w} or ${v:?w} (with or
+// without the colon), reported as "$'\"'"; a single-quoted "$(" in an
+// operator's word, as "'$('"; a double-quoted string holding a brace
+// expansion in the subscript or a word, as "\"{,}\"" (bash's brace
+// expansion takes the inner quotes for the end and start of the outer
+// ones: "${a["{2..6}"]}" is five elements).
+func quotedParamRefusal(dq *syntax.DblQuoted) (string, syntax.Pos, bool) {
 	for _, p := range dq.Parts {
 		pe, ok := p.(*syntax.ParamExp)
-		if !ok || pe.Exp == nil || pe.Exp.Word == nil {
+		if !ok {
 			continue
 		}
-		switch pe.Exp.Op {
-		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
-			syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		default:
-			continue
-		}
-		for _, wp := range pe.Exp.Word.Parts {
-			sq, ok := wp.(*syntax.SglQuoted)
-			if !ok || !sq.Dollar {
-				continue
-			}
-			v := strings.ToLower(sq.Value)
-			for _, q := range []string{`"`, `\'`, `\x22`, `\x27`, `\042`, `\047`, `\u0022`, `\u0027`, `\u00000022`, `\u00000027`} {
-				if strings.Contains(v, q) {
-					return sq.Pos(), true
+		if pe.Exp != nil && pe.Exp.Word != nil {
+			switch pe.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+				syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+				if pos, ok := dollarSglQuoteQuote(pe.Exp.Word); ok {
+					return "$'\"'", pos, true
 				}
+			}
+			if pos, ok := sglQuotedComsub(pe.Exp.Word); ok {
+				return "'$('", pos, true
+			}
+		}
+		if pe.Repl != nil {
+			if pos, ok := sglQuotedComsub(pe.Repl.Orig); ok {
+				return "'$('", pos, true
+			}
+			if pos, ok := sglQuotedComsub(pe.Repl.With); ok {
+				return "'$('", pos, true
+			}
+		}
+		words := [3]*syntax.Word{}
+		if w, ok := pe.Index.(*syntax.Word); ok {
+			words[0] = w
+		}
+		if pe.Exp != nil {
+			words[1] = pe.Exp.Word
+		}
+		if pe.Repl != nil {
+			words[2] = pe.Repl.With
+		}
+		for _, w := range words {
+			if pos, ok := dblQuotedBrace(w); ok {
+				return "\"{,}\"", pos, true
+			}
+		}
+	}
+	return "", syntax.Pos{}, false
+}
+
+// dollarSglQuoteQuote finds a $'…' part of w whose text holds a quote.
+func dollarSglQuoteQuote(w *syntax.Word) (syntax.Pos, bool) {
+	for _, wp := range w.Parts {
+		sq, ok := wp.(*syntax.SglQuoted)
+		if !ok || !sq.Dollar {
+			continue
+		}
+		v := strings.ToLower(sq.Value)
+		for _, q := range []string{`"`, `\'`, `\x22`, `\x27`, `\042`, `\047`, `\u0022`, `\u0027`, `\u00000022`, `\u00000027`} {
+			if strings.Contains(v, q) {
+				return sq.Pos(), true
 			}
 		}
 	}
 	return syntax.Pos{}, false
 }
 
-// quotedComsubInSglQuote reports a single-quoted string holding "$(" in
-// the word of a parameter expansion inside double quotes.
-func quotedComsubInSglQuote(dq *syntax.DblQuoted) (syntax.Pos, bool) {
-	for _, p := range dq.Parts {
-		pe, ok := p.(*syntax.ParamExp)
+// dblQuotedBrace finds a double-quoted part of w whose literal text is a
+// brace expansion ({a,b}, {1..3}).
+func dblQuotedBrace(w *syntax.Word) (syntax.Pos, bool) {
+	if w == nil {
+		return syntax.Pos{}, false
+	}
+	for _, wp := range w.Parts {
+		dq, ok := wp.(*syntax.DblQuoted)
 		if !ok {
 			continue
 		}
-		if pe.Exp != nil {
-			if pos, ok := sglQuotedComsub(pe.Exp.Word); ok {
-				return pos, true
-			}
-		}
-		if pe.Repl != nil {
-			if pos, ok := sglQuotedComsub(pe.Repl.Orig); ok {
-				return pos, true
-			}
-			if pos, ok := sglQuotedComsub(pe.Repl.With); ok {
-				return pos, true
+		for _, ip := range dq.Parts {
+			if l, ok := ip.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
+				if syntax.SplitBraces(&syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: l.Value}}}) {
+					return dq.Pos(), true
+				}
 			}
 		}
 	}
