@@ -371,7 +371,8 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 // does (jaiph-go patch): as an assignment's value ([AssignLiteral]), except
 // that an "@" list ("${a[@]}", $@, quoted or not) joins its elements with
 // IFS's first character, or a space when IFS is empty or unset, as "*"
-// would (b=([0]=${a[@]}) under IFS=: is "1:2"; x=${a[@]} is "1 2").
+// would (b=([0]=${a[@]}) under IFS=: is "1:2"; x=${a[@]} is "1 2"), and
+// an unquoted "*" one joins with a space when IFS is empty.
 func ListElemLiteral(cfg *Config, word *syntax.Word) (string, error) {
 	if word == nil {
 		return "", nil

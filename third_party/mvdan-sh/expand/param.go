@@ -484,6 +484,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// "a b", c=$* is "ab"; ${a[*]} stays "ab").
 			return strings.Join(elems, " ")
 		}
+		if cfg.ifs == "" && cfg.listElemValue && !cfg.inDblQuote && (name == "*" || nodeLit(index) == "*") {
+			// jaiph-go patch: so is an unquoted $* or ${a[*]} as the
+			// value of an indexed list's [k]=v (an associative
+			// list's value joins with nothing, as c=$*).
+			return strings.Join(elems, " ")
+		}
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}

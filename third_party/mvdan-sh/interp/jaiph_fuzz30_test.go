@@ -254,3 +254,17 @@ func TestJaiphAssocDeclListIntegerBeforeRedirs(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphListElemStarNullIFS: with IFS null, an unquoted $* or ${a[*]}
+// as the value of an indexed list's [k]=v joins its elements with a space
+// (plain, declared, appended or local lists alike), while an associative
+// list's value, a scalar assignment and a quoted "$*" join with nothing.
+func TestJaiphListElemStarNullIFS(t *testing.T) {
+	runCases(t, []string{
+		`set -- x y; IFS=""; a1=([1]=$*); declare -p a1; declare -a a2=([1]=$*); declare -p a2; a3+=([1]=$*); declare -p a3`,
+		`set -- x y; IFS=""; declare -A m; m=([k]=$*); declare -p m; a5=($*); declare -p a5; a6=([1]=$@); declare -p a6`,
+		`f(){ IFS=""; a7=([1]=$*); declare -p a7; local -a l=([0]=$*); declare -p l; }; f x y`,
+		`set -- x y; IFS=""; b=(p q); v=$*; echo "[$v]"; v=${b[*]}; echo "[$v]"; a=([1]=${b[*]}x [2]="$*" [3]=${*/x/z} [4]=${*:1}); declare -p a`,
+		`set -- x y; IFS=""; b=(p q); declare -A m=([k]=$* [j]=${b[*]}); declare -p m`,
+	})
+}
