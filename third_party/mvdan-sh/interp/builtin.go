@@ -523,11 +523,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: bash puts "source" on FUNCNAME while the file runs.
 		r.funcStack = append(r.funcStack, "source")
 		r.sourceFrames++
+		sourceLine := r.cmdLine
 		r.evalStmts(ctx, file.Stmts) // jaiph-go patch: see evalStmts
 		r.funcStack = r.funcStack[:len(r.funcStack)-1]
 		r.sourceFrames--
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			// jaiph-go patch: as bash, numbered from the line of the
+			// source command (bash's line_number, not reset)
+			r.trapLine = sourceLine
 			r.returnTrap(ctx, cb) // jaiph-go patch: as bash
+			r.trapLine = 0
 		}
 
 		// If we modified the parameters and the sourced file didn't

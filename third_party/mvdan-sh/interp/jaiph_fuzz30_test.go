@@ -268,3 +268,16 @@ func TestJaiphListElemStarNullIFS(t *testing.T) {
 		`set -- x y; IFS=""; b=(p q); declare -A m=([k]=$* [j]=${b[*]}); declare -p m`,
 	})
 }
+
+// TestJaiphReturnTrapLineno: $LINENO in a RETURN trap counts from the
+// line the function's body starts on (its `{`), a line of the trap's text
+// after the first one more; after a sourced file, from the line of the
+// source command.
+func TestJaiphReturnTrapLineno(t *testing.T) {
+	runCases(t, []string{
+		"echo start\nf() {\n  trap 'echo \"ret $LINENO\"' RETURN\n  echo in\n\n}\n\nf",
+		"g()\n{\n  trap 'echo \"retg $LINENO\"\necho \"second $LINENO\"' RETURN\n  :\n}\ng",
+		"echo x\nh() { trap 'echo \"reth $LINENO\"' RETURN; return 3; }\n\nh",
+		"printf 'echo src\\n' > s.sh\ntrap 'echo \"rt $LINENO\"' RETURN\necho a\nsource ./s.sh\n. ./s.sh\ntrap - RETURN",
+	})
+}

@@ -3908,7 +3908,12 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 			r.traps[trapErr] = errTrap
 		}
 		if cb, ok := r.traps[trapReturn]; ok && !r.exit.exiting {
+			// jaiph-go patch: $LINENO in the trap counts from the
+			// line the function's body starts on (bash's
+			// function_line_number, the trap's text not reset)
+			r.trapLine = body.Pos().Line()
 			r.returnTrap(ctx, cb)
+			r.trapLine = 0
 		} else if !ok && hadRetTrap {
 			r.traps[trapReturn] = retTrap
 		}
