@@ -924,7 +924,7 @@ func (e *bashExpr) elemValue(tok string) (string, int64) {
 		return vr.Map[key], -1
 	}
 	var ind int64
-	e.inSubscript(func() { ind = e.elemIndex(vr, idx) })
+	e.inSubscript(func() { ind = e.elemIndex(vr, idx, sub) })
 	if ind < 0 {
 		e.badSubscript(name)
 		return "", -1
@@ -954,8 +954,8 @@ func (e *bashExpr) inSubscript(f func()) {
 // elemIndex is the index the subscript idx of an indexed array (or a
 // scalar, or nothing) names: negative counts back from the end; still
 // negative, it is no index.
-func (e *bashExpr) elemIndex(vr Variable, idx syntax.ArithmExpr) int64 {
-	i, err := subscriptArithm(e.cfg, idx)
+func (e *bashExpr) elemIndex(vr Variable, idx syntax.ArithmExpr, sub string) int64 {
+	i, err := subscriptArithm(e.cfg, idx, sub)
 	if err != nil {
 		e.fail(err)
 	}
@@ -1038,7 +1038,7 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		// an element of an indexed array, of a scalar or of nothing:
 		// its subscript evaluated now unless it was when it was read
 		if ind == -1 {
-			e.inSubscript(func() { ind = e.elemIndex(vr, idx) })
+			e.inSubscript(func() { ind = e.elemIndex(vr, idx, rawSub) })
 			if ind < 0 {
 				e.badSubscript(lhs)
 				return

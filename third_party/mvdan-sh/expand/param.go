@@ -1452,12 +1452,20 @@ func closed(done <-chan struct{}) bool {
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
+// TrailingBlanks is the blanks raw, a subscript's source text, ends with
+// (jaiph-go patch): bash's arithmetic error text keeps them.
+func TrailingBlanks(raw string) string {
+	return raw[len(strings.TrimRight(raw, " \t\n")):]
+}
+
 // subscriptArithm evaluates an array subscript: an arithmetic error there
 // is marked, as bash's array_expand_index ends the shell after it
 // wherever the subscript was (let, ((…)), [[ ]], a declare -i value), named
 // after no command (jaiph-go patch).
-func subscriptArithm(cfg *Config, idx syntax.ArithmExpr) (int, error) {
-	n, err := ArithmTop(cfg, idx, "")
+// raw, the subscript's text when known (syntax.ParamExp.IndexRaw), gives
+// the trailing blanks bash's error text keeps ("1/0 : division by 0").
+func subscriptArithm(cfg *Config, idx syntax.ArithmExpr, raw string) (int, error) {
+	n, err := ArithmTop(cfg, idx, TrailingBlanks(raw))
 	if ae, ok := err.(ArithmError); ok {
 		ae.Subscript = true
 		return n, ae
@@ -1483,7 +1491,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (strin
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			return vr.Str, vr.IsSet(), nil // jaiph-go patch: ${s[@]:o:l}
 		}
-		n, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
+		n, err := subscriptArithm(cfg, idx, raw) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1501,7 +1509,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (strin
 		if l := nodeLit(idx); l == "@" || l == "*" {
 			break
 		}
-		n, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
+		n, err := subscriptArithm(cfg, idx, raw) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}
@@ -1513,7 +1521,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (strin
 		case "*", "@":
 			return strings.Join(vr.List, " "), vr.IsSet(), nil
 		}
-		i, err := subscriptArithm(cfg, idx) // jaiph-go patch: the error quotes the subscript
+		i, err := subscriptArithm(cfg, idx, raw) // jaiph-go patch: the error quotes the subscript
 		if err != nil {
 			return "", false, err
 		}

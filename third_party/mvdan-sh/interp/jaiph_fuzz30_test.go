@@ -281,3 +281,25 @@ func TestJaiphReturnTrapLineno(t *testing.T) {
 		"printf 'echo src\\n' > s.sh\ntrap 'echo \"rt $LINENO\"' RETURN\necho a\nsource ./s.sh\n. ./s.sh\ntrap - RETURN",
 	})
 }
+
+// TestJaiphSubscriptErrorTrailingBlanks: an arithmetic error in an
+// indexed array's subscript shows the subscript's text without its
+// leading blanks but with its trailing ones, as bash (`${a[ 1/0 ]}`:
+// "1/0 : division by 0 (error token is "0 ")"), in an expansion, an
+// assignment, a list and arithmetic.
+func TestJaiphSubscriptErrorTrailingBlanks(t *testing.T) {
+	cases := []string{
+		`a=(1 2); echo "${a[ \$x ]}"`,
+		`a=(1 2); echo "${a[ 1/0 ]}"`,
+		`a=(1 2); echo "${a[1/0 ]}"`,
+		`a=(1 2); a[ 1/0 ]=3`,
+		`a=(1 2); a[ 1/0 ]+=3`,
+		`a=(1 2); echo $(( a[ 1/0 ] ))`,
+		`a=( [ 1/0 ]=3 )`,
+		`a=(1 2); echo "${a[	1/0	]}"`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}

@@ -404,7 +404,14 @@ func (r *Runner) readonlyInCommand(err error) bool {
 // the expression's text, as bash (A1['x y']=v of an indexed A1 quoted
 // nothing).
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
-	n, err := expand.ArithmTop(r.ecfg, expr, "")
+	return r.arithmTrail(expr, "")
+}
+
+// arithmTrail is arithm of a subscript whose source text is raw
+// (syntax.Assign.IndexRaw): its trailing blanks stay in bash's error text
+// (jaiph-go patch).
+func (r *Runner) arithmTrail(expr syntax.ArithmExpr, raw string) int {
+	n, err := expand.ArithmTop(r.ecfg, expr, expand.TrailingBlanks(raw))
 	r.subscriptErr(err)
 	return n
 }

@@ -1236,7 +1236,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 		return
 	}
-	k := r.arithm(index)
+	k := r.arithmTrail(index, indexRaw)
 	if r.exit.exiting {
 		// jaiph-go patch: the subscript's error ended the command
 		// before the value is made the element's (a declare -i array's
@@ -1462,6 +1462,7 @@ func (r *Runner) setFunc(name string, body *syntax.Stmt) {
 type listWord struct {
 	explicit bool
 	text     string
+	trail    string // the subscript's trailing blanks (bash's error text)
 	vals     []string
 	glob     func() ([]string, error) // the vals, once every word is expanded
 }
@@ -1505,7 +1506,7 @@ func (r *Runner) listWords(elems []*syntax.ArrayElem) []listWord {
 			val, err = expand.ListElemLiteral(r.ecfg, elem.Value)
 			r.expandErr(err)
 		}
-		out = append(out, listWord{explicit: true, text: text, vals: []string{val}})
+		out = append(out, listWord{explicit: true, text: text, trail: expand.TrailingBlanks(elem.IndexRaw), vals: []string{val}})
 	}
 	for i := range out {
 		// jaiph-go patch: as bash, the words are globbed once all are
@@ -1609,7 +1610,7 @@ func (r *Runner) placeList(words []listWord, list []string, indexes []int, show 
 		if show != nil && readsNames(w.text) {
 			show(list, indexes)
 		}
-		i, err := expand.ArithmString(r.ecfg, w.text)
+		i, err := expand.ArithmString(r.ecfg, w.text+w.trail)
 		r.subscriptErr(err)
 		if r.exit.exiting {
 			break
@@ -1682,7 +1683,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				r.errf("%s[%s]: bad array subscript\n", name, sub)
 				r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 				return name, prev, appendIndex
-			} else if k := r.arithm(index); r.exit.ok() {
+			} else if k := r.arithmTrail(index, as.IndexRaw); r.exit.ok() {
 				if k < 0 {
 					// Counted from the array as the subscript left it;
 					// before its start it is bash's assignment error.
