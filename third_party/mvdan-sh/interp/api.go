@@ -360,6 +360,9 @@ type Runner struct {
 	// savedErrTraps are the ERR traps the functions running took away
 	// as they were called, innermost last (jaiph-go patch, topErrTrap).
 	savedErrTraps []string
+	// funcDecls are the definitions of the functions defined, for
+	// declare -f (jaiph-go patch): replaced, never changed (setFuncDecl).
+	funcDecls map[string]*syntax.FuncDecl
 
 	// pendingRedirs applies the redirections of the simple command being
 	// run once its words are expanded (jaiph-go patch).
@@ -1622,6 +1625,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	// jaiph-go patch: FUNCNAME carries into subshells; BASHPID differs.
 	r2.funcStack = slices.Clone(r.funcStack)
 	r2.savedErrTraps = slices.Clone(r.savedErrTraps)
+	r2.funcDecls = r.funcDecls
 	r2.subshellFuncs = len(r.funcStack)
 	r2.sourceFrames = r.sourceFrames
 	r2.fds = r.fds

@@ -303,3 +303,18 @@ func TestJaiphSubscriptErrorTrailingBlanks(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphDeclareFWordsAsWritten: declare -f and type print an
+// arithmetic expansion or command, $[…], and a backquoted command
+// substitution as written in the definition (the parser keeps a
+// function's source), a $'…' as the single-quoted text it became, and a
+// here-document inside a pipeline or list with its body after the
+// connector, as bash's print_cmd.c.
+func TestJaiphDeclareFWordsAsWritten(t *testing.T) {
+	runCases(t, []string{
+		"f() {\n  echo $((1+2)) $(( 3 *4 )) `echo bq` $'a\\tb' \"$(echo  x)\" ${v:-$((1+1))}\n  x=$((2+2)); (( y = 3+4 )); ((z=1))\n  echo `echo a \\`echo b\\``\n}\ndeclare -f f",
+		"f() { echo $'it\\x27s' $'\\n' $'plain'; echo $[1+2]; x=$(( (1+2) *3 )); echo \"$((1+2))\" \"`echo q`\"; }\ndeclare -f f",
+		"g() {\n  h() { echo $((1+1)); }\n  echo `date +%s` | cat\n}\ntype g",
+		"f() {\n  cat <<E1 | tr a-z A-Z\nhello\nE1\n  cat <<E2 && echo ok\nx\nE2\n  cat <<-E5 | wc -l\n\tt\n\tE5\n  cat <<E6 |& cat\nq\nE6\n}\ndeclare -f f\nf",
+	})
+}

@@ -76,7 +76,7 @@ func (r *Runner) typeBuiltin(ctx context.Context, args []string) (exit exitStatu
 		if !forcePath && !noFuncs {
 			if body, ok := r.Funcs[arg]; ok {
 				// bash prints the definition too.
-				if report("function", arg+" is a function\n"+funcDefinition(arg, body)) {
+				if report("function", arg+" is a function\n"+r.funcDefinition(arg, body)) {
 					continue
 				}
 			} else if def, ok := r.handlerFunc(ctx, arg); ok {

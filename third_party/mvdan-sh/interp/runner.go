@@ -1637,6 +1637,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			break
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
+		r.setFuncDecl(cm)
 	case *syntax.ArithmCmd:
 		if tracingEnabled {
 			// jaiph-go patch: bash traces "(( " + the source + " ))".
@@ -1756,7 +1757,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if q == "-F" {
 						r.outf("declare -f %s\n", name)
 					} else {
-						r.out(funcDefinition(name, r.Funcs[name]))
+						r.out(r.funcDefinition(name, r.Funcs[name]))
 					}
 				}
 				break
@@ -1988,7 +1989,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				} else if declQuery == "-F" {
 					r.outf("%s\n", name)
 				} else {
-					r.out(funcDefinition(name, body))
+					r.out(r.funcDefinition(name, body))
 				}
 				continue
 			}
@@ -4186,8 +4187,12 @@ func declFuncQuery(args []*syntax.Assign) string {
 // by four spaces and laid out as bash's print_cmd.c does for the common
 // compound commands. Simple commands are printed by the syntax printer, so
 // their spacing may differ from bash's in places (e.g. "> file").
-func funcDefinition(name string, body *syntax.Stmt) string {
+func (r *Runner) funcDefinition(name string, body *syntax.Stmt) string {
 	fp := &funcPrinter{printer: syntax.NewPrinter(syntax.Indent(4))}
+	if fd := r.funcDecls[name]; fd != nil && fd.Body == body && fd.Source != "" {
+		// jaiph-go patch: words bash prints as written (UseSource)
+		fp.printer.UseSource(fd.Source, fd.SourceBase, r.ansiCQuoted)
+	}
 	fp.sb.WriteString(name + " () \n")
 	if _, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 && !body.Negated {
 		fp.stmt(body, 0)
@@ -4334,6 +4339,10 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 			fp.sb.WriteString(pad + "}")
 		}
 	case *syntax.ArithmCmd:
+		if text, ok := fp.printer.SourceOf(cm); ok {
+			fp.sb.WriteString(text) // jaiph-go patch: as written, as bash
+			break
+		}
 		x := strings.ReplaceAll(fp.plain(&syntax.ArithmCmd{X: cm.X}), "\\\n", "")
 		x = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "(("), "))"))
 		fp.sb.WriteString("(( " + x + " ))")
@@ -4364,7 +4373,8 @@ func (fp *funcPrinter) stmt(st *syntax.Stmt, ind int) {
 		// a simple command: its words, then its redirections as bash
 		// prints them (bashRedir), after the words whatever their place
 		st2.Redirs = nil
-		fp.sb.WriteString(strings.ReplaceAll(fp.plain(&st2), "\n", "\n"+pad))
+		// (a newline there is inside a word: bash prints it as is)
+		fp.sb.WriteString(fp.plain(&st2))
 	}
 	for _, rd := range st.Redirs {
 		fp.sb.WriteString(" " + fp.bashRedir(rd))
@@ -4380,7 +4390,7 @@ func isHeredoc(rd *syntax.Redirect) bool { return rd.Op == syntax.Hdoc || rd.Op 
 // only (negated or not, with redirections other than here-documents).
 func simpleLeaves(bc *syntax.BinaryCmd) bool {
 	for _, st := range []*syntax.Stmt{bc.X, bc.Y} {
-		if st.Background || slices.ContainsFunc(st.Redirs, isHeredoc) {
+		if st.Background {
 			return false
 		}
 		switch cm := st.Cmd.(type) {
@@ -4400,10 +4410,23 @@ func simpleLeaves(bc *syntax.BinaryCmd) bool {
 func (fp *funcPrinter) binaryCmd(bc *syntax.BinaryCmd) {
 	for i, st := range []*syntax.Stmt{bc.X, bc.Y} {
 		if i == 1 {
+			// the connector, then the bodies of the here-documents
+			// before it, as bash's print_deferred_heredocs
+			conn := " " + bc.Op.String()
 			if bc.Op == syntax.PipeAll {
-				fp.sb.WriteString(" 2>&1 | ")
-			} else {
-				fp.sb.WriteString(" " + bc.Op.String() + " ")
+				conn = " 2>&1 |"
+			}
+			pipe := bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll
+			if !pipe {
+				conn += " "
+			}
+			fp.sb.WriteString(conn)
+			if len(fp.pending) > 0 {
+				fp.heredocBodies()
+				fp.sb.WriteString(" ")
+			}
+			if pipe {
+				fp.sb.WriteString(" ")
 			}
 		}
 		if st.Negated {
@@ -4411,6 +4434,12 @@ func (fp *funcPrinter) binaryCmd(bc *syntax.BinaryCmd) {
 		}
 		if inner, ok := st.Cmd.(*syntax.BinaryCmd); ok {
 			fp.binaryCmd(inner)
+			continue
+		}
+		if slices.ContainsFunc(st.Redirs, isHeredoc) {
+			words := *st
+			words.Negated = false
+			fp.heredocStmt(&words)
 			continue
 		}
 		words := *st

@@ -1450,6 +1450,25 @@ func (r *Runner) unsetElem(name, sub string) {
 	}
 }
 
+// setFuncDecl keeps fd for declare -f (jaiph-go patch, funcDefinition):
+// the map is replaced, never changed, so subshells share it.
+func (r *Runner) setFuncDecl(fd *syntax.FuncDecl) {
+	if fd.Source == "" && r.funcDecls[fd.Name.Value] == nil {
+		return
+	}
+	decls := make(map[string]*syntax.FuncDecl, len(r.funcDecls)+1)
+	maps.Copy(decls, r.funcDecls)
+	decls[fd.Name.Value] = fd
+	r.funcDecls = decls
+}
+
+// ansiCQuoted is a $'…' part's text, value as written, as bash's declare
+// -f shows it: what it became, single-quoted (jaiph-go patch).
+func (r *Runner) ansiCQuoted(value string) string {
+	s, _ := expand.Literal(r.ecfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Dollar: true, Value: value}}})
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func (r *Runner) setFunc(name string, body *syntax.Stmt) {
 	if r.Funcs == nil {
 		r.Funcs = make(map[string]*syntax.Stmt, 4)

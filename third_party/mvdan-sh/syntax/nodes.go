@@ -520,6 +520,12 @@ type FuncDecl struct {
 	Names []*Lit // When declaring many func names with [LangZsh].
 
 	Body *Stmt
+
+	// Source is the body's source text, from offset SourceBase on (jaiph-go
+	// patch): bash's declare -f prints some words as written (see
+	// [Printer.UseSource]).
+	Source     string
+	SourceBase uint
 }
 
 func (f *FuncDecl) Pos() Pos { return f.Position }

@@ -3194,7 +3194,15 @@ func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit
 			p.curErr("a function body must be a compound command")
 			return
 		}
+		start := int64(p.pos.Offset())
+		kept := p.keepSource(start)
 		fd.Body = p.gotStmtPipe(p.newStmt(p.pos), true)
+		if fd.Body != nil {
+			fd.Source, fd.SourceBase = p.sourceText(start, int64(fd.Body.End().Offset())), uint(start)
+		}
+		if kept {
+			p.keepFrom = 0
+		}
 		s.Cmd = fd
 		return
 	}

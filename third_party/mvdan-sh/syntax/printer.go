@@ -226,6 +226,27 @@ func (c *colCounter) Reset(w io.Writer) {
 }
 
 // Printer holds the internal state of the printing mechanism of a
+// UseSource has p print, as bash's declare -f does, an arithmetic
+// expansion and a backquoted command substitution as written in src, the
+// source text from offset base on (a [FuncDecl]'s Source), and a $'…' as
+// the single-quoted text ansiC makes of it (jaiph-go patch). An empty src
+// turns it off.
+func (p *Printer) UseSource(src string, base uint, ansiC func(string) string) {
+	p.src, p.srcBase, p.ansiC = src, base, ansiC
+}
+
+// SourceOf is n's source text as UseSource gave it, if it holds n.
+func (p *Printer) SourceOf(n Node) (string, bool) {
+	if p.src == "" {
+		return "", false
+	}
+	start, end := n.Pos().Offset(), n.End().Offset()
+	if start < p.srcBase || end < start || end-p.srcBase > uint(len(p.src)) {
+		return "", false
+	}
+	return p.src[start-p.srcBase : end-p.srcBase], true
+}
+
 // program.
 type Printer struct {
 	w         bufWriter
@@ -242,6 +263,11 @@ type Printer struct {
 	funcNextLine   bool
 
 	wantSpace wantSpaceState // whether space is required or has been written
+
+	// jaiph-go patch: see UseSource
+	src     string
+	srcBase uint
+	ansiC   func(string) string
 
 	wantNewline bool // newline is wanted for pretty-printing; ignored by singleLine; ignored by singleLine
 	mustNewline bool // newline is required to keep shell syntax valid
@@ -683,6 +709,13 @@ func (p *Printer) wordPart(wp, next WordPart) {
 			p.w.WriteByte('\\')
 		}
 	case *SglQuoted:
+		if wp.Dollar && p.ansiC != nil {
+			// jaiph-go patch: bash's declare -f shows the text a
+			// $'…' became, single-quoted (see UseSource)
+			p.writeLit(p.ansiC(wp.Value))
+			p.advanceLine(wp.End().Line())
+			break
+		}
 		if wp.Dollar {
 			p.w.WriteByte('$')
 		}
@@ -694,6 +727,10 @@ func (p *Printer) wordPart(wp, next WordPart) {
 		p.dblQuoted(wp)
 	case *CmdSubst:
 		p.advanceLine(wp.Pos().Line())
+		if text, ok := p.SourceOf(wp); ok && wp.Backquotes {
+			p.writeLit(text) // jaiph-go patch: as written, see UseSource
+			break
+		}
 		p.cmdSubst(wp)
 	case *ParamExp:
 		litCont := ";"
@@ -714,6 +751,10 @@ func (p *Printer) wordPart(wp, next WordPart) {
 		}
 		p.paramExp(wp)
 	case *ArithmExp:
+		if text, ok := p.SourceOf(wp); ok {
+			p.writeLit(text) // jaiph-go patch: as written, see UseSource
+			break
+		}
 		p.w.WriteString("$((")
 		if wp.Unsigned {
 			p.w.WriteString("# ")
