@@ -4,6 +4,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"iter"
@@ -508,6 +509,9 @@ type Parser struct {
 	// sourceText; 0 keeps nothing.
 	keepFrom, keptOffs int64
 	kept               []byte
+	// asWritten counts the nodes read that bash's declare -f prints as
+	// written (see FuncDecl.Source).
+	asWritten int
 
 	f *File
 
@@ -1280,6 +1284,7 @@ func (p *Parser) wordPart() WordPart {
 		p.ensureNoNested(p.pos)
 		left := p.tok
 		ar := &ArithmExp{Left: p.pos, Bracket: left == dollBrack}
+		p.asWritten++
 		old := p.preNested(arithmExpr)
 		p.next()
 		if p.got(hash) {
@@ -1328,6 +1333,9 @@ func (p *Parser) wordPart() WordPart {
 		return ps
 	case sglQuote, dollSglQuote:
 		sq := &SglQuoted{Left: p.pos, Dollar: p.tok == dollSglQuote}
+		if sq.Dollar {
+			p.asWritten++
+		}
 		r := p.r
 		for p.newLit(r); ; r = p.rune() {
 			switch r {
@@ -1366,6 +1374,7 @@ func (p *Parser) wordPart() WordPart {
 		}
 		p.ensureNoNested(p.pos)
 		cs := &CmdSubst{Left: p.pos, Backquotes: true}
+		p.asWritten++
 		old := p.preNested(subCmdBckquo)
 		p.openBquotes++
 		if old.quote == dblQuotes {
@@ -1898,7 +1907,9 @@ func (p *Parser) eitherIndex() (ArithmExpr, string) {
 	p.quote = old
 	raw := ""
 	if p.tok == rightBrack {
-		raw = indexRaw(expr, p.sourceText(start, int64(p.pos.Offset())))
+		if b := p.sourceBytes(start, int64(p.pos.Offset())); indexRawNeeded(expr, b) {
+			raw = string(b)
+		}
 	}
 	p.matchedArithm(lpos, leftBrack, rightBrack)
 	if kept {
@@ -1907,20 +1918,18 @@ func (p *Parser) eitherIndex() (ArithmExpr, string) {
 	return expr, raw
 }
 
-// indexRaw is raw, a subscript's source text, when blanks in it would be
-// lost from expr: leading or trailing ones, or any when expr is no word
-// (jaiph-go patch, see ParamExp.IndexRaw); "" otherwise.
-func indexRaw(expr ArithmExpr, raw string) string {
-	if raw == "" {
-		return ""
+// indexRawNeeded says raw, a subscript's source text, is to be kept:
+// blanks in it would be lost from expr (leading or trailing ones, or any
+// when expr is no word; jaiph-go patch, see ParamExp.IndexRaw).
+func indexRawNeeded(expr ArithmExpr, raw []byte) bool {
+	if len(raw) == 0 {
+		return false
 	}
 	if isBlank(raw[0]) || isBlank(raw[len(raw)-1]) {
-		return raw
+		return true
 	}
-	if _, word := expr.(*Word); !word && strings.ContainsAny(raw, " \t\n") {
-		return raw
-	}
-	return ""
+	_, word := expr.(*Word)
+	return !word && bytes.ContainsAny(raw, " \t\n")
 }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
@@ -1939,29 +1948,38 @@ func (p *Parser) keepSource(start int64) bool {
 // sourceText is the source between offsets start and end, from what fill
 // kept and the bytes at hand; "" when it is no longer there.
 func (p *Parser) sourceText(start, end int64) string {
+	return string(p.sourceBytes(start, end))
+}
+
+// sourceBytes is sourceText's bytes, which may be the parser's own: valid
+// until it reads on.
+func (p *Parser) sourceBytes(start, end int64) []byte {
 	if start >= end {
-		return ""
+		return nil
 	}
-	var b []byte
+	if start >= p.offs && end-p.offs <= int64(len(p.bs)) {
+		return p.bs[start-p.offs : end-p.offs] // most often: all at hand
+	}
+	b := make([]byte, 0, end-start)
 	if start < p.offs {
 		if p.keepFrom == 0 || start < p.keptOffs || start-p.keptOffs > int64(len(p.kept)) {
-			return ""
+			return nil
 		}
 		k := p.kept[start-p.keptOffs:]
 		n := min(end, p.offs) - start
 		if int64(len(k)) < n {
-			return ""
+			return nil
 		}
 		b = append(b, k[:n]...)
 		start = p.offs
 	}
 	if start < end {
 		if end-p.offs > int64(len(p.bs)) {
-			return ""
+			return nil
 		}
 		b = append(b, p.bs[start-p.offs:end-p.offs]...)
 	}
-	return string(b)
+	return b
 }
 
 func (p *Parser) zshSubFlags() *FlagsArithm {
@@ -2509,6 +2527,7 @@ func (p *Parser) subshell(s *Stmt) {
 
 func (p *Parser) arithmExpCmd(s *Stmt) {
 	ar := &ArithmCmd{Left: p.pos}
+	p.asWritten++
 	old := p.preNested(arithmExprCmd)
 	p.next()
 	if p.got(hash) {
@@ -3196,8 +3215,9 @@ func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit
 		}
 		start := int64(p.pos.Offset())
 		kept := p.keepSource(start)
+		written := p.asWritten
 		fd.Body = p.gotStmtPipe(p.newStmt(p.pos), true)
-		if fd.Body != nil {
+		if fd.Body != nil && p.asWritten != written { // only what UseSource prints needs it
 			fd.Source, fd.SourceBase = p.sourceText(start, int64(fd.Body.End().Offset())), uint(start)
 		}
 		if kept {
