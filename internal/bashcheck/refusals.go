@@ -189,8 +189,8 @@ var table = []refusal{
 	{"readonly without a name (it lists the readonly variables: name them, declare -p NAME)", kListAll, "readonly", "", "readonly Q=1; readonly | grep -c Q="},
 	{"set without arguments (it lists every variable: name them, declare -p NAME)", kListAll, "set", "", "set | grep -c BASH_VERSINFO"},
 	// bash switches its own locale (pattern `?`, ${#x}, ${x:o:l}) when
-	// these change; the interpreter's is always UTF-8. A literal UTF-8
-	// locale name and a prefix assignment to a command are allowed.
+	// these change; the interpreter's is always C.UTF-8. That literal
+	// name and a prefix assignment to a command are allowed.
 	// bash lists its own variables the interpreter does not have.
 	{"${!prefix*} matching a variable only bash has (BASH_ALIASES, BASH_ARGC, BASH_ARGV, BASH_ARGV0, BASH_CMDS, BASH_COMMAND, BASH_LINENO, BASH_LOADABLES_PATH, BASH_SOURCE, COMP_WORDBREAKS, GROUPS, HISTCMD, LINENO): name the variables instead", kNamesPrefix, "", "", "echo ${!BASH_A*}"},
 	{"assigning FUNCNAME a list, an element or by a declaration (bash refuses it)", kNoAssign, "", "FUNCNAME", "f() { FUNCNAME=(x); echo st=$?; }; f; echo end=$?"},
@@ -207,9 +207,9 @@ var table = []refusal{
 	// keep it after the command, declare and local in a function make a
 	// local of it; the interpreter restores the old value first.
 	{"a prefix assignment before declare, typeset, local, export or readonly naming a variable it declares (or a name that is not literal)", kPrefixDecl, "", "", "x=1; x=5 export x; echo \"x=$x\""},
-	{"setting LC_ALL in the shell (its locale is always UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
-	{"setting LC_CTYPE in the shell (its locale is always UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
-	{"setting LANG in the shell (its locale is always UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
+	{"setting LC_ALL in the shell (its locale is always C.UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
+	{"setting LC_CTYPE in the shell (its locale is always C.UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
+	{"setting LANG in the shell (its locale is always C.UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
 }
 
 // localeVars are the variables whose change switches bash's own locale.
@@ -217,9 +217,12 @@ var localeVars = map[string]bool{"LC_ALL": true, "LC_CTYPE": true, "LANG": true}
 
 // utf8Locale reports whether a literal locale name names a UTF-8 locale,
 // which the interpreter's is already.
+// utf8Locale says v names the locale the interpreter works in, C.UTF-8:
+// another name (en_US.UTF-8) may not be installed, where bash keeps its
+// locale with a warning, or collates otherwise ([[ a < B ]]).
 func utf8Locale(v string) bool {
 	v = strings.ToLower(v)
-	return strings.HasSuffix(v, ".utf-8") || strings.HasSuffix(v, ".utf8")
+	return v == "c.utf-8" || v == "c.utf8"
 }
 
 // localeAssign reports the assignments to the locale variables that change

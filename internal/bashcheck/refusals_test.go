@@ -116,7 +116,7 @@ func TestAllowed(t *testing.T) {
 		"read -r -p 'x' -a arr <<< 'a b'",
 		"cd /tmp; type echo; command -v echo",
 		"select x in a; do break; done",
-		"LC_ALL=C sort f; LANG=C.UTF-8; export LC_ALL=en_US.utf8 LANG; echo $LANG; f() { LC_CTYPE=C grep x; }",
+		"LC_ALL=C sort f; LANG=C.UTF-8; export LC_ALL=C.utf8 LANG; echo $LANG; f() { LC_CTYPE=C grep x; }",
 	} {
 		if d := Source("x.jh", src, nil); len(d) > 0 {
 			t.Errorf("%q refused: %v", src, d)
