@@ -272,6 +272,9 @@ func prefixDeclared(name string, assigns []*syntax.Assign, operands []*syntax.Wo
 			return w.Pos(), true
 		}
 		if options && len(declared) > 1 && (declared[0] == '-' || declared[0] == '+') {
+			if declared[0] == '-' && strings.ContainsAny(declared, "pfF") {
+				return syntax.Pos{}, false // it prints, declaring nothing
+			}
 			options = declared != "--"
 			continue
 		}

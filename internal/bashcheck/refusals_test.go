@@ -117,6 +117,7 @@ func TestAllowed(t *testing.T) {
 		"cd /tmp; type echo; command -v echo",
 		"select x in a; do break; done",
 		"LC_ALL=C sort f; LANG=C.UTF-8; export LC_ALL=C.utf8 LANG; echo $LANG; f() { LC_CTYPE=C grep x; }",
+		"x=6 declare -p x; y=1 typeset -fp y; z=2 declare -xp z",
 	} {
 		if d := Source("x.jh", src, nil); len(d) > 0 {
 			t.Errorf("%q refused: %v", src, d)
