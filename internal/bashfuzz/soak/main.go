@@ -111,8 +111,10 @@ func main() {
 				b := make([]byte, 40+rng.Intn(200))
 				rng.Read(b)
 				p := bashfuzz.Generate(b, bashfuzz.Options{Avoid: avoid})
-				src := p.String()
-				running[w].Store(&src)
+				if *fdWatch > 0 {
+					src := p.String()
+					running[w].Store(&src)
+				}
 				var t bashfuzz.Tally
 				f := r.Trial(ctx, p, avoid, true, &t)
 				if ctx.Err() != nil {
