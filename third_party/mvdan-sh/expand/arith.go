@@ -150,10 +150,54 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			r.sb.WriteString(lit.Value) // a name or a number, most often
 			return
 		}
+		if s, ok := r.sglQuotedText(x); ok {
+			r.sb.WriteString(s)
+			return
+		}
 		var b strings.Builder
 		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
 		r.sb.WriteString(r.unescape(strings.ReplaceAll(b.String(), "\\\n", "")))
 	}
+}
+
+// sglQuotedText is the text bash's expansion of arithmetic makes of w, a
+// word of literal text and single quotes (jaiph-go patch): the expression
+// is expanded as in double quotes, so the quotes stay — no operand, an
+// error — and the $ expansions inside them are made (`(( 'a[$k]++' ))`
+// fails on 'a[key]++'). ok is false for another word, or when nothing is
+// to be evaluated.
+func (r *arithRender) sglQuotedText(w *syntax.Word) (string, bool) {
+	if r.cfg == nil || r.cfg.LetArith {
+		return "", false
+	}
+	var sb strings.Builder
+	quoted := false
+	for _, part := range w.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			sb.WriteString(r.unescape(part.Value))
+		case *syntax.SglQuoted:
+			if part.Dollar || !strings.ContainsAny(part.Value, "$`") {
+				return "", false
+			}
+			doc, err := syntax.NewParser().Document(strings.NewReader(part.Value))
+			if err != nil {
+				return "", false
+			}
+			s, err := Literal(r.cfg, doc)
+			if err != nil {
+				if r.err == nil {
+					r.err = err
+				}
+				return "", true
+			}
+			sb.WriteString("'" + s + "'")
+			quoted = true
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), quoted
 }
 
 // unescape removes the backslashes bash's expansion of arithmetic text

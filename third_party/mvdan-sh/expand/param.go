@@ -361,7 +361,10 @@ const (
 // that is not a plain number (it is evaluated once, later) are left to
 // the general path.
 func (cfg *Config) indirectRefValue(pe *syntax.ParamExp) (written string, _ refValue, _ error) {
-	if !pe.Excl || pe.Names != 0 || pe.Length || pe.Width || pe.IsSet || !syntax.ValidName(pe.Param.Value) {
+	// a positional parameter too: unset (${!9} past the last) it is as
+	// a declared variable without a value (jaiph-go patch)
+	positional := pe.Param != nil && pe.Param.Value != "" && strings.Trim(pe.Param.Value, "0123456789") == ""
+	if !pe.Excl || pe.Names != 0 || pe.Length || pe.Width || pe.IsSet || !syntax.ValidName(pe.Param.Value) && !positional {
 		return "", refNamesSomething, nil
 	}
 	written = pe.Param.Value
@@ -372,7 +375,7 @@ func (cfg *Config) indirectRefValue(pe *syntax.ParamExp) (written string, _ refV
 		}
 		written += "[" + sub + "]"
 	}
-	if vr := cfg.Env.Get(pe.Param.Value); !vr.Declared() || vr.Kind == NameRef {
+	if vr := cfg.Env.Get(pe.Param.Value); !positional && (!vr.Declared() || vr.Kind == NameRef) {
 		return "", refNamesSomething, nil
 	}
 	ref := &syntax.ParamExp{Dollar: pe.Dollar, Param: pe.Param, Index: pe.Index}

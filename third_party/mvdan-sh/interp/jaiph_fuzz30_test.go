@@ -318,3 +318,73 @@ func TestJaiphDeclareFWordsAsWritten(t *testing.T) {
 		"f() {\n  cat <<E1 | tr a-z A-Z\nhello\nE1\n  cat <<E2 && echo ok\nx\nE2\n  cat <<-E5 | wc -l\n\tt\n\tE5\n  cat <<E6 |& cat\nq\nE6\n}\ndeclare -f f\nf",
 	})
 }
+
+// TestJaiphIndirectUnsetPositional: ${!N} of a positional parameter that
+// is unset is as an indirection through a variable without a value:
+// empty, its operators applied (${!9:-d} is d), under set -u "!9: unbound
+// variable"; bash names no invalid indirect expansion.
+func TestJaiphIndirectUnsetPositional(t *testing.T) {
+	cases := []string{
+		`echo "[${!9}]"`,
+		`set -u; echo "[${!9:-d}]"`,
+		`set -u; echo "[${!9}]"`,
+		`echo "[${!3:+a}]"`,
+		`set -- y; y=Y; echo "[${!1}]"`,
+		`set -- a; echo "[${!1:-d}]"; echo "[${!2-e}]"`,
+		`set -- ""; echo "[${!1}]"`,
+		`echo "[${!9:=w}]"`,
+		`unset x; echo "[${!x:-d}]"`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphVarFdCloseAndReadonly: {v}>&- of an unset or empty v is an
+// ambiguous redirect named after v; of a value that is no number, bash's
+// legal_number makes it descriptor 0, which is closed; {v}>file of a
+// readonly v opens the file, then fails ("v: readonly variable", "v:
+// cannot assign fd to variable").
+func TestJaiphVarFdCloseAndReadonly(t *testing.T) {
+	cases := []string{
+		`unset v; exec {v}>&-; echo "s=$?"`,
+		`v=; exec {v}>&-; echo "s=$?"`,
+		`v=99; exec {v}>&-; echo "s=$?"`,
+		`v=abc; exec {v}>&-; read x; echo "s=$? x=$x"`,
+		`v=" 12 "; exec {v}>&-; echo "s=$?"`,
+		`readonly v=42; exec {v}>/dev/null; echo "s=$?"`,
+		`readonly v=42; : {v}>newf; echo "s=$?"; ls newf`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ) < /dev/null; echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphArithSingleQuotes: bash expands arithmetic text as in double
+// quotes, so single quotes stay (no operand: an error) and the $
+// expansions inside them are made, as the error's text shows.
+func TestJaiphArithSingleQuotes(t *testing.T) {
+	cases := []string{
+		`key=k; (( 'a[$key]++' ))`,
+		`declare -A assoc; (( 'assoc[$key]++' )); declare -p assoc`,
+		`x=3; echo $(( '$x' + 1 ))`,
+		`x=3; (( y = 'x' ))`,
+		`x=3; echo $(( x + '1' ))`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphTimeTime: `time time cmd` reports once, in the -p format when
+// either time has -p, as bash's one flag on the pipeline.
+func TestJaiphTimeTime(t *testing.T) {
+	runCases(t, []string{
+		`TIMEFORMAT=T; time time echo a`,
+		`time -p time echo b 2>&1 | grep -c real`,
+		`time time -p echo c 2>&1 | grep -c real`,
+	})
+}

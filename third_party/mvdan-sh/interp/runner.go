@@ -2581,6 +2581,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 	case *syntax.TimeClause:
+		// jaiph-go patch: `time time cmd` times the pipeline once, as
+		// bash's flag on it (with -p if either has it).
+		posix, inner := cm.PosixFormat, cm.Stmt
+		for inner != nil && !inner.Negated && !inner.Background && len(inner.Redirs) == 0 {
+			tc, ok := inner.Cmd.(*syntax.TimeClause)
+			if !ok {
+				break
+			}
+			posix, inner = posix || tc.PosixFormat, tc.Stmt
+		}
+		cm = &syntax.TimeClause{Time: cm.Time, PosixFormat: posix, Stmt: inner}
 		start := time.Now()
 		if cm.Stmt != nil {
 			r.stmt(ctx, cm.Stmt)
@@ -3427,7 +3438,7 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 	return buf.String()
 }
 
-func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
+func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, err error) {
 	// jaiph-go patch: redirections work on any file descriptor number, as
 	// in bash: 3>file, 3<file, 3>>file, 3<>file, {var}>file, N>&M, N<&M,
 	// N>&- and N<&-; descriptors 3 and up live in r.fds, which external
@@ -3453,9 +3464,17 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		if name, ok := strings.CutPrefix(rd.N.Value, "{"); ok {
 			name = strings.TrimSuffix(name, "}")
 			if closing {
-				fd, err := strconv.Atoi(r.envGet(name))
+				// jaiph-go patch: as bash's redir_varvalue, an unset
+				// or empty variable is an ambiguous redirect named
+				// after it; a value that is no number is descriptor
+				// 0 (legal_number's result), closed as it is.
+				val := r.envGet(name)
+				if val == "" {
+					return nil, fmt.Errorf("%s: ambiguous redirect", name)
+				}
+				fd, err := strconv.Atoi(strings.TrimSpace(val))
 				if err != nil {
-					return nil, fmt.Errorf("%s: ambiguous redirect", r.envGet(name))
+					fd = 0
 				}
 				n = fd
 			} else {
@@ -3463,7 +3482,24 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 				for r.fds[n] != nil {
 					n++
 				}
-				r.setVarString(name, strconv.Itoa(n))
+				if r.lookupVar(name).ReadOnly {
+					// jaiph-go patch: as bash, the file is opened,
+					// the variable refuses the descriptor, which is
+					// closed, and the redirection fails.
+					r.errf("%s: readonly variable\n", name)
+					fd := n
+					defer func() {
+						if err == nil {
+							r.setFd(fd, nil)
+							if cl != nil {
+								cl.Close()
+							}
+							cl, err = nil, fmt.Errorf("%s: cannot assign fd to variable", name)
+						}
+					}()
+				} else {
+					r.setVarString(name, strconv.Itoa(n))
+				}
 			}
 		} else {
 			fd, err := strconv.Atoi(rd.N.Value)
