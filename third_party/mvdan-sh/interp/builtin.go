@@ -1283,7 +1283,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			arrayName = "MAPFILE"
 		case 1:
 			if !syntax.ValidName(args[0]) {
-				return failf(2, "%s: invalid identifier %q\n", name, args[0])
+				return failf(1, "%s: `%s': not a valid identifier\n", name, args[0]) // jaiph-go patch: bash's text and status
 			}
 			arrayName = r.refTarget(args[0]) // jaiph-go patch: a nameref's array
 			if !syntax.ValidName(arrayName) {

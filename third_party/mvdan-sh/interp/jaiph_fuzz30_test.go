@@ -388,3 +388,22 @@ func TestJaiphTimeTime(t *testing.T) {
 		`time time -p echo c 2>&1 | grep -c real`,
 	})
 }
+
+// TestJaiphBadSubscriptUnnamed: a bad subscript in what printf -v, read
+// or mapfile assign is named after no builtin, as bash (its assignment
+// error); mapfile's invalid array name is bash's text, status 1; a fatal
+// error expanding an integer's += value ends it before the += is
+// evaluated.
+func TestJaiphBadSubscriptUnnamed(t *testing.T) {
+	cases := []string{
+		`a1=(1); read "a1[-5]" <<< x`,
+		`a1=(1); mapfile -t "a1[-5]" <<< x`,
+		`mapfile -t "a b" <<< x; echo s=$?; readarray a[1] <<< x`,
+		`v2=" x y  z"; f(){ declare -gi v2; v2+="${u1:?}"; }; f`,
+		`v2=" x y  z"; f(){ declare -gi v2; v2+="$((1/0))"; }; f`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}

@@ -1219,6 +1219,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 			// case below).
 			r.errf("%s[%s]: bad array subscript\n", name, printNode(index))
 			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+			r.unnamedFailure = true // named after no builtin (printf -v, read)
 			return
 		}
 		if !elemValue() {
@@ -1234,6 +1235,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		// error, as a subscript before the start is (below).
 		r.errf("%s[%s]: bad array subscript\n", name, sub)
 		r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+		r.unnamedFailure = true // named after no builtin (printf -v, read)
 		return
 	}
 	k := r.arithmTrail(index, indexRaw)
@@ -1260,6 +1262,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 			// of the script, eval string or sourced file runs, a
 			// subshell ends (it was fatal to the whole shell).
 			r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+			r.unnamedFailure = true // named after no builtin (printf -v, read)
 			return
 		}
 	}
@@ -1759,6 +1762,11 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 		s, err := expand.AssignLiteral(r.ecfg, as.Value)
 		r.expandErr(err)
 		r.assignWord = s
+		if r.exit.exiting && as.Append && prev.Integer {
+			// jaiph-go patch: a fatal error expanding the value ends
+			// it before the += is evaluated (which said a second one)
+			return name, prev, appendIndex
+		}
 		if !as.Append {
 			if valType == "-a" || valType == "-A" {
 				// jaiph-go patch: declare -a x=v (-A, and readonly
