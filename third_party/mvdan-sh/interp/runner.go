@@ -2876,10 +2876,11 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				if e.Value != nil {
 					val = r.assocListLiteral(e.Value)
 				}
-				if attrs.Integer {
+				if attrs.Integer && prev.Kind != expand.Indexed {
 					// evaluated as it is bound, while the words
 					// expand (before the redirections), as the
-					// indexed list's in placeList
+					// indexed list's in placeList (an indexed
+					// array's conversion fails first)
 					s, err := r.attrValue(attrs, val)
 					if err != nil {
 						r.expandErr(intValueError{err})
