@@ -248,8 +248,8 @@ func TestJaiphAssocDeclListIntegerBeforeRedirs(t *testing.T) {
 		`declare -Ai a1; declare a1+=([j]=x+) 2>/dev/null; declare -p a1`,
 		`declare -Ai a1; declare a1=([n]="$(echo e1 >&2)" [j]=2+3) 2>/dev/null; declare -p a1`,
 		`declare -Ai a1=([a]=1+1 [b]=7); declare -p a1`,
-		`declare -ai A1; declare -A A1=([k]="  lead  trail " [j]=x)`,
-		`A1=(1); declare -Ai A1=([k]=x+)`,
+		`f() { declare -ai A1; declare -A A1=([k]="  lead  trail " [j]=x); }; f`,
+		`A1=(1); f() { declare -Ai A1=([k]=x+); }; f`,
 		`A1=s; declare -Ai A1=([k]=x+)`,
 	}
 	for i, c := range cases {
