@@ -623,14 +623,24 @@ func setsXtrace(words []*syntax.Word) bool {
 // names among the leading option words of a command.
 func options(name string, words []*syntax.Word, hit func(kind, string, string, syntax.Pos)) {
 	takes := optArgs[name]
-	setting := false // shopt -s
+	setting := false  // shopt -s
+	changing := false // shopt -s or -u
+	setOpts := false  // shopt -o: set -o names
 	for i := 0; i < len(words); i++ {
 		w := words[i].Lit()
 		if name == "shopt" {
 			if strings.HasPrefix(w, "-") {
 				setting = setting || strings.Contains(w, "s")
+				changing = changing || strings.ContainsAny(w, "su")
+				setOpts = setOpts || strings.Contains(w, "o")
 				for _, c := range w[1:] {
 					hit(kFlag, name, string(c), words[i].Pos())
+				}
+			} else if setOpts {
+				// shopt -s -o NAME is set -o NAME; a query shows
+				// any of bash's -o options as it would
+				if changing && w != "" {
+					hit(kSetOpt, "set", w, words[i].Pos())
 				}
 			} else if w != "" && (w != "expand_aliases" || setting) {
 				// expand_aliases: only turning it on is refused;

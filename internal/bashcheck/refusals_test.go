@@ -176,6 +176,25 @@ func TestHashListingRefused(t *testing.T) {
 	}
 }
 
+// TestShoptSetOptions: shopt -s/-u -o NAME is set -o NAME, refused as it
+// is for the options the interpreter does not run; a query (shopt -o NAME,
+// shopt -p -o NAME) shows bash's value and is not refused.
+func TestShoptSetOptions(t *testing.T) {
+	for src, refused := range map[string]bool{
+		"shopt -s -o history":            true,
+		"shopt -so physical":             true,
+		"shopt -u -o verbose":            true,
+		"shopt -s -o errexit":            false,
+		"shopt -p -o history":            false,
+		"shopt -o physical verbose":      false,
+		"shopt -s extglob; shopt -po vi": false,
+	} {
+		if d := Source("x.jh", src, nil); (len(d) > 0) != refused {
+			t.Errorf("%q: refused %v, want %v (%v)", src, len(d) > 0, refused, d)
+		}
+	}
+}
+
 // TestLaterCodeRefused: a literal trap action or eval string is scanned as
 // the shell it runs later ($BASH_COMMAND in an ERR trap read as empty), at
 // the word's position; a valid action without refused constructs passes.

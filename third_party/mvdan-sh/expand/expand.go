@@ -2054,6 +2054,11 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 		rest = name[i:]
 		name = name[:i]
 	}
+	if dir, ok := cfg.tildeDir(name); ok {
+		return dir, rest // jaiph-go patch: ~+, ~-, ~N
+	} else if name != "" && strings.Trim(name, "+-0123456789") == "" {
+		return "", field
+	}
 	if name == "" {
 		// Current user; try via "HOME", otherwise fall back to the
 		// system's appropriate home dir env var. Don't use os/user, as
@@ -2084,6 +2089,40 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 		return "", field
 	}
 	return u.HomeDir, rest
+}
+
+// tildeDir is bash's directory for the tilde prefix name (jaiph-go
+// patch): ~+ is $PWD, ~- is $OLDPWD, ~N and ~+N the directory stack's
+// Nth entry from the top and ~-N from the bottom (dirs +N, -N); ok is
+// false for another prefix or an entry that is not there (the word stays
+// as written).
+func (cfg *Config) tildeDir(name string) (string, bool) {
+	switch name {
+	case "+":
+		vr := cfg.Env.Get("PWD")
+		return vr.String(), vr.IsSet()
+	case "-":
+		vr := cfg.Env.Get("OLDPWD")
+		return vr.String(), vr.IsSet()
+	}
+	digits, fromBottom := name, false
+	if d, ok := strings.CutPrefix(name, "+"); ok {
+		digits = d
+	} else if d, ok := strings.CutPrefix(name, "-"); ok {
+		digits, fromBottom = d, true
+	}
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	n, err := strconv.Atoi(digits)
+	stack := cfg.Env.Get("DIRSTACK").List
+	if err != nil || n >= len(stack) {
+		return "", false
+	}
+	if fromBottom {
+		n = len(stack) - 1 - n
+	}
+	return stack[n], true
 }
 
 func findAllIndex(pat, name string, n int, extGlob, noCase bool, done <-chan struct{}) [][]int {

@@ -1099,6 +1099,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			} else {
 				opt, supported = r.bashOptByName(arg)
 			}
+			if opt == nil && posixOpts && mode == "" {
+				// jaiph-go patch: an option bash has that the
+				// interpreter does not run (history, verbose,
+				// physical…: setting one is refused) is shown with
+				// its value in a non-interactive bash, as set -o does
+				if i := slices.IndexFunc(r.setOptStates(), func(st setOptState) bool { return st.name == arg }); i >= 0 {
+					on := r.setOptStates()[i].on
+					show(arg, on)
+					if !on {
+						exit.code = 1
+					}
+					continue
+				}
+			}
 			if opt == nil {
 				if posixOpts {
 					r.errf("shopt: %s: invalid option name\n", arg)

@@ -410,3 +410,26 @@ func TestJaiphBadSubscriptUnnamed(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphTildePlusMinus: ~+ is $PWD, ~- is $OLDPWD (unset: as
+// written), ~N and ~+N the directory stack's Nth entry, ~-N from its
+// bottom; an entry that is not there leaves the word as written.
+func TestJaiphTildePlusMinus(t *testing.T) {
+	runCases(t, []string{
+		`cd /usr; cd /tmp; echo ~- ~+ ~-/x ~+/y x=~+:~-`,
+		`unset OLDPWD; echo ~-`,
+		`cd /; echo ~+0 ~-0 ~1 ~0`,
+		`cd /; pushd /usr >/dev/null; pushd /tmp >/dev/null; echo ~+0 ~+1 ~-0 ~-1 ~1 ~2 ~3 ~+3 ~-x ~+x ~+- ~12a`,
+		`cd /usr; cd /tmp; a=~+; echo $a; b=(~- ~+); echo ${b[@]}`,
+	})
+}
+
+// TestJaiphShoptQuerySetOptions: shopt -o and shopt -p -o show any of
+// bash's -o options, those the interpreter does not run too (history,
+// verbose, physical: off, status 1), as set -o lists them.
+func TestJaiphShoptQuerySetOptions(t *testing.T) {
+	runCases(t, []string{
+		`shopt -p -o history; echo s=$?; shopt -p -o verbose; echo s=$?; shopt -o physical; echo s=$?`,
+		`shopt -o braceexpand; echo s=$?; shopt -po hashall keyword; echo s=$?; shopt -o nosuch; echo s=$?`,
+	})
+}
