@@ -433,3 +433,19 @@ func TestJaiphShoptQuerySetOptions(t *testing.T) {
 		`shopt -o braceexpand; echo s=$?; shopt -po hashall keyword; echo s=$?; shopt -o nosuch; echo s=$?`,
 	})
 }
+
+// TestJaiphDeclareFLayout: declare -f joins a command ended by & with the
+// next one on its line (no ";" after a last one), prints ((…)) as written
+// in a while or if condition too, a [[ ]] leaf of a list with bash's
+// redirections, and a lone word in [[ ]] as the -n test it is (( -n $c )
+// in parentheses).
+func TestJaiphDeclareFLayout(t *testing.T) {
+	runCases(t, []string{
+		"f() { echo a & echo b; echo c & }; declare -f f",
+		"g() { echo a &\necho b\n}; declare -f g",
+		"h() { { echo x; } & echo y; }; declare -f h",
+		"k() { while (( i < 3 )); do ((i++)); done; if (( 7 > 40 )) ; then :; fi; }; declare -f k",
+		"f() { [[ -r /dev/null ]] || echo oops > /dev/null; (( 1 )) && [[ a == b ]] || echo x 2>&1 >/dev/null; }; declare -f f",
+		"f() { [[ $x ]]; [[ ! $y ]]; [[ a && $b ]]; [[ ( $c ) ]]; [[ -f /x || $a == b* ]]; [[ $a -eq 1 ]]; [[ -n $q ]]; [[ a =~ ^b ]]; [[ ! -z $r ]]; }; declare -f f",
+	})
+}

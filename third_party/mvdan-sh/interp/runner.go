@@ -4226,6 +4226,7 @@ func declFuncQuery(args []*syntax.Assign) string {
 // their spacing may differ from bash's in places (e.g. "> file").
 func (r *Runner) funcDefinition(name string, body *syntax.Stmt) string {
 	fp := &funcPrinter{printer: syntax.NewPrinter(syntax.Indent(4))}
+	fp.printer.BashTests()
 	if fd := r.funcDecls[name]; fd != nil && fd.Body == body && fd.Source != "" {
 		// jaiph-go patch: words bash prints as written (UseSource)
 		fp.printer.UseSource(fd.Source, fd.SourceBase, r.ansiCQuoted)
@@ -4259,9 +4260,24 @@ func (fp *funcPrinter) indent(n int) { fp.sb.WriteString(strings.Repeat("    ", 
 // list prints statements one per line; bash ends each with ";" inside
 // if/while/for bodies (semi), and all but the last elsewhere.
 func (fp *funcPrinter) list(stmts []*syntax.Stmt, ind int, semi bool) {
+	joined := false // after a `&`, the next statement goes on its line
 	for i, st := range stmts {
-		fp.indent(ind)
+		if !joined {
+			fp.indent(ind)
+		}
 		fp.stmt(st, ind)
+		joined = false
+		if st.Background && fp.pending == nil {
+			// jaiph-go patch: bash's connector & is " & ", the next
+			// command on the same line, and no ";" after a last one
+			if i < len(stmts)-1 {
+				fp.sb.WriteString(" ")
+				joined = true
+			} else {
+				fp.sb.WriteString("\n")
+			}
+			continue
+		}
 		switch {
 		case fp.pending != nil:
 			// the bodies come after the connector, whose ";" is not
@@ -4431,7 +4447,7 @@ func simpleLeaves(bc *syntax.BinaryCmd) bool {
 			return false
 		}
 		switch cm := st.Cmd.(type) {
-		case *syntax.CallExpr:
+		case *syntax.CallExpr, *syntax.TestClause, *syntax.ArithmCmd:
 		case *syntax.BinaryCmd:
 			if len(st.Redirs) > 0 || st.Negated || !simpleLeaves(cm) {
 				return false

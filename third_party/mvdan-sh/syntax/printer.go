@@ -235,6 +235,10 @@ func (p *Printer) UseSource(src string, base uint, ansiC func(string) string) {
 	p.src, p.srcBase, p.ansiC = src, base, ansiC
 }
 
+// BashTests has p print a lone word in [[ ]] as the -n test it is, as
+// bash's declare -f does (jaiph-go patch).
+func (p *Printer) BashTests() { p.bashTests = true }
+
 // SourceOf is n's source text as UseSource gave it, if it holds n.
 func (p *Printer) SourceOf(n Node) (string, bool) {
 	if p.src == "" {
@@ -265,9 +269,10 @@ type Printer struct {
 	wantSpace wantSpaceState // whether space is required or has been written
 
 	// jaiph-go patch: see UseSource
-	src     string
-	srcBase uint
-	ansiC   func(string) string
+	src       string
+	srcBase   uint
+	ansiC     func(string) string
+	bashTests bool
 
 	wantNewline bool // newline is wanted for pretty-printing; ignored by singleLine; ignored by singleLine
 	mustNewline bool // newline is required to keep shell syntax valid
@@ -1034,13 +1039,33 @@ func (p *Printer) testExpr(expr TestExpr) {
 	p.testExprSameLine(expr)
 }
 
+// testOperand prints an operator's operand: a word as it is.
+func (p *Printer) testOperand(expr TestExpr) {
+	if w, ok := expr.(*Word); ok {
+		p.advanceLine(w.Pos().Line())
+		p.word(w)
+		return
+	}
+	p.testExprSameLine(expr)
+}
+
 func (p *Printer) testExprSameLine(expr TestExpr) {
 	p.advanceLine(expr.Pos().Line())
 	switch expr := expr.(type) {
 	case *Word:
+		if p.bashTests {
+			// jaiph-go patch: bash's declare -f shows a lone word
+			// as the -n test it is (see UseSource)
+			p.w.WriteString("-n ")
+		}
 		p.word(expr)
 	case *BinaryTest:
-		p.testExprSameLine(expr.X)
+		switch expr.Op {
+		case AndTest, OrTest:
+			p.testExprSameLine(expr.X)
+		default:
+			p.testOperand(expr.X)
+		}
 		p.space()
 		p.w.WriteString(expr.Op.String())
 		switch expr.Op {
@@ -1049,13 +1074,23 @@ func (p *Printer) testExprSameLine(expr TestExpr) {
 			p.testExpr(expr.Y)
 		default:
 			p.space()
-			p.testExprSameLine(expr.Y)
+			p.testOperand(expr.Y)
 		}
 	case *UnaryTest:
 		p.w.WriteString(expr.Op.String())
 		p.space()
-		p.testExprSameLine(expr.X)
+		if expr.Op == TsNot {
+			p.testExprSameLine(expr.X)
+		} else {
+			p.testOperand(expr.X)
+		}
 	case *ParenTest:
+		if p.bashTests {
+			p.w.WriteString("( ") // jaiph-go patch: as bash's declare -f
+			p.testExprSameLine(expr.X)
+			p.w.WriteString(" )")
+			break
+		}
 		p.w.WriteByte('(')
 		if startsWithLparen(expr.X) {
 			p.wantSpace = spaceRequired
@@ -1437,6 +1472,10 @@ func (p *Printer) command(cmd Command, redirs []*Redirect) (startRedirs int) {
 		}
 		p.semiRsrv("esac", cmd.Esac)
 	case *ArithmCmd:
+		if text, ok := p.SourceOf(cmd); ok {
+			p.writeLit(text) // jaiph-go patch: as written, see UseSource
+			break
+		}
 		p.w.WriteString("((")
 		if cmd.Unsigned {
 			p.w.WriteString("# ")
