@@ -93,6 +93,10 @@ var table = []refusal{
 	// bash's brace expansion tracks quotes through a ${…}: a
 	// double-quoted string inside one that is itself in double quotes
 	// ends the outer quotes, so a brace expansion there is expanded.
+	// Inside a double-quoted ${…}, bash pairs the single quotes of an
+	// operator's word to find its end but keeps them as text; a double
+	// quote between them is a quote it removes.
+	{"single quotes around a double quote in the word of a double-quoted ${…} (bash removes the double quote)", kNode, "\"${'}\"", "", `x=1; echo "${x+'a}"; echo "b'}"; echo after`},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
@@ -870,7 +874,8 @@ func expansionFree(w *syntax.Word) bool {
 // found): a $'…' whose text holds a quote (written or escaped: \x22, \047
 // …) in the word of a ${v:-w}, ${v:+w}, ${v:=w} or ${v:?w} (with or
 // without the colon), reported as "$'\"'"; a single-quoted "$(" in an
-// operator's word, as "'$('"; a double-quoted string holding a brace
+// operator's word, as "'$('"; single quotes around a double quote in an
+// operator's word, as "\"${'}\""; a double-quoted string holding a brace
 // expansion in the subscript or a word, as "\"{,}\"" (bash's brace
 // expansion takes the inner quotes for the end and start of the outer
 // ones: "${a["{2..6}"]}" is five elements).
@@ -900,6 +905,9 @@ func quotedParamRefusal(dq *syntax.DblQuoted) (string, syntax.Pos, bool) {
 				return "'$('", pos, true
 			}
 		}
+		if pe.Exp != nil && oddSingleQuotes(pe.Exp.Word) || pe.Repl != nil && (oddSingleQuotes(pe.Repl.Orig) || oddSingleQuotes(pe.Repl.With)) {
+			return "\"${'}\"", pe.Pos(), true
+		}
 		words := [3]*syntax.Word{}
 		if w, ok := pe.Index.(*syntax.Word); ok {
 			words[0] = w
@@ -917,6 +925,23 @@ func quotedParamRefusal(dq *syntax.DblQuoted) (string, syntax.Pos, bool) {
 		}
 	}
 	return "", syntax.Pos{}, false
+}
+
+// oddSingleQuotes says w, an operator's word in a double-quoted ${…},
+// holds single quotes around a double quote: bash pairs the single quotes
+// to find the expansion's end but keeps them as text, and removes the
+// double quote as a quote (`"${x+'a}"; echo "b'}"` is 'a}; echo b'),
+// where the interpreter keeps it.
+func oddSingleQuotes(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, wp := range w.Parts {
+		if sq, ok := wp.(*syntax.SglQuoted); ok && !sq.Dollar && strings.Contains(sq.Value, `"`) {
+			return true
+		}
+	}
+	return false
 }
 
 // dollarSglQuoteQuote finds a $'…' part of w whose text holds a quote.

@@ -449,3 +449,15 @@ func TestJaiphDeclareFLayout(t *testing.T) {
 		"f() { [[ $x ]]; [[ ! $y ]]; [[ a && $b ]]; [[ ( $c ) ]]; [[ -f /x || $a == b* ]]; [[ $a -eq 1 ]]; [[ -n $q ]]; [[ a =~ ^b ]]; [[ ! -z $r ]]; }; declare -f f",
 	})
 }
+
+// TestJaiphPrefixBindingEmptyNameref: a prefix assignment to a nameref
+// naming nothing (declare -n r) binds a plain variable of the command's
+// environment holding the value, as bash's assign_in_env; the nameref is
+// as it was after.
+func TestJaiphPrefixBindingEmptyNameref(t *testing.T) {
+	runCases(t, []string{
+		`f(){ declare -n r; r=two eval 'echo "[$r]"'; declare -p r; r=x; declare -p r; }; f`,
+		`g(){ declare -n q; q=one printenv q; }; g`,
+		`foo=bar; h(){ typeset -n foo; foo=two printf "%s\n" $foo; foo=two eval 'printf "%s\n" $foo'; }; h`,
+	})
+}

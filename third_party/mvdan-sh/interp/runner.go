@@ -1269,6 +1269,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// them, to the value appended to).
 				vr.Integer, vr.Lower, vr.Upper = false, false, false
 			}
+			if vr.Kind == expand.NameRef && prev.Kind == expand.NameRef && prev.Str == "" {
+				// jaiph-go patch: a binding of a nameref naming
+				// nothing (declare -n r) is a plain variable of the
+				// command's environment holding the value, as bash's
+				// assign_in_env ($r is "two" in `r=two eval 'echo $r'`)
+				vr.Kind = expand.String
+			}
 			// Inline command vars are always exported.
 			vr.Exported = true
 			if tracingEnabled {
