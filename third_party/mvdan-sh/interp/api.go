@@ -357,6 +357,11 @@ type Runner struct {
 	// (`trap 'echo T' EXIT; echo $((1/0)) | cat` prints T twice).
 	// Set while those expand only (jaiph-go patch).
 	elemExitTrap string
+	// elemErrTrap and elemSubshellLevel are the shell's ERR trap (if
+	// elemHasErrTrap) and BASH_SUBSHELL for that trap (jaiph-go patch).
+	elemErrTrap       string
+	elemHasErrTrap    bool
+	elemSubshellLevel int
 	// savedErrTraps are the ERR traps the functions running took away
 	// as they were called, innermost last (jaiph-go patch, topErrTrap).
 	savedErrTraps []string

@@ -233,6 +233,7 @@ func TestJaiphElemExitTrapErrTrap(t *testing.T) {
 		`trap "false" EXIT; trap "echo err \$?" ERR; f1() { set -u; echo $u | cat; }; f1; trap - EXIT`,
 		`trap "false" EXIT; trap "echo err \$?" ERR; f1() { echo $((1/0)) | cat; }; f1 || echo or; trap - EXIT`,
 		`trap "false" EXIT; f1() { trap "echo err \$?" ERR; g; }; g() { echo $((1/0)) | cat; }; f1; trap - EXIT`,
+		`f() { v3=x+; trap 'echo exit $BASH_SUBSHELL; false' EXIT; trap 'echo err $? $BASH_SUBSHELL' ERR; printf '%s\n' $((v3)) | sed s/a/b/; trap - EXIT ERR; }; f`,
 	})
 }
 

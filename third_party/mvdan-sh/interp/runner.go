@@ -366,10 +366,17 @@ func (r *Runner) expandErr(err error) {
 			// bash's child jumps to its top level: the functions'
 			// unwinding gives back the ERR trap they took away, and
 			// no && / || / condition around the command is left to
-			// ignore a failure in the trap
+			// ignore a failure in the trap; the child still has the
+			// shell's ERR trap and BASH_SUBSHELL
+			if r.elemHasErrTrap {
+				r.setTrap(trapErr, r.elemErrTrap, true)
+			}
 			if top, ok := r.topErrTrap(); ok {
 				r.setTrap(trapErr, top, true)
 			}
+			level := r.subshellLevel
+			r.subshellLevel = r.elemSubshellLevel
+			defer func() { r.subshellLevel = level }()
 			noErrExit := r.noErrExit
 			r.noErrExit = false
 			r.trapCallback(ctx, cb, "exit")
@@ -4072,6 +4079,10 @@ func (r *Runner) topErrTrap() (string, bool) {
 func (r2 *Runner) armElemExitTrap(r *Runner, st *syntax.Stmt) {
 	if _, ok := st.Cmd.(*syntax.CallExpr); ok {
 		r2.elemExitTrap = r.traps[trapExit]
+		// the child's traps are the shell's until they are reset,
+		// its ERR trap too, and its BASH_SUBSHELL the shell's
+		r2.elemErrTrap, r2.elemHasErrTrap = r.traps[trapErr]
+		r2.elemSubshellLevel = r.subshellLevel
 	}
 }
 
