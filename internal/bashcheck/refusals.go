@@ -97,6 +97,9 @@ var table = []refusal{
 	// operator's word to find its end but keeps them as text; a double
 	// quote between them is a quote it removes.
 	{"single quotes around a double quote in the word of a double-quoted ${…} (bash removes the double quote)", kNode, "\"${'}\"", "", `x=1; echo "${x+'a}"; echo "b'}"; echo after`},
+	// bash reads ${#^}, ${#,,x} and ${#/} as the length operator
+	// followed by garbage: bad substitution.
+	{"${#^}, ${#,}, ${#/} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
@@ -583,6 +586,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil {
 				hit(kParamOp, "", n.Exp.Word.Lit(), n.Pos())
 			}
+			if badLengthSubst(n) {
+				hit(kNode, "${#^}", "", n.Pos())
+			}
 			if n.Repl != nil && n.Repl.Orig != nil && len(n.Repl.Orig.Parts) > 0 {
 				if l, ok := n.Repl.Orig.Parts[0].(*syntax.Lit); ok && l.Value != "" {
 					hit(kReplace, "", l.Value[:1], n.Pos())
@@ -925,6 +931,27 @@ func quotedParamRefusal(dq *syntax.DblQuoted) (string, syntax.Pos, bool) {
 		}
 	}
 	return "", syntax.Pos{}, false
+}
+
+// badLengthSubst says pe is `${#` followed by a case modification
+// (${#^}, ${#,,x}) or by a lone `/` (${#/}): bash reads the `#` as the
+// length operator there and fails with "bad substitution"; the
+// interpreter expands $# with the operator.
+func badLengthSubst(pe *syntax.ParamExp) bool {
+	if pe.Param == nil || pe.Param.Value != "#" || pe.Excl || pe.Length || pe.Short {
+		return false
+	}
+	if pe.Repl != nil {
+		return pe.Repl.Orig == nil && pe.Repl.With == nil && !pe.Repl.All
+	}
+	if pe.Exp == nil {
+		return false
+	}
+	switch pe.Exp.Op {
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		return true
+	}
+	return false
 }
 
 // oddSingleQuotes says w, an operator's word in a double-quoted ${…},
