@@ -462,3 +462,13 @@ func TestJaiphPrefixBindingEmptyNameref(t *testing.T) {
 		`foo=bar; h(){ typeset -n foo; foo=two printf "%s\n" $foo; foo=two eval 'printf "%s\n" $foo'; }; h`,
 	})
 }
+
+// TestJaiphLengthParamTransform: ${#@Q} is ${#} with the @Q
+// transformation, as bash reads it (the parser refused it); ${#@} is
+// still the number of positional parameters.
+func TestJaiphLengthParamTransform(t *testing.T) {
+	runCases(t, []string{
+		`set -- a bb ccc; echo ${#@Q} ${#@} ${#@U} ${#*} ${#?} "${#@Q}" ${#@a}`,
+		`set --; echo "${#@Q}" "${#@}"`,
+	})
+}

@@ -1824,6 +1824,19 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 	}
 	// The parameter name itself, like $foo or $?.
 	switch p.r {
+	case '@':
+		if pe.Length && strings.IndexByte("QEPAaKkuUL", p.peek()) >= 0 {
+			// jaiph-go patch: as bash, ${#@Q} is ${#} with the @Q
+			// transformation, not the length of ${@Q}
+			pe.Length = false
+			pos := p.nextPos()
+			pe.Param = p.lit(posAddCol(pos, -1), "#")
+			pe.Param.ValueEnd = pos
+			break
+		}
+		r, pos := p.r, p.nextPos()
+		p.rune()
+		pe.Param = p.lit(pos, string(r))
 	case '?', '-':
 		if pe.Length && p.peek() != '}' {
 			// actually ${#-default}, not ${#-}; fix the ambiguity
@@ -1834,7 +1847,7 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 			break
 		}
 		fallthrough
-	case '@', '*', '#', '!', '$':
+	case '*', '#', '!', '$':
 		r, pos := p.r, p.nextPos()
 		p.rune()
 		pe.Param = p.lit(pos, string(r))
