@@ -1752,6 +1752,13 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 // the nameref, and under set -u the whole of an empty or unset array
 // (r='a[@]') is unset too — in braces only: bash's $r is then empty.
 func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
+	if pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word != nil {
+		if op := pe.Exp.Word.Lit(); op == "A" || op == "a" {
+			// bash's ${r@A} and ${r@a} look for a variable named
+			// as the element: none, so nothing
+			return "", nil
+		}
+	}
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}

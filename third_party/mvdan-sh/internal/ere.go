@@ -477,6 +477,14 @@ func (p *ereParser) expression(nest int) (*ereNode, error) {
 			n.text, n.newline = p.classBracket(c2 == 'S', "", "space"), c2 == 's'
 		default:
 			n.text = regexp.QuoteMeta(string(c2))
+			if p.icase && c2 >= 'a' && c2 <= 'z' {
+				// jaiph-go patch: under REG_ICASE glibc folds the
+				// string's characters but not an escaped one, so
+				// an escaped lowercase letter matches nothing
+				// (nocasematch: [[ d =~ \d ]] is false; \D
+				// matches d and D)
+				n.text = `[^\x00-\x{10FFFF}]`
+			}
 		}
 	default:
 		// a character, ')' at the top level and '}' among them

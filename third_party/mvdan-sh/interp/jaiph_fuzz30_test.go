@@ -472,3 +472,16 @@ func TestJaiphLengthParamTransform(t *testing.T) {
 		`set --; echo "${#@Q}" "${#@}"`,
 	})
 }
+
+// TestJaiphSoak161: under nocasematch glibc folds the string's characters
+// but not an escaped one in =~, so an escaped lowercase letter matches
+// nothing (\D matches d and D); ${r@A} and ${r@a} through a nameref to
+// an element are empty (bash looks for a variable named as the element);
+// a prefix assignment's readonly error names the nameref as written.
+func TestJaiphSoak161(t *testing.T) {
+	runCases(t, []string{
+		`for p in '\d' '\w' '\x' '\a' '\D' 'd'; do for s in d D x a; do shopt -s nocasematch; r1=$p; [[ $s =~ $r1 ]] && printf Y || printf n; shopt -u nocasematch; [[ $s =~ $r1 ]] && printf Y || printf n; printf " "; done; echo; done`,
+		`a1=(1 "two words"); f(){ declare -n v2="a1[1]"; echo "[${v2@A}] [${v2@a}] [${v2@Q}] [${v2@U}]"; }; f`,
+		`( declare -n v2=A1; readonly v2=x; v2=$v2 echo v2 ); echo "s=$?"`,
+	})
+}

@@ -1260,8 +1260,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// unchanged, with errexit set (in any context, even
 				// `if`, `||` or `!`) it runs nothing and the shell
 				// exits with 1, without an ERR trap (assign_in_env's
-				// failure in expand_word_list_internal).
-				r.errf("%s: readonly variable\n", name)
+				// failure in expand_word_list_internal). It names
+				// the word as written (a nameref, not its target).
+				r.errf("%s: readonly variable\n", as.Name.Value)
 				if r.errexitOn() {
 					readonlyExit = true
 					break
