@@ -494,7 +494,8 @@ var nulRuns = lazy.Regexp(`\x00+`)
 
 // files lists what the body left in its directory besides the workspace
 // marker and main.jh: one "name: content" line per file (content
-// normalised, then quoted), "name/" per directory, sorted.
+// normalised, then quoted), "name/" per directory, "name: (type)" for
+// anything else, sorted.
 func files(dir string, norm func(string) string) string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -510,6 +511,12 @@ func files(dir string, norm func(string) string) string {
 		}
 		if d.IsDir() {
 			out = append(out, rel+"/")
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			// a FIFO (mkfifo), a socket or a symbolic link: reading it
+			// could block or leave the directory
+			out = append(out, fmt.Sprintf("%s: (%v)", rel, d.Type()))
 			return nil
 		}
 		data, _ := os.ReadFile(path)

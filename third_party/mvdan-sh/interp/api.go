@@ -250,6 +250,9 @@ type Runner struct {
 	// that died of it (jaiph_sigpipe.go).
 	pipeKilled bool
 	beforeKill uint8
+	// jaiph-go patch: outErr is the first write error of the builtin
+	// running (jaiph_chkwrite.go).
+	outErr error
 
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
 	// assignWord is the last assignment's value word, expanded, as

@@ -160,6 +160,15 @@ func (hc HandlerContext) Builtin(ctx context.Context, args []string) error {
 
 func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args []string) (exit exitStatus) {
 	defer r.pipeKill(&exit) // jaiph-go patch: see jaiph_sigpipe.go
+	// jaiph-go patch: see jaiph_chkwrite.go
+	outErr := r.outErr
+	r.outErr = nil
+	defer func() {
+		if check, fails := checksWrite(name, args); check {
+			r.checkWrite(name, fails, &exit)
+		}
+		r.outErr = outErr
+	}()
 	failf := func(code uint8, format string, args ...any) exitStatus {
 		r.errf(format, args...)
 		exit.code = code
@@ -608,7 +617,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				found := false
 				for _, arg := range fp.args() {
 					if r.Funcs[arg] != nil || IsBuiltin(arg) || r.isHandlerFunc(ctx, arg) || syntax.IsKeyword(arg) {
-						found = r.builtin(ctx, pos, "type", []string{arg}).code == 0 || found
+						found = r.typeBuiltin(ctx, []string{arg}).code == 0 || found // bash checks no write here
 					} else if path, ok := r.hashSearch(arg); ok && !strings.Contains(arg, "/") {
 						r.outf("%s is hashed (%s)\n", arg, path) // see jaiph_hash.go
 						found = true
@@ -641,6 +650,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			break
 		}
 		if !show {
+			if r.noErrExit && !r.errexitOff {
+				// jaiph-go patch: bash's execute_builtin runs
+				// `command` where errexit is ignored as it runs eval
+				// (evalStmts): report_error does not end the shell.
+				r.errexitOff = true
+				defer func() { r.errexitOff = false }()
+			}
 			if IsBuiltin(args[0]) {
 				return r.builtin(ctx, pos, args[0], args[1:])
 			}

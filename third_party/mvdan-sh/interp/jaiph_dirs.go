@@ -243,7 +243,7 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 		}
 		if rotate >= 0 {
 			if rotate == 0 {
-				r.builtin(ctx, todoPos, "dirs", nil)
+				r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
 				return exit
 			}
 			// dirs order: top first; the chosen entry becomes the top.
@@ -262,7 +262,7 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 				newList = append(newList, rot[i])
 			}
 			r.setDirList(newList)
-			r.builtin(ctx, todoPos, "dirs", nil)
+			r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
 			return exit
 		}
 		if len(args) == 0 {
@@ -278,7 +278,7 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 				}
 			}
 			r.setDirList(newList)
-			r.builtin(ctx, todoPos, "dirs", nil)
+			r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
 			return exit
 		}
 		if len(args) > 1 {
@@ -293,7 +293,7 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 		} else {
 			r.setDirList(append(append([]string(nil), list...), args[0]))
 		}
-		r.builtin(ctx, todoPos, "dirs", nil)
+		r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
 		return exit
 	default: // popd
 		noCD := false
@@ -342,7 +342,7 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 			newList := append(append([]string(nil), list[:i]...), list[i+1:]...)
 			r.setDirList(newList)
 		}
-		r.builtin(ctx, todoPos, "dirs", nil)
+		r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
 		return exit
 	}
 }

@@ -733,12 +733,25 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 			continue
 		}
-		pid, err := strconv.Atoi(arg)
-		if err != nil {
-			fail("kill: %s: arguments must be process or job IDs\n", arg)
+		// bash's kill: a number as legal_number reads it (blanks
+		// around it), anything else but an empty word is no ID
+		n, ok := legalNumber(arg)
+		if !ok || strings.TrimPrefix(arg, "-") == "" || n != int64(int32(n)) {
+			if arg == "" {
+				fail("kill: `': not a pid or valid job spec\n")
+			} else {
+				fail("kill: %s: arguments must be process or job IDs\n", arg)
+			}
 			continue
 		}
+		pid := int(n)
 		switch {
+		case r.bashPID != 0 && pid == r.bashPID:
+			// a subshell's own BASHPID: the signal is its own, as
+			// the forked child's in bash
+			if sig != 0 {
+				selfSig = sig
+			}
 		case pid > jobPidBase:
 			v, ok := jobsByPid.Load(pid)
 			if !ok || v.(*bgProc).signal(sig) != nil {
@@ -792,7 +805,12 @@ func (r *Runner) signalSelf(ctx context.Context, sig int, exit *exitStatus) {
 	case trapped:
 		old := r.exit
 		r.exit = *exit
+		// bash parses the trap's commands afresh: errexit applies in
+		// them even where the interrupted command ignores it
+		oldNoErrExit := r.noErrExit
+		r.noErrExit = r.comsubIgnoreReturn // see comsubIgnoreReturn
 		r.trapCallback(ctx, cb, "SIG"+signalNames[sig])
+		r.noErrExit = oldNoErrExit
 		if r.exit.exiting || r.exit.returning {
 			*exit = r.exit
 		}

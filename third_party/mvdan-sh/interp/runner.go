@@ -610,11 +610,13 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 func (r *Runner) out(s string) {
 	_, err := io.WriteString(r.stdout, s)
 	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
+	r.noteOutErr(err)    // jaiph-go patch: see jaiph_chkwrite.go
 }
 
 func (r *Runner) outf(format string, a ...any) {
 	_, err := fmt.Fprintf(r.stdout, format, a...)
 	r.notePipeWrite(err) // jaiph-go patch: see jaiph_sigpipe.go
+	r.noteOutErr(err)    // jaiph-go patch: see jaiph_chkwrite.go
 }
 
 func (r *Runner) errf(format string, a ...any) {
@@ -888,6 +890,12 @@ func (rs *stmtRedirs) apply(ctx context.Context, r *Runner, st *syntax.Stmt) boo
 			rs.varFds = append(rs.varFds, varFd{name, prev, cls})
 		} else if cls != nil {
 			rs.closers = append(rs.closers, cls)
+		}
+		if r.exit.exiting {
+			// jaiph-go patch: a fatal expansion error in one (a
+			// here-document's ${x?}) stops bash before the next
+			// redirection: `cat <<EOF >f` leaves no f
+			return false
 		}
 	}
 	return true
@@ -1719,6 +1727,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
+		// jaiph-go patch: a listing's write error (jaiph_chkwrite.go)
+		outErr := r.outErr
+		r.outErr = nil
+		defer func() {
+			// bash's listing of every function checks as it
+			// prints, keeping its status
+			listing := declFuncQuery(cm.Args) != ""
+			r.checkWrite(cm.Variant.Value, !listing, &r.exit)
+			r.outErr = outErr
+		}()
 		// jaiph-go patch: as in bash, every word is expanded before the
 		// redirections are performed and before any assignment is made
 		// (`readonly x=$(cmd) 2>/dev/null` keeps cmd's stderr, `declare
