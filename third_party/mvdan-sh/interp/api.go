@@ -255,6 +255,10 @@ type Runner struct {
 	outErr error
 
 	lastExpandExit exitStatus // used to surface exit statuses while expanding fields
+	// jaiph-go patch: substsDone counts the command substitutions run,
+	// for a command without a name, whose status is that of the last
+	// one, in its redirections too.
+	substsDone int
 	// assignWord is the last assignment's value word, expanded, as
 	// xtrace prints it (jaiph-go patch).
 	assignWord string

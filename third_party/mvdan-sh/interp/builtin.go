@@ -994,53 +994,75 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			return false
 		}
-		val := string(opt)
-		if opt == ':' && diagnostics {
-			val = "?"
+		// jaiph-go patch: bash's dogetopts: sh_getopt's message, then
+		// OPTIND in any case, then the name and OPTARG in the order of
+		// each case (a readonly one's error comes where bash's does).
+		switch {
+		case !printErrs, done:
+		case opt == '?':
+			// prefixed by $0, as bash's sh_getopt
+			r.errf("%s: illegal option -- %s\n", r.lookupVar("0").String(), optarg)
+		case opt == ':':
+			r.errf("%s: option requires an argument -- %s\n", r.lookupVar("0").String(), optarg)
 		}
-		if validName && !bind(name, val) && !exit.exiting {
-			exit.code = 2
-		}
-		if exit.exiting {
+		if !bind("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10)) && exit.exiting {
 			return exit
 		}
-		// jaiph-go patch: OPTARG is unset unless getopts binds it; a
-		// value bound keeps its attributes (declare -i), as bash's
-		// bind_variable.
+		// OPTARG is unset unless getopts binds it; a value bound keeps
+		// its attributes (declare -i), as bash's bind_variable.
 		unsetOptarg := func() {
 			if !r.lookupVar("OPTARG").ReadOnly {
 				r.delVar("OPTARG")
 			}
 		}
+		// bindName is getopts_bind_variable: status 2 for a readonly
+		// name, 1 for an invalid one
+		bindName := func(val string) bool {
+			if !validName {
+				r.errf("getopts: `%s': not a valid identifier\n", name)
+				exit.code = 1
+				return true
+			}
+			if !bind(name, val) && !exit.exiting {
+				exit.code = 2
+			}
+			return !exit.exiting
+		}
+		bindOptarg := func(val string) bool { return bind("OPTARG", val) || !exit.exiting }
 		switch {
-		case opt == '?' && diagnostics && !done:
+		case done:
 			unsetOptarg()
-			if printErrs {
-				// jaiph-go patch: prefixed by $0, as bash's sh_getopt
-				r.errf("%s: illegal option -- %s\n", r.lookupVar("0").String(), optarg)
+			bindName("?")
+			if !exit.exiting {
+				exit.code = 1
+			}
+			return exit
+		case opt == '?' && diagnostics:
+			if bindName("?") {
+				unsetOptarg()
 			}
 		case opt == ':' && diagnostics:
-			unsetOptarg()
-			if printErrs {
-				r.errf("%s: option requires an argument -- %s\n", r.lookupVar("0").String(), optarg)
+			if bindName("?") {
+				unsetOptarg()
+			}
+		case opt == ':', opt == '?':
+			// optstring starting with ':': the option in OPTARG
+			if bindName(string(opt)) {
+				bindOptarg(optarg)
 			}
 		case optarg != "" || takesOptarg(optstr, opt):
-			// jaiph-go patch: an empty argument is still the option's
-			// (getopts a: o -a "" sets OPTARG to "", as bash).
-			if !bind("OPTARG", optarg) && exit.exiting {
-				return exit
+			// an empty argument is still the option's (getopts a: o
+			// -a "" sets OPTARG to "", as bash)
+			if bindOptarg(optarg) {
+				bindName(string(opt))
 			}
 		default:
 			unsetOptarg()
+			bindName(string(opt))
 		}
-		if optind-1 != r.optState.argidx {
-			r.setVarString("OPTIND", strconv.FormatInt(int64(r.optState.argidx+1), 10))
+		if exit.exiting {
+			return exit
 		}
-		if !validName {
-			r.errf("getopts: `%s': not a valid identifier\n", name)
-			exit.code = 1
-		}
-
 		if exit.code == 0 {
 			exit.oneIf(done)
 		}

@@ -74,3 +74,64 @@ func TestJaiphSignalTrapErrexit(t *testing.T) {
 		`( trap 'echo T; exit 3' TERM; kill $BASHPID; echo not ); echo "s=$?"`,
 	})
 }
+
+// TestJaiphRedeclareReadonlyAssoc: an associative array declared again
+// with -A in the scope that holds it only takes the attributes given, even
+// when it is readonly (soak seed 162: `declare -Ai v1` in a loop after
+// `declare -r v1=…` failed the second time round).
+func TestJaiphRedeclareReadonlyAssoc(t *testing.T) {
+	cases := []string{
+		`declare -rA m; declare -A m; echo $?; declare -p m`,
+		`declare -rA m; declare -Ai m; echo $?; declare -p m`,
+		`f(){ declare -rA m; declare -Ai m; echo $?; declare -A m; echo $?; local -A m; echo $?; declare -p m; }; f`,
+		`f(){ declare -Ai m; declare -r m=4; declare -Ai m; echo $?; declare -p m; }; f`,
+		`f(){ declare -A m; declare -r m; declare -A m; echo $?; declare -p m; }; f`,
+		`f(){ declare -ra m=(1); declare -Ai m; echo $?; declare -p m; }; f`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"s=$?\""
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphNullCommandStatus: a command without a name takes the status
+// of the last command substitution it ran, one in a redirection (run after
+// the assignments) included; with redirections alone too, whose failure
+// runs the ERR trap once they are undone (smoosh's
+// tests/shell/semantics.status.test, from a 2021 austin-group-l thread).
+func TestJaiphNullCommandStatus(t *testing.T) {
+	runCases(t, []string{
+		"true\na=$? b=`exit 1` b=$? >`echo /dev/null; exit 2`\necho $? $a $b",
+		`a=$(exit 1) >$(echo /dev/null; exit 2); echo $?; >$(echo /dev/null; exit 2) a=$(exit 1); echo $?`,
+		`>$(echo /dev/null; exit 3); echo $?; false; >$(echo /dev/null); echo $?; false; a=1 >/dev/null; echo $?`,
+		`a=$(exit 4) 2>$(echo /dev/null; exit 0); echo $?; a=$(exit 1) <<< $(exit 3); echo $?`,
+		"a=$(exit 1) <<EOF\n$(exit 4)\nEOF\necho $?",
+		`trap 'echo ERR $?' ERR; >$(echo /dev/null; exit 3); echo after $?`,
+		`set -e; f() { trap 'echo ERR $?' ERR; >$(echo /dev/null; exit 3); echo after $?; }; f`,
+		`set -e; trap 'echo EXIT $?' EXIT; >$(echo /dev/null; exit 3); echo after`,
+	})
+}
+
+// TestJaiphGetoptsBindOrder: getopts binds OPTIND first, in any case,
+// then the name and OPTARG in the order of bash's dogetopts (OPTARG
+// before the name for an option with an argument, after it for an error),
+// so a readonly one's error, fatal under errexit, comes where bash's does
+// (smoosh's tests/cmp/builtin.readonly.getopts.test).
+func TestJaiphGetoptsBindOrder(t *testing.T) {
+	cases := []string{
+		`readonly opt OPTIND OPTARG; getopts a:b opt -a -b; echo "s=$? $opt $OPTIND"`,
+		`readonly OPTIND; getopts a:b opt -a x; echo "s=$? $opt ${OPTARG-u}"`,
+		`readonly OPTARG; getopts a:b opt -a x; echo "s=$? $opt $OPTIND"; getopts a:b opt -b; echo "s=$? $opt $OPTIND"`,
+		`readonly opt; getopts a:b opt -a x; echo "s=$? ${OPTARG-u} $OPTIND"`,
+		`readonly opt; getopts :a:b opt -c; echo "s=$? ${OPTARG-u} $OPTIND"; getopts :a: opt -a; echo "s=$? ${OPTARG-u}"`,
+		`readonly OPTARG; getopts :a:b opt -c; echo "s=$? $opt"; getopts :a: opt -a; echo "s=$? $opt"`,
+		`readonly opt; getopts ab opt x; echo "s=$? $OPTIND ${OPTARG-u}"`,
+		`getopts ab 1x -a; echo "s=$? $OPTIND"; getopts ab 1x -c; echo "s=$? $OPTIND ${OPTARG-u}"`,
+		`set -e; readonly OPTIND; getopts a opt -a; echo not reached`,
+		`set -e; readonly opt; getopts a opt -a; echo not reached`,
+	}
+	for i, c := range cases {
+		cases[i] = "( " + c + " ); echo \"status $?\""
+	}
+	runCases(t, cases)
+}

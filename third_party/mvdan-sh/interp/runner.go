@@ -72,12 +72,14 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					r.errf("%v\n", redirOpenError(path, err))
 					r.lastExpandExit = exitStatus{code: 1}
 					r.lastExit = exitStatus{code: 1}
+					r.substsDone++ // jaiph-go patch: see substsDone
 					return nil
 				}
 				_, err = io.Copy(w, f)
 				f.Close()
 				r.lastExpandExit = exitStatus{} // jaiph-go patch: as below
 				r.lastExit = exitStatus{}
+				r.substsDone++ // jaiph-go patch: see substsDone
 				return err
 			}
 			r2 := r.subshell(false)
@@ -95,6 +97,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 			r.lastExpandExit = r2.exit
+			r.substsDone++ // jaiph-go patch: see substsDone
 			// jaiph-go patch: as in bash, "$?" is the substitution's
 			// status from here to the end of the command
 			// (`echo "$(false)" $?` prints 1).
@@ -725,7 +728,14 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.cmd(ctx, st.Cmd)
 		r.pendingRedirs = nil
 		r.setPipeStatus(st.Cmd, st.Negated)
-	} else if (rs == nil || rs.apply(ctx, r, st)) && st.Cmd != nil {
+	} else if st.Cmd == nil {
+		// jaiph-go patch: redirections alone; the status is that of
+		// the last command substitution in them, as bash's (`>$(echo
+		// f; exit 3)` is 3)
+		if substs := r.substsDone; rs != nil && rs.apply(ctx, r, st) && r.substsDone != substs {
+			r.exit = r.lastExpandExit
+		}
+	} else if rs == nil || rs.apply(ctx, r, st) {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd, st.Negated)
 	}
@@ -805,12 +815,14 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// the shell. Those of [[ ]], (( )) and a compound command are still in
 	// force then.
 	_, subshell := st.Cmd.(*syntax.Subshell)
-	afterUndo := errFail && (simpleCommand(st.Cmd) || subshell)
+	// jaiph-go patch: redirections alone (`>$(exit 3)`) are undone
+	// before the ERR trap too
+	afterUndo := errFail && (simpleCommand(st.Cmd) || subshell || st.Cmd == nil)
 	if errFail && !afterUndo {
 		fail(false)
 	}
 	if afterUndo {
-		defer fail(!subshell)
+		defer fail(!subshell && st.Cmd != nil)
 	}
 	if r.keepRedirs {
 		// The exec builtin made this statement's redirections apply to the
@@ -1212,10 +1224,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
 			if pending != nil && !r.exit.exiting {
-				// Assignments are expanded first, as in bash.
-				st := r.exit
+				// Assignments are expanded first, as in bash; a
+				// substitution in a redirection comes after them and
+				// its status is the command's (jaiph-go patch: `a=$(exit
+				// 1) >$(echo f; exit 2)` is 2).
+				st, substs := r.exit, r.substsDone
 				if pending() {
 					r.exit = st
+					if r.substsDone != substs {
+						r.exit = r.lastExpandExit
+					}
 				}
 			}
 			break
@@ -2222,6 +2240,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: bash changes a readonly scalar's
 					// kind all the same (declare -r v=x; declare -a v
 					// leaves declare -ar v=()); the attributes follow.
+					vr.Kind = expand.KeepValue
+				} else if valType == "-A" && vr.Kind == expand.Associative {
+					// jaiph-go patch: an associative array declared
+					// again only takes the attributes given, readonly
+					// or not (declare -rA m; declare -Ai m)
 					vr.Kind = expand.KeepValue
 				} else if valType == "-A" {
 					vr.Kind = expand.Associative
