@@ -419,8 +419,8 @@ func (p *parser) parseBody(decl int, kind, name string) ([]*ast.BodyCmd, int) {
 		line := i
 		// Here-document bodies stay verbatim, within their command.
 		if !strings.HasPrefix(t, "#") {
-			if body, last := p.heredocBodies(i); len(body) > 0 {
-				t += "\n" + strings.Join(body, "\n")
+			if head, body, last := p.verbatimLines(i); len(body) > 0 {
+				t = head + "\n" + strings.Join(body, "\n")
 				i = last
 			}
 		}

@@ -67,6 +67,40 @@ func firstWord(s string) (string, string) {
 	return s[:i], trim(s[i:])
 }
 
+// verbatimLines returns the lines after line i that belong to its command
+// as data, kept verbatim, and the index of the last one: the rest of a
+// quoted string line i leaves open (up to the line that closes it), else
+// the bodies of the here-documents line i opens (heredocBodies). bash
+// reads a string's lines as they are: trimmed and re-indented they would
+// lose their trailing blanks and turn leading tabs into spaces. When the
+// lines continue a string, quoted is set: line i's own trailing blanks are
+// in the string too (head is the line without its indentation), else head
+// is the line trimmed.
+func (p *parser) verbatimLines(i int) (head string, body []string, last int) {
+	if body, last := p.quotedLines(i); len(body) > 0 {
+		return strings.TrimLeft(p.lines[i], " \t"), body, last
+	}
+	body, last = p.heredocBodies(i)
+	return trim(p.lines[i]), body, last
+}
+
+// quotedLines returns the lines after line i up to the one that closes the
+// quoted string line i ends in, and the index of that line; none when line
+// i closes its strings, or when no later line does (the shell check then
+// reports the open quote where it is).
+func (p *parser) quotedLines(i int) ([]string, int) {
+	open := shellscan.QuoteAfter(p.lines[i], 0)
+	if open == 0 {
+		return nil, i
+	}
+	for j := i + 1; j < len(p.lines); j++ {
+		if open = shellscan.QuoteAfter("\n"+p.lines[j], open); open == 0 {
+			return p.lines[i+1 : j+1], j
+		}
+	}
+	return nil, i
+}
+
 // heredocBodies returns the lines after line i that are the bodies of the
 // here-documents line i opens, kept verbatim (a here-document's text is
 // data, not indentation), each ended by its delimiter line, and the index

@@ -18,13 +18,13 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		t := trim(raw)
 		// Here-document bodies stay verbatim, within their shell step.
 		var hdoc []string
-		hdocLast := i
+		hdocLast, head := i, t
 		if !strings.HasPrefix(t, "#") {
-			hdoc, hdocLast = p.heredocBodies(i)
+			head, hdoc, hdocLast = p.verbatimLines(i)
 		}
 		if depth > 0 {
 			if len(hdoc) > 0 {
-				t += "\n" + strings.Join(hdoc, "\n")
+				t = head + "\n" + strings.Join(hdoc, "\n")
 				i = hdocLast
 			}
 			block = append(block, t) // the reference trims every line of a block
@@ -56,14 +56,14 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		steps, next, open := p.parseStep(i, w)
 		if open > 0 {
 			if len(hdoc) > 0 {
-				t += "\n" + strings.Join(hdoc, "\n")
+				t = head + "\n" + strings.Join(hdoc, "\n")
 			}
 			depth, blockLine, block = open, i, []string{t}
 			i = hdocLast + 1
 			continue
 		}
 		if sh, ok := oneShell(steps); ok && len(hdoc) > 0 && next == i+1 && sh.Text == t {
-			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
+			sh.Text = head + "\n" + strings.Join(hdoc, "\n")
 			next = hdocLast + 1
 		}
 		for _, st := range steps {
@@ -667,9 +667,9 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 		// as in the workflow's own lines: not branch lines (trimmed,
 		// classified, ended by a `fi` among them).
 		var hdoc []string
-		hdocLast := j
+		hdocLast, head := j, t
 		if !strings.HasPrefix(t, "#") {
-			hdoc, hdocLast = p.heredocBodies(j)
+			head, hdoc, hdocLast = p.verbatimLines(j)
 		}
 		switch {
 		case t == "fi":
@@ -699,7 +699,7 @@ func (p *parser) parseIf(i int, kind ast.IfKind, negated bool, body string, body
 		}
 		s, next := p.parseBranchLine(j, kind)
 		if sh, ok := s.(*ast.Shell); ok && len(hdoc) > 0 && next == j+1 && sh.Text == t {
-			sh.Text = t + "\n" + strings.Join(hdoc, "\n")
+			sh.Text = head + "\n" + strings.Join(hdoc, "\n")
 			next = hdocLast + 1
 		}
 		if s != nil {

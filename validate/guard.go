@@ -73,8 +73,15 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 	}
 	// delims are the here-documents still open: their bodies are data
 	// (`cat <<EOF` then `run the tests`), not commands to classify.
+	// open is the quoted string a line left open: the lines up to the
+	// one that closes it are its text (`echo "…` then `run x"`).
 	var delims []string
+	var open byte
 	for _, line := range strings.Split(text, "\n") {
+		if open != 0 {
+			open = shellscan.QuoteAfter("\n"+line, open)
+			continue
+		}
 		line = strings.TrimSpace(line)
 		if len(delims) > 0 {
 			if line == delims[0] {
@@ -88,6 +95,7 @@ func checkShell(text string, lines bool, kindOf symbolKind) string {
 		for _, h := range shellscan.Heredocs(line) {
 			delims = append(delims, h.Delim)
 		}
+		open = shellscan.QuoteAfter(line, 0)
 		k, w := classifyFragment(line, kindOf)
 		if msg := guardMessage(managedShell, k, w); msg != "" {
 			return msg

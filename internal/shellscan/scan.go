@@ -404,3 +404,64 @@ func heredocWord(line string, j int) (Heredoc, int) {
 	h.Delim = word.String()
 	return h, j
 }
+
+// EndsInQuote reports whether s, shell text read under the BodyLine rules,
+// ends inside '…', $'…' or "…": a string that goes on on the next line.
+func EndsInQuote(s string) bool { return QuoteAfter(s, 0) != 0 }
+
+// QuoteAfter scans s, starting inside the quote open ('\”, '"', '$' for
+// $'…', 0 for none), and returns the quote open at its end: a multi-line
+// string's lines are scanned once each, in turn, each after a newline.
+func QuoteAfter(s string, open byte) byte {
+	if open == 0 && strings.IndexAny(s, `'"`) < 0 {
+		return 0 // most lines: skip the scan
+	}
+	i := 0
+	for {
+		switch open {
+		case '\'', '$':
+			j := closeSingle(s, i, open == '$')
+			if j >= len(s) {
+				return open
+			}
+			i, open = j+1, 0
+		case '"':
+			j := i
+			for ; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(s) {
+				return '"'
+			}
+			i, open = j+1, 0
+		}
+		for ; i < len(s) && open == 0; i++ {
+			switch c := s[i]; c {
+			case '\\':
+				i++
+			case '\'':
+				open = '\''
+				if i > 0 && s[i-1] == '$' {
+					open = '$'
+				}
+			case '"':
+				open = '"'
+			case '#':
+				if i == 0 || strings.IndexByte(" \t;\n", s[i-1]) >= 0 {
+					// a comment to the end of its line
+					nl := strings.IndexByte(s[i:], '\n')
+					if nl < 0 {
+						return 0
+					}
+					i += nl
+				}
+			}
+		}
+		if open == 0 {
+			return 0
+		}
+		// i is past the opening quote
+	}
+}

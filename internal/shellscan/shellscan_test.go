@@ -381,3 +381,38 @@ func TestIsDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteAfter: which string a line leaves open, and where a later line
+// closes it (bash reads a multi-line string's lines verbatim).
+func TestQuoteAfter(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		open byte
+		want byte
+	}{
+		{`echo hi`, 0, 0},
+		{`a='x `, 0, '\''},
+		{`a="x`, 0, '"'},
+		{`echo $'a\'b`, 0, '$'},
+		{`echo $'a\'b'`, 0, 0},
+		{`echo "a\"b`, 0, '"'},
+		{`echo it\'s`, 0, 0},
+		{`echo x # it's`, 0, 0},
+		{`echo a#'b`, 0, '\''},
+		{`echo "$(printf '%s' "a")"`, 0, 0},
+		{`echo 'a' "b`, 0, '"'},
+		{"\n  y  ", '\'', '\''},
+		{"\nz' ; echo \"q", '\'', '"'},
+		{"\nend\"", '"', 0},
+		{"\n\\'", '$', '$'},
+		{"\n'", '$', 0},
+		{"\n# '", 0, 0},
+	} {
+		if got := QuoteAfter(c.line, c.open); got != c.want {
+			t.Errorf("QuoteAfter(%q, %q) = %q, want %q", c.line, c.open, got, c.want)
+		}
+		if c.open == 0 && EndsInQuote(c.line) != (c.want != 0) {
+			t.Errorf("EndsInQuote(%q) = %v", c.line, !(c.want != 0))
+		}
+	}
+}

@@ -593,9 +593,24 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			// and the shell exits with 127 (names with a colon are
 			// left to the exec handlers: jaiph::… commands).
 			if _, ok := r.searchForCommand(args[0], r.stdPathExec); !ok {
+				exit.exiting = true
+				if fi, err := os.Stat(absPath(r.Dir, args[0])); err == nil && fi.IsDir() {
+					// bash's file_isdir of the name as given
+					r.errf("exec: %s: cannot execute: Is a directory\n", args[0])
+					exit.code = 126
+					return exit
+				}
 				r.errf("exec: %s: not found\n", args[0])
 				exit.code = 127
-				exit.exiting = true
+				return exit
+			}
+		} else if strings.Contains(args[0], "/") {
+			// jaiph-go patch: bash's exec names a file it cannot run
+			// by its full_pathname (the working directory before a
+			// relative name, a leading ./ dropped), with its own
+			// "cannot execute" after shell_execve's error
+			if code := r.execCheck(args[0]); code != 0 {
+				exit.code, exit.exiting = code, true
 				return exit
 			}
 		}
