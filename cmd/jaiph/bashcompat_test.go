@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"io"
 	"os"
 	"os/exec"
@@ -470,7 +471,13 @@ func normaliseBashCompat(s, dir string, fromBash bool) string {
 // forms rather than shell (language quirks, not shell divergences), so the
 // corpus only measures shell behaviour.
 func lintBashCompatSnippet(body string) string {
+	var open byte // the quoted string a line left open: its lines are text (D26)
 	for i, raw := range strings.Split(body, "\n") {
+		if open != 0 {
+			open = shellscan.QuoteAfter("\n"+raw, open)
+			continue
+		}
+		open = shellscan.QuoteAfter(raw, 0)
 		l := strings.TrimSpace(raw)
 		where := fmt.Sprintf("line %d %q", i+1, l)
 		switch {

@@ -1333,7 +1333,10 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			if err != nil {
 				return nil, err
 			}
-			curField = append(curField, fieldPart{val: strconv.Itoa(n)})
+			// jaiph-go patch: an unquoted arithmetic expansion is
+			// split by IFS, as bash's (IFS=0: $((100)) is 1 and two
+			// empty fields' worth of delimiters)
+			splitAdd(strconv.Itoa(n))
 		case *syntax.ProcSubst:
 			path, err := cfg.ProcSubst(wp)
 			if err != nil {

@@ -250,6 +250,11 @@ type Runner struct {
 	// that died of it (jaiph_sigpipe.go).
 	pipeKilled bool
 	beforeKill uint8
+	// jaiph-go patch: inTrap is set while a trap's commands run, and
+	// trapSaved is $? before they did (bash's running_trap and
+	// trap_saved_exit_value: `return` alone gives it back).
+	inTrap    bool
+	trapSaved uint8
 	// jaiph-go patch: outErr is the first write error of the builtin
 	// running (jaiph_chkwrite.go).
 	outErr error
@@ -696,6 +701,9 @@ func Params(args ...string) RunnerOption {
 			}
 			if flag[1] != 'o' {
 				opt := r.posixOptByFlag(flag[1])
+				if opt == nil && enable && (flag[1] == 'B' || flag[1] == 'h') {
+					continue // jaiph-go patch: on already (fixedSetOpt)
+				}
 				if opt == nil {
 					return fmt.Errorf("%s: invalid option", flag)
 				}
@@ -731,6 +739,12 @@ func Params(args ...string) RunnerOption {
 				continue
 			}
 			opt := r.posixOptByName(value)
+			if on, listed := fixedSetOpt(value); opt == nil && listed && on == enable {
+				// jaiph-go patch: an option the interpreter does not
+				// run set to the value it lists (eval "$(set +o)"
+				// restoring the options) changes nothing
+				continue
+			}
 			if opt == nil {
 				return fmt.Errorf("%s: invalid option name", value) // jaiph-go patch: bash's text
 			}

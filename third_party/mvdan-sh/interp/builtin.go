@@ -710,8 +710,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args = dropDoubleDash(args)
 		switch len(args) {
 		case 0:
-			// jaiph-go patch: as in bash, the status of the last command.
+			// jaiph-go patch: as in bash, the status of the last
+			// command; inside a trap, $? before the trap ran
+			// (get_exitstat's trap_saved_exit_value)
 			exit.code = r.lastExit.code
+			if r.inTrap {
+				exit.code = r.trapSaved
+			}
 		case 1:
 			n, err := strconv.Atoi(args[0])
 			if err != nil {

@@ -135,3 +135,83 @@ func TestJaiphGetoptsBindOrder(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphArithmExpansionSplit: an unquoted arithmetic expansion is split
+// by IFS as a parameter's value is (yash's tests/fsplit-p.tst).
+func TestJaiphArithmExpansionSplit(t *testing.T) {
+	runCases(t, []string{
+		`IFS=' 0'; printf '[%s]' $((708)) -$((708))- "$((708))"; echo`,
+		`IFS=0; printf '[%s]' $((100)) $[100]; echo; a=(x$((10))y); printf '[%s]' "${a[@]}"; echo`,
+		`IFS=2; x=$((121)); printf '[%s]' $((121)) "$x" $x; echo`,
+	})
+}
+
+// TestJaiphElifIsKeyword: elif is a reserved word for command -v, -V and
+// type, as in bash's list (yash's tests/command-p.tst).
+func TestJaiphElifIsKeyword(t *testing.T) {
+	runCases(t, []string{
+		`command -v elif; echo "s=$?"; command -V elif; type -t elif; type elif`,
+	})
+}
+
+// TestJaiphExecCannotRun: exec names a file with a slash that it cannot run
+// by its full path (the working directory before it, a leading ./
+// dropped), and a directory or a file without execute permission with
+// exec's own "cannot execute" too (yash's tests/exec-p.tst).
+func TestJaiphExecCannotRun(t *testing.T) {
+	cases := []string{}
+	for _, c := range []string{"./nope", "../nope", "sub/nope", "nope", "/nope", "./noexec", "sub", "./sub", "sub/../nope"} {
+		// the test directories differ: the working directory is "D",
+		// bash's location prefix goes
+		cases = append(cases, `mkdir -p sub; touch noexec; ( exec `+c+` ) 2>&1 | sed -e "s|$PWD|D|g" -e 's|^.*: line [0-9]*: ||'; echo "s=${PIPESTATUS[0]}"`)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphReturnInTrap: `return` without a status, in a function a trap
+// runs, gives back $? from before the trap (bash's trap_saved_exit_value),
+// which is also $? in a trap that a signal sent from a subshell runs once
+// the subshell has ended (yash's tests/return-p.tst).
+func TestJaiphReturnInTrap(t *testing.T) {
+	runCases(t, []string{
+		`fn() { true; return; }; trap 'fn; echo trapped $?' USR1; (exit 19); (kill -s USR1 $$; exit 19); :`,
+		`trap 'echo "in $?"' USR1; (kill -s USR1 $$; exit 19); : ; echo "end $?"`,
+		`fn() { true; return; }; trap 'fn; echo trapped $?' EXIT; false`,
+		`fn() { true; return; }; trap 'fn; echo trapped $?' ERR; false; echo after`,
+		`fn() { true; return; }; g() { fn; echo "g $?"; }; trap 'g; echo trapped $?' EXIT; (exit 4)`,
+	})
+}
+
+// TestJaiphDupClosedFd: duplicating a closed descriptor is a redirection
+// error ("1: Bad file descriptor"), and a descriptor open for writing
+// duplicated as input makes reading fail (yash's tests/redir-p.tst).
+func TestJaiphDupClosedFd(t *testing.T) {
+	runCases(t, []string{
+		`1>&- 2>&1; echo "s=$?"`,
+		`echo x 1>&- 2>&1; echo "s=$?"; { echo y; } 1>&- 2>&1; echo "s=$?"`,
+		`exec 3<&-; cat 3>/dev/null <&3; echo "s=$?"`,
+		`exec 3>/dev/null; read y <&3; echo "s=$?"`,
+	})
+}
+
+// TestJaiphConvertErrorNamesCommand: the first report of a list assigned
+// to an indexed array with declare -A names the command before it, as the
+// readonly one (soak seed 162: `[[: A1: cannot convert …`).
+func TestJaiphConvertErrorNamesCommand(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -ai A1; [[ x =~ y ]] && v1=set; declare -A A1=([k]=1); echo "s=$?"; }; f`,
+		`f() { declare -ai A1; true; declare -A A1=([k]=1); g() { :; }; g; declare -A A1=([j]=2); }; f`,
+	})
+}
+
+// TestJaiphSetRestoreOptions: `eval "$(set +o)"`, the idiom that saves and
+// restores the options, sets the options the interpreter does not run to
+// the values it lists, which changes nothing and is no error (yash's
+// tests/set-p.tst).
+func TestJaiphSetRestoreOptions(t *testing.T) {
+	runCases(t, []string{
+		`saveset=$(set +o); set -f; eval "$saveset"; echo "s=$?"; set -o | grep -c on`,
+		`set -o braceexpand -o hashall -o interactive-comments; echo "s=$?"; set +o vi +o posix +o history; echo "s=$?"`,
+		`set -B -h; echo "s=$?"`,
+	})
+}

@@ -1110,7 +1110,9 @@ func (r *Runner) takeShellSignals(ctx context.Context) bool {
 	for {
 		select {
 		case sig := <-sigs:
-			var exit exitStatus
+			// the trap sees, and `return` in it gives back, the
+			// status of the command that has ended
+			exit := exitStatus{code: r.lastExit.code}
 			r.inShellSig = true
 			r.signalSelf(ctx, sig, &exit)
 			r.inShellSig = false

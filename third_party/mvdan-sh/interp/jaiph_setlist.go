@@ -25,12 +25,26 @@ func (r *Runner) setOptStates() []setOptState {
 		if opt := r.posixOptByName(name); opt != nil {
 			st.on = *opt
 		} else {
-			switch name {
-			case "braceexpand", "hashall", "interactive-comments":
-				st.on = true
-			}
+			st.on, _ = fixedSetOpt(name)
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// fixedSetOpt is the value of one of bash's -o options the interpreter
+// does not run, as it lists it: braceexpand, hashall and
+// interactive-comments on, the others off; listed is false for a name
+// that is none of them.
+func fixedSetOpt(name string) (on, listed bool) {
+	switch name {
+	case "braceexpand", "hashall", "interactive-comments":
+		return true, true
+	}
+	for _, n := range bashSetOptionNames {
+		if n == name {
+			return false, true
+		}
+	}
+	return false, false
 }

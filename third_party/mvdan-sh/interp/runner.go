@@ -2175,7 +2175,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// first as it expands the declaration's words
 					// (without the builtin's name; eval's under eval),
 					// where stderr was before the redirections.
-					fmt.Fprintf(expandStderr, "%s: cannot convert %s to %s array\n", name, from, to)
+					// It names the command before, as the
+					// readonly error below (this_command_name:
+					// `[[: A1: cannot convert …` after a [[ ]]).
+					prefix := ""
+					if thisCommand != "" {
+						prefix = thisCommand + ": "
+					}
+					fmt.Fprintf(expandStderr, "%s%s: cannot convert %s to %s array\n", prefix, name, from, to)
 				}
 				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
 				r.exit.code = 1
@@ -2720,6 +2727,11 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	}
 	oldExit, oldLastExit := r.exit, r.lastExit
 	r.lastExit = r.exit
+	// jaiph-go patch: bash's trap_saved_exit_value, which `return`
+	// without a status gives back anywhere inside the trap
+	oldTrapSaved, oldInTrap := r.trapSaved, r.inTrap
+	r.trapSaved, r.inTrap = r.exit.code, true
+	defer func() { r.trapSaved, r.inTrap = oldTrapSaved, oldInTrap }()
 	// jaiph-go patch: run the trap with a clear status, and let `exit` in
 	// it end the shell with its status, as bash does.
 	r.exit = exitStatus{}
@@ -3643,7 +3655,14 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 			return nil, fmt.Errorf("%s: Bad file descriptor", sb.String())
 		}
 		if rd.Op == syntax.DplIn {
-			e = &fdEntry{r: e.r, w: e.w, own: e.own}
+			in := e.r
+			if f, ok := e.w.(*os.File); ok && in == nil {
+				// jaiph-go patch: bash dups a descriptor open for
+				// writing as input too: reading it fails (cat <&3
+				// after 3>f: "cat: -: Bad file descriptor")
+				in = f
+			}
+			e = &fdEntry{r: in, w: e.w, own: e.own}
 		}
 		r.setFd(n, e)
 		if move && m != n {
@@ -3715,10 +3734,15 @@ func (r *Runner) getFd(n int) *fdEntry {
 			return nil
 		}
 		return &fdEntry{r: r.stdin}
-	case 1:
-		return &fdEntry{w: r.stdout}
-	case 2:
-		return &fdEntry{w: r.stderr}
+	case 1, 2:
+		w := r.stdout
+		if n == 2 {
+			w = r.stderr
+		}
+		if _, closed := w.(closedWriter); closed {
+			return nil // jaiph-go patch: closed (1>&- 2>&1 fails)
+		}
+		return &fdEntry{w: w}
 	}
 	return r.fds[n]
 }

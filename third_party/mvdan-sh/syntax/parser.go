@@ -994,6 +994,7 @@ func IsKeyword(word string) bool {
 		"coproc", // only if COPROCESS_SUPPORT is defined
 		"do",
 		"done",
+		"elif", // jaiph-go patch: bash's list has it too (command -v elif)
 		"else",
 		"esac",
 		"fi",
