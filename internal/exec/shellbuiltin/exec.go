@@ -73,7 +73,12 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 				return nil
 			case errors.As(err, &exitErr):
 				if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-					return interp.ExitStatus(uint8(128 + int(ws.Signal())))
+					if ctx.Err() != nil {
+						// the run itself is interrupted (D22): no report
+						return interp.ExitStatus(uint8(128 + int(ws.Signal())))
+					}
+					// the shell reports it as bash does ("Terminated")
+					return interp.SignalStatus{Signal: ws.Signal(), CoreDump: ws.CoreDump(), Pid: cmd.Process.Pid}
 				}
 				return interp.ExitStatus(uint8(exitErr.ExitCode()))
 			case ctx.Err() != nil:

@@ -250,6 +250,9 @@ type Runner struct {
 	// that died of it (jaiph_sigpipe.go).
 	pipeKilled bool
 	beforeKill uint8
+	// jaiph-go patch: noSignalReport: this shell does not report the
+	// commands a signal killed (jaiph_sigreport.go).
+	noSignalReport bool
 	// jaiph-go patch: inTrap is set while a trap's commands run, and
 	// trapSaved is $? before they did (bash's running_trap and
 	// trap_saved_exit_value: `return` alone gives it back).

@@ -368,7 +368,8 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				return ExitStatus(128 + status.Signal())
+				// jaiph-go patch: the shell reports it (jaiph_sigreport.go)
+				return signalStatus(status, cmd.Process.Pid)
 			}
 			return ExitStatus(err.ExitCode())
 		case *exec.Error:

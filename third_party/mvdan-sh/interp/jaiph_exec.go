@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"syscall"
 )
 
 // execCheck finds why exec cannot run path (a name with a slash), as
@@ -34,7 +33,7 @@ func (r *Runner) execCheck(path string) uint8 {
 	case fi.IsDir():
 		r.errf("%s: Is a directory\nexec: %s: cannot execute: Is a directory\n", full, full)
 		return 126
-	case syscall.Access(full, 1) != nil: // X_OK
+	case fi.Mode().Perm()&0o111 == 0: // no execute permission for anyone
 		r.errf("%s: Permission denied\nexec: %s: cannot execute: Permission denied\n", full, full)
 		return 126
 	}

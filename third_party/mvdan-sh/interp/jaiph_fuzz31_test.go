@@ -215,3 +215,26 @@ func TestJaiphSetRestoreOptions(t *testing.T) {
 		`set -B -h; echo "s=$?"`,
 	})
 }
+
+// TestJaiphSignalDeathReport: a foreground program a signal killed is
+// reported by the shell on its own standard error: "Terminated" for
+// SIGTERM (also under `2>/dev/null` of the command, not of a group), the
+// signal's description for one the shell traps, nothing for SIGINT and
+// SIGPIPE, nor in a command substitution; a pipeline reports its status's
+// element; a subshell killed by its own signal is reported by its shell
+// (smoosh's kill tests; the pid-bearing line of other signals is not
+// compared: the pids differ).
+func TestJaiphSignalDeathReport(t *testing.T) {
+	runCases(t, []string{
+		`sh -c 'kill $$'; echo "s=$?"; sh -c 'kill $$' 2>/dev/null; echo "s=$?"`,
+		`sh -c 'kill $$' | cat; echo "s=$?"; cat /dev/null | sh -c 'kill $$'; echo "s=$?"`,
+		`set -o pipefail; sh -c 'kill $$' | cat; echo "s=$?"`,
+		`x=$(sh -c 'kill $$'); echo "s=$?"; x=$(sh -c 'kill $$'; echo); echo "s=$?"`,
+		`( sh -c 'kill $$' ); echo "s=$?"; ( sh -c 'kill $$'; true ); echo "s=$?"`,
+		`{ sh -c 'kill $$'; } 2>/dev/null; echo "s=$?"`,
+		`trap 'echo hup' HUP; sh -c 'kill -HUP $$'; echo "s=$?"`,
+		`sh -c 'kill -INT $$'; echo "s=$?"; sh -c 'kill -PIPE $$'; echo "s=$?"`,
+		`(kill $BASHPID); echo "s=$?"; (kill -INT $BASHPID; echo no); echo "s=$?"`,
+		`sh -c 'kill $$' & wait $!; echo "s=$?"`,
+	})
+}

@@ -821,6 +821,11 @@ func (r *Runner) signalSelf(ctx context.Context, sig int, exit *exitStatus) {
 		exit.code = 1
 	default:
 		*exit = exitStatus{code: uint8(128 + sig), exiting: true}
+		if r.inSubshell {
+			// the shell that ran the subshell reports its death
+			// (jaiph_sigreport.go)
+			exit.err = SignalStatus{Signal: syscall.Signal(sig)}
+		}
 	}
 }
 

@@ -62,3 +62,7 @@ func (waitStatus) Signal() int    { return 0 }
 // inputReady is read -t 0's check; without poll(2) nothing counts as ready
 // (jaiph-go patch).
 func inputReady(f stdinFile) bool { return false }
+
+// signalStatus is the status of a program a signal killed (jaiph-go
+// patch): no signals here.
+func signalStatus(ws waitStatus, pid int) error { return ExitStatus(128 + ws.Signal()) }

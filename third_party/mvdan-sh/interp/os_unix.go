@@ -75,3 +75,9 @@ func inputReady(f stdinFile) bool {
 	})
 	return ready
 }
+
+// signalStatus is the status of a program a signal killed (jaiph-go
+// patch, see jaiph_sigreport.go).
+func signalStatus(ws waitStatus, pid int) error {
+	return SignalStatus{Signal: ws.Signal(), CoreDump: ws.CoreDump(), Pid: pid}
+}

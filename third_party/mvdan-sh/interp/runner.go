@@ -85,6 +85,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.traceDepth++
+			r2.noSignalReport = true // jaiph-go patch: see jaiph_sigreport.go
 			// jaiph-go patch: see comsubNoErrExit
 			r2.noErrExit, r2.comsubIgnoreReturn = r.comsubNoErrExit, r.comsubNoErrExit
 			// jaiph-go patch: as in bash, a command substitution does not
@@ -139,6 +140,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 
 			r2 := r.subshell(true)
+			r2.noSignalReport = true // jaiph-go patch: see jaiph_sigreport.go
 			stdout := r.origStdout
 			// TODO: note that `man bash` mentions that `wait` only waits for the last
 			// process substitution as long as it is $!; the logic here would mean we wait for all of them.
@@ -670,6 +672,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		bg, jctx := r.newBgProc(ctx, true)
 		bg.runner = r2
 		bg.texts = jobTexts(&st2)
+		_, r2.noSignalReport = st2.Cmd.(*syntax.CallExpr) // jaiph-go patch: bash execs it
 		r2.ignoreJobSignals()
 		r2.fillExpandConfig(jctx)
 		go func() {
@@ -837,6 +840,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if len(st.Redirs) > 0 {
 		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
 	}
+	r.reportSignalDeath(st) // jaiph-go patch: see jaiph_sigreport.go
 }
 
 // runsInChild tells whether bash runs the command named so in a child it
@@ -4183,6 +4187,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
 		r2.pipeElem = st
+		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(st)
 		r2.stdin = in
 		r2.stdout = pw
@@ -4218,6 +4223,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
 		r2.pipeElem = last
+		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
