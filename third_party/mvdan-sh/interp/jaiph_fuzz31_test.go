@@ -238,3 +238,17 @@ func TestJaiphSignalDeathReport(t *testing.T) {
 		`sh -c 'kill $$' & wait $!; echo "s=$?"`,
 	})
 }
+
+// TestJaiphDeclareGlobalInnermostSubshell: declare -g in a subshell of a
+// function sets the innermost subshell's copy of the global: one inside a
+// command substitution or another subshell does not reach the shell
+// around it (soak seed 163: `$(f1)` with `( declare -g A1=… )` in f1).
+func TestJaiphDeclareGlobalInnermostSubshell(t *testing.T) {
+	runCases(t, []string{
+		`f1() { ( declare -g A1=x ); declare -p A1; }; f1; echo "[$(f1)]"`,
+		`g1() { ( declare -g B1=x ); declare -p B1; }; x=$(g1); echo "[$x]"`,
+		`( f() { ( declare -g D1=1 ); declare -p D1; }; f )`,
+		`( f() { declare -g E1=1; ( declare -g E1=2 ); declare -p E1; }; f; declare -p E1 )`,
+		`h() { local L=1; ( declare -g L=2; declare -p L ); declare -p L; }; h; declare -p L`,
+	})
+}

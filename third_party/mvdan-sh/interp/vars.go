@@ -334,9 +334,12 @@ func (r *Runner) globalEnv() *overlayEnviron {
 	if lastScope < 0 || lastScope+1 == len(levels) {
 		return nil
 	}
-	for i := lastScope; i >= 0; i-- {
+	// the innermost subshell's copy of the globals, above the scopes
+	// of the functions it runs (a subshell inside a command
+	// substitution or another subshell keeps its globals to itself)
+	for i := 0; i <= lastScope; i++ {
 		if o := levels[i]; !o.funcScope && !o.tempScope {
-			return o // a subshell's
+			return o
 		}
 	}
 	return levels[lastScope+1]
