@@ -57,6 +57,7 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 				cmd.Env = ExportedList(hc.Env)
 				cmd.Dir = hc.Dir
 				cmd.Stdin, cmd.Stdout, cmd.Stderr = hc.Stdin, direct(hc.Stdout), direct(hc.Stderr)
+				interp.ChildStdio(hc, cmd)     // closed descriptors stay closed
 				cmd.ExtraFiles = hc.ExtraFiles // descriptors 3+ (exec 3>f, {fd}>f) as in bash
 				return cmd
 			}

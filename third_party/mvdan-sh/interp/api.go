@@ -250,6 +250,10 @@ type Runner struct {
 	// that died of it (jaiph_sigpipe.go).
 	pipeKilled bool
 	beforeKill uint8
+	// jaiph-go patch: stdinClosed: a redirection closed standard input
+	// (<&-), which a program the shell runs then has no descriptor 0 for
+	// (jaiph_closedfd.go); a nil stdin otherwise reads as /dev/null.
+	stdinClosed bool
 	// jaiph-go patch: noSignalReport: this shell does not report the
 	// commands a signal killed (jaiph_sigreport.go).
 	noSignalReport bool
@@ -1023,7 +1027,7 @@ func StdIO(in io.Reader, out, err io.Writer) RunnerOption {
 		if _err != nil {
 			return _err
 		}
-		r.stdin = stdin
+		r.stdin, r.stdinClosed = stdin, false
 		if out == nil {
 			out = io.Discard
 		}
@@ -1614,6 +1618,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		statHandler:     r.statHandler,
 		accessHandler:   r.accessHandler,
 		stdin:           r.stdin,
+		stdinClosed:     r.stdinClosed, // jaiph-go patch
 		stdout:          r.stdout,
 		stderr:          r.stderr,
 		filename:        r.filename,

@@ -70,6 +70,10 @@ type HandlerContext struct {
 
 	// TODO(v4): use an os.File for stdin below directly.
 
+	// StdinClosed: a redirection closed standard input (`<&-`); a
+	// program run gets no descriptor 0 ([ClosedFile]), as in bash
+	// (jaiph-go patch).
+	StdinClosed bool
 	// Stdin is the interpreter's current standard input reader.
 	// It is always an [*os.File], except on js/wasm, where it may be
 	// any reader; the type here remains an [io.Reader]
@@ -325,6 +329,7 @@ func DefaultExecHandler(killTimeout time.Duration) ExecHandlerFunc {
 			cmd.Stdin = hc.Stdin
 			cmd.Stdout = hc.Stdout
 			cmd.Stderr = hc.Stderr
+			ChildStdio(hc, cmd)            // jaiph-go patch: closed descriptors
 			cmd.ExtraFiles = hc.ExtraFiles // jaiph-go patch
 			if killTimeout > 0 && runtime.GOOS != "windows" {
 				// On cancellation, send an interrupt signal first, and let

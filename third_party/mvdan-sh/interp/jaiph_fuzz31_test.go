@@ -252,3 +252,15 @@ func TestJaiphDeclareGlobalInnermostSubshell(t *testing.T) {
 		`h() { local L=1; ( declare -g L=2; declare -p L ); declare -p L; }; h; declare -p L`,
 	})
 }
+
+// TestJaiphClosedStdioToProgram: a program run with the shell's standard
+// input, output or error closed has that descriptor closed (yash's
+// tests/redir-p.tst: `cat <&-` is bash's "Bad file descriptor" twice).
+func TestJaiphClosedStdioToProgram(t *testing.T) {
+	runCases(t, []string{
+		`cat <&-; echo "s=$?"; head -c1 0<&-; echo "s=$?"`,
+		`ls / >&-; echo "s=$?"; ls /nonexist 2>&-; echo "s=$?"`,
+		`( exec <&-; cat; echo "s=$?" ); cat </dev/null; echo "s=$?"`,
+		`{ cat; echo "in $?"; } <&-; cat </dev/null; echo "s=$?"`,
+	})
+}

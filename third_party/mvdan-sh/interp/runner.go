@@ -602,7 +602,8 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		Stdout:         r.stdout,
 		Stderr:         r.stderr,
 		LastExitStatus: int(r.lastExit.code),
-		ErrExitIgnored: r.noErrExit, // jaiph-go patch
+		ErrExitIgnored: r.noErrExit,                     // jaiph-go patch
+		StdinClosed:    r.stdin == nil && r.stdinClosed, // jaiph-go patch
 		stdPath:        r.stdPathExec,
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
@@ -689,7 +690,8 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
-	oldFds := r.fds // jaiph-go patch: descriptors 3 and up
+	oldInClosed := r.stdinClosed // jaiph-go patch: see stdinClosed
+	oldFds := r.fds              // jaiph-go patch: descriptors 3 and up
 	jobsBefore := len(r.bgProcs)
 	// jaiph-go patch: the state of the statement's redirections (see
 	// [stmtRedirs]) is allocated only for a statement that has some:
@@ -836,9 +838,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// jaiph-go patch: the shell exits inside the statement (errexit,
 		// exit): its redirections stay in force for the EXIT trap, as
 		// bash's do, and are undone after it (see [Runner.exitTraps]).
-		r.exitUndo = append(r.exitUndo, func() { r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore) })
+		r.exitUndo = append(r.exitUndo, func() {
+			r.undoStmtRedirs(st, oldIn, oldInClosed, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
+		})
 	} else if len(st.Redirs) > 0 {
-		r.undoStmtRedirs(st, oldIn, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
+		r.undoStmtRedirs(st, oldIn, oldInClosed, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
 	}
 	r.reportSignalDeath(st) // jaiph-go patch: see jaiph_sigreport.go
 }
@@ -966,7 +970,7 @@ func simpleCommand(cm syntax.Command) bool {
 }
 
 // undoStmtRedirs undoes a statement's redirections (see [Runner.stmtSync]).
-func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldOut, oldErr io.Writer, oldFds map[int]*fdEntry, varFds []varFd, closers []io.Closer, jobsBefore int) {
+func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldInClosed bool, oldOut, oldErr io.Writer, oldFds map[int]*fdEntry, varFds []varFd, closers []io.Closer, jobsBefore int) {
 	{
 		// jaiph-go patch: as bash's undo list, only the descriptors the
 		// statement's redirections named are restored; an `exec >f`
@@ -975,7 +979,7 @@ func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldOut, oldErr
 		// good.
 		touched := r.redirFds(st.Redirs)
 		if touched[0] {
-			r.stdin = oldIn
+			r.stdin, r.stdinClosed = oldIn, oldInClosed
 		}
 		if touched[1] {
 			r.stdout = oldOut
@@ -3757,9 +3761,9 @@ func (r *Runner) setFd(n int, e *fdEntry) {
 	switch n {
 	case 0:
 		if e == nil {
-			r.stdin = nil
+			r.stdin, r.stdinClosed = nil, true
 		} else {
-			r.stdin = e.r
+			r.stdin, r.stdinClosed = e.r, false
 		}
 		return
 	case 1, 2:
