@@ -16,13 +16,17 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 	for i := decl + 1; i < len(p.lines); {
 		raw := p.lines[i]
 		t := trim(raw)
-		// Here-document bodies stay verbatim, within their shell step.
-		var hdoc []string
-		hdocLast, head := i, t
-		if !strings.HasPrefix(t, "#") {
-			head, hdoc, hdocLast = p.verbatimLines(i)
+		// Here-document bodies, and the lines of a string the line leaves
+		// open, stay verbatim, within their shell step; looked for only
+		// on a shell line (a Jaiph step's own strings are its own).
+		verbatim := func() (string, []string, int) {
+			if strings.HasPrefix(t, "#") {
+				return t, nil, i
+			}
+			return p.verbatimLines(i)
 		}
 		if depth > 0 {
+			head, hdoc, hdocLast := verbatim()
 			if len(hdoc) > 0 {
 				t = head + "\n" + strings.Join(hdoc, "\n")
 				i = hdocLast
@@ -55,6 +59,7 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 		}
 		steps, next, open := p.parseStep(i, w)
 		if open > 0 {
+			head, hdoc, hdocLast := verbatim()
 			if len(hdoc) > 0 {
 				t = head + "\n" + strings.Join(hdoc, "\n")
 			}
@@ -62,9 +67,11 @@ func (p *parser) parseWorkflowBody(w *ast.Workflow, decl int) int {
 			i = hdocLast + 1
 			continue
 		}
-		if sh, ok := oneShell(steps); ok && len(hdoc) > 0 && next == i+1 && sh.Text == t {
-			sh.Text = head + "\n" + strings.Join(hdoc, "\n")
-			next = hdocLast + 1
+		if sh, ok := oneShell(steps); ok && next == i+1 && sh.Text == t {
+			if head, hdoc, hdocLast := verbatim(); len(hdoc) > 0 {
+				sh.Text = head + "\n" + strings.Join(hdoc, "\n")
+				next = hdocLast + 1
+			}
 		}
 		for _, st := range steps {
 			ast.SetStepEnd(st, p.endOf(next-1))

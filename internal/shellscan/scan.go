@@ -409,14 +409,22 @@ func heredocWord(line string, j int) (Heredoc, int) {
 // ends inside '…', $'…' or "…": a string that goes on on the next line.
 func EndsInQuote(s string) bool { return QuoteAfter(s, 0) != 0 }
 
-// QuoteAfter scans s, starting inside the quote open ('\”, '"', '$' for
-// $'…', 0 for none), and returns the quote open at its end: a multi-line
-// string's lines are scanned once each, in turn, each after a newline.
+// QuoteAfter scans s, starting inside the quote open (a single quote,
+// '"', '$' for $'…', 0 for none), and returns the quote open at its end: a
+// multi-line string's lines are scanned once each, in turn, each after a
+// newline. Every body line goes through it (jaiph check's cost): one pass,
+// byte by byte, through a table of the bytes that matter.
 func QuoteAfter(s string, open byte) byte {
-	if open == 0 && strings.IndexAny(s, `'"`) < 0 {
-		return 0 // most lines: skip the scan
-	}
 	i := 0
+	if open == 0 {
+		// most lines: no byte that matters, or none before the end
+		for i < len(s) && !quoteScanBytes[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			return 0
+		}
+	}
 	for {
 		switch open {
 		case '\'', '$':
@@ -426,21 +434,26 @@ func QuoteAfter(s string, open byte) byte {
 			}
 			i, open = j+1, 0
 		case '"':
-			j := i
-			for ; j < len(s) && s[j] != '"'; j++ {
-				if s[j] == '\\' {
-					j++
+			for i < len(s) && s[i] != '"' {
+				if s[i] == '\\' {
+					i++
 				}
+				i++
 			}
-			if j >= len(s) {
+			if i >= len(s) {
 				return '"'
 			}
-			i, open = j+1, 0
+			i, open = i+1, 0
 		}
-		for ; i < len(s) && open == 0; i++ {
-			switch c := s[i]; c {
+		for ; i < len(s); i++ {
+			c := s[i]
+			if !quoteScanBytes[c] {
+				continue
+			}
+			switch c {
 			case '\\':
 				i++
+				continue
 			case '\'':
 				open = '\''
 				if i > 0 && s[i-1] == '$' {
@@ -457,11 +470,16 @@ func QuoteAfter(s string, open byte) byte {
 					}
 					i += nl
 				}
+				continue
 			}
+			i++ // past the opening quote
+			break
 		}
 		if open == 0 {
 			return 0
 		}
-		// i is past the opening quote
 	}
 }
+
+// quoteScanBytes are the bytes QuoteAfter stops at outside quotes.
+var quoteScanBytes = [256]bool{'\\': true, '\'': true, '"': true, '#': true}
