@@ -801,7 +801,18 @@ type pendingGlob struct {
 // included, as strings; a field to glob is added to globs with its
 // pattern (jaiph-go patch).
 func (cfg *Config) wordsFields(out []string, words []*syntax.Word, globs *[]pendingGlob) ([]string, error) {
+	first := true
 	add := func(parts []syntax.WordPart) error {
+		if !first {
+			// jaiph-go patch: bash splits each word as it expands it,
+			// with IFS as the words before left it (a "${IFS=X}"
+			// changes how the later words split, not the earlier)
+			cfg.ifs = " \t\n"
+			if vr := cfg.Env.Get("IFS"); vr.IsSet() {
+				cfg.ifs = vr.String()
+			}
+		}
+		first = false
 		wfields, err := cfg.wordFields(parts)
 		if err != nil {
 			return err

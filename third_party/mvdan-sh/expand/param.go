@@ -1579,6 +1579,16 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 			nv = vr
 			nv.Set, nv.Kind, nv.Str, nv.Local = true, String, val, false
 		}
+		if name == "IFS" {
+			// jaiph-go patch: the word's own value is split with the
+			// new IFS, as bash splits a word once it is expanded
+			// (unquoted ${IFS=:} is one empty field)
+			defer func() {
+				if v := cfg.Env.Get("IFS"); v.IsSet() {
+					cfg.ifs = v.String()
+				}
+			}()
+		}
 		return wenv.Set(name, nv)
 	}
 	switch vr.Kind {

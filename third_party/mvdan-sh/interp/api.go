@@ -18,7 +18,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	mathrand "math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,9 +131,11 @@ type Runner struct {
 
 	filename string // only if Node was a File
 
-	// rand is the pseudo-random number generator behind the RANDOM variable,
-	// only set once RANDOM has been assigned to in order to seed it.
-	rand *mathrand.Rand
+	// jaiph-go patch: bashRand is the generator behind the RANDOM
+	// variable, bash's (jaiph_random.go); randomUnset: RANDOM was unset
+	// and is an ordinary variable since.
+	bashRand    *bashRandom
+	randomUnset bool
 
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
@@ -1619,6 +1620,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		accessHandler:   r.accessHandler,
 		stdin:           r.stdin,
 		stdinClosed:     r.stdinClosed, // jaiph-go patch
+		randomUnset:     r.randomUnset, // jaiph-go patch: the generator itself starts afresh
 		stdout:          r.stdout,
 		stderr:          r.stderr,
 		filename:        r.filename,

@@ -657,7 +657,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				return exit
 			default:
-				return failf(2, "command: invalid option %q\n", flag)
+				return failf(2, "command: %s: invalid option\ncommand: usage: command [-pVv] command [arg ...]\n", flag) // jaiph-go patch: bash's text
 			}
 		}
 		args := fp.args()
@@ -1262,13 +1262,31 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "unalias":
 		// jaiph-go patch: bash's usage error, -a, `--`, and "not
 		// found" with status 1.
-		if len(args) > 0 && args[0] == "-a" {
+		// as bash's internal_getopt: -a, "--" ending the options, any
+		// other option (or "--x", named "--") invalid
+		all := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+			w := args[0]
+			args = args[1:]
+			if w == "--" {
+				break
+			}
+			bad := ""
+			if strings.HasPrefix(w, "--") {
+				bad = "--"
+			} else if i := strings.IndexFunc(w[1:], func(c rune) bool { return c != 'a' }); i >= 0 {
+				bad = "-" + string(w[1+i])
+			}
+			if bad != "" {
+				return failf(2, "unalias: %s: invalid option\nunalias: usage: unalias [-a] name [name ...]\n", bad)
+			}
+			all = true
+		}
+		if all {
 			clear(r.alias)
 			break
 		}
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		} else if len(args) == 0 {
+		if len(args) == 0 {
 			r.errf("unalias: usage: unalias [-a] name [name ...]\n")
 			return exitStatus{code: 2}
 		}
@@ -1344,7 +1362,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					in = e.r
 				}
 			default:
-				return failf(2, "%s: invalid option %q\n", name, flag)
+				return failf(2, "%s: %s: invalid option\n%s: usage: %s [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n", name, flag, name, name) // jaiph-go patch: bash's text
 			}
 		}
 
@@ -1842,6 +1860,9 @@ func (g *getopts) next(optstr string, args []string) (opt rune, optarg string, d
 	opt = opts[g.runeidx]
 
 	i := strings.IndexRune(optstr, opt)
+	if opt == ':' {
+		i = -1 // jaiph-go patch: never an option, as bash's sh_getopt
+	}
 	if i >= 0 && i+1 < len(optstr) && optstr[i+1] == ':' {
 		// the option requires an argument
 		if g.runeidx+1 < len(opts) {

@@ -133,43 +133,40 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 	switch name {
 	case "dirs":
 		long, perLine, verbose, clear := false, false, false, false
-		index, haveIndex := int64(0), false
+		index, haveIndex, indexWord := int64(0), false, ""
+		// as bash's dirs_builtin: each option a word of its own, a
+		// number after + or -, and "--" ending the words read
 		for len(args) > 0 {
 			w := args[0]
-			if w == "--" {
-				args = args[1:]
-				break
-			}
-			if len(w) < 2 || (w[0] != '-' && w[0] != '+') {
-				return failf(2, "dirs: %s: invalid option\n", w)
-			}
-			if n, ok := legalNumber(w[1:]); ok {
-				index, haveIndex = n, true
-				if w[0] == '-' {
-					index = int64(offset) - n
-				}
-			} else if w[0] == '+' {
-				return failf(2, "dirs: %s: invalid option\n", w)
-			} else {
-				for _, c := range w[1:] {
-					switch c {
-					case 'l':
-						long = true
-					case 'p':
-						perLine = true
-					case 'v':
-						verbose = true
-					case 'c':
-						clear = true
-					default:
-						return failf(2, "dirs: -%c: invalid option\n", c)
-					}
-				}
-			}
 			args = args[1:]
-		}
-		if len(args) > 0 {
-			return failf(2, "dirs: %s: invalid option\n", args[0])
+			switch w {
+			case "-l":
+				long = true
+				continue
+			case "-p":
+				perLine = true
+				continue
+			case "-v":
+				verbose = true
+				continue
+			case "-c":
+				clear = true
+				continue
+			case "--":
+				args = nil
+				continue
+			}
+			if w == "" || (w[0] != '-' && w[0] != '+') {
+				return failf(2, "dirs: %s: invalid option\n", w)
+			}
+			n, ok := legalNumber(w[1:])
+			if !ok {
+				return failf(2, "dirs: %s: invalid number\n", w)
+			}
+			index, haveIndex, indexWord = n, true, w[1:]
+			if w[0] == '-' {
+				index = int64(offset) - n
+			}
 		}
 		if clear {
 			r.setDirList(nil)
@@ -184,7 +181,10 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 		}
 		if haveIndex {
 			if index < 0 || index > int64(offset) {
-				return failf(1, "dirs: %d: directory stack index out of range\n", index)
+				if offset == 0 {
+					return failf(1, "dirs: directory stack empty\n")
+				}
+				return failf(1, "dirs: %s: directory stack index out of range\n", indexWord)
 			}
 			if verbose {
 				r.outf("%2d  %s\n", index, entry(int(index)))

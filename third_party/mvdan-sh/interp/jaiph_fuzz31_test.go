@@ -264,3 +264,74 @@ func TestJaiphClosedStdioToProgram(t *testing.T) {
 		`{ cat; echo "in $?"; } <&-; cat </dev/null; echo "s=$?"`,
 	})
 }
+
+// TestJaiphYashBuiltinErrors: bash's texts for the option and operand
+// errors of command, mapfile, dirs, unalias, kill and getopts (yash's
+// tests/*-y.tst run as bodies): an invalid option with the usage line,
+// dirs' "invalid number" and "directory stack empty", kill's -n NAME and
+// -sNAME, getopts' ':' never an option.
+func TestJaiphYashBuiltinErrors(t *testing.T) {
+	runCases(t, []string{
+		`command -b echo; echo "s=$?"; command --foo x; echo "s=$?"; mapfile -x a; echo "s=$?"`,
+		`dirs +1; echo $?; dirs -1; echo $?; pushd /tmp >/dev/null; dirs +5; echo $?; dirs -5; echo $?; dirs --clear; echo $?; dirs -x; echo $?; dirs +x; echo $?`,
+		`unalias --no; echo $?; unalias -x; echo $?; alias a=b; unalias -a; alias; echo $?`,
+		`kill -n CHLD $$; echo $?; kill -sCHLD $$; echo $?; kill -n0 $$; echo $?; kill -nCHLD $$; echo $?; kill -sX 1; echo $?`,
+		`getopts : o -:; echo "$? $o $OPTARG"; OPTIND=1; getopts a: o -:; echo "$? $o ${OPTARG-u}"`,
+	})
+}
+
+// TestJaiphIFSPerWord: each word is split with IFS as the words before it
+// left it, and an unquoted ${IFS=…} is split with the new IFS (yash's
+// tests/fsplit-y.tst).
+func TestJaiphIFSPerWord(t *testing.T) {
+	runCases(t, []string{
+		`unset IFS; v='1  2  3'; printf '[%s]' $v "${IFS=X}" $v; echo`,
+		`unset IFS; v='1  2  3'; printf '[%s]' $v ${IFS=:} $v; echo`,
+		`IFS=' '; w='a:b c'; for x in $w ${IFS=:} $w; do printf '<%s>' "$x"; done; echo`,
+	})
+}
+
+// TestJaiphPatternTrailingBackslash: in [[ == ]] and case, a backslash
+// ending the pattern matches a backslash (yash's tests/bracket-y.tst).
+func TestJaiphPatternTrailingBackslash(t *testing.T) {
+	runCases(t, []string{
+		`bs='\'; [[ $bs = $bs$bs ]]; echo "$?"; [[ $bs != $bs ]]; echo "$?"; [[ $bs == $bs ]]; echo "$?"; [[ 'a\' == a$bs ]]; echo "$?"; [[ ab == a$bs ]]; echo "$?"`,
+		`bs='\'; case $bs in $bs) echo match;; *) echo no;; esac`,
+	})
+}
+
+// TestJaiphDeclareGlobalOverCallerNameref: declare -g NAME in a function
+// whose caller has a local nameref NAME declares the global NAME, not
+// the variable the nameref names (soak seed 164).
+func TestJaiphDeclareGlobalOverCallerNameref(t *testing.T) {
+	runCases(t, []string{
+		`f1() { declare -gi v2; declare -p v2 u1; v2=~; declare -p v2 u1; }; g() { declare -n v2=u1; f1; declare -p v2 u1; }; g; declare -p v2 u1`,
+		`declare -n gr=gx; f() { declare -gi gr; declare -p gr gx; }; f`,
+	})
+}
+
+// TestJaiphBashRandom: RANDOM seeded by an assignment gives bash's own
+// sequence; a local RANDOM, or RANDOM once unset, is an ordinary
+// variable (yash's tests/random-y.tst).
+func TestJaiphBashRandom(t *testing.T) {
+	runCases(t, []string{
+		`RANDOM=123; echo $RANDOM $RANDOM $RANDOM $RANDOM $RANDOM`,
+		`RANDOM=0; echo $RANDOM $RANDOM; RANDOM=-5; echo $RANDOM $RANDOM; RANDOM=4294967297; echo $RANDOM`,
+		`RANDOM=x; RANDOM=7; (RANDOM=7; echo $RANDOM); echo $RANDOM; a=$(RANDOM=9; echo $RANDOM $RANDOM); echo "$a"`,
+		`f() { local RANDOM=3; echo $RANDOM $RANDOM; }; f; RANDOM=11; echo $RANDOM`,
+		`unset RANDOM; echo ${RANDOM-unset}; RANDOM=5; echo $RANDOM $RANDOM; ( echo $RANDOM )`,
+	})
+}
+
+// TestJaiphChildRedirAssign: the redirections of an external command or
+// a subshell are expanded in bash's child: what they assign does not
+// stay (`cat <${x=f}`, a here-document's `${a=foo}`); a builtin's or a
+// compound command's does (yash's tests/redir-y.tst).
+func TestJaiphChildRedirAssign(t *testing.T) {
+	runCases(t, []string{
+		"unset x; (:) < ${x=/dev/null}; echo \"1 [$x]\"; unset x; { :; } < ${x=/dev/null}; echo \"2 [$x]\"",
+		"unset x; : < ${x=/dev/null}; echo \"3 [$x]\"; unset x; cat < ${x=/dev/null}; echo \"4 [$x]\"",
+		"unset a; cat <<END\n${a=foo}\nEND\necho \"5 [$a]\"; unset a; : <<END\n${a=foo}\nEND\necho \"6 [$a]\"",
+		"unset x; for i in 1; do :; done < ${x=/dev/null}; echo \"8 [$x]\"; n=0; cat </dev/null >$((n++)).out; echo \"n=$n\"",
+	})
+}

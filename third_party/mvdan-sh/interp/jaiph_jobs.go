@@ -686,10 +686,8 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 			}
 			spec := args[0]
 			args = args[1:]
+			// bash's decode_signal takes a name after -n too
 			n, ok := parseSignal(spec, false)
-			if _, err := strconv.Atoi(spec); flag == "-n" && err != nil {
-				ok = false
-			}
 			if !ok && spec != "0" {
 				fail("kill: %s: invalid signal specification\n", spec)
 				return exit
@@ -703,6 +701,10 @@ func (r *Runner) killBuiltin(ctx context.Context, args []string) exitStatus {
 				break
 			}
 			spec := flag[1:]
+			if len(flag) > 2 && (flag[1] == 's' && isASCIILetter(flag[2]) || flag[1] == 'n' && flag[2] >= '0' && flag[2] <= '9') {
+				// bash's -sNAME and -nNUMBER in one word
+				spec = flag[2:]
+			}
 			n, ok := parseSignal(spec, false)
 			if !ok && spec != "0" {
 				fail("kill: %s: invalid signal specification\n", spec)
@@ -1177,3 +1179,5 @@ func (r *Runner) jobsBuiltin(args []string) exitStatus {
 	}
 	return exit
 }
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -740,6 +740,15 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		if substs := r.substsDone; rs != nil && rs.apply(ctx, r, st) && r.substsDone != substs {
 			r.exit = r.lastExpandExit
 		}
+	} else if _, sub := st.Cmd.(*syntax.Subshell); sub && rs != nil {
+		// jaiph-go patch: a subshell's redirections are expanded in
+		// its child (inChildEnv)
+		ok := false
+		r.inChildEnv(func() { ok = rs.apply(ctx, r, st) })
+		if ok {
+			r.cmd(ctx, st.Cmd)
+			r.setPipeStatus(st.Cmd, st.Negated)
+		}
 	} else if rs == nil || rs.apply(ctx, r, st) {
 		r.cmd(ctx, st.Cmd)
 		r.setPipeStatus(st.Cmd, st.Negated)
@@ -855,6 +864,18 @@ func (r *Runner) runsInChild(ctx context.Context, name string) bool {
 		return false
 	}
 	return !r.isHandlerFunc(ctx, name)
+}
+
+// inChildEnv runs f, the expansion of the redirections of a command bash
+// runs in a child it forks (an external program, a subshell), with the
+// variables it assigns (`cat <${x=f}`, a here-document's `${a=foo}`)
+// kept to a scratch scope: in bash they are the child's and go with it
+// (jaiph-go patch).
+func (r *Runner) inChildEnv(f func()) {
+	saved := r.writeEnv
+	r.writeEnv = &overlayEnviron{parent: saved}
+	defer func() { r.writeEnv = saved }()
+	f()
 }
 
 // varFd is a {var} redirection of a statement (jaiph-go patch).
@@ -1381,7 +1402,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			undoPrefix()
 			child := r.runsInChild(ctx, fields[0])
 			r.redirCommand, r.childRedirs = fields[0], child
-			ok := pending()
+			var ok bool
+			if child {
+				r.inChildEnv(func() { ok = pending() })
+			} else {
+				ok = pending()
+			}
 			r.redirCommand, r.childRedirs = "", false
 			if child && r.exit.exiting && !r.exit.fatalExit && !r.exit.discard {
 				// jaiph-go patch: bash performs an external
@@ -2127,7 +2153,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					name = n
 				}
 			}
-			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) {
+			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) && !(global && r.callerNameref(name)) {
 				// jaiph-go patch: a nameref named without a value
 				// declares the variable it names (declare -u r,
 				// readonly r, export r), as bash.
@@ -3313,6 +3339,11 @@ func (r *Runner) match(pat, name string, extGlob bool) bool {
 	}
 	if r.opts[optNoCaseMatch] {
 		mode |= pattern.NoGlobCase // jaiph-go patch: "shopt -s nocasematch" for case and [[ ]]
+	}
+	if n := len(pat) - len(strings.TrimRight(pat, `\`)); n%2 == 1 {
+		// jaiph-go patch: a backslash ending the pattern is a literal
+		// one (bash's strmatch: [[ '\' == $bs ]] with bs='\')
+		pat += `\`
 	}
 	matcher, err := internal.ExtendedPatternMatcher(pat, mode, r.ecfg.Done)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	mathrand "math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -343,6 +342,17 @@ func (r *Runner) globalEnv() *overlayEnviron {
 		}
 	}
 	return levels[lastScope+1]
+}
+
+// callerNameref says the nameref name resolves to is a function's local,
+// not the global: declare -g NAME then declares the global NAME, not what
+// the local nameref names (jaiph-go patch).
+func (r *Runner) callerNameref(name string) bool {
+	g := r.globalEnv()
+	if g == nil {
+		return false
+	}
+	return g.Get(name).Kind != expand.NameRef
 }
 
 // localBelow says a function scope, or a call's prefix bindings, under o
@@ -680,16 +690,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getppid())
 		vr.ReadOnly, vr.Integer = true, true
 	case "RANDOM": // not for cryptographic use
-		// Without a seed we use the global generator, which is seeded randomly
-		// and also uses ChaCha8. Note that [Runner.subshell] does not copy the
-		// seeded generator, so subshells start afresh like in bash.
-		var n int
-		if r.rand != nil {
-			n = r.rand.IntN(randomMax)
-		} else {
-			n = mathrand.IntN(randomMax)
+		// jaiph-go patch: bash's generator (jaiph_random.go); once
+		// unset, RANDOM is an ordinary variable. [Runner.subshell] does
+		// not copy the generator, so subshells start afresh like in bash.
+		if r.randomUnset || r.writeEnv.Get(name).Local {
+			break // an ordinary variable: unset once, or a function's local
 		}
-		vr.Kind, vr.Str = expand.String, strconv.Itoa(n)
+		vr.Kind, vr.Str = expand.String, strconv.Itoa(r.randomNumber())
 	case "SRANDOM": // pseudo-random generator from the system
 		var p [4]byte
 		cryptorand.Read(p[:])
@@ -784,6 +791,9 @@ func (r *Runner) delVar(name string) {
 		r.errf("%s: %v\n", name, err)
 		r.exit.code = 1
 		return
+	}
+	if name == "RANDOM" {
+		r.randomUnset = true // jaiph-go patch: see jaiph_random.go
 	}
 	if name == "PATH" {
 		r.hashFlush() // jaiph-go patch: see jaiph_hash.go
@@ -949,9 +959,6 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 
 // errReadOnly is returned when trying to modify a read-only variable.
 var errReadOnly = errors.New("readonly variable")
-
-// randomMax is one past the highest value that RANDOM expands to, like in Bash.
-const randomMax = 32768
 
 // bindInTurn binds the new list vr (a read -a's words) to name, which
 // holds cur, one element at a time, each evaluated by vr's declare -i as
@@ -1134,15 +1141,13 @@ func (r *Runner) bindChecked(name string, vr expand.Variable) error {
 	if name == "PATH" && vr.Kind != expand.KeepValue {
 		r.hashFlush() // jaiph-go patch: a value for PATH, see jaiph_hash.go
 	}
-	if name == "RANDOM" && vr.Kind == expand.String {
+	if name == "RANDOM" && vr.Kind == expand.String && !r.randomUnset && !r.writeEnv.Get(name).Local {
 		// Assigning to RANDOM seeds its generator; the stored value is never
 		// read, as [Runner.lookupVar] always computes a new number. We only
 		// seed once the assignment succeeds so that attributes such as
-		// read-only still apply. We use ChaCha8 rather than PCG, whose only
-		// edge is speed, which is irrelevant next to expanding a variable.
-		var seed [32]byte
-		binary.LittleEndian.PutUint64(seed[:], uint64(atoi(vr.Str)))
-		r.rand = mathrand.New(mathrand.NewChaCha8(seed))
+		// read-only still apply. jaiph-go patch: bash's seed
+		// (jaiph_random.go).
+		r.seedRandom(vr.Str, vr.Integer)
 	}
 	if name == "HISTFILESIZE" && vr.Kind == expand.String && vr.Set {
 		r.histFileSize(vr.Str) // jaiph-go patch: jaiph_histfile.go

@@ -1,0 +1,74 @@
+// jaiph-go: bash's RANDOM. Seeded by an assignment, it gives bash's own
+// sequence (variables.c brand: Park and Miller's minimal standard
+// generator, its two halves xored, 15 bits), so a script that seeds it to
+// repeat a run gets bash's numbers; a value is never the one before it.
+// Unseeded it starts from a random seed, and a subshell that does not
+// seed it itself starts afresh, as bash reseeds in a child. Unset, RANDOM
+// loses its special meaning for good, as in bash.
+
+package interp
+
+import (
+	mathrand "math/rand/v2"
+	"strconv"
+)
+
+// bashRandom is the state of RANDOM's generator.
+type bashRandom struct {
+	seed uint32
+	last int
+}
+
+// intrand32 is bash's minimal standard step: 16807 * x mod (2^31 - 1).
+func intrand32(last uint32) uint32 {
+	ret := last
+	if ret == 0 {
+		ret = 123459876 // a seed of 0 would stay 0
+	}
+	h := int32(ret / 127773)
+	l := int32(ret - 127773*uint32(h))
+	t := 16807*l - 2836*h
+	if t < 0 {
+		t += 0x7fffffff
+	}
+	return uint32(t)
+}
+
+// next is bash's get_random_number: brand() until it differs from the
+// number before.
+func (g *bashRandom) next() int {
+	for {
+		g.seed = intrand32(g.seed)
+		rv := int((g.seed>>16)^(g.seed&65535)) & 32767
+		if rv != g.last {
+			g.last = rv
+			return rv
+		}
+	}
+}
+
+// randomNumber is $RANDOM's next value.
+func (r *Runner) randomNumber() int {
+	if r.bashRand == nil {
+		r.bashRand = &bashRandom{seed: mathrand.Uint32()}
+	}
+	return r.bashRand.next()
+}
+
+// seedRandom is bash's assign_random: a number (an arithmetic value for
+// a declare -i RANDOM) seeds the generator; anything else leaves it.
+func (r *Runner) seedRandom(value string, integer bool) {
+	var n int64
+	if integer {
+		var err error
+		if n, err = strconv.ParseInt(value, 10, 64); err != nil {
+			return
+		}
+	} else {
+		var ok bool
+		if n, ok = legalNumber(value); !ok {
+			return
+		}
+	}
+	r.bashRand = &bashRandom{seed: uint32(n)}
+}
