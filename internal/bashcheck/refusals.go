@@ -99,7 +99,7 @@ var table = []refusal{
 	{"single quotes around a double quote in the word of a double-quoted ${…} (bash removes the double quote)", kNode, "\"${'}\"", "", `x=1; echo "${x+'a}"; echo "b'}"; echo after`},
 	// bash reads ${#^}, ${#,,x} and ${#/} as the length operator
 	// followed by garbage: bad substitution.
-	{"${#^}, ${#,}, ${#/} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
+	{"${#^}, ${#,}, ${#/}, ${#+}, ${#=} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
@@ -934,7 +934,8 @@ func quotedParamRefusal(dq *syntax.DblQuoted) (string, syntax.Pos, bool) {
 }
 
 // badLengthSubst says pe is `${#` followed by a case modification
-// (${#^}, ${#,,x}) or by a lone `/` (${#/}): bash reads the `#` as the
+// (${#^}, ${#,,x}), by a lone `/` (${#/}), or by a `+` or `=` with no word
+// (${#+}, ${#=}): bash reads the `#` as the
 // length operator there and fails with "bad substitution"; the
 // interpreter expands $# with the operator.
 func badLengthSubst(pe *syntax.ParamExp) bool {
@@ -950,6 +951,9 @@ func badLengthSubst(pe *syntax.ParamExp) bool {
 	switch pe.Exp.Op {
 	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
 		return true
+	case syntax.AlternateUnset, syntax.AssignUnset:
+		// ${#+} and ${#=} with no word ("${#+x}" is $#'s alternative)
+		return pe.Exp.Word == nil || len(pe.Exp.Word.Parts) == 0
 	}
 	return false
 }

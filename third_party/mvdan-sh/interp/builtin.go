@@ -229,6 +229,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "set":
 		if err := Params(args...)(r); err != nil {
+			if strings.HasSuffix(err.Error(), ": invalid option") {
+				// jaiph-go patch: bash's usage line after it
+				return failf(2, "set: %v\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n", err)
+			}
 			return failf(2, "set: %v\n", err)
 		}
 		r.updateExpandOpts()
@@ -236,21 +240,27 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: bash's statuses and texts; shifting past $# fails
 		// with status 1 and leaves the parameters unchanged; a leading
 		// "--" is dropped (bash's no_options), as for return and getopts.
+		// As bash's get_numeric_arg: the number (legal_number) is
+		// checked before any word after it, and a count out of range
+		// names the first word as given ("--" if it was one).
+		first := ""
+		if len(args) > 0 {
+			first = args[0]
+		}
 		args = dropDoubleDash(args)
 		n := 1
-		switch len(args) {
-		case 0:
-		case 1:
-			n2, err := strconv.Atoi(args[0])
-			if err != nil {
+		if len(args) > 0 {
+			n2, ok := legalNumber(args[0])
+			if !ok {
 				return failf(1, "shift: %s: numeric argument required\n", args[0])
 			}
-			if n2 < 0 {
-				return failf(1, "shift: %s: shift count out of range\n", args[0])
+			if len(args) > 1 {
+				return r.tooManyArgs("shift")
 			}
-			n = n2
-		default:
-			return r.tooManyArgs("shift")
+			if n2 < 0 {
+				return failf(1, "shift: %s: shift count out of range\n", first)
+			}
+			n = int(min(n2, int64(len(r.Params))+1))
 		}
 		if n > len(r.Params) {
 			exit.code = 1
@@ -261,22 +271,46 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		vars := true
 		funcs := true
 		noRef := false // jaiph-go patch: unset -n r unsets the nameref itself
-	unsetOpts:
-		for i, arg := range args {
-			switch arg {
-			case "-n":
-				noRef, funcs = true, false
-			case "-v":
-				funcs = false
-			case "-f":
-				vars = false
-			default:
-				args = args[i:]
-				break unsetOpts
+		// jaiph-go patch: bash's internal_getopt "fnv": letters in
+		// one word or several, "--" ending them, anything else an
+		// invalid option; -f with -v is an error of its own
+		onlyVars, onlyFuncs := false, false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+			w := args[0]
+			args = args[1:]
+			if w == "--" {
+				break
 			}
+			for i, c := range w[1:] {
+				switch {
+				case c == 'n':
+					noRef = true
+				case c == 'v':
+					onlyVars = true
+				case c == 'f':
+					onlyFuncs = true
+				default:
+					bad := "-" + string(c)
+					if c == '-' && i == 0 {
+						bad = "--"
+					}
+					return failf(2, "unset: %s: invalid option\nunset: usage: unset [-f] [-v] [-n] [name ...]\n", bad)
+				}
+			}
+		}
+		switch {
+		case onlyVars && onlyFuncs:
+			return failf(1, "unset: cannot simultaneously unset a function and a variable\n")
+		case onlyFuncs:
+			vars, noRef = false, false
+		case onlyVars || noRef:
+			funcs = false
 		}
 
 		for _, arg := range args {
+			if v := r.lookupVar(arg); noRef && vars && syntax.ValidName(arg) && v.Kind != expand.NameRef && !v.ReadOnly {
+				continue // jaiph-go patch: unset -n leaves what is no nameref, as bash
+			}
 			if vars && !noRef && syntax.ValidName(arg) && r.lookupVar(arg).Kind == expand.NameRef {
 				// jaiph-go patch: unset r of a nameref to an
 				// element (declare -n r='a[1]') unsets the element.
@@ -652,7 +686,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 						r.errf("command: %s: not found\n", arg)
 					}
 				}
-				if !found {
+				if !found && len(fp.args()) > 0 { // jaiph-go patch: no name is no failure
 					exit.code = 1
 				}
 				return exit
@@ -717,14 +751,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if r.inTrap {
 				exit.code = r.trapSaved
 			}
-		case 1:
-			n, err := strconv.Atoi(args[0])
-			if err != nil {
-				return failf(2, "return: %s: numeric argument required\n", args[0]) // jaiph-go patch: bash's text
+		default:
+			// jaiph-go patch: bash's get_exitstat: a word that is no
+			// number (legal_number) is reported and the function
+			// returns 2; only then are more words too many
+			n, ok := legalNumber(args[0])
+			if !ok {
+				r.errf("return: %s: numeric argument required\n", args[0])
+				exit.code = 2
+				break
+			}
+			if len(args) > 1 {
+				return r.tooManyArgs("return")
 			}
 			exit.code = uint8(n)
-		default:
-			return r.tooManyArgs("return")
 		}
 		exit.returning = true
 	case "read":

@@ -335,3 +335,18 @@ func TestJaiphChildRedirAssign(t *testing.T) {
 		"unset x; for i in 1; do :; done < ${x=/dev/null}; echo \"8 [$x]\"; n=0; cat </dev/null >$((n++)).out; echo \"n=$n\"",
 	})
 }
+
+// TestJaiphYashNumericArgs: shift and return read their number as bash's
+// get_numeric_arg/get_exitstat (legal_number, checked before the words
+// after it; `return x` returns 2 from the function); set, trap and unset
+// report an invalid option with bash's usage line, unset -f with -v is an
+// error, unset -n leaves a variable that is no nameref (yash's tests).
+func TestJaiphYashNumericArgs(t *testing.T) {
+	runCases(t, []string{
+		`shift -- -1; echo $?; shift -A a 0; echo $?; shift 1 2; echo $?; set -- a b; shift -2; echo $?; shift 5; echo $?; shift " 1 "; echo $? $#; shift ""; echo $?`,
+		`f() { return -n 7; }; f; echo $?; f() { return x; echo no; }; f; echo $?; f() { return " 3 "; }; f; echo $?; f() { return 300; }; f; echo $?; f() { return 1 2; echo after; }; f; echo $?`,
+		`set -V; echo $?; set --cu; echo $?; trap --print; echo $?; trap -x; echo $?; command -V; echo $?`,
+		`a=1; unset --variables a; echo "s=$? ${a-unset}"; a() { echo f; }; unset -fv a; echo "s=$?"; unset -x a; echo "s=$?"; unset -v; echo "s=$?"`,
+		`d=4; unset -n d; echo ${d-gone}; unset -nv d; echo ${d-gone}; readonly ro=1; unset -n ro; echo $?`,
+	})
+}

@@ -539,7 +539,7 @@ func (r *Runner) trapBuiltin(args []string) exitStatus {
 			case 'p':
 				print = true
 			default:
-				r.errf("trap: %s: invalid option\n", flag)
+				r.errf("trap: -%c: invalid option\n", c) // bash names the letter
 				r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
 				exit.code = 2
 				return exit
