@@ -2088,6 +2088,11 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 				return vr.String(), rest
 			}
 		}
+		// jaiph-go patch: with HOME unset, bash's tilde_expand_word
+		// takes the user's home from the password database
+		if u, err := user.Current(); err == nil && u.HomeDir != "" {
+			return u.HomeDir, rest
+		}
 		return "", field
 	}
 

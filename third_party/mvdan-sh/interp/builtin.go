@@ -1247,21 +1247,35 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// valid (status 1). Aliases are never expanded: bash expands
 		// them only with expand_aliases, which the interpreter refuses.
 		show := func(name string, als alias) {
+			if strings.HasPrefix(name, "-") {
+				name = "-- " + name // as bash prints it, to be read back
+			}
 			r.outf("alias %s=%s\n", name, bashSingleQuote(als.src))
 		}
-		if len(args) > 0 && (args[0] == "--" || args[0] == "-p") {
-			if args[0] == "-p" && len(args) == 1 {
-				args = nil
-			} else {
-				args = args[1:]
+		// bash's internal_getopt "p": -p lists every alias before the
+		// names are read, "--" ends the options
+		listAll := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+			w := args[0]
+			args = args[1:]
+			if w == "--" {
+				break
+			}
+			for i, c := range w[1:] {
+				if c == 'p' {
+					listAll = true
+					continue
+				}
+				bad := "-" + string(c)
+				if c == '-' && i == 0 {
+					bad = "--"
+				}
+				r.errf("alias: %s: invalid option\n", bad)
+				r.errf("alias: usage: alias [-p] [name[=value] ... ]\n")
+				return exitStatus{code: 2}
 			}
 		}
-		if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" {
-			r.errf("alias: %s: invalid option\n", args[0][:2])
-			r.errf("alias: usage: alias [-p] [name[=value] ... ]\n")
-			return exitStatus{code: 2}
-		}
-		if len(args) == 0 {
+		if len(args) == 0 || listAll {
 			for _, name := range slices.Sorted(maps.Keys(r.alias)) {
 				show(name, r.alias[name])
 			}
@@ -2010,6 +2024,9 @@ func (r *Runner) commandVPath(name string, stdPath bool) (string, bool) {
 // bashSingleQuote quotes s as bash's sh_single_quote: in single quotes,
 // each quote written '\” (jaiph-go patch, for alias listings).
 func bashSingleQuote(s string) string {
+	if s == "'" {
+		return `\'` // jaiph-go patch: bash's sh_single_quote
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 

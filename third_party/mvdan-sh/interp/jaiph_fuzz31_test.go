@@ -350,3 +350,15 @@ func TestJaiphYashNumericArgs(t *testing.T) {
 		`d=4; unset -n d; echo ${d-gone}; unset -nv d; echo ${d-gone}; readonly ro=1; unset -n ro; echo $?`,
 	})
 }
+
+// TestJaiphAliasOptionsAndTilde: alias reads -p and "--" as bash's
+// getopt (a name after "--" may start with "-", and is listed as `alias
+// -- -=…`; a lone quote as `\'`); with HOME unset, ~ is the user's home
+// from the password database (yash's alias-y and tilde-y tests).
+func TestJaiphAliasOptionsAndTilde(t *testing.T) {
+	runCases(t, []string{
+		`alias -- -="x"; echo $?; alias; alias -p b=c; echo $?; alias -g; echo $?; alias --x; echo $?; alias -pp; echo $?`,
+		`alias -- q="'"; alias q`,
+		`unset HOME; echo ~; echo ~/x; x=~; echo "$x"`,
+	})
+}
