@@ -320,6 +320,7 @@ func TestJaiphBashRandom(t *testing.T) {
 		`RANDOM=x; RANDOM=7; (RANDOM=7; echo $RANDOM); echo $RANDOM; a=$(RANDOM=9; echo $RANDOM $RANDOM); echo "$a"`,
 		`f() { local RANDOM=3; echo $RANDOM $RANDOM; }; f; RANDOM=11; echo $RANDOM`,
 		`unset RANDOM; echo ${RANDOM-unset}; RANDOM=5; echo $RANDOM $RANDOM; ( echo $RANDOM )`,
+		`for v in '' X ' 7' +3 -5 99999999999999999999 0x10 '2*8'; do RANDOM="$v"; echo "[$v] $RANDOM $RANDOM"; done; (RANDOM=; echo [$RANDOM]); (RANDOM=X; echo [$RANDOM])`,
 	})
 }
 

@@ -10,7 +10,8 @@ package interp
 
 import (
 	mathrand "math/rand/v2"
-	"strconv"
+
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 )
 
 // bashRandom is the state of RANDOM's generator.
@@ -55,20 +56,14 @@ func (r *Runner) randomNumber() int {
 	return r.bashRand.next()
 }
 
-// seedRandom is bash's assign_random: a number (an arithmetic value for
-// a declare -i RANDOM) seeds the generator; anything else leaves it.
-func (r *Runner) seedRandom(value string, integer bool) {
-	var n int64
-	if integer {
-		var err error
-		if n, err = strconv.ParseInt(value, 10, 64); err != nil {
-			return
-		}
-	} else {
-		var ok bool
-		if n, ok = legalNumber(value); !ok {
-			return
-		}
+// seedRandom is bash 5.2's assign_random: the value, evaluated as
+// arithmetic (empty or a name without a value is 0), seeds the generator;
+// an arithmetic error is reported and leaves it.
+func (r *Runner) seedRandom(value string) {
+	n, err := expand.ArithmString(r.ecfg, value)
+	if err != nil {
+		r.errf("%v\n", err)
+		return
 	}
 	r.bashRand = &bashRandom{seed: uint32(n)}
 }

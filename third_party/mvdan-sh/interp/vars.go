@@ -1147,7 +1147,7 @@ func (r *Runner) bindChecked(name string, vr expand.Variable) error {
 		// seed once the assignment succeeds so that attributes such as
 		// read-only still apply. jaiph-go patch: bash's seed
 		// (jaiph_random.go).
-		r.seedRandom(vr.Str, vr.Integer)
+		r.seedRandom(vr.Str)
 	}
 	if name == "HISTFILESIZE" && vr.Kind == expand.String && vr.Set {
 		r.histFileSize(vr.Str) // jaiph-go patch: jaiph_histfile.go
