@@ -363,3 +363,13 @@ func TestJaiphAliasOptionsAndTilde(t *testing.T) {
 		`unset HOME; echo ~; echo ~/x; x=~; echo "$x"`,
 	})
 }
+
+// TestJaiphWaitDisownWords: wait names the first letter that is no option
+// ("--" for --x); disown takes a word that is no number as a job spec
+// (yash's wait-y and disown-y tests).
+func TestJaiphWaitDisownWords(t *testing.T) {
+	runCases(t, []string{
+		`wait --no-such=option; echo $?; wait -x; echo $?; wait -nx; echo $?`,
+		`sleep 0.2 >/dev/null & disown sleep; echo $?; disown nosuch; echo $?; wait`,
+	})
+}

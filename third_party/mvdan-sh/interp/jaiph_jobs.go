@@ -883,7 +883,11 @@ func (r *Runner) disownBuiltin(args []string) exitStatus {
 		return exit
 	}
 	for _, arg := range args {
-		bg, res := r.findJobSpec(arg)
+		spec := arg
+		if _, num := legalNumber(arg); !num && !strings.HasPrefix(arg, "%") {
+			spec = "%" + arg // bash's get_job_spec: a word is a job spec
+		}
+		bg, res := r.findJobSpec(spec)
 		if bg == nil || bg.job == 0 {
 			r.reportJobSpec("disown", arg, res, true)
 			exit.code = 1
@@ -923,7 +927,13 @@ func (r *Runner) waitBuiltin(ctx context.Context, args []string) exitStatus {
 				return exit
 			}
 		default:
-			r.errf("wait: %s: invalid option\n", flag)
+			// bash's getopt names the first letter that is none of
+			// its options ("--" for --x)
+			bad := flag[:2]
+			if i := strings.IndexFunc(flag[1:], func(c rune) bool { return !strings.ContainsRune("fnp", c) }); i >= 0 && !strings.HasPrefix(flag, "--") {
+				bad = "-" + string(flag[1+i])
+			}
+			r.errf("wait: %s: invalid option\n", bad)
 			r.errf("wait: usage: wait [-fn] [-p var] [id ...]\n")
 			exit.code = 2
 			return exit
