@@ -2374,6 +2374,10 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 			p.curErr(`%#q can only be used to close a block`, rightBrace)
 		case "then", "elif":
 			p.curErr("%#q can only be used in an `if`", p.val)
+		case "in":
+			// jaiph-go patch: a reserved word bash does not take as a
+			// command (syntax error near unexpected token `in')
+			p.curErr("%#q can only be used in a `for`, `select` or `case`", p.val)
 		case "fi":
 			p.curErr("%#q can only be used to end an `if`", p.val)
 		case "do":
