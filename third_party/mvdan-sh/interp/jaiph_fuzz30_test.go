@@ -388,8 +388,10 @@ func TestJaiphArithSingleQuotes(t *testing.T) {
 func TestJaiphTimeTime(t *testing.T) {
 	runCases(t, []string{
 		`TIMEFORMAT=T; time time echo a`,
-		`time -p time echo b 2>&1 | grep -c real`,
-		`time time -p echo c 2>&1 | grep -c real`,
+		// the reports go through grep: their figures depend on load
+		`{ time -p time echo b; } 2>&1 | grep -c real`,
+		`{ time time -p echo c; } 2>&1 | grep -c real`,
+		`{ time -p time echo d; } 2>&1 | sed 's/[0-9]/N/g'`,
 	})
 }
 
