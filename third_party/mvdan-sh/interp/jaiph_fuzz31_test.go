@@ -236,6 +236,9 @@ func TestJaiphSignalDeathReport(t *testing.T) {
 		`sh -c 'kill -INT $$'; echo "s=$?"; sh -c 'kill -PIPE $$'; echo "s=$?"`,
 		`(kill $BASHPID); echo "s=$?"; (kill -INT $BASHPID; echo no); echo "s=$?"`,
 		`sh -c 'kill $$' & wait $!; echo "s=$?"`,
+		// reported once, not again by the function call or eval around it
+		`f() { sh -c 'kill $$'; }; f; echo "s=$?"; g() { f; }; g; echo "s=$?"; eval "sh -c 'kill \$\$'"; echo "s=$?"`,
+		`{ sh -c 'kill $$'; }; echo "s=$?"; if sh -c 'kill $$'; then :; fi; echo "s=$?"`,
 	})
 }
 

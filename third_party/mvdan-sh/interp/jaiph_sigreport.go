@@ -78,6 +78,9 @@ func (r *Runner) reportSignalDeath(st *syntax.Stmt) {
 	if desc != "" {
 		desc = strings.ToUpper(desc[:1]) + desc[1:]
 	}
+	// reported once: the commands around this one (a function's call, an
+	// eval) see the status alone
+	r.exit.err = nil
 	// SIGTERM (15), or a signal the shell traps: its description alone
 	if _, trapped := r.traps[int(s.Signal)]; s.Signal == 15 || trapped {
 		if s.CoreDump {
