@@ -801,18 +801,19 @@ type pendingGlob struct {
 // included, as strings; a field to glob is added to globs with its
 // pattern (jaiph-go patch).
 func (cfg *Config) wordsFields(out []string, words []*syntax.Word, globs *[]pendingGlob) ([]string, error) {
-	first := true
+	expanded := false // a word before this one expanded something
 	add := func(parts []syntax.WordPart) error {
-		if !first {
+		if expanded {
 			// jaiph-go patch: bash splits each word as it expands it,
 			// with IFS as the words before left it (a "${IFS=X}"
-			// changes how the later words split, not the earlier)
+			// changes how the later words split, not the earlier);
+			// only an expansion can have assigned it
 			cfg.ifs = " \t\n"
 			if vr := cfg.Env.Get("IFS"); vr.IsSet() {
 				cfg.ifs = vr.String()
 			}
 		}
-		first = false
+		expanded = expanded || !literalParts(parts)
 		wfields, err := cfg.wordFields(parts)
 		if err != nil {
 			return err
@@ -854,6 +855,23 @@ func (cfg *Config) wordsFields(out []string, words []*syntax.Word, globs *[]pend
 		}
 	}
 	return out, nil
+}
+
+// literalParts reports whether the parts expand nothing: no parameter,
+// arithmetic or substitution, so expanding them assigns no variable.
+func literalParts(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if !literalParts(p.Parts) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // globPending is the fields with each pending glob replaced by its

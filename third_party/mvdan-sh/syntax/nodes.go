@@ -552,6 +552,14 @@ func (w *Word) Lit() string {
 	// or one of the parts being a non-literal. Using strings.Join instead
 	// of a strings.Builder avoids extra work in these cases, since a single
 	// part is a shortcut, and many parts don't incur string copies.
+	// jaiph-go patch: a word of one literal part (nearly every one asked)
+	// is its value, without the slice that escapes to the heap.
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*Lit); ok {
+			return lit.Value
+		}
+		return ""
+	}
 	lits := make([]string, 0, 1)
 	for _, part := range w.Parts {
 		lit, ok := part.(*Lit)

@@ -18,6 +18,10 @@ func Walk(node Node, f func(Node) bool) {
 	if !f(node) {
 		return
 	}
+	// jaiph-go patch: the trailing comment that upstream walks with a
+	// defer inside a loop, walked at the end by hand: a defer in a loop
+	// makes every call of Walk pay for deferreturn (5 % of `jaiph check`).
+	var trailing *Comment
 
 	switch node := node.(type) {
 	case *File:
@@ -27,7 +31,7 @@ func Walk(node Node, f func(Node) bool) {
 	case *Stmt:
 		for _, c := range node.Comments {
 			if !node.End().After(c.Pos()) {
-				defer Walk(&c, f)
+				trailing = &c
 				break
 			}
 			Walk(&c, f)
@@ -139,7 +143,7 @@ func Walk(node Node, f func(Node) bool) {
 	case *CaseItem:
 		for _, c := range node.Comments {
 			if c.Pos().After(node.Pos()) {
-				defer Walk(&c, f)
+				trailing = &c
 				break
 			}
 			Walk(&c, f)
@@ -157,7 +161,7 @@ func Walk(node Node, f func(Node) bool) {
 	case *ArrayElem:
 		for _, c := range node.Comments {
 			if c.Pos().After(node.Pos()) {
-				defer Walk(&c, f)
+				trailing = &c
 				break
 			}
 			Walk(&c, f)
@@ -184,6 +188,9 @@ func Walk(node Node, f func(Node) bool) {
 	}
 
 	f(nil)
+	if trailing != nil {
+		Walk(trailing, f)
+	}
 }
 
 // Preorder returns an iterator over all the nodes of the syntax tree rooted at
