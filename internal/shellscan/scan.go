@@ -357,7 +357,9 @@ func Heredocs(line string) []Heredoc {
 				continue
 			}
 			h, end := heredocWord(line, i+2)
-			if h.Delim != "" {
+			if h.Delim != "" || h.Quoted {
+				// a quoted empty word (<<"" or <<-'') is a
+				// delimiter: the body ends at the first empty line
 				out = append(out, h)
 			}
 			sc.Seek(end)

@@ -44,6 +44,10 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 			shown := args[0]
 			if !strings.Contains(shown, "/") {
 				shown = path
+			} else if hc.ByExec && !strings.HasPrefix(shown, "/") {
+				// exec's full_pathname: the directory, the name
+				// without a leading ./
+				shown = strings.TrimSuffix(hc.Dir, "/") + "/" + strings.TrimPrefix(shown, "./")
 			}
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(hc.Dir, path)
@@ -91,17 +95,67 @@ func External(rewrite Rewrite) func(next interp.ExecHandlerFunc) interp.ExecHand
 				}
 				return interp.ExitStatus(128 + 2)
 			default:
-				fmt.Fprintf(hc.Stderr, "%s: %s\n", shown, errnoText(err))
+				fmt.Fprintln(hc.Stderr, execFailure(shown, path, err))
 				reportFault(ctx, args[0], err)
-				if _, serr := os.Stat(path); errors.Is(err, syscall.ENOENT) && serr != nil {
-					// a remembered path whose file is gone: bash's
-					// EX_NOTFOUND (a missing interpreter stays 126)
+				if errors.Is(err, syscall.ENOENT) {
+					// bash's EX_NOTFOUND: a remembered path whose file
+					// is gone, or a missing interpreter
 					return interp.ExitStatus(127)
 				}
 				return interp.ExitStatus(126)
 			}
 		}
 	}
+}
+
+// execFailure is bash's report (shell_execve) of a file it found and the
+// kernel would not run (not for ENOEXEC: that runs as a script): for an
+// executable file, a missing interpreter is "cannot execute: required
+// file not found" and another failure of a "#!" line's interpreter is a
+// "bad interpreter"; anything else is the error's text.
+func execFailure(shown, path string, err error) string {
+	text := shown + ": " + errnoText(err)
+	fi, serr := os.Stat(path)
+	if serr != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 ||
+		errors.Is(err, syscall.E2BIG) || errors.Is(err, syscall.ENOMEM) {
+		return text
+	}
+	if errors.Is(err, syscall.ENOENT) {
+		return shown + ": cannot execute: required file not found"
+	}
+	if interp := shebangInterpreter(path); interp != "" {
+		return shown + ": " + interp + ": bad interpreter: " + errnoText(err)
+	}
+	return text
+}
+
+// shebangInterpreter is the interpreter a "#!" line names, as bash's
+// getinterp reads it (blanks after "#!" skipped, up to the next blank; a
+// carriage return shown as ^M), or "" without one.
+func shebangInterpreter(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 80)
+	n, _ := io.ReadFull(f, buf)
+	line := buf[:n]
+	if len(line) < 3 || line[0] != '#' || line[1] != '!' {
+		return ""
+	}
+	line = line[2:]
+	if i := strings.IndexByte(string(line), '\n'); i >= 0 {
+		line = line[:i]
+	}
+	s := strings.TrimLeft(string(line), " \t")
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		s = s[:i]
+	}
+	if strings.HasSuffix(s, "\r") {
+		s = strings.TrimSuffix(s, "\r") + "^M"
+	}
+	return s
 }
 
 // lookPath finds a command as bash does; on failure it returns bash's

@@ -544,7 +544,8 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 			j := 0
 			for ; j < max && i+j < len(format); j++ {
 				c := format[i+j]
-				if (c >= '0' && c <= '9') ||
+				if (c >= '0' && c <= '7') || // jaiph-go patch: 8 and 9 are no octal digits
+					(hex && c >= '8' && c <= '9') ||
 					(hex && c >= 'a' && c <= 'f') ||
 					(hex && c >= 'A' && c <= 'F') {
 					// valid octal or hex char
@@ -1187,206 +1188,244 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			curField = append(curField, fieldPart{val: val[fieldStart:]})
 		}
 	}
-	for i, wp := range wps {
-		switch wp := wp.(type) {
-		case *syntax.Lit:
-			s := wp.Value
-			if i == 0 {
-				if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && !cfg.listWord && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
-					(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
-					// jaiph-go patch: as bash, a word that looks like an
-					// assignment (NAME=~/a:~/b) gets tilde expansion after
-					// its = and each :.
-					curField = append(curField, fieldPart{val: s[:eq+1]})
-					segs := strings.Split(s[eq+1:], ":")
-					for k, seg := range segs {
-						if k > 0 {
-							curField = append(curField, fieldPart{val: ":"})
+	// jaiph-go patch: the parts are added by a function, which adds those
+	// of the word of an unquoted ${x:-word} (or :+, -, +) in its place:
+	// its blanks split the fields around it (A${x:+ b }C is three).
+	var addParts func(wps []syntax.WordPart) error
+	addParts = func(wps []syntax.WordPart) error {
+		for i, wp := range wps {
+			switch wp := wp.(type) {
+			case *syntax.Lit:
+				s := wp.Value
+				if i == 0 {
+					if eq := strings.IndexByte(s, '='); !cfg.braceWord && eq > 0 && !cfg.listWord && !cfg.splitLits && syntax.ValidName(s[:eq]) && !strings.Contains(s, "\\") &&
+						(strings.HasPrefix(s[eq:], "=~") || strings.Contains(s[eq:], ":~")) {
+						// jaiph-go patch: as bash, a word that looks like an
+						// assignment (NAME=~/a:~/b) gets tilde expansion after
+						// its = and each :.
+						curField = append(curField, fieldPart{val: s[:eq+1]})
+						segs := strings.Split(s[eq+1:], ":")
+						for k, seg := range segs {
+							if k > 0 {
+								curField = append(curField, fieldPart{val: ":"})
+							}
+							prefix, rest := cfg.expandUser(seg, k == len(segs)-1 && len(wps) > 1)
+							if prefix != "" {
+								curField = append(curField, fieldPart{quote: quoteSingle, val: prefix})
+							}
+							curField = append(curField, fieldPart{val: rest})
 						}
-						prefix, rest := cfg.expandUser(seg, k == len(segs)-1 && len(wps) > 1)
-						if prefix != "" {
-							curField = append(curField, fieldPart{quote: quoteSingle, val: prefix})
-						}
-						curField = append(curField, fieldPart{val: rest})
+						continue
 					}
-					continue
-				}
-				prefix, rest := cfg.expandUser(s, len(wps) > 1)
-				curField = append(curField, fieldPart{
-					quote: quoteSingle,
-					val:   prefix,
-				})
-				s = rest
-			}
-			// Escaped characters are quoted, so that they aren't
-			// treated as metacharacters when globbing.
-			for {
-				i := strings.IndexByte(s, '\\')
-				if i < 0 || i == len(s)-1 {
-					break // a trailing backslash is kept as-is
-				}
-				_, size := utf8.DecodeRuneInString(s[i+1:])
-				if cfg.splitLits {
-					splitAdd(s[:i]) // jaiph-go patch: see splitLits
-					curField = append(curField, fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]})
-				} else {
-					curField = append(curField,
-						fieldPart{val: s[:i]},
-						fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
-					)
-				}
-				s = s[i+1+size:]
-			}
-			if cfg.splitLits {
-				splitAdd(s) // jaiph-go patch: see splitLits
-			} else {
-				curField = append(curField, fieldPart{val: s})
-			}
-		case *syntax.SglQuoted:
-			allowEmpty = true
-			fp := fieldPart{quote: quoteSingle, val: wp.Value}
-			if wp.Dollar {
-				fp.val = ansiCExpand(cfg, fp.val)
-			}
-			curField = append(curField, fp)
-		case *syntax.DblQuoted:
-			if len(wp.Parts) == 1 {
-				pe, _ := wp.Parts[0].(*syntax.ParamExp)
-				elems, err := cfg.quotedElemFields(pe)
-				if err != nil {
-					return nil, err
-				}
-				if elems != nil {
-					for i, elem := range elems {
-						if i > 0 {
-							flush()
-						}
+					prefix, rest := cfg.expandUser(s, len(wps) > 1)
+					if rest != s || !cfg.splitLits {
+						// jaiph-go patch: no tilde, no part: an empty quoted
+						// part would make a field of the IFS blank that
+						// starts the word of ${x:+ ''} (bash: one field)
 						curField = append(curField, fieldPart{
-							quote: quoteDouble,
-							val:   elem,
+							quote: quoteSingle,
+							val:   prefix,
 						})
 					}
+					s = rest
+				}
+				// Escaped characters are quoted, so that they aren't
+				// treated as metacharacters when globbing.
+				for {
+					i := strings.IndexByte(s, '\\')
+					if i < 0 || i == len(s)-1 {
+						break // a trailing backslash is kept as-is
+					}
+					_, size := utf8.DecodeRuneInString(s[i+1:])
+					if cfg.splitLits {
+						splitAdd(s[:i]) // jaiph-go patch: see splitLits
+						curField = append(curField, fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]})
+					} else {
+						curField = append(curField,
+							fieldPart{val: s[:i]},
+							fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
+						)
+					}
+					s = s[i+1+size:]
+				}
+				if cfg.splitLits {
+					splitAdd(s) // jaiph-go patch: see splitLits
+				} else {
+					curField = append(curField, fieldPart{val: s})
+				}
+			case *syntax.SglQuoted:
+				allowEmpty = true
+				fp := fieldPart{quote: quoteSingle, val: wp.Value}
+				if wp.Dollar {
+					fp.val = ansiCExpand(cfg, fp.val)
+				}
+				curField = append(curField, fp)
+			case *syntax.DblQuoted:
+				if len(wp.Parts) == 1 {
+					pe, _ := wp.Parts[0].(*syntax.ParamExp)
+					elems, err := cfg.quotedElemFields(pe)
+					if err != nil {
+						return err
+					}
+					if elems != nil {
+						for i, elem := range elems {
+							if i > 0 {
+								flush()
+							}
+							curField = append(curField, fieldPart{
+								quote: quoteDouble,
+								val:   elem,
+							})
+						}
+						continue
+					}
+				}
+				allowEmpty = true
+				if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
+					// jaiph-go patch: as in bash, "pre $@ post" gives one field
+					// per element, the first and last joined to the text around;
+					// so does "pre ${u:-"${a[@]}"} post" when the word is used.
+					for _, part := range wp.Parts {
+						if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
+							elems, err := cfg.quotedElemFields(pe)
+							if err != nil {
+								return err
+							}
+							if elems != nil {
+								for i, elem := range elems {
+									if i > 0 {
+										flush()
+									}
+									curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
+								}
+								continue
+							}
+						}
+						wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+						if err != nil {
+							return err
+						}
+						for _, fp := range wfield {
+							fp.quote = quoteDouble
+							curField = append(curField, fp)
+						}
+					}
 					continue
 				}
-			}
-			allowEmpty = true
-			if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
-				// jaiph-go patch: as in bash, "pre $@ post" gives one field
-				// per element, the first and last joined to the text around;
-				// so does "pre ${u:-"${a[@]}"} post" when the word is used.
-				for _, part := range wp.Parts {
-					if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
-						elems, err := cfg.quotedElemFields(pe)
+				wfield, err := cfg.wordField(wp.Parts, quoteDouble)
+				if err != nil {
+					return err
+				}
+				for _, part := range wfield {
+					part.quote = quoteDouble
+					curField = append(curField, part)
+				}
+				if len(wfield) == 0 {
+					// jaiph-go patch: "" is a quoted empty part, as '' is,
+					// so it makes a field of its own next to IFS
+					// whitespace: with b=' b ', ""$b is two fields ("" and
+					// b) and $b"" too, as in bash.
+					curField = append(curField, fieldPart{quote: quoteDouble})
+				}
+			case *syntax.ParamExp:
+				if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
+					return err
+				} else if ok {
+					// Unquoted "*" or "@" expansions produce one field per
+					// element; joining and re-splitting them would lose
+					// fields when IFS is empty (jaiph-go patch: with IFS
+					// set, they come joined, see unquotedElemFields).
+					for j, elem := range elems {
+						if j > 0 {
+							flush()
+						}
+						splitAdd(elem)
+					}
+					continue
+				}
+				if parts, ok, err := cfg.defaultWordParts(wp); err != nil {
+					return err
+				} else if ok {
+					if !quotesList(parts) {
+						old := cfg.splitLits
+						cfg.splitLits = true // ${x:-a b} is two fields, as the word's text is split
+						err := addParts(parts)
+						cfg.splitLits = old
 						if err != nil {
-							return nil, err
+							return err
 						}
-						if elems != nil {
-							for i, elem := range elems {
-								if i > 0 {
-									flush()
-								}
-								curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
-							}
-							continue
-						}
+						continue
 					}
-					wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+					// A word holding "$@" (or "${a[@]}") is split on its
+					// own, its blanks at either end delimiting nothing,
+					// and its first and last fields are joined to the
+					// text around it (bash's qdollarat: A${x:+ "$@" }B is
+					// Ap and "q rB" when $@ is p and "q r"). The outer
+					// call owns cfg's field buffers; a copy of the config
+					// brings its own.
+					inner := *cfg
+					inner.splitLits = true
+					wfields, err := inner.wordFields(parts)
 					if err != nil {
-						return nil, err
+						return err
 					}
-					for _, fp := range wfield {
-						fp.quote = quoteDouble
-						curField = append(curField, fp)
+					for j, f := range wfields {
+						if j > 0 {
+							flush()
+						}
+						if len(f) == 0 {
+							f = []fieldPart{{quote: quoteDouble}} // a quoted empty field
+						}
+						curField = append(curField, f...)
 					}
+					continue
 				}
-				continue
-			}
-			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
-			if err != nil {
-				return nil, err
-			}
-			for _, part := range wfield {
-				part.quote = quoteDouble
-				curField = append(curField, part)
-			}
-			if len(wfield) == 0 {
-				// jaiph-go patch: "" is a quoted empty part, as '' is,
-				// so it makes a field of its own next to IFS
-				// whitespace: with b=' b ', ""$b is two fields ("" and
-				// b) and $b"" too, as in bash.
-				curField = append(curField, fieldPart{quote: quoteDouble})
-			}
-		case *syntax.ParamExp:
-			if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
-				return nil, err
-			} else if ok {
-				// Unquoted "*" or "@" expansions produce one field per
-				// element; joining and re-splitting them would lose
-				// fields when IFS is empty (jaiph-go patch: with IFS
-				// set, they come joined, see unquotedElemFields).
-				for j, elem := range elems {
-					if j > 0 {
-						flush()
-					}
-					splitAdd(elem)
+				val, err := cfg.paramExp(wp)
+				if err != nil {
+					return err
 				}
-				continue
-			}
-			if wfields, ok, err := cfg.defaultWordFields(wp); err != nil {
-				return nil, err
-			} else if ok {
-				for j, f := range wfields {
-					if j > 0 {
-						flush()
-					}
-					if len(f) == 0 {
-						f = []fieldPart{{quote: quoteDouble}} // a quoted empty field
-					}
-					curField = append(curField, f...)
+				splitAdd(val)
+			case *syntax.CmdSubst:
+				val, err := cfg.cmdSubst(wp)
+				if err != nil {
+					return err
 				}
-				continue
+				splitAdd(val)
+			case *syntax.ArithmExp:
+				n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
+				if err != nil {
+					return err
+				}
+				// jaiph-go patch: an unquoted arithmetic expansion is
+				// split by IFS, as bash's (IFS=0: $((100)) is 1 and two
+				// empty fields' worth of delimiters)
+				splitAdd(strconv.Itoa(n))
+			case *syntax.ProcSubst:
+				path, err := cfg.ProcSubst(wp)
+				if err != nil {
+					return err
+				}
+				splitAdd(path)
+			case *syntax.ExtGlob:
+				if !cfg.ExtGlob {
+					return fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
+				}
+				// We don't translate or interpret the pattern here in any way;
+				// that's done later when globbing takes place via [pattern.Regexp].
+				// Here, all we do is keep the extended globbing expression in string form.
+				//
+				// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
+				// as plain literal strings, because a custom node is not particularly helpful.
+				// It's not like other globbing operators like `*` or `**` get their own nodes.
+				curField = append(curField, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			default:
+				panic(fmt.Sprintf("unhandled word part: %T", wp))
 			}
-			val, err := cfg.paramExp(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(val)
-		case *syntax.CmdSubst:
-			val, err := cfg.cmdSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(val)
-		case *syntax.ArithmExp:
-			n, err := ArithmTop(cfg, wp.X, arithTrailing(wp.X, wp.Right)) // jaiph-go patch: bash's error text
-			if err != nil {
-				return nil, err
-			}
-			// jaiph-go patch: an unquoted arithmetic expansion is
-			// split by IFS, as bash's (IFS=0: $((100)) is 1 and two
-			// empty fields' worth of delimiters)
-			splitAdd(strconv.Itoa(n))
-		case *syntax.ProcSubst:
-			path, err := cfg.ProcSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(path)
-		case *syntax.ExtGlob:
-			if !cfg.ExtGlob {
-				return nil, fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
-			}
-			// We don't translate or interpret the pattern here in any way;
-			// that's done later when globbing takes place via [pattern.Regexp].
-			// Here, all we do is keep the extended globbing expression in string form.
-			//
-			// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
-			// as plain literal strings, because a custom node is not particularly helpful.
-			// It's not like other globbing operators like `*` or `**` get their own nodes.
-			curField = append(curField, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
-		default:
-			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
+		return nil
+	}
+	if err := addParts(wps); err != nil {
+		return nil, err
 	}
 	flush()
 	if allowEmpty && len(fields) == 0 {
@@ -2725,12 +2764,23 @@ func (cfg *Config) extGlobMode() pattern.Mode {
 	return 0
 }
 
-// defaultWordFields expands the word of an unquoted ${x:-word}, ${x-word},
-// ${x:+word} or ${x+word} when it is used, as fields with the word's own
-// quoting, so that ${x:-"a b"} is one field as in bash (jaiph-go patch;
-// upstream split the word's expanded text). ok is false when the word is
-// not used or the expansion is of another kind.
-func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart, ok bool, err error) {
+// quotesList reports whether the parts hold a double-quoted "$@" or
+// "${a[@]}".
+func quotesList(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok && slices.ContainsFunc(dq.Parts, listOrOpListParamExp) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultWordParts is the word of an unquoted ${x:-word}, ${x-word},
+// ${x:+word} or ${x+word} when it is used, for wordFields to add with the
+// word's own quoting, so that ${x:-"a b"} is one field as in bash (jaiph-go
+// patch; upstream split the word's expanded text). ok is false when the
+// word is not used or the expansion is of another kind.
+func (cfg *Config) defaultWordParts(pe *syntax.ParamExp) (parts []syntax.WordPart, ok bool, err error) {
 	// An indirection ${!r+word} (no ${!prefix*}, no ${!a[@]…}) chooses
 	// its word as the parameter it names would (jaiph-go patch: the word
 	// was joined and split: ${!r+"${a[@]}"}).
@@ -2764,12 +2814,7 @@ func (cfg *Config) defaultWordFields(pe *syntax.ParamExp) (fields [][]fieldPart,
 	if (v == "1") != useWhenSet {
 		return nil, false, nil
 	}
-	// The outer wordFields call owns cfg's field buffers; a copy of the
-	// config brings its own.
-	inner := *cfg
-	inner.splitLits = true // ${x:-a b} is two fields, as the word's text is split
-	fields, err = inner.wordFields(pe.Exp.Word.Parts)
-	return fields, true, err
+	return pe.Exp.Word.Parts, true, nil
 }
 
 // bashMatchLen is bash's MATCHLEN (lib/glob/gm_loop.c), ported (jaiph-go

@@ -213,6 +213,11 @@ type Runner struct {
 	pipeElem          *syntax.Stmt
 	simpleRedirLevels []int
 	exitUndo          []func()
+	// execFiles are the files this shell's `exec` redirections opened
+	// (jaiph-go patch: jaiph_execfiles.go).
+	execFiles []io.Closer
+	// byExec: the exec builtin is running its program (jaiph-go patch).
+	byExec bool
 
 	// unsetFailed: unsetElem met a bad subscript (jaiph-go patch).
 	unsetFailed bool
@@ -260,9 +265,10 @@ type Runner struct {
 	noSignalReport bool
 	// jaiph-go patch: inTrap is set while a trap's commands run, and
 	// trapSaved is $? before they did (bash's running_trap and
-	// trap_saved_exit_value: `return` alone gives it back).
-	inTrap    bool
-	trapSaved uint8
+	// trap_saved_exit_value: `return` alone gives it back, and so does
+	// `exit` alone in the EXIT trap, inExitTrap).
+	inTrap, inExitTrap bool
+	trapSaved          uint8
 	// jaiph-go patch: outErr is the first write error of the builtin
 	// running (jaiph_chkwrite.go).
 	outErr error

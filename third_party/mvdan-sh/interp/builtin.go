@@ -203,6 +203,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		switch {
 		case len(args) == 0:
 			exit = r.lastExit
+			if r.inExitTrap {
+				// jaiph-go patch: bash's exit_or_logout: in the EXIT
+				// trap, $? from before the trap ran
+				exit.code = r.trapSaved
+			}
 		default:
 			n, ok := legalNumber(args[0]) // jaiph-go patch: bash's legal_number
 			if !ok {
@@ -648,7 +653,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return exit
 			}
 		}
+		r.byExec = true // jaiph-go patch: see HandlerContext.ByExec
 		r.exec(ctx, pos, args)
+		r.byExec = false
 		exit = r.exit
 	case "command":
 		show := false

@@ -70,6 +70,9 @@ type HandlerContext struct {
 
 	// TODO(v4): use an os.File for stdin below directly.
 
+	// ByExec: the exec builtin runs the program; bash names a file it
+	// cannot run by its full path then (jaiph-go patch).
+	ByExec bool
 	// StdinClosed: a redirection closed standard input (`<&-`); a
 	// program run gets no descriptor 0 ([ClosedFile]), as in bash
 	// (jaiph-go patch).

@@ -393,7 +393,13 @@ func (r *Runner) disownedJob(spec string) *bgProc {
 // the exit builtin, errexit and so on).
 func (r *Runner) exitTraps(ctx context.Context, always bool) {
 	// jaiph-go patch: the redirections the shell exited inside were
-	// kept for the EXIT trap; undo them after it.
+	// kept for the EXIT trap; undo them after it, and close the files
+	// its exec redirections opened, as a process's end does.
+	defer func() {
+		if always || r.exit.exiting {
+			r.closeExecFiles()
+		}
+	}()
 	defer r.undoKeptRedirs()
 	if r.exit.killed { // jaiph-go patch: see jaiph_sigpipe.go
 		r.killedExitTrap(ctx)

@@ -605,6 +605,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		ErrExitIgnored: r.noErrExit,                     // jaiph-go patch
 		StdinClosed:    r.stdin == nil && r.stdinClosed, // jaiph-go patch
 		stdPath:        r.stdPathExec,
+		ByExec:         r.byExec, // jaiph-go patch
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
@@ -842,7 +843,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
+		r.execFiles = append(r.execFiles, rs.closers...)
 		r.closeDroppedFds(oldFds)
+		r.closeDroppedStd(oldIn, oldOut, oldErr)
 	} else if len(st.Redirs) > 0 && r.keepOnExit(level) {
 		// jaiph-go patch: the shell exits inside the statement (errexit,
 		// exit): its redirections stay in force for the EXIT trap, as
@@ -2763,9 +2766,9 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	r.lastExit = r.exit
 	// jaiph-go patch: bash's trap_saved_exit_value, which `return`
 	// without a status gives back anywhere inside the trap
-	oldTrapSaved, oldInTrap := r.trapSaved, r.inTrap
-	r.trapSaved, r.inTrap = r.exit.code, true
-	defer func() { r.trapSaved, r.inTrap = oldTrapSaved, oldInTrap }()
+	oldTrapSaved, oldInTrap, oldInExitTrap := r.trapSaved, r.inTrap, r.inExitTrap
+	r.trapSaved, r.inTrap, r.inExitTrap = r.exit.code, true, name == "exit"
+	defer func() { r.trapSaved, r.inTrap, r.inExitTrap = oldTrapSaved, oldInTrap, oldInExitTrap }()
 	// jaiph-go patch: run the trap with a clear status, and let `exit` in
 	// it end the shell with its status, as bash does.
 	r.exit = exitStatus{}
@@ -3630,8 +3633,13 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 	if err != nil {
 		return nil, err
 	}
-	if done, ok := r.redirStdFile(rd, n, arg); ok { // jaiph-go patch
-		return done, nil
+	open := arg // jaiph-go patch: what is opened, when not the word (jaiph_devfd.go)
+	if fd, ok := devFdNumber(arg); ok && opensFile(rd.Op) {
+		path, done, err := r.devFdOpen(rd, n, fd, arg)
+		if done || err != nil {
+			return nil, err
+		}
+		open = path
 	}
 	switch rd.Op {
 	case syntax.WordHdoc:
@@ -3723,14 +3731,14 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 		if r.opts[optNoClobber] && rd.Op != syntax.ClbOut {
 			// jaiph-go patch: set -C refuses to truncate an
 			// existing regular file; >| overrides it.
-			if info, err := r.stat(ctx, arg); err == nil && info.Mode().IsRegular() {
+			if info, err := r.stat(ctx, open); err == nil && info.Mode().IsRegular() {
 				return nil, fmt.Errorf("%s: cannot overwrite existing file", arg)
 			}
 		}
 	case syntax.RdrInOut:
 		mode = os.O_RDWR | os.O_CREATE
 	}
-	f, err := r.open(ctx, arg, mode, 0o644, false)
+	f, err := r.open(ctx, open, mode, 0o644, false)
 	if err != nil {
 		return nil, redirOpenError(arg, err) // jaiph-go patch: bash's text
 	}
@@ -4776,39 +4784,6 @@ func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
 	}
 	return fields[0], nil
-}
-
-// jaiph-go patch: redirStdFile makes /dev/stdout, /dev/stderr and /dev/stdin
-// (and /dev/fd/0-2) name the shell's current standard streams, as bash
-// does, rather than those of the Go process; n is the descriptor being
-// redirected.
-func (r *Runner) redirStdFile(rd *syntax.Redirect, n int, arg string) (io.Closer, bool) {
-	var w io.Writer
-	switch arg {
-	case "/dev/stdout", "/dev/fd/1":
-		w = r.stdout
-	case "/dev/stderr", "/dev/fd/2":
-		w = r.stderr
-	case "/dev/stdin", "/dev/fd/0":
-		if rd.Op != syntax.RdrIn {
-			return nil, false
-		}
-		if n != 0 {
-			r.setFd(n, &fdEntry{r: r.stdin})
-		}
-		return nil, true
-	default:
-		return nil, false
-	}
-	switch rd.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
-		r.setFd(n, &fdEntry{w: w})
-	case syntax.RdrAll, syntax.AppAll:
-		r.stdout, r.stderr = w, w
-	default:
-		return nil, false
-	}
-	return nil, true
 }
 
 // jaiph-go patch: redirOpenError is bash's "FILE: Strerror text".

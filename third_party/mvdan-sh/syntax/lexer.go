@@ -466,6 +466,17 @@ func (p *Parser) extendedGlob() bool {
 	return false
 }
 
+// runeSkipEscNewl is rune, past any backslash-newlines: bash removes
+// them before it reads tokens, so $\<newline>(\<newline>( opens
+// arithmetic as $(( does (jaiph-go patch).
+func (p *Parser) runeSkipEscNewl() rune {
+	r := p.rune()
+	for r == escNewl {
+		r = p.rune()
+	}
+	return r
+}
+
 func (p *Parser) peek() byte {
 	if int(p.bsp) >= len(p.bs) {
 		p.fill()
@@ -523,7 +534,11 @@ func (p *Parser) dparenIsNested() bool {
 		case ')':
 			depth--
 			if depth == 0 {
-				return i+1 < len(bs) && bs[i+1] != ')'
+				j := i + 1
+				for j+1 < len(bs) && bs[j] == '\\' && bs[j+1] == '\n' {
+					j += 2 // a backslash-newline between the two parens
+				}
+				return j < len(bs) && bs[j] != ')'
 			}
 		}
 	}
@@ -640,7 +655,7 @@ func (p *Parser) regToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' && !p.dparenIsNested() {
+			if p.runeSkipEscNewl() == '(' && !p.dparenIsNested() {
 				p.rune()
 				return dollDblParen
 			}
@@ -648,7 +663,7 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return dollar
 	case '(':
-		if p.rune() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr &&
+		if p.runeSkipEscNewl() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr &&
 			!p.dparenIsNested() {
 			p.rune()
 			return dblLeftParen
@@ -790,7 +805,7 @@ func (p *Parser) dqToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' && !p.dparenIsNested() {
+			if p.runeSkipEscNewl() == '(' && !p.dparenIsNested() {
 				p.rune()
 				return dollDblParen
 			}

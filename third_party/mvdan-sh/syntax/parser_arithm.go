@@ -334,6 +334,11 @@ func (p *Parser) followArithm(ftok token, fpos Pos) ArithmExpr {
 }
 
 func (p *Parser) peekArithmEnd() bool {
+	if p.tok == rightParen {
+		for p.r == escNewl {
+			p.rune() // jaiph-go patch: `)\<newline>)` closes as `))` does in bash
+		}
+	}
 	return p.tok == rightParen && p.r == ')'
 }
 

@@ -1,0 +1,80 @@
+// jaiph-go: the files a shell's exec redirections opened are closed when
+// no descriptor of the shell refers to them any more, and when the shell
+// ends, as a process's descriptors are. A process reading the other end
+// (`exec 2> >(tee log)`) then sees its end of file: it waited for ever.
+
+package interp
+
+import (
+	"io"
+	"slices"
+)
+
+// closeDroppedStd closes what the shell's standard descriptors referred to
+// before an exec redirection replaced them, when an exec redirection of
+// this shell opened it and no descriptor refers to it now.
+func (r *Runner) closeDroppedStd(oldIn stdinFile, oldOut, oldErr io.Writer) {
+	for _, old := range []any{oldIn, oldOut, oldErr} {
+		c, ok := old.(io.Closer)
+		if !ok || !slices.Contains(r.execFiles, c) || r.refersTo(c) || len(r.runningJobs()) > 0 {
+			continue // a job running may write to it: the shell's end closes it
+		}
+		c.Close()
+		r.execFiles = slices.DeleteFunc(r.execFiles, func(f io.Closer) bool { return f == c })
+	}
+}
+
+// refersTo reports whether a descriptor of the shell refers to c.
+func (r *Runner) refersTo(c io.Closer) bool {
+	for _, e := range r.fds {
+		if e.own == c || any(e.w) == any(c) || any(e.r) == any(c) {
+			return true
+		}
+	}
+	return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
+}
+
+// closeExecFiles closes the files the shell's exec redirections opened:
+// the shell ends. Its background jobs still running share the files (in
+// bash each has its own descriptors): they are closed once the jobs end.
+// A process substitution is not waited for: it may be what reads them.
+func (r *Runner) closeExecFiles() {
+	files := r.execFiles
+	r.execFiles = nil
+	if len(files) == 0 {
+		return
+	}
+	closeAll := func() {
+		for _, c := range files {
+			c.Close()
+		}
+	}
+	jobs := r.runningJobs()
+	if len(jobs) == 0 {
+		closeAll()
+		return
+	}
+	go func() {
+		for _, done := range jobs {
+			<-done
+		}
+		closeAll()
+	}()
+}
+
+// runningJobs are the done channels of the shell's background jobs (not
+// process substitutions) still running.
+func (r *Runner) runningJobs() []chan struct{} {
+	var out []chan struct{}
+	for _, bg := range r.bgProcs {
+		if bg.job == 0 {
+			continue
+		}
+		select {
+		case <-bg.done:
+		default:
+			out = append(out, bg.done)
+		}
+	}
+	return out
+}
