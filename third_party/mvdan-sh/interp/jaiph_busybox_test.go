@@ -97,3 +97,13 @@ func TestJaiphExecFileClosed(t *testing.T) {
 		"exec 3>&1; exec > >(sed s/^/out:/); echo one; ( echo sub ) ; exec >&-; wait $!; echo after >&3",
 	})
 }
+
+// TestJaiphSignalDeathNegated: a program a signal killed is reported
+// under `!` too (the negation changed its status, and dropped the report).
+func TestJaiphSignalDeathNegated(t *testing.T) {
+	runCases(t, []string{
+		`! sh -c 'kill $$'; echo "s=$?"; ! sh -c 'kill $$' | cat; echo "s=$?"`,
+		`trap 'echo hup' HUP; ! sh -c 'kill -HUP $$'; echo "s=$?"; if ! sh -c 'kill $$'; then echo then; fi`,
+		`{ ! sh -c 'kill -9 $$'; } 2>f; echo "s=$?"; sed 's/.*Killed/Killed/' f`,
+	})
+}

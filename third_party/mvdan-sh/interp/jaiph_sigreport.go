@@ -33,14 +33,19 @@ func (s SignalStatus) Error() string { return "killed by " + s.Signal.String() }
 func (s SignalStatus) Unwrap() error { return ExitStatus(128 + int(s.Signal)) }
 
 // reportSignalDeath says what bash says when the foreground command of
-// st, a simple command or a pipeline, was killed by a signal.
-func (r *Runner) reportSignalDeath(st *syntax.Stmt) {
-	if r.noSignalReport || r.exit.err == nil {
+// st, a simple command or a pipeline, was killed by a signal; killedBy is
+// the command's error before `!` negated its status (and dropped it).
+func (r *Runner) reportSignalDeath(st *syntax.Stmt, killedBy error) {
+	err := r.exit.err
+	if st.Negated {
+		err = killedBy
+	}
+	if r.noSignalReport || err == nil {
 		return
 	}
 	var s SignalStatus
 	// SIGINT (2) and SIGPIPE are not reported
-	if !errors.As(r.exit.err, &s) || s.Signal == 2 || s.Signal == sigPIPE {
+	if !errors.As(err, &s) || s.Signal == 2 || s.Signal == sigPIPE {
 		return
 	}
 	// A program's death is its command's (the status of an assignment

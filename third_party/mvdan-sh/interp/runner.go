@@ -773,6 +773,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	// case), which only passes on the status of a command inside it, that
 	// has been through this already (execute_cmd.c).
 	errFail := false
+	killedBy := r.exit.err // jaiph-go patch: a signal's death is reported under ! too
 	if st.Negated && (r.exit.exiting || r.exit.returning) {
 		// jaiph-go patch: `exit` or `return` inside a negated command
 		// leaves with its own status, not negated (! f where f runs
@@ -856,7 +857,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if len(st.Redirs) > 0 {
 		r.undoStmtRedirs(st, oldIn, oldInClosed, oldOut, oldErr, oldFds, rs.varFds, rs.closers, jobsBefore)
 	}
-	r.reportSignalDeath(st) // jaiph-go patch: see jaiph_sigreport.go
+	r.reportSignalDeath(st, killedBy) // jaiph-go patch: see jaiph_sigreport.go
 }
 
 // runsInChild tells whether bash runs the command named so in a child it
