@@ -859,7 +859,7 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 				Message: "unbound variable",
 			})
 		}
-		if name == "LINENO" && cfg.arithLine > 0 && !cfg.Env.Get(name).IsSet() {
+		if name == "LINENO" && cfg.arithLine > 0 && !cfg.LinenoPlain && !cfg.Env.Get(name).IsSet() {
 			// the environment has no LINENO: it is the line
 			value = strconv.FormatUint(uint64(cfg.arithLine), 10)
 		} else {

@@ -105,6 +105,10 @@ type Config struct {
 	// characters, for the word of an unquoted ${x:-word} (jaiph-go patch).
 	splitLits bool
 
+	// LinenoPlain: LINENO was unset and is an ordinary variable since, as
+	// in bash (jaiph-go patch).
+	LinenoPlain bool
+
 	// FailGlob corresponds to the shell option "failglob": a pattern that
 	// matches no file is an error (jaiph-go patch).
 	FailGlob bool
@@ -1280,11 +1284,14 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 						continue
 					}
 				}
-				allowEmpty = true
 				if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
 					// jaiph-go patch: as in bash, "pre $@ post" gives one field
 					// per element, the first and last joined to the text around;
 					// so does "pre ${u:-"${a[@]}"} post" when the word is used.
+					// A "$@" (or "${a[@]}") of no elements with nothing
+					// else but empty expansions ("$e$@", "$*$@",
+					// "${@:-}$@") makes no empty field: bash drops it.
+					start, some, noElems := len(curField), false, false
 					for _, part := range wp.Parts {
 						if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
 							elems, err := cfg.quotedElemFields(pe)
@@ -1298,6 +1305,10 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 									}
 									curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
 								}
+								for _, elem := range elems {
+									some = some || elem != ""
+								}
+								noElems = noElems || len(elems) == 0 && pe.Exp == nil
 								continue
 							}
 						}
@@ -1308,10 +1319,17 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 						for _, fp := range wfield {
 							fp.quote = quoteDouble
 							curField = append(curField, fp)
+							some = some || fp.val != ""
 						}
+					}
+					if some || !noElems {
+						allowEmpty = true
+					} else {
+						curField = curField[:start]
 					}
 					continue
 				}
+				allowEmpty = true
 				wfield, err := cfg.wordField(wp.Parts, quoteDouble)
 				if err != nil {
 					return err

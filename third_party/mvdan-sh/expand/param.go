@@ -487,6 +487,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// "a b", c=$* is "ab"; ${a[*]} stays "ab").
 			return strings.Join(elems, " ")
 		}
+		if name == "*" && cfg.inHeredoc {
+			// jaiph-go patch: bash joins the positional parameters
+			// of a here-document's $* with spaces, whatever IFS (an
+			// array's ${a[*]} with IFS's first character)
+			return strings.Join(elems, " ")
+		}
 		if cfg.ifs == "" && cfg.listElemValue && !cfg.inDblQuote && (name == "*" || nodeLit(index) == "*") {
 			// jaiph-go patch: so is an unquoted $* or ${a[*]} as the
 			// value of an indexed list's [k]=v (an associative
@@ -509,6 +515,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	var vr Variable
 	switch name {
 	case "LINENO":
+		if cfg.LinenoPlain {
+			vr = cfg.Env.Get(name) // jaiph-go patch: unset once, ordinary
+			break
+		}
 		// This is the only parameter expansion that the environment
 		// interface cannot satisfy.
 		line := uint64(cfg.curParam.Pos().Line())
@@ -733,10 +743,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 				return "", fmt.Errorf("%s: invalid variable name", str)
 			}
-			switch str {
-			case "LINENO":
+			switch {
+			case str == "LINENO" && cfg.LinenoPlain:
+				strs = append(strs, cfg.Env.Get(str).String())
+			case str == "LINENO":
 				strs = append(strs, strconv.Itoa(int(pe.Pos().Line())))
-			case "@", "*":
+			case str == "@" || str == "*":
 				vr = cfg.Env.Get(str)
 				if str == "*" {
 					strs = append(strs, cfg.ifsJoin(vr.List))
@@ -1662,45 +1674,13 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 }
 
 // bashQuoteQ quotes s as bash's ${x@Q}: in single quotes (each quote closed,
-// escaped and reopened), or $'…'
-// when s holds control characters (jaiph-go patch).
+// escaped and reopened), or $'…' when s holds a byte that is no UTF-8 or
+// a character that is not printable (jaiph-go patch).
 func bashQuoteQ(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	if !ANSICShouldQuote(s) {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		case 0x1b:
-			b.WriteString(`\E`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\v':
-			b.WriteString(`\v`)
-		case '\\', '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, "\\%03o", c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
+	return ANSICQuote(s)
 }
 
 // replWith expands the replacement of ${x/pat/repl}. jaiph-go patch: as

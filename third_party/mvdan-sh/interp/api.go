@@ -136,6 +136,9 @@ type Runner struct {
 	// and is an ordinary variable since.
 	bashRand    *bashRandom
 	randomUnset bool
+	// linenoUnset: LINENO was unset and is an ordinary variable since
+	// (jaiph-go patch).
+	linenoUnset bool
 
 	// >0 to break or continue out of N enclosing loops
 	breakEnclosing, contnEnclosing int
@@ -208,6 +211,10 @@ type Runner struct {
 	// cmdLine is the line of the last simple command started (jaiph-go
 	// patch: bash's line_number, see trapLine).
 	cmdLine uint
+	// cmdEndLine is the line the last simple command started ends on:
+	// bash's line_number once it read it, which an eval string's first
+	// line takes (jaiph-go patch).
+	cmdEndLine uint
 	// pipeElem is the pipeline element a subshell runs: its own failure
 	// neither runs the ERR trap nor ends the subshell (jaiph-go patch).
 	pipeElem          *syntax.Stmt
@@ -1627,6 +1634,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		stdin:           r.stdin,
 		stdinClosed:     r.stdinClosed, // jaiph-go patch
 		randomUnset:     r.randomUnset, // jaiph-go patch: the generator itself starts afresh
+		linenoUnset:     r.linenoUnset, // jaiph-go patch
 		stdout:          r.stdout,
 		stderr:          r.stderr,
 		filename:        r.filename,

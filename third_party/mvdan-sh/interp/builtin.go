@@ -342,7 +342,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// jaiph-go patch: bash's text.
 				r.errf("unset: %s: cannot unset: readonly variable\n", arg)
 				exit.code = 1
-			} else if vars && r.lookupVar(arg).Declared() {
+			} else if vars && (r.lookupVar(arg).Declared() || arg == "LINENO") {
+				// jaiph-go patch: LINENO, which the environment does
+				// not hold, loses its special meaning (delVar).
 				// jaiph-go patch: a variable declared without a value
 				// (`local w`, `declare -i n`) is unset too, as bash's
 				// makunbound finds its cell: a caller's such local
@@ -495,7 +497,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		args = rest
 		src := strings.Join(args, " ")
-		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob])) // jaiph-go patch: see ExtGlobParse
+		// jaiph-go patch: see ExtGlobParse; the string's lines are
+		// numbered from the line the eval command ends on ($LINENO), as
+		// bash's parse_and_execute does
+		p := syntax.NewParser(syntax.ExtGlobParse(r.opts[optExtGlob]), syntax.StartLine(r.cmdEndLine))
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
 			return failf(2, "eval: %v\n", err) // jaiph-go patch: bash's status 2

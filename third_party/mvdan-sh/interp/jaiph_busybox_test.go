@@ -74,14 +74,17 @@ func TestJaiphAltWordNewline(t *testing.T) {
 }
 
 // TestJaiphEscNewlineDoubleParen: a backslash-newline between the two
-// parens of $(( or (( is removed before they are read, as bash's reader
-// does: arithmetic, not a command substitution holding a subshell.
+// parens of $((, (( or the )) of $(( is removed before they are read, as
+// bash's reader does: arithmetic, not a command substitution holding a
+// subshell; between the )) of the (( command it is bash's syntax error (jaiph
+// check refuses it).
 func TestJaiphEscNewlineDoubleParen(t *testing.T) {
 	runCases(t, []string{
 		"echo Forty two:$\\\n(\\\n(\\\n42\\\n)\\\n)",
 		"echo \"Forty two:$\\\n(\\\n(\\\n42\\\n)\\\n)\"",
 		"(\\\n(x=3+4)); echo $x; echo $(\\\n(1+2)); echo $(\\\n(echo sub) )",
 		"echo $\\\n(echo Ok\\\n)",
+		"i=1\n(\\\n(i=i+2))\necho a $i\necho $((1+2)\\\n)",
 	})
 }
 
@@ -105,5 +108,80 @@ func TestJaiphSignalDeathNegated(t *testing.T) {
 		`! sh -c 'kill $$'; echo "s=$?"; ! sh -c 'kill $$' | cat; echo "s=$?"`,
 		`trap 'echo hup' HUP; ! sh -c 'kill -HUP $$'; echo "s=$?"; if ! sh -c 'kill $$'; then echo then; fi`,
 		`{ ! sh -c 'kill -9 $$'; } 2>f; echo "s=$?"; sed 's/.*Killed/Killed/' f`,
+	})
+}
+
+// TestJaiphQuotedEmptyList: double quotes holding a "$@" (or
+// "${a[@]}") of no elements and nothing else but empty expansions make no
+// field ("$e$@", "$*$@", "${@:-}$@"), as in bash; an empty string quoted
+// on its own ("$@""") or an operator's empty word alone ("${@:-}") does.
+func TestJaiphQuotedEmptyList(t *testing.T) {
+	runCases(t, []string{
+		`f() { echo -n "$# "; }; set --; e=; f "$@"""; f "$@"''; f """$@"; f "$e$@"; f "$@$e"; f "$*$@"; f "$@"$e; f $e"$@"; f "${e}$@x"; f "$@" ""; f "${@}${@}"; f "${@:-}$@"; a=(); f "${a[@]}$@"; f "${a[@]}"""; echo`,
+		`f() { echo -n "$# "; }; set --; e=; f "${@:-}"; f "${@:-}x"; f "${@:-y}$@"; f "${@:-$e}"; f "${@-}"; f "${@:-}${@:-}"; f "$e${@:-}"; echo`,
+		`f() { echo -n "$# "; }; set -- ""; e=; f "$@$e"; f "$e$@"; set -- "" ""; f "$@$e"; a=(""); f "${a[@]}$e"; set -- a; f "$@$@"; echo`,
+	})
+}
+
+// TestJaiphCommentBackslashNewline: a comment ends at its newline even
+// after a backslash; the next line is a command of its own.
+func TestJaiphCommentBackslashNewline(t *testing.T) {
+	runCases(t, []string{
+		"echo hi #there \\\necho folks",
+		"f() { # a \\\necho in; }; f\n# c \\\necho after",
+		"x=1 # \\\\\\\necho $x",
+	})
+}
+
+// TestJaiphANSICNonPrintable: declare -p, ${x@Q} and xtrace write a value
+// in $'…' when it holds a character that is not printable in a UTF-8
+// locale (U+FFFE, an unassigned one, a C1 control) or a byte that is no
+// UTF-8, each byte of it in octal; printable characters stay as they are
+// (mksh's duffs-device test).
+func TestJaiphANSICNonPrintable(t *testing.T) {
+	runCases(t, []string{
+		"LC_ALL=C.UTF-8\ns=$'a\\xEF\\xBF\\xBEb'; declare -p s; echo \"${s@Q}\"; t=$'c\\xffd'; declare -p t; echo \"${t@Q}\"",
+		"LC_ALL=C.UTF-8\nu=$'\\u00a0x\\u200by\\u00adz\\ue000é€'; declare -p u; echo \"${u@Q}\"; w=$'\\u0378q\\U0001F600\\u0085'; declare -p w; echo \"${w@Q}\"",
+		"LC_ALL=C.UTF-8\ns=$'a\\xEF\\xBF\\xBEb'; t=$'c\\xffd'; set -x; : \"$s\" \"$t\" $'\\u2028'; set +x",
+		"LC_ALL=C.UTF-8\ndeclare -A m=([$'k\\xEF\\xBF\\xBE']=1); declare -p m",
+	})
+}
+
+// TestJaiphLinenoUnset: once unset, LINENO is an ordinary variable: empty,
+// then what is assigned, in functions and subshells too (mksh's
+// lineno-unset tests); before, it is the line, in arithmetic too.
+func TestJaiphLinenoUnset(t *testing.T) {
+	runCases(t, []string{
+		"echo A $LINENO $((LINENO))\nunset LINENO\necho B $LINENO $((LINENO+1))\nf() {\n echo f $LINENO\n}\nf\n( echo sub \"[$LINENO]\" )\nLINENO=3\necho C $LINENO\necho D $LINENO ${!LINENO} $((LINENO))",
+		"x=LINENO; echo ${!x}\nunset LINENO; echo \"[${!x}]\"",
+	})
+}
+
+// TestJaiphEvalLineno: the lines of an eval string are numbered from the
+// line the eval command ends on (mksh's lineno-eval-alias).
+func TestJaiphEvalLineno(t *testing.T) {
+	runCases(t, []string{
+		"echo $LINENO\neval 'echo e1 $LINENO'\neval '\necho e2 $LINENO\necho e3 $LINENO'\nf() { eval 'echo e4 $LINENO'; }\n\nf",
+		"eval 'echo a $LINENO' \\\n  ; eval \"f() {\n echo in \\$LINENO\n}\"; f",
+	})
+}
+
+// TestJaiphHeredocDollarStar: a here-document's $* joins the positional
+// parameters with spaces whatever IFS (an array's ${a[*]} with IFS's
+// first character), as bash 5.2 does (mksh's heredoc-12).
+func TestJaiphHeredocDollarStar(t *testing.T) {
+	runCases(t, []string{
+		"set -- a b; a=(x y); IFS=:\ncat <<EOF\n1 $* \"$*\" ${a[*]} \"${a[*]}\" $@ \"$@\" ${*} ${a[@]}\nEOF\nIFS=\ncat <<EOF\n2 $* \"$*\" ${a[*]} ${*:1} ${a[*]/x/X}\nEOF\ncat <<<\"$*\"; x=\"$*\"; echo \"$x\"",
+	})
+}
+
+// TestJaiphReversedRange: a bracket's reversed range (z-a) matches nothing
+// and the rest of the bracket still counts, in globs, case, [[ ]] and
+// ${x#…} (mksh's glob-range-5).
+func TestJaiphReversedRange(t *testing.T) {
+	runCases(t, []string{
+		"touch -- abc bbc -bc @bc zbc; echo [a--@]*; echo [z-a]* '|' [z-ab]* '|' [c-a@]* '|' [!z-a]bc",
+		"case @ in [a--@]) echo m1;; *) echo n1;; esac; case b in [z-ab]) echo m2;; *) echo n2;; esac; case q in [!z-a]) echo m3;; esac",
+		"[[ - == [a--@] ]] && echo m3 || echo n3; x=zb; echo ${x#[z-a]} ${x#[z-az]} ${x/[y-ab]/Q}",
 	})
 }

@@ -251,6 +251,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.FailGlob = r.opts[optFailGlob]               // jaiph-go patch
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots]    // jaiph-go patch
 	r.ecfg.NoUnset = r.opts[optNoUnset]
+	r.ecfg.LinenoPlain = r.linenoUnset // jaiph-go patch
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 	r.ecfg.NoCaseMatch = r.opts[optNoCaseMatch]            // jaiph-go patch
 	r.ecfg.ReportError = r.reportError                     // jaiph-go patch
@@ -709,6 +710,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	level, simpleFrame := r.redirLevel, false
 	if simpleCommand(st.Cmd) {
 		r.cmdLine = st.Pos().Line()
+		r.cmdEndLine = st.Cmd.End().Line()
 	}
 	if len(st.Redirs) > 0 {
 		r.redirLevel++
@@ -4807,49 +4809,17 @@ func strerror(err error) string {
 
 // bashDeclQuote quotes s as bash's declare -p does: $'…' when s holds a
 // control character (if ansic), else double quotes escaping " $ ` and \.
-// hasControl says s holds a control character, which bash's declare -p
-// shows in $'…' (ansic_shouldquote).
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
-}
+// hasControl says s holds what bash's declare -p shows in $'…': a control
+// character, another character that is not printable or a byte that is
+// no UTF-8 (ansic_shouldquote).
+func hasControl(s string) bool { return expand.ANSICShouldQuote(s) }
 
 // jaiph-go patch.
 func bashDeclQuote(s string, ansic bool) string {
-	var b strings.Builder
 	if ansic && hasControl(s) {
-		b.WriteString("$'")
-		for i := 0; i < len(s); i++ {
-			switch c := s[i]; c {
-			case '\a':
-				b.WriteString(`\a`)
-			case '\b':
-				b.WriteString(`\b`)
-			case 0x1b:
-				b.WriteString(`\E`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\v':
-				b.WriteString(`\v`)
-			case '\\', '\'':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			default:
-				if c < 0x20 || c == 0x7f {
-					fmt.Fprintf(&b, "\\%03o", c)
-				} else {
-					b.WriteByte(c)
-				}
-			}
-		}
-		b.WriteByte('\'')
-		return b.String()
+		return expand.ANSICQuote(s)
 	}
+	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {

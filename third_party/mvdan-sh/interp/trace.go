@@ -217,67 +217,9 @@ func traceAssignQuote(s string) string {
 	return traceQuote(s)
 }
 
-// traceWantsANSIC reports whether bash 5.2's xtrace writes s as $'…': it
-// holds a control character other than tab and newline, DEL, a C1 control
-// or a byte that is no UTF-8 (jaiph-go patch).
-func traceWantsANSIC(s string) bool {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return true
-		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f, r >= 0x80 && r < 0xa0:
-			return true
-		}
-		i += size
-	}
-	return false
-}
+// traceWantsANSIC reports whether bash 5.2's xtrace writes s as $'…'
+// (ansic_shouldquote; jaiph-go patch).
+func traceWantsANSIC(s string) bool { return expand.ANSICShouldQuote(s) }
 
-// ansiCQuote is bash's ansic_quote: $'…' with \a \b \E \f \n \r \t \v,
-// \\ and \' escaped, other control characters and bytes that are no
-// UTF-8 as three octal digits (jaiph-go patch).
-func ansiCQuote(s string) string {
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 || r >= 0x80 && r < 0xa0 {
-			for _, c := range []byte(s[i : i+max(size, 1)]) {
-				fmt.Fprintf(&b, "\\%03o", c)
-			}
-			i += max(size, 1)
-			continue
-		}
-		switch r {
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		case 0x1b:
-			b.WriteString(`\E`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\v':
-			b.WriteString(`\v`)
-		case '\\', '\'':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, "\\%03o", r)
-			} else {
-				b.WriteString(s[i : i+size])
-			}
-		}
-		i += size
-	}
-	b.WriteByte('\'')
-	return b.String()
-}
+// ansiCQuote is bash's ansic_quote (jaiph-go patch).
+func ansiCQuote(s string) string { return expand.ANSICQuote(s) }

@@ -795,6 +795,12 @@ func (r *Runner) delVar(name string) {
 	if name == "RANDOM" {
 		r.randomUnset = true // jaiph-go patch: see jaiph_random.go
 	}
+	if name == "LINENO" {
+		// jaiph-go patch: unset, LINENO is an ordinary variable for
+		// good, as in bash
+		r.linenoUnset = true
+		r.ecfg.LinenoPlain = true
+	}
 	if name == "PATH" {
 		r.hashFlush() // jaiph-go patch: see jaiph_hash.go
 	}

@@ -9,6 +9,7 @@
 package pattern
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -281,7 +282,7 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 		filenames := mode&Filenames != 0
 		// Build the bracket expression separately; in Filenames mode, one
 		// which could match a slash must be emitted literally instead.
-		var bsb strings.Builder
+		var bsb bytes.Buffer // jaiph-go patch: Truncate drops a reversed range
 		bsb.WriteByte('[')
 		hasSlash := false
 		var deferredErr error // reported only if the bracket expression closes
@@ -314,7 +315,9 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 				return literalBracket()
 			}
 		}
+		elemAt, prevElemAt := bsb.Len(), -1
 		for ; ; first = false {
+			prevElemAt, elemAt = elemAt, bsb.Len()
 			switch c {
 			case '\x00':
 				// Bash is inconsistent about invalid character classes
@@ -349,9 +352,17 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 					bsb.WriteString(`\-`)
 					break
 				}
-				bsb.WriteByte('-')
 				start := sl.last()
 				end := sl.peekNext()
+				if end != ']' && end != '\\' && end != '[' && end != '\x00' && start > end && prevElemAt > 0 {
+					// jaiph-go patch: a reversed range matches
+					// nothing and the rest of the bracket still
+					// counts, as in bash ([c-a@] matches "@")
+					bsb.Truncate(prevElemAt)
+					sl.next()
+					break
+				}
+				bsb.WriteByte('-')
 				// TODO: what about overlapping ranges, like: [a--z]
 				if end != ']' && start > end && deferredErr == nil {
 					deferredErr = &SyntaxError{msg: fmt.Sprintf("invalid range: %c-%c", start, end)}
@@ -365,6 +376,14 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 				}
 				if deferredErr != nil {
 					return deferredErr
+				}
+				switch bsb.String() {
+				case "[": // jaiph-go patch: only reversed ranges: nothing
+					sb.WriteString(`[^\x00-\x{10FFFF}]`)
+					return nil
+				case "[^":
+					sb.WriteString(`[\x00-\x{10FFFF}]`)
+					return nil
 				}
 				bsb.WriteByte(']')
 				sb.WriteString(bsb.String())

@@ -332,7 +332,11 @@ skipSpace:
 				case '\n', runeEOF:
 					break runeLoop
 				case escNewl:
-					p.litBs = append(p.litBs, '\\', '\n')
+					// jaiph-go patch: a comment ends at the newline,
+					// a backslash before it included: the newline ends
+					// the command, as in bash (it continued the line)
+					p.litBs = append(p.litBs, '\\')
+					p.r = '\n'
 					break runeLoop
 				case '`':
 					if p.backquoteEnd() {

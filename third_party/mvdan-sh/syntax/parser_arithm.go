@@ -334,9 +334,11 @@ func (p *Parser) followArithm(ftok token, fpos Pos) ArithmExpr {
 }
 
 func (p *Parser) peekArithmEnd() bool {
-	if p.tok == rightParen {
+	if p.tok == rightParen && p.quote == arithmExpr {
+		// jaiph-go patch: `)\<newline>)` closes $(( as `))` does in
+		// bash; it is bash's syntax error after the (( command
 		for p.r == escNewl {
-			p.rune() // jaiph-go patch: `)\<newline>)` closes as `))` does in bash
+			p.rune()
 		}
 	}
 	return p.tok == rightParen && p.r == ')'
