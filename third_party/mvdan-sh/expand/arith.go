@@ -128,7 +128,11 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			// backslash stays one.
 			r.sb.WriteString(pe.Param.Value)
 			r.sb.WriteByte('[')
-			if pe.IndexRaw != "" {
+			if EmptyParamsIndex(r.cfg, pe.Index) {
+				// bash expands the text before it evaluates it: a
+				// subscript of parameters that are empty is a[],
+				// which the evaluation reports
+			} else if pe.IndexRaw != "" {
 				r.sb.WriteString(pe.IndexRaw) // as written, blanks too
 			} else {
 				var sub arithRender
@@ -245,6 +249,36 @@ func expandsInArith(cfg *Config, w *syntax.Word) bool {
 
 // singleBareElem is the array element a word of an arithmetic expression
 // names without a `$` (`b[0]`), if it is one (jaiph-go patch).
+// EmptyParamsIndex reports whether the subscript idx is made only of
+// parameter expansions without operators (quoted or not) and they expand
+// to nothing: bash, which expands an arithmetic text before it evaluates
+// it, then reads an empty subscript (a[$k] with k unset is a[]). Other
+// subscripts are not expanded here, so nothing runs twice (jaiph-go
+// patch).
+func EmptyParamsIndex(cfg *Config, idx syntax.ArithmExpr) bool {
+	w, ok := idx.(*syntax.Word)
+	if !ok || len(w.Parts) == 0 {
+		return false
+	}
+	simple := func(p syntax.WordPart) bool {
+		pe, ok := p.(*syntax.ParamExp)
+		return ok && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Param != nil
+	}
+	for _, p := range w.Parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok {
+			if len(dq.Parts) == 0 || !simple(dq.Parts[0]) || len(dq.Parts) > 1 {
+				return false
+			}
+			continue
+		}
+		if !simple(p) {
+			return false
+		}
+	}
+	str, err := Literal(cfg, w)
+	return err == nil && str == ""
+}
+
 func singleBareElem(w *syntax.Word) (*syntax.ParamExp, bool) {
 	if len(w.Parts) != 1 {
 		return nil, false

@@ -1346,6 +1346,17 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					curField = append(curField, fieldPart{quote: quoteDouble})
 				}
 			case *syntax.ParamExp:
+				if cfg.splitLits && isListParamExp(wp) && !wp.Excl && wp.Exp == nil && wp.Repl == nil && wp.Slice == nil &&
+					cfg.ifs != "" && !strings.ContainsRune(cfg.ifs, ' ') {
+					// jaiph-go patch: an unquoted $@ (or ${a[@]}) in the
+					// word of ${v:-…} is its elements joined with spaces,
+					// not split, when IFS holds no space (bash: with
+					// IFS=, ${v:-$@} is one field "a b c,d")
+					if elems, _, _ := cfg.listElems(wp); len(elems) > 0 {
+						curField = append(curField, fieldPart{val: strings.Join(elems, " ")})
+					}
+					continue
+				}
 				if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
 					return err
 				} else if ok {

@@ -836,8 +836,8 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	case pe.Repl != nil:
 		// jaiph-go patch: an unset parameter stays empty, as in bash
 		// (${u/*/w} was w), where a set empty one is replaced.
-		if !indexAllElements && !set {
-			str = ""
+		if !indexAllElements && !set || indexAllElements && len(elems) == 0 {
+			str = "" // jaiph-go patch: and its words are not expanded
 			break
 		}
 		elems, err := cfg.replaceElems(pe.Repl, elems)
@@ -904,9 +904,23 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 			}
 		} else {
+			// jaiph-go patch: the pattern of # and % is expanded once,
+			// below, and only when the value is not empty (a list:
+			// has elements), that of ^ and , when the parameter is
+			// set, as bash does (${v#$(cmd)} ran cmd twice, ${u^$(cmd)}
+			// once)
 			var err error
-			if arg, err = Literal(cfg, pe.Exp.Word); err != nil {
-				return "", err
+			switch pe.Exp.Op {
+			case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+				if indexAllElements && len(elems) == 0 || !indexAllElements && !set {
+					break
+				}
+				fallthrough
+			default:
+				if arg, err = Literal(cfg, pe.Exp.Word); err != nil {
+					return "", err
+				}
 			}
 		}
 		switch op := pe.Exp.Op; op {
@@ -978,6 +992,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			// jaiph-go patch: the operand is a pattern whose quoted
 			// parts match literally (upstream expanded it as a literal).
+			if indexAllElements && len(elems) == 0 || !indexAllElements && str == "" {
+				str = "" // nothing to remove from: not expanded
+				break
+			}
 			pat, err := Pattern(cfg, pe.Exp.Word)
 			if err != nil {
 				return "", err
@@ -1134,6 +1152,9 @@ func removePattern(str, pat string, fromEnd, shortest, extGlob bool, done <-chan
 // perElemOps applies pattern removal, replacement, or case conversion to
 // each element, leaving them unchanged for any whole-expansion operator.
 func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, error) {
+	if len(elems) == 0 {
+		return elems, nil // jaiph-go patch: bash expands no word for no element
+	}
 	switch {
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
@@ -1268,11 +1289,13 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	if err != nil {
 		return nil, err
 	}
+	// jaiph-go patch: bash expands the replacement whether or not the
+	// pattern is empty or matches (${v//$p/$(cmd)} runs cmd)
+	with, err := cfg.replWith(repl.With)
+	if err != nil {
+		return nil, err
+	}
 	if anchor != 0 {
-		with, err := cfg.replWith(repl.With)
-		if err != nil {
-			return nil, err
-		}
 		var mode pattern.Mode
 		if cfg.ExtGlob {
 			mode |= pattern.ExtendedOperators
@@ -1335,10 +1358,6 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	if orig == "" {
 		return elems, nil // nothing to replace
-	}
-	with, err := cfg.replWith(repl.With)
-	if err != nil {
-		return nil, err
 	}
 	n := 1
 	if repl.All {

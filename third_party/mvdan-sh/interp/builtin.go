@@ -1756,6 +1756,12 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) exitStatus {
 		r.errf("%s: %s: Permission denied\n", cmd, path)
 		return exitStatus{code: 1}
 	}
+	if leadingDoubleSlash(r.Dir, path) && apath != "" {
+		// jaiph-go patch: a path starting with exactly two slashes keeps
+		// them, as bash's canonicalization does (POSIX leaves // to the
+		// system): cd //usr is //usr, and ../lib from there //usr/lib
+		apath = "/" + apath
+	}
 	r.Dir = apath
 	// jaiph-go patch: a readonly OLDPWD or PWD is bash's err_readonly
 	// (the directory still changes): status 1, the shell's end under
@@ -1778,6 +1784,16 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) exitStatus {
 		r.readonlyFailed(&exit)
 	}
 	return exit
+}
+
+// leadingDoubleSlash reports whether path, taken from dir when relative,
+// starts with exactly two slashes (jaiph-go patch).
+func leadingDoubleSlash(dir, path string) bool {
+	p := path
+	if !strings.HasPrefix(path, "/") {
+		p = dir
+	}
+	return strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///")
 }
 
 func absPath(dir, path string) string {

@@ -185,3 +185,83 @@ func TestJaiphReversedRange(t *testing.T) {
 		"[[ - == [a--@] ]] && echo m3 || echo n3; x=zb; echo ${x#[z-a]} ${x#[z-az]} ${x/[y-ab]/Q}",
 	})
 }
+
+// TestJaiphEmptyParamSubscript: a subscript made of parameters that
+// expand to nothing is bash's empty subscript where bash expands the text
+// first: in arithmetic (reported, the element reads 0, nothing assigned)
+// and in declare (a bad subscript, status 1, the variable made an array);
+// an assignment a[$k]=v is element 0 (bash's quotearray tests).
+func TestJaiphEmptyParamSubscript(t *testing.T) {
+	runCases(t, []string{
+		`unset k; echo $((a[$k])) "s=$?"; ((a[$k]=5)); echo "s=$?"; ((a[$k]++)); echo "s=$?"; ((++a["$k"])); echo "s=$?"; declare -p a`,
+		`unset k; declare -A m; echo $((m[$k])); ((m[$k]=1)); echo "s=$?"; declare -p m; a=(1 2); echo $((a[$k] + 1)) ${a[$k]}; a[$k]=9; declare -p a`,
+		`unset k; declare A[$k]=4; echo "s=$?"; declare -p A; B=(1); declare B[$k]=5; declare -p B; declare -A M; declare M[$k]=1; echo "m=$?"; declare -p M`,
+		`unset k; c=; echo $((a[c])) $((a[$c+1])); x=1; echo $((a[${k}]))`,
+	})
+}
+
+// TestJaiphDefaultWordAtList: an unquoted $@ or ${a[@]} in the word of
+// ${v:-…} is its elements joined with spaces and not split when IFS holds
+// no space (mksh's IFS-subst-4-5p); with a space in IFS, or IFS empty, as
+// elsewhere.
+func TestJaiphDefaultWordAtList(t *testing.T) {
+	runCases(t, []string{
+		`f() { printf "<%s>" "$@"; echo; }; set -- "a b" "c,d" e; arr=("p q" "r,s"); IFS=,; f ${v:-$@}; f ${v:-x$@y}; f ${v:-${arr[@]}}; f ${v:-$*}; f $@; f ${v-$@}; e=1; f ${e:+$@}`,
+		`f() { printf "<%s>" "$@"; echo; }; set -- "a b" "c,d" e; IFS=" "; f ${v:-$@}; f ${v:-x$@y}; IFS=; f ${v:-$@}; f ${v:-$*}; f ${v:-x$@y}; IFS=$'\t'; f ${v:-$@}; IFS=" ,"; f ${v:-$@}; set --; IFS=,; f ${v:-$@} ${v:-x$@}`,
+	})
+}
+
+// TestJaiphCdDoubleSlash: a directory path starting with exactly two
+// slashes keeps them in PWD, as bash's canonicalization (mksh's
+// realpath-2); three are one.
+func TestJaiphCdDoubleSlash(t *testing.T) {
+	runCases(t, []string{
+		`cd //usr/bin; pwd; echo "$PWD"; cd ../lib; pwd; cd ///usr; pwd; cd //; pwd; echo "$OLDPWD"; cd /; cd //tmp/../usr; pwd`,
+	})
+}
+
+// TestJaiphCatSubstFailsErrexit: under set -e a $(<file) whose file does
+// not open ends the shell with 1, where errexit is ignored too (mksh's
+// regression-39); without it the command goes on.
+func TestJaiphCatSubstFailsErrexit(t *testing.T) {
+	runCases(t, []string{
+		`(set -e; echo a $(<nofile); echo after $?); echo "s=$?"; (echo a $(<nofile); echo after $?); echo "s=$?"`,
+		`(set -e; x=$(<nofile); echo after $?); echo "s=$?"; (set -e; f() { echo a $(<nofile); echo in; }; f || echo or; echo after); echo "s=$?"`,
+		"(set -e; echo `false; echo hi` $(<nofile); echo $?); echo \"s=$?\"; (set -e; trap 'echo exit $?' EXIT; : $(<nofile); echo no)",
+	})
+}
+
+// TestJaiphNamerefIsNoBuiltin: bash has no nameref builtin (mksh does): a
+// command of that name is not found (mksh's test-varset-1).
+func TestJaiphNamerefIsNoBuiltin(t *testing.T) {
+	runCases(t, []string{
+		`nameref b=a; echo "s=$?"; type nameref; echo "s=$?"; declare -n c=a; a=1; echo "$c"`,
+	})
+}
+
+// TestJaiphPrefixBindingAssigned: a prefix binding that a later binding's
+// expansion assigns to (X= Y=${X:=b} cmd) takes the value and so does the
+// shell's variable, which keeps it after the command, as bash's
+// bind_variable with a temporary environment (mksh's
+// xxx-multi-assignment-posix-subassign).
+func TestJaiphPrefixBindingAssigned(t *testing.T) {
+	runCases(t, []string{
+		`unset X Y Z; Z=a Y=${X:=b} sh -c 'echo +$X+ +$Y+ +$Z+'; echo /$X/; unset X Y; X= Y=${X:=b} sh -c 'echo +$X+ +$Y+'; echo /$X/`,
+		`unset X; X= Y=${X:=b} true; echo "1/$X/"; unset X; f() { echo "in $X $Y"; }; X= Y=${X:=c} f; echo "2/$X/"; unset X; X=1 Y=$((X=5)) sh -c 'echo +$X+'; echo "3/$X/"`,
+		`unset X; X=q Y=${X:=r} env | grep "^X="; echo "4/$X/"; unset X; Y=${X:=s} X=t sh -c 'echo +$X+'; echo "5/$X/"; X=g; X=h Y=${X:=z} true; echo "6/$X/"`,
+	})
+}
+
+// TestJaiphOperatorWordExpandedOnce: the pattern of ${v#…} and ${v%…} is
+// expanded once, and only when the value is not empty (a list: has
+// elements); that of ${v^…} when v is set; the pattern and replacement of
+// ${v/…/…} whenever v is set, matching or not; none for an empty list
+// (mksh's xxx-substitution-eval-order).
+func TestJaiphOperatorWordExpandedOnce(t *testing.T) {
+	runCases(t, []string{
+		`v=abc; echo ${v#$(echo >&2 once)} ${v%%$(echo >&2 twice)}; i=0; echo ${v#${u[i++]}} $i; echo ${v^$(echo >&2 up)}`,
+		`unset v; echo "[${v#$(echo >&2 hi1)}]"; v=; echo "[${v#$(echo >&2 hi2)}]"; unset v; echo "[${v/$(echo >&2 hi5)/x}]"; v=; echo "[${v//$(echo >&2 hi7)/$(echo >&2 hi8)}]"; arr=(); echo "[${arr[@]#$(echo >&2 hi9)}]"`,
+		`v=abc; echo ${v/zz/$(echo >&2 rep1)}; v=; echo "[${v/zz/$(echo >&2 rep3)}]" "[${v^$(echo >&2 up1)}]"; unset v; echo "[${v^$(echo >&2 up2)}]"; a=(); echo "[${a[@]/q/$(echo >&2 rep5)}]"`,
+		`a=(""); echo "[${a[@]#$(echo >&2 h1)}]"; a=(); echo "[${a[@]^$(echo >&2 h3)}]"; set --; echo "[${@#$(echo >&2 h6)}]"; set -- ""; echo "[${@#$(echo >&2 h7)}]" "[${*#$(echo >&2 h8)}]"; i=0; echo ${u[i=5]#${u[j=7]}} $i $j`,
+	})
+}

@@ -73,6 +73,13 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					r.lastExpandExit = exitStatus{code: 1}
 					r.lastExit = exitStatus{code: 1}
 					r.substsDone++ // jaiph-go patch: see substsDone
+					if r.opts[optErrExit] {
+						// jaiph-go patch: under set -e bash's shell
+						// ends there with 1, even where errexit is
+						// ignored (f || …)
+						r.exit = exitStatus{code: 1, exiting: true}
+						return errReported
+					}
 					return nil
 				}
 				_, err = io.Copy(w, f)
@@ -1278,7 +1285,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			name string
 			vr   expand.Variable
 		}
-		var restores, applied []restoreVar
+		var restores, applied, bound []restoreVar
 		readonlyExit := false
 		// jaiph-go patch: a function call's prefix bindings are a scope
 		// of their own (bash's temporary environment, see tempScope);
@@ -1331,6 +1338,32 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			name, vr, _ := r.assignVal(name, prev, as, "") // a binding takes a+=v's value as it is
+			// jaiph-go patch: an earlier binding the value's expansion
+			// assigned to (X= Y=${X:=b} cmd, Y=$((X=5))) changes the
+			// binding and the shell's variable too, as bash's
+			// bind_variable does with a temporary environment: X is
+			// b after the command
+			for i, a := range bound {
+				cur := r.lookupVar(a.name)
+				if cur.Kind == a.vr.Kind && cur.String() == a.vr.String() {
+					continue
+				}
+				bound[i].vr = cur
+				if temp != nil {
+					if wenv, ok := temp.parent.(expand.WriteEnviron); ok {
+						plain := cur
+						plain.Exported = false
+						r.setVarFailed(wenv.Set(a.name, plain))
+					}
+					continue
+				}
+				for j := range restores {
+					if restores[j].name == a.name {
+						restores[j].vr = cur
+						restores[j].vr.Exported = false
+					}
+				}
+			}
 			if !as.Append {
 				// jaiph-go patch: bash makes `v=x cmd` a variable of
 				// the command's temporary environment, without the
@@ -1354,6 +1387,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				trace.newLineFlush()
 			}
 
+			bound = append(bound, restoreVar{name, vr})
 			if temp != nil {
 				vr.Local, vr.ReadOnly = false, false
 				temp.values[temp.normalize(name)] = namedVariable{name, vr}
@@ -4930,6 +4964,27 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 		return base, false, false
 	}
 	r.assignWord = val
+	if expand.EmptyParamsIndex(r.ecfg, as.Index) {
+		// jaiph-go patch: bash's declare reads the word once expanded:
+		// a subscript of empty parameters is NAME[], a bad subscript;
+		// the variable is made an array all the same
+		r.errf("%s[]: bad array subscript\n", name)
+		switch {
+		case valType == "-A" || base.Kind == expand.Associative:
+			if base.Kind != expand.Associative {
+				base.Map, base.MapSeq = nil, nil
+			}
+			base.Kind = expand.Associative
+		case base.Kind != expand.Indexed:
+			list := []string(nil)
+			if base.Kind == expand.String && base.IsSet() {
+				list = []string{base.Str}
+			}
+			base.Kind, base.List, base.Indexes, base.Str = expand.Indexed, list, nil, ""
+			base.Set = true
+		}
+		return base, false, true
+	}
 	// jaiph-go patch: the element alone takes the array's -i/-l/-u and
 	// the declaration's (bash's bind_array_element); += of an integer
 	// one adds.

@@ -2411,8 +2411,14 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 			if p.lang.in(langBashLike | LangZsh) { // Note that mksh lacks this one.
 				p.declClause(s)
 			}
-		case "local", "export", "readonly", "typeset", "nameref":
+		case "local", "export", "readonly", "typeset":
 			if p.lang.in(langBashLike | LangMirBSDKorn | LangZsh) {
+				p.declClause(s)
+			}
+		case "nameref":
+			// jaiph-go patch: mksh's; in bash a command like any other
+			// ("nameref: command not found")
+			if p.lang.in(LangMirBSDKorn) {
 				p.declClause(s)
 			}
 		case "time":
@@ -2999,7 +3005,7 @@ func isBashCompoundCommand(tok token, val string) bool {
 		switch val {
 		case "{", "if", "while", "until", "for", "case", "[[",
 			"coproc", "let", "function", "declare", "local",
-			"export", "readonly", "typeset", "nameref":
+			"export", "readonly", "typeset":
 			return true
 		}
 	}
