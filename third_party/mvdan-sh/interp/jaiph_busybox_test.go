@@ -265,3 +265,14 @@ func TestJaiphOperatorWordExpandedOnce(t *testing.T) {
 		`a=(""); echo "[${a[@]#$(echo >&2 h1)}]"; a=(); echo "[${a[@]^$(echo >&2 h3)}]"; set --; echo "[${@#$(echo >&2 h6)}]"; set -- ""; echo "[${@#$(echo >&2 h7)}]" "[${*#$(echo >&2 h8)}]"; i=0; echo ${u[i=5]#${u[j=7]}} $i $j`,
 	})
 }
+
+// TestJaiphDeclareLocalNamerefReadonly: declare of a function's local
+// nameref to a readonly variable names the variable; at the top level,
+// or through a global nameref, the name as written (soak seed 171).
+func TestJaiphDeclareLocalNamerefReadonly(t *testing.T) {
+	runCases(t, []string{
+		"declare -n v2=v1\nreadonly v1=x\ndeclare -i v2=ok\necho s=$?",
+		"f() {\ndeclare -n v2=v1\nreadonly v1=x\ndeclare -i v2=ok\necho s=$?\ndeclare v2=q\ntypeset v2=z\n}\nf",
+		"declare -n w2=w1; readonly w1=x; g() { declare w2=ok; echo s=$?; }; g; h() { declare -n w3=w1; local w3=q; echo l=$?; }; h",
+	})
+}

@@ -2686,8 +2686,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					// the name as written: declare v of a nameref v
 					// to a readonly A1 says v (export and readonly
-					// say A1)
-					r.errf("%s: %s: %v\n", v, as.Name.Value, errReadOnly)
+					// say A1), but a function's own local nameref is
+					// followed first, as bash's declare_internal
+					// does in a function: it says A1
+					shown := as.Name.Value
+					if nv := r.writeEnv.Get(shown); r.inFunc && nv.Kind == expand.NameRef && nv.Local && nv.Str != "" {
+						shown = nv.Str
+					}
+					r.errf("%s: %s: %v\n", v, shown, errReadOnly)
 					r.exit.code = 1
 				default:
 					r.errf("%v\n", err)
