@@ -28,6 +28,7 @@ const (
 	kTrapSig                 // a literal signal Arg in `trap ACTION SIG…` that jaiph cannot trap
 	kTrapCode                // `trap ACTION SIG…` whose literal ACTION is not valid shell
 	kListAll                 // Cmd with no operand (only options): it lists variables
+	kListIfEmpty             // Cmd whose operands are all unquoted expansions: empty, it lists variables
 	kLocale                  // the shell's own LC_ALL, LC_CTYPE or LANG set or unset (Arg is the name)
 	kNamesPrefix             // `${!prefix*}`/`${!prefix@}` whose prefix begins a name of bashOnlyVars
 	kNoAssign                // a list, element or declaration assigned to bash's noassign variable Arg
@@ -195,6 +196,7 @@ var table = []refusal{
 	{"export without a name (it lists the exported variables: name them, declare -p NAME)", kListAll, "export", "", "export ZZ=1; export | grep -c ZZ="},
 	{"readonly without a name (it lists the readonly variables: name them, declare -p NAME)", kListAll, "readonly", "", "readonly Q=1; readonly | grep -c Q="},
 	{"set without arguments (it lists every variable: name them, declare -p NAME)", kListAll, "set", "", "set | grep -c BASH_VERSINFO"},
+	{"set whose arguments are all unquoted expansions (when they expand to nothing it lists every variable, and a value starting with - is read as options: write set -- WORDS)", kListIfEmpty, "set", "", "e=; set $e | grep -c BASH_VERSINFO"},
 	// bash switches its own locale (pattern `?`, ${#x}, ${x:o:l}) when
 	// these change; the interpreter's is always C.UTF-8. That literal
 	// name and a prefix assignment to a command are allowed.
@@ -511,6 +513,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			if name == "set" && len(words) == 1 {
 				hit(kListAll, name, "", words[0].Pos())
 			}
+			if name == "set" && onlyExpansions(words[1:]) {
+				hit(kListIfEmpty, name, "", words[1].Pos())
+			}
 			options(name, words[1:], hit)
 			special(name, words, hit)
 			if name == "set" && !st.xtrace {
@@ -540,6 +545,7 @@ func scan(f *syntax.File) (out, steps []found) {
 			if len(words) == len(n.Args) && listsAll(n.Variant.Value, words) {
 				hit(kListAll, n.Variant.Value, "", n.Pos())
 			}
+
 			keeps := n.Variant.Value == "export" || n.Variant.Value == "readonly"
 			for _, a := range n.Args {
 				if !(a.Naked && a.Name == nil) {
@@ -690,6 +696,25 @@ func options(name string, words []*syntax.Word, hit func(kind, string, string, s
 // options lists variables: not with -f/-F (functions, which the
 // interpreter lists as bash), nor in the forms refused otherwise (`-p` of
 // export, readonly and local, `local -`, `+ATTR`).
+// onlyExpansions reports whether there are words and each is made only of
+// unquoted parameter expansions and command substitutions, which can all
+// expand to nothing (set $e).
+func onlyExpansions(words []*syntax.Word) bool {
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		for _, p := range w.Parts {
+			switch p.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func listsAll(name string, opts []*syntax.Word) bool {
 	for _, w := range opts {
 		l := w.Lit()

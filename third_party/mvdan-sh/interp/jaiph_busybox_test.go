@@ -276,3 +276,13 @@ func TestJaiphDeclareLocalNamerefReadonly(t *testing.T) {
 		"declare -n w2=w1; readonly w1=x; g() { declare w2=ok; echo s=$?; }; g; h() { declare -n w3=w1; local w3=q; echo l=$?; }; h",
 	})
 }
+
+// TestJaiphTimeDoubleDash: `time --` and `time -p --` end time's options
+// and ask for POSIX's report, as bash's TIMEIGN (bash's posixpipe tests;
+// the figures are not compared).
+func TestJaiphTimeDoubleDash(t *testing.T) {
+	runCases(t, []string{
+		`{ time -p -- echo a; } 2>/dev/null; { time -- echo b; } 2>/dev/null; echo "s=$?"`,
+		`{ time -p -- true; } 2>&1 | grep -c '^real '; { time -- true; } 2>&1 | grep -c '^real '`,
+	})
+}

@@ -3018,6 +3018,11 @@ func (p *Parser) timeClause(s *Stmt) {
 	if _, ok := p.gotRsrv("-p"); ok {
 		tc.PosixFormat = true
 	}
+	if _, ok := p.gotRsrv("--"); ok {
+		// jaiph-go patch: bash's TIMEIGN (`time -p -- cmd`), which
+		// makes the report POSIX's too
+		tc.PosixFormat = true
+	}
 	tc.Stmt = p.gotStmtPipe(&Stmt{Position: p.pos}, false)
 	s.Cmd = tc
 }
