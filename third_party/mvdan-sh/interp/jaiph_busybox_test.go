@@ -97,6 +97,7 @@ func TestJaiphExecFileClosed(t *testing.T) {
 		"exec 3>&1; exec > >(tr a-z A-Z); echo shout; exec >&3 3>&-; wait $!; echo \"done $?\"",
 		"exec 4>&2; exec 2> >(tee err >/dev/null); echo e >&2; exec 2>&4; wait $!; cat err",
 		"exec 5> >(cat >f5); echo five >&5; exec 5>&-; wait $!; cat f5",
+		"set -e\nexec\necho reached; a=a; a=b exec; echo $a",
 		"exec 3>&1; exec > >(sed s/^/out:/); echo one; ( echo sub ) ; exec >&-; wait $!; echo after >&3",
 	})
 }

@@ -853,9 +853,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
-		r.execFiles = append(r.execFiles, rs.closers...)
 		r.closeDroppedFds(oldFds)
-		r.closeDroppedStd(oldIn, oldOut, oldErr)
+		if rs != nil { // exec alone has no redirections
+			r.execFiles = append(r.execFiles, rs.closers...)
+			r.closeDroppedStd(oldIn, oldOut, oldErr)
+		}
 	} else if len(st.Redirs) > 0 && r.keepOnExit(level) {
 		// jaiph-go patch: the shell exits inside the statement (errexit,
 		// exit): its redirections stay in force for the EXIT trap, as
