@@ -2688,12 +2688,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				case errors.Is(err, errReadOnly) && v != "export" && v != "readonly":
 					// the name as written: declare v of a nameref v
 					// to a readonly A1 says v (export and readonly
-					// say A1), but a function's own local nameref is
-					// followed first, as bash's declare_internal
-					// does in a function: it says A1
+					// say A1), but a function's own local nameref to a
+					// variable that is not a local of the function is
+					// followed first, as bash's declare_internal does
+					// (make_local_variable of A1 fails): it says A1
 					shown := as.Name.Value
 					if nv := r.writeEnv.Get(shown); r.inFunc && nv.Kind == expand.NameRef && nv.Local && nv.Str != "" {
-						shown = nv.Str
+						// unless the variable is a local of this
+						// function: make_local_variable returns it,
+						// and the assignment's error says the name
+						if o, ok := r.writeEnv.(*overlayEnviron); !ok || !o.ownsLocal(nv.Str) {
+							shown = nv.Str
+						}
 					}
 					r.errf("%s: %s: %v\n", v, shown, errReadOnly)
 					r.exit.code = 1
