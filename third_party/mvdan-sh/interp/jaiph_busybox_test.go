@@ -287,3 +287,11 @@ func TestJaiphTimeDoubleDash(t *testing.T) {
 		`{ time -p -- true; } 2>&1 | grep -c '^real '; { time -- true; } 2>&1 | grep -c '^real '`,
 	})
 }
+
+// TestJaiphPushdNoCDRotation: pushd -n +N rotates the stack and prints
+// nothing (bash's dstack tests); pushd -n DIR still prints.
+func TestJaiphPushdNoCDRotation(t *testing.T) {
+	runCases(t, []string{
+		`cd /tmp; echo a; pushd -n /usr; echo b; pushd -n +0; echo c; pushd +0; echo d; pushd -n +1; echo e; dirs; popd -n; echo f; dirs`,
+	})
+}

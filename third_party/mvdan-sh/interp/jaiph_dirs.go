@@ -242,8 +242,12 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 			args = args[1:]
 		}
 		if rotate >= 0 {
+			// bash's -n rotation changes the stack alone and prints
+			// nothing (its listing comes from the cd it skips)
 			if rotate == 0 {
-				r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
+				if !noCD {
+					r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
+				}
 				return exit
 			}
 			// dirs order: top first; the chosen entry becomes the top.
@@ -262,7 +266,9 @@ func (r *Runner) dirsBuiltin(ctx context.Context, name string, args []string) (e
 				newList = append(newList, rot[i])
 			}
 			r.setDirList(newList)
-			r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
+			if !noCD {
+				r.dirsBuiltin(ctx, "dirs", nil) // its write error is pushd's or popd's
+			}
 			return exit
 		}
 		if len(args) == 0 {
