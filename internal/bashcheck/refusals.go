@@ -157,6 +157,8 @@ var table = []refusal{
 	{"cd -P", kFlag, "cd", "P", "cd -P /; pwd"},                                                            // usage error
 	{"cd -L", kFlag, "cd", "L", "cd -L /; pwd"},                                                            // usage error
 	{"declare -t", kFlag, "declare", "t", "declare -t x; echo st=$?"},                                      // invalid option
+	{"typeset -t", kFlag, "typeset", "t", "typeset -t x; echo st=$?"},                                      // invalid option
+	{"local -t", kFlag, "local", "t", "f() { local -t x; echo st=$?; }; f"},                                // invalid option
 	{"declare -c", kFlag, "declare", "c", "declare -c x=hELLO; echo $x"},                                   // invalid option (bash capitalizes)
 	{"typeset -c", kFlag, "typeset", "c", "typeset -c x=hELLO; echo $x"},                                   // invalid option (bash capitalizes)
 	{"local -c", kFlag, "local", "c", "f() { local -c x=hELLO; echo $x; }; f"},                             // invalid option (bash capitalizes)

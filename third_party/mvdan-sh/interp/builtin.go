@@ -472,11 +472,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: wait -n, -p, job specs, numeric ids (jaiph_jobs.go)
 		return r.waitBuiltin(ctx, args)
 	case "builtin":
-		// jaiph-go patch: a leading -- is dropped and a name that is no
-		// builtin is reported, as bash's builtin builtin.
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
+		// jaiph-go patch: a leading -- is dropped, -X is an invalid
+		// option (bash's no_options) and a name that is no builtin is
+		// reported, as bash's builtin builtin.
+		rest, bad := noOptions(name, args)
+		if bad != "" {
+			return failf(2, "%s", bad)
 		}
+		args = rest
 		if len(args) < 1 {
 			break
 		}

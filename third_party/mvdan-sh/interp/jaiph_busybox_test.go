@@ -295,3 +295,12 @@ func TestJaiphPushdNoCDRotation(t *testing.T) {
 		`cd /tmp; echo a; pushd -n /usr; echo b; pushd -n +0; echo c; pushd +0; echo d; pushd -n +1; echo e; dirs; popd -n; echo f; dirs`,
 	})
 }
+
+// TestJaiphBuiltinOptions: builtin takes no option: -X is bash's invalid
+// option with the usage line (status 2), -- ends nothing more, a lone -
+// is a name (ksh93's builtins tests).
+func TestJaiphBuiltinOptions(t *testing.T) {
+	runCases(t, []string{
+		`builtin -d x; echo "s=$?"; builtin -- echo hi; echo "s=$?"; builtin - echo; echo "s=$?"; builtin -e; echo "s=$?"`,
+	})
+}
