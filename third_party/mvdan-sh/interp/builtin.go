@@ -487,6 +487,31 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "builtin: %s: not a shell builtin\n", args[0])
 		}
 		exit = r.builtin(ctx, pos, args[0], args[1:])
+	case "let":
+		// jaiph-go patch: let run as a command (builtin let, command
+		// let, v=1 let …; the parser makes the keyword form a
+		// LetClause): its arguments, already expanded, are arithmetic
+		// texts, evaluated in turn; the last one's value is the status.
+		if len(args) == 0 {
+			return failf(1, "let: expression expected\n")
+		}
+		val := 0
+		for _, a := range args {
+			r.ecfg.ArithCommand = "let"
+			n, err := expand.ArithmString(r.ecfg, a)
+			r.ecfg.ArithCommand = ""
+			if ae, ok := errors.AsType[expand.ArithmError](err); ok && !ae.Subscript {
+				return failf(1, "let: %s\n", ae.Error())
+			}
+			if err != nil {
+				if !r.readonlyInCommand(err) {
+					r.expandErr(err)
+				}
+				return r.exit
+			}
+			val = n
+		}
+		exit.oneIf(val == 0)
 	case "type":
 		return r.typeBuiltin(ctx, args) // jaiph-go patch: jaiph_type.go
 	case "hash":

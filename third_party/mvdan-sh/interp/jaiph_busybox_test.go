@@ -304,3 +304,23 @@ func TestJaiphBuiltinOptions(t *testing.T) {
 		`builtin -d x; echo "s=$?"; builtin -- echo hi; echo "s=$?"; builtin - echo; echo "s=$?"; builtin -e; echo "s=$?"`,
 	})
 }
+
+// TestJaiphBuiltinAssignsPrefixBound: a builtin that assigns with bash's
+// bind_variable (cd's PWD, printf -v, let, getopts) changes the shell's
+// variable too when the command's prefix bound it, and the value stays
+// after the command; read, mapfile and others bind for the command alone
+// (ksh93's builtins tests: PWD=/bin cd /dev).
+func TestJaiphBuiltinAssignsPrefixBound(t *testing.T) {
+	runCases(t, []string{
+		`cd /tmp; PWD=/bin cd /dev; echo "0 $PWD"; unset m; m=1 mapfile m <<< q; echo "1 [${m[*]}]"; unset t; t=1 true; echo "5 [${t-unset}]"`,
+		`unset g; g=1 getopts a g -a; echo "8 [$g]"; unset o; o=1 read -r o <<< z; echo "10 [${o-unset}]"; v=0 let v=9; echo "12 $v"; OPTIND=1 getopts a o -a; echo "13 $o $OPTIND"`,
+	})
+}
+
+// TestJaiphLetAsCommand: let run as a command (builtin let, command let,
+// a prefix binding before it) evaluates its arguments as let does.
+func TestJaiphLetAsCommand(t *testing.T) {
+	runCases(t, []string{
+		`builtin let 'x=1+2' y=x*2; echo "s=$? $x $y"; command let 0; echo "s=$?"; q=1 let 'w=q+1'; echo "$w"; builtin let; echo "s=$?"; builtin let 1/0; echo "s=$?"`,
+	})
+}

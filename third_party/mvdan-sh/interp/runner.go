@@ -995,6 +995,19 @@ func (r *Runner) undoKeptRedirs() {
 	r.exitUndo = nil
 }
 
+// keepsBuiltinAssign reports whether the builtin name assigns its variables
+// with bash's bind_variable, which changes the shell's variable too when
+// the command's prefix bound it (jaiph-go patch): cd, pushd and popd (PWD,
+// OLDPWD), printf -v, let and getopts; read, mapfile and the declarations
+// bind in the temporary scope alone.
+func keepsBuiltinAssign(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "printf", "let", "getopts":
+		return true
+	}
+	return false
+}
+
 // simpleCommand tells whether bash runs cm as a simple command: its
 // redirections are undone when it returns, before its failure is looked at.
 func simpleCommand(cm syntax.Command) bool {
@@ -1499,7 +1512,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.hashFlush() // jaiph-go patch: see jaiph_hash.go
 			}
 		}
-		for _, restore := range restores {
+		keeps := temp == nil && r.Funcs[fields[0]] == nil && keepsBuiltinAssign(fields[0])
+		for i, restore := range restores {
+			if keeps {
+				// jaiph-go patch: what the builtin assigned to a
+				// variable its prefix bound stays, as bash's
+				// bind_variable sets the shell's variable too
+				// (PWD=/bin cd /dev leaves PWD /dev)
+				if cur := r.lookupVar(restore.name); cur.Kind != applied[i].vr.Kind || cur.String() != applied[i].vr.String() {
+					cur.Exported = restore.vr.Exported
+					r.setVarFailed(r.bindChecked(restore.name, cur))
+					continue
+				}
+			}
 			// jaiph-go patch: see undoPrefix
 			r.setVarFailed(r.bindChecked(restore.name, restore.vr))
 		}
