@@ -324,3 +324,16 @@ func TestJaiphLetAsCommand(t *testing.T) {
 		`builtin let 'x=1+2' y=x*2; echo "s=$? $x $y"; command let 0; echo "s=$?"; q=1 let 'w=q+1'; echo "$w"; builtin let; echo "s=$?"; builtin let 1/0; echo "s=$?"`,
 	})
 }
+
+// TestJaiphExitTrapExpansionError: an expansion error that jumps to bash's
+// top level inside the EXIT trap (set -u, ${v:?} without errexit, an
+// arithmetic error) ends the trap and the shell exits with the status
+// from before it; under errexit set -u's error is 1 (soak seed 173).
+func TestJaiphExitTrapExpansionError(t *testing.T) {
+	runCases(t, []string{
+		`(trap 'echo "[$v1]"' EXIT; set -u); echo "s=$?"; (trap 'echo "[$v1]"; echo after' EXIT; set -u; exit 3); echo "s=$?"`,
+		`(trap 'x=${v1:?boom}; echo after' EXIT; true); echo "s=$?"; (set -eu; trap 'echo "[$v1]"' EXIT; true); echo "s=$?"`,
+		`(set -e; trap 'echo $((1/0))' EXIT; true); echo "s=$?"; (trap 'echo $((1/0)); echo after' EXIT; (exit 4)); echo "s=$?"; (set -e; trap 'false; echo after' EXIT; true); echo "s=$?"`,
+		"f() {\ntrap 'echo \"[$v1]\"' EXIT\nset -u\n}\n(f); echo \"s=$?\"",
+	})
+}

@@ -470,8 +470,17 @@ func (r *Runner) runExitTrap(ctx context.Context) {
 		delete(r.traps, trapExit)
 		noErrExit := r.noErrExit
 		r.noErrExit = r.comsubIgnoreReturn // see comsubIgnoreReturn
+		saved := r.exit.code
 		r.trapCallback(ctx, cb, "exit")
 		r.noErrExit = noErrExit
+		if r.exit.exiting && r.exit.undoAll && !r.exit.fatalExit {
+			// jaiph-go patch: an expansion error that jumps to bash's
+			// top level (set -u's or ${v:?}'s without errexit, an
+			// arithmetic error) ends the trap, and the shell exits with
+			// the status from before the trap (run_exit_trap's
+			// trap_saved_exit_value); exit and errexit set their own
+			r.exit.code = saved
+		}
 	}
 }
 
