@@ -64,7 +64,15 @@ func (r *Runner) devFdOpen(rd *syntax.Redirect, n, fd int, arg string) (open str
 			f = w
 		}
 		if f != nil {
-			return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())), false, nil
+			// the descriptor through SyscallConn: Fd would put a pipe
+			// in blocking mode, out of the poller's reach (read -t)
+			fdNum := -1
+			if rc, err := f.SyscallConn(); err == nil {
+				rc.Control(func(u uintptr) { fdNum = int(u) })
+			}
+			if fdNum >= 0 {
+				return "/proc/self/fd/" + strconv.Itoa(fdNum), false, nil
+			}
 		}
 	}
 	switch rd.Op {
