@@ -1490,7 +1490,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "%s: %s: not an indexed array\n", name, arrayName)
 		}
 		if r.readonlyHere(arrayName, vr) {
-			exit = failf(1, "%s: %v\n", arrayName, errReadOnly)
+			// jaiph-go patch: named as written, a nameref too
+			// (bash's find_or_make_array_variable reports the name)
+			shown := arrayName
+			if len(args) == 1 {
+				shown = args[0]
+			}
+			exit = failf(1, "%s: %v\n", shown, errReadOnly)
 			r.readonlyFailed(&exit)
 			return exit
 		}

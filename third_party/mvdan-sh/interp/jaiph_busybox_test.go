@@ -337,3 +337,16 @@ func TestJaiphExitTrapExpansionError(t *testing.T) {
 		"f() {\ntrap 'echo \"[$v1]\"' EXIT\nset -u\n}\n(f); echo \"s=$?\"",
 	})
 }
+
+// TestJaiphReadonlyElementSubscriptFirst: an element assigned to a
+// readonly indexed variable has its value and subscript expanded first,
+// so the subscript's error is reported (soak seed 174); mapfile through a
+// nameref to a readonly array names the nameref.
+func TestJaiphReadonlyElementSubscriptFirst(t *testing.T) {
+	runCases(t, []string{
+		`readonly A1=1; A1['x y']=q; echo "s=$?"`,
+		`readonly A1=1; A1[1+1]=q; echo "s=$?"`,
+		`readonly A1=1; i=0; (A1[i++]=$(echo v >&2); echo "s=$?"); echo "sub $? $i"`,
+		`readonly v1=x; declare -n v2=v1; mapfile -t v2 <<< "hi"; echo "s=$?"; read v2 <<< "hi"; echo "s=$?"`,
+	})
+}

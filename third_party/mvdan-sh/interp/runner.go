@@ -1181,6 +1181,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 							break
 						}
 					}
+					if as.Index != nil && prev.Kind != expand.Associative {
+						// jaiph-go patch: bash expands the value, then
+						// evaluates an indexed subscript before it
+						// binds: the subscript's error comes first
+						// (A1['x y']=v of a readonly A1)
+						if as.Value != nil {
+							r.literal(as.Value)
+						}
+						if !r.exit.exiting {
+							r.arithmTrail(as.Index, as.IndexRaw)
+						}
+						if r.exit.exiting {
+							break
+						}
+					}
 					r.errf("%s: readonly variable\n", roName)
 					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
 					if r.errexitOn() {
