@@ -35,8 +35,8 @@ type UnsetParameterError struct {
 func (u UnsetParameterError) Error() string {
 	name := u.Node.Param.Value
 	// jaiph-go patch: bash names an unset positional parameter "$N" in
-	// its nounset error (but "N" in ${#N}).
-	if u.Message == "unbound variable" && !u.Node.Length && name != "" && strings.Trim(name, "0123456789") == "" {
+	// its nounset error (but "N" in ${#N} and ${N}).
+	if u.Message == "unbound variable" && !u.Node.Length && u.Node.Short && name != "" && strings.Trim(name, "0123456789") == "" {
 		name = "$" + name
 	}
 	if l := nodeLit(u.Node.Index); u.Node.Index != nil && name != "@" && name != "*" &&

@@ -350,3 +350,19 @@ func TestJaiphReadonlyElementSubscriptFirst(t *testing.T) {
 		`readonly v1=x; declare -n v2=v1; mapfile -t v2 <<< "hi"; echo "s=$?"; read v2 <<< "hi"; echo "s=$?"`,
 	})
 }
+
+// TestJaiphBracketParenExpected: `[ ( a = b ]` names the "]" bash's
+// arguments still hold past their end (bash's test.tests); test does not.
+func TestJaiphBracketParenExpected(t *testing.T) {
+	runCases(t, []string{
+		`[ \( a = b ]; echo "s=$?"; [ \( a = b c ]; echo "s=$?"; test \( a = b; echo "s=$?"; [ \( a ]; echo "s=$?"; [ \( \( a = a \) ]; echo "s=$?"; [ ! \( -n x ]; echo "s=$?"`,
+	})
+}
+
+// TestJaiphUnboundPositionalBraced: set -u's report names ${9} "9" and $9
+// "$9", as bash (bash's new-exp tests).
+func TestJaiphUnboundPositionalBraced(t *testing.T) {
+	runCases(t, []string{
+		`set -u; (echo $9); (echo ${9}); (echo ${10}); (echo ${#9}); (f() { echo $3; }; f a); (echo "${9}x"); echo end`,
+	})
+}

@@ -19,6 +19,9 @@ type classicTest struct {
 	r    *Runner
 	args []string
 	pos  int
+	// bracket: run as `[`, whose "]" bash's error messages still see
+	// past the end of the arguments (jaiph-go patch)
+	bracket bool
 }
 
 func (t *classicTest) fail(format string, a ...any) {
@@ -28,7 +31,7 @@ func (t *classicTest) fail(format string, a ...any) {
 // runClassicTest evaluates "test args..." (name is "test" or "[", whose
 // closing "]" was already removed) and returns the exit status.
 func (r *Runner) runClassicTest(ctx context.Context, name string, args []string) (code uint8) {
-	t := &classicTest{ctx: ctx, r: r, args: args}
+	t := &classicTest{ctx: ctx, r: r, args: args, bracket: name == "["}
 	defer func() {
 		if rec := recover(); rec != nil {
 			e, ok := rec.(classicTestError)
@@ -159,6 +162,9 @@ func (t *classicTest) term() bool {
 			t.fail("`)' expected")
 		}
 		v := t.expr()
+		if t.pos >= n && t.bracket {
+			t.fail("`)' expected, found ]") // jaiph-go patch: bash's argv[argc]
+		}
 		if t.pos >= n {
 			t.fail("`)' expected")
 		}
