@@ -1,7 +1,9 @@
 // Differential tests (against /usr/bin/bash, see compareWithBash) for the
 // patches of the session of 2026-11-30, seventh stop (jaiph-go issue 36):
-// busybox's shell tests (github.com/mirror/busybox, shell/ash_test) run as
-// bodies.
+// busybox's, mksh's and ksh93's shell tests (github.com/mirror/busybox
+// shell/ash_test, github.com/MirBSD/mksh check.t, github.com/ksh93/ksh
+// src/cmd/ksh93/tests) run as bodies, bash's own test files again, and
+// the soak's finds; each test names where its case came from.
 package interp_test
 
 import "testing"
