@@ -368,3 +368,14 @@ func TestJaiphUnboundPositionalBraced(t *testing.T) {
 		`set -u; (echo $9); (echo ${9}); (echo ${10}); (echo ${#9}); (f() { echo $3; }; f a); (echo "${9}x"); echo end`,
 	})
 }
+
+// TestJaiphDeclareThroughNamerefToArray: export, readonly and declare of
+// a plain value through a nameref to an array set its element (key) 0, as
+// bash's bind_variable; the array stays (soak seed 176).
+func TestJaiphDeclareThroughNamerefToArray(t *testing.T) {
+	runCases(t, []string{
+		`a=(1 2 3); declare -n r=a; export r=x; declare -p a; b=(1 2); declare -n s=b; readonly s=y; declare -p b`,
+		`a=(1 2); declare -n r=a; declare r=x; declare -p a; f() { local b=(1 2); declare -n s=b; declare s=y; declare -p b; local c=(1 2); local -n t=c; export t=z; declare -p c; }; f; declare -A m=([k]=v); declare -n u=m; export u=w; declare -p m`,
+		`v1='a/b/c.d' a1=(1 'two words' three); declare -n v2=a1; export v2=${v3@A}; echo "${a1[@]:1:2}"`,
+	})
+}

@@ -2641,6 +2641,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					} else {
 						name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
 					}
+					if orig.Kind == expand.NameRef && !as.Append && as.Array == nil {
+						// jaiph-go patch: through a nameref, the
+						// array it names (export r=x of r naming
+						// a=(1 2) sets a[0], as bash's bind_variable;
+						// a became the scalar x)
+						if target := r.lookupVar(name); target.Kind == expand.Indexed || target.Kind == expand.Associative {
+							orig = target
+						}
+					}
 					// a+=v on an array gave element 0's value
 					// (assignVal), set below as a=v's
 					appendElem := appendIndex != nil
