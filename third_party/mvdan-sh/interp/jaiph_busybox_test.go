@@ -379,3 +379,16 @@ func TestJaiphDeclareThroughNamerefToArray(t *testing.T) {
 		`v1='a/b/c.d' a1=(1 'two words' three); declare -n v2=a1; export v2=${v3@A}; echo "${a1[@]:1:2}"`,
 	})
 }
+
+// TestJaiphExportReadonlyElementLocal: in a function, a declaration
+// through a nameref to an array element makes a local named as the
+// element ("a1[1]"); export and readonly through the nameref then assign
+// and mark that local, with no error, as bash's find_variable finds it
+// (they assigned the element and refused; soak seeds 174 and 175).
+func TestJaiphExportReadonlyElementLocal(t *testing.T) {
+	runCases(t, []string{
+		`f() { a1=(1 'two words' three); declare -n v2='a1[1]'; declare -l v2=ABC; readonly v2=X; echo "st=$? [$v2]"; v2=Y; echo "st=$? [$v2]"; declare -p a1; }; f`,
+		`f() { a1=(1 2); declare -n v2='a1[1]'; declare v2=5; export v2; printenv 'a1[1]'; export v2=Q; printenv 'a1[1]'; declare -p a1; }; f`,
+		`f() { a1=(1 2); declare -n v2='a1[1]'; declare -i v2=4; export v2=3+4; echo "[$v2]"; export v2=a/b; echo "not reached"; }; f; echo "st=$?"`,
+	})
+}

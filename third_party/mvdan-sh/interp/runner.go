@@ -2210,7 +2210,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// naming an array element assign a value to the
 				// element, then refuse the attribute (status 0), as
 				// bash; they made a variable named "a[1]".
-				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
+				n, _ := r.lookupVar(name).Resolve(r.writeEnv)
+				if !syntax.ValidName(n) && validElemRef(n) && r.writeEnv.Get(n).Declared() {
+					// A local that a declaration through the nameref
+					// made, named "a[1]", is the variable they assign
+					// and mark, as bash's find_variable finds it.
+					name = n
+				} else if !syntax.ValidName(n) && validElemRef(n) {
 					if !as.Naked {
 						val, err := expand.AssignLiteral(r.ecfg, as.Value)
 						r.expandErr(err)
