@@ -69,6 +69,13 @@ type Config struct {
 	// Use [os.ReadDir] to use the filesystem directly.
 	ReadDir2 func(string) ([]fs.DirEntry, error)
 
+	// Lstat, when set, tells whether the last component of a glob that
+	// has no pattern characters names a file, as bash's lstat: a
+	// dangling symlink does, a name too long for the system does not.
+	// (jaiph-go patch; without it, the component is read as a
+	// directory with ReadDir2.)
+	Lstat func(string) (fs.FileInfo, error)
+
 	// GlobStar corresponds to the shell option which allows globbing with "**".
 	GlobStar bool
 
@@ -2412,6 +2419,13 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 					match = filepath.Join(base, match)
 				}
 				match = pathJoin2(match, part)
+				if !wantDir && cfg.Lstat != nil {
+					if _, err := cfg.Lstat(match); err != nil {
+						continue
+					}
+					newMatches = append(newMatches, pathJoin2(dir, part))
+					continue
+				}
 				// We can't use [Config.ReadDir2] on the parent and match the directory
 				// entry by name, because short paths on Windows break that.
 				// Our only option is to [Config.ReadDir2] on the directory entry itself,

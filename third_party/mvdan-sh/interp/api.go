@@ -1156,6 +1156,7 @@ var posixOptsTable = [...]posixOpt{
 	{' ', "pipefail"},
 	{'C', "noclobber"}, // jaiph-go patch; kept last so indexes above stay
 	{'E', "errtrace"},  // jaiph-go patch: functions and subshells keep the ERR trap
+	{' ', "nolog"},     // jaiph-go patch: bash's option that does nothing, set and listed
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -1299,6 +1300,7 @@ const (
 	optPipeFail
 	optNoClobber
 	optErrTrace // jaiph-go patch
+	optNoLog    // jaiph-go patch
 
 	// These correspond to indexes (offset by the above eight items) of
 	// supported options in [bashOptsTable]

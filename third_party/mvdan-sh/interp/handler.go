@@ -414,9 +414,9 @@ func runScriptENOEXEC(ctx context.Context, hc HandlerContext, killTimeout time.D
 	}
 	// Like Bash, refuse to run the file as a script
 	// if a null byte appears before the first newline.
-	line, _, _ := bytes.Cut(b, []byte("\n"))
-	if bytes.IndexByte(line, 0) >= 0 {
-		fmt.Fprintf(hc.Stderr, "%s: cannot execute binary file\n", args[0])
+	if binaryFile(b) {
+		// jaiph-go patch: bash's text, with the reason
+		fmt.Fprintf(hc.Stderr, "%s: cannot execute binary file: Exec format error\n", args[0])
 		return ExitStatus(126)
 	}
 	file, err := syntax.NewParser().Parse(bytes.NewReader(b), args[0])
@@ -435,6 +435,31 @@ func runScriptENOEXEC(ctx context.Context, hc HandlerContext, killTimeout time.D
 	}
 	r.Params = args[1:]
 	return r.Run(ctx, file)
+}
+
+// binaryFile is bash's check_binary_file on the file's first 128 bytes
+// (jaiph-go patch): an ELF header, or a null byte in the first line (the
+// first two after a #! line) of that sample.
+func binaryFile(b []byte) bool {
+	sample := b[:min(len(b), 128)] // HASH_BANG_BUFSIZ
+	if bytes.HasPrefix(sample, []byte("\x7fELF")) {
+		return true
+	}
+	lines := 1
+	if bytes.HasPrefix(sample, []byte("#!")) {
+		lines = 2
+	}
+	for _, c := range sample {
+		if c == '\n' {
+			if lines--; lines == 0 {
+				return false
+			}
+		}
+		if c == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func checkStat(dir, file string, checkExec bool) (string, error) {

@@ -245,9 +245,13 @@ func catShortcutArg(stmt *syntax.Stmt) *syntax.Word {
 func (r *Runner) updateExpandOpts() {
 	if r.opts[optNoGlob] {
 		r.ecfg.ReadDir2 = nil
+		r.ecfg.Lstat = nil
 	} else {
 		r.ecfg.ReadDir2 = func(s string) ([]fs.DirEntry, error) {
 			return r.readDirHandler(r.handlerCtx(r.ectx, handlerKindReadDir, todoPos), s)
+		}
+		r.ecfg.Lstat = func(s string) (fs.FileInfo, error) { // jaiph-go patch
+			return r.statHandler(r.handlerCtx(r.ectx, handlerKindStat, todoPos), s, false)
 		}
 	}
 	r.ecfg.GlobStar = r.opts[optGlobStar]
@@ -1842,6 +1846,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			r.stmts(ctx, ci.Stmts)
+			if len(ci.Stmts) == 0 && !r.stop(ctx) && r.breakEnclosing == 0 && r.contnEnclosing == 0 {
+				// jaiph-go patch: an item without commands that runs
+				// (reached by ";&" or ";;&") makes the status 0, as
+				// bash's execute_command of no command.
+				r.exit = exitStatus{}
+			}
 			switch ci.Op {
 			case syntax.Fallthrough: // ";&" runs the next item unconditionally
 				runNext = true

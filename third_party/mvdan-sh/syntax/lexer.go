@@ -826,7 +826,7 @@ func (p *Parser) paramToken(r rune) token {
 		p.rune()
 		return rightBrace
 	case ':':
-		switch p.rune() {
+		switch p.runeSkipEscNewl() { // jaiph-go patch: `:\<newline>-` is `:-`, as bash
 		case '+':
 			p.rune()
 			return colPlus
@@ -863,13 +863,13 @@ func (p *Parser) paramToken(r rune) token {
 		p.rune()
 		return assgn
 	case '%':
-		if p.rune() == '%' {
+		if p.runeSkipEscNewl() == '%' {
 			p.rune()
 			return dblPerc
 		}
 		return perc
 	case '#':
-		if p.rune() == '#' {
+		if p.runeSkipEscNewl() == '#' {
 			p.rune()
 			return dblHash
 		}
@@ -881,19 +881,19 @@ func (p *Parser) paramToken(r rune) token {
 		p.rune()
 		return rightBrack
 	case '/':
-		if p.rune() == '/' {
+		if p.runeSkipEscNewl() == '/' {
 			p.rune()
 			return dblSlash
 		}
 		return slash
 	case '^':
-		if p.rune() == '^' {
+		if p.runeSkipEscNewl() == '^' {
 			p.rune()
 			return dblCaret
 		}
 		return caret
 	case ',':
-		if p.rune() == ',' {
+		if p.runeSkipEscNewl() == ',' {
 			p.rune()
 			return dblComma
 		}
