@@ -102,6 +102,12 @@ var table = []refusal{
 	// followed by garbage: bad substitution.
 	{"${#^}, ${#,}, ${#/}, ${#+}, ${#=} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
+	// Inside $(…) and <(…), bash ends a here-document at a line that
+	// starts with the delimiter and holds a ) after it, and reads the
+	// rest of the line as commands ("EOF )"); it warns of a here-document
+	// begun there whose lines follow the closing ).
+	{"a here-document line inside $(…) or <(…) that starts with the delimiter and holds a ) (bash ends the here-document there)", kNode, "<<D…D)", "", "x=$(cat <<EOF\nEOF )\nEOF\n)\necho \"[$x]\""},
+	{"a here-document begun inside $(…) whose lines follow the closing ) (bash warns: unterminated here-document)", kNode, "$(<<D)", "", "test \"$(cat <<EOF)\" = hi\nhi\nEOF\necho st=$?"},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
@@ -474,6 +480,11 @@ func scan(f *syntax.File) (out, steps []found) {
 			if n.Op == syntax.CmdOut {
 				hit(kNode, ">(", "", n.Pos())
 			}
+			subHeredocs(n, func(rd *syntax.Redirect) {
+				if heredocCloseLine(rd) {
+					hit(kNode, "<<D…D)", "", rd.Pos())
+				}
+			})
 		case *syntax.FuncDecl:
 			if n.Name != nil && stepWords[n.Name.Value] {
 				if st.defined == nil {
@@ -558,6 +569,16 @@ func scan(f *syntax.File) (out, steps []found) {
 		case *syntax.CmdSubst:
 			if n.TempFile || n.ReplyVar {
 				hit(kNode, "${ }", "", n.Pos())
+			}
+			if !n.Backquotes {
+				subHeredocs(n, func(rd *syntax.Redirect) {
+					if heredocCloseLine(rd) {
+						hit(kNode, "<<D…D)", "", rd.Pos())
+					}
+					if rd.Hdoc.Pos().After(n.Right) {
+						hit(kNode, "$(<<D)", "", rd.Pos())
+					}
+				})
 			}
 		case *syntax.ArithmExp:
 			arithName(n.X)
