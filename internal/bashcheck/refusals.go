@@ -108,6 +108,10 @@ var table = []refusal{
 	// begun there whose lines follow the closing ).
 	{"a here-document line inside $(…) or <(…) that starts with the delimiter and holds a ) (bash ends the here-document there)", kNode, "<<D…D)", "", "x=$(cat <<EOF\nEOF )\nEOF\n)\necho \"[$x]\""},
 	{"a here-document begun inside $(…) whose lines follow the closing ) (bash warns: unterminated here-document)", kNode, "$(<<D)", "", "test \"$(cat <<EOF)\" = hi\nhi\nEOF\necho st=$?"},
+	// bash expands the word of ${v+word} unsplit and joins a list in it
+	// by its own rules for each IFS; the interpreter follows them for the
+	// default IFS (and an unset one) only.
+	{"an unquoted $@ or ${name[@]…} in the word of an unquoted ${v+…} (-, :-, :+, =, ?) in a body that sets IFS (bash joins and splits it by rules of its own: quote the list or the expansion)", kNode, "${v+${a[@]}}", "", "a=(1 'b c'); IFS=$'\\t'; printf '<%s>' ${a+${a[@]^}}; echo"},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option
@@ -418,7 +422,10 @@ func scan(f *syntax.File) (out, steps []found) {
 		parsedByBash map[*syntax.ExtGlob]bool // see below
 		cFor         *syntax.CStyleLoop       // the first for ((…)) loop
 		xtrace       bool                     // a set -x (or -o xtrace) somewhere
+		ifs          bool                     // IFS set somewhere (ifsalt.go)
+		altLists     []syntax.Pos             // see altListWords
 	}
+	altList := func(pe *syntax.ParamExp) { st.altLists = append(st.altLists, pe.Pos()) }
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
 		if name, ok := tableIndex()[key{k, cmd, arg}]; ok {
 			out = append(out, found{name, pos})
@@ -449,6 +456,21 @@ func scan(f *syntax.File) (out, steps []found) {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && n.Name.Value == "IFS" {
+				st.ifs = true
+			}
+		case *syntax.WordIter:
+			if n.Name != nil && n.Name.Value == "IFS" {
+				st.ifs = true
+			}
+			for _, w := range n.Items {
+				altListWords(w, altList)
+			}
+		case *syntax.ArrayElem:
+			if n.Value != nil {
+				altListWords(n.Value, altList)
+			}
 		case *syntax.BinaryTest:
 			// bash's [[ ]] parses extended groups only in the pattern
 			// right of ==, = and != (and =~'s regular expression):
@@ -504,6 +526,12 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			if w := stepWord(words); w != nil {
 				steps = append(steps, found{w.Lit(), w.Pos()})
+			}
+			for _, w := range words[1:] {
+				altListWords(w, altList)
+				if !st.ifs && litIFS(w) {
+					st.ifs = true // read IFS, printf -v IFS, unset IFS
+				}
 			}
 			name := words[0].Lit()
 			// builtin NAME and command NAME run NAME itself (command's
@@ -607,6 +635,9 @@ func scan(f *syntax.File) (out, steps []found) {
 				markParsed(n)
 			}
 			if n.Param != nil {
+				if n.Param.Value == "IFS" && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+					st.ifs = true
+				}
 				hit(kParam, "", n.Param.Value, n.Pos())
 				if n.Excl && n.Names != 0 && slices.ContainsFunc(bashOnlyVars, func(v string) bool { return strings.HasPrefix(v, n.Param.Value) }) {
 					hit(kNamesPrefix, "", "", n.Pos())
@@ -628,6 +659,11 @@ func scan(f *syntax.File) (out, steps []found) {
 	})
 	if st.cFor != nil && st.xtrace {
 		hit(kNode, "xtrace for((", "", st.cFor.Pos())
+	}
+	if st.ifs {
+		for _, pos := range st.altLists {
+			hit(kNode, "${v+${a[@]}}", "", pos)
+		}
 	}
 	if len(steps) > 0 && st.defined != nil {
 		kept := steps[:0]

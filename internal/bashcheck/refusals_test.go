@@ -101,6 +101,8 @@ func TestRefusalsReallyDiffer(t *testing.T) {
 func TestAllowed(t *testing.T) {
 	for _, src := range []string{
 		"set -euo pipefail; set +x; set -- a b",
+		`IFS=:; set -- ${1+"$@"}; echo "${v+${a[@]}}" ${v:-$u} ${a[@]^}; f() { echo ${1:+"${a[@]}"}; }`,
+		`a=(1 2); echo ${v+${a[@]}} ${u:-$@}`,
 		"set -o errexit -o nounset; set +o pipefail",
 		"shopt -s extglob nullglob globstar",
 		"shopt -s autocd histappend; shopt -u cmdhist progcomp",
