@@ -25,6 +25,20 @@ func nodeLit(node syntax.Node) string {
 	return ""
 }
 
+// elemZeroSet reports whether an array's element (key) 0 is set; a
+// variable that is no array counts as set (jaiph-go patch).
+func elemZeroSet(vr Variable) bool {
+	switch vr.Kind {
+	case Indexed:
+		_, ok := vr.IndexedValue(0)
+		return ok
+	case Associative:
+		_, ok := vr.Map["0"]
+		return ok
+	}
+	return true
+}
+
 // UnsetParameterError is returned when a parameter expansion encounters an
 // unset variable and [Config.NoUnset] has been set.
 type UnsetParameterError struct {
@@ -769,9 +783,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					}
 					vr = v
 				}
-				if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
+				if cfg.NoUnset && !overridingUnset(pe) && (!vr.IsSet() || !elemZeroSet(vr)) {
 					// jaiph-go patch: under set -u an unset
-					// target is bash's "!r: unbound variable".
+					// target is bash's "!r: unbound variable";
+					// so is an array target whose element (key)
+					// 0 is unset, as $a is.
 					named := *pe
 					named.Param = &syntax.Lit{Value: "!" + pe.Param.Value}
 					return "", UnsetParameterError{Node: &named, Message: "unbound variable"}

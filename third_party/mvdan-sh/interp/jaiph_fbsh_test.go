@@ -56,3 +56,33 @@ func TestJaiphBinaryFileNotScript(t *testing.T) {
 		`printf '\177ELF\001!!\012\0\0\0\0' > e; printf 'echo hi\n\0\n' > n; printf 'echo hi%0130d\0\n' 0 > l; printf 'ec\0ho\n' > z; chmod +x e n l z; ./e; echo "s=$?"; ./n; echo "s=$?"; ./l | cut -c1-5; ./z; echo "s=$?"`,
 	})
 }
+
+// TestJaiphIndirectArrayElemZeroUnbound: under set -u, ${!p} of p naming
+// an array whose element (key) 0 is unset is bash's "!p: unbound
+// variable", as $a of that array is (it expanded to nothing; soak seed
+// 179).
+func TestJaiphIndirectArrayElemZeroUnbound(t *testing.T) {
+	runCases(t, []string{
+		`a=([2]=x); p=a; set -u; echo "${!p-d}" ${!p:-e}; (echo ${!p}); echo "s=$?"; declare -A m=([k]=v); q=m; (echo ${!q}); echo "s=$?"; declare -A z=([0]=v); r=z; echo ${!r}`,
+	})
+}
+
+// TestJaiphAssocPairWordAsWritten: an associative list's key word that
+// expands to nothing is reported as written ("${u1}": bad array
+// subscript); it was printed as arithmetic, "$u1" (soak seed 179).
+func TestJaiphAssocPairWordAsWritten(t *testing.T) {
+	runCases(t, []string{
+		`declare -A a2; a2=( "${u1}" ); a2=( ${u1} x ); declare -Ai a1; a1=( "${u1}" "${#u1}" ); echo "s=$?"`,
+	})
+}
+
+// TestJaiphBackquoteEscapedBackslashNewline: inside backquotes, `\\`
+// before a newline is the inner command's backslash-newline: kept inside
+// its single quotes, a continuation elsewhere (the line was joined even
+// in single quotes: sed 's/ /\<newline>/g' lost its newline; bash's
+// quote.tests).
+func TestJaiphBackquoteEscapedBackslashNewline(t *testing.T) {
+	runCases(t, []string{
+		"a=`echo 'a b c' | sed 's/ /\\\\\n/g'`; echo \"$a\"; b=`echo a\\\\\nb`; echo \"$b\"; c=`echo \"a\\\\\nb\"`; echo \"$c\"; d=`echo 'x\\\\\ny'`; echo \"$d\"; echo `echo 'p\\\nq'`",
+	})
+}

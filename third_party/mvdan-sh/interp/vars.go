@@ -1890,7 +1890,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 					// jaiph-go patch: an empty key is bash's bad
 					// subscript, named as written; the pair is left
 					// out, its value not expanded (it made the key "").
-					r.reportError(fmt.Errorf("%s: %w", printNode(elems[i].Value), expand.ErrBadSubscript))
+					r.reportError(fmt.Errorf("%s: %w", printWord(elems[i].Value), expand.ErrBadSubscript))
 					continue
 				}
 				if i+1 < len(elems) {
@@ -1914,7 +1914,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				// jaiph-go patch: a word without a subscript among
 				// ones with is left out with bash's warning naming it
 				// as written (a declaration's: expandDeclList).
-				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, printNode(elem.Value)))
+				r.reportError(fmt.Errorf("%s: %s: must use subscript when assigning associative array", name, printWord(elem.Value)))
 				continue
 			}
 			// jaiph-go patch: the subscript as the parser read it, which
@@ -2013,6 +2013,15 @@ func printNode(n syntax.Node) string {
 		}
 	}
 	syntax.NewPrinter().Print(&sb, n)
+	return strings.ReplaceAll(sb.String(), "\\\n", "")
+}
+
+// printWord is a word as written (jaiph-go patch: printNode reads any word
+// as arithmetic, which prints "${v}" as "$v"; bash names a list's word as
+// written).
+func printWord(w *syntax.Word) string {
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, w)
 	return strings.ReplaceAll(sb.String(), "\\\n", "")
 }
 

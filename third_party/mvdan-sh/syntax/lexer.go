@@ -90,6 +90,14 @@ retry:
 			goto retry
 		case '\\':
 			if p.r == '\\' {
+			} else if bquotes > 0 && p.peek() == '\n' {
+				// jaiph-go patch: a backslash escaped inside
+				// backquotes (`\\` before a newline) is the inner
+				// command's own: inside its single quotes it stays
+				// with the newline; elsewhere it continues the line.
+				p.bsp++
+				p.w, p.r = 1, escNewl
+				return escNewl
 			} else if p.peek() == '\n' && p.openBquotes > 0 {
 				// jaiph-go patch: inside backquotes a backslash-newline
 				// goes before the command inside is read, quotes and
