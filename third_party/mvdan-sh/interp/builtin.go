@@ -313,6 +313,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
+			viaRef := false
 			if v := r.lookupVar(arg); noRef && vars && syntax.ValidName(arg) && v.Kind != expand.NameRef && !v.ReadOnly {
 				continue // jaiph-go patch: unset -n leaves what is no nameref, as bash
 			}
@@ -322,10 +323,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// jaiph-go patch: unset r of any other nameref unsets
 				// the variable it names, as bash's unset without -n.
 				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
-					arg = n
+					arg, viaRef = n, true
 				}
 			}
-			literal := vars && !syntax.ValidName(arg) && r.lookupVar(arg).Declared() // a local named as an element, see the declaration
+			// a local named as an element (see the declaration),
+			// which the nameref reaches; unset 'a[1]' is the element
+			literal := viaRef && !syntax.ValidName(arg) && r.lookupVar(arg).Declared()
 			if name, sub, ok := cutElemSubscript(arg); vars && ok && !literal {
 				r.unsetFailed = false
 				r.unsetElem(name, sub)
@@ -934,6 +937,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// (readonly) fails read with status 1 and the names after it
 		// are left alone.
 		assign := func(name string, vr expand.Variable) bool {
+			written := name
 			name = r.refTarget(name) // jaiph-go patch: a nameref's variable
 			if !syntax.ValidName(name) && vr.Kind == expand.String && !r.lookupVar(name).Declared() {
 				// jaiph-go patch: an element (read 'a[k]'), assigned
@@ -943,6 +947,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 			if err := r.bindKeeping(name, vr); err != nil {
 				if !r.arithAssignFatal(err, "read", &exit) {
+					if vr.Kind == expand.Indexed && errors.Is(err, errReadOnly) {
+						// jaiph-go patch: read -a names the array
+						// as written, a nameref too (bash's
+						// err_readonly (arrayname)).
+						err = fmt.Errorf("%s: %w", written, errReadOnly)
+					}
 					r.errf("%v\n", err)
 					exit.code = 1
 					if errors.Is(err, errReadOnly) {
@@ -966,9 +976,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		} else if readArray {
 			// read -a arrayname: split line into fields and assign to indexed array.
-			if target := r.refTarget(arrayName); !syntax.ValidName(target) {
+			if target := r.refTarget(arrayName); !syntax.ValidName(target) && !r.lookupVar(target).Declared() {
 				// jaiph-go patch: a nameref naming an element is no
-				// array name (bash checks once the line is read).
+				// array name (bash checks once the line is read),
+				// but for a local named as the element that a
+				// declaration through it made (find_variable's).
 				r.errf("read: `%s': not a valid identifier\n", target)
 				exit.code = 1
 				return exit
@@ -1470,9 +1482,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				return failf(1, "%s: `%s': not a valid identifier\n", name, args[0]) // jaiph-go patch: bash's text and status
 			}
 			arrayName = r.refTarget(args[0]) // jaiph-go patch: a nameref's array
-			if !syntax.ValidName(arrayName) {
+			if !syntax.ValidName(arrayName) && !r.lookupVar(arrayName).Declared() {
 				// jaiph-go patch: a nameref naming an element is no
-				// array name, as bash's find_or_make_array_variable
+				// array name, as bash's find_or_make_array_variable,
+				// but for a local named as the element that a
+				// declaration through it made (find_variable's)
 				return failf(1, "%s: `%s': not a valid identifier\n", name, arrayName)
 			}
 		default:
@@ -1487,7 +1501,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: as bash, an associative or readonly array
 		// fails mapfile before a line is read.
 		if cur.Kind == expand.Associative {
-			return failf(1, "%s: %s: not an indexed array\n", name, arrayName)
+			// jaiph-go patch: named as written, a nameref too
+			shown := arrayName
+			if len(args) == 1 {
+				shown = args[0]
+			}
+			return failf(1, "%s: %s: not an indexed array\n", name, shown)
 		}
 		if r.readonlyHere(arrayName, vr) {
 			// jaiph-go patch: named as written, a nameref too
@@ -1504,6 +1523,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if origin >= 0 {
 			if prev := r.lookupVar(arrayName); prev.Kind == expand.Indexed {
 				vr.List, vr.Indexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+			} else if prev.IsSet() && (prev.Kind == expand.String || prev.Kind == expand.Unknown) {
+				// jaiph-go patch: a scalar's value becomes element
+				// 0, which -O keeps (bash's convert_var_to_array).
+				vr.List = []string{prev.Str}
 			}
 			index = origin
 		}

@@ -1219,7 +1219,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// nameref to an element (declare -n r='a[0]')
 					// is bash's assignment error, discarding the
 					// command as a readonly variable's does.
-					if n, _ := prev.Resolve(r.writeEnv); n != "" {
+					if n, v := prev.Resolve(r.writeEnv); n != "" && !v.Declared() {
+						// (a local named as the element, see the
+						// declaration, is assigned as bash's
+						// find_variable finds it)
 						if _, _, ok := cutElemSubscript(n); ok {
 							r.errf("`%s': not a valid identifier\n", n)
 							r.exit = exitStatus{code: 1, exiting: true, discard: true}
@@ -1342,6 +1345,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			prev := r.lookupVar(name)
 			// Resolve any nameref so we can restore the original final value later on.
 			if n, v := prev.Resolve(r.writeEnv); n != "" && (syntax.ValidName(n) || isDeclBuiltin(fields[0])) {
+				name, prev = n, v
+			} else if n != "" && !v.ReadOnly && v.Declared() {
+				// jaiph-go patch: a local that a declaration through
+				// a nameref to an element made, literally named
+				// "a[1]", is what bash's assign_in_env finds and
+				// binds (r=0 printenv 'a[1]' prints 0).
 				name, prev = n, v
 			} else if n != "" && v.ReadOnly && v.Declared() {
 				prev.ReadOnly = true // see below
@@ -2120,7 +2129,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						word += "="
 					}
 				}
-				if declQuery == "-p" || !as.Naked {
+				if declQuery == "-p" && as.Naked && r.lookupVar(word).Declared() {
+					// jaiph-go patch: a variable literally named
+					// "a[1]" (a declaration through a nameref to an
+					// element made it in a function) is shown.
+					name = word
+				} else if declQuery == "-p" || !as.Naked {
 					if declQuery == "-p" {
 						r.errf("%s: %s: not found\n", cm.Variant.Value, word)
 					}
@@ -2241,7 +2255,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					continue
 				}
 			}
-			if local && !global && as.Index == nil && as.Array == nil && valType != "-n" && valType != "-a" && valType != "-A" && r.lookupVar(name).Kind == expand.NameRef {
+			if local && !global && as.Index == nil && as.Array == nil && valType != "-n" && (as.Naked || valType != "-a" && valType != "-A") && r.lookupVar(name).Kind == expand.NameRef {
 				// jaiph-go patch: in a function, a declaration through
 				// a nameref to an array element, with a value or not,
 				// makes a local named as the element (bash's
@@ -2295,7 +2309,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 				continue
 			}
-			if from, to, bad := arrayConversion(vr.Kind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
+			convKind := vr.Kind
+			if vr.Kind == expand.NameRef && (valType == "-a" || valType == "-A") && r.declSameScope(name, local, global) {
+				// jaiph-go patch: with a value, through a nameref
+				// of this scope, the kind is its target's.
+				if n, t := vr.Resolve(r.writeEnv); n != "" {
+					convKind = t.Kind
+				}
+			}
+			if from, to, bad := arrayConversion(convKind, valType); bad && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && r.declSameScope(name, local, global) {
 				// jaiph-go patch: bash refuses to change the kind of
 				// an array its declaration reaches (declare -A on an
 				// indexed array, -a on an associative one): the
@@ -2314,9 +2336,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if thisCommand != "" {
 						prefix = thisCommand + ": "
 					}
-					fmt.Fprintf(expandStderr, "%s%s: cannot convert %s to %s array\n", prefix, name, from, to)
+					fmt.Fprintf(expandStderr, "%s%s: cannot convert %s to %s array\n", prefix, as.Name.Value, from, to)
 				}
-				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, name, from, to)
+				// named as written, a nameref too
+				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, as.Name.Value, from, to)
 				r.exit.code = 1
 				continue
 			}
@@ -2390,6 +2413,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				} else if valType == "-a" && !vr.Declared() {
 					// jaiph-go patch: declare -a x declares an
 					// (unset) indexed array, as declare -p shows.
+					vr.Kind = expand.Indexed
+				} else if valType == "-a" && !vr.IsSet() && (vr.Kind == expand.String || vr.Kind == expand.Unknown) && r.declSameScope(name, local, global) {
+					// jaiph-go patch: so does a declared, unset
+					// scalar (declare -l x; declare -a x), keeping
+					// its attributes: declare -al x.
 					vr.Kind = expand.Indexed
 				} else if valType == "-a" && vr.Kind == expand.String && vr.IsSet() && r.declSameScope(name, local, global) {
 					// jaiph-go patch: declare -a of a scalar makes

@@ -340,7 +340,17 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 			// names (false for none, or for an element, as bash).
 			n, v := vr.Resolve(r.writeEnv)
 			if !syntax.ValidName(n) {
-				return v.IsSet() // a variable named as the element, see the declaration
+				// a variable named as the element, see the
+				// declaration; an array's element (key) 0
+				switch v.Kind {
+				case expand.Indexed:
+					_, ok := v.IndexedValue(0)
+					return ok
+				case expand.Associative:
+					_, ok := v.Map["0"]
+					return ok
+				}
+				return v.IsSet()
 			}
 			x = n
 		}
