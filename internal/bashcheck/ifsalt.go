@@ -1,6 +1,9 @@
 package bashcheck
 
-import "github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
+import (
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
+)
 
 // altListWords calls fn with each unquoted ${name OP word} (OP one of -,
 // :-, +, :+, =, :=, ?, :?) in a word that is split into fields whose
@@ -21,34 +24,13 @@ func altListWords(w *syntax.Word, fn func(*syntax.ParamExp)) {
 			continue
 		}
 		for _, inner := range pe.Exp.Word.Parts {
-			if atList(inner) {
+			if expand.IsListParamExp(inner) {
 				fn(pe)
 				break
 			}
 		}
 		altListWords(pe.Exp.Word, fn)
 	}
-}
-
-// atList reports whether a word part is an unquoted $@, ${@…} or
-// ${name[@]…} (operators and slices included).
-func atList(part syntax.WordPart) bool {
-	pe, ok := part.(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
-		return false
-	}
-	if pe.Excl {
-		return pe.Names == syntax.NamesPrefixWords || nodeLit(pe.Index) == "@"
-	}
-	return pe.Param.Value == "@" && pe.Index == nil || nodeLit(pe.Index) == "@"
-}
-
-// nodeLit is an index's literal text ("@" of ${a[@]}), "" for any other.
-func nodeLit(x syntax.ArithmExpr) string {
-	if w, ok := x.(*syntax.Word); ok {
-		return w.Lit()
-	}
-	return ""
 }
 
 // litIFS reports whether a command's operand is the literal word IFS

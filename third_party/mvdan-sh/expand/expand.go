@@ -2665,9 +2665,6 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 	return fields
 }
 
-// isListParamExp reports whether a word part is an "@" list expansion such as
-// $@ or ${a[@]}, which expands to several fields even inside double quotes
-// (jaiph-go patch).
 // listOrOpListParamExp is a list expansion, or a default or alternative
 // whose word holds one ("${u:-"${a[@]}"}"), whose fields
 // [Config.quotedElemFields] gives (jaiph-go patch).
@@ -2685,6 +2682,12 @@ func listOrOpListParamExp(wp syntax.WordPart) bool {
 	}
 	return false
 }
+
+// IsListParamExp reports whether a word part is an "@" list expansion such
+// as $@, ${@…} or ${a[@]…} (operators and slices included), which expands
+// to several fields even inside double quotes (jaiph-go patch: exported
+// for jaiph's checker).
+func IsListParamExp(wp syntax.WordPart) bool { return isListParamExp(wp) }
 
 func isListParamExp(wp syntax.WordPart) bool {
 	pe, ok := wp.(*syntax.ParamExp)

@@ -450,3 +450,33 @@ func TestJaiphScalarToArrayKeeps(t *testing.T) {
 		`x3=G; f() { mapfile -O 2 -t x3 <<< "a"; declare -p x3; }; f; declare -l x2; mapfile -O 3 -t x2 <<< "a b"; declare -p x2`,
 	})
 }
+
+// TestJaiphTopLevelArrayKindDiscard: outside a function, a declaration
+// with a list value that cannot convert the array's kind (declare -A of
+// an indexed array, -a of an associative one, through a nameref too) is
+// bash's failed internal declaration: one report, the command discarded
+// (a subshell ends, a group's or if's line goes), status 1, errexit or
+// not; in a function it is not fatal.
+func TestJaiphTopLevelArrayKindDiscard(t *testing.T) {
+	runCases(t, []string{`declare -a B=(1)
+( declare -A B=([k]=v); echo sub $? ); echo subst $?
+{ declare -A B=([k]=v); echo grp $?; }; echo g2 $?
+if true; then declare -A B=([k]=v); echo inif; fi; echo if2 $?
+x=$(declare -A B=([k]=v); echo cs $?); echo "cs2 $x $?"
+eval "declare -A B=([k]=v); echo ev \$?"; echo ev2 $?
+declare -A C=([j]=1)
+declare -a C=(x y); echo same $?
+echo next $?
+declare -n r=C
+declare -a r=(p); echo same2 $?
+echo next2 $?
+declare -p B C
+f() { declare -gA B=([k]=v); echo "inf $?"; }
+f; echo "after $?"
+set -e
+declare -A B=([k]=v) || echo or
+echo notreached $?
+trap 'echo EXIT $?' EXIT
+declare -A B=([k]=v)
+echo end $?`})
+}

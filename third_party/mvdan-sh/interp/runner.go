@@ -2337,6 +2337,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						prefix = thisCommand + ": "
 					}
 					fmt.Fprintf(expandStderr, "%s%s: cannot convert %s to %s array\n", prefix, as.Name.Value, from, to)
+					if !r.inFunc {
+						// jaiph-go patch: outside a function the
+						// failed internal declaration discards the
+						// command (bash's DISCARD: status 1, the
+						// next line goes on, errexit or not); in
+						// one it is not fatal (W_FORCELOCAL).
+						r.exit = exitStatus{code: 1, exiting: true, discard: true}
+						return
+					}
 				}
 				// named as written, a nameref too
 				r.errf("%s: %s: cannot convert %s to %s array\n", cm.Variant.Value, as.Name.Value, from, to)
