@@ -435,6 +435,9 @@ func TestJaiphArrayKindThroughNameref(t *testing.T) {
 		`f() { declare -n r=A; declare -a A=(1 2); declare -A r=([k]=v); echo $?; declare -p A; declare -A r; echo $?; }; f; echo "f=$?"`,
 		`f() { declare -n r=A; declare -A A=([j]=1); declare -a r=(x y); echo $?; declare -a r=x; echo $?; declare -p A; }; f`,
 		`f() { declare -n r=A; declare -a A=(1); local -A r=([a]=b); echo $?; declare -p A; }; f`,
+		// an outer target gets a new local of the declared kind
+		`A=(1 2); g() { declare -n r=A; declare -A r=([k]=v); echo "g $?"; declare -p A; }; g; declare -p A`,
+		`declare -A C=([x]=1); k() { declare -n s=C; declare -a s=(p); echo "k $?"; declare -p C; }; k; declare -p C`,
 		`declare -n r=A; declare -A A; mapfile r <<< "a"; echo $?; declare -n q=B; declare -ar B; read -ra q <<< "a b"; echo $?`,
 	})
 }

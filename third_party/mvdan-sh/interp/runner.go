@@ -2312,8 +2312,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			convKind := vr.Kind
 			if vr.Kind == expand.NameRef && (valType == "-a" || valType == "-A") && r.declSameScope(name, local, global) {
 				// jaiph-go patch: with a value, through a nameref
-				// of this scope, the kind is its target's.
-				if n, t := vr.Resolve(r.writeEnv); n != "" {
+				// of this scope to a variable of this scope, the
+				// kind is its target's (in a function, an outer
+				// target gets a new local, as bash).
+				if n, t := vr.Resolve(r.writeEnv); n != "" && r.declSameScope(n, local, global) {
 					convKind = t.Kind
 				}
 			}
