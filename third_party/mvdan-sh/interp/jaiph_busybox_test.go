@@ -483,3 +483,21 @@ trap 'echo EXIT $?' EXIT
 declare -A B=([k]=v)
 echo end $?`})
 }
+
+// TestJaiphListDeclThroughNameref: a list declared in a function through
+// a nameref. A calling scope's nameref is not followed: the list is a new
+// local's of the name (declare -ai r=(1+1) is (2), even where r names an
+// associative local; a subscript's arithmetic reads no array made through
+// it). Through the function's own nameref to a calling scope's variable
+// the list makes a new local of that variable's name, taking nothing of
+// the outer one (kind, -i, elements); to its own local array, += appends.
+func TestJaiphListDeclThroughNameref(t *testing.T) {
+	runCases(t, []string{
+		`declare -n r=A; g() { local -A A=([j]=1); declare -ai r=(1+1 2+2); declare -p r A; }; g`,
+		`n=1; declare -A A=([j]=1); f() { declare -n r=A; g; }; g() { declare -ai r=([n]=2); declare -p A r; }; f; declare -p A`,
+		`declare -A A=([j]=1); g() { declare -n r=A; declare r=(x 1+1); declare -p A; }; g; declare -p A`,
+		`declare -i A=3; g() { declare -n r=A; local r=(x 1+1); declare -p A; }; g; declare -p A`,
+		`A=(1 2); g() { declare -n r=A; declare -ai r+=(1+1); declare -p A; }; g; declare -p A`,
+		`g() { local A=(1 2); declare -n r=A; declare -ai r+=(1+1); declare -a r+=(q); declare -p A; }; g`,
+	})
+}

@@ -2296,6 +2296,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 			vr := r.lookupVar(name)
+			if local && !global && as.Array != nil && vr.Kind == expand.NameRef && r.declSameScope(name, local, global) {
+				// jaiph-go patch: a list declared through a function's
+				// own nameref to a variable of a calling scope makes
+				// a new local of that name, which takes nothing of the
+				// outer variable but its export (not its kind, -i or
+				// elements), as bash's make_local_variable.
+				if n, t := vr.Resolve(r.writeEnv); syntax.ValidName(n) && !t.ReadOnly && !r.declSameScope(n, local, global) && !r.declTempBound(n) {
+					name, vr = n, expand.Variable{Exported: t.Exported}
+				}
+			}
 			if globalEnv != nil {
 				saved := r.writeEnv
 				r.writeEnv = globalEnv
@@ -2482,7 +2492,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					as = &plain
 					vr = expand.Variable{}
 				}
-				if as.Append && as.Array != nil && local && !global && vr.Kind != expand.Indexed && vr.Kind != expand.Associative {
+				kindNow := vr.Kind
+				if n, t := vr.Resolve(r.writeEnv); n != "" {
+					kindNow = t.Kind // through a nameref, its target's
+				}
+				if as.Append && as.Array != nil && local && !global && kindNow != expand.Indexed && kindNow != expand.Associative {
 					// jaiph-go patch: in a function, declare/local
 					// name+=(…) of a variable that is no array yet
 					// assigns the list alone, as bash (the scalar's
@@ -3100,8 +3114,21 @@ func (r *Runner) declListAttrs(variant string, as *syntax.Assign, before []*synt
 func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syntax.Assign) *syntax.ArrayExpr {
 	elems := as.Array.Elems
 	prev := r.lookupVar(as.Name.Value)
-	if n, v := prev.Resolve(r.writeEnv); n != "" {
+	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); local && prev.Kind == expand.NameRef && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
+		// jaiph-go patch: a calling scope's nameref is not followed:
+		// bash's internal declaration first makes a new local of the
+		// name, whose list this is (declare -ai r=(1+1) is (2), even
+		// where r names an associative local).
+		prev = expand.Variable{}
+	} else if n, v := prev.Resolve(r.writeEnv); n != "" {
 		prev = v
+		if local && !r.declSameScope(n, local, false) && !r.declTempBound(n) {
+			// jaiph-go patch: through a function's own nameref to
+			// a variable of a calling scope, the list is a new
+			// local's, which takes nothing of that variable (not
+			// its kind, -i or elements)
+			prev = expand.Variable{}
+		}
 	}
 	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); as.Append && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
 		// jaiph-go patch: a function's declare/local name+=(…) of a
@@ -3395,10 +3422,14 @@ func withCaseAttrs(vr expand.Variable, modes []string) expand.Variable {
 // it).
 func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) func([]string, []int) {
 	name := as.Name.Value
-	if n, _ := r.lookupVar(name).Resolve(r.writeEnv); n != "" {
+	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+	if local && r.lookupVar(name).Kind == expand.NameRef && !r.declSameScope(name, local, false) && !r.declTempBound(name) {
+		// jaiph-go patch: a calling scope's nameref is not followed,
+		// the list is a new local's (see expandDeclList)
+		prev = expand.Variable{Local: true}
+	} else if n, _ := r.lookupVar(name).Resolve(r.writeEnv); n != "" {
 		name = n
 	}
-	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
 	if local && !r.declSameScope(name, local, false) {
 		prev = expand.Variable{Local: true}
 	}
