@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,9 +47,10 @@ type Files struct {
 
 	commitMu sync.Mutex // one group commit at a time
 
-	logMu      sync.Mutex // the delivery log, and Store's journal lines
-	deliveries *os.File   // inbox/.deliveries, opened by the first logged delivery (deliveries.go)
-	stored     *os.File   // .queue, opened by the first Store
+	logMu      sync.Mutex      // the delivery log, and Store's journal lines
+	deliveries *os.File        // inbox/.deliveries, opened by the first logged delivery (deliveries.go)
+	stored     *os.File        // .queue, opened by the first Store
+	inQueue    map[string]bool // the numbers .queue has a line for, once a resumed run's Store asked (journaled)
 }
 
 // New returns the inbox files of a run that are not there yet (Open makes
@@ -399,22 +401,28 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 			}
 		}
 	}
-	written, err := writeNew(filepath.Join(fs.dir, file), masked)
+	created, err := writeNew(filepath.Join(fs.dir, file), masked)
 	if err != nil {
 		return err
 	}
-	if written {
-		fs.logMu.Lock()
+	fs.logMu.Lock()
+	// A file that was there already is a resumed run's message: its line
+	// may be missing all the same (the killed run wrote the file and
+	// not yet the line), and is written once.
+	if created || !fs.journaled(seq) {
 		if fs.stored == nil {
 			fs.stored, err = os.OpenFile(filepath.Join(fs.dir, queueFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		}
 		if err == nil {
 			_, err = fs.stored.WriteString(journalLine(name, seq, sender))
 		}
-		fs.logMu.Unlock()
-		if err != nil {
-			return err
+		if err == nil && fs.inQueue != nil {
+			fs.inQueue[seq] = true
 		}
+	}
+	fs.logMu.Unlock()
+	if err != nil {
+		return err
 	}
 	fs.mu.Lock()
 	if n, _ := strconv.Atoi(seq); n > fs.seq {
@@ -430,17 +438,33 @@ func (fs *Files) Store(seq, channel, sender, content string) error {
 	return nil
 }
 
+// journaled tells whether .queue has a line for message seq (fs.logMu
+// held). It reads .queue once, the first time a resumed run asks.
+func (fs *Files) journaled(seq string) bool {
+	if fs.inQueue == nil {
+		fs.inQueue = map[string]bool{}
+		_ = eachLine(filepath.Join(fs.dir, queueFile), func(_ int, line string) error {
+			if _, rest, ok := strings.Cut(line, ":"); ok {
+				n, _, _ := strings.Cut(rest, ":")
+				fs.inQueue[n] = true
+			}
+			return nil
+		})
+	}
+	return fs.inQueue[seq]
+}
+
 // writeNew writes content to path unless path holds it already, and
-// tells whether it wrote. Creating exclusively first costs a fresh run's
-// message one system call less than reading before writing; plain system
-// calls (internal/rawfile) five less than an *os.File.
+// tells whether it created path. Creating exclusively first costs a fresh
+// run's message one system call less than reading before writing; plain
+// system calls (internal/rawfile) five less than an *os.File.
 func writeNew(path, content string) (bool, error) {
 	err := rawfile.WriteNew(path, content, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		if old, rerr := rawfile.ReadFile(path); rerr == nil && string(old) == content {
 			return false, nil
 		}
-		return true, os.WriteFile(path, []byte(content), 0o644)
+		return false, os.WriteFile(path, []byte(content), 0o644)
 	}
 	return err == nil, err
 }

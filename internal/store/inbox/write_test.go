@@ -102,3 +102,45 @@ func TestWriteThenRead(t *testing.T) {
 		t.Errorf("events %v, want 6 INBOX_ENQUEUE (one per store) and 1 INBOX_DEAD", kinds)
 	}
 }
+
+// TestStoreAfterKill: a broker run killed between writing a message's file
+// and its line in .queue; the resumed run stores the message again, and
+// the inbox lists it, once, however often it is stored.
+func TestStoreAfterKill(t *testing.T) {
+	runDir := t.TempDir()
+	killed := New(false)
+	if err := killed.Open(runDir, func(*event.Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := killed.Store("001", "m::jobs", "default", "first"); err != nil {
+		t.Fatal(err)
+	}
+	killed.Close()
+	// The kill: 002's file is there, its line is not.
+	if err := os.WriteFile(filepath.Join(runDir, Dir, MessageFile("002", "jobs")), []byte("second"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resumed := New(false)
+	if err := resumed.Open(runDir, func(*event.Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		for _, m := range [][2]string{{"001", "first"}, {"002", "second"}, {"003", "third"}} {
+			if err := resumed.Store(m[0], "m::jobs", "default", m[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	resumed.Close()
+	in, err := Read(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []string
+	for _, m := range in.Messages {
+		seqs = append(seqs, m.Seq+" "+m.Preview)
+	}
+	if want := []string{"001 first", "002 second", "003 third"}; !slices.Equal(seqs, want) {
+		t.Errorf("messages %q, want %q", seqs, want)
+	}
+}
