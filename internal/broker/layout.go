@@ -144,6 +144,10 @@ type record struct {
 	// Released counts claims handed back by a stopping worker: they are
 	// not lost workers (maxLost).
 	Released int `json:"rel,omitempty"`
+	// ReleasedBy names the worker that last handed the delivery back:
+	// an orchestrator that never saw its claim (a busy ledger keeps
+	// only a key's last revision) still names it.
+	ReleasedBy string `json:"rby,omitempty"`
 	// Republished counts the work messages the watchdog published again
 	// (a claim past its lease, a queued delivery with no message).
 	Republished int `json:"rp,omitempty"`

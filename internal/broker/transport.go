@@ -761,6 +761,30 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, r.Failures).Milliseconds(),
 			Depth: q.o.ChildDepth - 1, Time: time.Now()})
 	}
+	if !k.running && r.Released > k.released && r.Claims > k.claims && r.Failures == k.failures {
+		// An attempt claimed and handed back between two revisions
+		// this watch saw (a busy ledger keeps only a key's last one):
+		// it is shown as started and lost, as handed back.
+		// If another worker claimed it since, that is the claim
+		// after the handed-back one.
+		n := r.Claims
+		if r.State != stQueued && r.Worker != "" {
+			n--
+		}
+		who := "its worker"
+		if r.ReleasedBy != "" {
+			who = "worker " + r.ReleasedBy
+		}
+		why := who + " handed it back as it stopped"
+		if n < r.Claims {
+			why += "; " + r.Worker + " took it over"
+		}
+		if n > k.claims {
+			q.startAttempt(k, n, r.ReleasedBy)
+			q.lose(k, why)
+		}
+		k.released = r.Released
+	}
 	if k.running && r.Failures == k.failures && (r.Claims > k.claims || r.State == stQueued) {
 		// The attempt ended with no result: its worker handed the
 		// delivery back, or stopped renewing its lease and the watchdog

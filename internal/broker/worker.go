@@ -487,7 +487,7 @@ func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, r
 		}
 		rev = n
 	}
-	r.State, r.Worker = stQueued, ""
+	r.State, r.Worker, r.ReleasedBy = stQueued, "", w.Name
 	r.Released++
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 		w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
