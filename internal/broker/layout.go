@@ -144,10 +144,14 @@ type record struct {
 	// Released counts claims handed back by a stopping worker: they are
 	// not lost workers (maxLost).
 	Released int `json:"rel,omitempty"`
-	// ReleasedBy names the worker that last handed the delivery back:
-	// an orchestrator that never saw its claim (a busy ledger keeps
-	// only a key's last revision) still names it.
-	ReleasedBy string `json:"rby,omitempty"`
+	// EndedBy names the worker whose attempt last ended with the
+	// delivery queued again (handed back, or failed and retried): an
+	// orchestrator that never saw its claim (a busy ledger keeps only a
+	// key's last revision) still names it.
+	EndedBy string `json:"eb,omitempty"`
+	// RetriedStatus is the status of the last attempt that failed and
+	// was retried (Status is the newest attempt's).
+	RetriedStatus *int `json:"rs,omitempty"`
 	// Republished counts the work messages the watchdog published again
 	// (a claim past its lease, a queued delivery with no message).
 	Republished int `json:"rp,omitempty"`

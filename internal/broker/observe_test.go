@@ -2,65 +2,120 @@ package broker
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
 	"slices"
 	"testing"
 
 	"github.com/jaiph-go/jaiph/internal/event"
+	"github.com/jaiph-go/jaiph/internal/store/inbox"
 	"github.com/jaiph-go/jaiph/runtime"
 )
 
 // shown is a runtime.Host that keeps what a drain shows.
 type shown struct {
-	runtime.Host // the rest is not called by observe
+	runtime.Host // the rest is not called by observe and settle
 	events       []*event.Event
 }
 
 func (s *shown) Emit(e *event.Event)       { s.events = append(s.events, e) }
 func (s *shown) EmitAll(es []*event.Event) { s.events = append(s.events, es...) }
 
-// TestObserveHandedBack: a delivery claimed by worker a, handed back as a
-// stopped, and claimed by b. The ledger watch sees only a key's newest
-// revision when it falls behind, so it may miss a's claim, or a's claim
-// and the release both: the run shows a's attempt started and lost as
-// handed back, then b's, whichever revisions it saw.
-func TestObserveHandedBack(t *testing.T) {
-	claimedA := record{State: stClaimed, Target: "flow::work", Worker: "a", Claims: 1}
-	released := record{State: stQueued, Target: "flow::work", Claims: 1, Released: 1, ReleasedBy: "a"}
-	claimedB := record{State: stClaimed, Target: "flow::work", Worker: "b", Claims: 2, Released: 1, ReleasedBy: "a"}
-	const handedBack = "worker a handed it back as it stopped"
-	for _, c := range []struct {
-		name string
-		seen []record
-		want []string
+// tookOver is the end of a lost attempt's reason when the orchestrator saw
+// the next worker's claim with the loss: with every revision seen, it says
+// the same without it.
+var tookOver = regexp.MustCompile(`; \w+ took it over$`)
+
+// dispatches is the run's account of a delivery's attempts: each start,
+// end (its worker, status and why it was lost) and retry.
+func dispatches(events []*event.Event) []string {
+	var got []string
+	for _, e := range events {
+		switch e.Type {
+		case event.DispatchStart:
+			got = append(got, "start "+e.Worker)
+		case event.DispatchFinish:
+			got = append(got, fmt.Sprintf("end %s %d: %s", e.Worker, *e.Status, tookOver.ReplaceAllString(e.Lost, "")))
+		case event.InboxRetry:
+			got = append(got, fmt.Sprintf("retry %d", e.Attempt))
+		}
+	}
+	return got
+}
+
+// TestObserveCoalescedRevisions: a delivery's ledger record goes through
+// the revisions of a story (claims, hand-backs, failures, lost leases);
+// the orchestrator's watch sees only a key's newest revision when it falls
+// behind, so it may see any of them, and always the last. Whichever it
+// saw, the run tells the same story: every attempt started, ended with its
+// worker, status and reason, each retry.
+func TestObserveCoalescedRevisions(t *testing.T) {
+	three, four, zero := 3, 4, 0
+	const target = "flow::work"
+	claimA := record{State: stClaimed, Target: target, Worker: "a", Claims: 1}
+	for _, story := range []struct {
+		name      string
+		revisions []record
+		want      []string
 	}{
-		{"every revision", []record{claimedA, released, claimedB},
-			[]string{"start a", "end a: " + handedBack, "start b"}},
-		{"the claim missed", []record{released, claimedB},
-			[]string{"start a", "end a: " + handedBack, "start b"}},
-		{"the claim and the release missed", []record{claimedB},
-			[]string{"start a", "end a: " + handedBack + "; b took it over", "start b"}},
-		{"the release missed", []record{claimedA, claimedB},
-			[]string{"start a", "end a: " + handedBack + "; b took it over", "start b"}},
+		{"handed back", []record{
+			claimA,
+			{State: stQueued, Target: target, Claims: 1, Released: 1, EndedBy: "a"},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Released: 1, EndedBy: "a"},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Released: 1, EndedBy: "a", Status: &zero},
+		}, []string{"start a", "end a 1: worker a handed it back as it stopped", "start b", "end b 0: "}},
+		{"failed, retried, delivered", []record{
+			claimA,
+			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &zero, RetriedStatus: &three, EndedBy: "a"},
+		}, []string{"start a", "end a 3: ", "retry 1", "start b", "end b 0: "}},
+		{"failed, retried, dead", []record{
+			claimA,
+			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
+			{State: stDead, Target: target, Worker: "b", Claims: 2, Failures: 2, Status: &four, RetriedStatus: &three, EndedBy: "a"},
+		}, []string{"start a", "end a 3: ", "retry 1", "start b", "end b 4: "}},
+		{"lease lost, queued again by the watchdog", []record{
+			claimA,
+			{State: stQueued, Target: target, Claims: 1, Republished: 1, EndedBy: "a"},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Republished: 1, EndedBy: "a"},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Republished: 1, EndedBy: "a", Status: &zero},
+		}, []string{"start a", "end a 1: worker a stopped renewing its lease", "start b", "end b 0: "}},
+		{"lease lost, taken over", []record{
+			claimA,
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, EndedBy: "a"},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, EndedBy: "a", Status: &zero},
+		}, []string{"start a", "end a 1: worker a stopped renewing its lease", "start b", "end b 0: "}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			h := &shown{}
-			q := &queue{h: h, t: &Transport{}, known: map[string]*known{}, pending: map[string]bool{}}
-			q.track("d.001.0", &known{seq: "001", target: "flow::work"})
-			for i, r := range c.seen {
-				q.observe(context.Background(), "d.001.0", &r, uint64(i+2))
-			}
-			var got []string
-			for _, e := range h.events {
-				switch e.Type {
-				case event.DispatchStart:
-					got = append(got, "start "+e.Worker)
-				case event.DispatchFinish:
-					got = append(got, "end "+e.Worker+": "+e.Lost)
+		last := len(story.revisions) - 1
+		for seen := range 1 << last { // which revisions before the last the watch saw
+			var revs []int
+			for i := range last {
+				if seen&(1<<i) != 0 {
+					revs = append(revs, i)
 				}
 			}
-			if !slices.Equal(got, c.want) {
-				t.Errorf("shown %q\nwant  %q", got, c.want)
-			}
-		})
+			revs = append(revs, last)
+			t.Run(fmt.Sprintf("%s/%v", story.name, revs), func(t *testing.T) {
+				files := inbox.New(false)
+				if err := files.Open(t.TempDir(), func(*event.Event) {}); err != nil {
+					t.Fatal(err)
+				}
+				h := &shown{}
+				q := &queue{h: h, t: &Transport{files: files}, known: map[string]*known{}, pending: map[string]bool{}, retries: 2}
+				q.track("d.001.0", &known{seq: "001", target: target})
+				for _, i := range revs {
+					r := story.revisions[i]
+					q.observe(context.Background(), "d.001.0", &r, uint64(i+2))
+				}
+				q.settle(context.Background(), math.MaxUint64, io.Discard)
+				if got := dispatches(h.events); !slices.Equal(got, story.want) {
+					t.Errorf("shown %q\nwant  %q", got, story.want)
+				}
+			})
+		}
 	}
 }

@@ -748,42 +748,62 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 		}
 		k.claimedByEvents = false
 	}
-	if r.Failures > k.failures && !r.terminal() {
+	// The watch sees only a key's newest revision when it falls behind,
+	// so an attempt may have been claimed, and ended, between two
+	// revisions it saw: such an attempt is shown starting, by the worker
+	// the record names (EndedBy), then ending, numbered before a claim
+	// made since.
+	retried := r.Failures
+	if r.State == stFailed || r.State == stDead {
+		retried-- // the last attempt's failure is its result (settle)
+	}
+	if retried > k.failures {
 		// an attempt failed and is retried
 		q.resumeAttempt(key, k, r.Worker)
+		if !k.running {
+			n, who := r.Claims, r.Worker
+			if r.State != stQueued {
+				n, who = r.Claims-1, r.EndedBy
+			}
+			if n > k.claims {
+				q.startAttempt(k, n, who)
+			}
+		}
 		status := 1
-		if r.Status != nil {
+		if r.RetriedStatus != nil {
+			status = *r.RetriedStatus
+		} else if r.Status != nil {
 			status = *r.Status
 		}
-		q.finish(k, status, false)
-		k.failures = r.Failures
+		if k.running {
+			q.finish(k, status, false)
+		}
+		k.failures = retried
 		q.emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
-			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, r.Failures).Milliseconds(),
+			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, retried).Milliseconds(),
 			Depth: q.o.ChildDepth - 1, Time: time.Now()})
 	}
-	if !k.running && r.Released > k.released && r.Claims > k.claims && r.Failures == k.failures {
-		// An attempt claimed and handed back between two revisions
-		// this watch saw (a busy ledger keeps only a key's last one):
-		// it is shown as started and lost, as handed back.
-		// If another worker claimed it since, that is the claim
-		// after the handed-back one.
-		n := r.Claims
-		if r.State != stQueued && r.Worker != "" {
+	if n := r.Claims; !k.running && retried == k.failures {
+		// an attempt ended with no result: handed back, or its lease lost
+		if r.State != stQueued {
 			n--
 		}
-		who := "its worker"
-		if r.ReleasedBy != "" {
-			who = "worker " + r.ReleasedBy
-		}
-		why := who + " handed it back as it stopped"
-		if n < r.Claims {
-			why += "; " + r.Worker + " took it over"
-		}
 		if n > k.claims {
-			q.startAttempt(k, n, r.ReleasedBy)
+			q.startAttempt(k, n, r.EndedBy)
+			who := "its worker"
+			if r.EndedBy != "" {
+				who = "worker " + r.EndedBy
+			}
+			why := who + " stopped renewing its lease"
+			if r.Released > k.released {
+				why = who + " handed it back as it stopped"
+			}
+			if n < r.Claims && r.Worker != "" {
+				why += "; " + r.Worker + " took it over"
+			}
 			q.lose(k, why)
+			k.released = r.Released
 		}
-		k.released = r.Released
 	}
 	if k.running && r.Failures == k.failures && (r.Claims > k.claims || r.State == stQueued) {
 		// The attempt ended with no result: its worker handed the
@@ -1330,7 +1350,7 @@ func (q *queue) takeOver(ctx context.Context, key string, k *known, state string
 		return lagging
 	}
 	r.Republished++
-	r.State, r.Worker = stQueued, ""
+	r.State, r.Worker, r.EndedBy = stQueued, "", cmp.Or(r.Worker, r.EndedBy)
 	r.Msg = fmt.Sprintf("%s.%s.r%d", q.run, key, r.Republished)
 	if r.Epoch > 0 {
 		r.Msg += fmt.Sprintf(".e%d", r.Epoch)

@@ -318,6 +318,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	// Claim: compare-and-set on the record's revision is the fence.
+	if r.State == stClaimed {
+		r.EndedBy = r.Worker // its lease expired: taken over
+	}
 	r.State, r.Worker, r.Beat, r.Waiting = stClaimed, w.Name, time.Now().UnixMilli(), ""
 	r.Claims++
 	rev, err = update(ctx, kv, d.Key, r.encode(), rev)
@@ -400,7 +403,7 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	}
 	r.Failures++
 	if r.Failures <= d.Retries {
-		r.State = stQueued
+		r.State, r.EndedBy, r.RetriedStatus = stQueued, w.Name, &status
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 			w.logNotRecorded(d, "failure", err)
 			return
@@ -487,7 +490,7 @@ func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, r
 		}
 		rev = n
 	}
-	r.State, r.Worker, r.ReleasedBy = stQueued, "", w.Name
+	r.State, r.Worker, r.EndedBy = stQueued, "", w.Name
 	r.Released++
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 		w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
