@@ -145,9 +145,10 @@ type record struct {
 	// not lost workers (maxLost).
 	Released int `json:"rel,omitempty"`
 	// EndedBy names the worker whose attempt last ended with the
-	// delivery queued again (handed back, or failed and retried): an
-	// orchestrator that never saw its claim (a busy ledger keeps only a
-	// key's last revision) still names it.
+	// delivery queued again or claimed by another (handed back, failed
+	// and retried, queued again by the watchdog, taken over past its
+	// lease): an orchestrator that never saw its claim (a busy ledger
+	// keeps only a key's last revision) still names it.
 	EndedBy string `json:"eb,omitempty"`
 	// RetriedStatus is the status of the last attempt that failed and
 	// was retried (Status is the newest attempt's).
