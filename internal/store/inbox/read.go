@@ -79,9 +79,8 @@ func Read(runDir string) (*Inbox, error) {
 	}
 	for _, q := range queues {
 		if err := eachLine(q, func(n int, line string) error {
-			ch, rest, ok1 := strings.Cut(line, ":")
-			seq, sender, ok2 := strings.Cut(rest, ":")
-			if !ok1 || !ok2 || ch == "" || !shellscan.IsDigits(seq) || bySeq[seq] != nil {
+			ch, seq, sender, ok := parseJournalLine(line)
+			if !ok || bySeq[seq] != nil {
 				return fmt.Errorf("garbled queue journal %s line %d: %q", filepath.Base(q), n, line)
 			}
 			m := &Message{Seq: seq, Channel: ch, Sender: sender, File: Dir + "/" + MessageFile(seq, ch), Targets: []Delivery{}}

@@ -19,6 +19,7 @@ import (
 	"github.com/jaiph-go/jaiph/internal/event"
 	"github.com/jaiph-go/jaiph/internal/rawfile"
 	"github.com/jaiph-go/jaiph/internal/redact"
+	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/lowered"
 )
 
@@ -376,6 +377,14 @@ func journalLine(channel, seq, sender string) string {
 	return channel + ":" + seq + ":" + sender + "\n"
 }
 
+// parseJournalLine splits a journal line (without its newline) as
+// journalLine wrote it; ok is false for a line it cannot have written.
+func parseJournalLine(line string) (channel, seq, sender string, ok bool) {
+	channel, rest, ok1 := strings.Cut(line, ":")
+	seq, sender, ok2 := strings.Cut(rest, ":")
+	return channel, seq, sender, ok1 && ok2 && channel != "" && shellscan.IsDigits(seq)
+}
+
 // Store writes message seq, numbered by a broker (a broker run's message,
 // sent on the channel symbol channel), with its line in .queue, and emits
 // its INBOX_ENQUEUE, so `jaiph inbox` reads a broker run as a file one.
@@ -444,9 +453,8 @@ func (fs *Files) journaled(seq string) bool {
 	if fs.inQueue == nil {
 		fs.inQueue = map[string]bool{}
 		_ = eachLine(filepath.Join(fs.dir, queueFile), func(_ int, line string) error {
-			if _, rest, ok := strings.Cut(line, ":"); ok {
-				n, _, _ := strings.Cut(rest, ":")
-				fs.inQueue[n] = true
+			if _, seq, _, ok := parseJournalLine(line); ok {
+				fs.inQueue[seq] = true
 			}
 			return nil
 		})
