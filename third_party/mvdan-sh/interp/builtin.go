@@ -1473,11 +1473,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		args := fp.args()
-		var arrayName string
+		// arrayName is the array the lines go to; shown names it in an
+		// error as written, a nameref too (jaiph-go patch: bash's
+		// find_or_make_array_variable reports the name).
+		var arrayName, shown string
 		switch len(args) {
 		case 0:
-			arrayName = "MAPFILE"
+			arrayName, shown = "MAPFILE", "MAPFILE"
 		case 1:
+			shown = args[0]
 			if !syntax.ValidName(args[0]) {
 				return failf(1, "%s: `%s': not a valid identifier\n", name, args[0]) // jaiph-go patch: bash's text and status
 			}
@@ -1501,20 +1505,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		// jaiph-go patch: as bash, an associative or readonly array
 		// fails mapfile before a line is read.
 		if cur.Kind == expand.Associative {
-			// jaiph-go patch: named as written, a nameref too
-			shown := arrayName
-			if len(args) == 1 {
-				shown = args[0]
-			}
 			return failf(1, "%s: %s: not an indexed array\n", name, shown)
 		}
 		if r.readonlyHere(arrayName, vr) {
-			// jaiph-go patch: named as written, a nameref too
-			// (bash's find_or_make_array_variable reports the name)
-			shown := arrayName
-			if len(args) == 1 {
-				shown = args[0]
-			}
 			exit = failf(1, "%s: %v\n", shown, errReadOnly)
 			r.readonlyFailed(&exit)
 			return exit

@@ -2302,7 +2302,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// a new local of that name, which takes nothing of the
 				// outer variable but its export (not its kind, -i or
 				// elements), as bash's make_local_variable.
-				if n, t := vr.Resolve(r.writeEnv); syntax.ValidName(n) && !t.ReadOnly && !r.declSameScope(n, local, global) && !r.declTempBound(n) {
+				if n, t := vr.Resolve(r.writeEnv); syntax.ValidName(n) && !t.ReadOnly && r.declNewLocal(n, local, global) {
 					name, vr = n, expand.Variable{Exported: t.Exported}
 				}
 			}
@@ -2364,7 +2364,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.exit.code = 1
 				continue
 			}
-			if local && !global && !vr.ReadOnly && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+			if !vr.ReadOnly && r.declNewLocal(name, local, global) {
 				// jaiph-go patch: a new local takes none of the
 				// outer variable's attributes but its export, as
 				// bash's make_local_variable (local K=1+1 over a
@@ -2388,7 +2388,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 			if as.Naked {
-				if (valType == "-a" || valType == "-A") && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+				if (valType == "-a" || valType == "-A") && r.declNewLocal(name, local, global) {
 					// jaiph-go patch: in a function, declare -a/-A
 					// NAME over an outer variable makes a new, unset
 					// local array, as bash (it copied the outer one).
@@ -2481,7 +2481,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Kind = expand.KeepValue
 				}
 			} else {
-				if as.Append && !r.declSameScope(name, local, global) && !r.declTempBound(name) {
+				if as.Append && r.declNewLocal(name, local, global) {
 					// jaiph-go patch: in a function, declare/local
 					// name+=… of a variable that is not yet a local of
 					// this function appends to a new, empty local, as
@@ -3090,7 +3090,7 @@ func (r *Runner) expandDeclArgs(variant string, args []*syntax.Assign) []*syntax
 // calling scope's, under a new local); -l and -u change the new values'
 // case alone.
 func (r *Runner) declListAttrs(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) expand.Variable {
-	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+	local := r.declLocal(variant, before)
 	removed := func(flag string) bool {
 		return slices.ContainsFunc(before, func(a *syntax.Assign) bool {
 			return a.Naked && strings.HasPrefix(a.Name.Value, "+") && strings.Contains(a.Name.Value, flag)
@@ -3114,7 +3114,7 @@ func (r *Runner) declListAttrs(variant string, as *syntax.Assign, before []*synt
 func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syntax.Assign) *syntax.ArrayExpr {
 	elems := as.Array.Elems
 	prev := r.lookupVar(as.Name.Value)
-	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); local && prev.Kind == expand.NameRef && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
+	if local := r.declLocal(variant, before); prev.Kind == expand.NameRef && r.declNewLocal(as.Name.Value, local, false) {
 		// jaiph-go patch: a calling scope's nameref is not followed:
 		// bash's internal declaration first makes a new local of the
 		// name, whose list this is (declare -ai r=(1+1) is (2), even
@@ -3122,7 +3122,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 		prev = expand.Variable{}
 	} else if n, v := prev.Resolve(r.writeEnv); n != "" {
 		prev = v
-		if local && !r.declSameScope(n, local, false) && !r.declTempBound(n) {
+		if r.declNewLocal(n, local, false) {
 			// jaiph-go patch: through a function's own nameref to
 			// a variable of a calling scope, the list is a new
 			// local's, which takes nothing of that variable (not
@@ -3130,7 +3130,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			prev = expand.Variable{}
 		}
 	}
-	if local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g"); as.Append && !r.declSameScope(as.Name.Value, local, false) && !r.declTempBound(as.Name.Value) {
+	if local := r.declLocal(variant, before); as.Append && r.declNewLocal(as.Name.Value, local, false) {
 		// jaiph-go patch: a function's declare/local name+=(…) of a
 		// variable not yet its local appends to a new, empty local,
 		// as bash's make_local_variable.
@@ -3219,7 +3219,7 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 			case expand.String:
 				// In a function, declare/local name+=(…) of a scalar
 				// assigns the list alone (see the assignment).
-				local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
+				local := r.declLocal(variant, before)
 				if prev.IsSet() && !local {
 					base = []string{prev.Str}
 				}
@@ -3422,8 +3422,8 @@ func withCaseAttrs(vr expand.Variable, modes []string) expand.Variable {
 // it).
 func (r *Runner) declListShow(variant string, as *syntax.Assign, before []*syntax.Assign, prev expand.Variable) func([]string, []int) {
 	name := as.Name.Value
-	local := variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
-	if local && r.lookupVar(name).Kind == expand.NameRef && !r.declSameScope(name, local, false) && !r.declTempBound(name) {
+	local := r.declLocal(variant, before)
+	if r.lookupVar(name).Kind == expand.NameRef && r.declNewLocal(name, local, false) {
 		// jaiph-go patch: a calling scope's nameref is not followed,
 		// the list is a new local's (see expandDeclList)
 		prev = expand.Variable{Local: true}
@@ -5245,6 +5245,21 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	base.Kind, base.Set = expand.Indexed, true
 	base.List, base.Indexes = internal.SetIndexedElem(list, indexes, k, v)
 	return base, true, false
+}
+
+// declNewLocal says a declaration of name makes a new local of this
+// function, as bash's make_local_variable: in a function, without -g,
+// name is neither its own local nor a call's prefix binding (jaiph-go
+// patch).
+func (r *Runner) declNewLocal(name string, local, global bool) bool {
+	return !r.declSameScope(name, local, global) && !r.declTempBound(name)
+}
+
+// declLocal says a declaration builtin's variant, with the flags before
+// its word, declares locals: local, or declare/typeset in a function
+// without -g (jaiph-go patch).
+func (r *Runner) declLocal(variant string, before []*syntax.Assign) bool {
+	return variant == "local" || (variant == "declare" || variant == "typeset") && r.inFunc && !declFlag(before, "g")
 }
 
 // declTempBound says name's nearest binding is a function call's prefix
