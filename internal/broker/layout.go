@@ -144,21 +144,28 @@ type record struct {
 	// Released counts claims handed back by a stopping worker: they are
 	// not lost workers (maxLost).
 	Released int `json:"rel,omitempty"`
-	// EndedBy names the worker whose attempt last ended with the
-	// delivery queued again or claimed by another (handed back, failed
-	// and retried, queued again by the watchdog, taken over past its
-	// lease): an orchestrator that never saw its claim (a busy ledger
-	// keeps only a key's last revision) still names it.
-	EndedBy string `json:"eb,omitempty"`
-	// RetriedStatus is the status of the last attempt that failed and
-	// was retried (Status is the newest attempt's).
-	RetriedStatus *int `json:"rs,omitempty"`
+	// Ended are this epoch's attempts that ended with the delivery
+	// queued again or claimed by another, in claim order (attempt i+1
+	// is Ended[i]): an orchestrator whose watch never saw some of them
+	// claimed or ended (a busy ledger keeps only a key's last revision)
+	// still shows each, with its worker and how it ended.
+	Ended []ended `json:"end,omitempty"`
 	// Republished counts the work messages the watchdog published again
 	// (a claim past its lease, a queued delivery with no message).
 	Republished int `json:"rp,omitempty"`
 	// Waiting says why no worker took the delivery yet (a worker of
 	// another jaiph-go version saw it), for the orchestrator to show.
 	Waiting string `json:"wt,omitempty"`
+}
+
+// ended is how an attempt ended that did not settle its delivery: failed
+// with Status and retried, handed back as its worker stopped (Released),
+// or, neither, its lease lost (queued again by the watchdog, or taken
+// over by another worker).
+type ended struct {
+	Worker   string `json:"w,omitempty"`
+	Status   *int   `json:"st,omitempty"`
+	Released bool   `json:"rel,omitempty"`
 }
 
 // lost is how many claims ended without a result or a hand-back.

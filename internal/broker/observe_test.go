@@ -52,9 +52,12 @@ func dispatches(events []*event.Event) []string {
 // saw, the run tells the same story: every attempt started, ended with its
 // worker, status and reason, each retry.
 func TestObserveCoalescedRevisions(t *testing.T) {
-	three, four, zero := 3, 4, 0
+	three, four, five, zero := 3, 4, 5, 0
 	const target = "flow::work"
 	claimA := record{State: stClaimed, Target: target, Worker: "a", Claims: 1}
+	handedA := ended{Worker: "a", Released: true}
+	failedA, failedB := ended{Worker: "a", Status: &three}, ended{Worker: "b", Status: &five}
+	lostA, lostB, lostC := ended{Worker: "a"}, ended{Worker: "b"}, ended{Worker: "c"}
 	for _, story := range []struct {
 		name      string
 		revisions []record
@@ -62,33 +65,60 @@ func TestObserveCoalescedRevisions(t *testing.T) {
 	}{
 		{"handed back", []record{
 			claimA,
-			{State: stQueued, Target: target, Claims: 1, Released: 1, EndedBy: "a"},
-			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Released: 1, EndedBy: "a"},
-			{State: stDone, Target: target, Worker: "b", Claims: 2, Released: 1, EndedBy: "a", Status: &zero},
+			{State: stQueued, Target: target, Claims: 1, Released: 1, Ended: []ended{handedA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Released: 1, Ended: []ended{handedA}},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Released: 1, Ended: []ended{handedA}, Status: &zero},
 		}, []string{"start a", "end a 1: worker a handed it back as it stopped", "start b", "end b 0: "}},
 		{"failed, retried, delivered", []record{
 			claimA,
-			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
-			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
-			{State: stDone, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &zero, RetriedStatus: &three, EndedBy: "a"},
+			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &zero, Ended: []ended{failedA}},
 		}, []string{"start a", "end a 3: ", "retry 1", "start b", "end b 0: "}},
 		{"failed, retried, dead", []record{
 			claimA,
-			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
-			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, RetriedStatus: &three, EndedBy: "a"},
-			{State: stDead, Target: target, Worker: "b", Claims: 2, Failures: 2, Status: &four, RetriedStatus: &three, EndedBy: "a"},
+			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stDead, Target: target, Worker: "b", Claims: 2, Failures: 2, Status: &four, Ended: []ended{failedA}},
 		}, []string{"start a", "end a 3: ", "retry 1", "start b", "end b 4: "}},
 		{"lease lost, queued again by the watchdog", []record{
 			claimA,
-			{State: stQueued, Target: target, Claims: 1, Republished: 1, EndedBy: "a"},
-			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Republished: 1, EndedBy: "a"},
-			{State: stDone, Target: target, Worker: "b", Claims: 2, Republished: 1, EndedBy: "a", Status: &zero},
+			{State: stQueued, Target: target, Claims: 1, Republished: 1, Ended: []ended{lostA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Republished: 1, Ended: []ended{lostA}},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Republished: 1, Ended: []ended{lostA}, Status: &zero},
 		}, []string{"start a", "end a 1: worker a stopped renewing its lease", "start b", "end b 0: "}},
 		{"lease lost, taken over", []record{
 			claimA,
-			{State: stClaimed, Target: target, Worker: "b", Claims: 2, EndedBy: "a"},
-			{State: stDone, Target: target, Worker: "b", Claims: 2, EndedBy: "a", Status: &zero},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Ended: []ended{lostA}},
+			{State: stDone, Target: target, Worker: "b", Claims: 2, Ended: []ended{lostA}, Status: &zero},
 		}, []string{"start a", "end a 1: worker a stopped renewing its lease", "start b", "end b 0: "}},
+		{"failed twice, delivered", []record{
+			claimA,
+			{State: stQueued, Target: target, Worker: "a", Claims: 1, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Failures: 1, Status: &three, Ended: []ended{failedA}},
+			{State: stQueued, Target: target, Worker: "b", Claims: 2, Failures: 2, Status: &five, Ended: []ended{failedA, failedB}},
+			{State: stClaimed, Target: target, Worker: "c", Claims: 3, Failures: 2, Status: &five, Ended: []ended{failedA, failedB}},
+			{State: stDone, Target: target, Worker: "c", Claims: 3, Failures: 2, Status: &zero, Ended: []ended{failedA, failedB}},
+		}, []string{"start a", "end a 3: ", "retry 1", "start b", "end b 5: ", "retry 2", "start c", "end c 0: "}},
+		{"handed back, failed, taken over, delivered", []record{
+			claimA,
+			{State: stQueued, Target: target, Claims: 1, Released: 1, Ended: []ended{handedA}},
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Released: 1, Ended: []ended{handedA}},
+			{State: stQueued, Target: target, Worker: "b", Claims: 2, Released: 1, Failures: 1, Status: &five, Ended: []ended{handedA, failedB}},
+			{State: stClaimed, Target: target, Worker: "c", Claims: 3, Released: 1, Failures: 1, Status: &five, Ended: []ended{handedA, failedB}},
+			{State: stClaimed, Target: target, Worker: "a", Claims: 4, Released: 1, Failures: 1, Status: &five, Ended: []ended{handedA, failedB, lostC}},
+			{State: stDone, Target: target, Worker: "a", Claims: 4, Released: 1, Failures: 1, Status: &zero, Ended: []ended{handedA, failedB, lostC}},
+		}, []string{"start a", "end a 1: worker a handed it back as it stopped", "start b", "end b 5: ", "retry 2",
+			"start c", "end c 1: worker c stopped renewing its lease", "start a", "end a 0: "}},
+		{"workers lost until a dead letter", []record{
+			claimA,
+			{State: stClaimed, Target: target, Worker: "b", Claims: 2, Ended: []ended{lostA}},
+			{State: stQueued, Target: target, Claims: 2, Republished: 1, Ended: []ended{lostA, lostB}},
+			{State: stClaimed, Target: target, Worker: "c", Claims: 3, Republished: 1, Ended: []ended{lostA, lostB}},
+			{State: stDead, Target: target, Worker: "c", Claims: 3, Republished: 1, Ended: []ended{lostA, lostB, lostC},
+				Why: "it lost its worker 3 times (a worker crashed or stalled past the lease each time)"},
+		}, []string{"start a", "end a 1: worker a stopped renewing its lease", "start b", "end b 1: worker b stopped renewing its lease",
+			"start c", "end c 1: worker c stopped renewing its lease"}},
 	} {
 		last := len(story.revisions) - 1
 		for seen := range 1 << last { // which revisions before the last the watch saw

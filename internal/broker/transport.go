@@ -292,11 +292,12 @@ type known struct {
 	// its end, steps its remote steps shown as started and not ended, so
 	// an attempt lost with its worker ends them (lose). lostUpTo is the
 	// last attempt ended as lost: events of it that come late are
-	// dropped. released is the record's count of hand-backs seen.
-	running  bool
-	steps    []openStep
-	lostUpTo int
-	released int
+	// dropped. endedShown counts the record's ended attempts shown
+	// (showEnded).
+	running    bool
+	steps      []openStep
+	lostUpTo   int
+	endedShown int
 	// resumed is set once an attempt the killed orchestrator showed was
 	// shown starting again by this one (resumeAttempt).
 	resumed bool
@@ -737,7 +738,7 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 	k.state, k.seenRev, k.seenAt = r.State, rev, time.Now()
 	if r.Epoch > k.epoch {
 		k.epoch, k.claims, k.failures, k.doneBefore = r.Epoch, 0, 0, false
-		k.lostUpTo, k.released = 0, r.Released
+		k.lostUpTo, k.endedShown = 0, 0
 	}
 	if r.Epoch < k.epoch {
 		return // the record before this run queued it again
@@ -749,80 +750,21 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 		k.claimedByEvents = false
 	}
 	// The watch sees only a key's newest revision when it falls behind,
-	// so an attempt may have been claimed, and ended, between two
-	// revisions it saw: such an attempt is shown starting, by the worker
-	// the record names (EndedBy), then ending, numbered before a claim
-	// made since.
-	retried := r.Failures
+	// so attempts may have been claimed, and ended, between two revisions
+	// it saw: each ended attempt is in r.Ended, shown here in claim
+	// order, started (if its claim was not seen) and ended as it ended.
+	for i := k.endedShown; i < len(r.Ended); i++ {
+		q.showEnded(key, k, r, i)
+	}
+	k.endedShown = max(k.endedShown, len(r.Ended))
+	k.failures = r.Failures
 	if r.State == stFailed || r.State == stDead {
-		retried-- // the last attempt's failure is its result (settle)
-	}
-	if retried > k.failures {
-		// an attempt failed and is retried
-		q.resumeAttempt(key, k, r.Worker)
-		if !k.running {
-			n, who := r.Claims, r.Worker
-			if r.State != stQueued {
-				n, who = r.Claims-1, r.EndedBy
-			}
-			if n > k.claims {
-				q.startAttempt(k, n, who)
-			}
-		}
-		status := 1
-		if r.RetriedStatus != nil {
-			status = *r.RetriedStatus
-		} else if r.Status != nil {
-			status = *r.Status
-		}
-		if k.running {
-			q.finish(k, status, false)
-		}
-		k.failures = retried
-		q.emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
-			Attempt: k.claims, Status: &status, DelayMS: retryDelay(q.backoff, retried).Milliseconds(),
-			Depth: q.o.ChildDepth - 1, Time: time.Now()})
-	}
-	if n := r.Claims; !k.running && retried == k.failures {
-		// an attempt ended with no result: handed back, or its lease lost
-		if r.State != stQueued {
-			n--
-		}
-		if n > k.claims {
-			q.startAttempt(k, n, r.EndedBy)
-			who := "its worker"
-			if r.EndedBy != "" {
-				who = "worker " + r.EndedBy
-			}
-			why := who + " stopped renewing its lease"
-			if r.Released > k.released {
-				why = who + " handed it back as it stopped"
-			}
-			if n < r.Claims && r.Worker != "" {
-				why += "; " + r.Worker + " took it over"
-			}
-			q.lose(k, why)
-			k.released = r.Released
-		}
-	}
-	if k.running && r.Failures == k.failures && (r.Claims > k.claims || r.State == stQueued) {
-		// The attempt ended with no result: its worker handed the
-		// delivery back, or stopped renewing its lease and the watchdog
-		// (or, its lease expired, another worker) took it over.
-		why := "worker " + k.worker + " stopped renewing its lease"
-		if r.Released > k.released {
-			why = "worker " + k.worker + " handed it back as it stopped"
-		}
-		if r.Claims > k.claims && r.Worker != "" && r.Worker != k.worker {
-			why += "; " + r.Worker + " took it over"
-		}
-		q.lose(k, why)
+		k.failures-- // the last attempt's failure is its result (settle)
 	}
 	if r.Claims == k.claims && r.State != stQueued {
 		q.resumeAttempt(key, k, r.Worker)
 	}
-	k.released = r.Released
-	if r.Claims > k.claims {
+	if r.Claims > k.claims && r.State != stQueued {
 		q.startAttempt(k, r.Claims, r.Worker)
 	}
 	if r.terminal() && len(r.Inline) > 0 && k.rec == nil && !k.doneBefore {
@@ -836,6 +778,57 @@ func (q *queue) observe(ctx context.Context, key string, r *record, rev uint64) 
 		k.rec, k.rev = r, rev
 		q.pending[key] = true
 	}
+}
+
+// showEnded shows attempt i+1 of k, r.Ended[i], ending as it ended
+// (q.mu held): a failure and its retry, or a loss with its reason. An
+// attempt whose claim the watch did not see is shown starting first; one
+// shown before (by a killed orchestrator, on a resumed run) is not again,
+// unless it is the attempt that run showed last (resumeAttempt).
+func (q *queue) showEnded(key string, k *known, r *record, i int) {
+	e, n := r.Ended[i], i+1
+	switch {
+	case n < k.claims:
+		return
+	case n == k.claims:
+		q.resumeAttempt(key, k, e.Worker)
+		if !k.running {
+			return // ended already
+		}
+	default:
+		q.startAttempt(k, n, e.Worker)
+	}
+	if e.Status != nil {
+		q.finish(k, *e.Status, false)
+		failures := 0
+		for _, f := range r.Ended[:n] {
+			if f.Status != nil {
+				failures++
+			}
+		}
+		q.emit(&event.Event{Type: event.InboxRetry, InboxSeq: k.seq, Channel: k.channel, Target: k.target, Sender: k.sender,
+			Attempt: n, Status: e.Status, DelayMS: retryDelay(q.backoff, failures).Milliseconds(),
+			Depth: q.o.ChildDepth - 1, Time: time.Now()})
+		return
+	}
+	who := "its worker"
+	if w := cmp.Or(e.Worker, k.worker); w != "" {
+		who = "worker " + w
+	}
+	why := who + " stopped renewing its lease"
+	if e.Released {
+		why = who + " handed it back as it stopped"
+	}
+	next := r.Worker // the worker of attempt n+1, when one claimed it
+	if n < len(r.Ended) {
+		next = r.Ended[n].Worker
+	} else if n == r.Claims || r.State == stQueued {
+		next = ""
+	}
+	if next != "" && next != e.Worker {
+		why += "; " + next + " took it over"
+	}
+	q.lose(k, why)
 }
 
 // settle finishes the final deliveries whose events have all been shown:
@@ -1350,7 +1343,10 @@ func (q *queue) takeOver(ctx context.Context, key string, k *known, state string
 		return lagging
 	}
 	r.Republished++
-	r.State, r.Worker, r.EndedBy = stQueued, "", cmp.Or(r.Worker, r.EndedBy)
+	if state == stClaimed {
+		r.Ended = append(r.Ended, ended{Worker: r.Worker}) // its lease lost
+	}
+	r.State, r.Worker = stQueued, ""
 	r.Msg = fmt.Sprintf("%s.%s.r%d", q.run, key, r.Republished)
 	if r.Epoch > 0 {
 		r.Msg += fmt.Sprintf(".e%d", r.Epoch)

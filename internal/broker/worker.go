@@ -311,6 +311,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		}
 	}
 	if lost := r.lost(); lost >= maxLost {
+		if r.State == stClaimed {
+			r.Ended = append(r.Ended, ended{Worker: r.Worker}) // its lease expired
+		}
 		r.State, r.Why = stDead, fmt.Sprintf("it lost its worker %d times (a worker crashed or stalled past the lease each time)", lost)
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err == nil {
 			_ = m.TermWithReason("lost its worker")
@@ -319,7 +322,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	// Claim: compare-and-set on the record's revision is the fence.
 	if r.State == stClaimed {
-		r.EndedBy = r.Worker // its lease expired: taken over
+		r.Ended = append(r.Ended, ended{Worker: r.Worker}) // its lease expired: taken over
 	}
 	r.State, r.Worker, r.Beat, r.Waiting = stClaimed, w.Name, time.Now().UnixMilli(), ""
 	r.Claims++
@@ -403,7 +406,8 @@ func (w *Worker) deliver(ctx context.Context, m jetstream.Msg, kv *ledger, d *de
 	}
 	r.Failures++
 	if r.Failures <= d.Retries {
-		r.State, r.EndedBy, r.RetriedStatus = stQueued, w.Name, &status
+		r.State = stQueued
+		r.Ended = append(r.Ended, ended{Worker: w.Name, Status: &status})
 		if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 			w.logNotRecorded(d, "failure", err)
 			return
@@ -490,7 +494,8 @@ func (w *Worker) handBack(m jetstream.Msg, kv *ledger, d *delivery, r *record, r
 		}
 		rev = n
 	}
-	r.State, r.Worker, r.EndedBy = stQueued, "", w.Name
+	r.State, r.Worker = stQueued, ""
+	r.Ended = append(r.Ended, ended{Worker: w.Name, Released: true})
 	r.Released++
 	if _, err := update(ctx, kv, d.Key, r.encode(), rev); err != nil {
 		w.logf("worker %s: could not hand back message %s to %s (%v); it is taken over after its lease", w.Name, d.Seq, d.Target, err)
