@@ -222,6 +222,10 @@ func TestWatchdogLostRecord(t *testing.T) {
 	a.log.wait(t, "claimed message 001")
 	_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGSTOP)
 	deleteWorkMessage(t, js, func(subject string) {
+		// The run has shown the attempt (from the claim or the
+		// attempt's events): it knows the delivery was claimed, whether
+		// or not its watch saw the record before it went.
+		waitRunFile(t, dir, "run_summary.jsonl", `"type":"INBOX_DISPATCH_START"`)
 		// jaiph.work.<run>.<key>, the key itself dotted (d.001.0)
 		run, key, _ := strings.Cut(strings.TrimPrefix(subject, "jaiph.work."), ".")
 		kv, err := js.KeyValue(ctx, "JAIPH_"+run)
@@ -354,9 +358,16 @@ func TestReplicasNeverShrink(t *testing.T) {
 // artifact, as the file inbox's messages do.
 func waitRunText(t *testing.T, dir, s string) {
 	t.Helper()
+	waitRunFile(t, dir, "*.err", s)
+}
+
+// waitRunFile waits until a file of a run in dir whose name matches glob
+// contains s.
+func waitRunFile(t *testing.T, dir, glob, s string) {
+	t.Helper()
 	stop := time.Now().Add(deadline)
 	for {
-		runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", "*.err"))
+		runs, _ := filepath.Glob(filepath.Join(dir, ".jaiph", "runs", "*", "*", glob))
 		for _, f := range runs {
 			if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), s) {
 				return

@@ -1384,7 +1384,10 @@ func (q *queue) recreate(ctx context.Context, key string, k *known, stderr io.Wr
 		return
 	}
 	q.mu.Lock()
-	recorded := k.seenRev != 0
+	// A record was there when the watch saw one, or when an attempt was
+	// shown (a claim writes the record; the watch, behind, may have
+	// missed it before it went).
+	recorded := k.seenRev != 0 || k.claims > 0
 	k.state, k.seenRev, k.seenAt, k.checkedAt = stQueued, 0, time.Time{}, time.Now()
 	q.mu.Unlock()
 	if !recorded {
