@@ -24,6 +24,7 @@ package broker_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -278,7 +279,30 @@ func ledgerTrial(t *testing.T, lab *netLab, c *procCluster, nodeHosts []*nsHost,
 	if len(f) < 2 || !strings.Contains(f[1], ".d.") {
 		t.Fatalf("sink.txt: %q", b)
 	}
-	ledger := "KV_JAIPH_" + f[1][:strings.Index(f[1], ".d.")]
+	run := f[1][:strings.Index(f[1], ".d.")]
+	ledger := "KV_JAIPH_" + run
+	// m1's effect comes before its result is recorded: until the ledger
+	// says done, m1 is in flight, and a fault then may repeat it.
+	js := jsClient(t, c.url())
+	c.eventually("m1 recorded done", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		kv, err := js.KeyValue(ctx, "JAIPH_"+run)
+		if err != nil {
+			return err
+		}
+		e, err := kv.Get(ctx, "d.001.0")
+		if err != nil {
+			return err
+		}
+		var r struct {
+			State string `json:"s"`
+		}
+		if err := json.Unmarshal(e.Value(), &r); err != nil || r.State != "done" {
+			return fmt.Errorf("m1's record: %s (%v)", e.Value(), err)
+		}
+		return nil
+	})
 	// n0 leads the run's ledger, every replica current.
 	c.eventually("n0 leads "+ledger, func() error {
 		if c.leader(ledger) == 0 {
