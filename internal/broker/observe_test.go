@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -23,11 +22,6 @@ type shown struct {
 func (s *shown) Emit(e *event.Event)       { s.events = append(s.events, e) }
 func (s *shown) EmitAll(es []*event.Event) { s.events = append(s.events, es...) }
 
-// tookOver is the end of a lost attempt's reason when the orchestrator saw
-// the next worker's claim with the loss: with every revision seen, it says
-// the same without it.
-var tookOver = regexp.MustCompile(`; \w+ took it over$`)
-
 // dispatches is the run's account of a delivery's attempts: each start,
 // end (its worker, status and why it was lost) and retry.
 func dispatches(events []*event.Event) []string {
@@ -37,7 +31,7 @@ func dispatches(events []*event.Event) []string {
 		case event.DispatchStart:
 			got = append(got, "start "+e.Worker)
 		case event.DispatchFinish:
-			got = append(got, fmt.Sprintf("end %s %d: %s", e.Worker, *e.Status, tookOver.ReplaceAllString(e.Lost, "")))
+			got = append(got, fmt.Sprintf("end %s %d: %s", e.Worker, *e.Status, e.Lost))
 		case event.InboxRetry:
 			got = append(got, fmt.Sprintf("retry %d", e.Attempt))
 		}

@@ -819,15 +819,8 @@ func (q *queue) showEnded(key string, k *known, r *record, i int) {
 	if e.Released {
 		why = who + " handed it back as it stopped"
 	}
-	next := r.Worker // the worker of attempt n+1, when one claimed it
-	if n < len(r.Ended) {
-		next = r.Ended[n].Worker
-	} else if n == r.Claims || r.State == stQueued {
-		next = ""
-	}
-	if next != "" && next != e.Worker {
-		why += "; " + next + " took it over"
-	}
+	// (Who claimed it next is the next attempt's start: said here, it
+	// would depend on whether the watch saw the loss before that claim.)
 	q.lose(k, why)
 }
 
