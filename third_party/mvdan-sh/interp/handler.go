@@ -178,16 +178,35 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	if vname != as.Name.Value {
 		prev = r.lookupVar(vname) // through a nameref: the variable it names
 	}
-	r.unnamedFailure = false
+	r.unnamedFailure, r.reportedFailure = false, false
 	r.setVarWithIndex(prev, vname, as.Index, appendIndex, as.IndexRaw, vr)
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
-	failed, fatal, code := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1)
+	failed, fatal, code, reported, assignFailed := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1), r.exit.code, r.exit.assignFailed
 	r.exit, r.stderr = oldExit, oldErr
+	if !failed {
+		// what the assignment reported and went on after (a bad
+		// subscript in a declare -i value's arithmetic, which bash
+		// reports twice without errexit) is said all the same
+		io.WriteString(r.stderr, msg.String())
+	}
 	if failed {
 		text := strings.TrimSuffix(msg.String(), "\n")
+		if fatal && r.reportedFailure {
+			// bash's report_error in the value's arithmetic (a bad
+			// subscript, a readonly variable assigned): named after
+			// no builtin, the end of the shell with its status
+			return FatalAssignError{Err: errors.New(text), code: reported, Unnamed: true}
+		}
 		if strings.HasSuffix(text, ": "+errReadOnly.Error()) {
 			return readOnlyError(text)
+		}
+		if fatal && assignFailed && strings.HasSuffix(text, ": "+expand.ErrBadSubscript.Error()) {
+			// an element before the array's start: bash's builtins
+			// report it and fail, the end of the shell under errexit
+			// only (AssignFailed), where an assignment word's ends it
+			// always
+			return badSubscriptError(text)
 		}
 		if fatal {
 			// jaiph-go patch: an arithmetic error in a value for a
@@ -214,6 +233,13 @@ func parseAssignName(name string) *syntax.Assign {
 	}
 	return nil
 }
+
+// badSubscriptError is SetVar's error for an element it cannot assign
+// (jaiph-go patch).
+type badSubscriptError string
+
+func (e badSubscriptError) Error() string { return string(e) }
+func (e badSubscriptError) Unwrap() error { return expand.ErrBadSubscript }
 
 // readOnlyError is SetVar's error for a readonly variable (jaiph-go patch).
 type readOnlyError string

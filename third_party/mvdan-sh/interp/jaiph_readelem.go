@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 
@@ -59,7 +60,7 @@ func (r *Runner) readElem(name, value string, exit *exitStatus) bool {
 	switch {
 	case errors.As(err, &fatal) && fatal.Unnamed:
 		r.errf("%v\n", err)
-		exit.code, exit.exiting, exit.undoAll = 1, true, true
+		exit.code, exit.exiting, exit.undoAll = cmp.Or(fatal.code, 1), true, true
 	case errors.As(err, &fatal):
 		r.errf("read: %v\n", err)
 		exit.code, exit.exiting, exit.undoAll = fatal.code, true, true

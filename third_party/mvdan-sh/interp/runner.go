@@ -284,12 +284,13 @@ func (r *Runner) reportError(err error) error {
 	}
 	r.exit.code = cmp.Or(r.lastExit.code, 1)
 	r.exit.exiting = true
+	r.reportedFailure = true // named after no builtin (SetVar)
 	r.exitTrapInPlace(&r.exit)
 	return errReported
 }
 
 func (r *Runner) expandErr(err error) {
-	if err == nil || err == errReported { // jaiph-go patch: see reportError
+	if err == nil || errors.Is(err, errReported) { // jaiph-go patch: see reportError
 		return
 	}
 	if err == expand.ErrInterrupted {
@@ -415,7 +416,7 @@ func (r *Runner) expandErr(err error) {
 // command, or ends the shell under errexit (readonlyFailed); in a word's
 // expansion it is fatal instead ([Runner.expandErr]).
 func (r *Runner) readonlyInCommand(err error) bool {
-	if err == nil || err == errReported || !errors.Is(err, errReadOnly) {
+	if err == nil || errors.Is(err, errReported) || !errors.Is(err, errReadOnly) {
 		return false
 	}
 	r.errf("%v\n", err)
@@ -1819,7 +1820,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			trace.newLineFlush()
 		}
 		r.thisCommand = "((" // jaiph-go patch: see thisCommand
-		r.exit.oneIf(r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)) == 0)
+		// jaiph-go patch: a fatal error (an assignment to a readonly
+		// variable under errexit) keeps the status it set, the last
+		// status as bash's report_error leaves it, not 1 for the value.
+		if n := r.arithmCmd("((: ", cm.X, expand.ArithTrailing(cm.X, cm.Right)); !r.exit.exiting {
+			r.exit.oneIf(n == 0)
+		}
 	case *syntax.LetClause:
 		r.thisCommand = "" // jaiph-go patch: see thisCommand
 		if tracingEnabled {
@@ -2798,7 +2804,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// themselves in the message, as bash's builtins do
 				// (export and readonly do not).
 				switch v := cm.Variant.Value; {
-				case err == errReported:
+				case errors.Is(err, errReported):
 					// jaiph-go patch: said, and r.exit set, where the
 					// value's arithmetic met it (a bad subscript); the
 					// sentinel's text was printed

@@ -69,6 +69,11 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 					r.expandErr(err)
 					return ""
 				}
+				if r.readonlyInCommand(err) {
+					// jaiph-go patch: as in (( )), named without
+					// [[, and the end of the shell under errexit
+					return ""
+				}
 				if err != nil {
 					r.errf("[[: %v\n", err)
 					r.exit.code = 1

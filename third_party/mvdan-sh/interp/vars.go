@@ -871,7 +871,7 @@ func (r *Runner) setVar(name string, vr expand.Variable) {
 
 // setVarFailed reports setVar's error, if any.
 func (r *Runner) setVarFailed(err error) {
-	if err == nil || err == errReported { // jaiph-go patch: said already, see reportError
+	if err == nil || errors.Is(err, errReported) { // jaiph-go patch: said already, see reportError
 		return
 	}
 	if r.arithAssignFatal(err, "", &r.exit) { // jaiph-go patch
@@ -930,6 +930,15 @@ func (r *Runner) exitTrapInPlace(exit *exitStatus) {
 // without setting it) (jaiph-go patch: it was status 1 and the shell went
 // on, even under errexit after ||). exit is the status to set.
 func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool {
+	if errors.Is(err, errReported) {
+		// said already, and the end of the shell set under errexit
+		// (reportError: a bad subscript in the value's arithmetic)
+		if exit != &r.exit {
+			*exit = r.exit
+		}
+		r.reportedFailure = true
+		return true
+	}
 	if _, unset := errors.AsType[expand.UnsetParameterError](err); unset {
 		// set -u in the value's arithmetic: as fatal, named after no
 		// builtin, status 1 (expr.c sets it before err_unboundvar).
@@ -939,6 +948,22 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 		r.unnamedFailure = true // see HandlerContext.SetVar
 		if r.errexitOn() {
 			r.exitTrapInPlace(exit) // report_error exits in place
+		}
+		return true
+	}
+	if _, ok := errors.AsType[valueReadonlyError](err); ok {
+		// bash's err_readonly names no builtin and, under errexit, ends
+		// the shell in place (report_error); otherwise evalexp fails and
+		// make_variable_value jumps to the top level, as for an
+		// arithmetic error.
+		r.errf("%v\n", err)
+		exit.code = cmp.Or(r.lastExit.code, 1)
+		exit.exiting = true
+		r.reportedFailure = true // see HandlerContext.SetVar
+		if r.errexitOn() {
+			r.exitTrapInPlace(exit)
+		} else {
+			exit.undoAll, exit.popScopes = true, true
 		}
 		return true
 	}
@@ -961,6 +986,23 @@ func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool
 	exit.undoAll = true // variables.c: top_level_cleanup before the jump
 	exit.popScopes = true
 	return true
+}
+
+// valueReadonlyError is an assignment to a readonly variable made by the
+// arithmetic of a value for a declare -i variable (x=n=1 of a readonly n)
+// (jaiph-go patch): not the variable's own, so no builtin's failure, but
+// bash's err_readonly, then make_variable_value's jump to the top level.
+type valueReadonlyError struct{ error }
+
+func (e valueReadonlyError) Unwrap() error { return e.error }
+
+// valueErr marks err, an error of a declare -i value's arithmetic, as a
+// valueReadonlyError when it is an assignment to a readonly variable.
+func valueErr(err error) error {
+	if errors.Is(err, errReadOnly) {
+		return valueReadonlyError{err}
+	}
+	return err
 }
 
 // errReadOnly is returned when trying to modify a read-only variable.
@@ -1061,11 +1103,11 @@ func (r *Runner) whileBinding(name string, f func()) {
 func (r *Runner) integerAppend(old, val string) (string, error) {
 	lv, err := expand.ArithmString(r.ecfg, cmp.Or(old, "0"))
 	if err != nil {
-		return "", err
+		return "", valueErr(err)
 	}
 	rv, err := expand.ArithmString(r.ecfg, val)
 	if err != nil {
-		return "", err
+		return "", valueErr(err)
 	}
 	return strconv.Itoa(lv + rv), nil
 }
@@ -1076,7 +1118,7 @@ func (r *Runner) attrValue(vr expand.Variable, s string) (string, error) {
 	if vr.Integer {
 		n, err := expand.ArithmString(r.ecfg, s)
 		if err != nil {
-			return "", err
+			return "", valueErr(err)
 		}
 		s = strconv.Itoa(n)
 	}
