@@ -1041,7 +1041,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					if vr.Kind == Associative {
 						for _, k := range vr.AssocKeys() {
 							key := k
-							if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
+							if ContainsShellMetas(k) || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
 								key = dqDeclare(k)
 							}
 							sb.WriteString("[" + key + "]=" + dqDeclare(vr.Map[k]) + " ")
@@ -1984,4 +1984,26 @@ func RegexpUnsupported(re string) string {
 		}
 	}
 	return ""
+}
+
+// ContainsShellMetas is bash's sh_contains_shell_metas, which decides
+// whether declare -p quotes an associative array's key (jaiph-go patch:
+// `=`, `%`, and `~` or `#` past the start do not make a key quoted).
+func ContainsShellMetas(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>',
+			'!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
+			return true
+		case '~': // a tilde expansion's start
+			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
+				return true
+			}
+		case '#': // a comment's start
+			if i == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

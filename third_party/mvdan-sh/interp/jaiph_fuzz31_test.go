@@ -412,3 +412,15 @@ func TestJaiphBadSubscriptInIntValue(t *testing.T) {
 		`set -e; f() { a=(1); (exit 6) && :; read 'a[-5]' <<< x || echo "rc=$?"; echo after; }; f; echo notreached`,
 	})
 }
+
+// TestJaiphDeclareKeyQuoting: declare -p and ${m[@]@A} quote an
+// associative array's key as bash's sh_contains_shell_metas decides: `=`,
+// `%`, and `~` or `#` past the key's start leave it bare; a `~` at the
+// start or after `=` or `:`, and a `#` at the start, quote it (jaiph-go
+// quoted any `=`, `%`, `~` or `#`).
+func TestJaiphDeclareKeyQuoting(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m=(['n=1']=a ['a~']=b ['a#']=c ['a%']=d ['=']=e ['%']=f ['b~c~']=g); declare -p m; echo "${m[@]@A}"`,
+		`declare -A m=(['~']=a ['#']=b ['a:~']=c ['a=~b']=d ['~a']=e ['#a']=f ['a,b']=g ['a:b']=h); declare -p m; echo "${m[@]@A}"`,
+	})
+}

@@ -2224,7 +2224,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.outf("declare -%s %s=(", flags, name)
 					for _, k := range vr.AssocKeys() {
 						key := k
-						if strings.ContainsAny(k, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") || k == "@" || hasControl(k) { // jaiph-go patch: bash quotes the key @ as it does *
+						if expand.ContainsShellMetas(k) || k == "@" || hasControl(k) { // jaiph-go patch: bash quotes the key @ as it does *
 							key = bashDeclQuote(k, true) // jaiph-go patch: $'…' for a control character, as assoc_to_assign
 						}
 						r.outf("[%s]=%s ", key, bashDeclQuote(vr.Map[k], true))
