@@ -424,3 +424,15 @@ func TestJaiphDeclareKeyQuoting(t *testing.T) {
 		`declare -A m=(['~']=a ['#']=b ['a:~']=c ['a=~b']=d ['~a']=e ['#a']=f ['a,b']=g ['a:b']=h); declare -p m; echo "${m[@]@A}"`,
 	})
 }
+
+// TestJaiphIndexedDeclOverIntAssoc: declare -a with a subscripted list
+// over an integer associative array of the same scope fails its
+// conversion first, evaluating no value (jaiph-go evaluated `[j]=1/0` as
+// the associative array's integer value: a fatal division by 0) (found by
+// a soak of seed 188).
+func TestJaiphIndexedDeclOverIntAssoc(t *testing.T) {
+	runCases(t, []string{
+		`f() { declare -Ai a1; declare -a a1=([2]=x [j]=1/0) || echo "st=$?"; declare -p a1; }; f; echo after`,
+		`declare -Ai a1; declare -a a1=([j]=1/0 [k]='A[]') 2>/dev/null; echo "st=$?"; declare -p a1`,
+	})
+}

@@ -3169,11 +3169,13 @@ func (r *Runner) expandDeclList(variant string, as *syntax.Assign, before []*syn
 				if e.Value != nil {
 					val = r.assocListLiteral(e.Value)
 				}
-				if attrs.Integer && prev.Kind != expand.Indexed {
+				if attrs.Integer && prev.Kind != expand.Indexed && !(prev.Kind == expand.Associative && declFlag(before, "a")) {
 					// evaluated as it is bound, while the words
 					// expand (before the redirections), as the
-					// indexed list's in placeList (an indexed
-					// array's conversion fails first)
+					// indexed list's in placeList (a conversion,
+					// declare -A of an indexed array or -a of an
+					// associative one, fails first: nothing is
+					// bound)
 					s, err := r.attrValue(attrs, val)
 					if err != nil {
 						r.expandErr(intValueError{err})
