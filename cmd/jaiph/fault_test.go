@@ -123,3 +123,37 @@ test "runs" {
 		t.Errorf("exit %d, want 1 and the fault summary; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// TestDroppedDescriptorsAreClosed: a body that opens and drops descriptors
+// in a loop, each in a way bash's process closes at once (a subshell's end,
+// `exec N>&-`, one here-document on a descriptor replacing another), runs
+// 500 times under 64 descriptors. Files left open until Go's collector ran
+// ended such a run with "Too many open files" where bash went on.
+func TestDroppedDescriptorsAreClosed(t *testing.T) {
+	for _, step := range []string{
+		`( exec {fd}>f2 )`,
+		`x=$(exec {fd}>f2)`,
+		`( echo x {fd}>f2 )`,
+		`( for j in $(seq 100); do exec 3>f2; exec 3>&-; done )`,
+		`( for j in $(seq 100); do exec {fd}>f2; exec {fd}>&-; done )`,
+		`exec 4<<< x; exec 4<&-`,
+		`exec 4<<< x`,
+		`exec {fd}<<< x; exec {fd}<&-`,
+		`exec 3>f2 3>f1`,
+	} {
+		t.Run(step, func(t *testing.T) {
+			dir := workspace(t, map[string]string{"flow.jh": fmt.Sprintf(`
+workflow default {
+  for i in $(seq 500); do
+    %s
+  done
+  echo done
+}
+`, step)})
+			code, _, stderr := runUnderFileLimit(t, dir, 64, "run", "flow.jh")
+			if code != 0 {
+				t.Errorf("exit %d, want 0:\n%s", code, tailOf(stderr))
+			}
+		})
+	}
+}

@@ -573,6 +573,10 @@ type bgProc struct {
 	// specWaited: wait reported it by job spec; bash deletes it from the
 	// table when it makes the next job
 	specWaited bool
+	// holds are the files the job's descriptors referred to when it
+	// started: the shell closing its own copy leaves the job's open, as
+	// a forked process's are (jaiph-go patch: jaiph_execfiles.go).
+	holds []any
 }
 
 type alias struct {

@@ -686,6 +686,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		// which kill cancels with the signal as cause (jaiph_jobs.go).
 		bg, jctx := r.newBgProc(ctx, true)
 		bg.runner = r2
+		bg.holds = r2.heldFiles()
 		bg.texts = jobTexts(&st2)
 		_, r2.noSignalReport = st2.Cmd.(*syntax.CallExpr) // jaiph-go patch: bash execs it
 		r2.ignoreJobSignals()
@@ -861,6 +862,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.closeDroppedFds(oldFds)
 		if rs != nil { // exec alone has no redirections
 			r.execFiles = append(r.execFiles, rs.closers...)
+			for _, c := range rs.closers {
+				// one a later redirection of the same exec replaced
+				// (`exec 3>f2 3>f1` leaves f2 open to nothing)
+				r.closeDroppedExecFile(c)
+			}
 			r.closeDroppedStd(oldIn, oldOut, oldErr)
 		}
 	} else if len(st.Redirs) > 0 && r.keepOnExit(level) {
@@ -949,6 +955,11 @@ func (rs *stmtRedirs) apply(ctx context.Context, r *Runner, st *syntax.Stmt) boo
 		}
 		if isVar {
 			rs.varFds = append(rs.varFds, varFd{name, prev, cls})
+			// jaiph-go patch: its file is the shell's own from now on
+			// (it may outlive the command): closed when dropped
+			// (`f {fd}>f` with f running `exec {fd}>&-`) or at the
+			// shell's end, unless the command's end closes it
+			r.keepVarFdFile(cls)
 		} else if cls != nil {
 			rs.closers = append(rs.closers, cls)
 		}
@@ -1061,11 +1072,20 @@ func (r *Runner) undoStmtRedirs(st *syntax.Stmt, oldIn stdinFile, oldInClosed bo
 				}
 			case err == nil && n > 2 && curFds[n] != nil:
 				r.setFd(n, curFds[n])
+			default:
+				// jaiph-go patch: the command dropped it (or its
+				// variable): closed unless a descriptor refers to it
+				if v.cls != nil && slices.Contains(r.execFiles, v.cls) {
+					closers = append(closers, v.cls)
+				}
 			}
 		}
 		// A file the statement opened that a descriptor kept by an
 		// exec inside it still uses (`{ exec 3>&1; } >f`) stays open.
 		closers = slices.DeleteFunc(closers, r.fileInUse)
+		for _, c := range closers {
+			r.forgetExecFile(c) // a {var} descriptor's file, closed here
+		}
 		// jaiph-go patch: jobs started inside the statement (`{ cmd & } >f`)
 		// hold its redirected files open, as forked processes do in bash;
 		// close them once those jobs end instead of under their writes.
@@ -4053,24 +4073,31 @@ func maxInt(a, b int) int {
 }
 
 // closeDroppedFds closes the files the shell opened for descriptors that
-// an exec redirection like "exec 3>&-" dropped from the table.
+// an exec redirection like "exec 3>&-" (or "exec 3<<< x" over another)
+// dropped from the table. A subshell closes only the files it opened
+// itself (jaiph-go patch: [Runner.closeDroppedExecFile]); its parent's
+// are the parent's.
 func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
-	if r.bashPID != 0 {
-		return // a subshell shares its parent's files
-	}
-	inUse := func(c io.Closer) bool {
-		for _, e := range r.fds {
-			if e.own == c {
-				return true
-			}
-		}
-		return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
-	}
 	for _, e := range old {
-		if e.own != nil && !inUse(e.own) {
+		r.closeDroppedExecFile(e.r) // a here-document's pipe
+		if r.bashPID == 0 && e.own != nil && !r.ownInUse(e.own) && !r.jobHolds(e.own) {
 			e.own.Close()
+			r.forgetExecFile(e.own)
+			continue
+		}
+		r.closeDroppedExecFile(e.own)
+	}
+}
+
+// ownInUse reports whether a descriptor of the shell has c as the file it
+// opened for it, or is c.
+func (r *Runner) ownInUse(c io.Closer) bool {
+	for _, e := range r.fds {
+		if e.own == c {
+			return true
 		}
 	}
+	return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
 }
 
 // redirFds are the descriptors redirections name, as bash's undo list
