@@ -418,6 +418,37 @@ func TestServeExecute(t *testing.T) {
 	}
 }
 
+// TestServedRunStdin: a run served on the broker reads /dev/null, as a
+// delivery does; it used to be an empty pipe, one a run, left open for
+// Go's collector to close.
+func TestServedRunStdin(t *testing.T) {
+	srv := startServer(t)
+	dir := workspace(t, `export workflow input {
+  fd0=$(readlink /proc/self/fd/0)
+  return "$fd0"
+}
+`)
+	installOnce.Do(broker.Install)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: srv.url(), Execute: true, Log: io.Discard,
+		Environ: append(os.Environ(), "JAIPH_SERVE_TOKEN="+serveToken), Ready: func(a string) { ready <- a }}
+	go func() { done <- serve.Serve(ctx, c) }()
+	var a *replica
+	select {
+	case addr := <-ready:
+		a = &replica{base: "http://" + addr}
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	defer func() { cancel(); <-done }()
+	code, body := a.do(t, "POST", "/v1/workflows/input/runs?wait=true", `{}`)
+	if run := decodeRun(t, body); code != 200 || run.Status != served.StatusSucceeded || run.ResultText != "/dev/null" {
+		t.Fatalf("run: %d %s", code, body)
+	}
+}
+
 // TestServePrune: retention removes a served run that ended before its
 // window (record, events, files) and keeps one still queued, and the
 // sources it needs.

@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -335,7 +334,7 @@ func (w *Worker) executeServed(ctx, keep context.Context, claim *servedClaim, r 
 	environ := append(withoutInbox(w.Environ), "JAIPH_INBOX_URL="+w.URL)
 	mirror := &recordMirror{w: w, id: r.RunID, attempt: r.Attempt, ctx: keep}
 	o := engine.RunOptions{Environ: environ, Args: r.Args, Workflow: r.Target, RunID: r.RunID, Workspace: w.Dir,
-		Observer: root, Stdin: strings.NewReader(""), KeyDir: w.keyDir(), Mirror: mirror.append, Received: recv,
+		Observer: root, Stdin: w.noInput, KeyDir: w.keyDir(), Mirror: mirror.append, Received: recv,
 		OnRunDir: func(dir string) { mirror.setDir(dir) }}
 	if r.Attempt > 1 {
 		dir, sum, jnl, err := w.rebuildRun(keep, prog, r, o.KeyDir)

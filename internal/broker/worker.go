@@ -73,8 +73,9 @@ type Worker struct {
 	waitMu   sync.Mutex
 	waitSeen map[string]bool // deliveries this worker said it leaves for another version
 	scratch  *scratchPool
-	// noInput is every delivery's stdin, /dev/null: a reader that is no
-	// file cost each run a pipe and a goroutine to copy it.
+	// noInput is the stdin of every delivery and served run, /dev/null: a
+	// reader that is no file cost each run a pipe, left for Go's collector
+	// to close, and a goroutine to copy it.
 	noInput *os.File
 }
 
