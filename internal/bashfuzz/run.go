@@ -331,7 +331,15 @@ func (r *Runner) jaiph(ctx context.Context, body string, c Context, l loaded) (s
 	tctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 	env := r.environ()
-	rt, _, err := prog.InProcess().Prepare(tctx, engine.RunOptions{Environ: env, Args: Args, Stdin: strings.NewReader(""),
+	// Bash's side reads /dev/null (exec.Cmd's nil Stdin). A reader that is
+	// no file would cost the interpreter a pipe, left for the collector to
+	// close: hundreds of them at once in a soak.
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return Side{Err: err.Error()}
+	}
+	defer devNull.Close()
+	rt, _, err := prog.InProcess().Prepare(tctx, engine.RunOptions{Environ: env, Args: Args, Stdin: devNull,
 		StrayStderr: io.Discard, Notices: io.Discard, Observer: obs, Ephemeral: true, Scratch: runDir, KeyDir: r.keyDir})
 	if err != nil {
 		return Side{Err: err.Error()}
