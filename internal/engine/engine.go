@@ -80,8 +80,12 @@ func Load(path string) (*Program, error) {
 
 // RunOptions are what a run takes from its caller.
 type RunOptions struct {
-	Environ     []string // the process environment
-	Args        []string // the workflow's arguments ($1, …)
+	Environ []string // the process environment
+	Args    []string // the workflow's arguments ($1, …)
+	// Stdin is the body's standard input. A reader that is no *os.File
+	// costs the interpreter a pipe and a goroutine copying into it, and
+	// only Go's collector closes the pipe: a long-lived process running
+	// many runs gives a file (/dev/null), as the broker's worker does.
 	Stdin       io.Reader
 	StrayStderr io.Writer // the root step's bubbled stderr
 	Observer    event.Observer
