@@ -396,6 +396,18 @@ func TestServeReplicaKilled(t *testing.T) {
 func TestServeExecute(t *testing.T) {
 	srv := startServer(t)
 	dir := workspace(t, servedFlow)
+	a := serveExecuting(t, srv, dir)
+	code, body := a.do(t, "POST", "/v1/workflows/greet/runs?wait=true", `{"name":"self"}`)
+	if run := decodeRun(t, body); code != 200 || run.Status != served.StatusSucceeded || run.ResultText != "hi self" ||
+		!strings.HasSuffix(run.Worker, "/serve") {
+		t.Fatalf("run: %d %s", code, body)
+	}
+}
+
+// serveExecuting starts `jaiph serve --inbox --execute` on dir's flow.jh
+// (the replica runs what it serves) until the test ends.
+func serveExecuting(t *testing.T, srv *testServer, dir string) *replica {
+	t.Helper()
 	installOnce.Do(broker.Install)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -403,18 +415,14 @@ func TestServeExecute(t *testing.T) {
 	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: srv.url(), Execute: true, Log: io.Discard,
 		Environ: append(os.Environ(), "JAIPH_SERVE_TOKEN="+serveToken), Ready: func(a string) { ready <- a }}
 	go func() { done <- serve.Serve(ctx, c) }()
-	var a *replica
 	select {
 	case addr := <-ready:
-		a = &replica{base: "http://" + addr}
+		t.Cleanup(func() { cancel(); <-done })
+		return &replica{base: "http://" + addr}
 	case err := <-done:
+		cancel()
 		t.Fatalf("serve: %v", err)
-	}
-	defer func() { cancel(); <-done }()
-	code, body := a.do(t, "POST", "/v1/workflows/greet/runs?wait=true", `{"name":"self"}`)
-	if run := decodeRun(t, body); code != 200 || run.Status != served.StatusSucceeded || run.ResultText != "hi self" ||
-		!strings.HasSuffix(run.Worker, "/serve") {
-		t.Fatalf("run: %d %s", code, body)
+		return nil
 	}
 }
 
@@ -428,21 +436,7 @@ func TestServedRunStdin(t *testing.T) {
   return "$fd0"
 }
 `)
-	installOnce.Do(broker.Install)
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	c := serve.Config{Host: "127.0.0.1", Paths: []string{"flow.jh"}, Dir: dir, Inbox: srv.url(), Execute: true, Log: io.Discard,
-		Environ: append(os.Environ(), "JAIPH_SERVE_TOKEN="+serveToken), Ready: func(a string) { ready <- a }}
-	go func() { done <- serve.Serve(ctx, c) }()
-	var a *replica
-	select {
-	case addr := <-ready:
-		a = &replica{base: "http://" + addr}
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
-	defer func() { cancel(); <-done }()
+	a := serveExecuting(t, srv, dir)
 	code, body := a.do(t, "POST", "/v1/workflows/input/runs?wait=true", `{}`)
 	if run := decodeRun(t, body); code != 200 || run.Status != served.StatusSucceeded || run.ResultText != "/dev/null" {
 		t.Fatalf("run: %d %s", code, body)
