@@ -159,7 +159,16 @@ func (r *arithRender) node(x syntax.ArithmExpr) {
 			return
 		}
 		var b strings.Builder
-		syntax.NewPrinter(syntax.Minify(true)).Print(&b, x)
+		p := syntax.NewPrinter(syntax.Minify(true))
+		if SubstText != nil {
+			// jaiph-go patch: a substitution's commands as bash
+			// reprints them, marked: unescape leaves them be
+			p.BashSubstText(func(n syntax.Node) (string, bool) {
+				text, ok := SubstText(n)
+				return substStart + text + substEnd, ok
+			})
+		}
+		p.Print(&b, x)
 		r.sb.WriteString(r.unescape(strings.ReplaceAll(b.String(), "\\\n", "")))
 	}
 }
@@ -208,13 +217,25 @@ func (r *arithRender) sglQuotedText(w *syntax.Word) (string, bool) {
 // removes (jaiph-go patch): as in double quotes, before $, `, " and \ (a
 // let argument is a plain word: before any character). Elsewhere the
 // backslash stays, so $(( 1 + \$x )) is bash's error on "1 + $x".
+//
+// A command substitution's text, between substStart and substEnd, is bash's
+// reprint of its commands, which the expansion does not unescape.
 func (r *arithRender) unescape(s string) string {
-	if !strings.Contains(s, "\\") {
+	if !strings.Contains(s, "\\") && !strings.Contains(s, substStart) {
 		return s
 	}
 	let := r.cfg != nil && r.cfg.LetArith
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
+		if s[i] == substStart[0] {
+			end := strings.Index(s[i:], substEnd)
+			if end < 0 {
+				end = len(s) - i
+			}
+			b.WriteString(s[i+1 : i+end])
+			i += end
+			continue
+		}
 		if s[i] == '\\' && i+1 < len(s) && (let || strings.IndexByte("$`\"\\", s[i+1]) >= 0) {
 			i++
 		}
@@ -222,6 +243,9 @@ func (r *arithRender) unescape(s string) string {
 	}
 	return b.String()
 }
+
+// substStart and substEnd mark a command substitution's text for unescape.
+const substStart, substEnd = "\x00", "\x01"
 
 // expandsInArith reports whether bash's expansion of arithmetic text
 // changes the word w (jaiph-go patch): a parameter expansion, a
@@ -385,6 +409,11 @@ func ArithmText(cfg *Config, x syntax.ArithmExpr) (string, error) {
 
 // ArithmSource renders an arithmetic expression with its source spacing
 // (jaiph-go patch, for xtrace).
+// SubstText is bash's reprint of the commands of a command substitution,
+// for the words ArithmSource names (jaiph-go patch: set by the
+// interpreter, which knows bash's layout; see syntax.Printer.BashSubstText).
+var SubstText func(syntax.Node) (string, bool)
+
 func ArithmSource(x syntax.ArithmExpr) string {
 	var r arithRender
 	r.node(x)

@@ -2724,6 +2724,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						}
 						attrs = withCaseAttrs(attrs, modes)
 					}
+					assignName := name
+					if n, _ := vr.Resolve(r.writeEnv); n != "" && local && !global && as.Array == nil && as.Index == nil &&
+						(valType == "-a" || valType == "-A") && r.declNewLocal(n, local, global) {
+						// jaiph-go patch: through a function's own
+						// nameref to a variable of a calling scope, a
+						// value is a new local's element (key) 0,
+						// which takes nothing of that variable (local
+						// -a r=x of r naming a=(1 2) is the local
+						// a=(x)), as the list's (expandDeclList)
+						assignName, attrs = n, expand.Variable{}
+						if as.Append {
+							// += appends to the new, empty local
+							// (make_local_variable), as above
+							plain := *as
+							plain.Append = false
+							as = &plain
+						}
+					}
 					var appendIndex syntax.ArithmExpr
 					if as.Append && attrs.Integer {
 						// jaiph-go patch: the += of an integer is the
@@ -2731,10 +2749,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						// bash's this_command_name (declare: 1/0: …).
 						outer := r.redirCommand
 						r.redirCommand = cm.Variant.Value
-						name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
+						name, vr, appendIndex = r.assignVal(assignName, attrs, as, valType)
 						r.redirCommand = outer
 					} else {
-						name, vr, appendIndex = r.assignVal(name, attrs, as, valType)
+						name, vr, appendIndex = r.assignVal(assignName, attrs, as, valType)
 					}
 					if orig.Kind == expand.NameRef && !as.Append && as.Array == nil {
 						// jaiph-go patch: through a nameref, the
@@ -3335,6 +3353,12 @@ func (r *Runner) declGlobalArrayUnderLocal(variant, name string, local expand.Va
 		return
 	}
 	r.assignWord = val
+	target := name
+	if n, t := local.Resolve(r.writeEnv); n != "" {
+		// the local is a nameref: the value goes to the variable it
+		// names (the global takes the attributes alone all the same)
+		target, local = n, t
+	}
 	var list []string
 	var indexes []int
 	switch local.Kind {
@@ -3365,7 +3389,7 @@ func (r *Runner) declGlobalArrayUnderLocal(variant, name string, local expand.Va
 	local.Kind, local.Set, local.Str, local.Map, local.MapSeq = expand.Indexed, true, "", nil, nil
 	local.List, local.Indexes = internal.SetIndexedElem(list, indexes, 0, val)
 	local.Local = false // the visible local is the one written
-	r.setVar(name, local)
+	r.setVar(target, local)
 	g := global.Get(name)
 	if g.Kind != expand.Indexed {
 		// declare -ga: the global becomes an indexed array first, a
@@ -3912,7 +3936,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 				return nil, fmt.Errorf("redirection error: cannot duplicate fd: Bad file descriptor\n%d: Bad file descriptor", n)
 			}
 			var sb strings.Builder
-			syntax.NewPrinter().Print(&sb, rd.Word)
+			newWordPrinter().Print(&sb, rd.Word)
 			return nil, fmt.Errorf("%s: Bad file descriptor", sb.String())
 		}
 		if rd.Op == syntax.DplIn {
@@ -4080,24 +4104,13 @@ func maxInt(a, b int) int {
 func (r *Runner) closeDroppedFds(old map[int]*fdEntry) {
 	for _, e := range old {
 		r.closeDroppedExecFile(e.r) // a here-document's pipe
-		if r.bashPID == 0 && e.own != nil && !r.ownInUse(e.own) && !r.jobHolds(e.own) {
+		if r.bashPID == 0 && e.own != nil && !r.refersTo(e.own) && !r.jobHolds(e.own) {
 			e.own.Close()
 			r.forgetExecFile(e.own)
 			continue
 		}
 		r.closeDroppedExecFile(e.own)
 	}
-}
-
-// ownInUse reports whether a descriptor of the shell has c as the file it
-// opened for it, or is c.
-func (r *Runner) ownInUse(c io.Closer) bool {
-	for _, e := range r.fds {
-		if e.own == c {
-			return true
-		}
-	}
-	return any(r.stdin) == any(c) || any(r.stdout) == any(c) || any(r.stderr) == any(c)
 }
 
 // redirFds are the descriptors redirections name, as bash's undo list
@@ -5001,7 +5014,7 @@ func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 	}
 	if len(fields) != 1 {
 		var sb strings.Builder
-		syntax.NewPrinter().Print(&sb, rd.Word)
+		newWordPrinter().Print(&sb, rd.Word)
 		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
 	}
 	return fields[0], nil

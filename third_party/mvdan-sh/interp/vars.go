@@ -1967,6 +1967,13 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			if r.exit.exiting {
 				continue
 			}
+			if k == "" {
+				// jaiph-go patch: an empty key is bash's bad
+				// subscript, the element named as written; it is
+				// left out, its value not expanded.
+				r.reportError(fmt.Errorf("%s: %w", assocElemText(elem), expand.ErrBadSubscript))
+				continue
+			}
 			v := bind(r.assocListLiteral(elem.Value))
 			if r.exit.exiting {
 				continue
@@ -2054,8 +2061,26 @@ func printNode(n syntax.Node) string {
 			return expand.ArithmSource(x)
 		}
 	}
-	syntax.NewPrinter().Print(&sb, n)
+	newWordPrinter().Print(&sb, n)
 	return strings.ReplaceAll(sb.String(), "\\\n", "")
+}
+
+// assocElemText is an associative list's [key]=value element as written,
+// as bash names it (jaiph-go patch).
+func assocElemText(elem *syntax.ArrayElem) string {
+	key := elem.IndexRaw
+	if key == "" {
+		if w, ok := elem.Index.(*syntax.Word); ok {
+			key = printWord(w)
+		} else {
+			key = printNode(elem.Index)
+		}
+	}
+	text := "[" + key + "]="
+	if elem.Value != nil {
+		text += printWord(elem.Value)
+	}
+	return text
 }
 
 // printWord is a word as written (jaiph-go patch: printNode reads any word
@@ -2063,7 +2088,7 @@ func printNode(n syntax.Node) string {
 // written).
 func printWord(w *syntax.Word) string {
 	var sb strings.Builder
-	syntax.NewPrinter().Print(&sb, w)
+	newWordPrinter().Print(&sb, w)
 	return strings.ReplaceAll(sb.String(), "\\\n", "")
 }
 

@@ -633,6 +633,11 @@ type CmdSubst struct {
 	Backquotes bool // deprecated `foo`
 	TempFile   bool // mksh's ${ foo;}
 	ReplyVar   bool // mksh's ${|foo;}
+
+	// Source is a backquoted substitution's text as written, backquotes
+	// included (jaiph-go patch): bash names a word holding one as
+	// written, where it reprints a $(…) (see Printer.BashSubstText).
+	Source string
 }
 
 func (c *CmdSubst) Pos() Pos { return c.Left }
@@ -770,6 +775,10 @@ type ArithmExp struct {
 	Unsigned    bool // mksh's $((# expr))
 
 	X ArithmExpr
+
+	// Source is the expansion as written (jaiph-go patch): bash names a
+	// word holding one as written (see Printer.BashSubstText).
+	Source string
 }
 
 func (a *ArithmExp) Pos() Pos { return a.Left }

@@ -1286,6 +1286,14 @@ func (p *Parser) wordPart() WordPart {
 		left := p.tok
 		ar := &ArithmExp{Left: p.pos, Bracket: left == dollBrack}
 		p.asWritten++
+		// the bytes of the token itself are gone already
+		start := int64(p.pos.Offset()) + int64(len(left.String()))
+		kept := p.keepSource(start) // jaiph-go patch: see ArithmExp.Source
+		defer func() {
+			if kept {
+				p.keepFrom = 0
+			}
+		}()
 		old := p.preNested(arithmExpr)
 		p.next()
 		if p.got(hash) {
@@ -1306,6 +1314,9 @@ func (p *Parser) wordPart() WordPart {
 			p.next()
 		} else {
 			ar.Right = p.arithmEnd(dollDblParen, ar.Left, old)
+		}
+		if text := p.sourceText(start, int64(ar.End().Offset())); text != "" {
+			ar.Source = left.String() + text
 		}
 		return ar
 	case dollParen:
@@ -1376,6 +1387,8 @@ func (p *Parser) wordPart() WordPart {
 		p.ensureNoNested(p.pos)
 		cs := &CmdSubst{Left: p.pos, Backquotes: true}
 		p.asWritten++
+		start := int64(p.pos.Offset())
+		kept := p.keepSource(start) // jaiph-go patch: see CmdSubst.Source
 		old := p.preNested(subCmdBckquo)
 		p.openBquotes++
 		if old.quote == dblQuotes {
@@ -1402,6 +1415,12 @@ func (p *Parser) wordPart() WordPart {
 
 		// Like above, the lexer didn't call p.rune for us.
 		p.rune()
+		if p.tok == bckQuote {
+			cs.Source = p.sourceText(start, int64(cs.Right.Offset())+1)
+		}
+		if kept {
+			p.keepFrom = 0
+		}
 		if !p.got(bckQuote) {
 			if p.recoverError() {
 				cs.Right = recoveredPos

@@ -235,9 +235,33 @@ func (p *Printer) UseSource(src string, base uint, ansiC func(string) string) {
 	p.src, p.srcBase, p.ansiC = src, base, ansiC
 }
 
+// BashSubstText has p print a $(…), <(…) or >(…) in a word as bash names
+// the word: text returns what bash's parser made of the commands inside
+// (their reprint, a *CmdSubst's or a *ProcSubst's), or false to print them
+// as p does; a backquoted substitution and an arithmetic expansion are
+// printed as written, from their Source (jaiph-go patch).
+func (p *Printer) BashSubstText(text func(Node) (string, bool)) { p.substText = text }
+
 // BashTests has p print a lone word in [[ ]] as the -n test it is, as
 // bash's declare -f does (jaiph-go patch).
 func (p *Printer) BashTests() { p.bashTests = true }
+
+// bashSubst is the reprint BashSubstText's function gives of a $(…) or a
+// process substitution (jaiph-go patch): a space after "$(" when it starts
+// with "(", as bash's parser puts one.
+func (p *Printer) bashSubst(n Node) (string, bool) {
+	if p.substText == nil {
+		return "", false
+	}
+	if cs, ok := n.(*CmdSubst); ok && (cs.Backquotes || cs.TempFile || cs.ReplyVar) {
+		return "", false
+	}
+	text, ok := p.substText(n)
+	if _, cmd := n.(*CmdSubst); cmd && ok && strings.HasPrefix(strings.TrimLeft(text, "\x00"), "(") {
+		text = " " + text // (a NUL: a mark of the caller's)
+	}
+	return text, ok
+}
 
 // SourceOf is n's source text as UseSource gave it, if it holds n.
 func (p *Printer) SourceOf(n Node) (string, bool) {
@@ -273,6 +297,7 @@ type Printer struct {
 	srcBase   uint
 	ansiC     func(string) string
 	bashTests bool
+	substText func(Node) (string, bool) // see BashSubstText
 
 	wantNewline bool // newline is wanted for pretty-printing; ignored by singleLine; ignored by singleLine
 	mustNewline bool // newline is required to keep shell syntax valid
@@ -736,6 +761,14 @@ func (p *Printer) wordPart(wp, next WordPart) {
 			p.writeLit(text) // jaiph-go patch: as written, see UseSource
 			break
 		}
+		if p.substText != nil && wp.Backquotes && wp.Source != "" {
+			p.writeLit(wp.Source) // jaiph-go patch: see BashSubstText
+			break
+		}
+		if text, ok := p.bashSubst(wp); ok {
+			p.writeLit("$(" + text + ")")
+			break
+		}
 		p.cmdSubst(wp)
 	case *ParamExp:
 		litCont := ";"
@@ -760,6 +793,10 @@ func (p *Printer) wordPart(wp, next WordPart) {
 			p.writeLit(text) // jaiph-go patch: as written, see UseSource
 			break
 		}
+		if p.substText != nil && wp.Source != "" {
+			p.writeLit(wp.Source) // jaiph-go patch: see BashSubstText
+			break
+		}
 		p.w.WriteString("$((")
 		if wp.Unsigned {
 			p.w.WriteString("# ")
@@ -776,6 +813,10 @@ func (p *Printer) wordPart(wp, next WordPart) {
 			p.space()
 		}
 		p.w.WriteString(wp.Op.String())
+		if text, ok := p.bashSubst(wp); ok {
+			p.writeLit(text + ")") // jaiph-go patch: see BashSubstText
+			break
+		}
 		p.nestedStmts(wp.Stmts, wp.Last, wp.Rparen)
 		p.rightParen(wp.Rparen)
 	}
