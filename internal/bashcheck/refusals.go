@@ -9,6 +9,7 @@ import (
 
 	"github.com/jaiph-go/jaiph/internal/shellscan"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/interp"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
@@ -107,6 +108,11 @@ var table = []refusal{
 	// rest of the line as commands ("EOF )"); it warns of a here-document
 	// begun there whose lines follow the closing ).
 	{"a here-document line inside $(…) or <(…) that starts with the delimiter and holds a ) (bash ends the here-document there)", kNode, "<<D…D)", "", "x=$(cat <<EOF\nEOF )\nEOF\n)\necho \"[$x]\""},
+	// bash names a word holding a $(…) in its messages with a reprint
+	// of the commands inside (print_comsub); the interpreter knows its
+	// layout but for a here-document followed by more commands or in a
+	// compound command, and for ((;;)) with a part left out.
+	{"a $(…) holding a here-document before another command or inside a compound command, or a for ((;;)) with a part left out, in a word bash may name in a message (a list's element, a subscript, a redirection's file): bash names it in a layout of its own", kNode, "$(…) named", "", "declare -A b\nb+=(\"${u:+$(cat <<E; echo b\nx\nE\n)}\")\necho after"},
 	{"a here-document begun inside $(…) whose lines follow the closing ) (bash warns: unterminated here-document)", kNode, "$(<<D)", "", "test \"$(cat <<EOF)\" = hi\nhi\nEOF\necho st=$?"},
 	// bash expands the word of ${v+word} unsplit and joins a list in it
 	// by its own rules for each IFS; the interpreter follows them for the
@@ -404,6 +410,25 @@ var tableIndex = sync.OnceValue(func() map[key]string {
 	return m
 })
 
+// namedSubsts refuses each $(…) or process substitution under n, a word
+// bash may name in a message, whose commands the interpreter cannot print
+// as bash's parser reprints them.
+func namedSubsts(n syntax.Node, hit func(kind, string, string, syntax.Pos)) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if !n.Backquotes && !n.TempFile && !n.ReplyVar && !interp.SubstTextKnown(n) {
+				hit(kNode, "$(…) named", "", n.Pos())
+			}
+		case *syntax.ProcSubst:
+			if !interp.SubstTextKnown(n) {
+				hit(kNode, "$(…) named", "", n.Pos())
+			}
+		}
+		return true
+	})
+}
+
 func refusals(f *syntax.File) []found {
 	out, _ := scan(f)
 	return out
@@ -460,6 +485,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			if n.Name != nil && n.Name.Value == "IFS" {
 				st.ifs = true
 			}
+			if n.Index != nil {
+				namedSubsts(n.Index, hit)
+			}
 		case *syntax.WordIter:
 			if n.Name != nil && n.Name.Value == "IFS" {
 				st.ifs = true
@@ -471,6 +499,7 @@ func scan(f *syntax.File) (out, steps []found) {
 			if n.Value != nil {
 				altListWords(n.Value, altList)
 			}
+			namedSubsts(n, hit)
 		case *syntax.BinaryTest:
 			// bash's [[ ]] parses extended groups only in the pattern
 			// right of ==, = and != (and =~'s regular expression):
@@ -498,6 +527,10 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
+		case *syntax.Redirect:
+			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
+				namedSubsts(n.Word, hit)
+			}
 		case *syntax.ProcSubst:
 			if n.Op == syntax.CmdOut {
 				hit(kNode, ">(", "", n.Pos())

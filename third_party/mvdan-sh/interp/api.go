@@ -243,11 +243,11 @@ type Runner struct {
 	// (arithAssignFatal): an error bash names after no builtin, for
 	// SetVar's FatalAssignError (jaiph-go patch).
 	unnamedFailure bool
-	// reportedFailure: the failure was bash's report_error in a
-	// declare -i value's arithmetic (a bad subscript, a readonly
-	// variable assigned), named after no builtin, the shell ending with
-	// the status r.exit holds, for SetVar's FatalAssignError (jaiph-go
-	// patch, see arithAssignFatal).
+	// reportedFailure: the failure was bash's report_error under
+	// errexit (reportError; arithAssignFatal for a declare -i value's
+	// arithmetic, where a $(< file) that fails may be its cause too),
+	// named after no builtin, the shell ending with the status r.exit
+	// holds, for SetVar's FatalAssignError (jaiph-go patch).
 	reportedFailure bool
 	// errexitOff: an eval or source run where errexit is ignored runs
 	// with bash's exit_immediately_on_error off (see errexitOn).

@@ -24,6 +24,14 @@ func newWordPrinter() *syntax.Printer {
 	return p
 }
 
+// SubstTextKnown reports whether a word naming n, a $(…) or a process
+// substitution, can be printed as bash names it (jaiph-go: a checker
+// refuses the words it names otherwise).
+func SubstTextKnown(n syntax.Node) bool {
+	_, ok := substText(n)
+	return ok
+}
+
 // substText is bash's reprint of the commands of a $(…) or a process
 // substitution, or false where this reprint is not known to be bash's
 // (the substitution is then printed as the syntax printer does).
@@ -37,7 +45,9 @@ func substText(n syntax.Node) (string, bool) {
 	default:
 		return "", false
 	}
-	sp := &substPrinter{fp: funcPrinter{printer: newWordPrinter()}}
+	printer := newWordPrinter()
+	printer.BashTests()
+	sp := &substPrinter{fp: funcPrinter{printer: printer}}
 	text, ok := sp.list(stmts, 0)
 	if !ok {
 		return "", false
@@ -88,11 +98,14 @@ func (sp *substPrinter) list(stmts []*syntax.Stmt, ind int) (string, bool) {
 // body is the body of an if or a loop: on its own line, indented, ended by
 // ";".
 func (sp *substPrinter) body(stmts []*syntax.Stmt, ind int) (string, bool) {
-	if len(stmts) > 0 && stmts[len(stmts)-1].Background {
-		return "", false
-	}
 	text, ok := sp.list(stmts, ind)
-	return strings.Repeat("    ", ind) + text + ";\n", ok
+	if len(sp.fp.pending) > 0 {
+		return "", false // a here-document inside a compound command
+	}
+	if len(stmts) == 0 || !stmts[len(stmts)-1].Background {
+		text += ";" // after a last `&`, none
+	}
+	return strings.Repeat("    ", ind) + text + "\n", ok
 }
 
 func (sp *substPrinter) stmt(st *syntax.Stmt, ind int) (string, bool) {
@@ -105,6 +118,15 @@ func (sp *substPrinter) stmt(st *syntax.Stmt, ind int) (string, bool) {
 		sb.WriteString("! ")
 	}
 	switch cm := st.Cmd.(type) {
+	case nil: // redirections alone: `> f`
+		var rds []string
+		for _, rd := range st.Redirs {
+			if isHeredoc(rd) {
+				return "", false
+			}
+			rds = append(rds, sp.fp.bashRedir(rd))
+		}
+		return sb.String() + strings.Join(rds, " "), len(rds) > 0
 	case *syntax.CallExpr:
 		return sp.simple(st, &sb)
 	case *syntax.BinaryCmd:
@@ -154,8 +176,25 @@ func (sp *substPrinter) stmt(st *syntax.Stmt, ind int) (string, bool) {
 		sb.WriteString(kw + cond + "; do\n" + do + pad + "done")
 	case *syntax.ForClause:
 		loop, ok := cm.Loop.(*syntax.WordIter)
-		if !ok || cm.Select {
-			return "", false
+		if !ok {
+			// for ((…)): its header as a function body prints it
+			c, ok := cm.Loop.(*syntax.CStyleLoop)
+			if !ok || c.Init == nil || c.Cond == nil || c.Post == nil {
+				return "", false // bash prints a missing part as 1
+			}
+			do, ok := sp.body(cm.Do, ind+1)
+			if !ok {
+				return "", false
+			}
+			sp.fp.sb.Reset()
+			sp.fp.stmt(&syntax.Stmt{Cmd: &syntax.ForClause{Loop: c}}, ind)
+			head, _, _ := strings.Cut(sp.fp.sb.String(), "\n")
+			sb.WriteString(head + "\n" + pad + "do\n" + do + pad + "done")
+			break
+		}
+		kw := "for "
+		if cm.Select {
+			kw = "select "
 		}
 		words := []string{`"$@"`}
 		if loop.InPos.IsValid() {
@@ -168,7 +207,41 @@ func (sp *substPrinter) stmt(st *syntax.Stmt, ind int) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		sb.WriteString("for " + loop.Name.Value + " in " + strings.Join(words, " ") + ";\n" + pad + "do\n" + do + pad + "done")
+		sb.WriteString(kw + loop.Name.Value + " in " + strings.Join(words, " ") + ";\n" + pad + "do\n" + do + pad + "done")
+	case *syntax.CaseClause:
+		text, ok := sp.caseClause(cm, ind)
+		if !ok {
+			return "", false
+		}
+		sb.WriteString(text)
+	case *syntax.TestClause:
+		sb.WriteString(sp.fp.plain(cm)) // -n for a lone word (BashTests)
+	case *syntax.ArithmCmd:
+		if cm.Source == "" {
+			return "", false
+		}
+		sb.WriteString(cm.Source) // as written
+	case *syntax.FuncDecl:
+		// as declare -f prints a nested one: "function NAME () " and
+		// its body on lines of their own, one command a line
+		sp.fp.sb.Reset()
+		sp.fp.stmt(&syntax.Stmt{Cmd: cm}, ind)
+		if len(sp.fp.pending) > 0 {
+			return "", false
+		}
+		sb.WriteString(sp.fp.sb.String())
+	case *syntax.TimeClause:
+		sb.WriteString("time ")
+		if cm.PosixFormat {
+			sb.WriteString("-p ")
+		}
+		if cm.Stmt != nil {
+			text, ok := sp.stmt(cm.Stmt, ind)
+			if !ok || cm.Stmt.Background {
+				return "", false
+			}
+			sb.WriteString(text)
+		}
 	default:
 		return "", false
 	}
@@ -216,6 +289,29 @@ func (sp *substPrinter) binary(bc *syntax.BinaryCmd, ind int) (string, bool) {
 		conn = " 2>&1 | "
 	}
 	return x + conn + y, true
+}
+
+// caseClause is "case WORD in ", each item's patterns, body and operator
+// on lines of their own (an empty body an empty line), then "esac".
+func (sp *substPrinter) caseClause(cc *syntax.CaseClause, ind int) (string, bool) {
+	pad := strings.Repeat("    ", ind)
+	var sb strings.Builder
+	sb.WriteString("case " + sp.fp.plain(cc.Word) + " in \n")
+	for _, ci := range cc.Items {
+		pats := make([]string, len(ci.Patterns))
+		for i, w := range ci.Patterns {
+			pats[i] = sp.fp.plain(w)
+		}
+		body, ok := sp.list(ci.Stmts, ind+2)
+		if !ok || len(sp.fp.pending) > 0 {
+			return "", false
+		}
+		if body != "" {
+			body = pad + "        " + body
+		}
+		sb.WriteString(pad + "    " + strings.Join(pats, " | ") + ")\n" + body + "\n" + pad + "    " + ci.Op.String() + "\n")
+	}
+	return sb.String() + pad + "esac", true
 }
 
 // ifClause is "if …; then", its body, and an elif as an else holding a

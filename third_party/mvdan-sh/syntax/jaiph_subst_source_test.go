@@ -18,6 +18,8 @@ func TestJaiphSubstSource(t *testing.T) {
 		{"echo $(echo $((n +1)))", "$((n +1))", ""},
 		{"echo `echo $((n +1))`", "$((n +1))", "`echo $((n +1))`"},
 		{"x=${a[$(( 1 ))]}", "$(( 1 ))", ""},
+		{"((  n+1 ))", "((  n+1 ))", ""},
+		{"if ((n>1)); then :; fi", "((n>1))", ""},
 	} {
 		for pad := 1000; pad < 1040; pad++ {
 			src := strings.Repeat("#", pad) + "\n" + tc.src
@@ -29,6 +31,8 @@ func TestJaiphSubstSource(t *testing.T) {
 			Walk(f, func(n Node) bool {
 				switch n := n.(type) {
 				case *ArithmExp:
+					arith = n.Source
+				case *ArithmCmd:
 					arith = n.Source
 				case *CmdSubst:
 					if n.Backquotes {

@@ -797,6 +797,10 @@ type ArithmCmd struct {
 	Unsigned    bool // mksh's ((# expr))
 
 	X ArithmExpr
+
+	// Source is the command as written (jaiph-go patch): bash's reprint
+	// of a $(…) holding one keeps it so (see Printer.BashSubstText).
+	Source string
 }
 
 func (a *ArithmCmd) Pos() Pos { return a.Left }

@@ -2571,6 +2571,9 @@ func (p *Parser) subshell(s *Stmt) {
 func (p *Parser) arithmExpCmd(s *Stmt) {
 	ar := &ArithmCmd{Left: p.pos}
 	p.asWritten++
+	// jaiph-go patch: see ArithmCmd.Source (the token's bytes are gone)
+	start := int64(p.pos.Offset()) + 2
+	kept := p.keepSource(start)
 	old := p.preNested(arithmExprCmd)
 	p.next()
 	if p.got(hash) {
@@ -2579,6 +2582,12 @@ func (p *Parser) arithmExpCmd(s *Stmt) {
 	}
 	ar.X = p.followArithm(dblLeftParen, ar.Left)
 	ar.Right = p.arithmEnd(dblLeftParen, ar.Left, old)
+	if text := p.sourceText(start, int64(ar.End().Offset())); text != "" {
+		ar.Source = "((" + text
+	}
+	if kept {
+		p.keepFrom = 0
+	}
 	s.Cmd = ar
 }
 
