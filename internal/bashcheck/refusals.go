@@ -108,6 +108,7 @@ var table = []refusal{
 	// rest of the line as commands ("EOF )"); it warns of a here-document
 	// begun there whose lines follow the closing ).
 	{"a here-document line inside $(…) or <(…) that starts with the delimiter and holds a ) (bash ends the here-document there)", kNode, "<<D…D)", "", "x=$(cat <<EOF\nEOF )\nEOF\n)\necho \"[$x]\""},
+	{"a <(…) or >(…) in the word of a ${…} (its operand, pattern or replacement): bash runs a process substitution there, which the interpreter reads as text", kNode, "${…<(…)}", "", "u=1; echo ${u:+<(echo a)}; v=xy; echo \"${v/x/<(echo a)}\""},
 	// bash names a word holding a $(…) in its messages with a reprint
 	// of the commands inside (print_comsub); the interpreter knows its
 	// layout but for a here-document followed by more commands or in a
@@ -410,6 +411,38 @@ var tableIndex = sync.OnceValue(func() map[key]string {
 	return m
 })
 
+// procSubstText finds the text `<(` or `>(` in a word of pe (its operand,
+// a pattern or a replacement): bash runs a process substitution there
+// (`${u:+<(echo a)}` is /dev/fd/63), or keeps its reprint in double
+// quotes; the parser reads it as plain text.
+func procSubstText(pe *syntax.ParamExp) (syntax.Pos, bool) {
+	var words []*syntax.Word
+	if pe.Exp != nil && pe.Exp.Word != nil {
+		words = append(words, pe.Exp.Word)
+	}
+	if pe.Repl != nil {
+		words = append(words, pe.Repl.Orig, pe.Repl.With)
+	}
+	var pos syntax.Pos
+	for _, w := range words {
+		if w == nil {
+			continue
+		}
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst, *syntax.ParamExp:
+				return false // walked on its own
+			case *syntax.Lit:
+				if !pos.IsValid() && (strings.Contains(n.Value, "<(") || strings.Contains(n.Value, ">(")) {
+					pos = n.Pos()
+				}
+			}
+			return true
+		})
+	}
+	return pos, pos.IsValid()
+}
+
 // namedSubsts refuses each $(…) or process substitution under n, a word
 // bash may name in a message, whose commands the interpreter cannot print
 // as bash's parser reprints them.
@@ -681,6 +714,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			if badLengthSubst(n) {
 				hit(kNode, "${#^}", "", n.Pos())
+			}
+			if pos, ok := procSubstText(n); ok {
+				hit(kNode, "${…<(…)}", "", pos)
 			}
 			if n.Repl != nil && n.Repl.Orig != nil && len(n.Repl.Orig.Parts) > 0 {
 				if l, ok := n.Repl.Orig.Parts[0].(*syntax.Lit); ok && l.Value != "" {

@@ -290,7 +290,10 @@ func EmptyParamsIndex(cfg *Config, idx syntax.ArithmExpr) bool {
 	}
 	for _, p := range w.Parts {
 		if dq, ok := p.(*syntax.DblQuoted); ok {
-			if len(dq.Parts) == 0 || !simple(dq.Parts[0]) || len(dq.Parts) > 1 {
+			if len(dq.Parts) == 0 {
+				continue // jaiph-go patch: "" is removed too (m[""] is m[])
+			}
+			if !simple(dq.Parts[0]) || len(dq.Parts) > 1 {
 				return false
 			}
 			continue

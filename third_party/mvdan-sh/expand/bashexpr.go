@@ -921,6 +921,12 @@ func (e *bashExpr) elemValue(tok string) (string, int64) {
 		if err != nil {
 			e.fail(err)
 		}
+		if key == "" {
+			// jaiph-go patch: an empty key is bash's bad array
+			// subscript, named by the array; the element reads as 0
+			e.badSubscript(name)
+			return "", -1
+		}
 		return vr.Map[key], -1
 	}
 	var ind int64
@@ -1026,6 +1032,12 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		// parser made of it
 		var key string
 		e.inSubscript(func() { key, err = AssocKeyRaw(cfg, idx, rawSub) })
+		if err == nil && key == "" {
+			// jaiph-go patch: an empty key is bash's bad array
+			// subscript, named as written; nothing is assigned
+			e.badSubscript(lhs)
+			return
+		}
 		if err == nil {
 			val, err = elemValue(cfg.Env, name, vr, val)
 		}

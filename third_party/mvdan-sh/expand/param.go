@@ -1597,6 +1597,11 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (strin
 		if err != nil {
 			return "", false, err
 		}
+		if val == "" {
+			// jaiph-go patch: an empty key is bash's bad array
+			// subscript (the element reads as unset)
+			return "", false, ErrBadSubscript
+		}
 		str, ok := vr.Map[val]
 		return str, ok, nil
 	}

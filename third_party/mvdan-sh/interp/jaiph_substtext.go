@@ -47,6 +47,7 @@ func substText(n syntax.Node) (string, bool) {
 	}
 	printer := newWordPrinter()
 	printer.BashTests()
+	printer.UseSource("", 0, ansiCText) // $'…' as the '…' it is
 	sp := &substPrinter{fp: funcPrinter{printer: printer}}
 	text, ok := sp.list(stmts, 0)
 	if !ok {
@@ -60,6 +61,13 @@ func substText(n syntax.Node) (string, bool) {
 		text += sp.fp.sb.String()
 	}
 	return strings.ReplaceAll(text, "\\\n", ""), true
+}
+
+// ansiCText is a $'…' string's value (what is between the quotes) as bash
+// reprints it: the single-quoted text it stands for.
+func ansiCText(value string) string {
+	s, _ := expand.Literal(&expand.Config{}, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Dollar: true, Value: value}}})
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // substPrinter lays commands out as print_cmd.c does outside a function

@@ -87,6 +87,9 @@ func TestJaiphSubstText(t *testing.T) {
 		"! { echo a; } | cat",
 		"echo a >&2 | cat 2>&1",
 		"for x in a; do case $x in a) ;; esac; done",
+		"echo <( (echo  a) ) >(cat  -n)",
+		" (echo a) | cat ",
+		"echo $'a\\tb'  \"$(echo  \"x  y\")\" $'it\\'s' $'\\x41'",
 	}
 	for _, cmd := range commands {
 		for _, src := range []string{
@@ -121,7 +124,8 @@ func TestJaiphSubstText(t *testing.T) {
 // TestJaiphAssocEmptyKey: an associative list's [key]=value whose key
 // expands to nothing is bash's bad array subscript naming the element as
 // written; the element is left out, its value not expanded, and errexit
-// ends the shell there.
+// ends the shell there. An element read with an empty key, in an expansion
+// or in arithmetic, is bash's bad array subscript too (it read the key "").
 func TestJaiphAssocEmptyKey(t *testing.T) {
 	for _, src := range []string{
 		`declare -A b; b=([${u}]=$(echo side >&2) [x]=2); echo "$? ${#b[@]}"`,
@@ -129,6 +133,14 @@ func TestJaiphAssocEmptyKey(t *testing.T) {
 		`declare -A b=([k]=v); b+=([$u]=1); echo "$? ${!b[@]}"`,
 		`declare -A b; b=( [$u]=  1 ); echo "$? ${#b[@]}"`,
 		`set -e; declare -A b; b=([$u]=1 [x]=2); echo never`,
+		// read with an empty key: said, the element unset
+		`declare -A m=([k]=v); echo "1<${m[""]+x}> 2<${m[""]:-d}> 6<${m[$u]@Q}> 7<${m["$u"]#a}>"; echo "st=$?"`,
+		`declare -A m=([k]=v); [[ -v m[""] ]]; echo "3 $?"; echo "4<${#m[""]}>"; echo "st=$?"; declare -A e; echo "8<${#e[""]}>"`,
+		`set -e; declare -A m=([k]=v); echo "<${m[$u]}>"; echo never`,
+		// and in arithmetic: "" is removed from the text (m[]), an
+		// escaped one stays (the key is empty), an assignment is not made
+		`declare -A m=([k]=1); echo $(( m[""]+1 )) $(( m[$u] )) $(( m[""] )); (( m[""]+1 )); echo "st=$?"`,
+		`declare -A m=([k]=1); let "m[""]++"; echo "st=$?"; let "m[""]=1"; echo "st=$? ${!m[@]}"; (( m[$u]=3 )); echo "st=$? ${!m[@]}"; k=""; (( m[$k]+=2 )); echo "st=$? ${!m[@]}"`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			want := runBash(t, src, nil, t.TempDir(), 0, 0)

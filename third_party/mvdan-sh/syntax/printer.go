@@ -247,8 +247,8 @@ func (p *Printer) BashSubstText(text func(Node) (string, bool)) { p.substText = 
 func (p *Printer) BashTests() { p.bashTests = true }
 
 // bashSubst is the reprint BashSubstText's function gives of a $(…) or a
-// process substitution (jaiph-go patch): a space after "$(" when it starts
-// with "(", as bash's parser puts one.
+// process substitution (jaiph-go patch): a space after "$(" or "<(" when
+// it starts with "(", as bash's parser puts one.
 func (p *Printer) bashSubst(n Node) (string, bool) {
 	if p.substText == nil {
 		return "", false
@@ -257,7 +257,7 @@ func (p *Printer) bashSubst(n Node) (string, bool) {
 		return "", false
 	}
 	text, ok := p.substText(n)
-	if _, cmd := n.(*CmdSubst); cmd && ok && strings.HasPrefix(strings.TrimLeft(text, "\x00"), "(") {
+	if ok && strings.HasPrefix(strings.TrimLeft(text, "\x00"), "(") {
 		text = " " + text // (a NUL: a mark of the caller's)
 	}
 	return text, ok
