@@ -13,7 +13,9 @@ import (
 // (it set element 0 of a copy of it: `local -a v2=""` of v2 naming
 // a1=(1 'two words' three) kept the other elements; soak seed 195); and
 // `declare -ga r=v` sets element 0 of the variable r names, the global r
-// taking the attributes alone (it set nothing).
+// taking the attributes alone (it set nothing). `local r[SUB]=v` sets the
+// element of what r names (a new local's when it is a calling scope's);
+// the subscript was lost (element 0 was set).
 func TestJaiphDeclValueThroughNameref(t *testing.T) {
 	for _, src := range []string{
 		`a1=(1 'two words' three); f() { declare -n v2=a1; local -a v2=""; echo "${a1[*]}|${#a1[@]}"; }; f; declare -p a1`,
@@ -26,6 +28,13 @@ func TestJaiphDeclValueThroughNameref(t *testing.T) {
 		`a1=(1 2); f() { local -a a1=(q r); declare -n v2=a1; local -a v2=z; declare -p a1; }; f`,
 		`a1=(1 2); f() { declare -n v2=a1; declare -ga v2=w; declare -p a1 v2; }; f; declare -p a1 v2`,
 		`a1=(1 2); f() { declare -n v2=a1; declare -g v2=w; declare -p a1; }; f; declare -p a1`,
+		// += without -a, and an element (the subscript was lost: [0])
+		`a1=(1 2); f() { declare -n v2=a1; local v2+=x; declare -p a1; }; f; declare -p a1`,
+		`a1=x; f() { declare -n v2=a1; local v2+=y; declare -p a1; }; f; declare -p a1`,
+		`a1=(1 2); f() { declare -n v2=a1; local -a v2[1]=z; declare -p a1; }; f; declare -p a1`,
+		`declare -A m=([k]=v); f() { declare -n v2=m; local -A v2[j]=z; declare -p m; }; f; declare -p m`,
+		`a1=(1 2); f() { local a1=(p q); declare -n v2=a1; local v2[1]=z; declare -p a1; }; f`,
+		`f() { local -A m=([k]=v); declare -n v2=m; local v2[j]=z; declare -p m; }; f`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			want := runBash(t, src, nil, t.TempDir(), 0, 0)

@@ -2632,6 +2632,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						continue
 					}
 				}
+				if as.Index != nil && as.Array == nil && vr.Kind == expand.NameRef && local && !global {
+					if n, t := vr.Resolve(r.writeEnv); n != "" {
+						// jaiph-go patch: NAME[SUB]=v through a
+						// function's nameref sets an element of the
+						// variable it names, of a new local of that
+						// name when it is a calling scope's (as the
+						// value does below); the subscript was lost
+						name, vr = n, t
+						if r.declNewLocal(n, local, global) {
+							vr = expand.Variable{}
+						}
+					}
+				}
 				if as.Index != nil && as.Array == nil && vr.Kind != expand.NameRef && slices.Contains(modes, "-r") {
 					// jaiph-go patch: bash gives NAME its attributes
 					// before it assigns the element, which then fails
@@ -2725,8 +2738,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						attrs = withCaseAttrs(attrs, modes)
 					}
 					assignName := name
-					if n, _ := vr.Resolve(r.writeEnv); n != "" && local && !global && as.Array == nil && as.Index == nil &&
-						(valType == "-a" || valType == "-A") && r.declNewLocal(n, local, global) {
+					if n, _ := vr.Resolve(r.writeEnv); n != "" && local && !global && as.Array == nil &&
+						(valType == "-a" || valType == "-A" || as.Append) && as.Index == nil && r.declNewLocal(n, local, global) {
 						// jaiph-go patch: through a function's own
 						// nameref to a variable of a calling scope, a
 						// value is a new local's element (key) 0,
