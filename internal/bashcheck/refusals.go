@@ -108,6 +108,7 @@ var table = []refusal{
 	// rest of the line as commands ("EOF )"); it warns of a here-document
 	// begun there whose lines follow the closing ).
 	{"a here-document line inside $(…) or <(…) that starts with the delimiter and holds a ) (bash ends the here-document there)", kNode, "<<D…D)", "", "x=$(cat <<EOF\nEOF )\nEOF\n)\necho \"[$x]\""},
+	{"a double-quoted \"$@\" or \"${name[@]}\" as a case statement's word (bash leaves a byte \\177 for each empty element of a list of two or more)", kNode, "case \"$@\"", "", "a=(0 \"\"); case \"${a[@]#?}\" in [!a]) echo matched;; *) echo not;; esac"},
 	{"a <(…) or >(…) in the word of a ${…} (its operand, pattern or replacement): bash runs a process substitution there, which the interpreter reads as text", kNode, "${…<(…)}", "", "u=1; echo ${u:+<(echo a)}; v=xy; echo \"${v/x/<(echo a)}\""},
 	// bash names a word holding a $(…) in its messages with a reprint
 	// of the commands inside (print_comsub); the interpreter knows its
@@ -443,6 +444,37 @@ func procSubstText(pe *syntax.ParamExp) (syntax.Pos, bool) {
 	return pos, pos.IsValid()
 }
 
+// quotedListInWord finds a double-quoted "$@" or "${name[@]…}" (not the
+// keys, "${!name[@]}") in w: as a case statement's word, bash leaves a
+// marker byte (\177) for each empty element of a list of two or more.
+func quotedListInWord(w *syntax.Word) (syntax.Pos, bool) {
+	if w == nil {
+		return syntax.Pos{}, false
+	}
+	for _, part := range w.Parts {
+		dq, ok := part.(*syntax.DblQuoted)
+		if !ok {
+			continue
+		}
+		for _, p := range dq.Parts {
+			pe, ok := p.(*syntax.ParamExp)
+			if !ok || pe.Param == nil || pe.Length || pe.Excl && pe.Index != nil {
+				continue
+			}
+			if pe.Param.Value == "@" || pe.Index != nil && nodeLitAt(pe.Index) {
+				return pe.Pos(), true
+			}
+		}
+	}
+	return syntax.Pos{}, false
+}
+
+// nodeLitAt reports whether a subscript is the literal @.
+func nodeLitAt(idx syntax.ArithmExpr) bool {
+	w, ok := idx.(*syntax.Word)
+	return ok && w.Lit() == "@"
+}
+
 // namedSubsts refuses each $(…) or process substitution under n, a word
 // bash may name in a message, whose commands the interpreter cannot print
 // as bash's parser reprints them.
@@ -560,6 +592,10 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 		case *syntax.CoprocClause:
 			hit(kNode, "coproc", "", n.Pos())
+		case *syntax.CaseClause:
+			if pos, ok := quotedListInWord(n.Word); ok {
+				hit(kNode, "case \"$@\"", "", pos)
+			}
 		case *syntax.Redirect:
 			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
 				namedSubsts(n.Word, hit)
