@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -122,7 +123,7 @@ func TestBashDiffBounded(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
-	t.Logf("%d programs (seed %d) in %s, %.1f programs/s: %d agree, %d refused, %d differ, %d skipped (known classes), %d bash's wait_for bug",
+	t.Logf("%d programs (seed %d) in %s, %.1f programs/s: %d agree, %d refused, %d differ, %d skipped (known classes), %d bash's own bugs",
 		tally.Programs, seed, elapsed.Round(time.Millisecond), float64(tally.Programs)/elapsed.Seconds(),
 		tally.Agree, tally.Refused, tally.Differ, tally.Skipped, tally.BashBug)
 	var known []string
@@ -390,10 +391,32 @@ func TestBashWaitForBugStatus(t *testing.T) {
 	}
 	body := "(\nprintf -v u1 '%q' x=1\n) || echo failed $?\ntrap 'echo \"[$v1]\"' EXIT\nprintf '%s\\n' \"${u1:?gone}\" | sed s/a/b/"
 	side := r.bash(context.Background(), body, CtxWorkflow)
-	if !side.waitForBug || side.Status != 127 {
+	if !side.bashBug || side.Status != 127 {
 		// bash 5.2.15 shows it every time; a bash without the bug
 		// needs another body here
 		t.Fatalf("bash did not show its wait_for bug (status %d, stderr %q)", side.Status, side.Stderr)
+	}
+	for _, res := range r.Compare(context.Background(), body, Contexts) {
+		if res.Verdict != BashBug {
+			t.Errorf("%s: %s, want %s\n%s", res.Context, res.Verdict, BashBug, res.Diff())
+		}
+	}
+}
+
+// bash 5.2.15 crashes (SIGSEGV) assigning a default through a nameref
+// to an element of an unset array: a crash of bash is its own bug, the
+// verdict BashBug (found by a soak of seed 200; the body crashes it
+// every time).
+func TestBashCrashIsBashBug(t *testing.T) {
+	r, err := NewRunner(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "declare -n v2='a1[1]'\nprintf \"${v2=5}\""
+	side := r.bash(context.Background(), body, CtxWorkflow)
+	if !side.bashBug || side.Status != 128+int(syscall.SIGSEGV) {
+		// a bash without the bug needs another body here
+		t.Fatalf("bash did not crash (status %d, stderr %q)", side.Status, side.Stderr)
 	}
 	for _, res := range r.Compare(context.Background(), body, Contexts) {
 		if res.Verdict != BashBug {

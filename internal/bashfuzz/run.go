@@ -96,10 +96,12 @@ type Side struct {
 	Status         int
 	Files          string // the scratch directory's files, "name: content" lines
 	Err            string // the side could not run (a timeout): a divergence
-	// waitForBug: bash printed its "wait_for: No record of process N"
-	// (see normalise); its status was then 127, wait_for's, not the
-	// script's (Verdict BashBug).
-	waitForBug bool
+	// bashBug: bash hit a bug of its own (Verdict BashBug), nothing to
+	// compare: it printed its "wait_for: No record of process N" (see
+	// normalise), after which its status is wait_for's 127, not the
+	// script's; or it crashed (SIGSEGV and the like, which no generated
+	// program sends).
+	bashBug bool
 }
 
 // Verdict is the outcome of one body in one context.
@@ -110,7 +112,8 @@ const (
 	Refused
 	Differ
 	// BashBug: bash hit its own bug (its "wait_for: No record of
-	// process N", after which its status is 127): nothing to compare.
+	// process N", after which its status is 127, or a crash): nothing
+	// to compare.
 	BashBug
 )
 
@@ -225,11 +228,9 @@ func (r *Runner) Compare(ctx context.Context, body string, contexts []Context) [
 		j := r.jaiph(ctx, body, c, l)
 		<-b.done
 		res.Jaiph, res.Bash = j, b.side
-		if res.Bash.waitForBug {
-			// bash's own bug: its status, and $? after it, are
-			// wait_for's 127, not the script's
+		if res.Bash.bashBug {
 			res.Verdict = BashBug
-			res.Bash.waitForBug = false
+			res.Bash.bashBug = false
 			out = append(out, res)
 			continue
 		}
@@ -453,14 +454,25 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 		side.Status = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			side.Status = 128 + int(ws.Signal())
+			side.bashBug = crashSignals[ws.Signal()]
 		}
 	case err != nil:
 		return Side{Err: err.Error()}
 	}
 	side.Stdout = prefixed(stdout.String())
 	side.Stderr = prefixed(stderr.String())
-	side.waitForBug = strings.Contains(stderr.String(), "wait_for: No record of process ")
+	if strings.Contains(stderr.String(), "wait_for: No record of process ") {
+		side.bashBug = true
+	}
 	return side
+}
+
+// crashSignals are the signals of a crashed bash (bash 5.2.15 segfaults
+// on `declare -n r='a[1]'; echo "${r=5}"`); the generator writes no
+// kill, so only bash itself sends them.
+var crashSignals = map[syscall.Signal]bool{
+	syscall.SIGSEGV: true, syscall.SIGBUS: true, syscall.SIGABRT: true,
+	syscall.SIGILL: true, syscall.SIGFPE: true,
 }
 
 // bashPrefix is the location bash puts before its own diagnostics (`bash:

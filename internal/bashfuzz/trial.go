@@ -15,8 +15,9 @@ type Tally struct {
 	// Skipped counts the contexts not run because their program shows an
 	// avoided known class.
 	Skipped int
-	// BashBug counts the contexts where bash hit its own wait_for bug
-	// (Verdict BashBug): neither agreeing nor differing.
+	// BashBug counts the contexts where bash hit a bug of its own (its
+	// wait_for bug, a crash: Verdict BashBug): neither agreeing nor
+	// differing.
 	BashBug int
 	// KnownFound counts the divergent results whose program showed exactly
 	// one known class (not avoided); FirstKnown is the number of the first

@@ -93,7 +93,7 @@ func main() {
 			if final {
 				word = "total"
 			}
-			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes), %d where bash hit its own wait_for bug\n",
+			fmt.Printf("%s: %d programs in %s (%.1f/s): %d agree, %d refused, %d differ (%d outside the known classes, %d of them not reproduced), %d contexts skipped (known classes), %d where bash hit a bug of its own (wait_for, a crash)\n",
 				word, total.Programs, el.Round(time.Second), float64(total.Programs)/el.Seconds(),
 				total.Agree, total.Refused, total.Differ, found.Load(), unrep.Load(), total.Skipped, total.BashBug)
 		}
