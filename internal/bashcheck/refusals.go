@@ -1,6 +1,7 @@
 package bashcheck
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -448,25 +449,37 @@ func procSubstText(pe *syntax.ParamExp) (syntax.Pos, bool) {
 // keys, "${!name[@]}") in w: as a case statement's word, bash leaves a
 // marker byte (\177) for each empty element of a list of two or more.
 func quotedListInWord(w *syntax.Word) (syntax.Pos, bool) {
-	if w == nil {
-		return syntax.Pos{}, false
-	}
-	for _, part := range w.Parts {
-		dq, ok := part.(*syntax.DblQuoted)
-		if !ok {
+	for _, p := range dblQuotedParts(w) {
+		pe, ok := p.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Length || pe.Excl && pe.Index != nil {
 			continue
 		}
-		for _, p := range dq.Parts {
-			pe, ok := p.(*syntax.ParamExp)
-			if !ok || pe.Param == nil || pe.Length || pe.Excl && pe.Index != nil {
-				continue
-			}
-			if pe.Param.Value == "@" || pe.Index != nil && nodeLitAt(pe.Index) {
-				return pe.Pos(), true
-			}
+		if pe.Param.Value == "@" || pe.Index != nil && nodeLitAt(pe.Index) {
+			return pe.Pos(), true
 		}
 	}
 	return syntax.Pos{}, false
+}
+
+// dblQuotedParts yields each part inside w's double quotes, with the
+// quotes holding it.
+func dblQuotedParts(w *syntax.Word) iter.Seq2[*syntax.DblQuoted, syntax.WordPart] {
+	return func(yield func(*syntax.DblQuoted, syntax.WordPart) bool) {
+		if w == nil {
+			return
+		}
+		for _, part := range w.Parts {
+			dq, ok := part.(*syntax.DblQuoted)
+			if !ok {
+				continue
+			}
+			for _, p := range dq.Parts {
+				if !yield(dq, p) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // nodeLitAt reports whether a subscript is the literal @.
@@ -1184,19 +1197,10 @@ func dollarSglQuoteQuote(w *syntax.Word) (syntax.Pos, bool) {
 // dblQuotedBrace finds a double-quoted part of w whose literal text is a
 // brace expansion ({a,b}, {1..3}).
 func dblQuotedBrace(w *syntax.Word) (syntax.Pos, bool) {
-	if w == nil {
-		return syntax.Pos{}, false
-	}
-	for _, wp := range w.Parts {
-		dq, ok := wp.(*syntax.DblQuoted)
-		if !ok {
-			continue
-		}
-		for _, ip := range dq.Parts {
-			if l, ok := ip.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
-				if syntax.SplitBraces(&syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: l.Value}}}) {
-					return dq.Pos(), true
-				}
+	for dq, p := range dblQuotedParts(w) {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
+			if syntax.SplitBraces(&syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: l.Value}}}) {
+				return dq.Pos(), true
 			}
 		}
 	}

@@ -249,6 +249,12 @@ type Runner struct {
 	// named after no builtin, the shell ending with the status r.exit
 	// holds, for SetVar's FatalAssignError (jaiph-go patch).
 	reportedFailure bool
+	// holdExitTrap: SetVar is running an assignment whose messages it
+	// holds for its caller to print; an EXIT trap due in place
+	// (exitTrapInPlace) waits until they are printed (heldExitTrap, run
+	// by runHeldExitTrap when the builtin returns), as bash prints the
+	// message before its report_error exits (jaiph-go patch).
+	holdExitTrap, heldExitTrap bool
 	// errexitOff: an eval or source run where errexit is ignored runs
 	// with bash's exit_immediately_on_error off (see errexitOn).
 	errexitOff bool

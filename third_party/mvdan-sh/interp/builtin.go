@@ -168,6 +168,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			r.checkWrite(name, fails, &exit)
 		}
 		r.outErr = outErr
+		r.runHeldExitTrap(&exit)
 	}()
 	failf := func(code uint8, format string, args ...any) exitStatus {
 		r.errf(format, args...)

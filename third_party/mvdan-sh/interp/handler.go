@@ -179,7 +179,10 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		prev = r.lookupVar(vname) // through a nameref: the variable it names
 	}
 	r.unnamedFailure, r.reportedFailure = false, false
+	holding := r.holdExitTrap
+	r.holdExitTrap = true // the message first: see Runner.holdExitTrap
 	r.setVarWithIndex(prev, vname, as.Index, appendIndex, as.IndexRaw, vr)
+	r.holdExitTrap = holding
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
 	failed, fatal, code, reported, assignFailed := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1), r.exit.code, r.exit.assignFailed

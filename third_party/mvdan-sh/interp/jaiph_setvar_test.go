@@ -6,6 +6,8 @@ package interp
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -43,6 +45,47 @@ func TestJaiphSetVarThroughElementNameref(t *testing.T) {
 		if err := r.Run(context.Background(), file); err != nil {
 			t.Errorf("%s: %v", tc.src, err)
 		}
+		if out.String() != tc.want {
+			t.Errorf("%s: output %q, want %q", tc.src, out.String(), tc.want)
+		}
+	}
+}
+
+// TestJaiphSetVarMessageBeforeExitTrap: an assignment's error that ends
+// the shell in place (set -u in an element's subscript, under errexit in
+// a function) is printed before the EXIT trap runs, as bash's
+// report_error prints it before exiting; the trap ran first, while
+// SetVar held the message for its caller (found by the soak, seed 201:
+// printf -v 'A1[k]' inside `{ …; } 2>&1`).
+func TestJaiphSetVarMessageBeforeExitTrap(t *testing.T) {
+	setvar := func(next ExecHandlerFunc) ExecHandlerFunc {
+		return func(ctx context.Context, args []string) error {
+			if args[0] == "setvar" {
+				hc := HandlerCtx(ctx)
+				err := hc.SetVar(args[1], args[2])
+				if err != nil {
+					fmt.Fprintln(hc.Stderr, err) // as jaiph's printf -v
+				}
+				return err
+			}
+			return next(ctx, args)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{`f() { set -eu; trap 'echo "T $v"' EXIT; local v=L; { setvar 'A1[k]' x; } 2>&1; echo after; }; f`, "k: unbound variable\nT L\n"},
+		{`f() { set -eu; trap 'echo "T $v"' EXIT; local v=L; { read 'A1[k]' <<< x; } 2>&1; echo after; }; f`, "k: unbound variable\nT L\n"},
+		{`f() { set -eu; trap 'echo T' EXIT; { setvar 'A1[k]' x; } 2>f1; echo after; }; f`, "T\n"},
+	} {
+		file, err := syntax.NewParser().Parse(strings.NewReader(tc.src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		r, err := New(StdIO(nil, &out, io.Discard), ExecHandlers(setvar), Dir(t.TempDir()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Run(context.Background(), file)
 		if out.String() != tc.want {
 			t.Errorf("%s: output %q, want %q", tc.src, out.String(), tc.want)
 		}

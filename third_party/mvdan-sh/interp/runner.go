@@ -2276,6 +2276,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						if err := (HandlerContext{runner: r}).SetVar(n, val); err != nil {
 							r.errf("%v\n", err)
 						}
+						r.heldExitTrap = false // the declaration goes on
 					}
 					r.errf("%s: `%s': not a valid identifier\n", v, n)
 					continue
@@ -4362,6 +4363,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
 	r.exit.fromHandlerError(r.execHandler(r.handlerCtx(ctx, handlerKindExec, pos), args))
+	r.runHeldExitTrap(&r.exit)
 }
 
 func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileMode, print bool) (io.ReadWriteCloser, error) {

@@ -906,6 +906,10 @@ func (r *Runner) exitTrapInPlace(exit *exitStatus) {
 	if _, ok := r.traps[trapExit]; !ok || !r.inFunc || !exit.exiting || r.childRedirs {
 		return
 	}
+	if r.holdExitTrap {
+		r.heldExitTrap = true
+		return
+	}
 	ctx := r.ectx
 	if ctx == nil {
 		ctx = context.Background()
@@ -920,6 +924,16 @@ func (r *Runner) exitTrapInPlace(exit *exitStatus) {
 		r.exit = saved
 	}
 	*exit = st
+}
+
+// runHeldExitTrap runs the EXIT trap that waited for SetVar's caller to
+// print the assignment's message (see Runner.holdExitTrap), exit being
+// the status the caller's builtin exits with.
+func (r *Runner) runHeldExitTrap(exit *exitStatus) {
+	if r.heldExitTrap {
+		r.heldExitTrap = false
+		r.exitTrapInPlace(exit)
+	}
 }
 
 // arithAssignFatal reports an arithmetic error in a value assigned to a
