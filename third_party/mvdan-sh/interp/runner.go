@@ -2037,8 +2037,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 		defer markLocal()
+		// wordValType: valType as the flags set it, where one word
+		// changed it for itself (see chainEndsOutside)
+		var wordValType *string
 	assignLoop:
 		for _, as := range declArgs {
+			if wordValType != nil {
+				valType, wordValType = *wordValType, nil
+			}
 			markLocal()
 			if local && !global && syntax.ValidName(as.Name.Value) {
 				declaredLocal = as.Name.Value
@@ -2321,6 +2327,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// in it), which shares the subshell's scope
 					globalEnv = &overlayEnviron{parent: globalScope(globalEnv)}
 				}
+			}
+			if local && !global && valType == "" && as.Array == nil && as.Index == nil && !as.Naked && r.chainEndsOutside(name) {
+				// jaiph-go patch: bash's declare_internal follows a
+				// function's own nameref only when the last nameref
+				// of its chain is the function's too; otherwise the
+				// value is the nameref's own, the name it refers to
+				// (local r=x of r naming a calling scope's nameref
+				// re-points r to x), checked as such.
+				flagsValType := valType
+				valType, wordValType = "-n", &flagsValType
 			}
 			vr := r.lookupVar(name)
 			if local && !global && as.Array != nil && vr.Kind == expand.NameRef && r.declSameScope(name, local, global) {
@@ -2613,7 +2629,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if as.Value != nil {
 						s = r.literal(as.Value)
 					}
-					if s == "" {
+					if s == "" && wordValType == nil {
 						if local && !global && r.newLocalHere(name) {
 							// bash made the local first
 							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
@@ -2622,12 +2638,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						r.exit.code = 1
 						continue
 					}
-					if s == name {
+					if s == name && wordValType != nil {
+						// through a chain (chainEndsOutside) bash
+						// only warns, and the nameref refers to itself
+						r.errf("warning: %s: circular name reference\n", name)
+					} else if s == name {
 						r.errf("%s: %s: nameref variable self references not allowed\n", cm.Variant.Value, name)
 						r.exit.code = 1
 						continue
 					}
-					if base, _, ok := cutElemSubscript(s); s != "" && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
+					if base, _, ok := cutElemSubscript(s); (s != "" || wordValType != nil) && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
 						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, s)
 						r.exit.code = 1
 						continue
@@ -2739,15 +2759,21 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						attrs = withCaseAttrs(attrs, modes)
 					}
 					assignName := name
-					if n, _ := vr.Resolve(r.writeEnv); n != "" && local && !global && as.Array == nil &&
-						(valType == "-a" || valType == "-A" || as.Append) && as.Index == nil && r.declNewLocal(n, local, global) {
+					if n, t := vr.Resolve(r.writeEnv); n != "" && local && !global && as.Array == nil &&
+						(valType == "-a" || valType == "-A" || as.Append || valType == "" && !as.Naked && syntax.ValidName(n) && !t.ReadOnly) && as.Index == nil && r.declNewLocal(n, local, global) {
 						// jaiph-go patch: through a function's own
 						// nameref to a variable of a calling scope, a
 						// value is a new local's element (key) 0,
 						// which takes nothing of that variable (local
 						// -a r=x of r naming a=(1 2) is the local
-						// a=(x)), as the list's (expandDeclList)
+						// a=(x)), as the list's (expandDeclList); a
+						// scalar value a new local's, which takes
+						// only the export (local r=1+1 of r naming a
+						// declare -i a: the local a=1+1)
 						assignName, attrs = n, expand.Variable{}
+						if valType == "" && !as.Append {
+							attrs.Exported = t.Exported
+						}
 						if as.Append {
 							// += appends to the new, empty local
 							// (make_local_variable), as above
@@ -5132,6 +5158,30 @@ func (r *Runner) declSameScope(name string, local, global bool) bool {
 	}
 	o, ok := r.writeEnv.(*overlayEnviron)
 	return ok && o.ownsLocal(name)
+}
+
+// chainEndsOutside says name is a function's own nameref whose chain of
+// namerefs ends with one that is not the function's (jaiph-go patch: a
+// declaration then acts on name itself, as bash's declare_internal, which
+// follows find_variable_last_nameref only to a nameref of its scope).
+func (r *Runner) chainEndsOutside(name string) bool {
+	vr := r.lookupVar(name)
+	if vr.Kind != expand.NameRef || !r.declSameScope(name, true, false) {
+		return false
+	}
+	last := name
+	for range 8 { // bash's NAMEREF_MAX
+		next := vr.Str
+		if !syntax.ValidName(next) {
+			break
+		}
+		nv := r.lookupVar(next)
+		if nv.Kind != expand.NameRef {
+			break
+		}
+		last, vr = next, nv
+	}
+	return last != name && !r.declSameScope(last, true, false)
 }
 
 // isDeclBuiltin says name is a declaration builtin (jaiph-go patch).
