@@ -3959,7 +3959,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 				// as in bash.
 				break
 			}
-			return nil, fmt.Errorf("%s: ambiguous redirect", arg)
+			return nil, fmt.Errorf("%s: ambiguous redirect", redirErrName(rd, arg))
 		}
 		if m == n {
 			// jaiph-go patch: N>&N and N>&N- change nothing, open
@@ -4010,7 +4010,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (cl io.Closer, 
 			// jaiph-go patch: set -C refuses to truncate an
 			// existing regular file; >| overrides it.
 			if info, err := r.stat(ctx, open); err == nil && info.Mode().IsRegular() {
-				return nil, fmt.Errorf("%s: cannot overwrite existing file", arg)
+				return nil, fmt.Errorf("%s: cannot overwrite existing file", redirErrName(rd, arg))
 			}
 		}
 	case syntax.RdrInOut:
@@ -4245,6 +4245,16 @@ func varRedirName(rd *syntax.Redirect) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSuffix(rd.N.Value[1:], "}"), true
+}
+
+// redirErrName is what bash's redirection_error names in an error of its
+// own (an ambiguous redirect, set -C's refusal): a {NAME} redirection's
+// variable, else the word (jaiph-go patch).
+func redirErrName(rd *syntax.Redirect, word string) string {
+	if name, ok := varRedirName(rd); ok {
+		return name
+	}
+	return word
 }
 
 // forkedLoopLevel is the loop level of a subshell that runs cmd as a
@@ -5056,7 +5066,7 @@ func (r *Runner) redirWord(rd *syntax.Redirect) (string, error) {
 	if len(fields) != 1 {
 		var sb strings.Builder
 		newWordPrinter().Print(&sb, rd.Word)
-		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
+		return "", fmt.Errorf("%s: ambiguous redirect", redirErrName(rd, sb.String()))
 	}
 	return fields[0], nil
 }
