@@ -218,6 +218,11 @@ type Config struct {
 	// listSliceLength).
 	listSlice sliceBounds
 
+	// sliceOutside: the last string slice paramExp made had its offset
+	// past either end of the value (jaiph-go patch, see
+	// quotedElemFields).
+	sliceOutside bool
+
 	// indirectList: the parameter expansion being expanded was reached
 	// through ${!ref OP} (jaiph-go patch, see indirectOp).
 	indirectList bool
@@ -1784,6 +1789,25 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	if nodeLit(pe.Index) == "@" && unset && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
+	}
+	if _, v := cfg.Env.Get(name).Resolve(cfg.Env); nodeLit(pe.Index) == "@" && pe.Slice != nil && v.Kind == String {
+		// jaiph-go patch: "${s[@]:o:l}" of a scalar is a substring of
+		// its value, one field; but where the offset is past either
+		// end, bash's substring is no string at all, and a quoted
+		// "…[@]" of nothing is zero fields, as "$@" of none is
+		// (s=xyz: "${s[@]:5}" is no field, "${s[@]:3}" an empty one).
+		oldOutside, oldDbl := cfg.sliceOutside, cfg.inDblQuote
+		cfg.sliceOutside, cfg.inDblQuote = false, true
+		val, err := cfg.paramExp(pe)
+		outside := cfg.sliceOutside
+		cfg.sliceOutside, cfg.inDblQuote = oldOutside, oldDbl
+		if err != nil {
+			return nil, err
+		}
+		if outside {
+			return []string{}, nil
+		}
+		return []string{val}, nil
 	}
 	return nil, nil
 }

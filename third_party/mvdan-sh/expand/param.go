@@ -830,6 +830,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			if start < 0 || start > n {
 				str = ""
+				cfg.sliceOutside = true
 				break
 			}
 			end := n
