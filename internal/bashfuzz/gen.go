@@ -332,7 +332,13 @@ func (g *gen) arrayExp() string {
 	e := g.c.pick(`"${a1[@]}"`, "${a1[*]}", `"${#a1[@]}"`, `"${!a1[@]}"`, `"${a1[1]}"`, `"${a1[@]:1:2}"`,
 		`"${a1[-1]}"`, `"${A1[k]}"`, `"${!A1[@]}"`, `"${#A1[@]}"`, `"${a1[@]/t/T}"`, `"${a1[@]#?}"`, "${a1[@]^}", `"${a1[*]}"`,
 		// element 0 (unset after unset 'a1[0]'), and a scalar as an array
-		`"$a1"`, `"${#a1}"`, `"${a1-d}"`, `"${#v1[@]}"`, `"${v1[0]}"`)
+		`"$a1"`, `"${#a1}"`, `"${a1-d}"`, `"${#v1[@]}"`, `"${v1[0]}"`,
+		// through v2, a nameref to a1 or A1 once declare -n made it
+		// one, else a scalar as an array; and the forms that give
+		// bash no word at all (a scalar's slice past its end, @a of
+		// no attributes) or a split declare statement (@A)
+		`"${v2[@]}"`, "${v2[@]}", `"${v2[*]}"`, `"${!v2[@]}"`, `"${#v2[@]}"`, `"${v2[@]:1}"`, `"${v2[@]#?}"`,
+		`"${v2[@]@a}"`, `"${v2[@]@A}"`, `"${a1[@]@A}"`, `"${a1[@]@a}"`, `"${v1[@]:2}"`, `"${v3[@]:9}"`, `"${v1[@]@a}"`)
 	if e == `"${!A1[@]}"` && g.avoid(ClassIndirectUnset) {
 		e = `"${!a1[@]}"`
 	}

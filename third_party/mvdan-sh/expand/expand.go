@@ -1320,7 +1320,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 								for _, elem := range elems {
 									some = some || elem != ""
 								}
-								noElems = noElems || len(elems) == 0 && pe.Exp == nil
+								noElems = noElems || len(elems) == 0
 								continue
 							}
 						}
@@ -1488,7 +1488,7 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	}
 	switch lit := nodeLit(pe.Index); lit {
 	case "@", "*":
-		switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+		switch vr := cfg.listVar(pe.Param.Value); vr.Kind {
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
@@ -1503,6 +1503,99 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		}
 	}
 	return nil, false, false
+}
+
+// declareFields splits the declare statement of a quoted "${a[@]@A}"
+// (declare -FLAGS NAME=(…)) as bash does: its array_var_assignment quotes
+// the value only, and the statement is then split with IFS like "$@"'s
+// words, so that with the default IFS it is three fields (declare, -a,
+// a=(…)) and with IFS=: one. An empty array's () is not quoted.
+func (cfg *Config) declareFields(stmt string) []string {
+	quoted := len(stmt) // bytes from here on are not split
+	if i := strings.Index(stmt, "=("); i >= 0 && !strings.HasSuffix(stmt, "=()") {
+		quoted = i + 1
+	}
+	delim := func(j int) (ws, other bool, size int) {
+		r, size := utf8.DecodeRuneInString(stmt[j:])
+		switch {
+		case j >= quoted || !cfg.ifsRune(r):
+			return false, false, size
+		case cfg.ifsWhitespace(r):
+			return true, false, size
+		}
+		return false, true, size
+	}
+	j := 0
+	skipWhitespace := func() {
+		for j < len(stmt) {
+			ws, _, n := delim(j)
+			if !ws {
+				return
+			}
+			j += n
+		}
+	}
+	fields := []string{}
+	skipWhitespace()
+	for j < len(stmt) {
+		start := j
+		for j < len(stmt) {
+			ws, other, n := delim(j)
+			if ws || other {
+				break
+			}
+			j += n
+		}
+		fields = append(fields, stmt[start:j])
+		skipWhitespace()
+		if j < len(stmt) {
+			if _, other, n := delim(j); other {
+				j += n
+				skipWhitespace()
+			}
+		}
+	}
+	return fields
+}
+
+// declaredListAttrs is ${x[@]@a} or ${x[*]@a} of a variable declared
+// without a value, which still has its attributes (jaiph-go patch:
+// declare -i n, declare -a a: "${n[@]@a}" is i and "${a[*]@a}" a in
+// bash; they were nothing). ok is false for any other expansion.
+func (cfg *Config) declaredListAttrs(pe *syntax.ParamExp) (string, bool) {
+	l := nodeLit(pe.Index)
+	if pe.Excl || l != "@" && l != "*" || pe.Exp == nil || pe.Exp.Op != syntax.OtherParamOps || pe.Exp.Word.Lit() != "a" {
+		return "", false
+	}
+	vr := cfg.listVar(pe.Param.Value)
+	if vr.IsSet() || vr.Kind == NameRef || vr.Flags() == "" {
+		return "", false
+	}
+	return vr.Flags(), true
+}
+
+// scalarNullOp: ${x@a} and ${x@P}, whose empty result bash makes no
+// string at all for a scalar (see quotedElemFields).
+func scalarNullOp(pe *syntax.ParamExp) bool {
+	if pe.Exp == nil || pe.Exp.Op != syntax.OtherParamOps {
+		return false
+	}
+	op := pe.Exp.Word.Lit()
+	return op == "a" || op == "P"
+}
+
+// listVar is the variable a list expansion such as ${name[@]} reads:
+// through a nameref, the variable it names (jaiph-go patch: "${r[@]}" of
+// declare -n r=a was one field, a's elements joined; so were its slices,
+// keys and per-element operators).
+func (cfg *Config) listVar(name string) Variable {
+	vr := cfg.Env.Get(name)
+	if vr.Kind == NameRef {
+		if n, v := vr.Resolve(cfg.Env); n != "" {
+			return v
+		}
+	}
+	return vr
 }
 
 // ctlEscReplacer puts bash's CTLESC before the characters it escapes in
@@ -1521,6 +1614,9 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 		}
 		names, ok := cfg.unquotedNameFields(pe)
 		return names, ok, nil
+	}
+	if flags, ok := cfg.declaredListAttrs(pe); ok {
+		return []string{flags}, true, nil
 	}
 	if pe.Repl != nil || pe.Exp != nil {
 		// jaiph-go patch: an operator applied to each element (${a[@]^},
@@ -1604,7 +1700,7 @@ func (cfg *Config) unquotedNameFields(pe *syntax.ParamExp) ([]string, bool) {
 	if lit != "@" && lit != "*" {
 		return nil, false
 	}
-	switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+	switch vr := cfg.listVar(pe.Param.Value); vr.Kind {
 	case Indexed:
 		names = vr.indexedKeys()
 	case Associative:
@@ -1630,10 +1726,29 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil
 	}
 	if pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word.Lit() == "A" {
-		return nil, nil // jaiph-go patch: one declare statement (paramExp)
+		// jaiph-go patch: one declare statement (paramExp); for an
+		// array's "${a[@]@A}", split as bash does (declareFields).
+		if pe.Excl || nodeLit(pe.Index) != "@" {
+			return nil, nil
+		}
+		oldDbl := cfg.inDblQuote
+		cfg.inDblQuote = true
+		stmt, err := cfg.paramExp(pe)
+		cfg.inDblQuote = oldDbl
+		switch vr := cfg.listVar(pe.Param.Value); {
+		case err != nil:
+			return nil, err
+		case vr.Kind == Indexed || vr.Kind == Associative:
+			return cfg.declareFields(stmt), nil
+		case stmt == "":
+			// a variable unset and without attributes: bash's
+			// string_var_assignment gives no string, no field
+			return []string{}, nil
+		}
+		return []string{stmt}, nil
 	}
 	name := pe.Param.Value
-	if vr := cfg.Env.Get(name); !pe.Excl && pe.Index == nil && vr.Kind == NameRef {
+	if vr := cfg.Env.Get(name); !pe.Excl && pe.Index == nil && pe.Short && vr.Kind == NameRef {
 		// jaiph-go patch: "$r" of a nameref to a[@] or a[*] gives that
 		// list's fields, as bash.
 		if n, _ := vr.Resolve(cfg.Env); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
@@ -1686,7 +1801,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		switch nodeLit(pe.Index) {
 		case "@": // "${!name[@]}"
-			switch vr := cfg.Env.Get(name); vr.Kind {
+			switch vr := cfg.listVar(name); vr.Kind {
 			case Indexed:
 				if keys := vr.indexedKeys(); keys != nil {
 					return keys, nil
@@ -1704,6 +1819,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			}
 		}
 		return nil, nil
+	}
+	if flags, ok := cfg.declaredListAttrs(pe); ok {
+		return []string{flags}, nil
 	}
 	if err := cfg.listSliceLength(pe); err != nil {
 		return nil, err
@@ -1750,6 +1868,13 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if !star && len(elems) == 1 && elems[0] == "" && scalarNullOp(pe) && cfg.listVar(name).Kind == String {
+			// jaiph-go patch: bash's string_transform gives a scalar's
+			// "${s[@]@a}" without attributes and "${s[@]@P}" expanding
+			// to nothing no string at all, and "…[@]" of none is no
+			// field (as "${s[@]:9}" past its end).
+			return []string{}, nil
 		}
 		if star {
 			return []string{cfg.ifsJoin(elems)}, nil
@@ -1931,7 +2056,7 @@ func (cfg *Config) listSliceLength(pe *syntax.ParamExp) error {
 	var vr Variable
 	list := name == "@" || name == "*"
 	if l := nodeLit(pe.Index); !list && (l == "@" || l == "*") {
-		vr = cfg.Env.Get(name)
+		vr = cfg.listVar(name)
 		switch vr.Kind {
 		case Indexed, Associative:
 			list = true

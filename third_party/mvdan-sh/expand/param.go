@@ -1191,7 +1191,7 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 			// jaiph-go patch: "${a[@]@Q}" and the like transform each
 			// element, as in bash.
 			if perElemAtOp(arg) {
-				flags := cfg.Env.Get(pe.Param.Value).Flags()
+				flags := cfg.listVar(pe.Param.Value).Flags()
 				if p := pe.Param.Value; p == "@" || p == "*" {
 					flags = "" // jaiph-go patch: as above
 				}

@@ -1,0 +1,64 @@
+// jaiph-go: list expansions through a nameref to an array, and the
+// quoted "…[@]" forms that give bash no word at all.
+
+package interp
+
+import (
+	"context"
+	"testing"
+)
+
+// TestJaiphNamerefListExpansion: "${r[@]}" of declare -n r=a is a's
+// elements, one field each, as "${a[@]}" (the interpreter joined them
+// into one field; so its slices, keys, per-element operators, ${r[@]:-w}
+// and set -u). Found by reading beside the soak's seed 206.
+func TestJaiphNamerefListExpansion(t *testing.T) {
+	const pre = `a1=(1 'two words' three); declare -A A1=([k]='x y' [j]=z); b=(); sp=([2]=a [5]='b c'); s='p q'; declare -n p=a1 m=A1 e=b q=sp r=s u=nope; f() { printf '<%s>' "$#" "$@"; echo; }; `
+	for _, src := range []string{
+		`f "${p[@]}"; f "${p[*]}"; f ${p[@]}; f ${p[*]}; f "${p[@]:1}"; f "${p[@]:1:1}"; f "${p[@]: -1}"; f "${p[@]:5}"`,
+		`f "${m[@]}"; f "${m[*]}"; f "${m[@]:1}"; f "${!m[@]}"; f "${!p[@]}"; f "${!q[@]}"; f "${!e[@]}"; f ${!p[@]}`,
+		`f "${e[@]}"; f "${e[*]}"; f "x${e[@]}y"; f "${e[@]:1}"; f "${q[@]}"; f "${q[@]:3}"; f "${q[@]: -2}"`,
+		`f "${#p[@]}" "${#m[@]}" "${#e[@]}" "${#q[@]}" "${#r[@]}"; f "${p[@]#t}"; f "${p[@]/o/0}"; f "${p[@]^}"; f "${p[@]@Q}"; f "${p[@]@a}" "${m[@]@a}"`,
+		`f "${r[@]}"; f "${r[@]:1}"; f "${u[@]}"; f "${u[@]:1}"; f "${p[@]:-d}"; f "${e[@]:-d e}"; f "${e[@]+x}"; f "${p[@]:+x}"`,
+		`IFS=:; f ${p[@]}; f "${p[*]}"; f ${p[@]:1}; unset IFS; x=("${p[@]}"); f "${#x[@]}"; for w in "${p[@]:1}"; do echo "[$w]"; done`,
+		`g() { local -n l=$1; f "${l[@]}" "${#l[@]}" "${!l[@]}"; f "${l[@]:1}"; }; g a1; g A1; g b; g sp; g s`,
+		`set -u; f "${e[@]}"; f "${p[@]}"; f "${u[@]}" 2>&1; echo st=$?`,
+		`declare -n p2=p; f "${p2[@]}" "${!p2[@]}"; f "${p2[@]:2}"; x="${p[@]}"; y=${p[*]}; f "$x" "$y"; cat <<< "${p[@]}"; [[ "${p[@]}" == "1 two words three" ]] && echo eq`,
+		`case "${p[@]}" in "1 two words three") echo c;; esac; f "${p}" "${#p}" "${p[1]}" "${#p[1]}"`,
+		`declare -n el='a1[1]' all='a1[@]' st='a1[*]'; f "${el[@]}"; f "${el[@]:1}"; f "${!el[@]}"; f "${all}"; f "$all"; f "${all[@]}" 2>&1; IFS=:; f "${st}" "$st"`,
+		`IFS=; f ${p[@]}; f ${p[*]}; f ${m[@]}; unset IFS; readonly a1; f "${p[@]}"; h() { local a1=(L); f "${p[@]}"; }; h`,
+		`k() { local -a loc=(x 'y z'); local -n r=loc; f "${r[@]}"; f "${!r[@]}"; f "${r[@]:1}"; }; k; n() { local -n r=$1; for w in "${r[@]}"; do echo "[$w]"; done; }; n A1; n a1`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
+			got := runInterp(t, context.Background(), pre+src, nil, t.TempDir())
+			compare(t, src, got, want)
+		})
+	}
+}
+
+// TestJaiphQuotedListNoWord: bash's quoted "…[@]" forms that make no
+// word. An array's "${a[@]@A}" is its declare statement split with IFS
+// except the quoted value (declare, -a, a=(…) with the default IFS); a
+// scalar's "${s[@]@a}" without attributes and "${s[@]@P}" expanding to
+// nothing are no string at all, so no field; an empty list with an
+// operator beside an empty expansion ("${e[@]#x}$u", "${e[@]:+x}$u")
+// makes no field, as "$@$u" of none (all gave one field, or one joined).
+func TestJaiphQuotedListNoWord(t *testing.T) {
+	const pre = `f() { printf '<%s>' "$#" "$@"; echo; }; a1=(1 'two words' three); declare -A A1=([k]='x y' [j]=z); b=(); declare -A E=(); declare -ar ro=(x 'y z'); declare -n p=ro; sp=([3]=q); declare -ai ii=(1 2); declare -i n=0; s=; t=x; declare -n r=s rt=t; `
+	for _, src := range []string{
+		`f "${a1[@]@A}"; f "${a1[*]@A}"; f ${a1[@]@A}; f "${A1[@]@A}"; f "${b[@]@A}"; f "${E[@]@A}"; f "${ro[@]@A}"; f "${p[@]@A}"`,
+		`f "${sp[@]@A}"; f "${ii[@]@A}"; f "x${ro[@]@A}y"; f "${u[@]@A}" "${u@A}"; declare s2; declare -i i2; declare -a a2; f "${s2[@]@A}"; f "${i2[@]@A}"; f "${a2[@]@A}"; f "${s2[@]@a}" "${i2[@]@a}" "${u[@]@a}"; declare -A A3; declare -r r2; declare -x x2; declare -n nr; f "${a2[@]@a}" "${A3[@]@a}" "${r2[@]@a}" "${x2[@]@a}" "${i2[*]@a}" "${i2[@]@Q}" "${nr[@]@a}" "${a2[*]@a}" "${u[*]@a}"; f ${i2[@]@a} ${a2[@]@a}; g() { local -a l=(1); f "${l[@]@A}"; declare -n q=l; f "${q[@]@A}"; }; g; declare -a z; f "${z[@]@A}"`,
+		`for ifs in : = e - a '()' $'\t' ' :' 'd '; do IFS=$ifs; f "${ro[@]@A}" "${b[@]@A}" "${z[@]@A}"; done; unset IFS; f "${n[@]@A}" "${s[@]@A}" "${p@A}"`,
+		`f "${s[@]@U}"; f "${s[@]@E}"; f "${s[@]@P}"; f "${s[@]@Q}"; f "${s[@]@u}" "${s[@]@L}"; f "${s[@]@a}"; f "${n[@]@a}"; f "${r[@]@a}"; f "${t[@]@a}"; f "${t[@]@P}"`,
+		`z=("" ""); set -- "" ""; f "${z[@]@P}"; f "${z[@]@a}"; f "${@@P}"; f "${@@a}"; f "${rt[@]@a}"; f "${rt[@]@P}"; f "x${s[@]@a}y"; f "${s[@]@a}$s"; f "${s[*]@a}"; f "${s[*]@P}"`,
+		`e=(); f "${e[@]@Q}$u"; f "${e[@]#x}$u"; f "${e[@]^}$u"; f "${e[@]/x/y}$u"; f "${e[@]:-}$u"; f "${e[@]@a}$u"; f "$u${s[@]@a}"; f "${e[@]:+x}$u"; f "${e[@]-}$u"; f "${e[@]+x}$u"; f "${e[@]:1}$u"`,
+		`s="\[\]"; f "${s[@]@P}"; f "${r[@]@P}"; f "${r[@]@a}$u"; f "${e[@]@A}$u"; f "${e[*]#x}$u"; f "${a1[@]#x}$u" "${a1[@]:5}$u"`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
+			got := runInterp(t, context.Background(), pre+src, nil, t.TempDir())
+			compare(t, src, got, want)
+		})
+	}
+}
