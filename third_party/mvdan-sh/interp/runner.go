@@ -2037,13 +2037,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 		defer markLocal()
-		// wordValType: valType as the flags set it, where one word
-		// changed it for itself (see chainEndsOutside)
-		var wordValType *string
+		// chainWord: the word being declared set valType for itself
+		// (see chainEndsOutside); flagsValType is valType as the flags
+		// set it, for the words after it.
+		chainWord, flagsValType := false, valType
 	assignLoop:
 		for _, as := range declArgs {
-			if wordValType != nil {
-				valType, wordValType = *wordValType, nil
+			if chainWord {
+				valType, chainWord = flagsValType, false
 			}
 			markLocal()
 			if local && !global && syntax.ValidName(as.Name.Value) {
@@ -2335,8 +2336,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// value is the nameref's own, the name it refers to
 				// (local r=x of r naming a calling scope's nameref
 				// re-points r to x), checked as such.
-				flagsValType := valType
-				valType, wordValType = "-n", &flagsValType
+				flagsValType = valType
+				valType, chainWord = "-n", true
 			}
 			vr := r.lookupVar(name)
 			if local && !global && as.Array != nil && vr.Kind == expand.NameRef && r.declSameScope(name, local, global) {
@@ -2629,7 +2630,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if as.Value != nil {
 						s = r.literal(as.Value)
 					}
-					if s == "" && wordValType == nil {
+					if s == "" && !chainWord {
 						if local && !global && r.newLocalHere(name) {
 							// bash made the local first
 							_ = r.writeEnv.Set(name, expand.Variable{Kind: expand.KeepValue, Local: true})
@@ -2638,7 +2639,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						r.exit.code = 1
 						continue
 					}
-					if s == name && wordValType != nil {
+					if s == name && chainWord {
 						// through a chain (chainEndsOutside) bash
 						// only warns, and the nameref refers to itself
 						r.errf("warning: %s: circular name reference\n", name)
@@ -2647,7 +2648,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						r.exit.code = 1
 						continue
 					}
-					if base, _, ok := cutElemSubscript(s); (s != "" || wordValType != nil) && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
+					if base, _, ok := cutElemSubscript(s); (s != "" || chainWord) && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
 						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, s)
 						r.exit.code = 1
 						continue
