@@ -1509,8 +1509,14 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 // (declare -FLAGS NAME=(…)) as bash does: its array_var_assignment quotes
 // the value only, and the statement is then split with IFS like "$@"'s
 // words, so that with the default IFS it is three fields (declare, -a,
-// a=(…)) and with IFS=: one. An empty array's () is not quoted.
+// a=(…)), with IFS=: one, and with IFS empty three again. An empty
+// array's () is not quoted.
 func (cfg *Config) declareFields(stmt string) []string {
+	if cfg.ifs == "" {
+		// bash splits it at its blanks even with IFS empty
+		defer func(ifs string) { cfg.ifs = ifs }(cfg.ifs)
+		cfg.ifs = " "
+	}
 	quoted := len(stmt) // bytes from here on are not split
 	if i := strings.Index(stmt, "=("); i >= 0 && !strings.HasSuffix(stmt, "=()") {
 		quoted = i + 1

@@ -49,11 +49,11 @@ func TestJaiphQuotedListNoWord(t *testing.T) {
 	for _, src := range []string{
 		`f "${a1[@]@A}"; f "${a1[*]@A}"; f ${a1[@]@A}; f "${A1[@]@A}"; f "${b[@]@A}"; f "${E[@]@A}"; f "${ro[@]@A}"; f "${p[@]@A}"`,
 		`f "${sp[@]@A}"; f "${ii[@]@A}"; f "x${ro[@]@A}y"; f "${u[@]@A}" "${u@A}"; declare s2; declare -i i2; declare -a a2; f "${s2[@]@A}"; f "${i2[@]@A}"; f "${a2[@]@A}"; f "${s2[@]@a}" "${i2[@]@a}" "${u[@]@a}"; declare -A A3; declare -r r2; declare -x x2; declare -n nr; f "${a2[@]@a}" "${A3[@]@a}" "${r2[@]@a}" "${x2[@]@a}" "${i2[*]@a}" "${i2[@]@Q}" "${nr[@]@a}" "${a2[*]@a}" "${u[*]@a}"; f ${i2[@]@a} ${a2[@]@a}; g() { local -a l=(1); f "${l[@]@A}"; declare -n q=l; f "${q[@]@A}"; }; g; declare -a z; f "${z[@]@A}"`,
-		`for ifs in : = e - a '()' $'\t' ' :' 'd '; do IFS=$ifs; f "${ro[@]@A}" "${b[@]@A}" "${z[@]@A}"; done; unset IFS; f "${n[@]@A}" "${s[@]@A}" "${p@A}"`,
+		`for ifs in : = e - a '()' $'\t' ' :' 'd ' '' $'\n'; do IFS=$ifs; f "${ro[@]@A}" "${b[@]@A}" "${z[@]@A}"; done; unset IFS; f "${n[@]@A}" "${s[@]@A}" "${p@A}"`,
 		`f "${s[@]@U}"; f "${s[@]@E}"; f "${s[@]@P}"; f "${s[@]@Q}"; f "${s[@]@u}" "${s[@]@L}"; f "${s[@]@a}"; f "${n[@]@a}"; f "${r[@]@a}"; f "${t[@]@a}"; f "${t[@]@P}"`,
 		`z=("" ""); set -- "" ""; f "${z[@]@P}"; f "${z[@]@a}"; f "${@@P}"; f "${@@a}"; f "${rt[@]@a}"; f "${rt[@]@P}"; f "x${s[@]@a}y"; f "${s[@]@a}$s"; f "${s[*]@a}"; f "${s[*]@P}"`,
 		`e=(); f "${e[@]@Q}$u"; f "${e[@]#x}$u"; f "${e[@]^}$u"; f "${e[@]/x/y}$u"; f "${e[@]:-}$u"; f "${e[@]@a}$u"; f "$u${s[@]@a}"; f "${e[@]:+x}$u"; f "${e[@]-}$u"; f "${e[@]+x}$u"; f "${e[@]:1}$u"`,
-		`s="\[\]"; f "${s[@]@P}"; f "${r[@]@P}"; f "${r[@]@a}$u"; f "${e[@]@A}$u"; f "${e[*]#x}$u"; f "${a1[@]#x}$u" "${a1[@]:5}$u"`,
+		`s="\[\]"; f "${s[@]@P}"; f "${r[@]@P}"; f "${r[@]@a}$u"; f "${e[@]@A}$u"; f "${e[*]#x}$u"; f "${a1[@]#x}$u" "${a1[@]:5}$u"; IFS=; f "${a1[@]@A}" "x${A1[@]@A}y"; unset IFS; f "${a1[@]@A}"`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
