@@ -103,6 +103,7 @@ var table = []refusal{
 	// bash reads ${#^}, ${#,,x} and ${#/} as the length operator
 	// followed by garbage: bad substitution.
 	{"${#^}, ${#,}, ${#/}, ${#+}, ${#=} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
+	{"${RANDOM[…]}, ${!RANDOM} (bash draws another count of numbers for RANDOM's element, list and indirect forms, and a seeded RANDOM goes on with other numbers: write $RANDOM)", kNode, "${RANDOM[…]}", "", "RANDOM=1; x=${RANDOM[@]#1}; echo $RANDOM"},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	// Inside $(…) and <(…), bash ends a here-document at a line that
 	// starts with the delimiter and holds a ) after it, and reads the
@@ -763,6 +764,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			if badLengthSubst(n) {
 				hit(kNode, "${#^}", "", n.Pos())
+			}
+			if n.Param != nil && n.Param.Value == "RANDOM" && (n.Index != nil || n.Excl && n.Names == 0) {
+				hit(kNode, "${RANDOM[…]}", "", n.Pos())
 			}
 			if pos, ok := procSubstText(n); ok {
 				hit(kNode, "${…<(…)}", "", pos)

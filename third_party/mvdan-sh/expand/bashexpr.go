@@ -845,7 +845,7 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 	if !elem {
 		// jaiph-go patch: a nameref reads the variable, or the element,
 		// it names, as bash's find_variable follows it.
-		if n, v := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
+		if n, v := cfg.peek(name).Resolve(cfg.Env); n != "" {
 			name = n
 			// (unless a variable has that name: a declaration through
 			// the nameref in a function makes one)
@@ -853,7 +853,7 @@ func (e *bashExpr) streval(tok exprTok, elem bool) int64 {
 		}
 	}
 	if !elem {
-		if cfg.NoUnset && !cfg.Env.Get(name).IsSet() {
+		if cfg.NoUnset && !cfg.peek(name).IsSet() {
 			e.fail(UnsetParameterError{
 				Node:    &syntax.ParamExp{Param: &syntax.Lit{Value: name}},
 				Message: "unbound variable",

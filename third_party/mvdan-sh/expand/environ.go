@@ -259,7 +259,11 @@ func nameRefLoop(env Environ, v Variable) bool {
 		if v.Kind != NameRef || v.Str == "" {
 			return false
 		}
-		v = env.Get(v.Str)
+		if pe, ok := env.(PeekEnviron); ok {
+			v = pe.Peek(v.Str) // a nameref to RANDOM draws no number here
+		} else {
+			v = env.Get(v.Str)
+		}
 	}
 	return true
 }

@@ -1296,7 +1296,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 						continue
 					}
 				}
-				if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, listOrOpListParamExp) {
+				if len(wp.Parts) > 1 && slices.ContainsFunc(wp.Parts, cfg.listPart) {
 					// jaiph-go patch: as in bash, "pre $@ post" gives one field
 					// per element, the first and last joined to the text around;
 					// so does "pre ${u:-"${a[@]}"} post" when the word is used.
@@ -1305,7 +1305,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					// "${@:-}$@") makes no empty field: bash drops it.
 					start, some, noElems := len(curField), false, false
 					for _, part := range wp.Parts {
-						if pe, ok := part.(*syntax.ParamExp); ok && listOrOpListParamExp(part) {
+						if pe, ok := part.(*syntax.ParamExp); ok && cfg.listPart(part) {
 							elems, err := cfg.quotedElemFields(pe)
 							if err != nil {
 								return err
@@ -1496,7 +1496,11 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case String:
 			// jaiph-go patch: a plain variable is an array of one
 			// element, as in bash ("${s[@]}" is "$s"; sliced, the
-			// string is: paramExp).
+			// string is: paramExp). Bash draws two numbers for
+			// ${RANDOM[@]}: the second is the element.
+			if cfg.draws(pe.Param.Value) {
+				vr = cfg.listVar(pe.Param.Value)
+			}
 			if vr.IsSet() && pe.Slice == nil {
 				return cfg.sliceElems(pe, []string{vr.Str}, nil, false), lit == "*", true
 			}
@@ -1754,10 +1758,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return []string{stmt}, nil
 	}
 	name := pe.Param.Value
-	if vr := cfg.Env.Get(name); !pe.Excl && pe.Index == nil && pe.Short && vr.Kind == NameRef {
+	if vr := cfg.peek(name); !pe.Excl && pe.Index == nil && pe.Short && vr.Kind == NameRef {
 		// jaiph-go patch: "$r" of a nameref to a[@] or a[*] gives that
 		// list's fields, as bash.
-		if n, _ := vr.Resolve(cfg.Env); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
+		if n := cfg.peekResolve(vr); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
 			w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
 			if err == nil && len(w.Parts) == 1 {
 				if tp, ok := w.Parts[0].(*syntax.ParamExp); ok && tp.Index != nil && tp.Exp == nil && tp.Repl == nil && tp.Slice == nil {
@@ -1897,11 +1901,15 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 	}
 	// jaiph-go patch: a nameref counts as what it names (declare -n
 	// r='a[1]' with a unset: "${r[@]}" is zero fields, as in bash).
-	unset := !cfg.Env.Get(name).IsSet()
-	if n, v := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
-		unset = !v.IsSet()
+	atList := nodeLit(pe.Index) == "@"
+	unset := false
+	if atList { // only then: reading RANDOM draws a number
+		unset = !cfg.Env.Get(name).IsSet()
+		if n, v := cfg.Env.Get(name).Resolve(cfg.Env); n != "" {
+			unset = !v.IsSet()
+		}
 	}
-	if nodeLit(pe.Index) == "@" && unset && pe.Exp != nil {
+	if atList && unset && pe.Exp != nil {
 		// jaiph-go patch: "${undef[@]:-${default[@]}}" gives the
 		// default's own fields, as bash.
 		switch pe.Exp.Op {
@@ -1917,11 +1925,11 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			return []string{}, nil
 		}
 	}
-	if nodeLit(pe.Index) == "@" && unset && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
+	if atList && unset && pe.Exp == nil { // jaiph-go patch: not with ${a[@]:-x}
 		// An unset "${name[@]}" produces zero fields, like an empty array.
 		return []string{}, nil
 	}
-	if _, v := cfg.Env.Get(name).Resolve(cfg.Env); nodeLit(pe.Index) == "@" && pe.Slice != nil && v.Kind == String {
+	if atList && pe.Slice != nil && cfg.listVar(name).Kind == String {
 		// jaiph-go patch: "${s[@]:o:l}" of a scalar is a substring of
 		// its value, one field; but where the offset is past either
 		// end, bash's substring is no string at all, and a quoted
@@ -2820,6 +2828,65 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 	return fields
 }
 
+// listPart reports whether a part of a quoted word expands to a list's
+// fields: listOrOpListParamExp, or $r of a nameref to a[@] (jaiph-go
+// patch: "p$r" was one field; bash gives a[@]'s, as "p${a[@]}").
+func (cfg *Config) listPart(wp syntax.WordPart) bool {
+	if listOrOpListParamExp(wp) {
+		return true
+	}
+	pe, ok := wp.(*syntax.ParamExp)
+	if !ok || !pe.Short || pe.Excl || pe.Index != nil || pe.Param == nil {
+		return false
+	}
+	vr := cfg.peek(pe.Param.Value)
+	if vr.Kind != NameRef {
+		return false
+	}
+	return strings.HasSuffix(cfg.peekResolve(vr), "[@]")
+}
+
+// peekResolve is the name a nameref chain ends on, as [Variable.Resolve]
+// finds it, without drawing a number from a RANDOM it names.
+func (cfg *Config) peekResolve(vr Variable) string {
+	name := ""
+	for range maxNameRefDepth {
+		if vr.Kind != NameRef || vr.Str == "" {
+			return name
+		}
+		name = vr.Str
+		vr = cfg.peek(name)
+	}
+	return name
+}
+
+// PeekEnviron is an [Environ] that can say what kind a variable is
+// without reading it (jaiph-go patch): reading RANDOM or SRANDOM draws a
+// number, so a test of a parameter's kind before its expansion must not
+// (a quoted "$RANDOM" drew five numbers, and a seeded RANDOM gave
+// another sequence than bash's).
+type PeekEnviron interface {
+	Peek(name string) Variable
+	// Draws reports whether reading name draws a number (RANDOM and
+	// SRANDOM while they are the shell's).
+	Draws(name string) bool
+}
+
+// draws reports whether reading name draws a number (see [PeekEnviron]).
+func (cfg *Config) draws(name string) bool {
+	pe, ok := cfg.Env.(PeekEnviron)
+	return ok && pe.Draws(name)
+}
+
+// peek is the variable name holds, for a test of its kind: without
+// drawing a number from RANDOM or SRANDOM (see [PeekEnviron]).
+func (cfg *Config) peek(name string) Variable {
+	if pe, ok := cfg.Env.(PeekEnviron); ok {
+		return pe.Peek(name)
+	}
+	return cfg.Env.Get(name)
+}
+
 // listOrOpListParamExp is a list expansion, or a default or alternative
 // whose word holds one ("${u:-"${a[@]}"}"), whose fields
 // [Config.quotedElemFields] gives (jaiph-go patch).
@@ -3005,12 +3072,19 @@ func (cfg *Config) defaultWordParts(pe *syntax.ParamExp) (parts []syntax.WordPar
 	if _, _, list := cfg.listElems(pe); list {
 		return nil, false, nil
 	}
-	// ${x+1} or ${x:+1} tells whether x is set (and not null).
-	probe := *pe
-	probe.Exp = &syntax.Expansion{Op: probeOp, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
-	v, err := cfg.paramExp(&probe)
-	if err != nil {
-		return nil, false, err
+	// ${x+1} or ${x:+1} tells whether x is set (and not null); RANDOM,
+	// which would draw a number, is.
+	v := "1"
+	if pe.Index == nil && !pe.Excl && cfg.draws(pe.Param.Value) && useWhenSet {
+		cfg.Env.Get(pe.Param.Value) // bash reads it for ${RANDOM:+w} too
+	}
+	if pe.Index != nil || pe.Excl || !cfg.draws(pe.Param.Value) {
+		probe := *pe
+		probe.Exp = &syntax.Expansion{Op: probeOp, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
+		var err error
+		if v, err = cfg.paramExp(&probe); err != nil {
+			return nil, false, err
+		}
 	}
 	if (v == "1") != useWhenSet {
 		return nil, false, nil

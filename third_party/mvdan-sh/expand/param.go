@@ -389,7 +389,13 @@ func (cfg *Config) indirectRefValue(pe *syntax.ParamExp) (written string, _ refV
 		}
 		written += "[" + sub + "]"
 	}
-	if vr := cfg.Env.Get(pe.Param.Value); !positional && (!vr.Declared() || vr.Kind == NameRef) {
+	if vr := cfg.peek(pe.Param.Value); !positional && (!vr.Declared() || vr.Kind == NameRef) {
+		return "", refNamesSomething, nil
+	}
+	if pe.Index == nil && cfg.draws(pe.Param.Value) {
+		// RANDOM names something (a number), and bash draws one more
+		// for ${!RANDOM} than the expansion's own
+		cfg.Env.Get(pe.Param.Value)
 		return "", refNamesSomething, nil
 	}
 	ref := &syntax.ParamExp{Dollar: pe.Dollar, Param: pe.Param, Index: pe.Index}
@@ -541,7 +547,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if pe == cfg.forcedParam {
 			vr = cfg.forcedVar
 		} else {
-			vr = cfg.Env.Get(name)
+			if pe.Excl && pe.Names != 0 && cfg.draws(name) {
+				vr = cfg.peek(name) // ${!RANDOM@} lists names: no number
+			} else {
+				vr = cfg.Env.Get(name)
+				if cfg.draws(name) {
+					vr = cfg.bashDraws(pe, vr)
+				}
+			}
 		}
 	}
 	orig := vr
@@ -1793,6 +1806,10 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}
+	if l := nodeLit(elem.Index); (l == "@" || l == "*") && (pe.Repl != nil || pe.Slice != nil ||
+		pe.Exp != nil && pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
+		return cfg.namerefListOp(pe, elem, l == "*")
+	}
 	s, err := cfg.paramExp(elem)
 	var ue UnsetParameterError
 	if errors.As(err, &ue) && ue.Node == elem {
@@ -1809,6 +1826,95 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 		}
 	}
 	return s, err
+}
+
+// bashDraws draws from RANDOM as many numbers more as bash does for pe
+// (jaiph-go patch; vr is the first, read): bash reads a dynamic variable
+// each time it looks the variable up, which it does twice for ${#RANDOM}
+// (the length is the second's), three times for an operator that takes the
+// value (# % / ^ , :o @Q and the like: the first), and twice for an
+// element (${RANDOM[0]}, ${RANDOM[@]}: the second), so that a seeded
+// RANDOM goes on with the same numbers as in bash.
+func (cfg *Config) bashDraws(pe *syntax.ParamExp, vr Variable) Variable {
+	switch {
+	case pe.Excl || pe.Width || pe.IsSet:
+	case pe.Index != nil:
+		if !pe.Length {
+			vr = cfg.Env.Get(pe.Param.Value)
+		}
+	case pe.Length:
+		vr = cfg.Env.Get(pe.Param.Value)
+	case pe.Repl != nil || pe.Slice != nil || pe.Exp != nil && !overridingUnset(pe) && !opTestsNull(pe.Exp.Op):
+		cfg.Env.Get(pe.Param.Value)
+		cfg.Env.Get(pe.Param.Value)
+	}
+	return vr
+}
+
+// opTestsNull: the operators that test whether a parameter is unset or
+// null, and give a word or assign one.
+func opTestsNull(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return true
+	}
+	return false
+}
+
+// namerefListOp expands ${r OP} of a nameref r to a[@] or a[*] as bash
+// does (jaiph-go patch: the operator was applied to each element): bash
+// reads the list as one string (parameter_brace_expand_word's
+// expand_arrayref) and the operator takes that string as a scalar's
+// value. The elements are joined as array_value joins them: a[*] inside
+// double quotes with IFS's first character (nothing when IFS is empty),
+// everything else with IFS's first character or a space when IFS is
+// empty; in an assignment's value with a space. An empty string made of
+// elements inside double quotes is bash's quoted null, which the :-, :+
+// and :? tests take as not null. (In an unquoted assignment's value and
+// a here-string bash 5.2 leaves its internal quoting bytes in the string
+// the operator sees; the interpreter applies the operator to the string,
+// as bash does inside double quotes.)
+func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, error) {
+	all := *elem
+	all.Exp, all.Repl, all.Slice = nil, nil, nil
+	elems, _, set := cfg.listElems(&all)
+	set = set && len(elems) > 0
+	if cfg.NoUnset && !set && !overridingUnset(pe) {
+		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
+	}
+	quoted := cfg.inDblQuote || cfg.inHeredoc
+	var joined string
+	switch {
+	case cfg.assignRHS || cfg.inAssign:
+		if star {
+			joined = cfg.ifsJoin(elems)
+		} else {
+			joined = strings.Join(elems, " ")
+		}
+	case star && quoted:
+		joined = cfg.ifsJoin(elems)
+	case cfg.ifs == "":
+		joined = strings.Join(elems, " ")
+	default:
+		joined = cfg.ifsJoin(elems)
+	}
+	tp := *pe
+	if quoted && set && joined == "" && pe.Exp != nil {
+		// bash's quoted null is a string, not null
+		exp := *pe.Exp
+		switch exp.Op {
+		case syntax.DefaultUnsetOrNull:
+			exp.Op = syntax.DefaultUnset
+		case syntax.AlternateUnsetOrNull:
+			exp.Op = syntax.AlternateUnset
+		case syntax.ErrorUnsetOrNull:
+			exp.Op = syntax.ErrorUnset
+		}
+		tp.Exp = &exp
+	}
+	v, _, err := cfg.paramExpOf(&tp, Variable{Set: set, Kind: String, Str: joined})
+	return v, err
 }
 
 // namerefElemAssign is ${r=w} or ${r:=w} through a nameref to an element

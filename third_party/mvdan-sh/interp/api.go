@@ -136,6 +136,15 @@ type Runner struct {
 	// and is an ordinary variable since.
 	bashRand    *bashRandom
 	randomUnset bool
+	// randomLast is RANDOM's value as bash keeps it, for RANDOM+=v: the
+	// number drawn last or the value assigned last (jaiph-go patch).
+	randomLast string
+	// jaiph-go patch: SECONDS as bash's (jaiph_random.go): secondsUnset,
+	// unset and an ordinary variable since; secondsRead, read once
+	// (only then is it declare -i); secondsLast, its value as bash keeps
+	// it (read or assigned last).
+	secondsUnset, secondsRead bool
+	secondsLast               string
 	// linenoUnset: LINENO was unset and is an ordinary variable since
 	// (jaiph-go patch).
 	linenoUnset bool
@@ -1650,9 +1659,13 @@ func (r *Runner) subshell(background bool) *Runner {
 		statHandler:     r.statHandler,
 		accessHandler:   r.accessHandler,
 		stdin:           r.stdin,
-		stdinClosed:     r.stdinClosed, // jaiph-go patch
-		randomUnset:     r.randomUnset, // jaiph-go patch: the generator itself starts afresh
-		linenoUnset:     r.linenoUnset, // jaiph-go patch
+		stdinClosed:     r.stdinClosed,  // jaiph-go patch
+		randomUnset:     r.randomUnset,  // jaiph-go patch: the generator itself starts afresh
+		randomLast:      r.randomLast,   // jaiph-go patch
+		secondsUnset:    r.secondsUnset, // jaiph-go patch
+		secondsRead:     r.secondsRead,  // jaiph-go patch
+		secondsLast:     r.secondsLast,  // jaiph-go patch
+		linenoUnset:     r.linenoUnset,  // jaiph-go patch
 		stdout:          r.stdout,
 		stderr:          r.stderr,
 		filename:        r.filename,

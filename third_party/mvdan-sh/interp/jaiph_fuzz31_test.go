@@ -324,6 +324,37 @@ func TestJaiphBashRandom(t *testing.T) {
 		`f() { local RANDOM=3; echo $RANDOM $RANDOM; }; f; RANDOM=11; echo $RANDOM`,
 		`unset RANDOM; echo ${RANDOM-unset}; RANDOM=5; echo $RANDOM $RANDOM; ( echo $RANDOM )`,
 		`for v in '' X ' 7' +3 -5 99999999999999999999 0x10 '2*8'; do RANDOM="$v"; echo "[$v] $RANDOM $RANDOM"; done; (RANDOM=; echo [$RANDOM]); (RANDOM=X; echo [$RANDOM])`,
+		// quoted alone, each draws one number (a quoted "$RANDOM" drew
+		// five: the tests of its kind before the expansion read it)
+		`RANDOM=1; echo "$RANDOM" "${RANDOM}"; x="$RANDOM"; echo "$x" "p$RANDOM" "${RANDOM:-d}" "${#RANDOM}"; printf '<%s>' "$RANDOM"; echo; echo $RANDOM`,
+		`unset RANDOM; RANDOM=(a b); echo "${RANDOM[@]}" "$RANDOM" "p$RANDOM"; declare -n SRANDOM=RANDOM 2>/dev/null; echo "${RANDOM[1]}"`,
+		// bash looks RANDOM up, and draws, once for $RANDOM, twice for
+		// ${#RANDOM} (the length of the second), three times for an
+		// operator that takes its value (the first is the value), once
+		// per reference in arithmetic, once for [[ -v ]], never for
+		// ${!RANDOM@}
+		`for e in '${#RANDOM}' '${RANDOM:-d}' '${RANDOM-d}' '${RANDOM:+p}' '${RANDOM#1}' '${RANDOM%1}' '${RANDOM/1/x}' '${RANDOM@Q}' '${RANDOM^}' '${RANDOM:1}' '${RANDOM:=3}' '${RANDOM@a}' '${RANDOM@A}' '${!RANDOM@}' '"p$RANDOM"'; do RANDOM=1; eval "x=$e; y=\"$e\"; echo \"[\$x] [\$y] \$RANDOM\""; RANDOM=1; eval "printf '<%s>' $e \"$e\" \"a$e\" \$RANDOM"; echo; done`,
+		`RANDOM=1; echo $((RANDOM + RANDOM)) $RANDOM; RANDOM=1; let RANDOM+=1; echo $RANDOM; RANDOM=1; ((RANDOM++)); echo $RANDOM; RANDOM=1; [[ -v RANDOM ]]; echo $RANDOM; RANDOM=1; declare -n nr=RANDOM; echo "$nr" "p$nr" $RANDOM`,
+		// RANDOM is declare -i; += adds to the number bash keeps, the one
+		// drawn or assigned last (it drew one more)
+		`RANDOM=1; RANDOM+=1; echo $RANDOM $RANDOM; RANDOM+=0; echo $RANDOM; RANDOM=2*3; echo $RANDOM; declare -p RANDOM; echo "${RANDOM@a}" "${SRANDOM@a}" "${BASHPID@a}"; declare -p SRANDOM BASHPID | sed 's/=.*//'`,
+		`readonly RANDOM; (RANDOM=3; echo "not here") 2>/dev/null; echo "st=$?"; f() { local RANDOM; echo "[${RANDOM:+set}]"; }; f`,
+	})
+}
+
+// TestJaiphSeconds: SECONDS as bash's, whose value is the clock's whole
+// seconds since the shell started or SECONDS was assigned (it could not
+// be assigned): it is declare -i once read (SECONDS=2*3 before any read
+// is 0, after one 6), += adds to the value read or assigned last, and
+// unset or local it is an ordinary variable. The clock is read with a
+// margin: a second may pass between two commands.
+func TestJaiphSeconds(t *testing.T) {
+	runCases(t, []string{
+		`SECONDS=5; echo $(( SECONDS >= 5 && SECONDS <= 7 )); SECONDS=-3; echo $(( SECONDS >= -3 && SECONDS <= -1 )); SECONDS=' 7'; echo $(( SECONDS >= 7 && SECONDS <= 9 ))`,
+		`SECONDS=2*3; echo $(( SECONDS <= 2 )); x=$SECONDS; SECONDS=2*3; echo $(( SECONDS >= 6 && SECONDS <= 8 )); SECONDS=x; echo $(( SECONDS <= 2 ))`,
+		`SECONDS+=2*3; echo $(( SECONDS <= 2 )); SECONDS=5; x=$SECONDS; SECONDS+=2*3; echo $(( SECONDS >= 11 && SECONDS <= 14 ))`,
+		`declare -p SECONDS | sed 's/=.*//'; echo "${SECONDS@a}"; f() { local SECONDS=3; echo "l $SECONDS"; SECONDS=7; echo "l $SECONDS"; declare -p SECONDS; }; f; unset SECONDS; echo "[${SECONDS-u}]"; SECONDS=4; echo $SECONDS; declare -p SECONDS`,
+		`(SECONDS=100; echo $(( SECONDS >= 100 && SECONDS <= 102 ))); echo $(( SECONDS < 50 )); readonly SECONDS; (SECONDS=1) 2>/dev/null; echo "st=$?"`,
 	})
 }
 

@@ -62,3 +62,33 @@ func TestJaiphQuotedListNoWord(t *testing.T) {
 		})
 	}
 }
+
+// TestJaiphNamerefToListOp: a nameref whose value is a[@] or a[*] with an
+// operator applies it to the list as one string, as bash's
+// expand_arrayref: the elements joined with IFS's first character (a[@]
+// with a space when IFS is empty, a[*] inside double quotes with nothing),
+// in an assignment's value with a space; an empty string of elements
+// inside double quotes is not null for :- :+ :?. A "$r" of a nameref to
+// a[@] inside a longer quoted word is the list's fields, as "p${a[@]}"
+// (both were applied to, or joined from, each element). Unquoted
+// assignments and here-strings with an operator are left out: bash 5.2
+// leaves its quoting bytes (\x01) in the string the operator sees there.
+func TestJaiphNamerefToListOp(t *testing.T) {
+	const pre = `f() { printf '<%s>' "$#" "$@"; echo; }; a=(x1 'y 2' x3); declare -A A=([k]='xk y'); s=xs; declare -n r='a[@]' st='a[*]' k='A[@]' sr='s[@]' un='nope[@]'; u=; `
+	for _, src := range []string{
+		`f "${r#x}" "${r%3}" "${r/x/Z}" "${r//x/Z}" "${r^^}" "${r,}" "${r:1}" "${r: -2:1}" "${r@Q}" "${r@U}" "${#r}"; f ${r#x} ${r/x/Z}`,
+		`f "${st#x}" "${st/x/Z}" "${st:2}" "${st@Q}"; f ${st#x}; f "${k#x}" "${sr#x}" "${un#x}" "${un:-d}" "${un-d}" "${un+p}"`,
+		`IFS=:; f "${r#x}" "${st#x}" ${r#x} ${st#x} "${r:1}"; IFS=; f "${r#x}" "${st#x}" ${r#x} ${st#x}; IFS=' :'; f ${r%3}; unset IFS; f ${r%3}`,
+		`f "${r:-d}" "${r:+p}" "${r-d}" "${r+p}"; a=(); f "${r:-d}" "${r:+p}" "${r-d}" "${r+p}" "${r#x}" "${st:-d}"; a=(''); f "${r:-d}" "${r:+p}" "${r-d}" "${st:-d}" "${st:+p}"; f ${r:-d} ${r:+p}`,
+		`v="${r#x}"; w="${st/x/Z}"; IFS=:; y="${r#x}"; z="${st#x}"; unset IFS; f "$v" "$w" "$y" "$z"; cat <<< "${r#x}"; x=${r:-d}; f "$x"; local_f() { local l="${r%3}"; f "$l"; }; local_f`,
+		`f "p$r" "$r$u" "$u$r" "p${r}q" "$st$u" "p$st"; f p$r; f "$r"x"$r"; a=(); f "$u$r" "p$r"; IFS=:; a=(1 '2 3'); f "p$r" "p$st"`,
+		`set -u; f "${r#x}"; ( f "${un#x}" ) 2>/dev/null; echo st=$?; a=(); ( f "${r#x}" ) 2>/dev/null; echo st=$?; f "${r:-d}" "${r-d}"`,
+		`case "${r#x}" in "1 y 2 x3") echo c;; esac; [[ "${r/x/Z}" == "Z1 y 2 x3" ]] && echo eq; f "${r:?m}"; a=(); ( f "${r:?gone}" ) 2>/dev/null; echo st=$?`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
+			got := runInterp(t, context.Background(), pre+src, nil, t.TempDir())
+			compare(t, src, got, want)
+		})
+	}
+}

@@ -4,12 +4,16 @@
 // repeat a run gets bash's numbers; a value is never the one before it.
 // Unseeded it starts from a random seed, and a subshell that does not
 // seed it itself starts afresh, as bash reseeds in a child. Unset, RANDOM
-// loses its special meaning for good, as in bash.
+// loses its special meaning for good, as in bash. SECONDS, bash's other
+// assignable dynamic variable, is here too (assignSeconds, peekVar).
 
 package interp
 
 import (
 	mathrand "math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
 )
@@ -53,7 +57,9 @@ func (r *Runner) randomNumber() int {
 	if r.bashRand == nil {
 		r.bashRand = &bashRandom{seed: mathrand.Uint32()}
 	}
-	return r.bashRand.next()
+	n := r.bashRand.next()
+	r.randomLast = strconv.Itoa(n)
+	return n
 }
 
 // seedRandom is bash 5.2's assign_random: the value, evaluated as
@@ -66,4 +72,43 @@ func (r *Runner) seedRandom(value string) {
 		return
 	}
 	r.bashRand = &bashRandom{seed: uint32(n)}
+	r.randomLast = strconv.Itoa(n)
+}
+
+// assignSeconds is bash's assign_seconds: SECONDS counts on from the
+// value, a decimal number (as bash's legal_number: blanks around it, a
+// sign; anything else is 0). Before SECONDS is first read it is no
+// declare -i, and SECONDS=2*3 is 0, as in bash.
+func (r *Runner) assignSeconds(value string) {
+	n, err := strconv.ParseInt(strings.Trim(value, " \t\n"), 10, 64)
+	if err != nil {
+		n = 0
+	}
+	r.startTime = time.Unix(time.Now().Unix()-n, 0)
+	r.secondsLast = value
+}
+
+// peekVar is lookupVar without reading RANDOM or SECONDS as bash's
+// dynamic variables are read (jaiph-go patch): reading RANDOM draws a
+// number, reading SECONDS makes it declare -i. For a test of what the
+// variable is (its kind, its attributes) and for the value += adds to,
+// bash looks at the value it keeps (the one read or assigned last),
+// without drawing. Unset, or a function's local, they are ordinary.
+func (r *Runner) peekVar(name string) expand.Variable {
+	if name != "RANDOM" && name != "SECONDS" {
+		return r.lookupVar(name)
+	}
+	vr := r.writeEnv.Get(name)
+	switch {
+	case vr.Kind == expand.Indexed || vr.Kind == expand.Associative || vr.Kind == expand.NameRef, vr.Local:
+		return vr
+	case name == "RANDOM" && r.randomUnset, name == "SECONDS" && (r.secondsUnset || r.startTime.IsZero()):
+		return vr
+	case name == "RANDOM":
+		vr.Str, vr.Integer = r.randomLast, true
+	default:
+		vr.Str, vr.Integer = r.secondsLast, r.secondsRead
+	}
+	vr.Set, vr.Kind = true, expand.String
+	return vr
 }

@@ -536,6 +536,31 @@ func (e expandEnv) Get(name string) expand.Variable {
 	return vr
 }
 
+// Peek is Get without drawing a number from RANDOM or SRANDOM (jaiph-go
+// patch, see expand.PeekEnviron): their kind is a string's unless the
+// script made them something else (unset, then an array or a nameref).
+func (e expandEnv) Peek(name string) expand.Variable {
+	switch name {
+	case "SRANDOM":
+		return expand.Variable{Set: true, Kind: expand.String, Integer: true}
+	case "RANDOM", "SECONDS":
+		return e.r.peekVar(name)
+	}
+	return e.Get(name)
+}
+
+// Draws reports whether reading name draws a number (jaiph-go patch,
+// see expand.PeekEnviron): RANDOM while it is the shell's, SRANDOM.
+func (e expandEnv) Draws(name string) bool {
+	switch name {
+	case "RANDOM":
+		return !e.r.randomUnset && !e.r.writeEnv.Get(name).Local
+	case "SRANDOM":
+		return true
+	}
+	return false
+}
+
 func (e expandEnv) Set(name string, vr expand.Variable) error {
 	// jaiph-go patch: an array's element the expansion changed
 	// (${a[k]:=v}, $((a[k]+=1))) took its declare -i/-l/-u as it was
@@ -589,7 +614,7 @@ func (e expandEnv) Each(fn func(name string, vr expand.Variable) bool) {
 	// jaiph-go patch: the variables bash computes (lookupVar) are
 	// variables too: ${!SHELL*} lists SHELLOPTS, ${!BASH*} BASHPID.
 	for _, name := range computedVars {
-		if vr := e.r.lookupVar(name); !seen[name] && vr.IsSet() && !fn(name, vr) {
+		if vr := e.r.peekVar(name); !seen[name] && vr.IsSet() && !fn(name, vr) { // names, not RANDOM's numbers
 			return
 		}
 	}
@@ -1171,7 +1196,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
 
-				prev := r.lookupVar(name)
+				prev := r.peekVar(name) // jaiph-go patch: RANDOM draws nothing
 				roName := name
 				if n, v := prev.Resolve(r.writeEnv); n != "" && prev.ReadOnly && !v.ReadOnly && as.Array == nil && as.Index == nil {
 					// jaiph-go patch: a readonly nameref

@@ -340,7 +340,7 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		if x == "" {
 			return false
 		}
-		if vr := r.lookupVar(x); vr.Kind == expand.NameRef {
+		if vr := r.peekVar(x); vr.Kind == expand.NameRef {
 			// jaiph-go patch: -v of a nameref tests the variable it
 			// names (false for none, or for an element, as bash).
 			n, v := vr.Resolve(r.writeEnv)
@@ -359,7 +359,7 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 			}
 			x = n
 		}
-		if vr := r.lookupVar(x); vr.Kind == expand.Indexed || vr.Kind == expand.Associative {
+		if vr := r.peekVar(x); vr.Kind == expand.Indexed || vr.Kind == expand.Associative {
 			// jaiph-go patch: -v of an array tests its element (key) 0,
 			// as bash ([[ -v a ]] of a=([2]=x) is false).
 			if !syntax.ValidName(x) {

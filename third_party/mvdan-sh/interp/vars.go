@@ -412,7 +412,7 @@ func globalScope(env expand.Environ) *overlayEnviron {
 // (jaiph-go patch, see setVarErr): the variable seen is readonly, and vr
 // is not a new local shadowing a calling function's readonly local.
 func (r *Runner) readonlyHere(name string, vr expand.Variable) bool {
-	cur := r.lookupVar(name)
+	cur := r.peekVar(name) // not a number drawn from RANDOM
 	if !cur.ReadOnly {
 		return false
 	}
@@ -697,11 +697,13 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 			break // an ordinary variable: unset once, or a function's local
 		}
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(r.randomNumber())
+		vr.Integer = true // jaiph-go patch: declare -i, as bash's
 	case "SRANDOM": // pseudo-random generator from the system
 		var p [4]byte
 		cryptorand.Read(p[:])
 		n := binary.NativeEndian.Uint32(p[:])
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
+		vr.Integer = true // jaiph-go patch: declare -i, as bash's
 	case "DIRSTACK":
 		// jaiph-go patch: as bash, the top (the current directory)
 		// first, in dirs' order.
@@ -728,12 +730,20 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 			pid = os.Getpid()
 		}
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(pid)
+		vr.Integer = true // jaiph-go patch: declare -i, as bash's
 	case "_":
 		vr.Kind, vr.Str = expand.String, r.lastArg
 	case "SECONDS":
-		if !r.startTime.IsZero() {
-			vr.Kind, vr.Str = expand.String, strconv.Itoa(int(time.Since(r.startTime).Seconds()))
+		// jaiph-go patch: whole seconds of the clock since the shell
+		// started or SECONDS was assigned, as bash's get_seconds, which
+		// makes it declare -i; unset once, or a function's local, an
+		// ordinary variable (jaiph_random.go).
+		if r.secondsUnset || r.startTime.IsZero() || r.writeEnv.Get(name).Local {
+			break
 		}
+		vr.Kind, vr.Str = expand.String, strconv.FormatInt(time.Now().Unix()-r.startTime.Unix(), 10)
+		vr.Integer = true
+		r.secondsRead, r.secondsLast = true, vr.Str
 	case "EPOCHSECONDS":
 		vr.Kind, vr.Str = expand.String, strconv.FormatInt(time.Now().Unix(), 10)
 	case "EPOCHREALTIME":
@@ -794,6 +804,9 @@ func (r *Runner) delVar(name string) {
 	}
 	if name == "RANDOM" {
 		r.randomUnset = true // jaiph-go patch: see jaiph_random.go
+	}
+	if name == "SECONDS" {
+		r.secondsUnset = true // jaiph-go patch: see jaiph_random.go
 	}
 	if name == "LINENO" {
 		// jaiph-go patch: unset, LINENO is an ordinary variable for
@@ -1210,6 +1223,9 @@ func (r *Runner) bindChecked(name string, vr expand.Variable) error {
 		// read-only still apply. jaiph-go patch: bash's seed
 		// (jaiph_random.go).
 		r.seedRandom(vr.Str)
+	}
+	if name == "SECONDS" && vr.Kind == expand.String && !r.secondsUnset && !r.writeEnv.Get(name).Local {
+		r.assignSeconds(vr.Str) // jaiph-go patch: jaiph_random.go
 	}
 	if name == "HISTFILESIZE" && vr.Kind == expand.String && vr.Set {
 		r.histFileSize(vr.Str) // jaiph-go patch: jaiph_histfile.go
