@@ -399,6 +399,11 @@ func TestBashBugIsBashBug(t *testing.T) {
 		// bash crashes (SIGSEGV) assigning a default through a nameref
 		// to an element of an unset array; found by a soak of seed 200
 		{"crash", "declare -n v2='a1[1]'\nprintf \"${v2=5}\"", 128 + int(syscall.SIGSEGV)},
+		// bash leaves its quoting byte CTLESC (\x01) in what an
+		// operator makes of a nameref to a list in an unquoted
+		// assignment's value or a here-string (the pattern does not
+		// match); the interpreter gives what bash gives in double quotes
+		{"ctlesc", "a1=(x1 'y 2')\ndeclare -n v2='a1[@]'\nv1=${v2#x}\necho \"$v1\"\ncat <<< ${v2/y/z} > f1", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			side := r.bash(context.Background(), tc.body, CtxWorkflow)

@@ -333,12 +333,15 @@ func (g *gen) arrayExp() string {
 		`"${a1[-1]}"`, `"${A1[k]}"`, `"${!A1[@]}"`, `"${#A1[@]}"`, `"${a1[@]/t/T}"`, `"${a1[@]#?}"`, "${a1[@]^}", `"${a1[*]}"`,
 		// element 0 (unset after unset 'a1[0]'), and a scalar as an array
 		`"$a1"`, `"${#a1}"`, `"${a1-d}"`, `"${#v1[@]}"`, `"${v1[0]}"`,
-		// through v2, a nameref to a1 or A1 once declare -n made it
+		// through v2, a nameref to a1, A1 or a1[@] once declare -n made it
 		// one, else a scalar as an array; and the forms that give
 		// bash no word at all (a scalar's slice past its end, @a of
 		// no attributes) or a split declare statement (@A)
 		`"${v2[@]}"`, "${v2[@]}", `"${v2[*]}"`, `"${!v2[@]}"`, `"${#v2[@]}"`, `"${v2[@]:1}"`, `"${v2[@]#?}"`,
-		`"${v2[@]@a}"`, `"${v2[@]@A}"`, `"${a1[@]@A}"`, `"${a1[@]@a}"`, `"${v1[@]:2}"`, `"${v3[@]:9}"`, `"${v1[@]@a}"`)
+		`"${v2[@]@a}"`, `"${v2[@]@A}"`, `"${a1[@]@A}"`, `"${a1[@]@a}"`, `"${v1[@]:2}"`, `"${v3[@]:9}"`, `"${v1[@]@a}"`,
+		// v2 inside a longer quoted word: a[@]'s fields when v2 names
+		// it, as "p${a1[@]}"
+		`"p$v2"`, `"$v2$u1"`)
 	if e == `"${!A1[@]}"` && g.avoid(ClassIndirectUnset) {
 		e = `"${!a1[@]}"`
 	}
@@ -861,7 +864,7 @@ func (g *gen) stmt(depth int) *Stmt {
 		name := g.c.pick("a1", "A1", "v1", "v2")
 		switch g.c.n(8) {
 		case 7: // v2 a nameref: what assigns or reads it goes through
-			st.Words = []string{"declare", "-n", "v2=" + g.c.pick("v1", "a1", "'a1[1]'", "A1", "u1")}
+			st.Words = []string{"declare", "-n", "v2=" + g.c.pick("v1", "a1", "'a1[1]'", "A1", "u1", "'a1[@]'", "'a1[*]'")}
 			name = "v2"
 		case 1:
 			st.Words = []string{"declare", g.c.pick("-i", "-u", "-l", "-ai", "-Ai", "-gi", "-g", "-gu") + " " + name}

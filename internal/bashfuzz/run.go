@@ -461,10 +461,20 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 	}
 	side.Stdout = prefixed(stdout.String())
 	side.Stderr = prefixed(stderr.String())
-	if strings.Contains(stderr.String(), "wait_for: No record of process ") {
+	if strings.Contains(stderr.String(), "wait_for: No record of process ") || leaksCtlEsc(stdout.String(), stderr.String(), side.Files) {
 		side.bashBug = true
 	}
 	return side
+}
+
+// leaksCtlEsc reports whether bash's output or files hold its internal
+// quoting byte CTLESC (\x01), which no generated program writes: bash 5.2
+// leaves it in the value an operator makes of a nameref to a[@] in an
+// unquoted assignment's value or a here-string (declare -n r='a[@]';
+// v=${r#x} keeps \x01 before each character of the elements, and the
+// pattern does not match). Files are compared quoted (%q).
+func leaksCtlEsc(stdout, stderr, files string) bool {
+	return strings.Contains(stdout, "\x01") || strings.Contains(stderr, "\x01") || strings.Contains(files, `\x01`)
 }
 
 // crashSignals are the signals of a crashed bash (bash 5.2.15 segfaults
