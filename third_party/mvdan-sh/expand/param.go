@@ -489,6 +489,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			return v, err
 		}
 	}
+	if flags, ok := cfg.declaredListAttrs(pe); ok {
+		// jaiph-go patch: ${v[@]@a} of a variable declared without a
+		// value is its attributes in every context (an assignment's
+		// value, an operator's word: found by the soak, seed 212), as
+		// its fields are (quotedElemFields)
+		return flags, nil
+	}
 	name := pe.Param.Value
 	index := pe.Index
 	switch name {

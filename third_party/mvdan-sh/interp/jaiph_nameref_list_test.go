@@ -53,6 +53,9 @@ func TestJaiphQuotedListNoWord(t *testing.T) {
 		`f "${s[@]@U}"; f "${s[@]@E}"; f "${s[@]@P}"; f "${s[@]@Q}"; f "${s[@]@u}" "${s[@]@L}"; f "${s[@]@a}"; f "${n[@]@a}"; f "${r[@]@a}"; f "${t[@]@a}"; f "${t[@]@P}"`,
 		`z=("" ""); set -- "" ""; f "${z[@]@P}"; f "${z[@]@a}"; f "${@@P}"; f "${@@a}"; f "${rt[@]@a}"; f "${rt[@]@P}"; f "x${s[@]@a}y"; f "${s[@]@a}$s"; f "${s[*]@a}"; f "${s[*]@P}"`,
 		`e=(); f "${e[@]@Q}$u"; f "${e[@]#x}$u"; f "${e[@]^}$u"; f "${e[@]/x/y}$u"; f "${e[@]:-}$u"; f "${e[@]@a}$u"; f "$u${s[@]@a}"; f "${e[@]:+x}$u"; f "${e[@]-}$u"; f "${e[@]+x}$u"; f "${e[@]:1}$u"`,
+		// in an assignment's value and an operator's word too (they
+		// were empty: the soak, seed 212)
+		`declare -i v1; declare -a v2; readonly w=${u1:="${v1[@]@a}"}; x=${v2[*]@a}; y="${v1[@]@a}"; f "$u1" "$w" "$x" "$y" "${u2:-${v1[@]@a}}" "${v1[@]@a}"`,
 		`s="\[\]"; f "${s[@]@P}"; f "${r[@]@P}"; f "${r[@]@a}$u"; f "${e[@]@A}$u"; f "${e[*]#x}$u"; f "${a1[@]#x}$u" "${a1[@]:5}$u"; IFS=; f "${a1[@]@A}" "x${A1[@]@A}y"; unset IFS; f "${a1[@]@A}"`,
 	} {
 		t.Run(src, func(t *testing.T) {
@@ -84,6 +87,34 @@ func TestJaiphNamerefToListOp(t *testing.T) {
 		`f "p$r" "$r$u" "$u$r" "p${r}q" "$st$u" "p$st"; f p$r; f "$r"x"$r"; a=(); f "$u$r" "p$r"; IFS=:; a=(1 '2 3'); f "p$r" "p$st"`,
 		`set -u; f "${r#x}"; ( f "${un#x}" ) 2>/dev/null; echo st=$?; a=(); ( f "${r#x}" ) 2>/dev/null; echo st=$?; f "${r:-d}" "${r-d}"`,
 		`case "${r#x}" in "1 y 2 x3") echo c;; esac; [[ "${r/x/Z}" == "Z1 y 2 x3" ]] && echo eq; f "${r:?m}"; a=(); ( f "${r:?gone}" ) 2>/dev/null; echo st=$?`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
+			got := runInterp(t, context.Background(), pre+src, nil, t.TempDir())
+			compare(t, src, got, want)
+		})
+	}
+}
+
+// TestJaiphNamerefToListDeclare: export and readonly NAME=v through a
+// nameref to a[@] or a[*] fail as bash's do: the assignment's "bad array
+// subscript" (which under errexit ends the shell there), the attribute's
+// "not a valid identifier", status 1 (it was 0, found by the soak, seed
+// 212); declare -g fails with the first alone; through a nameref to an
+// element the value is assigned and the status is 0.
+func TestJaiphNamerefToListDeclare(t *testing.T) {
+	const pre = `a1=(1 2); declare -n v2='a1[@]' v4='a1[*]' v3='a1[1]'; `
+	for _, src := range []string{
+		`f() { readonly v2=x; echo "st=$?"; }; f; f() { export v4=x; echo "st=$?"; }; f; declare -p a1`,
+		`f() { readonly v3=x; echo "st=$?"; }; f; f() { export v3=y; echo "st=$?"; }; f; declare -p a1; readonly v2; echo "st=$?"`,
+		`f() { declare -g v2=x; echo "st=$?"; }; f; f() { declare -g v3=y; echo "st=$?"; }; f; declare -p a1; declare v2=z; echo "st=$?"`,
+		`set -e; trap 'echo "trap $?"' EXIT; f() { readonly v2=x; echo "not here"; }; f; echo "nor here"`,
+		`set -e; f() { export v2=x; echo "not here"; }; f || echo "or $?"; echo after`,
+		// a caller's local nameref is not what declare -g sees: it
+		// makes a global of the name
+		`g() { local -n v5='a1[@]'; f() { declare -g v5=x; echo "st=$?"; }; f; declare -p v5; }; g; declare -p v5`,
+		`g() { local -n v5='a1[@]'; f() { declare -g v5=x; echo "st=$?"; }; ( f; declare -p v5 ); declare -p v5; }; g`,
+		`( declare -g v2=x; echo "st=$?"; declare v3=z; declare -p a1 ); echo "st=$?"`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)

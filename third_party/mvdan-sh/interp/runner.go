@@ -2305,12 +2305,53 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						if r.exit.exiting {
 							break assignLoop
 						}
-						if err := (HandlerContext{runner: r}).SetVar(n, val); err != nil {
+						failed := false
+						if err := (HandlerContext{runner: r}).SetVar(n, val); errors.Is(err, expand.ErrBadSubscript) {
+							// a nameref to a[@]: bash's
+							// assign_array_element reports it (under
+							// errexit the shell ends there) and the
+							// builtin fails
+							if r.reportError(err) != nil {
+								break assignLoop
+							}
+							failed = true
+						} else if err != nil {
 							r.errf("%v\n", err)
 						}
 						r.heldExitTrap = false // the declaration goes on
+						if failed {
+							r.errf("%s: `%s': not a valid identifier\n", v, n)
+							r.exit.code = 1
+							continue
+						}
 					}
 					r.errf("%s: `%s': not a valid identifier\n", v, n)
+					continue
+				}
+			}
+			if (!local || global) && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && len(modes) == 0 && valType == "" && !as.Naked && as.Index == nil && as.Array == nil && r.declaredRef(name, global).Kind == expand.NameRef {
+				// jaiph-go patch: declare NAME=v (outside a function,
+				// or -g) through a nameref to an array element assigns
+				// the element, as bash's assignment through the
+				// nameref; to a[@] or a[*] it is bash's "bad array
+				// subscript", status 1 (it made a variable named
+				// "a[1]" or "a[@]").
+				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) && !r.writeEnv.Get(n).Declared() {
+					val, err := expand.AssignLiteral(r.ecfg, as.Value)
+					r.expandErr(err)
+					if r.exit.exiting {
+						break assignLoop
+					}
+					if err := (HandlerContext{runner: r}).SetVar(n, val); errors.Is(err, expand.ErrBadSubscript) {
+						if r.reportError(err) != nil {
+							break assignLoop
+						}
+						r.exit.code = 1
+					} else if err != nil {
+						r.errf("%v\n", err)
+						r.exit.code = 1
+					}
+					r.heldExitTrap = false // the declaration goes on
 					continue
 				}
 			}

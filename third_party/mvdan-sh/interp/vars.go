@@ -344,6 +344,20 @@ func (r *Runner) globalEnv() *overlayEnviron {
 	return levels[lastScope+1]
 }
 
+// declaredRef is the variable a declaration of name sees: with -g in a
+// function the global one, not a caller's local nameref (jaiph-go patch).
+func (r *Runner) declaredRef(name string, global bool) expand.Variable {
+	if !global || !r.inFunc {
+		return r.lookupVar(name)
+	}
+	if g := r.globalEnv(); g != nil && r.subshellLevel == 0 {
+		return g.Get(name)
+	}
+	// in a subshell the scope globalEnv gives holds copies of the
+	// callers' locals too: no nameref is told apart there
+	return expand.Variable{}
+}
+
 // callerNameref says the nameref name resolves to is a function's local,
 // not the global: declare -g NAME then declares the global NAME, not what
 // the local nameref names (jaiph-go patch).
