@@ -1008,7 +1008,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			if str == "" {
 				if err := cfg.assignElem(name, vr, index, arg); err != nil {
-					return "", err
+					return "", DefaultAssignError{err}
 				}
 				str = arg
 				if index == nil && (vr.Integer || vr.Upper || vr.Lower) {
@@ -1834,6 +1834,15 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	}
 	return s, err
 }
+
+// DefaultAssignError is the error of the assignment ${v:=w} makes
+// (jaiph-go patch): bash's parameter_brace_expand_rhs fails a readonly
+// variable's with status 2 (EX_BADUSAGE) where other assignments that
+// fail in an expansion give 1.
+type DefaultAssignError struct{ Err error }
+
+func (e DefaultAssignError) Error() string { return e.Err.Error() }
+func (e DefaultAssignError) Unwrap() error { return e.Err }
 
 // bashDraws draws from RANDOM as many numbers more as bash does for pe
 // (jaiph-go patch; vr is the first, read): bash reads a dynamic variable

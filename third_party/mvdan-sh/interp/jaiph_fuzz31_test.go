@@ -467,3 +467,18 @@ func TestJaiphIndexedDeclOverIntAssoc(t *testing.T) {
 		`declare -Ai a1; declare -a a1=([j]=1/0 [k]='A[]') 2>/dev/null; echo "st=$?"; declare -p a1`,
 	})
 }
+
+// TestJaiphReadonlyDefaultAssign: ${v:=w} of a readonly v discards the
+// command with bash's EX_BADUSAGE, status 2 (it was 1, the status other
+// assignments failing in an expansion give; found by the soak, seed 213);
+// under errexit the shell ends with 1. (A body is a function: what a
+// discarded top-level command leaves to run after it is not looked at.)
+func TestJaiphReadonlyDefaultAssign(t *testing.T) {
+	runCases(t, []string{
+		"declare -r v=\nv=\"${v:=x}\"",
+		"declare -r v=\ntrap 'echo \"trap $?\"' EXIT\nf() { (exit 3); x=${v:=x}; echo no; }\nf",
+		"declare -r v=\ntrap 'echo \"trap $?\"' EXIT\nf() { : \"a${v:=$(echo y)}\"; echo no; }\nf",
+		"set -e\ndeclare -r v=\ntrap 'echo \"trap $?\"' EXIT\necho ${v:=x}",
+		"readonly n=1\ntrap 'echo \"trap $?\"' EXIT\nx=$(( n = 2 ))",
+	})
+}

@@ -347,6 +347,12 @@ func (r *Runner) expandErr(err error) {
 			// a declare -i value's arithmetic does.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
+		if _, ok := errors.AsType[expand.DefaultAssignError](err); ok && errors.Is(err, errReadOnly) && !r.errexitOn() {
+			// jaiph-go patch: bash's ${v:=w} of a readonly v fails
+			// with EX_BADUSAGE (2) as it discards the command (under
+			// errexit its err_readonly has ended the shell with 1)
+			r.exit.code = 2
+		}
 		r.exit.exiting = true
 		// jaiph-go patch: bash's report_error exits in place under
 		// errexit (the redirections stay for the EXIT trap); otherwise,
