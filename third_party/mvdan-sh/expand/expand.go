@@ -1618,6 +1618,12 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 	if pe.Length || pe.Width || pe.IsSet {
 		return nil, false, nil
 	}
+	if tp := cfg.namerefListTarget(pe); tp != nil {
+		// jaiph-go patch: an unquoted $r of a nameref to a[@] or a[*]
+		// is that list's fields, as ${a[@]} (with IFS empty they were
+		// one, joined with nothing: found by the soak, seed 214)
+		return cfg.unquotedElemFields(tp)
+	}
 	if pe.Excl {
 		if pe.Repl != nil || pe.Exp != nil {
 			return nil, false, nil
@@ -1758,18 +1764,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return []string{stmt}, nil
 	}
 	name := pe.Param.Value
-	if vr := cfg.peek(name); !pe.Excl && pe.Index == nil && pe.Short && vr.Kind == NameRef {
+	if tp := cfg.namerefListTarget(pe); tp != nil {
 		// jaiph-go patch: "$r" of a nameref to a[@] or a[*] gives that
 		// list's fields, as bash.
-		if n := cfg.peekResolve(vr); strings.HasSuffix(n, "[@]") || strings.HasSuffix(n, "[*]") {
-			w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
-			if err == nil && len(w.Parts) == 1 {
-				if tp, ok := w.Parts[0].(*syntax.ParamExp); ok && tp.Index != nil && tp.Exp == nil && tp.Repl == nil && tp.Slice == nil {
-					tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
-					return cfg.quotedElemFields(tp)
-				}
-			}
-		}
+		return cfg.quotedElemFields(tp)
 	}
 	if l := nodeLit(pe.Index); pe.Excl && pe.Names == 0 && (l == "@" || l == "*") && (pe.Exp != nil || pe.Repl != nil || pe.Slice != nil) && !cfg.Env.Get(name).IsSet() {
 		return nil, fmt.Errorf("%s[%s]: invalid indirect expansion", name, l)
@@ -2844,6 +2842,32 @@ func (cfg *Config) listPart(wp syntax.WordPart) bool {
 		return false
 	}
 	return strings.HasSuffix(cfg.peekResolve(vr), "[@]")
+}
+
+// namerefListTarget is ${a[@]} (or ${a[*]}) for $r of a nameref r whose
+// value is a[@] (a[*]), whose fields $r gives as that list's; nil for
+// every other expansion (jaiph-go patch).
+func (cfg *Config) namerefListTarget(pe *syntax.ParamExp) *syntax.ParamExp {
+	if pe.Param == nil || pe.Excl || pe.Index != nil || !pe.Short {
+		return nil
+	}
+	vr := cfg.peek(pe.Param.Value)
+	if vr.Kind != NameRef {
+		return nil
+	}
+	n := cfg.peekResolve(vr)
+	if !strings.HasSuffix(n, "[@]") && !strings.HasSuffix(n, "[*]") {
+		return nil
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return nil
+	}
+	tp, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || tp.Index == nil || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil {
+		return nil
+	}
+	return tp
 }
 
 // peekResolve is the name a nameref chain ends on, as [Variable.Resolve]

@@ -1813,8 +1813,9 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}
-	if l := nodeLit(elem.Index); (l == "@" || l == "*") && (pe.Repl != nil || pe.Slice != nil ||
-		pe.Exp != nil && pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
+	if l := nodeLit(elem.Index); (l == "@" || l == "*") && (pe.Exp == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
+		// with an operator or without (${r} is the string too,
+		// joined as array_value joins it: found by the soak, seed 214)
 		return cfg.namerefListOp(pe, elem, l == "*")
 	}
 	s, err := cfg.paramExp(elem)
@@ -1878,8 +1879,9 @@ func opTestsNull(op syntax.ParExpOperator) bool {
 	return false
 }
 
-// namerefListOp expands ${r OP} of a nameref r to a[@] or a[*] as bash
-// does (jaiph-go patch: the operator was applied to each element): bash
+// namerefListOp expands ${r OP} (and ${r}) of a nameref r to a[@] or
+// a[*] as bash does (jaiph-go patch: the operator was applied to each
+// element; ${r} was joined with a space, not IFS's first character): bash
 // reads the list as one string (parameter_brace_expand_word's
 // expand_arrayref) and the operator takes that string as a scalar's
 // value. The elements are joined as array_value joins them: a[*] inside
@@ -1896,7 +1898,7 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 	all.Exp, all.Repl, all.Slice = nil, nil, nil
 	elems, _, set := cfg.listElems(&all)
 	set = set && len(elems) > 0
-	if cfg.NoUnset && !set && !overridingUnset(pe) {
+	if cfg.NoUnset && !set && !overridingUnset(pe) && !pe.Short { // $r is exempt, as "$@"
 		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
 	}
 	quoted := cfg.inDblQuote || cfg.inHeredoc
@@ -1910,6 +1912,10 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 		}
 	case star && quoted:
 		joined = cfg.ifsJoin(elems)
+	case cfg.inHeredoc && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil:
+		// a here-document's $r and ${r} of a[@]: a space, as its
+		// ${a[@]}; with an operator IFS's first character
+		joined = strings.Join(elems, " ")
 	case cfg.ifs == "":
 		joined = strings.Join(elems, " ")
 	default:

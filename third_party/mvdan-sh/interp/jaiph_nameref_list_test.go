@@ -87,6 +87,12 @@ func TestJaiphNamerefToListOp(t *testing.T) {
 		`f "p$r" "$r$u" "$u$r" "p${r}q" "$st$u" "p$st"; f p$r; f "$r"x"$r"; a=(); f "$u$r" "p$r"; IFS=:; a=(1 '2 3'); f "p$r" "p$st"`,
 		`set -u; f "${r#x}"; ( f "${un#x}" ) 2>/dev/null; echo st=$?; a=(); ( f "${r#x}" ) 2>/dev/null; echo st=$?; f "${r:-d}" "${r-d}"`,
 		`case "${r#x}" in "1 y 2 x3") echo c;; esac; [[ "${r/x/Z}" == "Z1 y 2 x3" ]] && echo eq; f "${r:?m}"; a=(); ( f "${r:?gone}" ) 2>/dev/null; echo st=$?`,
+		// ${r} is the string as well, joined with IFS's first character
+		// (it was a space), and an unquoted $r the list's fields (one,
+		// joined with nothing, with IFS empty: the soak, seed 214)
+		`for i in ' ' : '' ':x'; do IFS=$i; f "${r}" "${st}" "$r" "$st"; f ${r} ${st} $r $st; x=${r}; y=$st; z=$r; w=${st}; f "$x" "$y" "$z" "$w"; done`,
+		"for i in : ''; do IFS=$i; cat <<EOT\n$r|${r}|${r#?}|$st|${st}|${st#?}|${a[@]}|${a[@]#?}\nEOT\ndone",
+		`a=(); f ${r} ${st} $r $st "${r}" "${st}" "$r" "$st"; x=${r}; f "$x"; set -u; f $r "$r" $st; ( f ${r} ) 2>/dev/null; echo "st=$?"`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			want := runBash(t, pre+src, nil, t.TempDir(), 0, 0)
