@@ -1007,6 +1007,14 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 			}
 			return
 		}
+		if sub == "@" || sub == "*" {
+			// jaiph-go patch: a nameref to a[@] assigned in arithmetic
+			// ((( r = 5 )), let r=3): bash's bad array subscript,
+			// nothing assigned (its subscript was evaluated: a syntax
+			// error that ended the shell)
+			e.badSubscript(lhs)
+			return
+		}
 		x, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
 		if err != nil || x == nil {
 			x = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}

@@ -1813,10 +1813,24 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}
-	if l := nodeLit(elem.Index); (l == "@" || l == "*") && (pe.Exp == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
+	if l := nodeLit(elem.Index); (l == "@" || l == "*") && !pe.Short && (pe.Exp == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
 		// with an operator or without (${r} is the string too,
-		// joined as array_value joins it: found by the soak, seed 214)
+		// joined as array_value joins it: found by the soak, seed
+		// 214); $r is the list itself, as ${a[@]} where it is
 		return cfg.namerefListOp(pe, elem, l == "*")
+	}
+	if nodeLit(elem.Index) == "*" && pe.Short && !cfg.inDblQuote && !cfg.inHeredoc && !cfg.assignRHS && !cfg.inAssign {
+		// an unquoted $r of a[*] where words are not split ([[ ]], a
+		// case word): bash joins with a space, or nothing when IFS
+		// is empty (${a[*]} there joins with IFS's first character)
+		all := *elem
+		all.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "@"}}}
+		if elems, _, ok := cfg.listElems(&all); ok {
+			if cfg.ifs == "" {
+				return strings.Join(elems, ""), nil
+			}
+			return strings.Join(elems, " "), nil
+		}
 	}
 	s, err := cfg.paramExp(elem)
 	var ue UnsetParameterError
@@ -1898,7 +1912,7 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 	all.Exp, all.Repl, all.Slice = nil, nil, nil
 	elems, _, set := cfg.listElems(&all)
 	set = set && len(elems) > 0
-	if cfg.NoUnset && !set && !overridingUnset(pe) && !pe.Short { // $r is exempt, as "$@"
+	if cfg.NoUnset && !set && !overridingUnset(pe) {
 		return "", UnsetParameterError{Node: pe, Message: "unbound variable"}
 	}
 	quoted := cfg.inDblQuote || cfg.inHeredoc

@@ -1461,6 +1461,13 @@ func (r *Runner) assocSubKey(name, sub string) string {
 func (r *Runner) unsetElem(name, sub string) {
 	vr := r.lookupVar(name)
 	if n, v := vr.Resolve(r.writeEnv); n != "" {
+		if arr, esub, ok := cutElemSubscript(n); ok && !v.Declared() {
+			// jaiph-go patch: unset 'r[S]' through a nameref to an
+			// element (r='a[1]', 'a[@]') unsets what the nameref
+			// names, S left aside, as bash (it unset nothing)
+			r.unsetElem(arr, esub)
+			return
+		}
 		name, vr = n, v
 	}
 	if vr.ReadOnly {
