@@ -1618,10 +1618,12 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 	if pe.Length || pe.Width || pe.IsSet {
 		return nil, false, nil
 	}
-	if tp := cfg.namerefListTarget(pe); tp != nil {
+	if tp := cfg.namerefListTarget(pe); tp != nil && (!cfg.splitLits || cfg.ifs == "") {
 		// jaiph-go patch: an unquoted $r of a nameref to a[@] or a[*]
 		// is that list's fields, as ${a[@]} (with IFS empty they were
-		// one, joined with nothing: found by the soak, seed 214)
+		// one, joined with nothing: found by the soak, seed 214); in
+		// an unquoted default or alternative's word (splitLits) bash
+		// joins it with a space first, unless IFS is empty
 		return cfg.unquotedElemFields(tp)
 	}
 	if pe.Excl {
@@ -1956,7 +1958,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 // parameter's value, or a word without a list, is one field as before).
 func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bool, err error) {
 	excl := pe.Excl && (pe.Names != 0 || pe.Index != nil)
-	if pe.Exp == nil || excl || pe.Slice != nil || pe.Repl != nil || pe.Param.Value == "LINENO" || !hasListExp(pe.Exp.Word) {
+	if pe.Exp == nil || excl || pe.Slice != nil || pe.Repl != nil || pe.Param.Value == "LINENO" || !hasListExp(pe.Exp.Word) && !cfg.hasNamerefListExp(pe.Exp.Word) {
 		return nil, false, nil
 	}
 	switch nodeLit(pe.Index) {
@@ -2017,6 +2019,35 @@ func (cfg *Config) opWordListFields(pe *syntax.ParamExp) (fields []string, ok bo
 
 // hasListExp tells whether a word holds "$@" or "${a[@]}" outside
 // substitutions (inside double quotes, or in a nested default's word).
+// hasNamerefListExp reports whether w holds $r of a nameref to a[@]
+// (jaiph-go patch): a list in an operator's word, as ${a[@]} there
+// (hasListExp), which only the variables tell.
+func (cfg *Config) hasNamerefListExp(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	var parts func([]syntax.WordPart) bool
+	parts = func(ps []syntax.WordPart) bool {
+		for _, p := range ps {
+			switch p := p.(type) {
+			case *syntax.DblQuoted:
+				if parts(p.Parts) {
+					return true
+				}
+			case *syntax.ParamExp:
+				if tp := cfg.namerefListTarget(p); tp != nil && nodeLit(tp.Index) == "@" {
+					return true
+				}
+				if p.Exp != nil && p.Exp.Word != nil && parts(p.Exp.Word.Parts) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return parts(w.Parts)
+}
+
 func hasListExp(w *syntax.Word) bool {
 	if w == nil {
 		return false
@@ -2834,14 +2865,20 @@ func (cfg *Config) listPart(wp syntax.WordPart) bool {
 		return true
 	}
 	pe, ok := wp.(*syntax.ParamExp)
-	if !ok || !pe.Short || pe.Excl || pe.Index != nil || pe.Param == nil {
+	if !ok || pe.Excl || pe.Index != nil || pe.Param == nil {
 		return false
 	}
-	vr := cfg.peek(pe.Param.Value)
-	if vr.Kind != NameRef {
+	if tp := cfg.namerefListTarget(pe); tp != nil {
+		return nodeLit(tp.Index) == "@"
+	}
+	if pe.Exp == nil || pe.Slice != nil || pe.Repl != nil {
 		return false
 	}
-	return strings.HasSuffix(cfg.peekResolve(vr), "[@]")
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return cfg.hasNamerefListExp(pe.Exp.Word)
+	}
+	return false
 }
 
 // namerefListTarget is ${a[@]} (or ${a[*]}) for $r of a nameref r whose
@@ -2856,7 +2893,9 @@ func (cfg *Config) namerefListTarget(pe *syntax.ParamExp) *syntax.ParamExp {
 		return nil
 	}
 	n := cfg.peekResolve(vr)
-	if !strings.HasSuffix(n, "[@]") && !strings.HasSuffix(n, "[*]") {
+	if !strings.HasSuffix(n, "[@]") && !strings.HasSuffix(n, "[*]") || cfg.peek(n).Declared() {
+		// (a declaration through the nameref in a function made a
+		// local of that name, which $r reads, as bash)
 		return nil
 	}
 	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))

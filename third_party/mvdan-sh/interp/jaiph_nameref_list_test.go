@@ -96,6 +96,12 @@ func TestJaiphNamerefToListOp(t *testing.T) {
 		// with a space, $r of a[*] with a space too (nothing when IFS is
 		// empty), ${r} as array_value
 		`for i in : '' ' '; do IFS=$i; [[ "p$r" == "px1 y 2 x3" ]] && echo n1; [[ "$r" == "x1 y 2 x3" ]] && echo n2; [[ "${r}" == "x1:y 2:x3" ]] && echo n3; [[ $st == "x1 y 2 x3" ]] && echo n4; [[ "$st" == "x1y 2x3" ]] && echo n5; case $st in "x1 y 2 x3") echo c1;; "x1:y 2:x3") echo c2;; "x1y 2x3") echo c3;; esac; case "p$r" in "px1 y 2 x3") echo c4;; esac; x="p$r"; y=$st; echo "$x|$y"; cat <<< $r; cat <<< "$st"; done`,
+		// in a quoted default or alternative's word, $r of a[@] gives the
+		// list's fields, as ${a[@]} there (it gave the joined string)
+		`for i in ' ' : ''; do IFS=$i; f "${u:-$r}" "${u:-"$r"}" "x${u:-$r}y" "${r:+"$r"}" "${u-$r}" "${r+$r}" "${u:-$st}"; x="${u:-$r}"; y=${u:-"$r"}; f "$x" "$y"; [[ "${u:-$r}" == "x1 y 2 x3" ]] && echo m; done`,
+		// in an unquoted one, bash joins $r with a space and splits that
+		// with IFS, but for IFS empty: the fields (they were the fields)
+		`for i in ' ' : ''; do IFS=$i; f ${u:-$r} x${u:-$r}y ${u:-$st} ${u:-"$r"} ${r:+"$r"}; done`,
 		`a=(); f ${r} ${st} $r $st "${r}" "${st}" "$r" "$st"; x=${r}; f "$x"; set -u; f $r "$r" $st; ( f ${r} ) 2>/dev/null; echo "st=$?"`,
 	} {
 		t.Run(src, func(t *testing.T) {
@@ -125,6 +131,9 @@ func TestJaiphNamerefToListDeclare(t *testing.T) {
 		// through a nameref to an element unsets that element, S left
 		// aside (the soak's generator forms, probed the same day)
 		`(( v2 += 1 )); echo "st=$?"; (( v2 = 5 )); echo "st=$?"; let v4=3; echo "st=$?"; echo "r=$(( v2 + 1 ))"; (( v2 )); echo "st=$?"; x=$(( v2++ )); echo "x=$x"; declare -p a1`,
+		// a declaration through the nameref in a function makes a
+		// local named a1[@], which $r then reads (it read the list)
+		`f() { printf '<%s>' "$@"; echo; }; g() { declare -u v2; f "$v2" "${a1[@]}"; local -u v2=abc; f "$v2" "p$v2"; }; g; h() { declare -i v4; f "$v4" $v4; }; h`,
 		`unset 'v3[0]'; declare -p a1; a1=(1 2 3); unset 'v2[1]'; declare -p a1; a1=(1 2 3); unset 'v4[2]'; declare -p a1; declare -A m=([k]=1 [j]=2); declare -n v5='m[@]' v6='m[k]'; unset 'v5[k]'; declare -p m; unset 'v6[j]'; declare -p m`,
 		// a caller's local nameref is not what declare -g sees: it
 		// makes a global of the name
