@@ -404,6 +404,10 @@ func TestBashBugIsBashBug(t *testing.T) {
 		// assignment's value or a here-string (the pattern does not
 		// match); the interpreter gives what bash gives in double quotes
 		{"ctlesc", "a1=(x1 'y 2')\ndeclare -n v2='a1[@]'\nv1=${v2#x}\necho \"$v1\"\ncat <<< ${v2/y/z} > f1", 0},
+		// the same byte as declare -p quotes it, and CTLNUL (\x7f) for
+		// an empty element of such a list (found by a soak of seed 217)
+		{"ctlesc-quoted", "a1=(x1 'y 2')\ndeclare -n v2='a1[@]'\nreadonly v1=${v2@L}\ndeclare -p v1", 0},
+		{"ctlnul", "declare -n v2='a1[@]'\nIFS=: read -ra a1 <<< 'a:b::c'; echo \"[${v2-}]\"", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			side := r.bash(context.Background(), tc.body, CtxWorkflow)

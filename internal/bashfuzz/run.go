@@ -467,14 +467,24 @@ func (r *Runner) bash(ctx context.Context, body string, c Context) Side {
 	return side
 }
 
-// leaksCtlEsc reports whether bash's output or files hold its internal
-// quoting byte CTLESC (\x01), which no generated program writes: bash 5.2
-// leaves it in the value an operator makes of a nameref to a[@] in an
+// leaksCtlEsc reports whether bash's output or files hold one of its
+// internal quoting bytes, CTLESC (\x01) or CTLNUL (\x7f), raw, as Go
+// quotes them (files are compared %q-quoted) or as declare -p quotes
+// them ($'\001'), which no generated program writes: bash 5.2 leaves
+// CTLESC in the value an operator makes of a nameref to a[@] in an
 // unquoted assignment's value or a here-string (declare -n r='a[@]';
 // v=${r#x} keeps \x01 before each character of the elements, and the
-// pattern does not match). Files are compared quoted (%q).
+// pattern does not match), and CTLNUL for each empty element of such a
+// list given by ${r-} and the like.
 func leaksCtlEsc(stdout, stderr, files string) bool {
-	return strings.Contains(stdout, "\x01") || strings.Contains(stderr, "\x01") || strings.Contains(files, `\x01`)
+	for _, s := range []string{stdout, stderr, files} {
+		for _, b := range []string{"\x01", "\x7f", `\x01`, `\x7f`, `\001`, `\177`} {
+			if strings.Contains(s, b) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // crashSignals are the signals of a crashed bash (bash 5.2.15 segfaults
