@@ -1875,22 +1875,11 @@ func (cfg *Config) bashDraws(pe *syntax.ParamExp, vr Variable) Variable {
 		}
 	case pe.Length:
 		vr = cfg.Env.Get(pe.Param.Value)
-	case pe.Repl != nil || pe.Slice != nil || pe.Exp != nil && !overridingUnset(pe) && !opTestsNull(pe.Exp.Op):
+	case pe.Repl != nil || pe.Slice != nil || pe.Exp != nil && !overridingUnset(pe):
 		cfg.Env.Get(pe.Param.Value)
 		cfg.Env.Get(pe.Param.Value)
 	}
 	return vr
-}
-
-// opTestsNull: the operators that test whether a parameter is unset or
-// null, and give a word or assign one.
-func opTestsNull(op syntax.ParExpOperator) bool {
-	switch op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
-		syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return true
-	}
-	return false
 }
 
 // namerefListOp expands ${r OP} (and ${r}) of a nameref r to a[@] or
@@ -1927,7 +1916,7 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 	case star && quoted:
 		joined = cfg.ifsJoin(elems)
 	case cfg.inHeredoc && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil:
-		// a here-document's $r and ${r} of a[@]: a space, as its
+		// a here-document's ${r} of a[@]: a space, as its
 		// ${a[@]}; with an operator IFS's first character
 		joined = strings.Join(elems, " ")
 	case cfg.ifs == "":

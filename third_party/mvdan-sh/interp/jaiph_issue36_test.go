@@ -179,3 +179,22 @@ func TestJaiphBuiltinAssignAttrs(t *testing.T) {
 		`f() { declare -u o; while getopts ab o -a -b; do echo "$o"; done; }; f; declare -l w=x; read -r w rest <<< 'ONE Two'; echo "[$w] [$rest]"; declare -p w`,
 	})
 }
+
+// TestJaiphListLocalKeepsExport: in a function, declare -a/-A (with
+// -i or not) of an exported outer name, without a value, makes a new,
+// unset local array that keeps the export attribute, as bash's
+// make_local_variable does for every new local (it dropped it).
+func TestJaiphListLocalKeepsExport(t *testing.T) {
+	runCases(t, []string{
+		`f() { export a=x; declare -A a; declare -p a; export b=x; declare -Ai b; declare -p b; export c=x; local -A c; declare -p c; export d=x; declare -a d; declare -p d; export e=x; local -ai e; declare -p e; }; f; declare -p a b c d e`,
+		`declare -x n=x; f() { declare -A n; declare -p n; n[k]=v; declare -p n; }; f; declare -p n; g() { local -a n; n=(1); declare -p n; }; g`,
+		`export z=x; declare -A z; declare -p z; export y=x; declare -a y; declare -p y; export w=x; declare -Ai w; declare -p w`,
+		`f() { export a=x; declare -A a=(); declare -p a; export b=x; declare -a b=(1); declare -p b; export c=x; declare -i c; declare -p c; }; f`,
+		// declare -A of a set scalar of the same scope (outside a
+		// function, or -g) makes its value element 0 as the indexed
+		// kind does; a function's own scalar local becomes empty
+		`z=x; declare -A z; declare -p z; z2=x; declare -Ai z2; declare -p z2; declare -i z3=4; declare -A z3; declare -p z3; declare -l z4=ab; declare -A z4; declare -p z4; z5=; declare -A z5; declare -p z5`,
+		`f() { local s=x; declare -A s; declare -p s; local t=y; local -Al t; declare -p t; g=x; declare -g -A g; declare -p g; }; f`,
+		`readonly r=x; declare -A r; echo $?; declare -p r`,
+	})
+}

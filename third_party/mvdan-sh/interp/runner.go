@@ -2504,11 +2504,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 			if as.Naked {
+				fresh := false
 				if (valType == "-a" || valType == "-A") && r.declNewLocal(name, local, global) {
+					fresh = true
 					// jaiph-go patch: in a function, declare -a/-A
 					// NAME over an outer variable makes a new, unset
-					// local array, as bash (it copied the outer one).
-					vr = expand.Variable{}
+					// local array, as bash (it copied the outer one);
+					// as every new local it keeps the export.
+					vr = expand.Variable{Exported: vr.Exported}
 				}
 				if as.Index != nil && valType == "" {
 					// jaiph-go patch: `declare x[2]` (no value) makes
@@ -2545,9 +2548,20 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// again only takes the attributes given, readonly
 					// or not (declare -rA m; declare -Ai m)
 					vr.Kind = expand.KeepValue
+				} else if valType == "-A" && vr.Kind == expand.String && vr.IsSet() && r.declSameScope(name, local, global) {
+					// jaiph-go patch: declare -A of a scalar makes it
+					// an associative array as -a makes an indexed one:
+					// a function's own local becomes an empty one, a
+					// global keeps its value as element 0 (bash's
+					// convert_var_to_assoc); it was always emptied.
+					str := vr.Str
+					vr.Kind, vr.Str, vr.Map, vr.MapSeq = expand.Associative, "", map[string]string{}, nil
+					if !local || global || !vr.Local {
+						vr.SetAssoc("0", str)
+					}
 				} else if valType == "-A" {
 					vr.Kind = expand.Associative
-				} else if valType == "-a" && !vr.Declared() {
+				} else if valType == "-a" && (fresh || !vr.Declared()) {
 					// jaiph-go patch: declare -a x declares an
 					// (unset) indexed array, as declare -p shows.
 					vr.Kind = expand.Indexed
