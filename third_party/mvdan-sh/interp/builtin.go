@@ -332,7 +332,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			literal := viaRef && !syntax.ValidName(arg) && r.lookupVar(arg).Declared()
 			if name, sub, ok := cutElemSubscript(arg); vars && ok && !literal {
 				r.unsetFailed = false
-				r.unsetElem(name, sub)
+				r.unsetElem(name, sub, viaRef)
 				if r.exit.exiting {
 					// jaiph-go patch: an error bash holds fatal in the
 					// subscript (arithmetic, set -u) ends the shell, as

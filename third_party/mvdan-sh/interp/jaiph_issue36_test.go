@@ -198,3 +198,98 @@ func TestJaiphListLocalKeepsExport(t *testing.T) {
 		`readonly r=x; declare -A r; echo $?; declare -p r`,
 	})
 }
+
+// TestJaiphElemLocalInSubshell: in a subshell of a function, the local a
+// declaration makes through a nameref to an element (named "a1[1]") is
+// the function's own there, as outside the subshell: declaring it again
+// readonly names the nameref as written (it named the element).
+func TestJaiphElemLocalInSubshell(t *testing.T) {
+	runCases(t, []string{
+		`f() { ( declare -n v2='a1[1]'; declare -r v2=x; echo "st=$?"; declare -p v2 'a1[1]'; declare -n v2='a1[1]'; echo "st=$?"; declare -r v2=y; echo "st=$?"; ); echo sub=$?; }; f`,
+		`f() { ( declare -n v2='a1[1]'; declare -i v2=1+1; declare v2=2+3; declare -p 'a1[1]'; local v2=z; declare -p 'a1[1]' ); }; f`,
+		`f() { declare -n v2='a1[1]'; declare -i v2=1+1; ( declare v2=2+3; declare -p 'a1[1]'; ); declare -p 'a1[1]'; }; f`,
+		`f() { ( while (( i1++ < 2 )); do declare -n v2='a1[1]'; declare -r v2="${a1[*]}"; done ); echo sub=$?; }; f`,
+	})
+}
+
+// TestJaiphElemDeclThroughNamerefFatal: export, readonly or declare
+// NAME=v through a nameref to an element of a declare -i array: an
+// arithmetic error in the value is named after the builtin and ends the
+// function's run, as bash's jump to its top level (it was reported
+// without the builtin's name and the declaration went on), set -u's is
+// named after none; a readonly array's element fails the builtin
+// (status 1; it was 0), declare naming itself. getopts assigning the
+// element through a nameref meets the same error (it went on).
+func TestJaiphElemDeclThroughNamerefFatal(t *testing.T) {
+	runCases(t, []string{
+		`f() {
+declare -n v2='a1[1]'
+declare -i a1
+( readonly v2=m*; echo in ); echo sub=$?
+( readonly v2=1+2; echo in; declare -p a1 ); echo sub=$?
+( export v2=2+2; echo in; declare -p a1 ); echo sub=$?
+( declare -g v2=m*; echo in; declare -p a1 ); echo sub=$?
+( declare -g v2=3+3; echo in; declare -p a1 ); echo sub=$?
+readonly v2=m*; echo "in $?"
+}
+f`,
+		`f() {
+declare -n v2='a1[1]'
+declare -i a1
+local l=1
+trap 'echo "EXIT l=$l"' EXIT
+readonly v2=m*; echo "in $?"
+}
+f`,
+		`declare -n v2='a1[1]'; declare -i a1; f() { declare -g v2=m*; echo "in $?"; }; f`,
+		`declare -n v2='a1[1]'; declare -i a1; f() { export v2=1/0; echo "in $?"; }; f`,
+		`a1=(1 2); readonly a1; declare -n v2='a1[1]'
+readonly v2=5; echo "in $?"
+export v2=6; echo "in $?"
+declare v2=7; echo "in $?"
+f() { readonly v2=8; echo "f $?"; declare -g v2=9; echo "g $?"; }; f`,
+		`a1=(1 2); readonly a1; declare -n v2='a1[1]'; set -e; f() { export v2=6; echo "in $?"; }; f; echo "not reached"`,
+		`declare -n v2='a1[1]'; declare -i a1; set -u; export v2=u9+1; echo "in $?"`,
+		// getopts and select assigning the element: the same error
+		`f() { declare -i a1=(5 6); declare -n v2='a1[1]'; getopts a v2 -a; echo "1 $? [$v2]"; getopts a v2 -a; echo "2 $?"; }; f; echo "f=$?"`,
+	})
+}
+
+// TestJaiphUnsetThroughNamerefToElement: unset of a nameref to an element
+// (declare -n r='a[1]'; unset r, or unset 'r[S]') goes straight to bash's
+// unbind_array_element: the element goes even where the array is readonly
+// (a readonly scalar's s[0] is the scalar), a scalar's other subscript says
+// nothing, and a bad subscript's message is not the builtin's failure:
+// status 0 (it refused a readonly array, status 1).
+func TestJaiphUnsetThroughNamerefToElement(t *testing.T) {
+	runCases(t, []string{
+		`readonly a1=(p q r); declare -n v2="a1[1]"; unset v2; echo "st=$?"; declare -p a1`,
+		`readonly a1=(p q r); declare -n v2="a1[1]"; unset "v2[0]"; echo "st=$?"; declare -p a1; declare -n v3="a1[@]"; unset v3; echo "st=$?"; declare -p a1; a1=(x); echo "st=$?"`,
+		`readonly a1=(p q r); declare -n v4=a1; unset v4; echo "st=$?";  unset "v4[0]"; echo "st=$?"; declare -p a1`,
+		`a=(p q); readonly a; f() { declare -n v2="a[0]"; unset v2; echo "st=$?"; }; f; declare -p a`,
+		`readonly s=x; declare -n r="s[1]"; unset r; echo "st=$?"; declare -p s; declare -n r0="s[0]"; unset r0; echo "st=$?"; declare -p s; s=y; echo "$s"`,
+		`s=x; declare -n r="s[1]"; unset r; echo "st=$?"; declare -p s; declare -n r0="s[0]"; unset r0; echo "st=$?"; declare -p s`,
+		`declare -rA m=([k]=1 [j]=2); declare -n r="m[k]"; unset r; echo "st=$?"; declare -p m; declare -n q="m[@]"; unset q; declare -p m`,
+		`readonly a1=(p q r); declare -n v2="a1[-9]"; unset v2; echo "st=$?"; declare -p a1; b=(1); declare -n w="b[-5]"; unset w; echo "st=$?"`,
+		`f() { local -r l=(1 2); declare -n r='l[0]'; unset r; echo "st=$?"; declare -p l; ( unset r; declare -p l ); }; f`,
+	})
+}
+
+// TestJaiphAssignThroughNamerefToReadonlyElement: r=v (r+=v, select)
+// through a nameref to an element of a readonly array is the bare
+// assignment's error, as bash's: the command discarded where errexit is
+// ignored too (it failed with status 1 and went on); select assigns the
+// element (it made a variable named "a1[1]", of a readonly array too), and
+// prompts with an empty PS3 as set (it prompted with the default).
+func TestJaiphAssignThroughNamerefToReadonlyElement(t *testing.T) {
+	runCases(t, []string{
+		"f() {\nreadonly a1=(p q)\ndeclare -n v2='a1[1]'\nv2=s\necho \"1 $?\"\n}\nf\necho \"f=$?\"\nf || echo \"or=$?\"\nif f; then echo then; fi",
+		"f() {\ndeclare -ri a1=(1 2)\ndeclare -n v2='a1[1]'\nv2+=$(echo 1; exit 3)\necho \"1 $?\"\n}\nf\necho \"f=$?\"",
+		"f() {\ndeclare -A a1=([1]=z); readonly a1\ndeclare -n v2='a1[1]'\nv2=s echo pre\necho \"1 $?\"\nv2=t\necho \"2 $?\"\n}\nf\necho \"f=$?\"",
+		`f() { readonly a1=(p q); declare -n v2='a1[1]'; PS3=; select v2 in 1; do break; done <<< 1; echo "1 $?"; echo "[$v2]"; }; f; echo "f=$?"`,
+		`f() { a1=(p q); declare -n v2='a1[1]'; select v2 in x y; do break; done <<< 2; echo "1 $?"; echo "[$v2]"; declare -p a1; }; f; echo "f=$?"`,
+		`f() { declare -ai a1=(1 2); declare -n v2='a1[1]'; select v2 in '3*4' y; do break; done <<< 1; echo "1 $?"; echo "[$v2]"; declare -p a1; }; f; echo "f=$?"`,
+		`f() { declare -ai a1=(1 2); declare -n v2='a1[1]'; PS3=; select v2 in 'x+' y; do break; done <<< 1; echo "1 $?"; }; f; echo "f=$?"`,
+		`select v in a; do break; done <<< 1; PS3=; select v in b; do break; done <<< 1; PS3='> '; select v in c; do break; done <<< 1; unset PS3; select v in d; do break; done <<< 1; echo "$v"`,
+	})
+}

@@ -1221,43 +1221,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 				}
 				if prev.ReadOnly {
-					// jaiph-go patch: as in bash, assigning to a
-					// readonly variable in a bare assignment discards
-					// the top-level command (bash's DISCARD): the
-					// shell goes on with the next line of the script,
-					// an eval string or a sourced file (evalStmts),
-					// and a subshell ends.
-					if as.Value != nil && as.Array == nil && as.Index == nil {
-						// jaiph-go patch: bash expands the value
-						// first: its substitutions run, its status
-						// is the one errexit exits with, and its
-						// fatal error wins.
-						r.literal(as.Value)
-						if r.exit.exiting {
-							break
-						}
-					}
-					if as.Index != nil && prev.Kind != expand.Associative {
-						// jaiph-go patch: bash expands the value, then
-						// evaluates an indexed subscript before it
-						// binds: the subscript's error comes first
-						// (A1['x y']=v of a readonly A1)
-						if as.Value != nil {
-							r.literal(as.Value)
-						}
-						if !r.exit.exiting {
-							r.arithmTrail(as.Index, as.IndexRaw)
-						}
-						if r.exit.exiting {
-							break
-						}
-					}
-					r.errf("%s: readonly variable\n", roName)
-					r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
-					if r.errexitOn() {
-						// report_error exits in place under errexit
-						r.exitTrapInPlace(&r.exit)
-					}
+					r.assignReadonly(as, prev, roName)
 					break
 				}
 				// Here we have a naked "foo=bar", so if we inherited a local var from a parent
@@ -1285,9 +1249,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if elem := r.elemRefAssign(prev, as); elem != nil {
 					// jaiph-go patch: r=v and r+=v through a nameref
 					// to an element (declare -n r='a[1]') assign the
-					// element.
+					// element; of a readonly array it is the bare
+					// assignment's error (it failed, and went on).
 					as, prev = elem, r.lookupVar(elem.Name.Value)
 					prev.Local = false
+					if prev.ReadOnly {
+						r.assignReadonly(as, prev, as.Name.Value)
+						break
+					}
 				}
 				if as.Array != nil && as.Index == nil && r.arrayBeforeList(as.Name.Value) {
 					prev = r.lookupVar(as.Name.Value)
@@ -1706,7 +1675,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			if cm.Select {
-				ps3 := cmp.Or(r.envGet(shellReplyPS3Var), shellDefaultPS3)
+				// jaiph-go patch: as bash, the default only where
+				// PS3 is unset (an empty PS3 prompts with nothing)
+				ps3 := shellDefaultPS3
+				if v := r.lookupVar(shellReplyPS3Var); v.IsSet() {
+					ps3 = v.String()
+				}
 
 				for menu := true; ; {
 					if menu {
@@ -1743,7 +1717,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// loop with status 1, as in bash; a nameref's
 					// variable is assigned.
 					target := r.refTarget(name)
-					if err := r.bindKeeping(target, expand.Variable{Set: true, Kind: expand.String, Str: val}); err != nil {
+					if syntax.ValidName(target) || r.lookupVar(target).Declared() {
+						err = r.bindKeeping(target, expand.Variable{Set: true, Kind: expand.String, Str: val})
+					} else {
+						// through a nameref to an element, the
+						// element (it made a variable named a[1],
+						// a readonly array's too)
+						err = HandlerContext{runner: r}.SetVar(target, val)
+					}
+					if err != nil {
 						if r.arithAssignFatal(err, "", &r.exit) {
 							break
 						}
@@ -2321,8 +2303,23 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 								break assignLoop
 							}
 							failed = true
+						} else if r.arithAssignFatal(err, v, &r.exit) {
+							break assignLoop
 						} else if err != nil {
+							// a readonly array: reported (the end of
+							// the shell under errexit, bash's
+							// err_readonly), then the attribute
+							// refused, status 1
 							r.errf("%v\n", err)
+							r.exit.code = 1
+							if errors.Is(err, errReadOnly) {
+								r.readonlyFailed(&r.exit)
+							}
+							if r.exit.exiting {
+								break assignLoop
+							}
+							r.errf("%s: `%s': not a valid identifier\n", v, n)
+							continue
 						}
 						r.heldExitTrap = false // the declaration goes on
 						if failed {
@@ -2353,6 +2350,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 							break assignLoop
 						}
 						r.exit.code = 1
+					} else if r.arithAssignFatal(err, cm.Variant.Value, &r.exit) {
+						break assignLoop
+					} else if errors.Is(err, errReadOnly) {
+						r.errf("%s: %v\n", cm.Variant.Value, err)
+						r.exit.code = 1
 					} else if err != nil {
 						r.errf("%v\n", err)
 						r.exit.code = 1
@@ -2368,7 +2370,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// make_local_variable takes the nameref's value as it
 				// is): $r then reads it, ${a[1]} does not see it.
 				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
-					name = n
+					// in a subshell that local is the function's
+					// own, not the nameref (see ownLocals)
+					name, declaredLocal = n, n
 				}
 			}
 			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) && !(global && r.callerNameref(name)) {
@@ -5279,6 +5283,43 @@ func (r *Runner) chainEndsOutside(name string) bool {
 		last, vr = next, nv
 	}
 	return last != name && !r.declSameScope(last, true, false)
+}
+
+// assignReadonly is the bare assignment as=… of prev, a readonly variable
+// named roName in bash's message (jaiph-go patch).
+func (r *Runner) assignReadonly(as *syntax.Assign, prev expand.Variable, roName string) {
+	// jaiph-go patch: as in bash, assigning to a readonly variable in a
+	// bare assignment discards the top-level command (bash's DISCARD): the
+	// shell goes on with the next line of the script, an eval string or a
+	// sourced file (evalStmts), and a subshell ends.
+	if as.Value != nil && as.Array == nil && as.Index == nil {
+		// bash expands the value first: its substitutions run, its
+		// status is the one errexit exits with, and its fatal error wins.
+		r.literal(as.Value)
+		if r.exit.exiting {
+			return
+		}
+	}
+	if as.Index != nil && prev.Kind != expand.Associative {
+		// bash expands the value, then evaluates an indexed subscript
+		// before it binds: the subscript's error comes first
+		// (A1['x y']=v of a readonly A1)
+		if as.Value != nil {
+			r.literal(as.Value)
+		}
+		if !r.exit.exiting {
+			r.arithmTrail(as.Index, as.IndexRaw)
+		}
+		if r.exit.exiting {
+			return
+		}
+	}
+	r.errf("%s: readonly variable\n", roName)
+	r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+	if r.errexitOn() {
+		// report_error exits in place under errexit
+		r.exitTrapInPlace(&r.exit)
+	}
 }
 
 // isDeclBuiltin says name is a declaration builtin (jaiph-go patch).

@@ -971,6 +971,16 @@ func (r *Runner) runHeldExitTrap(exit *exitStatus) {
 // without setting it) (jaiph-go patch: it was status 1 and the shell went
 // on, even under errexit after ||). exit is the status to set.
 func (r *Runner) arithAssignFatal(err error, name string, exit *exitStatus) bool {
+	if fatal, ok := errors.AsType[FatalAssignError](err); ok {
+		// SetVar's (an element through a nameref, getopts, select):
+		// as readElem
+		if !fatal.Unnamed && name != "" {
+			r.errf("%s: ", name)
+		}
+		r.errf("%v\n", err)
+		exit.code, exit.exiting, exit.undoAll = cmp.Or(fatal.code, 1), true, true
+		return true
+	}
 	if errors.Is(err, errReported) {
 		// said already, and the end of the shell set under errexit
 		// (reportError: a bad subscript in the value's arithmetic)
@@ -1458,24 +1468,48 @@ func (r *Runner) assocSubKey(name, sub string) string {
 
 // unsetElem unsets a single element of an indexed or associative array, like
 // `unset 'a[3]'`. Unsetting an indexed array element may leave a hole.
-func (r *Runner) unsetElem(name, sub string) {
+//
+// jaiph-go patch: viaRef says the element is what a nameref names
+// (declare -n r='a[1]'; unset r): bash's unset_builtin then goes straight
+// to unbind_array_element, which checks no readonly attribute, says
+// nothing of a scalar's subscript other than 0, and whose failure is not
+// the builtin's (status 0).
+func (r *Runner) unsetElem(name, sub string, viaRef bool) {
 	vr := r.lookupVar(name)
 	if n, v := vr.Resolve(r.writeEnv); n != "" {
 		if arr, esub, ok := cutElemSubscript(n); ok && !v.Declared() {
 			// jaiph-go patch: unset 'r[S]' through a nameref to an
 			// element (r='a[1]', 'a[@]') unsets what the nameref
 			// names, S left aside, as bash (it unset nothing)
-			r.unsetElem(arr, esub)
+			r.unsetElem(arr, esub, true)
 			return
 		}
 		name, vr = n, v
 	}
+	if o, ok := r.writeEnv.(*overlayEnviron); ok && viaRef && vr.ReadOnly {
+		plain := vr
+		plain.ReadOnly = false
+		if o.replaceHeld(name, plain) {
+			vr = plain
+			defer func() {
+				if cur := r.lookupVar(name); cur.Declared() {
+					cur.ReadOnly = true
+					o.replaceHeld(name, cur)
+				}
+			}()
+		}
+	}
+	failed := func(format string, args ...any) {
+		r.errf(format, args...)
+		if !viaRef {
+			r.exit.code = 1
+			r.unsetFailed = true
+		}
+	}
 	if vr.ReadOnly {
 		// jaiph-go patch: bash's unset checks this before the
 		// subscript, for an element of any variable
-		r.errf("unset: %s: cannot unset: readonly variable\n", name)
-		r.exit.code = 1
-		r.unsetFailed = true
+		failed("unset: %s: cannot unset: readonly variable\n", name)
 		return
 	}
 	switch vr.Kind {
@@ -1505,9 +1539,7 @@ func (r *Runner) unsetElem(name, sub string) {
 			if k += internal.IndexedMax(vr.List, vr.Indexes) + 1; k < 0 {
 				// jaiph-go patch: bash's text, without the name, and
 				// status 1 (the builtin's status overwrote it).
-				r.errf("unset: [%s]: bad array subscript\n", sub)
-				r.exit.code = 1
-				r.unsetFailed = true
+				failed("unset: [%s]: bad array subscript\n", sub)
 				return
 			}
 		}
@@ -1538,9 +1570,9 @@ func (r *Runner) unsetElem(name, sub string) {
 		if sub == "@" || sub == "*" {
 			// jaiph-go patch: bash's unbind_array_element refuses
 			// them for a scalar before any arithmetic
-			r.errf("unset: %s: not an array variable\n", name)
-			r.exit.code = 1
-			r.unsetFailed = true
+			if !viaRef {
+				failed("unset: %s: not an array variable\n", name)
+			}
 			return
 		}
 		k := 0
@@ -1553,9 +1585,9 @@ func (r *Runner) unsetElem(name, sub string) {
 		if k == 0 {
 			r.delVar(name)
 		} else {
-			r.errf("unset: %s: not an array variable\n", name)
-			r.exit.code = 1
-			r.unsetFailed = true
+			if !viaRef {
+				failed("unset: %s: not an array variable\n", name)
+			}
 		}
 	}
 }
