@@ -997,7 +997,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.AssignUnsetOrNull:
-			if str == "" && !syntax.ValidName(name) {
+			if str == "" && !syntax.ValidName(name) && !(orig.Kind == NameRef && vr.Declared()) {
+				// (a nameref's variable named as an element, a[1],
+				// which a declaration through it made in a function,
+				// is assigned as bash's find_variable finds it)
 				if viaIndirect {
 					// jaiph-go patch: through ${!r:=x} (r=1, r=@),
 					// bash's check of the name to assign.

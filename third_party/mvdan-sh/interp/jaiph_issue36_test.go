@@ -293,3 +293,17 @@ func TestJaiphAssignThroughNamerefToReadonlyElement(t *testing.T) {
 		`select v in a; do break; done <<< 1; PS3=; select v in b; do break; done <<< 1; PS3='> '; select v in c; do break; done <<< 1; unset PS3; select v in d; do break; done <<< 1; echo "$v"`,
 	})
 }
+
+// TestJaiphAssignDefaultElemLocal: ${r:=w} (${r=w}) of a nameref to an
+// element, where a declaration through the nameref in a function made a
+// local named as the element, assigns that local with its attributes, as
+// bash's find_variable finds it (it was the fatal "$a1[1]: cannot assign
+// in this way").
+func TestJaiphAssignDefaultElemLocal(t *testing.T) {
+	runCases(t, []string{
+		"f() {\ndeclare -n v2='a1[1]'\ndeclare -u v2=\"\"\necho \"[${v2:=${u1}_y}]\"\ndeclare -p 'a1[1]' a1\ndeclare -i v2\necho \"[${v2:=3+4}]\"\necho \"[${v2=5}] [${v2:-d}] [${v2:+a}]\"\nunset v2\ndeclare -p 'a1[1]'\necho \"[${v2:=7}]\"\ndeclare -p 'a1[1]' a1\n}\nf",
+		"f() {\ndeclare -n v2='a1[1]'\nlocal -i v2\necho \"[${v2:=3+4}]\"\ndeclare -p 'a1[1]' a1\nlocal v2\nunset v2\necho \"[${v2=x}]\"\ndeclare -p 'a1[1]'\n}\nf",
+		"f() {\na1=(p q)\ndeclare -n v2='a1[1]'\ndeclare -r v2\n( echo \"[${v2:=x}]\"; echo next )\necho \"sub=$?\"\n}\nf",
+		"f() {\ndeclare -n v2='a1[5]'\ndeclare -l v2\n( echo \"[${v2=ABC}]\"; declare -p 'a1[5]' )\nv2=Q\necho \"$v2\"\n}\nf",
+	})
+}
