@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -1022,10 +1023,18 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		idx = x
 	}
 	vr := cfg.Env.Get(name)
+	written := "" // see below
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		if idx == nil && strings.HasSuffix(n, "]") && strings.Contains(n, "[") && !v.Declared() {
 			e.bind(n, ind, value) // jaiph-go patch: the element a nameref names
 			return
+		}
+		if idx != nil || v.Kind == Indexed {
+			// jaiph-go patch: bash's bind_int_variable assigns an
+			// element (assign_array_element), or element 0 of an
+			// indexed array (bind_array_variable), by the name
+			// written: a readonly array's error names the nameref
+			written = name
 		}
 		name, vr = n, v
 	}
@@ -1075,6 +1084,11 @@ func (e *bashExpr) bind(lhs string, ind int64, value int64) {
 		// local (readonly or not) is the one written
 		nv.Local = false
 		err = wenv.Set(name, nv)
+	}
+	if err != nil && written != "" && vr.ReadOnly && strings.HasPrefix(err.Error(), name+": ") {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = fmt.Errorf("%s: %w", written, inner)
+		}
 	}
 	if err != nil {
 		e.fail(err)

@@ -1646,6 +1646,25 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 		// fields of their own, except the # and % operators of an
 		// array, which join them with a space into one field (as bash).
 		if pe.Exp != nil && !perElemOp(pe.Exp) {
+			if cfg.ifs == "" && pe.Repl == nil && pe.Slice == nil {
+				// jaiph-go patch: with IFS empty, a list its default,
+				// error or assignment operator leaves as it is
+				// (${a[*]:-w} of elements) is the list's fields, as
+				// without the operator (they were joined into one)
+				switch op := pe.Exp.Op; op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull,
+					syntax.AssignUnset, syntax.AssignUnsetOrNull:
+					if elems, _, ok := cfg.listElems(pe); ok && len(elems) > 0 {
+						switch op {
+						case syntax.DefaultUnset, syntax.ErrorUnset, syntax.AssignUnset:
+							return elems, true, nil
+						}
+						if strings.Join(elems, " ") != "" {
+							return elems, true, nil
+						}
+					}
+				}
+			}
 			return nil, false, nil
 		}
 		if err := cfg.listSliceLength(pe); err != nil {
@@ -1859,6 +1878,28 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 					return []string{cfg.ifsJoin(elems)}, nil
 				}
 				return elems, nil
+			case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				// jaiph-go patch: "${a[@]:=w}" of an empty list (or
+				// a null one) assigns a[@] itself, which fails as
+				// paramExp says (bash's bad array subscript; it was
+				// the list's fields)
+				empty := len(elems) == 0
+				if !empty && op == syntax.AssignUnsetOrNull {
+					if star {
+						empty = cfg.ifsJoin(elems) == ""
+					} else {
+						empty = strings.Join(elems, " ") == ""
+					}
+				}
+				if empty {
+					oldDbl := cfg.inDblQuote
+					cfg.inDblQuote = true
+					_, err := cfg.paramExp(pe)
+					cfg.inDblQuote = oldDbl
+					if err != nil {
+						return nil, err
+					}
+				}
 			case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
 				// jaiph-go patch: "${a[@]:?w}" of an empty list is
 				// the error, as in bash (it was zero fields).

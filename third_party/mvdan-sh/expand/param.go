@@ -891,11 +891,30 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		null := str == ""
 		if indexAllElements {
 			set = len(elems) > 0
-			if viaIndirect {
+			switch star := nodeLit(index) == "*"; {
+			case viaIndirect:
 				null = !set
-			} else if nodeLit(index) == "*" && cfg.inDblQuote {
+			case (cfg.assignRHS || cfg.inAssign) && !cfg.inDblQuote && !cfg.inHeredoc && !(star && name == "*" && cfg.ifs == ""):
+				// bash's quoted null: unquoted in an assignment's
+				// value a list with an element is a string, not
+				// null (x=${a[@]:-w} with a=("") is empty); $* with
+				// IFS empty joins its elements without them
+				null = !set
+			case star && name == "*" && cfg.ifs == "" && !cfg.inDblQuote:
+				// $* with IFS empty: in an assignment's value its
+				// elements joined with nothing (x=${*:-w} of two
+				// empty ones is w), in a declaration's or a
+				// here-document with a space
+				if cfg.inHeredoc {
+					null = strings.Join(elems, " ") == ""
+				} else if (cfg.assignRHS || cfg.inAssign) && !cfg.DeclArg {
+					null = cfg.ifsJoin(elems) == ""
+				} else {
+					null = strings.Join(elems, " ") == ""
+				}
+			case star && (cfg.inDblQuote || cfg.inHeredoc):
 				null = cfg.ifsJoin(elems) == ""
-			} else {
+			default:
 				null = strings.Join(elems, " ") == ""
 			}
 		}
@@ -988,7 +1007,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
-			if str == "" {
+			if str == "" && (!indexAllElements || null) {
 				return "", cfg.errorOpError(pe)
 			}
 		case syntax.AssignUnset:
@@ -997,6 +1016,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 			fallthrough
 		case syntax.AssignUnsetOrNull:
+			if indexAllElements && !null {
+				break // a list's value, not assigned
+			}
+			if indexAllElements {
+				str = "" // null: assigned, or the error below
+			}
 			if str == "" && !syntax.ValidName(name) && !(orig.Kind == NameRef && vr.Declared()) {
 				// (a nameref's variable named as an element, a[1],
 				// which a declaration through it made in a function,
@@ -1008,6 +1033,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 				// jaiph-go patch: bash's fatal error for ${1:=x}.
 				return "", fmt.Errorf("$%s: cannot assign in this way", name)
+			}
+			if str == "" && indexAllElements {
+				// ${a[@]:=w} (through a nameref too) assigns a[@]
+				// itself: bash's assign_array_element refuses it, an
+				// assignment error as a readonly variable's (it
+				// assigned element 0)
+				return "", DefaultAssignError{fmt.Errorf("%s[%s]: %w", name, nodeLit(index), ErrBadSubscript)}
 			}
 			if str == "" {
 				if err := cfg.assignElem(name, vr, index, arg); err != nil {
@@ -1816,6 +1848,33 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}
+	if l := nodeLit(elem.Index); (l == "@" || l == "*") && elem.Exp != nil && elem.Exp.Op == syntax.AssignUnsetOrNull &&
+		(cfg.inDblQuote || cfg.inHeredoc || cfg.assignRHS || cfg.inAssign) {
+		// := through the nameref, quoted or in an assignment's value:
+		// a list with an element is bash's quoted null, not null (it
+		// is assigned only when it has none, which fails below)
+		all := *elem
+		all.Exp = nil
+		if elems, _, _ := cfg.listElems(&all); len(elems) > 0 {
+			exp := *elem.Exp
+			exp.Op = syntax.AssignUnset
+			cp := *elem
+			cp.Exp = &exp
+			elem = &cp
+		}
+	}
+	if l := nodeLit(elem.Index); (l == "@" || l == "*") && elem.Exp != nil && (elem.Exp.Op == syntax.AssignUnset || elem.Exp.Op == syntax.AssignUnsetOrNull) {
+		// := or = through the nameref that assigns nothing: the list
+		// as ${r} gives it, one string (an unset or null one is
+		// assigned, which fails below)
+		all := *elem
+		all.Exp = nil
+		if elems, _, _ := cfg.listElems(&all); len(elems) > 0 && (elem.Exp.Op == syntax.AssignUnset || strings.Join(elems, " ") != "") {
+			plain := *pe
+			plain.Exp = nil
+			return cfg.namerefListOp(&plain, &all, l == "*")
+		}
+	}
 	if l := nodeLit(elem.Index); (l == "@" || l == "*") && !pe.Short && (pe.Exp == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull) {
 		// with an operator or without (${r} is the string too,
 		// joined as array_value joins it: found by the soak, seed
@@ -1928,8 +1987,9 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 		joined = cfg.ifsJoin(elems)
 	}
 	tp := *pe
-	if quoted && set && joined == "" && pe.Exp != nil {
-		// bash's quoted null is a string, not null
+	if (quoted || cfg.assignRHS || cfg.inAssign) && set && joined == "" && pe.Exp != nil {
+		// bash's quoted null is a string, not null (quoted, or
+		// unquoted in an assignment's value)
 		exp := *pe.Exp
 		switch exp.Op {
 		case syntax.DefaultUnsetOrNull:

@@ -307,3 +307,72 @@ func TestJaiphAssignDefaultElemLocal(t *testing.T) {
 		"f() {\ndeclare -n v2='a1[5]'\ndeclare -l v2\n( echo \"[${v2=ABC}]\"; declare -p 'a1[5]' )\nv2=Q\necho \"$v2\"\n}\nf",
 	})
 }
+
+// TestJaiphDeclareGlobalThroughNamerefInSubshell: in a subshell of a
+// function, declare -g NAME through the function's own nameref declares
+// the global NAME, as outside the subshell (the attribute went to the
+// variable the nameref names); and a local a declaration through a
+// nameref makes there (a new local v1) is the function's own, which an
+// unset through the nameref leaves declared.
+func TestJaiphDeclareGlobalThroughNamerefInSubshell(t *testing.T) {
+	runCases(t, []string{
+		`v1=g; f() { ( declare -n v2=v1; declare -gi v2; declare -p v1 v2 ); declare -n v2=v1; declare -gi v2; declare -p v1 v2; }; f`,
+		`f() { ( declare -n v2=u1; declare -g v2; declare -p u1 v2 ); echo "s $?"; }; f`,
+		`v1=g; f() { ( declare -n v2=v1; declare -gu v2=low; declare -p v1 v2; echo "[$v2]" ); }; f`,
+		`v1=g; f() { ( declare -n v2=v1; declare -i v2; unset v2; declare -p v1 ); ( declare -n v2=v1; declare -r v2; export v2; declare -p v1 ); }; f`,
+	})
+}
+
+// TestJaiphArithReadonlyThroughNamerefNames: an arithmetic assignment
+// through a nameref to a readonly array names the nameref, as bash's
+// bind_int_variable assigns an element by the name written (and element 0
+// of an indexed array through bind_array_variable); to an associative
+// array's whole or to a scalar it names the variable (it named the
+// variable always).
+func TestJaiphArithReadonlyThroughNamerefNames(t *testing.T) {
+	runCases(t, []string{
+		`declare -A A1=([0]=1); readonly A1; declare -n v2=A1; (( v2 += 1 )); echo st=$?; (( v2[k] = 1 )); echo st=$?; let v2=2; echo $?`,
+		`a1=(1 2); readonly a1; declare -n v2=a1; (( v2 += 1 )); echo st=$?; (( v2[1] = 1 )); echo st=$?; let v2=2; echo $?; let 'v2[0]=3'; echo $?`,
+		`v1=1; readonly v1; declare -n v2=v1; (( v2 += 1 )); echo st=$?; let v2=2; echo $?; (( v2[0] = 1 )); echo $?`,
+		`a1=(1 2); readonly a1; f() { declare -n v2=a1; (( v2 = 1 )); echo st=$?; ( v2+=1 ); echo $?; }; f; echo "f $?"`,
+	})
+}
+
+// TestJaiphListTestOps: the default, error and assignment operators of a
+// list (${a[@]:-w}, ${a[*]:=w}, $@, $*, through a nameref to a[@]) as
+// bash 5.2 has them: unquoted in an assignment's value a list with an
+// element is not null (bash's quoted null; x=${a[@]:-w} of a=("") is
+// empty), but $* with IFS empty is its elements joined with nothing there;
+// := or = of a list that is unset (or null) assigns a[@] itself, which
+// fails with bash's bad array subscript and status 2 (it assigned element
+// 0), quoted or not, where through a nameref to a[@] a quoted list, or one
+// in an assignment, with an element is not null; with IFS empty, an
+// unquoted list the operator leaves as it is is its fields, as without it
+// (they were joined into one).
+func TestJaiphListTestOps(t *testing.T) {
+	var cases []string
+	for _, setup := range []string{`a1=(); set --`, `a1=(""); set -- ""`, `a1=("" ""); set -- "" ""`, `a1=(x y); set -- x y`} {
+		for _, ifs := range []string{"", "IFS="} {
+			cases = append(cases, "f() {\n"+setup+"\n"+ifs+`
+p() { printf '(%s)' "$@"; echo " $#"; }
+x=${a1[@]:-w}; y=${a1[*]:+a}; z=${@:-w}; echo "<$x> <$y> <$z>"
+local l=${a1[@]:-w} m=${*:-w} n=${*:+a}; echo "<$l> <$m> <$n>"
+( x=${a1[@]:?e}; echo "<$x>" ); ( x=${*:?e}; echo "<$x>" )
+( x=${a1[@]:=w}; echo "<$x>" ); echo "s $?"
+( echo "<${a1[@]:=w}>" ); echo "s $?"
+( echo "<${a1[*]=w}>" ); echo "s $?"
+( p "<"${a1[*]:=w}">" ); echo "s $?"
+p "<"${a1[*]:-w}">" "<"${a1[@]-w}">"
+p "<"${*:-w}">" ${@-w}
+declare -n r='a1[@]'
+( x=${r:-w}; echo "<$x>"; : "${r:=w}"; echo ok ); echo "s $?"
+( p ${r:=w} "<"${r=w}">" ); echo "s $?"
+declare -n q='a1[*]'
+( p ${q:=w} "<"${q=w}">" ); echo "s $?"
+declare -p a1
+}
+f`)
+		}
+	}
+	runCases(t, cases)
+}

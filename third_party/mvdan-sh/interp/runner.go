@@ -330,7 +330,8 @@ func (r *Runner) expandErr(err error) {
 		// jaiph-go patch: as bash, an assignment to a readonly
 		// variable while a word expands (${r:=x}, $((r=2))).
 		errors.Is(err, errReadOnly),
-		errors.Is(err, expand.ErrBadLengthSubscript):
+		errors.Is(err, expand.ErrBadLengthSubscript),
+		isDefaultAssignErr(err) && errors.Is(err, expand.ErrBadSubscript):
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -341,16 +342,17 @@ func (r *Runner) expandErr(err error) {
 			// command ($(exit 3) ${!r}: 3), or 1.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
-		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam {
+		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam || isDefaultAssignErr(err) && errors.Is(err, expand.ErrBadSubscript) {
 			// jaiph-go patch: bash's err_readonly keeps the last
 			// status ($((n--)) of a readonly n after (exit 3): 3), as
 			// a declare -i value's arithmetic does.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
-		if _, ok := errors.AsType[expand.DefaultAssignError](err); ok && errors.Is(err, errReadOnly) && !r.errexitOn() {
-			// jaiph-go patch: bash's ${v:=w} of a readonly v fails
-			// with EX_BADUSAGE (2) as it discards the command (under
-			// errexit its err_readonly has ended the shell with 1)
+		if isDefaultAssignErr(err) && (errors.Is(err, errReadOnly) || errors.Is(err, expand.ErrBadSubscript)) && !r.errexitOn() {
+			// jaiph-go patch: bash's ${v:=w} of a readonly v (or of a
+			// nameref to a[@]) fails with EX_BADUSAGE (2) as it
+			// discards the command (under errexit its err_readonly,
+			// or err_badarraysub, has ended the shell with 1)
 			r.exit.code = 2
 		}
 		r.exit.exiting = true
@@ -2370,9 +2372,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// make_local_variable takes the nameref's value as it
 				// is): $r then reads it, ${a[1]} does not see it.
 				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
-					// in a subshell that local is the function's
-					// own, not the nameref (see ownLocals)
-					name, declaredLocal = n, n
+					name = n
 				}
 			}
 			if as.Naked && as.Index == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef && r.declSameScope(name, local, global) && !(global && r.callerNameref(name)) {
@@ -2967,6 +2967,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			if v := cm.Variant.Value; name == "PATH" && v != "export" && v != "readonly" {
 				r.hashFlush() // jaiph-go patch: declare and local PATH forget the paths, as bash's
+			}
+			if local && !global {
+				// the local bound: through a nameref, the
+				// variable it names (see declaredLocal)
+				declaredLocal = name
 			}
 			if err := r.declBind(name, vr, globalEnv, elemZero); err != nil {
 				// jaiph-go patch: declare, local and typeset name
@@ -5211,6 +5216,13 @@ func bashDeclQuote(s string, ansic bool) string {
 // expansion like $((1/0)) (jaiph-go patch).
 func isArithmErr(err error) bool {
 	_, ok := errors.AsType[expand.ArithmError](err)
+	return ok
+}
+
+// isDefaultAssignErr says err is the assignment ${v:=w} made failing
+// (jaiph-go patch).
+func isDefaultAssignErr(err error) bool {
+	_, ok := errors.AsType[expand.DefaultAssignError](err)
 	return ok
 }
 

@@ -350,23 +350,33 @@ func (r *Runner) declaredRef(name string, global bool) expand.Variable {
 	if !global || !r.inFunc {
 		return r.lookupVar(name)
 	}
-	if g := r.globalEnv(); g != nil && r.subshellLevel == 0 {
+	return r.globalVar(name)
+}
+
+// globalVar is the global variable name as a function sees it, under
+// every function's local (jaiph-go patch); nothing outside a function.
+func (r *Runner) globalVar(name string) expand.Variable {
+	g := r.globalEnv()
+	if g == nil {
+		return expand.Variable{}
+	}
+	if r.subshellLevel == 0 {
 		return g.Get(name)
 	}
 	// in a subshell the scope globalEnv gives holds copies of the
-	// callers' locals too: no nameref is told apart there
-	return expand.Variable{}
+	// callers' locals too (or sees them through its parents): the
+	// globals are what is not marked local
+	return globalScope(r.writeEnv).Get(name)
 }
 
 // callerNameref says the nameref name resolves to is a function's local,
 // not the global: declare -g NAME then declares the global NAME, not what
 // the local nameref names (jaiph-go patch).
 func (r *Runner) callerNameref(name string) bool {
-	g := r.globalEnv()
-	if g == nil {
+	if r.globalEnv() == nil {
 		return false
 	}
-	return g.Get(name).Kind != expand.NameRef
+	return r.globalVar(name).Kind != expand.NameRef
 }
 
 // localBelow says a function scope, or a call's prefix bindings, under o
