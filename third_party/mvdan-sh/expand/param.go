@@ -900,19 +900,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				// null (x=${a[@]:-w} with a=("") is empty); $* with
 				// IFS empty joins its elements without them
 				null = !set
-			case star && name == "*" && cfg.ifs == "" && !cfg.inDblQuote:
-				// $* with IFS empty: in an assignment's value its
+			case star && name == "*" && cfg.ifs == "" && !cfg.inDblQuote && !cfg.inHeredoc && (cfg.assignRHS || cfg.inAssign) && !cfg.DeclArg:
+				// $* with IFS empty in an assignment's value: its
 				// elements joined with nothing (x=${*:-w} of two
-				// empty ones is w), in a declaration's or a
-				// here-document with a space
-				if cfg.inHeredoc {
-					null = strings.Join(elems, " ") == ""
-				} else if (cfg.assignRHS || cfg.inAssign) && !cfg.DeclArg {
-					null = cfg.ifsJoin(elems) == ""
-				} else {
-					null = strings.Join(elems, " ") == ""
-				}
-			case star && (cfg.inDblQuote || cfg.inHeredoc):
+				// empty ones is w; in a declaration's value or a
+				// here-document they are joined with a space)
+				null = cfg.ifsJoin(elems) == ""
+			case star && (cfg.inDblQuote || cfg.inHeredoc && name != "*"):
 				null = cfg.ifsJoin(elems) == ""
 			default:
 				null = strings.Join(elems, " ") == ""
@@ -1848,28 +1842,16 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	if s, ok, err := cfg.namerefElemAssign(elem); ok {
 		return s, err
 	}
-	if l := nodeLit(elem.Index); (l == "@" || l == "*") && elem.Exp != nil && elem.Exp.Op == syntax.AssignUnsetOrNull &&
-		(cfg.inDblQuote || cfg.inHeredoc || cfg.assignRHS || cfg.inAssign) {
-		// := through the nameref, quoted or in an assignment's value:
-		// a list with an element is bash's quoted null, not null (it
-		// is assigned only when it has none, which fails below)
-		all := *elem
-		all.Exp = nil
-		if elems, _, _ := cfg.listElems(&all); len(elems) > 0 {
-			exp := *elem.Exp
-			exp.Op = syntax.AssignUnset
-			cp := *elem
-			cp.Exp = &exp
-			elem = &cp
-		}
-	}
 	if l := nodeLit(elem.Index); (l == "@" || l == "*") && elem.Exp != nil && (elem.Exp.Op == syntax.AssignUnset || elem.Exp.Op == syntax.AssignUnsetOrNull) {
-		// := or = through the nameref that assigns nothing: the list
-		// as ${r} gives it, one string (an unset or null one is
-		// assigned, which fails below)
+		// := or = through the nameref of a list with an element that
+		// assigns nothing is the list as ${r} gives it, one string:
+		// bash's quoted null is not null where the word is quoted or
+		// assigned (an unset or null list is assigned, which fails
+		// below)
 		all := *elem
 		all.Exp = nil
-		if elems, _, _ := cfg.listElems(&all); len(elems) > 0 && (elem.Exp.Op == syntax.AssignUnset || strings.Join(elems, " ") != "") {
+		quotedNull := cfg.inDblQuote || cfg.inHeredoc || cfg.assignRHS || cfg.inAssign
+		if elems, _, _ := cfg.listElems(&all); len(elems) > 0 && (elem.Exp.Op == syntax.AssignUnset || quotedNull || strings.Join(elems, " ") != "") {
 			plain := *pe
 			plain.Exp = nil
 			return cfg.namerefListOp(&plain, &all, l == "*")
