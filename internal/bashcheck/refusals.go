@@ -236,8 +236,9 @@ var table = []refusal{
 	{"assigning BASH_CMDS (bash remembers each element as a command's path)", kNoAssign, "", "BASH_CMDS", `BASH_CMDS[foo]=/bin/echo; foo hi; echo "st=$?"`},
 	// bash gives the declaration the temporary value: export and readonly
 	// keep it after the command, declare and local in a function make a
-	// local of it; the interpreter restores the old value first.
-	{"a prefix assignment before declare, typeset, local, export or readonly naming a variable it declares (or a name that is not literal)", kPrefixDecl, "", "", "x=1; x=5 export x; echo \"x=$x\""},
+	// local of it; the interpreter restores the old value first. unset
+	// of the bound name in a function unsets the binding alone.
+	{"a prefix assignment before declare, typeset, local, export, readonly or unset naming a variable it declares or unsets (or a name that is not literal)", kPrefixDecl, "", "", "x=1; x=5 export x; echo \"x=$x\""},
 	{"setting LC_ALL in the shell (its locale is always C.UTF-8)", kLocale, "", "LC_ALL", "LC_ALL=C; x=é; echo ${#x}"},
 	{"setting LC_CTYPE in the shell (its locale is always C.UTF-8)", kLocale, "", "LC_CTYPE", "LC_ALL=; LC_CTYPE=C; x=é; echo ${#x}"},
 	{"setting LANG in the shell (its locale is always C.UTF-8)", kLocale, "", "LANG", "LC_ALL=; LANG=C; x=é; echo ${#x}"},
@@ -289,11 +290,11 @@ func declBuiltin(name string) bool {
 	return false
 }
 
-// prefixDeclared reports the first operand of a declaration builtin run
-// with prefix assignments that names one of their variables, or whose name
-// is not literal text.
+// prefixDeclared reports the first operand of a declaration builtin (or
+// unset) run with prefix assignments that names one of their variables, or
+// whose name is not literal text.
 func prefixDeclared(name string, assigns []*syntax.Assign, operands []*syntax.Word) (syntax.Pos, bool) {
-	if !declBuiltin(name) {
+	if !declBuiltin(name) && name != "unset" {
 		return syntax.Pos{}, false
 	}
 	options := true
@@ -303,7 +304,7 @@ func prefixDeclared(name string, assigns []*syntax.Assign, operands []*syntax.Wo
 			return w.Pos(), true
 		}
 		if options && len(declared) > 1 && (declared[0] == '-' || declared[0] == '+') {
-			if declared[0] == '-' && strings.ContainsAny(declared, "pfF") {
+			if declared[0] == '-' && strings.ContainsAny(declared, "pfF") && name != "unset" {
 				return syntax.Pos{}, false // it prints, declaring nothing
 			}
 			options = declared != "--"

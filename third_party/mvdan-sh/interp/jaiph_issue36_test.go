@@ -376,3 +376,33 @@ f`)
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphPrefixBindingCallerLocal: a command's prefix binding of a
+// calling function's local (f1 runs `v1=x true` where its caller has
+// local v1) is undone in that caller's scope, the local as it was (set,
+// -i, readonly, or declared without a value); the running function does
+// not get a local of its own, which hid the caller's from every later
+// assignment (v1=set was lost: found by the soak, seed 221).
+func TestJaiphPrefixBindingCallerLocal(t *testing.T) {
+	var cases []string
+	for _, decl := range []string{`local v1=g`, `local -i v1=3`, `declare v1=g`, `local -x v1=g`, `local v1`, `v1=glob`, `local v1; unset v1`} {
+		for _, cmd := range []string{`true`, `true > f2`, `echo hi`, `/bin/true >> f2`, `g1`, `eval 'v1=ev'`, `read v1 <<< rd`, `cd .`, `command true`} {
+			for _, call := range []string{"f1", "( f1 )"} {
+				cases = append(cases, `g1() { echo "g1 [$v1]"; v1=gset; }
+f1() {
+v1=x `+cmd+`
+echo "f1 [$v1] $?"
+v1=set
+}
+b() {
+`+decl+`
+`+call+`
+echo "b [$v1]"; declare -p v1
+}
+b
+echo "top [$v1]"`)
+			}
+		}
+	}
+	runCases(t, cases)
+}

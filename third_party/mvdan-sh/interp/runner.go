@@ -1341,10 +1341,6 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			break
 		}
 
-		type restoreVar struct {
-			name string
-			vr   expand.Variable
-		}
 		var restores, applied, bound []restoreVar
 		readonlyExit := false
 		// jaiph-go patch: a function call's prefix bindings are a scope
@@ -1472,7 +1468,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			restores = append(restores, restoreVar{name, prev})
 			applied = append(applied, restoreVar{name, vr})
 
-			r.setVar(name, vr)
+			r.setVar(name, restoreVar{name, vr}.assigned())
 		}
 		undoPrefix := func() {
 			if temp != nil {
@@ -1485,7 +1481,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// jaiph-go patch: the variable comes back as it
 				// was, its value not evaluated again by its
 				// declare -i (a stored 'a/b/c.d' stays)
-				r.setVarFailed(r.bindChecked(restore.name, restore.vr))
+				r.putBack(restore)
 			}
 		}
 		if readonlyExit {
@@ -1531,7 +1527,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.writeEnv = temp
 			}
 			for _, a := range applied {
-				r.setVar(a.name, a.vr)
+				r.setVar(a.name, a.assigned())
 			}
 		}
 
@@ -1572,12 +1568,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// (PWD=/bin cd /dev leaves PWD /dev)
 				if cur := r.lookupVar(restore.name); cur.Kind != applied[i].vr.Kind || cur.String() != applied[i].vr.String() {
 					cur.Exported = restore.vr.Exported
-					r.setVarFailed(r.bindChecked(restore.name, cur))
+					r.setVarFailed(r.bindChecked(restore.name, restoreVar{restore.name, cur}.assigned()))
 					continue
 				}
 			}
 			// jaiph-go patch: see undoPrefix
-			r.setVarFailed(r.bindChecked(restore.name, restore.vr))
+			r.putBack(restore)
 		}
 	case *syntax.BinaryCmd:
 		switch cm.Op {
@@ -5332,6 +5328,35 @@ func (r *Runner) assignReadonly(as *syntax.Assign, prev expand.Variable, roName 
 		// report_error exits in place under errexit
 		r.exitTrapInPlace(&r.exit)
 	}
+}
+
+// restoreVar is a variable a command's prefix binding sets, with the
+// value to put back (jaiph-go patch).
+type restoreVar struct {
+	name string
+	vr   expand.Variable
+}
+
+// assigned is the value bound (or put back) as an assignment binds it,
+// where the variable is: a calling function's local stays that function's
+// (it became a new local of the running function, which hid the caller's
+// from then on: found by the soak, seed 221).
+func (rv restoreVar) assigned() expand.Variable {
+	vr := rv.vr
+	vr.Local = false
+	return vr
+}
+
+// putBack gives a variable a prefix binding set its value before the
+// command back (jaiph-go patch): a local (the running function's or a
+// calling one's, set or declared without a value) in the scope that holds
+// it, anything else as an assignment puts it (an unset through Set would
+// uncover what a calling function's local hides).
+func (r *Runner) putBack(rv restoreVar) {
+	if o, ok := r.writeEnv.(*overlayEnviron); ok && rv.vr.Local && o.replaceHeld(rv.name, rv.vr) {
+		return
+	}
+	r.setVarFailed(r.bindChecked(rv.name, rv.assigned()))
 }
 
 // isDeclBuiltin says name is a declaration builtin (jaiph-go patch).
