@@ -44,11 +44,32 @@ type Config struct {
 	Env Environ
 
 	// CmdSubst expands a command substitution node, writing its standard
-	// output to the provided [io.Writer].
+	// output to the provided [io.Writer]. noSplitStar is
+	// [Config.NoSplitStar] as the substitution starts, which its commands
+	// keep (jaiph-go patch: the argument is new).
 	//
 	// If nil, encountering a command substitution will result in an
 	// UnexpectedCommandError.
-	CmdSubst func(io.Writer, *syntax.CmdSubst) error
+	CmdSubst func(w io.Writer, cs *syntax.CmdSubst, noSplitStar bool) error
+
+	// NoSplitStar is bash's expand_no_split_dollar_star (jaiph-go patch):
+	// set while a word that is not split expands (an assignment's value,
+	// a here-string, the operands of [[ ]], a case word or pattern, an
+	// operator's pattern or replacement, an associative subscript, the
+	// word of ${x:-w} quoted, with = or with IFS not null), and kept by a
+	// command substitution started meanwhile for its whole life. While it
+	// is set and IFS is empty, an unquoted $* or ${a[*]} is one string,
+	// its elements joined with nothing, as if quoted, where it was one
+	// field per element: x=$(printf '<%s>' $*) is <a ba> with IFS= and
+	// 'a b' a (found by the soak, seed 222).
+	NoSplitStar bool
+
+	// CondWord: the word is an operand of [[ ]], an associative array's
+	// subscript or the value of its list's [k]=v, which bash expands
+	// with cond_expand_word or expand_subscript_string (jaiph-go patch:
+	// there, with IFS empty, $* with a slice or a #, %, ^ or , operator
+	// is split at its spaces and the pieces joined with one).
+	CondWord bool
 
 	// JobCount, if set, gives the number of jobs in the shell's job
 	// table, the \j of ${x@P} (jaiph-go patch).
@@ -357,6 +378,20 @@ func AssignLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
+	if !cfg.DeclArg && !cfg.listElemValue {
+		// bash's expand_string_assignment; a declaration builtin's
+		// argument and an indexed list's [k]=v are words as others
+		defer cfg.setNoSplitStar(true)()
+	}
+	return assignLiteral(cfg, word)
+}
+
+// assignLiteral is [AssignLiteral] with cfg prepared, [Config.NoSplitStar]
+// left as it is (the word of ${u:-w} in an assignment's value).
+func assignLiteral(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
 	parts, cloned := word.Parts, false
 	for i, wp := range parts {
 		lit, ok := wp.(*syntax.Lit)
@@ -410,7 +445,27 @@ func JoinedLiteral(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
+	if !cfg.DeclArg {
+		defer cfg.setNoSplitStar(true)() // a here-string's word
+	}
 	return cfg.joinedLiteral(word.Parts)
+}
+
+// rhsNoSplitStar is [Config.NoSplitStar] while the word of ${x-w}, ${x+w}
+// or ${x=w} (and their : forms) expands: bash's expand_string_for_rhs sets
+// it when the expansion is quoted, assigns, or IFS is not null, and clears
+// it otherwise (jaiph-go patch).
+func (cfg *Config) rhsNoSplitStar(op syntax.ParExpOperator) bool {
+	return cfg.inDblQuote || cfg.inHeredoc || op == syntax.AssignUnset || op == syntax.AssignUnsetOrNull || cfg.ifs != ""
+}
+
+// setNoSplitStar sets [Config.NoSplitStar] while a word expands and
+// returns the function that puts it back, as bash saves and restores its
+// expand_no_split_dollar_star around such a word (jaiph-go patch).
+func (cfg *Config) setNoSplitStar(on bool) (restore func()) {
+	old := cfg.NoSplitStar
+	cfg.NoSplitStar = on
+	return func() { cfg.NoSplitStar = old }
 }
 
 // joinedLiteral is [JoinedLiteral] of a word's parts with cfg prepared.
@@ -454,6 +509,9 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
+	// jaiph-go patch: a pattern is a word not split (bash's
+	// expand_string_for_pat, a case pattern, [[ ]]'s right operand)
+	defer cfg.setNoSplitStar(true)()
 	field, err := cfg.wordField(word.Parts, quoteNone)
 	if err != nil {
 		return "", err
@@ -1139,7 +1197,7 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", UnexpectedCommandError{Node: cs}
 	}
 	sb := cfg.strBuilder()
-	if err := cfg.CmdSubst(sb, cs); err != nil {
+	if err := cfg.CmdSubst(sb, cs, cfg.NoSplitStar); err != nil {
 		return "", err
 	}
 	out := sb.String()
@@ -1369,9 +1427,34 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					}
 					continue
 				}
+				if cfg.NoSplitStar && cfg.ifs == "" && cfg.starList(wp) {
+					elems, quotedNull, err := cfg.noSplitStarFields(wp)
+					if err != nil {
+						return err
+					}
+					if quotedNull {
+						curField = append(curField, fieldPart{quote: quoteDouble, val: elems[0]})
+						continue
+					}
+					for j, elem := range elems {
+						if j > 0 {
+							flush()
+						}
+						splitAdd(elem)
+					}
+					continue
+				}
 				if elems, ok, err := cfg.unquotedElemFields(wp); err != nil {
 					return err
 				} else if ok {
+					if cfg.splitLits && len(wps) == 1 && cfg.ifs == "" && wp.Param.Value == "*" && !wp.Excl {
+						// jaiph-go patch: bash leaves out the
+						// empty elements of $* in the word of an
+						// unquoted ${u:-w} with IFS empty when
+						// it is the whole word (x${u:+$*}y of a
+						// '' b is xa and by)
+						elems = slices.DeleteFunc(slices.Clone(elems), func(e string) bool { return e == "" })
+					}
 					// Unquoted "*" or "@" expansions produce one field per
 					// element; joining and re-splitting them would lose
 					// fields when IFS is empty (jaiph-go patch: with IFS
@@ -1387,11 +1470,13 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				if parts, ok, err := cfg.defaultWordParts(wp); err != nil {
 					return err
 				} else if ok {
+					restore := cfg.setNoSplitStar(cfg.rhsNoSplitStar(wp.Exp.Op))
 					if !quotesList(parts) {
 						old := cfg.splitLits
 						cfg.splitLits = true // ${x:-a b} is two fields, as the word's text is split
 						err := addParts(parts)
 						cfg.splitLits = old
+						restore()
 						if err != nil {
 							return err
 						}
@@ -1407,6 +1492,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					inner := *cfg
 					inner.splitLits = true
 					wfields, err := inner.wordFields(parts)
+					restore()
 					if err != nil {
 						return err
 					}
@@ -1713,6 +1799,95 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 	return elems, ok, nil
 }
 
+// namerefStarTarget is ${a[*]} for ${r} or $r of a nameref r to a[*] (no
+// operator), or nil (jaiph-go patch).
+func (cfg *Config) namerefStarTarget(pe *syntax.ParamExp) *syntax.ParamExp {
+	if pe.Excl || pe.Index != nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Width || pe.IsSet {
+		return nil
+	}
+	vr := cfg.peek(pe.Param.Value)
+	if vr.Kind != NameRef {
+		return nil
+	}
+	n := cfg.peekResolve(vr)
+	if !strings.HasSuffix(n, "[*]") || cfg.peek(n).Declared() {
+		return nil
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + n + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return nil
+	}
+	tp, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || nodeLit(tp.Index) != "*" || tp.Exp != nil || tp.Repl != nil || tp.Slice != nil {
+		return nil
+	}
+	return tp
+}
+
+// starList says pe is a "*" list: $*, ${a[*]}, ${!a[*]}, with an operator
+// or not, or ${r} of a nameref to one (jaiph-go patch).
+func (cfg *Config) starList(pe *syntax.ParamExp) bool {
+	switch {
+	case pe.Param.Value == "*" && !pe.Excl, nodeLit(pe.Index) == "*":
+		return true
+	case pe.Excl || pe.Index != nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil:
+		return false
+	}
+	return cfg.namerefStarTarget(pe) != nil
+}
+
+// noSplitStarFields is the fields of an unquoted "*" list while
+// [Config.NoSplitStar] is set and IFS is empty (jaiph-go patch): its
+// elements joined with nothing, as if quoted, an empty string no field
+// (but an array's, quotedNull: one quoted field); bash splits that of $*
+// with an operator applied to each element or a slice (${*/a/A}, ${*,},
+// ${*#a}, ${*:1}) at its spaces.
+func (cfg *Config) noSplitStarFields(pe *syntax.ParamExp) (fields []string, quotedNull bool, _ error) {
+	if tp := cfg.namerefStarTarget(pe); tp != nil {
+		pe = tp // ${r} or $r of a nameref to a[*] is ${a[*]}
+	}
+	// An array's ${a[*]} with elements is bash's quoted null when they
+	// join to nothing: not null for :-, :+, := and :?, and a field.
+	if pe.Param.Value != "*" && !pe.Excl && nodeLit(pe.Index) == "*" && pe.Repl == nil && pe.Slice == nil {
+		if elems, _, ok := cfg.listElems(pe); ok && len(elems) > 0 {
+			quotedNull = pe.Exp == nil
+			if pe.Exp != nil {
+				tp := *pe
+				exp := *pe.Exp
+				switch exp.Op {
+				case syntax.DefaultUnsetOrNull, syntax.DefaultUnset:
+					exp.Op, quotedNull = syntax.DefaultUnset, true
+				case syntax.AssignUnsetOrNull, syntax.AssignUnset:
+					exp.Op, quotedNull = syntax.AssignUnset, true
+				case syntax.ErrorUnsetOrNull, syntax.ErrorUnset:
+					exp.Op, quotedNull = syntax.ErrorUnset, true
+				case syntax.AlternateUnsetOrNull:
+					exp.Op = syntax.AlternateUnset
+				}
+				tp.Exp = &exp
+				pe = &tp
+			}
+		}
+	}
+	oldDbl := cfg.inDblQuote
+	cfg.inDblQuote = true
+	val, err := cfg.paramExp(pe)
+	cfg.inDblQuote = oldDbl
+	if err != nil {
+		return nil, false, err
+	}
+	if quotedNull {
+		return []string{val}, true, nil
+	}
+	if pe.Param.Value == "*" && (pe.Repl != nil || pe.Slice != nil || pe.Exp != nil && perElemOp(pe.Exp) && pe.Exp.Op != syntax.OtherParamOps) {
+		return strings.FieldsFunc(val, func(r rune) bool { return r == ' ' }), false, nil
+	}
+	if val == "" {
+		return nil, false, nil
+	}
+	return []string{val}, false, nil
+}
+
 // unquotedNameFields is unquotedElemFields for the name lists ${!prefix@},
 // ${!prefix*}, ${!name[@]} and ${!name[*]} (jaiph-go patch: they were one
 // string joined with spaces, so with an IFS without a space
@@ -1864,12 +2039,16 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 				empty := len(elems) == 0
 				if !empty && (op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull) {
-					empty = strings.Join(elems, " ") == ""
+					empty = cfg.quotedListNull(elems, star)
 				}
 				isDefault := op == syntax.DefaultUnset || op == syntax.DefaultUnsetOrNull
 				switch {
 				case isDefault == empty: // the default, or the alternative
 					return cfg.quotedOpFields(pe.Exp.Word)
+				case empty && (star || len(elems) > 0):
+					// no alternative for a null list: one empty
+					// field, as "$*" and "$@" of one empty element
+					return []string{""}, nil
 				case empty: // no alternative for an empty list
 					return []string{}, nil
 				}
@@ -1885,11 +2064,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 				// the list's fields)
 				empty := len(elems) == 0
 				if !empty && op == syntax.AssignUnsetOrNull {
-					if star {
-						empty = cfg.ifsJoin(elems) == ""
-					} else {
-						empty = strings.Join(elems, " ") == ""
-					}
+					empty = cfg.quotedListNull(elems, star)
 				}
 				if empty {
 					oldDbl := cfg.inDblQuote
@@ -2233,6 +2408,17 @@ func sliceLenText(pe *syntax.ParamExp) string {
 	return text
 }
 
+// quotedListNull says a quoted list with elements is null for a ":"
+// operator: a "*" list joined with IFS's first character is empty (with
+// IFS empty, "${*:-w}" of two empty elements is w), an "@" list joined
+// with spaces (jaiph-go patch).
+func (cfg *Config) quotedListNull(elems []string, star bool) bool {
+	if star {
+		return cfg.ifsJoin(elems) == ""
+	}
+	return strings.Join(elems, " ") == ""
+}
+
 // quotedOpFields expands the word of a quoted "${a[@]:-w}" (jaiph-go patch)
 // as a double-quoted word: one field, or one per element of a list
 // expansion inside it ("${u[@]:-${d[@]}}").
@@ -2248,6 +2434,7 @@ func (cfg *Config) quotedOpFields(w *syntax.Word) ([]string, error) {
 	// gave wxwy: the nested call wrote over the caller's "x").
 	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
 	defer func() { cfg.inDblQuote, cfg.fieldAlloc, cfg.fieldsAlloc = oldDbl, fa, fsa }()
+	defer cfg.setNoSplitStar(true)() // quoted: see rhsNoSplitStar
 	fields, err := cfg.wordFields(cfg.opWord(w).Parts)
 	if err != nil {
 		return nil, err

@@ -231,6 +231,10 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) {
 		return "", false, nil
 	}
+	if pe := cfg.assocElemParam(target); pe != nil {
+		v, err := cfg.paramExp(pe)
+		return v, true, err
+	}
 	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
 	if err != nil || len(w.Parts) != 1 {
 		return "", false, nil
@@ -241,6 +245,25 @@ func (cfg *Config) indirectElem(target string) (string, bool, error) {
 	}
 	v, err := cfg.paramExp(pe)
 	return v, true, err
+}
+
+// assocElemParam is the element of an associative array that target (the
+// value of r in ${!r}) names with a plain key, its text as written (m[a b],
+// m[<k>]: the parser reads a subscript as arithmetic), or nil (jaiph-go
+// patch).
+func (cfg *Config) assocElemParam(target string) *syntax.ParamExp {
+	open := strings.IndexByte(target, '[')
+	if open <= 0 || !strings.HasSuffix(target, "]") || !syntax.ValidName(target[:open]) || cfg.Env.Get(target[:open]).Kind != Associative {
+		return nil
+	}
+	key := target[open+1 : len(target)-1]
+	if key == "" || key == "@" || key == "*" || strings.ContainsAny(key, "$`\\'\"[]") {
+		return nil
+	}
+	return &syntax.ParamExp{
+		Param: &syntax.Lit{Value: target[:open]},
+		Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: key}}},
+	}
 }
 
 // indirectTarget parses the parameter that ${!ref…} names, as bash's
@@ -261,6 +284,10 @@ func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (*syntax.ParamExp, bool, 
 	target, err := cfg.paramExp(&ref)
 	if err != nil || target == "" {
 		return nil, false, err
+	}
+	if tp := cfg.assocElemParam(target); tp != nil {
+		tp.Exp, tp.Repl, tp.Slice = pe.Exp, pe.Repl, pe.Slice
+		return tp, true, nil
 	}
 	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + target + "}"))
 	var tp *syntax.ParamExp
@@ -507,17 +534,33 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// "*" expansions like ${*}, ${arr[*]}, or ${!prefix*} join their
 	// elements with the first IFS character; others use a space.
 	join := func(elems []string) string {
-		if name == "*" && cfg.ifs == "" && cfg.DeclArg && !cfg.inDblQuote {
-			// jaiph-go patch: with IFS null, an unquoted $* in a
-			// declaration builtin's argument is separate words, which
-			// the builtin's value joins with spaces (declare c=$* is
-			// "a b", c=$* is "ab"; ${a[*]} stays "ab").
+		if cfg.CondWord && cfg.ifs == "" && !cfg.inDblQuote && name == "*" && !pe.Excl && (pe.Slice != nil || pe.Exp != nil && perElemOp(pe.Exp) && pe.Exp.Op != syntax.OtherParamOps) {
+			// jaiph-go patch: bash splits such a $* (a slice, a #, %,
+			// ^ or , operator) at its spaces in an operand of [[ ]]
+			// or an associative subscript with IFS empty, and joins
+			// the pieces with a space ([[ ${*:1} == "x y z" ]] of ' x '
+			// 'y  z')
+			return strings.Join(strings.FieldsFunc(strings.Join(elems, ""), func(r rune) bool { return r == ' ' }), " ")
+		}
+		if cfg.ifs == "" && !cfg.inDblQuote && !cfg.inHeredoc && !cfg.NoSplitStar && !cfg.listElemValue &&
+			(cfg.DeclArg || cfg.assignRHS || cfg.inAssign) && spaceJoinedStar(pe, name, index) {
+			// jaiph-go patch: with IFS null, a value not split
+			// while Config.NoSplitStar is clear (a declaration
+			// builtin's argument, the word of ${u:-w} in an
+			// assignment's value) gets $* and the "*" lists bash
+			// makes with string_list_pos_params as separate words,
+			// which it joins with spaces (declare c=$* is "a b",
+			// c=$* is "ab"; ${a[*]} stays "ab").
 			return strings.Join(elems, " ")
 		}
-		if name == "*" && cfg.inHeredoc {
+		if cfg.inHeredoc && spaceJoinedStar(pe, name, index) && (name != "*" || pe.Repl == nil) &&
+			!(cfg.NoSplitStar && cfg.ifs == "" && pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps) {
 			// jaiph-go patch: bash joins the positional parameters
-			// of a here-document's $* with spaces, whatever IFS (an
-			// array's ${a[*]} with IFS's first character)
+			// of a here-document's $* with spaces, whatever IFS,
+			// and so the lists string_list_pos_params makes there
+			// (an array's ${a[*]} with IFS's first character, as
+			// ${*/a/A}; with expand_no_split_dollar_star set and
+			// IFS empty, ${*@Q} joins with nothing)
 			return strings.Join(elems, " ")
 		}
 		if cfg.ifs == "" && cfg.listElemValue && !cfg.inDblQuote && (name == "*" || nodeLit(index) == "*") {
@@ -900,7 +943,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				// null (x=${a[@]:-w} with a=("") is empty); $* with
 				// IFS empty joins its elements without them
 				null = !set
-			case star && name == "*" && cfg.ifs == "" && !cfg.inDblQuote && !cfg.inHeredoc && (cfg.assignRHS || cfg.inAssign) && !cfg.DeclArg:
+			case star && name == "*" && cfg.ifs == "" && !cfg.inDblQuote && !cfg.inHeredoc && cfg.NoSplitStar:
 				// $* with IFS empty in an assignment's value: its
 				// elements joined with nothing (x=${*:-w} of two
 				// empty ones is w; in a declaration's value or a
@@ -935,7 +978,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					// jaiph-go patch: in an assignment's value the
 					// word has the assignment's tilde rules too
 					// (v=${u-~:~}).
-					expandWord = AssignLiteral
+					expandWord = assignLiteral
 				}
 				switch pe.Exp.Op {
 				case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
@@ -949,7 +992,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					cfg.assignRHS = true
 					defer func() { cfg.assignRHS = old }()
 				}
-				if arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word)); err != nil {
+				restore := cfg.setNoSplitStar(cfg.rhsNoSplitStar(pe.Exp.Op))
+				arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word))
+				restore()
+				if err != nil {
 					return "", err
 				}
 			}
@@ -968,7 +1014,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				}
 				fallthrough
 			default:
-				if arg, err = Literal(cfg, pe.Exp.Word); err != nil {
+				restore := cfg.setNoSplitStar(true) // a pattern, as Pattern
+				arg, err = Literal(cfg, pe.Exp.Word)
+				restore()
+				if err != nil {
 					return "", err
 				}
 			}
@@ -1225,7 +1274,9 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
+		restore := cfg.setNoSplitStar(true) // a pattern, as Pattern
 		arg, err := Literal(cfg, pe.Exp.Word)
+		restore()
 		if err != nil {
 			return nil, err
 		}
@@ -1287,6 +1338,30 @@ func perElemList(pe *syntax.ParamExp) bool {
 		return true
 	}
 	return pe.Exp != nil && perElemOp(pe.Exp)
+}
+
+// spaceJoinedStar says the "*" list pe is one bash joins with spaces in a
+// value not split with IFS null and expand_no_split_dollar_star clear
+// (jaiph-go patch, see paramExp's join): $* with any operator but a case
+// conversion, an array's ${a[*]:n}, ${a[*]#p}, ${a[*]%p} and ${a[*]@op},
+// and its keys ${!a[*]}.
+func spaceJoinedStar(pe *syntax.ParamExp, name string, index syntax.ArithmExpr) bool {
+	caseConv := false
+	if pe.Exp != nil {
+		switch pe.Exp.Op {
+		case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+			caseConv = true
+		}
+	}
+	switch {
+	case name == "*" && !pe.Excl:
+		return !caseConv
+	case nodeLit(index) != "*":
+		return false
+	case pe.Excl:
+		return pe.Names == 0
+	}
+	return pe.Slice != nil || pe.Exp != nil && !caseConv && perElemOp(pe.Exp)
 }
 
 // perElemOp: an operator applied to each element of a list (jaiph-go
@@ -1455,7 +1530,9 @@ func (cfg *Config) replPattern(repl *syntax.Replace) (pat string, anchor byte, e
 	if repl.Orig == nil {
 		return "", 0, nil
 	}
+	restore := cfg.setNoSplitStar(true) // a pattern, as Pattern
 	field, err := cfg.wordField(repl.Orig.Parts, quoteNone)
+	restore()
 	if err != nil {
 		return "", 0, err
 	}
@@ -1698,7 +1775,13 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		key := "0"
 		if idx != nil {
 			var err error
-			if key, err = Literal(cfg, idx.(*syntax.Word)); err != nil {
+			restore := cfg.setNoSplitStar(true) // an associative subscript, as assocKey
+			oldCond := cfg.CondWord
+			cfg.CondWord = true
+			key, err = Literal(cfg, idx.(*syntax.Word))
+			cfg.CondWord = oldCond
+			restore()
+			if err != nil {
 				return err
 			}
 		}
@@ -1780,7 +1863,9 @@ func (cfg *Config) replWith(w *syntax.Word) (func(match string) string, error) {
 	if w == nil {
 		return func(string) string { return "" }, nil
 	}
+	restore := cfg.setNoSplitStar(true) // bash's expand_string_unsplit
 	parts, err := cfg.wordField(w.Parts, quoteNone)
+	restore()
 	if err != nil {
 		return nil, err
 	}
@@ -1957,7 +2042,7 @@ func (cfg *Config) namerefListOp(pe, elem *syntax.ParamExp, star bool) (string, 
 		} else {
 			joined = strings.Join(elems, " ")
 		}
-	case star && quoted:
+	case star && (quoted || cfg.NoSplitStar):
 		joined = cfg.ifsJoin(elems)
 	case cfg.inHeredoc && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil:
 		// a here-document's ${r} of a[@]: a space, as its
@@ -2067,6 +2152,10 @@ func AssocKeyRaw(cfg *Config, idx syntax.ArithmExpr, raw string) (string, error)
 // assocKey is AssocKey, with core the subscript's text without its
 // leading and trailing blanks when known.
 func assocKey(cfg *Config, idx syntax.ArithmExpr, core string) (string, error) {
+	defer cfg.setNoSplitStar(true)() // bash's expand_subscript_string
+	oldCond := cfg.CondWord
+	cfg.CondWord = true
+	defer func() { cfg.CondWord = oldCond }()
 	w, isWord := idx.(*syntax.Word)
 	if isWord && !bareElemRef(w) {
 		return Literal(cfg, w)

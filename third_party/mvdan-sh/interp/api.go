@@ -392,6 +392,12 @@ type Runner struct {
 	// (jaiph-go patch).
 	subshellLevel int
 
+	// noSplitStar is bash's expand_no_split_dollar_star as this shell
+	// started: set in a command substitution begun while a word that is
+	// not split expanded, and for its whole life (jaiph-go patch, see
+	// expand.Config.NoSplitStar).
+	noSplitStar bool
+
 	// declFromCall is set while a declaration builtin reached as a
 	// call (not parsed as a DeclClause) runs: the call was traced.
 	declFromCall bool // jaiph-go patch
@@ -1718,6 +1724,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.startTime = r.startTime
 	r2.bashPID = int(fakeSubshellPID.Add(1))
 	r2.subshellLevel = r.subshellLevel + 1
+	r2.noSplitStar = r.ecfg.NoSplitStar // jaiph-go patch: bash's fork keeps it
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2

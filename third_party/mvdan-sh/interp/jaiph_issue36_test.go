@@ -2,7 +2,10 @@
 // patches of jaiph-go's issue 36: constructs that ran, but not as bash 5.2.
 package interp_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestJaiphLoopLevel(t *testing.T) {
 	runCases(t, []string{
@@ -404,5 +407,60 @@ echo "top [$v1]"`)
 			}
 		}
 	}
+	runCases(t, cases)
+}
+
+// TestJaiphNoSplitStar: bash's expand_no_split_dollar_star. A command
+// substitution begun while a word that is not split expands (an
+// assignment's value, a here-string, [[ ]], a case word, a pattern, an
+// associative subscript, a quoted default's word) keeps it for its whole
+// life: there, with IFS empty, an unquoted $* or ${a[*]} is one string
+// joined with nothing (x=$(printf '<%s>' $*) of 'a b' a is <a ba>: found
+// by the soak, seed 222). Probing beside it: with the flag clear and IFS
+// empty, a declaration's value and the word of ${u:-w} in an assignment
+// join $* and the lists bash builds with string_list_pos_params with
+// spaces; a here-document's lists; the null tests of quoted "*" lists;
+// the empty elements of $* as the whole word of an unquoted ${u:+$*};
+// [[ ]] and associative subscripts split a $* slice at its spaces; ${!r}
+// of an associative element with a plain key.
+func TestJaiphNoSplitStar(t *testing.T) {
+	var cases []string
+	const setup = `set -- 'a b' a ''; a=('a b' a ''); pa=1 pb=2; declare -A m=([k]='a b' [j]=c); declare -n r='a[*]'`
+	p := func(e string) string { return "printf '<%s>' " + e }
+	for _, ctx := range []string{`x=$(%s); echo "[$x]"`, `x="$(%s)"; echo "[$x]"`, `a3[1]=$(%s); echo "[${a3[1]}]"`,
+		`z=$(%s) eval 'echo "[$z]"'`, `cat <<< "$(%s)"`, `[[ $(%s) == "<a ba>"* ]] && echo yes`,
+		`case $(%s) in "<a ba>"*) echo yes;; *) echo no;; esac`, `case x in $(%s)) echo yes;; *) echo no;; esac`,
+		`local y=$(%s); echo "[$y]"`, `a2=("$(%s)"); echo "[${a2[0]}]"`, `a2=([1]=$(%s)); echo "[${a2[1]}]"`,
+		`declare -A m2=([k]=$(%s)); echo "[${m2[k]}]"`, `declare -A m2; m2[$(%s)]=1; declare -p m2`,
+		`echo "[${u:-$(%s)}]"`, `echo [${u:-$(%s)}]`, `x=${u:-$(%s)}; echo "[$x]"`, `echo [${u=$(%s)}] "$u"`,
+		`echo [$(%s)]`, "x=`%s`; echo \"[$x]\"", `x=abc; echo ${x#$(%s)} ${x/b/$(%s)}`} {
+		for _, body := range []string{p("$*"), p("${a[*]}"), p("${*/a/A}"), p("${a[*]^}"), p("${*:1}"), p("${!a[*]}"), p("${r}"),
+			p("$@"), `g() { printf '<%s>' $*; }; g`, ` ( printf '<%s>' $* )`, `echo | printf '<%s>' $*`,
+			`v=$(printf '<%s>' $*); printf %s "$v"`, `local v=$*; printf %s "$v"`, `IFS=:; printf '<%s>' $*`} {
+			for _, ifs := range []string{"IFS=''\n", "\nIFS=; "} {
+				cases = append(cases, "f() { "+setup+"; "+ifs+strings.ReplaceAll(ctx, "%s", body)+"\n}\nf")
+			}
+		}
+	}
+	for _, set := range []string{`set -- 'a b' a ''; a=('a b' a '')`, `set -- '' ''; a=('' '')`, `set -- ' x ' 'y  z'; a=(' x ' 'y  z')`, `set --; a=()`} {
+		for _, e := range []string{"$*", "${*:1}", "${*/a/A}", "${*,}", "${*#?}", "${*%?}", "${*@Q}", "${*:-w}", "${*:+w}",
+			"${a[*]}", "${a[*]:1}", "${a[*]/a/A}", "${a[*],}", "${a[*]@U}", "${a[*]:-w}", "${a[*]-w}", "${!a[*]}", "${!m[*]}", "${r}", "x$*y"} {
+			for _, ctx := range []string{`local v=E; printf '<%s>' "$v"`, `y=${u:-E}; printf '<%s>' "$y"`, `y=${u:+E}; printf '<%s>' "$y"`,
+				`printf '<%s>' E; echo " $#"`, `printf '<%s>' "${u:-E}"`, `cat <<ZZ` + "\n<E>\nZZ\n", `[[ E == "a ba" ]] && echo yes`,
+				`declare -A am=([k]=E); echo "<${am[k]}>"`, `printf '<%s>' x${u:+E}y ${u:-E}`} {
+				body := strings.ReplaceAll(ctx, "E", e)
+				for _, wrap := range []string{"%s", `x=$(%s); echo "[$x]"`} {
+					cases = append(cases, "f() { "+set+"; pa=1 pb=2; declare -A m=([k]='a b' [j]=c); declare -n r='a[*]'; u=1; unset u; IFS=''\n"+
+						strings.ReplaceAll(wrap, "%s", body)+"\n}\nf")
+				}
+			}
+		}
+	}
+	cases = append(cases,
+		`f() { set -- '' a '' b ''; IFS=''; u=1; printf '<%s>' x${u:+$*}y ${u:+$*} x$*y; echo; }; f`,
+		`f() { set -- ' x ' 'y  z' ''; IFS=''; [[ ${*,} == "x y z" ]] && echo 1; [[ ${*:1} == "x y z" ]] && echo 2; [[ ${*/x/X} == " X y  z" ]] && echo 3; case ${*#?} in "x   z") echo 4;; esac; declare -A m; m[${*:1}]=1; declare -p m; }; f`,
+		`for s in "set --; a=()" "set -- '' ''; a=('' '')" "set -- ''; a=('')"; do for i in "IFS=''" "unset IFS" "IFS=:"; do eval "$s; $i"; printf '<%s>' "${*:+w}" . "${@:+w}" . "${a[*]:+w}" . "${a[@]:+w}" . "${*:-w}" . "${a[*]:-w}" . "${a[*]-w}"; echo; done; done`,
+		`declare -A m=([k]=1 ["a b"]=2 ["<a>"]=3 ["x+y"]=4); for k in 'm[k]' 'm[a b]' 'm[<a>]' 'm[x+y]' 'm[<z>]' 'm[ k ]'; do x=$k; echo "<${!x}> <${!x:-d}>"; done`,
+	)
 	runCases(t, cases)
 }

@@ -50,7 +50,10 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 		Env:      expandEnv{r},
 		Done:     ctx.Done(), // jaiph-go patch: a long pattern match gives up on Ctrl-C
 		JobCount: r.jobCount, // jaiph-go patch: \j of ${x@P}
-		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+		// jaiph-go patch: bash's expand_no_split_dollar_star goes with
+		// the substitution's commands (expand.Config.NoSplitStar).
+		NoSplitStar: r.noSplitStar,
+		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst, noSplitStar bool) error {
 			switch len(cs.Stmts) {
 			case 0: // nothing to do
 				return nil
@@ -90,6 +93,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 				return err
 			}
 			r2 := r.subshell(false)
+			r2.noSplitStar, r2.ecfg.NoSplitStar = noSplitStar, noSplitStar
 			r2.stdout = w
 			r2.traceDepth++
 			r2.noSignalReport = true // jaiph-go patch: see jaiph_sigreport.go
@@ -320,6 +324,7 @@ func (r *Runner) expandErr(err error) {
 		return
 	}
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
+	defaultBadSubscript := isDefaultAssignErr(err) && errors.Is(err, expand.ErrBadSubscript) // ${a[@]:=w}
 	switch {
 	case unsetParam, strings.HasSuffix(errMsg, ": invalid indirect expansion"), isArithmErr(err),
 		strings.HasSuffix(errMsg, ": invalid variable name"), // jaiph-go patch: ${!r}, see indirectTarget
@@ -331,7 +336,7 @@ func (r *Runner) expandErr(err error) {
 		// variable while a word expands (${r:=x}, $((r=2))).
 		errors.Is(err, errReadOnly),
 		errors.Is(err, expand.ErrBadLengthSubscript),
-		isDefaultAssignErr(err) && errors.Is(err, expand.ErrBadSubscript):
+		defaultBadSubscript:
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -342,13 +347,13 @@ func (r *Runner) expandErr(err error) {
 			// command ($(exit 3) ${!r}: 3), or 1.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
-		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam || isDefaultAssignErr(err) && errors.Is(err, expand.ErrBadSubscript) {
+		if _, intValue := errors.AsType[intValueError](err); errors.Is(err, errReadOnly) || intValue && !unsetParam || defaultBadSubscript {
 			// jaiph-go patch: bash's err_readonly keeps the last
 			// status ($((n--)) of a readonly n after (exit 3): 3), as
 			// a declare -i value's arithmetic does.
 			r.exit.code = cmp.Or(r.lastExit.code, 1)
 		}
-		if isDefaultAssignErr(err) && (errors.Is(err, errReadOnly) || errors.Is(err, expand.ErrBadSubscript)) && !r.errexitOn() {
+		if (defaultBadSubscript || isDefaultAssignErr(err) && errors.Is(err, errReadOnly)) && !r.errexitOn() {
 			// jaiph-go patch: bash's ${v:=w} of a readonly v (or of a
 			// nameref to a[@]) fails with EX_BADUSAGE (2) as it
 			// discards the command (under errexit its err_readonly,
@@ -489,9 +494,22 @@ func (r *Runner) fields(words ...*syntax.Word) []string {
 // assocListLiteral expands a key or value of an associative list: bash
 // 5.2 expands no tilde prefix there (jaiph-go patch).
 func (r *Runner) assocListLiteral(word *syntax.Word) string {
+	old, oldCond := r.ecfg.NoSplitStar, r.ecfg.CondWord
+	r.ecfg.NoSplitStar, r.ecfg.CondWord = true, true // bash's expand_subscript_string
 	str, err := expand.LiteralNoTilde(r.ecfg, word)
+	r.ecfg.NoSplitStar, r.ecfg.CondWord = old, oldCond
 	r.expandErr(err)
 	return str
+}
+
+// unsplitLiteral is literal of a word bash expands without splitting it
+// (a case word), [expand.Config.NoSplitStar] set meanwhile (jaiph-go
+// patch).
+func (r *Runner) unsplitLiteral(word *syntax.Word) string {
+	old := r.ecfg.NoSplitStar
+	r.ecfg.NoSplitStar = true
+	defer func() { r.ecfg.NoSplitStar = old }()
+	return r.literal(word)
 }
 
 // assocPairWord is a word of an associative list of key-value pairs as
@@ -1883,7 +1901,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		trace.expr(cm.Word)
 		trace.string(" in")
 		trace.newLineFlush()
-		str := r.literal(cm.Word)
+		str := r.unsplitLiteral(cm.Word)
 		runNext := false // whether the previous item ended with ";&"
 		for _, ci := range cm.Items {
 			if !runNext && !slices.ContainsFunc(ci.Patterns, func(word *syntax.Word) bool {
@@ -1910,7 +1928,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	case *syntax.TestClause:
 		r.comsubNoErrExit = r.noErrExit // jaiph-go patch: see comsubNoErrExit
 		r.thisCommand = "[["            // jaiph-go patch: see thisCommand
+		// jaiph-go patch: [[ ]]'s words are not split (bash's
+		// cond_expand_word), see expand.Config.NoSplitStar
+		old, oldCond := r.ecfg.NoSplitStar, r.ecfg.CondWord
+		r.ecfg.NoSplitStar, r.ecfg.CondWord = true, true
 		res := r.bashTest(ctx, cm.X, false)
+		r.ecfg.NoSplitStar, r.ecfg.CondWord = old, oldCond
 		r.comsubNoErrExit = false
 		if res == "" && r.exit.ok() {
 			// to preserve exit status code 2 for regex errors, etc

@@ -366,7 +366,28 @@ func (r *Runner) globalVar(name string) expand.Variable {
 	// in a subshell the scope globalEnv gives holds copies of the
 	// callers' locals too (or sees them through its parents): the
 	// globals are what is not marked local
-	return globalScope(r.writeEnv).Get(name)
+	return globalScopeGet(r.writeEnv, name)
+}
+
+// globalScopeGet is globalScope(env).Get(name), found by walking env's
+// levels rather than copying every variable (jaiph-go patch).
+func globalScopeGet(env expand.Environ, name string) expand.Variable {
+	for e := env; e != nil; {
+		o, ok := e.(*overlayEnviron)
+		if !ok {
+			return e.Get(name)
+		}
+		if !o.funcScope && !o.tempScope {
+			n := o.normalize(name)
+			if vr, held := o.values[n]; held && !vr.Local {
+				return vr.Variable
+			} else if g, shadowed := o.shadowedGlobals[n]; held && shadowed {
+				return g.Variable
+			}
+		}
+		e = o.parent
+	}
+	return expand.Variable{}
 }
 
 // callerNameref says the nameref name resolves to is a function's local,
