@@ -103,6 +103,7 @@ var table = []refusal{
 	// bash reads ${#^}, ${#,,x} and ${#/} as the length operator
 	// followed by garbage: bad substitution.
 	{"${#^}, ${#,}, ${#/}, ${#+}, ${#=} (bash: bad substitution)", kNode, "${#^}", "", "set -- a b; echo ${#^}; echo after"},
+	{"${@@A}, ${*@A} (bash gives the positional parameters as a set -- command, which the interpreter does not)", kNode, "${@@A}", "", "set -- 'a b' c; echo ${@@A}"},
 	{"${RANDOM[…]}, ${!RANDOM} (bash draws another count of numbers for RANDOM's element, list and indirect forms, and a seeded RANDOM goes on with other numbers: write $RANDOM)", kNode, "${RANDOM[…]}", "", "RANDOM=1; x=${RANDOM[@]#1}; echo $RANDOM"},
 	{"a brace expansion in double quotes inside a double-quoted ${…} (bash expands it)", kNode, "\"{,}\"", "", `a=(0 1 2 3); echo "${a["{1..2}"]}"; echo "${v:-"{a,b}"}"`},
 	// Inside $(…) and <(…), bash ends a here-document at a line that
@@ -762,6 +763,9 @@ func scan(f *syntax.File) (out, steps []found) {
 			}
 			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil {
 				hit(kParamOp, "", n.Exp.Word.Lit(), n.Pos())
+				if n.Param != nil && (n.Param.Value == "@" || n.Param.Value == "*") && n.Exp.Word.Lit() == "A" {
+					hit(kNode, "${@@A}", "", n.Pos())
+				}
 			}
 			if badLengthSubst(n) {
 				hit(kNode, "${#^}", "", n.Pos())

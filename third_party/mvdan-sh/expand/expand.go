@@ -64,12 +64,22 @@ type Config struct {
 	// 'a b' a (found by the soak, seed 222).
 	NoSplitStar bool
 
+	// starArraysSpaced: expanding the word of ${u-w} in condRhsWord,
+	// where an array's "*" list joins with spaces (jaiph-go patch).
+	starArraysSpaced bool
+
 	// CondWord: the word is an operand of [[ ]], an associative array's
 	// subscript or the value of its list's [k]=v, which bash expands
 	// with cond_expand_word or expand_subscript_string (jaiph-go patch:
 	// there, with IFS empty, $* with a slice or a #, %, ^ or , operator
 	// is split at its spaces and the pieces joined with one).
 	CondWord bool
+
+	// CaseWord: the word is a case command's word, which bash expands
+	// with expand_word_leave_quoted (jaiph-go patch: as in CondWord's
+	// contexts, the word of ${u-w} holding a "*" list is words joined
+	// with a space, see condRhsWord).
+	CaseWord bool
 
 	// JobCount, if set, gives the number of jobs in the shell's job
 	// table, the \j of ${x@P} (jaiph-go patch).
@@ -1704,6 +1714,10 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 	if pe.Length || pe.Width || pe.IsSet {
 		return nil, false, nil
 	}
+	if cfg.starArraysSpaced && nodeLit(pe.Index) == "*" && pe.Param.Value != "*" && !pe.Length {
+		v, err := cfg.paramExp(pe) // one string, see condRhsWord
+		return []string{v}, err == nil, err
+	}
 	if tp := cfg.namerefListTarget(pe); tp != nil && (!cfg.splitLits || cfg.ifs == "") {
 		// jaiph-go patch: an unquoted $r of a nameref to a[@] or a[*]
 		// is that list's fields, as ${a[@]} (with IFS empty they were
@@ -1713,7 +1727,9 @@ func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool, erro
 		return cfg.unquotedElemFields(tp)
 	}
 	if pe.Excl {
-		if pe.Repl != nil || pe.Exp != nil {
+		if pe.Repl != nil || pe.Exp != nil || pe.Slice != nil {
+			// an indirection (${!a[*]:1} too: bash's is through the
+			// value of ${a[*]}, not a slice of the keys)
 			return nil, false, nil
 		}
 		names, ok := cfg.unquotedNameFields(pe)
@@ -2406,6 +2422,45 @@ func sliceLenText(pe *syntax.ParamExp) string {
 		text += strings.Repeat(" ", int(rb.Col()-x.End().Col()))
 	}
 	return text
+}
+
+// hasStarList says the word holds an unquoted "*" list ($*, ${a[*]},
+// with or without an operator) at its top (jaiph-go patch).
+func hasStarList(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && (pe.Param.Value == "*" && !pe.Excl || nodeLit(pe.Index) == "*") {
+			return true
+		}
+	}
+	return false
+}
+
+// condRhsWord expands the word of an unquoted ${u-w}, ${u:-w}, ${u+w} or
+// ${u:+w} holding a "*" list in an operand of [[ ]], a case word or an
+// associative subscript or value (CondWord, CaseWord) with IFS empty
+// (jaiph-go patch): bash
+// expands it as words, $* one per element, an array's ${a[*]} joined with
+// spaces, and joins the words that are not empty with a space ([[ ${u-$*}
+// == "a b a" ]] of 'a b' a '').
+func (cfg *Config) condRhsWord(w *syntax.Word) (string, error) {
+	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
+	old := cfg.starArraysSpaced
+	cfg.starArraysSpaced = true
+	defer func() { cfg.starArraysSpaced, cfg.fieldAlloc, cfg.fieldsAlloc = old, fa, fsa }()
+	fields, err := cfg.wordFields(w.Parts)
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	for _, f := range fields {
+		if s := cfg.fieldJoin(f); s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " "), nil
 }
 
 // quotedListNull says a quoted list with elements is null for a ":"

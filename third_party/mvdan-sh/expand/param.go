@@ -534,6 +534,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// "*" expansions like ${*}, ${arr[*]}, or ${!prefix*} join their
 	// elements with the first IFS character; others use a space.
 	join := func(elems []string) string {
+		if cfg.starArraysSpaced && nodeLit(index) == "*" && name != "*" {
+			return strings.Join(elems, " ") // see condRhsWord
+		}
 		if cfg.CondWord && cfg.ifs == "" && !cfg.inDblQuote && name == "*" && !pe.Excl && (pe.Slice != nil || pe.Exp != nil && perElemOp(pe.Exp) && pe.Exp.Op != syntax.OtherParamOps) {
 			// jaiph-go patch: bash splits such a $* (a slice, a #, %,
 			// ^ or , operator) at its spaces in an operand of [[ ]]
@@ -993,7 +996,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					defer func() { cfg.assignRHS = old }()
 				}
 				restore := cfg.setNoSplitStar(cfg.rhsNoSplitStar(pe.Exp.Op))
-				arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word))
+				if (cfg.CondWord || cfg.CaseWord) && !cfg.NoSplitStar && !cfg.inDblQuote && !cfg.inHeredoc && hasStarList(pe.Exp.Word) {
+					arg, err = cfg.condRhsWord(pe.Exp.Word)
+				} else {
+					arg, err = expandWord(cfg, cfg.opWord(pe.Exp.Word))
+				}
 				restore()
 				if err != nil {
 					return "", err

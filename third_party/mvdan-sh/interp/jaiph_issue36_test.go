@@ -462,5 +462,15 @@ func TestJaiphNoSplitStar(t *testing.T) {
 		`for s in "set --; a=()" "set -- '' ''; a=('' '')" "set -- ''; a=('')"; do for i in "IFS=''" "unset IFS" "IFS=:"; do eval "$s; $i"; printf '<%s>' "${*:+w}" . "${@:+w}" . "${a[*]:+w}" . "${a[@]:+w}" . "${*:-w}" . "${a[*]:-w}" . "${a[*]-w}"; echo; done; done`,
 		`declare -A m=([k]=1 ["a b"]=2 ["<a>"]=3 ["x+y"]=4); for k in 'm[k]' 'm[a b]' 'm[<a>]' 'm[x+y]' 'm[<z>]' 'm[ k ]'; do x=$k; echo "<${!x}> <${!x:-d}>"; done`,
 	)
+	// the word of ${u-w} holding a "*" list in [[ ]], a case word and an
+	// associative subscript or value: words joined with a space
+	for _, set := range []string{`set -- 'a b' a ''; a=('a b' a '')`, `set -- ' x ' 'y  z'; a=(' x ' 'y  z')`, `set -- a '' b; a=(a '' b)`} {
+		for _, e := range []string{"$*", "${*:1}", "${*,}", "${*#?}", "${*@Q}", "${a[*]}", "${a[*]:1}", "${a[*]/a/A}", "${!a[*]}", "x$*y", "$@"} {
+			cases = append(cases, "f() { "+set+"; IFS=''\n"+strings.ReplaceAll(`declare -A am=([k]=${u-E}); V=${am[k]}; am[${u-E}]=1; declare -p am
+[[ ${u-E} == "$V" ]] && echo same; case ${u-E} in "$V") echo case;; esac; u=1; [[ ${u:+E} == "$V" ]] && echo alt
+}
+f`, "E", e))
+		}
+	}
 	runCases(t, cases)
 }

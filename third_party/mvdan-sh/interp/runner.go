@@ -502,13 +502,13 @@ func (r *Runner) assocListLiteral(word *syntax.Word) string {
 	return str
 }
 
-// unsplitLiteral is literal of a word bash expands without splitting it
-// (a case word), [expand.Config.NoSplitStar] set meanwhile (jaiph-go
-// patch).
+// unsplitLiteral is literal of a case word, which bash expands without
+// splitting it, [expand.Config.NoSplitStar] and CaseWord set meanwhile
+// (jaiph-go patch).
 func (r *Runner) unsplitLiteral(word *syntax.Word) string {
-	old := r.ecfg.NoSplitStar
-	r.ecfg.NoSplitStar = true
-	defer func() { r.ecfg.NoSplitStar = old }()
+	old, oldCase := r.ecfg.NoSplitStar, r.ecfg.CaseWord
+	r.ecfg.NoSplitStar, r.ecfg.CaseWord = true, true
+	defer func() { r.ecfg.NoSplitStar, r.ecfg.CaseWord = old, oldCase }()
 	return r.literal(word)
 }
 
