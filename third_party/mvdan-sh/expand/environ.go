@@ -398,7 +398,9 @@ func bashAssocBucket(key string) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(key); i++ {
 		h *= 16777619
-		h ^= uint32(key[i])
+		// bash's hash_string XORs a char, signed on the platforms
+		// it runs on: a byte from 0x80 up (é's) is sign-extended
+		h ^= uint32(int32(int8(key[i])))
 	}
 	return h & 1023
 }

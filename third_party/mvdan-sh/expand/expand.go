@@ -2441,10 +2441,9 @@ func hasStarList(w *syntax.Word) bool {
 // condRhsWord expands the word of an unquoted ${u-w}, ${u:-w}, ${u+w} or
 // ${u:+w} holding a "*" list in an operand of [[ ]], a case word or an
 // associative subscript or value (CondWord, CaseWord) with IFS empty
-// (jaiph-go patch): bash
-// expands it as words, $* one per element, an array's ${a[*]} joined with
-// spaces, and joins the words that are not empty with a space ([[ ${u-$*}
-// == "a b a" ]] of 'a b' a '').
+// (jaiph-go patch): bash expands it as words, $* one per element, an
+// array's ${a[*]} joined with spaces, and joins the words that are not
+// empty with a space ([[ ${u-$*} == "a b a" ]] of "a b", "a" and "").
 func (cfg *Config) condRhsWord(w *syntax.Word) (string, error) {
 	fa, fsa := cfg.fieldAlloc, cfg.fieldsAlloc
 	old := cfg.starArraysSpaced

@@ -1147,7 +1147,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					if vr.Kind == Associative {
 						for _, k := range vr.AssocKeys() {
 							key := k
-							if ContainsShellMetas(k) || k == "@" { // jaiph-go patch: bash quotes the key @ as it does *
+							if ContainsShellMetas(k) || k == "@" || ANSICShouldQuote(k) { // jaiph-go patch: bash quotes the key @ as it does *
 								key = dqDeclare(k)
 							}
 							sb.WriteString("[" + key + "]=" + dqDeclare(vr.Map[k]) + " ")
@@ -1319,8 +1319,14 @@ func atoiOr0(s string) int {
 	return n
 }
 
-// dqDeclare double-quotes a value as bash's declare -p does.
+// dqDeclare quotes a value as bash's declare -p does: in double quotes, or
+// $'…' when it holds a control character (jaiph-go patch: ${a[@]@A} of an
+// element with a newline was written in double quotes: found by the soak,
+// seed 224).
 func dqDeclare(s string) string {
+	if ANSICShouldQuote(s) {
+		return ANSICQuote(s)
+	}
 	var sb strings.Builder
 	sb.WriteByte('"')
 	for i := 0; i < len(s); i++ {

@@ -474,3 +474,25 @@ f`, "E", e))
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphAtAControlChars: ${a[@]@A} writes an element (or a key) holding
+// a control character in $'…', as declare -p does; it was double-quoted
+// with the character as is (found by the soak, seed 224).
+func TestJaiphAtAControlChars(t *testing.T) {
+	runCases(t, []string{
+		`f1() { printf 'a|b\n[c]\n'; }; a1+=("$(f1)"); echo "${a1[@]@A}"; x=${a1[*]@A}; echo "$x"`,
+		`a1=($'x\ny' 'p q' $'t\tz' "d\"q" 'e$f' $'\x01a' $'\x7f' $'a\rb' ''); echo "${a1[@]@A}"; echo ${a1[*]@A}; declare -p a1`,
+		`declare -A m=([k]=$'v\nw' [$'k\n2']=x [$'\x01']=1 [e]=$'\e[0m'); echo "${m[@]@A}"; declare -p m`,
+	})
+}
+
+// TestJaiphAssocOrderHighBytes: bash lists an associative array by the
+// bucket of each key's hash, which XORs the key's chars as signed: a byte
+// from 0x80 up (é's, €'s) is sign-extended, where the interpreter took it
+// unsigned and listed such keys elsewhere (found by the soak, seed 224).
+func TestJaiphAssocOrderHighBytes(t *testing.T) {
+	runCases(t, []string{
+		`declare -A m=([k]=1 [é]=2 [a]=3 [ü]=4 [日本]=5 [zé]=7 ['€']=8 [x]=9); echo "${!m[@]}"; echo "${m[@]}"`,
+		`declare -A m; for k in é ü ö ä ß ñ ç 日 本 € £ ¥; do m[$k]=$k; done; echo "${!m[@]}"`,
+	})
+}
