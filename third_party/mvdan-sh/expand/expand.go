@@ -2728,15 +2728,14 @@ func findAllIndex(pat, name string, n int, extGlob, noCase bool, done <-chan str
 		// bash's pat_subst over its own matcher: each search starts
 		// afresh on the rest of the string.
 		var locs [][]int
-		mlen := bashMatchLen(pat)
 		if name == "" {
-			if _, _, ok := internal.PatternMatch("", pat, internal.MatchAny, extGlob, noCase, mlen, done); ok {
+			if _, _, ok := internal.PatternMatch("", pat, internal.MatchAny, extGlob, noCase, bashMatchLen(pat), done); ok {
 				locs = append(locs, []int{0, 0})
 			}
 			return locs
 		}
 		for off := 0; off < len(name) && (n < 0 || len(locs) < n) && !closed(done); {
-			sp, ep, ok := internal.PatternMatch(name[off:], pat, internal.MatchAny, extGlob, noCase, mlen, done)
+			sp, ep, ok := internal.PatternMatch(name[off:], pat, internal.MatchAny, extGlob, noCase, bashMatchLenIn(pat, name[off:]), done)
 			if !ok {
 				break
 			}
@@ -3445,8 +3444,25 @@ func (cfg *Config) defaultWordParts(pe *syntax.ParamExp) (parts []syntax.WordPar
 // character following `[`, so `[^]]` and `[!]]` count two characters
 // (the bracket and a literal `]`) and never match in ${x/…/…}, while
 // `case` and ${x#…} take them as bash's glob does.
-func bashMatchLen(pat string) int {
-	p := []rune(pat)
+func bashMatchLen(pat string) int { return matchLen([]rune(pat)) }
+
+// bashMatchLenIn is bashMatchLen for a search in s: counted in bytes, as
+// bash's umatchlen does, when s or pat is no valid UTF-8 and bash matches
+// bytes (jaiph-go patch: ${v/é/E} of $'\xffé' tried one byte only and
+// missed: found probing beside the soak's seed 224).
+func bashMatchLenIn(pat, s string) int {
+	if utf8.ValidString(s) && utf8.ValidString(pat) {
+		return bashMatchLen(pat)
+	}
+	p := make([]rune, len(pat))
+	for i := 0; i < len(pat); i++ {
+		p[i] = rune(pat[i])
+	}
+	return matchLen(p)
+}
+
+// matchLen is bashMatchLen of the pattern's characters p.
+func matchLen(p []rune) int {
 	n := 0
 	for i := 0; i < len(p); {
 		c := p[i]

@@ -1209,7 +1209,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			case "P":
 				str = cfg.promptExpand(str) // jaiph-go patch
 			case "U":
-				str = strings.ToUpper(str)
+				str = MapCase(str, unicode.ToUpper)
 			case "u":
 				// jaiph-go patch: the rest is kept byte for byte
 				// ([]rune made an invalid UTF-8 byte U+FFFD).
@@ -1217,7 +1217,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					str = string(unicode.ToUpper(r)) + str[size:]
 				}
 			case "L":
-				str = strings.ToLower(str)
+				str = MapCase(str, unicode.ToLower)
 			case "K", "k":
 				// TODO: implement, like @A but listing keys for assoc arrays.
 			default:
@@ -1423,7 +1423,7 @@ func (cfg *Config) atOp(op, str, flags string) string {
 	case "P":
 		return cfg.promptExpand(str)
 	case "U":
-		return strings.ToUpper(str)
+		return MapCase(str, unicode.ToUpper)
 	case "u":
 		// jaiph-go patch: the rest is kept byte for byte
 		// ([]rune made an invalid UTF-8 byte U+FFFD).
@@ -1432,7 +1432,7 @@ func (cfg *Config) atOp(op, str, flags string) string {
 		}
 		return str
 	case "L":
-		return strings.ToLower(str)
+		return MapCase(str, unicode.ToLower)
 	}
 	return str
 }
@@ -1463,11 +1463,10 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			if anchor == '%' {
 				mtype = internal.MatchEnd
 			}
-			mlen := bashMatchLen(orig)
 			out := make([]string, len(elems))
 			for i, elem := range elems {
 				out[i] = elem
-				if lo, hi, ok := internal.PatternMatch(elem, orig, mtype, cfg.ExtGlob, cfg.NoCaseMatch, mlen, cfg.Done); ok {
+				if lo, hi, ok := internal.PatternMatch(elem, orig, mtype, cfg.ExtGlob, cfg.NoCaseMatch, bashMatchLenIn(orig, elem), cfg.Done); ok {
 					out[i] = elem[:lo] + with(elem[lo:hi]) + elem[hi:]
 				}
 			}
@@ -1572,6 +1571,24 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 		out[i] = removePattern(elem, arg, suffix, small, cfg.ExtGlob, cfg.Done)
 	}
 	return out
+}
+
+// MapCase maps each character of s with f, as bash's case conversions do
+// with towupper and towlower (jaiph-go patch): a byte that is no UTF-8 is
+// kept as it is, where strings.ToUpper made it U+FFFD (${v@U}, declare -u).
+func MapCase(s string, f func(rune) rune) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteByte(s[i])
+		} else {
+			sb.WriteRune(f(r))
+		}
+		i += size
+	}
+	return sb.String()
 }
 
 // caseConvElems applies a case conversion operator to each element.

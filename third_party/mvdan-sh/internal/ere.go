@@ -42,7 +42,31 @@ func (e *UnsupportedEREError) Error() string {
 // classes hold characters beyond ASCII (bash's do in a UTF-8 locale; set
 // it when the string matched has such characters).
 func ERE(re string, icase, unicode bool) (string, error) {
-	p := &ereParser{s: []rune(re), unicode: unicode, icase: icase}
+	return ereTranslate(re, icase, unicode, false)
+}
+
+// InvalidByteBase is where EREBytes puts the bytes that are no UTF-8: a
+// byte b of the string matched (and of the expression) is the character
+// InvalidByteBase+b, in plane 4, where Unicode assigns nothing and no
+// class of glibc has a character (jaiph-go patch).
+const InvalidByteBase = 0x40000
+
+// EREBytes is ERE for a string matched (or an expression) that is no valid
+// UTF-8, whose bytes that are no UTF-8 the caller writes as the characters
+// InvalidByteBase+b: glibc's regexec in a UTF-8 locale takes such a byte as
+// a character of its own, which '.', a negated bracket expression, \W and
+// \S do not match, and which an expression's same byte matches (jaiph-go
+// patch).
+func EREBytes(re string, icase, unicode bool) (string, error) {
+	return ereTranslate(re, icase, unicode, true)
+}
+
+// invalidBytes is the bracket range of the characters EREBytes reads as
+// bytes that are no UTF-8.
+var invalidBytes = bracketChar(InvalidByteBase+0x80) + "-" + bracketChar(InvalidByteBase+0xff)
+
+func ereTranslate(re string, icase, unicode, bytes bool) (string, error) {
+	p := &ereParser{s: []rune(re), unicode: unicode, icase: icase, bytes: bytes}
 	branches, err := p.regExp(0)
 	if err != nil {
 		return "", err
@@ -73,6 +97,7 @@ type ereParser struct {
 	s              []rune
 	i              int
 	unicode, icase bool
+	bytes          bool // see EREBytes
 	nsub           int
 	completed      map[int]bool // groups closed so far (a back-reference needs one)
 	cannot         error        // the first part Go cannot say
@@ -440,6 +465,9 @@ func (p *ereParser) expression(nest int) (*ereNode, error) {
 		return n, nil
 	case '.':
 		n.text, n.newline = ".", true
+		if p.bytes {
+			n.text = "[^" + invalidBytes + "]"
+		}
 	case '\\':
 		c2 := p.peek(0)
 		if c2 == -1 {
@@ -581,6 +609,9 @@ func (p *ereParser) classBracket(negate bool, extra, class string) string {
 	s := "["
 	if negate {
 		s += "^"
+		if p.bytes {
+			s += invalidBytes
+		}
 	}
 	return s + extra + p.class(class) + "]"
 }
@@ -611,6 +642,9 @@ func (p *ereParser) bracket(sb *strings.Builder) error {
 	if p.peek(0) == '^' {
 		p.i++
 		sb.WriteByte('^')
+		if p.bytes {
+			sb.WriteString(invalidBytes)
+		}
 		if p.peek(0) == -1 {
 			return ErrBadERE
 		}

@@ -148,21 +148,23 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y string) bool {
 	switch op {
 	case syntax.TsReMatch:
-		if !utf8.ValidString(y) {
-			// jaiph-go patch: Go's regexp refuses invalid UTF-8 and
-			// reads each invalid byte of x as U+FFFD, so each invalid
-			// byte of y becomes U+FFFD (bash matches such bytes).
-			var b strings.Builder
-			for _, c := range y {
-				b.WriteRune(c)
-			}
-			y = b.String()
-		}
 		// jaiph-go patch: y is read as glibc's regcomp reads it (bash's
 		// POSIX extended syntax, "shopt -s nocasematch", classes beyond
 		// ASCII for a string that has such characters), and searched
 		// leftmost-longest, as POSIX's regexec.
-		expr, err := internal.ERE(y, r.opts[optNoCaseMatch], !isASCII(x))
+		ere := internal.ERE
+		orig, offs := x, []int(nil)
+		if !utf8.ValidString(x) || !utf8.ValidString(y) {
+			// jaiph-go patch: a byte that is no UTF-8 is a character
+			// of its own, which '.' and [^…] do not match and the
+			// same byte of y does (Go's regexp read it as U+FFFD,
+			// which '.' matched: found probing beside the soak's
+			// seed 224)
+			ere = internal.EREBytes
+			x, offs = invalidBytesAsChars(x)
+			y, _ = invalidBytesAsChars(y)
+		}
+		expr, err := ere(y, r.opts[optNoCaseMatch], !isASCII(x))
 		var re *regexp.Regexp
 		if err == nil {
 			re, err = regexp.Compile(expr)
@@ -178,6 +180,15 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 		}
 		re.Longest()
 		m := re.FindStringSubmatch(x)
+		if m != nil && offs != nil {
+			// the submatches as the bytes of the string matched
+			idx := re.FindStringSubmatchIndex(x)
+			for i := range m {
+				if idx[2*i] >= 0 {
+					m[i] = orig[offs[idx[2*i]]:offs[idx[2*i+1]]]
+				}
+			}
+		}
 		if m == nil {
 			// jaiph-go patch: bash empties BASH_REMATCH on no match.
 			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}})
@@ -400,4 +411,31 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// invalidBytesAsChars writes each byte of s that is no UTF-8 as the
+// character internal.InvalidByteBase+b (see internal.EREBytes), and gives
+// for each byte offset of the result the offset of s it comes from
+// (jaiph-go patch).
+func invalidBytesAsChars(s string) (string, []int) {
+	var b strings.Builder
+	offs := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			r = internal.InvalidByteBase + rune(s[i])
+		}
+		n := b.Len()
+		if r == utf8.RuneError {
+			b.WriteString(s[i : i+size]) // a real U+FFFD
+		} else {
+			b.WriteRune(r)
+		}
+		for range b.Len() - n {
+			offs = append(offs, i)
+		}
+		i += size
+	}
+	offs = append(offs, len(s))
+	return b.String(), offs
 }

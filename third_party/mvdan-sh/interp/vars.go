@@ -1205,9 +1205,9 @@ func (r *Runner) attrValue(vr expand.Variable, s string) (string, error) {
 		s = strconv.Itoa(n)
 	}
 	if vr.Lower {
-		s = strings.ToLower(s)
+		s = expand.MapCase(s, unicode.ToLower) // jaiph-go patch: bytes that are no UTF-8 kept
 	} else if vr.Upper {
-		s = strings.ToUpper(s)
+		s = expand.MapCase(s, unicode.ToUpper)
 	}
 	return s, nil
 }
