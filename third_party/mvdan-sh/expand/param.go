@@ -575,8 +575,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}
-		if nodeLit(index) == "@" && (cfg.listElemValue || cfg.assignRHS && cfg.inDblQuote && perElemList(pe)) {
-			// jaiph-go patch: see JoinedLiteral, ListElemLiteral.
+		if nodeLit(index) == "@" && (cfg.listElemValue || cfg.assignRHS && cfg.inDblQuote && perElemList(pe) || stringListAtOp(pe) &&
+			!cfg.inDblQuote && !cfg.inHeredoc && (cfg.assignRHS || cfg.inAssign || cfg.DeclArg) && !cfg.CondWord && !cfg.CaseWord) {
+			// jaiph-go patch: see JoinedLiteral, ListElemLiteral; and
+			// unquoted in an assignment's or a declaration's value or
+			// a here-string, an "@" list with an @ or # % operator
+			// (bash's string_list_pos_params: x=${a[@]@Q} with IFS=:
+			// is 'p':'q', found probing beside the soak's seed 226).
 			sep := " "
 			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" {
 				sep = string(r)
@@ -1351,6 +1356,22 @@ func perElemList(pe *syntax.ParamExp) bool {
 		return true
 	}
 	return pe.Exp != nil && perElemOp(pe.Exp)
+}
+
+// stringListAtOp says pe's operator is one bash joins an "@" list's
+// results for with string_list_pos_params: a transformation (@Q, @U…) or
+// the removal of a prefix or suffix (jaiph-go patch).
+func stringListAtOp(pe *syntax.ParamExp) bool {
+	if pe.Exp == nil || pe.Excl || pe.Repl != nil || pe.Slice != nil {
+		return false
+	}
+	switch pe.Exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return true
+	case syntax.OtherParamOps:
+		return perElemAtOp(pe.Exp.Word.Lit())
+	}
+	return false
 }
 
 // spaceJoinedStar says the "*" list pe is one bash joins with spaces in a

@@ -531,3 +531,20 @@ func TestJaiphReMatchInvalidUTF8(t *testing.T) {
 		"LC_ALL=C.UTF-8\n" + `[[ $'a\xffb' =~ a\Wb ]] && echo q11; [[ $'a\xffb' =~ a[[:print:]]b ]] && echo q12; [[ $'a\xffb' =~ a[^[:alpha:]]b ]] && echo q13; [[ $'\xff' =~ ^$'\xfe'$ ]] && echo q14; [[ é =~ ^.$ ]] && echo q15; [[ $'\xc3\xa9\xc3' =~ ^(.)(.?)$ ]]; echo "$? ${#BASH_REMATCH[@]}"`,
 	})
 }
+
+// TestJaiphAtListOpIFSJoin: unquoted in an assignment's or a declaration's
+// value, a default's word there or a here-string, an "@" list with an @
+// transformation or a # or % removal joins its results with IFS's first
+// character, as bash's string_list_pos_params does (x=${a[@]@Q} with IFS=:
+// is 'p':'q'); a case conversion, a replacement and a slice join with a
+// space (found probing beside the soak's seed 226).
+func TestJaiphAtListOpIFSJoin(t *testing.T) {
+	var cases []string
+	for _, ifs := range []string{"IFS=:", "IFS=''", "unset IFS", "IFS=' :'", "IFS=/"} {
+		for _, e := range []string{"${a[@]@Q}", "${a[@]@U}", "${a[@]@a}", "${a[@]#p}", "${a[@]%q}", "${a[@]##*}", "${a[@]^}", "${a[@]/p/P}", "${a[@]:0}", "${@@Q}", "${@#p}", "${@/p/P}", "${m[@]@Q}", "${m[@]#v}"} {
+			cases = append(cases, "f() { set -- p q 'p:x' ''; a=(p q 'p:x' ''); declare -A m=([k]=v1 [j]=v2); "+ifs+"\n"+
+				strings.ReplaceAll(`x=E; local y=E; z=${u-E}; printf '<%s>' "$x" "$y" "$z"; cat <<< E; printf '<%s>' E; echo`, "E", e)+"\n}\nf")
+		}
+	}
+	runCases(t, cases)
+}
