@@ -534,6 +534,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// "*" expansions like ${*}, ${arr[*]}, or ${!prefix*} join their
 	// elements with the first IFS character; others use a space.
 	join := func(elems []string) string {
+		if cfg.CondWord && nodeLit(index) == "@" && !pe.Excl && !cfg.inDblQuote && !cfg.inHeredoc &&
+			(pe.Slice != nil || pe.Repl != nil || pe.Exp != nil && perElemOp(pe.Exp)) {
+			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" && r != ' ' {
+				// jaiph-go patch: in [[ ]] and an associative
+				// subscript or value bash joins such a list with
+				// IFS's first character (string_list_pos_params),
+				// splits that at IFS and joins the words with a
+				// space (${a[@]^} of (p 'p:x' '') with IFS=: is
+				// "P P x": found probing beside the soak's seed 226)
+				return strings.Join(ReadFields(cfg, strings.Join(elems, string(r)), -1, true), " ")
+			}
+		}
 		if cfg.starArraysSpaced && nodeLit(index) == "*" && name != "*" {
 			return strings.Join(elems, " ") // see condRhsWord
 		}
@@ -2008,6 +2020,13 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 		if elems, _, ok := cfg.listElems(&all); ok {
 			if cfg.ifs == "" {
 				return strings.Join(elems, ""), nil
+			}
+			if r, _ := utf8.DecodeRuneInString(cfg.ifs); r != ' ' {
+				// jaiph-go patch: with IFS's first character not
+				// a space, joined with it, split at IFS and the
+				// words joined with a space ((x '') is x with
+				// IFS=:, found probing beside the soak's seed 226)
+				return strings.Join(ReadFields(cfg, strings.Join(elems, string(r)), -1, true), " "), nil
 			}
 			return strings.Join(elems, " "), nil
 		}

@@ -548,3 +548,28 @@ func TestJaiphAtListOpIFSJoin(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphCondAtListIFSSplit: in [[ ]] and an associative subscript or
+// value, with IFS's first character not a space, bash joins an "@" list
+// with a slice or a per-element operator with that character, splits the
+// result at IFS and joins the words with a space (${a[@]^} of p, p:x and
+// an empty element with IFS=: is "P P x"); so is $r of a nameref to a[*]
+// there and in a case word or pattern (x and an empty element give x).
+// Found probing beside the soak's seed 226.
+func TestJaiphCondAtListIFSSplit(t *testing.T) {
+	var cases []string
+	// (not IFS=$'\t': bash 5.2 crashes on ([k]=${a[@]#p}) of ('' p) there)
+	for _, ifs := range []string{"IFS=:", "IFS=/", "IFS=:/", "IFS=' :'", "unset IFS"} {
+		for _, set := range []string{`p q 'p:x' ''`, `'' p`, `'a:' b`, `':a' ''`, `'' ''`, `'a  b' ':'`, `'a::b' c`, `': :' x`, `a '' ''`, `'p/x' ''`} {
+			cases = append(cases, "a=("+set+"); set -- \"${a[@]}\"; "+ifs+"\n"+
+				`for e in '${a[@]^}' '${a[@]/p/P}' '${a[@]:0}' '${a[@]@Q}' '${a[@]#p}' '${a[@]}' '${a[@]:-w}' '$@' '${@/p/P}' '${a[*]^}'; do
+eval "declare -A am=([k]=$e); printf '<%s>' \"\${am[k]}\"; [[ $e =~ ^(.*)$ ]] && printf '[%s]' \"\${BASH_REMATCH[1]}\""
+done; echo`)
+		}
+	}
+	for _, set := range []string{`x ''`, `'' ''`, `p q`, `'p q' r`, `x`} {
+		cases = append(cases, "a=("+set+"); IFS=:; declare -n r='a[*]'\n"+
+			`for c in '' ' ' ':' x 'x ' 'x:' ' x' ':x' 'p q' 'p:q' 'p q r' 'p q:r'; do case "$c" in $r) printf '(%s)' "$c";; esac; [[ $r == "$c" ]] && printf '[%s]' "$c"; case $r in "$c") printf '{%s}' "$c";; esac; done; echo`)
+	}
+	runCases(t, cases)
+}
