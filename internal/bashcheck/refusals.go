@@ -122,7 +122,7 @@ var table = []refusal{
 	// bash expands the word of ${v+word} unsplit and joins a list in it
 	// by its own rules for each IFS; the interpreter follows them for the
 	// default IFS (and an unset one) only.
-	{"an unquoted $@ or ${name[@]…} in the word of an unquoted ${v+…} (-, :-, :+, =, ?) in a body that sets IFS (bash joins and splits it by rules of its own: quote the list or the expansion)", kNode, "${v+${a[@]}}", "", "a=(1 'b c'); IFS=$'\\t'; printf '<%s>' ${a+${a[@]^}}; echo"},
+	{"an unquoted $@ or ${name[@]…} in the word of an unquoted ${v+…} (-, :-, :+, =, ?) in a body that sets IFS (bash joins and splits it by rules of its own: quote the list or the expansion)", kNode, "${v+${a[@]}}", "", "a=(1 'b c'); IFS=$'\\t'; printf '<%s>' ${a+${a[*]}${a[@]}}; echo"},
 	{"set -B", kFlag, "set", "B", "set +B; echo {a,b}"}, // brace expansion cannot be switched off
 	{"set -o braceexpand", kSetOpt, "set", "braceexpand", "set +o braceexpand; echo {a,b}"},
 	{"set -T", kFlag, "set", "T", "set -T; echo st=$?"}, // functrace: invalid option

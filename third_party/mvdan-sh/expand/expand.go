@@ -64,6 +64,10 @@ type Config struct {
 	// 'a b' a (found by the soak, seed 222).
 	NoSplitStar bool
 
+	// atListIFSJoined: an "@" list joins with IFS's first character
+	// (jaiph-go patch, see wordFields' list in a default's word).
+	atListIFSJoined bool
+
 	// starArraysSpaced: expanding the word of ${u-w} in condRhsWord,
 	// where an array's "*" list joins with spaces (jaiph-go patch).
 	starArraysSpaced bool
@@ -1481,6 +1485,29 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					return err
 				} else if ok {
 					restore := cfg.setNoSplitStar(cfg.rhsNoSplitStar(wp.Exp.Op))
+					if cfg.ifs != "" && !strings.ContainsRune(cfg.ifs, ' ') && opAtListWord(parts) {
+						// jaiph-go patch: with IFS holding no space, a
+						// word with an "@" list with a slice or a
+						// per-element operator (${a[@]@Q}, ${!a[@]})
+						// is one field: the list joined with IFS's
+						// first character, the word split at IFS and
+						// the words joined with a space (bash's
+						// W_NOSPLIT2 rejoining: with IFS=:
+						// ${u:-x${a[@]^}y} of (p:q '') is "xP q y";
+						// found probing beside the soak's seed 227)
+						old := cfg.atListIFSJoined
+						cfg.atListIFSJoined = true
+						field, err := cfg.wordField(parts, quoteNone)
+						cfg.atListIFSJoined = old
+						restore()
+						if err != nil {
+							return err
+						}
+						if words := ReadFields(cfg, cfg.fieldJoin(field), -1, true); len(words) > 0 {
+							curField = append(curField, fieldPart{quote: quoteDouble, val: strings.Join(words, " ")})
+						}
+						continue
+					}
 					if !quotesList(parts) {
 						old := cfg.splitLits
 						cfg.splitLits = true // ${x:-a b} is two fields, as the word's text is split
@@ -2422,6 +2449,23 @@ func sliceLenText(pe *syntax.ParamExp) string {
 		text += strings.Repeat(" ", int(rb.Col()-x.End().Col()))
 	}
 	return text
+}
+
+// opAtListWord says the parts hold an unquoted "@" list with a slice or a
+// per-element operator (or ${!a[@]}), and no plain one (jaiph-go patch).
+func opAtListWord(parts []syntax.WordPart) bool {
+	found := false
+	for _, p := range parts {
+		pe, ok := p.(*syntax.ParamExp)
+		if !ok || !isListParamExp(pe) {
+			continue
+		}
+		if !perElemList(pe) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // hasStarList says the word holds an unquoted "*" list ($*, ${a[*]},

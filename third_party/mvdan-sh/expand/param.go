@@ -534,6 +534,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	// "*" expansions like ${*}, ${arr[*]}, or ${!prefix*} join their
 	// elements with the first IFS character; others use a space.
 	join := func(elems []string) string {
+		if cfg.atListIFSJoined && nodeLit(index) == "@" {
+			r, _ := utf8.DecodeRuneInString(cfg.ifs)
+			return strings.Join(elems, string(r))
+		}
 		if cfg.CondWord && nodeLit(index) == "@" && !pe.Excl && !cfg.inDblQuote && !cfg.inHeredoc &&
 			(pe.Slice != nil || pe.Repl != nil || pe.Exp != nil && perElemOp(pe.Exp)) {
 			if r, _ := utf8.DecodeRuneInString(cfg.ifs); cfg.ifs != "" && r != ' ' {

@@ -573,3 +573,23 @@ done; echo`)
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphDefaultWordAtListIFS: with IFS holding no space, the word of an
+// unquoted ${u:-w} or ${v:+w} holding an "@" list with a slice or a
+// per-element operator (or ${!a[@]}) is one field: the list joined with
+// IFS's first character, the word split at IFS and the words joined with
+// a space (with IFS=: ${u:-${a[@]@Q}} of (' x ' 'y  z') is one field; the
+// interpreter gave one per element). Found probing beside the soak's seed
+// 227.
+func TestJaiphDefaultWordAtListIFS(t *testing.T) {
+	var cases []string
+	for _, ifs := range []string{"IFS=:", "IFS=/", "IFS=:/", "IFS=ab", "IFS=' :'", "unset IFS"} {
+		for _, set := range []string{`' x ' 'y  z'`, `'' ''`, `a`, `'p:q' ''`} {
+			cases = append(cases, "a=("+set+"); set -- \"${a[@]}\"; declare -A m=([k]=v); "+ifs+"\n"+
+				`for e in '${a[@]@Q}' '${!a[@]}' '${a[@]}' '$@' '${a[@]/x/X}' '${a[@]:0}' '${a[@]#?}' '${a[@]^}' '${@@Q}' '${@:1}' '${!m[@]}' '${m[@]@Q}' '${a[*]@Q}' 'x${a[@]^}y'; do
+eval "printf '<%s>' \${u:-$e} . \${u-$e}x . \${v:+$e}; v=1; printf '<%s>' \${v:+$e}; unset v"; echo
+done`)
+		}
+	}
+	runCases(t, cases)
+}
