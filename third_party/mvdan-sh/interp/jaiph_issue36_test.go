@@ -593,3 +593,28 @@ done`)
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphSubshellNegatedError: bash's execute_in_subshell inverts the
+// status of a subshell whose body is one negated command (not a pipeline
+// of several) after a jump to its top level, which an expansion error
+// (arithmetic, ${u?}, set -u, failglob) or a readonly assignment makes:
+// ( ! echo $((1/0)) ) is 0 in bash, 1 here (found by the soak, seed 229).
+// exit's status and a comsub's are not inverted.
+func TestJaiphSubshellNegatedError(t *testing.T) {
+	var cases []string
+	for _, body := range []string{
+		`( ! echo $(( 1/0 )) ); echo "st=$?"`, `( ! [ $(( (0 == n+=3) )) != x ] ); echo "st=$? ps=${PIPESTATUS[*]}"`,
+		`( ! echo $(( 1/0 )); true ); echo "st=$?"`, `( true; ! echo $(( 1/0 )) ); echo "st=$?"`,
+		`( ! { echo $(( 1/0 )); } ); echo "st=$?"`, `( ! ( echo $(( 1/0 )) ) ); echo "st=$?"`,
+		`( ! echo ${u?err} ); echo "st=$?"`, `( ! echo ${x:?msg} ); echo "st=$?"`,
+		`f() { ! echo $(( 1/0 )); }; ( f ); echo "st=$?"`, `( ! [[ $(( 1/0 )) ]] ); echo "st=$?"`,
+		`( ! (( 1/0 )) ); echo "st=$?"`, `( set -u; ( ! echo $uu ) ); echo "st=$?"`,
+		`x=$( ! echo $(( 1/0 )) ); echo "st=$?"`, `( ! exit 5 ); echo "st=$?"`,
+		`readonly ro=1; ( ! ro=2 ); echo "st=$?"`, `( shopt -s failglob; ( ! echo nomatch* ) ); echo "st=$?"`,
+		`( ! declare -i di=1/0 ); echo "st=$?"`, `( ! x=$((1/0)) true ); echo "st=$?"`,
+		`( ! if echo $((1/0)); then :; fi ); echo "st=$?"`, `( trap 'echo sub $?' EXIT; ! echo $((1/0)) ); echo "st=$?"`,
+	} {
+		cases = append(cases, "n=2\n"+body)
+	}
+	runCases(t, cases)
+}

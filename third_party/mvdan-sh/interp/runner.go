@@ -1178,6 +1178,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2 := r.subshell(false)
 		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
 		r2.stmts(ctx, cm.Stmts)
+		if len(cm.Stmts) == 1 && cm.Stmts[0].Negated && r2.exit.exiting && !isPipeline(cm.Stmts[0].Cmd) &&
+			(r2.exit.undoAll || r2.exit.discard && !(r2.exit.assignFailed && r2.errexitOn())) {
+			// jaiph-go patch: bash's execute_in_subshell inverts the
+			// status of a subshell's one negated command after a jump
+			// to its top level (an expansion error): ( ! echo
+			// $((1/0)) ) is 0 (found by the soak, seed 229)
+			r2.exit.code = 0
+		}
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		r.exit = r2.exit
