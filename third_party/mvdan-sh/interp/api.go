@@ -226,7 +226,13 @@ type Runner struct {
 	cmdEndLine uint
 	// pipeElem is the pipeline element a subshell runs: its own failure
 	// neither runs the ERR trap nor ends the subshell (jaiph-go patch).
-	pipeElem          *syntax.Stmt
+	pipeElem *syntax.Stmt
+	// jumpInverts: the innermost `( … )` of this process has one negated
+	// command, whose status bash's execute_in_subshell inverts after a
+	// jump to its top level too; a pipeline's simple command forks with
+	// no frame of its own and lands there as well (jaiph-go patch, see
+	// jaiph_subshellnot.go).
+	jumpInverts       bool
 	simpleRedirLevels []int
 	exitUndo          []func()
 	// execFiles are the files this shell's `exec` redirections opened

@@ -3,6 +3,7 @@
 package interp_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -613,8 +614,37 @@ func TestJaiphSubshellNegatedError(t *testing.T) {
 		`readonly ro=1; ( ! ro=2 ); echo "st=$?"`, `( shopt -s failglob; ( ! echo nomatch* ) ); echo "st=$?"`,
 		`( ! declare -i di=1/0 ); echo "st=$?"`, `( ! x=$((1/0)) true ); echo "st=$?"`,
 		`( ! if echo $((1/0)); then :; fi ); echo "st=$?"`, `( trap 'echo sub $?' EXIT; ! echo $((1/0)) ); echo "st=$?"`,
+		// a return out of the one negated command is inverted too
+		`f() { ( ! return 3 ); echo "st=$?"; }; f`, `f() { ( ! return 0 ); echo "st=$?"; }; f`,
+		`f() { false; ( ! return ); echo "st=$?"; }; f`, `f() { ( ! { return 4; } ); echo "st=$?"; }; f`,
+		`f() { ( ! return 3 | cat ); echo "st=$?"; }; f`, `f() { ( ! if true; then return 5; fi ); echo "st=$?"; }; f`,
+		`f() { ( ! return 3; echo no ); echo "st=$?"; }; f`, `f() { ( trap 'echo sub $?' EXIT; ! return 2 ); echo "st=$?"; }; f`,
 	} {
 		cases = append(cases, "n=2\n"+body)
+	}
+	runCases(t, cases)
+}
+
+// TestJaiphSubshellNegatedFrame: bash's execute_in_subshell takes the `!`
+// off a subshell's one command, runs it with errexit and the ERR trap in
+// force, and inverts whatever status lands at its frame: a return, an
+// errexit or expansion error's jump, also from a pipeline's simple command
+// (its child has no frame of its own; a builtin's child has, and `[[ ]]`,
+// `(( ))` and compound elements get their own subshell).
+func TestJaiphSubshellNegatedFrame(t *testing.T) {
+	var cases []string
+	for _, ctx := range []string{
+		"%s; echo st=$?", "%s || echo or=$?", "set -e; %s; echo st=$?", "set -o pipefail; %s; echo st=$?",
+		"set -E; trap 'echo ERR $?' ERR; %s; echo st=$?", "shopt -s lastpipe; %s; echo st=$?", "f() { %s; echo f=$?; }; f",
+	} {
+		for _, body := range []string{
+			"( ! true | echo ${u?e} )", "( ! true | g )", "( ! h )", "( ! true | eval 'echo ${u?e}' )",
+			"( ! true | declare -i x=1/0 )", "( ! true | x=$((1/0)) )", "( ! echo $((1/0)) | cat )", "( ! { false; echo x; } )",
+			"( ! f2 )", "( ! false | true )", "( ! true | [[ $((1/0)) ]] )", "( ! true | { echo ${u?e}; } )",
+			"( ! true | return 3 )", "( ! { trap 'echo T $?' EXIT; false; echo x; } )", "( ! true | echo $(echo ${u?e}) )",
+		} {
+			cases = append(cases, "g() { echo ${u?e}; }; h() { true | echo ${u?e}; echo in=$? >&2; }; f2() { false; echo in-f2; }\n"+fmt.Sprintf(ctx, body))
+		}
 	}
 	runCases(t, cases)
 }

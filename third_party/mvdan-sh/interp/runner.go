@@ -1177,15 +1177,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
 		r2.loopLevel = 0 // jaiph-go patch: bash's subshell leaves no loop
-		r2.stmts(ctx, cm.Stmts)
-		if len(cm.Stmts) == 1 && cm.Stmts[0].Negated && r2.exit.exiting && !isPipeline(cm.Stmts[0].Cmd) &&
-			(r2.exit.undoAll || r2.exit.discard && !(r2.exit.assignFailed && r2.errexitOn())) {
-			// jaiph-go patch: bash's execute_in_subshell inverts the
-			// status of a subshell's one negated command after a jump
-			// to its top level (an expansion error): ( ! echo
-			// $((1/0)) ) is 0 (found by the soak, seed 229)
-			r2.exit.code = 0
-		}
+		r2.stmts(ctx, r2.takeNegation(cm.Stmts))
+		r2.invertJump()
 		r2.exitTraps(ctx, true) // jaiph-go patch: a subshell runs its EXIT trap
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
 		r.exit = r2.exit
@@ -1558,6 +1551,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 
 		r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
+		if r.jumpInverts && r.pipeElem != nil && r.pipeElem.Cmd == cm && r.Funcs[fields[0]] == nil {
+			// jaiph-go patch: a builtin's own error lands at the frame
+			// bash's child gives it (see invertElemJump)
+			r.jumpInverts = false
+		}
 		trace.call(fields[0], fields[1:]...)
 		trace.newLineFlush()
 
@@ -1972,6 +1970,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.comsubNoErrExit = false
 		if r.exit.exiting {
 			break
+		}
+		if r.pipeElem != nil && r.pipeElem.Cmd == cm {
+			r.jumpInverts = false // the builtin's own errors: see invertElemJump
 		}
 		if n := len(declArgs); n > 0 {
 			// jaiph-go patch: "$_" is the declaration's last word, as
@@ -4637,6 +4638,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(true)
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
+		r2.inheritJumpInverts(r, st)
 		r2.pipeElem = st
 		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(st)
@@ -4651,6 +4653,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		}
 		wg.Go(func() {
 			r2.stmt(ctx, st)
+			r2.invertElemJump()
 			r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 			r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 			r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
@@ -4673,11 +4676,13 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2 := r.subshell(false)
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
+		r2.inheritJumpInverts(r, last)
 		r2.pipeElem = last
 		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(last)
 		r2.stdin = in
 		r2.stmt(ctx, last)
+		r2.invertElemJump()
 		r2.killedExitTrap(ctx)  // jaiph-go patch: see jaiph_sigpipe.go
 		r2.undoKeptRedirs()     // jaiph-go patch: no EXIT trap runs here
 		r2.exit.leaveSubshell() // subshells don't exit (or return from) the parent shell
