@@ -224,8 +224,9 @@ type Runner struct {
 	// bash's line_number once it read it, which an eval string's first
 	// line takes (jaiph-go patch).
 	cmdEndLine uint
-	// pipeElem is the pipeline element a subshell runs: its own failure
-	// neither runs the ERR trap nor ends the subshell (jaiph-go patch).
+	// pipeElem is the pipeline element, or the background job, a subshell
+	// runs: its own failure neither runs the ERR trap nor ends the
+	// subshell (jaiph-go patch).
 	pipeElem *syntax.Stmt
 	// jumpInverts: the innermost `( … )` of this process has one negated
 	// command, whose status bash's execute_in_subshell inverts after a

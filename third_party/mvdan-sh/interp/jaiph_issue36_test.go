@@ -648,3 +648,34 @@ func TestJaiphSubshellNegatedFrame(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphNegationErrexitOff: bash ignores errexit inside a negated
+// command (CMD_IGNORE_RETURN) only where errexit is on as it starts; where
+// it is off the ERR trap runs for a command failing inside a negated
+// compound command or function, and a `set -e` there is in force. A
+// background job's own failure runs no ERR trap in its child.
+func TestJaiphNegationErrexitOff(t *testing.T) {
+	var cases []string
+	for _, ctx := range []string{
+		"set -E; trap 'echo ERR $?' ERR; %s; echo st=$?", "trap 'echo ERR $?' ERR; %s; echo st=$?",
+		"%s; echo st=$?", "set -e; %s; echo st=$?", "set -eE; trap 'echo ERR $?' ERR; %s; echo st=$?",
+	} {
+		for _, body := range []string{
+			"! { false; echo x; }", "! f2", "! if false; then :; else false; echo e; fi", "! ( false; echo y )",
+			"! false | { false; echo p; }", "! { false; echo x; } | cat", "! for i in 1; do false; echo in; done",
+			"! case x in x) false; echo c;; esac", "! { set -e; false; echo x; }", "! f3", "cat <( ! { false; echo ps; } )",
+			"( false; echo y; false ) & wait $!", "( ! { false; echo x; } ) & wait $!", "false & wait $!",
+		} {
+			cases = append(cases, "f2() { false; echo in-f2; }; f3() { set -e; false; echo in-f3; }\n"+fmt.Sprintf(ctx, body))
+		}
+	}
+	// a list assigned by a declaration to a readonly variable is refused
+	// while the words expand: at the subshell's frame in a pipeline's
+	// child, and under errexit the shell ends in place
+	for _, body := range []string{"declare -a ro=(1)", "declare ro+=(1)", "readonly -a ro=(1)", "export ro+=(2)", "declare -A ro=([a]=1)"} {
+		for _, ctx := range []string{"( ! true | %s ); echo st=$?", "set -e; ( ! %s ); echo st=$?", "( ! %s ); echo st=$?"} {
+			cases = append(cases, "readonly ro=1\n"+fmt.Sprintf(ctx, body))
+		}
+	}
+	runCases(t, cases)
+}

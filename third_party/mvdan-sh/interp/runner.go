@@ -733,6 +733,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		st2 := *st
 		st2.Background = false
 		st2.Disown = false
+		// jaiph-go patch: the job's status is its own child's, not a
+		// command of the shell's: no ERR trap, no errexit for it
+		r2.pipeElem = &st2
 		// jaiph-go patch: the job gets a numeric $! and its own context,
 		// which kill cancels with the signal as cause (jaiph_jobs.go).
 		bg, jctx := r.newBgProc(ctx, true)
@@ -786,9 +789,13 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	r.forked = false
 	// jaiph-go patch: as in bash, errexit is ignored for the whole of a
 	// negated command, functions it calls included (even one that runs
-	// `set -e` itself).
+	// `set -e` itself), where errexit is on as it starts; where it is off
+	// (execute_command_internal sets CMD_IGNORE_RETURN for `!` only under
+	// exit_immediately_on_error) the ERR trap runs for a command failing
+	// inside it, and a `set -e` there is in force: `! { set -e; false; }`
+	// ends the shell.
 	negNoErrExit := r.noErrExit
-	if st.Negated {
+	if st.Negated && r.errexitOn() {
 		r.noErrExit = true
 	}
 	if _, ok := st.Cmd.(*syntax.CallExpr); (ok || isDeclClause(st.Cmd)) && len(st.Redirs) > 0 {
@@ -1971,8 +1978,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if r.exit.exiting {
 			break
 		}
+		// the builtin's own errors land at its frame (see
+		// invertElemJump); a list assigned to a readonly variable is
+		// refused while the words expand, before it
+		elemJumpInverts := r.jumpInverts
 		if r.pipeElem != nil && r.pipeElem.Cmd == cm {
-			r.jumpInverts = false // the builtin's own errors: see invertElemJump
+			r.jumpInverts = false
 		}
 		if n := len(declArgs); n > 0 {
 			// jaiph-go patch: "$_" is the declaration's last word, as
@@ -2680,7 +2691,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// err_readonly in its array assignment, which
 					// discards the command as a bare r=(…) does.
 					r.errf("%s: readonly variable\n", name)
-					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: !r.errexitOn()}
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+					r.jumpInverts = elemJumpInverts
 					if r.errexitOn() {
 						// report_error exits in place under errexit
 						r.exitTrapInPlace(&r.exit)
