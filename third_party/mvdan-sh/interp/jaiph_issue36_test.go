@@ -679,3 +679,25 @@ func TestJaiphNegationErrexitOff(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphDeclAssignErrorChild: a declaration builtin's assignment error
+// (a readonly variable, a name that is no identifier, a bad nameref value
+// or element) is bash's EX_BADASSIGN, 260: the current shell makes it 1,
+// the child forked for a pipeline's element or a job exits with it, 4.
+// In a function a self-referencing nameref is a warning, not an error.
+func TestJaiphDeclAssignErrorChild(t *testing.T) {
+	var cases []string
+	decls := []string{
+		"declare ro=2", "declare 1x=2", "declare 1x", "declare 'a['=1", "declare -n n=1", "declare -n n=n", "declare -i ro=2",
+		"declare -r ro", "declare -A a1", "readonly ro=2", "readonly 1x=2", "export ro=2", "export 1x", "export -n ro=3",
+		"typeset ro=2", "declare a1[-9]=1", "declare ro+=x", "declare -u ro=x", "declare -p nonexist", "local x=1",
+		"local 1x=2", "local ro=2", "declare -g ro=2", "declare a1[1]=x ro=3", "readonly a1[-9]=1", "local -n n=n",
+	}
+	for _, ctx := range []string{"true | %s; echo st=$?", "%s & wait $!; echo st=$?", "f() { true | %s; echo f=$?; }; f", "%s | cat; echo ${PIPESTATUS[*]}", "( %s ); echo st=$?"} {
+		for _, d := range decls {
+			cases = append(cases, "readonly ro=1; a1=(1 2)\n"+fmt.Sprintf(ctx, d))
+		}
+	}
+	cases = append(cases, `f() { declare -n n=n; echo $?; declare -p n; }; f`, `f() { declare -n n=n m=x; echo $?; declare -p m; }; f`)
+	runCases(t, cases)
+}

@@ -2075,9 +2075,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		endOpts := false  // jaiph-go patch: after --, names only
 		unexport := false // jaiph-go patch: export -n
 		invalidName := false
+		// assignErr: bash's assign_error, for which the builtin
+		// returns EX_BADASSIGN (260): the current shell makes it 1, but
+		// the child forked for it as a pipeline's element or a job
+		// exits with it (execute_subshell_builtin_or_function), 4
+		assignErr := false
 		defer func() {
 			if invalidName && r.exit.code == 0 {
 				r.exit.code = 1
+			}
+			if assignErr && r.exit.code == 1 && !r.exit.exiting && r.pipeElem != nil && r.pipeElem.Cmd == cm {
+				r.exit.code = 4
 			}
 		}()
 		// jaiph-go patch: a local a subshell declares is the function's
@@ -2192,6 +2200,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				r.errf("%s: `%s[%s]': not a valid identifier\n", cm.Variant.Value, name, sub)
 				invalidName = true
+				assignErr = assignErr || !as.Naked || cm.Variant.Value != "export" && cm.Variant.Value != "readonly"
 				continue
 			}
 			if declQuery != "" && (!as.Naked || !syntax.ValidName(name) || as.Index != nil) {
@@ -2247,6 +2256,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 				r.errf("%s: `%s': not a valid identifier\n", cm.Variant.Value, word)
 				invalidName = true
+				assignErr = assignErr || cm.Variant.Value != "export" && cm.Variant.Value != "readonly"
 				continue
 			}
 			if tracingEnabled && declQuery != "" {
@@ -2773,14 +2783,22 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						// through a chain (chainEndsOutside) bash
 						// only warns, and the nameref refers to itself
 						r.errf("warning: %s: circular name reference\n", name)
+					} else if s == name && r.inFunc {
+						// in a function too (check_selfref warns
+						// where variable_context is not 0), and once
+						// more as the value is bound
+						r.errf("%s: warning: %s: circular name reference\n", cm.Variant.Value, name)
+						r.errf("warning: %s: circular name reference\n", name)
 					} else if s == name {
 						r.errf("%s: %s: nameref variable self references not allowed\n", cm.Variant.Value, name)
 						r.exit.code = 1
+						assignErr = true
 						continue
 					}
 					if base, _, ok := cutElemSubscript(s); (s != "" || chainWord) && !syntax.ValidName(s) && (!ok || !syntax.ValidName(base)) {
 						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, s)
 						r.exit.code = 1
+						assignErr = true
 						continue
 					}
 				}
@@ -2858,6 +2876,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.redirCommand = outer
 					if !ok {
 						r.exit.code = 1
+						assignErr = true // assign_array_element failed
 						if !made || r.exit.exiting {
 							continue
 						}
@@ -3041,9 +3060,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					r.errf("%s: %s: %v\n", v, shown, errReadOnly)
 					r.exit.code = 1
+					// a new local's failure is make_local_variable's
+					assignErr = assignErr || !local || global
 				default:
 					r.errf("%v\n", err)
 					r.exit.code = 1
+					assignErr = assignErr || errors.Is(err, errReadOnly)
 					if errors.Is(err, errReadOnly) {
 						// bash's err_readonly (export, readonly):
 						// fatal under errexit; export still exports
