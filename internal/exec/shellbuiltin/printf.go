@@ -1633,6 +1633,10 @@ func assignFailed(hc interp.HandlerContext, err error) error {
 		}
 		return err
 	}
+	if _, ref := errors.AsType[interp.RefValueError](err); ref {
+		fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
+		return interp.ExitStatus(1)
+	}
 	fmt.Fprintln(hc.Stderr, err)
 	// A readonly variable ends the shell under errexit, as bash's
 	// err_readonly does.

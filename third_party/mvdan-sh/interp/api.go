@@ -475,6 +475,10 @@ type exitStatus struct {
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
 	discard   bool // jaiph-go patch: with exiting, only to the next top-level command (FUNCNEST)
+	// badUsage: the discard leaves EX_BADUSAGE (2), which bash's
+	// reader_loop keeps, where others leave 1: a failed ${v:=w}
+	// (jaiph-go patch).
+	badUsage bool
 	// undoFrom is 1 + the redirection level from which the redirections
 	// are undone while exiting, 0 for none (jaiph-go patch: see
 	// [Runner.keepOnExit]).

@@ -946,6 +946,12 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// bind_read_variable.
 				return r.readElem(name, vr.Str, &exit)
 			}
+			if vr.Kind == expand.String && namerefRefuses(r.lookupVar(name), vr.Str) {
+				// jaiph-go patch: read r of declare -n r
+				r.errf("read: `%s': not a valid identifier\n", vr.Str)
+				exit.code = 1
+				return false
+			}
 			if err := r.bindKeeping(name, vr); err != nil {
 				if !r.arithAssignFatal(err, "read", &exit) {
 					if vr.Kind == expand.Indexed && errors.Is(err, errReadOnly) {

@@ -168,6 +168,10 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	r.exit, r.stderr = exitStatus{}, &msg
 	prev := r.lookupVar(as.Name.Value)
 	prev.Local = false
+	if as.Index == nil && namerefRefuses(prev, value) {
+		r.exit, r.stderr = oldExit, oldErr
+		return RefValueError(value) // printf -v r of declare -n r
+	}
 	if elem := r.elemRefAssign(prev, as); elem != nil {
 		// through a nameref to an element (declare -n r='a[1]'), as
 		// the runner's r=v
@@ -243,6 +247,13 @@ type badSubscriptError string
 
 func (e badSubscriptError) Error() string { return string(e) }
 func (e badSubscriptError) Unwrap() error { return expand.ErrBadSubscript }
+
+// RefValueError is SetVar's error for a value a nameref without a value
+// (declare -n r) cannot name (jaiph-go patch): the builtin names itself
+// before it, as bash's printf does.
+type RefValueError string
+
+func (e RefValueError) Error() string { return "`" + string(e) + "': not a valid identifier" }
 
 // readOnlyError is SetVar's error for a readonly variable (jaiph-go patch).
 type readOnlyError string

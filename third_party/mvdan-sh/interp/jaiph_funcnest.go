@@ -69,10 +69,16 @@ func (r *Runner) discardingStmts(ctx context.Context, stmts []*syntax.Stmt, inEv
 		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == stmts[i].End().Line() {
 			i++
 		}
+		badUsage := r.exit.badUsage
 		if r.exit.leftFuncs && !inEval {
 			r.funcnameMain = true // bash's leftover, see exitStatus.leftFuncs
 		}
 		r.exit = exitStatus{code: 1}
+		if badUsage && !inEval {
+			// bash's reader_loop keeps it; parse_and_execute makes
+			// every discard 1
+			r.exit.code = 2
+		}
 		r.lastExit = r.exit
 	}
 }

@@ -701,3 +701,30 @@ func TestJaiphDeclAssignErrorChild(t *testing.T) {
 	cases = append(cases, `f() { declare -n n=n; echo $?; declare -p n; }; f`, `f() { declare -n n=n m=x; echo $?; declare -p m; }; f`)
 	runCases(t, cases)
 }
+
+// TestJaiphNamerefNoValueRefused: a nameref declared without a value takes
+// an assigned value as the name it refers to, which bash's
+// valid_nameref_value checks: an assignment of anything else is refused
+// and discards the top-level command (status 1, errexit or not, no ERR
+// trap; ${r:=w}'s with status 2), read and the declarations fail with
+// their own messages; r+=x names x.
+func TestJaiphNamerefNoValueRefused(t *testing.T) {
+	var cases []string
+	for _, b := range []string{
+		"r=1x", "r=", "r='a b'", "r=a[1]", "r='a['", "r=@", "r+=ok", "r+=1x", "r=ok", "read r <<< 1x", "read r <<< ok",
+		"r=1x y=2", "y=2 r=1x", "r=1x echo hi", "f() { r=1x; echo in; }; f", "r=1x || echo or", "( r=1x; echo in )",
+		"false; r=1x", "set -e; r=1x", "trap 'echo T' ERR; r=1x",
+		// ${r:=w} names w, or discards the command with status 2 (as a
+		// readonly variable's ${v:=w} does)
+		": ${r:=1x}", ": ${r:=ok}", "echo ${r=1x}", "echo ${r=a[2]}", "set -e; : ${r:=1x}", "x=1 y=${r:=1x}",
+		"f() { : ${r:=1x}; echo in; }; f", ": ${r:=1x} || echo or", "readonly v; : ${v:=w}", "readonly v; echo ${v=w}",
+		// a declaration: refused, in a function with its own message,
+		// at the top level unsetting the nameref
+		"declare r=1x", "declare r=ok", "export r=1x", "local r=1x", "readonly r=1x", "typeset r=a[1]", "declare r=1x y=2",
+		"declare -x r=1x", "declare r='a b'", "true | declare r=1x",
+	} {
+		cases = append(cases, fmt.Sprintf("declare -n r\n%s\necho \"after $? [$y]\"\ndeclare -p r", b),
+			fmt.Sprintf("g() { declare -n r\n%s\necho \"after $? [$y]\"\ndeclare -p r; }; g", b))
+	}
+	runCases(t, cases)
+}

@@ -304,6 +304,18 @@ func (r *Runner) expandErr(err error) {
 		return
 	}
 	errMsg := err.Error()
+	if errors.Is(err, expand.ErrRefValue) {
+		// jaiph-go patch: bash's ${r:=1x} of a nameref without a value
+		// is sh_invalidid's error, named after this_command_name (a
+		// function running), and discards the top-level command with
+		// EX_BADUSAGE (2), errexit or not
+		if r.thisCommand != "" {
+			errMsg = r.thisCommand + ": " + errMsg
+		}
+		fmt.Fprintln(r.stderr, errMsg)
+		r.exit = exitStatus{code: 2, exiting: true, discard: true, badUsage: true, popScopes: true}
+		return
+	}
 	if _, intValue := errors.AsType[intValueError](err); intValue && isArithmErr(err) {
 		// jaiph-go patch: bash's arithmetic names this_command_name:
 		// the command whose redirections are being expanded (cat <<<
@@ -359,6 +371,7 @@ func (r *Runner) expandErr(err error) {
 			// discards the command (under errexit its err_readonly,
 			// or err_badarraysub, has ended the shell with 1)
 			r.exit.code = 2
+			r.exit.discard, r.exit.badUsage = true, true
 		}
 		r.exit.exiting = true
 		// jaiph-go patch: bash's report_error exits in place under
@@ -1295,6 +1308,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// jaiph-go patch: an error that ends the shell while
 					// the value expands (a bad subscript under errexit)
 					// ends it before the assignment, as in bash.
+					break
+				}
+				if as.Index == nil && as.Array == nil && namerefRefuses(prev, vr.Str) {
+					// jaiph-go patch: bash's bind_variable refuses it and
+					// discards the top-level command, status 1, errexit
+					// or not (declare -n r; r=1x)
+					r.errf("`%s': not a valid identifier\n", vr.Str)
+					r.exit = exitStatus{code: 1, exiting: true, discard: true, popScopes: true}
 					break
 				}
 				if name != as.Name.Value {
@@ -2761,6 +2782,32 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					plain.Append = false
 					plain.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: as.Pos(), Right: as.Pos(), Value: s}}}
 					as = &plain
+				}
+				if valType != "-n" && !as.Naked && as.Array == nil && as.Index == nil && !as.Append &&
+					vr.Kind == expand.NameRef && vr.Str == "" && r.declSameScope(name, local, global) {
+					// jaiph-go patch: a nameref without a value takes
+					// the value as the name it refers to, which bash
+					// checks (declare -n r; declare r=1x)
+					s := ""
+					if as.Value != nil {
+						s = r.literal(as.Value)
+					}
+					if !syntax.ValidName(s) && !validElemRef(s) {
+						switch v := cm.Variant.Value; {
+						case v == "export" || v == "readonly":
+							r.errf("%s: `%s': not a valid identifier\n%s: `': not a valid identifier\n", v, s, v)
+						case r.inFunc:
+							r.errf("%s: `%s': invalid variable name for name reference\n", v, s)
+						default:
+							// at the top level bash's declare unsets
+							// the nameref it could not assign
+							r.errf("%s: `%s': not a valid identifier\n", v, s)
+							assignErr = true
+							r.delVar(name)
+						}
+						r.exit.code = 1
+						continue
+					}
 				}
 				if valType == "-n" && !as.Naked && as.Array == nil && as.Index == nil && !as.Append {
 					// jaiph-go patch: bash's declare checks a

@@ -868,6 +868,13 @@ func (r *Runner) setVarString(name, value string) {
 	r.setVarFailed(r.bindKeeping(name, expand.Variable{Set: true, Kind: expand.String, Str: value}))
 }
 
+// namerefRefuses says cur, a nameref without a value (declare -n r),
+// cannot take value as the name it refers to: bash's valid_nameref_value
+// wants an identifier or an element reference (jaiph-go patch).
+func namerefRefuses(cur expand.Variable, value string) bool {
+	return cur.Kind == expand.NameRef && cur.Str == "" && !syntax.ValidName(value) && !validElemRef(value)
+}
+
 // keepAttrs gives vr, a value a builtin assigns to cur (read, getopts…),
 // the variable's declare -i/-l/-u, which transform it and stay, as in
 // bash (jaiph-go patch: they were dropped).
@@ -1957,6 +1964,10 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 			return name, prev, appendIndex
 		}
 		switch prev.Kind {
+		case expand.NameRef:
+			// jaiph-go patch: a nameref without a value (declare -n r)
+			// names what r+=x appends to nothing, as r=x does
+			prev.Str += s
 		case expand.String, expand.Unknown:
 			prev.Kind = expand.String
 			if prev.Integer {
