@@ -172,21 +172,28 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		r.exit, r.stderr = oldExit, oldErr
 		return RefValueError(value) // printf -v r of declare -n r
 	}
+	refused := false
 	if elem := r.elemRefAssign(prev, as); elem != nil {
 		// through a nameref to an element (declare -n r='a[1]'), as
 		// the runner's r=v
 		as, prev = elem, r.lookupVar(elem.Name.Value)
 		prev.Local = false
+		r.unnamedFailure = false
+		if refused = allElems(as); refused {
+			r.refuseAllElems(as)
+		}
 	}
-	vname, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
-	if vname != as.Name.Value {
-		prev = r.lookupVar(vname) // through a nameref: the variable it names
+	if !refused {
+		vname, vr, appendIndex := r.assignVal(as.Name.Value, prev, as, "")
+		if vname != as.Name.Value {
+			prev = r.lookupVar(vname) // through a nameref: the variable it names
+		}
+		r.unnamedFailure, r.reportedFailure = false, false
+		holding := r.holdExitTrap
+		r.holdExitTrap = true // the message first: see Runner.holdExitTrap
+		r.setVarWithIndex(prev, vname, as.Index, appendIndex, as.IndexRaw, vr)
+		r.holdExitTrap = holding
 	}
-	r.unnamedFailure, r.reportedFailure = false, false
-	holding := r.holdExitTrap
-	r.holdExitTrap = true // the message first: see Runner.holdExitTrap
-	r.setVarWithIndex(prev, vname, as.Index, appendIndex, as.IndexRaw, vr)
-	r.holdExitTrap = holding
 	// a fatal error exits with the last status, a substitution's in the
 	// builtin's words included (bash's last_command_exit_value), or 1
 	failed, fatal, code, reported, assignFailed := !r.exit.ok(), r.exit.exiting, cmp.Or(r.lastExit.code, 1), r.exit.code, r.exit.assignFailed

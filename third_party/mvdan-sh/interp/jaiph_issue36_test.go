@@ -728,3 +728,25 @@ func TestJaiphNamerefNoValueRefused(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphNamerefAllElems: through a nameref to a[@] or a[*], an
+// assignment (r=v, r+=v, printf -v r) is refused as bash's
+// assign_array_element does, before the value's -i arithmetic and for an
+// associative array too (it made the key @), the value expanded first;
+// a declaration (declare r=v, declare -i r=v, at the top level) goes on as
+// declare a[@]=v written: a made an array with its attributes, an
+// associative one's key @ assigned (found by the soak, seed 234).
+func TestJaiphNamerefAllElems(t *testing.T) {
+	var cases []string
+	for _, d := range []string{"declare -Ai a1", "declare -A a1", "declare -i a1", "", "a1=(1 2)", "a1=x", "declare -A a1=([k]=1)", "readonly -A a1"} {
+		for _, b := range []string{"v2=x", "v2+=x", "v2=$(echo sub >&2)x", "read v2 <<< x", "declare v2=x", "declare v2+=x", "typeset v2=5", "declare -i v2=2+3"} {
+			for _, ref := range []string{"a1[@]", "a1[*]"} {
+				cases = append(cases, fmt.Sprintf("declare -n v2='%s'\n%s\n%s\necho \"st=$?\"\ndeclare -p a1", ref, d, b))
+			}
+		}
+	}
+	cases = append(cases, "declare -A a1; declare -n v2='a1[\"@\"]'\nv2=x\necho \"st=$?\"; declare -p a1",
+		"declare -A a1; declare -n v2='a1[@]'; f() { v2=x; echo in; }\nf\necho \"st=$?\"",
+		"set -e; declare -A a1; declare -n v2='a1[*]'\nv2=x\necho \"st=$?\"")
+	runCases(t, cases)
+}

@@ -1294,6 +1294,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					// assignment's error (it failed, and went on).
 					as, prev = elem, r.lookupVar(elem.Name.Value)
 					prev.Local = false
+					if allElems(as) {
+						// bash expands the value first (its
+						// substitutions run), then refuses
+						if as.Value != nil {
+							r.literal(as.Value)
+						}
+						if !r.exit.exiting {
+							r.refuseAllElems(as)
+						}
+						break
+					}
 					if prev.ReadOnly {
 						r.assignReadonly(as, prev, as.Name.Value)
 						break
@@ -2402,6 +2413,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					r.errf("%s: `%s': not a valid identifier\n", v, n)
 					continue
+				}
+			}
+			if (!local || global) && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && valType == "" && !as.Naked && as.Index == nil && as.Array == nil && r.declaredRef(name, global).Kind == expand.NameRef {
+				// jaiph-go patch: through a nameref to a[@] or a[*],
+				// bash's declare goes on as with declare a[@]=v
+				// written (its nameref resolution makes the name the
+				// element): a made an array with the declaration's
+				// attributes, an associative one's key @ assigned (an
+				// assignment through the nameref refuses it)
+				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !r.writeEnv.Get(n).Declared() {
+					if arr, idx := elemRef(n); idx != nil {
+						if sub := expand.ArithmSource(idx); sub == "@" || sub == "*" {
+							elem := *as
+							elem.Name = &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: as.Name.ValueEnd, Value: arr}
+							elem.Index = idx
+							as, name = &elem, arr
+						}
+					}
 				}
 			}
 			if (!local || global) && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && len(modes) == 0 && valType == "" && !as.Naked && as.Index == nil && as.Array == nil && r.declaredRef(name, global).Kind == expand.NameRef {
@@ -5587,10 +5616,13 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 	}
 	if sub := expand.ArithmSource(as.Index); sub == "@" || sub == "*" {
 		// jaiph-go patch: bash's bad subscript, NAME made an array
-		// first (see below)
-		r.errf("%s[%s]: bad array subscript\n", name, sub)
-		if r.errexitOn() {
-			r.exit = exitStatus{code: 1, exiting: true}
+		// first (see below); a readonly NAME is refused as such
+		// before (declare's own check)
+		if !base.ReadOnly {
+			r.errf("%s[%s]: bad array subscript\n", name, sub)
+			if r.errexitOn() {
+				r.exit = exitStatus{code: 1, exiting: true}
+			}
 		}
 		list, indexes := []string(nil), []int(nil)
 		switch base.Kind {

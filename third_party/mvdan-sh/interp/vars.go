@@ -1486,6 +1486,28 @@ func (r *Runner) elemRefAssign(prev expand.Variable, as *syntax.Assign) *syntax.
 	return &elem
 }
 
+// allElems says elem, what a nameref names (declare -n r='A[@]'), is every
+// element of an array, which bash's assign_array_element refuses to assign
+// before it looks at the variable (its attributes, readonly or -i) where
+// the array is not associative or the caller did not allow it (jaiph-go
+// patch): r=v and printf -v r; the assignment's A[@]=v, read 'A[@]' and
+// declare r=v through it make an associative array's key @ instead.
+func allElems(elem *syntax.Assign) bool {
+	if elem.Index == nil {
+		return false
+	}
+	sub := expand.ArithmSource(elem.Index)
+	return sub == "@" || sub == "*"
+}
+
+// refuseAllElems reports allElems's refusal, as a[@]=v's (jaiph-go
+// patch).
+func (r *Runner) refuseAllElems(elem *syntax.Assign) {
+	r.errf("%s[%s]: bad array subscript\n", elem.Name.Value, expand.ArithmSource(elem.Index))
+	r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
+	r.unnamedFailure = true // named after no builtin (printf -v)
+}
+
 // assocSubKey is the key of `unset 'm[sub]'` for an associative array:
 // the subscript expanded as bash's expand_subscript_string does, quotes
 // removed and parameters and command substitutions expanded, as in
