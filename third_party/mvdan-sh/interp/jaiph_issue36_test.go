@@ -750,3 +750,21 @@ func TestJaiphNamerefAllElems(t *testing.T) {
 		"set -e; declare -A a1; declare -n v2='a1[*]'\nv2=x\necho \"st=$?\"")
 	runCases(t, cases)
 }
+
+// TestJaiphSubshellUnsetLocal: in a subshell of a function, the
+// function's local unset there is that local unset, as in bash's forked
+// child: ${!prefix*} and the environment do not give the function's set
+// copy as well (a global below it stays) (found by the soak, seed 235).
+func TestJaiphSubshellUnsetLocal(t *testing.T) {
+	cases := []string{
+		"f() {\nv1='a/b/c.d' v2=' x y  z' p2=a1\nlocal -i a1=${!p2-d}\n(\nfor i1 in $v3 $((n)) ${v2#[\\!]}; do\nprintf \"%s=%s\\n\" ${!a*}\nunset 'a1[0]'\ndone\n)\n}\nf",
+	}
+	for _, g := range []string{"", "a1=0; ", "export a1=g; "} {
+		for _, d := range []string{"local a1=1", "local -x a1=1", "local -i a1=0", "local a1=(1 2)", "local a1", "declare -A a1=([k]=v)"} {
+			for _, u := range []string{"unset a1", "unset 'a1[0]'", "unset -v a1", "a1=2; unset a1"} {
+				cases = append(cases, fmt.Sprintf("%sf() { %s; ( %s; echo \"[${!a*}] [${a1-u}]\"; declare -p a1; env | grep '^a1=' ); echo \"f [${!a*}] [${a1-u}]\"; }; f", g, d, u))
+			}
+		}
+	}
+	runCases(t, cases)
+}

@@ -647,8 +647,19 @@ func (o *overlayEnviron) revealedBelow(name string) expand.Variable {
 }
 
 func (o *overlayEnviron) Each(f func(name string, vr expand.Variable) bool) {
-	if o.parent != nil {
+	if o.parent != nil && (o.funcScope || o.tempScope) {
 		o.parent.Each(f)
+	} else if o.parent != nil {
+		// jaiph-go patch: a subshell's copy of a function's local it
+		// unset (an unset local here) is that local unset, as in bash's
+		// forked child: the function's set one is not given as well
+		// (${!a*} listed it); a global below stays
+		o.parent.Each(func(name string, vr expand.Variable) bool {
+			if own, ok := o.values[o.normalize(name)]; ok && vr.Local && own.Local && !own.IsSet() {
+				return true
+			}
+			return f(name, vr)
+		})
 	}
 	for _, vr := range o.values {
 		if !f(vr.Name, vr.Variable) {
