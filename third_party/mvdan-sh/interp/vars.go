@@ -79,6 +79,10 @@ type overlayEnviron struct {
 	// values maps normalized variable names, per [overlayEnviron.normalize].
 	values map[string]namedVariable
 
+	// unsetLocal: values holds a local unset here, which Each looks under
+	// (jaiph-go patch).
+	unsetLocal bool
+
 	// We need to know if the current scope is a function's scope, because
 	// functions can modify global variables. When true, [parent] must not be nil.
 	funcScope bool
@@ -259,6 +263,7 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		if prev.Local {
 			vr.Local = true
 			o.values[normalized] = namedVariable{name, vr}
+			o.unsetLocal = true
 			return nil
 		}
 		delete(o.values, normalized)
@@ -647,7 +652,7 @@ func (o *overlayEnviron) revealedBelow(name string) expand.Variable {
 }
 
 func (o *overlayEnviron) Each(f func(name string, vr expand.Variable) bool) {
-	if o.parent != nil && (o.funcScope || o.tempScope) {
+	if o.parent != nil && (o.funcScope || o.tempScope || !o.unsetLocal) {
 		o.parent.Each(f)
 	} else if o.parent != nil {
 		// jaiph-go patch: a subshell's copy of a function's local it
