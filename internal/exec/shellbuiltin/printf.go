@@ -1633,7 +1633,7 @@ func assignFailed(hc interp.HandlerContext, err error) error {
 		}
 		return err
 	}
-	if _, ref := errors.AsType[interp.RefValueError](err); ref {
+	if errors.Is(err, expand.ErrRefValue) {
 		fmt.Fprintf(hc.Stderr, "printf: %v\n", err)
 		return interp.ExitStatus(1)
 	}

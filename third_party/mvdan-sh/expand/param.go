@@ -1805,13 +1805,6 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr, raw string) (strin
 // assignElem assigns a variable via an expansion like ${a=val} or
 // ${a[i]=val}, setting a single element when the variable is an array or is
 // indexed, like Bash. ${a[i]=val} on a whole scalar converts it to an array.
-// validElemName says s is NAME[SUBSCRIPT] with a subscript, an element a
-// nameref may name (jaiph-go patch).
-func validElemName(s string) bool {
-	i := strings.IndexByte(s, '[')
-	return i > 0 && syntax.ValidName(s[:i]) && len(s) > i+2 && strings.HasSuffix(s, "]")
-}
-
 func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, val string) error {
 	wenv, ok := cfg.Env.(WriteEnviron)
 	if !ok {
@@ -1833,7 +1826,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 			// jaiph-go patch: a nameref without a value (declare -n
 			// r) names what ${r=val} assigns, which must be a name or
 			// an element, as bash's valid_nameref_value
-			if !syntax.ValidName(val) && !validElemName(val) {
+			if !internal.ValidNameOrElem(val) {
 				return fmt.Errorf("`%s': %w", val, ErrRefValue)
 			}
 			nv = vr
@@ -2070,8 +2063,9 @@ func (cfg *Config) namerefElem(pe, elem *syntax.ParamExp) (string, error) {
 	return s, err
 }
 
-// ErrRefValue is the error of ${r:=w} for a nameref without a value
-// (declare -n r) given a w that names no variable (jaiph-go patch).
+// ErrRefValue is the error of a value a nameref without a value (declare
+// -n r) cannot name: ${r:=w}'s, and printf -v r's through
+// interp's HandlerContext.SetVar (jaiph-go patch).
 var ErrRefValue = errors.New("not a valid identifier")
 
 // DefaultAssignError is the error of the assignment ${v:=w} makes

@@ -224,10 +224,10 @@ type Runner struct {
 	// bash's line_number once it read it, which an eval string's first
 	// line takes (jaiph-go patch).
 	cmdEndLine uint
-	// pipeElem is the pipeline element, or the background job, a subshell
-	// runs: its own failure neither runs the ERR trap nor ends the
-	// subshell (jaiph-go patch).
-	pipeElem *syntax.Stmt
+	// childStmt is the statement a child runs as a whole: a pipeline's
+	// element or a `&` job, whose own failure neither runs the ERR trap
+	// nor ends the child (jaiph-go patch).
+	childStmt *syntax.Stmt
 	// jumpInverts: the innermost `( … )` of this process has one negated
 	// command, whose status bash's execute_in_subshell inverts after a
 	// jump to its top level too; a pipeline's simple command forks with

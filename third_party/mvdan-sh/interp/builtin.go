@@ -890,7 +890,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		args := fp.args()
 		for _, name := range args {
-			if !syntax.ValidName(name) && !validElemRef(name) {
+			if !internal.ValidNameOrElem(name) {
 				return failf(1, "read: `%s': not a valid identifier\n", name)
 			}
 		}

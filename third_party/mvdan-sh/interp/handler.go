@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
+	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/internal"
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
 
@@ -142,7 +143,7 @@ func (e stdPathEnviron) Get(name string) expand.Variable {
 // whose text is bash's.
 func (hc HandlerContext) SetVar(name, value string) error {
 	r := hc.runner
-	if i := strings.IndexByte(name, '['); i > 0 && validElemRef(name) {
+	if i := strings.IndexByte(name, '['); i > 0 && internal.ValidElemRef(name) {
 		if sub := name[i+1 : len(name)-1]; sub == "@" || sub == "*" {
 			// as bash's assign_array_element: its report_error,
 			// which errexit turns into the end of the shell
@@ -150,7 +151,7 @@ func (hc HandlerContext) SetVar(name, value string) error {
 		}
 	}
 	as := parseAssignName(name)
-	if as == nil && validElemRef(name) {
+	if as == nil && internal.ValidElemRef(name) {
 		// jaiph-go patch: a subscript an assignment could not hold
 		// as written (`m[k k]`, blanks or operators), as bash's
 		// valid_array_reference takes any text up to the last `]`:
@@ -170,7 +171,9 @@ func (hc HandlerContext) SetVar(name, value string) error {
 	prev.Local = false
 	if as.Index == nil && namerefRefuses(prev, value) {
 		r.exit, r.stderr = oldExit, oldErr
-		return RefValueError(value) // printf -v r of declare -n r
+		// printf -v r of declare -n r: the builtin names itself
+		// before the error, as bash's printf does
+		return fmt.Errorf("`%s': %w", value, expand.ErrRefValue)
 	}
 	refused := false
 	if elem := r.elemRefAssign(prev, as); elem != nil {
@@ -254,13 +257,6 @@ type badSubscriptError string
 
 func (e badSubscriptError) Error() string { return string(e) }
 func (e badSubscriptError) Unwrap() error { return expand.ErrBadSubscript }
-
-// RefValueError is SetVar's error for a value a nameref without a value
-// (declare -n r) cannot name (jaiph-go patch): the builtin names itself
-// before it, as bash's printf does.
-type RefValueError string
-
-func (e RefValueError) Error() string { return "`" + string(e) + "': not a valid identifier" }
 
 // readOnlyError is SetVar's error for a readonly variable (jaiph-go patch).
 type readOnlyError string

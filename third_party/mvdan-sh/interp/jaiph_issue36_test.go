@@ -718,6 +718,9 @@ func TestJaiphNamerefNoValueRefused(t *testing.T) {
 		// readonly variable's ${v:=w} does)
 		": ${r:=1x}", ": ${r:=ok}", "echo ${r=1x}", "echo ${r=a[2]}", "set -e; : ${r:=1x}", "x=1 y=${r:=1x}",
 		"f() { : ${r:=1x}; echo in; }; f", ": ${r:=1x} || echo or", "readonly v; : ${v:=w}", "readonly v; echo ${v=w}",
+		// an element reference as bash's valid_array_reference reads it:
+		// the `]` closing the first `[` ends it
+		": ${r:=a[x]y]}", ": ${r:='a[]]'}", ": ${r:='a[\"]\"]'}", ": ${r:='a[[1]]'}", "r='a[x]y]'",
 		// a declaration: refused, in a function with its own message,
 		// at the top level unsetting the nameref
 		"declare r=1x", "declare r=ok", "export r=1x", "local r=1x", "readonly r=1x", "typeset r=a[1]", "declare r=1x y=2",

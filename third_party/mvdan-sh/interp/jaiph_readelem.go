@@ -3,48 +3,9 @@ package interp
 import (
 	"cmp"
 	"errors"
-	"strings"
 
 	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/expand"
-	"github.com/jaiph-go/jaiph/third_party/mvdan-sh/syntax"
 )
-
-// validElemRef says name is an array element reference NAME[SUBSCRIPT]
-// with a subscript, as bash's valid_array_reference accepts for read and
-// printf -v (jaiph-go patch): the `]` closing the first `[` ends name,
-// brackets nesting, quotes and backslashes read as skipsubscript does.
-func validElemRef(name string) bool {
-	i := strings.IndexByte(name, '[')
-	if i <= 0 || !syntax.ValidName(name[:i]) || len(name) < i+3 {
-		return false
-	}
-	depth := 0
-	for j := i; j < len(name); j++ {
-		switch c := name[j]; c {
-		case '\\':
-			j++
-		case '\'', '"':
-			k := j + 1
-			for k < len(name) && name[k] != c {
-				if c == '"' && name[k] == '\\' {
-					k++
-				}
-				k++
-			}
-			if k >= len(name) {
-				return false
-			}
-			j = k
-		case '[':
-			depth++
-		case ']':
-			if depth--; depth == 0 {
-				return j == len(name)-1
-			}
-		}
-	}
-	return false
-}
 
 // readElem assigns value to the element name names for read (jaiph-go
 // patch), through [HandlerContext.SetVar]: an error is printed as bash's

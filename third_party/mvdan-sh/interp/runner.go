@@ -748,7 +748,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		st2.Disown = false
 		// jaiph-go patch: the job's status is its own child's, not a
 		// command of the shell's: no ERR trap, no errexit for it
-		r2.pipeElem = &st2
+		r2.childStmt = &st2
 		// jaiph-go patch: the job gets a numeric $! and its own context,
 		// which kill cancels with the signal as cause (jaiph_jobs.go).
 		bg, jctx := r.newBgProc(ctx, true)
@@ -877,7 +877,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	} else if r.exit.returning {
 		// `return N` leaves the function or sourced file before bash
 		// looks at its status; the caller's command does.
-	} else if st == r.pipeElem {
+	} else if st == r.childStmt {
 		// An element of a pipeline: its status is the pipeline's, which
 		// the shell looks at (bash: pipe_in or pipe_out is set).
 	} else if !r.exit.ok() && !r.noErrExit {
@@ -1590,7 +1590,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 
 		r.elemExitTrap = "" // jaiph-go patch: see elemExitTrap
-		if r.jumpInverts && r.pipeElem != nil && r.pipeElem.Cmd == cm && r.Funcs[fields[0]] == nil {
+		if r.jumpInverts && r.childStmt != nil && r.childStmt.Cmd == cm && r.Funcs[fields[0]] == nil {
 			// jaiph-go patch: a builtin's own error lands at the frame
 			// bash's child gives it (see invertElemJump)
 			r.jumpInverts = false
@@ -2014,7 +2014,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// invertElemJump); a list assigned to a readonly variable is
 		// refused while the words expand, before it
 		elemJumpInverts := r.jumpInverts
-		if r.pipeElem != nil && r.pipeElem.Cmd == cm {
+		if r.childStmt != nil && r.childStmt.Cmd == cm {
 			r.jumpInverts = false
 		}
 		if n := len(declArgs); n > 0 {
@@ -2116,7 +2116,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if invalidName && r.exit.code == 0 {
 				r.exit.code = 1
 			}
-			if assignErr && r.exit.code == 1 && !r.exit.exiting && r.pipeElem != nil && r.pipeElem.Cmd == cm {
+			if assignErr && r.exit.code == 1 && !r.exit.exiting && r.childStmt != nil && r.childStmt.Cmd == cm {
 				r.exit.code = 4
 			}
 		}()
@@ -2364,12 +2364,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// element, then refuse the attribute (status 0), as
 				// bash; they made a variable named "a[1]".
 				n, _ := r.lookupVar(name).Resolve(r.writeEnv)
-				if !syntax.ValidName(n) && validElemRef(n) && r.writeEnv.Get(n).Declared() {
+				if !syntax.ValidName(n) && internal.ValidElemRef(n) && r.writeEnv.Get(n).Declared() {
 					// A local that a declaration through the nameref
 					// made, named "a[1]", is the variable they assign
 					// and mark, as bash's find_variable finds it.
 					name = n
-				} else if !syntax.ValidName(n) && validElemRef(n) {
+				} else if !syntax.ValidName(n) && internal.ValidElemRef(n) {
 					if !as.Naked {
 						val, err := expand.AssignLiteral(r.ecfg, as.Value)
 						r.expandErr(err)
@@ -2440,7 +2440,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// nameref; to a[@] or a[*] it is bash's "bad array
 				// subscript", status 1 (it made a variable named
 				// "a[1]" or "a[@]").
-				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) && !r.writeEnv.Get(n).Declared() {
+				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !syntax.ValidName(n) && internal.ValidElemRef(n) && !r.writeEnv.Get(n).Declared() {
 					val, err := expand.AssignLiteral(r.ecfg, as.Value)
 					r.expandErr(err)
 					if r.exit.exiting {
@@ -2470,7 +2470,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// makes a local named as the element (bash's
 				// make_local_variable takes the nameref's value as it
 				// is): $r then reads it, ${a[1]} does not see it.
-				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && validElemRef(n) {
+				if n, _ := r.lookupVar(name).Resolve(r.writeEnv); !syntax.ValidName(n) && internal.ValidElemRef(n) {
 					name = n
 				}
 			}
@@ -2821,7 +2821,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					if as.Value != nil {
 						s = r.literal(as.Value)
 					}
-					if !syntax.ValidName(s) && !validElemRef(s) {
+					if !internal.ValidNameOrElem(s) {
 						switch v := cm.Variant.Value; {
 						case v == "export" || v == "readonly":
 							r.errf("%s: `%s': not a valid identifier\n%s: `': not a valid identifier\n", v, s, v)
@@ -4749,7 +4749,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(st.Cmd)
 		r2.armElemExitTrap(r, st)
 		r2.inheritJumpInverts(r, st)
-		r2.pipeElem = st
+		r2.childStmt = st
 		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(st)
 		r2.stdin = in
@@ -4787,7 +4787,7 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		r2.forkedLoopLevel(last.Cmd)
 		r2.armElemExitTrap(r, last)
 		r2.inheritJumpInverts(r, last)
-		r2.pipeElem = last
+		r2.childStmt = last
 		r2.noSignalReport = true // jaiph-go patch: the pipeline reports
 		r2.subshellElem(last)
 		r2.stdin = in

@@ -888,7 +888,7 @@ func (r *Runner) setVarString(name, value string) {
 // cannot take value as the name it refers to: bash's valid_nameref_value
 // wants an identifier or an element reference (jaiph-go patch).
 func namerefRefuses(cur expand.Variable, value string) bool {
-	return cur.Kind == expand.NameRef && cur.Str == "" && !syntax.ValidName(value) && !validElemRef(value)
+	return cur.Kind == expand.NameRef && cur.Str == "" && !internal.ValidNameOrElem(value)
 }
 
 // keepAttrs gives vr, a value a builtin assigns to cur (read, getopts…),
