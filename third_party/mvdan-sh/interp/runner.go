@@ -2416,31 +2416,27 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				}
 			}
 			if (!local || global) && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && valType == "" && !as.Naked && as.Index == nil && as.Array == nil && r.declaredRef(name, global).Kind == expand.NameRef {
-				// jaiph-go patch: through a nameref to a[@] or a[*],
-				// bash's declare goes on as with declare a[@]=v
-				// written (its nameref resolution makes the name the
-				// element): a made an array with the declaration's
-				// attributes, an associative one's key @ assigned (an
-				// assignment through the nameref refuses it)
-				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !r.writeEnv.Get(n).Declared() {
-					if arr, idx := elemRef(n); idx != nil {
-						if sub := expand.ArithmSource(idx); sub == "@" || sub == "*" {
-							elem := *as
-							elem.Name = &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: as.Name.ValueEnd, Value: arr}
-							elem.Index = idx
-							as, name = &elem, arr
-						}
-					}
-				}
-			}
-			if (!local || global) && cm.Variant.Value != "export" && cm.Variant.Value != "readonly" && len(modes) == 0 && valType == "" && !as.Naked && as.Index == nil && as.Array == nil && r.declaredRef(name, global).Kind == expand.NameRef {
-				// jaiph-go patch: declare NAME=v (outside a function,
-				// or -g) through a nameref to an array element assigns
-				// the element, as bash's assignment through the
-				// nameref; to a[@] or a[*] it is bash's "bad array
-				// subscript", status 1 (it made a variable named
-				// "a[1]" or "a[@]").
-				if n, _ := r.declaredRef(name, global).Resolve(r.writeEnv); !syntax.ValidName(n) && internal.ValidElemRef(n) && !r.writeEnv.Get(n).Declared() {
+				n, _ := r.declaredRef(name, global).Resolve(r.writeEnv)
+				declared := r.writeEnv.Get(n).Declared()
+				arr, idx := elemRef(n)
+				if _, all := allElemsIndex(idx); all && !declared {
+					// jaiph-go patch: through a nameref to a[@] or
+					// a[*], bash's declare goes on as with declare
+					// a[@]=v written (its nameref resolution makes the
+					// name the element): a made an array with the
+					// declaration's attributes, an associative one's
+					// key @ assigned (an assignment through the
+					// nameref refuses it)
+					elem := *as
+					elem.Name = &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: as.Name.ValueEnd, Value: arr}
+					elem.Index = idx
+					as, name = &elem, arr
+				} else if len(modes) == 0 && !declared && !syntax.ValidName(n) && internal.ValidElemRef(n) {
+					// jaiph-go patch: declare NAME=v (outside a
+					// function, or -g) through a nameref to an array
+					// element assigns the element, as bash's assignment
+					// through the nameref (it made a variable named
+					// "a[1]").
 					val, err := expand.AssignLiteral(r.ecfg, as.Value)
 					r.expandErr(err)
 					if r.exit.exiting {
@@ -5614,7 +5610,7 @@ func (r *Runner) declElem(name string, base expand.Variable, as *syntax.Assign, 
 		base.SetAssoc(k, v)
 		return base, true, false
 	}
-	if sub := expand.ArithmSource(as.Index); sub == "@" || sub == "*" {
+	if sub, all := allElemsIndex(as.Index); all {
 		// jaiph-go patch: bash's bad subscript, NAME made an array
 		// first (see below); a readonly NAME is refused as such
 		// before (declare's own check)

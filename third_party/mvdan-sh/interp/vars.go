@@ -1394,7 +1394,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index, appen
 		r.setVarFailed(r.bindValue(name, prev))
 		return
 	}
-	if sub := expand.ArithmSource(index); sub == "@" || sub == "*" {
+	if sub, all := allElemsIndex(index); all {
 		// jaiph-go patch: a[@]=v and a[*]=v are bash's assignment
 		// error, as a subscript before the start is (below).
 		r.errf("%s[%s]: bad array subscript\n", name, sub)
@@ -1509,11 +1509,18 @@ func (r *Runner) elemRefAssign(prev expand.Variable, as *syntax.Assign) *syntax.
 // patch): r=v and printf -v r; the assignment's A[@]=v, read 'A[@]' and
 // declare r=v through it make an associative array's key @ instead.
 func allElems(elem *syntax.Assign) bool {
-	if elem.Index == nil {
-		return false
+	_, all := allElemsIndex(elem.Index)
+	return all
+}
+
+// allElemsIndex says a subscript is @ or * (every element), giving its
+// source for bash's "bad array subscript" message (jaiph-go patch).
+func allElemsIndex(idx syntax.ArithmExpr) (sub string, all bool) {
+	if idx == nil {
+		return "", false
 	}
-	sub := expand.ArithmSource(elem.Index)
-	return sub == "@" || sub == "*"
+	sub = expand.ArithmSource(idx)
+	return sub, sub == "@" || sub == "*"
 }
 
 // refuseAllElems reports allElems's refusal, as a[@]=v's (jaiph-go
@@ -1915,7 +1922,7 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 				k, err := expand.AssocKeyRaw(r.ecfg, index, raw)
 				r.expandErr(err)
 				index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: k}}}
-			} else if sub := expand.ArithmSource(index); sub == "@" || sub == "*" {
+			} else if sub, all := allElemsIndex(index); all {
 				// jaiph-go patch: see setVarWithIndex
 				r.errf("%s[%s]: bad array subscript\n", name, sub)
 				r.exit = exitStatus{code: cmp.Or(r.lastExit.code, 1), exiting: true, discard: true, assignFailed: true, popScopes: !r.errexitOn()}
