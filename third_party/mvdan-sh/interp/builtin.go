@@ -944,7 +944,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				// jaiph-go patch: an element (read 'a[k]'), assigned
 				// as a[k]=value would be, as bash's
 				// bind_read_variable.
-				return r.readElem(name, vr.Str, &exit)
+				return r.readElem(name, vr.Str, written == name, &exit)
 			}
 			if vr.Kind == expand.String && namerefRefuses(r.lookupVar(name), vr.Str) {
 				// jaiph-go patch: read r of declare -n r

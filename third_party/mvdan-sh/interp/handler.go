@@ -140,14 +140,24 @@ func (e stdPathEnviron) Get(name string) expand.Variable {
 // element as in "a[1]" or "m[key]", as the assignment name=value would
 // (jaiph-go patch, for builtins such as "printf -v" set with
 // [BuiltinHandler]). An invalid name or a read-only variable is an error
-// whose text is bash's.
+// whose text is bash's. An associative array's element named @ or * is
+// the key @ or *, as bash's builtin_bind_variable allows (ASS_ALLOWALLSUB).
 func (hc HandlerContext) SetVar(name, value string) error {
+	return hc.setVar(name, value, true)
+}
+
+// setVar is SetVar; allKeys false refuses the element @ or * of an
+// associative array too, as bash's assign_array_element does for an
+// element a nameref names.
+func (hc HandlerContext) setVar(name, value string, allKeys bool) error {
 	r := hc.runner
 	if i := strings.IndexByte(name, '['); i > 0 && internal.ValidElemRef(name) {
 		if sub := name[i+1 : len(name)-1]; sub == "@" || sub == "*" {
 			// as bash's assign_array_element: its report_error,
 			// which errexit turns into the end of the shell
-			return fmt.Errorf("%s: %w", name, expand.ErrBadSubscript)
+			if _, vr := r.lookupVar(name[:i]).Resolve(r.writeEnv); !allKeys || vr.Kind != expand.Associative {
+				return fmt.Errorf("%s: %w", name, expand.ErrBadSubscript)
+			}
 		}
 	}
 	as := parseAssignName(name)

@@ -771,3 +771,25 @@ func TestJaiphSubshellUnsetLocal(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestJaiphReadAssocAllKey: read of A[@] or A[*] assigns the key @ or * of
+// an associative array A, as bash's builtin_bind_variable passes
+// ASS_ALLOWALLSUB to assign_array_element (printf -v too: in the
+// bashcompat corpus, which has jaiph's printf); an indexed or unset A, a
+// nameref to A[@], mapfile and getopts still refuse the name (found by
+// probing after the million on c97bc10).
+func TestJaiphReadAssocAllKey(t *testing.T) {
+	var cases []string
+	for _, d := range []string{"declare -A A=([k]=v)", "declare -A A", "declare -Ai A", "readonly -A A=([k]=1)", "declare -a A", "", "A=x"} {
+		for _, b := range []string{
+			"read 'A[@]' <<< x", "read 'A[*]' y <<< 'p q'", "read 'A[@]' 'A[*]' <<< '1+1 2'",
+			"set -e; read 'A[@]' <<< x", "declare -n r='A[@]'; read r <<< x", "declare -n r='A[*]'; read r y <<< 'p q'",
+			"mapfile -t 'A[@]' <<< x", "getopts a 'A[@]' -a", "f() { read 'A[@]' <<< z; }; f", "( read 'A[@]' <<< s; declare -p A )",
+		} {
+			cases = append(cases, fmt.Sprintf("%s\n%s\necho \"st=$?\"\ndeclare -p A M y 2>/dev/null", d, b))
+		}
+	}
+	cases = append(cases, "f() { local -A B; read 'B[@]' <<< z; echo \"st=$?\"; declare -p B; }; f; declare -p B",
+		"declare -A M; declare -n A=M; read 'A[@]' 'A[*]' <<< 'x y'; echo \"st=$?\"; declare -p M")
+	runCases(t, cases)
+}

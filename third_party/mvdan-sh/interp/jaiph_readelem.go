@@ -11,9 +11,10 @@ import (
 // patch), through [HandlerContext.SetVar]: an error is printed as bash's
 // (a subscript's named after no builtin and ending the shell with status
 // 1, a declare -i value's named after read), a readonly array fails the
-// read.
-func (r *Runner) readElem(name, value string, exit *exitStatus) bool {
-	err := HandlerContext{runner: r}.SetVar(name, value)
+// read. allKeys is false for an element a nameref names, whose @ or *
+// is refused for an associative array too.
+func (r *Runner) readElem(name, value string, allKeys bool, exit *exitStatus) bool {
+	err := HandlerContext{runner: r}.setVar(name, value, allKeys)
 	if err == nil {
 		return true
 	}
