@@ -2363,6 +2363,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// naming an array element assign a value to the
 				// element, then refuse the attribute (status 0), as
 				// bash; they made a variable named "a[1]".
+				if _, last := r.lookupVar(name).Resolve(r.writeEnv); as.Naked && last.Kind == expand.NameRef && last.Str == "" && (v == "export" && !unexport || v == "readonly" && slices.Contains(modes, "-r")) {
+					// a nameref without a value (declare -n r), or
+					// one naming it, names nothing: bash's
+					// set_or_show_attributes
+					// says so and goes on, its status unchanged
+					// (the attribute was set on the nameref)
+					r.errf("%s: `': not a valid identifier\n", v)
+					continue
+				}
 				n, _ := r.lookupVar(name).Resolve(r.writeEnv)
 				if !syntax.ValidName(n) && internal.ValidElemRef(n) && r.writeEnv.Get(n).Declared() {
 					// A local that a declaration through the nameref
