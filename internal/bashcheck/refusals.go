@@ -61,6 +61,12 @@ var bashOnlyVars = []string{
 // extglob, `exec 3>file`, read -t, let).
 var table = []refusal{
 	{"coproc", kNode, "coproc", "", "coproc cat; echo started"}, // no coprocesses: "unhandled command node"
+	// bash's bind_variable gives up on a cycle of namerefs with a warning
+	// and assigns the global of the name the walk started from (its read
+	// walk reads that global too); the interpreter makes the local a plain
+	// variable. A cycle of literal targets is refused; one made of
+	// expanded words runs (docs/differences.md).
+	{"a cycle of namerefs (declare -n a=b b=a, local -n r=r): bash writes through it to the global of the name it started from", kNode, "nameref cycle", "", "f() { local -n a=b b=a; a=1; echo \"[$a]\"; }; f; echo \"${a-unset}\""},
 	// bash 5.3's command substitutions in the current shell: bash 5.2's
 	// bad substitution, which the parser reads as mksh's
 	{"${ command; } and ${| command; } (bash 5.2: bad substitution)", kNode, "${ }", "", "echo ${ echo x; }; echo st=$?"},
@@ -530,6 +536,7 @@ func scan(f *syntax.File) (out, steps []found) {
 		xtrace       bool                     // a set -x (or -o xtrace) somewhere
 		ifs          bool                     // IFS set somewhere (ifsalt.go)
 		altLists     []syntax.Pos             // see altListWords
+		namerefs     map[string]string        // literal nameref targets (declare -n a=b)
 	}
 	altList := func(pe *syntax.ParamExp) { st.altLists = append(st.altLists, pe.Pos()) }
 	hit := func(k kind, cmd, arg string, pos syntax.Pos) {
@@ -705,6 +712,24 @@ func scan(f *syntax.File) (out, steps []found) {
 				hit(kListAll, n.Variant.Value, "", n.Pos())
 			}
 
+			if declaresNameref(n.Variant.Value, words) {
+				for _, a := range n.Args[len(words):] {
+					target, ok := "", false
+					if !a.Naked && a.Name != nil && a.Value != nil && a.Index == nil && a.Array == nil && !a.Append {
+						target, ok = literalWord(a.Value)
+					}
+					if !ok {
+						continue
+					}
+					if st.namerefs == nil {
+						st.namerefs = map[string]string{}
+					}
+					st.namerefs[a.Name.Value] = target
+					if namerefCycle(st.namerefs, a.Name.Value) {
+						hit(kNode, "nameref cycle", "", a.Pos())
+					}
+				}
+			}
 			keeps := n.Variant.Value == "export" || n.Variant.Value == "readonly"
 			for _, a := range n.Args {
 				if !(a.Naked && a.Name == nil) {
@@ -992,6 +1017,38 @@ func special(name string, words []*syntax.Word, hit func(kind, string, string, s
 			}
 		}
 	}
+}
+
+// declaresNameref says a declaration with the leading option words opts
+// makes namerefs: declare, typeset or local with -n among its options
+// (export -n and readonly -n take an attribute away).
+func declaresNameref(variant string, opts []*syntax.Word) bool {
+	if variant != "declare" && variant != "typeset" && variant != "local" {
+		return false
+	}
+	for _, w := range opts {
+		if l := w.Lit(); strings.HasPrefix(l, "-") && strings.ContainsRune(l, 'n') {
+			return true
+		}
+	}
+	return false
+}
+
+// namerefCycle says the literal nameref targets in refs lead from start
+// back to start: bash's nameref walk ends in "circular name reference".
+func namerefCycle(refs map[string]string, start string) bool {
+	cur := refs[start]
+	for range len(refs) {
+		if cur == start {
+			return true
+		}
+		next, ok := refs[cur]
+		if !ok {
+			return false
+		}
+		cur = next
+	}
+	return cur == start
 }
 
 // literalWord is the value of a word made only of literal text and quotes

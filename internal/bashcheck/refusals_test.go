@@ -260,3 +260,31 @@ func TestLiteralRegexpGoCannotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestNamerefCycleRefused: a cycle of namerefs with literal targets, in one
+// declaration or across several, is refused at the declaration closing it;
+// a chain without a cycle, a target held in a word that expands, export
+// -n and a list are not.
+func TestNamerefCycleRefused(t *testing.T) {
+	for src, refused := range map[string]bool{
+		"f() { local -n r=r; }":                            true,
+		"f() { local -n a=b b=a; }":                        true,
+		"declare -n a=b; f() { declare -n b='a'; }":        true,
+		"f() { local -rn v1=v2 v2=v3 v3=v2; }":             true,
+		"typeset -n x=\"x\"":                               true,
+		"f() { local -n a=b b=c; c=1; }":                   false,
+		"f() { local -n a=$1 b=a; }":                       false,
+		"f() { local -n r; r=r; }":                         false,
+		"export -n a=b b=a":                                false,
+		"declare a=b b=a":                                  false,
+		"f() { local -n a='b[1]' b=a; }":                   false,
+		"declare -n a=b; f() { local b=a; }":               false,
+		"f() { local -n a=b; }; g() { local -n c=d d=e; }": false,
+	} {
+		diags := Source("x.jh", src, nil)
+		got := len(diags) > 0 && strings.Contains(diags[0].Message, "a cycle of namerefs")
+		if got != refused || !refused && len(diags) > 0 {
+			t.Errorf("%q: refused %v, want %v: %v", src, got, refused, diags)
+		}
+	}
+}
