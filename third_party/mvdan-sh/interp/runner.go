@@ -2363,6 +2363,36 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// naming an array element assign a value to the
 				// element, then refuse the attribute (status 0), as
 				// bash; they made a variable named "a[1]".
+				if cur := r.lookupVar(name); !as.Naked && cur.Kind == expand.NameRef && cur.Str == "" && valType == "" && as.Index == nil && as.Array == nil && (v == "export" && !unexport || v == "readonly" && slices.Contains(modes, "-r")) {
+					// export r=x of a nameref without a value: bash
+					// assigns r=x first (the nameref takes x as the name
+					// it refers to), then gives x the attribute (x made
+					// if need be), as export x would; the nameref had it
+					val := r.literal(as.Value)
+					if r.exit.exiting {
+						break assignLoop
+					}
+					plain := *as // the value expanded once, whatever follows
+					plain.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
+					as = &plain
+					if internal.ValidNameOrElem(val) && val != name {
+						prev := cur
+						prev.Local = false
+						n, vr, _ := r.assignVal(name, prev, as, "")
+						r.setVarWithIndex(prev, n, nil, nil, "", vr)
+						if r.exit.exiting {
+							break assignLoop
+						}
+						if !syntax.ValidName(val) {
+							// an element: named, and refused the
+							// attribute, status unchanged
+							r.errf("%s: `%s': not a valid identifier\n", v, val)
+							continue
+						}
+						as = &syntax.Assign{Naked: true, Name: &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: as.Name.ValueEnd, Value: val}}
+						name = val
+					}
+				}
 				if _, last := r.lookupVar(name).Resolve(r.writeEnv); as.Naked && last.Kind == expand.NameRef && last.Str == "" && (v == "export" && !unexport || v == "readonly" && slices.Contains(modes, "-r")) {
 					// a nameref without a value (declare -n r), or
 					// one naming it, names nothing: bash's
