@@ -2359,15 +2359,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			if v := cm.Variant.Value; (v == "export" || v == "readonly") && as.Index == nil && as.Array == nil && valType != "-n" && r.lookupVar(name).Kind == expand.NameRef {
-				// jaiph-go patch: export and readonly of a nameref
-				// naming an array element assign a value to the
-				// element, then refuse the attribute (status 0), as
-				// bash; they made a variable named "a[1]".
 				if cur := r.lookupVar(name); !as.Naked && cur.Kind == expand.NameRef && cur.Str == "" && valType == "" && as.Index == nil && as.Array == nil && (v == "export" && !unexport || v == "readonly" && slices.Contains(modes, "-r")) {
-					// export r=x of a nameref without a value: bash
-					// assigns r=x first (the nameref takes x as the name
-					// it refers to), then gives x the attribute (x made
-					// if need be), as export x would; the nameref had it
+					// jaiph-go patch: export r=x of a nameref without
+					// a value: bash assigns r=x first (the nameref
+					// takes x as the name it refers to), then gives x
+					// the attribute (x made if need be), as export x
+					// would; the nameref had it
 					val := r.literal(as.Value)
 					if r.exit.exiting {
 						break assignLoop
@@ -2396,12 +2393,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if _, last := r.lookupVar(name).Resolve(r.writeEnv); as.Naked && last.Kind == expand.NameRef && last.Str == "" && (v == "export" && !unexport || v == "readonly" && slices.Contains(modes, "-r")) {
 					// a nameref without a value (declare -n r), or
 					// one naming it, names nothing: bash's
-					// set_or_show_attributes
-					// says so and goes on, its status unchanged
-					// (the attribute was set on the nameref)
+					// set_or_show_attributes says so and goes on, its
+					// status unchanged (the attribute was set on the
+					// nameref)
 					r.errf("%s: `': not a valid identifier\n", v)
 					continue
 				}
+				// jaiph-go patch: export and readonly of a nameref
+				// naming an array element assign a value to the
+				// element, then refuse the attribute (status 0), as
+				// bash; they made a variable named "a[1]".
 				n, _ := r.lookupVar(name).Resolve(r.writeEnv)
 				if !syntax.ValidName(n) && internal.ValidElemRef(n) && r.writeEnv.Get(n).Declared() {
 					// A local that a declaration through the nameref
